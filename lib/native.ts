@@ -1,0 +1,39 @@
+// Loads the compiled addon through node-gyp-build: the local build (build/Release) when this is
+// a source checkout, otherwise the prebuilt binary shipped in prebuilds/<platform>-<arch>/.
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+/** A shared library opened by the native side (dlopen RTLD_NOW | RTLD_LOCAL). */
+export interface NativeLibrary {
+  readonly path: string;
+  readonly isOpen: boolean;
+  /** The symbol's address, or null when the library does not export it. */
+  symbolAddress(name: string): bigint | null;
+  /** The symbol's address; throws a LibraryError naming the symbol when it is absent. */
+  requireSymbolAddress(name: string): bigint;
+  /** Drops this object's reference; the library is unloaded when no owner is left. */
+  close(): void;
+}
+
+export interface NativeAddon {
+  readonly napiVersion: number;
+  readonly NativeLibrary: new (path: string) => NativeLibrary;
+  setLogHandler(handler: ((level: number, source: string, message: string) => void) | null): void;
+  emitLog(level: number, source: string, message: string): void;
+  openLibraryCount(): number;
+}
+
+/** The package root: dist/native.js and lib/native.ts both sit one level below it. */
+export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+let addon: NativeAddon | undefined;
+
+export function loadNativeAddon(): NativeAddon {
+  if (addon === undefined) {
+    const require = createRequire(import.meta.url);
+    const nodeGypBuild = require('node-gyp-build') as (dir: string) => NativeAddon;
+    addon = nodeGypBuild(packageRoot);
+  }
+  return addon;
+}

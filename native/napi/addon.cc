@@ -1,0 +1,53 @@
+// Module initialisation. Everything an environment (main thread or worker) owns lives in its
+// KhronosLoaderAddon instance, so several environments never share JavaScript state.
+#include <napi.h>
+
+#include "common/dynamic_library.h"
+#include "common/log.h"
+#include "napi/errors.h"
+#include "napi/library.h"
+#include "napi/log_bridge.h"
+
+namespace kl::napi {
+
+class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
+ public:
+  KhronosLoaderAddon(Napi::Env env, Napi::Object exports) {
+    DefineAddon(exports, {
+                             InstanceMethod<&KhronosLoaderAddon::SetLogHandler>("setLogHandler"),
+                             InstanceMethod<&KhronosLoaderAddon::EmitLog>("emitLog"),
+                             InstanceMethod<&KhronosLoaderAddon::OpenLibraryCount>("openLibraryCount"),
+                         });
+    exports.Set("NativeLibrary", NativeLibrary::Define(env));
+    exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
+  }
+
+ private:
+  Napi::Value SetLogHandler(const Napi::CallbackInfo& info) {
+    log_bridge_.SetHandler(info.Env(), info.Length() > 0 ? info[0] : info.Env().Undefined());
+    return info.Env().Undefined();
+  }
+
+  // Emits a record through the native log path, as loader code does (used to test the bridge).
+  Napi::Value EmitLog(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    if (info.Length() < 3 || !info[0].IsNumber() || !info[1].IsString() || !info[2].IsString()) {
+      throw ArgumentError(env, "emitLog(level: number, source: string, message: string)");
+    }
+    const int level = info[0].As<Napi::Number>().Int32Value();
+    if (level < 0 || level > 3) throw ArgumentError(env, "emitLog: level must be 0..3");
+    Log(static_cast<LogLevel>(level), info[1].As<Napi::String>().Utf8Value(), info[2].As<Napi::String>().Utf8Value());
+    return env.Undefined();
+  }
+
+  Napi::Value OpenLibraryCount(const Napi::CallbackInfo& info) {
+    return Napi::Number::New(info.Env(), static_cast<double>(kl::OpenLibraryCount()));
+  }
+
+  LogBridge log_bridge_;
+};
+
+}  // namespace kl::napi
+
+using KhronosLoaderAddon = kl::napi::KhronosLoaderAddon;
+NODE_API_ADDON(KhronosLoaderAddon)

@@ -1,0 +1,34 @@
+// Delivers native log records to one JavaScript function per environment (main thread or
+// worker), whatever thread emitted them, through a thread-safe function that does not keep
+// the event loop alive.
+#pragma once
+
+#include <napi.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+#include "common/log.h"
+
+namespace kl::napi {
+
+class LogBridge {
+ public:
+  LogBridge() = default;
+  LogBridge(const LogBridge&) = delete;
+  LogBridge& operator=(const LogBridge&) = delete;
+  ~LogBridge();
+
+  // handler(level: number, source: string, message: string); null/undefined detaches.
+  void SetHandler(Napi::Env env, Napi::Value handler);
+
+ private:
+  struct Channel;
+  void Detach();
+
+  std::shared_ptr<Channel> channel_;
+  std::uint64_t sink_token_ = 0;
+};
+
+}  // namespace kl::napi
