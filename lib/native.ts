@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { emitLog, logLevelFromNative } from './log.js';
 
 /** A shared library opened by the native side (dlopen RTLD_NOW | RTLD_LOCAL). */
 export interface NativeLibrary {
@@ -34,6 +35,8 @@ export function loadNativeAddon(): NativeAddon {
     const require = createRequire(import.meta.url);
     const nodeGypBuild = require('node-gyp-build') as (dir: string) => NativeAddon;
     addon = nodeGypBuild(packageRoot);
+    // Native log records join the same stream as the TypeScript side's.
+    addon.setLogHandler((level, source, message) => emitLog({ level: logLevelFromNative(level), source, message }));
   }
   return addon;
 }
