@@ -1,0 +1,20 @@
+// The package entry. Importing it loads the native addon (prebuilt, or the local build in a
+// source checkout) and connects its log records to `loaderLog`.
+import { loadNativeAddon } from './native.js';
+
+const addon = loadNativeAddon();
+
+export * as openxr from './openxr/index.js';
+export * as vulkan from './vulkan/index.js';
+export { loaderLog, type LogLevel, type LogRecord } from './log.js';
+
+export interface NativeInfo {
+  /** The N-API version the addon was built for (one binary serves every Node >= 20). */
+  readonly napiVersion: number;
+  /** How many shared libraries (runtimes, layers, drivers) the loader holds open right now. */
+  readonly openLibraries: number;
+}
+
+export function nativeInfo(): NativeInfo {
+  return { napiVersion: addon.napiVersion, openLibraries: addon.openLibraryCount() };
+}

@@ -1,0 +1,101 @@
+// What a user gets from `npm install khronos-loader`: the packed tarball, installed into a fresh
+// project with install scripts disabled (npm 11's default for dependencies), must load its
+// prebuilt addon and run its CLI. The pack happens in a copy of the tree so this test never
+// disturbs the checkout's own build.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/paths.js';
+
+const npm = 'npm';
+let work: string;
+let tarball: string;
+let packedFiles: string[];
+let consumer: string;
+
+function copyTree(to: string): void {
+  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: repoRoot, encoding: 'utf8' })
+    .split('\0')
+    .filter((f) => f !== '' && !f.startsWith('node_modules/'));
+  for (const file of files) {
+    const target = path.join(to, file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    try {
+      copyFileSync(path.join(repoRoot, file), target);
+    } catch (error) {
+      // A file deleted in the working tree but still tracked is simply not part of the copy.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  symlinkSync(path.join(repoRoot, 'node_modules'), path.join(to, 'node_modules'), 'dir');
+}
+
+describe('BUILD: the npm package', () => {
+  beforeAll(() => {
+    work = mkdtempSync(path.join(os.tmpdir(), 'kl-pack-'));
+    const source = path.join(work, 'source');
+    copyTree(source);
+    // `npm pack` runs prepack: TypeScript build and prebuildify (a from-source N-API build).
+    const output = execFileSync(npm, ['pack', '--json', '--pack-destination', work], {
+      cwd: source,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const parsed = JSON.parse(output.slice(output.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+    const first = parsed[0];
+    if (first === undefined) throw new Error('npm pack reported nothing');
+    tarball = path.join(work, first.filename);
+    packedFiles = first.files.map((f) => f.path).sort();
+
+    consumer = path.join(work, 'consumer');
+    mkdirSync(consumer);
+    writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', type: 'module' }));
+    execFileSync(npm, ['install', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', tarball], {
+      cwd: consumer,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  }, 600_000);
+
+  afterAll(() => {
+    if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('BUILD: the tarball holds the compiled JS and types, native sources, CMakeLists.txt, the prebuild and the README, and no tests', () => {
+    expect(packedFiles).toContain('package.json');
+    expect(packedFiles).toContain('README.md');
+    expect(packedFiles).toContain('CMakeLists.txt');
+    expect(packedFiles).toContain('dist/index.js');
+    expect(packedFiles).toContain('dist/index.d.ts');
+    expect(packedFiles).toContain('dist/openxr/index.js');
+    expect(packedFiles).toContain('dist/vulkan/index.js');
+    expect(packedFiles).toContain('dist/cli/main.js');
+    expect(packedFiles).toContain('native/common/dynamic_library.cc');
+    expect(packedFiles).toContain('prebuilds/linux-x64/khronos-loader.node');
+    expect(packedFiles.filter((f) => f.startsWith('test/') || f.startsWith('lib/') || f.startsWith('scripts/'))).toEqual([]);
+    expect(packedFiles.filter((f) => f.startsWith('build/') || f.startsWith('node_modules/'))).toEqual([]);
+  });
+
+  it('BUILD: installed with install scripts off, the package loads its prebuilt addon through node-gyp-build', () => {
+    const script = [
+      "const m = await import('khronos-loader');",
+      "const { createRequire } = await import('node:module');",
+      "const require = createRequire(import.meta.url);",
+      "const dir = require('node:path').dirname(require.resolve('khronos-loader/package.json'));",
+      "console.log(JSON.stringify({ napi: m.nativeInfo().napiVersion, file: require('node-gyp-build').path(dir) }));",
+    ].join('\n');
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, encoding: 'utf8' });
+    const info = JSON.parse(output) as { napi: number; file: string };
+    expect(info.napi).toBeGreaterThanOrEqual(8);
+    expect(info.file).toMatch(/node_modules\/khronos-loader\/prebuilds\/linux-x64\/khronos-loader\.node$/);
+  });
+
+  it('BUILD: the bin runs from the installed package', () => {
+    const output = execFileSync(path.join(consumer, 'node_modules/.bin/khronos-loader'), ['info', 'openxr', '--json'], {
+      cwd: consumer,
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(output)).toHaveProperty('apiLayers');
+  });
+});
