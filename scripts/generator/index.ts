@@ -1,0 +1,72 @@
+// Ties the steps together: read both registries, select, emit every generated file.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { OPENXR, VULKAN, type ApiConfig } from './apis.js';
+import { dispatchCommands } from './commands.js';
+import { emitTypesHeaders, enumsHeaderName } from './ctypes.js';
+import { emitOpenXrCommands, emitVulkanCommands } from './dispatch.js';
+import { readRegistry } from './registry.js';
+import { RegistrySelector, type Selection } from './select.js';
+import { emitOpenXrModule, emitVulkanModule } from './typescript.js';
+
+/** Output folders, relative to the output root (the repository root by default). */
+export const NATIVE_DIR = path.join('native', 'generated');
+export const TS_DIR = path.join('lib', 'generated');
+
+export const API_CONFIGS: readonly ApiConfig[] = [OPENXR, VULKAN];
+
+export interface GeneratedFile {
+  /** Path relative to the output root, with forward slashes. */
+  readonly path: string;
+  readonly content: string;
+}
+
+export interface ApiReport {
+  readonly api: string;
+  readonly selection: Selection;
+}
+
+function rel(dir: string, file: string): string {
+  return path.join(dir, file).split(path.sep).join('/');
+}
+
+/** Renders every generated file from the registries in `registryDir`, without writing anything. */
+export function renderAll(registryDir: string): { files: GeneratedFile[]; reports: ApiReport[] } {
+  const files: GeneratedFile[] = [];
+  const reports: ApiReport[] = [];
+  for (const cfg of API_CONFIGS) {
+    const file = path.join(registryDir, cfg.registryFile);
+    const registry = readRegistry(readFileSync(file, 'utf8'), cfg.registryFile, cfg.api);
+    const selection = new RegistrySelector(registry, cfg.platformInclude).select();
+    const commands = dispatchCommands(cfg, selection);
+    const headers = emitTypesHeaders(cfg, selection);
+    files.push({ path: rel(NATIVE_DIR, cfg.typesHeader), content: headers.types });
+    files.push({ path: rel(NATIVE_DIR, enumsHeaderName(cfg)), content: headers.enums });
+    const dispatch = cfg.api === 'openxr' ? emitOpenXrCommands : emitVulkanCommands;
+    files.push({ path: rel(NATIVE_DIR, cfg.commandsHeader), content: dispatch(cfg, selection, commands) });
+    const ts = cfg.api === 'openxr' ? emitOpenXrModule : emitVulkanModule;
+    files.push({ path: rel(TS_DIR, cfg.tsModule), content: ts(cfg, selection, commands) });
+    reports.push({ api: cfg.api, selection });
+  }
+  return { files, reports };
+}
+
+export interface GenerateOptions {
+  readonly registryDir: string;
+  readonly outDir: string;
+}
+
+/** Renders and writes every generated file under `outDir`; returns what it wrote. */
+export function generate(options: GenerateOptions): GeneratedFile[] {
+  for (const cfg of API_CONFIGS) {
+    const file = path.join(options.registryDir, cfg.registryFile);
+    if (!existsSync(file)) throw new Error(`registry file not found: ${file}`);
+  }
+  const { files } = renderAll(options.registryDir);
+  for (const f of files) {
+    const target = path.join(options.outDir, f.path);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, f.content);
+  }
+  return files;
+}
