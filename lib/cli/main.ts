@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// The khronos-loader command line. Thin: it formats what the library returns.
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { LogWriter } from '../log.js';
+import { discover } from '../openxr/discover.js';
+import { formatOpenXrInfo } from './info.js';
+
+const USAGE = `usage: khronos-loader <command>
+
+commands:
+  info openxr [--json]   the active OpenXR runtime, every API layer found, every problem
+  demo                   (for now) the same as "info openxr"
+`;
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: LogWriter;
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Runs the CLI; returns the exit code. */
+export function runCli(argv: readonly string[], io: CliIo): number {
+  const [command, ...rest] = argv;
+  if (command === 'info' || command === 'demo') {
+    const target = command === 'demo' ? 'openxr' : rest[0];
+    const flags = command === 'demo' ? rest : rest.slice(1);
+    if (target !== 'openxr' || flags.some((f) => f !== '--json')) {
+      io.stderr(USAGE);
+      return 2;
+    }
+    const result = discover({ logWriter: io.stderr });
+    if (flags.includes('--json')) io.stdout(JSON.stringify(result, null, 2) + '\n');
+    else io.stdout(formatOpenXrInfo(result));
+    return 0;
+  }
+  if (command === '--help' || command === '-h' || command === 'help') {
+    io.stdout(USAGE);
+    return 0;
+  }
+  io.stderr(USAGE);
+  return 2;
+}
+
+function isMain(): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isMain()) {
+  process.exitCode = runCli(process.argv.slice(2), {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+  });
+}
