@@ -16,7 +16,7 @@ enum class VkCommandLevel : std::uint8_t {
     Global,          // no dispatchable first parameter (and vkGetInstanceProcAddr)
     Instance,        // VkInstance
     PhysicalDevice,  // VkPhysicalDevice; lives in VkInstanceDispatchTable
-    Device,          // VkDevice, VkQueue, VkCommandBuffer
+    Device,          // VkDevice, VkQueue, VkCommandBuffer and other device-child dispatchable handles
 };
 
 /** Facts about one Vulkan command. */
@@ -30,17 +30,16 @@ struct VkCommandInfo {
     const char* aliasOf;        // the command this one aliases, "" if none
 };
 
-/** 6 commands; member order is the metadata index. */
+/** 5 commands; member order is the metadata index. */
 struct VkGlobalDispatchTable {
     PFN_vkCreateInstance CreateInstance;
     PFN_vkGetInstanceProcAddr GetInstanceProcAddr;
     PFN_vkEnumerateInstanceExtensionProperties EnumerateInstanceExtensionProperties;
     PFN_vkEnumerateInstanceLayerProperties EnumerateInstanceLayerProperties;
     PFN_vkEnumerateInstanceVersion EnumerateInstanceVersion;
-    PFN_vkGetExternalComputeQueueDataNV GetExternalComputeQueueDataNV;
 };
 
-inline constexpr std::uint32_t kVkGlobalDispatchTableSize = 6;
+inline constexpr std::uint32_t kVkGlobalDispatchTableSize = 5;
 
 /** The command at `index` as a void function pointer; null for an index out of range. */
 inline PFN_vkVoidFunction getVkGlobalCommand(const VkGlobalDispatchTable& table, std::uint32_t index) noexcept {
@@ -50,7 +49,6 @@ inline PFN_vkVoidFunction getVkGlobalCommand(const VkGlobalDispatchTable& table,
     case 2: return reinterpret_cast<PFN_vkVoidFunction>(table.EnumerateInstanceExtensionProperties);
     case 3: return reinterpret_cast<PFN_vkVoidFunction>(table.EnumerateInstanceLayerProperties);
     case 4: return reinterpret_cast<PFN_vkVoidFunction>(table.EnumerateInstanceVersion);
-    case 5: return reinterpret_cast<PFN_vkVoidFunction>(table.GetExternalComputeQueueDataNV);
     default: return nullptr;
     }
 }
@@ -63,7 +61,6 @@ inline bool setVkGlobalCommand(VkGlobalDispatchTable& table, std::uint32_t index
     case 2: table.EnumerateInstanceExtensionProperties = reinterpret_cast<PFN_vkEnumerateInstanceExtensionProperties>(fn); return true;
     case 3: table.EnumerateInstanceLayerProperties = reinterpret_cast<PFN_vkEnumerateInstanceLayerProperties>(fn); return true;
     case 4: table.EnumerateInstanceVersion = reinterpret_cast<PFN_vkEnumerateInstanceVersion>(fn); return true;
-    case 5: table.GetExternalComputeQueueDataNV = reinterpret_cast<PFN_vkGetExternalComputeQueueDataNV>(fn); return true;
     default: return false;
     }
 }
@@ -361,7 +358,7 @@ inline bool setVkInstanceCommand(VkInstanceDispatchTable& table, std::uint32_t i
     }
 }
 
-/** 678 commands; member order is the metadata index. */
+/** 679 commands; member order is the metadata index. */
 struct VkDeviceDispatchTable {
     PFN_vkGetDeviceProcAddr GetDeviceProcAddr;
     PFN_vkDestroyDevice DestroyDevice;
@@ -1015,6 +1012,7 @@ struct VkDeviceDispatchTable {
     PFN_vkCmdDecompressMemoryIndirectCountEXT CmdDecompressMemoryIndirectCountEXT;
     PFN_vkCreateExternalComputeQueueNV CreateExternalComputeQueueNV;
     PFN_vkDestroyExternalComputeQueueNV DestroyExternalComputeQueueNV;
+    PFN_vkGetExternalComputeQueueDataNV GetExternalComputeQueueDataNV;
     PFN_vkGetClusterAccelerationStructureBuildSizesNV GetClusterAccelerationStructureBuildSizesNV;
     PFN_vkCmdBuildClusterAccelerationStructureIndirectNV CmdBuildClusterAccelerationStructureIndirectNV;
     PFN_vkGetPartitionedAccelerationStructuresBuildSizesNV GetPartitionedAccelerationStructuresBuildSizesNV;
@@ -1043,7 +1041,7 @@ struct VkDeviceDispatchTable {
     PFN_vkCmdSetPrimitiveRestartIndexEXT CmdSetPrimitiveRestartIndexEXT;
 };
 
-inline constexpr std::uint32_t kVkDeviceDispatchTableSize = 678;
+inline constexpr std::uint32_t kVkDeviceDispatchTableSize = 679;
 
 /** The command at `index` as a void function pointer; null for an index out of range. */
 inline PFN_vkVoidFunction getVkDeviceCommand(const VkDeviceDispatchTable& table, std::uint32_t index) noexcept {
@@ -1700,32 +1698,33 @@ inline PFN_vkVoidFunction getVkDeviceCommand(const VkDeviceDispatchTable& table,
     case 649: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdDecompressMemoryIndirectCountEXT);
     case 650: return reinterpret_cast<PFN_vkVoidFunction>(table.CreateExternalComputeQueueNV);
     case 651: return reinterpret_cast<PFN_vkVoidFunction>(table.DestroyExternalComputeQueueNV);
-    case 652: return reinterpret_cast<PFN_vkVoidFunction>(table.GetClusterAccelerationStructureBuildSizesNV);
-    case 653: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdBuildClusterAccelerationStructureIndirectNV);
-    case 654: return reinterpret_cast<PFN_vkVoidFunction>(table.GetPartitionedAccelerationStructuresBuildSizesNV);
-    case 655: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdBuildPartitionedAccelerationStructuresNV);
-    case 656: return reinterpret_cast<PFN_vkVoidFunction>(table.GetGeneratedCommandsMemoryRequirementsEXT);
-    case 657: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdPreprocessGeneratedCommandsEXT);
-    case 658: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdExecuteGeneratedCommandsEXT);
-    case 659: return reinterpret_cast<PFN_vkVoidFunction>(table.CreateIndirectCommandsLayoutEXT);
-    case 660: return reinterpret_cast<PFN_vkVoidFunction>(table.DestroyIndirectCommandsLayoutEXT);
-    case 661: return reinterpret_cast<PFN_vkVoidFunction>(table.CreateIndirectExecutionSetEXT);
-    case 662: return reinterpret_cast<PFN_vkVoidFunction>(table.DestroyIndirectExecutionSetEXT);
-    case 663: return reinterpret_cast<PFN_vkVoidFunction>(table.UpdateIndirectExecutionSetPipelineEXT);
-    case 664: return reinterpret_cast<PFN_vkVoidFunction>(table.UpdateIndirectExecutionSetShaderEXT);
-    case 665: return reinterpret_cast<PFN_vkVoidFunction>(table.GetDeviceFaultReportsKHR);
-    case 666: return reinterpret_cast<PFN_vkVoidFunction>(table.GetDeviceFaultDebugInfoKHR);
-    case 667: return reinterpret_cast<PFN_vkVoidFunction>(table.CreateShaderInstrumentationARM);
-    case 668: return reinterpret_cast<PFN_vkVoidFunction>(table.DestroyShaderInstrumentationARM);
-    case 669: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdBeginShaderInstrumentationARM);
-    case 670: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdEndShaderInstrumentationARM);
-    case 671: return reinterpret_cast<PFN_vkVoidFunction>(table.GetShaderInstrumentationValuesARM);
-    case 672: return reinterpret_cast<PFN_vkVoidFunction>(table.ClearShaderInstrumentationMetricsARM);
-    case 673: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdEndRendering2EXT);
-    case 674: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdBeginCustomResolveEXT);
-    case 675: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdEndRendering2KHR);
-    case 676: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdSetComputeOccupancyPriorityNV);
-    case 677: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdSetPrimitiveRestartIndexEXT);
+    case 652: return reinterpret_cast<PFN_vkVoidFunction>(table.GetExternalComputeQueueDataNV);
+    case 653: return reinterpret_cast<PFN_vkVoidFunction>(table.GetClusterAccelerationStructureBuildSizesNV);
+    case 654: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdBuildClusterAccelerationStructureIndirectNV);
+    case 655: return reinterpret_cast<PFN_vkVoidFunction>(table.GetPartitionedAccelerationStructuresBuildSizesNV);
+    case 656: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdBuildPartitionedAccelerationStructuresNV);
+    case 657: return reinterpret_cast<PFN_vkVoidFunction>(table.GetGeneratedCommandsMemoryRequirementsEXT);
+    case 658: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdPreprocessGeneratedCommandsEXT);
+    case 659: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdExecuteGeneratedCommandsEXT);
+    case 660: return reinterpret_cast<PFN_vkVoidFunction>(table.CreateIndirectCommandsLayoutEXT);
+    case 661: return reinterpret_cast<PFN_vkVoidFunction>(table.DestroyIndirectCommandsLayoutEXT);
+    case 662: return reinterpret_cast<PFN_vkVoidFunction>(table.CreateIndirectExecutionSetEXT);
+    case 663: return reinterpret_cast<PFN_vkVoidFunction>(table.DestroyIndirectExecutionSetEXT);
+    case 664: return reinterpret_cast<PFN_vkVoidFunction>(table.UpdateIndirectExecutionSetPipelineEXT);
+    case 665: return reinterpret_cast<PFN_vkVoidFunction>(table.UpdateIndirectExecutionSetShaderEXT);
+    case 666: return reinterpret_cast<PFN_vkVoidFunction>(table.GetDeviceFaultReportsKHR);
+    case 667: return reinterpret_cast<PFN_vkVoidFunction>(table.GetDeviceFaultDebugInfoKHR);
+    case 668: return reinterpret_cast<PFN_vkVoidFunction>(table.CreateShaderInstrumentationARM);
+    case 669: return reinterpret_cast<PFN_vkVoidFunction>(table.DestroyShaderInstrumentationARM);
+    case 670: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdBeginShaderInstrumentationARM);
+    case 671: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdEndShaderInstrumentationARM);
+    case 672: return reinterpret_cast<PFN_vkVoidFunction>(table.GetShaderInstrumentationValuesARM);
+    case 673: return reinterpret_cast<PFN_vkVoidFunction>(table.ClearShaderInstrumentationMetricsARM);
+    case 674: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdEndRendering2EXT);
+    case 675: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdBeginCustomResolveEXT);
+    case 676: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdEndRendering2KHR);
+    case 677: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdSetComputeOccupancyPriorityNV);
+    case 678: return reinterpret_cast<PFN_vkVoidFunction>(table.CmdSetPrimitiveRestartIndexEXT);
     default: return nullptr;
     }
 }
@@ -2385,32 +2384,33 @@ inline bool setVkDeviceCommand(VkDeviceDispatchTable& table, std::uint32_t index
     case 649: table.CmdDecompressMemoryIndirectCountEXT = reinterpret_cast<PFN_vkCmdDecompressMemoryIndirectCountEXT>(fn); return true;
     case 650: table.CreateExternalComputeQueueNV = reinterpret_cast<PFN_vkCreateExternalComputeQueueNV>(fn); return true;
     case 651: table.DestroyExternalComputeQueueNV = reinterpret_cast<PFN_vkDestroyExternalComputeQueueNV>(fn); return true;
-    case 652: table.GetClusterAccelerationStructureBuildSizesNV = reinterpret_cast<PFN_vkGetClusterAccelerationStructureBuildSizesNV>(fn); return true;
-    case 653: table.CmdBuildClusterAccelerationStructureIndirectNV = reinterpret_cast<PFN_vkCmdBuildClusterAccelerationStructureIndirectNV>(fn); return true;
-    case 654: table.GetPartitionedAccelerationStructuresBuildSizesNV = reinterpret_cast<PFN_vkGetPartitionedAccelerationStructuresBuildSizesNV>(fn); return true;
-    case 655: table.CmdBuildPartitionedAccelerationStructuresNV = reinterpret_cast<PFN_vkCmdBuildPartitionedAccelerationStructuresNV>(fn); return true;
-    case 656: table.GetGeneratedCommandsMemoryRequirementsEXT = reinterpret_cast<PFN_vkGetGeneratedCommandsMemoryRequirementsEXT>(fn); return true;
-    case 657: table.CmdPreprocessGeneratedCommandsEXT = reinterpret_cast<PFN_vkCmdPreprocessGeneratedCommandsEXT>(fn); return true;
-    case 658: table.CmdExecuteGeneratedCommandsEXT = reinterpret_cast<PFN_vkCmdExecuteGeneratedCommandsEXT>(fn); return true;
-    case 659: table.CreateIndirectCommandsLayoutEXT = reinterpret_cast<PFN_vkCreateIndirectCommandsLayoutEXT>(fn); return true;
-    case 660: table.DestroyIndirectCommandsLayoutEXT = reinterpret_cast<PFN_vkDestroyIndirectCommandsLayoutEXT>(fn); return true;
-    case 661: table.CreateIndirectExecutionSetEXT = reinterpret_cast<PFN_vkCreateIndirectExecutionSetEXT>(fn); return true;
-    case 662: table.DestroyIndirectExecutionSetEXT = reinterpret_cast<PFN_vkDestroyIndirectExecutionSetEXT>(fn); return true;
-    case 663: table.UpdateIndirectExecutionSetPipelineEXT = reinterpret_cast<PFN_vkUpdateIndirectExecutionSetPipelineEXT>(fn); return true;
-    case 664: table.UpdateIndirectExecutionSetShaderEXT = reinterpret_cast<PFN_vkUpdateIndirectExecutionSetShaderEXT>(fn); return true;
-    case 665: table.GetDeviceFaultReportsKHR = reinterpret_cast<PFN_vkGetDeviceFaultReportsKHR>(fn); return true;
-    case 666: table.GetDeviceFaultDebugInfoKHR = reinterpret_cast<PFN_vkGetDeviceFaultDebugInfoKHR>(fn); return true;
-    case 667: table.CreateShaderInstrumentationARM = reinterpret_cast<PFN_vkCreateShaderInstrumentationARM>(fn); return true;
-    case 668: table.DestroyShaderInstrumentationARM = reinterpret_cast<PFN_vkDestroyShaderInstrumentationARM>(fn); return true;
-    case 669: table.CmdBeginShaderInstrumentationARM = reinterpret_cast<PFN_vkCmdBeginShaderInstrumentationARM>(fn); return true;
-    case 670: table.CmdEndShaderInstrumentationARM = reinterpret_cast<PFN_vkCmdEndShaderInstrumentationARM>(fn); return true;
-    case 671: table.GetShaderInstrumentationValuesARM = reinterpret_cast<PFN_vkGetShaderInstrumentationValuesARM>(fn); return true;
-    case 672: table.ClearShaderInstrumentationMetricsARM = reinterpret_cast<PFN_vkClearShaderInstrumentationMetricsARM>(fn); return true;
-    case 673: table.CmdEndRendering2EXT = reinterpret_cast<PFN_vkCmdEndRendering2EXT>(fn); return true;
-    case 674: table.CmdBeginCustomResolveEXT = reinterpret_cast<PFN_vkCmdBeginCustomResolveEXT>(fn); return true;
-    case 675: table.CmdEndRendering2KHR = reinterpret_cast<PFN_vkCmdEndRendering2KHR>(fn); return true;
-    case 676: table.CmdSetComputeOccupancyPriorityNV = reinterpret_cast<PFN_vkCmdSetComputeOccupancyPriorityNV>(fn); return true;
-    case 677: table.CmdSetPrimitiveRestartIndexEXT = reinterpret_cast<PFN_vkCmdSetPrimitiveRestartIndexEXT>(fn); return true;
+    case 652: table.GetExternalComputeQueueDataNV = reinterpret_cast<PFN_vkGetExternalComputeQueueDataNV>(fn); return true;
+    case 653: table.GetClusterAccelerationStructureBuildSizesNV = reinterpret_cast<PFN_vkGetClusterAccelerationStructureBuildSizesNV>(fn); return true;
+    case 654: table.CmdBuildClusterAccelerationStructureIndirectNV = reinterpret_cast<PFN_vkCmdBuildClusterAccelerationStructureIndirectNV>(fn); return true;
+    case 655: table.GetPartitionedAccelerationStructuresBuildSizesNV = reinterpret_cast<PFN_vkGetPartitionedAccelerationStructuresBuildSizesNV>(fn); return true;
+    case 656: table.CmdBuildPartitionedAccelerationStructuresNV = reinterpret_cast<PFN_vkCmdBuildPartitionedAccelerationStructuresNV>(fn); return true;
+    case 657: table.GetGeneratedCommandsMemoryRequirementsEXT = reinterpret_cast<PFN_vkGetGeneratedCommandsMemoryRequirementsEXT>(fn); return true;
+    case 658: table.CmdPreprocessGeneratedCommandsEXT = reinterpret_cast<PFN_vkCmdPreprocessGeneratedCommandsEXT>(fn); return true;
+    case 659: table.CmdExecuteGeneratedCommandsEXT = reinterpret_cast<PFN_vkCmdExecuteGeneratedCommandsEXT>(fn); return true;
+    case 660: table.CreateIndirectCommandsLayoutEXT = reinterpret_cast<PFN_vkCreateIndirectCommandsLayoutEXT>(fn); return true;
+    case 661: table.DestroyIndirectCommandsLayoutEXT = reinterpret_cast<PFN_vkDestroyIndirectCommandsLayoutEXT>(fn); return true;
+    case 662: table.CreateIndirectExecutionSetEXT = reinterpret_cast<PFN_vkCreateIndirectExecutionSetEXT>(fn); return true;
+    case 663: table.DestroyIndirectExecutionSetEXT = reinterpret_cast<PFN_vkDestroyIndirectExecutionSetEXT>(fn); return true;
+    case 664: table.UpdateIndirectExecutionSetPipelineEXT = reinterpret_cast<PFN_vkUpdateIndirectExecutionSetPipelineEXT>(fn); return true;
+    case 665: table.UpdateIndirectExecutionSetShaderEXT = reinterpret_cast<PFN_vkUpdateIndirectExecutionSetShaderEXT>(fn); return true;
+    case 666: table.GetDeviceFaultReportsKHR = reinterpret_cast<PFN_vkGetDeviceFaultReportsKHR>(fn); return true;
+    case 667: table.GetDeviceFaultDebugInfoKHR = reinterpret_cast<PFN_vkGetDeviceFaultDebugInfoKHR>(fn); return true;
+    case 668: table.CreateShaderInstrumentationARM = reinterpret_cast<PFN_vkCreateShaderInstrumentationARM>(fn); return true;
+    case 669: table.DestroyShaderInstrumentationARM = reinterpret_cast<PFN_vkDestroyShaderInstrumentationARM>(fn); return true;
+    case 670: table.CmdBeginShaderInstrumentationARM = reinterpret_cast<PFN_vkCmdBeginShaderInstrumentationARM>(fn); return true;
+    case 671: table.CmdEndShaderInstrumentationARM = reinterpret_cast<PFN_vkCmdEndShaderInstrumentationARM>(fn); return true;
+    case 672: table.GetShaderInstrumentationValuesARM = reinterpret_cast<PFN_vkGetShaderInstrumentationValuesARM>(fn); return true;
+    case 673: table.ClearShaderInstrumentationMetricsARM = reinterpret_cast<PFN_vkClearShaderInstrumentationMetricsARM>(fn); return true;
+    case 674: table.CmdEndRendering2EXT = reinterpret_cast<PFN_vkCmdEndRendering2EXT>(fn); return true;
+    case 675: table.CmdBeginCustomResolveEXT = reinterpret_cast<PFN_vkCmdBeginCustomResolveEXT>(fn); return true;
+    case 676: table.CmdEndRendering2KHR = reinterpret_cast<PFN_vkCmdEndRendering2KHR>(fn); return true;
+    case 677: table.CmdSetComputeOccupancyPriorityNV = reinterpret_cast<PFN_vkCmdSetComputeOccupancyPriorityNV>(fn); return true;
+    case 678: table.CmdSetPrimitiveRestartIndexEXT = reinterpret_cast<PFN_vkCmdSetPrimitiveRestartIndexEXT>(fn); return true;
     default: return false;
     }
 }
@@ -3160,38 +3160,38 @@ inline constexpr std::array<VkCommandInfo, 775> kVkCommands{{
     {"vkCmdDecompressMemoryIndirectCountEXT", VkCommandLevel::Device, 649, "VK_EXT_memory_decompression", false, "device", ""},
     {"vkCreateExternalComputeQueueNV", VkCommandLevel::Device, 650, "VK_NV_external_compute_queue", false, "device", ""},
     {"vkDestroyExternalComputeQueueNV", VkCommandLevel::Device, 651, "VK_NV_external_compute_queue", false, "device", ""},
-    {"vkGetExternalComputeQueueDataNV", VkCommandLevel::Global, 5, "VK_NV_external_compute_queue", false, "device", ""},
-    {"vkGetClusterAccelerationStructureBuildSizesNV", VkCommandLevel::Device, 652, "VK_NV_cluster_acceleration_structure", false, "device", ""},
-    {"vkCmdBuildClusterAccelerationStructureIndirectNV", VkCommandLevel::Device, 653, "VK_NV_cluster_acceleration_structure", false, "device", ""},
-    {"vkGetPartitionedAccelerationStructuresBuildSizesNV", VkCommandLevel::Device, 654, "VK_NV_partitioned_acceleration_structure", false, "device", ""},
-    {"vkCmdBuildPartitionedAccelerationStructuresNV", VkCommandLevel::Device, 655, "VK_NV_partitioned_acceleration_structure", false, "device", ""},
-    {"vkGetGeneratedCommandsMemoryRequirementsEXT", VkCommandLevel::Device, 656, "VK_EXT_device_generated_commands", false, "device", ""},
-    {"vkCmdPreprocessGeneratedCommandsEXT", VkCommandLevel::Device, 657, "VK_EXT_device_generated_commands", false, "device", ""},
-    {"vkCmdExecuteGeneratedCommandsEXT", VkCommandLevel::Device, 658, "VK_EXT_device_generated_commands", false, "device", ""},
-    {"vkCreateIndirectCommandsLayoutEXT", VkCommandLevel::Device, 659, "VK_EXT_device_generated_commands", false, "device", ""},
-    {"vkDestroyIndirectCommandsLayoutEXT", VkCommandLevel::Device, 660, "VK_EXT_device_generated_commands", false, "device", ""},
-    {"vkCreateIndirectExecutionSetEXT", VkCommandLevel::Device, 661, "VK_EXT_device_generated_commands", false, "device", ""},
-    {"vkDestroyIndirectExecutionSetEXT", VkCommandLevel::Device, 662, "VK_EXT_device_generated_commands", false, "device", ""},
-    {"vkUpdateIndirectExecutionSetPipelineEXT", VkCommandLevel::Device, 663, "VK_EXT_device_generated_commands", false, "device", ""},
-    {"vkUpdateIndirectExecutionSetShaderEXT", VkCommandLevel::Device, 664, "VK_EXT_device_generated_commands", false, "device", ""},
-    {"vkGetDeviceFaultReportsKHR", VkCommandLevel::Device, 665, "VK_KHR_device_fault", false, "device", ""},
-    {"vkGetDeviceFaultDebugInfoKHR", VkCommandLevel::Device, 666, "VK_KHR_device_fault", false, "device", ""},
+    {"vkGetExternalComputeQueueDataNV", VkCommandLevel::Device, 652, "VK_NV_external_compute_queue", false, "device", ""},
+    {"vkGetClusterAccelerationStructureBuildSizesNV", VkCommandLevel::Device, 653, "VK_NV_cluster_acceleration_structure", false, "device", ""},
+    {"vkCmdBuildClusterAccelerationStructureIndirectNV", VkCommandLevel::Device, 654, "VK_NV_cluster_acceleration_structure", false, "device", ""},
+    {"vkGetPartitionedAccelerationStructuresBuildSizesNV", VkCommandLevel::Device, 655, "VK_NV_partitioned_acceleration_structure", false, "device", ""},
+    {"vkCmdBuildPartitionedAccelerationStructuresNV", VkCommandLevel::Device, 656, "VK_NV_partitioned_acceleration_structure", false, "device", ""},
+    {"vkGetGeneratedCommandsMemoryRequirementsEXT", VkCommandLevel::Device, 657, "VK_EXT_device_generated_commands", false, "device", ""},
+    {"vkCmdPreprocessGeneratedCommandsEXT", VkCommandLevel::Device, 658, "VK_EXT_device_generated_commands", false, "device", ""},
+    {"vkCmdExecuteGeneratedCommandsEXT", VkCommandLevel::Device, 659, "VK_EXT_device_generated_commands", false, "device", ""},
+    {"vkCreateIndirectCommandsLayoutEXT", VkCommandLevel::Device, 660, "VK_EXT_device_generated_commands", false, "device", ""},
+    {"vkDestroyIndirectCommandsLayoutEXT", VkCommandLevel::Device, 661, "VK_EXT_device_generated_commands", false, "device", ""},
+    {"vkCreateIndirectExecutionSetEXT", VkCommandLevel::Device, 662, "VK_EXT_device_generated_commands", false, "device", ""},
+    {"vkDestroyIndirectExecutionSetEXT", VkCommandLevel::Device, 663, "VK_EXT_device_generated_commands", false, "device", ""},
+    {"vkUpdateIndirectExecutionSetPipelineEXT", VkCommandLevel::Device, 664, "VK_EXT_device_generated_commands", false, "device", ""},
+    {"vkUpdateIndirectExecutionSetShaderEXT", VkCommandLevel::Device, 665, "VK_EXT_device_generated_commands", false, "device", ""},
+    {"vkGetDeviceFaultReportsKHR", VkCommandLevel::Device, 666, "VK_KHR_device_fault", false, "device", ""},
+    {"vkGetDeviceFaultDebugInfoKHR", VkCommandLevel::Device, 667, "VK_KHR_device_fault", false, "device", ""},
     {"vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV", VkCommandLevel::PhysicalDevice, 86, "VK_NV_cooperative_matrix2", false, "device", ""},
     {"vkEnumeratePhysicalDeviceQueueFamilyPerformanceCountersByRegionARM", VkCommandLevel::PhysicalDevice, 87, "VK_ARM_performance_counters_by_region", false, "device", ""},
     {"vkEnumeratePhysicalDeviceShaderInstrumentationMetricsARM", VkCommandLevel::PhysicalDevice, 88, "VK_ARM_shader_instrumentation", false, "device", ""},
-    {"vkCreateShaderInstrumentationARM", VkCommandLevel::Device, 667, "VK_ARM_shader_instrumentation", false, "device", ""},
-    {"vkDestroyShaderInstrumentationARM", VkCommandLevel::Device, 668, "VK_ARM_shader_instrumentation", false, "device", ""},
-    {"vkCmdBeginShaderInstrumentationARM", VkCommandLevel::Device, 669, "VK_ARM_shader_instrumentation", false, "device", ""},
-    {"vkCmdEndShaderInstrumentationARM", VkCommandLevel::Device, 670, "VK_ARM_shader_instrumentation", false, "device", ""},
-    {"vkGetShaderInstrumentationValuesARM", VkCommandLevel::Device, 671, "VK_ARM_shader_instrumentation", false, "device", ""},
-    {"vkClearShaderInstrumentationMetricsARM", VkCommandLevel::Device, 672, "VK_ARM_shader_instrumentation", false, "device", ""},
-    {"vkCmdEndRendering2EXT", VkCommandLevel::Device, 673, "VK_EXT_fragment_density_map_offset", false, "device", "vkCmdEndRendering2KHR"},
-    {"vkCmdBeginCustomResolveEXT", VkCommandLevel::Device, 674, "VK_EXT_custom_resolve", false, "device", ""},
-    {"vkCmdEndRendering2KHR", VkCommandLevel::Device, 675, "VK_KHR_maintenance10", false, "device", ""},
+    {"vkCreateShaderInstrumentationARM", VkCommandLevel::Device, 668, "VK_ARM_shader_instrumentation", false, "device", ""},
+    {"vkDestroyShaderInstrumentationARM", VkCommandLevel::Device, 669, "VK_ARM_shader_instrumentation", false, "device", ""},
+    {"vkCmdBeginShaderInstrumentationARM", VkCommandLevel::Device, 670, "VK_ARM_shader_instrumentation", false, "device", ""},
+    {"vkCmdEndShaderInstrumentationARM", VkCommandLevel::Device, 671, "VK_ARM_shader_instrumentation", false, "device", ""},
+    {"vkGetShaderInstrumentationValuesARM", VkCommandLevel::Device, 672, "VK_ARM_shader_instrumentation", false, "device", ""},
+    {"vkClearShaderInstrumentationMetricsARM", VkCommandLevel::Device, 673, "VK_ARM_shader_instrumentation", false, "device", ""},
+    {"vkCmdEndRendering2EXT", VkCommandLevel::Device, 674, "VK_EXT_fragment_density_map_offset", false, "device", "vkCmdEndRendering2KHR"},
+    {"vkCmdBeginCustomResolveEXT", VkCommandLevel::Device, 675, "VK_EXT_custom_resolve", false, "device", ""},
+    {"vkCmdEndRendering2KHR", VkCommandLevel::Device, 676, "VK_KHR_maintenance10", false, "device", ""},
     {"vkGetPhysicalDeviceQueueFamilyDataGraphOpticalFlowImageFormatsARM", VkCommandLevel::PhysicalDevice, 89, "VK_ARM_data_graph_optical_flow", false, "device", ""},
-    {"vkCmdSetComputeOccupancyPriorityNV", VkCommandLevel::Device, 676, "VK_NV_compute_occupancy_priority", false, "device", ""},
+    {"vkCmdSetComputeOccupancyPriorityNV", VkCommandLevel::Device, 677, "VK_NV_compute_occupancy_priority", false, "device", ""},
     {"vkGetPhysicalDeviceCooperativeMatrixProperties2EXT", VkCommandLevel::PhysicalDevice, 90, "VK_EXT_cooperative_matrix_maintenance1", false, "device", ""},
-    {"vkCmdSetPrimitiveRestartIndexEXT", VkCommandLevel::Device, 677, "VK_EXT_primitive_restart_index", false, "device", ""},
+    {"vkCmdSetPrimitiveRestartIndexEXT", VkCommandLevel::Device, 678, "VK_EXT_primitive_restart_index", false, "device", ""},
 }};
 
 /** Positions in kVkCommands, sorted by command name for binary search. */

@@ -1,5 +1,6 @@
 // The commands that go into dispatch tables, with the facts the loader needs about each one.
 import type { ApiConfig } from './apis.js';
+import type { Registry } from './registry.js';
 import type { Selection } from './select.js';
 
 /** Where a command is dispatched: Vulkan splits by its dispatchable first parameter. */
@@ -40,20 +41,18 @@ const XR_NOT_DISPATCHED_FEATURES = new Set(['XR_LOADER_VERSION_1_0']);
 /** Vulkan commands that take a dispatchable first parameter but are still global. */
 const VK_GLOBAL_COMMANDS = new Set(['vkGetInstanceProcAddr']);
 
-function vulkanLevel(name: string, firstParamType: string | undefined): CommandLevel {
-  if (VK_GLOBAL_COMMANDS.has(name)) return 'global';
-  switch (firstParamType) {
-    case 'VkInstance':
-      return 'instance';
-    case 'VkPhysicalDevice':
-      return 'physicalDevice';
-    case 'VkDevice':
-    case 'VkQueue':
-    case 'VkCommandBuffer':
-      return 'device';
-    default:
-      return 'global';
-  }
+/** Dispatchable handles are the ones declared with VK_DEFINE_HANDLE (pointers with a dispatch table). */
+function isDispatchableHandle(reg: Registry, typeName: string): boolean {
+  const t = reg.types.get(typeName);
+  return t?.category === 'handle' && /\bVK_DEFINE_HANDLE\s*\(/.test(t.text);
+}
+
+function vulkanLevel(reg: Registry, name: string, firstParamType: string | undefined): CommandLevel {
+  if (VK_GLOBAL_COMMANDS.has(name) || firstParamType === undefined) return 'global';
+  if (firstParamType === 'VkInstance') return 'instance';
+  if (firstParamType === 'VkPhysicalDevice') return 'physicalDevice';
+  // VkDevice, VkQueue, VkCommandBuffer and device children such as VkExternalComputeQueueNV.
+  return isDispatchableHandle(reg, firstParamType) ? 'device' : 'global';
 }
 
 /** The table a level's commands live in: physical-device commands share the instance table. */
@@ -67,7 +66,7 @@ export function dispatchCommands(cfg: ApiConfig, sel: Selection): DispatchComman
   for (const c of sel.commands) {
     if (cfg.api === 'openxr' && XR_NOT_DISPATCHED_FEATURES.has(c.requiredByUnit)) continue;
     const level: CommandLevel =
-      cfg.api === 'openxr' ? 'instance' : vulkanLevel(c.name, c.signature.params[0]?.typeName);
+      cfg.api === 'openxr' ? 'instance' : vulkanLevel(sel.registry, c.name, c.signature.params[0]?.typeName);
     const table = cfg.api === 'openxr' ? 'instance' : tableOf(level);
     const index = counters.get(table) ?? 0;
     counters.set(table, index + 1);

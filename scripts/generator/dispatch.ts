@@ -124,7 +124,7 @@ export function emitVulkanCommands(cfg: ApiConfig, sel: Selection, commands: rea
   out.push('    Global,          // no dispatchable first parameter (and vkGetInstanceProcAddr)');
   out.push('    Instance,        // VkInstance');
   out.push('    PhysicalDevice,  // VkPhysicalDevice; lives in VkInstanceDispatchTable');
-  out.push('    Device,          // VkDevice, VkQueue, VkCommandBuffer');
+  out.push('    Device,          // VkDevice, VkQueue, VkCommandBuffer and other device-child dispatchable handles');
   out.push('};', '');
   out.push('/** Facts about one Vulkan command. */');
   out.push('struct VkCommandInfo {');

@@ -6,7 +6,7 @@ import { dispatchCommands } from './commands.js';
 import { emitTypesHeaders, enumsHeaderName } from './ctypes.js';
 import { emitOpenXrCommands, emitVulkanCommands } from './dispatch.js';
 import { readRegistry } from './registry.js';
-import { RegistrySelector, type Selection } from './select.js';
+import { RegistrySelector } from './select.js';
 import { emitOpenXrModule, emitVulkanModule } from './typescript.js';
 
 /** Output folders, relative to the output root (the repository root by default). */
@@ -21,19 +21,13 @@ export interface GeneratedFile {
   readonly content: string;
 }
 
-export interface ApiReport {
-  readonly api: string;
-  readonly selection: Selection;
-}
-
 function rel(dir: string, file: string): string {
   return path.join(dir, file).split(path.sep).join('/');
 }
 
 /** Renders every generated file from the registries in `registryDir`, without writing anything. */
-export function renderAll(registryDir: string): { files: GeneratedFile[]; reports: ApiReport[] } {
+export function renderAll(registryDir: string): GeneratedFile[] {
   const files: GeneratedFile[] = [];
-  const reports: ApiReport[] = [];
   for (const cfg of API_CONFIGS) {
     const file = path.join(registryDir, cfg.registryFile);
     const registry = readRegistry(readFileSync(file, 'utf8'), cfg.registryFile, cfg.api);
@@ -46,9 +40,8 @@ export function renderAll(registryDir: string): { files: GeneratedFile[]; report
     files.push({ path: rel(NATIVE_DIR, cfg.commandsHeader), content: dispatch(cfg, selection, commands) });
     const ts = cfg.api === 'openxr' ? emitOpenXrModule : emitVulkanModule;
     files.push({ path: rel(TS_DIR, cfg.tsModule), content: ts(cfg, selection, commands) });
-    reports.push({ api: cfg.api, selection });
   }
-  return { files, reports };
+  return files;
 }
 
 export interface GenerateOptions {
@@ -62,7 +55,7 @@ export function generate(options: GenerateOptions): GeneratedFile[] {
     const file = path.join(options.registryDir, cfg.registryFile);
     if (!existsSync(file)) throw new Error(`registry file not found: ${file}`);
   }
-  const { files } = renderAll(options.registryDir);
+  const files = renderAll(options.registryDir);
   for (const f of files) {
     const target = path.join(options.outDir, f.path);
     mkdirSync(path.dirname(target), { recursive: true });
