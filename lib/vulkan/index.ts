@@ -1,0 +1,20 @@
+// `khronos-loader/vulkan`: the Vulkan registry's constants (result codes, structure types,
+// extensions, API versions). Layer and driver discovery and the Vulkan call chain build on these.
+export {
+  VK_API_VERSION_1_0,
+  VK_API_VERSION_1_1,
+  VK_API_VERSION_1_2,
+  VK_API_VERSION_1_3,
+  VK_API_VERSION_1_4,
+  VK_EXTENSIONS,
+  VK_HEADER_VERSION,
+  VK_REGISTRY_VERSION,
+  VkResult,
+  VkStructureType,
+  vkMakeApiVersion,
+  vkResultName,
+  vkStructureTypeName,
+  type VkExtensionName,
+  type VkResultName,
+  type VkStructureTypeName,
+} from '../generated/vulkan.js';
