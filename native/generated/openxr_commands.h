@@ -2032,6 +2032,495 @@ constexpr const XrCommandInfo* findXrCommand(std::string_view name) noexcept {
     return nullptr;
 }
 
+/** KL_XR_COMMAND_SIGNATURES(X): X(name, member, returnType, (parameter declarations), (argument names)) per command. */
+#define KL_XR_COMMAND_SIGNATURES(X) \
+    X(xrGetInstanceProcAddr, GetInstanceProcAddr, XrResult, (XrInstance instance, const char* name, PFN_xrVoidFunction* function), (instance, name, function)) \
+    X(xrEnumerateApiLayerProperties, EnumerateApiLayerProperties, XrResult, (uint32_t propertyCapacityInput, uint32_t* propertyCountOutput, XrApiLayerProperties* properties), (propertyCapacityInput, propertyCountOutput, properties)) \
+    X(xrEnumerateInstanceExtensionProperties, EnumerateInstanceExtensionProperties, XrResult, (const char* layerName, uint32_t propertyCapacityInput, uint32_t* propertyCountOutput, XrExtensionProperties* properties), (layerName, propertyCapacityInput, propertyCountOutput, properties)) \
+    X(xrCreateInstance, CreateInstance, XrResult, (const XrInstanceCreateInfo* createInfo, XrInstance* instance), (createInfo, instance)) \
+    X(xrDestroyInstance, DestroyInstance, XrResult, (XrInstance instance), (instance)) \
+    X(xrGetInstanceProperties, GetInstanceProperties, XrResult, (XrInstance instance, XrInstanceProperties* instanceProperties), (instance, instanceProperties)) \
+    X(xrPollEvent, PollEvent, XrResult, (XrInstance instance, XrEventDataBuffer* eventData), (instance, eventData)) \
+    X(xrResultToString, ResultToString, XrResult, (XrInstance instance, XrResult value, char buffer[XR_MAX_RESULT_STRING_SIZE]), (instance, value, buffer)) \
+    X(xrStructureTypeToString, StructureTypeToString, XrResult, (XrInstance instance, XrStructureType value, char buffer[XR_MAX_STRUCTURE_NAME_SIZE]), (instance, value, buffer)) \
+    X(xrGetSystem, GetSystem, XrResult, (XrInstance instance, const XrSystemGetInfo* getInfo, XrSystemId* systemId), (instance, getInfo, systemId)) \
+    X(xrGetSystemProperties, GetSystemProperties, XrResult, (XrInstance instance, XrSystemId systemId, XrSystemProperties* properties), (instance, systemId, properties)) \
+    X(xrEnumerateEnvironmentBlendModes, EnumerateEnvironmentBlendModes, XrResult, (XrInstance instance, XrSystemId systemId, XrViewConfigurationType viewConfigurationType, uint32_t environmentBlendModeCapacityInput, uint32_t* environmentBlendModeCountOutput, XrEnvironmentBlendMode* environmentBlendModes), (instance, systemId, viewConfigurationType, environmentBlendModeCapacityInput, environmentBlendModeCountOutput, environmentBlendModes)) \
+    X(xrCreateSession, CreateSession, XrResult, (XrInstance instance, const XrSessionCreateInfo* createInfo, XrSession* session), (instance, createInfo, session)) \
+    X(xrDestroySession, DestroySession, XrResult, (XrSession session), (session)) \
+    X(xrEnumerateReferenceSpaces, EnumerateReferenceSpaces, XrResult, (XrSession session, uint32_t spaceCapacityInput, uint32_t* spaceCountOutput, XrReferenceSpaceType* spaces), (session, spaceCapacityInput, spaceCountOutput, spaces)) \
+    X(xrCreateReferenceSpace, CreateReferenceSpace, XrResult, (XrSession session, const XrReferenceSpaceCreateInfo* createInfo, XrSpace* space), (session, createInfo, space)) \
+    X(xrGetReferenceSpaceBoundsRect, GetReferenceSpaceBoundsRect, XrResult, (XrSession session, XrReferenceSpaceType referenceSpaceType, XrExtent2Df* bounds), (session, referenceSpaceType, bounds)) \
+    X(xrCreateActionSpace, CreateActionSpace, XrResult, (XrSession session, const XrActionSpaceCreateInfo* createInfo, XrSpace* space), (session, createInfo, space)) \
+    X(xrLocateSpace, LocateSpace, XrResult, (XrSpace space, XrSpace baseSpace, XrTime time, XrSpaceLocation* location), (space, baseSpace, time, location)) \
+    X(xrDestroySpace, DestroySpace, XrResult, (XrSpace space), (space)) \
+    X(xrEnumerateViewConfigurations, EnumerateViewConfigurations, XrResult, (XrInstance instance, XrSystemId systemId, uint32_t viewConfigurationTypeCapacityInput, uint32_t* viewConfigurationTypeCountOutput, XrViewConfigurationType* viewConfigurationTypes), (instance, systemId, viewConfigurationTypeCapacityInput, viewConfigurationTypeCountOutput, viewConfigurationTypes)) \
+    X(xrGetViewConfigurationProperties, GetViewConfigurationProperties, XrResult, (XrInstance instance, XrSystemId systemId, XrViewConfigurationType viewConfigurationType, XrViewConfigurationProperties* configurationProperties), (instance, systemId, viewConfigurationType, configurationProperties)) \
+    X(xrEnumerateViewConfigurationViews, EnumerateViewConfigurationViews, XrResult, (XrInstance instance, XrSystemId systemId, XrViewConfigurationType viewConfigurationType, uint32_t viewCapacityInput, uint32_t* viewCountOutput, XrViewConfigurationView* views), (instance, systemId, viewConfigurationType, viewCapacityInput, viewCountOutput, views)) \
+    X(xrEnumerateSwapchainFormats, EnumerateSwapchainFormats, XrResult, (XrSession session, uint32_t formatCapacityInput, uint32_t* formatCountOutput, int64_t* formats), (session, formatCapacityInput, formatCountOutput, formats)) \
+    X(xrCreateSwapchain, CreateSwapchain, XrResult, (XrSession session, const XrSwapchainCreateInfo* createInfo, XrSwapchain* swapchain), (session, createInfo, swapchain)) \
+    X(xrDestroySwapchain, DestroySwapchain, XrResult, (XrSwapchain swapchain), (swapchain)) \
+    X(xrEnumerateSwapchainImages, EnumerateSwapchainImages, XrResult, (XrSwapchain swapchain, uint32_t imageCapacityInput, uint32_t* imageCountOutput, XrSwapchainImageBaseHeader* images), (swapchain, imageCapacityInput, imageCountOutput, images)) \
+    X(xrAcquireSwapchainImage, AcquireSwapchainImage, XrResult, (XrSwapchain swapchain, const XrSwapchainImageAcquireInfo* acquireInfo, uint32_t* index), (swapchain, acquireInfo, index)) \
+    X(xrWaitSwapchainImage, WaitSwapchainImage, XrResult, (XrSwapchain swapchain, const XrSwapchainImageWaitInfo* waitInfo), (swapchain, waitInfo)) \
+    X(xrReleaseSwapchainImage, ReleaseSwapchainImage, XrResult, (XrSwapchain swapchain, const XrSwapchainImageReleaseInfo* releaseInfo), (swapchain, releaseInfo)) \
+    X(xrBeginSession, BeginSession, XrResult, (XrSession session, const XrSessionBeginInfo* beginInfo), (session, beginInfo)) \
+    X(xrEndSession, EndSession, XrResult, (XrSession session), (session)) \
+    X(xrRequestExitSession, RequestExitSession, XrResult, (XrSession session), (session)) \
+    X(xrWaitFrame, WaitFrame, XrResult, (XrSession session, const XrFrameWaitInfo* frameWaitInfo, XrFrameState* frameState), (session, frameWaitInfo, frameState)) \
+    X(xrBeginFrame, BeginFrame, XrResult, (XrSession session, const XrFrameBeginInfo* frameBeginInfo), (session, frameBeginInfo)) \
+    X(xrEndFrame, EndFrame, XrResult, (XrSession session, const XrFrameEndInfo* frameEndInfo), (session, frameEndInfo)) \
+    X(xrLocateViews, LocateViews, XrResult, (XrSession session, const XrViewLocateInfo* viewLocateInfo, XrViewState* viewState, uint32_t viewCapacityInput, uint32_t* viewCountOutput, XrView* views), (session, viewLocateInfo, viewState, viewCapacityInput, viewCountOutput, views)) \
+    X(xrStringToPath, StringToPath, XrResult, (XrInstance instance, const char* pathString, XrPath* path), (instance, pathString, path)) \
+    X(xrPathToString, PathToString, XrResult, (XrInstance instance, XrPath path, uint32_t bufferCapacityInput, uint32_t* bufferCountOutput, char* buffer), (instance, path, bufferCapacityInput, bufferCountOutput, buffer)) \
+    X(xrCreateActionSet, CreateActionSet, XrResult, (XrInstance instance, const XrActionSetCreateInfo* createInfo, XrActionSet* actionSet), (instance, createInfo, actionSet)) \
+    X(xrDestroyActionSet, DestroyActionSet, XrResult, (XrActionSet actionSet), (actionSet)) \
+    X(xrCreateAction, CreateAction, XrResult, (XrActionSet actionSet, const XrActionCreateInfo* createInfo, XrAction* action), (actionSet, createInfo, action)) \
+    X(xrDestroyAction, DestroyAction, XrResult, (XrAction action), (action)) \
+    X(xrSuggestInteractionProfileBindings, SuggestInteractionProfileBindings, XrResult, (XrInstance instance, const XrInteractionProfileSuggestedBinding* suggestedBindings), (instance, suggestedBindings)) \
+    X(xrAttachSessionActionSets, AttachSessionActionSets, XrResult, (XrSession session, const XrSessionActionSetsAttachInfo* attachInfo), (session, attachInfo)) \
+    X(xrGetCurrentInteractionProfile, GetCurrentInteractionProfile, XrResult, (XrSession session, XrPath topLevelUserPath, XrInteractionProfileState* interactionProfile), (session, topLevelUserPath, interactionProfile)) \
+    X(xrGetActionStateBoolean, GetActionStateBoolean, XrResult, (XrSession session, const XrActionStateGetInfo* getInfo, XrActionStateBoolean* state), (session, getInfo, state)) \
+    X(xrGetActionStateFloat, GetActionStateFloat, XrResult, (XrSession session, const XrActionStateGetInfo* getInfo, XrActionStateFloat* state), (session, getInfo, state)) \
+    X(xrGetActionStateVector2f, GetActionStateVector2f, XrResult, (XrSession session, const XrActionStateGetInfo* getInfo, XrActionStateVector2f* state), (session, getInfo, state)) \
+    X(xrGetActionStatePose, GetActionStatePose, XrResult, (XrSession session, const XrActionStateGetInfo* getInfo, XrActionStatePose* state), (session, getInfo, state)) \
+    X(xrSyncActions, SyncActions, XrResult, (XrSession session, const XrActionsSyncInfo* syncInfo), (session, syncInfo)) \
+    X(xrEnumerateBoundSourcesForAction, EnumerateBoundSourcesForAction, XrResult, (XrSession session, const XrBoundSourcesForActionEnumerateInfo* enumerateInfo, uint32_t sourceCapacityInput, uint32_t* sourceCountOutput, XrPath* sources), (session, enumerateInfo, sourceCapacityInput, sourceCountOutput, sources)) \
+    X(xrGetInputSourceLocalizedName, GetInputSourceLocalizedName, XrResult, (XrSession session, const XrInputSourceLocalizedNameGetInfo* getInfo, uint32_t bufferCapacityInput, uint32_t* bufferCountOutput, char* buffer), (session, getInfo, bufferCapacityInput, bufferCountOutput, buffer)) \
+    X(xrApplyHapticFeedback, ApplyHapticFeedback, XrResult, (XrSession session, const XrHapticActionInfo* hapticActionInfo, const XrHapticBaseHeader* hapticFeedback), (session, hapticActionInfo, hapticFeedback)) \
+    X(xrStopHapticFeedback, StopHapticFeedback, XrResult, (XrSession session, const XrHapticActionInfo* hapticActionInfo), (session, hapticActionInfo)) \
+    X(xrLocateSpaces, LocateSpaces, XrResult, (XrSession session, const XrSpacesLocateInfo* locateInfo, XrSpaceLocations* spaceLocations), (session, locateInfo, spaceLocations)) \
+    X(xrPerfSettingsSetPerformanceLevelEXT, PerfSettingsSetPerformanceLevelEXT, XrResult, (XrSession session, XrPerfSettingsDomainEXT domain, XrPerfSettingsLevelEXT level), (session, domain, level)) \
+    X(xrThermalGetTemperatureTrendEXT, ThermalGetTemperatureTrendEXT, XrResult, (XrSession session, XrPerfSettingsDomainEXT domain, XrPerfSettingsNotificationLevelEXT* notificationLevel, float* tempHeadroom, float* tempSlope), (session, domain, notificationLevel, tempHeadroom, tempSlope)) \
+    X(xrSetDebugUtilsObjectNameEXT, SetDebugUtilsObjectNameEXT, XrResult, (XrInstance instance, const XrDebugUtilsObjectNameInfoEXT* nameInfo), (instance, nameInfo)) \
+    X(xrCreateDebugUtilsMessengerEXT, CreateDebugUtilsMessengerEXT, XrResult, (XrInstance instance, const XrDebugUtilsMessengerCreateInfoEXT* createInfo, XrDebugUtilsMessengerEXT* messenger), (instance, createInfo, messenger)) \
+    X(xrDestroyDebugUtilsMessengerEXT, DestroyDebugUtilsMessengerEXT, XrResult, (XrDebugUtilsMessengerEXT messenger), (messenger)) \
+    X(xrSubmitDebugUtilsMessageEXT, SubmitDebugUtilsMessageEXT, XrResult, (XrInstance instance, XrDebugUtilsMessageSeverityFlagsEXT messageSeverity, XrDebugUtilsMessageTypeFlagsEXT messageTypes, const XrDebugUtilsMessengerCallbackDataEXT* callbackData), (instance, messageSeverity, messageTypes, callbackData)) \
+    X(xrSessionBeginDebugUtilsLabelRegionEXT, SessionBeginDebugUtilsLabelRegionEXT, XrResult, (XrSession session, const XrDebugUtilsLabelEXT* labelInfo), (session, labelInfo)) \
+    X(xrSessionEndDebugUtilsLabelRegionEXT, SessionEndDebugUtilsLabelRegionEXT, XrResult, (XrSession session), (session)) \
+    X(xrSessionInsertDebugUtilsLabelEXT, SessionInsertDebugUtilsLabelEXT, XrResult, (XrSession session, const XrDebugUtilsLabelEXT* labelInfo), (session, labelInfo)) \
+    X(xrGetVisibilityMaskKHR, GetVisibilityMaskKHR, XrResult, (XrSession session, XrViewConfigurationType viewConfigurationType, uint32_t viewIndex, XrVisibilityMaskTypeKHR visibilityMaskType, XrVisibilityMaskKHR* visibilityMask), (session, viewConfigurationType, viewIndex, visibilityMaskType, visibilityMask)) \
+    X(xrCreateSpatialAnchorMSFT, CreateSpatialAnchorMSFT, XrResult, (XrSession session, const XrSpatialAnchorCreateInfoMSFT* createInfo, XrSpatialAnchorMSFT* anchor), (session, createInfo, anchor)) \
+    X(xrCreateSpatialAnchorSpaceMSFT, CreateSpatialAnchorSpaceMSFT, XrResult, (XrSession session, const XrSpatialAnchorSpaceCreateInfoMSFT* createInfo, XrSpace* space), (session, createInfo, space)) \
+    X(xrDestroySpatialAnchorMSFT, DestroySpatialAnchorMSFT, XrResult, (XrSpatialAnchorMSFT anchor), (anchor)) \
+    X(xrSetInputDeviceActiveEXT, SetInputDeviceActiveEXT, XrResult, (XrSession session, XrPath interactionProfile, XrPath topLevelPath, XrBool32 isActive), (session, interactionProfile, topLevelPath, isActive)) \
+    X(xrSetInputDeviceStateBoolEXT, SetInputDeviceStateBoolEXT, XrResult, (XrSession session, XrPath topLevelPath, XrPath inputSourcePath, XrBool32 state), (session, topLevelPath, inputSourcePath, state)) \
+    X(xrSetInputDeviceStateFloatEXT, SetInputDeviceStateFloatEXT, XrResult, (XrSession session, XrPath topLevelPath, XrPath inputSourcePath, float state), (session, topLevelPath, inputSourcePath, state)) \
+    X(xrSetInputDeviceStateVector2fEXT, SetInputDeviceStateVector2fEXT, XrResult, (XrSession session, XrPath topLevelPath, XrPath inputSourcePath, XrVector2f state), (session, topLevelPath, inputSourcePath, state)) \
+    X(xrSetInputDeviceLocationEXT, SetInputDeviceLocationEXT, XrResult, (XrSession session, XrPath topLevelPath, XrPath inputSourcePath, XrSpace space, XrPosef pose), (session, topLevelPath, inputSourcePath, space, pose)) \
+    X(xrCreateSpatialGraphNodeSpaceMSFT, CreateSpatialGraphNodeSpaceMSFT, XrResult, (XrSession session, const XrSpatialGraphNodeSpaceCreateInfoMSFT* createInfo, XrSpace* space), (session, createInfo, space)) \
+    X(xrTryCreateSpatialGraphStaticNodeBindingMSFT, TryCreateSpatialGraphStaticNodeBindingMSFT, XrResult, (XrSession session, const XrSpatialGraphStaticNodeBindingCreateInfoMSFT* createInfo, XrSpatialGraphNodeBindingMSFT* nodeBinding), (session, createInfo, nodeBinding)) \
+    X(xrDestroySpatialGraphNodeBindingMSFT, DestroySpatialGraphNodeBindingMSFT, XrResult, (XrSpatialGraphNodeBindingMSFT nodeBinding), (nodeBinding)) \
+    X(xrGetSpatialGraphNodeBindingPropertiesMSFT, GetSpatialGraphNodeBindingPropertiesMSFT, XrResult, (XrSpatialGraphNodeBindingMSFT nodeBinding, const XrSpatialGraphNodeBindingPropertiesGetInfoMSFT* getInfo, XrSpatialGraphNodeBindingPropertiesMSFT* properties), (nodeBinding, getInfo, properties)) \
+    X(xrCreateHandTrackerEXT, CreateHandTrackerEXT, XrResult, (XrSession session, const XrHandTrackerCreateInfoEXT* createInfo, XrHandTrackerEXT* handTracker), (session, createInfo, handTracker)) \
+    X(xrDestroyHandTrackerEXT, DestroyHandTrackerEXT, XrResult, (XrHandTrackerEXT handTracker), (handTracker)) \
+    X(xrLocateHandJointsEXT, LocateHandJointsEXT, XrResult, (XrHandTrackerEXT handTracker, const XrHandJointsLocateInfoEXT* locateInfo, XrHandJointLocationsEXT* locations), (handTracker, locateInfo, locations)) \
+    X(xrCreateHandMeshSpaceMSFT, CreateHandMeshSpaceMSFT, XrResult, (XrHandTrackerEXT handTracker, const XrHandMeshSpaceCreateInfoMSFT* createInfo, XrSpace* space), (handTracker, createInfo, space)) \
+    X(xrUpdateHandMeshMSFT, UpdateHandMeshMSFT, XrResult, (XrHandTrackerEXT handTracker, const XrHandMeshUpdateInfoMSFT* updateInfo, XrHandMeshMSFT* handMesh), (handTracker, updateInfo, handMesh)) \
+    X(xrGetControllerModelKeyMSFT, GetControllerModelKeyMSFT, XrResult, (XrSession session, XrPath topLevelUserPath, XrControllerModelKeyStateMSFT* controllerModelKeyState), (session, topLevelUserPath, controllerModelKeyState)) \
+    X(xrLoadControllerModelMSFT, LoadControllerModelMSFT, XrResult, (XrSession session, XrControllerModelKeyMSFT modelKey, uint32_t bufferCapacityInput, uint32_t* bufferCountOutput, uint8_t* buffer), (session, modelKey, bufferCapacityInput, bufferCountOutput, buffer)) \
+    X(xrGetControllerModelPropertiesMSFT, GetControllerModelPropertiesMSFT, XrResult, (XrSession session, XrControllerModelKeyMSFT modelKey, XrControllerModelPropertiesMSFT* properties), (session, modelKey, properties)) \
+    X(xrGetControllerModelStateMSFT, GetControllerModelStateMSFT, XrResult, (XrSession session, XrControllerModelKeyMSFT modelKey, XrControllerModelStateMSFT* state), (session, modelKey, state)) \
+    X(xrEnumerateReprojectionModesMSFT, EnumerateReprojectionModesMSFT, XrResult, (XrInstance instance, XrSystemId systemId, XrViewConfigurationType viewConfigurationType, uint32_t modeCapacityInput, uint32_t* modeCountOutput, XrReprojectionModeMSFT* modes), (instance, systemId, viewConfigurationType, modeCapacityInput, modeCountOutput, modes)) \
+    X(xrUpdateSwapchainFB, UpdateSwapchainFB, XrResult, (XrSwapchain swapchain, const XrSwapchainStateBaseHeaderFB* state), (swapchain, state)) \
+    X(xrGetSwapchainStateFB, GetSwapchainStateFB, XrResult, (XrSwapchain swapchain, XrSwapchainStateBaseHeaderFB* state), (swapchain, state)) \
+    X(xrCreateBodyTrackerFB, CreateBodyTrackerFB, XrResult, (XrSession session, const XrBodyTrackerCreateInfoFB* createInfo, XrBodyTrackerFB* bodyTracker), (session, createInfo, bodyTracker)) \
+    X(xrDestroyBodyTrackerFB, DestroyBodyTrackerFB, XrResult, (XrBodyTrackerFB bodyTracker), (bodyTracker)) \
+    X(xrLocateBodyJointsFB, LocateBodyJointsFB, XrResult, (XrBodyTrackerFB bodyTracker, const XrBodyJointsLocateInfoFB* locateInfo, XrBodyJointLocationsFB* locations), (bodyTracker, locateInfo, locations)) \
+    X(xrGetBodySkeletonFB, GetBodySkeletonFB, XrResult, (XrBodyTrackerFB bodyTracker, XrBodySkeletonFB* skeleton), (bodyTracker, skeleton)) \
+    X(xrInitializeLoaderKHR, InitializeLoaderKHR, XrResult, (const XrLoaderInitInfoBaseHeaderKHR* loaderInitInfo), (loaderInitInfo)) \
+    X(xrEnumerateSceneComputeFeaturesMSFT, EnumerateSceneComputeFeaturesMSFT, XrResult, (XrInstance instance, XrSystemId systemId, uint32_t featureCapacityInput, uint32_t* featureCountOutput, XrSceneComputeFeatureMSFT* features), (instance, systemId, featureCapacityInput, featureCountOutput, features)) \
+    X(xrCreateSceneObserverMSFT, CreateSceneObserverMSFT, XrResult, (XrSession session, const XrSceneObserverCreateInfoMSFT* createInfo, XrSceneObserverMSFT* sceneObserver), (session, createInfo, sceneObserver)) \
+    X(xrDestroySceneObserverMSFT, DestroySceneObserverMSFT, XrResult, (XrSceneObserverMSFT sceneObserver), (sceneObserver)) \
+    X(xrCreateSceneMSFT, CreateSceneMSFT, XrResult, (XrSceneObserverMSFT sceneObserver, const XrSceneCreateInfoMSFT* createInfo, XrSceneMSFT* scene), (sceneObserver, createInfo, scene)) \
+    X(xrDestroySceneMSFT, DestroySceneMSFT, XrResult, (XrSceneMSFT scene), (scene)) \
+    X(xrComputeNewSceneMSFT, ComputeNewSceneMSFT, XrResult, (XrSceneObserverMSFT sceneObserver, const XrNewSceneComputeInfoMSFT* computeInfo), (sceneObserver, computeInfo)) \
+    X(xrGetSceneComputeStateMSFT, GetSceneComputeStateMSFT, XrResult, (XrSceneObserverMSFT sceneObserver, XrSceneComputeStateMSFT* state), (sceneObserver, state)) \
+    X(xrGetSceneComponentsMSFT, GetSceneComponentsMSFT, XrResult, (XrSceneMSFT scene, const XrSceneComponentsGetInfoMSFT* getInfo, XrSceneComponentsMSFT* components), (scene, getInfo, components)) \
+    X(xrLocateSceneComponentsMSFT, LocateSceneComponentsMSFT, XrResult, (XrSceneMSFT scene, const XrSceneComponentsLocateInfoMSFT* locateInfo, XrSceneComponentLocationsMSFT* locations), (scene, locateInfo, locations)) \
+    X(xrGetSceneMeshBuffersMSFT, GetSceneMeshBuffersMSFT, XrResult, (XrSceneMSFT scene, const XrSceneMeshBuffersGetInfoMSFT* getInfo, XrSceneMeshBuffersMSFT* buffers), (scene, getInfo, buffers)) \
+    X(xrDeserializeSceneMSFT, DeserializeSceneMSFT, XrResult, (XrSceneObserverMSFT sceneObserver, const XrSceneDeserializeInfoMSFT* deserializeInfo), (sceneObserver, deserializeInfo)) \
+    X(xrGetSerializedSceneFragmentDataMSFT, GetSerializedSceneFragmentDataMSFT, XrResult, (XrSceneMSFT scene, const XrSerializedSceneFragmentDataGetInfoMSFT* getInfo, uint32_t countInput, uint32_t* readOutput, uint8_t* buffer), (scene, getInfo, countInput, readOutput, buffer)) \
+    X(xrEnumerateDisplayRefreshRatesFB, EnumerateDisplayRefreshRatesFB, XrResult, (XrSession session, uint32_t displayRefreshRateCapacityInput, uint32_t* displayRefreshRateCountOutput, float* displayRefreshRates), (session, displayRefreshRateCapacityInput, displayRefreshRateCountOutput, displayRefreshRates)) \
+    X(xrGetDisplayRefreshRateFB, GetDisplayRefreshRateFB, XrResult, (XrSession session, float* displayRefreshRate), (session, displayRefreshRate)) \
+    X(xrRequestDisplayRefreshRateFB, RequestDisplayRefreshRateFB, XrResult, (XrSession session, float displayRefreshRate), (session, displayRefreshRate)) \
+    X(xrEnumerateViveTrackerPathsHTCX, EnumerateViveTrackerPathsHTCX, XrResult, (XrInstance instance, uint32_t pathCapacityInput, uint32_t* pathCountOutput, XrViveTrackerPathsHTCX* paths), (instance, pathCapacityInput, pathCountOutput, paths)) \
+    X(xrCreateFacialTrackerHTC, CreateFacialTrackerHTC, XrResult, (XrSession session, const XrFacialTrackerCreateInfoHTC* createInfo, XrFacialTrackerHTC* facialTracker), (session, createInfo, facialTracker)) \
+    X(xrDestroyFacialTrackerHTC, DestroyFacialTrackerHTC, XrResult, (XrFacialTrackerHTC facialTracker), (facialTracker)) \
+    X(xrGetFacialExpressionsHTC, GetFacialExpressionsHTC, XrResult, (XrFacialTrackerHTC facialTracker, XrFacialExpressionsHTC* facialExpressions), (facialTracker, facialExpressions)) \
+    X(xrEnumerateColorSpacesFB, EnumerateColorSpacesFB, XrResult, (XrSession session, uint32_t colorSpaceCapacityInput, uint32_t* colorSpaceCountOutput, XrColorSpaceFB* colorSpaces), (session, colorSpaceCapacityInput, colorSpaceCountOutput, colorSpaces)) \
+    X(xrSetColorSpaceFB, SetColorSpaceFB, XrResult, (XrSession session, const XrColorSpaceFB colorSpace), (session, colorSpace)) \
+    X(xrGetHandMeshFB, GetHandMeshFB, XrResult, (XrHandTrackerEXT handTracker, XrHandTrackingMeshFB* mesh), (handTracker, mesh)) \
+    X(xrCreateSpatialAnchorFB, CreateSpatialAnchorFB, XrResult, (XrSession session, const XrSpatialAnchorCreateInfoFB* info, XrAsyncRequestIdFB* requestId), (session, info, requestId)) \
+    X(xrGetSpaceUuidFB, GetSpaceUuidFB, XrResult, (XrSpace space, XrUuidEXT* uuid), (space, uuid)) \
+    X(xrEnumerateSpaceSupportedComponentsFB, EnumerateSpaceSupportedComponentsFB, XrResult, (XrSpace space, uint32_t componentTypeCapacityInput, uint32_t* componentTypeCountOutput, XrSpaceComponentTypeFB* componentTypes), (space, componentTypeCapacityInput, componentTypeCountOutput, componentTypes)) \
+    X(xrSetSpaceComponentStatusFB, SetSpaceComponentStatusFB, XrResult, (XrSpace space, const XrSpaceComponentStatusSetInfoFB* info, XrAsyncRequestIdFB* requestId), (space, info, requestId)) \
+    X(xrGetSpaceComponentStatusFB, GetSpaceComponentStatusFB, XrResult, (XrSpace space, XrSpaceComponentTypeFB componentType, XrSpaceComponentStatusFB* status), (space, componentType, status)) \
+    X(xrCreateFoveationProfileFB, CreateFoveationProfileFB, XrResult, (XrSession session, const XrFoveationProfileCreateInfoFB* createInfo, XrFoveationProfileFB* profile), (session, createInfo, profile)) \
+    X(xrDestroyFoveationProfileFB, DestroyFoveationProfileFB, XrResult, (XrFoveationProfileFB profile), (profile)) \
+    X(xrQuerySystemTrackedKeyboardFB, QuerySystemTrackedKeyboardFB, XrResult, (XrSession session, const XrKeyboardTrackingQueryFB* queryInfo, XrKeyboardTrackingDescriptionFB* keyboard), (session, queryInfo, keyboard)) \
+    X(xrCreateKeyboardSpaceFB, CreateKeyboardSpaceFB, XrResult, (XrSession session, const XrKeyboardSpaceCreateInfoFB* createInfo, XrSpace* keyboardSpace), (session, createInfo, keyboardSpace)) \
+    X(xrCreateTriangleMeshFB, CreateTriangleMeshFB, XrResult, (XrSession session, const XrTriangleMeshCreateInfoFB* createInfo, XrTriangleMeshFB* outTriangleMesh), (session, createInfo, outTriangleMesh)) \
+    X(xrDestroyTriangleMeshFB, DestroyTriangleMeshFB, XrResult, (XrTriangleMeshFB mesh), (mesh)) \
+    X(xrTriangleMeshGetVertexBufferFB, TriangleMeshGetVertexBufferFB, XrResult, (XrTriangleMeshFB mesh, XrVector3f** outVertexBuffer), (mesh, outVertexBuffer)) \
+    X(xrTriangleMeshGetIndexBufferFB, TriangleMeshGetIndexBufferFB, XrResult, (XrTriangleMeshFB mesh, uint32_t** outIndexBuffer), (mesh, outIndexBuffer)) \
+    X(xrTriangleMeshBeginUpdateFB, TriangleMeshBeginUpdateFB, XrResult, (XrTriangleMeshFB mesh), (mesh)) \
+    X(xrTriangleMeshEndUpdateFB, TriangleMeshEndUpdateFB, XrResult, (XrTriangleMeshFB mesh, uint32_t vertexCount, uint32_t triangleCount), (mesh, vertexCount, triangleCount)) \
+    X(xrTriangleMeshBeginVertexBufferUpdateFB, TriangleMeshBeginVertexBufferUpdateFB, XrResult, (XrTriangleMeshFB mesh, uint32_t* outVertexCount), (mesh, outVertexCount)) \
+    X(xrTriangleMeshEndVertexBufferUpdateFB, TriangleMeshEndVertexBufferUpdateFB, XrResult, (XrTriangleMeshFB mesh), (mesh)) \
+    X(xrCreatePassthroughFB, CreatePassthroughFB, XrResult, (XrSession session, const XrPassthroughCreateInfoFB* createInfo, XrPassthroughFB* outPassthrough), (session, createInfo, outPassthrough)) \
+    X(xrDestroyPassthroughFB, DestroyPassthroughFB, XrResult, (XrPassthroughFB passthrough), (passthrough)) \
+    X(xrPassthroughStartFB, PassthroughStartFB, XrResult, (XrPassthroughFB passthrough), (passthrough)) \
+    X(xrPassthroughPauseFB, PassthroughPauseFB, XrResult, (XrPassthroughFB passthrough), (passthrough)) \
+    X(xrCreatePassthroughLayerFB, CreatePassthroughLayerFB, XrResult, (XrSession session, const XrPassthroughLayerCreateInfoFB* createInfo, XrPassthroughLayerFB* outLayer), (session, createInfo, outLayer)) \
+    X(xrDestroyPassthroughLayerFB, DestroyPassthroughLayerFB, XrResult, (XrPassthroughLayerFB layer), (layer)) \
+    X(xrPassthroughLayerPauseFB, PassthroughLayerPauseFB, XrResult, (XrPassthroughLayerFB layer), (layer)) \
+    X(xrPassthroughLayerResumeFB, PassthroughLayerResumeFB, XrResult, (XrPassthroughLayerFB layer), (layer)) \
+    X(xrPassthroughLayerSetStyleFB, PassthroughLayerSetStyleFB, XrResult, (XrPassthroughLayerFB layer, const XrPassthroughStyleFB* style), (layer, style)) \
+    X(xrCreateGeometryInstanceFB, CreateGeometryInstanceFB, XrResult, (XrSession session, const XrGeometryInstanceCreateInfoFB* createInfo, XrGeometryInstanceFB* outGeometryInstance), (session, createInfo, outGeometryInstance)) \
+    X(xrDestroyGeometryInstanceFB, DestroyGeometryInstanceFB, XrResult, (XrGeometryInstanceFB instance), (instance)) \
+    X(xrGeometryInstanceSetTransformFB, GeometryInstanceSetTransformFB, XrResult, (XrGeometryInstanceFB instance, const XrGeometryInstanceTransformFB* transformation), (instance, transformation)) \
+    X(xrEnumerateRenderModelPathsFB, EnumerateRenderModelPathsFB, XrResult, (XrSession session, uint32_t pathCapacityInput, uint32_t* pathCountOutput, XrRenderModelPathInfoFB* paths), (session, pathCapacityInput, pathCountOutput, paths)) \
+    X(xrGetRenderModelPropertiesFB, GetRenderModelPropertiesFB, XrResult, (XrSession session, XrPath path, XrRenderModelPropertiesFB* properties), (session, path, properties)) \
+    X(xrLoadRenderModelFB, LoadRenderModelFB, XrResult, (XrSession session, const XrRenderModelLoadInfoFB* info, XrRenderModelBufferFB* buffer), (session, info, buffer)) \
+    X(xrSetEnvironmentDepthEstimationVARJO, SetEnvironmentDepthEstimationVARJO, XrResult, (XrSession session, XrBool32 enabled), (session, enabled)) \
+    X(xrSetMarkerTrackingVARJO, SetMarkerTrackingVARJO, XrResult, (XrSession session, XrBool32 enabled), (session, enabled)) \
+    X(xrSetMarkerTrackingTimeoutVARJO, SetMarkerTrackingTimeoutVARJO, XrResult, (XrSession session, uint64_t markerId, XrDuration timeout), (session, markerId, timeout)) \
+    X(xrSetMarkerTrackingPredictionVARJO, SetMarkerTrackingPredictionVARJO, XrResult, (XrSession session, uint64_t markerId, XrBool32 enable), (session, markerId, enable)) \
+    X(xrGetMarkerSizeVARJO, GetMarkerSizeVARJO, XrResult, (XrSession session, uint64_t markerId, XrExtent2Df* size), (session, markerId, size)) \
+    X(xrCreateMarkerSpaceVARJO, CreateMarkerSpaceVARJO, XrResult, (XrSession session, const XrMarkerSpaceCreateInfoVARJO* createInfo, XrSpace* space), (session, createInfo, space)) \
+    X(xrSetViewOffsetVARJO, SetViewOffsetVARJO, XrResult, (XrSession session, float offset), (session, offset)) \
+    X(xrCreateMarkerDetectorML, CreateMarkerDetectorML, XrResult, (XrSession session, const XrMarkerDetectorCreateInfoML* createInfo, XrMarkerDetectorML* markerDetector), (session, createInfo, markerDetector)) \
+    X(xrDestroyMarkerDetectorML, DestroyMarkerDetectorML, XrResult, (XrMarkerDetectorML markerDetector), (markerDetector)) \
+    X(xrSnapshotMarkerDetectorML, SnapshotMarkerDetectorML, XrResult, (XrMarkerDetectorML markerDetector, XrMarkerDetectorSnapshotInfoML* snapshotInfo), (markerDetector, snapshotInfo)) \
+    X(xrGetMarkerDetectorStateML, GetMarkerDetectorStateML, XrResult, (XrMarkerDetectorML markerDetector, XrMarkerDetectorStateML* state), (markerDetector, state)) \
+    X(xrGetMarkersML, GetMarkersML, XrResult, (XrMarkerDetectorML markerDetector, uint32_t markerCapacityInput, uint32_t* markerCountOutput, XrMarkerML* markers), (markerDetector, markerCapacityInput, markerCountOutput, markers)) \
+    X(xrGetMarkerReprojectionErrorML, GetMarkerReprojectionErrorML, XrResult, (XrMarkerDetectorML markerDetector, XrMarkerML marker, float* reprojectionErrorMeters), (markerDetector, marker, reprojectionErrorMeters)) \
+    X(xrGetMarkerLengthML, GetMarkerLengthML, XrResult, (XrMarkerDetectorML markerDetector, XrMarkerML marker, float* meters), (markerDetector, marker, meters)) \
+    X(xrGetMarkerNumberML, GetMarkerNumberML, XrResult, (XrMarkerDetectorML markerDetector, XrMarkerML marker, uint64_t* number), (markerDetector, marker, number)) \
+    X(xrGetMarkerStringML, GetMarkerStringML, XrResult, (XrMarkerDetectorML markerDetector, XrMarkerML marker, uint32_t bufferCapacityInput, uint32_t* bufferCountOutput, char* buffer), (markerDetector, marker, bufferCapacityInput, bufferCountOutput, buffer)) \
+    X(xrCreateMarkerSpaceML, CreateMarkerSpaceML, XrResult, (XrSession session, const XrMarkerSpaceCreateInfoML* createInfo, XrSpace* space), (session, createInfo, space)) \
+    X(xrEnableLocalizationEventsML, EnableLocalizationEventsML, XrResult, (XrSession session, const XrLocalizationEnableEventsInfoML * info), (session, info)) \
+    X(xrQueryLocalizationMapsML, QueryLocalizationMapsML, XrResult, (XrSession session, const XrLocalizationMapQueryInfoBaseHeaderML* queryInfo, uint32_t mapCapacityInput, uint32_t * mapCountOutput, XrLocalizationMapML* maps), (session, queryInfo, mapCapacityInput, mapCountOutput, maps)) \
+    X(xrRequestMapLocalizationML, RequestMapLocalizationML, XrResult, (XrSession session, const XrMapLocalizationRequestInfoML* requestInfo), (session, requestInfo)) \
+    X(xrImportLocalizationMapML, ImportLocalizationMapML, XrResult, (XrSession session, const XrLocalizationMapImportInfoML* importInfo, XrUuidEXT* mapUuid), (session, importInfo, mapUuid)) \
+    X(xrCreateExportedLocalizationMapML, CreateExportedLocalizationMapML, XrResult, (XrSession session, const XrUuidEXT* mapUuid, XrExportedLocalizationMapML* map), (session, mapUuid, map)) \
+    X(xrDestroyExportedLocalizationMapML, DestroyExportedLocalizationMapML, XrResult, (XrExportedLocalizationMapML map), (map)) \
+    X(xrGetExportedLocalizationMapDataML, GetExportedLocalizationMapDataML, XrResult, (XrExportedLocalizationMapML map, uint32_t bufferCapacityInput, uint32_t* bufferCountOutput, char* buffer), (map, bufferCapacityInput, bufferCountOutput, buffer)) \
+    X(xrCreateSpatialAnchorsAsyncML, CreateSpatialAnchorsAsyncML, XrResult, (XrSession session, const XrSpatialAnchorsCreateInfoBaseHeaderML* createInfo, XrFutureEXT* future), (session, createInfo, future)) \
+    X(xrCreateSpatialAnchorsCompleteML, CreateSpatialAnchorsCompleteML, XrResult, (XrSession session, XrFutureEXT future, XrCreateSpatialAnchorsCompletionML* completion), (session, future, completion)) \
+    X(xrGetSpatialAnchorStateML, GetSpatialAnchorStateML, XrResult, (XrSpace anchor, XrSpatialAnchorStateML* state), (anchor, state)) \
+    X(xrCreateSpatialAnchorsStorageML, CreateSpatialAnchorsStorageML, XrResult, (XrSession session, const XrSpatialAnchorsCreateStorageInfoML* createInfo, XrSpatialAnchorsStorageML* storage), (session, createInfo, storage)) \
+    X(xrDestroySpatialAnchorsStorageML, DestroySpatialAnchorsStorageML, XrResult, (XrSpatialAnchorsStorageML storage), (storage)) \
+    X(xrQuerySpatialAnchorsAsyncML, QuerySpatialAnchorsAsyncML, XrResult, (XrSpatialAnchorsStorageML storage, const XrSpatialAnchorsQueryInfoBaseHeaderML* queryInfo, XrFutureEXT* future), (storage, queryInfo, future)) \
+    X(xrQuerySpatialAnchorsCompleteML, QuerySpatialAnchorsCompleteML, XrResult, (XrSpatialAnchorsStorageML storage, XrFutureEXT future, XrSpatialAnchorsQueryCompletionML* completion), (storage, future, completion)) \
+    X(xrPublishSpatialAnchorsAsyncML, PublishSpatialAnchorsAsyncML, XrResult, (XrSpatialAnchorsStorageML storage, const XrSpatialAnchorsPublishInfoML* publishInfo, XrFutureEXT* future), (storage, publishInfo, future)) \
+    X(xrPublishSpatialAnchorsCompleteML, PublishSpatialAnchorsCompleteML, XrResult, (XrSpatialAnchorsStorageML storage, XrFutureEXT future, XrSpatialAnchorsPublishCompletionML* completion), (storage, future, completion)) \
+    X(xrDeleteSpatialAnchorsAsyncML, DeleteSpatialAnchorsAsyncML, XrResult, (XrSpatialAnchorsStorageML storage, const XrSpatialAnchorsDeleteInfoML* deleteInfo, XrFutureEXT* future), (storage, deleteInfo, future)) \
+    X(xrDeleteSpatialAnchorsCompleteML, DeleteSpatialAnchorsCompleteML, XrResult, (XrSpatialAnchorsStorageML storage, XrFutureEXT future, XrSpatialAnchorsDeleteCompletionML* completion), (storage, future, completion)) \
+    X(xrUpdateSpatialAnchorsExpirationAsyncML, UpdateSpatialAnchorsExpirationAsyncML, XrResult, (XrSpatialAnchorsStorageML storage, const XrSpatialAnchorsUpdateExpirationInfoML* updateInfo, XrFutureEXT* future), (storage, updateInfo, future)) \
+    X(xrUpdateSpatialAnchorsExpirationCompleteML, UpdateSpatialAnchorsExpirationCompleteML, XrResult, (XrSpatialAnchorsStorageML storage, XrFutureEXT future, XrSpatialAnchorsUpdateExpirationCompletionML* completion), (storage, future, completion)) \
+    X(xrEnableUserCalibrationEventsML, EnableUserCalibrationEventsML, XrResult, (XrInstance instance, const XrUserCalibrationEnableEventsInfoML* enableInfo), (instance, enableInfo)) \
+    X(xrCreateSpatialAnchorStoreConnectionMSFT, CreateSpatialAnchorStoreConnectionMSFT, XrResult, (XrSession session, XrSpatialAnchorStoreConnectionMSFT* spatialAnchorStore), (session, spatialAnchorStore)) \
+    X(xrDestroySpatialAnchorStoreConnectionMSFT, DestroySpatialAnchorStoreConnectionMSFT, XrResult, (XrSpatialAnchorStoreConnectionMSFT spatialAnchorStore), (spatialAnchorStore)) \
+    X(xrPersistSpatialAnchorMSFT, PersistSpatialAnchorMSFT, XrResult, (XrSpatialAnchorStoreConnectionMSFT spatialAnchorStore, const XrSpatialAnchorPersistenceInfoMSFT* spatialAnchorPersistenceInfo), (spatialAnchorStore, spatialAnchorPersistenceInfo)) \
+    X(xrEnumeratePersistedSpatialAnchorNamesMSFT, EnumeratePersistedSpatialAnchorNamesMSFT, XrResult, (XrSpatialAnchorStoreConnectionMSFT spatialAnchorStore, uint32_t spatialAnchorNameCapacityInput, uint32_t* spatialAnchorNameCountOutput, XrSpatialAnchorPersistenceNameMSFT* spatialAnchorNames), (spatialAnchorStore, spatialAnchorNameCapacityInput, spatialAnchorNameCountOutput, spatialAnchorNames)) \
+    X(xrCreateSpatialAnchorFromPersistedNameMSFT, CreateSpatialAnchorFromPersistedNameMSFT, XrResult, (XrSession session, const XrSpatialAnchorFromPersistedAnchorCreateInfoMSFT* spatialAnchorCreateInfo, XrSpatialAnchorMSFT* spatialAnchor), (session, spatialAnchorCreateInfo, spatialAnchor)) \
+    X(xrUnpersistSpatialAnchorMSFT, UnpersistSpatialAnchorMSFT, XrResult, (XrSpatialAnchorStoreConnectionMSFT spatialAnchorStore, const XrSpatialAnchorPersistenceNameMSFT* spatialAnchorPersistenceName), (spatialAnchorStore, spatialAnchorPersistenceName)) \
+    X(xrClearSpatialAnchorStoreMSFT, ClearSpatialAnchorStoreMSFT, XrResult, (XrSpatialAnchorStoreConnectionMSFT spatialAnchorStore), (spatialAnchorStore)) \
+    X(xrGetSceneMarkerRawDataMSFT, GetSceneMarkerRawDataMSFT, XrResult, (XrSceneMSFT scene, const XrUuidMSFT* markerId, uint32_t bufferCapacityInput, uint32_t* bufferCountOutput, uint8_t* buffer), (scene, markerId, bufferCapacityInput, bufferCountOutput, buffer)) \
+    X(xrGetSceneMarkerDecodedStringMSFT, GetSceneMarkerDecodedStringMSFT, XrResult, (XrSceneMSFT scene, const XrUuidMSFT* markerId, uint32_t bufferCapacityInput, uint32_t* bufferCountOutput, char* buffer), (scene, markerId, bufferCapacityInput, bufferCountOutput, buffer)) \
+    X(xrStructureTypeToString2KHR, StructureTypeToString2KHR, XrResult, (XrInstance instance, XrStructureType value, char buffer[XR_MAX_STRUCTURE_NAME_SIZE_EXTENDED_KHR]), (instance, value, buffer)) \
+    X(xrQuerySpacesFB, QuerySpacesFB, XrResult, (XrSession session, const XrSpaceQueryInfoBaseHeaderFB* info, XrAsyncRequestIdFB* requestId), (session, info, requestId)) \
+    X(xrRetrieveSpaceQueryResultsFB, RetrieveSpaceQueryResultsFB, XrResult, (XrSession session, XrAsyncRequestIdFB requestId, XrSpaceQueryResultsFB* results), (session, requestId, results)) \
+    X(xrSaveSpaceFB, SaveSpaceFB, XrResult, (XrSession session, const XrSpaceSaveInfoFB* info, XrAsyncRequestIdFB* requestId), (session, info, requestId)) \
+    X(xrEraseSpaceFB, EraseSpaceFB, XrResult, (XrSession session, const XrSpaceEraseInfoFB* info, XrAsyncRequestIdFB* requestId), (session, info, requestId)) \
+    X(xrShareSpacesFB, ShareSpacesFB, XrResult, (XrSession session, const XrSpaceShareInfoFB* info, XrAsyncRequestIdFB* requestId), (session, info, requestId)) \
+    X(xrGetSpaceBoundingBox2DFB, GetSpaceBoundingBox2DFB, XrResult, (XrSession session, XrSpace space, XrRect2Df* boundingBox2DOutput), (session, space, boundingBox2DOutput)) \
+    X(xrGetSpaceBoundingBox3DFB, GetSpaceBoundingBox3DFB, XrResult, (XrSession session, XrSpace space, XrRect3DfFB* boundingBox3DOutput), (session, space, boundingBox3DOutput)) \
+    X(xrGetSpaceSemanticLabelsFB, GetSpaceSemanticLabelsFB, XrResult, (XrSession session, XrSpace space, XrSemanticLabelsFB* semanticLabelsOutput), (session, space, semanticLabelsOutput)) \
+    X(xrGetSpaceBoundary2DFB, GetSpaceBoundary2DFB, XrResult, (XrSession session, XrSpace space, XrBoundary2DFB* boundary2DOutput), (session, space, boundary2DOutput)) \
+    X(xrGetSpaceRoomLayoutFB, GetSpaceRoomLayoutFB, XrResult, (XrSession session, XrSpace space, XrRoomLayoutFB* roomLayoutOutput), (session, space, roomLayoutOutput)) \
+    X(xrSetDigitalLensControlALMALENCE, SetDigitalLensControlALMALENCE, XrResult, (XrSession session, const XrDigitalLensControlALMALENCE* digitalLensControl), (session, digitalLensControl)) \
+    X(xrRequestSceneCaptureFB, RequestSceneCaptureFB, XrResult, (XrSession session, const XrSceneCaptureRequestInfoFB* info, XrAsyncRequestIdFB* requestId), (session, info, requestId)) \
+    X(xrGetSpaceContainerFB, GetSpaceContainerFB, XrResult, (XrSession session, XrSpace space, XrSpaceContainerFB* spaceContainerOutput), (session, space, spaceContainerOutput)) \
+    X(xrGetFoveationEyeTrackedStateMETA, GetFoveationEyeTrackedStateMETA, XrResult, (XrSession session, XrFoveationEyeTrackedStateMETA* foveationState), (session, foveationState)) \
+    X(xrCreateFaceTrackerFB, CreateFaceTrackerFB, XrResult, (XrSession session, const XrFaceTrackerCreateInfoFB* createInfo, XrFaceTrackerFB* faceTracker), (session, createInfo, faceTracker)) \
+    X(xrDestroyFaceTrackerFB, DestroyFaceTrackerFB, XrResult, (XrFaceTrackerFB faceTracker), (faceTracker)) \
+    X(xrGetFaceExpressionWeightsFB, GetFaceExpressionWeightsFB, XrResult, (XrFaceTrackerFB faceTracker, const XrFaceExpressionInfoFB* expressionInfo, XrFaceExpressionWeightsFB* expressionWeights), (faceTracker, expressionInfo, expressionWeights)) \
+    X(xrCreateEyeTrackerFB, CreateEyeTrackerFB, XrResult, (XrSession session, const XrEyeTrackerCreateInfoFB* createInfo, XrEyeTrackerFB* eyeTracker), (session, createInfo, eyeTracker)) \
+    X(xrDestroyEyeTrackerFB, DestroyEyeTrackerFB, XrResult, (XrEyeTrackerFB eyeTracker), (eyeTracker)) \
+    X(xrGetEyeGazesFB, GetEyeGazesFB, XrResult, (XrEyeTrackerFB eyeTracker, const XrEyeGazesInfoFB* gazeInfo, XrEyeGazesFB* eyeGazes), (eyeTracker, gazeInfo, eyeGazes)) \
+    X(xrPassthroughLayerSetKeyboardHandsIntensityFB, PassthroughLayerSetKeyboardHandsIntensityFB, XrResult, (XrPassthroughLayerFB layer, const XrPassthroughKeyboardHandsIntensityFB* intensity), (layer, intensity)) \
+    X(xrGetDeviceSampleRateFB, GetDeviceSampleRateFB, XrResult, (XrSession session, const XrHapticActionInfo* hapticActionInfo, XrDevicePcmSampleRateGetInfoFB* deviceSampleRate), (session, hapticActionInfo, deviceSampleRate)) \
+    X(xrGetPassthroughPreferencesMETA, GetPassthroughPreferencesMETA, XrResult, (XrSession session, XrPassthroughPreferencesMETA* preferences), (session, preferences)) \
+    X(xrCreateVirtualKeyboardMETA, CreateVirtualKeyboardMETA, XrResult, (XrSession session, const XrVirtualKeyboardCreateInfoMETA* createInfo, XrVirtualKeyboardMETA* keyboard), (session, createInfo, keyboard)) \
+    X(xrDestroyVirtualKeyboardMETA, DestroyVirtualKeyboardMETA, XrResult, (XrVirtualKeyboardMETA keyboard), (keyboard)) \
+    X(xrCreateVirtualKeyboardSpaceMETA, CreateVirtualKeyboardSpaceMETA, XrResult, (XrSession session, XrVirtualKeyboardMETA keyboard, const XrVirtualKeyboardSpaceCreateInfoMETA* createInfo, XrSpace* keyboardSpace), (session, keyboard, createInfo, keyboardSpace)) \
+    X(xrSuggestVirtualKeyboardLocationMETA, SuggestVirtualKeyboardLocationMETA, XrResult, (XrVirtualKeyboardMETA keyboard, const XrVirtualKeyboardLocationInfoMETA* locationInfo), (keyboard, locationInfo)) \
+    X(xrGetVirtualKeyboardScaleMETA, GetVirtualKeyboardScaleMETA, XrResult, (XrVirtualKeyboardMETA keyboard, float* scale), (keyboard, scale)) \
+    X(xrSetVirtualKeyboardModelVisibilityMETA, SetVirtualKeyboardModelVisibilityMETA, XrResult, (XrVirtualKeyboardMETA keyboard, const XrVirtualKeyboardModelVisibilitySetInfoMETA* modelVisibility), (keyboard, modelVisibility)) \
+    X(xrGetVirtualKeyboardModelAnimationStatesMETA, GetVirtualKeyboardModelAnimationStatesMETA, XrResult, (XrVirtualKeyboardMETA keyboard, XrVirtualKeyboardModelAnimationStatesMETA* animationStates), (keyboard, animationStates)) \
+    X(xrGetVirtualKeyboardDirtyTexturesMETA, GetVirtualKeyboardDirtyTexturesMETA, XrResult, (XrVirtualKeyboardMETA keyboard, uint32_t textureIdCapacityInput, uint32_t* textureIdCountOutput, uint64_t* textureIds), (keyboard, textureIdCapacityInput, textureIdCountOutput, textureIds)) \
+    X(xrGetVirtualKeyboardTextureDataMETA, GetVirtualKeyboardTextureDataMETA, XrResult, (XrVirtualKeyboardMETA keyboard, uint64_t textureId, XrVirtualKeyboardTextureDataMETA* textureData), (keyboard, textureId, textureData)) \
+    X(xrSendVirtualKeyboardInputMETA, SendVirtualKeyboardInputMETA, XrResult, (XrVirtualKeyboardMETA keyboard, const XrVirtualKeyboardInputInfoMETA* info, XrPosef* interactorRootPose), (keyboard, info, interactorRootPose)) \
+    X(xrChangeVirtualKeyboardTextContextMETA, ChangeVirtualKeyboardTextContextMETA, XrResult, (XrVirtualKeyboardMETA keyboard, const XrVirtualKeyboardTextContextChangeInfoMETA* changeInfo), (keyboard, changeInfo)) \
+    X(xrEnumerateExternalCamerasOCULUS, EnumerateExternalCamerasOCULUS, XrResult, (XrSession session, uint32_t cameraCapacityInput, uint32_t* cameraCountOutput, XrExternalCameraOCULUS* cameras), (session, cameraCapacityInput, cameraCountOutput, cameras)) \
+    X(xrEnumeratePerformanceMetricsCounterPathsMETA, EnumeratePerformanceMetricsCounterPathsMETA, XrResult, (XrInstance instance, uint32_t counterPathCapacityInput, uint32_t* counterPathCountOutput, XrPath* counterPaths), (instance, counterPathCapacityInput, counterPathCountOutput, counterPaths)) \
+    X(xrSetPerformanceMetricsStateMETA, SetPerformanceMetricsStateMETA, XrResult, (XrSession session, const XrPerformanceMetricsStateMETA* state), (session, state)) \
+    X(xrGetPerformanceMetricsStateMETA, GetPerformanceMetricsStateMETA, XrResult, (XrSession session, XrPerformanceMetricsStateMETA* state), (session, state)) \
+    X(xrQueryPerformanceMetricsCounterMETA, QueryPerformanceMetricsCounterMETA, XrResult, (XrSession session, XrPath counterPath, XrPerformanceMetricsCounterMETA* counter), (session, counterPath, counter)) \
+    X(xrSaveSpaceListFB, SaveSpaceListFB, XrResult, (XrSession session, const XrSpaceListSaveInfoFB* info, XrAsyncRequestIdFB* requestId), (session, info, requestId)) \
+    X(xrCreateSpaceUserFB, CreateSpaceUserFB, XrResult, (XrSession session, const XrSpaceUserCreateInfoFB* info, XrSpaceUserFB* user), (session, info, user)) \
+    X(xrGetSpaceUserIdFB, GetSpaceUserIdFB, XrResult, (XrSpaceUserFB user, XrSpaceUserIdFB* userId), (user, userId)) \
+    X(xrDestroySpaceUserFB, DestroySpaceUserFB, XrResult, (XrSpaceUserFB user), (user)) \
+    X(xrDiscoverSpacesMETA, DiscoverSpacesMETA, XrResult, (XrSession session, const XrSpaceDiscoveryInfoMETA* info, XrAsyncRequestIdFB* requestId), (session, info, requestId)) \
+    X(xrRetrieveSpaceDiscoveryResultsMETA, RetrieveSpaceDiscoveryResultsMETA, XrResult, (XrSession session, XrAsyncRequestIdFB requestId, XrSpaceDiscoveryResultsMETA* results), (session, requestId, results)) \
+    X(xrGetRecommendedLayerResolutionMETA, GetRecommendedLayerResolutionMETA, XrResult, (XrSession session, const XrRecommendedLayerResolutionGetInfoMETA* info, XrRecommendedLayerResolutionMETA* resolution), (session, info, resolution)) \
+    X(xrSaveSpacesMETA, SaveSpacesMETA, XrResult, (XrSession session, const XrSpacesSaveInfoMETA* info, XrAsyncRequestIdFB* requestId), (session, info, requestId)) \
+    X(xrEraseSpacesMETA, EraseSpacesMETA, XrResult, (XrSession session, const XrSpacesEraseInfoMETA* info, XrAsyncRequestIdFB* requestId), (session, info, requestId)) \
+    X(xrCreatePassthroughColorLutMETA, CreatePassthroughColorLutMETA, XrResult, (XrPassthroughFB passthrough, const XrPassthroughColorLutCreateInfoMETA* createInfo, XrPassthroughColorLutMETA* colorLut), (passthrough, createInfo, colorLut)) \
+    X(xrDestroyPassthroughColorLutMETA, DestroyPassthroughColorLutMETA, XrResult, (XrPassthroughColorLutMETA colorLut), (colorLut)) \
+    X(xrUpdatePassthroughColorLutMETA, UpdatePassthroughColorLutMETA, XrResult, (XrPassthroughColorLutMETA colorLut, const XrPassthroughColorLutUpdateInfoMETA* updateInfo), (colorLut, updateInfo)) \
+    X(xrGetSpaceTriangleMeshMETA, GetSpaceTriangleMeshMETA, XrResult, (XrSpace space, const XrSpaceTriangleMeshGetInfoMETA* getInfo, XrSpaceTriangleMeshMETA* triangleMeshOutput), (space, getInfo, triangleMeshOutput)) \
+    X(xrSuggestBodyTrackingCalibrationOverrideMETA, SuggestBodyTrackingCalibrationOverrideMETA, XrResult, (XrBodyTrackerFB bodyTracker, const XrBodyTrackingCalibrationInfoMETA* calibrationInfo), (bodyTracker, calibrationInfo)) \
+    X(xrResetBodyTrackingCalibrationMETA, ResetBodyTrackingCalibrationMETA, XrResult, (XrBodyTrackerFB bodyTracker), (bodyTracker)) \
+    X(xrRequestBodyTrackingFidelityMETA, RequestBodyTrackingFidelityMETA, XrResult, (XrBodyTrackerFB bodyTracker, const XrBodyTrackingFidelityMETA fidelity), (bodyTracker, fidelity)) \
+    X(xrCreateFaceTracker2FB, CreateFaceTracker2FB, XrResult, (XrSession session, const XrFaceTrackerCreateInfo2FB* createInfo, XrFaceTracker2FB* faceTracker), (session, createInfo, faceTracker)) \
+    X(xrDestroyFaceTracker2FB, DestroyFaceTracker2FB, XrResult, (XrFaceTracker2FB faceTracker), (faceTracker)) \
+    X(xrGetFaceExpressionWeights2FB, GetFaceExpressionWeights2FB, XrResult, (XrFaceTracker2FB faceTracker, const XrFaceExpressionInfo2FB* expressionInfo, XrFaceExpressionWeights2FB* expressionWeights), (faceTracker, expressionInfo, expressionWeights)) \
+    X(xrShareSpacesMETA, ShareSpacesMETA, XrResult, (XrSession session, const XrShareSpacesInfoMETA* info, XrAsyncRequestIdFB* requestId), (session, info, requestId)) \
+    X(xrCreateEnvironmentDepthProviderMETA, CreateEnvironmentDepthProviderMETA, XrResult, (XrSession session, const XrEnvironmentDepthProviderCreateInfoMETA* createInfo, XrEnvironmentDepthProviderMETA* environmentDepthProvider), (session, createInfo, environmentDepthProvider)) \
+    X(xrDestroyEnvironmentDepthProviderMETA, DestroyEnvironmentDepthProviderMETA, XrResult, (XrEnvironmentDepthProviderMETA environmentDepthProvider), (environmentDepthProvider)) \
+    X(xrStartEnvironmentDepthProviderMETA, StartEnvironmentDepthProviderMETA, XrResult, (XrEnvironmentDepthProviderMETA environmentDepthProvider), (environmentDepthProvider)) \
+    X(xrStopEnvironmentDepthProviderMETA, StopEnvironmentDepthProviderMETA, XrResult, (XrEnvironmentDepthProviderMETA environmentDepthProvider), (environmentDepthProvider)) \
+    X(xrCreateEnvironmentDepthSwapchainMETA, CreateEnvironmentDepthSwapchainMETA, XrResult, (XrEnvironmentDepthProviderMETA environmentDepthProvider, const XrEnvironmentDepthSwapchainCreateInfoMETA* createInfo, XrEnvironmentDepthSwapchainMETA* swapchain), (environmentDepthProvider, createInfo, swapchain)) \
+    X(xrDestroyEnvironmentDepthSwapchainMETA, DestroyEnvironmentDepthSwapchainMETA, XrResult, (XrEnvironmentDepthSwapchainMETA swapchain), (swapchain)) \
+    X(xrEnumerateEnvironmentDepthSwapchainImagesMETA, EnumerateEnvironmentDepthSwapchainImagesMETA, XrResult, (XrEnvironmentDepthSwapchainMETA swapchain, uint32_t imageCapacityInput, uint32_t* imageCountOutput, XrSwapchainImageBaseHeader* images), (swapchain, imageCapacityInput, imageCountOutput, images)) \
+    X(xrGetEnvironmentDepthSwapchainStateMETA, GetEnvironmentDepthSwapchainStateMETA, XrResult, (XrEnvironmentDepthSwapchainMETA swapchain, XrEnvironmentDepthSwapchainStateMETA* state), (swapchain, state)) \
+    X(xrAcquireEnvironmentDepthImageMETA, AcquireEnvironmentDepthImageMETA, XrResult, (XrEnvironmentDepthProviderMETA environmentDepthProvider, const XrEnvironmentDepthImageAcquireInfoMETA* acquireInfo, XrEnvironmentDepthImageMETA* environmentDepthImage), (environmentDepthProvider, acquireInfo, environmentDepthImage)) \
+    X(xrSetEnvironmentDepthHandRemovalMETA, SetEnvironmentDepthHandRemovalMETA, XrResult, (XrEnvironmentDepthProviderMETA environmentDepthProvider, const XrEnvironmentDepthHandRemovalSetInfoMETA* setInfo), (environmentDepthProvider, setInfo)) \
+    X(xrCreateRenderModelEXT, CreateRenderModelEXT, XrResult, (XrSession session, const XrRenderModelCreateInfoEXT* createInfo, XrRenderModelEXT* renderModel), (session, createInfo, renderModel)) \
+    X(xrDestroyRenderModelEXT, DestroyRenderModelEXT, XrResult, (XrRenderModelEXT renderModel), (renderModel)) \
+    X(xrGetRenderModelPropertiesEXT, GetRenderModelPropertiesEXT, XrResult, (XrRenderModelEXT renderModel, const XrRenderModelPropertiesGetInfoEXT* getInfo, XrRenderModelPropertiesEXT* properties), (renderModel, getInfo, properties)) \
+    X(xrCreateRenderModelSpaceEXT, CreateRenderModelSpaceEXT, XrResult, (XrSession session, const XrRenderModelSpaceCreateInfoEXT* createInfo, XrSpace* space), (session, createInfo, space)) \
+    X(xrCreateRenderModelAssetEXT, CreateRenderModelAssetEXT, XrResult, (XrSession session, const XrRenderModelAssetCreateInfoEXT* createInfo, XrRenderModelAssetEXT* asset), (session, createInfo, asset)) \
+    X(xrDestroyRenderModelAssetEXT, DestroyRenderModelAssetEXT, XrResult, (XrRenderModelAssetEXT asset), (asset)) \
+    X(xrGetRenderModelAssetDataEXT, GetRenderModelAssetDataEXT, XrResult, (XrRenderModelAssetEXT asset, const XrRenderModelAssetDataGetInfoEXT* getInfo, XrRenderModelAssetDataEXT* buffer), (asset, getInfo, buffer)) \
+    X(xrGetRenderModelAssetPropertiesEXT, GetRenderModelAssetPropertiesEXT, XrResult, (XrRenderModelAssetEXT asset, const XrRenderModelAssetPropertiesGetInfoEXT* getInfo, XrRenderModelAssetPropertiesEXT* properties), (asset, getInfo, properties)) \
+    X(xrGetRenderModelStateEXT, GetRenderModelStateEXT, XrResult, (XrRenderModelEXT renderModel, const XrRenderModelStateGetInfoEXT* getInfo, XrRenderModelStateEXT* state), (renderModel, getInfo, state)) \
+    X(xrEnumerateInteractionRenderModelIdsEXT, EnumerateInteractionRenderModelIdsEXT, XrResult, (XrSession session, const XrInteractionRenderModelIdsEnumerateInfoEXT* getInfo, uint32_t renderModelIdCapacityInput, uint32_t* renderModelIdCountOutput, XrRenderModelIdEXT* renderModelIds), (session, getInfo, renderModelIdCapacityInput, renderModelIdCountOutput, renderModelIds)) \
+    X(xrEnumerateRenderModelSubactionPathsEXT, EnumerateRenderModelSubactionPathsEXT, XrResult, (XrRenderModelEXT renderModel, const XrInteractionRenderModelSubactionPathInfoEXT* info, uint32_t pathCapacityInput, uint32_t* pathCountOutput, XrPath* paths), (renderModel, info, pathCapacityInput, pathCountOutput, paths)) \
+    X(xrGetRenderModelPoseTopLevelUserPathEXT, GetRenderModelPoseTopLevelUserPathEXT, XrResult, (XrRenderModelEXT renderModel, const XrInteractionRenderModelTopLevelUserPathGetInfoEXT* info, XrPath* topLevelUserPath), (renderModel, info, topLevelUserPath)) \
+    X(xrSetTrackingOptimizationSettingsHintQCOM, SetTrackingOptimizationSettingsHintQCOM, XrResult, (XrSession session, XrTrackingOptimizationSettingsDomainQCOM domain, XrTrackingOptimizationSettingsHintQCOM hint), (session, domain, hint)) \
+    X(xrGetHandGestureQCOM, GetHandGestureQCOM, XrResult, (XrHandTrackerEXT handTracker, XrTime time, XrHandGestureQCOM* handGesture), (handTracker, time, handGesture)) \
+    X(xrCreatePassthroughHTC, CreatePassthroughHTC, XrResult, (XrSession session, const XrPassthroughCreateInfoHTC* createInfo, XrPassthroughHTC* passthrough), (session, createInfo, passthrough)) \
+    X(xrDestroyPassthroughHTC, DestroyPassthroughHTC, XrResult, (XrPassthroughHTC passthrough), (passthrough)) \
+    X(xrApplyFoveationHTC, ApplyFoveationHTC, XrResult, (XrSession session, const XrFoveationApplyInfoHTC* applyInfo), (session, applyInfo)) \
+    X(xrCreateSpatialAnchorHTC, CreateSpatialAnchorHTC, XrResult, (XrSession session, const XrSpatialAnchorCreateInfoHTC* createInfo, XrSpace* anchor), (session, createInfo, anchor)) \
+    X(xrGetSpatialAnchorNameHTC, GetSpatialAnchorNameHTC, XrResult, (XrSpace anchor, XrSpatialAnchorNameHTC* name), (anchor, name)) \
+    X(xrCreateBodyTrackerHTC, CreateBodyTrackerHTC, XrResult, (XrSession session, const XrBodyTrackerCreateInfoHTC* createInfo, XrBodyTrackerHTC* bodyTracker), (session, createInfo, bodyTracker)) \
+    X(xrDestroyBodyTrackerHTC, DestroyBodyTrackerHTC, XrResult, (XrBodyTrackerHTC bodyTracker), (bodyTracker)) \
+    X(xrLocateBodyJointsHTC, LocateBodyJointsHTC, XrResult, (XrBodyTrackerHTC bodyTracker, const XrBodyJointsLocateInfoHTC* locateInfo, XrBodyJointLocationsHTC* locations), (bodyTracker, locateInfo, locations)) \
+    X(xrGetBodySkeletonHTC, GetBodySkeletonHTC, XrResult, (XrBodyTrackerHTC bodyTracker, XrSpace baseSpace, uint32_t skeletonGenerationId, XrBodySkeletonHTC* skeleton), (bodyTracker, baseSpace, skeletonGenerationId, skeleton)) \
+    X(xrApplyForceFeedbackCurlMNDX, ApplyForceFeedbackCurlMNDX, XrResult, (XrHandTrackerEXT handTracker, const XrForceFeedbackCurlApplyLocationsMNDX* locations), (handTracker, locations)) \
+    X(xrCreateBodyTrackerBD, CreateBodyTrackerBD, XrResult, (XrSession session, const XrBodyTrackerCreateInfoBD* createInfo, XrBodyTrackerBD* bodyTracker), (session, createInfo, bodyTracker)) \
+    X(xrDestroyBodyTrackerBD, DestroyBodyTrackerBD, XrResult, (XrBodyTrackerBD bodyTracker), (bodyTracker)) \
+    X(xrLocateBodyJointsBD, LocateBodyJointsBD, XrResult, (XrBodyTrackerBD bodyTracker, const XrBodyJointsLocateInfoBD* locateInfo, XrBodyJointLocationsBD* locations), (bodyTracker, locateInfo, locations)) \
+    X(xrEnumerateFacialSimulationModesBD, EnumerateFacialSimulationModesBD, XrResult, (XrSession session, uint32_t modeCapacityInput, uint32_t* modeCountOutput, XrFacialSimulationModeBD* modes), (session, modeCapacityInput, modeCountOutput, modes)) \
+    X(xrCreateFaceTrackerBD, CreateFaceTrackerBD, XrResult, (XrSession session, const XrFaceTrackerCreateInfoBD* createInfo, XrFaceTrackerBD* tracker), (session, createInfo, tracker)) \
+    X(xrDestroyFaceTrackerBD, DestroyFaceTrackerBD, XrResult, (XrFaceTrackerBD tracker), (tracker)) \
+    X(xrGetFacialSimulationDataBD, GetFacialSimulationDataBD, XrResult, (XrFaceTrackerBD tracker, const XrFacialSimulationDataGetInfoBD*info, XrFacialSimulationDataBD* facialData), (tracker, info, facialData)) \
+    X(xrSetFacialSimulationModeBD, SetFacialSimulationModeBD, XrResult, (XrFaceTrackerBD tracker, XrFacialSimulationModeBD mode), (tracker, mode)) \
+    X(xrGetFacialSimulationModeBD, GetFacialSimulationModeBD, XrResult, (XrFaceTrackerBD tracker, XrFacialSimulationModeBD*mode), (tracker, mode)) \
+    X(xrEnumerateSpatialEntityComponentTypesBD, EnumerateSpatialEntityComponentTypesBD, XrResult, (XrSenseDataSnapshotBD snapshot, XrSpatialEntityIdBD entityId, uint32_t componentTypeCapacityInput, uint32_t* componentTypeCountOutput, XrSpatialEntityComponentTypeBD* componentTypes), (snapshot, entityId, componentTypeCapacityInput, componentTypeCountOutput, componentTypes)) \
+    X(xrGetSpatialEntityUuidBD, GetSpatialEntityUuidBD, XrResult, (XrSenseDataSnapshotBD snapshot, XrSpatialEntityIdBD entityId, XrUuidEXT* uuid), (snapshot, entityId, uuid)) \
+    X(xrGetSpatialEntityComponentDataBD, GetSpatialEntityComponentDataBD, XrResult, (XrSenseDataSnapshotBD snapshot, const XrSpatialEntityComponentGetInfoBD* getInfo, XrSpatialEntityComponentDataBaseHeaderBD* componentData), (snapshot, getInfo, componentData)) \
+    X(xrCreateSenseDataProviderBD, CreateSenseDataProviderBD, XrResult, (XrSession session, const XrSenseDataProviderCreateInfoBD* createInfo, XrSenseDataProviderBD* provider), (session, createInfo, provider)) \
+    X(xrStartSenseDataProviderAsyncBD, StartSenseDataProviderAsyncBD, XrResult, (XrSenseDataProviderBD provider, const XrSenseDataProviderStartInfoBD* startInfo, XrFutureEXT* future), (provider, startInfo, future)) \
+    X(xrStartSenseDataProviderCompleteBD, StartSenseDataProviderCompleteBD, XrResult, (XrSession session, XrFutureEXT future, XrFutureCompletionEXT* completion), (session, future, completion)) \
+    X(xrGetSenseDataProviderStateBD, GetSenseDataProviderStateBD, XrResult, (XrSenseDataProviderBD provider, XrSenseDataProviderStateBD* state), (provider, state)) \
+    X(xrQuerySenseDataAsyncBD, QuerySenseDataAsyncBD, XrResult, (XrSenseDataProviderBD provider, const XrSenseDataQueryInfoBD* queryInfo, XrFutureEXT* future), (provider, queryInfo, future)) \
+    X(xrQuerySenseDataCompleteBD, QuerySenseDataCompleteBD, XrResult, (XrSenseDataProviderBD provider, XrFutureEXT future, XrSenseDataQueryCompletionBD* completion), (provider, future, completion)) \
+    X(xrDestroySenseDataSnapshotBD, DestroySenseDataSnapshotBD, XrResult, (XrSenseDataSnapshotBD snapshot), (snapshot)) \
+    X(xrGetQueriedSenseDataBD, GetQueriedSenseDataBD, XrResult, (XrSenseDataSnapshotBD snapshot, XrQueriedSenseDataGetInfoBD* getInfo, XrQueriedSenseDataBD* queriedSenseData), (snapshot, getInfo, queriedSenseData)) \
+    X(xrStopSenseDataProviderBD, StopSenseDataProviderBD, XrResult, (XrSenseDataProviderBD provider), (provider)) \
+    X(xrDestroySenseDataProviderBD, DestroySenseDataProviderBD, XrResult, (XrSenseDataProviderBD provider), (provider)) \
+    X(xrCreateSpatialEntityAnchorBD, CreateSpatialEntityAnchorBD, XrResult, (XrSenseDataProviderBD provider, const XrSpatialEntityAnchorCreateInfoBD* createInfo, XrAnchorBD* anchor), (provider, createInfo, anchor)) \
+    X(xrDestroyAnchorBD, DestroyAnchorBD, XrResult, (XrAnchorBD anchor), (anchor)) \
+    X(xrGetAnchorUuidBD, GetAnchorUuidBD, XrResult, (XrAnchorBD anchor, XrUuidEXT* uuid), (anchor, uuid)) \
+    X(xrCreateAnchorSpaceBD, CreateAnchorSpaceBD, XrResult, (XrSession session, const XrAnchorSpaceCreateInfoBD* createInfo, XrSpace* space), (session, createInfo, space)) \
+    X(xrCreateSpatialAnchorAsyncBD, CreateSpatialAnchorAsyncBD, XrResult, (XrSenseDataProviderBD provider, const XrSpatialAnchorCreateInfoBD* info, XrFutureEXT* future), (provider, info, future)) \
+    X(xrCreateSpatialAnchorCompleteBD, CreateSpatialAnchorCompleteBD, XrResult, (XrSenseDataProviderBD provider, XrFutureEXT future, XrSpatialAnchorCreateCompletionBD* completion), (provider, future, completion)) \
+    X(xrPersistSpatialAnchorAsyncBD, PersistSpatialAnchorAsyncBD, XrResult, (XrSenseDataProviderBD provider, const XrSpatialAnchorPersistInfoBD* info, XrFutureEXT* future), (provider, info, future)) \
+    X(xrPersistSpatialAnchorCompleteBD, PersistSpatialAnchorCompleteBD, XrResult, (XrSenseDataProviderBD provider, XrFutureEXT future, XrFutureCompletionEXT* completion), (provider, future, completion)) \
+    X(xrUnpersistSpatialAnchorAsyncBD, UnpersistSpatialAnchorAsyncBD, XrResult, (XrSenseDataProviderBD provider, const XrSpatialAnchorUnpersistInfoBD* info, XrFutureEXT* future), (provider, info, future)) \
+    X(xrUnpersistSpatialAnchorCompleteBD, UnpersistSpatialAnchorCompleteBD, XrResult, (XrSenseDataProviderBD provider, XrFutureEXT future, XrFutureCompletionEXT* completion), (provider, future, completion)) \
+    X(xrShareSpatialAnchorAsyncBD, ShareSpatialAnchorAsyncBD, XrResult, (XrSenseDataProviderBD provider, const XrSpatialAnchorShareInfoBD* info, XrFutureEXT* future), (provider, info, future)) \
+    X(xrShareSpatialAnchorCompleteBD, ShareSpatialAnchorCompleteBD, XrResult, (XrSenseDataProviderBD provider, XrFutureEXT future, XrFutureCompletionEXT* completion), (provider, future, completion)) \
+    X(xrDownloadSharedSpatialAnchorAsyncBD, DownloadSharedSpatialAnchorAsyncBD, XrResult, (XrSenseDataProviderBD provider, const XrSharedSpatialAnchorDownloadInfoBD* info, XrFutureEXT* future), (provider, info, future)) \
+    X(xrDownloadSharedSpatialAnchorCompleteBD, DownloadSharedSpatialAnchorCompleteBD, XrResult, (XrSenseDataProviderBD provider, XrFutureEXT future, XrFutureCompletionEXT* completion), (provider, future, completion)) \
+    X(xrCaptureSceneAsyncBD, CaptureSceneAsyncBD, XrResult, (XrSenseDataProviderBD provider, const XrSceneCaptureInfoBD* info, XrFutureEXT* future), (provider, info, future)) \
+    X(xrCaptureSceneCompleteBD, CaptureSceneCompleteBD, XrResult, (XrSenseDataProviderBD provider, XrFutureEXT future, XrFutureCompletionEXT* completion), (provider, future, completion)) \
+    X(xrStartBodyTrackingCalibrationAppBD, StartBodyTrackingCalibrationAppBD, XrResult, (XrSession session), (session)) \
+    X(xrGetBodyTrackingStateBD, GetBodyTrackingStateBD, XrResult, (XrSession session, XrBodyTrackingStateBD* state), (session, state)) \
+    X(xrEnumerateSupportedAudioSampleRateBD, EnumerateSupportedAudioSampleRateBD, XrResult, (XrSession session, uint32_t sampleRateCapacityInput, uint32_t* sampleRateCountOutput, XrAudioSampleRateBD* sampleRates), (session, sampleRateCapacityInput, sampleRateCountOutput, sampleRates)) \
+    X(xrQueryFramesPerBufferRangeBD, QueryFramesPerBufferRangeBD, XrResult, (XrSession session, XrAudioSampleRateBD sampleRate, uint32_t* min, uint32_t* max), (session, sampleRate, min, max)) \
+    X(xrCreateSpatialAudioRendererBD, CreateSpatialAudioRendererBD, XrResult, (XrSession session, const XrSpatialAudioRendererCreateInfoBD* createInfo, XrSpatialAudioRendererBD* renderer), (session, createInfo, renderer)) \
+    X(xrDestroySpatialAudioRendererBD, DestroySpatialAudioRendererBD, XrResult, (XrSpatialAudioRendererBD renderer), (renderer)) \
+    X(xrCreateSoundObstacleMaterialBD, CreateSoundObstacleMaterialBD, XrResult, (XrSpatialAudioRendererBD renderer, const XrSoundObstacleMaterialConfigBD* config, XrSoundObstacleMaterialBD* material), (renderer, config, material)) \
+    X(xrUpdateSoundObstacleMaterialConfigBD, UpdateSoundObstacleMaterialConfigBD, XrResult, (XrSoundObstacleMaterialBD material, const XrSoundObstacleMaterialConfigBD* config), (material, config)) \
+    X(xrDestroySoundObstacleMaterialBD, DestroySoundObstacleMaterialBD, XrResult, (XrSoundObstacleMaterialBD material), (material)) \
+    X(xrCreateSoundObstacleBD, CreateSoundObstacleBD, XrResult, (XrSpatialAudioRendererBD renderer, const XrSoundObstacleConfigBD* config, const XrSoundTriangleMeshBD* mesh, XrSoundObstacleBD* soundObstacle), (renderer, config, mesh, soundObstacle)) \
+    X(xrUpdateSoundObstacleConfigBD, UpdateSoundObstacleConfigBD, XrResult, (XrSoundObstacleBD soundObstacle, const XrSoundObstacleConfigBD* config, const XrSoundTriangleMeshBD* mesh, XrSoundObstacleFlagsBD flags), (soundObstacle, config, mesh, flags)) \
+    X(xrDestroySoundObstacleBD, DestroySoundObstacleBD, XrResult, (XrSoundObstacleBD soundObstacle), (soundObstacle)) \
+    X(xrCreateSoundObjectBD, CreateSoundObjectBD, XrResult, (XrSpatialAudioRendererBD renderer, const XrSoundObjectConfigBD* config, XrSoundObjectBD* soundObject), (renderer, config, soundObject)) \
+    X(xrUpdateSoundObjectConfigBD, UpdateSoundObjectConfigBD, XrResult, (XrSoundObjectBD soundObject, const XrSoundObjectConfigBD* config, XrSoundObjectFlagsBD flags), (soundObject, config, flags)) \
+    X(xrSubmitSoundObjectBufferBD, SubmitSoundObjectBufferBD, XrResult, (XrSoundObjectBD soundObject, const XrAudioBufferBD* buffer), (soundObject, buffer)) \
+    X(xrDestroySoundObjectBD, DestroySoundObjectBD, XrResult, (XrSoundObjectBD soundObject), (soundObject)) \
+    X(xrCreateSoundFieldBD, CreateSoundFieldBD, XrResult, (XrSpatialAudioRendererBD renderer, const XrSoundFieldConfigBD* config, XrSoundFieldBD* soundField), (renderer, config, soundField)) \
+    X(xrUpdateSoundFieldConfigBD, UpdateSoundFieldConfigBD, XrResult, (XrSoundFieldBD soundField, const XrSoundFieldConfigBD* config, XrSoundFieldFlagsBD flags), (soundField, config, flags)) \
+    X(xrSubmitSoundFieldBufferBD, SubmitSoundFieldBufferBD, XrResult, (XrSoundFieldBD soundField, const XrAudioBufferBD* buffer), (soundField, buffer)) \
+    X(xrDestroySoundFieldBD, DestroySoundFieldBD, XrResult, (XrSoundFieldBD soundField), (soundField)) \
+    X(xrWaitAudioPeriodBD, WaitAudioPeriodBD, XrResult, (XrSpatialAudioRendererBD renderer, XrDuration timeout), (renderer, timeout)) \
+    X(xrEndAudioPeriodBD, EndAudioPeriodBD, XrResult, (XrSpatialAudioRendererBD renderer), (renderer)) \
+    X(xrCreatePlaneDetectorEXT, CreatePlaneDetectorEXT, XrResult, (XrSession session, const XrPlaneDetectorCreateInfoEXT* createInfo, XrPlaneDetectorEXT* planeDetector), (session, createInfo, planeDetector)) \
+    X(xrDestroyPlaneDetectorEXT, DestroyPlaneDetectorEXT, XrResult, (XrPlaneDetectorEXT planeDetector), (planeDetector)) \
+    X(xrBeginPlaneDetectionEXT, BeginPlaneDetectionEXT, XrResult, (XrPlaneDetectorEXT planeDetector, const XrPlaneDetectorBeginInfoEXT* beginInfo), (planeDetector, beginInfo)) \
+    X(xrGetPlaneDetectionStateEXT, GetPlaneDetectionStateEXT, XrResult, (XrPlaneDetectorEXT planeDetector, XrPlaneDetectionStateEXT* state), (planeDetector, state)) \
+    X(xrGetPlaneDetectionsEXT, GetPlaneDetectionsEXT, XrResult, (XrPlaneDetectorEXT planeDetector, const XrPlaneDetectorGetInfoEXT* info, XrPlaneDetectorLocationsEXT* locations), (planeDetector, info, locations)) \
+    X(xrGetPlanePolygonBufferEXT, GetPlanePolygonBufferEXT, XrResult, (XrPlaneDetectorEXT planeDetector, uint64_t planeId, uint32_t polygonBufferIndex, XrPlaneDetectorPolygonBufferEXT* polygonBuffer), (planeDetector, planeId, polygonBufferIndex, polygonBuffer)) \
+    X(xrEnumerateSupportedTrackableTypesANDROID, EnumerateSupportedTrackableTypesANDROID, XrResult, (XrInstance instance, XrSystemId systemId, uint32_t trackableTypeCapacityInput, uint32_t* trackableTypeCountOutput, XrTrackableTypeANDROID* trackableTypes), (instance, systemId, trackableTypeCapacityInput, trackableTypeCountOutput, trackableTypes)) \
+    X(xrEnumerateSupportedAnchorTrackableTypesANDROID, EnumerateSupportedAnchorTrackableTypesANDROID, XrResult, (XrInstance instance, XrSystemId systemId, uint32_t trackableTypeCapacityInput, uint32_t* trackableTypeCountOutput, XrTrackableTypeANDROID* trackableTypes), (instance, systemId, trackableTypeCapacityInput, trackableTypeCountOutput, trackableTypes)) \
+    X(xrCreateTrackableTrackerANDROID, CreateTrackableTrackerANDROID, XrResult, (XrSession session, const XrTrackableTrackerCreateInfoANDROID* createInfo, XrTrackableTrackerANDROID* trackableTracker), (session, createInfo, trackableTracker)) \
+    X(xrDestroyTrackableTrackerANDROID, DestroyTrackableTrackerANDROID, XrResult, (XrTrackableTrackerANDROID trackableTracker), (trackableTracker)) \
+    X(xrGetAllTrackablesANDROID, GetAllTrackablesANDROID, XrResult, (XrTrackableTrackerANDROID trackableTracker, uint32_t trackableCapacityInput, uint32_t* trackableCountOutput, XrTrackableANDROID* trackables), (trackableTracker, trackableCapacityInput, trackableCountOutput, trackables)) \
+    X(xrGetTrackablePlaneANDROID, GetTrackablePlaneANDROID, XrResult, (XrTrackableTrackerANDROID trackableTracker, const XrTrackableGetInfoANDROID* getInfo, XrTrackablePlaneANDROID* planeOutput), (trackableTracker, getInfo, planeOutput)) \
+    X(xrCreateAnchorSpaceANDROID, CreateAnchorSpaceANDROID, XrResult, (XrSession session, const XrAnchorSpaceCreateInfoANDROID* createInfo, XrSpace* anchorOutput), (session, createInfo, anchorOutput)) \
+    X(xrCreateEyeTrackerANDROID, CreateEyeTrackerANDROID, XrResult, (XrSession session, const XrEyeTrackerCreateInfoANDROID* createInfo, XrEyeTrackerANDROID* eyeTracker), (session, createInfo, eyeTracker)) \
+    X(xrDestroyEyeTrackerANDROID, DestroyEyeTrackerANDROID, XrResult, (XrEyeTrackerANDROID eyeTracker), (eyeTracker)) \
+    X(xrGetFineTrackingEyesInfoANDROID, GetFineTrackingEyesInfoANDROID, XrResult, (XrEyeTrackerANDROID eyeTracker, const XrEyesGetInfoANDROID* getInfo, XrEyesANDROID* eyesOutput), (eyeTracker, getInfo, eyesOutput)) \
+    X(xrGetCoarseTrackingEyesInfoANDROID, GetCoarseTrackingEyesInfoANDROID, XrResult, (XrEyeTrackerANDROID eyeTracker, const XrEyesGetInfoANDROID* getInfo, XrEyesANDROID* eyesOutput), (eyeTracker, getInfo, eyesOutput)) \
+    X(xrEnumerateSupportedPersistenceAnchorTypesANDROID, EnumerateSupportedPersistenceAnchorTypesANDROID, XrResult, (XrInstance instance, XrSystemId systemId, uint32_t trackableTypeCapacityInput, uint32_t* trackableTypeCountOutput, XrTrackableTypeANDROID* trackableTypes), (instance, systemId, trackableTypeCapacityInput, trackableTypeCountOutput, trackableTypes)) \
+    X(xrCreateDeviceAnchorPersistenceANDROID, CreateDeviceAnchorPersistenceANDROID, XrResult, (XrSession session, const XrDeviceAnchorPersistenceCreateInfoANDROID* createInfo, XrDeviceAnchorPersistenceANDROID* outHandle), (session, createInfo, outHandle)) \
+    X(xrDestroyDeviceAnchorPersistenceANDROID, DestroyDeviceAnchorPersistenceANDROID, XrResult, (XrDeviceAnchorPersistenceANDROID handle), (handle)) \
+    X(xrPersistAnchorANDROID, PersistAnchorANDROID, XrResult, (XrDeviceAnchorPersistenceANDROID handle, const XrPersistedAnchorSpaceInfoANDROID* persistedInfo, XrUuidEXT* anchorIdOutput), (handle, persistedInfo, anchorIdOutput)) \
+    X(xrGetAnchorPersistStateANDROID, GetAnchorPersistStateANDROID, XrResult, (XrDeviceAnchorPersistenceANDROID handle, const XrUuidEXT* anchorId, XrAnchorPersistStateANDROID* persistState), (handle, anchorId, persistState)) \
+    X(xrCreatePersistedAnchorSpaceANDROID, CreatePersistedAnchorSpaceANDROID, XrResult, (XrDeviceAnchorPersistenceANDROID handle, const XrPersistedAnchorSpaceCreateInfoANDROID* createInfo, XrSpace* anchorOutput), (handle, createInfo, anchorOutput)) \
+    X(xrEnumeratePersistedAnchorsANDROID, EnumeratePersistedAnchorsANDROID, XrResult, (XrDeviceAnchorPersistenceANDROID handle, uint32_t anchorIdCapacityInput, uint32_t* anchorIdCountOutput, XrUuidEXT* anchorIds), (handle, anchorIdCapacityInput, anchorIdCountOutput, anchorIds)) \
+    X(xrUnpersistAnchorANDROID, UnpersistAnchorANDROID, XrResult, (XrDeviceAnchorPersistenceANDROID handle, const XrUuidEXT* anchorId), (handle, anchorId)) \
+    X(xrCreateFaceTrackerANDROID, CreateFaceTrackerANDROID, XrResult, (XrSession session, const XrFaceTrackerCreateInfoANDROID* createInfo, XrFaceTrackerANDROID* faceTracker), (session, createInfo, faceTracker)) \
+    X(xrDestroyFaceTrackerANDROID, DestroyFaceTrackerANDROID, XrResult, (XrFaceTrackerANDROID faceTracker), (faceTracker)) \
+    X(xrGetFaceStateANDROID, GetFaceStateANDROID, XrResult, (XrFaceTrackerANDROID faceTracker, const XrFaceStateGetInfoANDROID* getInfo, XrFaceStateANDROID* faceStateOutput), (faceTracker, getInfo, faceStateOutput)) \
+    X(xrGetFaceCalibrationStateANDROID, GetFaceCalibrationStateANDROID, XrResult, (XrFaceTrackerANDROID faceTracker, XrBool32* faceIsCalibratedOutput), (faceTracker, faceIsCalibratedOutput)) \
+    X(xrGetPassthroughCameraStateANDROID, GetPassthroughCameraStateANDROID, XrResult, (XrSession session, const XrPassthroughCameraStateGetInfoANDROID* getInfo, XrPassthroughCameraStateANDROID* cameraStateOutput), (session, getInfo, cameraStateOutput)) \
+    X(xrCreatePassthroughLayerANDROID, CreatePassthroughLayerANDROID, XrResult, (XrSession session, const XrPassthroughLayerCreateInfoANDROID* createInfo, XrPassthroughLayerANDROID* layer), (session, createInfo, layer)) \
+    X(xrDestroyPassthroughLayerANDROID, DestroyPassthroughLayerANDROID, XrResult, (XrPassthroughLayerANDROID layer), (layer)) \
+    X(xrSetPassthroughLayerMeshANDROID, SetPassthroughLayerMeshANDROID, XrResult, (XrPassthroughLayerANDROID layer, const XrPassthroughLayerMeshANDROID* mesh), (layer, mesh)) \
+    X(xrEnumerateRaycastSupportedTrackableTypesANDROID, EnumerateRaycastSupportedTrackableTypesANDROID, XrResult, (XrInstance instance, XrSystemId systemId, uint32_t trackableTypeCapacityInput, uint32_t* trackableTypeCountOutput, XrTrackableTypeANDROID* trackableTypes), (instance, systemId, trackableTypeCapacityInput, trackableTypeCountOutput, trackableTypes)) \
+    X(xrRaycastANDROID, RaycastANDROID, XrResult, (XrSession session, const XrRaycastInfoANDROID* rayInfo, XrRaycastHitResultsANDROID* results), (session, rayInfo, results)) \
+    X(xrEnumeratePerformanceMetricsCounterPathsANDROID, EnumeratePerformanceMetricsCounterPathsANDROID, XrResult, (XrInstance instance, uint32_t counterPathCapacityInput, uint32_t* counterPathCountOutput, XrPath* counterPaths), (instance, counterPathCapacityInput, counterPathCountOutput, counterPaths)) \
+    X(xrSetPerformanceMetricsStateANDROID, SetPerformanceMetricsStateANDROID, XrResult, (XrSession session, const XrPerformanceMetricsStateANDROID* state), (session, state)) \
+    X(xrGetPerformanceMetricsStateANDROID, GetPerformanceMetricsStateANDROID, XrResult, (XrSession session, XrPerformanceMetricsStateANDROID* state), (session, state)) \
+    X(xrQueryPerformanceMetricsCounterANDROID, QueryPerformanceMetricsCounterANDROID, XrResult, (XrSession session, XrPath counterPath, XrPerformanceMetricsCounterANDROID* counter), (session, counterPath, counter)) \
+    X(xrGetTrackableObjectANDROID, GetTrackableObjectANDROID, XrResult, (XrTrackableTrackerANDROID tracker, const XrTrackableGetInfoANDROID* getInfo, XrTrackableObjectANDROID* objectOutput), (tracker, getInfo, objectOutput)) \
+    X(xrPollFutureEXT, PollFutureEXT, XrResult, (XrInstance instance, const XrFuturePollInfoEXT* pollInfo, XrFuturePollResultEXT* pollResult), (instance, pollInfo, pollResult)) \
+    X(xrCancelFutureEXT, CancelFutureEXT, XrResult, (XrInstance instance, const XrFutureCancelInfoEXT* cancelInfo), (instance, cancelInfo)) \
+    X(xrLocateSpacesKHR, LocateSpacesKHR, XrResult, (XrSession session, const XrSpacesLocateInfo* locateInfo, XrSpaceLocations* spaceLocations), (session, locateInfo, spaceLocations)) \
+    X(xrSetSystemNotificationsML, SetSystemNotificationsML, XrResult, (XrInstance instance, const XrSystemNotificationsSetInfoML* info), (instance, info)) \
+    X(xrCreateWorldMeshDetectorML, CreateWorldMeshDetectorML, XrResult, (XrSession session, const XrWorldMeshDetectorCreateInfoML* createInfo, XrWorldMeshDetectorML* detector), (session, createInfo, detector)) \
+    X(xrDestroyWorldMeshDetectorML, DestroyWorldMeshDetectorML, XrResult, (XrWorldMeshDetectorML detector), (detector)) \
+    X(xrRequestWorldMeshStateAsyncML, RequestWorldMeshStateAsyncML, XrResult, (XrWorldMeshDetectorML detector, const XrWorldMeshStateRequestInfoML* stateRequest, XrFutureEXT* future), (detector, stateRequest, future)) \
+    X(xrRequestWorldMeshStateCompleteML, RequestWorldMeshStateCompleteML, XrResult, (XrWorldMeshDetectorML detector, XrFutureEXT future, XrWorldMeshStateRequestCompletionML* completion), (detector, future, completion)) \
+    X(xrGetWorldMeshBufferRecommendSizeML, GetWorldMeshBufferRecommendSizeML, XrResult, (XrWorldMeshDetectorML detector, const XrWorldMeshBufferRecommendedSizeInfoML* sizeInfo, XrWorldMeshBufferSizeML* size), (detector, sizeInfo, size)) \
+    X(xrAllocateWorldMeshBufferML, AllocateWorldMeshBufferML, XrResult, (XrWorldMeshDetectorML detector, const XrWorldMeshBufferSizeML* size, XrWorldMeshBufferML* buffer), (detector, size, buffer)) \
+    X(xrFreeWorldMeshBufferML, FreeWorldMeshBufferML, XrResult, (XrWorldMeshDetectorML detector, const XrWorldMeshBufferML* buffer), (detector, buffer)) \
+    X(xrRequestWorldMeshAsyncML, RequestWorldMeshAsyncML, XrResult, (XrWorldMeshDetectorML detector, const XrWorldMeshGetInfoML* getInfo, XrWorldMeshBufferML* buffer, XrFutureEXT* future), (detector, getInfo, buffer, future)) \
+    X(xrRequestWorldMeshCompleteML, RequestWorldMeshCompleteML, XrResult, (XrWorldMeshDetectorML detector, const XrWorldMeshRequestCompletionInfoML* completionInfo, XrFutureEXT future, XrWorldMeshRequestCompletionML* completion), (detector, completionInfo, future, completion)) \
+    X(xrCreateFacialExpressionClientML, CreateFacialExpressionClientML, XrResult, (XrSession session, const XrFacialExpressionClientCreateInfoML* createInfo, XrFacialExpressionClientML* facialExpressionClient), (session, createInfo, facialExpressionClient)) \
+    X(xrDestroyFacialExpressionClientML, DestroyFacialExpressionClientML, XrResult, (XrFacialExpressionClientML facialExpressionClient), (facialExpressionClient)) \
+    X(xrGetFacialExpressionBlendShapePropertiesML, GetFacialExpressionBlendShapePropertiesML, XrResult, (XrFacialExpressionClientML facialExpressionClient, const XrFacialExpressionBlendShapeGetInfoML* blendShapeGetInfo, uint32_t blendShapeCount, XrFacialExpressionBlendShapePropertiesML* blendShapes), (facialExpressionClient, blendShapeGetInfo, blendShapeCount, blendShapes)) \
+    X(xrRequestBoundaryVisibilityMETA, RequestBoundaryVisibilityMETA, XrResult, (XrSession session, XrBoundaryVisibilityMETA boundaryVisibility), (session, boundaryVisibility)) \
+    X(xrResumeSimultaneousHandsAndControllersTrackingMETA, ResumeSimultaneousHandsAndControllersTrackingMETA, XrResult, (XrSession session, const XrSimultaneousHandsAndControllersTrackingResumeInfoMETA* resumeInfo), (session, resumeInfo)) \
+    X(xrPauseSimultaneousHandsAndControllersTrackingMETA, PauseSimultaneousHandsAndControllersTrackingMETA, XrResult, (XrSession session, const XrSimultaneousHandsAndControllersTrackingPauseInfoMETA* pauseInfo), (session, pauseInfo)) \
+    X(xrGetSpaceRoomMeshMETA, GetSpaceRoomMeshMETA, XrResult, (XrSpace space, const XrSpaceRoomMeshGetInfoMETA* getInfo, XrRoomMeshMETA* roomMeshOutput), (space, getInfo, roomMeshOutput)) \
+    X(xrGetSpaceRoomMeshFaceIndicesMETA, GetSpaceRoomMeshFaceIndicesMETA, XrResult, (XrSpace space, const XrUuid* faceUuid, XrRoomMeshFaceIndicesMETA* roomMeshFaceIndicesOutput), (space, faceUuid, roomMeshFaceIndicesOutput)) \
+    X(xrStartColocationDiscoveryMETA, StartColocationDiscoveryMETA, XrResult, (XrSession session, const XrColocationDiscoveryStartInfoMETA* info, XrAsyncRequestIdFB* discoveryRequestId), (session, info, discoveryRequestId)) \
+    X(xrStopColocationDiscoveryMETA, StopColocationDiscoveryMETA, XrResult, (XrSession session, const XrColocationDiscoveryStopInfoMETA* info, XrAsyncRequestIdFB* requestId), (session, info, requestId)) \
+    X(xrStartColocationAdvertisementMETA, StartColocationAdvertisementMETA, XrResult, (XrSession session, const XrColocationAdvertisementStartInfoMETA* info, XrAsyncRequestIdFB* advertisementRequestId), (session, info, advertisementRequestId)) \
+    X(xrStopColocationAdvertisementMETA, StopColocationAdvertisementMETA, XrResult, (XrSession session, const XrColocationAdvertisementStopInfoMETA* info, XrAsyncRequestIdFB* requestId), (session, info, requestId)) \
+    X(xrCreateEnvironmentRaycasterAsyncMETA, CreateEnvironmentRaycasterAsyncMETA, XrResult, (XrSession session, const XrEnvironmentRaycasterCreateInfoMETA* info, XrFutureEXT* future), (session, info, future)) \
+    X(xrCreateEnvironmentRaycasterCompleteMETA, CreateEnvironmentRaycasterCompleteMETA, XrResult, (XrSession session, XrFutureEXT future, XrEnvironmentRaycasterCreateCompletionMETA* completion), (session, future, completion)) \
+    X(xrDestroyEnvironmentRaycasterMETA, DestroyEnvironmentRaycasterMETA, XrResult, (XrEnvironmentRaycasterMETA environmentRaycaster), (environmentRaycaster)) \
+    X(xrPerformEnvironmentRaycastMETA, PerformEnvironmentRaycastMETA, XrResult, (XrEnvironmentRaycasterMETA environmentRaycaster, const XrEnvironmentRaycastHitGetInfoMETA* info, XrEnvironmentRaycastHitMETA* hitPoint), (environmentRaycaster, info, hitPoint)) \
+    X(xrSetTilePropertiesHintMETA, SetTilePropertiesHintMETA, XrResult, (XrSession session, const XrTilePropertiesHintMETA* properties), (session, properties)) \
+    X(xrSetHandTrackingFrequencyHintMETA, SetHandTrackingFrequencyHintMETA, XrResult, (XrSession session, XrHandTrackingFrequencyHintMETA frequencyHint), (session, frequencyHint)) \
+    X(xrCreateLightEstimatorANDROID, CreateLightEstimatorANDROID, XrResult, (XrSession session, XrLightEstimatorCreateInfoANDROID* createInfo, XrLightEstimatorANDROID* outHandle), (session, createInfo, outHandle)) \
+    X(xrDestroyLightEstimatorANDROID, DestroyLightEstimatorANDROID, XrResult, (XrLightEstimatorANDROID estimator), (estimator)) \
+    X(xrGetLightEstimateANDROID, GetLightEstimateANDROID, XrResult, (XrLightEstimatorANDROID estimator, const XrLightEstimateGetInfoANDROID* input, XrLightEstimateANDROID* output), (estimator, input, output)) \
+    X(xrGetTrackableMarkerANDROID, GetTrackableMarkerANDROID, XrResult, (XrTrackableTrackerANDROID tracker, const XrTrackableGetInfoANDROID* getInfo, XrTrackableMarkerANDROID* markerOutput), (tracker, getInfo, markerOutput)) \
+    X(xrGetTrackableQrCodeANDROID, GetTrackableQrCodeANDROID, XrResult, (XrTrackableTrackerANDROID tracker, const XrTrackableGetInfoANDROID* getInfo, XrTrackableQrCodeANDROID* qrCodeOutput), (tracker, getInfo, qrCodeOutput)) \
+    X(xrCreateTrackableImageDatabaseAsyncANDROID, CreateTrackableImageDatabaseAsyncANDROID, XrResult, (XrSession session, const XrTrackableImageDatabaseCreateInfoANDROID* createInfo, XrFutureEXT* future), (session, createInfo, future)) \
+    X(xrCreateTrackableImageDatabaseCompleteANDROID, CreateTrackableImageDatabaseCompleteANDROID, XrResult, (XrSession session, XrFutureEXT future, XrCreateTrackableImageDatabaseCompletionANDROID* completion), (session, future, completion)) \
+    X(xrDestroyTrackableImageDatabaseANDROID, DestroyTrackableImageDatabaseANDROID, XrResult, (XrTrackableImageDatabaseANDROID database), (database)) \
+    X(xrAddTrackableImageDatabaseANDROID, AddTrackableImageDatabaseANDROID, XrResult, (XrTrackableTrackerANDROID tracker, XrTrackableImageDatabaseANDROID database), (tracker, database)) \
+    X(xrRemoveTrackableImageDatabaseANDROID, RemoveTrackableImageDatabaseANDROID, XrResult, (XrTrackableTrackerANDROID tracker, XrTrackableImageDatabaseANDROID database), (tracker, database)) \
+    X(xrGetTrackableImageANDROID, GetTrackableImageANDROID, XrResult, (XrTrackableTrackerANDROID tracker, const XrTrackableGetInfoANDROID* getInfo, XrTrackableImageANDROID* trackable), (tracker, getInfo, trackable)) \
+    X(xrEnumerateSupportedSemanticLabelSetsANDROID, EnumerateSupportedSemanticLabelSetsANDROID, XrResult, (XrInstance instance, XrSystemId systemId, uint32_t supportedSemanticLabelSetsInputCapacity, uint32_t* supportedSemanticLabelSetsOutputCount, XrSceneMeshSemanticLabelSetANDROID* supportedSemanticLabelSets), (instance, systemId, supportedSemanticLabelSetsInputCapacity, supportedSemanticLabelSetsOutputCount, supportedSemanticLabelSets)) \
+    X(xrCreateSceneMeshingTrackerANDROID, CreateSceneMeshingTrackerANDROID, XrResult, (XrSession session, const XrSceneMeshingTrackerCreateInfoANDROID* createInfo, XrSceneMeshingTrackerANDROID* tracker), (session, createInfo, tracker)) \
+    X(xrDestroySceneMeshingTrackerANDROID, DestroySceneMeshingTrackerANDROID, XrResult, (XrSceneMeshingTrackerANDROID tracker), (tracker)) \
+    X(xrCreateSceneMeshSnapshotANDROID, CreateSceneMeshSnapshotANDROID, XrResult, (XrSceneMeshingTrackerANDROID tracker, const XrSceneMeshSnapshotCreateInfoANDROID* createInfo, XrSceneMeshSnapshotCreationResultANDROID* outSnapshotCreationResult), (tracker, createInfo, outSnapshotCreationResult)) \
+    X(xrDestroySceneMeshSnapshotANDROID, DestroySceneMeshSnapshotANDROID, XrResult, (XrSceneMeshSnapshotANDROID snapshot), (snapshot)) \
+    X(xrGetAllSubmeshStatesANDROID, GetAllSubmeshStatesANDROID, XrResult, (XrSceneMeshSnapshotANDROID snapshot, uint32_t submeshStateCapacityInput, uint32_t* submeshStateCountOutput, XrSceneSubmeshStateANDROID* submeshStates), (snapshot, submeshStateCapacityInput, submeshStateCountOutput, submeshStates)) \
+    X(xrGetSubmeshDataANDROID, GetSubmeshDataANDROID, XrResult, (XrSceneMeshSnapshotANDROID snapshot, uint32_t submeshDataCount, XrSceneSubmeshDataANDROID* inoutSubmeshData), (snapshot, submeshDataCount, inoutSubmeshData)) \
+    X(xrEnumerateSpatialCapabilitiesEXT, EnumerateSpatialCapabilitiesEXT, XrResult, (XrInstance instance, XrSystemId systemId, uint32_t capabilityCapacityInput, uint32_t* capabilityCountOutput, XrSpatialCapabilityEXT* capabilities), (instance, systemId, capabilityCapacityInput, capabilityCountOutput, capabilities)) \
+    X(xrEnumerateSpatialCapabilityComponentTypesEXT, EnumerateSpatialCapabilityComponentTypesEXT, XrResult, (XrInstance instance, XrSystemId systemId, XrSpatialCapabilityEXT capability, XrSpatialCapabilityComponentTypesEXT* capabilityComponents), (instance, systemId, capability, capabilityComponents)) \
+    X(xrEnumerateSpatialCapabilityFeaturesEXT, EnumerateSpatialCapabilityFeaturesEXT, XrResult, (XrInstance instance, XrSystemId systemId, XrSpatialCapabilityEXT capability, uint32_t capabilityFeatureCapacityInput, uint32_t* capabilityFeatureCountOutput, XrSpatialCapabilityFeatureEXT* capabilityFeatures), (instance, systemId, capability, capabilityFeatureCapacityInput, capabilityFeatureCountOutput, capabilityFeatures)) \
+    X(xrCreateSpatialContextAsyncEXT, CreateSpatialContextAsyncEXT, XrResult, (XrSession session, const XrSpatialContextCreateInfoEXT* createInfo, XrFutureEXT* future), (session, createInfo, future)) \
+    X(xrCreateSpatialContextCompleteEXT, CreateSpatialContextCompleteEXT, XrResult, (XrSession session, XrFutureEXT future, XrCreateSpatialContextCompletionEXT* completion), (session, future, completion)) \
+    X(xrDestroySpatialContextEXT, DestroySpatialContextEXT, XrResult, (XrSpatialContextEXT spatialContext), (spatialContext)) \
+    X(xrCreateSpatialDiscoverySnapshotAsyncEXT, CreateSpatialDiscoverySnapshotAsyncEXT, XrResult, (XrSpatialContextEXT spatialContext, const XrSpatialDiscoverySnapshotCreateInfoEXT* createInfo, XrFutureEXT* future), (spatialContext, createInfo, future)) \
+    X(xrCreateSpatialDiscoverySnapshotCompleteEXT, CreateSpatialDiscoverySnapshotCompleteEXT, XrResult, (XrSpatialContextEXT spatialContext, const XrCreateSpatialDiscoverySnapshotCompletionInfoEXT* createSnapshotCompletionInfo, XrCreateSpatialDiscoverySnapshotCompletionEXT* completion), (spatialContext, createSnapshotCompletionInfo, completion)) \
+    X(xrQuerySpatialComponentDataEXT, QuerySpatialComponentDataEXT, XrResult, (XrSpatialSnapshotEXT snapshot, const XrSpatialComponentDataQueryConditionEXT* queryCondition, XrSpatialComponentDataQueryResultEXT* queryResult), (snapshot, queryCondition, queryResult)) \
+    X(xrDestroySpatialSnapshotEXT, DestroySpatialSnapshotEXT, XrResult, (XrSpatialSnapshotEXT snapshot), (snapshot)) \
+    X(xrCreateSpatialEntityFromIdEXT, CreateSpatialEntityFromIdEXT, XrResult, (XrSpatialContextEXT spatialContext, const XrSpatialEntityFromIdCreateInfoEXT* createInfo, XrSpatialEntityEXT* spatialEntity), (spatialContext, createInfo, spatialEntity)) \
+    X(xrDestroySpatialEntityEXT, DestroySpatialEntityEXT, XrResult, (XrSpatialEntityEXT spatialEntity), (spatialEntity)) \
+    X(xrCreateSpatialUpdateSnapshotEXT, CreateSpatialUpdateSnapshotEXT, XrResult, (XrSpatialContextEXT spatialContext, const XrSpatialUpdateSnapshotCreateInfoEXT* createInfo, XrSpatialSnapshotEXT* snapshot), (spatialContext, createInfo, snapshot)) \
+    X(xrGetSpatialBufferStringEXT, GetSpatialBufferStringEXT, XrResult, (XrSpatialSnapshotEXT snapshot, const XrSpatialBufferGetInfoEXT* info, uint32_t bufferCapacityInput, uint32_t* bufferCountOutput, char* buffer), (snapshot, info, bufferCapacityInput, bufferCountOutput, buffer)) \
+    X(xrGetSpatialBufferUint8EXT, GetSpatialBufferUint8EXT, XrResult, (XrSpatialSnapshotEXT snapshot, const XrSpatialBufferGetInfoEXT* info, uint32_t bufferCapacityInput, uint32_t* bufferCountOutput, uint8_t* buffer), (snapshot, info, bufferCapacityInput, bufferCountOutput, buffer)) \
+    X(xrGetSpatialBufferUint16EXT, GetSpatialBufferUint16EXT, XrResult, (XrSpatialSnapshotEXT snapshot, const XrSpatialBufferGetInfoEXT* info, uint32_t bufferCapacityInput, uint32_t* bufferCountOutput, uint16_t* buffer), (snapshot, info, bufferCapacityInput, bufferCountOutput, buffer)) \
+    X(xrGetSpatialBufferUint32EXT, GetSpatialBufferUint32EXT, XrResult, (XrSpatialSnapshotEXT snapshot, const XrSpatialBufferGetInfoEXT* info, uint32_t bufferCapacityInput, uint32_t* bufferCountOutput, uint32_t* buffer), (snapshot, info, bufferCapacityInput, bufferCountOutput, buffer)) \
+    X(xrGetSpatialBufferFloatEXT, GetSpatialBufferFloatEXT, XrResult, (XrSpatialSnapshotEXT snapshot, const XrSpatialBufferGetInfoEXT* info, uint32_t bufferCapacityInput, uint32_t* bufferCountOutput, float* buffer), (snapshot, info, bufferCapacityInput, bufferCountOutput, buffer)) \
+    X(xrGetSpatialBufferVector2fEXT, GetSpatialBufferVector2fEXT, XrResult, (XrSpatialSnapshotEXT snapshot, const XrSpatialBufferGetInfoEXT* info, uint32_t bufferCapacityInput, uint32_t* bufferCountOutput, XrVector2f* buffer), (snapshot, info, bufferCapacityInput, bufferCountOutput, buffer)) \
+    X(xrGetSpatialBufferVector3fEXT, GetSpatialBufferVector3fEXT, XrResult, (XrSpatialSnapshotEXT snapshot, const XrSpatialBufferGetInfoEXT* info, uint32_t bufferCapacityInput, uint32_t* bufferCountOutput, XrVector3f* buffer), (snapshot, info, bufferCapacityInput, bufferCountOutput, buffer)) \
+    X(xrGetStationaryReferenceSpaceGenerationIdEXT, GetStationaryReferenceSpaceGenerationIdEXT, XrResult, (XrSession session, const XrStationaryReferenceSpaceGenerationIdGetInfoEXT* getInfo, XrStationaryReferenceSpaceGenerationIdResultEXT* generationIdResult), (session, getInfo, generationIdResult)) \
+    X(xrCreateSpatialAnchorEXT, CreateSpatialAnchorEXT, XrResult, (XrSpatialContextEXT spatialContext, const XrSpatialAnchorCreateInfoEXT* createInfo, XrSpatialEntityIdEXT* anchorEntityId, XrSpatialEntityEXT* anchorEntity), (spatialContext, createInfo, anchorEntityId, anchorEntity)) \
+    X(xrEnumerateSpatialPersistenceScopesEXT, EnumerateSpatialPersistenceScopesEXT, XrResult, (XrInstance instance, XrSystemId systemId, uint32_t persistenceScopeCapacityInput, uint32_t* persistenceScopeCountOutput, XrSpatialPersistenceScopeEXT* persistenceScopes), (instance, systemId, persistenceScopeCapacityInput, persistenceScopeCountOutput, persistenceScopes)) \
+    X(xrCreateSpatialPersistenceContextAsyncEXT, CreateSpatialPersistenceContextAsyncEXT, XrResult, (XrSession session, const XrSpatialPersistenceContextCreateInfoEXT* createInfo, XrFutureEXT* future), (session, createInfo, future)) \
+    X(xrCreateSpatialPersistenceContextCompleteEXT, CreateSpatialPersistenceContextCompleteEXT, XrResult, (XrSession session, XrFutureEXT future, XrCreateSpatialPersistenceContextCompletionEXT* completion), (session, future, completion)) \
+    X(xrDestroySpatialPersistenceContextEXT, DestroySpatialPersistenceContextEXT, XrResult, (XrSpatialPersistenceContextEXT persistenceContext), (persistenceContext)) \
+    X(xrHapticParametricGetPropertiesEXT, HapticParametricGetPropertiesEXT, XrResult, (XrSession session, const XrHapticActionInfo* hapticActionInfo, XrHapticParametricPropertiesEXT* parametricProperties), (session, hapticActionInfo, parametricProperties)) \
+    X(xrPersistSpatialEntityAsyncEXT, PersistSpatialEntityAsyncEXT, XrResult, (XrSpatialPersistenceContextEXT persistenceContext, const XrSpatialEntityPersistInfoEXT* persistInfo, XrFutureEXT* future), (persistenceContext, persistInfo, future)) \
+    X(xrPersistSpatialEntityCompleteEXT, PersistSpatialEntityCompleteEXT, XrResult, (XrSpatialPersistenceContextEXT persistenceContext, XrFutureEXT future, XrPersistSpatialEntityCompletionEXT* completion), (persistenceContext, future, completion)) \
+    X(xrUnpersistSpatialEntityAsyncEXT, UnpersistSpatialEntityAsyncEXT, XrResult, (XrSpatialPersistenceContextEXT persistenceContext, const XrSpatialEntityUnpersistInfoEXT* unpersistInfo, XrFutureEXT* future), (persistenceContext, unpersistInfo, future)) \
+    X(xrUnpersistSpatialEntityCompleteEXT, UnpersistSpatialEntityCompleteEXT, XrResult, (XrSpatialPersistenceContextEXT persistenceContext, XrFutureEXT future, XrUnpersistSpatialEntityCompletionEXT* completion), (persistenceContext, future, completion)) \
+    X(xrCreateSpatialRaycastSnapshotANDROID, CreateSpatialRaycastSnapshotANDROID, XrResult, (XrSpatialContextEXT spatialContext, const XrSpatialRaycastSnapshotCreateInfoANDROID* createInfo, XrSpatialSnapshotEXT* snapshot), (spatialContext, createInfo, snapshot)) \
+    X(xrSetGoogleCloudAuthAsyncANDROID, SetGoogleCloudAuthAsyncANDROID, XrResult, (XrSession session, const XrGoogleCloudAuthInfoBaseHeaderANDROID* authInfo, XrFutureEXT* future), (session, authInfo, future)) \
+    X(xrSetGoogleCloudAuthCompleteANDROID, SetGoogleCloudAuthCompleteANDROID, XrResult, (XrSession session, XrFutureEXT future, XrFutureCompletionEXT* completion), (session, future, completion)) \
+    X(xrCreateGeospatialTrackerANDROID, CreateGeospatialTrackerANDROID, XrResult, (XrSession session, const XrGeospatialTrackerCreateInfoANDROID* createInfo, XrGeospatialTrackerANDROID* geospatialTrackerOutput), (session, createInfo, geospatialTrackerOutput)) \
+    X(xrDestroyGeospatialTrackerANDROID, DestroyGeospatialTrackerANDROID, XrResult, (XrGeospatialTrackerANDROID geospatialTracker), (geospatialTracker)) \
+    X(xrLocateGeospatialPoseFromPoseANDROID, LocateGeospatialPoseFromPoseANDROID, XrResult, (XrGeospatialTrackerANDROID geospatialTracker, const XrGeospatialPoseFromPoseLocateInfoANDROID* locateInfo, XrGeospatialPoseResultANDROID* geospatialPoseResult), (geospatialTracker, locateInfo, geospatialPoseResult)) \
+    X(xrLocateGeospatialPoseANDROID, LocateGeospatialPoseANDROID, XrResult, (XrGeospatialTrackerANDROID geospatialTracker, const XrGeospatialPoseLocateInfoANDROID* locateInfo, XrSpaceLocation* location), (geospatialTracker, locateInfo, location)) \
+    X(xrCheckVpsAvailabilityAsyncANDROID, CheckVpsAvailabilityAsyncANDROID, XrResult, (XrSession session, double latitude, double longitude, XrFutureEXT* future), (session, latitude, longitude, future)) \
+    X(xrCheckVpsAvailabilityCompleteANDROID, CheckVpsAvailabilityCompleteANDROID, XrResult, (XrSession session, XrFutureEXT future, XrVPSAvailabilityCheckCompletionANDROID* completion), (session, future, completion)) \
+    X(xrEnumerateSpatialAnchorAttachableComponentsANDROID, EnumerateSpatialAnchorAttachableComponentsANDROID, XrResult, (XrInstance instance, XrSystemId systemId, uint32_t attachableComponentCapacityInput, uint32_t* attachableComponentCountOutput, XrSpatialComponentTypeEXT* attachableComponents), (instance, systemId, attachableComponentCapacityInput, attachableComponentCountOutput, attachableComponents)) \
+    X(xrCreateSpatialAnchorSpaceANDROID, CreateSpatialAnchorSpaceANDROID, XrResult, (XrSession session, XrSpatialContextEXT spatialContext, const XrSpatialAnchorCreateInfoEXT* createInfo, XrSpatialEntityIdEXT* anchorEntityId, XrSpace* anchorSpace), (session, spatialContext, createInfo, anchorEntityId, anchorSpace)) \
+    X(xrCreateSpatialAnchorSpaceFromIdANDROID, CreateSpatialAnchorSpaceFromIdANDROID, XrResult, (XrSession session, XrSpatialContextEXT spatialContext, const XrSpatialAnchorSpaceFromIdCreateInfoANDROID* createInfo, XrSpace* anchorSpace), (session, spatialContext, createInfo, anchorSpace)) \
+    X(xrCreateGeospatialAnchorANDROID, CreateGeospatialAnchorANDROID, XrResult, (XrSpatialContextEXT spatialContext, const XrGeospatialAnchorCreateInfoANDROID* createInfo, XrSpatialEntityIdEXT* anchorEntityId), (spatialContext, createInfo, anchorEntityId)) \
+    X(xrCreateSurfaceAnchorAsyncANDROID, CreateSurfaceAnchorAsyncANDROID, XrResult, (XrSpatialContextEXT spatialContext, const XrSurfaceAnchorCreateInfoANDROID* createInfo, XrFutureEXT* future), (spatialContext, createInfo, future)) \
+    X(xrCreateSurfaceAnchorCompleteANDROID, CreateSurfaceAnchorCompleteANDROID, XrResult, (XrSpatialContextEXT spatialContext, XrFutureEXT future, XrSurfaceAnchorCreateCompletionANDROID* completion), (spatialContext, future, completion)) \
+
+
 /**
  * Fills every member by calling `getInstanceProcAddr(instance, name, ...)`; a member whose
  * lookup fails stays null. With XR_NULL_HANDLE only the needsInstance == false commands resolve.

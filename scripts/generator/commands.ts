@@ -1,6 +1,6 @@
 // The commands that go into dispatch tables, with the facts the loader needs about each one.
 import type { ApiConfig } from './apis.js';
-import type { Registry } from './registry.js';
+import type { Declaration, Registry } from './registry.js';
 import type { Selection } from './select.js';
 
 /** Where a command is dispatched: Vulkan splits by its dispatchable first parameter. */
@@ -22,6 +22,9 @@ export interface DispatchCommand {
   readonly aliasOf: string;
   /** OpenXR: false for the commands xrGetInstanceProcAddr returns for XR_NULL_HANDLE. */
   readonly needsInstance: boolean;
+  /** The C return type and parameters (an alias's target's), for code that forwards calls. */
+  readonly returnType: string;
+  readonly params: readonly Declaration[];
 }
 
 /** OpenXR commands that xrGetInstanceProcAddr resolves without an instance. */
@@ -80,6 +83,8 @@ export function dispatchCommands(cfg: ApiConfig, sel: Selection): DispatchComman
       extensionType: c.extension?.type ?? '',
       aliasOf: c.aliasOf ?? '',
       needsInstance: cfg.api === 'openxr' ? !XR_NULL_INSTANCE_COMMANDS.has(c.name) : level !== 'global',
+      returnType: c.signature.returnType,
+      params: c.signature.params,
     });
   }
   return out;

@@ -67,6 +67,22 @@ function emitLookup(infoType: string, arrayName: string, fnName: string, command
   out.push('}', '');
 }
 
+/**
+ * An X-macro over every command with its signature, so native code can stamp out forwarding
+ * functions (trampolines, pass-through layers) without restating 500 prototypes:
+ * X(name, member, returnType, (parameter declarations), (argument names)).
+ */
+function emitSignatureMacro(macro: string, commands: readonly DispatchCommand[], out: string[]): void {
+  out.push(`/** ${macro}(X): X(name, member, returnType, (parameter declarations), (argument names)) per command. */`);
+  out.push(`#define ${macro}(X) \\`);
+  for (const c of commands) {
+    const decls = c.params.map((p) => p.text).join(', ');
+    const names = c.params.map((p) => p.name).join(', ');
+    out.push(`    X(${c.name}, ${c.member}, ${c.returnType}, (${decls}), (${names})) \\`);
+  }
+  out.push('', '');
+}
+
 function prologue(cfg: ApiConfig, sel: Selection, out: string[]): void {
   out.push(`// ${bannerText(cfg, sel.registry)}`);
   out.push('// C++20. Everything is in namespace khronos_loader::generated.');
@@ -99,6 +115,7 @@ export function emitOpenXrCommands(cfg: ApiConfig, sel: Selection, commands: rea
   }
   out.push('}};', '');
   emitLookup('XrCommandInfo', 'kXrCommands', 'findXrCommand', commands, out);
+  emitSignatureMacro('KL_XR_COMMAND_SIGNATURES', commands, out);
   out.push('/**');
   out.push(' * Fills every member by calling `getInstanceProcAddr(instance, name, ...)`; a member whose');
   out.push(' * lookup fails stays null. With XR_NULL_HANDLE only the needsInstance == false commands resolve.');
@@ -159,6 +176,10 @@ export function emitVulkanCommands(cfg: ApiConfig, sel: Selection, commands: rea
   }
   out.push('}};', '');
   emitLookup('VkCommandInfo', 'kVkCommands', 'findVkCommand', commands, out);
+  for (const t of tables) {
+    const macro = `KL_VK_${t.table.toUpperCase()}_COMMAND_SIGNATURES`;
+    emitSignatureMacro(macro, commands.filter((c) => tableOf(c.level) === t.table), out);
+  }
   out.push('/** Fills the global commands with `getInstanceProcAddr(NULL, name)`; failures stay null. */');
   out.push('inline void fillVkGlobalDispatchTable(VkGlobalDispatchTable& table, PFN_vkGetInstanceProcAddr getInstanceProcAddr) noexcept {');
   out.push('    table = VkGlobalDispatchTable{};');

@@ -40,9 +40,36 @@ PFN_vkVoidFunction VKAPI_PTR fakeVkGetDeviceProcAddr(VkDevice, const char* name)
     return std::strncmp(name, "vkCmd", 5) == 0 ? kVkMarker : nullptr;
 }
 
+// The signature macros must expand to forwarding functions whose types are exactly the PFN
+// types: a pass-through through a table for every command (what a layer or trampoline does).
+XrDispatchTable forwardXr{};
+#define KL_FORWARD_XR(name, member, ret, decls, args) \
+    ret XRAPI_PTR forward_##name decls { return forwardXr.member args; } \
+    [[maybe_unused]] const PFN_##name check_##name = forward_##name;
+KL_XR_COMMAND_SIGNATURES(KL_FORWARD_XR)
+#undef KL_FORWARD_XR
+
+VkDeviceDispatchTable forwardVk{};
+#define KL_FORWARD_VK(name, member, ret, decls, args) \
+    ret VKAPI_PTR forward_##name decls { return forwardVk.member args; } \
+    [[maybe_unused]] const PFN_##name check_##name = forward_##name;
+KL_VK_DEVICE_COMMAND_SIGNATURES(KL_FORWARD_VK)
+#undef KL_FORWARD_VK
+
+XrResult XRAPI_PTR countingLocateSpace(XrSpace, XrSpace, XrTime time, XrSpaceLocation* location) {
+    location->locationFlags = static_cast<XrSpaceLocationFlags>(time);
+    return XR_SUCCESS;
+}
+
 }  // namespace
 
 int main() {
+    forwardXr.LocateSpace = countingLocateSpace;
+    XrSpaceLocation forwarded{};
+    check(forward_xrLocateSpace(XR_NULL_HANDLE, XR_NULL_HANDLE, 5, &forwarded) == XR_SUCCESS &&
+              forwarded.locationFlags == 5,
+          "a function stamped from KL_XR_COMMAND_SIGNATURES forwards its arguments");
+
     XrDispatchTable xr{};
     fillXrDispatchTable(xr, fakeXrGetInstanceProcAddr, XR_NULL_HANDLE);
     check(reinterpret_cast<PFN_xrVoidFunction>(xr.CreateInstance) == kXrMarker, "xr fill stores resolved commands");
