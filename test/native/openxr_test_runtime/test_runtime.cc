@@ -1,0 +1,379 @@
+// A small OpenXR runtime for the loader's tests and benchmark: negotiation (and, through
+// KL_RUNTIME_MODE, every way of failing it), one instance per create, a headless session,
+// reference spaces with fixed poses and xrLocateSpace. With KL_RUNTIME_DEBUG_UTILS it also
+// implements XR_EXT_debug_utils. Every call it receives is traced (trace.h) as
+// "runtime:<command>", so tests can see what reached the bottom of the chain.
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "generated/openxr_types.h"
+#include "trace.h"
+
+#ifndef KL_RUNTIME_MODE
+#define KL_RUNTIME_MODE 0
+#endif
+#ifndef KL_RUNTIME_DEBUG_UTILS
+#define KL_RUNTIME_DEBUG_UTILS 0
+#endif
+#ifndef KL_RUNTIME_NAME
+#define KL_RUNTIME_NAME "khronos-loader test runtime"
+#endif
+
+// Failure modes of xrNegotiateLoaderRuntimeInterface, one library per mode.
+#define KL_RT_OK 0
+#define KL_RT_ERROR_RESULT 1
+#define KL_RT_BAD_INTERFACE_VERSION 2
+#define KL_RT_BAD_API_VERSION 3
+#define KL_RT_NULL_GET_INSTANCE_PROC_ADDR 4
+#define KL_RT_BAD_STRUCT_SIZE 5
+#define KL_RT_BAD_STRUCT_TYPE 6
+#define KL_RT_BAD_STRUCT_VERSION 7
+
+namespace {
+
+constexpr std::uint64_t kInstanceMagic = 0x6b6c2d696e737431ULL;
+constexpr std::uint64_t kSessionMagic = 0x6b6c2d7365737331ULL;
+constexpr std::uint64_t kSpaceMagic = 0x6b6c2d7370616331ULL;
+constexpr std::uint64_t kMessengerMagic = 0x6b6c2d6d65737331ULL;
+constexpr XrSystemId kSystemId = 0x5157;
+
+struct Messenger {
+  std::uint64_t magic = kMessengerMagic;
+  XrDebugUtilsMessageSeverityFlagsEXT severities = 0;
+  XrDebugUtilsMessageTypeFlagsEXT types = 0;
+  PFN_xrDebugUtilsMessengerCallbackEXT callback = nullptr;
+  void* userData = nullptr;
+};
+
+struct Instance {
+  std::uint64_t magic = kInstanceMagic;
+  std::string applicationName;
+  XrVersion apiVersion = 0;
+  std::set<std::string> extensions;
+  std::mutex mutex;
+  std::set<Messenger*> messengers;
+};
+
+struct Session {
+  std::uint64_t magic = kSessionMagic;
+  Instance* instance = nullptr;
+};
+
+struct Space {
+  std::uint64_t magic = kSpaceMagic;
+  Session* session = nullptr;
+  XrReferenceSpaceType type = XR_REFERENCE_SPACE_TYPE_LOCAL;
+  XrPosef pose{};
+};
+
+template <typename T, typename H>
+T* FromHandle(H handle, std::uint64_t magic) {
+  if (handle == XR_NULL_HANDLE) return nullptr;
+  T* object = reinterpret_cast<T*>(handle);
+  return object->magic == magic ? object : nullptr;
+}
+
+template <typename H, typename T>
+H ToHandle(T* object) {
+  return reinterpret_cast<H>(object);
+}
+
+struct ExtensionInfo {
+  const char* name;
+  std::uint32_t version;
+};
+
+constexpr ExtensionInfo kExtensions[] = {
+    {"XR_MND_headless", 2},
+    {"XR_KHR_composition_layer_depth", 6},
+#if KL_RUNTIME_DEBUG_UTILS
+    {"XR_EXT_debug_utils", 5},
+#endif
+};
+
+XrResult CopyString(char* out, std::size_t size, const char* value) {
+  std::strncpy(out, value, size - 1);
+  out[size - 1] = '\0';
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtEnumerateInstanceExtensionProperties(const char* layerName, uint32_t capacity,
+                                                                      uint32_t* count, XrExtensionProperties* props) {
+  kl_test::Trace(std::string("runtime:xrEnumerateInstanceExtensionProperties:") + (layerName ? layerName : "(null)"));
+  if (layerName != nullptr) return XR_ERROR_API_LAYER_NOT_PRESENT;
+  if (count == nullptr) return XR_ERROR_VALIDATION_FAILURE;
+  constexpr uint32_t n = sizeof(kExtensions) / sizeof(kExtensions[0]);
+  *count = n;
+  if (capacity == 0) return XR_SUCCESS;
+  if (capacity < n) return XR_ERROR_SIZE_INSUFFICIENT;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (props[i].type != XR_TYPE_EXTENSION_PROPERTIES) return XR_ERROR_VALIDATION_FAILURE;
+    CopyString(props[i].extensionName, XR_MAX_EXTENSION_NAME_SIZE, kExtensions[i].name);
+    props[i].extensionVersion = kExtensions[i].version;
+  }
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtEnumerateApiLayerProperties(uint32_t, uint32_t* count, XrApiLayerProperties*) {
+  // A loader must never call this (XR-RN-3); the trace lets tests prove it did not.
+  kl_test::Trace("runtime:xrEnumerateApiLayerProperties");
+  if (count != nullptr) *count = 0;
+  return XR_SUCCESS;
+}
+
+bool Supported(const char* name) {
+  for (const auto& e : kExtensions) {
+    if (std::strcmp(e.name, name) == 0) return true;
+  }
+  return false;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtCreateInstance(const XrInstanceCreateInfo* info, XrInstance* instance) {
+  if (info == nullptr || instance == nullptr || info->type != XR_TYPE_INSTANCE_CREATE_INFO) {
+    return XR_ERROR_VALIDATION_FAILURE;
+  }
+  std::string trace = std::string("runtime:xrCreateInstance:") + info->applicationInfo.applicationName;
+  for (uint32_t i = 0; i < info->enabledExtensionCount; ++i) {
+    trace += std::string(i == 0 ? ":" : ",") + info->enabledExtensionNames[i];
+  }
+  kl_test::Trace(trace);
+  if (info->applicationInfo.applicationName[0] == '\0') return XR_ERROR_NAME_INVALID;
+  const XrVersion api = info->applicationInfo.apiVersion;
+  if (XR_VERSION_MAJOR(api) != 1 || XR_VERSION_MINOR(api) > 1) return XR_ERROR_API_VERSION_UNSUPPORTED;
+  auto* created = new Instance();
+  created->applicationName = info->applicationInfo.applicationName;
+  created->apiVersion = api;
+  for (uint32_t i = 0; i < info->enabledExtensionCount; ++i) {
+    if (!Supported(info->enabledExtensionNames[i])) {
+      delete created;
+      return XR_ERROR_EXTENSION_NOT_PRESENT;
+    }
+    created->extensions.insert(info->enabledExtensionNames[i]);
+  }
+  *instance = ToHandle<XrInstance>(created);
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtDestroyInstance(XrInstance instance) {
+  Instance* inst = FromHandle<Instance>(instance, kInstanceMagic);
+  kl_test::Trace(std::string("runtime:xrDestroyInstance:") + (inst ? inst->applicationName : "(invalid)"));
+  if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
+  inst->magic = 0;
+  for (Messenger* m : inst->messengers) delete m;
+  delete inst;
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtGetInstanceProperties(XrInstance instance, XrInstanceProperties* props) {
+  kl_test::Trace("runtime:xrGetInstanceProperties");
+  if (FromHandle<Instance>(instance, kInstanceMagic) == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (props == nullptr || props->type != XR_TYPE_INSTANCE_PROPERTIES) return XR_ERROR_VALIDATION_FAILURE;
+  props->runtimeVersion = XR_MAKE_VERSION(0, 4, 2);
+  CopyString(props->runtimeName, XR_MAX_RUNTIME_NAME_SIZE, KL_RUNTIME_NAME);
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtGetSystem(XrInstance instance, const XrSystemGetInfo* info, XrSystemId* systemId) {
+  kl_test::Trace("runtime:xrGetSystem");
+  if (FromHandle<Instance>(instance, kInstanceMagic) == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info == nullptr || systemId == nullptr || info->type != XR_TYPE_SYSTEM_GET_INFO) return XR_ERROR_VALIDATION_FAILURE;
+  if (info->formFactor != XR_FORM_FACTOR_HEAD_MOUNTED_DISPLAY) return XR_ERROR_FORM_FACTOR_UNSUPPORTED;
+  *systemId = kSystemId;
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtCreateSession(XrInstance instance, const XrSessionCreateInfo* info, XrSession* session) {
+  kl_test::Trace("runtime:xrCreateSession");
+  Instance* inst = FromHandle<Instance>(instance, kInstanceMagic);
+  if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info == nullptr || session == nullptr || info->type != XR_TYPE_SESSION_CREATE_INFO) return XR_ERROR_VALIDATION_FAILURE;
+  if (info->systemId != kSystemId) return XR_ERROR_SYSTEM_INVALID;
+  if (info->next == nullptr && inst->extensions.count("XR_MND_headless") == 0) return XR_ERROR_GRAPHICS_DEVICE_INVALID;
+  auto* created = new Session();
+  created->instance = inst;
+  *session = ToHandle<XrSession>(created);
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtDestroySession(XrSession session) {
+  kl_test::Trace("runtime:xrDestroySession");
+  Session* s = FromHandle<Session>(session, kSessionMagic);
+  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
+  s->magic = 0;
+  delete s;
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtCreateReferenceSpace(XrSession session, const XrReferenceSpaceCreateInfo* info, XrSpace* space) {
+  kl_test::Trace("runtime:xrCreateReferenceSpace");
+  Session* s = FromHandle<Session>(session, kSessionMagic);
+  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info == nullptr || space == nullptr || info->type != XR_TYPE_REFERENCE_SPACE_CREATE_INFO) return XR_ERROR_VALIDATION_FAILURE;
+  if (info->referenceSpaceType != XR_REFERENCE_SPACE_TYPE_VIEW && info->referenceSpaceType != XR_REFERENCE_SPACE_TYPE_LOCAL &&
+      info->referenceSpaceType != XR_REFERENCE_SPACE_TYPE_STAGE) {
+    return XR_ERROR_REFERENCE_SPACE_UNSUPPORTED;
+  }
+  auto* created = new Space();
+  created->session = s;
+  created->type = info->referenceSpaceType;
+  created->pose = info->poseInReferenceSpace;
+  if (info->referenceSpaceType == XR_REFERENCE_SPACE_TYPE_VIEW) created->pose.position.y += 1.6f;  // a head 1.6 m up
+  *space = ToHandle<XrSpace>(created);
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtDestroySpace(XrSpace space) {
+  kl_test::Trace("runtime:xrDestroySpace");
+  Space* s = FromHandle<Space>(space, kSpaceMagic);
+  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
+  s->magic = 0;
+  delete s;
+  return XR_SUCCESS;
+}
+
+// Not traced: the benchmark calls it millions of times.
+XRAPI_ATTR XrResult XRAPI_CALL RtLocateSpace(XrSpace space, XrSpace baseSpace, XrTime time, XrSpaceLocation* location) {
+  Space* s = FromHandle<Space>(space, kSpaceMagic);
+  Space* b = FromHandle<Space>(baseSpace, kSpaceMagic);
+  if (s == nullptr || b == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (location == nullptr || location->type != XR_TYPE_SPACE_LOCATION) return XR_ERROR_VALIDATION_FAILURE;
+  if (time <= 0) return XR_ERROR_TIME_INVALID;
+  location->locationFlags = XR_SPACE_LOCATION_ORIENTATION_VALID_BIT | XR_SPACE_LOCATION_POSITION_VALID_BIT |
+                            XR_SPACE_LOCATION_ORIENTATION_TRACKED_BIT | XR_SPACE_LOCATION_POSITION_TRACKED_BIT;
+  location->pose.orientation = s->pose.orientation;
+  location->pose.position.x = s->pose.position.x - b->pose.position.x;
+  location->pose.position.y = s->pose.position.y - b->pose.position.y;
+  location->pose.position.z = s->pose.position.z - b->pose.position.z;
+  return XR_SUCCESS;
+}
+
+#if KL_RUNTIME_DEBUG_UTILS
+XRAPI_ATTR XrResult XRAPI_CALL RtCreateDebugUtilsMessengerEXT(XrInstance instance, const XrDebugUtilsMessengerCreateInfoEXT* info,
+                                                              XrDebugUtilsMessengerEXT* messenger) {
+  kl_test::Trace("runtime:xrCreateDebugUtilsMessengerEXT");
+  Instance* inst = FromHandle<Instance>(instance, kInstanceMagic);
+  if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info == nullptr || messenger == nullptr || info->type != XR_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT) {
+    return XR_ERROR_VALIDATION_FAILURE;
+  }
+  auto* m = new Messenger();
+  m->severities = info->messageSeverities;
+  m->types = info->messageTypes;
+  m->callback = info->userCallback;
+  m->userData = info->userData;
+  std::lock_guard lock(inst->mutex);
+  inst->messengers.insert(m);
+  *messenger = ToHandle<XrDebugUtilsMessengerEXT>(m);
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtDestroyDebugUtilsMessengerEXT(XrDebugUtilsMessengerEXT messenger) {
+  kl_test::Trace("runtime:xrDestroyDebugUtilsMessengerEXT");
+  Messenger* m = FromHandle<Messenger>(messenger, kMessengerMagic);
+  if (m == nullptr) return XR_ERROR_HANDLE_INVALID;
+  // Muted here; the record stays in its instance's set until the instance is destroyed.
+  m->magic = 0;
+  m->callback = nullptr;
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtSubmitDebugUtilsMessageEXT(XrInstance instance, XrDebugUtilsMessageSeverityFlagsEXT severity,
+                                                            XrDebugUtilsMessageTypeFlagsEXT types,
+                                                            const XrDebugUtilsMessengerCallbackDataEXT* data) {
+  kl_test::Trace(std::string("runtime:xrSubmitDebugUtilsMessageEXT:") + (data && data->message ? data->message : ""));
+  Instance* inst = FromHandle<Instance>(instance, kInstanceMagic);
+  if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
+  std::vector<Messenger*> targets;
+  {
+    std::lock_guard lock(inst->mutex);
+    for (Messenger* m : inst->messengers) {
+      if (m->callback != nullptr && (m->severities & severity) != 0 && (m->types & types) != 0) targets.push_back(m);
+    }
+  }
+  for (Messenger* m : targets) m->callback(severity, types, data, m->userData);
+  return XR_SUCCESS;
+}
+#endif
+
+XRAPI_ATTR XrResult XRAPI_CALL RtGetInstanceProcAddr(XrInstance instance, const char* name, PFN_xrVoidFunction* function);
+
+struct Entry {
+  const char* name;
+  PFN_xrVoidFunction function;
+  bool needsNoInstance;
+};
+
+#define KL_RT_ENTRY(command, impl, noInstance) {#command, reinterpret_cast<PFN_xrVoidFunction>(static_cast<PFN_##command>(impl)), noInstance}
+
+const Entry kEntries[] = {
+    KL_RT_ENTRY(xrGetInstanceProcAddr, RtGetInstanceProcAddr, true),
+    KL_RT_ENTRY(xrEnumerateInstanceExtensionProperties, RtEnumerateInstanceExtensionProperties, true),
+    KL_RT_ENTRY(xrEnumerateApiLayerProperties, RtEnumerateApiLayerProperties, true),
+    KL_RT_ENTRY(xrCreateInstance, RtCreateInstance, true),
+    KL_RT_ENTRY(xrDestroyInstance, RtDestroyInstance, false),
+    KL_RT_ENTRY(xrGetInstanceProperties, RtGetInstanceProperties, false),
+    KL_RT_ENTRY(xrGetSystem, RtGetSystem, false),
+    KL_RT_ENTRY(xrCreateSession, RtCreateSession, false),
+    KL_RT_ENTRY(xrDestroySession, RtDestroySession, false),
+    KL_RT_ENTRY(xrCreateReferenceSpace, RtCreateReferenceSpace, false),
+    KL_RT_ENTRY(xrDestroySpace, RtDestroySpace, false),
+    KL_RT_ENTRY(xrLocateSpace, RtLocateSpace, false),
+#if KL_RUNTIME_DEBUG_UTILS
+    KL_RT_ENTRY(xrCreateDebugUtilsMessengerEXT, RtCreateDebugUtilsMessengerEXT, false),
+    KL_RT_ENTRY(xrDestroyDebugUtilsMessengerEXT, RtDestroyDebugUtilsMessengerEXT, false),
+    KL_RT_ENTRY(xrSubmitDebugUtilsMessageEXT, RtSubmitDebugUtilsMessageEXT, false),
+#endif
+};
+
+XRAPI_ATTR XrResult XRAPI_CALL RtGetInstanceProcAddr(XrInstance instance, const char* name, PFN_xrVoidFunction* function) {
+  if (name == nullptr || function == nullptr) return XR_ERROR_VALIDATION_FAILURE;
+  *function = nullptr;
+  const bool valid = FromHandle<Instance>(instance, kInstanceMagic) != nullptr;
+  if (instance != XR_NULL_HANDLE && !valid) return XR_ERROR_HANDLE_INVALID;
+  for (const Entry& e : kEntries) {
+    if (std::strcmp(e.name, name) != 0) continue;
+    if (instance == XR_NULL_HANDLE && !e.needsNoInstance) return XR_ERROR_HANDLE_INVALID;
+    *function = e.function;
+    return XR_SUCCESS;
+  }
+  return XR_ERROR_FUNCTION_UNSUPPORTED;
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) XrResult xrNegotiateLoaderRuntimeInterface(const XrNegotiateLoaderInfo* loaderInfo,
+                                                                                             XrNegotiateRuntimeRequest* request) {
+  kl_test::Trace("runtime:xrNegotiateLoaderRuntimeInterface");
+  if (loaderInfo == nullptr || request == nullptr || loaderInfo->structType != XR_LOADER_INTERFACE_STRUCT_LOADER_INFO ||
+      loaderInfo->structVersion != XR_LOADER_INFO_STRUCT_VERSION || loaderInfo->structSize != sizeof(XrNegotiateLoaderInfo) ||
+      request->structType != XR_LOADER_INTERFACE_STRUCT_RUNTIME_REQUEST ||
+      request->structVersion != XR_RUNTIME_INFO_STRUCT_VERSION || request->structSize != sizeof(XrNegotiateRuntimeRequest) ||
+      loaderInfo->minInterfaceVersion > XR_CURRENT_LOADER_RUNTIME_VERSION ||
+      loaderInfo->maxInterfaceVersion < XR_CURRENT_LOADER_RUNTIME_VERSION ||
+      loaderInfo->minApiVersion > XR_MAKE_VERSION(1, 1, 0) || loaderInfo->maxApiVersion < XR_MAKE_VERSION(1, 0, 0)) {
+    return XR_ERROR_INITIALIZATION_FAILED;
+  }
+  request->runtimeInterfaceVersion = XR_CURRENT_LOADER_RUNTIME_VERSION;
+  request->runtimeApiVersion = XR_MAKE_VERSION(1, 1, 0);
+  request->getInstanceProcAddr = RtGetInstanceProcAddr;
+#if KL_RUNTIME_MODE == KL_RT_ERROR_RESULT
+  return XR_ERROR_INITIALIZATION_FAILED;
+#elif KL_RUNTIME_MODE == KL_RT_BAD_INTERFACE_VERSION
+  request->runtimeInterfaceVersion = XR_CURRENT_LOADER_RUNTIME_VERSION + 1;
+#elif KL_RUNTIME_MODE == KL_RT_BAD_API_VERSION
+  request->runtimeApiVersion = XR_MAKE_VERSION(2, 0, 0);
+#elif KL_RUNTIME_MODE == KL_RT_NULL_GET_INSTANCE_PROC_ADDR
+  request->getInstanceProcAddr = nullptr;
+#elif KL_RUNTIME_MODE == KL_RT_BAD_STRUCT_SIZE
+  request->structSize = sizeof(XrNegotiateRuntimeRequest) - 8;
+#elif KL_RUNTIME_MODE == KL_RT_BAD_STRUCT_TYPE
+  request->structType = XR_LOADER_INTERFACE_STRUCT_API_LAYER_REQUEST;
+#elif KL_RUNTIME_MODE == KL_RT_BAD_STRUCT_VERSION
+  request->structVersion = XR_RUNTIME_INFO_STRUCT_VERSION + 7;
+#endif
+  return XR_SUCCESS;
+}
