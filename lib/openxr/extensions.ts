@@ -26,6 +26,25 @@ export function mergeExtensions(...lists: ReadonlyArray<readonly ExtensionProper
 }
 
 /**
+ * The NULL-layer list as the Khronos loader builds it: the layers' extensions (merged, highest
+ * version), then the runtime's (a name already listed takes the runtime's version, in place),
+ * then the loader's own where absent.
+ */
+export function nullLayerExtensionList(
+  layerLists: ReadonlyArray<readonly ExtensionProperty[]>,
+  runtime: readonly ExtensionProperty[],
+): ExtensionProperty[] {
+  const out = mergeExtensions(...layerLists);
+  for (const e of runtime) {
+    const i = out.findIndex((x) => x.name === e.name);
+    if (i === -1) out.push({ name: e.name, extensionVersion: e.extensionVersion });
+    else out[i] = { name: e.name, extensionVersion: e.extensionVersion };
+  }
+  for (const e of LOADER_EXTENSIONS) if (!out.some((x) => x.name === e.name)) out.push({ ...e });
+  return out;
+}
+
+/**
  * The layers whose extensions a NULL-layer query reports: implicit layers in force, and explicit
  * layers XR_ENABLE_API_LAYERS names (they will be enabled too), in discovery order.
  */

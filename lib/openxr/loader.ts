@@ -3,7 +3,7 @@
 import { createContext, type DiscoveryOptions } from './context.js';
 import { discoverWith, resolvePlatform, type DiscoveryResult } from './discover.js';
 import { OpenXrError } from './errors.js';
-import { checkRequestedExtensions, layersInForce, LOADER_EXTENSIONS, mergeExtensions } from './extensions.js';
+import { checkRequestedExtensions, layersInForce, mergeExtensions, nullLayerExtensionList } from './extensions.js';
 import type { DiscoveredApiLayer } from './layer-discovery.js';
 import { resolveEnabledLayers, type EnabledLayer } from './layer-policy.js';
 import type { ExtensionProperty } from './manifest.js';
@@ -89,7 +89,7 @@ export function createLoader(options: LoaderOptions = {}): OpenXrLoader {
       const runtime = requireRuntime(d);
       const fromLayers = layersInForce(d.apiLayers, d.enableApiLayers).map((l) => l.instanceExtensions);
       const fromRuntime = options.runtimeExtensions ? options.runtimeExtensions(runtime) : [];
-      return mergeExtensions(...fromLayers, fromRuntime, LOADER_EXTENSIONS);
+      return nullLayerExtensionList(fromLayers, fromRuntime);
     },
     resolveEnabledLayers(requested = []) {
       const d = run('xrCreateInstance');

@@ -232,14 +232,33 @@ describe.skipIf(skip !== null)(`OpenXR differential vs the Debian Khronos loader
     expectSame(k, runOurs(env, create));
   });
 
-  it('XR-CI-1: XR_ENABLE_API_LAYERS entries come before the application\'s, duplicates dropped', () => {
+  it('XR-CI-1: XR_ENABLE_API_LAYERS entries come before the application\'s', () => {
+    const root = scenarioRoot();
+    standardTree(root);
+    const env = baseEnv(root, { XR_ENABLE_API_LAYERS: 'XR_APILAYER_TEST_B:XR_APILAYER_TEST_C' });
+    const create = { layers: ['XR_APILAYER_TEST_A'] };
+    const k = runKhronos(env, create);
+    expect(k.negotiated?.map((l) => l.name)).toEqual(['XR_APILAYER_TEST_B', 'XR_APILAYER_TEST_C', 'XR_APILAYER_TEST_A']);
+    expectSame(k, runOurs(env, create));
+  });
+
+  it('XR-CI-1 (expected difference): a layer named by both XR_ENABLE_API_LAYERS and the application is enabled once; Debian 1.0.20 fails', () => {
+    // Debian's 1.0.20 loads the layer for the first name, then does not find it again for the
+    // second and fails xrCreateInstance with XR_ERROR_API_LAYER_NOT_PRESENT. The requirement
+    // (duplicates dropped, first kept) and current Khronos loaders (layers_already_found) keep it once.
     const root = scenarioRoot();
     standardTree(root);
     const env = baseEnv(root, { XR_ENABLE_API_LAYERS: 'XR_APILAYER_TEST_B:XR_APILAYER_TEST_C' });
     const create = { layers: ['XR_APILAYER_TEST_A', 'XR_APILAYER_TEST_B'] };
     const k = runKhronos(env, create);
-    expect(k.negotiated?.map((l) => l.name)).toEqual(['XR_APILAYER_TEST_B', 'XR_APILAYER_TEST_C', 'XR_APILAYER_TEST_A']);
-    expectSame(k, runOurs(env, create));
+    const o = runOurs(env, create);
+    expect(k.create?.result).toBe(-36);
+    expect(o.create?.result).toBe(0);
+    expect(o.negotiated?.map((l) => l.name)).toEqual(['XR_APILAYER_TEST_B', 'XR_APILAYER_TEST_C', 'XR_APILAYER_TEST_A']);
+    // Without the repeated name both agree, on the same order.
+    const k2 = runKhronos(env, { layers: ['XR_APILAYER_TEST_A'] });
+    expect(k2.negotiated?.map((l) => l.name)).toEqual(o.negotiated?.map((l) => l.name));
+    expectSame({ ...k, create: { result: 0 }, negotiated: k2.negotiated ?? [], runtimeLibrary: k2.runtimeLibrary ?? '' }, o);
   });
 
   it('XR-CI-1: an empty XR_ENABLE_API_LAYERS entry is a missing layer, a trailing separator is not', () => {
