@@ -30,6 +30,17 @@ export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.u
 
 let addon: NativeAddon | undefined;
 
+/**
+ * The folder holding the addon binary that node-gyp-build picks (build/Release in a checkout,
+ * prebuilds/<platform>-<arch> in the package). The shared libraries that ship with the addon
+ * (the simulated runtime, the bundled layers) sit beside it.
+ */
+export function nativeArtifactDir(): string {
+  const require = createRequire(import.meta.url);
+  const nodeGypBuild = require('node-gyp-build') as { path(dir: string): string };
+  return path.dirname(nodeGypBuild.path(packageRoot));
+}
+
 export function loadNativeAddon(): NativeAddon {
   if (addon === undefined) {
     const require = createRequire(import.meta.url);
