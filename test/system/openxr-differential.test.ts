@@ -311,7 +311,8 @@ describe.skipIf(skip !== null)(`OpenXR differential vs the Debian Khronos loader
       disable_environment: 'DISABLE_TEST_GATED',
     });
     const create = { layers: [] };
-    for (const extra of [{}, { ENABLE_TEST_GATED: '1' }, { ENABLE_TEST_GATED: '1', DISABLE_TEST_GATED: '1' }]) {
+    const extras: Array<Record<string, string>> = [{}, { ENABLE_TEST_GATED: '1' }, { ENABLE_TEST_GATED: '1', DISABLE_TEST_GATED: '1' }];
+    for (const extra of extras) {
       const env = baseEnv(root, extra);
       expectSame(runKhronos(env, create), runOurs(env, create));
     }
