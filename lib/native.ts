@@ -17,12 +17,60 @@ export interface NativeLibrary {
   close(): void;
 }
 
+/** The plan as the native side takes it (lib/openxr/native-instance.ts builds it from an InstancePlan). */
+export interface NativeOpenXrPlan {
+  readonly runtime: { readonly manifestPath: string; readonly libraryPath: string; readonly negotiateFunctionName: string };
+  /** Nearest the application first. `required`: a failure fails the instance (else the layer is left out). */
+  readonly apiLayers: readonly {
+    readonly name: string;
+    readonly manifestPath: string;
+    readonly libraryPath: string;
+    readonly negotiateFunctionName: string;
+    readonly required: boolean;
+  }[];
+}
+
+/** A loader debug-utils message (XrDebugUtilsMessengerCallbackDataEXT, flattened). */
+export interface NativeDebugUtilsMessage {
+  readonly severity: number;
+  readonly types: number;
+  readonly messageId: string;
+  readonly functionName: string;
+  readonly message: string;
+}
+
+export interface NativeOpenXrCreateInfo {
+  readonly applicationName: string;
+  readonly applicationVersion?: number;
+  readonly engineName?: string;
+  readonly engineVersion?: number;
+  readonly apiVersion?: bigint;
+  readonly enabledApiLayerNames?: readonly string[];
+  readonly enabledExtensionNames?: readonly string[];
+  /** Chained into XrInstanceCreateInfo.next as an XrDebugUtilsMessengerCreateInfoEXT (all severities and types). */
+  readonly debugMessenger?: (message: NativeDebugUtilsMessage) => void;
+}
+
+/** A native OpenXR instance (native/napi/openxr.cc). Failures throw an Error with code 'KL_OPENXR_ERROR' and `xrResult`. */
+export interface NativeOpenXrInstance {
+  getInstanceProcAddr(name: string): bigint;
+  getProperties(): { runtimeName: string; runtimeVersion: bigint };
+  destroy(): void;
+  readonly isDestroyed: boolean;
+  readonly handle: bigint;
+  readonly apiLayerNames: string[];
+}
+
 export interface NativeAddon {
   readonly napiVersion: number;
   readonly NativeLibrary: new (path: string) => NativeLibrary;
   setLogHandler(handler: ((level: number, source: string, message: string) => void) | null): void;
   emitLog(level: number, source: string, message: string): void;
   openLibraryCount(): number;
+  readonly OpenXrInstance: new (plan: NativeOpenXrPlan, createInfo: NativeOpenXrCreateInfo) => NativeOpenXrInstance;
+  openxrRuntimeExtensions(runtime: NativeOpenXrPlan['runtime']): { extensionName: string; extensionVersion: number }[];
+  /** ns per xrLocateSpace through the exported trampoline and through the xrGetInstanceProcAddr pointer. */
+  benchOpenXrLocateSpace(instance: NativeOpenXrInstance, iterations: number, repeats: number): { trampolineNs: number; procAddrNs: number };
 }
 
 /** The package root: dist/native.js and lib/native.ts both sit one level below it. */

@@ -7,6 +7,8 @@
 #include "napi/errors.h"
 #include "napi/library.h"
 #include "napi/log_bridge.h"
+#include "napi/bench.h"
+#include "napi/openxr.h"
 
 namespace kl::napi {
 
@@ -19,6 +21,9 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
                              InstanceMethod<&KhronosLoaderAddon::OpenLibraryCount>("openLibraryCount"),
                          });
     exports.Set("NativeLibrary", NativeLibrary::Define(env));
+    exports.Set("OpenXrInstance", OpenXrInstance::Define(env));
+    exports.Set("openxrRuntimeExtensions", Napi::Function::New<OpenXrRuntimeExtensions>(env, "openxrRuntimeExtensions"));
+    exports.Set("benchOpenXrLocateSpace", Napi::Function::New<BenchOpenXrLocateSpace>(env, "benchOpenXrLocateSpace"));
     exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
   }
 

@@ -15,9 +15,9 @@ void DebugUtilsMessengers::AddFromNextChain(const void* next) {
   }
 }
 
-void DebugUtilsMessengers::SetCreateInfoMessengersActive(bool active) {
+void DebugUtilsMessengers::ForgetCreateInfoMessengers() {
   std::lock_guard lock(mutex_);
-  createInfoActive_ = active;
+  createInfoMessengers_.clear();
 }
 
 XrDebugUtilsMessengerEXT DebugUtilsMessengers::Add(const XrDebugUtilsMessengerCreateInfoEXT& info,
@@ -51,10 +51,8 @@ void DebugUtilsMessengers::Deliver(XrDebugUtilsMessageSeverityFlagsEXT severity,
     for (const auto& m : messengers_) {
       if ((m->severities & severity) != 0 && (m->types & types) != 0) targets.push_back(*m);
     }
-    if (createInfoActive_) {
-      for (const auto& m : createInfoMessengers_) {
-        if ((m.severities & severity) != 0 && (m.types & types) != 0) targets.push_back(m);
-      }
+    for (const auto& m : createInfoMessengers_) {
+      if ((m.severities & severity) != 0 && (m.types & types) != 0) targets.push_back(m);
     }
   }
   // Called without the lock: a callback may create or destroy messengers.

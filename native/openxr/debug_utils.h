@@ -24,9 +24,10 @@ struct LoaderMessenger {
 class DebugUtilsMessengers {
  public:
   // Keeps every XrDebugUtilsMessengerCreateInfoEXT found in a create-info next chain; they hear
-  // the loader during instance creation and destruction.
+  // the loader during instance creation, until ForgetCreateInfoMessengers() (the application's
+  // callback data need not outlive xrCreateInstance).
   void AddFromNextChain(const void* next);
-  void SetCreateInfoMessengersActive(bool active);
+  void ForgetCreateInfoMessengers();
 
   // Returns the handle the application gets: the runtime's when there is one, otherwise the
   // address of the loader's record.
@@ -47,7 +48,6 @@ class DebugUtilsMessengers {
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<LoaderMessenger>> messengers_;
   std::vector<LoaderMessenger> createInfoMessengers_;
-  bool createInfoActive_ = false;
 };
 
 }  // namespace kl::openxr

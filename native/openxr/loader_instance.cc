@@ -45,7 +45,6 @@ void LoaderInstance::Report(LogLevel level, const std::string& functionName, con
 std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan, const XrInstanceCreateInfo& createInfo) {
   auto li = std::make_shared<LoaderInstance>(PrivateTag{});
   li->messengers_.AddFromNextChain(createInfo.next);
-  li->messengers_.SetCreateInfoMessengersActive(true);
   const std::string fn = "xrCreateInstance";
 
   try {
@@ -96,7 +95,7 @@ std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan,
   // Once, from the top of the chain: every command the loader knows (core and extensions).
   gen::fillXrDispatchTable(li->table, li->topGetInstanceProcAddr_, top);
   InstanceRegistry::Get().Add(li.get(), top);
-  li->messengers_.SetCreateInfoMessengersActive(false);
+  li->messengers_.ForgetCreateInfoMessengers();
   return li;
 }
 
@@ -170,7 +169,6 @@ XrResult LoaderInstance::GetInstanceProcAddr(const char* name, PFN_xrVoidFunctio
 XrResult LoaderInstance::Destroy() {
   if (destroyed_) return XR_ERROR_HANDLE_INVALID;
   destroyed_ = true;
-  messengers_.SetCreateInfoMessengersActive(true);
   XrResult result = XR_SUCCESS;
   if (table.DestroyInstance != nullptr) {
     result = table.DestroyInstance(handle_);

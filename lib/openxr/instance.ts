@@ -1,0 +1,107 @@
+// An OpenXR instance created by this loader: it holds its native LoaderInstance directly, so its
+// calls go through that instance's dispatch table with no lookup.
+import { loadNativeAddon, type NativeDebugUtilsMessage, type NativeOpenXrInstance } from '../native.js';
+import { XR_API_VERSION_1_0 } from '../generated/openxr.js';
+import { openXrErrorFromCode, rethrowNative, toNativePlan } from './native-instance.js';
+import type { InstancePlan } from './plan.js';
+
+export interface CreateInstanceOptions {
+  readonly applicationName: string;
+  readonly applicationVersion?: number;
+  readonly engineName?: string;
+  readonly engineVersion?: number;
+  /** XR_MAKE_VERSION value; default XR_API_VERSION_1_0 (accepted by 1.0 and 1.1 runtimes). */
+  readonly apiVersion?: bigint;
+  readonly enabledApiLayerNames?: readonly string[];
+  readonly enabledExtensionNames?: readonly string[];
+  /** Receives the loader's debug-utils messages during xrCreateInstance (chained into XrInstanceCreateInfo.next). */
+  readonly onDebugMessage?: (message: NativeDebugUtilsMessage) => void;
+}
+
+export interface InstanceProperties {
+  readonly runtimeName: string;
+  /** XR_MAKE_VERSION value. */
+  readonly runtimeVersion: bigint;
+}
+
+const nativeInstances = new WeakMap<Instance, NativeOpenXrInstance>();
+
+/** @internal The native instance behind an Instance (for the benchmark and other native surfaces). */
+export function nativeInstanceOf(instance: Instance): NativeOpenXrInstance {
+  const native = nativeInstances.get(instance);
+  if (!native) throw new TypeError('not an Instance created by this loader');
+  return native;
+}
+
+export class Instance {
+  readonly #native: NativeOpenXrInstance;
+
+  /** @internal Use loader.createInstance() or createInstanceFromPlan(). */
+  constructor(native: NativeOpenXrInstance) {
+    this.#native = native;
+    nativeInstances.set(this, native);
+  }
+
+  /** The XrInstance handle the application sees (the top of the chain's). */
+  get handle(): bigint {
+    return this.#call(() => this.#native.handle);
+  }
+
+  /** The enabled API layers, nearest the application first (after implicit layers that failed were left out). */
+  get apiLayerNames(): readonly string[] {
+    return this.#call(() => this.#native.apiLayerNames);
+  }
+
+  get isDestroyed(): boolean {
+    return this.#native.isDestroyed;
+  }
+
+  /**
+   * NODE-6: the function pointer for any command, as a BigInt for other native code. It is the
+   * top of the call chain's pointer (the first layer's, or the runtime's), from the dispatch table
+   * for known commands and through the chain for others — except xrGetInstanceProcAddr and
+   * xrDestroyInstance, which are the loader's own exported functions (so destruction unloads the
+   * chain), as in the Khronos loader. Throws OpenXrError (XR_ERROR_FUNCTION_UNSUPPORTED, ...).
+   */
+  getInstanceProcAddr(name: string): bigint {
+    return this.#call(() => this.#native.getInstanceProcAddr(name));
+  }
+
+  getProperties(): InstanceProperties {
+    return this.#call(() => this.#native.getProperties());
+  }
+
+  /** xrDestroyInstance down the chain, then the layers and runtime are unloaded (reference counted). */
+  destroy(): void {
+    this.#call(() => this.#native.destroy());
+  }
+
+  #call<T>(f: () => T): T {
+    if (this.#native.isDestroyed) throw openXrErrorFromCode(-12, 'XR_ERROR_HANDLE_INVALID: the OpenXR instance has been destroyed');
+    try {
+      return f();
+    } catch (error) {
+      rethrowNative(error);
+    }
+  }
+}
+
+/** Creates an instance from a plan (the plan's runtime and layers; the options' names go into XrInstanceCreateInfo). */
+export function createInstanceFromPlan(plan: Pick<InstancePlan, 'runtime' | 'apiLayers'>, options: CreateInstanceOptions): Instance {
+  const addon = loadNativeAddon();
+  try {
+    const native = new addon.OpenXrInstance(toNativePlan(plan), {
+      applicationName: options.applicationName,
+      applicationVersion: options.applicationVersion ?? 0,
+      engineName: options.engineName ?? '',
+      engineVersion: options.engineVersion ?? 0,
+      apiVersion: options.apiVersion ?? XR_API_VERSION_1_0,
+      enabledApiLayerNames: options.enabledApiLayerNames ?? [],
+      enabledExtensionNames: options.enabledExtensionNames ?? [],
+      ...(options.onDebugMessage ? { debugMessenger: options.onDebugMessage } : {}),
+    });
+    return new Instance(native);
+  } catch (error) {
+    rethrowNative(error);
+  }
+}

@@ -1,0 +1,42 @@
+// The N-API surface for OpenXR: `OpenXrInstance` (a LoaderInstance held directly, so calls from
+// JavaScript need no lookup) and `openxrRuntimeExtensions`.
+#pragma once
+
+#include <napi.h>
+
+#include <memory>
+
+#include "openxr/loader_instance.h"
+
+namespace kl::napi {
+
+class OpenXrInstance : public Napi::ObjectWrap<OpenXrInstance> {
+ public:
+  static Napi::Function Define(Napi::Env env);
+  // new OpenXrInstance(plan, createInfo): negotiates, builds the chain, creates the instance.
+  explicit OpenXrInstance(const Napi::CallbackInfo& info);
+
+  // For other native surfaces (bench): the instance, or a thrown JS error when destroyed.
+  static openxr::LoaderInstance& LiveInstance(Napi::Env env, Napi::Value value);
+
+ private:
+  Napi::Value GetInstanceProcAddr(const Napi::CallbackInfo& info);
+  Napi::Value GetProperties(const Napi::CallbackInfo& info);
+  Napi::Value Destroy(const Napi::CallbackInfo& info);
+  Napi::Value IsDestroyed(const Napi::CallbackInfo& info);
+  Napi::Value Handle(const Napi::CallbackInfo& info);
+  Napi::Value LayerNames(const Napi::CallbackInfo& info);
+  openxr::LoaderInstance& Live(Napi::Env env) const;
+
+  std::shared_ptr<openxr::LoaderInstance> instance_;
+};
+
+// openxrRuntimeExtensions({ libraryPath, manifestPath, negotiateFunctionName }):
+// [{ extensionName, extensionVersion }] from the runtime itself (negotiated, then
+// xrEnumerateInstanceExtensionProperties with a null layer name); the runtime is unloaded after.
+Napi::Value OpenXrRuntimeExtensions(const Napi::CallbackInfo& info);
+
+// The JS error for an XrError: code 'KL_OPENXR_ERROR', xrResult (number), message.
+Napi::Error XrErrorToJs(Napi::Env env, XrResult result, const std::string& message);
+
+}  // namespace kl::napi
