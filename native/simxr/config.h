@@ -1,0 +1,31 @@
+// The simulated device's configuration, read from SIMXR_* environment variables when an instance
+// is created (documented in native/simxr/README.md).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace simxr {
+
+struct SimConfig {
+  double displayHz = 90.0;
+  uint32_t viewWidth = 1832;
+  uint32_t viewHeight = 1920;
+  double horizontalFovDeg = 90.0;  // per eye, symmetric
+  double verticalFovDeg = 90.0;    // per eye, symmetric
+  double ipdMeters = 0.063;
+
+  /** The display period in nanoseconds. */
+  int64_t periodNs() const;
+};
+
+struct ConfigResult {
+  std::optional<SimConfig> config;
+  std::string error;  // which variable and why, when config is empty
+};
+
+/** Reads a configuration; `getenv` is injectable for tests, std::getenv by default. */
+ConfigResult readSimConfig(const char* (*getenv)(const char*) = nullptr);
+
+}  // namespace simxr

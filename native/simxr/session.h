@@ -1,0 +1,58 @@
+// An XrSession: the lifecycle state machine of the spec (IDLE → READY → SYNCHRONIZED → VISIBLE →
+// FOCUSED, and back through STOPPING → IDLE → EXITING after xrRequestExitSession), the frame
+// loop's bookkeeping, and the session's action state. xrWaitFrame may run on another thread than
+// the other calls, so everything mutable here is guarded by `mutex`.
+#pragma once
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "simxr/actions.h"
+#include "simxr/frame_timing.h"
+#include "simxr/handle_registry.h"
+#include "simxr/instance.h"
+#include "simxr/xr_api.h"
+
+namespace simxr {
+
+class Session : public HandleObject {
+ public:
+  static constexpr HandleKind kKind = HandleKind::Session;
+
+  explicit Session(std::shared_ptr<Instance> instance_)
+      : instance(std::move(instance_)), pacer(instance->config.periodNs()) {}
+
+  const std::shared_ptr<Instance> instance;
+
+  std::mutex mutex;
+  /** Signalled when xrBeginFrame consumes a waited frame, or the session stops or is destroyed. */
+  std::condition_variable frameCondition;
+
+  XrSessionState state = XR_SESSION_STATE_UNKNOWN;
+  bool running = false;
+  bool exitRequested = false;
+  bool destroyed = false;
+
+  FramePacer pacer;
+  /** The predicted display time of a frame xrWaitFrame returned and xrBeginFrame has not yet begun. */
+  std::optional<XrTime> waitedFrame;
+  /** The predicted display time of the frame xrBeginFrame began and xrEndFrame has not yet ended. */
+  std::optional<XrTime> begunFrame;
+  XrTime lastPredictedDisplayTime = 0;
+
+  SessionActions actions;
+
+  /** Changes state and queues XrEventDataSessionStateChanged. Call with `mutex` held. */
+  void transitionTo(XrSessionState next, XrTime time);
+
+  /** The time action states and poses are sampled at: the latest predicted display time, else now. */
+  XrTime sampleTime() const;
+
+  void onDestroyed() override;
+};
+
+std::shared_ptr<Session> findSession(XrSession session);
+
+}  // namespace simxr
