@@ -86,7 +86,9 @@ export function resolveEnabledLayers(
     if (names.has(name)) return;
     const l = explicit.get(name);
     if (!l) {
-      missing.push(`${JSON.stringify(name)} (asked for by ${origin === 'application' ? 'the application' : 'XR_ENABLE_API_LAYERS'})`);
+      const off = layers.find((x) => x.name === name && x.kind === 'implicit' && !x.enabledByDefault);
+      const why = off ? `; it is an implicit layer its environment turns off (${off.enabledReason}), so it is not present` : '';
+      missing.push(`${JSON.stringify(name)} (asked for by ${origin === 'application' ? 'the application' : 'XR_ENABLE_API_LAYERS'}${why})`);
       return;
     }
     names.add(name);
@@ -99,11 +101,7 @@ export function resolveEnabledLayers(
   for (const n of envRequested) request(n, 'XR_ENABLE_API_LAYERS');
   for (const n of appRequested) request(n, 'application');
   if (missing.length > 0) {
-    const disabled = layers.filter((l) => l.kind === 'implicit' && !l.enabledByDefault).map((l) => l.name);
-    const hint = missing.some((m) => disabled.some((d) => m.startsWith(JSON.stringify(d))))
-      ? ' (an implicit layer that its environment turns off is not present)'
-      : '';
-    throw new OpenXrError('XR_ERROR_API_LAYER_NOT_PRESENT', `API layer not found: ${missing.join(', ')}${hint}`);
+    throw new OpenXrError('XR_ERROR_API_LAYER_NOT_PRESENT', `API layer not found: ${missing.join(', ')}`);
   }
   return enabled;
 }
