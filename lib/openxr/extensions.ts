@@ -1,10 +1,13 @@
 // XR-CI-9 and XR-CI-2: instance extension lists, answered from manifests (never from a layer's
 // library, XR-RN-3) plus the runtime's own list when the native side supplies it.
+import { XR_EXTENSIONS } from '../generated/openxr.js';
 import type { DiscoveredApiLayer } from './layer-discovery.js';
 import type { ExtensionProperty } from './manifest.js';
 
 /** The loader itself implements XR_EXT_debug_utils (XR-CI-12), so it is always listed. */
-export const LOADER_EXTENSIONS: readonly ExtensionProperty[] = [{ name: 'XR_EXT_debug_utils', extensionVersion: 5 }];
+export const LOADER_EXTENSIONS: readonly ExtensionProperty[] = [
+  { name: 'XR_EXT_debug_utils', extensionVersion: XR_EXTENSIONS.XR_EXT_debug_utils.specVersion },
+];
 
 /** Each name once, in order of first appearance, with the highest version seen (as the Khronos loader merges). */
 export function mergeExtensions(...lists: ReadonlyArray<readonly ExtensionProperty[]>): ExtensionProperty[] {
