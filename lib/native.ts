@@ -69,6 +69,8 @@ export interface NativeAddon {
   openLibraryCount(): number;
   readonly OpenXrInstance: new (plan: NativeOpenXrPlan, createInfo: NativeOpenXrCreateInfo) => NativeOpenXrInstance;
   openxrRuntimeExtensions(runtime: NativeOpenXrPlan['runtime']): { extensionName: string; extensionVersion: number }[];
+  /** The loader's exported xrGetInstanceProcAddr (0n: XR_NULL_HANDLE), as native code sees it. */
+  openxrGetInstanceProcAddr(instance: bigint, name: string): bigint;
   /** ns per xrLocateSpace through the exported trampoline and through the xrGetInstanceProcAddr pointer. */
   benchOpenXrLocateSpace(instance: NativeOpenXrInstance, iterations: number, repeats: number): { trampolineNs: number; procAddrNs: number };
 }

@@ -23,6 +23,7 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     exports.Set("NativeLibrary", NativeLibrary::Define(env));
     exports.Set("OpenXrInstance", OpenXrInstance::Define(env));
     exports.Set("openxrRuntimeExtensions", Napi::Function::New<OpenXrRuntimeExtensions>(env, "openxrRuntimeExtensions"));
+    exports.Set("openxrGetInstanceProcAddr", Napi::Function::New<OpenXrGetInstanceProcAddr>(env, "openxrGetInstanceProcAddr"));
     exports.Set("benchOpenXrLocateSpace", Napi::Function::New<BenchOpenXrLocateSpace>(env, "benchOpenXrLocateSpace"));
     exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
   }

@@ -5,6 +5,7 @@
 
 #include "napi/errors.h"
 #include "napi/openxr.h"
+#include "openxr/instance_registry.h"
 #include "openxr/trampolines.h"
 
 extern "C" XRAPI_ATTR XrResult XRAPI_CALL xrLocateSpace(XrSpace space, XrSpace baseSpace, XrTime time, XrSpaceLocation* location);
@@ -35,9 +36,15 @@ struct SessionSpaces {
   XrSpace local = XR_NULL_HANDLE;
   XrSpace view = XR_NULL_HANDLE;
   ~SessionSpaces() {
-    if (view != XR_NULL_HANDLE) li.table.DestroySpace(view);
-    if (local != XR_NULL_HANDLE) li.table.DestroySpace(local);
-    if (session != XR_NULL_HANDLE) li.table.DestroySession(session);
+    for (XrSpace s : {view, local}) {
+      if (s == XR_NULL_HANDLE) continue;
+      li.table.DestroySpace(s);
+      li.ForgetChildHandle(openxr::HandleValue(s));
+    }
+    if (session != XR_NULL_HANDLE) {
+      li.table.DestroySession(session);
+      li.ForgetChildHandle(openxr::HandleValue(session));
+    }
   }
 };
 
@@ -63,12 +70,15 @@ Napi::Value BenchOpenXrLocateSpace(const Napi::CallbackInfo& info) {
   XrSessionCreateInfo sessionInfo{XR_TYPE_SESSION_CREATE_INFO, nullptr, 0, system};
   r = t.CreateSession(li.handle(), &sessionInfo, &s.session);
   if (XR_FAILED(r)) throw XrErrorToJs(env, r, "xrCreateSession failed (is XR_MND_headless enabled?)");
+  li.RecordChildHandle(openxr::HandleValue(s.session));
   XrReferenceSpaceCreateInfo spaceInfo{XR_TYPE_REFERENCE_SPACE_CREATE_INFO, nullptr, XR_REFERENCE_SPACE_TYPE_LOCAL, {{0, 0, 0, 1}, {0, 0, 0}}};
   r = t.CreateReferenceSpace(s.session, &spaceInfo, &s.local);
   if (XR_FAILED(r)) throw XrErrorToJs(env, r, "xrCreateReferenceSpace failed");
+  li.RecordChildHandle(openxr::HandleValue(s.local));
   spaceInfo.referenceSpaceType = XR_REFERENCE_SPACE_TYPE_VIEW;
   r = t.CreateReferenceSpace(s.session, &spaceInfo, &s.view);
   if (XR_FAILED(r)) throw XrErrorToJs(env, r, "xrCreateReferenceSpace failed");
+  li.RecordChildHandle(openxr::HandleValue(s.view));
 
   PFN_xrVoidFunction fromProcAddr = nullptr;
   r = li.GetInstanceProcAddr("xrLocateSpace", &fromProcAddr);

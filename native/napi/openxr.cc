@@ -6,6 +6,7 @@
 
 #include "napi/errors.h"
 #include "openxr/instance_registry.h"
+#include "openxr/trampolines.h"
 
 namespace kl::napi {
 
@@ -247,6 +248,22 @@ Napi::Value OpenXrInstance::LayerNames(const Napi::CallbackInfo& info) {
   Napi::Array a = Napi::Array::New(env, names.size());
   for (uint32_t i = 0; i < names.size(); ++i) a.Set(i, names[i]);
   return a;
+}
+
+Napi::Value OpenXrGetInstanceProcAddr(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 2 || !info[0].IsBigInt() || !info[1].IsString()) {
+    throw ArgumentError(env, "openxrGetInstanceProcAddr(instance: bigint, name: string)");
+  }
+  bool lossless = true;
+  const uint64_t handle = info[0].As<Napi::BigInt>().Uint64Value(&lossless);
+  const std::string name = info[1].As<Napi::String>().Utf8Value();
+  PFN_xrVoidFunction fn = nullptr;
+  const XrResult r = ::xrGetInstanceProcAddr(reinterpret_cast<XrInstance>(static_cast<std::uintptr_t>(handle)), name.c_str(), &fn);
+  if (XR_FAILED(r) || fn == nullptr) {
+    throw XrErrorToJs(env, XR_FAILED(r) ? r : XR_ERROR_FUNCTION_UNSUPPORTED, "xrGetInstanceProcAddr(\"" + name + "\") failed");
+  }
+  return Napi::BigInt::New(env, static_cast<uint64_t>(reinterpret_cast<std::uintptr_t>(fn)));
 }
 
 Napi::Value OpenXrRuntimeExtensions(const Napi::CallbackInfo& info) {

@@ -36,6 +36,10 @@ class OpenXrInstance : public Napi::ObjectWrap<OpenXrInstance> {
 // xrEnumerateInstanceExtensionProperties with a null layer name); the runtime is unloaded after.
 Napi::Value OpenXrRuntimeExtensions(const Napi::CallbackInfo& info);
 
+// openxrGetInstanceProcAddr(instance: bigint (0n for XR_NULL_HANDLE), name): bigint — the
+// loader's exported xrGetInstanceProcAddr, as native code calls it.
+Napi::Value OpenXrGetInstanceProcAddr(const Napi::CallbackInfo& info);
+
 // The JS error for an XrError: code 'KL_OPENXR_ERROR', xrResult (number), message.
 Napi::Error XrErrorToJs(Napi::Env env, XrResult result, const std::string& message);
 

@@ -31,7 +31,8 @@ class InstanceRegistry {
  public:
   static InstanceRegistry& Get();
 
-  LoaderInstance* Sole() const noexcept { return sole_.load(std::memory_order_acquire); }
+  // One load of a namespace-scope atomic: the exported trampolines' fast path.
+  static LoaderInstance* Sole() noexcept { return sole_.load(std::memory_order_acquire); }
 
   void Add(LoaderInstance* instance, XrInstance handle);
   // Forgets the instance and every handle, runtime handle and messenger recorded for it.
@@ -63,7 +64,7 @@ class InstanceRegistry {
   std::unordered_map<std::uint64_t, LoaderInstance*> handles_;
   std::unordered_map<std::uint64_t, LoaderInstance*> runtimeInstances_;
   std::unordered_map<std::uint64_t, LoaderInstance*> messengers_;
-  std::atomic<LoaderInstance*> sole_{nullptr};
+  static inline constinit std::atomic<LoaderInstance*> sole_{nullptr};
 };
 
 template <typename H>

@@ -166,6 +166,9 @@ XrResult LoaderInstance::GetInstanceProcAddr(const char* name, PFN_xrVoidFunctio
   return topGetInstanceProcAddr_(handle_, name, function);
 }
 
+void LoaderInstance::RecordChildHandle(std::uint64_t handle) { InstanceRegistry::Get().RecordHandle(handle, this); }
+void LoaderInstance::ForgetChildHandle(std::uint64_t handle) { InstanceRegistry::Get().ForgetHandle(handle); }
+
 XrResult LoaderInstance::Destroy() {
   if (destroyed_) return XR_ERROR_HANDLE_INVALID;
   destroyed_ = true;

@@ -49,6 +49,11 @@ class LoaderInstance {
   const std::string& runtimeLibraryPath() const noexcept { return runtimeLibraryPath_; }
   XrVersion runtimeApiVersion() const noexcept { return runtime_.apiVersion; }
 
+  // A handle created from this instance without the exported trampolines (by the JavaScript API
+  // or the benchmark), so the trampolines can route it when several instances are live.
+  void RecordChildHandle(std::uint64_t handle);
+  void ForgetChildHandle(std::uint64_t handle);
+
   // A loader message: to the log ("openxr") and to this instance's debug-utils messengers.
   void Report(LogLevel level, const std::string& functionName, const std::string& message) const;
 

@@ -37,19 +37,31 @@ struct Signature<R(XRAPI_PTR*)(A...)> {
 
 template <typename H>
 inline LoaderInstance* InstanceFor(H handle, const char* command) {
-  if (LoaderInstance* sole = InstanceRegistry::Get().Sole()) [[likely]] {
+  if (LoaderInstance* sole = InstanceRegistry::Sole()) [[likely]] {
     return sole;
   }
   return LookUp(HandleValue(handle), command);
 }
 
+// Several instances live (or none, or a missing command): out of line, so the fast path below
+// needs no stack frame and ends in a tail jump.
+template <auto Member, typename H, typename... A>
+[[gnu::noinline, gnu::cold]] XrResult CallSlow(const char* command, H handle, A... args) {
+  LoaderInstance* li = InstanceFor(handle, command);
+  if (li == nullptr) return XR_ERROR_HANDLE_INVALID;
+  const auto fn = li->table.*Member;
+  if (fn == nullptr) return XR_ERROR_FUNCTION_UNSUPPORTED;
+  return fn(handle, args...);
+}
+
 template <auto Member, typename H, typename... A>
 inline XrResult Call(const char* command, H handle, A... args) {
-  LoaderInstance* li = InstanceFor(handle, command);
-  if (li == nullptr) [[unlikely]] return XR_ERROR_HANDLE_INVALID;
-  const auto fn = li->table.*Member;
-  if (fn == nullptr) [[unlikely]] return XR_ERROR_FUNCTION_UNSUPPORTED;
-  return fn(handle, args...);
+  if (LoaderInstance* li = InstanceRegistry::Sole()) [[likely]] {
+    if (const auto fn = li->table.*Member) [[likely]] {
+      return fn(handle, args...);
+    }
+  }
+  return CallSlow<Member>(command, handle, args...);
 }
 
 // A command whose last parameter receives a new handle: the registry learns it.

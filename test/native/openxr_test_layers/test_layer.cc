@@ -262,6 +262,8 @@ extern "C" __attribute__((visibility("default"))) XrResult KL_LAYER_NEGOTIATE_SY
                                                                                     const char* layerName,
                                                                                     XrNegotiateApiLayerRequest* request) {
   Trace("negotiate");
+  Trace("loaderInfo:" + kl_test::DescribeLoaderInfo(loaderInfo) + ":request:" + kl_test::DescribeHeader(request) + ":sizes:" +
+        std::to_string(sizeof(XrNegotiateLoaderInfo)) + "," + std::to_string(sizeof(XrNegotiateApiLayerRequest)));
   if (loaderInfo == nullptr || request == nullptr || layerName == nullptr || kName != layerName ||
       loaderInfo->structType != XR_LOADER_INTERFACE_STRUCT_LOADER_INFO || loaderInfo->structVersion != XR_LOADER_INFO_STRUCT_VERSION ||
       loaderInfo->structSize != sizeof(XrNegotiateLoaderInfo) || request->structType != XR_LOADER_INTERFACE_STRUCT_API_LAYER_REQUEST ||

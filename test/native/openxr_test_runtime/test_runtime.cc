@@ -348,6 +348,8 @@ XRAPI_ATTR XrResult XRAPI_CALL RtGetInstanceProcAddr(XrInstance instance, const 
 extern "C" __attribute__((visibility("default"))) XrResult xrNegotiateLoaderRuntimeInterface(const XrNegotiateLoaderInfo* loaderInfo,
                                                                                              XrNegotiateRuntimeRequest* request) {
   kl_test::Trace("runtime:xrNegotiateLoaderRuntimeInterface");
+  kl_test::Trace("runtime:loaderInfo:" + kl_test::DescribeLoaderInfo(loaderInfo) + ":request:" + kl_test::DescribeHeader(request) +
+                 ":sizes:" + std::to_string(sizeof(XrNegotiateLoaderInfo)) + "," + std::to_string(sizeof(XrNegotiateRuntimeRequest)));
   if (loaderInfo == nullptr || request == nullptr || loaderInfo->structType != XR_LOADER_INTERFACE_STRUCT_LOADER_INFO ||
       loaderInfo->structVersion != XR_LOADER_INFO_STRUCT_VERSION || loaderInfo->structSize != sizeof(XrNegotiateLoaderInfo) ||
       request->structType != XR_LOADER_INTERFACE_STRUCT_RUNTIME_REQUEST ||

@@ -18,4 +18,20 @@ inline void Trace(const std::string& line) {
   }
 }
 
+// "type,version,size,minInterface,maxInterface,minApi,maxApi" of what the loader sent.
+template <typename LoaderInfo>
+std::string DescribeLoaderInfo(const LoaderInfo* i) {
+  if (i == nullptr) return "null";
+  return std::to_string(i->structType) + "," + std::to_string(i->structVersion) + "," + std::to_string(i->structSize) + "," +
+         std::to_string(i->minInterfaceVersion) + "," + std::to_string(i->maxInterfaceVersion) + "," +
+         std::to_string(i->minApiVersion) + "," + std::to_string(i->maxApiVersion);
+}
+
+// "type,version,size" of a request header.
+template <typename Request>
+std::string DescribeHeader(const Request* r) {
+  if (r == nullptr) return "null";
+  return std::to_string(r->structType) + "," + std::to_string(r->structVersion) + "," + std::to_string(r->structSize);
+}
+
 }  // namespace kl_test
