@@ -1,0 +1,68 @@
+// The simulated OpenXR runtime that ships with the package (native/simxr/): where its manifest is.
+//
+// The runtime library sits beside the addon binary node-gyp-build picks: build/Release in a
+// source checkout (where CMake also writes khronos_simxr.json beside it), prebuilds/<platform>-<arch>
+// in an installed package (prebuildify copies only the .so files there). When no manifest sits
+// beside the library, one is written into a cache folder with the library's absolute path, so
+// the answer works for read-only installs too.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { nativeArtifactDir } from '../native.js';
+
+export const SIMULATED_RUNTIME_LIBRARY = 'libkhronos_simxr.so';
+export const SIMULATED_RUNTIME_MANIFEST = 'khronos_simxr.json';
+export const SIMULATED_RUNTIME_NAME = 'khronos-loader simulated runtime (simxr)';
+
+export interface SimulatedRuntimeOptions {
+  /** Where the runtime library is (default: beside the addon binary). */
+  readonly libraryDir?: string;
+  /** Where to write a manifest when none sits beside the library (default: the user's cache). */
+  readonly cacheDir?: string;
+}
+
+function defaultCacheDir(): string {
+  const base = process.env.XDG_CACHE_HOME !== undefined && path.isAbsolute(process.env.XDG_CACHE_HOME)
+    ? process.env.XDG_CACHE_HOME
+    : path.join(os.homedir(), '.cache');
+  return path.join(base, 'khronos-loader');
+}
+
+/** True when `manifestPath` is a runtime manifest whose library_path resolves to `library`. */
+function manifestPointsAt(manifestPath: string, library: string): boolean {
+  try {
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { runtime?: { library_path?: unknown } };
+    const libraryPath = manifest.runtime?.library_path;
+    if (typeof libraryPath !== 'string') return false;
+    return path.resolve(path.dirname(manifestPath), libraryPath) === library;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The path of the simulated runtime's manifest, ready for `XR_RUNTIME_JSON`. Throws when the
+ * runtime library is not built.
+ */
+export function simulatedRuntime(options: SimulatedRuntimeOptions = {}): string {
+  const library = path.resolve(options.libraryDir ?? nativeArtifactDir(), SIMULATED_RUNTIME_LIBRARY);
+  if (!existsSync(library)) {
+    throw new Error(`the simulated OpenXR runtime ${library} is missing: rebuild the package (npm run build)`);
+  }
+  const beside = path.join(path.dirname(library), SIMULATED_RUNTIME_MANIFEST);
+  if (manifestPointsAt(beside, library)) return beside;
+
+  // One folder per library location, so two installs never overwrite each other's manifest.
+  const key = createHash('sha256').update(library).digest('hex').slice(0, 16);
+  const folder = path.join(options.cacheDir ?? defaultCacheDir(), `simxr-${key}`);
+  const manifestPath = path.join(folder, SIMULATED_RUNTIME_MANIFEST);
+  if (manifestPointsAt(manifestPath, library)) return manifestPath;
+  mkdirSync(folder, { recursive: true });
+  const manifest = { file_format_version: '1.0.0', runtime: { name: SIMULATED_RUNTIME_NAME, library_path: library } };
+  // Written whole then renamed, so a concurrent reader never sees half a file.
+  const temporary = `${manifestPath}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(manifest, null, 2)}\n`);
+  renameSync(temporary, manifestPath);
+  return manifestPath;
+}
