@@ -59,6 +59,10 @@ export interface NativeOpenXrInstance {
   readonly isDestroyed: boolean;
   readonly handle: bigint;
   readonly apiLayerNames: string[];
+  /** xrCreateDebugUtilsMessengerEXT through the chain; the callback is called asynchronously. Returns the handle. */
+  createDebugUtilsMessenger(callback: (message: NativeDebugUtilsMessage) => void, severities: number, types: number): bigint;
+  destroyDebugUtilsMessenger(handle: bigint): void;
+  submitDebugUtilsMessage(severity: number, types: number, message: string): void;
 }
 
 export interface NativeAddon {

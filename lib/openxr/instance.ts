@@ -18,6 +18,11 @@ export interface CreateInstanceOptions {
   readonly onDebugMessage?: (message: NativeDebugUtilsMessage) => void;
 }
 
+export interface DebugUtilsMessenger {
+  readonly handle: bigint;
+  destroy(): void;
+}
+
 export interface InstanceProperties {
   readonly runtimeName: string;
   /** XR_MAKE_VERSION value. */
@@ -69,6 +74,32 @@ export class Instance {
 
   getProperties(): InstanceProperties {
     return this.#call(() => this.#native.getProperties());
+  }
+
+  /**
+   * XR_EXT_debug_utils (enable it in enabledExtensionNames): a messenger created through the
+   * chain. The loader, the layers and the runtime (when it has the extension) report to it; the
+   * listener is called asynchronously on this thread. Destroyed with the instance at the latest.
+   */
+  createDebugUtilsMessenger(
+    listener: (message: NativeDebugUtilsMessage) => void,
+    options: { severities?: number; types?: number } = {},
+  ): DebugUtilsMessenger {
+    const handle = this.#call(() => this.#native.createDebugUtilsMessenger(listener, options.severities ?? 0x1111, options.types ?? 0xf));
+    let destroyed = false;
+    return {
+      handle,
+      destroy: () => {
+        if (destroyed || this.#native.isDestroyed) return;
+        destroyed = true;
+        this.#call(() => this.#native.destroyDebugUtilsMessenger(handle));
+      },
+    };
+  }
+
+  /** xrSubmitDebugUtilsMessageEXT (severity and type bits as in XrDebugUtilsMessage*FlagsEXT). */
+  submitDebugUtilsMessage(severity: number, types: number, message: string): void {
+    this.#call(() => this.#native.submitDebugUtilsMessage(severity, types, message));
   }
 
   /** xrDestroyInstance down the chain, then the layers and runtime are unloaded (reference counted). */

@@ -9,6 +9,8 @@ import { resolveEnabledLayers, type EnabledLayer } from './layer-policy.js';
 import type { ExtensionProperty } from './manifest.js';
 import type { InstancePlan } from './plan.js';
 import type { DiscoveredRuntime } from './runtime-discovery.js';
+import { createInstanceFromPlan, type CreateInstanceOptions, type Instance } from './instance.js';
+import { nativeRuntimeExtensions } from './native-instance.js';
 
 export interface ApiLayerProperties {
   readonly layerName: string;
@@ -43,6 +45,8 @@ export interface OpenXrLoader {
   resolveEnabledLayers(requested?: readonly string[]): EnabledLayer[];
   /** XR-CI-1, XR-CI-2: everything the native side needs to create an instance, or the exact XrResult error. */
   planInstance(request?: PlanInstanceRequest): InstancePlan;
+  /** Plans (XR-CI-1, XR-CI-2), then negotiates, builds the chain and creates the instance natively. */
+  createInstance(options: CreateInstanceOptions): Instance;
 }
 
 /** Layers an application can see and ask for: explicit ones, and implicit ones that are on; first of each name. */
@@ -58,6 +62,10 @@ export function presentLayers(layers: readonly DiscoveredApiLayer[]): Discovered
 
 export function createLoader(options: LoaderOptions = {}): OpenXrLoader {
   const platform = resolvePlatform(options);
+  // On the real host (no injected platform) the runtime itself is asked for its extensions.
+  if (options.runtimeExtensions === undefined && options.platform === undefined) {
+    options = { ...options, runtimeExtensions: nativeRuntimeExtensions };
+  }
   const run = (command: string): DiscoveryResult => discoverWith(createContext(platform, { ...options, command }));
 
   const requireRuntime = (d: DiscoveryResult): DiscoveredRuntime => {
@@ -144,6 +152,13 @@ export function createLoader(options: LoaderOptions = {}): OpenXrLoader {
         extensions: checks,
         decisions,
       };
+    },
+    createInstance(createOptions) {
+      const plan = this.planInstance({
+        enabledApiLayerNames: createOptions.enabledApiLayerNames ?? [],
+        enabledExtensionNames: createOptions.enabledExtensionNames ?? [],
+      });
+      return createInstanceFromPlan(plan, createOptions);
     },
   };
 }

@@ -4,6 +4,8 @@ import { loadNativeAddon, type NativeOpenXrPlan } from '../native.js';
 import { xrResultName } from '../generated/openxr.js';
 import { OpenXrError, type XrResultName } from './errors.js';
 import type { InstancePlan } from './plan.js';
+import type { ExtensionProperty } from './manifest.js';
+import type { DiscoveredRuntime } from './runtime-discovery.js';
 
 /** Layers the application or XR_ENABLE_API_LAYERS asked for must load; implicit ones that fail are left out. */
 export function toNativePlan(plan: Pick<InstancePlan, 'runtime' | 'apiLayers'>): NativeOpenXrPlan {
@@ -51,4 +53,13 @@ export function runtimeExtensionsFromNative(runtime: NativeOpenXrPlan['runtime']
   } catch (error) {
     rethrowNative(error);
   }
+}
+
+/** A RuntimeExtensionProvider (lib/openxr/loader.ts) that asks the runtime library itself. */
+export function nativeRuntimeExtensions(runtime: DiscoveredRuntime): ExtensionProperty[] {
+  return runtimeExtensionsFromNative({
+    manifestPath: runtime.manifestPath,
+    libraryPath: runtime.libraryPath,
+    negotiateFunctionName: runtime.negotiateFunctionName,
+  }).map((e) => ({ name: e.extensionName, extensionVersion: e.extensionVersion }));
 }

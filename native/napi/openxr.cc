@@ -100,18 +100,34 @@ XRAPI_ATTR XrBool32 XRAPI_CALL CollectMessage(XrDebugUtilsMessageSeverityFlagsEX
   return XR_FALSE;
 }
 
+Napi::Object MessageToJs(Napi::Env env, const CollectedMessage& m) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("severity", Napi::Number::New(env, static_cast<double>(m.severity)));
+  o.Set("types", Napi::Number::New(env, static_cast<double>(m.types)));
+  o.Set("messageId", m.messageId);
+  o.Set("functionName", m.functionName);
+  o.Set("message", m.message);
+  return o;
+}
+
 void DeliverCollected(Napi::Env env, Napi::Value callback, const std::vector<CollectedMessage>& messages) {
   if (!callback.IsFunction()) return;
   Napi::Function fn = callback.As<Napi::Function>();
-  for (const auto& m : messages) {
-    Napi::Object o = Napi::Object::New(env);
-    o.Set("severity", Napi::Number::New(env, static_cast<double>(m.severity)));
-    o.Set("types", Napi::Number::New(env, static_cast<double>(m.types)));
-    o.Set("messageId", m.messageId);
-    o.Set("functionName", m.functionName);
-    o.Set("message", m.message);
-    fn.Call({o});
-  }
+  for (const auto& m : messages) fn.Call({MessageToJs(env, m)});
+}
+
+XRAPI_ATTR XrBool32 XRAPI_CALL QueueMessage(XrDebugUtilsMessageSeverityFlagsEXT severity, XrDebugUtilsMessageTypeFlagsEXT types,
+                                            const XrDebugUtilsMessengerCallbackDataEXT* data, void* userData) {
+  auto* tsfn = static_cast<Napi::ThreadSafeFunction*>(userData);
+  auto copy = std::make_unique<CollectedMessage>(CollectedMessage{severity, types, data->messageId ? data->messageId : "",
+                                                                  data->functionName ? data->functionName : "",
+                                                                  data->message ? data->message : ""});
+  const napi_status status = tsfn->NonBlockingCall(copy.get(), [](Napi::Env env, Napi::Function fn, CollectedMessage* m) {
+    std::unique_ptr<CollectedMessage> owned(m);
+    if (env != nullptr && fn != nullptr) fn.Call({MessageToJs(env, *owned)});
+  });
+  if (status == napi_ok) copy.release();
+  return XR_FALSE;
 }
 
 }  // namespace
@@ -132,6 +148,9 @@ Napi::Function OpenXrInstance::Define(Napi::Env env) {
                          InstanceAccessor<&OpenXrInstance::IsDestroyed>("isDestroyed"),
                          InstanceAccessor<&OpenXrInstance::Handle>("handle"),
                          InstanceAccessor<&OpenXrInstance::LayerNames>("apiLayerNames"),
+                         InstanceMethod<&OpenXrInstance::CreateDebugUtilsMessenger>("createDebugUtilsMessenger"),
+                         InstanceMethod<&OpenXrInstance::DestroyDebugUtilsMessenger>("destroyDebugUtilsMessenger"),
+                         InstanceMethod<&OpenXrInstance::SubmitDebugUtilsMessage>("submitDebugUtilsMessage"),
                      });
 }
 
@@ -225,9 +244,89 @@ Napi::Value OpenXrInstance::GetProperties(const Napi::CallbackInfo& info) {
   return o;
 }
 
+void OpenXrInstance::DestroyJsMessengers() {
+  for (auto& m : jsMessengers_) {
+    if (instance_ && !instance_->destroyed() && instance_->table.DestroyDebugUtilsMessengerEXT != nullptr) {
+      instance_->table.DestroyDebugUtilsMessengerEXT(m->handle);
+    }
+    m->tsfn.Release();
+  }
+  jsMessengers_.clear();
+}
+
+OpenXrInstance::~OpenXrInstance() { DestroyJsMessengers(); }
+
+Napi::Value OpenXrInstance::CreateDebugUtilsMessenger(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 3 || !info[0].IsFunction() || !info[1].IsNumber() || !info[2].IsNumber()) {
+    throw ArgumentError(env, "createDebugUtilsMessenger(callback, severities: number, types: number)");
+  }
+  openxr::LoaderInstance& li = Live(env);
+  if (li.table.CreateDebugUtilsMessengerEXT == nullptr) {
+    throw XrErrorToJs(env, XR_ERROR_FUNCTION_UNSUPPORTED, "xrCreateDebugUtilsMessengerEXT is not available (enable XR_EXT_debug_utils)");
+  }
+  auto m = std::make_unique<JsMessenger>();
+  m->tsfn = Napi::ThreadSafeFunction::New(env, info[0].As<Napi::Function>(), "khronos-loader debug utils", 0, 1);
+  m->tsfn.Unref(env);  // a messenger does not keep the process alive
+  XrDebugUtilsMessengerCreateInfoEXT ci{};
+  ci.type = XR_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
+  ci.messageSeverities = info[1].As<Napi::Number>().Uint32Value();
+  ci.messageTypes = info[2].As<Napi::Number>().Uint32Value();
+  ci.userCallback = QueueMessage;
+  ci.userData = &m->tsfn;
+  const XrResult r = li.table.CreateDebugUtilsMessengerEXT(li.handle(), &ci, &m->handle);
+  if (XR_FAILED(r)) {
+    m->tsfn.Release();
+    throw XrErrorToJs(env, r, "xrCreateDebugUtilsMessengerEXT failed");
+  }
+  const uint64_t handle = openxr::HandleValue(m->handle);
+  jsMessengers_.push_back(std::move(m));
+  return Napi::BigInt::New(env, handle);
+}
+
+Napi::Value OpenXrInstance::DestroyDebugUtilsMessenger(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsBigInt()) throw ArgumentError(env, "destroyDebugUtilsMessenger(handle: bigint)");
+  openxr::LoaderInstance& li = Live(env);
+  bool lossless = true;
+  const uint64_t handle = info[0].As<Napi::BigInt>().Uint64Value(&lossless);
+  for (auto it = jsMessengers_.begin(); it != jsMessengers_.end(); ++it) {
+    if (openxr::HandleValue((*it)->handle) != handle) continue;
+    const XrResult r = li.table.DestroyDebugUtilsMessengerEXT((*it)->handle);
+    (*it)->tsfn.Release();
+    jsMessengers_.erase(it);
+    if (XR_FAILED(r)) throw XrErrorToJs(env, r, "xrDestroyDebugUtilsMessengerEXT failed");
+    return env.Undefined();
+  }
+  throw XrErrorToJs(env, XR_ERROR_HANDLE_INVALID, "no such debug utils messenger on this instance");
+}
+
+Napi::Value OpenXrInstance::SubmitDebugUtilsMessage(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 3 || !info[0].IsNumber() || !info[1].IsNumber() || !info[2].IsString()) {
+    throw ArgumentError(env, "submitDebugUtilsMessage(severity: number, types: number, message: string)");
+  }
+  openxr::LoaderInstance& li = Live(env);
+  if (li.table.SubmitDebugUtilsMessageEXT == nullptr) {
+    throw XrErrorToJs(env, XR_ERROR_FUNCTION_UNSUPPORTED, "xrSubmitDebugUtilsMessageEXT is not available (enable XR_EXT_debug_utils)");
+  }
+  const std::string message = info[2].As<Napi::String>().Utf8Value();
+  XrDebugUtilsMessengerCallbackDataEXT data{};
+  data.type = XR_TYPE_DEBUG_UTILS_MESSENGER_CALLBACK_DATA_EXT;
+  data.messageId = "application";
+  data.functionName = "xrSubmitDebugUtilsMessageEXT";
+  data.message = message.c_str();
+  const XrResult r = li.table.SubmitDebugUtilsMessageEXT(li.handle(), info[0].As<Napi::Number>().Uint32Value(),
+                                                         info[1].As<Napi::Number>().Uint32Value(), &data);
+  if (XR_FAILED(r)) throw XrErrorToJs(env, r, "xrSubmitDebugUtilsMessageEXT failed");
+  return env.Undefined();
+}
+
 Napi::Value OpenXrInstance::Destroy(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  const XrResult r = Live(env).Destroy();
+  Live(env);
+  DestroyJsMessengers();
+  const XrResult r = instance_->Destroy();
   instance_.reset();
   if (XR_FAILED(r)) throw XrErrorToJs(env, r, "xrDestroyInstance failed");
   return env.Undefined();

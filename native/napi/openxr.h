@@ -5,6 +5,7 @@
 #include <napi.h>
 
 #include <memory>
+#include <vector>
 
 #include "openxr/loader_instance.h"
 
@@ -13,6 +14,7 @@ namespace kl::napi {
 class OpenXrInstance : public Napi::ObjectWrap<OpenXrInstance> {
  public:
   static Napi::Function Define(Napi::Env env);
+  ~OpenXrInstance() override;
   // new OpenXrInstance(plan, createInfo): negotiates, builds the chain, creates the instance.
   explicit OpenXrInstance(const Napi::CallbackInfo& info);
 
@@ -26,8 +28,19 @@ class OpenXrInstance : public Napi::ObjectWrap<OpenXrInstance> {
   Napi::Value IsDestroyed(const Napi::CallbackInfo& info);
   Napi::Value Handle(const Napi::CallbackInfo& info);
   Napi::Value LayerNames(const Napi::CallbackInfo& info);
+  // XR_EXT_debug_utils through the chain; messages reach the JS callback asynchronously (from
+  // whatever thread the runtime, a layer or the loader emits them).
+  Napi::Value CreateDebugUtilsMessenger(const Napi::CallbackInfo& info);
+  Napi::Value DestroyDebugUtilsMessenger(const Napi::CallbackInfo& info);
+  Napi::Value SubmitDebugUtilsMessage(const Napi::CallbackInfo& info);
   openxr::LoaderInstance& Live(Napi::Env env) const;
+  void DestroyJsMessengers();
 
+  struct JsMessenger {
+    Napi::ThreadSafeFunction tsfn;
+    XrDebugUtilsMessengerEXT handle = XR_NULL_HANDLE;
+  };
+  std::vector<std::unique_ptr<JsMessenger>> jsMessengers_;
   std::shared_ptr<openxr::LoaderInstance> instance_;
 };
 

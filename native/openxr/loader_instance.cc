@@ -5,6 +5,7 @@
 
 #include "openxr/instance_chain.h"
 #include "openxr/instance_registry.h"
+#include "openxr/terminators.h"
 #include "openxr/trampolines.h"
 
 namespace kl::openxr {
@@ -91,7 +92,9 @@ std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan,
     throw XrError(XR_FAILED(result) ? result : XR_ERROR_INITIALIZATION_FAILED, message);
   }
   li->handle_ = top;
-  li->topGetInstanceProcAddr_ = li->layers_.empty() ? li->runtime_.getInstanceProcAddr : li->layers_[0].getInstanceProcAddr;
+  // Without layers the loader's terminator is the top: it answers the commands the loader
+  // implements (XR_EXT_debug_utils) and hands out the runtime's pointers for everything else.
+  li->topGetInstanceProcAddr_ = li->layers_.empty() ? TerminatorGetInstanceProcAddr : li->layers_[0].getInstanceProcAddr;
   // Once, from the top of the chain: every command the loader knows (core and extensions).
   gen::fillXrDispatchTable(li->table, li->topGetInstanceProcAddr_, top);
   InstanceRegistry::Get().Add(li.get(), top);
