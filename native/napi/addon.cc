@@ -9,6 +9,7 @@
 #include "napi/log_bridge.h"
 #include "napi/bench.h"
 #include "napi/openxr.h"
+#include "napi/openxr_probe.h"
 
 namespace kl::napi {
 
@@ -24,6 +25,8 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     exports.Set("OpenXrInstance", OpenXrInstance::Define(env));
     exports.Set("openxrRuntimeExtensions", Napi::Function::New<OpenXrRuntimeExtensions>(env, "openxrRuntimeExtensions"));
     exports.Set("openxrGetInstanceProcAddr", Napi::Function::New<OpenXrGetInstanceProcAddr>(env, "openxrGetInstanceProcAddr"));
+    exports.Set("openxrProbeRuntime", Napi::Function::New<OpenXrProbeRuntime>(env, "openxrProbeRuntime"));
+    exports.Set("openxrProbeApiLayer", Napi::Function::New<OpenXrProbeApiLayer>(env, "openxrProbeApiLayer"));
     exports.Set("benchOpenXrLocateSpace", Napi::Function::New<BenchOpenXrLocateSpace>(env, "benchOpenXrLocateSpace"));
     exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
   }

@@ -1,0 +1,160 @@
+#include "napi/openxr_probe.h"
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/dynamic_library.h"
+#include "napi/errors.h"
+#include "openxr/api_layer_negotiation.h"
+#include "openxr/runtime_negotiation.h"
+
+namespace kl::napi {
+
+namespace {
+
+std::string RequiredString(Napi::Env env, Napi::Object o, const char* key) {
+  Napi::Value v = o.Get(key);
+  if (!v.IsString()) throw ArgumentError(env, std::string("'") + key + "' must be a string");
+  return v.As<Napi::String>().Utf8Value();
+}
+
+std::string OptionalString(Napi::Env env, Napi::Object o, const char* key, const char* fallback) {
+  Napi::Value v = o.Get(key);
+  if (v.IsUndefined() || v.IsNull()) return fallback;
+  if (!v.IsString()) throw ArgumentError(env, std::string("'") + key + "' must be a string");
+  return v.As<Napi::String>().Utf8Value();
+}
+
+Napi::Object ArgumentObject(const Napi::CallbackInfo& info, const char* usage) {
+  if (info.Length() < 1 || !info[0].IsObject()) throw ArgumentError(info.Env(), usage);
+  return info[0].As<Napi::Object>();
+}
+
+Napi::Object Failure(Napi::Env env, const char* stage, const std::string& reason) {
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("ok", false);
+  out.Set("stage", stage);
+  out.Set("reason", reason);
+  return out;
+}
+
+// NegotiateRuntime / NegotiateApiLayer say "<what> (<paths>) rejected: <why>"; the report already
+// names the component and its files, so keep the why.
+std::string RejectionReason(const std::string& message) {
+  static const std::string kMarker = " rejected: ";
+  const auto at = message.find(kMarker);
+  return at == std::string::npos ? message : message.substr(at + kMarker.size());
+}
+
+// Opens the library and checks the negotiate symbol: the first two stages, told apart from
+// negotiation itself. Returns the failure object, or an empty object when both passed (the
+// library then stays open through `library`, so negotiation reuses the same handle).
+Napi::Object OpenAndFind(Napi::Env env, const std::string& path, const std::string& symbol,
+                         std::shared_ptr<DynamicLibrary>& library) {
+  try {
+    library = DynamicLibrary::Open(path);
+  } catch (const LibraryError& e) {
+    return Failure(env, "load", e.reason());
+  }
+  if (library->FindSymbol(symbol.c_str()) == nullptr) {
+    Napi::Object out = Failure(env, "symbol", "the library does not export " + symbol);
+    out.Set("symbol", symbol);
+    return out;
+  }
+  return Napi::Object();
+}
+
+Napi::Object Success(Napi::Env env, uint32_t interfaceVersion, XrVersion apiVersion) {
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("ok", true);
+  out.Set("stage", "negotiate");
+  out.Set("reason", "negotiated");
+  out.Set("interfaceVersion", Napi::Number::New(env, interfaceVersion));
+  out.Set("apiVersion", openxr::VersionString(apiVersion));
+  return out;
+}
+
+// The runtime's own instance extensions (XR_NULL_HANDLE, null layer name), for the report.
+void AddRuntimeExtensions(Napi::Env env, Napi::Object out, PFN_xrGetInstanceProcAddr getInstanceProcAddr) {
+  PFN_xrVoidFunction f = nullptr;
+  const XrResult lookup = getInstanceProcAddr(XR_NULL_HANDLE, "xrEnumerateInstanceExtensionProperties", &f);
+  if (XR_FAILED(lookup) || f == nullptr) {
+    out.Set("extensionsError", "getInstanceProcAddr(XR_NULL_HANDLE, \"xrEnumerateInstanceExtensionProperties\") returned " +
+                                   std::to_string(lookup) + (f == nullptr ? " and no function" : ""));
+    return;
+  }
+  auto enumerate = reinterpret_cast<PFN_xrEnumerateInstanceExtensionProperties>(f);
+  uint32_t count = 0;
+  XrResult r = enumerate(nullptr, 0, &count, nullptr);
+  std::vector<XrExtensionProperties> props;
+  if (XR_SUCCEEDED(r)) {
+    props.assign(count, XrExtensionProperties{XR_TYPE_EXTENSION_PROPERTIES, nullptr, {}, 0});
+    r = enumerate(nullptr, count, &count, props.data());
+  }
+  if (XR_FAILED(r)) {
+    out.Set("extensionsError", "xrEnumerateInstanceExtensionProperties returned " + std::to_string(r));
+    return;
+  }
+  props.resize(count);
+  Napi::Array list = Napi::Array::New(env, props.size());
+  for (uint32_t i = 0; i < props.size(); ++i) {
+    Napi::Object e = Napi::Object::New(env);
+    // Bounded: a runtime that forgets the terminator must not make us read past the array.
+    const char* name = props[i].extensionName;
+    e.Set("extensionName", std::string(name, strnlen(name, XR_MAX_EXTENSION_NAME_SIZE)));
+    e.Set("extensionVersion", Napi::Number::New(env, props[i].extensionVersion));
+    list.Set(i, e);
+  }
+  out.Set("extensions", list);
+}
+
+}  // namespace
+
+Napi::Value OpenXrProbeRuntime(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Napi::Object args = ArgumentObject(info, "openxrProbeRuntime({ libraryPath, negotiateFunctionName? })");
+  openxr::RuntimeDescription runtime;
+  runtime.libraryPath = RequiredString(env, args, "libraryPath");
+  runtime.manifestPath = OptionalString(env, args, "manifestPath", "");
+  runtime.negotiateFunctionName = OptionalString(env, args, "negotiateFunctionName", "xrNegotiateLoaderRuntimeInterface");
+
+  std::shared_ptr<DynamicLibrary> library;
+  Napi::Object failed = OpenAndFind(env, runtime.libraryPath, runtime.negotiateFunctionName, library);
+  if (!failed.IsEmpty()) return failed;
+  openxr::NegotiatedRuntime negotiated;
+  try {
+    negotiated = openxr::NegotiateRuntime(runtime);
+  } catch (const openxr::XrError& e) {
+    return Failure(env, "negotiate", RejectionReason(e.what()));
+  }
+  Napi::Object out = Success(env, negotiated.interfaceVersion, negotiated.apiVersion);
+  AddRuntimeExtensions(env, out, negotiated.getInstanceProcAddr);
+  return out;
+}
+
+Napi::Value OpenXrProbeApiLayer(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Napi::Object args = ArgumentObject(info, "openxrProbeApiLayer({ name, libraryPath, negotiateFunctionName? })");
+  openxr::ApiLayerDescription layer;
+  layer.name = RequiredString(env, args, "name");
+  layer.libraryPath = RequiredString(env, args, "libraryPath");
+  layer.manifestPath = OptionalString(env, args, "manifestPath", "");
+  layer.negotiateFunctionName = OptionalString(env, args, "negotiateFunctionName", "xrNegotiateLoaderApiLayerInterface");
+  // A probe is not an instance: a failure is logged as a warning, not as an instance-breaking error.
+  layer.required = false;
+
+  std::shared_ptr<DynamicLibrary> library;
+  Napi::Object failed = OpenAndFind(env, layer.libraryPath, layer.negotiateFunctionName, library);
+  if (!failed.IsEmpty()) return failed;
+  openxr::NegotiatedApiLayer negotiated;
+  try {
+    negotiated = openxr::NegotiateApiLayer(layer);
+  } catch (const openxr::XrError& e) {
+    return Failure(env, "negotiate", RejectionReason(e.what()));
+  }
+  return Success(env, negotiated.interfaceVersion, negotiated.apiVersion);
+}
+
+}  // namespace kl::napi
