@@ -177,6 +177,41 @@ XRAPI_ATTR XrResult XRAPI_CALL RtGetInstanceProperties(XrInstance instance, XrIn
   return XR_SUCCESS;
 }
 
+// Core commands layers such as api_dump use to print values: names for the values this runtime
+// deals in, the spec's XR_UNKNOWN_*_<value> form otherwise.
+XRAPI_ATTR XrResult XRAPI_CALL RtResultToString(XrInstance instance, XrResult value, char buffer[XR_MAX_RESULT_STRING_SIZE]) {
+  if (FromHandle<Instance>(instance, kInstanceMagic) == nullptr) return XR_ERROR_HANDLE_INVALID;
+  const char* name = nullptr;
+  switch (value) {
+    case XR_SUCCESS: name = "XR_SUCCESS"; break;
+    case XR_ERROR_VALIDATION_FAILURE: name = "XR_ERROR_VALIDATION_FAILURE"; break;
+    case XR_ERROR_HANDLE_INVALID: name = "XR_ERROR_HANDLE_INVALID"; break;
+    case XR_ERROR_FUNCTION_UNSUPPORTED: name = "XR_ERROR_FUNCTION_UNSUPPORTED"; break;
+    default: break;
+  }
+  std::string text = name ? name : (value < 0 ? "XR_UNKNOWN_FAILURE_" : "XR_UNKNOWN_SUCCESS_") + std::to_string(value);
+  CopyString(buffer, XR_MAX_RESULT_STRING_SIZE, text.c_str());
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtStructureTypeToString(XrInstance instance, XrStructureType value,
+                                                       char buffer[XR_MAX_STRUCTURE_NAME_SIZE]) {
+  if (FromHandle<Instance>(instance, kInstanceMagic) == nullptr) return XR_ERROR_HANDLE_INVALID;
+  const char* name = nullptr;
+  switch (value) {
+    case XR_TYPE_INSTANCE_CREATE_INFO: name = "XR_TYPE_INSTANCE_CREATE_INFO"; break;
+    case XR_TYPE_SYSTEM_GET_INFO: name = "XR_TYPE_SYSTEM_GET_INFO"; break;
+    case XR_TYPE_SESSION_CREATE_INFO: name = "XR_TYPE_SESSION_CREATE_INFO"; break;
+    case XR_TYPE_REFERENCE_SPACE_CREATE_INFO: name = "XR_TYPE_REFERENCE_SPACE_CREATE_INFO"; break;
+    case XR_TYPE_SPACE_LOCATION: name = "XR_TYPE_SPACE_LOCATION"; break;
+    case XR_TYPE_INSTANCE_PROPERTIES: name = "XR_TYPE_INSTANCE_PROPERTIES"; break;
+    default: break;
+  }
+  std::string text = name ? name : "XR_UNKNOWN_STRUCTURE_TYPE_" + std::to_string(value);
+  CopyString(buffer, XR_MAX_STRUCTURE_NAME_SIZE, text.c_str());
+  return XR_SUCCESS;
+}
+
 XRAPI_ATTR XrResult XRAPI_CALL RtGetSystem(XrInstance instance, const XrSystemGetInfo* info, XrSystemId* systemId) {
   kl_test::Trace("runtime:xrGetSystem");
   if (FromHandle<Instance>(instance, kInstanceMagic) == nullptr) return XR_ERROR_HANDLE_INVALID;
@@ -317,6 +352,8 @@ const Entry kEntries[] = {
     KL_RT_ENTRY(xrDestroyInstance, RtDestroyInstance, false),
     KL_RT_ENTRY(xrGetInstanceProperties, RtGetInstanceProperties, false),
     KL_RT_ENTRY(xrGetSystem, RtGetSystem, false),
+    KL_RT_ENTRY(xrResultToString, RtResultToString, false),
+    KL_RT_ENTRY(xrStructureTypeToString, RtStructureTypeToString, false),
     KL_RT_ENTRY(xrCreateSession, RtCreateSession, false),
     KL_RT_ENTRY(xrDestroySession, RtDestroySession, false),
     KL_RT_ENTRY(xrCreateReferenceSpace, RtCreateReferenceSpace, false),
