@@ -43,7 +43,8 @@ describe('BUILD: the npm package', () => {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const parsed = JSON.parse(output.slice(output.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+    // The prepack scripts print to stdout too; npm's JSON report is the array at the end.
+    const parsed = JSON.parse(output.slice(output.lastIndexOf('[\n  {'))) as { filename: string; files: { path: string }[] }[];
     const first = parsed[0];
     if (first === undefined) throw new Error('npm pack reported nothing');
     tarball = path.join(work, first.filename);
@@ -73,6 +74,9 @@ describe('BUILD: the npm package', () => {
     expect(packedFiles).toContain('dist/cli/main.js');
     expect(packedFiles).toContain('native/common/dynamic_library.cc');
     expect(packedFiles).toContain('prebuilds/linux-x64/khronos-loader.node');
+    // The shared libraries that ship beside the addon: the simulated runtime and the bundled layer.
+    expect(packedFiles).toContain('prebuilds/linux-x64/libkhronos_simxr.so');
+    expect(packedFiles).toContain('prebuilds/linux-x64/libkhronos_layer_passthrough.so');
     expect(packedFiles.filter((f) => f.startsWith('test/') || f.startsWith('lib/') || f.startsWith('scripts/'))).toEqual([]);
     expect(packedFiles.filter((f) => f.startsWith('build/') || f.startsWith('node_modules/'))).toEqual([]);
   });
