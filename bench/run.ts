@@ -6,8 +6,9 @@ import { buildBenchComponents, formatResults, runOpenXrDispatchBench } from './o
 
 const iterations = Number(process.env.KL_BENCH_ITERATIONS ?? 5_000_000);
 const repeats = Number(process.env.KL_BENCH_REPEATS ?? 5);
+const rounds = Number(process.env.KL_BENCH_ROUNDS ?? 3);
 buildBenchComponents();
-const rows = runOpenXrDispatchBench(iterations, repeats);
-const text = formatResults(rows, iterations, repeats);
+const rows = runOpenXrDispatchBench(iterations, repeats, [0, 1, 4], rounds);
+const text = formatResults(rows, iterations, repeats, rounds);
 writeFileSync(path.join(packageRoot, 'bench/RESULTS.md'), text);
 process.stdout.write(text);

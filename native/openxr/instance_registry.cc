@@ -28,6 +28,7 @@ LoaderInstance*& InstanceRegistry::ConstructingOnThisThread() {
 void InstanceRegistry::Insert(std::unordered_map<std::uint64_t, LoaderInstance*>& map, std::uint64_t key, LoaderInstance* instance) {
   auto [it, inserted] = map.try_emplace(key, instance);
   if (!inserted && it->second != instance) {
+    Get().generation_.fetch_add(1, std::memory_order_acq_rel);
     if (it->second != kAmbiguous) {
       Log(LogLevel::Warn, "openxr.dispatch",
           "two live instances use the same handle value " + std::to_string(key) +
@@ -49,6 +50,7 @@ void InstanceRegistry::Add(LoaderInstance* instance, XrInstance handle) {
 void InstanceRegistry::Remove(LoaderInstance* instance) {
   std::unique_lock lock(mutex_);
   live_.erase(instance);
+  generation_.fetch_add(1, std::memory_order_acq_rel);
   EraseFor(handles_, instance);
   EraseFor(runtimeInstances_, instance);
   EraseFor(messengers_, instance);
@@ -69,7 +71,22 @@ void InstanceRegistry::RecordHandle(std::uint64_t handle, LoaderInstance* instan
 
 void InstanceRegistry::ForgetHandle(std::uint64_t handle) {
   std::unique_lock lock(mutex_);
+  generation_.fetch_add(1, std::memory_order_acq_rel);
   handles_.erase(handle);
+}
+
+LoaderInstance* InstanceRegistry::FindByHandleCached(std::uint64_t handle) const {
+  struct Entry {
+    std::uint64_t handle = 0;
+    std::uint64_t generation = 0;
+    LoaderInstance* instance = nullptr;
+  };
+  [[gnu::tls_model("initial-exec")]] static thread_local Entry cache;
+  const std::uint64_t generation = generation_.load(std::memory_order_acquire);
+  if (cache.handle == handle && cache.generation == generation) return cache.instance;
+  LoaderInstance* found = FindByHandle(handle);
+  if (found != nullptr) cache = Entry{handle, generation, found};
+  return found;
 }
 
 void InstanceRegistry::AddRuntimeInstance(XrInstance runtimeHandle, LoaderInstance* instance) {

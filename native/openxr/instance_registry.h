@@ -39,6 +39,9 @@ class InstanceRegistry {
   void Remove(LoaderInstance* instance);
 
   LoaderInstance* FindByHandle(std::uint64_t handle) const;
+  // FindByHandle behind a one-entry per-thread cache (a frame loop calls with the same few
+  // handles), invalidated by any removal from the registry.
+  LoaderInstance* FindByHandleCached(std::uint64_t handle) const;
   void RecordHandle(std::uint64_t handle, LoaderInstance* instance);
   void ForgetHandle(std::uint64_t handle);
 
@@ -65,6 +68,8 @@ class InstanceRegistry {
   std::unordered_map<std::uint64_t, LoaderInstance*> runtimeInstances_;
   std::unordered_map<std::uint64_t, LoaderInstance*> messengers_;
   static inline constinit std::atomic<LoaderInstance*> sole_{nullptr};
+  // Bumped whenever a mapping disappears or becomes ambiguous.
+  std::atomic<std::uint64_t> generation_{1};
 };
 
 template <typename H>

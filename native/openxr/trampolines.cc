@@ -25,7 +25,7 @@ struct Signature<R(XRAPI_PTR*)(A...)> {
 };
 
 [[gnu::noinline]] LoaderInstance* LookUp(std::uint64_t handle, const char* command) {
-  LoaderInstance* li = InstanceRegistry::Get().FindByHandle(handle);
+  LoaderInstance* li = InstanceRegistry::Get().FindByHandleCached(handle);
   if (li == nullptr) {
     Log(LogLevel::Error, "openxr.dispatch",
         std::string(command) + ": handle " + std::to_string(handle) +
