@@ -63,6 +63,7 @@ SIMXR_ENTRY GetReferenceSpaceBoundsRect(XrSession session, XrReferenceSpaceType 
                                         XrExtent2Df* bounds);
 SIMXR_ENTRY CreateActionSpace(XrSession session, const XrActionSpaceCreateInfo* createInfo, XrSpace* space);
 SIMXR_ENTRY LocateSpace(XrSpace space, XrSpace baseSpace, XrTime time, XrSpaceLocation* location);
+SIMXR_ENTRY LocateSpaces(XrSession session, const XrSpacesLocateInfo* locateInfo, XrSpaceLocations* spaceLocations);
 SIMXR_ENTRY DestroySpace(XrSpace space);
 
 // actions.cc

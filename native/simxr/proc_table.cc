@@ -20,7 +20,7 @@ PFN_xrVoidFunction fn(F* f) {
   return reinterpret_cast<PFN_xrVoidFunction>(f);
 }
 
-// Every OpenXR 1.0 core command. (XR_MND_headless, the one extension offered, adds no command.)
+// Every OpenXR 1.0 and 1.1 core command. (XR_MND_headless, the one extension offered, adds no command.)
 const ProcEntry kProcs[] = {
     {"xrGetInstanceProcAddr", fn(GetInstanceProcAddr), Needs::Instance},
     {"xrEnumerateApiLayerProperties", fn(EnumerateApiLayerProperties), Needs::NoInstance},
@@ -77,6 +77,8 @@ const ProcEntry kProcs[] = {
     {"xrGetInputSourceLocalizedName", fn(GetInputSourceLocalizedName), Needs::Instance},
     {"xrApplyHapticFeedback", fn(ApplyHapticFeedback), Needs::Instance},
     {"xrStopHapticFeedback", fn(StopHapticFeedback), Needs::Instance},
+    // OpenXR 1.1 core: only for instances created with apiVersion 1.1.
+    {"xrLocateSpaces", fn(LocateSpaces), Needs::Api11},
 };
 
 }  // namespace

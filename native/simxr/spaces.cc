@@ -1,6 +1,7 @@
 #include "simxr/spaces.h"
 
 #include <cmath>
+#include <vector>
 
 #include "simxr/entry_points.h"
 #include "simxr/pose_math.h"
@@ -189,6 +190,48 @@ SIMXR_ENTRY LocateSpace(XrSpace space, XrSpace baseSpace, XrTime time, XrSpaceLo
     location->pose = identityPose();
   }
   if (velocity != nullptr) fillVelocity(*object, *base, time, *velocity);
+  return XR_SUCCESS;
+}
+
+// OpenXR 1.1 (promoted from XR_KHR_locate_spaces): many spaces against one base at one time.
+SIMXR_ENTRY LocateSpaces(XrSession session, const XrSpacesLocateInfo* locateInfo, XrSpaceLocations* spaceLocations) {
+  auto object = findSession(session);
+  if (!object) return XR_ERROR_HANDLE_INVALID;
+  if (!hasType(locateInfo, XR_TYPE_SPACES_LOCATE_INFO) || !hasType(spaceLocations, XR_TYPE_SPACE_LOCATIONS)) {
+    return XR_ERROR_VALIDATION_FAILURE;
+  }
+  if (locateInfo->spaceCount == 0 || locateInfo->spaces == nullptr || spaceLocations->locations == nullptr ||
+      spaceLocations->locationCount != locateInfo->spaceCount) {
+    return XR_ERROR_VALIDATION_FAILURE;
+  }
+  auto* velocities = findInNextChainMutable<XrSpaceVelocities>(spaceLocations, XR_TYPE_SPACE_VELOCITIES);
+  if (velocities != nullptr && (velocities->velocities == nullptr || velocities->velocityCount != locateInfo->spaceCount)) {
+    return XR_ERROR_VALIDATION_FAILURE;
+  }
+  auto base = findSpace(locateInfo->baseSpace);
+  if (!base) return XR_ERROR_HANDLE_INVALID;
+  if (base->session != object) return XR_ERROR_VALIDATION_FAILURE;
+  if (locateInfo->time <= 0) return XR_ERROR_TIME_INVALID;
+  // Validate every space before writing anything, so a failure leaves the outputs untouched.
+  std::vector<std::shared_ptr<Space>> spaces;
+  spaces.reserve(locateInfo->spaceCount);
+  for (uint32_t i = 0; i < locateInfo->spaceCount; ++i) {
+    auto space = findSpace(locateInfo->spaces[i]);
+    if (!space) return XR_ERROR_HANDLE_INVALID;
+    if (space->session != object) return XR_ERROR_VALIDATION_FAILURE;
+    spaces.push_back(std::move(space));
+  }
+  for (uint32_t i = 0; i < locateInfo->spaceCount; ++i) {
+    XrSpaceLocationData& out = spaceLocations->locations[i];
+    auto pose = relativePose(*spaces[i], *base, locateInfo->time);
+    out.locationFlags = pose ? kAllLocationFlags : 0;
+    out.pose = pose ? *pose : identityPose();
+    if (velocities != nullptr) {
+      XrSpaceVelocity velocity{XR_TYPE_SPACE_VELOCITY, nullptr, 0, {}, {}};
+      fillVelocity(*spaces[i], *base, locateInfo->time, velocity);
+      velocities->velocities[i] = XrSpaceVelocityData{velocity.velocityFlags, velocity.linearVelocity, velocity.angularVelocity};
+    }
+  }
   return XR_SUCCESS;
 }
 
