@@ -65,6 +65,28 @@ export interface NativeOpenXrInstance {
   submitDebugUtilsMessage(severity: number, types: number, message: string): void;
 }
 
+/** What a doctor probe loads (native/napi/openxr_probe.cc). */
+export interface NativeOpenXrProbeTarget {
+  readonly libraryPath: string;
+  readonly negotiateFunctionName?: string;
+  readonly manifestPath?: string;
+}
+
+/** A probe's answer: which stage failed (load: dlopen, symbol: dlsym, negotiate) and why, or the negotiated versions. */
+export interface NativeOpenXrProbeResult {
+  readonly ok: boolean;
+  readonly stage: 'load' | 'symbol' | 'negotiate';
+  readonly reason: string;
+  /** Set when the negotiate symbol is missing. */
+  readonly symbol?: string;
+  readonly interfaceVersion?: number;
+  /** "major.minor.patch". */
+  readonly apiVersion?: string;
+  /** Runtimes only: their own instance extensions, or why they could not be listed. */
+  readonly extensions?: readonly { readonly extensionName: string; readonly extensionVersion: number }[];
+  readonly extensionsError?: string;
+}
+
 export interface NativeAddon {
   readonly napiVersion: number;
   readonly NativeLibrary: new (path: string) => NativeLibrary;
@@ -73,6 +95,10 @@ export interface NativeAddon {
   openLibraryCount(): number;
   readonly OpenXrInstance: new (plan: NativeOpenXrPlan, createInfo: NativeOpenXrCreateInfo) => NativeOpenXrInstance;
   openxrRuntimeExtensions(runtime: NativeOpenXrPlan['runtime']): { extensionName: string; extensionVersion: number }[];
+  /** `khronos-loader doctor`: load, look up the negotiate symbol and negotiate one runtime; never throws for a broken library. */
+  openxrProbeRuntime(runtime: NativeOpenXrProbeTarget): NativeOpenXrProbeResult;
+  /** The same for one API layer (its name goes to the negotiate function). */
+  openxrProbeApiLayer(layer: NativeOpenXrProbeTarget & { readonly name: string }): NativeOpenXrProbeResult;
   /** The loader's exported xrGetInstanceProcAddr (0n: XR_NULL_HANDLE), as native code sees it. */
   openxrGetInstanceProcAddr(instance: bigint, name: string): bigint;
   /** ns per xrLocateSpace through the exported trampoline and through the xrGetInstanceProcAddr pointer. */

@@ -4,6 +4,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { LogWriter } from '../log.js';
 import { discover } from '../openxr/discover.js';
+import { runDoctorCli } from './doctor.js';
 import { formatOpenXrInfo } from './info.js';
 
 const USAGE = `usage: khronos-loader <command>
@@ -11,6 +12,8 @@ const USAGE = `usage: khronos-loader <command>
 commands:
   info openxr [--json]   the active OpenXR runtime, every API layer found, every problem
   demo                   (for now) the same as "info openxr"
+  doctor [openxr] [--json] [--timeout ms]
+                         load and negotiate every runtime and layer (each in a child process); problems and fixes
 `;
 
 export interface CliIo {
@@ -19,9 +22,10 @@ export interface CliIo {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** Runs the CLI; returns the exit code. */
-export function runCli(argv: readonly string[], io: CliIo): number {
+/** Runs the CLI; returns the exit code (a promise for the commands that wait on child processes). */
+export function runCli(argv: readonly string[], io: CliIo): number | Promise<number> {
   const [command, ...rest] = argv;
+  if (command === 'doctor') return runDoctorCli(rest, io);
   if (command === 'info' || command === 'demo') {
     const target = command === 'demo' ? 'openxr' : rest[0];
     const flags = command === 'demo' ? rest : rest.slice(1);
@@ -53,8 +57,12 @@ function isMain(): boolean {
 }
 
 if (isMain()) {
-  process.exitCode = runCli(process.argv.slice(2), {
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
+  void Promise.resolve(
+    runCli(process.argv.slice(2), {
+      stdout: (t) => process.stdout.write(t),
+      stderr: (t) => process.stderr.write(t),
+    }),
+  ).then((code) => {
+    process.exitCode = code;
   });
 }

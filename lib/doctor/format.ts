@@ -1,0 +1,66 @@
+// The doctor's report as text (one line per problem, with what to do about it) and as JSON.
+import type { ComponentReport, DoctorReport, Problem } from './report.js';
+
+const STATUS: Readonly<Record<ComponentReport['status'], string>> = { ok: '[ok]     ', warning: '[warning]', broken: '[BROKEN] ' };
+
+function cause(p: Problem): string {
+  const where = `${p.why.file}${p.why.field ? ` [${p.why.field}]` : ''}${p.why.symbol ? ` (symbol ${p.why.symbol})` : ''}`;
+  return `${where}: ${p.why.reason}`;
+}
+
+function problemLines(p: Problem, indent: string): string[] {
+  // A manifest diagnostic's reason is already the "what": then "why" only says where.
+  const where = `${p.why.file}${p.why.field ? ` [${p.why.field}]` : ''}${p.why.symbol ? ` (symbol ${p.why.symbol})` : ''}`;
+  const why = p.what.includes(p.why.reason) ? where : cause(p);
+  return [`${indent}${p.severity === 'error' ? 'error' : 'warning'}: ${p.what}`, `${indent}  why: ${why}`, `${indent}  fix: ${p.fix}`];
+}
+
+function title(c: ComponentReport): string {
+  if (c.kind === 'runtime') return `runtime ${c.name}`;
+  if (c.kind === 'manifest') return `manifest ${c.manifestPath}`;
+  return `${c.layerKind ?? 'API'} layer ${c.name}`;
+}
+
+function componentLines(c: ComponentReport): string[] {
+  const head = `${STATUS[c.status]} ${title(c)}${c.inForce ? ' (in force)' : ''}`;
+  const out = [head];
+  if (c.manifestPath && c.kind !== 'manifest') out.push(`            manifest: ${c.manifestPath}`);
+  if (c.libraryPath) out.push(`            library:  ${c.libraryPath}`);
+  out.push(`            ${c.inForce ? 'in force:    ' : 'not in force:'} ${c.inForceReason}`);
+  if (c.negotiated) {
+    const n = c.negotiated;
+    out.push(`            negotiated: loader interface ${n.interfaceVersion}, OpenXR ${n.apiVersion}`);
+    if (n.extensions) out.push(`            extensions: ${n.extensions.length ? n.extensions.map((e) => `${e.name} v${e.extensionVersion}`).join(', ') : 'none'}`);
+  } else if (!c.probe.ran) {
+    out.push(`            not loaded: ${c.probe.reason}`);
+  }
+  for (const p of c.problems) out.push(...problemLines(p, '            '));
+  return out;
+}
+
+export function formatDoctorReport(r: DoctorReport): string {
+  const out: string[] = [];
+  out.push(`khronos-loader doctor: OpenXR (${r.platform.os}, ${r.platform.arch}${r.platform.elevated ? ', elevated' : ''}); each library loaded in a child process, ${r.timeoutMs / 1000} s limit`);
+  out.push('');
+  for (const c of r.components) out.push(...componentLines(c), '');
+  if (r.general.length) {
+    out.push('Other problems:');
+    for (const p of r.general) out.push(...problemLines(p, '  '));
+    out.push('');
+  }
+  const broken = r.components.filter((c) => c.status === 'broken');
+  const brokenInForce = broken.filter((c) => c.inForce);
+  const problems = r.components.reduce((n, c) => n + c.problems.length, r.general.length);
+  if (brokenInForce.length) {
+    out.push(`BROKEN: ${brokenInForce.map(title).join(', ')} — OpenXR applications started now will fail (${problems} problem${problems === 1 ? '' : 's'} in all).`);
+  } else if (problems) {
+    out.push(`OK for what is in force; ${problems} problem${problems === 1 ? '' : 's'} elsewhere${broken.length ? ` (broken but not in force: ${broken.map(title).join(', ')})` : ''}.`);
+  } else {
+    out.push('OK: no problems found.');
+  }
+  return out.join('\n') + '\n';
+}
+
+export function doctorReportJson(r: DoctorReport): string {
+  return JSON.stringify(r, null, 2) + '\n';
+}

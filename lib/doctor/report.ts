@@ -1,0 +1,87 @@
+// The doctor's report model: one entry per component (the active runtime, each API layer, each
+// manifest that could not be used), each with its problems — what is wrong, why (file, field or
+// symbol, reason) and what to do about it — and whether it is "in force", i.e. whether every
+// OpenXR application started now would load it.
+import type { ApiLayerKind } from '../openxr/manifest.js';
+
+export type ProblemSeverity = 'error' | 'warning';
+
+/** Where a problem was found: the manifest's checks, the library file, or the probe in a child process. */
+export type ProblemStage = 'manifest' | 'library' | 'architecture' | 'load' | 'symbol' | 'negotiate' | 'crash' | 'timeout' | 'probe';
+
+export interface ProblemCause {
+  /** The manifest, library or environment variable concerned. */
+  readonly file: string;
+  /** The manifest field, as the spec spells it. */
+  readonly field?: string;
+  /** The symbol looked up, for a missing negotiate function. */
+  readonly symbol?: string;
+  readonly reason: string;
+}
+
+export interface Problem {
+  readonly severity: ProblemSeverity;
+  readonly stage: ProblemStage;
+  /** One line: what is wrong. */
+  readonly what: string;
+  readonly why: ProblemCause;
+  /** What to do about it. */
+  readonly fix: string;
+}
+
+export type ComponentKind = 'runtime' | 'api-layer' | 'manifest';
+export type ComponentStatus = 'ok' | 'warning' | 'broken';
+
+/** What the child process learnt by loading and negotiating. */
+export interface NegotiationSummary {
+  readonly interfaceVersion: number;
+  readonly apiVersion: string;
+  /** Runtimes: their own instance extensions (when they could be listed). */
+  readonly extensions?: readonly { readonly name: string; readonly extensionVersion: number }[];
+}
+
+export interface ComponentReport {
+  readonly kind: ComponentKind;
+  /** The layer name; for a runtime, its library's file name; for an unusable manifest, the layer name if it could be read. */
+  readonly name: string;
+  /** Layers: implicit or explicit (unknown for a manifest outside the standard folders). */
+  readonly layerKind?: ApiLayerKind;
+  /** Empty when there is no manifest (a layer XR_ENABLE_API_LAYERS names but nothing provides). */
+  readonly manifestPath: string;
+  readonly libraryPath?: string;
+  /** true when applications started now would load it: the active runtime, implicit layers on by default, layers in XR_ENABLE_API_LAYERS. */
+  readonly inForce: boolean;
+  readonly inForceReason: string;
+  readonly status: ComponentStatus;
+  readonly problems: readonly Problem[];
+  /** Present when the probe negotiated. */
+  readonly negotiated?: NegotiationSummary;
+  /** Whether the library was loaded in a child process, or why not. */
+  readonly probe: { readonly ran: true; readonly durationMs: number; readonly stderr: string } | { readonly ran: false; readonly reason: string };
+}
+
+export interface DoctorReport {
+  readonly api: 'openxr';
+  readonly platform: { readonly os: string; readonly arch: string; readonly elevated: boolean };
+  readonly components: readonly ComponentReport[];
+  /** Problems that belong to no component (search folders, environment). */
+  readonly general: readonly Problem[];
+  /** The probe timeout used, in milliseconds. */
+  readonly timeoutMs: number;
+  /** true when the active runtime or a layer in force is broken. */
+  readonly broken: boolean;
+  /** 1 when `broken`, else 0. */
+  readonly exitCode: 0 | 1;
+}
+
+export function componentStatus(problems: readonly Problem[]): ComponentStatus {
+  if (problems.some((p) => p.severity === 'error')) return 'broken';
+  if (problems.length > 0) return 'warning';
+  return 'ok';
+}
+
+/** The report's verdict: broken when something in force is broken. */
+export function verdict(components: readonly ComponentReport[]): { broken: boolean; exitCode: 0 | 1 } {
+  const broken = components.some((c) => c.inForce && c.status === 'broken');
+  return { broken, exitCode: broken ? 1 : 0 };
+}
