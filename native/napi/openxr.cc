@@ -325,8 +325,9 @@ Napi::Value OpenXrInstance::SubmitDebugUtilsMessage(const Napi::CallbackInfo& in
 Napi::Value OpenXrInstance::Destroy(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Live(env);
-  DestroyJsMessengers();
+  // Messengers are children of the instance: they go with it, after hearing its teardown.
   const XrResult r = instance_->Destroy();
+  DestroyJsMessengers();
   instance_.reset();
   if (XR_FAILED(r)) throw XrErrorToJs(env, r, "xrDestroyInstance failed");
   return env.Undefined();

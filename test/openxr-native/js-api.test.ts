@@ -167,8 +167,12 @@ describe('XR_EXT_debug_utils in the loader', () => {
     expect(messages.map((m) => m.message)).toEqual(['an error', 'a warning']);
     expect(warnings.map((m) => m.message)).toEqual(['a warning']);
     expect(trace().some((l) => l.includes('DebugUtils'))).toBe(false);
-    all.destroy();
     onlyWarnings.destroy();
+    // The loader's own messages reach the messengers the application created.
     instance.destroy();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(messages.at(-1)).toMatchObject({ messageId: 'khronos-loader', functionName: 'xrDestroyInstance', severity: 0x10 });
+    expect(messages.at(-1)?.message).toMatch(/instance destroyed; unloading 1 API layer\(s\) and the runtime/);
+    expect(() => all.destroy()).not.toThrow();
   });
 });
