@@ -271,7 +271,7 @@ export function staticChecks(d: DiscoveryResult, platform: Platform, nodeArch: s
             : 'not used',
       ...(manifest?.disable_environment !== undefined ? { disableEnvironment: manifest.disable_environment } : {}),
       problems,
-      probe: { skip: 'the manifest is unusable' },
+      probe: { skip: problems.some((p) => p.why.field === 'api_layer.library_path' && /does not exist/.test(p.why.reason)) ? 'the library is missing' : 'the manifest is unusable' },
     });
     for (const n of manifest && enabled.has(manifest.name) ? [manifest.name] : []) found.add(n);
   }
