@@ -26,7 +26,7 @@ function componentLines(c: ComponentReport): string[] {
   const out = [head];
   if (c.manifestPath && c.kind !== 'manifest') out.push(`            manifest: ${c.manifestPath}`);
   if (c.libraryPath) out.push(`            library:  ${c.libraryPath}`);
-  out.push(`            ${c.inForce ? 'in force:    ' : 'not in force:'} ${c.inForceReason}`);
+  out.push(`            in force: ${c.inForce ? 'yes' : 'no'} — ${c.inForceReason}`);
   if (c.negotiated) {
     const n = c.negotiated;
     out.push(`            negotiated: loader interface ${n.interfaceVersion}, OpenXR ${n.apiVersion}`);
