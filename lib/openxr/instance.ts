@@ -4,6 +4,13 @@ import { loadNativeAddon, type NativeDebugUtilsMessage, type NativeOpenXrInstanc
 import { XR_API_VERSION_1_0 } from '../generated/openxr.js';
 import { openXrErrorFromCode, rethrowNative, toNativePlan } from './native-instance.js';
 import type { InstancePlan } from './plan.js';
+// The typed API (issue 5): the methods below delegate to these modules.
+import { createActionSet, suggestBindings, type ActionSet, type ActionSetOptions, type SuggestedBinding } from './action.js';
+import { events, pollEvent, pollEvents, type EventIteratorOptions, type OpenXrEvent } from './events.js';
+import { pathOf } from './handles.js';
+import { createSession, destroyInstanceChildren, type CreateSessionOptions, type Session } from './session.js';
+import { getSystem, type System } from './system.js';
+import type { FormFactorName } from './types.js';
 
 export interface CreateInstanceOptions {
   readonly applicationName: string;
@@ -102,8 +109,53 @@ export class Instance {
     this.#call(() => this.#native.submitDebugUtilsMessage(severity, types, message));
   }
 
-  /** xrDestroyInstance down the chain, then the layers and runtime are unloaded (reference counted). */
+  /** xrGetSystem for a form factor (default 'head-mounted-display'). */
+  getSystem(formFactor?: FormFactorName): System {
+    return getSystem(this, formFactor);
+  }
+
+  /** xrCreateSession: a headless session (XR_MND_headless must be enabled on this instance). */
+  createSession(system: System, options?: CreateSessionOptions): Session {
+    return createSession(this, system, options);
+  }
+
+  /** xrCreateActionSet. */
+  createActionSet(options: ActionSetOptions): ActionSet {
+    return createActionSet(this, options);
+  }
+
+  /** xrSuggestInteractionProfileBindings. */
+  suggestBindings(interactionProfile: string, bindings: readonly SuggestedBinding[]): void {
+    suggestBindings(this, interactionProfile, bindings);
+  }
+
+  /** xrStringToPath (cached). */
+  stringToPath(path: string): bigint {
+    return pathOf(this, path);
+  }
+
+  /** xrPollEvent: the next event or null; session events also reach their Session ('stateChanged'). */
+  pollEvent(): OpenXrEvent | null {
+    return pollEvent(this);
+  }
+
+  /** Drains the event queue. */
+  pollEvents(): OpenXrEvent[] {
+    return pollEvents(this);
+  }
+
+  /** The events as an async iterator (polls on a timer; ends when the instance is destroyed or the signal aborts). */
+  events(options?: EventIteratorOptions): AsyncGenerator<OpenXrEvent, void, undefined> {
+    return events(this, options);
+  }
+
+  /**
+   * xrDestroyInstance down the chain, then the layers and runtime are unloaded (reference
+   * counted). Its sessions are destroyed first (their frame threads stopped); every child handle
+   * is invalid afterwards.
+   */
   destroy(): void {
+    if (!this.#native.isDestroyed) destroyInstanceChildren(this);
     this.#call(() => this.#native.destroy());
   }
 

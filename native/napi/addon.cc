@@ -9,6 +9,7 @@
 #include "napi/log_bridge.h"
 #include "napi/bench.h"
 #include "napi/openxr.h"
+#include "napi/openxr_api.h"
 #include "napi/openxr_probe.h"
 
 namespace kl::napi {
@@ -28,6 +29,7 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     exports.Set("openxrProbeRuntime", Napi::Function::New<OpenXrProbeRuntime>(env, "openxrProbeRuntime"));
     exports.Set("openxrProbeApiLayer", Napi::Function::New<OpenXrProbeApiLayer>(env, "openxrProbeApiLayer"));
     exports.Set("benchOpenXrLocateSpace", Napi::Function::New<BenchOpenXrLocateSpace>(env, "benchOpenXrLocateSpace"));
+    xr::RegisterOpenXrApi(env, exports);  // sessions, spaces, actions, systems, events (the typed API)
     exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
   }
 

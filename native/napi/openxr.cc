@@ -218,6 +218,11 @@ openxr::LoaderInstance& OpenXrInstance::LiveInstance(Napi::Env env, Napi::Value 
   return self->Live(env);
 }
 
+std::shared_ptr<openxr::LoaderInstance> OpenXrInstance::LiveInstanceShared(Napi::Env env, Napi::Value value) {
+  LiveInstance(env, value);  // throws unless a live OpenXrInstance
+  return Napi::ObjectWrap<OpenXrInstance>::Unwrap(value.As<Napi::Object>())->instance_;
+}
+
 Napi::Value OpenXrInstance::GetInstanceProcAddr(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() < 1 || !info[0].IsString()) throw ArgumentError(env, "getInstanceProcAddr(name: string)");

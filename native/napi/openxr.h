@@ -20,6 +20,8 @@ class OpenXrInstance : public Napi::ObjectWrap<OpenXrInstance> {
 
   // For other native surfaces (bench): the instance, or a thrown JS error when destroyed.
   static openxr::LoaderInstance& LiveInstance(Napi::Env env, Napi::Value value);
+  // The same, shared: for native objects (sessions, spaces, ...) that must keep it alive.
+  static std::shared_ptr<openxr::LoaderInstance> LiveInstanceShared(Napi::Env env, Napi::Value value);
 
  private:
   Napi::Value GetInstanceProcAddr(const Napi::CallbackInfo& info);

@@ -1,0 +1,57 @@
+// Names for the OpenXR enumerants the typed API takes and returns (values from the registry).
+
+export const FORM_FACTORS = { 'head-mounted-display': 1, 'handheld-display': 2 } as const;
+export type FormFactorName = keyof typeof FORM_FACTORS;
+
+export const VIEW_CONFIGURATION_TYPES = { 'primary-mono': 1, 'primary-stereo': 2 } as const;
+export type ViewConfigurationTypeName = keyof typeof VIEW_CONFIGURATION_TYPES;
+
+export const REFERENCE_SPACE_TYPES = { view: 1, local: 2, stage: 3, 'local-floor': 1000426000 } as const;
+export type ReferenceSpaceTypeName = keyof typeof REFERENCE_SPACE_TYPES;
+
+export const ENVIRONMENT_BLEND_MODES = { opaque: 1, additive: 2, 'alpha-blend': 3 } as const;
+export type EnvironmentBlendModeName = keyof typeof ENVIRONMENT_BLEND_MODES;
+
+export const ACTION_TYPES = { boolean: 1, float: 2, vector2f: 3, pose: 4, vibration: 100 } as const;
+export type ActionTypeName = keyof typeof ACTION_TYPES;
+
+/** XrSessionState, in value order (XR_SESSION_STATE_UNKNOWN = 0 ... EXITING = 8). */
+export const SESSION_STATES = [
+  'unknown',
+  'idle',
+  'ready',
+  'synchronized',
+  'visible',
+  'focused',
+  'stopping',
+  'loss-pending',
+  'exiting',
+] as const;
+export type SessionStateName = (typeof SESSION_STATES)[number];
+
+/** XrSpaceLocationFlags bits, as space.locate() returns them. */
+export const SpaceLocationFlags = {
+  ORIENTATION_VALID: 0x1,
+  POSITION_VALID: 0x2,
+  ORIENTATION_TRACKED: 0x4,
+  POSITION_TRACKED: 0x8,
+} as const;
+
+/** XrViewStateFlags bits, as session.locateViews() returns them. */
+export const ViewStateFlags = SpaceLocationFlags;
+
+/** Floats per view in session.locateViews()' output: pose (px py pz qx qy qz qw), then fov (left right up down). */
+export const VIEW_FLOATS = 11;
+/** Floats in space.locate()' output: px py pz qx qy qz qw. */
+export const POSE_FLOATS = 7;
+
+/** The value of a name in one of the tables above; a TypeError naming the choices otherwise. */
+export function enumValue<T extends Record<string, number>>(table: T, name: unknown, what: string): number {
+  if (typeof name === 'string' && Object.prototype.hasOwnProperty.call(table, name)) return table[name] as number;
+  throw new TypeError(`${what} must be one of ${Object.keys(table).map((k) => `'${k}'`).join(', ')}; got ${String(name)}`);
+}
+
+export function enumName<T extends Record<string, number>>(table: T, value: number): keyof T | undefined {
+  for (const [k, v] of Object.entries(table)) if (v === value) return k as keyof T;
+  return undefined;
+}

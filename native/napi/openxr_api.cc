@@ -1,0 +1,49 @@
+#include "napi/openxr_api.h"
+
+#include "napi/openxr_actions.h"
+#include "napi/openxr_session.h"
+#include "napi/openxr_space.h"
+#include "napi/openxr_system.h"
+
+namespace kl::napi::xr {
+
+namespace {
+
+// benchEmpty(a, b): the cheapest N-API call taking two numbers, the yardstick for the per-call
+// cost of the bound functions (bench/openxr-js-locate.ts).
+napi_value BenchEmpty(napi_env env, napi_callback_info info) {
+  std::size_t argc = 2;
+  napi_value argv[2];
+  napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
+  double a = 0, b = 0;
+  napi_get_value_double(env, argv[0], &a);
+  napi_get_value_double(env, argv[1], &b);
+  napi_value result = nullptr;
+  napi_create_uint32(env, a > b ? 1 : 0, &result);
+  return result;
+}
+
+}  // namespace
+
+void RegisterOpenXrApi(Napi::Env env, Napi::Object exports) {
+  exports.Set("OpenXrSession", OpenXrSession::Define(env));
+  exports.Set("OpenXrSpace", OpenXrSpace::Define(env));
+  exports.Set("OpenXrActionSet", OpenXrActionSet::Define(env));
+  exports.Set("OpenXrAction", OpenXrAction::Define(env));
+  exports.Set("openxrGetSystem", Napi::Function::New<GetSystem>(env, "openxrGetSystem"));
+  exports.Set("openxrGetSystemProperties", Napi::Function::New<GetSystemProperties>(env, "openxrGetSystemProperties"));
+  exports.Set("openxrEnumerateViewConfigurations", Napi::Function::New<EnumerateViewConfigurations>(env, "openxrEnumerateViewConfigurations"));
+  exports.Set("openxrEnumerateViewConfigurationViews",
+              Napi::Function::New<EnumerateViewConfigurationViews>(env, "openxrEnumerateViewConfigurationViews"));
+  exports.Set("openxrEnumerateEnvironmentBlendModes",
+              Napi::Function::New<EnumerateEnvironmentBlendModes>(env, "openxrEnumerateEnvironmentBlendModes"));
+  exports.Set("openxrStringToPath", Napi::Function::New<StringToPath>(env, "openxrStringToPath"));
+  exports.Set("openxrPathToString", Napi::Function::New<PathToString>(env, "openxrPathToString"));
+  exports.Set("openxrPollEvent", Napi::Function::New<PollEvent>(env, "openxrPollEvent"));
+  exports.Set("openxrSuggestBindings", Napi::Function::New<SuggestBindings>(env, "openxrSuggestBindings"));
+  napi_value empty = nullptr;
+  NAPI_THROW_IF_FAILED_VOID(env, napi_create_function(env, "benchEmpty", NAPI_AUTO_LENGTH, BenchEmpty, nullptr, &empty));
+  exports.Set("benchEmpty", Napi::Value(env, empty));
+}
+
+}  // namespace kl::napi::xr

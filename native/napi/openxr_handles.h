@@ -1,0 +1,171 @@
+// What the OpenXR handle objects of the JavaScript API share (sessions, spaces, action sets,
+// actions): each holds its parent's core through shared_ptr, down to the LoaderInstance, so the
+// dispatch table it calls through outlives it; each core knows whether it is alive (its own
+// destroyed flag and every parent's), so a call on a destroyed handle throws
+// XR_ERROR_HANDLE_INVALID instead of reaching the runtime. Also: type tags (a wrong object is a
+// TypeError, never a wrong cast), error helpers, and native functions bound to their data (the
+// per-frame fast paths).
+#pragma once
+
+#include <napi.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "napi/errors.h"
+#include "napi/openxr.h"
+#include "openxr/instance_registry.h"
+#include "openxr/loader_instance.h"
+
+namespace kl::napi::xr {
+
+using openxr::LoaderInstance;
+
+struct SpaceCore;
+
+struct SessionCore {
+  std::shared_ptr<LoaderInstance> instance;
+  XrSession handle = XR_NULL_HANDLE;
+  std::atomic<bool> destroyed{false};
+  // The frame clock, JavaScript thread only: the predicted display time of the last frame
+  // xrWaitFrame returned, and of the frame xrBeginFrame began (xrEndFrame's default).
+  XrTime lastWaitedDisplayTime = 0;
+  XrTime begunDisplayTime = 0;
+  // Spaces created from this session: xrDestroySession destroys them (JavaScript thread only).
+  std::vector<std::weak_ptr<SpaceCore>> spaces;
+
+  bool alive() const noexcept { return !destroyed.load(std::memory_order_relaxed) && !instance->destroyed(); }
+};
+
+struct SpaceCore {
+  std::shared_ptr<SessionCore> session;
+  XrSpace handle = XR_NULL_HANDLE;
+  bool destroyed = false;
+  bool alive() const noexcept { return !destroyed && session->alive(); }
+};
+
+struct ActionSetCore {
+  std::shared_ptr<LoaderInstance> instance;
+  XrActionSet handle = XR_NULL_HANDLE;
+  bool destroyed = false;
+  bool alive() const noexcept { return !destroyed && !instance->destroyed(); }
+};
+
+struct ActionCore {
+  std::shared_ptr<ActionSetCore> set;
+  XrAction handle = XR_NULL_HANDLE;
+  XrActionType type = XR_ACTION_TYPE_BOOLEAN_INPUT;
+  bool destroyed = false;
+  bool alive() const noexcept { return !destroyed && set->alive(); }
+};
+
+// One tag per class (napi_type_tag_object, N-API 8).
+inline constexpr napi_type_tag kSessionTag{0x6b686c6f61646572ULL, 0x73657373696f6e01ULL};
+inline constexpr napi_type_tag kSpaceTag{0x6b686c6f61646572ULL, 0x7370616365000002ULL};
+inline constexpr napi_type_tag kActionSetTag{0x6b686c6f61646572ULL, 0x616374696f6e7303ULL};
+inline constexpr napi_type_tag kActionTag{0x6b686c6f61646572ULL, 0x616374696f6e0004ULL};
+
+inline void TagObject(Napi::Env env, Napi::Object object, const napi_type_tag& tag) {
+  NAPI_THROW_IF_FAILED_VOID(env, napi_type_tag_object(env, object, &tag));
+}
+
+// The wrapped object behind `value`, or a TypeError naming what was expected.
+template <typename T>
+T* UnwrapTagged(Napi::Env env, Napi::Value value, const napi_type_tag& tag, const char* what) {
+  bool matches = false;
+  if (value.IsObject()) napi_check_object_type_tag(env, value, &tag, &matches);
+  if (!matches) throw ArgumentError(env, std::string("expected ") + what);
+  return Napi::ObjectWrap<T>::Unwrap(value.As<Napi::Object>());
+}
+
+inline Napi::Error DestroyedError(Napi::Env env, const char* what) {
+  return XrErrorToJs(env, XR_ERROR_HANDLE_INVALID,
+                     std::string("the ") + what + " has been destroyed (or a parent handle has: destroying a parent destroys its children)");
+}
+
+inline void Check(Napi::Env env, XrResult result, const char* command) {
+  if (XR_FAILED(result)) throw XrErrorToJs(env, result, std::string(command) + " failed");
+}
+
+// A dispatch table entry, or XR_ERROR_FUNCTION_UNSUPPORTED naming the command.
+template <typename F>
+F Need(Napi::Env env, F function, const char* command) {
+  if (function == nullptr) throw XrErrorToJs(env, XR_ERROR_FUNCTION_UNSUPPORTED, std::string(command) + " is not available in this instance's call chain");
+  return function;
+}
+
+inline XrPath PathArgument(Napi::Env env, Napi::Value value, const char* what) {
+  if (value.IsUndefined() || value.IsNull()) return XR_NULL_PATH;
+  if (!value.IsBigInt()) throw ArgumentError(env, std::string(what) + " must be a bigint XrPath");
+  bool lossless = true;
+  return static_cast<XrPath>(value.As<Napi::BigInt>().Uint64Value(&lossless));
+}
+
+// Float32Array of at least `minLength` elements; its data pointer.
+inline float* Float32Data(Napi::Env env, Napi::Value value, std::size_t minLength, const char* what) {
+  if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_float32_array) {
+    throw ArgumentError(env, std::string(what) + " must be a Float32Array");
+  }
+  Napi::Float32Array array = value.As<Napi::Float32Array>();
+  if (array.ElementLength() < minLength) {
+    throw ArgumentError(env, std::string(what) + " must have at least " + std::to_string(minLength) + " elements");
+  }
+  return array.Data();
+}
+
+// An XrPosef from [px, py, pz, qx, qy, qz, qw] (identity when `value` is undefined).
+inline XrPosef PoseArgument(Napi::Env env, Napi::Value value) {
+  XrPosef pose{{0, 0, 0, 1}, {0, 0, 0}};
+  if (value.IsUndefined() || value.IsNull()) return pose;
+  const float* p = Float32Data(env, value, 7, "pose");
+  pose.position = {p[0], p[1], p[2]};
+  pose.orientation = {p[3], p[4], p[5], p[6]};
+  return pose;
+}
+
+inline void WritePose(float* out, const XrPosef& pose) noexcept {
+  out[0] = pose.position.x;
+  out[1] = pose.position.y;
+  out[2] = pose.position.z;
+  out[3] = pose.orientation.x;
+  out[4] = pose.orientation.y;
+  out[5] = pose.orientation.z;
+  out[6] = pose.orientation.w;
+}
+
+// --- Bound functions: a JavaScript function whose native data carries everything a per-frame
+// call needs, so the call itself unpacks one number and allocates nothing.
+
+// A JavaScript exception from inside a raw napi_callback; returns nullptr for the callback to return.
+inline napi_value ThrowFromCallback(const Napi::Error& error) {
+  error.ThrowAsJavaScriptException();
+  return nullptr;
+}
+
+template <typename Data>
+Napi::Function MakeBoundFunction(Napi::Env env, const char* name, std::unique_ptr<Data> data, napi_callback callback) {
+  napi_value fn = nullptr;
+  NAPI_THROW_IF_FAILED(env, napi_create_function(env, name, NAPI_AUTO_LENGTH, callback, data.get(), &fn), Napi::Function());
+  NAPI_THROW_IF_FAILED(env,
+                       napi_add_finalizer(
+                           env, fn, data.get(), [](napi_env, void* d, void*) { delete static_cast<Data*>(d); }, nullptr, nullptr),
+                       Napi::Function());
+  data.release();
+  return Napi::Function(env, fn);
+}
+
+// The bound function's data and its first argument as a number; false when it is not a number.
+template <typename Data>
+bool BoundCall(napi_env env, napi_callback_info info, Data** data, double* number) {
+  std::size_t argc = 1;
+  napi_value argv[1] = {nullptr};
+  void* raw = nullptr;
+  napi_get_cb_info(env, info, &argc, argv, nullptr, &raw);
+  *data = static_cast<Data*>(raw);
+  if (number == nullptr) return true;
+  return argc >= 1 && napi_get_value_double(env, argv[0], number) == napi_ok;
+}
+
+}  // namespace kl::napi::xr

@@ -1,0 +1,192 @@
+#include "napi/openxr_system.h"
+
+#include <vector>
+
+#include "napi/openxr_handles.h"
+
+namespace kl::napi::xr {
+
+namespace {
+
+XrSystemId SystemIdArgument(Napi::Env env, const Napi::CallbackInfo& info, std::size_t index) {
+  if (info.Length() <= index || !info[index].IsBigInt()) throw ArgumentError(env, "systemId must be a bigint");
+  bool lossless = true;
+  return static_cast<XrSystemId>(info[index].As<Napi::BigInt>().Uint64Value(&lossless));
+}
+
+uint32_t NumberArgument(Napi::Env env, const Napi::CallbackInfo& info, std::size_t index, const char* what) {
+  if (info.Length() <= index || !info[index].IsNumber()) throw ArgumentError(env, std::string(what) + " must be a number");
+  return info[index].As<Napi::Number>().Uint32Value();
+}
+
+Napi::Value ToBigInt(Napi::Env env, uint64_t value) { return Napi::BigInt::New(env, value); }
+
+Napi::Object EventObject(Napi::Env env, const XrEventDataBuffer& buffer) {
+  Napi::Object o = Napi::Object::New(env);
+  switch (buffer.type) {
+    case XR_TYPE_EVENT_DATA_SESSION_STATE_CHANGED: {
+      const auto& e = reinterpret_cast<const XrEventDataSessionStateChanged&>(buffer);
+      o.Set("type", "sessionStateChanged");
+      o.Set("session", ToBigInt(env, openxr::HandleValue(e.session)));
+      o.Set("state", Napi::Number::New(env, e.state));
+      o.Set("time", Napi::Number::New(env, static_cast<double>(e.time)));
+      break;
+    }
+    case XR_TYPE_EVENT_DATA_INSTANCE_LOSS_PENDING: {
+      const auto& e = reinterpret_cast<const XrEventDataInstanceLossPending&>(buffer);
+      o.Set("type", "instanceLossPending");
+      o.Set("lossTime", Napi::Number::New(env, static_cast<double>(e.lossTime)));
+      break;
+    }
+    case XR_TYPE_EVENT_DATA_INTERACTION_PROFILE_CHANGED: {
+      const auto& e = reinterpret_cast<const XrEventDataInteractionProfileChanged&>(buffer);
+      o.Set("type", "interactionProfileChanged");
+      o.Set("session", ToBigInt(env, openxr::HandleValue(e.session)));
+      break;
+    }
+    case XR_TYPE_EVENT_DATA_EVENTS_LOST: {
+      const auto& e = reinterpret_cast<const XrEventDataEventsLost&>(buffer);
+      o.Set("type", "eventsLost");
+      o.Set("lostEventCount", Napi::Number::New(env, e.lostEventCount));
+      break;
+    }
+    case XR_TYPE_EVENT_DATA_REFERENCE_SPACE_CHANGE_PENDING: {
+      const auto& e = reinterpret_cast<const XrEventDataReferenceSpaceChangePending&>(buffer);
+      o.Set("type", "referenceSpaceChangePending");
+      o.Set("session", ToBigInt(env, openxr::HandleValue(e.session)));
+      o.Set("referenceSpaceType", Napi::Number::New(env, e.referenceSpaceType));
+      o.Set("changeTime", Napi::Number::New(env, static_cast<double>(e.changeTime)));
+      o.Set("poseValid", Napi::Boolean::New(env, e.poseValid == XR_TRUE));
+      break;
+    }
+    default:
+      o.Set("type", "other");
+      break;
+  }
+  o.Set("structureType", Napi::Number::New(env, buffer.type));
+  return o;
+}
+
+}  // namespace
+
+Napi::Value GetSystem(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  LoaderInstance& li = OpenXrInstance::LiveInstance(env, info[0]);
+  XrSystemGetInfo getInfo{XR_TYPE_SYSTEM_GET_INFO, nullptr, static_cast<XrFormFactor>(NumberArgument(env, info, 1, "formFactor"))};
+  XrSystemId system = XR_NULL_SYSTEM_ID;
+  Check(env, Need(env, li.table.GetSystem, "xrGetSystem")(li.handle(), &getInfo, &system), "xrGetSystem");
+  return ToBigInt(env, system);
+}
+
+Napi::Value GetSystemProperties(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  LoaderInstance& li = OpenXrInstance::LiveInstance(env, info[0]);
+  const XrSystemId system = SystemIdArgument(env, info, 1);
+  XrSystemProperties p{};
+  p.type = XR_TYPE_SYSTEM_PROPERTIES;
+  Check(env, Need(env, li.table.GetSystemProperties, "xrGetSystemProperties")(li.handle(), system, &p), "xrGetSystemProperties");
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("systemId", ToBigInt(env, p.systemId));
+  o.Set("vendorId", Napi::Number::New(env, p.vendorId));
+  o.Set("systemName", std::string(p.systemName));
+  Napi::Object g = Napi::Object::New(env);
+  g.Set("maxSwapchainImageWidth", Napi::Number::New(env, p.graphicsProperties.maxSwapchainImageWidth));
+  g.Set("maxSwapchainImageHeight", Napi::Number::New(env, p.graphicsProperties.maxSwapchainImageHeight));
+  g.Set("maxLayerCount", Napi::Number::New(env, p.graphicsProperties.maxLayerCount));
+  o.Set("graphicsProperties", g);
+  Napi::Object t = Napi::Object::New(env);
+  t.Set("orientationTracking", Napi::Boolean::New(env, p.trackingProperties.orientationTracking == XR_TRUE));
+  t.Set("positionTracking", Napi::Boolean::New(env, p.trackingProperties.positionTracking == XR_TRUE));
+  o.Set("trackingProperties", t);
+  return o;
+}
+
+Napi::Value EnumerateViewConfigurations(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  LoaderInstance& li = OpenXrInstance::LiveInstance(env, info[0]);
+  const XrSystemId system = SystemIdArgument(env, info, 1);
+  auto fn = Need(env, li.table.EnumerateViewConfigurations, "xrEnumerateViewConfigurations");
+  uint32_t count = 0;
+  Check(env, fn(li.handle(), system, 0, &count, nullptr), "xrEnumerateViewConfigurations");
+  std::vector<XrViewConfigurationType> types(count);
+  Check(env, fn(li.handle(), system, count, &count, types.data()), "xrEnumerateViewConfigurations");
+  Napi::Array a = Napi::Array::New(env, count);
+  for (uint32_t i = 0; i < count; ++i) a.Set(i, Napi::Number::New(env, types[i]));
+  return a;
+}
+
+Napi::Value EnumerateViewConfigurationViews(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  LoaderInstance& li = OpenXrInstance::LiveInstance(env, info[0]);
+  const XrSystemId system = SystemIdArgument(env, info, 1);
+  const auto type = static_cast<XrViewConfigurationType>(NumberArgument(env, info, 2, "viewConfigurationType"));
+  auto fn = Need(env, li.table.EnumerateViewConfigurationViews, "xrEnumerateViewConfigurationViews");
+  uint32_t count = 0;
+  Check(env, fn(li.handle(), system, type, 0, &count, nullptr), "xrEnumerateViewConfigurationViews");
+  std::vector<XrViewConfigurationView> views(count, XrViewConfigurationView{XR_TYPE_VIEW_CONFIGURATION_VIEW, nullptr, 0, 0, 0, 0, 0, 0});
+  Check(env, fn(li.handle(), system, type, count, &count, views.data()), "xrEnumerateViewConfigurationViews");
+  Napi::Array a = Napi::Array::New(env, count);
+  for (uint32_t i = 0; i < count; ++i) {
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("recommendedImageRectWidth", Napi::Number::New(env, views[i].recommendedImageRectWidth));
+    o.Set("maxImageRectWidth", Napi::Number::New(env, views[i].maxImageRectWidth));
+    o.Set("recommendedImageRectHeight", Napi::Number::New(env, views[i].recommendedImageRectHeight));
+    o.Set("maxImageRectHeight", Napi::Number::New(env, views[i].maxImageRectHeight));
+    o.Set("recommendedSwapchainSampleCount", Napi::Number::New(env, views[i].recommendedSwapchainSampleCount));
+    o.Set("maxSwapchainSampleCount", Napi::Number::New(env, views[i].maxSwapchainSampleCount));
+    a.Set(i, o);
+  }
+  return a;
+}
+
+Napi::Value EnumerateEnvironmentBlendModes(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  LoaderInstance& li = OpenXrInstance::LiveInstance(env, info[0]);
+  const XrSystemId system = SystemIdArgument(env, info, 1);
+  const auto type = static_cast<XrViewConfigurationType>(NumberArgument(env, info, 2, "viewConfigurationType"));
+  auto fn = Need(env, li.table.EnumerateEnvironmentBlendModes, "xrEnumerateEnvironmentBlendModes");
+  uint32_t count = 0;
+  Check(env, fn(li.handle(), system, type, 0, &count, nullptr), "xrEnumerateEnvironmentBlendModes");
+  std::vector<XrEnvironmentBlendMode> modes(count);
+  Check(env, fn(li.handle(), system, type, count, &count, modes.data()), "xrEnumerateEnvironmentBlendModes");
+  Napi::Array a = Napi::Array::New(env, count);
+  for (uint32_t i = 0; i < count; ++i) a.Set(i, Napi::Number::New(env, modes[i]));
+  return a;
+}
+
+Napi::Value StringToPath(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  LoaderInstance& li = OpenXrInstance::LiveInstance(env, info[0]);
+  if (info.Length() < 2 || !info[1].IsString()) throw ArgumentError(env, "path must be a string");
+  const std::string text = info[1].As<Napi::String>().Utf8Value();
+  XrPath path = XR_NULL_PATH;
+  const XrResult r = Need(env, li.table.StringToPath, "xrStringToPath")(li.handle(), text.c_str(), &path);
+  if (XR_FAILED(r)) throw XrErrorToJs(env, r, "xrStringToPath(\"" + text + "\") failed");
+  return ToBigInt(env, path);
+}
+
+Napi::Value PathToString(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  LoaderInstance& li = OpenXrInstance::LiveInstance(env, info[0]);
+  const XrPath path = PathArgument(env, info.Length() > 1 ? info[1] : env.Undefined(), "path");
+  auto fn = Need(env, li.table.PathToString, "xrPathToString");
+  uint32_t count = 0;
+  Check(env, fn(li.handle(), path, 0, &count, nullptr), "xrPathToString");
+  std::string text(count, '\0');
+  Check(env, fn(li.handle(), path, count, &count, text.data()), "xrPathToString");
+  if (!text.empty() && text.back() == '\0') text.pop_back();
+  return Napi::String::New(env, text);
+}
+
+Napi::Value PollEvent(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  LoaderInstance& li = OpenXrInstance::LiveInstance(env, info[0]);
+  XrEventDataBuffer buffer{};
+  buffer.type = XR_TYPE_EVENT_DATA_BUFFER;
+  const XrResult r = Need(env, li.table.PollEvent, "xrPollEvent")(li.handle(), &buffer);
+  Check(env, r, "xrPollEvent");
+  if (r == XR_EVENT_UNAVAILABLE) return env.Null();
+  return EventObject(env, buffer);
+}
+
+}  // namespace kl::napi::xr
