@@ -85,6 +85,9 @@ export function runProbe(job: ProbeJob, options: RunProbesOptions = {}): Promise
     };
     const child = spawn(command, [...args, JSON.stringify(job)], {
       env: childEnv(options.env ?? process.env),
+      // Library paths arrive absolute (or bare, for the system search); a crashing library's core
+      // file, where the system writes one, lands in the temporary folder, not in the user's project.
+      cwd: os.tmpdir(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const kill = (which: 'probe' | 'startup'): void => {
