@@ -7,6 +7,8 @@ const addon = loadNativeAddon();
 export * as openxr from './openxr/index.js';
 export * as vulkan from './vulkan/index.js';
 export { loaderLog, type LogLevel, type LogRecord } from './log.js';
+export { doctor, type DoctorOptions } from './doctor/index.js';
+export type { DoctorReport } from './doctor/report.js';
 
 export interface NativeInfo {
   /** The N-API version the addon was built for (one binary serves every Node >= 20). */

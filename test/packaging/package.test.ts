@@ -2,12 +2,13 @@
 // project with install scripts disabled (npm 11's default for dependencies), must load its
 // prebuilt addon and run its CLI. The pack happens in a copy of the tree so this test never
 // disturbs the checkout's own build.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/paths.js';
+import { findFirst } from '../helpers/system.js';
 
 const npm = 'npm';
 let work: string;
@@ -101,5 +102,18 @@ describe('BUILD: the npm package', () => {
       encoding: 'utf8',
     });
     expect(JSON.parse(output)).toHaveProperty('apiLayers');
+  });
+
+  it('BUILD: doctor runs its probe children from the installed package', () => {
+    const bin = path.join(consumer, 'node_modules/.bin/khronos-loader');
+    const result = spawnSync(bin, ['doctor', 'openxr', '--json'], { cwd: consumer, encoding: 'utf8' });
+    // Exit 0 or 1 depends on this machine's runtime; a crash or a usage error is neither.
+    expect([0, 1]).toContain(result.status);
+    const report = JSON.parse(result.stdout) as { components: { name: string; status: string }[] };
+    expect(Array.isArray(report.components)).toBe(true);
+    // With the Debian api_dump layer present, a negotiated "ok" proves the probe child ran.
+    if (findFirst(['/usr/share/openxr/1/api_layers/explicit.d/XrApiLayer_api_dump.x86_64-linux-gnu.json'])) {
+      expect(report.components).toContainEqual(expect.objectContaining({ name: 'XR_APILAYER_LUNARG_api_dump', status: 'ok' }));
+    }
   });
 });
