@@ -4,6 +4,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { LogWriter } from '../log.js';
 import { discover } from '../openxr/discover.js';
+import { runDemoCli } from './demo.js';
 import { runDoctorCli } from './doctor.js';
 import { formatOpenXrInfo } from './info.js';
 
@@ -11,7 +12,9 @@ const USAGE = `usage: khronos-loader <command>
 
 commands:
   info openxr [--json]   the active OpenXR runtime, every API layer found, every problem
-  demo                   (for now) the same as "info openxr"
+  demo [--seconds N] [--json]
+                         a 90 Hz frame loop through the loader on the simulated runtime, with the bundled
+                         pass-through layer (and core_validation when installed): frames, event-loop lag, ns per call
   doctor [openxr] [--json] [--timeout ms]
                          load and negotiate every runtime and layer (each in a child process); problems and fixes
 `;
@@ -26,9 +29,10 @@ export interface CliIo {
 export function runCli(argv: readonly string[], io: CliIo): number | Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'doctor') return runDoctorCli(rest, io);
-  if (command === 'info' || command === 'demo') {
-    const target = command === 'demo' ? 'openxr' : rest[0];
-    const flags = command === 'demo' ? rest : rest.slice(1);
+  if (command === 'demo') return runDemoCli(rest, io);
+  if (command === 'info') {
+    const target = rest[0];
+    const flags = rest.slice(1);
     if (target !== 'openxr' || flags.some((f) => f !== '--json')) {
       io.stderr(USAGE);
       return 2;

@@ -19,3 +19,50 @@ export type { ApiLayerKind, ExtensionProperty } from './manifest.js';
 export type { LibraryPathKind } from './library-path.js';
 export type { InstancePlan, PlannedApiLayer, PlannedRuntime } from './plan.js';
 export { LOADER_EXTENSIONS } from './extensions.js';
+
+// The typed API (NODE-1..5).
+export { Instance, type CreateInstanceOptions, type InstanceProperties } from './instance.js';
+export { System, type SystemProperties, type ViewConfigurationView } from './system.js';
+export {
+  Session,
+  type ActiveActionSet,
+  type CreateSessionOptions,
+  type EndFrameOptions,
+  type FrameState,
+  type PoseArray,
+  type SessionEvents,
+} from './session.js';
+export { Space, type SpaceKind } from './space.js';
+export {
+  Action,
+  ActionSet,
+  type ActionOptions,
+  type ActionSetOptions,
+  type BooleanActionState,
+  type FloatActionState,
+  type PoseActionState,
+  type SuggestedBinding,
+} from './action.js';
+export type { EventIteratorOptions, OpenXrEvent } from './events.js';
+export { runFrameLoop, type FrameLoopOptions, type FrameLoopStats } from './frame-loop.js';
+export {
+  ACTION_TYPES,
+  ENVIRONMENT_BLEND_MODES,
+  FORM_FACTORS,
+  POSE_FLOATS,
+  REFERENCE_SPACE_TYPES,
+  SESSION_STATES,
+  SpaceLocationFlags,
+  VIEW_CONFIGURATION_TYPES,
+  VIEW_FLOATS,
+  ViewStateFlags,
+  type ActionTypeName,
+  type EnvironmentBlendModeName,
+  type FormFactorName,
+  type ReferenceSpaceTypeName,
+  type SessionStateName,
+  type ViewConfigurationTypeName,
+} from './types.js';
+export { simulatedRuntime, type SimulatedRuntimeOptions } from './simulated-runtime.js';
+export { createPassthroughLayers, type PassthroughLayerSet } from './bundled-layers.js';
+export { createInstanceFromPlan } from './instance.js';

@@ -1,0 +1,36 @@
+// A small OpenXR app in Node: a headless session on the simulated runtime that ships with
+// khronos-loader, a 90 Hz frame loop for 3 seconds, the head pose printed once a second.
+// Copy it, point XR_RUNTIME_JSON at your runtime (or leave it to the active one), and go.
+//
+//   npx tsx examples/frame-loop.ts
+import { createLoader, runFrameLoop, simulatedRuntime, POSE_FLOATS, VIEW_FLOATS } from 'khronos-loader/openxr';
+
+process.env.XR_RUNTIME_JSON ??= simulatedRuntime();
+
+const instance = createLoader().createInstance({
+  applicationName: 'frame-loop example',
+  enabledExtensionNames: ['XR_MND_headless'],
+});
+const session = instance.createSession(instance.getSystem('head-mounted-display'), { headless: true });
+session.on('stateChanged', (state) => console.log(`session: ${state}`));
+
+const local = session.createReferenceSpace('local');
+const head = session.createReferenceSpace('view');
+// Output arrays, allocated once: the frame loop itself allocates nothing.
+const headPose = new Float32Array(POSE_FLOATS);
+const views = new Float32Array(session.viewCount() * VIEW_FLOATS);
+let lastPrint = 0;
+
+const stats = await runFrameLoop(session, {
+  durationMs: 3000,
+  onFrame(frame) {
+    session.locateViews(local, frame.predictedDisplayTime, views); // left eye: views[0..10], right: views[11..21]
+    head.locate(local, frame.predictedDisplayTime, headPose);
+    if (frame.predictedDisplayTime - lastPrint > 1e9) {
+      lastPrint = frame.predictedDisplayTime;
+      console.log(`head at (${headPose[0]?.toFixed(3)}, ${headPose[1]?.toFixed(3)}, ${headPose[2]?.toFixed(3)})`);
+    }
+  },
+});
+console.log(`${stats.rendered} frames rendered, ${stats.missed} missed`);
+instance.destroy();

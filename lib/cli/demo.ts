@@ -1,0 +1,187 @@
+// khronos-loader demo (npm run demo): the package's main job, end to end. A frame loop at the
+// simulated runtime's display rate (90 Hz) through this loader, with the bundled pass-through
+// layer and, when installed, the Khronos core_validation layer; it prints frames rendered and
+// missed, event-loop lag and what each per-frame call costs from JavaScript.
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createLinuxPlatform } from '../platform/linux.js';
+import { createPassthroughLayers } from '../openxr/bundled-layers.js';
+import { discover } from '../openxr/discover.js';
+import { runFrameLoop } from '../openxr/frame-loop.js';
+import { createLoader } from '../openxr/loader.js';
+import { nativeRuntimeExtensions } from '../openxr/native-instance.js';
+import { simulatedRuntime } from '../openxr/simulated-runtime.js';
+import { POSE_FLOATS, VIEW_FLOATS } from '../openxr/types.js';
+
+export const CORE_VALIDATION_LAYER = 'XR_APILAYER_LUNARG_core_validation';
+
+export interface DemoOptions {
+  /** Default 5. */
+  readonly seconds?: number;
+  /** The simulated display rate (SIMXR_DISPLAY_HZ), default 90. */
+  readonly hz?: number;
+  /** Bundled pass-through layers to stack, default 1. */
+  readonly passthroughLayers?: number;
+  /** 'auto' (default): use core_validation when it is installed. */
+  readonly coreValidation?: boolean | 'auto';
+  /** The environment discovery reads (default process.env); XR_RUNTIME_JSON and XR_API_LAYER_PATH are set on a copy. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+export interface DemoResult {
+  readonly runtimeName: string;
+  readonly apiLayers: readonly string[];
+  readonly coreValidation: 'on' | 'not installed' | 'off';
+  readonly hz: number;
+  readonly seconds: number;
+  readonly frames: number;
+  readonly rendered: number;
+  readonly missed: number;
+  /** missed / (frames + missed), percent. */
+  readonly missedPercent: number;
+  readonly lagP50Ms: number;
+  readonly lagP99Ms: number;
+  readonly lagMaxMs: number;
+  /** Mean ns per call from JavaScript, per kind, over the run (each timed with performance.now()). */
+  readonly nsPerCall: { readonly beginFrame: number; readonly locateViews: number; readonly locate: number; readonly endFrame: number };
+  /** Mean over the four. */
+  readonly nsPerFrameCall: number;
+}
+
+const LAG_RESOLUTION_MS = 1;
+const lagMs = (intervalNs: number) => Math.max(0, intervalNs / 1e6 - LAG_RESOLUTION_MS);
+
+function findCoreValidation(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const found = discover({ platform: createLinuxPlatform({ env }), logWriter: () => {} }).apiLayers.find((l) => l.name === CORE_VALIDATION_LAYER);
+  return found === undefined ? undefined : path.dirname(found.manifestPath);
+}
+
+export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
+  const seconds = options.seconds ?? 5;
+  const hz = options.hz ?? 90;
+  const baseEnv = options.env ?? process.env;
+  const wantValidation = options.coreValidation ?? 'auto';
+  const validationDir = wantValidation === false ? undefined : findCoreValidation(baseEnv);
+  if (wantValidation === true && validationDir === undefined) throw new Error(`${CORE_VALIDATION_LAYER} is not installed`);
+
+  const layers = createPassthroughLayers(options.passthroughLayers ?? 1);
+  const env = {
+    ...baseEnv,
+    XR_RUNTIME_JSON: simulatedRuntime(),
+    XR_API_LAYER_PATH: [layers.folder, ...(validationDir ? [validationDir] : [])].join(':'),
+  };
+  // The loader reads its own environment copy; the runtime reads the process's (SIMXR_DISPLAY_HZ),
+  // so that one variable is set for the moment the instance is created.
+  const savedHz = process.env.SIMXR_DISPLAY_HZ;
+  process.env.SIMXR_DISPLAY_HZ = String(hz);
+  const loader = createLoader({ platform: createLinuxPlatform({ env }), runtimeExtensions: nativeRuntimeExtensions });
+  let instance;
+  try {
+    instance = loader.createInstance({
+      applicationName: 'khronos-loader demo',
+      enabledApiLayerNames: [...(validationDir ? [CORE_VALIDATION_LAYER] : []), ...layers.names],
+      enabledExtensionNames: ['XR_MND_headless'],
+    });
+  } finally {
+    if (savedHz === undefined) delete process.env.SIMXR_DISPLAY_HZ;
+    else process.env.SIMXR_DISPLAY_HZ = savedHz;
+  }
+  try {
+    const session = instance.createSession(instance.getSystem('head-mounted-display'), { headless: true });
+    const local = session.createReferenceSpace('local');
+    const view = session.createReferenceSpace('view');
+    const views = new Float32Array(session.viewCount() * VIEW_FLOATS);
+    const head = new Float32Array(POSE_FLOATS);
+    const total = { beginFrame: 0, locateViews: 0, locate: 0, endFrame: 0 };
+    let timedFrames = 0;
+
+    // The histogram records the interval between its 1 ms timer's callbacks; the lag is what
+    // exceeds that interval.
+    const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
+    lag.enable();
+    const stats = await runFrameLoop(session, {
+      durationMs: seconds * 1000,
+      timeCalls: true,
+      onFrame: (frame) => {
+        const t0 = performance.now();
+        session.locateViews(local, frame.predictedDisplayTime, views);
+        const t1 = performance.now();
+        view.locate(local, frame.predictedDisplayTime, head);
+        const t2 = performance.now();
+        total.locateViews += t1 - t0;
+        total.locate += t2 - t1;
+        timedFrames++;
+      },
+    });
+    lag.disable();
+
+    const perCall = (ms: number, n: number) => (n === 0 ? 0 : (ms * 1e6) / n);
+    const nsPerCall = {
+      beginFrame: stats.nsPerBeginFrame ?? 0,
+      endFrame: stats.nsPerEndFrame ?? 0,
+      locateViews: perCall(total.locateViews, timedFrames),
+      locate: perCall(total.locate, timedFrames),
+    };
+    const runtimeName = instance.getProperties().runtimeName;
+    const apiLayers = instance.apiLayerNames;
+    session.destroy();
+    return {
+      runtimeName,
+      apiLayers,
+      coreValidation: validationDir ? 'on' : wantValidation === false ? 'off' : 'not installed',
+      hz,
+      seconds,
+      frames: stats.frames,
+      rendered: stats.rendered,
+      missed: stats.missed,
+      missedPercent: (100 * stats.missed) / Math.max(1, stats.frames + stats.missed),
+      lagP50Ms: lagMs(lag.percentile(50)),
+      lagP99Ms: lagMs(lag.percentile(99)),
+      lagMaxMs: lagMs(lag.max),
+      nsPerCall,
+      nsPerFrameCall: (nsPerCall.beginFrame + nsPerCall.endFrame + nsPerCall.locateViews + nsPerCall.locate) / 4,
+    };
+  } finally {
+    instance.destroy();
+    layers.dispose();
+  }
+}
+
+const fmt = (v: number, digits = 2) => v.toFixed(digits);
+
+export function formatDemo(r: DemoResult): string {
+  return [
+    `khronos-loader demo: ${r.seconds} s frame loop at ${r.hz} Hz through the loader`,
+    `  runtime:      ${r.runtimeName}`,
+    `  API layers:   ${r.apiLayers.join(', ') || '(none)'}  (core_validation: ${r.coreValidation})`,
+    `  frames:       ${r.rendered} rendered, ${r.missed} missed (${fmt(r.missedPercent)} %), ${r.frames} in all`,
+    `  event loop:   lag p50 ${fmt(r.lagP50Ms, 3)} ms, p99 ${fmt(r.lagP99Ms, 3)} ms, max ${fmt(r.lagMaxMs, 3)} ms (waitFrame runs off the JavaScript thread)`,
+    `  ns per frame call from JavaScript: ${fmt(r.nsPerFrameCall, 0)} mean — beginFrame ${fmt(r.nsPerCall.beginFrame, 0)}, ` +
+      `locateViews ${fmt(r.nsPerCall.locateViews, 0)}, locate ${fmt(r.nsPerCall.locate, 0)}, endFrame ${fmt(r.nsPerCall.endFrame, 0)}` +
+      ` (each timed with performance.now(), whose own cost is included)`,
+    '',
+  ].join('\n');
+}
+
+/** `khronos-loader demo [--seconds N] [--json]`. */
+export async function runDemoCli(args: readonly string[], io: { stdout: (t: string) => void; stderr: (t: string) => void }): Promise<number> {
+  let seconds = 5;
+  let json = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--json') json = true;
+    else if (a === '--seconds' && args[i + 1] !== undefined && Number(args[i + 1]) > 0) seconds = Number(args[++i]);
+    else {
+      io.stderr(`usage: khronos-loader demo [--seconds N] [--json]\n`);
+      return 2;
+    }
+  }
+  try {
+    const result = await runDemo({ seconds });
+    io.stdout(json ? JSON.stringify(result, null, 2) + '\n' : formatDemo(result));
+    return 0;
+  } catch (error) {
+    io.stderr(`demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
