@@ -87,6 +87,42 @@ export interface NativeOpenXrProbeResult {
   readonly extensionsError?: string;
 }
 
+/** What `OpenXrBenchScenario.measure` returns: one sample per repeat, ns per call (per frame for xrWaitFrame). */
+export interface NativeBenchSamples {
+  /** Wall-clock ns per call. */
+  readonly wallNs: number[];
+  /** The calling thread's CPU ns per call (CLOCK_THREAD_CPUTIME_ID). */
+  readonly cpuNs: number[];
+}
+
+/**
+ * A benchmark scenario (native/napi/bench.cc): what one command needs, created through a
+ * loader's exported functions; `measure` times the command through the exports ("trampoline")
+ * or through the pointer xrGetInstanceProcAddr returned ("pointer"), in one native loop.
+ */
+export interface NativeOpenXrBenchScenario {
+  measure(mode: 'trampoline' | 'pointer', iterations: number, repeats: number): NativeBenchSamples;
+  /** The scenario's handles (0n when the command does not need one): for koffi and other callers. */
+  readonly handles: {
+    readonly instance: bigint;
+    readonly session: bigint;
+    /** VIEW reference space (the located one). */
+    readonly space: bigint;
+    /** LOCAL reference space (the base). */
+    readonly baseSpace: bigint;
+    readonly actionSet: bigint;
+    readonly action: bigint;
+  };
+  /** The XrTime the per-call loops start from. */
+  readonly time: number;
+  destroy(): void;
+}
+
+/** This package's instance, or another loader library (its xrCreateInstance makes the instance: XR_MND_headless, API 1.0). */
+export type NativeOpenXrBenchTarget =
+  | { readonly command: string; readonly instance: NativeOpenXrInstance }
+  | { readonly command: string; readonly loaderLibrary: string };
+
 export interface NativeAddon {
   readonly napiVersion: number;
   readonly NativeLibrary: new (path: string) => NativeLibrary;
@@ -103,6 +139,9 @@ export interface NativeAddon {
   openxrGetInstanceProcAddr(instance: bigint, name: string): bigint;
   /** ns per xrLocateSpace through the exported trampoline and through the xrGetInstanceProcAddr pointer. */
   benchOpenXrLocateSpace(instance: NativeOpenXrInstance, iterations: number, repeats: number): { trampolineNs: number; procAddrNs: number };
+  readonly OpenXrBenchScenario: new (target: NativeOpenXrBenchTarget) => NativeOpenXrBenchScenario;
+  /** The commands OpenXrBenchScenario can time. */
+  openxrBenchCommands(): string[];
 }
 
 /** The package root: dist/native.js and lib/native.ts both sit one level below it. */

@@ -4,6 +4,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { LogWriter } from '../log.js';
 import { discover } from '../openxr/discover.js';
+import { runBenchCli } from './bench.js';
 import { runDemoCli } from './demo.js';
 import { runDoctorCli } from './doctor.js';
 import { formatOpenXrInfo } from './info.js';
@@ -17,6 +18,8 @@ commands:
                          pass-through layer (and core_validation when installed): frames, event-loop lag, ns per call
   doctor [openxr] [--json] [--timeout ms]
                          load and negotiate every runtime and layer (each in a child process); problems and fixes
+  bench openxr [--command xrLocateSpace|...] [--layers N,names] [--json] [--svg file]
+                         ns per call with 0..N pass-through layers and real layers, beside the Khronos loader and koffi
 `;
 
 export interface CliIo {
@@ -30,6 +33,7 @@ export function runCli(argv: readonly string[], io: CliIo): number | Promise<num
   const [command, ...rest] = argv;
   if (command === 'doctor') return runDoctorCli(rest, io);
   if (command === 'demo') return runDemoCli(rest, io);
+  if (command === 'bench') return runBenchCli(rest, io);
   if (command === 'info') {
     const target = rest[0];
     const flags = rest.slice(1);

@@ -29,6 +29,8 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     exports.Set("openxrProbeRuntime", Napi::Function::New<OpenXrProbeRuntime>(env, "openxrProbeRuntime"));
     exports.Set("openxrProbeApiLayer", Napi::Function::New<OpenXrProbeApiLayer>(env, "openxrProbeApiLayer"));
     exports.Set("benchOpenXrLocateSpace", Napi::Function::New<BenchOpenXrLocateSpace>(env, "benchOpenXrLocateSpace"));
+    exports.Set("OpenXrBenchScenario", DefineOpenXrBenchScenario(env));
+    exports.Set("openxrBenchCommands", Napi::Function::New<OpenXrBenchCommands>(env, "openxrBenchCommands"));
     xr::RegisterOpenXrApi(env, exports);  // sessions, spaces, actions, systems, events (the typed API)
     exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
   }

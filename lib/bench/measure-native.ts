@@ -1,0 +1,32 @@
+// Times a native scenario with the addon's loop (native/napi/bench.cc): a warm-up run that is
+// thrown away, then `repeats` runs of `iterations` calls, summarized.
+import type { NativeBenchSamples, NativeOpenXrBenchScenario } from '../native.js';
+import { summarize, type Summary } from './stats.js';
+
+export interface MeasurePlan {
+  /** Calls (frames for xrWaitFrame) per timed run. */
+  readonly iterations: number;
+  /** Timed runs; the median of them is the figure. */
+  readonly repeats: number;
+  /** Calls of the warm-up run (default a tenth of `iterations`, at least 1). */
+  readonly warmupIterations?: number;
+}
+
+/** A cell's figures: wall-clock ns per call and the calling thread's CPU ns per call. */
+export interface Measurement {
+  readonly wall: Summary;
+  readonly cpu: Summary;
+}
+
+export function warmupIterations(plan: MeasurePlan): number {
+  return plan.warmupIterations ?? Math.max(1, Math.ceil(plan.iterations / 10));
+}
+
+export function summarizeSamples(samples: NativeBenchSamples): Measurement {
+  return { wall: summarize(samples.wallNs), cpu: summarize(samples.cpuNs) };
+}
+
+export function measureNative(scenario: NativeOpenXrBenchScenario, mode: 'trampoline' | 'pointer', plan: MeasurePlan): Measurement {
+  scenario.measure(mode, warmupIterations(plan), 1);
+  return summarizeSamples(scenario.measure(mode, plan.iterations, plan.repeats));
+}

@@ -1,0 +1,253 @@
+// One `bench openxr` run: for each row (a layer configuration) this package's loader through its
+// exported trampolines and through xrGetInstanceProcAddr pointers, from JavaScript where the
+// typed API has the call, then the Khronos loader in a child process (and koffi on it), each
+// cell a warm-up and `repeats` timed runs summarized by their median and spread.
+import os from 'node:os';
+import { createPassthroughLayers } from '../openxr/bundled-layers.js';
+import type { Instance } from '../openxr/instance.js';
+import { simulatedRuntime } from '../openxr/simulated-runtime.js';
+import { findKhronosLoader, khronosLoaderPackageVersion, measureKhronosLoader } from './khronos-loader-side.js';
+import { measureEmptyNapiCall, measureJsLocateSpace } from './measure-js.js';
+import { measureNative, type MeasurePlan } from './measure-native.js';
+import { benchCommand, type BenchCommand, type BenchCommandName } from './openxr-commands.js';
+import {
+  configEnvironment,
+  createBenchInstance,
+  createOurScenario,
+  layerCount,
+  type BenchEnvironment,
+  type LayerConfig,
+} from './openxr-scenario.js';
+import type { Summary } from './stats.js';
+
+export type ColumnId =
+  | 'ours-trampoline'
+  | 'ours-pointer'
+  | 'ours-several-trampoline'
+  | 'ours-js'
+  | 'khronos-trampoline'
+  | 'khronos-pointer'
+  | 'koffi';
+
+export interface ColumnInfo {
+  readonly id: ColumnId;
+  readonly title: string;
+}
+
+export const COLUMNS: Readonly<Record<ColumnId, ColumnInfo>> = {
+  'ours-trampoline': { id: 'ours-trampoline', title: 'ours: trampoline' },
+  'ours-pointer': { id: 'ours-pointer', title: 'ours: pointer' },
+  'ours-several-trampoline': { id: 'ours-several-trampoline', title: 'ours, several live: trampoline' },
+  'ours-js': { id: 'ours-js', title: 'ours: JS space.locate' },
+  'khronos-trampoline': { id: 'khronos-trampoline', title: 'Khronos: trampoline' },
+  'khronos-pointer': { id: 'khronos-pointer', title: 'Khronos: pointer' },
+  koffi: { id: 'koffi', title: 'koffi → Khronos' },
+};
+
+/** A measured cell (cpu: the calling thread's CPU time, for native loops) or why it is empty. */
+export type Cell = { readonly wall: Summary; readonly cpu?: Summary } | { readonly skipped: string };
+
+export interface BenchRow {
+  readonly label: string;
+  /** API layers in the chain (pass-through copies and real layers). */
+  readonly layers: number;
+  readonly passthrough: number;
+  readonly realLayers: readonly string[];
+  /** The layers our instance actually enabled, nearest the application first. */
+  readonly apiLayerNames: readonly string[];
+  readonly cells: Partial<Record<ColumnId, Cell>>;
+}
+
+export interface OpenXrBenchOptions {
+  readonly command: BenchCommandName;
+  /** Rows with this many pass-through copies (default 0..4). */
+  readonly passthroughCounts?: readonly number[];
+  /** A row for each of these real layers (found by the usual discovery). */
+  readonly realLayers?: readonly string[];
+  /** The runtime (default: the shipped simulated runtime). */
+  readonly runtime?: { readonly manifestPath: string; readonly label: string };
+  /** Calls (frames for xrWaitFrame) per timed run (default per command). */
+  readonly iterations?: number;
+  /** Timed runs per cell (default 7). */
+  readonly repeats?: number;
+  /** The Khronos loader library; false leaves it out (default: found in the usual places). */
+  readonly khronosLoader?: string | false;
+  /** Time the JavaScript form (default true, for commands that have one). */
+  readonly js?: boolean;
+  /** Time koffi on the Khronos loader (default true, for commands with a JavaScript form). */
+  readonly koffi?: boolean;
+  /** Add a column with a second instance of ours live (the trampolines then look the table up by handle). */
+  readonly severalLive?: boolean;
+  /** The environment to start from (default process.env; never modified). */
+  readonly baseEnv?: Readonly<Record<string, string | undefined>>;
+  /** Progress lines (to stderr in the CLI). */
+  readonly onProgress?: (line: string) => void;
+}
+
+export interface OpenXrBenchResult {
+  readonly command: BenchCommand;
+  readonly runtime: { readonly manifestPath: string; readonly label: string };
+  readonly plan: MeasurePlan;
+  readonly date: string;
+  readonly machine: MachineInfo;
+  readonly khronosLoader: { readonly path: string; readonly packageVersion?: string } | { readonly unavailable: string };
+  /** Columns in table order. */
+  readonly columns: readonly ColumnId[];
+  readonly rows: readonly BenchRow[];
+  /** The cheapest N-API call (two numbers in, one out), the yardstick for the JavaScript columns. */
+  readonly emptyNapiCall?: Summary;
+}
+
+export interface MachineInfo {
+  readonly cpuModel: string;
+  readonly cores: number;
+  readonly os: string;
+  readonly node: string;
+}
+
+export function machineInfo(): MachineInfo {
+  const cpus = os.cpus();
+  return {
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+    cores: cpus.length,
+    os: `${os.platform()} ${os.release()}`,
+    node: process.version,
+  };
+}
+
+export const DEFAULT_REPEATS = 7;
+
+/** The rows: pass-through counts in order, then one row per real layer. */
+export function layerConfigs(passthroughCounts: readonly number[], realLayers: readonly string[]): LayerConfig[] {
+  return [
+    ...passthroughCounts.map((n) => ({ label: n === 0 ? 'no layers' : `${n} pass-through`, passthrough: n, realLayers: [] })),
+    ...realLayers.map((name) => ({ label: name, passthrough: 0, realLayers: [name] })),
+  ];
+}
+
+function withInstance<T>(env: BenchEnvironment, config: LayerConfig, f: (instance: Instance) => T): T {
+  const instance = createBenchInstance(env, config);
+  try {
+    return f(instance);
+  } finally {
+    instance.destroy();
+  }
+}
+
+function failure(error: unknown): Cell {
+  return { skipped: error instanceof Error ? error.message : String(error) };
+}
+
+export async function runOpenXrBench(options: OpenXrBenchOptions): Promise<OpenXrBenchResult> {
+  const command = benchCommand(options.command);
+  const plan: MeasurePlan = { iterations: options.iterations ?? command.defaultIterations, repeats: options.repeats ?? DEFAULT_REPEATS };
+  if (!Number.isInteger(plan.iterations) || plan.iterations < 1) throw new RangeError(`iterations must be a whole number >= 1, got ${plan.iterations}`);
+  if (!Number.isInteger(plan.repeats) || plan.repeats < 1) throw new RangeError(`repeats must be a whole number >= 1, got ${plan.repeats}`);
+  const passthroughCounts = options.passthroughCounts ?? [0, 1, 2, 3, 4];
+  const realLayers = options.realLayers ?? [];
+  const progress = options.onProgress ?? (() => undefined);
+  const runtime = options.runtime ?? { manifestPath: simulatedRuntime(), label: 'simulated runtime (simxr)' };
+  const khronosPath = options.khronosLoader === false ? undefined : (options.khronosLoader ?? findKhronosLoader());
+  const khronosLoader: OpenXrBenchResult['khronosLoader'] =
+    options.khronosLoader === false
+      ? { unavailable: 'left out (--no-khronos)' }
+      : khronosPath === undefined
+        ? { unavailable: 'the Khronos OpenXR loader (libopenxr_loader.so.1) is not installed' }
+        : { path: khronosPath, ...(khronosLoaderPackageVersion() !== undefined ? { packageVersion: khronosLoaderPackageVersion() } : {}) };
+  const js = command.hasJsForm && options.js !== false;
+  const koffi = command.hasJsForm && options.koffi !== false;
+
+  const columns: ColumnId[] = ['ours-trampoline', 'ours-pointer'];
+  if (options.severalLive) columns.push('ours-several-trampoline');
+  if (js) columns.push('ours-js');
+  columns.push('khronos-trampoline', 'khronos-pointer');
+  if (koffi) columns.push('koffi');
+
+  const maxPassthrough = Math.max(0, ...passthroughCounts);
+  const layerSet = createPassthroughLayers(maxPassthrough);
+  const env: BenchEnvironment = {
+    runtimeManifest: runtime.manifestPath,
+    passthroughFolder: layerSet.folder,
+    passthroughNames: layerSet.names,
+    ...(options.baseEnv ? { baseEnv: options.baseEnv } : {}),
+  };
+  const rows: BenchRow[] = [];
+  let emptyNapiCall: Summary | undefined;
+  try {
+    if (js) emptyNapiCall = measureEmptyNapiCall(plan);
+    for (const config of layerConfigs(passthroughCounts, realLayers)) {
+      progress(`${command.name}: ${config.label}`);
+      const cells: Partial<Record<ColumnId, Cell>> = {};
+      // Ours: trampoline and pointer on one scenario.
+      const apiLayerNames = withInstance(env, config, (instance) => {
+        const scenario = createOurScenario(instance, command.name);
+        try {
+          cells['ours-trampoline'] = measureNative(scenario, 'trampoline', plan);
+          cells['ours-pointer'] = measureNative(scenario, 'pointer', plan);
+        } finally {
+          scenario.destroy();
+        }
+        return [...instance.apiLayerNames];
+      });
+      if (options.severalLive) {
+        try {
+          cells['ours-several-trampoline'] = withInstance(env, { label: 'other', passthrough: 0, realLayers: [] }, () =>
+            withInstance(env, config, (instance) => {
+              const scenario = createOurScenario(instance, command.name);
+              try {
+                return measureNative(scenario, 'trampoline', plan);
+              } finally {
+                scenario.destroy();
+              }
+            }),
+          );
+        } catch (error) {
+          cells['ours-several-trampoline'] = failure(error);
+        }
+      }
+      if (js) {
+        try {
+          cells['ours-js'] = { wall: withInstance(env, config, (instance) => measureJsLocateSpace(instance, 1_000_000_000, plan)) };
+        } catch (error) {
+          cells['ours-js'] = failure(error);
+        }
+      }
+      if (khronosPath === undefined) {
+        const reason = 'unavailable' in khronosLoader ? khronosLoader.unavailable : 'not installed';
+        cells['khronos-trampoline'] = cells['khronos-pointer'] = { skipped: reason };
+        if (koffi) cells.koffi = { skipped: reason };
+      } else {
+        const answer = await measureKhronosLoader({ libraryPath: khronosPath, command: command.name, plan, koffi }, configEnvironment(env, config));
+        if (!answer.ok) {
+          cells['khronos-trampoline'] = cells['khronos-pointer'] = { skipped: answer.error };
+          if (koffi) cells.koffi = { skipped: answer.error };
+        } else {
+          cells['khronos-trampoline'] = answer.trampoline;
+          cells['khronos-pointer'] = answer.pointer;
+          if (koffi) cells.koffi = answer.koffi === undefined ? { skipped: 'not measured' } : 'unavailable' in answer.koffi ? { skipped: answer.koffi.unavailable } : { wall: answer.koffi };
+        }
+      }
+      rows.push({
+        label: config.label,
+        layers: layerCount(config),
+        passthrough: config.passthrough,
+        realLayers: config.realLayers,
+        apiLayerNames,
+        cells,
+      });
+    }
+  } finally {
+    layerSet.dispose();
+  }
+  return {
+    command,
+    runtime,
+    plan,
+    date: new Date().toISOString(),
+    machine: machineInfo(),
+    khronosLoader,
+    columns,
+    rows,
+    ...(emptyNapiCall ? { emptyNapiCall } : {}),
+  };
+}

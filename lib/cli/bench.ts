@@ -1,0 +1,166 @@
+// `khronos-loader bench openxr [--layers <names|N>] [--command <xrCommand>] [--iterations N]
+// [--repeats R] [--json] [--svg file] [--no-khronos] [--khronos-loader path]`: ns per call with
+// 0..N bundled pass-through layers and with named real layers, this loader beside the Khronos
+// loader (and koffi) on the shipped simulated runtime, as a Markdown table or JSON, and a chart.
+import { writeFileSync } from 'node:fs';
+import type { LogWriter } from '../log.js';
+import { benchCommand, supportedCommandNames, type BenchCommandName } from '../bench/openxr-commands.js';
+import { formatBenchMarkdown, renderBenchChart } from '../bench/report.js';
+import { runOpenXrBench, type OpenXrBenchOptions } from '../bench/run-openxr-bench.js';
+
+export const BENCH_USAGE = `usage: khronos-loader bench openxr [options]
+
+  Times one OpenXR command through this loader (its exported trampoline, the pointer from
+  xrGetInstanceProcAddr, and from JavaScript where the typed API has the call) with 0..N copies of
+  the bundled pass-through layer and with real layers, beside the Khronos loader and koffi when
+  installed, on the simulated runtime that ships with the package.
+  --command <name>      ${supportedCommandNames()} (default xrLocateSpace)
+  --layers <list>       comma-separated: a number N for rows with 0..N pass-through layers (default 4),
+                        and names of real API layers for a row each (e.g. XR_APILAYER_LUNARG_core_validation)
+  --iterations <n>      calls (frames for xrWaitFrame) per timed run (default per command)
+  --repeats <n>         timed runs per cell, after a warm-up (default 7)
+  --json                the results as JSON instead of Markdown
+  --svg <file>          also write the chart (cost per call against layer count) as SVG
+  --no-khronos          leave the Khronos loader (and koffi) out
+  --khronos-loader <p>  the Khronos loader library (default: libopenxr_loader.so.1 where distributions put it)
+`;
+
+export interface BenchCliIo {
+  stdout: (text: string) => void;
+  stderr: LogWriter;
+}
+
+export interface BenchCliArgs {
+  readonly command: BenchCommandName;
+  readonly passthroughCounts: readonly number[];
+  readonly realLayers: readonly string[];
+  readonly iterations?: number;
+  readonly repeats?: number;
+  readonly json: boolean;
+  readonly svg?: string;
+  readonly khronosLoader?: string | false;
+}
+
+function positiveInteger(flag: string, value: string | undefined): number | string {
+  const n = Number(value);
+  if (value === undefined || value === '' || !Number.isInteger(n) || n < 1) return `${flag} needs a whole number >= 1, got ${JSON.stringify(value ?? '')}`;
+  return n;
+}
+
+/** Parses the arguments after "bench"; a string is the usage error. */
+export function parseBenchArgs(args: readonly string[]): BenchCliArgs | string {
+  let target: string | undefined;
+  let command: BenchCommandName = 'xrLocateSpace';
+  let maxPassthrough: number | undefined;
+  const realLayers: string[] = [];
+  let iterations: number | undefined;
+  let repeats: number | undefined;
+  let json = false;
+  let svg: string | undefined;
+  let khronosLoader: string | false | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    const eq = arg.indexOf('=');
+    const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    const value = (): string | undefined => (flag !== arg ? arg.slice(eq + 1) : args[++i]);
+    switch (flag) {
+      case '--json':
+        json = true;
+        break;
+      case '--no-khronos':
+        khronosLoader = false;
+        break;
+      case '--command': {
+        const name = value() ?? '';
+        try {
+          command = benchCommand(name).name;
+        } catch (error) {
+          return (error as Error).message;
+        }
+        break;
+      }
+      case '--layers': {
+        const list = value();
+        if (list === undefined || list.trim() === '') return '--layers needs a number or layer names';
+        for (const item of list.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+          if (/^\d+$/.test(item)) maxPassthrough = Math.max(maxPassthrough ?? 0, Number(item));
+          else if (/^XR_APILAYER_\w+$/.test(item)) realLayers.push(item);
+          else return `--layers: ${JSON.stringify(item)} is neither a layer count nor an API layer name (XR_APILAYER_...)`;
+        }
+        break;
+      }
+      case '--iterations': {
+        const n = positiveInteger('--iterations', value());
+        if (typeof n === 'string') return n;
+        iterations = n;
+        break;
+      }
+      case '--repeats': {
+        const n = positiveInteger('--repeats', value());
+        if (typeof n === 'string') return n;
+        repeats = n;
+        break;
+      }
+      case '--svg': {
+        const file = value();
+        if (file === undefined || file === '') return '--svg needs a file name';
+        svg = file;
+        break;
+      }
+      case '--khronos-loader': {
+        const file = value();
+        if (file === undefined || file === '') return '--khronos-loader needs a library path';
+        khronosLoader = file;
+        break;
+      }
+      default:
+        if (!arg.startsWith('-') && target === undefined) {
+          target = arg;
+          if (target !== 'openxr') return `bench knows "openxr" only, not ${JSON.stringify(target)}`;
+        } else return `unknown argument ${JSON.stringify(arg)}`;
+    }
+  }
+  if (target === undefined) return 'bench needs a target: openxr';
+  // Named layers alone: a row without layers to compare them with.
+  const top = maxPassthrough ?? (realLayers.length > 0 ? 0 : 4);
+  return {
+    command,
+    passthroughCounts: Array.from({ length: top + 1 }, (_, i) => i),
+    realLayers,
+    json,
+    ...(iterations !== undefined ? { iterations } : {}),
+    ...(repeats !== undefined ? { repeats } : {}),
+    ...(svg !== undefined ? { svg } : {}),
+    ...(khronosLoader !== undefined ? { khronosLoader } : {}),
+  };
+}
+
+export async function runBenchCli(args: readonly string[], io: BenchCliIo): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout(BENCH_USAGE);
+    return 0;
+  }
+  const parsed = parseBenchArgs(args);
+  if (typeof parsed === 'string') {
+    io.stderr(`${parsed}\n${BENCH_USAGE}`);
+    return 2;
+  }
+  const options: OpenXrBenchOptions = {
+    command: parsed.command,
+    passthroughCounts: parsed.passthroughCounts,
+    realLayers: parsed.realLayers,
+    ...(parsed.iterations !== undefined ? { iterations: parsed.iterations } : {}),
+    ...(parsed.repeats !== undefined ? { repeats: parsed.repeats } : {}),
+    ...(parsed.khronosLoader !== undefined ? { khronosLoader: parsed.khronosLoader } : {}),
+    onProgress: (line) => io.stderr(`bench: ${line}\n`),
+  };
+  try {
+    const result = await runOpenXrBench(options);
+    if (parsed.svg !== undefined) writeFileSync(parsed.svg, renderBenchChart(result));
+    io.stdout(parsed.json ? `${JSON.stringify(result, null, 2)}\n` : formatBenchMarkdown(result, parsed.svg !== undefined ? { chartLink: parsed.svg } : {}));
+    return 0;
+  } catch (error) {
+    io.stderr(`khronos-loader bench: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
