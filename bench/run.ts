@@ -1,14 +1,141 @@
-// npm run bench: runs the benchmarks and writes bench/RESULTS.md.
+// npm run bench: the standard set, in one run, written to bench/RESULTS.md with its charts.
+//  1. Dispatch overhead (issues 4 and 5): xrLocateSpace on the cheap test runtime from
+//     test/native (it does almost nothing, so the loader's and the layers' cost shows), 0/1/4
+//     pass-through layers: ours through the trampoline, the pointer, with a second instance live,
+//     from JavaScript; the Khronos loader and koffi beside it.
+//  2. The simulated runtime that ships with the package (issue 6): xrLocateSpace with 0..4
+//     pass-through layers and core_validation when installed, then the other commands.
+// KL_BENCH_SCALE (default 1) multiplies every iteration count (e.g. 0.01 for a quick look).
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { findKhronosLoader, khronosLoaderPackageVersion } from '../lib/bench/khronos-loader-side.js';
+import { formatBenchMarkdown, renderBenchChart } from '../lib/bench/report.js';
+import { runOpenXrBench, type Cell, type OpenXrBenchOptions, type OpenXrBenchResult } from '../lib/bench/run-openxr-bench.js';
+import { discover } from '../lib/openxr/discover.js';
 import { packageRoot } from '../lib/native.js';
-import { buildBenchComponents, formatResults, runOpenXrDispatchBench } from './openxr-dispatch.js';
+import type { Summary } from '../lib/bench/stats.js';
 
-const iterations = Number(process.env.KL_BENCH_ITERATIONS ?? 5_000_000);
-const repeats = Number(process.env.KL_BENCH_REPEATS ?? 5);
-const rounds = Number(process.env.KL_BENCH_ROUNDS ?? 3);
-buildBenchComponents();
-const rows = runOpenXrDispatchBench(iterations, repeats, [0, 1, 4], rounds);
-const text = formatResults(rows, iterations, repeats, rounds);
-writeFileSync(path.join(packageRoot, 'bench/RESULTS.md'), text);
-process.stdout.write(text);
+const scale = Number(process.env.KL_BENCH_SCALE ?? 1);
+const repeats = Number(process.env.KL_BENCH_REPEATS ?? 7);
+const iterations = (n: number) => Math.max(1, Math.round(n * scale));
+const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+/** The test runtime (test/native), built as the test setup builds it. */
+function buildTestRuntime(): string {
+  const out = path.join(packageRoot, 'build/test-native');
+  execFileSync('cmake', ['-S', 'test/native', '-B', out, '-DCMAKE_BUILD_TYPE=RelWithDebInfo'], { cwd: packageRoot, stdio: 'ignore' });
+  execFileSync('cmake', ['--build', out, '--parallel', '2'], { cwd: packageRoot, stdio: 'ignore' });
+  return path.join(out, 'openxr_test_runtime/kl_test_runtime.json');
+}
+
+function cpuModel(): string {
+  try {
+    const model = /Model name:\s*(.+)/.exec(execFileSync('lscpu').toString())?.[1]?.trim();
+    if (model) return model;
+  } catch {
+    // lscpu is optional
+  }
+  return 'unknown CPU';
+}
+
+function wall(cell: Cell | undefined): Summary | undefined {
+  return cell && 'wall' in cell ? cell.wall : undefined;
+}
+
+/** A target line: the measured ratio and whether it meets the goal. */
+function target(text: string, value: number | undefined, goal: (v: number) => boolean, shown: (v: number) => string): string {
+  if (value === undefined || !Number.isFinite(value)) return `- ${text}: not measured`;
+  return `- ${text}: ${shown(value)} — ${goal(value) ? 'met' : 'NOT met'}`;
+}
+
+function targets(dispatch: OpenXrBenchResult): string[] {
+  const lines: string[] = [];
+  for (const row of dispatch.rows) {
+    for (const mode of ['trampoline', 'pointer'] as const) {
+      const ours = wall(row.cells[`ours-${mode}`]);
+      const khronos = wall(row.cells[`khronos-${mode}`]);
+      lines.push(
+        target(`issue 4, ${row.layers} layers, ${mode}: ours at or below Khronos`, ours && khronos ? ours.median / khronos.median : undefined, (v) => v <= 1, (v) => `ours ÷ Khronos = ${v.toFixed(2)}×`),
+      );
+    }
+  }
+  const row0 = dispatch.rows.find((r) => r.layers === 0);
+  const js = wall(row0?.cells['ours-js']);
+  const koffi = wall(row0?.cells.koffi);
+  const empty = dispatch.emptyNapiCall;
+  lines.push(
+    target('issue 5, no layers: JS space.locate ≤ 1.5× an empty N-API call', js && empty ? js.median / empty.median : undefined, (v) => v <= 1.5, (v) => `space.locate ÷ empty = ${v.toFixed(2)}×`),
+    target('issue 5, no layers: JS space.locate ≥ 2× faster than koffi', js && koffi ? koffi.median / js.median : undefined, (v) => v >= 2, (v) => `koffi ÷ space.locate = ${v.toFixed(2)}×`),
+  );
+  return lines;
+}
+
+async function main(): Promise<void> {
+  const testRuntime = buildTestRuntime();
+  const realLayers = ['XR_APILAYER_LUNARG_core_validation'].filter((name) => discover({ logWriter: () => undefined }).apiLayers.some((l) => l.name === name));
+  const sections: { result: OpenXrBenchResult; title: string; chart?: string }[] = [];
+  const run = async (title: string, options: OpenXrBenchOptions, chart?: string) => {
+    const result = await runOpenXrBench({ repeats, onProgress: progress, ...options });
+    if (chart) writeFileSync(path.join(packageRoot, 'bench', chart), renderBenchChart(result));
+    sections.push({ result, title, ...(chart ? { chart } : {}) });
+    return result;
+  };
+
+  const dispatch = await run(
+    'Dispatch overhead: `xrLocateSpace` on the test runtime, whose xrLocateSpace does almost nothing (issues 4 and 5)',
+    {
+      command: 'xrLocateSpace',
+      passthroughCounts: [0, 1, 4],
+      runtime: { manifestPath: testRuntime, label: 'test runtime' },
+      iterations: iterations(5_000_000),
+      severalLive: true,
+    },
+    'openxr-dispatch.svg',
+  );
+  await run(
+    '`xrLocateSpace` on the simulated runtime, 0–4 layers (issue 6)',
+    { command: 'xrLocateSpace', passthroughCounts: [0, 1, 2, 3, 4], realLayers, iterations: iterations(1_000_000) },
+    'openxr-simxr-locate-space.svg',
+  );
+  for (const command of ['xrLocateViews', 'xrGetActionStateBoolean', 'xrSyncActions'] as const) {
+    await run(`\`${command}\` on the simulated runtime`, { command, passthroughCounts: [0, 1, 4], realLayers, iterations: iterations(command === 'xrSyncActions' ? 300_000 : 1_000_000) });
+  }
+  await run('Frames: `xrWaitFrame` + `xrBeginFrame` + `xrEndFrame` on the simulated runtime', {
+    command: 'xrWaitFrame',
+    passthroughCounts: [0, 4],
+    realLayers,
+    iterations: Math.max(2, iterations(45)),
+    repeats: Math.min(repeats, 5),
+  });
+
+  const khronos = findKhronosLoader();
+  const version = khronosLoaderPackageVersion();
+  const first = sections[0]?.result;
+  const lines = [
+    '# Benchmark results',
+    '',
+    'Written by `npm run bench` (bench/run.ts) in one run; `khronos-loader bench openxr` measures any one of these tables on',
+    'an installed package. Figures are medians of repeated runs after a warm-up, ± half the interquartile range.',
+    '',
+    `- date: ${first?.date ?? new Date().toISOString()}`,
+    `- machine: ${cpuModel()}, ${first?.machine.cores ?? '?'} cores (${first?.machine.os ?? ''})`,
+    `- Node ${process.version}`,
+    `- Khronos loader: ${khronos ? `${khronos}${version ? `, Debian libopenxr-loader1 ${version}` : ''}, run in a child process per row with the same runtime and layers` : 'not installed'}`,
+    `- koffi: ${first?.rows[0]?.cells.koffi && 'skipped' in first.rows[0].cells.koffi ? first.rows[0].cells.koffi.skipped : 'installed'}`,
+    '',
+    '## Targets',
+    '',
+    ...targets(dispatch),
+    '',
+  ];
+  for (const s of sections) {
+    lines.push(formatBenchMarkdown(s.result, { title: s.title, omitRunInfo: true, ...(s.chart ? { chartLink: s.chart } : {}) }));
+    if (s.chart) lines.push(`![${s.title.replace(/`/g, '')}](${s.chart})`, '');
+  }
+  const text = lines.join('\n');
+  writeFileSync(path.join(packageRoot, 'bench/RESULTS.md'), text);
+  process.stdout.write(text);
+}
+
+await main();

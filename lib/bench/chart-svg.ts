@@ -39,7 +39,9 @@ function formatTick(value: number, step: number): string {
 export function renderLineChart(series: readonly ChartSeries[], options: ChartOptions): string {
   const width = options.width ?? 720;
   const height = options.height ?? 420;
-  const margin = { left: 64, right: 200, top: 40, bottom: 52 };
+  // The legend's column is as wide as its longest label (about 7 px per character at 12 px).
+  const longest = Math.max(0, ...series.map((s) => s.label.length));
+  const margin = { left: 64, right: Math.max(200, 46 + Math.ceil(longest * 7)), top: 40, bottom: 52 };
   const plotW = width - margin.left - margin.right;
   const plotH = height - margin.top - margin.bottom;
 

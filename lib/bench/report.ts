@@ -67,6 +67,8 @@ export interface ReportOptions {
   readonly title?: string;
   /** Where the chart is, to link it from the section. */
   readonly chartLink?: string;
+  /** Leave out the machine, date and Khronos loader lines (a page that states them once). */
+  readonly omitRunInfo?: boolean;
 }
 
 /** A Markdown section: what was measured, how, on what, the table and its footnotes. */
@@ -86,11 +88,11 @@ export function formatBenchMarkdown(result: OpenXrBenchResult, options: ReportOp
     `- runtime: ${result.runtime.label} (${result.runtime.manifestPath}); layers: copies of the bundled pass-through layer, each intercepting every command, and the real layers named.`,
     '- "trampoline": the loader\'s exported function; "pointer": what the loader\'s xrGetInstanceProcAddr returned.' +
       (result.columns.includes('ours-several-trampoline') ? ' "several live": a second instance of ours is live, so the trampoline finds the table by handle.' : ''),
-    `- Khronos loader: ${'path' in k ? `${k.path}${k.packageVersion ? ` (libopenxr-loader1 ${k.packageVersion})` : ''}, run in a child process with the same runtime and layers` : k.unavailable}.`,
+    ...(options.omitRunInfo && 'path' in k ? [] : [`- Khronos loader: ${'path' in k ? `${k.path}${k.packageVersion ? ` (libopenxr-loader1 ${k.packageVersion})` : ''}, run in a child process with the same runtime and layers` : k.unavailable}.`]),
   ];
   if (result.columns.includes('koffi')) lines.push('- koffi: xrLocateSpace on the Khronos loader called through koffi with a raw Buffer out-parameter, in the same child.');
   if (result.emptyNapiCall) lines.push(`- yardstick: an empty N-API call taking two numbers costs ${formatSummary(result.emptyNapiCall)} from JavaScript.`);
-  lines.push(`- machine: ${result.machine.cpuModel}, ${result.machine.cores} cores, ${result.machine.os}; Node ${result.machine.node}; ${result.date}.`);
+  if (!options.omitRunInfo) lines.push(`- machine: ${result.machine.cpuModel}, ${result.machine.cores} cores, ${result.machine.os}; Node ${result.machine.node}; ${result.date}.`);
   if (options.chartLink) lines.push(`- chart: [${options.chartLink}](${options.chartLink})`);
   lines.push('', table);
   if (notes.size > 0) {
