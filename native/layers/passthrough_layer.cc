@@ -39,7 +39,11 @@ struct LayerInstance {
   XrDispatchTable next{};
 };
 
-// The registry of this library's instances: the only mutable global state of the layer.
+// The registry of this library's instances: the only mutable global state of the layer. Its
+// fast-path answer, the instance when exactly one is live, is a constinit atomic so a forwarded
+// call reads it with one load (no function-local static guard, no call).
+constinit std::atomic<LayerInstance*> gRegistrySoleInstance{nullptr};
+
 class InstanceRegistry {
  public:
   LayerInstance* Add(std::unique_ptr<LayerInstance> state) {
@@ -47,7 +51,7 @@ class InstanceRegistry {
     LayerInstance* raw = state.get();
     handles_[HandleValue(state->instance)] = raw;
     instances_.push_back(std::move(state));
-    sole_.store(instances_.size() == 1 ? raw : nullptr, std::memory_order_release);
+    gRegistrySoleInstance.store(instances_.size() == 1 ? raw : nullptr, std::memory_order_release);
     return raw;
   }
 
@@ -55,13 +59,12 @@ class InstanceRegistry {
     std::unique_lock lock(mutex_);
     std::erase_if(handles_, [state](const auto& entry) { return entry.second == state; });
     std::erase_if(instances_, [state](const auto& owned) { return owned.get() == state; });
-    sole_.store(instances_.size() == 1 ? instances_.front().get() : nullptr, std::memory_order_release);
+    gRegistrySoleInstance.store(instances_.size() == 1 ? instances_.front().get() : nullptr, std::memory_order_release);
   }
 
-  // The instance a handle belongs to; with a single live instance that is the only answer.
+  // The instance a handle belongs to, when several are live (see FindInstance for the fast path).
   template <typename Handle>
-  LayerInstance* Find(Handle handle) const {
-    if (LayerInstance* sole = sole_.load(std::memory_order_acquire)) return sole;
+  LayerInstance* FindByHandle(Handle handle) const {
     std::shared_lock lock(mutex_);
     auto it = handles_.find(HandleValue(handle));
     return it == handles_.end() ? nullptr : it->second;
@@ -92,12 +95,24 @@ class InstanceRegistry {
   mutable std::shared_mutex mutex_;
   std::vector<std::unique_ptr<LayerInstance>> instances_;
   std::unordered_map<std::uint64_t, LayerInstance*> handles_;
-  std::atomic<LayerInstance*> sole_{nullptr};
 };
 
 InstanceRegistry& Registry() {
   static InstanceRegistry registry;
   return registry;
+}
+
+template <typename Handle>
+[[gnu::noinline, gnu::cold]] LayerInstance* FindInstanceSlow(Handle handle) {
+  if (LayerInstance* sole = gRegistrySoleInstance.load(std::memory_order_acquire)) return sole;
+  return Registry().FindByHandle(handle);
+}
+
+// The instance a handle belongs to: with a single live instance that is the only answer.
+template <typename Handle>
+[[gnu::always_inline]] inline LayerInstance* FindInstance(Handle handle) {
+  if (LayerInstance* sole = gRegistrySoleInstance.load(std::memory_order_acquire)) [[likely]] return sole;
+  return FindInstanceSlow(handle);
 }
 
 // An XR_DEFINE_HANDLE handle type on 64-bit targets is a pointer to an incomplete struct.
@@ -121,14 +136,17 @@ struct LastOf<First, Rest...> {
 };
 
 
-// After a successful call: a created handle joins its instance, a destroyed one leaves.
-template <typename First, typename... Args>
-void TrackHandles(std::string_view command, LayerInstance* owner, First first, Args... rest) {
-  if (command.starts_with("xrDestroy") && command != "xrDestroyInstance") {
+constexpr bool DestroysChild(std::string_view command) {
+  return command.starts_with("xrDestroy") && command != "xrDestroyInstance";
+}
+
+// After a successful call: a created handle joins its instance, a destroyed one leaves. Decided
+// at compile time per command, so a command that does neither compiles to nothing here.
+template <bool kDestroysChild, typename First, typename... Args>
+inline void TrackHandles(LayerInstance* owner, First first, Args... rest) {
+  if constexpr (kDestroysChild) {
     if constexpr (kIsHandle<First>) Registry().ForgetChild(first);
-    return;
-  }
-  if constexpr (sizeof...(Args) > 0) {
+  } else if constexpr (sizeof...(Args) > 0) {
     using Last = typename LastOf<Args...>::type;
     if constexpr (kIsHandleOutput<Last>) {
       Last out = std::get<sizeof...(Args) - 1>(std::tuple<Args...>(rest...));
@@ -144,10 +162,10 @@ void TrackHandles(std::string_view command, LayerInstance* owner, First first, A
 // xrDestroyInstance get hand-written versions below; the loader calls xrCreateApiLayerInstance.
 #define KL_FORWARD(name, member, ret, decls, args)                                                  \
   ret XRAPI_PTR Forward_##name decls {                                                             \
-    LayerInstance* kl_owner = Registry().Find(KL_FIRST_ARGUMENT args);                             \
+    LayerInstance* kl_owner = FindInstance(KL_FIRST_ARGUMENT args);                                \
     if (kl_owner == nullptr || kl_owner->next.member == nullptr) return XR_ERROR_HANDLE_INVALID;   \
     const XrResult kl_result = kl_owner->next.member args;                                         \
-    if (XR_SUCCEEDED(kl_result)) TrackHandles(#name, kl_owner, KL_UNPAREN args);                   \
+    if (XR_SUCCEEDED(kl_result)) TrackHandles<DestroysChild(#name)>(kl_owner, KL_UNPAREN args);    \
     return kl_result;                                                                              \
   }
 #define KL_UNPAREN(...) __VA_ARGS__
@@ -188,7 +206,7 @@ static_assert(sizeof(kInterceptions) / sizeof(kInterceptions[0]) == kXrDispatchT
 XrResult XRAPI_PTR LayerGetInstanceProcAddr(XrInstance instance, const char* name, PFN_xrVoidFunction* function);
 
 XrResult XRAPI_PTR LayerDestroyInstance(XrInstance instance) {
-  LayerInstance* state = Registry().Find(instance);
+  LayerInstance* state = FindInstance(instance);
   if (state == nullptr || state->next.DestroyInstance == nullptr) return XR_ERROR_HANDLE_INVALID;
   const XrResult result = state->next.DestroyInstance(instance);
   Registry().Remove(state);
@@ -224,7 +242,7 @@ XrResult XRAPI_PTR LayerGetInstanceProcAddr(XrInstance instance, const char* nam
     *function = reinterpret_cast<PFN_xrVoidFunction>(&LayerGetInstanceProcAddr);
     return XR_SUCCESS;
   }
-  LayerInstance* state = instance == XR_NULL_HANDLE ? nullptr : Registry().Find(instance);
+  LayerInstance* state = instance == XR_NULL_HANDLE ? nullptr : FindInstance(instance);
   if (state == nullptr) {
     // Before an instance exists (or for one this layer does not know) the next entity answers.
     *function = nullptr;

@@ -1,0 +1,72 @@
+// The bundled pass-through layer (native/layers/passthrough_layer.cc) in real chains: stacked
+// copies forward every call unchanged, and with several instances live each call still finds
+// its own instance's next entity (the layer's handle map).
+import { afterAll, describe, expect, it } from 'vitest';
+import { createPassthroughLayers, PASSTHROUGH_LAYER_PREFIX } from '../../lib/openxr/bundled-layers.js';
+import { createLoader } from '../../lib/openxr/loader.js';
+import { nativeRuntimeExtensions } from '../../lib/openxr/native-instance.js';
+import { simulatedRuntime } from '../../lib/openxr/simulated-runtime.js';
+import { POSE_FLOATS } from '../../lib/openxr/index.js';
+import { createLinuxPlatform } from '../../lib/platform/linux.js';
+import type { Instance } from '../../lib/openxr/instance.js';
+
+const layers = createPassthroughLayers(3);
+afterAll(() => layers.dispose());
+
+function loaderWithLayers() {
+  const env = { ...process.env, XR_RUNTIME_JSON: simulatedRuntime(), XR_API_LAYER_PATH: layers.folder };
+  delete env.XR_ENABLE_API_LAYERS;
+  return createLoader({ platform: createLinuxPlatform({ env }), runtimeExtensions: nativeRuntimeExtensions, logWriter: () => {} });
+}
+
+/** A headless session with LOCAL and VIEW spaces; `at(time)` locates the head. */
+function headTracker(instance: Instance) {
+  const session = instance.createSession(instance.getSystem('head-mounted-display'), { headless: true });
+  const local = session.createReferenceSpace('local');
+  const view = session.createReferenceSpace('view');
+  const out = new Float32Array(POSE_FLOATS);
+  return {
+    at(time: number): number[] {
+      expect(view.locate(local, time, out)).toBeGreaterThan(0);
+      return Array.from(out);
+    },
+  };
+}
+
+describe('the bundled pass-through layer', () => {
+  it('XR-CI-11: three stacked copies are enabled in order and forward calls unchanged', () => {
+    const loader = loaderWithLayers();
+    expect(loader.enumerateApiLayerProperties().map((l) => l.layerName)).toEqual(layers.names);
+    const options = { applicationName: 'passthrough test', enabledExtensionNames: ['XR_MND_headless'] };
+    const plain = loader.createInstance(options);
+    const layered = loader.createInstance({ ...options, enabledApiLayerNames: layers.names });
+    try {
+      expect(layered.apiLayerNames).toEqual([`${PASSTHROUGH_LAYER_PREFIX}_1`, `${PASSTHROUGH_LAYER_PREFIX}_2`, `${PASSTHROUGH_LAYER_PREFIX}_3`]);
+      const time = 7_000_000_000;
+      // The scripted head motion is a pure function of time: same answer with and without layers.
+      expect(headTracker(layered).at(time)).toEqual(headTracker(plain).at(time));
+    } finally {
+      layered.destroy();
+      plain.destroy();
+    }
+  });
+
+  it('XR-CI-11: with two layered instances live, calls on either instance\'s handles reach its chain', () => {
+    const loader = loaderWithLayers();
+    const options = { applicationName: 'passthrough test', enabledExtensionNames: ['XR_MND_headless'], enabledApiLayerNames: layers.names };
+    const first = loader.createInstance(options);
+    const second = loader.createInstance(options);
+    try {
+      const firstHead = headTracker(first);
+      const secondHead = headTracker(second);
+      const b = secondHead.at(3_000_000_000);
+      expect(firstHead.at(3_000_000_000)).toEqual(b);
+      first.destroy();
+      // Back to one live instance: the layer's fast path again.
+      expect(secondHead.at(3_000_000_000)).toEqual(b);
+    } finally {
+      if (!first.isDestroyed) first.destroy();
+      second.destroy();
+    }
+  });
+});
