@@ -177,6 +177,11 @@ Napi::Value OpenXrSession::WaitFrameSync(const Napi::CallbackInfo& info) {
   if (waiter_ && waiter_->Busy()) {
     throw XrErrorToJs(env, XR_ERROR_CALL_ORDER_INVALID, "waitFrameSync() while waitFrame() is pending on this session");
   }
+  // xrWaitFrame blocks until the previous waited frame is begun; only this thread could begin it.
+  if (core->lastWaitedDisplayTime != 0 && core->lastWaitedDisplayTime != core->begunDisplayTime) {
+    throw XrErrorToJs(env, XR_ERROR_CALL_ORDER_INVALID,
+                      "waitFrameSync() would block forever: call beginFrame() for the frame the previous wait returned first");
+  }
   XrFrameWaitInfo waitInfo{XR_TYPE_FRAME_WAIT_INFO, nullptr};
   XrFrameState state{XR_TYPE_FRAME_STATE, nullptr, 0, 0, XR_FALSE};
   Check(env, Need(env, core->instance->table.WaitFrame, "xrWaitFrame")(core->handle, &waitInfo, &state), "xrWaitFrame");
