@@ -17,8 +17,9 @@ void LogBridge::Detach() {
   sink_token_ = 0;
   if (channel_) {
     std::lock_guard<std::mutex> lock(channel_->mutex);
+    // Already finalized by the environment's teardown (a worker stopping) when no longer open.
+    if (channel_->open) channel_->function.Release();
     channel_->open = false;
-    channel_->function.Release();
   }
   channel_.reset();
 }
@@ -29,7 +30,16 @@ void LogBridge::SetHandler(Napi::Env env, Napi::Value handler) {
   if (!handler.IsFunction()) throw ArgumentError(env, "setLogHandler(handler): handler must be a function or null");
 
   auto channel = std::make_shared<Channel>();
-  channel->function = Napi::ThreadSafeFunction::New(env, handler.As<Napi::Function>(), "khronos-loader log", 0, 1);
+  // When the environment goes away (a worker terminating) Node finalizes the function before the
+  // objects whose teardown still logs (instances destroyed by their finalizers): close the channel
+  // then, so they never call a finalized function.
+  std::weak_ptr<Channel> weak = channel;
+  channel->function = Napi::ThreadSafeFunction::New(env, handler.As<Napi::Function>(), "khronos-loader log", 0, 1, [weak](Napi::Env) {
+    if (auto c = weak.lock()) {
+      std::lock_guard<std::mutex> lock(c->mutex);
+      c->open = false;
+    }
+  });
   channel->function.Unref(env);  // logging alone must not keep the process running
   channel_ = channel;
 

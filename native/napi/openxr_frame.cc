@@ -141,7 +141,12 @@ void FrameWaiter::CallJs(napi_env env, napi_value, void* context, void*) {
   try {
     waiter->Deliver(Napi::Env(env));
   } catch (const Napi::Error& e) {
-    e.ThrowAsJavaScriptException();
+    try {
+      e.ThrowAsJavaScriptException();
+    } catch (...) {
+      // The environment is terminating (a worker being stopped): nothing can be thrown into it.
+    }
+  } catch (...) {
   }
 }
 
@@ -157,7 +162,11 @@ void FrameWaiter::Finalize(napi_env, void* data, void*) {
     (*context)->core_->destroyed = true;
   }
   (*context)->Join();
-  (*context)->frameState_.Reset();
+  try {
+    (*context)->frameState_.Reset();
+  } catch (...) {
+    // At environment teardown the reference may already be gone.
+  }
   (*context)->pending_.reset();
   delete context;
 }

@@ -139,8 +139,12 @@ inline void WritePose(float* out, const XrPosef& pose) noexcept {
 // call needs, so the call itself unpacks one number and allocates nothing.
 
 // A JavaScript exception from inside a raw napi_callback; returns nullptr for the callback to return.
-inline napi_value ThrowFromCallback(const Napi::Error& error) {
-  error.ThrowAsJavaScriptException();
+inline napi_value ThrowFromCallback(const Napi::Error& error) noexcept {
+  try {
+    error.ThrowAsJavaScriptException();
+  } catch (...) {
+    // napi_throw failed: the environment is terminating.
+  }
   return nullptr;
 }
 
