@@ -14,7 +14,7 @@ const layers = createPassthroughLayers(3);
 afterAll(() => layers.dispose());
 
 function loaderWithLayers() {
-  const env = { ...process.env, XR_RUNTIME_JSON: simulatedRuntime(), XR_API_LAYER_PATH: layers.folder };
+  const env: Record<string, string | undefined> = { ...process.env, XR_RUNTIME_JSON: simulatedRuntime(), XR_API_LAYER_PATH: layers.folder };
   delete env.XR_ENABLE_API_LAYERS;
   return createLoader({ platform: createLinuxPlatform({ env }), runtimeExtensions: nativeRuntimeExtensions, logWriter: () => {} });
 }
