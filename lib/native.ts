@@ -44,6 +44,7 @@ export interface NativeOpenXrCreateInfo {
   readonly applicationVersion?: number;
   readonly engineName?: string;
   readonly engineVersion?: number;
+  /** XR_MAKE_VERSION value; default XR_API_VERSION_1_0 (accepted by 1.0 and 1.1 runtimes). */
   readonly apiVersion?: bigint;
   readonly enabledApiLayerNames?: readonly string[];
   readonly enabledExtensionNames?: readonly string[];

@@ -1,6 +1,6 @@
 // An OpenXR instance created by this loader: it holds its native LoaderInstance directly, so its
 // calls go through that instance's dispatch table with no lookup.
-import { loadNativeAddon, type NativeDebugUtilsMessage, type NativeOpenXrInstance } from '../native.js';
+import { loadNativeAddon, type NativeDebugUtilsMessage, type NativeOpenXrCreateInfo, type NativeOpenXrInstance } from '../native.js';
 import { XR_API_VERSION_1_0 } from '../generated/openxr.js';
 import { openXrErrorFromCode, rethrowNative, toNativePlan } from './native-instance.js';
 import type { InstancePlan } from './plan.js';
@@ -12,15 +12,8 @@ import { createSession, destroyInstanceChildren, type CreateSessionOptions, type
 import { getSystem, type System } from './system.js';
 import type { FormFactorName } from './types.js';
 
-export interface CreateInstanceOptions {
-  readonly applicationName: string;
-  readonly applicationVersion?: number;
-  readonly engineName?: string;
-  readonly engineVersion?: number;
-  /** XR_MAKE_VERSION value; default XR_API_VERSION_1_0 (accepted by 1.0 and 1.1 runtimes). */
-  readonly apiVersion?: bigint;
-  readonly enabledApiLayerNames?: readonly string[];
-  readonly enabledExtensionNames?: readonly string[];
+/** What xrCreateInstance gets: the native create info, with the debug messenger as a listener. */
+export interface CreateInstanceOptions extends Omit<NativeOpenXrCreateInfo, 'debugMessenger'> {
   /** Receives the loader's debug-utils messages during xrCreateInstance (chained into XrInstanceCreateInfo.next). */
   readonly onDebugMessage?: (message: NativeDebugUtilsMessage) => void;
 }
