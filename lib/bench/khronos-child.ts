@@ -4,7 +4,8 @@
 // addon, sets up the command's scenario through the loader's exports, times it with the same
 // native loop as this package's side (and koffi when asked), and sends the result over IPC.
 import { loadNativeAddon } from '../native.js';
-import type { KhronosChildRequest, KhronosChildResult } from './khronos-protocol.js';
+import { runChildMain } from './child-process.js';
+import type { KhronosChildRequest, KhronosChildResult } from './child-protocol.js';
 import { loadKoffi, measureKoffiLocateSpace } from './koffi-side.js';
 import { measureNative } from './measure-native.js';
 
@@ -24,19 +25,4 @@ async function run(request: KhronosChildRequest): Promise<KhronosChildResult> {
   }
 }
 
-function send(result: KhronosChildResult): void {
-  if (!process.send) {
-    process.stdout.write(`${JSON.stringify(result)}\n`);
-    return;
-  }
-  process.send(result, () => process.disconnect());
-}
-
-const argument = process.argv[2];
-if (argument === undefined) {
-  send({ ok: false, error: 'khronos-child: no request argument' });
-} else {
-  run(JSON.parse(argument) as KhronosChildRequest).then(send, (error: unknown) =>
-    send({ ok: false, error: error instanceof Error ? error.message : String(error) }),
-  );
-}
+runChildMain<KhronosChildRequest, KhronosChildResult>(run, (error) => ({ ok: false, error: `khronos-child: ${error}` }));

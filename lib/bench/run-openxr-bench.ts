@@ -1,23 +1,17 @@
 // One `bench openxr` run: for each row (a layer configuration) this package's loader through its
 // exported trampolines and through xrGetInstanceProcAddr pointers, from JavaScript where the
-// typed API has the call, then the Khronos loader in a child process (and koffi on it), each
-// cell a warm-up and `repeats` timed runs summarized by their median and spread.
+// typed API has the call, then the Khronos loader (and koffi on it): each side in a child process
+// of the same shape, each cell a warm-up and `repeats` timed runs summarized by their median and
+// spread.
 import os from 'node:os';
 import { createPassthroughLayers } from '../openxr/bundled-layers.js';
-import type { Instance } from '../openxr/instance.js';
 import { simulatedRuntime } from '../openxr/simulated-runtime.js';
 import { findKhronosLoader, khronosLoaderPackageVersion, measureKhronosLoader } from './khronos-loader-side.js';
-import { measureEmptyNapiCall, measureJsLocateSpace } from './measure-js.js';
-import { measureNative, type MeasurePlan } from './measure-native.js';
+import { runBenchChild } from './child-process.js';
+import type { OursChildRequest, OursChildResult } from './child-protocol.js';
+import type { MeasurePlan } from './measure-native.js';
 import { benchCommand, type BenchCommand, type BenchCommandName } from './openxr-commands.js';
-import {
-  configEnvironment,
-  createBenchInstance,
-  createOurScenario,
-  layerCount,
-  type BenchEnvironment,
-  type LayerConfig,
-} from './openxr-scenario.js';
+import { configEnvironment, layerCount, type BenchEnvironment, type LayerConfig } from './openxr-scenario.js';
 import type { Summary } from './stats.js';
 
 export type ColumnId =
@@ -125,17 +119,9 @@ export function layerConfigs(passthroughCounts: readonly number[], realLayers: r
   ];
 }
 
-function withInstance<T>(env: BenchEnvironment, config: LayerConfig, f: (instance: Instance) => T): T {
-  const instance = createBenchInstance(env, config);
-  try {
-    return f(instance);
-  } finally {
-    instance.destroy();
-  }
-}
-
-function failure(error: unknown): Cell {
-  return { skipped: error instanceof Error ? error.message : String(error) };
+/** Runs this package's side of a row in ours-child; never throws (the answer says what failed). */
+function measureOurs(request: OursChildRequest, env: Readonly<Record<string, string>>): Promise<OursChildResult> {
+  return runBenchChild<OursChildRequest, OursChildResult>('ours-child', request, env, (error) => ({ ok: false, error }));
 }
 
 export async function runOpenXrBench(options: OpenXrBenchOptions): Promise<OpenXrBenchResult> {
@@ -174,43 +160,24 @@ export async function runOpenXrBench(options: OpenXrBenchOptions): Promise<OpenX
   const rows: BenchRow[] = [];
   let emptyNapiCall: Summary | undefined;
   try {
-    if (js) emptyNapiCall = measureEmptyNapiCall(plan);
     for (const config of layerConfigs(passthroughCounts, realLayers)) {
       progress(`${command.name}: ${config.label}`);
       const cells: Partial<Record<ColumnId, Cell>> = {};
-      // Ours: trampoline and pointer on one scenario.
-      const apiLayerNames = withInstance(env, config, (instance) => {
-        const scenario = createOurScenario(instance, command.name);
-        try {
-          cells['ours-trampoline'] = measureNative(scenario, 'trampoline', plan);
-          cells['ours-pointer'] = measureNative(scenario, 'pointer', plan);
-        } finally {
-          scenario.destroy();
-        }
-        return [...instance.apiLayerNames];
-      });
-      if (options.severalLive) {
-        try {
-          cells['ours-several-trampoline'] = withInstance(env, { label: 'other', passthrough: 0, realLayers: [] }, () =>
-            withInstance(env, config, (instance) => {
-              const scenario = createOurScenario(instance, command.name);
-              try {
-                return measureNative(scenario, 'trampoline', plan);
-              } finally {
-                scenario.destroy();
-              }
-            }),
-          );
-        } catch (error) {
-          cells['ours-several-trampoline'] = failure(error);
-        }
-      }
-      if (js) {
-        try {
-          cells['ours-js'] = { wall: withInstance(env, config, (instance) => measureJsLocateSpace(instance, 1_000_000_000, plan)) };
-        } catch (error) {
-          cells['ours-js'] = failure(error);
-        }
+      // Ours, in a child process shaped like the Khronos side's, with the row's environment.
+      const ours = await measureOurs(
+        { env, config, command: command.name, plan, severalLive: options.severalLive === true, js },
+        configEnvironment(env, config),
+      );
+      let apiLayerNames: readonly string[] = [];
+      if (!ours.ok) {
+        for (const column of columns.filter((c) => c.startsWith('ours-'))) cells[column] = { skipped: ours.error };
+      } else {
+        apiLayerNames = ours.apiLayerNames;
+        cells['ours-trampoline'] = ours.trampoline;
+        cells['ours-pointer'] = ours.pointer;
+        if (ours.severalLive !== undefined) cells['ours-several-trampoline'] = 'error' in ours.severalLive ? { skipped: ours.severalLive.error } : ours.severalLive;
+        if (ours.js !== undefined) cells['ours-js'] = 'error' in ours.js ? { skipped: ours.js.error } : { wall: ours.js };
+        emptyNapiCall ??= ours.emptyNapiCall;
       }
       if (khronosPath === undefined) {
         const reason = 'unavailable' in khronosLoader ? khronosLoader.unavailable : 'not installed';

@@ -104,6 +104,17 @@ describe('BUILD: the npm package', () => {
     expect(JSON.parse(output)).toHaveProperty('apiLayers');
   });
 
+  it('BUILD: bench runs its measuring children from the installed package', () => {
+    const bin = path.join(consumer, 'node_modules/.bin/khronos-loader');
+    const output = execFileSync(bin, ['bench', 'openxr', '--layers', '0,1', '--iterations', '2000', '--repeats', '1', '--json'], {
+      cwd: consumer,
+      encoding: 'utf8',
+    });
+    const result = JSON.parse(output) as { rows: { layers: number; cells: Record<string, { wall?: { median: number } }> }[] };
+    expect(result.rows.map((r) => r.layers)).toEqual([0, 1]);
+    for (const row of result.rows) expect(row.cells['ours-trampoline']?.wall?.median).toBeGreaterThan(0);
+  });
+
   it('BUILD: doctor runs its probe children from the installed package', () => {
     const bin = path.join(consumer, 'node_modules/.bin/khronos-loader');
     const result = spawnSync(bin, ['doctor', 'openxr', '--json'], { cwd: consumer, encoding: 'utf8' });
