@@ -8,11 +8,11 @@ import { createPassthroughLayers } from '../openxr/bundled-layers.js';
 import { simulatedRuntime } from '../openxr/simulated-runtime.js';
 import { findKhronosLoader, khronosLoaderPackageVersion, measureKhronosLoader } from './khronos-loader-side.js';
 import { runBenchChild } from './child-process.js';
-import type { OursChildRequest, OursChildResult } from './child-protocol.js';
-import type { MeasurePlan } from './measure-native.js';
+import type { KhronosChildResult, OursChildRequest, OursChildResult } from './child-protocol.js';
+import type { Measurement, MeasurePlan } from './measure-native.js';
 import { benchCommand, type BenchCommand, type BenchCommandName } from './openxr-commands.js';
 import { configEnvironment, layerCount, type BenchEnvironment, type LayerConfig } from './openxr-scenario.js';
-import type { Summary } from './stats.js';
+import { summarize, type Summary } from './stats.js';
 
 export type ColumnId =
   | 'ours-trampoline'
@@ -64,6 +64,12 @@ export interface OpenXrBenchOptions {
   readonly iterations?: number;
   /** Timed runs per cell (default 7). */
   readonly repeats?: number;
+  /**
+   * Fresh child processes per side and row (default 1), alternating the sides. Where a function
+   * lands in memory differs from process to process and moves sub-nanosecond figures; with
+   * several, a cell is the median of the processes' medians and its spread is theirs.
+   */
+  readonly processes?: number;
   /** The Khronos loader library; false leaves it out (default: found in the usual places). */
   readonly khronosLoader?: string | false;
   /** Time the JavaScript form (default true, for commands that have one). */
@@ -82,6 +88,8 @@ export interface OpenXrBenchResult {
   readonly command: BenchCommand;
   readonly runtime: { readonly manifestPath: string; readonly label: string };
   readonly plan: MeasurePlan;
+  /** Child processes per side and row. */
+  readonly processes: number;
   readonly date: string;
   readonly machine: MachineInfo;
   readonly khronosLoader: { readonly path: string; readonly packageVersion?: string } | { readonly unavailable: string };
@@ -119,6 +127,58 @@ export function layerConfigs(passthroughCounts: readonly number[], realLayers: r
   ];
 }
 
+/** One process's figure, or the median across processes with their spread. */
+function acrossProcesses(summaries: readonly Summary[]): Summary {
+  return summaries.length === 1 && summaries[0] !== undefined ? summaries[0] : summarize(summaries.map((x) => x.median));
+}
+
+function combineMeasurements(list: readonly Measurement[]): Measurement {
+  return { wall: acrossProcesses(list.map((m) => m.wall)), cpu: acrossProcesses(list.map((m) => m.cpu)) };
+}
+
+function combineOptional<T>(list: readonly (T | { readonly error: string } | undefined)[], combine: (ok: readonly T[]) => T): T | { error: string } | undefined {
+  if (list.every((x) => x === undefined)) return undefined;
+  const failed = list.find((x): x is { readonly error: string } => typeof x === 'object' && x !== null && 'error' in x);
+  if (failed) return { error: failed.error };
+  return combine(list.filter((x): x is T => x !== undefined));
+}
+
+/** The processes' answers as one: any failure is the answer, else medians across them. */
+function combineOurs(answers: readonly OursChildResult[]): OursChildResult {
+  const failed = answers.find((a) => !a.ok);
+  if (failed || answers.length === 0) return failed ?? { ok: false, error: 'no process ran' };
+  const ok = answers as readonly Extract<OursChildResult, { ok: true }>[];
+  const first = ok[0]!;
+  const severalLive = combineOptional(ok.map((a) => a.severalLive), combineMeasurements);
+  const jsCell = combineOptional(ok.map((a) => a.js), acrossProcesses);
+  const empties = ok.map((a) => a.emptyNapiCall).filter((x): x is Summary => x !== undefined);
+  return {
+    ok: true,
+    apiLayerNames: first.apiLayerNames,
+    trampoline: combineMeasurements(ok.map((a) => a.trampoline)),
+    pointer: combineMeasurements(ok.map((a) => a.pointer)),
+    ...(severalLive !== undefined ? { severalLive } : {}),
+    ...(jsCell !== undefined ? { js: jsCell } : {}),
+    ...(empties.length > 0 ? { emptyNapiCall: acrossProcesses(empties) } : {}),
+  };
+}
+
+function combineKhronos(answers: readonly KhronosChildResult[]): KhronosChildResult {
+  const failed = answers.find((a) => !a.ok);
+  if (failed || answers.length === 0) return failed ?? { ok: false, error: 'no process ran' };
+  const ok = answers as readonly Extract<KhronosChildResult, { ok: true }>[];
+  const koffi = combineOptional(
+    ok.map((a) => (a.koffi !== undefined && 'unavailable' in a.koffi ? { error: a.koffi.unavailable } : a.koffi)),
+    acrossProcesses,
+  );
+  return {
+    ok: true,
+    trampoline: combineMeasurements(ok.map((a) => a.trampoline)),
+    pointer: combineMeasurements(ok.map((a) => a.pointer)),
+    ...(koffi !== undefined ? { koffi: 'error' in koffi ? { unavailable: koffi.error } : koffi } : {}),
+  };
+}
+
 /** Runs this package's side of a row in ours-child; never throws (the answer says what failed). */
 function measureOurs(request: OursChildRequest, env: Readonly<Record<string, string>>): Promise<OursChildResult> {
   return runBenchChild<OursChildRequest, OursChildResult>('ours-child', request, env, (error) => ({ ok: false, error }));
@@ -129,6 +189,8 @@ export async function runOpenXrBench(options: OpenXrBenchOptions): Promise<OpenX
   const plan: MeasurePlan = { iterations: options.iterations ?? command.defaultIterations, repeats: options.repeats ?? DEFAULT_REPEATS };
   if (!Number.isInteger(plan.iterations) || plan.iterations < 1) throw new RangeError(`iterations must be a whole number >= 1, got ${plan.iterations}`);
   if (!Number.isInteger(plan.repeats) || plan.repeats < 1) throw new RangeError(`repeats must be a whole number >= 1, got ${plan.repeats}`);
+  const processes = options.processes ?? 1;
+  if (!Number.isInteger(processes) || processes < 1) throw new RangeError(`processes must be a whole number >= 1, got ${processes}`);
   const passthroughCounts = options.passthroughCounts ?? [0, 1, 2, 3, 4];
   const realLayers = options.realLayers ?? [];
   const progress = options.onProgress ?? (() => undefined);
@@ -163,11 +225,18 @@ export async function runOpenXrBench(options: OpenXrBenchOptions): Promise<OpenX
     for (const config of layerConfigs(passthroughCounts, realLayers)) {
       progress(`${command.name}: ${config.label}`);
       const cells: Partial<Record<ColumnId, Cell>> = {};
-      // Ours, in a child process shaped like the Khronos side's, with the row's environment.
-      const ours = await measureOurs(
-        { env, config, command: command.name, plan, severalLive: options.severalLive === true, js },
-        configEnvironment(env, config),
-      );
+      // Each side in child processes of the same shape, with the row's environment, alternating.
+      const oursAnswers: OursChildResult[] = [];
+      const khronosAnswers: KhronosChildResult[] = [];
+      for (let p = 0; p < processes; p++) {
+        oursAnswers.push(
+          await measureOurs({ env, config, command: command.name, plan, severalLive: options.severalLive === true, js }, configEnvironment(env, config)),
+        );
+        if (khronosPath !== undefined) {
+          khronosAnswers.push(await measureKhronosLoader({ libraryPath: khronosPath, command: command.name, plan, koffi }, configEnvironment(env, config)));
+        }
+      }
+      const ours = combineOurs(oursAnswers);
       let apiLayerNames: readonly string[] = [];
       if (!ours.ok) {
         for (const column of columns.filter((c) => c.startsWith('ours-'))) cells[column] = { skipped: ours.error };
@@ -184,7 +253,7 @@ export async function runOpenXrBench(options: OpenXrBenchOptions): Promise<OpenX
         cells['khronos-trampoline'] = cells['khronos-pointer'] = { skipped: reason };
         if (koffi) cells.koffi = { skipped: reason };
       } else {
-        const answer = await measureKhronosLoader({ libraryPath: khronosPath, command: command.name, plan, koffi }, configEnvironment(env, config));
+        const answer = combineKhronos(khronosAnswers);
         if (!answer.ok) {
           cells['khronos-trampoline'] = cells['khronos-pointer'] = { skipped: answer.error };
           if (koffi) cells.koffi = { skipped: answer.error };
@@ -210,6 +279,7 @@ export async function runOpenXrBench(options: OpenXrBenchOptions): Promise<OpenX
     command,
     runtime,
     plan,
+    processes,
     date: new Date().toISOString(),
     machine: machineInfo(),
     khronosLoader,

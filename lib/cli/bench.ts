@@ -1,5 +1,5 @@
 // `khronos-loader bench openxr [--layers <names|N>] [--command <xrCommand>] [--iterations N]
-// [--repeats R] [--json] [--svg file] [--no-khronos] [--khronos-loader path]`: ns per call with
+// [--repeats R] [--processes P] [--json] [--svg file] [--no-khronos] [--khronos-loader path]`: ns per call with
 // 0..N bundled pass-through layers and with named real layers, this loader beside the Khronos
 // loader (and koffi) on the shipped simulated runtime, as a Markdown table or JSON, and a chart.
 import { writeFileSync } from 'node:fs';
@@ -19,6 +19,8 @@ export const BENCH_USAGE = `usage: khronos-loader bench openxr [options]
                         and names of real API layers for a row each (e.g. XR_APILAYER_LUNARG_core_validation)
   --iterations <n>      calls (frames for xrWaitFrame) per timed run (default per command)
   --repeats <n>         timed runs per cell, after a warm-up (default 7)
+  --processes <n>       fresh child processes per side and row, alternating the sides (default 1);
+                        a cell is then the median of the processes' medians
   --json                the results as JSON instead of Markdown
   --svg <file>          also write the chart (cost per call against layer count) as SVG
   --no-khronos          leave the Khronos loader (and koffi) out
@@ -36,6 +38,7 @@ export interface BenchCliArgs {
   readonly realLayers: readonly string[];
   readonly iterations?: number;
   readonly repeats?: number;
+  readonly processes?: number;
   readonly json: boolean;
   readonly svg?: string;
   readonly khronosLoader?: string | false;
@@ -55,6 +58,7 @@ export function parseBenchArgs(args: readonly string[]): BenchCliArgs | string {
   const realLayers: string[] = [];
   let iterations: number | undefined;
   let repeats: number | undefined;
+  let processes: number | undefined;
   let json = false;
   let svg: string | undefined;
   let khronosLoader: string | false | undefined;
@@ -101,6 +105,12 @@ export function parseBenchArgs(args: readonly string[]): BenchCliArgs | string {
         repeats = n;
         break;
       }
+      case '--processes': {
+        const n = positiveInteger('--processes', value());
+        if (typeof n === 'string') return n;
+        processes = n;
+        break;
+      }
       case '--svg': {
         const file = value();
         if (file === undefined || file === '') return '--svg needs a file name';
@@ -130,6 +140,7 @@ export function parseBenchArgs(args: readonly string[]): BenchCliArgs | string {
     json,
     ...(iterations !== undefined ? { iterations } : {}),
     ...(repeats !== undefined ? { repeats } : {}),
+    ...(processes !== undefined ? { processes } : {}),
     ...(svg !== undefined ? { svg } : {}),
     ...(khronosLoader !== undefined ? { khronosLoader } : {}),
   };
@@ -151,6 +162,7 @@ export async function runBenchCli(args: readonly string[], io: BenchCliIo): Prom
     realLayers: parsed.realLayers,
     ...(parsed.iterations !== undefined ? { iterations: parsed.iterations } : {}),
     ...(parsed.repeats !== undefined ? { repeats: parsed.repeats } : {}),
+    ...(parsed.processes !== undefined ? { processes: parsed.processes } : {}),
     ...(parsed.khronosLoader !== undefined ? { khronosLoader: parsed.khronosLoader } : {}),
     onProgress: (line) => io.stderr(`bench: ${line}\n`),
   };

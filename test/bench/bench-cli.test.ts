@@ -74,6 +74,17 @@ describe('bench openxr CLI', () => {
     expect(result.emptyNapiCall?.runs).toBe(3);
   });
 
+  it('BENCH: --processes N measures each side in N fresh processes and reports the median across them', async () => {
+    const { code, stdout } = await cli(['bench', 'openxr', '--layers', '0', '--iterations', '200', '--repeats', '2', '--processes', '3', '--no-khronos', '--json']);
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout) as OpenXrBenchResult;
+    expect(result.processes).toBe(3);
+    const cell = result.rows[0]?.cells['ours-trampoline'];
+    // One summary over the three processes' medians.
+    expect(cell && 'wall' in cell ? cell.wall.runs : 0).toBe(3);
+    expect(parseBenchArgs(['openxr', '--processes', '0'])).toMatch(/--processes needs a whole number >= 1/);
+  });
+
   it('BENCH: an unknown command is rejected with the supported list (exit code 2)', async () => {
     const { code, stderr, stdout } = await cli(['bench', 'openxr', '--command', 'xrCreateSwapchain']);
     expect(code).toBe(2);
