@@ -101,6 +101,12 @@ export interface NativeBenchSamples {
  * loader's exported functions; `measure` times the command through the exports ("trampoline")
  * or through the pointer xrGetInstanceProcAddr returned ("pointer"), in one native loop.
  */
+/** A function's place independent of where a process loaded it: the shared object and the offset in it. */
+export interface PointerOrigin {
+  readonly file: string;
+  readonly offset: number;
+}
+
 export interface NativeOpenXrBenchScenario {
   measure(mode: 'trampoline' | 'pointer', iterations: number, repeats: number): NativeBenchSamples;
   /** The scenario's handles (0n when the command does not need one): for koffi and other callers. */
@@ -116,6 +122,8 @@ export interface NativeOpenXrBenchScenario {
   };
   /** The XrTime the per-call loops start from. */
   readonly time: number;
+  /** Where the function xrGetInstanceProcAddr handed out lives (shared object and offset), or null. */
+  readonly pointerOrigin: PointerOrigin | null;
   destroy(): void;
 }
 

@@ -1,4 +1,5 @@
 // What the bench parent asks its child processes (lib/bench/child-process.ts) and what they answer.
+import type { PointerOrigin } from '../native.js';
 import type { Measurement, MeasurePlan } from './measure-native.js';
 import type { BenchCommandName } from './openxr-commands.js';
 import type { BenchEnvironment, LayerConfig } from './openxr-scenario.js';
@@ -18,6 +19,7 @@ export type KhronosChildResult =
       readonly ok: true;
       readonly trampoline: Measurement;
       readonly pointer: Measurement;
+      readonly pointerOrigin: PointerOrigin | null;
       /** Absent when not asked for. */
       readonly koffi?: Summary | { readonly unavailable: string };
     }
@@ -45,6 +47,7 @@ export type OursChildResult =
       readonly apiLayerNames: readonly string[];
       readonly trampoline: Measurement;
       readonly pointer: Measurement;
+      readonly pointerOrigin: PointerOrigin | null;
       readonly severalLive?: OursOptionalCell<Measurement>;
       readonly js?: OursOptionalCell<Summary>;
       readonly emptyNapiCall?: Summary;

@@ -14,12 +14,13 @@ async function run(request: KhronosChildRequest): Promise<KhronosChildResult> {
   try {
     const trampoline = measureNative(scenario, 'trampoline', request.plan);
     const pointer = measureNative(scenario, 'pointer', request.plan);
-    if (!request.koffi) return { ok: true, trampoline, pointer };
+    const pointerOrigin = scenario.pointerOrigin;
+    if (!request.koffi) return { ok: true, trampoline, pointer, pointerOrigin };
     const koffi = await loadKoffi();
     const koffiResult = 'unavailable' in koffi
       ? koffi
       : measureKoffiLocateSpace(koffi, request.libraryPath, scenario.handles, scenario.time, request.plan);
-    return { ok: true, trampoline, pointer, koffi: koffiResult };
+    return { ok: true, trampoline, pointer, pointerOrigin, koffi: koffiResult };
   } finally {
     scenario.destroy();
   }

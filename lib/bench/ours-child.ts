@@ -24,7 +24,11 @@ function withInstance<T>(request: OursChildRequest, config: OursChildRequest['co
 function trampolineAndPointer(request: OursChildRequest, instance: Instance) {
   const scenario = createOurScenario(instance, request.command);
   try {
-    return { trampoline: measureNative(scenario, 'trampoline', request.plan), pointer: measureNative(scenario, 'pointer', request.plan) };
+    return {
+      trampoline: measureNative(scenario, 'trampoline', request.plan),
+      pointer: measureNative(scenario, 'pointer', request.plan),
+      pointerOrigin: scenario.pointerOrigin,
+    };
   } finally {
     scenario.destroy();
   }
@@ -48,7 +52,7 @@ function attempt<T>(f: () => T): T | { error: string } {
 }
 
 function run(request: OursChildRequest): OursChildResult {
-  const { apiLayerNames, trampoline, pointer } = withInstance(request, request.config, (instance) => ({
+  const { apiLayerNames, trampoline, pointer, pointerOrigin } = withInstance(request, request.config, (instance) => ({
     apiLayerNames: [...instance.apiLayerNames],
     ...trampolineAndPointer(request, instance),
   }));
@@ -57,6 +61,7 @@ function run(request: OursChildRequest): OursChildResult {
     apiLayerNames,
     trampoline,
     pointer,
+    pointerOrigin,
   };
   if (request.severalLive) {
     // The other instance is live while this one is timed: the trampolines find the table by handle.

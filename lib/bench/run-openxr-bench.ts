@@ -9,6 +9,7 @@ import { simulatedRuntime } from '../openxr/simulated-runtime.js';
 import { findKhronosLoader, khronosLoaderPackageVersion, measureKhronosLoader } from './khronos-loader-side.js';
 import { runBenchChild } from './child-process.js';
 import type { KhronosChildResult, OursChildRequest, OursChildResult } from './child-protocol.js';
+import type { PointerOrigin } from '../native.js';
 import type { Measurement, MeasurePlan } from './measure-native.js';
 import { benchCommand, type BenchCommand, type BenchCommandName } from './openxr-commands.js';
 import { configEnvironment, layerCount, type BenchEnvironment, type LayerConfig } from './openxr-scenario.js';
@@ -50,6 +51,8 @@ export interface BenchRow {
   /** The layers our instance actually enabled, nearest the application first. */
   readonly apiLayerNames: readonly string[];
   readonly cells: Partial<Record<ColumnId, Cell>>;
+  /** Where each loader's xrGetInstanceProcAddr pointer for the command lives (same file and offset: the same function). */
+  readonly pointerOrigins: { readonly ours?: PointerOrigin | null; readonly khronos?: PointerOrigin | null };
 }
 
 export interface OpenXrBenchOptions {
@@ -157,6 +160,7 @@ function combineOurs(answers: readonly OursChildResult[]): OursChildResult {
     apiLayerNames: first.apiLayerNames,
     trampoline: combineMeasurements(ok.map((a) => a.trampoline)),
     pointer: combineMeasurements(ok.map((a) => a.pointer)),
+    pointerOrigin: first.pointerOrigin,
     ...(severalLive !== undefined ? { severalLive } : {}),
     ...(jsCell !== undefined ? { js: jsCell } : {}),
     ...(empties.length > 0 ? { emptyNapiCall: acrossProcesses(empties) } : {}),
@@ -175,6 +179,7 @@ function combineKhronos(answers: readonly KhronosChildResult[]): KhronosChildRes
     ok: true,
     trampoline: combineMeasurements(ok.map((a) => a.trampoline)),
     pointer: combineMeasurements(ok.map((a) => a.pointer)),
+    pointerOrigin: ok[0]?.pointerOrigin ?? null,
     ...(koffi !== undefined ? { koffi: 'error' in koffi ? { unavailable: koffi.error } : koffi } : {}),
   };
 }
@@ -238,10 +243,12 @@ export async function runOpenXrBench(options: OpenXrBenchOptions): Promise<OpenX
       }
       const ours = combineOurs(oursAnswers);
       let apiLayerNames: readonly string[] = [];
+      const pointerOrigins: { ours?: PointerOrigin | null; khronos?: PointerOrigin | null } = {};
       if (!ours.ok) {
         for (const column of columns.filter((c) => c.startsWith('ours-'))) cells[column] = { skipped: ours.error };
       } else {
         apiLayerNames = ours.apiLayerNames;
+        pointerOrigins.ours = ours.pointerOrigin;
         cells['ours-trampoline'] = ours.trampoline;
         cells['ours-pointer'] = ours.pointer;
         if (ours.severalLive !== undefined) cells['ours-several-trampoline'] = 'error' in ours.severalLive ? { skipped: ours.severalLive.error } : ours.severalLive;
@@ -260,6 +267,7 @@ export async function runOpenXrBench(options: OpenXrBenchOptions): Promise<OpenX
         } else {
           cells['khronos-trampoline'] = answer.trampoline;
           cells['khronos-pointer'] = answer.pointer;
+          pointerOrigins.khronos = answer.pointerOrigin;
           if (koffi) cells.koffi = answer.koffi === undefined ? { skipped: 'not measured' } : 'unavailable' in answer.koffi ? { skipped: answer.koffi.unavailable } : { wall: answer.koffi };
         }
       }
@@ -270,6 +278,7 @@ export async function runOpenXrBench(options: OpenXrBenchOptions): Promise<OpenX
         realLayers: config.realLayers,
         apiLayerNames,
         cells,
+        pointerOrigins,
       });
     }
   } finally {

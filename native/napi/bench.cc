@@ -1,5 +1,7 @@
 #include "napi/bench.h"
 
+#include <dlfcn.h>
+
 #include <time.h>
 
 #include <algorithm>
@@ -143,6 +145,18 @@ class Scenario {
   ~Scenario() { Teardown(); }
   Scenario(const Scenario&) = delete;
   Scenario& operator=(const Scenario&) = delete;
+
+  // The function xrGetInstanceProcAddr handed out for the command (the first of a frame's three).
+  const void* TimedPointer() const {
+    switch (command_) {
+      case Command::LocateSpace: return reinterpret_cast<const void*>(pointers_.LocateSpace);
+      case Command::LocateViews: return reinterpret_cast<const void*>(pointers_.LocateViews);
+      case Command::GetActionStateBoolean: return reinterpret_cast<const void*>(pointers_.GetActionStateBoolean);
+      case Command::SyncActions: return reinterpret_cast<const void*>(pointers_.SyncActions);
+      case Command::WaitFrame: return reinterpret_cast<const void*>(pointers_.WaitFrame);
+    }
+    return nullptr;
+  }
 
   Sample Measure(bool pointer, uint32_t iterations) {
     const Timed t = pointer ? pointers_ : exported_;
@@ -336,6 +350,7 @@ class OpenXrBenchScenario : public Napi::ObjectWrap<OpenXrBenchScenario> {
                            InstanceMethod<&OpenXrBenchScenario::Destroy>("destroy"),
                            InstanceAccessor<&OpenXrBenchScenario::Handles>("handles"),
                            InstanceAccessor<&OpenXrBenchScenario::Time>("time"),
+                           InstanceAccessor<&OpenXrBenchScenario::PointerOrigin>("pointerOrigin"),
                        });
   }
 
@@ -416,6 +431,19 @@ class OpenXrBenchScenario : public Napi::ObjectWrap<OpenXrBenchScenario> {
     out.Set("baseSpace", HandleValue64(env, Raw(s.local())));
     out.Set("actionSet", HandleValue64(env, Raw(s.actionSet())));
     out.Set("action", HandleValue64(env, Raw(s.action())));
+    return out;
+  }
+
+  // Where the timed pointer lives: the shared object's path and the offset in it, so two loaders'
+  // pointers can be told identical across processes (their load addresses differ).
+  Napi::Value PointerOrigin(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    const void* fn = Live(env).TimedPointer();
+    Dl_info where{};
+    if (fn == nullptr || dladdr(fn, &where) == 0 || where.dli_fname == nullptr) return env.Null();
+    Napi::Object out = Napi::Object::New(env);
+    out.Set("file", Napi::String::New(env, where.dli_fname));
+    out.Set("offset", Napi::Number::New(env, static_cast<double>(static_cast<const char*>(fn) - static_cast<const char*>(where.dli_fbase))));
     return out;
   }
 

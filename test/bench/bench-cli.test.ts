@@ -130,6 +130,9 @@ describe('bench openxr CLI', () => {
       const koffi = row.cells.koffi;
       if (koffi && 'skipped' in koffi) expect(koffi.skipped).toMatch(/koffi/);
       else expect(koffi?.wall.runs).toBe(3);
+      // XR-CI-5: both loaders hand out the top of the chain: the same function, in the same file.
+      expect(row.pointerOrigins.ours).toEqual(row.pointerOrigins.khronos);
+      expect(row.pointerOrigins.ours?.file).toMatch(row.layers === 0 ? /libkhronos_simxr\.so$/ : /libkhronos_layer_passthrough_1\.so$/);
     }
     const { stdout: markdown } = await cli(['bench', 'openxr', '--layers', '0', ...tiny]);
     expect(markdown).toMatch(/\| 0 \| [\d.]+ ns .* \| [\d.]+ ns ±[\d.]+ % \| [\d.]+ ns ±[\d.]+ % \|/);
