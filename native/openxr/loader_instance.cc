@@ -130,6 +130,7 @@ XrResult LoaderInstance::CreateRuntimeInstance(const XrInstanceCreateInfo* info,
   std::vector<const char*> names;
   for (uint32_t i = 0; i < info->enabledExtensionCount; ++i) {
     const char* name = info->enabledExtensionNames[i];
+    if (std::string_view(name) == "XR_EXT_debug_utils") debugUtilsEnabled_ = true;
     if (std::find(runtimeExtensions_.begin(), runtimeExtensions_.end(), name) != runtimeExtensions_.end()) names.push_back(name);
   }
   XrInstanceCreateInfo filtered = *info;

@@ -62,6 +62,8 @@ class LoaderInstance {
   PFN_xrGetInstanceProcAddr runtimeGetInstanceProcAddr() const noexcept { return runtime_.getInstanceProcAddr; }
   XrInstance runtimeHandle() const noexcept { return runtimeHandle_; }
   bool runtimeHasDebugUtils() const noexcept { return runtimeHasDebugUtils_; }
+  // The application enabled XR_EXT_debug_utils (its functions exist only then).
+  bool debugUtilsEnabled() const noexcept { return debugUtilsEnabled_; }
   DebugUtilsMessengers& messengers() noexcept { return messengers_; }
 
  private:
@@ -79,6 +81,7 @@ class LoaderInstance {
   std::string runtimeLibraryPath_;
   std::vector<std::string> runtimeExtensions_;
   bool runtimeHasDebugUtils_ = false;
+  bool debugUtilsEnabled_ = false;
   XrInstance handle_ = XR_NULL_HANDLE;         // the top of the chain's handle (the application's)
   XrInstance runtimeHandle_ = XR_NULL_HANDLE;  // the runtime's
   PFN_xrGetInstanceProcAddr topGetInstanceProcAddr_ = nullptr;

@@ -109,7 +109,12 @@ XRAPI_ATTR XrResult XRAPI_CALL TerminatorGetInstanceProcAddr(XrInstance instance
   }
   LoaderInstance* li = InstanceForRuntimeHandle(instance);
   if (li == nullptr) return XR_ERROR_HANDLE_INVALID;
-  // XR_EXT_debug_utils is the loader's own; messengers go through it either way.
+  // XR_EXT_debug_utils is the loader's own; messengers go through it either way. Like any
+  // extension's, its functions exist only when the application enabled it.
+  const gen::XrCommandInfo* command = gen::findXrCommand(n);
+  if (command != nullptr && std::string_view(command->requiredBy) == "XR_EXT_debug_utils" && !li->debugUtilsEnabled()) {
+    return XR_ERROR_FUNCTION_UNSUPPORTED;
+  }
   if (n == "xrCreateDebugUtilsMessengerEXT") *function = Void(TerminatorCreateDebugUtilsMessengerEXT);
   if (n == "xrDestroyDebugUtilsMessengerEXT") *function = Void(TerminatorDestroyDebugUtilsMessengerEXT);
   if (n == "xrSubmitDebugUtilsMessageEXT") *function = Void(TerminatorSubmitDebugUtilsMessageEXT);

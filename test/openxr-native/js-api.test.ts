@@ -131,6 +131,19 @@ describe('XR_EXT_debug_utils in the loader', () => {
     instance.destroy();
   });
 
+  it('XR-CI-12: without XR_EXT_debug_utils enabled its functions are not handed out (XR_ERROR_FUNCTION_UNSUPPORTED)', () => {
+    const instance = createInstanceFromPlan(testPlan(), { applicationName: 'du', enabledExtensionNames: ['XR_MND_headless'] });
+    try {
+      for (const name of ['xrCreateDebugUtilsMessengerEXT', 'xrSubmitDebugUtilsMessageEXT', 'xrSetDebugUtilsObjectNameEXT']) {
+        expect(() => instance.getInstanceProcAddr(name)).toThrow(expect.objectContaining({ result: 'XR_ERROR_FUNCTION_UNSUPPORTED' }));
+      }
+      // Core commands are unaffected.
+      expect(instance.getInstanceProcAddr('xrLocateSpace')).toBeGreaterThan(0n);
+    } finally {
+      instance.destroy();
+    }
+  });
+
   it('XR-CI-12: a runtime with XR_EXT_debug_utils gets it enabled and the calls go on to it', async () => {
     const trace = freshTrace();
     const instance = createInstanceFromPlan(testPlan([], 'kl_test_runtime_debug_utils'), {
