@@ -5,6 +5,7 @@ import { OpenXrError } from '../../lib/openxr/errors.js';
 import { Session } from '../../lib/openxr/session.js';
 import { SpaceLocationFlags, VIEW_FLOATS } from '../../lib/openxr/types.js';
 import { createTestInstance, runUntil, type TestInstance } from './helpers.js';
+import { openXrErrorFrom } from '../helpers/errors.js';
 
 let current: TestInstance | undefined;
 afterEach(() => {
@@ -16,15 +17,6 @@ function setup(options?: Parameters<typeof createTestInstance>[0]): TestInstance
   return current;
 }
 
-function xrError(f: () => unknown): OpenXrError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(OpenXrError);
-    return e as OpenXrError;
-  }
-  throw new Error('expected an OpenXrError');
-}
 
 const ALL_VALID = SpaceLocationFlags.ORIENTATION_VALID | SpaceLocationFlags.POSITION_VALID;
 
@@ -67,7 +59,7 @@ describe('session lifecycle and events', () => {
 
   it('NODE-2: a session without XR_MND_headless fails with the XrResult and says what to enable', () => {
     const { instance } = setup({ headless: false });
-    const e = xrError(() => instance.createSession(instance.getSystem(), { headless: true }));
+    const e = openXrErrorFrom(() => instance.createSession(instance.getSystem(), { headless: true }));
     expect(e.result).toBe('XR_ERROR_GRAPHICS_DEVICE_INVALID');
     expect(e.message).toMatch(/XR_MND_headless/);
   });
@@ -77,9 +69,9 @@ describe('session lifecycle and events', () => {
     const session = instance.createSession(instance.getSystem(), { headless: true });
     instance.pollEvents();
     session.beginSession();
-    const e = xrError(() => session.endSession());
+    const e = openXrErrorFrom(() => session.endSession());
     expect([e.result, e.code]).toEqual(['XR_ERROR_SESSION_NOT_STOPPING', -29]);
-    const order = xrError(() => session.beginFrame());
+    const order = openXrErrorFrom(() => session.beginFrame());
     expect(order.result).toBe('XR_ERROR_CALL_ORDER_INVALID');
   });
 });
@@ -169,7 +161,7 @@ describe('destroyed handles (NODE-1)', () => {
     session.destroy();
     expect(local.isDestroyed).toBe(true);
     for (const f of [() => view.locate(local, 1000, out), () => local.handle, () => local.destroy(), () => session.beginSession(), () => session.beginFrame(), () => session.locateViews(local, 1, new Float32Array(22))]) {
-      const e = xrError(f);
+      const e = openXrErrorFrom(f);
       expect([e.result, e.code]).toEqual(['XR_ERROR_HANDLE_INVALID', -12]);
     }
     await expect(session.waitFrame()).rejects.toMatchObject({ result: 'XR_ERROR_HANDLE_INVALID' });
@@ -189,7 +181,7 @@ describe('destroyed handles (NODE-1)', () => {
     await expect(pending).rejects.toMatchObject({ result: 'XR_ERROR_HANDLE_INVALID' });
     for (const h of [session, local, set, action]) expect(h.isDestroyed).toBe(true);
     for (const f of [() => local.locate(local, 1, new Float32Array(7)), () => set.createAction({ name: 'x', localizedName: 'x', type: 'float' }), () => action.handle, () => instance.getSystem(), () => instance.pollEvent()]) {
-      expect(xrError(f).result).toBe('XR_ERROR_HANDLE_INVALID');
+      expect(openXrErrorFrom(f).result).toBe('XR_ERROR_HANDLE_INVALID');
     }
   });
 
@@ -199,14 +191,14 @@ describe('destroyed handles (NODE-1)', () => {
     const action = set.createAction({ name: 'a', localizedName: 'A', type: 'float' });
     set.destroy();
     expect(action.isDestroyed).toBe(true);
-    expect(xrError(() => action.destroy()).result).toBe('XR_ERROR_HANDLE_INVALID');
+    expect(openXrErrorFrom(() => action.destroy()).result).toBe('XR_ERROR_HANDLE_INVALID');
     const session = instance.createSession(instance.getSystem(), { headless: true });
     const a = session.createReferenceSpace('local');
     const b = session.createReferenceSpace('stage');
     a.destroy();
     expect(b.isDestroyed).toBe(false);
     expect(b.locate(b, 1000, new Float32Array(7))).toBeGreaterThan(0);
-    expect(xrError(() => b.locate(a, 1000, new Float32Array(7))).result).toBe('XR_ERROR_HANDLE_INVALID');
+    expect(openXrErrorFrom(() => b.locate(a, 1000, new Float32Array(7))).result).toBe('XR_ERROR_HANDLE_INVALID');
   });
 });
 
@@ -238,7 +230,7 @@ describe('argument errors', () => {
 
   it('NODE-2: an invalid name from the runtime is an OpenXrError', () => {
     const { instance } = setup();
-    const e = xrError(() => instance.createActionSet({ name: 'Not Valid', localizedName: 'x' }));
+    const e = openXrErrorFrom(() => instance.createActionSet({ name: 'Not Valid', localizedName: 'x' }));
     expect(e.result).toBe('XR_ERROR_PATH_FORMAT_INVALID');
   });
 });

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { XR_COMMANDS } from '../../lib/generated/openxr.js';
 import { loadNativeAddon, packageRoot } from '../../lib/native.js';
-import { OpenXrError } from '../../lib/openxr/errors.js';
 import { createInstanceFromPlan, nativeInstanceOf } from '../../lib/openxr/instance.js';
 import { freshTrace, layerDir, mappedLibraries, plannedLayer, runtimeLibrary, testPlan } from './helpers.js';
+import { openXrErrorFrom } from '../helpers/errors.js';
 
 const addonPath = path.join(packageRoot, 'build/Release/khronos_loader.node');
 const order = ['XR_APILAYER_KLTEST_order_a', 'XR_APILAYER_KLTEST_order_b', 'XR_APILAYER_KLTEST_order_c'];
@@ -23,15 +23,6 @@ function owningLibrary(address: bigint): string | undefined {
   return undefined;
 }
 
-function xrError(f: () => unknown): OpenXrError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(OpenXrError);
-    return e as OpenXrError;
-  }
-  throw new Error('expected an OpenXrError');
-}
 
 afterEach(() => {
   delete process.env.KL_TEST_TRACE;
@@ -74,7 +65,7 @@ describe('instance creation and call chain', () => {
 
   it('XR-CI-4: a layer failing in xrCreateApiLayerInstance fails instance creation with its result', () => {
     const trace = freshTrace();
-    const error = xrError(() => createInstanceFromPlan(testPlan(['XR_APILAYER_KLTEST_create_fail']), { applicationName: 'cf' }));
+    const error = openXrErrorFrom(() => createInstanceFromPlan(testPlan(['XR_APILAYER_KLTEST_create_fail']), { applicationName: 'cf' }));
     expect(error.result).toBe('XR_ERROR_INITIALIZATION_FAILED');
     expect(error.message).toContain('XR_APILAYER_KLTEST_create_fail');
     expect(trace()).toContain('layer:XR_APILAYER_KLTEST_create_fail:create-fails');
@@ -88,7 +79,7 @@ describe('instance creation and call chain', () => {
     lib.close();
     withExtra.destroy();
     const without = createInstanceFromPlan(testPlan([]), { applicationName: 'ci5' });
-    expect(xrError(() => without.getInstanceProcAddr('xrKlTestPingKL')).result).toBe('XR_ERROR_FUNCTION_UNSUPPORTED');
+    expect(openXrErrorFrom(() => without.getInstanceProcAddr('xrKlTestPingKL')).result).toBe('XR_ERROR_FUNCTION_UNSUPPORTED');
     without.destroy();
   });
 

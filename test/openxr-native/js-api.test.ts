@@ -7,6 +7,7 @@ import { createInstanceFromPlan } from '../../lib/openxr/instance.js';
 import { createLoader } from '../../lib/openxr/loader.js';
 import type { NativeDebugUtilsMessage } from '../../lib/native.js';
 import { freshTrace, layerDir, runtimeManifest, testPlan } from './helpers.js';
+import { openXrErrorFrom } from '../helpers/errors.js';
 
 const saved = { ...process.env };
 beforeEach(() => {
@@ -21,15 +22,6 @@ afterEach(() => {
   }
 });
 
-function thrown(f: () => unknown): OpenXrError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(OpenXrError);
-    return e as OpenXrError;
-  }
-  throw new Error('expected an OpenXrError');
-}
 
 describe('loader.createInstance', () => {
   it('XR-CI-4: createLoader().createInstance builds the planned chain over the discovered runtime', () => {
@@ -55,12 +47,12 @@ describe('loader.createInstance', () => {
 
   it('NODE-2: failures carry the XrResult name, code and a readable message', () => {
     const loader = createLoader();
-    const missingExt = thrown(() => loader.createInstance({ applicationName: 'x', enabledExtensionNames: ['XR_KHR_not_there'] }));
+    const missingExt = openXrErrorFrom(() => loader.createInstance({ applicationName: 'x', enabledExtensionNames: ['XR_KHR_not_there'] }));
     expect([missingExt.result, missingExt.code]).toEqual(['XR_ERROR_EXTENSION_NOT_PRESENT', -9]);
-    const emptyName = thrown(() => loader.createInstance({ applicationName: '' }));
+    const emptyName = openXrErrorFrom(() => loader.createInstance({ applicationName: '' }));
     expect([emptyName.result, emptyName.code]).toEqual(['XR_ERROR_NAME_INVALID', -45]);
     expect(emptyName.message).toMatch(/runtime's xrCreateInstance returned -45/);
-    const missingLayer = thrown(() => loader.createInstance({ applicationName: 'x', enabledApiLayerNames: ['XR_APILAYER_nope'] }));
+    const missingLayer = openXrErrorFrom(() => loader.createInstance({ applicationName: 'x', enabledApiLayerNames: ['XR_APILAYER_nope'] }));
     expect(missingLayer.result).toBe('XR_ERROR_API_LAYER_NOT_PRESENT');
   });
 
@@ -69,7 +61,7 @@ describe('loader.createInstance', () => {
     instance.destroy();
     expect(instance.isDestroyed).toBe(true);
     for (const f of [() => instance.getProperties(), () => instance.getInstanceProcAddr('xrGetSystem'), () => instance.destroy(), () => instance.handle]) {
-      const e = thrown(f);
+      const e = openXrErrorFrom(f);
       expect([e.result, e.code]).toEqual(['XR_ERROR_HANDLE_INVALID', -12]);
     }
   });
@@ -81,7 +73,7 @@ describe('loader.createInstance', () => {
       expect(typeof p).toBe('bigint');
       expect(p).toBeGreaterThan(0n);
     }
-    expect(thrown(() => instance.getInstanceProcAddr('xrNoSuchCommand')).result).toBe('XR_ERROR_FUNCTION_UNSUPPORTED');
+    expect(openXrErrorFrom(() => instance.getInstanceProcAddr('xrNoSuchCommand')).result).toBe('XR_ERROR_FUNCTION_UNSUPPORTED');
     instance.destroy();
   });
 });
