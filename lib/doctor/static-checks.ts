@@ -36,8 +36,6 @@ export interface StaticCheckResult {
   readonly general: Problem[];
 }
 
-const RUNTIME_NEGOTIATE = 'xrNegotiateLoaderRuntimeInterface';
-const LAYER_NEGOTIATE = 'xrNegotiateLoaderApiLayerInterface';
 
 /** What to do about a discovery diagnostic. */
 export function diagnosticFix(d: Diagnostic): string {
