@@ -36,7 +36,6 @@ export interface StaticCheckResult {
   readonly general: Problem[];
 }
 
-
 /** What to do about a discovery diagnostic. */
 export function diagnosticFix(d: Diagnostic): string {
   const field = d.field ?? '';
