@@ -89,6 +89,26 @@ inline void Check(Napi::Env env, XrResult result, const char* command) {
   if (XR_FAILED(result)) throw XrErrorToJs(env, result, std::string(command) + " failed");
 }
 
+// The two-call idiom: ask for the count, then fill `count` elements that start as `blank`.
+// `call(capacity, &count, data)` is the command with its leading arguments bound.
+template <typename T, typename Call>
+std::vector<T> EnumerateTwoCall(Napi::Env env, const char* command, const T& blank, Call call) {
+  uint32_t count = 0;
+  Check(env, call(0, &count, nullptr), command);
+  std::vector<T> items(count, blank);
+  Check(env, call(count, &count, items.data()), command);
+  items.resize(count);
+  return items;
+}
+
+// An enum list as a JavaScript array of numbers.
+template <typename T>
+Napi::Array NumberArray(Napi::Env env, const std::vector<T>& values) {
+  Napi::Array a = Napi::Array::New(env, values.size());
+  for (uint32_t i = 0; i < values.size(); ++i) a.Set(i, Napi::Number::New(env, static_cast<double>(values[i])));
+  return a;
+}
+
 // A dispatch table entry, or XR_ERROR_FUNCTION_UNSUPPORTED naming the command.
 template <typename F>
 F Need(Napi::Env env, F function, const char* command) {

@@ -141,13 +141,10 @@ Napi::Value OpenXrSession::EnumerateReferenceSpaces(const Napi::CallbackInfo& in
   Napi::Env env = info.Env();
   const auto& core = Live(env);
   auto fn = Need(env, core->instance->table.EnumerateReferenceSpaces, "xrEnumerateReferenceSpaces");
-  uint32_t count = 0;
-  Check(env, fn(core->handle, 0, &count, nullptr), "xrEnumerateReferenceSpaces");
-  std::vector<XrReferenceSpaceType> types(count);
-  Check(env, fn(core->handle, count, &count, types.data()), "xrEnumerateReferenceSpaces");
-  Napi::Array a = Napi::Array::New(env, count);
-  for (uint32_t i = 0; i < count; ++i) a.Set(i, Napi::Number::New(env, types[i]));
-  return a;
+  return NumberArray(env, EnumerateTwoCall(env, "xrEnumerateReferenceSpaces", XrReferenceSpaceType{},
+                                           [&](uint32_t capacity, uint32_t* count, XrReferenceSpaceType* data) {
+                                             return fn(core->handle, capacity, count, data);
+                                           }));
 }
 
 }  // namespace kl::napi::xr

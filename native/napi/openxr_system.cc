@@ -106,13 +106,10 @@ Napi::Value EnumerateViewConfigurations(const Napi::CallbackInfo& info) {
   LoaderInstance& li = OpenXrInstance::LiveInstance(env, info[0]);
   const XrSystemId system = SystemIdArgument(env, info, 1);
   auto fn = Need(env, li.table.EnumerateViewConfigurations, "xrEnumerateViewConfigurations");
-  uint32_t count = 0;
-  Check(env, fn(li.handle(), system, 0, &count, nullptr), "xrEnumerateViewConfigurations");
-  std::vector<XrViewConfigurationType> types(count);
-  Check(env, fn(li.handle(), system, count, &count, types.data()), "xrEnumerateViewConfigurations");
-  Napi::Array a = Napi::Array::New(env, count);
-  for (uint32_t i = 0; i < count; ++i) a.Set(i, Napi::Number::New(env, types[i]));
-  return a;
+  return NumberArray(env, EnumerateTwoCall(env, "xrEnumerateViewConfigurations", XrViewConfigurationType{},
+                                           [&](uint32_t capacity, uint32_t* count, XrViewConfigurationType* data) {
+                                             return fn(li.handle(), system, capacity, count, data);
+                                           }));
 }
 
 Napi::Value EnumerateViewConfigurationViews(const Napi::CallbackInfo& info) {
@@ -121,12 +118,11 @@ Napi::Value EnumerateViewConfigurationViews(const Napi::CallbackInfo& info) {
   const XrSystemId system = SystemIdArgument(env, info, 1);
   const auto type = static_cast<XrViewConfigurationType>(NumberArgument(env, info, 2, "viewConfigurationType"));
   auto fn = Need(env, li.table.EnumerateViewConfigurationViews, "xrEnumerateViewConfigurationViews");
-  uint32_t count = 0;
-  Check(env, fn(li.handle(), system, type, 0, &count, nullptr), "xrEnumerateViewConfigurationViews");
-  std::vector<XrViewConfigurationView> views(count, XrViewConfigurationView{XR_TYPE_VIEW_CONFIGURATION_VIEW, nullptr, 0, 0, 0, 0, 0, 0});
-  Check(env, fn(li.handle(), system, type, count, &count, views.data()), "xrEnumerateViewConfigurationViews");
-  Napi::Array a = Napi::Array::New(env, count);
-  for (uint32_t i = 0; i < count; ++i) {
+  const std::vector<XrViewConfigurationView> views = EnumerateTwoCall(
+      env, "xrEnumerateViewConfigurationViews", XrViewConfigurationView{XR_TYPE_VIEW_CONFIGURATION_VIEW, nullptr, 0, 0, 0, 0, 0, 0},
+      [&](uint32_t capacity, uint32_t* count, XrViewConfigurationView* data) { return fn(li.handle(), system, type, capacity, count, data); });
+  Napi::Array a = Napi::Array::New(env, views.size());
+  for (uint32_t i = 0; i < views.size(); ++i) {
     Napi::Object o = Napi::Object::New(env);
     o.Set("recommendedImageRectWidth", Napi::Number::New(env, views[i].recommendedImageRectWidth));
     o.Set("maxImageRectWidth", Napi::Number::New(env, views[i].maxImageRectWidth));
@@ -145,13 +141,10 @@ Napi::Value EnumerateEnvironmentBlendModes(const Napi::CallbackInfo& info) {
   const XrSystemId system = SystemIdArgument(env, info, 1);
   const auto type = static_cast<XrViewConfigurationType>(NumberArgument(env, info, 2, "viewConfigurationType"));
   auto fn = Need(env, li.table.EnumerateEnvironmentBlendModes, "xrEnumerateEnvironmentBlendModes");
-  uint32_t count = 0;
-  Check(env, fn(li.handle(), system, type, 0, &count, nullptr), "xrEnumerateEnvironmentBlendModes");
-  std::vector<XrEnvironmentBlendMode> modes(count);
-  Check(env, fn(li.handle(), system, type, count, &count, modes.data()), "xrEnumerateEnvironmentBlendModes");
-  Napi::Array a = Napi::Array::New(env, count);
-  for (uint32_t i = 0; i < count; ++i) a.Set(i, Napi::Number::New(env, modes[i]));
-  return a;
+  return NumberArray(env, EnumerateTwoCall(env, "xrEnumerateEnvironmentBlendModes", XrEnvironmentBlendMode{},
+                                           [&](uint32_t capacity, uint32_t* count, XrEnvironmentBlendMode* data) {
+                                             return fn(li.handle(), system, type, capacity, count, data);
+                                           }));
 }
 
 Napi::Value StringToPath(const Napi::CallbackInfo& info) {
