@@ -1,0 +1,80 @@
+// The Vulkan plan handed to the native side: plain data saying which drivers and layers to load,
+// in what order, with which symbols, and why. Discovery and policy (TypeScript) make it; the native
+// core (dlopen, negotiation, chains) only carries it out and never reads manifests or the
+// environment for policy.
+
+export type VulkanLayerKind = 'implicit' | 'explicit';
+
+/** Why a layer is in the chain. */
+export type VulkanLayerOrigin =
+  | 'implicit'
+  | 'VK_LOADER_LAYERS_ENABLE'
+  | 'VK_INSTANCE_LAYERS'
+  | 'settings-file'
+  | 'application'
+  /** A component of an enabled meta layer (the meta layer's name follows the colon). */
+  | `meta:${string}`;
+
+/** The symbols the native side looks up in a layer library, already resolved from `functions`. */
+export interface VulkanLayerSymbols {
+  /** Interface 2+: vkNegotiateLoaderLayerInterfaceVersion unless renamed in `functions`. */
+  readonly negotiateLoaderLayerInterfaceVersion: string;
+  /** Interface 1: vkGetInstanceProcAddr unless renamed; interface 0 uses `<layerName>GetInstanceProcAddr`. */
+  readonly getInstanceProcAddr: string;
+  /** Interface 1: vkGetDeviceProcAddr unless renamed; interface 0 uses `<layerName>GetDeviceProcAddr`. */
+  readonly getDeviceProcAddr: string;
+}
+
+/** VK-CH-5: an implicit layer's pre-instance interceptors (manifest 1.1.2+), symbol names. */
+export interface VulkanPreInstanceFunctions {
+  readonly vkEnumerateInstanceExtensionProperties?: string;
+  readonly vkEnumerateInstanceLayerProperties?: string;
+  readonly vkEnumerateInstanceVersion?: string;
+}
+
+export interface PlannedVulkanLayer {
+  readonly name: string;
+  readonly kind: VulkanLayerKind;
+  readonly origin: VulkanLayerOrigin;
+  readonly manifestPath: string;
+  /** What dlopen gets: absolute, relative-resolved, or a bare name for the system search. */
+  readonly libraryPath: string;
+  readonly symbols: VulkanLayerSymbols;
+  readonly preInstanceFunctions: VulkanPreInstanceFunctions;
+  /** VK_MAKE_API_VERSION of the manifest's api_version. */
+  readonly apiVersion: number;
+  readonly implementationVersion: number;
+  readonly reason: string;
+}
+
+export interface PlannedVulkanDriver {
+  readonly manifestPath: string;
+  readonly libraryPath: string;
+  /** VK_MAKE_API_VERSION of the manifest's ICD.api_version. */
+  readonly apiVersion: number;
+  readonly isPortabilityDriver: boolean;
+  readonly reason: string;
+}
+
+/** The physical-device filters of the current Khronos loader, parsed by TypeScript, applied natively. */
+export interface VulkanDeviceFilters {
+  /** VK_LOADER_DEVICE_SELECT "vendorID:deviceID" (hex): that device is reported first. */
+  readonly deviceSelect?: { readonly vendorId: number; readonly deviceId: number };
+  /** VK_LOADER_DEVICE_ID_FILTER / VENDOR_ID_FILTER / DRIVER_ID_FILTER: inclusive ranges kept. */
+  readonly deviceIdRanges?: readonly (readonly [number, number])[];
+  readonly vendorIdRanges?: readonly (readonly [number, number])[];
+  readonly driverIdRanges?: readonly (readonly [number, number])[];
+}
+
+export interface VulkanInstancePlan {
+  /** The drivers to load, in the order the loader loads them. */
+  readonly drivers: readonly PlannedVulkanDriver[];
+  /** Index 0 is nearest the application; the last is nearest the drivers. */
+  readonly layers: readonly PlannedVulkanLayer[];
+  readonly enabledExtensionNames: readonly string[];
+  readonly deviceFilters: VulkanDeviceFilters;
+  /** VK_LOADER_DISABLE_INST_EXT_FILTER: hand the drivers' instance extensions through unfiltered. */
+  readonly disableInstanceExtensionFilter: boolean;
+  /** Every decision in words, in the order it was taken (for logs and `info`). */
+  readonly decisions: readonly string[];
+}
