@@ -80,8 +80,10 @@ describe('OpenXR manifest parser under fuzzing', () => {
       }),
       { numRuns: 1000 },
     );
-    // The generator reaches both outcomes often enough for the property to mean something.
-    expect(accepted).toBeGreaterThan(100);
+    // The generator reaches both outcomes often enough for the property to mean something. About
+    // one manifest in nine is accepted (mean ~110 of 1000, sd ~10): 50 is far below any real run,
+    // where 100 failed now and then.
+    expect(accepted).toBeGreaterThan(50);
     expect(rejected).toBeGreaterThan(100);
   });
 
