@@ -1,6 +1,6 @@
 // XR-RD-1..5: which runtime manifest is active, and what it says. Only the manifest is read:
 // the runtime library is loaded later, by the native side, when it is needed (XR-RD-6).
-import { pathOps } from '../platform/platform.js';
+import { pathOps } from '../../core/platform/platform.js';
 import type { DiscoveryContext } from './context.js';
 import type { Diagnostic } from './diagnostics.js';
 import { resolveLibraryPath, type LibraryPathKind } from './library-path.js';

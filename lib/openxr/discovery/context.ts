@@ -1,7 +1,7 @@
 // What every discovery step shares: the platform, where diagnostics and log records go, and
 // the build-time choices (SYSCONFDIR and friends) a C loader would have compiled in.
-import { createXrLogger, type LogRecord, type LogWriter } from '../log.js';
-import type { Platform } from '../platform/platform.js';
+import { createXrLogger, type LogRecord, type LogWriter } from '../../core/log.js';
+import type { Platform } from '../../core/platform/platform.js';
 import { formatDiagnostic, type Diagnostic } from './diagnostics.js';
 
 export interface DiscoveryOptions {

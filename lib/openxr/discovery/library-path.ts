@@ -3,7 +3,7 @@
 //    name, left to the system library search (dlopen / LoadLibrary);
 //  - an absolute path: used as is;
 //  - otherwise relative to the manifest's folder.
-import { pathOps, type Platform } from '../platform/platform.js';
+import { pathOps, type Platform } from '../../core/platform/platform.js';
 
 export type LibraryPathKind = 'absolute' | 'relative' | 'bare';
 

@@ -1,6 +1,6 @@
 // A problem found while discovering: which file, which field, why. Discovery never throws;
 // everything it could not use is one of these.
-import type { XrResultName } from './errors.js';
+import type { XrResultName } from '../errors.js';
 
 export type DiagnosticSeverity = 'error' | 'warning' | 'info';
 

@@ -1,5 +1,5 @@
 // XR-LD-1..7, XR-LM-1..5: finding API layer manifests. Manifests are read; libraries never are.
-import { pathOps } from '../platform/platform.js';
+import { pathOps } from '../../core/platform/platform.js';
 import type { DiscoveryContext } from './context.js';
 import { resolveLibraryPath, type LibraryPathKind } from './library-path.js';
 import { implicitLayerState } from './layer-policy.js';
