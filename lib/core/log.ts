@@ -1,7 +1,7 @@
 // The loader's log: records from discovery, policy and the native side, delivered to
-// JavaScript listeners as events. Printing to stderr under XR_LOADER_DEBUG (and later
-// VK_LOADER_DEBUG) is layered on top of these records: the environment given to a logger decides
-// what is printed; listeners always receive every record.
+// JavaScript listeners as events. Printing to stderr under an API's debug variable
+// (XR_LOADER_DEBUG, VK_LOADER_DEBUG) is layered on top of these records by a LogDialect: the
+// environment given to a logger decides what is printed; listeners always receive every record.
 import { EventEmitter } from 'node:events';
 
 /** Index = the native LogLevel (native/common/log.h). 'debug' is the Khronos loaders' "verbose". */
@@ -17,13 +17,18 @@ export interface LogRecord {
   readonly command?: string;
   /** The message id the Khronos loader prints (e.g. "OpenXR-Loader", or a VUID). */
   readonly messageId?: string;
+  /**
+   * What the message is about, for dialects that filter by it as well as by level
+   * (VK_LOADER_DEBUG's "layer" and "driver"); absent for general messages.
+   */
+  readonly category?: string;
 }
 
 interface LogEvents {
   record: [LogRecord];
 }
 
-/** Subscribe with `loaderLog.on('record', (r) => ...)`. */
+/** Subscribe with `loaderLog.on('record', (r) => ...)`. One emitter for every API. */
 export const loaderLog = new EventEmitter<LogEvents>();
 
 export function emitLog(record: LogRecord): void {
@@ -32,44 +37,6 @@ export function emitLog(record: LogRecord): void {
 
 export function logLevelFromNative(level: number): LogLevel {
   return LOG_LEVELS[level] ?? 'debug';
-}
-
-// ---- XR_LOADER_DEBUG ---------------------------------------------------------------------------
-
-/**
- * Which levels the OpenXR loader prints for an XR_LOADER_DEBUG value, as the Khronos loader
- * decides (loader_logger.cpp): errors are printed unless the value is "none"; "error", "warn",
- * "info", "verbose"/"all" add the levels up to that one; any other value adds nothing.
- * (The Khronos loader prints the XR_LOADER_DEBUG stream to stdout and errors to stderr; we print
- * one stream, each record once, to stderr, so that stdout stays the program's own.)
- */
-export function xrLoaderDebugLevels(value: string | undefined): ReadonlySet<LogLevel> {
-  if (value === 'none') return new Set();
-  switch (value) {
-    case 'warn':
-      return new Set<LogLevel>(['error', 'warn']);
-    case 'info':
-      return new Set<LogLevel>(['error', 'warn', 'info']);
-    case 'verbose':
-    case 'all':
-      return new Set<LogLevel>(['error', 'warn', 'info', 'debug']);
-    default:
-      return new Set<LogLevel>(['error']);
-  }
-}
-
-const XR_SEVERITY_WORD: Record<LogLevel, string> = {
-  error: 'Error',
-  warn: 'Warning',
-  info: 'Info',
-  debug: 'Verbose',
-};
-
-/** One record in the Khronos OpenXR loader's stream format (OutputMessageToStream). */
-export function formatXrLoaderRecord(record: LogRecord): string {
-  const command = record.command ?? '';
-  const id = record.messageId ?? 'OpenXR-Loader';
-  return `${XR_SEVERITY_WORD[record.level]} [GENERAL | ${command} | ${id}] : ${record.message}\n`;
 }
 
 export type LogWriter = (text: string) => void;
@@ -84,13 +51,29 @@ export interface LogEnv {
 }
 
 /**
- * A logger for the OpenXR side: every record goes to `loaderLog` listeners (and `extraSink`),
- * and those XR_LOADER_DEBUG selects (read from `env`, not from the process) are printed.
+ * How one API's Khronos loader prints its log: which environment variable selects the records
+ * printed, how a value of it selects them, and the line format. Each API keeps its dialect in
+ * its own discovery folder; the logger below is the same for all.
  */
-export function createXrLogger(env: LogEnv, write: LogWriter = stderrWriter, extraSink?: (r: LogRecord) => void): (r: LogRecord) => void {
-  const printed = xrLoaderDebugLevels(env.get('XR_LOADER_DEBUG'));
+export interface LogDialect {
+  /** e.g. "XR_LOADER_DEBUG", "VK_LOADER_DEBUG". */
+  readonly variable: string;
+  /** Which records a value of `variable` (undefined when unset) has printed. */
+  selects(value: string | undefined): (record: LogRecord) => boolean;
+  /** One record as the Khronos loader prints it, with its line end. */
+  format(record: LogRecord): string;
+}
+
+export type Logger = (record: LogRecord) => void;
+
+/**
+ * A logger for one API: every record goes to `loaderLog` listeners (and `extraSink`), and those
+ * the dialect's variable selects (read from `env`, not from the process) are printed.
+ */
+export function createLogger(dialect: LogDialect, env: LogEnv, write: LogWriter = stderrWriter, extraSink?: Logger): Logger {
+  const printed = dialect.selects(env.get(dialect.variable));
   return (record) => {
-    if (printed.has(record.level)) write(formatXrLoaderRecord(record));
+    if (printed(record)) write(dialect.format(record));
     extraSink?.(record);
     emitLog(record);
   };

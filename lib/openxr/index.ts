@@ -16,7 +16,7 @@ export type { DiscoveredApiLayer, LayerSource } from './discovery/layer-discover
 export type { DiscoveredRuntime, RuntimeSource } from './discovery/runtime-discovery.js';
 export type { EnabledLayer, EnabledLayerOrigin, LayerState } from './discovery/layer-policy.js';
 export type { ApiLayerKind, ExtensionProperty } from './discovery/manifest.js';
-export type { LibraryPathKind } from './discovery/library-path.js';
+export type { LibraryPathKind } from '../core/library-path.js';
 export type { InstancePlan, PlannedApiLayer, PlannedRuntime } from './discovery/plan.js';
 export { LOADER_EXTENSIONS } from './discovery/extensions.js';
 
