@@ -1,0 +1,146 @@
+// discover(): everything the Vulkan loader decides before it loads a library — the settings file,
+// drivers, layers with their on/off state and why, the filters — as plain data. Never throws:
+// every problem is a diagnostic.
+import { createLinuxPlatform } from '../../core/platform/linux.js';
+import type { Platform } from '../../core/platform/platform.js';
+import { formatVulkanVersion } from './api-version.js';
+import { createVulkanContext, type VulkanDiscoveryContext, type VulkanDiscoveryOptions } from './context.js';
+import type { VulkanDiagnostic } from './diagnostic.js';
+import { discoverVulkanDrivers, type DiscoveredVulkanDriver } from './driver-discovery.js';
+import { implicitLayerState } from './implicit-layer-state.js';
+import { readLayerFilters, type LayerFilters } from './layer-filters.js';
+import { discoverVulkanLayers, type DiscoveredVulkanLayer } from './layer-discovery.js';
+import type { VulkanDeviceExtensionProperty, VulkanExtensionProperty, VulkanLayerKind } from './layer-manifest.js';
+import { resolveLayerChain, type ConfiguredVulkanLayer } from './layer-policy.js';
+import { layerDisabledByFilter, nameMatchesFilter } from './name-filter.js';
+import { discoverSettingsFile } from './settings-discovery.js';
+import type { VulkanLoaderSettings } from './settings-file.js';
+import { applySettingsLayers } from './settings-layers.js';
+
+/** One layer as discover() reports it. */
+export interface VulkanLayerInfo {
+  readonly name: string;
+  readonly kind: VulkanLayerKind;
+  readonly manifestPath: string;
+  readonly source: string;
+  readonly fileFormatVersion: string;
+  /** Undefined for meta layers. */
+  readonly library?: string;
+  readonly libraryExists?: boolean;
+  /** "major.minor.patch" and VK_MAKE_API_VERSION of api_version. */
+  readonly apiVersion: string;
+  readonly specVersion: number;
+  readonly implementationVersion: number;
+  readonly description: string;
+  readonly instanceExtensions: readonly VulkanExtensionProperty[];
+  readonly deviceExtensions: readonly VulkanDeviceExtensionProperty[];
+  /** Meta layers: the component names in chain order. */
+  readonly components?: readonly string[];
+  readonly isOverride: boolean;
+  /** Whether it is in the chain of an instance whose application asks for no layers. */
+  readonly enabled: boolean;
+  readonly reason: string;
+}
+
+export interface VulkanDiscoveryResult {
+  readonly drivers: readonly DiscoveredVulkanDriver[];
+  readonly layers: readonly VulkanLayerInfo[];
+  /** The settings file in force, or null. */
+  readonly settingsFile: VulkanLoaderSettings | null;
+  readonly overrideLayer: string | null;
+  readonly blacklistedLayers: readonly string[];
+  readonly searched: {
+    readonly implicitLayers: readonly string[];
+    readonly explicitLayers: readonly string[];
+    readonly drivers: readonly string[];
+    readonly settingsFile: readonly string[];
+  };
+  readonly diagnostics: readonly VulkanDiagnostic[];
+  readonly platform: { readonly os: Platform['os']; readonly arch: string; readonly elevated: boolean };
+}
+
+/** What the loader keeps from one discovery to plan instances with. */
+export interface VulkanDiscoveryState {
+  readonly ctx: VulkanDiscoveryContext;
+  readonly configured: readonly ConfiguredVulkanLayer[];
+  readonly filters: LayerFilters;
+  readonly overrideLayer?: DiscoveredVulkanLayer;
+  readonly settings?: VulkanLoaderSettings;
+  readonly result: VulkanDiscoveryResult;
+}
+
+function offReason(layer: DiscoveredVulkanLayer, state: VulkanDiscoveryState['filters'], ctx: VulkanDiscoveryContext, overrideComponents: ReadonlySet<string>): string {
+  const disabled = layerDisabledByFilter(layer.name, layer.kind, state.disable) && !nameMatchesFilter(layer.name, state.allow);
+  if (layer.kind === 'implicit') return implicitLayerState(layer.manifest, state, ctx.platform.env, overrideComponents).reason;
+  if (disabled) return 'explicit: disabled by VK_LOADER_LAYERS_DISABLE, even when the application asks for it';
+  return 'explicit: on only when the application, VK_INSTANCE_LAYERS or VK_LOADER_LAYERS_ENABLE asks for it';
+}
+
+export function discoverState(platform: Platform, options: VulkanDiscoveryOptions = {}): VulkanDiscoveryState {
+  const ctx = createVulkanContext(platform, options);
+  const settingsFound = options.settingsFile === 'none' ? { searched: [] } : discoverSettingsFile(ctx);
+  const settings = settingsFound.settings;
+  const found = discoverVulkanLayers(ctx);
+  const drivers = discoverVulkanDrivers(ctx, settings);
+  const filters = readLayerFilters({ secure: (n) => ctx.secureEnv(n), env: platform.env, pathSeparator: platform.pathSeparator });
+  const configured: ConfiguredVulkanLayer[] = settings?.layers
+    ? applySettingsLayers(ctx, settings.layers, found.layers)
+    : found.layers.map((layer) => ({ layer, control: 'default' as const }));
+  const baseChain = resolveLayerChain({
+    layers: configured,
+    requested: [],
+    filters,
+    env: platform.env,
+    ...(found.overrideLayer ? { overrideLayer: found.overrideLayer } : {}),
+    settingsLayers: settings?.layers !== undefined,
+  });
+  const overrideComponents = new Set(found.overrideLayer?.manifest.component_layers ?? []);
+  const metaOn = new Set<string>();
+  for (const e of baseChain) if (e.origin.startsWith('meta:')) metaOn.add(e.origin.slice(5));
+  const layers: VulkanLayerInfo[] = configured.map(({ layer, control }) => {
+    const inChain = baseChain.find((e) => e.layer.name === layer.name);
+    const enabled = inChain !== undefined || metaOn.has(layer.name);
+    let reason = inChain ? inChain.reason : enabled ? 'a meta layer that is on' : offReason(layer, filters, ctx, overrideComponents);
+    if (control === 'on' || control === 'auto') reason += ` (loader settings file: ${control})`;
+    return {
+      name: layer.name,
+      kind: layer.kind,
+      manifestPath: layer.manifestPath,
+      source: layer.source,
+      fileFormatVersion: layer.manifest.file_format_version,
+      ...(layer.libraryPath !== undefined ? { library: layer.libraryPath } : {}),
+      ...(layer.libraryExists !== undefined ? { libraryExists: layer.libraryExists } : {}),
+      apiVersion: formatVulkanVersion(layer.manifest.apiVersion.packed),
+      specVersion: layer.manifest.apiVersion.packed,
+      implementationVersion: layer.manifest.implementation_version,
+      description: layer.manifest.description,
+      instanceExtensions: layer.instanceExtensions,
+      deviceExtensions: layer.deviceExtensions,
+      ...(layer.manifest.component_layers ? { components: layer.manifest.component_layers } : {}),
+      isOverride: layer.isOverride,
+      enabled,
+      reason,
+    };
+  });
+  const result: VulkanDiscoveryResult = {
+    drivers: drivers.drivers,
+    layers,
+    settingsFile: settings ?? null,
+    overrideLayer: found.overrideLayer?.manifestPath ?? null,
+    blacklistedLayers: found.blacklisted,
+    searched: {
+      implicitLayers: found.searched.implicit,
+      explicitLayers: found.searched.explicit,
+      drivers: drivers.searched,
+      settingsFile: settingsFound.searched,
+    },
+    diagnostics: ctx.diagnostics,
+    platform: { os: platform.os, arch: platform.arch, elevated: platform.elevated },
+  };
+  return { ctx, configured, filters, ...(found.overrideLayer ? { overrideLayer: found.overrideLayer } : {}), ...(settings ? { settings } : {}), result };
+}
+
+/** Never throws: every problem is in `diagnostics`. */
+export function discover(options: VulkanDiscoveryOptions = {}): VulkanDiscoveryResult {
+  return discoverState(options.platform ?? createLinuxPlatform(), options).result;
+}
