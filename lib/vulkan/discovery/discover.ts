@@ -37,6 +37,8 @@ export interface VulkanLayerInfo {
   /** Meta layers: the component names in chain order. */
   readonly components?: readonly string[];
   readonly isOverride: boolean;
+  /** false when VK_LOADER_LAYERS_DISABLE takes it out of the list (not enumerated, not loadable). */
+  readonly available: boolean;
   /** Whether it is in the chain of an instance whose application asks for no layers. */
   readonly enabled: boolean;
   readonly reason: string;
@@ -69,10 +71,12 @@ export interface VulkanDiscoveryState {
   readonly result: VulkanDiscoveryResult;
 }
 
-function offReason(layer: DiscoveredVulkanLayer, state: VulkanDiscoveryState['filters'], ctx: VulkanDiscoveryContext, overrideComponents: ReadonlySet<string>): string {
-  const disabled = layerDisabledByFilter(layer.name, layer.kind, state.disable) && !nameMatchesFilter(layer.name, state.allow);
-  if (layer.kind === 'implicit') return implicitLayerState(layer.manifest, state, ctx.platform.env, overrideComponents).reason;
-  if (disabled) return 'explicit: disabled by VK_LOADER_LAYERS_DISABLE, even when the application asks for it';
+function disabledByFilters(layer: DiscoveredVulkanLayer, filters: LayerFilters): boolean {
+  return layerDisabledByFilter(layer.name, layer.kind, filters.disable) && !nameMatchesFilter(layer.name, filters.allow);
+}
+
+function offReason(layer: DiscoveredVulkanLayer, filters: LayerFilters, ctx: VulkanDiscoveryContext, overrideComponents: ReadonlySet<string>): string {
+  if (layer.kind === 'implicit') return implicitLayerState(layer.manifest, filters, ctx.platform.env, overrideComponents).reason;
   return 'explicit: on only when the application, VK_INSTANCE_LAYERS or VK_LOADER_LAYERS_ENABLE asks for it';
 }
 
@@ -83,9 +87,18 @@ export function discoverState(platform: Platform, options: VulkanDiscoveryOption
   const found = discoverVulkanLayers(ctx);
   const drivers = discoverVulkanDrivers(ctx, settings);
   const filters = readLayerFilters({ secure: (n) => ctx.secureEnv(n), env: platform.env, pathSeparator: platform.pathSeparator });
-  const configured: ConfiguredVulkanLayer[] = settings?.layers
+  const all: ConfiguredVulkanLayer[] = settings?.layers
     ? applySettingsLayers(ctx, settings.layers, found.layers)
     : found.layers.map((layer) => ({ layer, control: 'default' as const }));
+  // VK-LF-2/3: a layer VK_LOADER_LAYERS_DISABLE names (and ALLOW does not, and neither ENABLE nor
+  // VK_INSTANCE_LAYERS asks for) is taken out of the list: not enumerated, not loadable.
+  const removed = new Set<string>();
+  const configured = all.filter((c) => {
+    if (c.control === 'on' || !disabledByFilters(c.layer, filters) || nameMatchesFilter(c.layer.name, filters.enable) || filters.instanceLayers.includes(c.layer.name)) return true;
+    removed.add(c.layer.name);
+    ctx.log('warn', `Layer "${c.layer.name}" disabled because name matches filter of env var 'VK_LOADER_LAYERS_DISABLE'`, undefined, 'layer');
+    return false;
+  });
   const baseChain = resolveLayerChain({
     layers: configured,
     requested: [],
@@ -97,10 +110,16 @@ export function discoverState(platform: Platform, options: VulkanDiscoveryOption
   const overrideComponents = new Set(found.overrideLayer?.manifest.component_layers ?? []);
   const metaOn = new Set<string>();
   for (const e of baseChain) if (e.origin.startsWith('meta:')) metaOn.add(e.origin.slice(5));
-  const layers: VulkanLayerInfo[] = configured.map(({ layer, control }) => {
+  const layers: VulkanLayerInfo[] = all.map(({ layer, control }) => {
     const inChain = baseChain.find((e) => e.layer.name === layer.name);
     const enabled = inChain !== undefined || metaOn.has(layer.name);
-    let reason = inChain ? inChain.reason : enabled ? 'a meta layer that is on' : offReason(layer, filters, ctx, overrideComponents);
+    let reason = removed.has(layer.name)
+      ? 'disabled by VK_LOADER_LAYERS_DISABLE: not enumerated, and an application asking for it gets VK_ERROR_LAYER_NOT_PRESENT'
+      : inChain
+        ? inChain.reason
+        : enabled
+          ? 'a meta layer that is on'
+          : offReason(layer, filters, ctx, overrideComponents);
     if (control === 'on' || control === 'auto') reason += ` (loader settings file: ${control})`;
     return {
       name: layer.name,
@@ -118,6 +137,7 @@ export function discoverState(platform: Platform, options: VulkanDiscoveryOption
       deviceExtensions: layer.deviceExtensions,
       ...(layer.manifest.component_layers ? { components: layer.manifest.component_layers } : {}),
       isOverride: layer.isOverride,
+      available: !removed.has(layer.name),
       enabled,
       reason,
     };

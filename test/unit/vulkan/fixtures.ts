@@ -1,0 +1,56 @@
+// Fixture trees for Vulkan discovery tests: manifests written as the spec spells them.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+
+export interface VkLayerSpec {
+  name: string;
+  library_path?: string;
+  file_format_version?: string;
+  type?: string;
+  api_version?: string;
+  implementation_version?: string;
+  description?: string;
+  instance_extensions?: { name: string; spec_version: string }[];
+  device_extensions?: { name: string; spec_version: string; entrypoints?: string[] }[];
+  enable_environment?: Record<string, string>;
+  disable_environment?: Record<string, string>;
+  component_layers?: string[];
+  override_paths?: string[];
+  blacklisted_layers?: string[];
+  app_keys?: string[];
+  functions?: Record<string, string>;
+  pre_instance_functions?: Record<string, string>;
+  library_arch?: string;
+}
+
+/** A layer manifest (one `layer`); fields left undefined are left out. */
+export function vkLayerManifest(spec: VkLayerSpec): string {
+  const { file_format_version = '1.2.1', ...rest } = spec;
+  const layer: Record<string, unknown> = {
+    type: 'GLOBAL',
+    api_version: '1.3.0',
+    implementation_version: '1',
+    description: `${spec.name} (test)`,
+    ...rest,
+  };
+  for (const k of Object.keys(layer)) if (layer[k] === undefined) delete layer[k];
+  return JSON.stringify({ file_format_version, layer }, null, 2);
+}
+
+export function vkDriverManifest(libraryPath: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ file_format_version: '1.0.1', ICD: { library_path: libraryPath, api_version: '1.3.0', ...extra } }, null, 2);
+}
+
+export function makeTempRoot(prefix: string): { root: string; cleanup: () => void } {
+  const root = mkdtempSync(path.join(tmpdir(), prefix));
+  return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** Writes `content` at root + p (p absolute in the fixture's terms, or relative). */
+export function put(root: string, p: string, content: string | Uint8Array): string {
+  const full = path.join(root, p);
+  mkdirSync(path.dirname(full), { recursive: true });
+  writeFileSync(full, content);
+  return full;
+}
