@@ -11,7 +11,7 @@ import { implicitLayerState } from './implicit-layer-state.js';
 import { readLayerFilters, type LayerFilters } from './layer-filters.js';
 import { discoverVulkanLayers, type DiscoveredVulkanLayer } from './layer-discovery.js';
 import type { VulkanDeviceExtensionProperty, VulkanExtensionProperty, VulkanLayerKind } from './layer-manifest.js';
-import { resolveLayerChain, type ConfiguredVulkanLayer } from './layer-policy.js';
+import { activeOverrideComponents, resolveLayerChain, type ConfiguredVulkanLayer } from './layer-policy.js';
 import { layerDisabledByFilter, nameMatchesFilter } from './name-filter.js';
 import { discoverSettingsFile } from './settings-discovery.js';
 import type { VulkanLoaderSettings } from './settings-file.js';
@@ -51,6 +51,8 @@ export interface VulkanDiscoveryResult {
   readonly settingsFile: VulkanLoaderSettings | null;
   readonly overrideLayer: string | null;
   readonly blacklistedLayers: readonly string[];
+  /** Android: libVkLayer_*.so candidates (no manifests there; the native side asks each library). */
+  readonly androidLayerLibraries: readonly { readonly path: string; readonly source: string }[];
   readonly searched: {
     readonly implicitLayers: readonly string[];
     readonly explicitLayers: readonly string[];
@@ -107,7 +109,7 @@ export function discoverState(platform: Platform, options: VulkanDiscoveryOption
     ...(found.overrideLayer ? { overrideLayer: found.overrideLayer } : {}),
     settingsLayers: settings?.layers !== undefined,
   });
-  const overrideComponents = new Set(found.overrideLayer?.manifest.component_layers ?? []);
+  const overrideComponents = activeOverrideComponents(found.overrideLayer, filters, platform.env);
   const metaOn = new Set<string>();
   for (const e of baseChain) if (e.origin.startsWith('meta:')) metaOn.add(e.origin.slice(5));
   const layers: VulkanLayerInfo[] = all.map(({ layer, control }) => {
@@ -148,6 +150,7 @@ export function discoverState(platform: Platform, options: VulkanDiscoveryOption
     settingsFile: settings ?? null,
     overrideLayer: found.overrideLayer?.manifestPath ?? null,
     blacklistedLayers: found.blacklisted,
+    androidLayerLibraries: found.androidLayerLibraries,
     searched: {
       implicitLayers: found.searched.implicit,
       explicitLayers: found.searched.explicit,

@@ -18,6 +18,7 @@ import {
 import { manifestFilesIn, readJsonManifest, type ManifestFile } from './manifest-files.js';
 import { searchPlan, type VulkanManifestKind, type VulkanSearchSource } from './search-folders.js';
 import { windowsLayerEntries } from './windows-registry.js';
+import { androidLayerLibraries, type AndroidLayerLibrary } from './android-layers.js';
 
 export interface DiscoveredVulkanLayer {
   readonly name: string;
@@ -45,6 +46,8 @@ export interface LayerDiscoveryResult {
   readonly overrideLayer?: DiscoveredVulkanLayer;
   /** Layers dropped because the override layer blacklists them. */
   readonly blacklisted: readonly string[];
+  /** Android: the layer libraries found (their properties come from native introspection). */
+  readonly androidLayerLibraries: readonly AndroidLayerLibrary[];
 }
 
 function loadLayers(ctx: VulkanDiscoveryContext, ref: ManifestFile, kind: VulkanLayerKind): DiscoveredVulkanLayer[] {
@@ -216,5 +219,6 @@ export function discoverVulkanLayers(ctx: VulkanDiscoveryContext): LayerDiscover
     searched: { implicit: implicitFound.searched, explicit: explicitFound.searched },
     ...(overrideLayer ? { overrideLayer } : {}),
     blacklisted,
+    androidLayerLibraries: ctx.platform.os === 'android' ? androidLayerLibraries(ctx) : [],
   };
 }

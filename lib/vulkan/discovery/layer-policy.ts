@@ -78,6 +78,12 @@ function disabledByFilters(l: DiscoveredVulkanLayer, filters: LayerFilters): boo
   return layerDisabledByFilter(l.name, l.kind, filters.disable) && !nameMatchesFilter(l.name, filters.allow);
 }
 
+/** VK-ML-3: the components of the override layer, when it is itself on; they ignore their own variables. */
+export function activeOverrideComponents(override: DiscoveredVulkanLayer | undefined, filters: LayerFilters, env: PlatformEnv): ReadonlySet<string> {
+  if (override === undefined || !implicitLayerState(override.manifest, filters, env).enabled) return new Set();
+  return new Set(override.manifest.component_layers ?? []);
+}
+
 /** The ordered chain, or VulkanLayerNotPresentError for the first requested name nobody provides. */
 export function resolveLayerChain(input: LayerPolicyInput): EnabledVulkanLayer[] {
   const log = input.log ?? (() => {});
@@ -86,7 +92,7 @@ export function resolveLayerChain(input: LayerPolicyInput): EnabledVulkanLayer[]
   input.requested.forEach((name, i) => {
     if (!byName.has(name)) throw new VulkanLayerNotPresentError(name, i);
   });
-  const overrideComponents = new Set(input.overrideLayer?.manifest.component_layers ?? []);
+  const overrideComponents = activeOverrideComponents(input.overrideLayer, input.filters, input.env);
   const b = new ChainBuilder(byName);
   const { filters } = input;
 

@@ -27,7 +27,8 @@ export type VulkanSearchSource =
   | 'android-debug'
   | 'android-app'
   | 'android-hal'
-  | 'settings-file';
+  | 'settings-file'
+  | 'fuchsia-package';
 
 /** A folder (or, from the environment variables, a single manifest file) to read. */
 export type VulkanSearchEntry = SearchFolder<VulkanSearchSource>;
@@ -71,6 +72,9 @@ export function standardFolders(ctx: VulkanDiscoveryContext, kind: VulkanManifes
   if (dataHome) out.push(...foldersFromList(dataHome, platform.pathSeparator, rel, 'XDG_DATA_HOME'));
   else if (home) out.push({ path: `${home}/.local/share/${rel}`, source: 'XDG_DATA_HOME' });
   out.push(...envFolders(ctx, 'XDG_DATA_DIRS', fuchsia ? undefined : '/usr/local/share:/usr/share', rel, 'XDG_DATA_DIRS'));
+  // Fuchsia: a component reads its own package's data (/pkg/data), where it ships manifests such
+  // as the override layer (fuchsia-gapii-packaging-vulkan-metalayer.md).
+  if (fuchsia) out.push({ path: `/pkg/data/${rel}`, source: 'fuchsia-package' });
   return out;
 }
 

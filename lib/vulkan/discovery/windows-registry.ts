@@ -53,10 +53,11 @@ export function windowsLayerEntries(ctx: VulkanDiscoveryContext, kind: VulkanMan
   const registry = ctx.platform.registry;
   if (!registry) return [];
   const out = pnpEntries(ctx, kind);
-  const key = `SOFTWARE\\${wow(ctx) ? 'WOW6432Node\\' : ''}Khronos\\Vulkan\\${KHRONOS_KEY[kind]}`;
   // An elevated process does not act on what a normal user can write (HKCU); drivers come from HKLM only.
   const hives: RegistryHive[] = kind === 'icd' || ctx.platform.elevated ? ['HKLM'] : ['HKLM', 'HKCU'];
   for (const hive of hives) {
+    // Windows redirects a 32-bit process's HKLM\SOFTWARE to WOW6432Node; HKCU\SOFTWARE is shared.
+    const key = `SOFTWARE\\${hive === 'HKLM' && wow(ctx) ? 'WOW6432Node\\' : ''}Khronos\\Vulkan\\${KHRONOS_KEY[kind]}`;
     for (const v of registry.values(hive, key) ?? []) {
       const where = `${hive === 'HKLM' ? 'HKEY_LOCAL_MACHINE' : 'HKEY_CURRENT_USER'}\\${key}`;
       if (v.type !== 'REG_DWORD' || typeof v.data !== 'number') {
