@@ -309,6 +309,10 @@ export function parseLayerManifest(file: string, root: unknown, kind: VulkanLaye
       diagnostics.push({ severity: 'error', file, field: 'layers', reason: `should be an array, found ${describeJson(list)}; file skipped` });
       return { layers, diagnostics };
     }
+    if (list.length === 0) {
+      diagnostics.push({ severity: 'error', file, field: 'layers', reason: 'the array is empty: the file defines no layer' });
+      return { layers, diagnostics };
+    }
     list.forEach((node, i) => {
       if (!isJsonObject(node)) {
         diagnostics.push({ severity: 'error', file, field: `layers[${i}]`, reason: `should be an object, found ${describeJson(node)}; skipped` });
