@@ -108,6 +108,7 @@ export function discoverState(platform: Platform, options: VulkanDiscoveryOption
     env: platform.env,
     ...(found.overrideLayer ? { overrideLayer: found.overrideLayer } : {}),
     settingsLayers: settings?.layers !== undefined,
+    log: (level, message) => ctx.log(level, message, undefined, 'layer'),
   });
   const overrideComponents = activeOverrideComponents(found.overrideLayer, filters, platform.env);
   const metaOn = new Set<string>();
