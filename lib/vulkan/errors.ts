@@ -3,12 +3,15 @@
 import { VkResult, type VkResultName } from '../generated/vulkan.js';
 
 export class VulkanError extends Error {
-  readonly result: VkResultName;
+  /** The VkResult value, e.g. -6. */
   readonly code: number;
-  constructor(result: VkResultName, message: string) {
+  constructor(
+    /** The VkResult name, e.g. "VK_ERROR_LAYER_NOT_PRESENT". */
+    readonly result: VkResultName,
+    message: string,
+  ) {
     super(`${result}: ${message}`);
     this.name = 'VulkanError';
-    this.result = result;
     this.code = VkResult[result];
   }
 }

@@ -58,26 +58,29 @@ function loadLayers(ctx: VulkanDiscoveryContext, ref: ManifestFile, kind: Vulkan
   }
   const parsed = parseLayerManifest(ref.file, json.value, kind, ctx.platform.pointerBits);
   for (const d of parsed.diagnostics) ctx.report(d);
-  const dir = pathOps(ctx.platform).dirname(ref.file);
-  return parsed.layers.map((m) => {
-    const lib = m.library_path !== undefined ? resolveLibraryPath(ctx.platform, dir, m.library_path) : undefined;
-    if (lib && lib.exists === false) {
-      ctx.report({ severity: 'warning', file: ref.file, field: 'library_path', reason: `${m.name}: the library ${lib.path} does not exist; loading the layer will fail` });
-    }
-    return {
-      name: m.name,
-      kind,
-      manifestPath: ref.file,
-      source: ref.source,
-      manifest: m,
-      ...(lib ? { libraryPath: lib.path, libraryPathKind: lib.kind } : {}),
-      ...(lib && lib.exists !== undefined ? { libraryExists: lib.exists } : {}),
-      isMeta: m.component_layers !== undefined,
-      isOverride: kind === 'implicit' && m.name === OVERRIDE_LAYER_NAME && m.component_layers !== undefined,
-      instanceExtensions: m.instance_extensions,
-      deviceExtensions: m.device_extensions,
-    };
-  });
+  return parsed.layers.map((m) => discoveredLayer(ctx, m, kind, ref.file, ref.source));
+}
+
+/** A parsed manifest's layer with its library resolved against the manifest's folder. */
+export function discoveredLayer(ctx: VulkanDiscoveryContext, m: VulkanLayerManifest, kind: VulkanLayerKind, manifestPath: string, source: VulkanSearchSource): DiscoveredVulkanLayer {
+  const dir = pathOps(ctx.platform).dirname(manifestPath);
+  const lib = m.library_path !== undefined ? resolveLibraryPath(ctx.platform, dir, m.library_path) : undefined;
+  if (lib && lib.exists === false) {
+    ctx.report({ severity: 'warning', file: manifestPath, field: 'library_path', reason: `${m.name}: the library ${lib.path} does not exist; loading the layer will fail` });
+  }
+  return {
+    name: m.name,
+    kind,
+    manifestPath,
+    source,
+    manifest: m,
+    ...(lib ? { libraryPath: lib.path, libraryPathKind: lib.kind } : {}),
+    ...(lib && lib.exists !== undefined ? { libraryExists: lib.exists } : {}),
+    isMeta: m.component_layers !== undefined,
+    isOverride: kind === 'implicit' && m.name === OVERRIDE_LAYER_NAME && m.component_layers !== undefined,
+    instanceExtensions: m.instance_extensions,
+    deviceExtensions: m.device_extensions,
+  };
 }
 
 function manifestsFor(ctx: VulkanDiscoveryContext, kind: VulkanManifestKind, overridePaths?: readonly string[]): { files: ManifestFile[]; searched: string[] } {

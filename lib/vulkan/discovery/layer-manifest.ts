@@ -30,10 +30,12 @@ export interface VulkanLayerManifest {
   /** Absent for meta layers. */
   readonly library_path?: string;
   readonly library_arch?: '32' | '64';
+  readonly description: string;
   readonly api_version: string;
   readonly apiVersion: VulkanVersion;
+  /** atoi of the manifest's string: VkLayerProperties.implementationVersion. */
   readonly implementation_version: number;
-  readonly description: string;
+  /** Renamed interface functions (vkNegotiateLoaderLayerInterfaceVersion, and before 1.1.0 the GIPA/GDPA). */
   readonly functions: Readonly<Record<string, string>>;
   readonly instance_extensions: readonly VulkanExtensionProperty[];
   readonly device_extensions: readonly VulkanDeviceExtensionProperty[];

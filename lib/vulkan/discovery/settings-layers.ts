@@ -3,11 +3,9 @@
 // from the manifests the file names, in the file's order; "off" removes a name; the discovered
 // layers the file does not name go where "unordered_layer_location" stands, or nowhere when it
 // does not appear.
-import { pathOps } from '../../core/platform/platform.js';
-import { resolveLibraryPath } from '../../core/library-path.js';
 import type { VulkanDiscoveryContext } from './context.js';
-import type { DiscoveredVulkanLayer } from './layer-discovery.js';
-import { OVERRIDE_LAYER_NAME, parseLayerManifest } from './layer-manifest.js';
+import { discoveredLayer, type DiscoveredVulkanLayer } from './layer-discovery.js';
+import { parseLayerManifest } from './layer-manifest.js';
 import type { ConfiguredVulkanLayer } from './layer-policy.js';
 import { readJsonManifest } from './manifest-files.js';
 import type { SettingsLayerEntry } from './settings-file.js';
@@ -26,20 +24,7 @@ function layerFromSettings(ctx: VulkanDiscoveryContext, entry: Extract<SettingsL
     ctx.report({ severity: 'warning', file: entry.path, reason: `the settings file names layer ${entry.name} here, but the manifest does not define it; ignored` });
     return undefined;
   }
-  const lib = m.library_path !== undefined ? resolveLibraryPath(ctx.platform, pathOps(ctx.platform).dirname(entry.path), m.library_path) : undefined;
-  return {
-    name: m.name,
-    kind,
-    manifestPath: entry.path,
-    source: 'settings-file',
-    manifest: m,
-    ...(lib ? { libraryPath: lib.path, libraryPathKind: lib.kind } : {}),
-    ...(lib && lib.exists !== undefined ? { libraryExists: lib.exists } : {}),
-    isMeta: m.component_layers !== undefined,
-    isOverride: kind === 'implicit' && m.name === OVERRIDE_LAYER_NAME && m.component_layers !== undefined,
-    instanceExtensions: m.instance_extensions,
-    deviceExtensions: m.device_extensions,
-  };
+  return discoveredLayer(ctx, m, kind, entry.path, 'settings-file');
 }
 
 export function applySettingsLayers(

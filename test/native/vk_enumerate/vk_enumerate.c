@@ -9,6 +9,8 @@
  * The JSON goes to FILE (default stdout), apart from the loader's VK_LOADER_DEBUG output (stderr). */
 #include <vulkan/vulkan.h>
 
+#include "json_out.h"
+
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,16 +19,6 @@
 #define MAX_ARGS 64
 
 static PFN_vkGetInstanceProcAddr gipa;
-
-static void json_string(FILE *f, const char *s) {
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; ++p) {
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
-    }
-    fputc('"', f);
-}
 
 static void extensions_json(FILE *f, const char *layer) {
     PFN_vkEnumerateInstanceExtensionProperties enumerate =

@@ -1,7 +1,6 @@
-// Fixture trees for Vulkan discovery tests: manifests written as the spec spells them.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
+// Fixture trees for Vulkan discovery tests: manifests written as the spec spells them. Temp trees
+// and file writing are the same helpers the OpenXR tests use.
+export { makeTempRoot, put } from '../openxr/fixtures.js';
 
 export interface VkLayerSpec {
   name: string;
@@ -40,17 +39,4 @@ export function vkLayerManifest(spec: VkLayerSpec): string {
 
 export function vkDriverManifest(libraryPath: string, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ file_format_version: '1.0.1', ICD: { library_path: libraryPath, api_version: '1.3.0', ...extra } }, null, 2);
-}
-
-export function makeTempRoot(prefix: string): { root: string; cleanup: () => void } {
-  const root = mkdtempSync(path.join(tmpdir(), prefix));
-  return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
-}
-
-/** Writes `content` at root + p (p absolute in the fixture's terms, or relative). */
-export function put(root: string, p: string, content: string | Uint8Array): string {
-  const full = path.join(root, p);
-  mkdirSync(path.dirname(full), { recursive: true });
-  writeFileSync(full, content);
-  return full;
 }
