@@ -134,6 +134,26 @@ describe('other OS profiles', () => {
     expect(names({ pointerBits: 32 })).toEqual(['VK_LAYER_T_wow', 'VK_LAYER_T_hkcu']);
   });
 
+  it('VK-DR-1: Windows drivers: PnP VulkanDriverName (VulkanDriverNameWow for 32-bit) first, then HKLM Drivers only', () => {
+    put(root, '/C/drv/pnp_icd.json', vkDriverManifest('C:\\drv\\pnp.dll'));
+    put(root, '/C/drv/pnp32_icd.json', vkDriverManifest('C:\\drv\\pnp32.dll'));
+    put(root, '/C/drv/hklm_icd.json', vkDriverManifest('C:\\drv\\hklm.dll'));
+    put(root, '/C/drv/hkcu_icd.json', vkDriverManifest('C:\\drv\\hkcu.dll'));
+    const display = 'HKLM\\SYSTEM\\CurrentControlSet\\Control\\Class\\{4d36e968-e325-11ce-bfc1-08002be10318}';
+    const registry = registryFromMap({
+      [`${display}\\0000`]: [
+        { name: 'VulkanDriverName', type: 'REG_MULTI_SZ', data: ['C:\\drv\\pnp_icd.json'] },
+        { name: 'VulkanDriverNameWow', type: 'REG_SZ', data: 'C:\\drv\\pnp32_icd.json' },
+      ],
+      'HKLM\\SOFTWARE\\Khronos\\Vulkan\\Drivers': [{ name: 'C:\\drv\\hklm_icd.json', type: 'REG_DWORD', data: 0 }],
+      'HKCU\\SOFTWARE\\Khronos\\Vulkan\\Drivers': [{ name: 'C:\\drv\\hkcu_icd.json', type: 'REG_DWORD', data: 0 }],
+    });
+    const libs = (pointerBits: 32 | 64): string[] =>
+      discover({ platform: platform({ os: 'windows', registry, pointerBits, executablePath: 'C:\\app\\app.exe' }), ...quiet }).drivers.map((d) => d.libraryPath);
+    expect(libs(64)).toEqual(['C:\\drv\\pnp.dll', 'C:\\drv\\hklm.dll']);
+    expect(libs(32)).toEqual(['C:\\drv\\pnp32.dll']);
+  });
+
   it('VK-LD-2, VK-DR-2: Android: libVkLayer_*.so in the app folder (and /data/local/debug/vulkan when debuggable); the HAL driver', () => {
     put(root, '/data/app/lib/libVkLayer_app.so', 'x');
     put(root, '/data/app/lib/libother.so', 'x');
