@@ -245,6 +245,30 @@ describe('filters beyond 1.3.239, meta layers, settings file', () => {
   });
 });
 
+describe('settings file on Windows, and device configurations', () => {
+  it('the settings file named in HKCU (not when elevated), then HKLM, LoaderSettings; device_configurations turn the driver filter variables off', () => {
+    put(root, '/C/user/vk_loader_settings.json', JSON.stringify({ file_format_version: '1.0.1', settings: { stderr_log: ['warn'] } }));
+    put(root, '/C/machine/vk_loader_settings.json', JSON.stringify({ file_format_version: '1.0.1', settings: { stderr_log: ['error'], device_configurations: [{}] } }));
+    put(root, '/C/icd/a_icd.json', vkDriverManifest('a.dll'));
+    put(root, '/C/icd/b_icd.json', vkDriverManifest('b.dll'));
+    const registry = registryFromMap({
+      'HKCU\\SOFTWARE\\Khronos\\Vulkan\\LoaderSettings': [{ name: 'C:\\user\\vk_loader_settings.json', type: 'REG_DWORD', data: 0 }],
+      'HKLM\\SOFTWARE\\Khronos\\Vulkan\\LoaderSettings': [{ name: 'C:\\machine\\vk_loader_settings.json', type: 'REG_DWORD', data: 0 }],
+    });
+    const env = { VK_DRIVER_FILES: 'C:\\icd', VK_LOADER_DRIVERS_SELECT: 'a_*' };
+    const run = (elevated: boolean) => discover({ platform: platform({ os: 'windows', registry, elevated, env, executablePath: 'C:\\app\\app.exe' }), ...quiet });
+    const user = run(false);
+    expect(user.settingsFile?.file).toBe('C:\\user\\vk_loader_settings.json');
+    expect(user.drivers.map((d) => [d.libraryPath, d.selected])).toEqual([['a.dll', true], ['b.dll', false]]);
+    const admin = run(true);
+    expect(admin.settingsFile?.file).toBe('C:\\machine\\vk_loader_settings.json');
+    expect(admin.settingsFile?.deviceConfigurationCount).toBe(1);
+    const machineOnly = registryFromMap({ 'HKLM\\SOFTWARE\\Khronos\\Vulkan\\LoaderSettings': [{ name: 'C:\\machine\\vk_loader_settings.json', type: 'REG_DWORD', data: 0 }] });
+    const configured = discover({ platform: platform({ os: 'windows', registry: machineOnly, env, executablePath: 'C:\\app\\app.exe' }), ...quiet });
+    expect(configured.drivers.map((d) => [d.libraryPath, d.selected])).toEqual([['a.dll', true], ['b.dll', true]]);
+  });
+});
+
 describe('drivers and the plan', () => {
   it('VK-DR-1: driver variables are ignored when elevated; portability drivers only with the application\'s consent; api_version in the plan', () => {
     put(root, '/usr/share/vulkan/icd.d/a.json', vkDriverManifest('liba.so', { api_version: '1.2.0' }));
