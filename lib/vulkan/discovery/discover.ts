@@ -86,9 +86,9 @@ export function discoverState(platform: Platform, options: VulkanDiscoveryOption
   const ctx = createVulkanContext(platform, options);
   const settingsFound = options.settingsFile === 'none' ? { searched: [] } : discoverSettingsFile(ctx);
   const settings = settingsFound.settings;
-  const found = discoverVulkanLayers(ctx);
-  const drivers = discoverVulkanDrivers(ctx, settings);
   const filters = readLayerFilters({ secure: (n) => ctx.secureEnv(n), env: platform.env, pathSeparator: platform.pathSeparator });
+  const found = discoverVulkanLayers(ctx, filters);
+  const drivers = discoverVulkanDrivers(ctx, settings);
   const all: ConfiguredVulkanLayer[] = settings?.layers
     ? applySettingsLayers(ctx, settings.layers, found.layers)
     : found.layers.map((layer) => ({ layer, control: 'default' as const }));

@@ -15,6 +15,8 @@ import {
   type VulkanLayerKind,
   type VulkanLayerManifest,
 } from './layer-manifest.js';
+import { implicitLayerState } from './implicit-layer-state.js';
+import type { LayerFilters } from './layer-filters.js';
 import { manifestFilesIn, readJsonManifest, type ManifestFile } from './manifest-files.js';
 import { searchPlan, type VulkanManifestKind, type VulkanSearchSource } from './search-folders.js';
 import { windowsLayerEntries } from './windows-registry.js';
@@ -123,14 +125,6 @@ function chooseOverrideLayer(ctx: VulkanDiscoveryContext, implicit: DiscoveredVu
   return chosen;
 }
 
-/** The override layer's own enable/disable environment (VK-LM-2) decides whether its paths apply. */
-function overrideIsOn(ctx: VulkanDiscoveryContext, layer: DiscoveredVulkanLayer): boolean {
-  const dis = layer.manifest.disable_environment;
-  if (dis && ctx.platform.env.get(dis.name) !== undefined) return false;
-  const en = layer.manifest.enable_environment;
-  return en === undefined || ctx.platform.env.get(en.name) === en.value;
-}
-
 /** VK-ML-1/2: checks a meta layer's components (recursively) and gathers their extensions. */
 function verifyMetaLayer(
   ctx: VulkanDiscoveryContext,
@@ -167,13 +161,15 @@ function verifyMetaLayer(
   return { ok: true, instance, device };
 }
 
-export function discoverVulkanLayers(ctx: VulkanDiscoveryContext): LayerDiscoveryResult {
+/** `filters` decide, with its own variables, whether the override layer is on (and so its override_paths apply). */
+export function discoverVulkanLayers(ctx: VulkanDiscoveryContext, filters: LayerFilters): LayerDiscoveryResult {
   const all: DiscoveredVulkanLayer[] = [];
   const implicitFound = manifestsFor(ctx, 'implicit_layer');
   const implicit: DiscoveredVulkanLayer[] = [];
   for (const ref of implicitFound.files) implicit.push(...loadLayers(ctx, ref, 'implicit'));
   let overrideLayer = chooseOverrideLayer(ctx, implicit);
-  const overridePaths = overrideLayer && overrideIsOn(ctx, overrideLayer) ? overrideLayer.manifest.override_paths : undefined;
+  const overrideOn = overrideLayer !== undefined && implicitLayerState(overrideLayer.manifest, filters, ctx.platform.env).enabled;
+  const overridePaths = overrideOn ? overrideLayer?.manifest.override_paths : undefined;
   if (overridePaths?.length) ctx.log('info', `Override layer has override paths set to ${overridePaths.join(ctx.platform.pathSeparator)}`, undefined, 'layer');
   const explicitFound = manifestsFor(ctx, 'explicit_layer', overridePaths);
   const explicit: DiscoveredVulkanLayer[] = [];
