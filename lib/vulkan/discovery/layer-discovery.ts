@@ -86,13 +86,11 @@ export function discoveredLayer(ctx: VulkanDiscoveryContext, m: VulkanLayerManif
 }
 
 function manifestsFor(ctx: VulkanDiscoveryContext, kind: VulkanManifestKind, overridePaths?: readonly string[]): { files: ManifestFile[]; searched: string[] } {
-  if (ctx.platform.os === 'windows') {
-    const entries = [...searchPlan(ctx, kind, overridePaths).entries, ...(overridePaths?.length ? [] : windowsLayerEntries(ctx, kind))];
-    return { files: manifestFilesIn(ctx, entries), searched: entries.map((e) => e.path) };
-  }
   const plan = searchPlan(ctx, kind, overridePaths);
   if (plan.replacedBy) ctx.log('info', `Using ${plan.replacedBy} instead of the standard ${kind === 'implicit_layer' ? 'implicit' : 'explicit'} layer folders`, undefined, 'layer');
-  return { files: manifestFilesIn(ctx, plan.entries), searched: plan.entries.map((e) => e.path) };
+  // On Windows the standard places are the registry's (searchPlan gives only the variables' entries).
+  const entries = ctx.platform.os === 'windows' && !plan.replacedBy ? [...plan.entries, ...windowsLayerEntries(ctx, kind)] : plan.entries;
+  return { files: manifestFilesIn(ctx, entries), searched: entries.map((e) => e.path) };
 }
 
 /**

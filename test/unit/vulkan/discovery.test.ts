@@ -132,6 +132,10 @@ describe('other OS profiles', () => {
     expect(names({})).toEqual(['VK_LAYER_T_pnp', 'VK_LAYER_T_pnp_multi', 'VK_LAYER_T_hklm', 'VK_LAYER_T_hkcu']);
     expect(names({ elevated: true })).toEqual(['VK_LAYER_T_pnp', 'VK_LAYER_T_pnp_multi', 'VK_LAYER_T_hklm']);
     expect(names({ pointerBits: 32 })).toEqual(['VK_LAYER_T_wow', 'VK_LAYER_T_hkcu']);
+    // VK_IMPLICIT_LAYER_PATH replaces the registry as it replaces the folders elsewhere.
+    put(root, '/C/own/own.json', vkLayerManifest(implicitSpec('VK_LAYER_T_own', { library_path: 'own.dll' })));
+    expect(names({ env: { VK_IMPLICIT_LAYER_PATH: 'C:\\own' } })).toEqual(['VK_LAYER_T_own']);
+    expect(names({ env: { VK_ADD_IMPLICIT_LAYER_PATH: 'C:\\own' } })).toEqual(['VK_LAYER_T_own', 'VK_LAYER_T_pnp', 'VK_LAYER_T_pnp_multi', 'VK_LAYER_T_hklm', 'VK_LAYER_T_hkcu']);
   });
 
   it('VK-DR-1: Windows drivers: PnP VulkanDriverName (VulkanDriverNameWow for 32-bit) first, then HKLM Drivers only', () => {
