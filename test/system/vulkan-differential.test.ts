@@ -272,6 +272,8 @@ describe.skipIf(skip !== null)('Vulkan discovery and policy against the Debian K
     expect(same(s, s.env({ T_ENABLE: '0' }), []).chain).toEqual(['VK_LAYER_T_disable_env']);
     expect(same(s, s.env({ T_ENABLE: '1' }), []).chain).toEqual(['VK_LAYER_T_disable_env', 'VK_LAYER_T_enable_env']);
     expect(same(s, s.env({ T_ENABLE: '1', T_OFF_E: '1', T_OFF_D: '0' }), []).chain).toEqual([]);
+    // Set to the empty string is set.
+    expect(same(s, s.env({ T_OFF_D: '' }), []).chain).toEqual([]);
   });
 
   it('VK-LM-2: an implicit layer without disable_environment is rejected; the rest of the folder still loads', () => {
@@ -415,6 +417,24 @@ describe.skipIf(skip !== null)('Vulkan discovery and policy against the Debian K
     const twice = same(s, s.env(), ['VK_LAYER_T_comp_a', 'VK_LAYER_T_meta'], { lastOccurrenceWins: true });
     expect(twice.o.chain).toEqual(['VK_LAYER_T_comp_a', 'VK_LAYER_T_comp_b']);
     expect(twice.k.chain).toEqual(['VK_LAYER_T_comp_b', 'VK_LAYER_T_comp_a']);
+  });
+
+  it('VK-ML-2, VK-ML-3: an implicit meta layer brings its components in; an implicit component ignores its own disable variable only for us (deliberate)', () => {
+    const s = scenario();
+    s.layer(s.dir('xdgData', 'explicit'), 'e.json', { name: 'VK_LAYER_T_explicit_component' });
+    s.layer(s.dir('xdgConfig', 'implicit'), 'c.json', { name: 'VK_LAYER_T_implicit_component', disable_environment: { T_OFF_COMPONENT: '1' } });
+    s.layer(s.dir('xdgConfig', 'implicit'), 'm.json', {
+      name: 'VK_LAYER_T_implicit_meta',
+      file_format_version: '1.1.1',
+      component_layers: ['VK_LAYER_T_explicit_component', 'VK_LAYER_T_implicit_component'],
+      disable_environment: { T_OFF_META: '1' },
+    });
+    const plain = same(s, s.env(), [], { envLayerOrder: true });
+    expect([...(plain.chain ?? [])].sort()).toEqual(['VK_LAYER_T_explicit_component', 'VK_LAYER_T_implicit_component']);
+    expect(same(s, s.env({ T_OFF_META: '1' }), []).chain).toEqual(['VK_LAYER_T_implicit_component']);
+    const env = s.env({ T_OFF_COMPONENT: '1' });
+    expect(khronos(s, env, []).chain).toEqual(['VK_LAYER_T_explicit_component']);
+    expect(ours(env, []).chain).toEqual(['VK_LAYER_T_explicit_component', 'VK_LAYER_T_implicit_component']);
   });
 
   it('VK-ML-1: a meta layer with a missing component (or another API minor) is unusable: not enumerated, and asking for it fails', () => {
