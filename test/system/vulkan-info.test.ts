@@ -62,7 +62,7 @@ describe('VK_LOADER_DEBUG', () => {
     expect(formatVkLoaderRecord({ level: 'error', source: 'vulkan', message: 'm' })).toBe('[Vulkan Loader] ERROR:          m\n');
   });
 
-  it('NODE-7, VK-LF-1: the forced-enable warning goes to stderr under VK_LOADER_DEBUG=warn and to loaderLog listeners always', () => {
+  it('NODE-7, VK-LF-1, VK-LF-2: the forced-enable and disabled warnings (spec text) goes to stderr under VK_LOADER_DEBUG=warn and to loaderLog listeners always', () => {
     const { root, cleanup } = makeTempRoot('kl-vkdebug-');
     try {
       put(root, '/usr/share/vulkan/explicit_layer.d/a.json', vkLayerManifest({ name: 'VK_LAYER_T_forced', library_path: 'liba.so' }));
@@ -80,6 +80,9 @@ describe('VK_LOADER_DEBUG', () => {
       expect(printed('error')).not.toContain('force enabled');
       expect(printed('layer')).toContain('force enabled');
       expect(printed(undefined)).toBe('');
+      let disabled = '';
+      discover({ platform: createFixturePlatform({ root, env: { HOME: '/home/me', VK_LOADER_LAYERS_DISABLE: '*forced', VK_LOADER_DEBUG: 'warn' } }), logWriter: (t) => (disabled += t) });
+      expect(disabled).toBe(`[Vulkan Loader] WARNING | LAYER: Layer "VK_LAYER_T_forced" disabled because name matches filter of env var 'VK_LOADER_LAYERS_DISABLE'\n`);
       loaderLog.off('record', listener);
       expect(heard.some((r) => r.category === 'layer' && r.level === 'warn' && /force enabled/.test(r.message))).toBe(true);
     } finally {

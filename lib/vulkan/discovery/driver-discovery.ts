@@ -8,7 +8,7 @@ import { resolveLibraryPath, type LibraryPathKind } from '../../core/library-pat
 import { pathOps } from '../../core/platform/platform.js';
 import type { VulkanDiscoveryContext } from './context.js';
 import { parseDriverManifest, type VulkanDriverManifest } from './driver-manifest.js';
-import { manifestFilesIn, readJsonManifest, type ManifestFile } from './manifest-files.js';
+import { logSearch, manifestFilesIn, readJsonManifest, type ManifestFile } from './manifest-files.js';
 import { nameMatchesFilter, parseNameFilter } from './name-filter.js';
 import { searchPlan, type VulkanSearchSource } from './search-folders.js';
 import type { VulkanLoaderSettings } from './settings-file.js';
@@ -85,7 +85,9 @@ function manifestEntries(ctx: VulkanDiscoveryContext, settings: VulkanLoaderSett
     // Each one is prepended, so the last listed comes first (as the Khronos loader does).
     for (const p of settings.additionalDrivers) files.unshift({ file: p, source: 'settings-file' });
   }
-  return { files, searched: entries.map((e) => e.path) };
+  const searched = entries.map((e) => e.path);
+  logSearch(ctx, 'driver', searched, files);
+  return { files, searched };
 }
 
 export function discoverVulkanDrivers(ctx: VulkanDiscoveryContext, settings?: VulkanLoaderSettings): DriverDiscoveryResult {

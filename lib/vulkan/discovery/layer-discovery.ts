@@ -17,7 +17,7 @@ import {
 } from './layer-manifest.js';
 import { implicitLayerState } from './implicit-layer-state.js';
 import type { LayerFilters } from './layer-filters.js';
-import { manifestFilesIn, readJsonManifest, type ManifestFile } from './manifest-files.js';
+import { logSearch, manifestFilesIn, readJsonManifest, type ManifestFile } from './manifest-files.js';
 import { searchPlan, type VulkanManifestKind, type VulkanSearchSource } from './search-folders.js';
 import { windowsLayerEntries } from './windows-registry.js';
 import { androidLayerLibraries, type AndroidLayerLibrary } from './android-layers.js';
@@ -90,7 +90,10 @@ function manifestsFor(ctx: VulkanDiscoveryContext, kind: VulkanManifestKind, ove
   if (plan.replacedBy) ctx.log('info', `Using ${plan.replacedBy} instead of the standard ${kind === 'implicit_layer' ? 'implicit' : 'explicit'} layer folders`, undefined, 'layer');
   // On Windows the standard places are the registry's (searchPlan gives only the variables' entries).
   const entries = ctx.platform.os === 'windows' && !plan.replacedBy ? [...plan.entries, ...windowsLayerEntries(ctx, kind)] : plan.entries;
-  return { files: manifestFilesIn(ctx, entries), searched: entries.map((e) => e.path) };
+  const files = manifestFilesIn(ctx, entries);
+  const searched = entries.map((e) => e.path);
+  logSearch(ctx, kind === 'implicit_layer' ? 'implicit' : 'explicit', searched, files);
+  return { files, searched };
 }
 
 /**

@@ -37,6 +37,23 @@ export function manifestFilesIn(ctx: VulkanDiscoveryContext, entries: readonly V
   return out;
 }
 
+/**
+ * The Khronos loader's account of one search (loader_get_data_files), as debug records in the
+ * layer or driver category: the folders, then the files found.
+ */
+export function logSearch(ctx: VulkanDiscoveryContext, what: 'implicit' | 'explicit' | 'driver', searched: readonly string[], files: readonly ManifestFile[]): void {
+  const category = what === 'driver' ? 'driver' : 'layer';
+  const log = (message: string): void => ctx.log('debug', message, undefined, category);
+  log(what === 'driver' ? 'Searching for driver manifest files' : `Searching for ${what} layer manifest files`);
+  log('   In following locations:');
+  for (const p of searched) log(`      ${p}`);
+  if (files.length === 0) log('   Found no files');
+  else {
+    log('   Found the following files:');
+    for (const f of files) log(`      ${f.file}`);
+  }
+}
+
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
 /** A manifest's parsed JSON, or one error diagnostic (unreadable, too large, not JSON). */
