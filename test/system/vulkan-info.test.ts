@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loaderLog, type LogRecord } from '../../lib/core/log.js';
 import { createFixturePlatform } from '../../lib/core/platform/fixture.js';
 import { discover } from '../../lib/vulkan/discovery/discover.js';
+import { createLoader } from '../../lib/vulkan/loader.js';
 import { formatVkLoaderRecord, vkLoaderDebugBits } from '../../lib/vulkan/discovery/vk-loader-debug.js';
 import { repoRoot } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
@@ -85,6 +86,34 @@ describe('VK_LOADER_DEBUG', () => {
       expect(disabled).toBe(`[Vulkan Loader] WARNING | LAYER: Layer "VK_LAYER_T_forced" disabled because name matches filter of env var 'VK_LOADER_LAYERS_DISABLE'\n`);
       loaderLog.off('record', listener);
       expect(heard.some((r) => r.category === 'layer' && r.level === 'warn' && /force enabled/.test(r.message))).toBe(true);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('NODE-7: under VK_LOADER_DEBUG=layer the search and the planned call stack are told as the Khronos loader tells them', () => {
+    const { root, cleanup } = makeTempRoot('kl-vkdebug-');
+    try {
+      put(root, '/usr/share/vulkan/explicit_layer.d/a.json', vkLayerManifest({ name: 'VK_LAYER_T_a', library_path: '/usr/lib/liba.so' }));
+      let text = '';
+      const loader = createLoader({ platform: createFixturePlatform({ root, env: { HOME: '/home/me', VK_LOADER_DEBUG: 'layer' } }), logWriter: (t) => (text += t) });
+      expect(text).toContain('[Vulkan Loader] DEBUG | LAYER:  Searching for explicit layer manifest files\n');
+      expect(text).toContain('LAYER:        /usr/share/vulkan/explicit_layer.d/a.json\n');
+      text = '';
+      loader.planInstance({ enabledLayerNames: ['VK_LAYER_T_a'] });
+      expect(text.split('\n').map((l) => l.slice(32).trimEnd()).filter(Boolean)).toEqual([
+        'vkCreateInstance layer callstack setup to:',
+        '   <Application>',
+        '     ||',
+        '   <Loader>',
+        '     ||',
+        '   VK_LAYER_T_a',
+        '           Type: Explicit',
+        '           Manifest: /usr/share/vulkan/explicit_layer.d/a.json',
+        '           Library:  /usr/lib/liba.so',
+        '     ||',
+        '   <Drivers>',
+      ]);
     } finally {
       cleanup();
     }

@@ -43,6 +43,24 @@ function plannedLayer(e: EnabledVulkanLayer): PlannedVulkanLayer {
   };
 }
 
+/** The chain as the Khronos loader describes it under VK_LOADER_DEBUG=layer. */
+function logCallStack(state: VulkanDiscoveryState, layers: readonly PlannedVulkanLayer[]): void {
+  const log = (message: string): void => state.ctx.log('info', message, 'vkCreateInstance', 'layer');
+  log('vkCreateInstance layer callstack setup to:');
+  log('   <Application>');
+  log('     ||');
+  log('   <Loader>');
+  log('     ||');
+  for (const l of layers) {
+    log(`   ${l.name}`);
+    log(`           Type: ${l.kind === 'implicit' ? 'Implicit' : 'Explicit'}`);
+    log(`           Manifest: ${l.manifestPath}`);
+    log(`           Library:  ${l.libraryPath}`);
+    log('     ||');
+  }
+  log('   <Drivers>');
+}
+
 export function planInstance(state: VulkanDiscoveryState, env: PlatformEnv, options: PlanInstanceOptions = {}): VulkanInstancePlan {
   const decisions: string[] = [];
   const chain = resolveLayerChain({
@@ -74,6 +92,7 @@ export function planInstance(state: VulkanDiscoveryState, env: PlatformEnv, opti
   }
   const layers = chain.map(plannedLayer);
   layers.forEach((l, i) => decisions.push(`layer ${i} ${l.name} (${l.libraryPath}): ${l.reason}`));
+  logCallStack(state, layers);
   const device = readDeviceFilters({ secure: (n) => state.ctx.secureEnv(n), env });
   return {
     drivers,
