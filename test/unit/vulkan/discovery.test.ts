@@ -288,7 +288,7 @@ describe('drivers and the plan', () => {
     expect(portable.drivers.map((x) => [x.libraryPath, x.isPortabilityDriver])).toEqual([['liba.so', false], ['libp.so', true]]);
   });
 
-  it('NODE-7 plan: symbols come from "functions" (GIPA/GDPA renames only before manifest 1.1.0), pre-instance functions only for implicit layers', () => {
+  it('VK-LM-1 (plan): symbols come from "functions" (GIPA/GDPA renames only before manifest 1.1.0), pre-instance functions only for implicit layers', () => {
     layer('/usr/share/vulkan/explicit_layer.d/old.json', { name: 'VK_LAYER_T_old', file_format_version: '1.0.0', functions: { vkGetInstanceProcAddr: 'OldGipa', vkGetDeviceProcAddr: 'OldGdpa' } });
     layer('/usr/share/vulkan/explicit_layer.d/new.json', { name: 'VK_LAYER_T_new', file_format_version: '1.1.2', functions: { vkGetInstanceProcAddr: 'Ignored', vkNegotiateLoaderLayerInterfaceVersion: 'Neg' } });
     layer('/usr/share/vulkan/implicit_layer.d/pre.json', implicitSpec('VK_LAYER_T_pre', { file_format_version: '1.1.2', pre_instance_functions: { vkEnumerateInstanceExtensionProperties: 'PreExt' } }));
