@@ -56,5 +56,16 @@ export function registryFromMap(
     values(hive: RegistryHive, key: string) {
       return normalized.get(`${hive}\\${key}`.toLowerCase());
     },
+    subkeys(hive: RegistryHive, key: string) {
+      // A key exists when it or a key below it is in the map; its subkeys are the next path parts.
+      const prefix = `${hive}\\${key}\\`.toLowerCase();
+      const names = new Set<string>();
+      for (const original of Object.keys(keys)) {
+        if (!original.toLowerCase().startsWith(prefix)) continue;
+        const next = original.slice(prefix.length).split('\\')[0];
+        if (next) names.add(next);
+      }
+      return names.size > 0 || normalized.has(prefix.slice(0, -1)) ? [...names].sort() : undefined;
+    },
   };
 }

@@ -51,6 +51,8 @@ export interface RegistryValue {
 export interface RegistryView {
   /** All values of a key in registry order, or undefined when the key does not exist. */
   values(hive: RegistryHive, key: string): readonly RegistryValue[] | undefined;
+  /** The names of a key's direct subkeys (device keys under a device class), or undefined when the key does not exist. */
+  subkeys?(hive: RegistryHive, key: string): readonly string[] | undefined;
   /** true when the OS is 64-bit (a 32-bit process then reads the WOW6432Node view). */
   readonly os64Bit: boolean;
 }
