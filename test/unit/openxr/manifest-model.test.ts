@@ -87,7 +87,7 @@ const layerModel: fc.Arbitrary<LayerModel> = fc.record({
   implementationVersion: fc.nat({ max: 1000 }),
   description: fc.string({ maxLength: 40 }),
   extensions: fc.uniqueArray(fc.record({ name: fc.stringMatching(/^XR_EXT_[a-z_]{1,10}$/), version: fc.nat({ max: 50 }) }), { maxLength: 3, selector: (e) => e.name }),
-  functions: fc.constantFrom({}, { xrNegotiateLoaderApiLayerInterface: 'myNegotiate' }),
+  functions: fc.constantFrom<Record<string, string>>({}, { xrNegotiateLoaderApiLayerInterface: 'myNegotiate' }),
   enableEnvironment: fc.constantFrom(undefined, 'ENABLE_MODEL_LAYER'),
 });
 
