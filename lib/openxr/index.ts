@@ -44,7 +44,7 @@ export {
   type SuggestedBinding,
 } from './action.js';
 export type { EventIteratorOptions, OpenXrEvent } from './events.js';
-export { runFrameLoop, type FrameLoopOptions, type FrameLoopStats } from './frame-loop.js';
+export { describeFrameLoopMode, runFrameLoop, type FrameLoopMode, type FrameLoopOptions, type FrameLoopStats } from './frame-loop.js';
 export {
   ACTION_TYPES,
   ENVIRONMENT_BLEND_MODES,
