@@ -2,8 +2,8 @@
 // The khronos-loader command line. Thin: it formats what the library returns.
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { LogWriter } from '../log.js';
-import { discover } from '../openxr/discover.js';
+import type { LogWriter } from '../core/log.js';
+import { discover } from '../openxr/discovery/discover.js';
 import { runBenchCli } from './bench.js';
 import { runDemoCli } from './demo.js';
 import { runDoctorCli } from './doctor.js';

@@ -2,9 +2,9 @@
 // Discovery never throws, each bad manifest yields exactly one error diagnostic, every good one loads.
 import * as fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discover } from '../../../lib/openxr/discover.js';
-import { parseApiLayerManifest, parseRuntimeManifest } from '../../../lib/openxr/manifest.js';
-import { createFixturePlatform } from '../../../lib/platform/fixture.js';
+import { discover } from '../../../lib/openxr/discovery/discover.js';
+import { parseApiLayerManifest, parseRuntimeManifest } from '../../../lib/openxr/discovery/manifest.js';
+import { createFixturePlatform } from '../../../lib/core/platform/fixture.js';
 import { makeTempRoot, put } from './fixtures.js';
 
 const EXP = '/usr/share/openxr/1/api_layers/explicit.d';

@@ -1,9 +1,9 @@
-// XR-RD-5 / XR-LM-4: where a manifest's library_path points.
+// Where a manifest's library_path points (XR-RD-5 / XR-LM-4; Vulkan's library_path alike).
 //  - no directory separator ('/' or '\', on every OS, as the Khronos loader checks): a bare file
 //    name, left to the system library search (dlopen / LoadLibrary);
 //  - an absolute path: used as is;
 //  - otherwise relative to the manifest's folder.
-import { pathOps, type Platform } from '../platform/platform.js';
+import { pathOps, type Platform } from './platform/platform.js';
 
 export type LibraryPathKind = 'absolute' | 'relative' | 'bare';
 

@@ -1,7 +1,10 @@
 // XR-LD-1..7, XR-LM-1..5: finding API layer manifests. Manifests are read; libraries never are.
-import { pathOps } from '../platform/platform.js';
+import { jsonFilesInFolders } from '../../core/folder-listing.js';
+import { resolveLibraryPath, type LibraryPathKind } from '../../core/library-path.js';
+import { pathOps } from '../../core/platform/platform.js';
+import { readManifestBytes } from '../../core/read-manifest.js';
+import { envFolders, foldersFromList, joinSearchPath, splitPathList, sysconfFolders, type SearchFolder } from '../../core/search-path.js';
 import type { DiscoveryContext } from './context.js';
-import { resolveLibraryPath, type LibraryPathKind } from './library-path.js';
 import { implicitLayerState } from './layer-policy.js';
 import {
   OPENXR_MAJOR_VERSION,
@@ -11,7 +14,6 @@ import {
   type ApiLayerManifest,
   type ExtensionProperty,
 } from './manifest.js';
-import { readManifestBytes } from './read-manifest.js';
 import { windowsOpenXrKey } from './runtime-discovery.js';
 
 export type LayerSource =
@@ -52,10 +54,7 @@ export interface DiscoveredApiLayer {
   readonly enabledReason: string;
 }
 
-interface Folder {
-  path: string;
-  source: LayerSource;
-}
+type Folder = SearchFolder<LayerSource>;
 
 const NEGOTIATE = 'xrNegotiateLoaderApiLayerInterface';
 
@@ -63,26 +62,18 @@ function relativeFolder(kind: ApiLayerKind): string {
   return `openxr/${OPENXR_MAJOR_VERSION}/api_layers/${kind}.d`;
 }
 
-function join(base: string, rel: string): string {
-  return base.endsWith('/') ? base + rel : `${base}/${rel}`;
-}
-
 /** The Linux folders, in the Khronos loader's order (manifest_file.cpp ReadDataFilesInSearchPaths). */
 function linuxFolders(ctx: DiscoveryContext, kind: ApiLayerKind): Folder[] {
   const sep = ctx.platform.pathSeparator;
   const rel = relativeFolder(kind);
   const out: Folder[] = [];
-  const add = (list: string, source: LayerSource): void => {
-    for (const dir of list.split(sep)) if (dir !== '') out.push({ path: join(dir, rel), source });
-  };
-  add(ctx.secureEnv('XDG_CONFIG_DIRS') || '/etc/xdg', 'XDG_CONFIG_DIRS');
-  add(ctx.sysconfdir, 'SYSCONFDIR');
-  if (ctx.extraSysconfdir !== null && ctx.extraSysconfdir !== ctx.sysconfdir) add(ctx.extraSysconfdir, 'EXTRASYSCONFDIR');
-  add(ctx.secureEnv('XDG_DATA_DIRS') || '/usr/local/share:/usr/share', 'XDG_DATA_DIRS');
+  out.push(...envFolders(ctx, 'XDG_CONFIG_DIRS', '/etc/xdg', rel, 'XDG_CONFIG_DIRS'));
+  out.push(...sysconfFolders(ctx, rel, { sysconfdir: 'SYSCONFDIR', extraSysconfdir: 'EXTRASYSCONFDIR' }));
+  out.push(...envFolders(ctx, 'XDG_DATA_DIRS', '/usr/local/share:/usr/share', rel, 'XDG_DATA_DIRS'));
   const dataHome = ctx.secureEnv('XDG_DATA_HOME');
   const home = ctx.secureEnv('HOME');
-  if (dataHome) add(dataHome, 'XDG_DATA_HOME');
-  else if (home) out.push({ path: join(home, `.local/share/${rel}`), source: 'XDG_DATA_HOME' });
+  if (dataHome) out.push(...foldersFromList(dataHome, sep, rel, 'XDG_DATA_HOME'));
+  else if (home) out.push({ path: joinSearchPath(home, `.local/share/${rel}`), source: 'XDG_DATA_HOME' });
   return out;
 }
 
@@ -98,10 +89,7 @@ function overrideFolders(ctx: DiscoveryContext, kind: ApiLayerKind): Folder[] | 
   const value = ctx.secureEnv('XR_API_LAYER_PATH');
   if (!value) return undefined;
   ctx.log('info', `Using XR_API_LAYER_PATH (${value}) instead of the standard explicit API layer folders`);
-  return value
-    .split(ctx.platform.pathSeparator)
-    .filter((d) => d !== '')
-    .map((d) => ({ path: d, source: 'XR_API_LAYER_PATH' as const }));
+  return splitPathList(value, ctx.platform.pathSeparator).map((d) => ({ path: d, source: 'XR_API_LAYER_PATH' as const }));
 }
 
 interface ManifestRef {
@@ -109,27 +97,6 @@ interface ManifestRef {
   source: LayerSource;
   /** Android assets are read through the asset manager, not the file system. */
   asset?: boolean;
-}
-
-/** Every *.json in a folder, sorted by name so the result never depends on readdir order. */
-function jsonFilesIn(ctx: DiscoveryContext, folder: Folder, out: ManifestRef[]): void {
-  const { fs } = ctx.platform;
-  const p = pathOps(ctx.platform);
-  const st = fs.stat(folder.path);
-  if (st === undefined) return;
-  if (st.kind !== 'directory') {
-    ctx.report({ severity: 'warning', file: folder.path, reason: `is a search folder (${folder.source}) but not a directory; skipped` });
-    return;
-  }
-  const list = fs.readdir(folder.path);
-  if ('error' in list) {
-    ctx.report({ severity: 'warning', file: folder.path, reason: `cannot list the folder: ${list.error}` });
-    return;
-  }
-  const names = list.entries.filter((n) => n.endsWith('.json')).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const n of names) {
-    out.push({ file: folder.path.endsWith(p.sep) ? folder.path + n : folder.path + p.sep + n, source: folder.source });
-  }
 }
 
 function windowsManifests(ctx: DiscoveryContext, kind: ApiLayerKind, out: ManifestRef[]): void {
@@ -182,15 +149,10 @@ export function findApiLayerManifests(ctx: DiscoveryContext, kind: ApiLayerKind)
   const folders: string[] = [];
   const override = overrideFolders(ctx, kind);
   const scan = (list: Folder[]): void => {
-    const seen = new Set<string>();
-    for (const f of list) {
-      // The same folder listed twice (e.g. /usr/share in XDG_DATA_DIRS twice) is searched once.
-      const real = ctx.platform.fs.realpath(f.path) ?? f.path;
-      folders.push(f.path);
-      if (seen.has(real)) continue;
-      seen.add(real);
-      jsonFilesIn(ctx, f, files);
-    }
+    // The same folder listed twice (e.g. /usr/share in XDG_DATA_DIRS twice) is searched once.
+    const found = jsonFilesInFolders(ctx, list);
+    files.push(...found.files);
+    folders.push(...found.searched);
   };
   if (override) {
     scan(override);

@@ -1,6 +1,6 @@
 // discover(): everything the OpenXR loader decides before any library is loaded.
-import { createLinuxPlatform } from '../platform/linux.js';
-import type { Platform } from '../platform/platform.js';
+import { createLinuxPlatform } from '../../core/platform/linux.js';
+import type { Platform } from '../../core/platform/platform.js';
 import { createContext, type DiscoveryContext, type DiscoveryOptions } from './context.js';
 import type { Diagnostic } from './diagnostics.js';
 import { discoverApiLayers, type DiscoveredApiLayer } from './layer-discovery.js';

@@ -2,7 +2,7 @@
 // session) gets a native reader bound to a Float64Array, and the result object it answers with is
 // reused (copy what you keep).
 import type { Instance } from './instance.js';
-import { OpenXrError } from './errors.js';
+import { OpenXrError } from '../errors.js';
 import { callNative, instanceState, pathOf } from './handles.js';
 import { rethrowNative } from './native-instance.js';
 import type { NativeAction, NativeActionSet } from './native-api.js';

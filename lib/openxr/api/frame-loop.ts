@@ -10,7 +10,7 @@
 // xrConvertTimespecTimeToTimeKHR when the instance enabled it, skips begin/end frame when the
 // runtime refuses them, and reports the mode it ran in (stats.mode).
 import { setTimeout as delay } from 'node:timers/promises';
-import { OpenXrError } from './errors.js';
+import { OpenXrError } from '../errors.js';
 import type { FrameState, Session } from './session.js';
 import type { ViewConfigurationTypeName } from './types.js';
 

@@ -1,9 +1,9 @@
 // An OpenXR instance created by this loader: it holds its native LoaderInstance directly, so its
 // calls go through that instance's dispatch table with no lookup.
-import { loadNativeAddon, type NativeDebugUtilsMessage, type NativeOpenXrCreateInfo, type NativeOpenXrInstance } from '../native.js';
-import { XR_API_VERSION_1_0 } from '../generated/openxr.js';
+import { loadNativeAddon, type NativeDebugUtilsMessage, type NativeOpenXrCreateInfo, type NativeOpenXrInstance } from '../../native.js';
+import { XR_API_VERSION_1_0 } from '../../generated/openxr.js';
 import { openXrErrorFromCode, rethrowNative, toNativePlan } from './native-instance.js';
-import type { InstancePlan } from './plan.js';
+import type { InstancePlan } from '../discovery/plan.js';
 import { loadOpenXrApi } from './native-api.js';
 // The typed API (issue 5): the methods below delegate to these modules.
 import { createActionSet, suggestBindings, type ActionSet, type ActionSetOptions, type SuggestedBinding } from './action.js';

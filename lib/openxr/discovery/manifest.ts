@@ -1,6 +1,8 @@
 // Runtime and API layer manifests: parse and validate, field names as the spec spells them.
 // A manifest either yields a typed object (perhaps with warnings about optional fields it had to
 // ignore) or exactly one error diagnostic saying which field is wrong and why.
+import { atoi, isJsonObject, jsonTypeName, parseJsonObject, type Json, type JsonObject } from '../../core/json.js';
+import { parseVersion } from '../../core/version.js';
 import type { Diagnostic } from './diagnostics.js';
 
 export interface ExtensionProperty {
@@ -42,118 +44,37 @@ export type ParseResult<T> =
 /** The OpenXR major version this loader implements. */
 export const OPENXR_MAJOR_VERSION = 1;
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-function isObject(v: Json | undefined): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function typeName(v: Json | undefined): string {
-  if (v === undefined) return 'missing';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'object') return 'an object';
-  return `a ${typeof v}`;
-}
-
-/**
- * Removes // and /* *\/ comments outside strings, and a leading UTF-8 BOM: the Khronos loader's
- * JSON reader (jsoncpp with default settings) accepts both, so manifests using them must load here too.
- */
-export function stripJsonComments(text: string): string {
-  let s = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (!s.includes('/')) return s;
-  let out = '';
-  let i = 0;
-  let inString = false;
-  const n = s.length;
-  let runStart = 0;
-  while (i < n) {
-    const c = s[i];
-    if (inString) {
-      if (c === '\\') i += 2;
-      else {
-        if (c === '"') inString = false;
-        i++;
-      }
-      continue;
-    }
-    if (c === '"') {
-      inString = true;
-      i++;
-      continue;
-    }
-    if (c === '/' && s[i + 1] === '/') {
-      out += s.slice(runStart, i);
-      const end = s.indexOf('\n', i + 2);
-      i = end === -1 ? n : end;
-      runStart = i;
-      continue;
-    }
-    if (c === '/' && s[i + 1] === '*') {
-      out += s.slice(runStart, i);
-      const end = s.indexOf('*/', i + 2);
-      // An unterminated comment is left in place, so JSON.parse reports it.
-      if (end === -1) {
-        runStart = i;
-        break;
-      }
-      out += ' ';
-      i = end + 2;
-      runStart = i;
-      continue;
-    }
-    i++;
-  }
-  out += s.slice(runStart);
-  s = out;
-  return s;
-}
-
-const decoder = new TextDecoder('utf-8', { fatal: false });
-
-function parseJsonRoot(file: string, data: Uint8Array | string): { root: { [key: string]: Json } } | { error: Diagnostic } {
-  const text = typeof data === 'string' ? data : decoder.decode(data);
-  let root: Json;
-  try {
-    root = JSON.parse(stripJsonComments(text)) as Json;
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    return { error: { severity: 'error', file, reason: `not valid JSON (${why})` } };
-  }
-  if (!isObject(root)) {
-    return { error: { severity: 'error', file, reason: `the top level is ${typeName(root)}, not a JSON object` } };
-  }
-  return { root };
-}
-
-function checkFileFormatVersion(file: string, root: { [key: string]: Json }): Diagnostic | string {
+function checkFileFormatVersion(file: string, root: JsonObject): Diagnostic | string {
   const v = root['file_format_version'];
   if (typeof v !== 'string') {
-    return { severity: 'error', file, field: 'file_format_version', reason: `required string, found ${typeName(v)}` };
+    return { severity: 'error', file, field: 'file_format_version', reason: `required string, found ${jsonTypeName(v)}` };
   }
-  const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(v.trim());
-  if (!m) {
-    return { severity: 'error', file, field: 'file_format_version', reason: `"${v}" is not a major.minor.patch version` };
-  }
+  const parsed = parseVersion(v);
+  if (!parsed.ok) return { severity: 'error', file, field: 'file_format_version', reason: parsed.reason };
   // The spec (and the Khronos loader) define only 1.0.0.
-  if (Number(m[1]) !== 1 || Number(m[2]) !== 0 || Number(m[3]) !== 0) {
+  const { major, minor, patch } = parsed.version;
+  if (major !== 1 || minor !== 0 || patch !== 0) {
     return { severity: 'error', file, field: 'file_format_version', reason: `version ${v} is not supported (only 1.0.0 is defined)` };
   }
   return v;
+}
+
+/** The top-level object; jsoncpp (the Khronos OpenXR loader's reader) accepts comments and a BOM. */
+function parseJsonRoot(file: string, data: Uint8Array | string): { root: JsonObject } | { error: Diagnostic } {
+  return parseJsonObject(file, data, { comments: true });
 }
 
 /** `functions`: an object of string → string; non-string values are ignored with a warning (as the Khronos loader does). */
 function parseFunctions(file: string, prefix: string, v: Json | undefined, warnings: Diagnostic[]): Record<string, string> {
   const out: Record<string, string> = {};
   if (v === undefined || v === null) return out;
-  if (!isObject(v)) {
-    warnings.push({ severity: 'warning', file, field: `${prefix}.functions`, reason: `should be an object, found ${typeName(v)}; ignored` });
+  if (!isJsonObject(v)) {
+    warnings.push({ severity: 'warning', file, field: `${prefix}.functions`, reason: `should be an object, found ${jsonTypeName(v)}; ignored` });
     return out;
   }
   for (const [k, name] of Object.entries(v)) {
     if (typeof name !== 'string') {
-      warnings.push({ severity: 'warning', file, field: `${prefix}.functions.${k}`, reason: `should be a string, found ${typeName(name)}; ignored` });
+      warnings.push({ severity: 'warning', file, field: `${prefix}.functions.${k}`, reason: `should be a string, found ${jsonTypeName(name)}; ignored` });
       continue;
     }
     out[k] = name;
@@ -161,31 +82,24 @@ function parseFunctions(file: string, prefix: string, v: Json | undefined, warni
   return out;
 }
 
-/** atoi(): leading digits (after optional whitespace and sign), 0 when none. */
-function atoi(s: string): number {
-  const m = /^\s*([+-]?\d+)/.exec(s);
-  if (!m) return 0;
-  return Number.parseInt(m[1] ?? '0', 10) | 0;
-}
-
 /** `instance_extensions`: [{ name, extension_version }], extension_version a string or an unsigned integer. */
 function parseExtensions(file: string, prefix: string, v: Json | undefined, warnings: Diagnostic[]): ExtensionProperty[] {
   const out: ExtensionProperty[] = [];
   if (v === undefined || v === null) return out;
   if (!Array.isArray(v)) {
-    warnings.push({ severity: 'warning', file, field: `${prefix}.instance_extensions`, reason: `should be an array, found ${typeName(v)}; ignored` });
+    warnings.push({ severity: 'warning', file, field: `${prefix}.instance_extensions`, reason: `should be an array, found ${jsonTypeName(v)}; ignored` });
     return out;
   }
   v.forEach((ext, i) => {
     const field = `${prefix}.instance_extensions[${i}]`;
-    if (!isObject(ext)) {
-      warnings.push({ severity: 'warning', file, field, reason: `should be an object, found ${typeName(ext)}; ignored` });
+    if (!isJsonObject(ext)) {
+      warnings.push({ severity: 'warning', file, field, reason: `should be an object, found ${jsonTypeName(ext)}; ignored` });
       return;
     }
     const name = ext['name'];
     const version = ext['extension_version'];
     if (typeof name !== 'string') {
-      warnings.push({ severity: 'warning', file, field: `${field}.name`, reason: `required string, found ${typeName(name)}; entry ignored` });
+      warnings.push({ severity: 'warning', file, field: `${field}.name`, reason: `required string, found ${jsonTypeName(name)}; entry ignored` });
       return;
     }
     let extensionVersion: number;
@@ -196,7 +110,7 @@ function parseExtensions(file: string, prefix: string, v: Json | undefined, warn
         severity: 'warning',
         file,
         field: `${field}.extension_version`,
-        reason: `required string (or unsigned integer), found ${typeName(version)}; entry ignored`,
+        reason: `required string (or unsigned integer), found ${jsonTypeName(version)}; entry ignored`,
       });
       return;
     }
@@ -212,12 +126,12 @@ export function parseRuntimeManifest(file: string, data: Uint8Array | string): P
   const ffv = checkFileFormatVersion(file, root);
   if (typeof ffv !== 'string') return { ok: false, error: ffv };
   const rt = root['runtime'];
-  if (!isObject(rt)) {
-    return { ok: false, error: { severity: 'error', file, field: 'runtime', reason: `required object, found ${typeName(rt)}` } };
+  if (!isJsonObject(rt)) {
+    return { ok: false, error: { severity: 'error', file, field: 'runtime', reason: `required object, found ${jsonTypeName(rt)}` } };
   }
   const lib = rt['library_path'];
   if (typeof lib !== 'string') {
-    return { ok: false, error: { severity: 'error', file, field: 'runtime.library_path', reason: `required string, found ${typeName(lib)}` } };
+    return { ok: false, error: { severity: 'error', file, field: 'runtime.library_path', reason: `required string, found ${jsonTypeName(lib)}` } };
   }
   if (lib.length === 0) {
     return { ok: false, error: { severity: 'error', file, field: 'runtime.library_path', reason: 'is empty' } };
@@ -235,8 +149,8 @@ export function parseApiLayerManifest(file: string, data: Uint8Array | string, k
   const ffv = checkFileFormatVersion(file, root);
   if (typeof ffv !== 'string') return { ok: false, error: ffv };
   const layer = root['api_layer'];
-  if (!isObject(layer)) {
-    return { ok: false, error: { severity: 'error', file, field: 'api_layer', reason: `required object, found ${typeName(layer)}` } };
+  if (!isJsonObject(layer)) {
+    return { ok: false, error: { severity: 'error', file, field: 'api_layer', reason: `required object, found ${jsonTypeName(layer)}` } };
   }
   const fail = (field: string, reason: string): ParseResult<ApiLayerManifest> => ({
     ok: false,
@@ -244,7 +158,7 @@ export function parseApiLayerManifest(file: string, data: Uint8Array | string, k
   });
   const str = (field: string): string | ParseResult<ApiLayerManifest> => {
     const v = layer[field];
-    return typeof v === 'string' ? v : fail(field, `required string, found ${typeName(v)}`);
+    return typeof v === 'string' ? v : fail(field, `required string, found ${jsonTypeName(v)}`);
   };
 
   const name = str('name');
@@ -274,13 +188,13 @@ export function parseApiLayerManifest(file: string, data: Uint8Array | string, k
   const en = layer['enable_environment'];
   if (kind === 'implicit') {
     if (typeof dis !== 'string') {
-      return fail('disable_environment', `required for an implicit layer (a string naming an environment variable), found ${typeName(dis)}`);
+      return fail('disable_environment', `required for an implicit layer (a string naming an environment variable), found ${jsonTypeName(dis)}`);
     }
     if (dis.length === 0) return fail('disable_environment', 'is empty: an implicit layer must be possible to disable');
     disable_environment = dis;
     if (typeof en === 'string' && en.length > 0) enable_environment = en;
     else if (en !== undefined && en !== null) {
-      warnings.push({ severity: 'warning', file, field: 'api_layer.enable_environment', reason: `should be a non-empty string, found ${typeName(en)}; ignored` });
+      warnings.push({ severity: 'warning', file, field: 'api_layer.enable_environment', reason: `should be a non-empty string, found ${jsonTypeName(en)}; ignored` });
     }
   }
 

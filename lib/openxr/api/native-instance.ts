@@ -1,11 +1,11 @@
 // From the TypeScript plan to the native side: the plain plan the native OpenXrInstance takes,
 // and native failures as OpenXrError.
-import { loadNativeAddon, type NativeOpenXrPlan } from '../native.js';
-import { xrResultName } from '../generated/openxr.js';
-import { OpenXrError, type XrResultName } from './errors.js';
-import type { InstancePlan } from './plan.js';
-import type { ExtensionProperty } from './manifest.js';
-import type { DiscoveredRuntime } from './runtime-discovery.js';
+import { loadNativeAddon, type NativeOpenXrPlan } from '../../native.js';
+import { xrResultName } from '../../generated/openxr.js';
+import { OpenXrError, type XrResultName } from '../errors.js';
+import type { InstancePlan } from '../discovery/plan.js';
+import type { ExtensionProperty } from '../discovery/manifest.js';
+import type { DiscoveredRuntime } from '../discovery/runtime-discovery.js';
 
 /** Layers the application or XR_ENABLE_API_LAYERS asked for must load; implicit ones that fail are left out. */
 export function toNativePlan(plan: Pick<InstancePlan, 'runtime' | 'apiLayers'>): NativeOpenXrPlan {

@@ -1,5 +1,5 @@
 // The plan handed to the native side: plain data saying what to load, in what order, and why.
-import type { LibraryPathKind } from './library-path.js';
+import type { LibraryPathKind } from '../../core/library-path.js';
 import type { EnabledLayerOrigin } from './layer-policy.js';
 import type { ApiLayerKind } from './manifest.js';
 import type { ExtensionCheck } from './extensions.js';

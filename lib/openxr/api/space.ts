@@ -1,7 +1,7 @@
 // A Space: an XrSpace (reference or action space) of a session. space.locate(base, time, out) is
 // the per-frame path: it keeps a native locator bound to (this, base, out) and rebuilds it only
 // when base or out changes, so a call is one N-API call with one number and allocates nothing.
-import { OpenXrError } from './errors.js';
+import { OpenXrError } from '../errors.js';
 import { callNative } from './handles.js';
 import { rethrowNative } from './native-instance.js';
 import type { NativeSpace } from './native-api.js';

@@ -1,6 +1,6 @@
 // XR-CI-9 and XR-CI-2: instance extension lists, answered from manifests (never from a layer's
 // library, XR-RN-3) plus the runtime's own list when the native side supplies it.
-import { XR_EXTENSIONS } from '../generated/openxr.js';
+import { XR_EXTENSIONS } from '../../generated/openxr.js';
 import type { DiscoveredApiLayer } from './layer-discovery.js';
 import type { ExtensionProperty } from './manifest.js';
 

@@ -1,6 +1,6 @@
 // XR-LM-2/3 and XR-CI-1: which layers are on, and in what order.
-import type { PlatformEnv } from '../platform/platform.js';
-import { OpenXrError } from './errors.js';
+import type { PlatformEnv } from '../../core/platform/platform.js';
+import { OpenXrError } from '../errors.js';
 import type { DiscoveredApiLayer } from './layer-discovery.js';
 
 export interface LayerState {

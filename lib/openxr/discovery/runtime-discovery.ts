@@ -1,11 +1,12 @@
 // XR-RD-1..5: which runtime manifest is active, and what it says. Only the manifest is read:
 // the runtime library is loaded later, by the native side, when it is needed (XR-RD-6).
-import { pathOps } from '../platform/platform.js';
+import { resolveLibraryPath, type LibraryPathKind } from '../../core/library-path.js';
+import { pathOps } from '../../core/platform/platform.js';
+import { readManifestBytes } from '../../core/read-manifest.js';
+import { splitPathList } from '../../core/search-path.js';
 import type { DiscoveryContext } from './context.js';
 import type { Diagnostic } from './diagnostics.js';
-import { resolveLibraryPath, type LibraryPathKind } from './library-path.js';
 import { OPENXR_MAJOR_VERSION, parseRuntimeManifest, type ExtensionProperty } from './manifest.js';
-import { readManifestBytes } from './read-manifest.js';
 
 export type RuntimeSource =
   | 'XR_RUNTIME_JSON'
@@ -80,8 +81,7 @@ function linuxCandidate(ctx: DiscoveryContext, searched: string[]): Candidate | 
   }
   const dirsVar = ctx.secureEnv('XDG_CONFIG_DIRS');
   const dirs = dirsVar ? dirsVar : '/etc/xdg';
-  for (const dir of dirs.split(ctx.platform.pathSeparator)) {
-    if (dir === '') continue;
+  for (const dir of splitPathList(dirs, ctx.platform.pathSeparator)) {
     const found = findActiveRuntimeIn(ctx, 'an entry of XDG_CONFIG_DIRS', `${dir}/${rel}`, searched);
     if (found) {
       return {

@@ -1,7 +1,7 @@
 // The native surface of the typed OpenXR API (native/napi/openxr_{api,session,space,actions,
 // frame,system}.cc), as the TypeScript classes see it. Internal: applications use Session, Space,
 // ActionSet, Action.
-import { loadNativeAddon, type NativeAddon, type NativeOpenXrInstance } from '../native.js';
+import { loadNativeAddon, type NativeAddon, type NativeOpenXrInstance } from '../../native.js';
 
 export interface NativeFrameState {
   predictedDisplayTime: number;

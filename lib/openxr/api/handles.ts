@@ -4,7 +4,7 @@ import type { Instance } from './instance.js';
 import { nativeInstanceOf } from './instance.js';
 import { rethrowNative } from './native-instance.js';
 import { loadOpenXrApi, type NativeOpenXrApi } from './native-api.js';
-import type { NativeAddon, NativeOpenXrInstance } from '../native.js';
+import type { NativeAddon, NativeOpenXrInstance } from '../../native.js';
 import type { Session } from './session.js';
 import type { ActionSet } from './action.js';
 
