@@ -3,7 +3,7 @@
 // reused (copy what you keep).
 import type { Instance } from './instance.js';
 import { OpenXrError } from '../errors.js';
-import { callNative, instanceState, pathOf } from './handles.js';
+import { callNative, instanceState, nativeSessionOf, pathOf } from './handles.js';
 import { rethrowNative } from './native-instance.js';
 import type { NativeAction, NativeActionSet } from './native-api.js';
 import type { Session } from './session.js';
@@ -106,7 +106,6 @@ export class ActionSet {
   /** xrDestroyActionSet: its actions are destroyed with it. */
   destroy(): void {
     callNative(() => this.#native.destroy());
-    instanceState(this.instance).actionSets.delete(this);
   }
 }
 
@@ -178,7 +177,7 @@ export class Action {
     }
     const path = subactionPath === undefined ? undefined : pathOf(this.actionSet.instance, subactionPath);
     const out = new Float64Array(4);
-    const nativeSession = sessionNative(session);
+    const nativeSession = nativeSessionOf(session);
     const read = callNative(() => nativeSession.bindActionState(this.#native, path, out));
     const reader: Reader = { session, read, out, result: { currentState: false, changedSinceLastSync: false, lastChangeTime: 0, isActive: false } };
     this.#readers.set(key, reader);
@@ -192,25 +191,13 @@ export class Action {
   }
 }
 
-// Set by session.ts (which imports this module), to reach a Session's native object.
-let sessionNative: (session: Session) => import('./native-api.js').NativeSession = () => {
-  throw new TypeError('expected a Session');
-};
-
-/** @internal */
-export function setSessionNativeAccessor(f: (session: Session) => import('./native-api.js').NativeSession): void {
-  sessionNative = f;
-}
-
 export function createActionSet(instance: Instance, options: ActionSetOptions): ActionSet {
   if (typeof options !== 'object' || options === null) throw new TypeError('createActionSet(options) needs { name, localizedName }');
   const priority = options.priority ?? 0;
   if (!Number.isInteger(priority) || priority < 0) throw new TypeError('priority must be a whole number >= 0');
   const s = instanceState(instance);
   const native = callNative(() => new s.api.OpenXrActionSet(s.native, options.name, options.localizedName, priority));
-  const set = new ActionSet(instance, native, options.name);
-  s.actionSets.add(set);
-  return set;
+  return new ActionSet(instance, native, options.name);
 }
 
 export interface SuggestedBinding {

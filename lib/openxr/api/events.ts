@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Instance } from './instance.js';
 import { callNative, instanceState } from './handles.js';
 import type { NativeEvent } from './native-api.js';
-import type { Session } from './session.js';
+import { sessionByHandle, type Session } from './session.js';
 import { REFERENCE_SPACE_TYPES, SESSION_STATES, enumName, type ReferenceSpaceTypeName, type SessionStateName } from './types.js';
 
 export type OpenXrEvent =
@@ -23,16 +23,15 @@ export type OpenXrEvent =
   | { readonly type: 'other'; readonly structureType: number };
 
 function typed(instance: Instance, e: NativeEvent): OpenXrEvent {
-  const sessions = instanceState(instance).sessions;
   switch (e.type) {
     case 'sessionStateChanged':
-      return { type: e.type, session: sessions.get(e.session), state: SESSION_STATES[e.state] ?? 'unknown', time: e.time };
+      return { type: e.type, session: sessionByHandle(instance, e.session), state: SESSION_STATES[e.state] ?? 'unknown', time: e.time };
     case 'interactionProfileChanged':
-      return { type: e.type, session: sessions.get(e.session) };
+      return { type: e.type, session: sessionByHandle(instance, e.session) };
     case 'referenceSpaceChangePending':
       return {
         type: e.type,
-        session: sessions.get(e.session),
+        session: sessionByHandle(instance, e.session),
         referenceSpaceType: enumName(REFERENCE_SPACE_TYPES, e.referenceSpaceType) ?? e.referenceSpaceType,
         changeTime: e.changeTime,
         poseValid: e.poseValid,

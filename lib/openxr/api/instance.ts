@@ -8,7 +8,7 @@ import { loadOpenXrApi } from './native-api.js';
 // The typed API (issue 5): the methods below delegate to these modules.
 import { createActionSet, suggestBindings, type ActionSet, type ActionSetOptions, type SuggestedBinding } from './action.js';
 import { events, pollEvent, pollEvents, type EventIteratorOptions, type OpenXrEvent } from './events.js';
-import { pathOf } from './handles.js';
+import { pathOf, registerNativeInstance } from './handles.js';
 import { createSession, destroyInstanceChildren, type CreateSessionOptions, type Session } from './session.js';
 import { getSystem, type System } from './system.js';
 import type { FormFactorName } from './types.js';
@@ -30,14 +30,7 @@ export interface InstanceProperties {
   readonly runtimeVersion: bigint;
 }
 
-const nativeInstances = new WeakMap<Instance, NativeOpenXrInstance>();
-
-/** @internal The native instance behind an Instance (for the benchmark and other native surfaces). */
-export function nativeInstanceOf(instance: Instance): NativeOpenXrInstance {
-  const native = nativeInstances.get(instance);
-  if (!native) throw new TypeError('not an Instance created by this loader');
-  return native;
-}
+export { nativeInstanceOf } from './handles.js';
 
 export class Instance {
   readonly #native: NativeOpenXrInstance;
@@ -48,7 +41,7 @@ export class Instance {
   constructor(native: NativeOpenXrInstance, enabledExtensionNames: readonly string[] = []) {
     this.#native = native;
     this.enabledExtensionNames = Object.freeze([...enabledExtensionNames]);
-    nativeInstances.set(this, native);
+    registerNativeInstance(this, native);
   }
 
   /** The XrInstance handle the application sees (the top of the chain's). */

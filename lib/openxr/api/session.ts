@@ -5,9 +5,9 @@
 // caller's Float32Array and allocates nothing.
 import { EventEmitter } from 'node:events';
 import type { Instance } from './instance.js';
-import { nativeActionOf, nativeActionSetOf, setSessionNativeAccessor, type Action, type ActionSet } from './action.js';
+import { nativeActionOf, nativeActionSetOf, type Action, type ActionSet } from './action.js';
 import type { OpenXrEvent } from './events.js';
-import { callNative, instanceState, pathOf } from './handles.js';
+import { callNative, instanceState, pathOf, registerNativeSession } from './handles.js';
 import { rethrowNative } from './native-instance.js';
 import type { NativeFrameState, NativeSession } from './native-api.js';
 import { Space, nativeSpaceOf } from './space.js';
@@ -62,7 +62,22 @@ export interface ActiveActionSet {
 /** A pose as [px, py, pz, qx, qy, qz, qw]. */
 export type PoseArray = readonly [number, number, number, number, number, number, number] | Float32Array;
 
-let nativeOf: (session: Session) => NativeSession;
+/** Each instance's live sessions by XrSession handle, so events reach their Session. */
+const liveSessions = new WeakMap<Instance, Map<bigint, Session>>();
+
+function sessionsOf(instance: Instance): Map<bigint, Session> {
+  let sessions = liveSessions.get(instance);
+  if (sessions === undefined) {
+    sessions = new Map();
+    liveSessions.set(instance, sessions);
+  }
+  return sessions;
+}
+
+/** @internal The live Session of `instance` with this XrSession handle (for events). */
+export function sessionByHandle(instance: Instance, handle: bigint): Session | undefined {
+  return liveSessions.get(instance)?.get(handle);
+}
 
 function poseArgument(pose: PoseArray | undefined): Float32Array | undefined {
   if (pose === undefined) return undefined;
@@ -91,20 +106,13 @@ export class Session extends EventEmitter<SessionEvents> {
   #syncSets: ReturnType<typeof nativeActionSetOf>[] = [];
   #syncPaths: (bigint | undefined)[] = [];
 
-  static {
-    nativeOf = (session) => session.#native;
-    setSessionNativeAccessor((session) => {
-      if (!(session instanceof Session)) throw new TypeError('expected a Session');
-      return session.#native;
-    });
-  }
-
   /** @internal Use instance.createSession(). */
   constructor(instance: Instance, system: System, native: NativeSession) {
     super();
     this.instance = instance;
     this.system = system;
     this.#native = native;
+    registerNativeSession(this, native);
   }
 
   get handle(): bigint {
@@ -303,7 +311,6 @@ export class Session extends EventEmitter<SessionEvents> {
    * XR_ERROR_HANDLE_INVALID) and destroys the session's spaces with it.
    */
   destroy(): void {
-    const s = instanceState(this.instance);
     let handle: bigint | undefined;
     try {
       handle = this.#native.handle;
@@ -311,7 +318,7 @@ export class Session extends EventEmitter<SessionEvents> {
       handle = undefined;
     }
     callNative(() => this.#native.destroy());
-    if (handle !== undefined) s.sessions.delete(handle);
+    if (handle !== undefined) sessionsOf(this.instance).delete(handle);
     this.#running = false;
     this.#viewLocator = undefined;
     this.#viewSpace = undefined;
@@ -339,12 +346,6 @@ function asOpenXrError(error: unknown): unknown {
   }
 }
 
-/** @internal */
-export function nativeSessionOf(session: Session): NativeSession {
-  if (!(session instanceof Session)) throw new TypeError('expected a Session');
-  return nativeOf(session);
-}
-
 export function createSession(instance: Instance, system: System, options: CreateSessionOptions = { headless: true }): Session {
   if (typeof options !== 'object' || options === null || options.headless !== true) {
     throw new TypeError('createSession(system, { headless: true }): only headless sessions (XR_MND_headless) are supported so far');
@@ -355,14 +356,14 @@ export function createSession(instance: Instance, system: System, options: Creat
   const s = instanceState(instance);
   const native = callNative(() => new s.api.OpenXrSession(s.native, system.id));
   const session = new Session(instance, system, native);
-  s.sessions.set(native.handle, session);
+  sessionsOf(instance).set(native.handle, session);
   return session;
 }
 
 /** @internal Destroys an instance's live sessions (joining their frame threads) before the instance goes. */
 export function destroyInstanceChildren(instance: Instance): void {
-  const s = instanceState(instance);
-  for (const session of [...s.sessions.values()]) {
+  const sessions = sessionsOf(instance);
+  for (const session of [...sessions.values()]) {
     if (!session.isDestroyed) {
       try {
         session.destroy();
@@ -371,6 +372,5 @@ export function destroyInstanceChildren(instance: Instance): void {
       }
     }
   }
-  s.sessions.clear();
-  s.actionSets.clear();
+  sessions.clear();
 }

@@ -6,7 +6,6 @@ import type { XrResultName } from '../errors.js';
 import { createXrLogger } from './xr-loader-debug.js';
 
 export type { DiscoveryOptions };
-export { DEFAULT_MAX_MANIFEST_BYTES } from '../../core/context.js';
 
 export type DiscoveryContext = CoreDiscoveryContext<XrResultName>;
 
