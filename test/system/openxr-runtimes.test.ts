@@ -225,6 +225,18 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
     }
   });
 
+  it.skipIf(skip !== null)(`NODE-4: khronos-loader demo --runtime runs on ${runtime.title} and prints frames, lag and how the loop ran`, async () => {
+    const { runCli } = await import('../../lib/cli/main.js');
+    const out: string[] = [];
+    const err: string[] = [];
+    const status = await runCli(['demo', '--seconds', '1', '--runtime', runtime.manifest ?? ''], { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
+    expect(status, err.join('')).toBe(0);
+    const text = out.join('');
+    expect(text).toMatch(/frames: +[1-9]\d* rendered, \d+ missed/);
+    expect(text).toMatch(/lag p50 [\d.]+ ms, p99 [\d.]+ ms/);
+    expect(text).toContain(`frame loop:   ${describeFrameLoopMode(runtime.expect.frameLoop)}`);
+  });
+
   const coreValidation = findFirst([path.join(KHRONOS_LAYERS, 'XrApiLayer_core_validation.x86_64-linux-gnu.json'), path.join(KHRONOS_LAYERS, 'XrApiLayer_core_validation.json')]);
   const noValidation = skip ?? (coreValidation === undefined ? missingSystemComponent({ 'openxr-layer-corevalidation': [path.join(KHRONOS_LAYERS, 'XrApiLayer_core_validation.x86_64-linux-gnu.json')] }) : null);
   it.skipIf(noValidation !== null)(`XR-CI-3 XR-CI-11: on ${runtime.title}, the frame loop through core_validation and two pass-through layers; core_validation reports nothing`, async () => {

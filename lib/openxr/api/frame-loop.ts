@@ -80,7 +80,7 @@ const DEFAULT_DISPLAY_RATE_HZ = 90;
 export function describeFrameLoopMode(mode: FrameLoopMode | undefined): string {
   if (mode === undefined) return 'no frames';
   const source = { 'wait-frame': "xrWaitFrame's period", XR_FB_display_refresh_rate: 'XR_FB_display_refresh_rate', option: 'the displayRateHz option', default: 'the default rate' }[mode.displayRateSource];
-  const rate = `${mode.displayRateHz.toFixed(mode.displayRateHz % 1 === 0 ? 0 : 2)} Hz (${source})`;
+  const rate = `${Number(mode.displayRateHz.toFixed(2))} Hz (${source})`;
   const pacing = mode.pacing === 'runtime' ? `paced by xrWaitFrame at ${rate}` : `paced by a timer at ${rate}: xrWaitFrame did not pace (predictedDisplayTime 0)`;
   const times = { 'wait-frame': 'frame times from xrWaitFrame', 'convert-timespec': 'frame times from xrConvertTimespecTimeToTimeKHR', none: 'no frame times (predictedDisplayTime 0)' }[mode.frameTimes];
   const beginEnd = mode.beginEndFrame ? 'xrBeginFrame/xrEndFrame each frame' : 'xrBeginFrame/xrEndFrame skipped (the runtime refused them)';
