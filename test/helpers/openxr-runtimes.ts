@@ -2,9 +2,8 @@
 // Monado (the open-source runtime, built headless by scripts/build-monado.sh or CI from
 // ../shared/monado). Each says what it is expected to do where real runtimes legitimately differ,
 // so one suite states every other behaviour once for all of them.
-import { existsSync } from 'node:fs';
-import * as path from 'node:path';
 import type { FrameLoopMode } from '../../lib/openxr/api/frame-loop.js';
+import { monadoHeadlessEnv, monadoManifestPath as monadoManifestPathIn } from '../../lib/openxr/monado-headless.js';
 import { simulatedRuntime } from '../../lib/openxr/simulated-runtime.js';
 import { repoRoot } from './paths.js';
 import { missingSystemComponent } from './system.js';
@@ -28,34 +27,22 @@ export interface OpenXrRuntimeUnderTest {
     readonly runtimeName: RegExp;
     /** How runFrameLoop runs on it. */
     readonly frameLoop: FrameLoopMode;
+    /** How runFrameLoop({ displayRateHz: 30 }) runs on an instance without the optional extensions. */
+    readonly frameLoopWithoutExtensions: FrameLoopMode;
     /** Whether a controller is there to bind the simple controller profile to (Monado's simulated HMD has none). */
     readonly controllers: boolean;
   };
 }
 
 /** Where CI and scripts/build-monado.sh put Monado's manifest when KHRONOS_LOADER_MONADO_JSON is unset. */
-export const DEFAULT_MONADO_MANIFEST = path.join(repoRoot, 'build/monado/openxr_monado-dev.json');
-const LAVAPIPE_ICD = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
+export const DEFAULT_MONADO_MANIFEST = monadoManifestPathIn(repoRoot, {});
 
 export function monadoManifestPath(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  const fromEnv = env.KHRONOS_LOADER_MONADO_JSON;
-  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEFAULT_MONADO_MANIFEST;
+  return monadoManifestPathIn(repoRoot, env);
 }
 
-/**
- * Monado headless: the null compositor, the simulated HMD, Vulkan through lavapipe, no display;
- * its log quieter than its default.
- */
-export const MONADO_PROCESS_ENV: Readonly<Record<string, string | undefined>> = {
-  XRT_COMPOSITOR_NULL: '1',
-  SIMULATED_ENABLE: '1',
-  VK_DRIVER_FILES: existsSync(LAVAPIPE_ICD) ? LAVAPIPE_ICD : undefined,
-  DISPLAY: undefined,
-  WAYLAND_DISPLAY: undefined,
-  XRT_LOG: 'warn',
-  PROBER_LOG: 'warn',
-  XRT_COMPOSITOR_LOG: 'warn',
-};
+/** Monado headless (lib/openxr/monado-headless.ts). */
+export const MONADO_PROCESS_ENV: Readonly<Record<string, string | undefined>> = monadoHeadlessEnv();
 
 export function simulatedRuntimeUnderTest(): OpenXrRuntimeUnderTest {
   return {
@@ -69,6 +56,7 @@ export function simulatedRuntimeUnderTest(): OpenXrRuntimeUnderTest {
       systemName: /^khronos-loader simulated HMD$/,
       runtimeName: /simulated/i,
       frameLoop: { pacing: 'runtime', frameTimes: 'wait-frame', beginEndFrame: true, displayRateHz: 90, displayRateSource: 'wait-frame' },
+      frameLoopWithoutExtensions: { pacing: 'runtime', frameTimes: 'wait-frame', beginEndFrame: true, displayRateHz: 90, displayRateSource: 'wait-frame' },
       controllers: true,
     },
   };
@@ -91,7 +79,9 @@ export function monadoUnderTest(): OpenXrRuntimeUnderTest {
       runtimeName: /^Monado/,
       // Headless, Monado's xrWaitFrame answers at once with predictedDisplayTime 0 and refuses the
       // following xrBeginFrame; its null compositor's rate (20 Hz) comes through XR_FB_display_refresh_rate.
-      frameLoop: { pacing: 'timer', frameTimes: 'convert-timespec', beginEndFrame: false, displayRateHz: 20, displayRateSource: 'XR_FB_display_refresh_rate' },
+      frameLoop: { pacing: 'timer', frameTimes: 'convert-timespec', beginEndFrame: false, beginEndFrameSkipped: 'refused', displayRateHz: 20, displayRateSource: 'XR_FB_display_refresh_rate' },
+      // No clock conversion and no display rate from the runtime: the option's rate, no frame times.
+      frameLoopWithoutExtensions: { pacing: 'timer', frameTimes: 'none', beginEndFrame: false, beginEndFrameSkipped: 'no-frame-times', displayRateHz: 30, displayRateSource: 'option' },
       controllers: false,
     },
   };

@@ -13,6 +13,7 @@ import type { Instance } from '../../lib/openxr/api/instance.js';
 import { nativeRuntimeExtensions } from '../../lib/openxr/api/native-instance.js';
 import { SpaceLocationFlags, VIEW_FLOATS } from '../../lib/openxr/api/types.js';
 import { createLoader } from '../../lib/openxr/loader.js';
+import type { OpenXrBenchResult } from '../../lib/bench/run-openxr-bench.js';
 import { openXrErrorFrom } from '../helpers/errors.js';
 import { applyProcessEnv, openXrRuntimesUnderTest, type OpenXrRuntimeUnderTest } from '../helpers/openxr-runtimes.js';
 import { findFirst, missingSystemComponent } from '../helpers/system.js';
@@ -45,8 +46,8 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
   });
 
   /** The frame loop ran in the mode this runtime is expected to run it in. */
-  function expectFrameLoopMode(mode: FrameLoopMode | undefined): void {
-    const { displayRateHz, ...rest } = runtime.expect.frameLoop;
+  function expectFrameLoopMode(mode: FrameLoopMode | undefined, expected: FrameLoopMode = runtime.expect.frameLoop): void {
+    const { displayRateHz, ...rest } = expected;
     expect(mode).toEqual({ ...rest, displayRateHz: expect.closeTo(displayRateHz, 3) });
   }
 
@@ -56,7 +57,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
     return loader.enumerateInstanceExtensionProperties().map((e) => e.name);
   }
 
-  function setup(options: { passthroughLayers?: number; apiLayers?: string[]; headless?: boolean } = {}): Setup {
+  function setup(options: { passthroughLayers?: number; apiLayers?: string[]; headless?: boolean; optionalExtensions?: boolean } = {}): Setup {
     const layers = options.passthroughLayers ? createPassthroughLayers(options.passthroughLayers) : undefined;
     const layerPath = [...(layers ? [layers.folder] : []), ...(options.apiLayers?.length ? [KHRONOS_LAYERS] : [])].join(':');
     const env = { ...process.env, XR_RUNTIME_JSON: runtime.manifest ?? '', XR_API_LAYER_PATH: layerPath };
@@ -65,7 +66,8 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
     const instance = loader.createInstance({
       applicationName: `openxr-runtimes (${runtime.id})`,
       enabledApiLayerNames: [...(options.apiLayers ?? []), ...(layers?.names ?? [])],
-      enabledExtensionNames: options.headless === false ? [] : ['XR_MND_headless', ...runtime.optionalExtensions.filter((e) => offered.includes(e))],
+      enabledExtensionNames:
+        options.headless === false ? [] : ['XR_MND_headless', ...(options.optionalExtensions === false ? [] : runtime.optionalExtensions.filter((e) => offered.includes(e)))],
     });
     current = { instance, layers };
     return current;
@@ -130,6 +132,22 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
       const now = instance.monotonicNowAsXrTime();
       expect(now).toBeGreaterThan(times[times.length - 1]! - 1e9);
     }
+  });
+
+  it.skipIf(skip !== null)(`NODE-1 NODE-4: runFrameLoop on ${runtime.title} without XR_KHR_convert_timespec_time and XR_FB_display_refresh_rate`, async () => {
+    const { instance } = setup({ optionalExtensions: false });
+    const session = instance.createSession(instance.getSystem(), { headless: true });
+    let timed = 0;
+    const stats = await runFrameLoop(session, { durationMs: 500, displayRateHz: 30, onFrame: (frame) => void (frame.predictedDisplayTime > 0 && timed++) });
+    expectFrameLoopMode(stats.mode, runtime.expect.frameLoopWithoutExtensions);
+    expect(session.state).toBe('exiting');
+    expect(stats.rendered).toBeGreaterThan(0);
+    // Frames carry times exactly where the mode says they come from somewhere.
+    expect(timed).toBe(stats.mode?.frameTimes === 'none' ? 0 : stats.rendered);
+    const expected = (runtime.expect.frameLoopWithoutExtensions.displayRateHz * stats.elapsedMs) / 1000;
+    expect(stats.frames).toBeGreaterThanOrEqual(expected * 0.5);
+    expect(stats.frames).toBeLessThanOrEqual(expected + 2);
+    expect(openXrErrorFrom(() => instance.monotonicNowAsXrTime()).result).toBe('XR_ERROR_FUNCTION_UNSUPPORTED');
   });
 
   it.skipIf(skip !== null)(`NODE-3: on ${runtime.title}, reference spaces and views locate at the runtime's times`, () => {
@@ -235,6 +253,28 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
     expect(text).toMatch(/frames: +[1-9]\d* rendered, \d+ missed/);
     expect(text).toMatch(/lag p50 [\d.]+ ms, p99 [\d.]+ ms/);
     expect(text).toContain(`frame loop:   ${describeFrameLoopMode(runtime.expect.frameLoop)}`);
+  });
+
+  it.skipIf(skip !== null)(`BENCH XR-RD-1: khronos-loader bench openxr --runtime measures xrLocateSpace on ${runtime.title} through both loaders`, async () => {
+    const { runCli } = await import('../../lib/cli/main.js');
+    const out: string[] = [];
+    const err: string[] = [];
+    const status = await runCli(['bench', 'openxr', '--runtime', runtime.manifest ?? '', '--layers', '1', '--iterations', '2000', '--repeats', '1', '--json'], {
+      stdout: (t) => out.push(t),
+      stderr: (t) => err.push(t),
+    });
+    expect(status, err.join('')).toBe(0);
+    const result = JSON.parse(out.join('')) as OpenXrBenchResult;
+    expect(result.runtime.manifestPath).toBe(runtime.manifest);
+    expect(result.rows.map((r) => r.layers)).toEqual([0, 1]);
+    // The Khronos side where libopenxr-loader1 is installed (the cells say why not otherwise).
+    const columns = ['ours-trampoline', 'ours-pointer', 'ours-js', ...('path' in result.khronosLoader ? (['khronos-trampoline'] as const) : [])] as const;
+    for (const row of result.rows) {
+      for (const column of columns) {
+        const cell = row.cells[column];
+        expect(cell && 'wall' in cell ? cell.wall.median : cell, `${row.label} ${column}`).toBeGreaterThan(0);
+      }
+    }
   });
 
   const coreValidation = findFirst([path.join(KHRONOS_LAYERS, 'XrApiLayer_core_validation.x86_64-linux-gnu.json'), path.join(KHRONOS_LAYERS, 'XrApiLayer_core_validation.json')]);

@@ -45,8 +45,14 @@ export interface FrameLoopMode {
    * XR_KHR_convert_timespec_time to get times).
    */
   readonly frameTimes: 'wait-frame' | 'convert-timespec' | 'none';
-  /** False when the runtime refused xrBeginFrame (XR_ERROR_CALL_ORDER_INVALID) and the loop skipped begin and end frame. */
+  /** False when the loop skipped xrBeginFrame and xrEndFrame; beginEndFrameSkipped says why. */
   readonly beginEndFrame: boolean;
+  /**
+   * 'refused': the runtime refused xrBeginFrame after a wait that did not pace
+   * (XR_ERROR_CALL_ORDER_INVALID). 'no-frame-times': timer pacing without frame times, so there is
+   * no display time a frame could be ended at.
+   */
+  readonly beginEndFrameSkipped?: 'refused' | 'no-frame-times';
   /** The rate frames ran at: 1e9 / the runtime's period, or the timer's rate. */
   readonly displayRateHz: number;
   /**
@@ -83,7 +89,9 @@ export function describeFrameLoopMode(mode: FrameLoopMode | undefined): string {
   const rate = `${Number(mode.displayRateHz.toFixed(2))} Hz (${source})`;
   const pacing = mode.pacing === 'runtime' ? `paced by xrWaitFrame at ${rate}` : `paced by a timer at ${rate}: xrWaitFrame did not pace (predictedDisplayTime 0)`;
   const times = { 'wait-frame': 'frame times from xrWaitFrame', 'convert-timespec': 'frame times from xrConvertTimespecTimeToTimeKHR', none: 'no frame times (predictedDisplayTime 0)' }[mode.frameTimes];
-  const beginEnd = mode.beginEndFrame ? 'xrBeginFrame/xrEndFrame each frame' : 'xrBeginFrame/xrEndFrame skipped (the runtime refused them)';
+  const beginEnd = mode.beginEndFrame
+    ? 'xrBeginFrame/xrEndFrame each frame'
+    : `xrBeginFrame/xrEndFrame skipped (${mode.beginEndFrameSkipped === 'no-frame-times' ? 'no display time to end a frame at' : 'the runtime refused them'})`;
   return `${pacing}; ${times}; ${beginEnd}`;
 }
 
@@ -180,7 +188,7 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
       } catch (error) {
         // A runtime that did not count a non-pacing wait refuses the frame: stop asking.
         if (mode.pacing !== 'timer' || !isCallOrderInvalid(error)) throw error;
-        mode = { ...mode, beginEndFrame: false };
+        mode = { ...mode, beginEndFrame: false, beginEndFrameSkipped: 'refused' };
       }
     }
     if (frame.shouldRender) {
@@ -212,7 +220,8 @@ function chooseMode(session: Session, first: FrameState, options: FrameLoopOptio
   }
   const [displayRateHz, displayRateSource] = timerRate(session, first, options);
   const convert = session.instance.enabledExtensionNames.includes('XR_KHR_convert_timespec_time');
-  return { pacing: 'timer', frameTimes: convert ? 'convert-timespec' : 'none', beginEndFrame: true, displayRateHz, displayRateSource };
+  if (!convert) return { pacing: 'timer', frameTimes: 'none', beginEndFrame: false, beginEndFrameSkipped: 'no-frame-times', displayRateHz, displayRateSource };
+  return { pacing: 'timer', frameTimes: 'convert-timespec', beginEndFrame: true, displayRateHz, displayRateSource };
 }
 
 /** The system's display rate as far as the runtime tells it, else the option, else 90 Hz. */
