@@ -22,7 +22,11 @@ MONADO_REPOSITORY=https://gitlab.freedesktop.org/monado/monado
 
 tarball=""
 if [ "${1:-}" = "--source-tarball" ]; then
-  tarball=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+  if [ -z "${2:-}" ]; then
+    echo "usage: scripts/build-monado.sh [--source-tarball FILE] [OUT]" >&2
+    exit 2
+  fi
+  tarball=$(cd "$(dirname "$2")" 2>/dev/null && pwd)/$(basename "$2")
   shift 2
 fi
 out=$(mkdir -p "${1:-build/monado}" && cd "${1:-build/monado}" && pwd)
@@ -34,6 +38,21 @@ if [ -f "$manifest" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$MONADO_COMMI
   echo "monado: $MONADO_COMMIT already built in $out" >&2
   echo "$manifest"
   exit 0
+fi
+
+# A tarball must be the pinned commit (git archive records it).
+if [ -n "$tarball" ]; then
+  if [ ! -f "$tarball" ]; then
+    echo "monado: --source-tarball $tarball: no such file" >&2
+    exit 1
+  fi
+  if command -v git >/dev/null && command -v xz >/dev/null; then
+    found=$(xz -dc "$tarball" | git get-tar-commit-id || true)
+    if [ "$found" != "$MONADO_COMMIT" ]; then
+      echo "monado: $tarball is commit '${found:-unknown}', not the pinned $MONADO_COMMIT" >&2
+      exit 1
+    fi
+  fi
 fi
 
 packages="build-essential cmake ninja-build pkg-config python3 glslang-tools libeigen3-dev libvulkan-dev
@@ -51,14 +70,6 @@ src="$out/src"
 rm -rf "$src" "$stamp"
 mkdir -p "$src"
 if [ -n "$tarball" ]; then
-  # The tarball must be the pinned commit (git archive records it).
-  if command -v git >/dev/null; then
-    found=$(xz -dc "$tarball" | git get-tar-commit-id || true)
-    if [ "$found" != "$MONADO_COMMIT" ]; then
-      echo "monado: $tarball is commit '${found:-unknown}', not the pinned $MONADO_COMMIT" >&2
-      exit 1
-    fi
-  fi
   tar -xJf "$tarball" -C "$src" --strip-components=1
 else
   echo "monado: downloading $MONADO_COMMIT from $MONADO_REPOSITORY" >&2
