@@ -124,12 +124,6 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
   let nextDeadline = 0;
   const timed: TimedFrame = { predictedDisplayTime: 0, predictedDisplayPeriod: 0, shouldRender: false };
   const timeCalls = options.timeCalls === true;
-  const timedCall = (f: () => void, add: (ms: number) => void): void => {
-    if (!timeCalls) return f();
-    const t0 = performance.now();
-    f();
-    add(performance.now() - t0);
-  };
   for (;;) {
     instance.pollEvents();
     const state = session.state;
@@ -183,7 +177,9 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
     let began = false;
     if (mode.beginEndFrame) {
       try {
-        timedCall(() => session.beginFrame(), (ms) => (beginMs += ms));
+        const t0 = timeCalls ? performance.now() : 0;
+        session.beginFrame();
+        if (timeCalls) beginMs += performance.now() - t0;
         began = true;
       } catch (error) {
         // A runtime that did not count a non-pacing wait refuses the frame: stop asking.
@@ -196,8 +192,11 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
       rendered++;
     }
     if (began) {
-      const displayTime = mode.pacing === 'timer' ? frame.predictedDisplayTime : undefined;
-      timedCall(() => (displayTime === undefined ? session.endFrame() : session.endFrame({ displayTime })), (ms) => (endMs += ms));
+      const t0 = timeCalls ? performance.now() : 0;
+      // Paced by the timer, the frame ends at the time the loop gave it (the runtime gave none).
+      if (mode.pacing === 'timer') session.endFrame({ displayTime: frame.predictedDisplayTime });
+      else session.endFrame();
+      if (timeCalls) endMs += performance.now() - t0;
       beginEndFrames++;
     }
     frames++;
