@@ -5,15 +5,17 @@
 //     from JavaScript; the Khronos loader and koffi beside it.
 //  2. The simulated runtime that ships with the package (issue 6): xrLocateSpace with 0..4
 //     pass-through layers and core_validation when installed, then the other commands.
+//  3. Monado, when built (issue 17): xrLocateSpace with 0..4 pass-through layers and core_validation.
 // KL_BENCH_SCALE (default 1) multiplies every iteration count (e.g. 0.01 for a quick look).
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { findKhronosLoader, khronosLoaderPackageVersion } from '../lib/bench/khronos-loader-side.js';
 import { formatBenchMarkdown, renderBenchChart } from '../lib/bench/report.js';
 import { runOpenXrBench, type BenchRow, type Cell, type OpenXrBenchOptions, type OpenXrBenchResult } from '../lib/bench/run-openxr-bench.js';
 import { discover } from '../lib/openxr/discovery/discover.js';
 import { runDemo, type DemoResult } from '../lib/cli/demo.js';
+import { monadoHeadlessEnv, monadoManifestPath } from '../lib/openxr/monado-headless.js';
 import { packageRoot } from '../lib/native.js';
 import type { Summary } from '../lib/bench/stats.js';
 
@@ -135,6 +137,20 @@ async function main(): Promise<void> {
     iterations: Math.max(2, iterations(45)),
     repeats: Math.min(repeats, 5),
   });
+  // 3. Monado (issue 17), when built (scripts/build-monado.sh): what a layer costs over a real
+  //    runtime's xrLocateSpace. Monado runs headless in the children (its settings are environment variables).
+  const monado = monadoManifestPath(packageRoot, process.env);
+  if (existsSync(monado)) {
+    await run('`xrLocateSpace` on Monado, a runtime we did not write (issue 17)', {
+      command: 'xrLocateSpace',
+      passthroughCounts: [0, 1, 2, 3, 4],
+      realLayers,
+      runtime: { manifestPath: monado, label: 'Monado runtime' },
+      baseEnv: { ...process.env, ...monadoHeadlessEnv() },
+      iterations: iterations(1_000_000),
+      processes: 3,
+    });
+  } else progress(`Monado not built (${monado}): its section is left out; scripts/build-monado.sh builds it`);
 
   // NODE-4's strict figures (the test keeps loose sanity bounds: it runs on a shared CI machine).
   progress('the 30 s demo frame loop at 90 Hz (NODE-4)');

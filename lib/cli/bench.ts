@@ -1,8 +1,10 @@
 // `khronos-loader bench openxr [--layers <names|N>] [--command <xrCommand>] [--iterations N]
-// [--repeats R] [--processes P] [--json] [--svg file] [--no-khronos] [--khronos-loader path]`: ns per call with
-// 0..N bundled pass-through layers and with named real layers, this loader beside the Khronos
-// loader (and koffi) on the shipped simulated runtime, as a Markdown table or JSON, and a chart.
-import { writeFileSync } from 'node:fs';
+// [--repeats R] [--processes P] [--runtime manifest] [--json] [--svg file] [--no-khronos] [--khronos-loader path]`:
+// ns per call with 0..N bundled pass-through layers and with named real layers, this loader beside
+// the Khronos loader (and koffi) on the shipped simulated runtime or another runtime (e.g. Monado),
+// as a Markdown table or JSON, and a chart.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { LogWriter } from '../core/log.js';
 import { benchCommand, supportedCommandNames, type BenchCommandName } from '../bench/openxr-commands.js';
 import { formatBenchMarkdown, renderBenchChart } from '../bench/report.js';
@@ -21,6 +23,8 @@ export const BENCH_USAGE = `usage: khronos-loader bench openxr [options]
   --repeats <n>         timed runs per cell, after a warm-up (default 7)
   --processes <n>       fresh child processes per side and row, alternating the sides (default 1);
                         a cell is then the median of the processes' medians
+  --runtime <manifest>  run on this runtime (XR_RUNTIME_JSON for both loaders; e.g. Monado's) instead of
+                        the simulated runtime; the runtime reads its own settings from the environment
   --json                the results as JSON instead of Markdown
   --svg <file>          also write the chart (cost per call against layer count) as SVG
   --no-khronos          leave the Khronos loader (and koffi) out
@@ -42,6 +46,8 @@ export interface BenchCliArgs {
   readonly json: boolean;
   readonly svg?: string;
   readonly khronosLoader?: string | false;
+  /** A runtime manifest instead of the simulated runtime. */
+  readonly runtime?: string;
 }
 
 function positiveInteger(flag: string, value: string | undefined): number | string {
@@ -62,6 +68,7 @@ export function parseBenchArgs(args: readonly string[]): BenchCliArgs | string {
   let json = false;
   let svg: string | undefined;
   let khronosLoader: string | false | undefined;
+  let runtime: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
     const eq = arg.indexOf('=');
@@ -117,6 +124,12 @@ export function parseBenchArgs(args: readonly string[]): BenchCliArgs | string {
         svg = file;
         break;
       }
+      case '--runtime': {
+        const file = value();
+        if (file === undefined || file === '') return '--runtime needs a runtime manifest';
+        runtime = path.resolve(file);
+        break;
+      }
       case '--khronos-loader': {
         const file = value();
         if (file === undefined || file === '') return '--khronos-loader needs a library path';
@@ -143,7 +156,20 @@ export function parseBenchArgs(args: readonly string[]): BenchCliArgs | string {
     ...(processes !== undefined ? { processes } : {}),
     ...(svg !== undefined ? { svg } : {}),
     ...(khronosLoader !== undefined ? { khronosLoader } : {}),
+    ...(runtime !== undefined ? { runtime } : {}),
   };
+}
+
+/** The runtime's name from its manifest (runtime.name), for the report; else the manifest's file name. */
+export function runtimeLabel(manifest: string): string {
+  try {
+    const json = JSON.parse(readFileSync(manifest, 'utf8')) as { runtime?: { name?: unknown } };
+    const name = json.runtime?.name;
+    if (typeof name === 'string' && name !== '') return `${name} runtime`;
+  } catch {
+    // Unreadable or not JSON: the loader reports that when it runs; the label falls back to the path.
+  }
+  return manifest;
 }
 
 export async function runBenchCli(args: readonly string[], io: BenchCliIo): Promise<number> {
@@ -156,6 +182,10 @@ export async function runBenchCli(args: readonly string[], io: BenchCliIo): Prom
     io.stderr(`${parsed}\n${BENCH_USAGE}`);
     return 2;
   }
+  if (parsed.runtime !== undefined && !existsSync(parsed.runtime)) {
+    io.stderr(`khronos-loader bench: --runtime ${parsed.runtime}: no such runtime manifest\n`);
+    return 1;
+  }
   const options: OpenXrBenchOptions = {
     command: parsed.command,
     passthroughCounts: parsed.passthroughCounts,
@@ -164,6 +194,7 @@ export async function runBenchCli(args: readonly string[], io: BenchCliIo): Prom
     ...(parsed.repeats !== undefined ? { repeats: parsed.repeats } : {}),
     ...(parsed.processes !== undefined ? { processes: parsed.processes } : {}),
     ...(parsed.khronosLoader !== undefined ? { khronosLoader: parsed.khronosLoader } : {}),
+    ...(parsed.runtime !== undefined ? { runtime: { manifestPath: parsed.runtime, label: runtimeLabel(parsed.runtime) } } : {}),
     onProgress: (line) => io.stderr(`bench: ${line}\n`),
   };
   try {

@@ -1,25 +1,30 @@
 // khronos-loader demo (npm run demo): the package's main job, end to end. A frame loop at the
-// simulated runtime's display rate (90 Hz) through this loader, with the bundled pass-through
-// layer and, when installed, the Khronos core_validation layer; it prints frames rendered and
-// missed, event-loop lag and what each per-frame call costs from JavaScript.
+// simulated runtime's display rate (90 Hz) — or on any runtime (--runtime <manifest>, e.g.
+// Monado), in the mode runFrameLoop finds there — through this loader, with the bundled
+// pass-through layer and, when installed, the Khronos core_validation layer; it prints frames
+// rendered and missed, event-loop lag and what each per-frame call costs from JavaScript.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createLinuxPlatform } from '../core/platform/linux.js';
 import { createPassthroughLayers } from '../openxr/bundled-layers.js';
 import { discover } from '../openxr/discovery/discover.js';
-import { runFrameLoop } from '../openxr/api/frame-loop.js';
+import { describeFrameLoopMode, runFrameLoop } from '../openxr/api/frame-loop.js';
 import { createLoader } from '../openxr/loader.js';
 import { nativeRuntimeExtensions } from '../openxr/api/native-instance.js';
 import { simulatedRuntime } from '../openxr/simulated-runtime.js';
 import { POSE_FLOATS, VIEW_FLOATS } from '../openxr/api/types.js';
 
 export const CORE_VALIDATION_LAYER = 'XR_APILAYER_LUNARG_core_validation';
+const OPTIONAL_EXTENSIONS = ['XR_KHR_convert_timespec_time', 'XR_FB_display_refresh_rate'];
 
 export interface DemoOptions {
   /** Default 5. */
   readonly seconds?: number;
   /** The simulated display rate (SIMXR_DISPLAY_HZ), default 90. */
   readonly hz?: number;
+  /** A runtime manifest to run on instead of the simulated runtime (XR_RUNTIME_JSON). */
+  readonly runtime?: string;
   /** Bundled pass-through layers to stack, default 1. */
   readonly passthroughLayers?: number;
   /** 'auto' (default): use core_validation when it is installed. */
@@ -32,7 +37,12 @@ export interface DemoResult {
   readonly runtimeName: string;
   readonly apiLayers: readonly string[];
   readonly coreValidation: 'on' | 'not installed' | 'off';
+  /** The runtime manifest the demo ran on. */
+  readonly runtimeManifest: string;
+  /** The rate frames ran at (the runtime's, or runFrameLoop's timer). */
   readonly hz: number;
+  /** How runFrameLoop ran (describeFrameLoopMode). */
+  readonly frameLoop: string;
   readonly seconds: number;
   readonly frames: number;
   readonly rendered: number;
@@ -42,9 +52,12 @@ export interface DemoResult {
   readonly lagP50Ms: number;
   readonly lagP99Ms: number;
   readonly lagMaxMs: number;
-  /** Mean ns per call from JavaScript, per kind, over the run (each timed with performance.now()). */
-  readonly nsPerCall: { readonly beginFrame: number; readonly locateViews: number; readonly locate: number; readonly endFrame: number };
-  /** Mean over the four. */
+  /**
+   * Mean ns per call from JavaScript, per kind, over the run (each timed with performance.now());
+   * null for calls that did not run (begin/end frame on a runtime that refuses them headless).
+   */
+  readonly nsPerCall: { readonly beginFrame: number | null; readonly locateViews: number; readonly locate: number; readonly endFrame: number | null };
+  /** Mean over the calls that ran. */
   readonly nsPerFrameCall: number;
 }
 
@@ -65,9 +78,10 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   if (wantValidation === true && validationDir === undefined) throw new Error(`${CORE_VALIDATION_LAYER} is not installed`);
 
   const layers = createPassthroughLayers(options.passthroughLayers ?? 1);
+  const runtimeManifest = options.runtime ?? simulatedRuntime();
   const env = {
     ...baseEnv,
-    XR_RUNTIME_JSON: simulatedRuntime(),
+    XR_RUNTIME_JSON: runtimeManifest,
     XR_API_LAYER_PATH: [layers.folder, ...(validationDir ? [validationDir] : [])].join(':'),
   };
   // The loader reads its own environment copy; the runtime reads the process's (SIMXR_DISPLAY_HZ),
@@ -77,10 +91,13 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   const loader = createLoader({ platform: createLinuxPlatform({ env }), runtimeExtensions: nativeRuntimeExtensions });
   let instance;
   try {
+    // Frame times and the display rate from the runtime where it offers them (runFrameLoop uses
+    // them when xrWaitFrame does not pace a headless session).
+    const offered = new Set(loader.enumerateInstanceExtensionProperties().map((e) => e.name));
     instance = loader.createInstance({
       applicationName: 'khronos-loader demo',
       enabledApiLayerNames: [...(validationDir ? [CORE_VALIDATION_LAYER] : []), ...layers.names],
-      enabledExtensionNames: ['XR_MND_headless'],
+      enabledExtensionNames: ['XR_MND_headless', ...OPTIONAL_EXTENSIONS.filter((e) => offered.has(e))],
     });
   } finally {
     if (savedHz === undefined) delete process.env.SIMXR_DISPLAY_HZ;
@@ -103,6 +120,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       durationMs: seconds * 1000,
       timeCalls: true,
       onFrame: (frame) => {
+        if (frame.predictedDisplayTime === 0) return; // no frame times from this runtime: nothing to locate at
         const t0 = performance.now();
         session.locateViews(local, frame.predictedDisplayTime, views);
         const t1 = performance.now();
@@ -117,11 +135,12 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 
     const perCall = (ms: number, n: number) => (n === 0 ? 0 : (ms * 1e6) / n);
     const nsPerCall = {
-      beginFrame: stats.nsPerBeginFrame ?? 0,
-      endFrame: stats.nsPerEndFrame ?? 0,
+      beginFrame: stats.nsPerBeginFrame ?? null,
+      endFrame: stats.nsPerEndFrame ?? null,
       locateViews: perCall(total.locateViews, timedFrames),
       locate: perCall(total.locate, timedFrames),
     };
+    const ran = Object.values(nsPerCall).filter((v): v is number => v !== null);
     const runtimeName = instance.getProperties().runtimeName;
     const apiLayers = instance.apiLayerNames;
     session.destroy();
@@ -129,7 +148,9 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       runtimeName,
       apiLayers,
       coreValidation: validationDir ? 'on' : wantValidation === false ? 'off' : 'not installed',
-      hz,
+      runtimeManifest,
+      hz: stats.mode?.displayRateHz ?? hz,
+      frameLoop: describeFrameLoopMode(stats.mode),
       seconds,
       frames: stats.frames,
       rendered: stats.rendered,
@@ -139,7 +160,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       lagP99Ms: lagMs(lag.percentile(99)),
       lagMaxMs: lagMs(lag.max),
       nsPerCall,
-      nsPerFrameCall: (nsPerCall.beginFrame + nsPerCall.endFrame + nsPerCall.locateViews + nsPerCall.locate) / 4,
+      nsPerFrameCall: ran.reduce((a, b) => a + b, 0) / ran.length,
     };
   } finally {
     instance.destroy();
@@ -148,36 +169,44 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 }
 
 const fmt = (v: number, digits = 2) => v.toFixed(digits);
+const fmtCall = (v: number | null) => (v === null ? 'skipped' : fmt(v, 0));
 
 export function formatDemo(r: DemoResult): string {
   return [
-    `khronos-loader demo: ${r.seconds} s frame loop at ${r.hz} Hz through the loader`,
-    `  runtime:      ${r.runtimeName}`,
+    `khronos-loader demo: ${r.seconds} s frame loop at ${Number(r.hz.toFixed(2))} Hz through the loader`,
+    `  runtime:      ${r.runtimeName} (${r.runtimeManifest})`,
+    `  frame loop:   ${r.frameLoop}`,
     `  API layers:   ${r.apiLayers.join(', ') || '(none)'}  (core_validation: ${r.coreValidation})`,
     `  frames:       ${r.rendered} rendered, ${r.missed} missed (${fmt(r.missedPercent)} %), ${r.frames} in all`,
     `  event loop:   lag p50 ${fmt(r.lagP50Ms, 3)} ms, p99 ${fmt(r.lagP99Ms, 3)} ms, max ${fmt(r.lagMaxMs, 3)} ms (waitFrame runs off the JavaScript thread)`,
-    `  ns per frame call from JavaScript: ${fmt(r.nsPerFrameCall, 0)} mean — beginFrame ${fmt(r.nsPerCall.beginFrame, 0)}, ` +
-      `locateViews ${fmt(r.nsPerCall.locateViews, 0)}, locate ${fmt(r.nsPerCall.locate, 0)}, endFrame ${fmt(r.nsPerCall.endFrame, 0)}` +
+    `  ns per frame call from JavaScript: ${fmt(r.nsPerFrameCall, 0)} mean — beginFrame ${fmtCall(r.nsPerCall.beginFrame)}, ` +
+      `locateViews ${fmt(r.nsPerCall.locateViews, 0)}, locate ${fmt(r.nsPerCall.locate, 0)}, endFrame ${fmtCall(r.nsPerCall.endFrame)}` +
       ` (each timed with performance.now(), whose own cost is included)`,
     '',
   ].join('\n');
 }
 
-/** `khronos-loader demo [--seconds N] [--json]`. */
+/** `khronos-loader demo [--seconds N] [--runtime <manifest>] [--json]`. */
 export async function runDemoCli(args: readonly string[], io: { stdout: (t: string) => void; stderr: (t: string) => void }): Promise<number> {
   let seconds = 5;
   let json = false;
+  let runtime: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--json') json = true;
     else if (a === '--seconds' && args[i + 1] !== undefined && Number(args[i + 1]) > 0) seconds = Number(args[++i]);
+    else if (a === '--runtime' && args[i + 1] !== undefined && args[i + 1] !== '') runtime = path.resolve(args[++i] as string);
     else {
-      io.stderr(`usage: khronos-loader demo [--seconds N] [--json]\n`);
+      io.stderr(`usage: khronos-loader demo [--seconds N] [--runtime <runtime manifest>] [--json]\n`);
       return 2;
     }
   }
+  if (runtime !== undefined && !existsSync(runtime)) {
+    io.stderr(`demo failed: --runtime ${runtime}: no such runtime manifest\n`);
+    return 1;
+  }
   try {
-    const result = await runDemo({ seconds });
+    const result = await runDemo({ seconds, ...(runtime !== undefined ? { runtime } : {}) });
     io.stdout(json ? JSON.stringify(result, null, 2) + '\n' : formatDemo(result));
     return 0;
   } catch (error) {

@@ -44,7 +44,7 @@ export {
   type SuggestedBinding,
 } from './api/action.js';
 export type { EventIteratorOptions, OpenXrEvent } from './api/events.js';
-export { runFrameLoop, type FrameLoopOptions, type FrameLoopStats } from './api/frame-loop.js';
+export { describeFrameLoopMode, runFrameLoop, type FrameLoopMode, type FrameLoopOptions, type FrameLoopStats } from './api/frame-loop.js';
 export {
   ACTION_TYPES,
   ENVIRONMENT_BLEND_MODES,

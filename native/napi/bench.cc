@@ -217,6 +217,9 @@ class Scenario {
     XrFrameState state{XR_TYPE_FRAME_STATE, nullptr, 0, 0, XR_FALSE};
     XrResult r = t.WaitFrame(session_, &waitInfo, &state);
     if (XR_FAILED(r)) return r;
+    // A headless session the runtime does not pace (Monado without a compositor answers
+    // predictedDisplayTime 0) refuses xrBeginFrame; its state follows xrBeginSession alone.
+    if (state.predictedDisplayTime == 0) return r;
     XrFrameBeginInfo beginInfo{XR_TYPE_FRAME_BEGIN_INFO, nullptr};
     r = t.BeginFrame(session_, &beginInfo);
     if (XR_FAILED(r)) return r;
@@ -281,7 +284,7 @@ class Scenario {
       // One frame makes the session focused (action states become live) and gives a display time.
       Check(Frame(exported_), "the first frame (xrWaitFrame, xrBeginFrame, xrEndFrame)");
       DrainEvents();
-      time_ = lastDisplayTime_;
+      if (lastDisplayTime_ != 0) time_ = lastDisplayTime_;
     }
   }
 

@@ -40,6 +40,8 @@ void RegisterOpenXrApi(Napi::Env env, Napi::Object exports) {
   exports.Set("openxrStringToPath", Napi::Function::New<StringToPath>(env, "openxrStringToPath"));
   exports.Set("openxrPathToString", Napi::Function::New<PathToString>(env, "openxrPathToString"));
   exports.Set("openxrPollEvent", Napi::Function::New<PollEvent>(env, "openxrPollEvent"));
+  exports.Set("openxrConvertMonotonicNow", Napi::Function::New<ConvertMonotonicNow>(env, "openxrConvertMonotonicNow"));
+  exports.Set("openxrDisplayRefreshRates", Napi::Function::New<DisplayRefreshRates>(env, "openxrDisplayRefreshRates"));
   exports.Set("openxrSuggestBindings", Napi::Function::New<SuggestBindings>(env, "openxrSuggestBindings"));
   napi_value empty = nullptr;
   NAPI_THROW_IF_FAILED_VOID(env, napi_create_function(env, "benchEmpty", NAPI_AUTO_LENGTH, BenchEmpty, nullptr, &empty));

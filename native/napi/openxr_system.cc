@@ -1,5 +1,7 @@
 #include "napi/openxr_system.h"
 
+#include <cstdint>
+#include <ctime>
 #include <vector>
 
 #include "napi/openxr_handles.h"
@@ -180,6 +182,51 @@ Napi::Value PollEvent(const Napi::CallbackInfo& info) {
   Check(env, r, "xrPollEvent");
   if (r == XR_EVENT_UNAVAILABLE) return env.Null();
   return EventObject(env, buffer);
+}
+
+Napi::Value ConvertMonotonicNow(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  LoaderInstance& li = OpenXrInstance::LiveInstance(env, info[0]);
+  // xrConvertTimespecTimeToTimeKHR (XR_KHR_convert_timespec_time) is not in the core dispatch
+  // table: it is looked up through the chain, as an application would.
+  using ConvertTimespec = XrResult(XRAPI_PTR*)(XrInstance, const timespec*, XrTime*);
+  PFN_xrVoidFunction fn = nullptr;
+  const XrResult found = li.GetInstanceProcAddr("xrConvertTimespecTimeToTimeKHR", &fn);
+  if (XR_FAILED(found) || fn == nullptr) {
+    throw XrErrorToJs(env, XR_FAILED(found) ? found : XR_ERROR_FUNCTION_UNSUPPORTED,
+                      "xrConvertTimespecTimeToTimeKHR is not available (enable XR_KHR_convert_timespec_time)");
+  }
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  XrTime time = 0;
+  Check(env, reinterpret_cast<ConvertTimespec>(fn)(li.handle(), &now, &time), "xrConvertTimespecTimeToTimeKHR");
+  return Napi::Number::New(env, static_cast<double>(time));
+}
+
+Napi::Value DisplayRefreshRates(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  LoaderInstance& li = OpenXrInstance::LiveInstance(env, info[0]);
+  if (info.Length() < 2 || !info[1].IsBigInt()) throw ArgumentError(env, "session must be a bigint XrSession handle");
+  bool lossless = true;
+  const auto session = reinterpret_cast<XrSession>(static_cast<std::uintptr_t>(info[1].As<Napi::BigInt>().Uint64Value(&lossless)));
+  // XR_FB_display_refresh_rate: looked up through the chain (not in the core dispatch table).
+  using GetRate = XrResult(XRAPI_PTR*)(XrSession, float*);
+  using EnumerateRates = XrResult(XRAPI_PTR*)(XrSession, uint32_t, uint32_t*, float*);
+  PFN_xrVoidFunction get = nullptr;
+  PFN_xrVoidFunction enumerate = nullptr;
+  if (XR_FAILED(li.GetInstanceProcAddr("xrGetDisplayRefreshRateFB", &get)) || get == nullptr ||
+      XR_FAILED(li.GetInstanceProcAddr("xrEnumerateDisplayRefreshRatesFB", &enumerate)) || enumerate == nullptr) {
+    throw XrErrorToJs(env, XR_ERROR_FUNCTION_UNSUPPORTED, "XR_FB_display_refresh_rate is not available (enable the extension)");
+  }
+  float current = 0.0f;
+  Check(env, reinterpret_cast<GetRate>(get)(session, &current), "xrGetDisplayRefreshRateFB");
+  const std::vector<float> rates = EnumerateTwoCall(env, "xrEnumerateDisplayRefreshRatesFB", 0.0f, [&](uint32_t capacity, uint32_t* count, float* data) {
+    return reinterpret_cast<EnumerateRates>(enumerate)(session, capacity, count, data);
+  });
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("current", Napi::Number::New(env, current));
+  o.Set("available", NumberArray(env, rates));
+  return o;
 }
 
 }  // namespace kl::napi::xr

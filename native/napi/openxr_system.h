@@ -21,5 +21,11 @@ Napi::Value StringToPath(const Napi::CallbackInfo& info);
 Napi::Value PathToString(const Napi::CallbackInfo& info);
 // openxrPollEvent(instance): the next event as a plain object, or null when the queue is empty.
 Napi::Value PollEvent(const Napi::CallbackInfo& info);
+// openxrConvertMonotonicNow(instance): CLOCK_MONOTONIC now as an XrTime, through
+// xrConvertTimespecTimeToTimeKHR (throws XR_ERROR_FUNCTION_UNSUPPORTED where the chain lacks it).
+Napi::Value ConvertMonotonicNow(const Napi::CallbackInfo& info);
+// openxrDisplayRefreshRates(instance, session: bigint): { current, available } (Hz), through
+// XR_FB_display_refresh_rate (a runtime without a compositor may answer current 0).
+Napi::Value DisplayRefreshRates(const Napi::CallbackInfo& info);
 
 }  // namespace kl::napi::xr

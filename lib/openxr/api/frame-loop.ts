@@ -3,7 +3,14 @@
 // waitFrame → beginFrame → onFrame → endFrame while it runs, ends it on 'stopping' and returns on
 // 'exiting' or 'loss-pending'. Stopping early (duration, signal) requests exit and lets the
 // lifecycle finish, as an application should.
+//
+// Real runtimes differ in a headless session: Monado's xrWaitFrame (no compositor) returns at once
+// with predictedDisplayTime 0 and does not count the wait, so its xrBeginFrame is refused. The
+// loop then paces itself with a timer at the display rate, takes frame times from
+// xrConvertTimespecTimeToTimeKHR when the instance enabled it, skips begin/end frame when the
+// runtime refuses them, and reports the mode it ran in (stats.mode).
 import { setTimeout as delay } from 'node:timers/promises';
+import { OpenXrError } from '../errors.js';
 import type { FrameState, Session } from './session.js';
 import type { ViewConfigurationTypeName } from './types.js';
 
@@ -17,22 +24,86 @@ export interface FrameLoopOptions {
   readonly signal?: AbortSignal;
   /** Time beginFrame and endFrame (performance.now() around each; its cost is included). */
   readonly timeCalls?: boolean;
+  /**
+   * The display rate for timer pacing, when xrWaitFrame gives no display period (default 90 Hz).
+   * Ignored while the runtime paces the loop.
+   */
+  readonly displayRateHz?: number;
+}
+
+/** How the loop ran. */
+export interface FrameLoopMode {
+  /**
+   * 'runtime': xrWaitFrame paced the loop with real predicted display times. 'timer': it answered
+   * at once with predictedDisplayTime 0 (a headless session without a compositor), so a timer at
+   * the display rate paced the loop.
+   */
+  readonly pacing: 'runtime' | 'timer';
+  /**
+   * Where onFrame's predictedDisplayTime came from: the runtime's xrWaitFrame, the runtime's
+   * xrConvertTimespecTimeToTimeKHR (now + one display period), or nowhere (it stays 0: enable
+   * XR_KHR_convert_timespec_time to get times).
+   */
+  readonly frameTimes: 'wait-frame' | 'convert-timespec' | 'none';
+  /** False when the loop skipped xrBeginFrame and xrEndFrame; beginEndFrameSkipped says why. */
+  readonly beginEndFrame: boolean;
+  /**
+   * 'refused': the runtime refused xrBeginFrame after a wait that did not pace
+   * (XR_ERROR_CALL_ORDER_INVALID). 'no-frame-times': timer pacing without frame times, so there is
+   * no display time a frame could be ended at.
+   */
+  readonly beginEndFrameSkipped?: 'refused' | 'no-frame-times';
+  /** The rate frames ran at: 1e9 / the runtime's period, or the timer's rate. */
+  readonly displayRateHz: number;
+  /**
+   * Where displayRateHz came from: xrWaitFrame's period, the runtime's XR_FB_display_refresh_rate
+   * (when the instance enabled it), the displayRateHz option, or the 90 Hz default.
+   */
+  readonly displayRateSource: 'wait-frame' | 'XR_FB_display_refresh_rate' | 'option' | 'default';
 }
 
 export interface FrameLoopStats {
-  /** Frames waited, begun and ended. */
+  /** Frames waited (and begun and ended, unless mode.beginEndFrame is false). */
   readonly frames: number;
   /** Frames with shouldRender (onFrame was called). */
   readonly rendered: number;
   /** Display periods skipped between consecutive frames (the application was late). */
   readonly missed: number;
-  /** ns, from the runtime. */
+  /** ns: the runtime's, or the timer's period. */
   readonly displayPeriod: number;
   /** ms from the first frame to the last. */
   readonly elapsedMs: number;
-  /** With timeCalls: mean ns per beginFrame and endFrame call. */
+  /** With timeCalls: mean ns per beginFrame and endFrame call (absent when they were skipped). */
   readonly nsPerBeginFrame?: number;
   readonly nsPerEndFrame?: number;
+  /** How the loop ran (undefined when no frame was waited). */
+  readonly mode: FrameLoopMode | undefined;
+}
+
+const DEFAULT_DISPLAY_RATE_HZ = 90;
+
+/** One line naming the mode, for logs and the demo. */
+export function describeFrameLoopMode(mode: FrameLoopMode | undefined): string {
+  if (mode === undefined) return 'no frames';
+  const source = { 'wait-frame': "xrWaitFrame's period", XR_FB_display_refresh_rate: 'XR_FB_display_refresh_rate', option: 'the displayRateHz option', default: 'the default rate' }[mode.displayRateSource];
+  const rate = `${Number(mode.displayRateHz.toFixed(2))} Hz (${source})`;
+  const pacing = mode.pacing === 'runtime' ? `paced by xrWaitFrame at ${rate}` : `paced by a timer at ${rate}: xrWaitFrame did not pace (predictedDisplayTime 0)`;
+  const times = { 'wait-frame': 'frame times from xrWaitFrame', 'convert-timespec': 'frame times from xrConvertTimespecTimeToTimeKHR', none: 'no frame times (predictedDisplayTime 0)' }[mode.frameTimes];
+  const beginEnd = mode.beginEndFrame
+    ? 'xrBeginFrame/xrEndFrame each frame'
+    : `xrBeginFrame/xrEndFrame skipped (${mode.beginEndFrameSkipped === 'no-frame-times' ? 'no display time to end a frame at' : 'the runtime refused them'})`;
+  return `${pacing}; ${times}; ${beginEnd}`;
+}
+
+function isCallOrderInvalid(error: unknown): boolean {
+  return error instanceof OpenXrError && error.result === 'XR_ERROR_CALL_ORDER_INVALID';
+}
+
+/** The frame state the loop hands onFrame when it paces itself (one object, updated in place). */
+interface TimedFrame {
+  predictedDisplayTime: number;
+  predictedDisplayPeriod: number;
+  shouldRender: boolean;
 }
 
 export async function runFrameLoop(session: Session, options: FrameLoopOptions): Promise<FrameLoopStats> {
@@ -47,6 +118,11 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
   let exitRequested = false;
   let beginMs = 0;
   let endMs = 0;
+  let beginEndFrames = 0;
+  let mode: FrameLoopMode | undefined;
+  // Timer pacing: the next deadline (performance.now() ms) and the frame object handed to onFrame.
+  let nextDeadline = 0;
+  const timed: TimedFrame = { predictedDisplayTime: 0, predictedDisplayPeriod: 0, shouldRender: false };
   const timeCalls = options.timeCalls === true;
   for (;;) {
     instance.pollEvents();
@@ -69,30 +145,59 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
       await delay(2); // idle, waiting for the runtime to say 'ready'
       continue;
     }
-    const frame = await session.waitFrame();
+    const waited = await session.waitFrame();
+    mode ??= chooseMode(session, waited, options);
+    let frame: FrameState = waited;
+    if (mode.pacing === 'timer') {
+      // Sleep to the next display period; when late, skip the periods that passed.
+      period = 1e9 / mode.displayRateHz;
+      const periodMs = period / 1e6;
+      const now = performance.now();
+      if (nextDeadline === 0) nextDeadline = now;
+      else if (now > nextDeadline + periodMs) {
+        const late = Math.floor((now - nextDeadline) / periodMs);
+        missed += late;
+        nextDeadline += late * periodMs;
+      }
+      if (nextDeadline > now) await delay(nextDeadline - now);
+      nextDeadline += periodMs;
+      timed.predictedDisplayPeriod = period;
+      timed.predictedDisplayTime = mode.frameTimes === 'convert-timespec' ? instance.monotonicNowAsXrTime() + period : 0;
+      // No runtime frame state to say so: render while the session is visible or focused.
+      timed.shouldRender = session.state === 'visible' || session.state === 'focused';
+      frame = timed;
+    } else {
+      period = waited.predictedDisplayPeriod;
+      if (lastDisplayTime !== 0 && period > 0) missed += Math.max(0, Math.round((waited.predictedDisplayTime - lastDisplayTime) / period) - 1);
+      lastDisplayTime = waited.predictedDisplayTime;
+    }
     const now = performance.now();
     firstFrameAt ??= now;
     lastFrameAt = now;
-    period = frame.predictedDisplayPeriod;
-    if (lastDisplayTime !== 0 && period > 0) missed += Math.max(0, Math.round((frame.predictedDisplayTime - lastDisplayTime) / period) - 1);
-    lastDisplayTime = frame.predictedDisplayTime;
-    if (timeCalls) {
-      const t0 = performance.now();
-      session.beginFrame();
-      beginMs += performance.now() - t0;
-    } else {
-      session.beginFrame();
+    let began = false;
+    if (mode.beginEndFrame) {
+      try {
+        const t0 = timeCalls ? performance.now() : 0;
+        session.beginFrame();
+        if (timeCalls) beginMs += performance.now() - t0;
+        began = true;
+      } catch (error) {
+        // A runtime that did not count a non-pacing wait refuses the frame: stop asking.
+        if (mode.pacing !== 'timer' || !isCallOrderInvalid(error)) throw error;
+        mode = { ...mode, beginEndFrame: false, beginEndFrameSkipped: 'refused' };
+      }
     }
     if (frame.shouldRender) {
       options.onFrame(frame, session);
       rendered++;
     }
-    if (timeCalls) {
-      const t0 = performance.now();
-      session.endFrame();
-      endMs += performance.now() - t0;
-    } else {
-      session.endFrame();
+    if (began) {
+      const t0 = timeCalls ? performance.now() : 0;
+      // Paced by the timer, the frame ends at the time the loop gave it (the runtime gave none).
+      if (mode.pacing === 'timer') session.endFrame({ displayTime: frame.predictedDisplayTime });
+      else session.endFrame();
+      if (timeCalls) endMs += performance.now() - t0;
+      beginEndFrames++;
     }
     frames++;
   }
@@ -102,6 +207,33 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
     missed,
     displayPeriod: period,
     elapsedMs: firstFrameAt === undefined ? 0 : lastFrameAt - firstFrameAt,
-    ...(timeCalls && frames > 0 ? { nsPerBeginFrame: (beginMs * 1e6) / frames, nsPerEndFrame: (endMs * 1e6) / frames } : {}),
+    ...(timeCalls && beginEndFrames > 0 ? { nsPerBeginFrame: (beginMs * 1e6) / beginEndFrames, nsPerEndFrame: (endMs * 1e6) / beginEndFrames } : {}),
+    mode,
   };
+}
+
+/** The mode, from the first waited frame: does xrWaitFrame pace, and where do frame times come from. */
+function chooseMode(session: Session, first: FrameState, options: FrameLoopOptions): FrameLoopMode {
+  if (first.predictedDisplayTime !== 0) {
+    return { pacing: 'runtime', frameTimes: 'wait-frame', beginEndFrame: true, displayRateHz: 1e9 / first.predictedDisplayPeriod, displayRateSource: 'wait-frame' };
+  }
+  const [displayRateHz, displayRateSource] = timerRate(session, first, options);
+  const convert = session.instance.enabledExtensionNames.includes('XR_KHR_convert_timespec_time');
+  if (!convert) return { pacing: 'timer', frameTimes: 'none', beginEndFrame: false, beginEndFrameSkipped: 'no-frame-times', displayRateHz, displayRateSource };
+  return { pacing: 'timer', frameTimes: 'convert-timespec', beginEndFrame: true, displayRateHz, displayRateSource };
+}
+
+/** The system's display rate as far as the runtime tells it, else the option, else 90 Hz. */
+function timerRate(session: Session, first: FrameState, options: FrameLoopOptions): [number, FrameLoopMode['displayRateSource']] {
+  if (first.predictedDisplayPeriod > 0) return [1e9 / first.predictedDisplayPeriod, 'wait-frame'];
+  if (session.instance.enabledExtensionNames.includes('XR_FB_display_refresh_rate')) {
+    const { current, available } = session.displayRefreshRates();
+    const rate = current > 0 ? current : Math.max(0, ...available);
+    if (rate > 0) return [rate, 'XR_FB_display_refresh_rate'];
+  }
+  if (options.displayRateHz !== undefined) {
+    if (!(options.displayRateHz > 0 && Number.isFinite(options.displayRateHz))) throw new RangeError(`displayRateHz must be a positive number, got ${String(options.displayRateHz)}`);
+    return [options.displayRateHz, 'option'];
+  }
+  return [DEFAULT_DISPLAY_RATE_HZ, 'default'];
 }

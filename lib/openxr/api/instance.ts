@@ -4,6 +4,7 @@ import { loadNativeAddon, type NativeDebugUtilsMessage, type NativeOpenXrCreateI
 import { XR_API_VERSION_1_0 } from '../../generated/openxr.js';
 import { openXrErrorFromCode, rethrowNative, toNativePlan } from './native-instance.js';
 import type { InstancePlan } from '../discovery/plan.js';
+import { loadOpenXrApi } from './native-api.js';
 // The typed API (issue 5): the methods below delegate to these modules.
 import { createActionSet, suggestBindings, type ActionSet, type ActionSetOptions, type SuggestedBinding } from './action.js';
 import { events, pollEvent, pollEvents, type EventIteratorOptions, type OpenXrEvent } from './events.js';
@@ -33,10 +34,13 @@ export { nativeInstanceOf } from './handles.js';
 
 export class Instance {
   readonly #native: NativeOpenXrInstance;
+  /** The extensions the application asked for in xrCreateInstance. */
+  readonly enabledExtensionNames: readonly string[];
 
   /** @internal Use loader.createInstance() or createInstanceFromPlan(). */
-  constructor(native: NativeOpenXrInstance) {
+  constructor(native: NativeOpenXrInstance, enabledExtensionNames: readonly string[] = []) {
     this.#native = native;
+    this.enabledExtensionNames = Object.freeze([...enabledExtensionNames]);
     registerNativeInstance(this, native);
   }
 
@@ -93,6 +97,24 @@ export class Instance {
   /** xrSubmitDebugUtilsMessageEXT (severity and type bits as in XrDebugUtilsMessage*FlagsEXT). */
   submitDebugUtilsMessage(severity: number, types: number, message: string): void {
     this.#call(() => this.#native.submitDebugUtilsMessage(severity, types, message));
+  }
+
+  /**
+   * CLOCK_MONOTONIC now as this runtime's XrTime, through xrConvertTimespecTimeToTimeKHR: enable
+   * XR_KHR_convert_timespec_time, or this throws OpenXrError XR_ERROR_FUNCTION_UNSUPPORTED.
+   */
+  monotonicNowAsXrTime(): number {
+    // Checked here: a layer may hand out its own pointer for a command whose extension is not
+    // enabled and crash when it is called (Debian's core_validation 1.0.20 does).
+    this.requireExtension('XR_KHR_convert_timespec_time', 'xrConvertTimespecTimeToTimeKHR');
+    return this.#call(() => loadOpenXrApi().openxrConvertMonotonicNow(this.#native));
+  }
+
+  /** @internal Throws XR_ERROR_FUNCTION_UNSUPPORTED unless the application enabled `extension`. */
+  requireExtension(extension: string, command: string): void {
+    if (!this.enabledExtensionNames.includes(extension)) {
+      throw openXrErrorFromCode(-7, `${command} needs ${extension}, which this instance did not enable (enabledExtensionNames)`);
+    }
   }
 
   /** xrGetSystem for a form factor (default 'head-mounted-display'). */
@@ -169,7 +191,7 @@ export function createInstanceFromPlan(plan: Pick<InstancePlan, 'runtime' | 'api
       enabledExtensionNames: options.enabledExtensionNames ?? [],
       ...(options.onDebugMessage ? { debugMessenger: options.onDebugMessage } : {}),
     });
-    return new Instance(native);
+    return new Instance(native, options.enabledExtensionNames ?? []);
   } catch (error) {
     rethrowNative(error);
   }

@@ -105,6 +105,10 @@ export interface NativeOpenXrApi {
   openxrStringToPath(instance: NativeOpenXrInstance, path: string): bigint;
   openxrPathToString(instance: NativeOpenXrInstance, path: bigint): string;
   openxrPollEvent(instance: NativeOpenXrInstance): NativeEvent | null;
+  /** CLOCK_MONOTONIC now as an XrTime, through xrConvertTimespecTimeToTimeKHR. */
+  openxrConvertMonotonicNow(instance: NativeOpenXrInstance): number;
+  /** XR_FB_display_refresh_rate: the session's current rate (0 when the runtime has none) and the ones it offers, Hz. */
+  openxrDisplayRefreshRates(instance: NativeOpenXrInstance, session: bigint): { current: number; available: number[] };
   openxrSuggestBindings(instance: NativeOpenXrInstance, profile: bigint, actions: readonly NativeAction[], bindings: readonly bigint[]): void;
   /** The cheapest N-API call taking two numbers (the benchmark's yardstick). */
   benchEmpty(a: number, b: number): number;

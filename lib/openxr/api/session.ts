@@ -261,6 +261,16 @@ export class Session extends EventEmitter<SessionEvents> {
     this.#viewType = type;
   }
 
+  /**
+   * XR_FB_display_refresh_rate (enable it on the instance): the session's display rate and the
+   * rates the runtime offers, in Hz. A runtime without a compositor may answer current 0.
+   */
+  displayRefreshRates(): { current: number; available: number[] } {
+    this.instance.requireExtension('XR_FB_display_refresh_rate', 'xrGetDisplayRefreshRateFB');
+    const s = instanceState(this.instance);
+    return callNative(() => s.api.openxrDisplayRefreshRates(s.native, this.#native.handle));
+  }
+
   /** xrAttachSessionActionSets (once per session). */
   attachActionSets(actionSets: readonly ActionSet[]): void {
     if (!Array.isArray(actionSets)) throw new TypeError('attachActionSets(actionSets: ActionSet[])');

@@ -1,0 +1,105 @@
+// The OpenXR runtimes the system suite runs on: the simulated runtime this package ships, and
+// Monado (the open-source runtime, built headless by scripts/build-monado.sh or CI from
+// ../shared/monado). Each says what it is expected to do where real runtimes legitimately differ,
+// so one suite states every other behaviour once for all of them.
+import type { FrameLoopMode } from '../../lib/openxr/api/frame-loop.js';
+import { monadoHeadlessEnv, monadoManifestPath as monadoManifestPathIn } from '../../lib/openxr/monado-headless.js';
+import { simulatedRuntime } from '../../lib/openxr/simulated-runtime.js';
+import { repoRoot } from './paths.js';
+import { missingSystemComponent } from './system.js';
+
+export interface OpenXrRuntimeUnderTest {
+  readonly id: 'simulated' | 'monado';
+  /** As it appears in test titles ("on Monado"). */
+  readonly title: string;
+  /** The runtime manifest (XR_RUNTIME_JSON); undefined when the runtime is missing (then `skip` says why). */
+  readonly manifest: string | undefined;
+  readonly skip: string | null;
+  /**
+   * Variables the runtime reads from the process's own environment (Monado's configuration), set
+   * while the runtime is in use; undefined removes the variable.
+   */
+  readonly processEnv: Readonly<Record<string, string | undefined>>;
+  /** Extensions enabled where the runtime offers them, beside XR_MND_headless. */
+  readonly optionalExtensions: readonly string[];
+  readonly expect: {
+    readonly systemName: RegExp;
+    readonly runtimeName: RegExp;
+    /** How runFrameLoop runs on it. */
+    readonly frameLoop: FrameLoopMode;
+    /** How runFrameLoop({ displayRateHz: 30 }) runs on an instance without the optional extensions. */
+    readonly frameLoopWithoutExtensions: FrameLoopMode;
+    /** Whether a controller is there to bind the simple controller profile to (Monado's simulated HMD has none). */
+    readonly controllers: boolean;
+  };
+}
+
+/** Where CI and scripts/build-monado.sh put Monado's manifest when KHRONOS_LOADER_MONADO_JSON is unset. */
+export const DEFAULT_MONADO_MANIFEST = monadoManifestPathIn(repoRoot, {});
+
+export function monadoManifestPath(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return monadoManifestPathIn(repoRoot, env);
+}
+
+/** Monado headless (lib/openxr/monado-headless.ts). */
+export const MONADO_PROCESS_ENV: Readonly<Record<string, string | undefined>> = monadoHeadlessEnv();
+
+export function simulatedRuntimeUnderTest(): OpenXrRuntimeUnderTest {
+  return {
+    id: 'simulated',
+    title: 'the simulated runtime',
+    manifest: simulatedRuntime(),
+    skip: null,
+    processEnv: {},
+    optionalExtensions: ['XR_KHR_convert_timespec_time', 'XR_FB_display_refresh_rate'],
+    expect: {
+      systemName: /^khronos-loader simulated HMD$/,
+      runtimeName: /simulated/i,
+      frameLoop: { pacing: 'runtime', frameTimes: 'wait-frame', beginEndFrame: true, displayRateHz: 90, displayRateSource: 'wait-frame' },
+      frameLoopWithoutExtensions: { pacing: 'runtime', frameTimes: 'wait-frame', beginEndFrame: true, displayRateHz: 90, displayRateSource: 'wait-frame' },
+      controllers: true,
+    },
+  };
+}
+
+export function monadoUnderTest(): OpenXrRuntimeUnderTest {
+  const manifest = monadoManifestPath();
+  const skip = missingSystemComponent({
+    'Monado (scripts/build-monado.sh builds it into build/monado; or set KHRONOS_LOADER_MONADO_JSON)': [manifest],
+  });
+  return {
+    id: 'monado',
+    title: 'Monado',
+    manifest: skip === null ? manifest : undefined,
+    skip,
+    processEnv: MONADO_PROCESS_ENV,
+    optionalExtensions: ['XR_KHR_convert_timespec_time', 'XR_FB_display_refresh_rate'],
+    expect: {
+      systemName: /^Monado: Simulated HMD$/,
+      runtimeName: /^Monado/,
+      // Headless, Monado's xrWaitFrame answers at once with predictedDisplayTime 0 and refuses the
+      // following xrBeginFrame; its null compositor's rate (20 Hz) comes through XR_FB_display_refresh_rate.
+      frameLoop: { pacing: 'timer', frameTimes: 'convert-timespec', beginEndFrame: false, beginEndFrameSkipped: 'refused', displayRateHz: 20, displayRateSource: 'XR_FB_display_refresh_rate' },
+      // No clock conversion and no display rate from the runtime: the option's rate, no frame times.
+      frameLoopWithoutExtensions: { pacing: 'timer', frameTimes: 'none', beginEndFrame: false, beginEndFrameSkipped: 'no-frame-times', displayRateHz: 30, displayRateSource: 'option' },
+      controllers: false,
+    },
+  };
+}
+
+export function openXrRuntimesUnderTest(): OpenXrRuntimeUnderTest[] {
+  return [simulatedRuntimeUnderTest(), monadoUnderTest()];
+}
+
+/** Sets the runtime's process variables; returns the function that puts the previous values back. */
+export function applyProcessEnv(vars: Readonly<Record<string, string | undefined>>): () => void {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  const set = (values: Readonly<Record<string, string | undefined>>): void => {
+    for (const [k, v] of Object.entries(values)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
+  set(vars);
+  return () => set(saved);
+}

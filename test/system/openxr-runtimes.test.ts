@@ -1,0 +1,308 @@
+// The OpenXR system suite, once per runtime: the simulated runtime this package ships and Monado,
+// a runtime we did not write. Every behaviour here holds on both; where real runtimes
+// legitimately differ (how the headless frame loop runs, whether controllers exist) the runtime's
+// description (test/helpers/openxr-runtimes.ts) says what to expect and the test checks exactly that.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
+import { createPassthroughLayers, type PassthroughLayerSet } from '../../lib/openxr/bundled-layers.js';
+import { describeFrameLoopMode, runFrameLoop, type FrameLoopMode } from '../../lib/openxr/api/frame-loop.js';
+import type { Instance } from '../../lib/openxr/api/instance.js';
+import { nativeRuntimeExtensions } from '../../lib/openxr/api/native-instance.js';
+import { SpaceLocationFlags, VIEW_FLOATS } from '../../lib/openxr/api/types.js';
+import { createLoader } from '../../lib/openxr/loader.js';
+import type { OpenXrBenchResult } from '../../lib/bench/run-openxr-bench.js';
+import { openXrErrorFrom } from '../helpers/errors.js';
+import { applyProcessEnv, openXrRuntimesUnderTest, type OpenXrRuntimeUnderTest } from '../helpers/openxr-runtimes.js';
+import { findFirst, missingSystemComponent } from '../helpers/system.js';
+
+const ALL_VALID = SpaceLocationFlags.ORIENTATION_VALID | SpaceLocationFlags.POSITION_VALID;
+const KHRONOS_LAYERS = '/usr/share/openxr/1/api_layers/explicit.d';
+const CORE_VALIDATION = 'XR_APILAYER_LUNARG_core_validation';
+
+interface Setup {
+  instance: Instance;
+  layers: PassthroughLayerSet | undefined;
+}
+
+/** Collapses repeats (Monado reports 'synchronized' twice on the way out). */
+const collapse = (states: readonly string[]): string[] => states.filter((s, i) => s !== states[i - 1]);
+
+describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('OpenXR system suite on %s', (_title: string, runtime: OpenXrRuntimeUnderTest) => {
+  const skip = runtime.skip;
+  let restoreEnv = (): void => {};
+  let current: Setup | undefined;
+
+  beforeAll(() => {
+    if (skip === null) restoreEnv = applyProcessEnv(runtime.processEnv);
+  });
+  afterAll(() => restoreEnv());
+  afterEach(() => {
+    if (current && !current.instance.isDestroyed) current.instance.destroy();
+    current?.layers?.dispose();
+    current = undefined;
+  });
+
+  /** The frame loop ran in the mode this runtime is expected to run it in. */
+  function expectFrameLoopMode(mode: FrameLoopMode | undefined, expected: FrameLoopMode = runtime.expect.frameLoop): void {
+    const { displayRateHz, ...rest } = expected;
+    expect(mode).toEqual({ ...rest, displayRateHz: expect.closeTo(displayRateHz, 3) });
+  }
+
+  /** The runtime's offered extensions (XR_MND_headless required, the optional ones where offered). */
+  function offeredExtensions(extraEnv: Record<string, string> = {}): string[] {
+    const loader = createLoader({ platform: createLinuxPlatform({ env: { ...process.env, XR_RUNTIME_JSON: runtime.manifest ?? '', ...extraEnv } }), runtimeExtensions: nativeRuntimeExtensions });
+    return loader.enumerateInstanceExtensionProperties().map((e) => e.name);
+  }
+
+  function setup(options: { passthroughLayers?: number; apiLayers?: string[]; headless?: boolean; optionalExtensions?: boolean } = {}): Setup {
+    const layers = options.passthroughLayers ? createPassthroughLayers(options.passthroughLayers) : undefined;
+    const layerPath = [...(layers ? [layers.folder] : []), ...(options.apiLayers?.length ? [KHRONOS_LAYERS] : [])].join(':');
+    const env = { ...process.env, XR_RUNTIME_JSON: runtime.manifest ?? '', XR_API_LAYER_PATH: layerPath };
+    const offered = offeredExtensions();
+    const loader = createLoader({ platform: createLinuxPlatform({ env }), runtimeExtensions: nativeRuntimeExtensions });
+    const instance = loader.createInstance({
+      applicationName: `openxr-runtimes (${runtime.id})`,
+      enabledApiLayerNames: [...(options.apiLayers ?? []), ...(layers?.names ?? [])],
+      enabledExtensionNames:
+        options.headless === false ? [] : ['XR_MND_headless', ...(options.optionalExtensions === false ? [] : runtime.optionalExtensions.filter((e) => offered.includes(e)))],
+    });
+    current = { instance, layers };
+    return current;
+  }
+
+  it.skipIf(skip !== null)(`XR-RD-1 XR-RN-2 XR-CI-5: ${runtime.title} loads from XR_RUNTIME_JSON; instance and system properties, view configurations, blend modes`, () => {
+    const { instance } = setup();
+    expect(instance.getProperties().runtimeName).toMatch(runtime.expect.runtimeName);
+    const system = instance.getSystem('head-mounted-display');
+    const props = system.getProperties();
+    expect(props.systemName).toMatch(runtime.expect.systemName);
+    expect(props.trackingProperties).toEqual({ orientationTracking: true, positionTracking: true });
+    expect(props.graphicsProperties.maxLayerCount).toBeGreaterThanOrEqual(1);
+    expect(system.viewConfigurations()).toContain('primary-stereo');
+    const views = system.viewConfigurationViews('primary-stereo');
+    expect(views).toHaveLength(2);
+    for (const v of views) {
+      expect(v.recommendedImageRectWidth).toBeGreaterThan(0);
+      expect(v.recommendedImageRectWidth).toBeLessThanOrEqual(v.maxImageRectWidth);
+    }
+    expect(system.environmentBlendModes('primary-stereo')).toContain('opaque');
+    expect(openXrErrorFrom(() => instance.getSystem('handheld-display')).result).toBe('XR_ERROR_FORM_FACTOR_UNSUPPORTED');
+  });
+
+  it.skipIf(skip !== null)(`XR-CI-9 XR-CI-12 XR-CI-2: ${runtime.title}'s extensions with the loader's XR_EXT_debug_utils; an unknown one fails xrCreateInstance`, () => {
+    const names = offeredExtensions();
+    expect(names).toContain('XR_MND_headless');
+    expect(names).toContain('XR_EXT_debug_utils');
+    expect(new Set(names).size).toBe(names.length);
+    const loader = createLoader({ platform: createLinuxPlatform({ env: { ...process.env, XR_RUNTIME_JSON: runtime.manifest ?? '' } }), runtimeExtensions: nativeRuntimeExtensions });
+    const e = openXrErrorFrom(() => loader.createInstance({ applicationName: 'x', enabledExtensionNames: ['XR_EXT_nobody_has_this'] }));
+    expect(e.result).toBe('XR_ERROR_EXTENSION_NOT_PRESENT');
+  });
+
+  it.skipIf(skip !== null)(`NODE-1 NODE-4: runFrameLoop on ${runtime.title} goes idle → ready → synchronized → visible → focused and out to exiting, in the runtime's mode`, async () => {
+    const { instance } = setup();
+    const session = instance.createSession(instance.getSystem(), { headless: true });
+    const seen: string[] = [];
+    session.on('stateChanged', (s) => seen.push(s));
+    const local = session.createReferenceSpace('local');
+    const view = session.createReferenceSpace('view');
+    const head = new Float32Array(7);
+    const times: number[] = [];
+    const stats = await runFrameLoop(session, {
+      durationMs: 1000,
+      onFrame: (frame) => {
+        times.push(frame.predictedDisplayTime);
+        if (frame.predictedDisplayTime > 0) expect(view.locate(local, frame.predictedDisplayTime, head) & ALL_VALID).toBe(ALL_VALID);
+      },
+    });
+    process.stderr.write(`[openxr-runtimes] ${runtime.title}: ${stats.frames} frames in ${stats.elapsedMs.toFixed(0)} ms, ${describeFrameLoopMode(stats.mode)}\n`);
+    expect(collapse(seen)).toEqual(['idle', 'ready', 'synchronized', 'visible', 'focused', 'visible', 'synchronized', 'stopping', 'idle', 'exiting']);
+    expectFrameLoopMode(stats.mode);
+    // About one display period per frame: at least half the rate on a busy machine, never more than it.
+    const expected = (runtime.expect.frameLoop.displayRateHz * stats.elapsedMs) / 1000;
+    expect(stats.frames).toBeGreaterThanOrEqual(expected * 0.5);
+    expect(stats.frames).toBeLessThanOrEqual(expected + 2);
+    expect(stats.rendered).toBeGreaterThan(0);
+    // Frame times from the runtime's clock, increasing.
+    expect(times.every((t, i) => t > 0 && (i === 0 || t > (times[i - 1] ?? 0)))).toBe(true);
+    if (runtime.expect.frameLoop.frameTimes === 'convert-timespec') {
+      const now = instance.monotonicNowAsXrTime();
+      expect(now).toBeGreaterThan(times[times.length - 1]! - 1e9);
+    }
+  });
+
+  it.skipIf(skip !== null)(`NODE-1 NODE-4: runFrameLoop on ${runtime.title} without XR_KHR_convert_timespec_time and XR_FB_display_refresh_rate`, async () => {
+    const { instance } = setup({ optionalExtensions: false });
+    const session = instance.createSession(instance.getSystem(), { headless: true });
+    let timed = 0;
+    const stats = await runFrameLoop(session, { durationMs: 500, displayRateHz: 30, onFrame: (frame) => void (frame.predictedDisplayTime > 0 && timed++) });
+    expectFrameLoopMode(stats.mode, runtime.expect.frameLoopWithoutExtensions);
+    expect(session.state).toBe('exiting');
+    expect(stats.rendered).toBeGreaterThan(0);
+    // Frames carry times exactly where the mode says they come from somewhere.
+    expect(timed).toBe(stats.mode?.frameTimes === 'none' ? 0 : stats.rendered);
+    const expected = (runtime.expect.frameLoopWithoutExtensions.displayRateHz * stats.elapsedMs) / 1000;
+    expect(stats.frames).toBeGreaterThanOrEqual(expected * 0.5);
+    expect(stats.frames).toBeLessThanOrEqual(expected + 2);
+    expect(openXrErrorFrom(() => instance.monotonicNowAsXrTime()).result).toBe('XR_ERROR_FUNCTION_UNSUPPORTED');
+  });
+
+  it.skipIf(skip !== null)(`NODE-3: on ${runtime.title}, reference spaces and views locate at the runtime's times`, () => {
+    const { instance } = setup();
+    const session = instance.createSession(instance.getSystem(), { headless: true });
+    expect(session.referenceSpaceTypes()).toEqual(expect.arrayContaining(['view', 'local', 'stage']));
+    instance.pollEvents();
+    session.beginSession();
+    instance.pollEvents();
+    const local = session.createReferenceSpace('local');
+    const view = session.createReferenceSpace('view');
+    const out = new Float32Array(7);
+    for (const offsetNs of [0, 11e6, 250e6]) {
+      const time = (runtime.expect.frameLoop.frameTimes === 'convert-timespec' ? instance.monotonicNowAsXrTime() : Number(process.hrtime.bigint())) + offsetNs;
+      expect(view.locate(local, time, out) & ALL_VALID).toBe(ALL_VALID);
+      expect(Math.hypot(out[3]!, out[4]!, out[5]!, out[6]!)).toBeCloseTo(1, 4);
+      const views = new Float32Array(2 * VIEW_FLOATS);
+      expect(session.locateViews(local, time, views) & ALL_VALID).toBe(ALL_VALID);
+      const eyes = Math.hypot(views[0]! - views[11]!, views[1]! - views[12]!, views[2]! - views[13]!);
+      expect(eyes).toBeGreaterThan(0.04);
+      expect(eyes).toBeLessThan(0.09);
+      expect(views[7]!).toBeLessThan(0); // left fov angle
+      expect(views[8]!).toBeGreaterThan(0); // right
+      local.locate(local, time, out);
+      expect(Array.from(out)).toEqual([0, 0, 0, 0, 0, 0, 1]);
+    }
+    expect(openXrErrorFrom(() => view.locate(local, 0, out)).result).toBe('XR_ERROR_TIME_INVALID');
+  });
+
+  it.skipIf(skip !== null)(`NODE-1 NODE-2: on ${runtime.title}, action sets, a suggested binding for the simple controller, attach and sync`, async () => {
+    const { instance } = setup();
+    expect(openXrErrorFrom(() => instance.createActionSet({ name: 'Not Valid', localizedName: 'x' })).result).toBe('XR_ERROR_PATH_FORMAT_INVALID');
+    const set = instance.createActionSet({ name: 'gameplay', localizedName: 'Gameplay', priority: 0 });
+    const hands = ['/user/hand/left', '/user/hand/right'];
+    const select = set.createAction({ name: 'select', localizedName: 'Select', type: 'boolean', subactionPaths: hands });
+    const grip = set.createAction({ name: 'grip', localizedName: 'Grip', type: 'pose', subactionPaths: hands });
+    const profile = '/interaction_profiles/khr/simple_controller';
+    const bad = openXrErrorFrom(() => instance.suggestBindings(profile, [{ action: select, path: '/user/hand/left/input/nope/click' }]));
+    expect(bad.result).toBe('XR_ERROR_PATH_UNSUPPORTED');
+    instance.suggestBindings(profile, [
+      { action: select, path: '/user/hand/left/input/select/click' },
+      { action: grip, path: '/user/hand/left/input/grip/pose' },
+    ]);
+    const session = instance.createSession(instance.getSystem(), { headless: true });
+    session.attachActionSets([set]);
+    const leftGrip = session.createActionSpace(grip, '/user/hand/left');
+    const local = session.createReferenceSpace('local');
+    await runFrameLoop(session, {
+      durationMs: 300,
+      onFrame: () => {
+        if (session.state !== 'focused') return;
+        expect(session.syncActions([set])).toBe(true);
+        expect(select.getBoolean('/user/hand/left').isActive).toBe(runtime.expect.controllers);
+        expect(grip.getPose('/user/hand/left').isActive).toBe(runtime.expect.controllers);
+        expect(grip.getPose('/user/hand/right').isActive).toBe(false); // no right binding suggested
+        const flags = leftGrip.locate(local, instance.enabledExtensionNames.includes('XR_KHR_convert_timespec_time') ? instance.monotonicNowAsXrTime() : Number(process.hrtime.bigint()), new Float32Array(7));
+        expect((flags & ALL_VALID) === ALL_VALID).toBe(runtime.expect.controllers);
+      },
+    });
+    expect(session.currentInteractionProfile('/user/hand/left')).toBe(runtime.expect.controllers ? profile : null);
+    expect(openXrErrorFrom(() => session.attachActionSets([set])).result).toBe('XR_ERROR_ACTIONSETS_ALREADY_ATTACHED');
+  });
+
+  it.skipIf(skip !== null)(`NODE-2: on ${runtime.title}, runtime failures carry the result name and code`, () => {
+    const plain = setup({ headless: false });
+    const e = openXrErrorFrom(() => plain.instance.createSession(plain.instance.getSystem(), { headless: true }));
+    expect([e.result, e.code]).toEqual(['XR_ERROR_GRAPHICS_DEVICE_INVALID', -38]);
+    expect(e.message).toMatch(/XR_MND_headless/);
+    plain.instance.destroy();
+    const { instance } = setup();
+    const session = instance.createSession(instance.getSystem(), { headless: true });
+    instance.pollEvents();
+    session.beginSession();
+    const early = openXrErrorFrom(() => session.endSession());
+    expect([early.result, early.code]).toEqual(['XR_ERROR_SESSION_NOT_STOPPING', -29]);
+    expect(openXrErrorFrom(() => session.beginSession()).result).toBe('XR_ERROR_SESSION_RUNNING');
+  });
+
+  it.skipIf(skip !== null)(`NODE-1 XR-CI-7: on ${runtime.title}, destroying a session or the instance invalidates its children; the runtime loads again afterwards`, async () => {
+    for (let round = 0; round < 2; round++) {
+      const { instance } = setup();
+      const session = instance.createSession(instance.getSystem(), { headless: true });
+      const local = session.createReferenceSpace('local');
+      const set = instance.createActionSet({ name: 'set', localizedName: 'Set' });
+      const action = set.createAction({ name: 'a', localizedName: 'A', type: 'float' });
+      session.destroy();
+      expect(local.isDestroyed).toBe(true);
+      expect(openXrErrorFrom(() => local.locate(local, 1, new Float32Array(7))).result).toBe('XR_ERROR_HANDLE_INVALID');
+      await expect(session.waitFrame()).rejects.toMatchObject({ result: 'XR_ERROR_HANDLE_INVALID' });
+      instance.destroy();
+      for (const h of [set, action]) expect(h.isDestroyed).toBe(true);
+      expect(openXrErrorFrom(() => instance.getSystem()).result).toBe('XR_ERROR_HANDLE_INVALID');
+    }
+  });
+
+  it.skipIf(skip !== null)(`NODE-4: khronos-loader demo --runtime runs on ${runtime.title} and prints frames, lag and how the loop ran`, async () => {
+    const { runCli } = await import('../../lib/cli/main.js');
+    const out: string[] = [];
+    const err: string[] = [];
+    const status = await runCli(['demo', '--seconds', '1', '--runtime', runtime.manifest ?? ''], { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
+    expect(status, err.join('')).toBe(0);
+    const text = out.join('');
+    expect(text).toMatch(/frames: +[1-9]\d* rendered, \d+ missed/);
+    expect(text).toMatch(/lag p50 [\d.]+ ms, p99 [\d.]+ ms/);
+    expect(text).toContain(`frame loop:   ${describeFrameLoopMode(runtime.expect.frameLoop)}`);
+  });
+
+  it.skipIf(skip !== null)(`BENCH XR-RD-1: khronos-loader bench openxr --runtime measures xrLocateSpace on ${runtime.title} through both loaders`, async () => {
+    const { runCli } = await import('../../lib/cli/main.js');
+    const out: string[] = [];
+    const err: string[] = [];
+    const status = await runCli(['bench', 'openxr', '--runtime', runtime.manifest ?? '', '--layers', '1', '--iterations', '2000', '--repeats', '1', '--json'], {
+      stdout: (t) => out.push(t),
+      stderr: (t) => err.push(t),
+    });
+    expect(status, err.join('')).toBe(0);
+    const result = JSON.parse(out.join('')) as OpenXrBenchResult;
+    expect(result.runtime.manifestPath).toBe(runtime.manifest);
+    expect(result.rows.map((r) => r.layers)).toEqual([0, 1]);
+    // The Khronos side where libopenxr-loader1 is installed (the cells say why not otherwise).
+    const columns = ['ours-trampoline', 'ours-pointer', 'ours-js', ...('path' in result.khronosLoader ? (['khronos-trampoline'] as const) : [])] as const;
+    for (const row of result.rows) {
+      for (const column of columns) {
+        const cell = row.cells[column];
+        expect(cell && 'wall' in cell ? cell.wall.median : cell, `${row.label} ${column}`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  const coreValidation = findFirst([path.join(KHRONOS_LAYERS, 'XrApiLayer_core_validation.x86_64-linux-gnu.json'), path.join(KHRONOS_LAYERS, 'XrApiLayer_core_validation.json')]);
+  const noValidation = skip ?? (coreValidation === undefined ? missingSystemComponent({ 'openxr-layer-corevalidation': [path.join(KHRONOS_LAYERS, 'XrApiLayer_core_validation.x86_64-linux-gnu.json')] }) : null);
+  it.skipIf(noValidation !== null)(`XR-CI-3 XR-CI-11: on ${runtime.title}, the frame loop through core_validation and two pass-through layers; core_validation reports nothing`, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'kl-xr-cv-'));
+    const report = path.join(dir, 'core_validation.txt');
+    const restore = applyProcessEnv({ XR_CORE_VALIDATION_EXPORT_TYPE: 'text', XR_CORE_VALIDATION_FILE_NAME: report });
+    try {
+      const { instance } = setup({ passthroughLayers: 2, apiLayers: [CORE_VALIDATION] });
+      expect(instance.apiLayerNames).toEqual([CORE_VALIDATION, ...(current?.layers?.names ?? [])]);
+      const session = instance.createSession(instance.getSystem(), { headless: true });
+      const local = session.createReferenceSpace('local');
+      const views = new Float32Array(2 * VIEW_FLOATS);
+      const stats = await runFrameLoop(session, {
+        durationMs: 500,
+        onFrame: (frame) => {
+          if (frame.predictedDisplayTime > 0) expect(session.locateViews(local, frame.predictedDisplayTime, views) & ALL_VALID).toBe(ALL_VALID);
+        },
+      });
+      expectFrameLoopMode(stats.mode);
+      expect(stats.rendered).toBeGreaterThan(0);
+      instance.destroy();
+      const text = existsSync(report) ? readFileSync(report, 'utf8') : '';
+      expect(text.split('\n').filter((l) => /VUID|error|warning/i.test(l))).toEqual([]);
+    } finally {
+      restore();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
