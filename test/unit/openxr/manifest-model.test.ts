@@ -30,18 +30,22 @@ interface Defect {
   readonly only?: Kind;
   /** A non-fatal defect the parser must report as a warning on this field. */
   readonly warns?: string;
+  /** The api_layer field it changes: one case never changes a field twice (the later change would hide the earlier). */
+  readonly field?: string;
   apply(root: Record<string, unknown>, layer: Record<string, unknown>): void;
 }
 
 const drop = (field: string, fatal: boolean, only?: Kind): Defect => ({
   label: `no ${field}`,
   fatal,
+  field,
   ...(only ? { only } : {}),
   apply: (_root, layer) => void delete layer[field],
 });
 const retype = (field: string, value: unknown): Defect => ({
   label: `${field} = ${JSON.stringify(value)}`,
   fatal: true,
+  field,
   apply: (_root, layer) => void (layer[field] = value),
 });
 
@@ -70,6 +74,7 @@ const DEFECTS: readonly Defect[] = [
     label: 'instance_extensions is a string',
     fatal: false,
     warns: 'api_layer.instance_extensions',
+    field: 'instance_extensions',
     apply: (_root, layer) => void (layer.instance_extensions = 'XR_EXT_a'),
   },
   drop('functions', false),
@@ -112,7 +117,9 @@ function write(model: LayerModel, defects: readonly Defect[]): string {
 const modelCase = layerModel.chain((model) =>
   fc.record({
     model: fc.constant(model),
-    defects: fc.subarray(DEFECTS.filter((d) => d.only === undefined || d.only === model.kind), { maxLength: 2 }),
+    defects: fc
+      .subarray(DEFECTS.filter((d) => d.only === undefined || d.only === model.kind), { maxLength: 2 })
+      .filter((ds) => ds.length < 2 || ds[0]!.field === undefined || ds[0]!.field !== ds[1]!.field),
   }),
 );
 
