@@ -1,0 +1,136 @@
+// The Vulkan instance as the rest of the package sees it: built from a discovery plan, owning its
+// physical devices and devices. Use after destroy() throws VulkanError; wrong arguments TypeError.
+import type { VulkanInstancePlan } from '../discovery/plan.js';
+import {
+  loadVulkanAddon,
+  type NativeVulkanInstance,
+  type NativeVulkanMessage,
+  type NativeVulkanPhysicalDevice,
+} from '../native-api.js';
+import { Device, type DeviceCreateOptions } from './device.js';
+import { VulkanError, withVulkanErrors } from './errors.js';
+import { toNativeVulkanPlan } from './native-plan.js';
+
+const VK_ERROR_VALIDATION_FAILED = -1000011001;
+
+export interface CreateInstanceOptions {
+  readonly applicationName: string;
+  readonly applicationVersion?: number;
+  readonly engineName?: string;
+  readonly engineVersion?: number;
+  /** VK_MAKE_API_VERSION value; default VK_API_VERSION_1_0. */
+  readonly apiVersion?: number;
+  /** VkInstanceCreateFlags (e.g. VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR = 1). */
+  readonly flags?: number;
+  /** Added to the plan's enabledExtensionNames. */
+  readonly enabledExtensionNames?: readonly string[];
+  /** A debug-utils messenger in VkInstanceCreateInfo.pNext: what it hears is in `takeDebugMessages()`. */
+  readonly collectCreateMessages?: boolean;
+}
+
+export type DebugMessage = NativeVulkanMessage;
+
+export interface PhysicalDeviceProperties {
+  readonly deviceName: string;
+  readonly vendorID: number;
+  readonly deviceID: number;
+  readonly deviceType: number;
+  readonly apiVersion: number;
+  readonly driverVersion: number;
+}
+
+export class PhysicalDevice {
+  readonly properties: PhysicalDeviceProperties;
+  readonly queueFamilies: readonly { readonly queueFlags: number; readonly queueCount: number }[];
+  readonly handle: bigint;
+  readonly #instance: Instance;
+
+  /** @internal */
+  constructor(instance: Instance, native: NativeVulkanPhysicalDevice) {
+    this.#instance = instance;
+    this.handle = native.handle;
+    this.properties = native.properties;
+    this.queueFamilies = native.queueFamilies;
+  }
+
+  createDevice(options: DeviceCreateOptions): Device {
+    return this.#instance.createDeviceOn(this, options);
+  }
+}
+
+export class Instance {
+  readonly enabledLayerNames: readonly string[];
+  readonly #native: NativeVulkanInstance;
+  readonly #devices = new Set<Device>();
+
+  /** @internal */
+  constructor(native: NativeVulkanInstance) {
+    this.#native = native;
+    this.enabledLayerNames = Object.freeze([...native.layerNames]);
+  }
+
+  get isDestroyed(): boolean {
+    return this.#native.isDestroyed;
+  }
+
+  /** The VkInstance, for native code that calls the addon's exported functions. */
+  get handle(): bigint {
+    return withVulkanErrors(() => this.#native.handle);
+  }
+
+  enumeratePhysicalDevices(): PhysicalDevice[] {
+    return withVulkanErrors(() => this.#native.enumeratePhysicalDevices()).map((d) => new PhysicalDevice(this, d));
+  }
+
+  /** vkGetInstanceProcAddr for this instance: the function's address, 0n for NULL. */
+  getInstanceProcAddr(name: string): bigint {
+    if (typeof name !== 'string') throw new TypeError('getInstanceProcAddr(name): name must be a string');
+    return withVulkanErrors(() => this.#native.getInstanceProcAddr(name));
+  }
+
+  /** A VK_EXT_debug_utils messenger through the chain (needs VK_EXT_debug_utils enabled). */
+  startDebugMessenger(): void {
+    withVulkanErrors(() => this.#native.startDebugMessenger());
+  }
+
+  /** The messages heard so far (by the create-info messenger and the one startDebugMessenger made); clears them. */
+  takeDebugMessages(): DebugMessage[] {
+    return this.#native.takeDebugMessages();
+  }
+
+  /** Destroys the instance's devices, then the instance; the drivers and layers unload. */
+  destroy(): void {
+    if (this.#native.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'the Vulkan instance was already destroyed');
+    withVulkanErrors(() => this.#native.destroy());
+    this.#devices.clear();
+  }
+
+  /** @internal */
+  createDeviceOn(physicalDevice: PhysicalDevice, options: DeviceCreateOptions): Device {
+    const device = Device.create(this.#native, physicalDevice, options, (d) => this.#devices.delete(d));
+    this.#devices.add(device);
+    return device;
+  }
+}
+
+/** Carries out a discovery plan: loads its drivers and layers, builds the chain, creates the instance. */
+export function createInstanceFromPlan(plan: VulkanInstancePlan, options: CreateInstanceOptions): Instance {
+  if (typeof options !== 'object' || options === null) throw new TypeError('createInstanceFromPlan(plan, options): options must be an object');
+  if (typeof options.applicationName !== 'string') throw new TypeError('options.applicationName must be a string');
+  const extensions = [...new Set([...plan.enabledExtensionNames, ...(options.enabledExtensionNames ?? [])])];
+  const addon = loadVulkanAddon();
+  const native = withVulkanErrors(
+    () =>
+      new addon.VulkanInstance(toNativeVulkanPlan(plan), {
+        applicationName: options.applicationName,
+        ...(options.applicationVersion !== undefined && { applicationVersion: options.applicationVersion }),
+        ...(options.engineName !== undefined && { engineName: options.engineName }),
+        ...(options.engineVersion !== undefined && { engineVersion: options.engineVersion }),
+        ...(options.apiVersion !== undefined && { apiVersion: options.apiVersion }),
+        ...(options.flags !== undefined && { flags: options.flags }),
+        ...(options.collectCreateMessages !== undefined && { collectCreateMessages: options.collectCreateMessages }),
+        enabledExtensionNames: extensions,
+      }),
+  );
+  return new Instance(native);
+}
