@@ -149,6 +149,9 @@ Napi::Array MessagesToJs(Napi::Env env, CollectedVulkanMessages& collected) {
   return a;
 }
 
+// Marks the JavaScript objects that really are VulkanInstance wrappers (napi_type_tag_object).
+constexpr napi_type_tag kVulkanInstanceTag = {0x6b6c766b696e7374ULL, 0x56756c6b616e4931ULL};
+
 constexpr VkDebugUtilsMessageSeverityFlagsEXT kAllSeverities = 0x1 | 0x10 | 0x100 | 0x1000;
 constexpr VkDebugUtilsMessageTypeFlagsEXT kAllTypes = 0x1 | 0x2 | 0x4;
 
@@ -213,6 +216,7 @@ VulkanInstance::VulkanInstance(const Napi::CallbackInfo& info) : Napi::ObjectWra
     messengerInfo.pUserData = collected_.get();
     create.pNext = &messengerInfo;
   }
+  napi_type_tag_object(env, info.This(), &kVulkanInstanceTag);
   try {
     instance_ = vulkan::LoaderInstance::Create(plan, create);
   } catch (const vulkan::VkError& e) {
@@ -231,7 +235,10 @@ vulkan::LoaderInstance& VulkanInstance::Live(Napi::Env env) const {
 }
 
 std::shared_ptr<vulkan::LoaderInstance> VulkanInstance::LiveShared(Napi::Env env, Napi::Value value) {
-  if (!value.IsObject()) throw ArgumentError(env, "expected a VulkanInstance");
+  bool tagged = false;
+  if (!value.IsObject() || napi_check_object_type_tag(env, value, &kVulkanInstanceTag, &tagged) != napi_ok || !tagged) {
+    throw ArgumentError(env, "expected a VulkanInstance");
+  }
   VulkanInstance* wrap = Napi::ObjectWrap<VulkanInstance>::Unwrap(value.As<Napi::Object>());
   wrap->Live(env);
   return wrap->instance_;
