@@ -27,6 +27,8 @@ export interface NativeVulkanPlan {
     readonly driverIdRanges?: readonly (readonly [number, number])[];
   };
   readonly disableInstanceExtensionFilter: boolean;
+  /** The registry's instance extensions: what the loader knows (drivers' others are filtered out). */
+  readonly knownInstanceExtensions: readonly string[];
 }
 
 export interface NativeVulkanCreateInfo {
@@ -93,6 +95,8 @@ export interface NativeVulkanAddon {
     physicalDevice: bigint,
     createInfo: NativeVulkanDeviceCreateInfo,
   ) => NativeVulkanDevice;
+  /** The instance extensions available with the plan's drivers, filtered, plus the loader's own. */
+  vulkanInstanceExtensions(plan: NativeVulkanPlan): string[];
   /** The addon's exported vkGetInstanceProcAddr (0n: NULL), as native code calls it. */
   vulkanGetInstanceProcAddr(instance: bigint, name: string): bigint;
 }

@@ -34,6 +34,7 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     exports.Set("openxrBenchCommands", Napi::Function::New<OpenXrBenchCommands>(env, "openxrBenchCommands"));
     exports.Set("VulkanInstance", VulkanInstance::Define(env));
     exports.Set("VulkanDevice", VulkanDevice::Define(env));
+    exports.Set("vulkanInstanceExtensions", Napi::Function::New<VulkanInstanceExtensions>(env, "vulkanInstanceExtensions"));
     exports.Set("vulkanGetInstanceProcAddr", Napi::Function::New<VulkanGetInstanceProcAddr>(env, "vulkanGetInstanceProcAddr"));
     xr::RegisterOpenXrApi(env, exports);  // sessions, spaces, actions, systems, events (the typed API)
     exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));

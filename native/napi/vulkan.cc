@@ -113,6 +113,7 @@ vulkan::InstancePlan ReadPlan(Napi::Env env, Napi::Value v) {
   }
   Napi::Value disable = o.Get("disableInstanceExtensionFilter");
   plan.disableInstanceExtensionFilter = disable.IsBoolean() && disable.As<Napi::Boolean>().Value();
+  plan.knownInstanceExtensions = GetStrings(env, o, "knownInstanceExtensions");
   return plan;
 }
 
@@ -446,6 +447,25 @@ Napi::Value VulkanDevice::IsDestroyed(const Napi::CallbackInfo& info) {
 Napi::Value VulkanDevice::Handle(const Napi::CallbackInfo& info) {
   vulkan::LoaderDevice& d = Live(info.Env());
   return Napi::BigInt::New(info.Env(), static_cast<uint64_t>(reinterpret_cast<uintptr_t>(d.handle)));
+}
+
+Napi::Value VulkanInstanceExtensions(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const vulkan::InstancePlan plan = ReadPlan(env, info.Length() > 0 ? info[0] : env.Undefined());
+  std::vector<vulkan::NegotiatedDriver> drivers;
+  for (const auto& d : plan.drivers) {
+    try {
+      drivers.push_back(vulkan::LoadDriver(d));
+    } catch (const vulkan::VkError&) {
+      // logged; a driver that does not load contributes nothing
+    }
+  }
+  std::vector<const vulkan::NegotiatedDriver*> pointers;
+  for (const auto& d : drivers) pointers.push_back(&d);
+  const std::vector<std::string> names = vulkan::AvailableInstanceExtensions(plan, pointers);
+  Napi::Array a = Napi::Array::New(env, names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) a.Set(static_cast<uint32_t>(i), names[i]);
+  return a;  // the drivers unload here
 }
 
 Napi::Value VulkanGetInstanceProcAddr(const Napi::CallbackInfo& info) {

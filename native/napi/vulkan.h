@@ -76,6 +76,10 @@ class VulkanDevice : public Napi::ObjectWrap<VulkanDevice> {
 // native code calls it.
 Napi::Value VulkanGetInstanceProcAddr(const Napi::CallbackInfo& info);
 
+// vulkanInstanceExtensions(plan): the instance extensions available with this plan's drivers
+// (filtered as the Khronos loader filters) and the loader's own; the drivers are unloaded after.
+Napi::Value VulkanInstanceExtensions(const Napi::CallbackInfo& info);
+
 Napi::Error VkErrorToJs(Napi::Env env, VkResult result, const std::string& message);
 
 }  // namespace kl::napi

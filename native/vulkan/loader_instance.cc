@@ -43,6 +43,21 @@ int TypeRank(VkPhysicalDeviceType type) {
 
 }  // namespace
 
+std::vector<std::string> AvailableInstanceExtensions(const InstancePlan& plan, const std::vector<const NegotiatedDriver*>& drivers) {
+  std::set<std::string> names{kPortabilityEnumeration};
+  for (const NegotiatedDriver* d : drivers) {
+    for (auto& e : DriverExtensions(*d)) {
+      if (plan.disableInstanceExtensionFilter || Contains(plan.knownInstanceExtensions, e)) {
+        names.insert(std::move(e));
+      } else {
+        Log(LogLevel::Debug, "vulkan.driver", DescribeDriver(d->description) + ": instance extension " + e +
+                                                  " is unknown to the loader and filtered out (VK_LOADER_DISABLE_INST_EXT_FILTER keeps it)");
+      }
+    }
+  }
+  return {names.begin(), names.end()};
+}
+
 LoaderDevice*& LoaderInstance::ConstructingDevice() {
   thread_local LoaderDevice* device = nullptr;
   return device;
@@ -124,10 +139,10 @@ std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan,
   }
 
   // Enabled extensions: each must come from a driver, an enabled layer or the loader.
-  std::set<std::string> available{kPortabilityEnumeration};
-  for (const auto& d : li->drivers_) {
-    for (auto& e : DriverExtensions(*d)) available.insert(std::move(e));
-  }
+  std::vector<const NegotiatedDriver*> loaded;
+  for (const auto& d : li->drivers_) loaded.push_back(d.get());
+  const std::vector<std::string> fromDrivers = AvailableInstanceExtensions(plan, loaded);
+  std::set<std::string> available(fromDrivers.begin(), fromDrivers.end());
   for (const auto& l : li->layers_) {
     for (const auto& e : l.description.instanceExtensions) available.insert(e);
   }

@@ -39,7 +39,14 @@ struct InstancePlan {
   std::vector<LayerDescription> layers;    // nearest the application first
   DeviceFilters deviceFilters;
   bool disableInstanceExtensionFilter = false;
+  // The instance extensions the loader knows (the registry's); drivers' others are filtered out
+  // unless disableInstanceExtensionFilter (VK_LOADER_DISABLE_INST_EXT_FILTER).
+  std::vector<std::string> knownInstanceExtensions;
 };
+
+// vkEnumerateInstanceExtensionProperties(NULL) as this loader answers it for a plan: the union of
+// the drivers' extensions (filtered as the Khronos loader filters) and the loader's own.
+std::vector<std::string> AvailableInstanceExtensions(const InstancePlan& plan, const std::vector<const NegotiatedDriver*>& drivers);
 
 struct DriverInstance {
   const NegotiatedDriver* driver = nullptr;

@@ -2,7 +2,7 @@
 // failures dropped with a logged reason while other drivers work, several drivers aggregated
 // and sorted, device filters, portability drivers.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createInstanceFromPlan, VulkanError } from '../../lib/vulkan/api/index.js';
+import { createInstanceFromPlan, instanceExtensionsOfPlan, VulkanError } from '../../lib/vulkan/api/index.js';
 import { captureLog, driver, plan, testLibrary, VK_API_VERSION_1_0, VK_API_VERSION_1_3 } from './helpers.js';
 
 const lib = (name: string): string => testLibrary('vulkan_test_driver', name);
@@ -116,5 +116,18 @@ describe('VK-DR-1: several drivers', () => {
     expect(() =>
       createInstanceFromPlan(plan([driver(lib('kl_vk_driver_v7'))]), { applicationName: 'app', enabledExtensionNames: ['VK_KHR_nonexistent'] }),
     ).toThrow(/VK_ERROR_EXTENSION_NOT_PRESENT.*VK_KHR_nonexistent/);
+  });
+
+  it('VK-DR-1: instance extensions: the union of the drivers\' that the loader knows, plus the loader\'s own; VK_LOADER_DISABLE_INST_EXT_FILTER keeps the rest', () => {
+    const drivers = [driver(lib('kl_vk_driver_v7')), driver(lib('kl_vk_driver_portability'), { isPortabilityDriver: true })];
+    const filtered = instanceExtensionsOfPlan(plan(drivers));
+    expect(filtered).toEqual(['VK_KHR_get_physical_device_properties2', 'VK_KHR_portability_enumeration']);
+    const unfiltered = instanceExtensionsOfPlan(plan(drivers, [], { disableInstanceExtensionFilter: true }));
+    expect(unfiltered).toContain('VK_KLTEST_unknown_instance_extension');
+    const enable = { applicationName: 'app', enabledExtensionNames: ['VK_KLTEST_unknown_instance_extension'] };
+    expect(() => createInstanceFromPlan(plan(drivers), enable)).toThrow(/VK_ERROR_EXTENSION_NOT_PRESENT/);
+    const instance = createInstanceFromPlan(plan(drivers, [], { disableInstanceExtensionFilter: true }), enable);
+    expect(instance.enumeratePhysicalDevices()).toHaveLength(1);
+    instance.destroy();
   });
 });

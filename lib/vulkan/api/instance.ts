@@ -113,6 +113,14 @@ export class Instance {
   }
 }
 
+/**
+ * vkEnumerateInstanceExtensionProperties(NULL) for a plan: the drivers' instance extensions that
+ * the loader knows (all of them with disableInstanceExtensionFilter) and the loader's own.
+ */
+export function instanceExtensionsOfPlan(plan: VulkanInstancePlan): string[] {
+  return loadVulkanAddon().vulkanInstanceExtensions(toNativeVulkanPlan(plan));
+}
+
 /** Carries out a discovery plan: loads its drivers and layers, builds the chain, creates the instance. */
 export function createInstanceFromPlan(plan: VulkanInstancePlan, options: CreateInstanceOptions): Instance {
   if (typeof options !== 'object' || options === null) throw new TypeError('createInstanceFromPlan(plan, options): options must be an object');

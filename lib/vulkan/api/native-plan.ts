@@ -1,6 +1,11 @@
 // A VulkanInstancePlan (discovery's output) flattened into what the native core reads.
+import { VK_EXTENSIONS } from '../../generated/vulkan.js';
 import type { VulkanInstancePlan } from '../discovery/plan.js';
 import type { NativeVulkanPlan } from '../native-api.js';
+
+const knownInstanceExtensions: readonly string[] = Object.entries(VK_EXTENSIONS)
+  .filter(([, e]) => e.type === 'instance')
+  .map(([name]) => name);
 
 export function toNativeVulkanPlan(plan: VulkanInstancePlan): NativeVulkanPlan {
   return {
@@ -21,5 +26,6 @@ export function toNativeVulkanPlan(plan: VulkanInstancePlan): NativeVulkanPlan {
     })),
     deviceFilters: plan.deviceFilters,
     disableInstanceExtensionFilter: plan.disableInstanceExtensionFilter,
+    knownInstanceExtensions,
   };
 }

@@ -55,6 +55,7 @@ DriverState& State() {
 
 constexpr const char* kInstanceExtensions[] = {
     "VK_KHR_get_physical_device_properties2",
+    "VK_KLTEST_unknown_instance_extension",  // not in the registry: the loader filters it out
 #if KL_DRIVER_PORTABILITY
     "VK_KHR_portability_enumeration",
 #endif
