@@ -93,9 +93,52 @@ void LoaderDevice::FillUnknownSlot(std::size_t slot, const std::string& name) {
 
 void LoaderInstance::Report(LogLevel level, const std::string& message) const { Log(level, "vulkan", message); }
 
+LoaderInstance::CreateInfoMessengers::CreateInfoMessengers(const void* pNext) {
+  for (auto* s = static_cast<const VkBaseInStructure*>(pNext); s != nullptr; s = s->pNext) {
+    if (s->sType == VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT) {
+      VkDebugUtilsMessengerCreateInfoEXT copy = *reinterpret_cast<const VkDebugUtilsMessengerCreateInfoEXT*>(s);
+      copy.pNext = nullptr;
+      if (copy.pfnUserCallback != nullptr) messengers_.push_back(copy);
+    }
+  }
+}
+
+void LoaderInstance::CreateInfoMessengers::Deliver(const LogRecord& record) const {
+  VkDebugUtilsMessageSeverityFlagBitsEXT severity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_VERBOSE_BIT_EXT;
+  switch (record.level) {
+    case LogLevel::Error: severity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT; break;
+    case LogLevel::Warn: severity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT; break;
+    case LogLevel::Info: severity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT; break;
+    case LogLevel::Debug: break;
+  }
+  VkDebugUtilsMessengerCallbackDataEXT data{};
+  data.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CALLBACK_DATA_EXT;
+  data.pMessageIdName = "Loader Message";
+  data.pMessage = record.message.c_str();
+  for (const auto& m : messengers_) {
+    if ((m.messageSeverity & severity) != 0 && (m.messageType & VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT) != 0) {
+      m.pfnUserCallback(severity, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, &data, m.pUserData);
+    }
+  }
+}
+
+LoaderInstance::CreateInfoMessengers::Listening::Listening(const CreateInfoMessengers& messengers) {
+  if (messengers.messengers_.empty()) return;
+  const std::thread::id thread = std::this_thread::get_id();
+  token_ = LogSinkRegistry::Get().Add([&messengers, thread](const LogRecord& record) {
+    if (std::this_thread::get_id() == thread && record.source.starts_with("vulkan")) messengers.Deliver(record);
+  });
+}
+
+LoaderInstance::CreateInfoMessengers::Listening::~Listening() {
+  if (token_ != 0) LogSinkRegistry::Get().Remove(token_);
+}
+
 std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan, const VkInstanceCreateInfo& createInfo) {
   auto li = std::make_shared<LoaderInstance>(PrivateTag{});
   li->plan_ = plan;
+  li->createInfoMessengers_ = std::make_unique<CreateInfoMessengers>(createInfo.pNext);
+  const CreateInfoMessengers::Listening listening(*li->createInfoMessengers_);
   if (createInfo.pApplicationInfo != nullptr && createInfo.pApplicationInfo->apiVersion != 0) {
     li->applicationApiVersion_ = createInfo.pApplicationInfo->apiVersion;
   }
@@ -208,6 +251,8 @@ std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan,
   }
   // The application's table: every instance-level command from the top of the chain.
   gen::fillVkInstanceDispatchTable(li->table_, topGetInstanceProcAddr, li->handle());
+  li->Report(LogLevel::Info, "vkCreateInstance: instance created with " + std::to_string(li->layers_.size()) + " layer(s) and " +
+                                 std::to_string(li->driverInstances_.size()) + " driver instance(s)");
   return li;
 }
 
@@ -223,6 +268,9 @@ void LoaderInstance::Destroy(const VkAllocationCallbacks* allocator) {
     destroyed_ = true;
     devices = devices_;
   }
+  const CreateInfoMessengers::Listening listening(*createInfoMessengers_);
+  Report(LogLevel::Info, "vkDestroyInstance: destroying the instance (" + std::to_string(devices.size()) + " live device(s)), then unloading " +
+                             std::to_string(layers_.size()) + " layer(s) and " + std::to_string(drivers_.size()) + " driver(s)");
   // Children first: devices the application left live.
   for (auto& d : devices) {
     if (!d->destroyed) DestroyDevice(d.get(), allocator);

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -145,6 +146,29 @@ class LoaderInstance {
   // A loader message: to the log ("vulkan").
   void Report(LogLevel level, const std::string& message) const;
 
+  // VK_EXT_debug_utils messengers chained into VkInstanceCreateInfo.pNext: they hear the
+  // loader's messages (every "vulkan*" log record emitted on this thread) during vkCreateInstance
+  // and vkDestroyInstance, as the Khronos loader does.
+  class CreateInfoMessengers {
+   public:
+    explicit CreateInfoMessengers(const void* pNext);
+    // While alive, loader records emitted on this thread reach the messengers.
+    class Listening {
+     public:
+      explicit Listening(const CreateInfoMessengers& messengers);
+      ~Listening();
+      Listening(const Listening&) = delete;
+      Listening& operator=(const Listening&) = delete;
+
+     private:
+      std::uint64_t token_ = 0;
+    };
+
+   private:
+    void Deliver(const LogRecord& record) const;
+    std::vector<VkDebugUtilsMessengerCreateInfoEXT> messengers_;
+  };
+
  private:
   struct PrivateTag {};
   struct HandleObject {
@@ -160,6 +184,7 @@ class LoaderInstance {
   bool UnknownPhysicalSlotFilled(std::size_t slot) const;
 
   HandleObject handleObject_{&table_, this};
+  std::unique_ptr<CreateInfoMessengers> createInfoMessengers_;
   gen::VkInstanceDispatchTable table_{};
   InstancePlan plan_;
   std::vector<std::unique_ptr<NegotiatedDriver>> drivers_;
