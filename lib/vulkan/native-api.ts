@@ -19,6 +19,15 @@ export interface NativeVulkanPlan {
     readonly getInstanceProcAddrSymbol: string;
     readonly getDeviceProcAddrSymbol: string;
     readonly instanceExtensions: readonly string[];
+    readonly kind: 'implicit' | 'explicit';
+    readonly apiVersion: number;
+    readonly implementationVersion: number;
+    /** VK-CH-5: the exported interceptors of an implicit layer (manifest pre_instance_functions). */
+    readonly preInstanceFunctions: {
+      readonly vkEnumerateInstanceExtensionProperties?: string;
+      readonly vkEnumerateInstanceLayerProperties?: string;
+      readonly vkEnumerateInstanceVersion?: string;
+    };
   }[];
   readonly deviceFilters: {
     readonly deviceSelect?: { readonly vendorId: number; readonly deviceId: number };
@@ -97,6 +106,9 @@ export interface NativeVulkanAddon {
   ) => NativeVulkanDevice;
   /** The instance extensions available with the plan's drivers, filtered, plus the loader's own. */
   vulkanInstanceExtensions(plan: NativeVulkanPlan): string[];
+  /** A pre-instance function through the implicit layers' interceptors (VK-CH-5). */
+  vulkanPreInstance(plan: NativeVulkanPlan, command: 'vkEnumerateInstanceVersion'): number;
+  vulkanPreInstance(plan: NativeVulkanPlan, command: 'vkEnumerateInstanceExtensionProperties' | 'vkEnumerateInstanceLayerProperties'): string[];
   /** The addon's exported vkGetInstanceProcAddr (0n: NULL), as native code calls it. */
   vulkanGetInstanceProcAddr(instance: bigint, name: string): bigint;
 }

@@ -1,8 +1,10 @@
 #include "napi/vulkan.h"
 
+#include <cstdio>
 #include <cstring>
 
 #include "napi/errors.h"
+#include "vulkan/pre_instance.h"
 #include "vulkan/trampolines.h"
 
 namespace kl::napi {
@@ -466,6 +468,58 @@ Napi::Value VulkanInstanceExtensions(const Napi::CallbackInfo& info) {
   Napi::Array a = Napi::Array::New(env, names.size());
   for (std::size_t i = 0; i < names.size(); ++i) a.Set(static_cast<uint32_t>(i), names[i]);
   return a;  // the drivers unload here
+}
+
+// vulkanPreInstance(plan, command): one pre-instance function through the implicit layers'
+// interceptors (layers with kind 'implicit' and preInstanceFunctions), libraries unloaded after.
+Napi::Value VulkanPreInstance(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 2 || !info[1].IsString()) throw ArgumentError(env, "vulkanPreInstance(plan, command)");
+  vulkan::PreInstancePlan pre;
+  pre.instance = ReadPlan(env, info[0]);
+  Napi::Array layers = info[0].As<Napi::Object>().Get("layers").As<Napi::Array>();
+  for (uint32_t i = 0; i < layers.Length(); ++i) {
+    Napi::Object l = layers.Get(i).As<Napi::Object>();
+    VkLayerProperties props{};
+    std::snprintf(props.layerName, sizeof(props.layerName), "%s", GetString(env, l, "name").c_str());
+    std::snprintf(props.description, sizeof(props.description), "%s", GetString(env, l, "description", "").c_str());
+    props.specVersion = GetUint(env, l, "apiVersion", 0);
+    props.implementationVersion = GetUint(env, l, "implementationVersion", 0);
+    pre.layerProperties.push_back(props);
+    if (GetString(env, l, "kind", "explicit") != "implicit" || !l.Get("preInstanceFunctions").IsObject()) continue;
+    Napi::Object f = l.Get("preInstanceFunctions").As<Napi::Object>();
+    vulkan::PreInstanceLayer layer;
+    layer.name = GetString(env, l, "name");
+    layer.libraryPath = GetString(env, l, "libraryPath");
+    layer.enumerateInstanceExtensionProperties = GetString(env, f, "vkEnumerateInstanceExtensionProperties", "");
+    layer.enumerateInstanceLayerProperties = GetString(env, f, "vkEnumerateInstanceLayerProperties", "");
+    layer.enumerateInstanceVersion = GetString(env, f, "vkEnumerateInstanceVersion", "");
+    pre.interceptors.push_back(std::move(layer));
+  }
+  const std::string command = info[1].As<Napi::String>().Utf8Value();
+  if (command == "vkEnumerateInstanceVersion") {
+    uint32_t version = 0;
+    const VkResult res = vulkan::PreInstanceEnumerateVersion(pre, &version);
+    if (res != VK_SUCCESS) throw VkErrorToJs(env, res, "vkEnumerateInstanceVersion failed down the pre-instance chain");
+    return Napi::Number::New(env, version);
+  }
+  if (command == "vkEnumerateInstanceExtensionProperties") {
+    std::vector<VkExtensionProperties> props;
+    const VkResult res = vulkan::PreInstanceEnumerateExtensions(pre, &props);
+    if (res != VK_SUCCESS) throw VkErrorToJs(env, res, "vkEnumerateInstanceExtensionProperties failed down the pre-instance chain");
+    Napi::Array a = Napi::Array::New(env, props.size());
+    for (std::size_t i = 0; i < props.size(); ++i) a.Set(static_cast<uint32_t>(i), std::string(props[i].extensionName));
+    return a;
+  }
+  if (command == "vkEnumerateInstanceLayerProperties") {
+    std::vector<VkLayerProperties> props;
+    const VkResult res = vulkan::PreInstanceEnumerateLayers(pre, &props);
+    if (res != VK_SUCCESS) throw VkErrorToJs(env, res, "vkEnumerateInstanceLayerProperties failed down the pre-instance chain");
+    Napi::Array a = Napi::Array::New(env, props.size());
+    for (std::size_t i = 0; i < props.size(); ++i) a.Set(static_cast<uint32_t>(i), std::string(props[i].layerName));
+    return a;
+  }
+  throw ArgumentError(env, "command must be vkEnumerateInstanceVersion, vkEnumerateInstanceExtensionProperties or vkEnumerateInstanceLayerProperties");
 }
 
 Napi::Value VulkanGetInstanceProcAddr(const Napi::CallbackInfo& info) {

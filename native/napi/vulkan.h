@@ -80,6 +80,11 @@ Napi::Value VulkanGetInstanceProcAddr(const Napi::CallbackInfo& info);
 // (filtered as the Khronos loader filters) and the loader's own; the drivers are unloaded after.
 Napi::Value VulkanInstanceExtensions(const Napi::CallbackInfo& info);
 
+// vulkanPreInstance(plan, command): vkEnumerateInstanceVersion (number),
+// vkEnumerateInstanceExtensionProperties / vkEnumerateInstanceLayerProperties (names) through the
+// implicit layers' pre-instance interceptors (VK-CH-5).
+Napi::Value VulkanPreInstance(const Napi::CallbackInfo& info);
+
 Napi::Error VkErrorToJs(Napi::Env env, VkResult result, const std::string& message);
 
 }  // namespace kl::napi

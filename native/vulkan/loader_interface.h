@@ -109,3 +109,40 @@ inline constexpr uint32_t kLayerInterfaceVersion = 2;
 inline constexpr uint32_t kDriverInterfaceVersion = 7;
 
 }  // namespace kl::vulkan
+
+// ---- Pre-instance functions (spec "实例前函数") ----
+extern "C" {
+typedef enum VkChainType {
+  VK_CHAIN_TYPE_UNKNOWN = 0,
+  VK_CHAIN_TYPE_ENUMERATE_INSTANCE_EXTENSION_PROPERTIES = 1,
+  VK_CHAIN_TYPE_ENUMERATE_INSTANCE_LAYER_PROPERTIES = 2,
+  VK_CHAIN_TYPE_ENUMERATE_INSTANCE_VERSION = 3,
+} VkChainType;
+
+typedef struct VkChainHeader {
+  VkChainType type;
+  uint32_t version;
+  uint32_t size;
+} VkChainHeader;
+
+#define VK_CURRENT_CHAIN_VERSION 1
+
+typedef struct VkEnumerateInstanceExtensionPropertiesChain {
+  VkChainHeader header;
+  VkResult(VKAPI_PTR* pfnNextLayer)(const struct VkEnumerateInstanceExtensionPropertiesChain*, const char*, uint32_t*,
+                                    VkExtensionProperties*);
+  const struct VkEnumerateInstanceExtensionPropertiesChain* pNextLink;
+} VkEnumerateInstanceExtensionPropertiesChain;
+
+typedef struct VkEnumerateInstanceLayerPropertiesChain {
+  VkChainHeader header;
+  VkResult(VKAPI_PTR* pfnNextLayer)(const struct VkEnumerateInstanceLayerPropertiesChain*, uint32_t*, VkLayerProperties*);
+  const struct VkEnumerateInstanceLayerPropertiesChain* pNextLink;
+} VkEnumerateInstanceLayerPropertiesChain;
+
+typedef struct VkEnumerateInstanceVersionChain {
+  VkChainHeader header;
+  VkResult(VKAPI_PTR* pfnNextLayer)(const struct VkEnumerateInstanceVersionChain*, uint32_t*);
+  const struct VkEnumerateInstanceVersionChain* pNextLink;
+} VkEnumerateInstanceVersionChain;
+}  // extern "C"

@@ -121,6 +121,22 @@ export function instanceExtensionsOfPlan(plan: VulkanInstancePlan): string[] {
   return loadVulkanAddon().vulkanInstanceExtensions(toNativeVulkanPlan(plan));
 }
 
+/**
+ * The pre-instance functions for a plan (VK-CH-5): implicit layers with pre_instance_functions
+ * intercept them; their libraries are loaded for the call and unloaded after it.
+ */
+export const preInstance = {
+  enumerateInstanceVersion(plan: VulkanInstancePlan): number {
+    return withVulkanErrors(() => loadVulkanAddon().vulkanPreInstance(toNativeVulkanPlan(plan), 'vkEnumerateInstanceVersion'));
+  },
+  enumerateInstanceExtensionProperties(plan: VulkanInstancePlan): string[] {
+    return withVulkanErrors(() => loadVulkanAddon().vulkanPreInstance(toNativeVulkanPlan(plan), 'vkEnumerateInstanceExtensionProperties'));
+  },
+  enumerateInstanceLayerProperties(plan: VulkanInstancePlan): string[] {
+    return withVulkanErrors(() => loadVulkanAddon().vulkanPreInstance(toNativeVulkanPlan(plan), 'vkEnumerateInstanceLayerProperties'));
+  },
+};
+
 /** Carries out a discovery plan: loads its drivers and layers, builds the chain, creates the instance. */
 export function createInstanceFromPlan(plan: VulkanInstancePlan, options: CreateInstanceOptions): Instance {
   if (typeof options !== 'object' || options === null) throw new TypeError('createInstanceFromPlan(plan, options): options must be an object');

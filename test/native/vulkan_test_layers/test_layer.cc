@@ -10,13 +10,16 @@
 //
 // Compile definitions: KL_LAYER_NAME, KL_LAYER_INTERFACE (0, 1, 2), KL_LAYER_NEGOTIATE_FAIL
 // (1: returns VK_ERROR_INITIALIZATION_FAILED; 2: answers interface 1), KL_LAYER_NEGOTIATE_SYMBOL,
-// KL_LAYER_GIPA_SYMBOL / KL_LAYER_GDPA_SYMBOL (interface 1 export names).
+// KL_LAYER_GIPA_SYMBOL / KL_LAYER_GDPA_SYMBOL (interface 1 export names), KL_LAYER_PRE_INSTANCE
+// (1: exports pre-instance interceptors, see the end of the file).
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "vulkan/loader_interface.h"
 
@@ -228,4 +231,40 @@ KL_EXPORT PFN_vkVoidFunction VKAPI_CALL KlGipa(VkInstance instance, const char* 
 KL_EXPORT PFN_vkVoidFunction VKAPI_CALL KlGipa(VkInstance instance, const char* name) { return GetInstanceProcAddr(instance, name); }
 KL_EXPORT PFN_vkVoidFunction VKAPI_CALL KlGdpa(VkDevice device, const char* name) __asm__(KL_LAYER_NAME "GetDeviceProcAddr");
 KL_EXPORT PFN_vkVoidFunction VKAPI_CALL KlGdpa(VkDevice device, const char* name) { return GetDeviceProcAddr(device, name); }
+#endif
+
+#if KL_LAYER_PRE_INSTANCE
+// Pre-instance interceptors (manifest "pre_instance_functions"): the version gets patch 77; the
+// extension list loses VK_KHR_portability_enumeration. Both check the chain header first.
+KL_EXPORT VkResult VKAPI_CALL klPreEnumerateInstanceVersion(const VkEnumerateInstanceVersionChain* chain, uint32_t* version) {
+  if (chain->header.type != VK_CHAIN_TYPE_ENUMERATE_INSTANCE_VERSION || chain->header.version != VK_CURRENT_CHAIN_VERSION ||
+      chain->header.size != sizeof(*chain)) {
+    return VK_ERROR_INITIALIZATION_FAILED;
+  }
+  const VkResult res = chain->pfnNextLayer(chain->pNextLink, version);
+  if (res == VK_SUCCESS) *version = (*version & ~0xFFFu) | 77u;
+  return res;
+}
+
+KL_EXPORT VkResult VKAPI_CALL klPreEnumerateInstanceExtensionProperties(const VkEnumerateInstanceExtensionPropertiesChain* chain,
+                                                                         const char* layerName, uint32_t* count, VkExtensionProperties* props) {
+  if (chain->header.type != VK_CHAIN_TYPE_ENUMERATE_INSTANCE_EXTENSION_PROPERTIES || chain->header.size != sizeof(*chain)) {
+    return VK_ERROR_INITIALIZATION_FAILED;
+  }
+  uint32_t all = 0;
+  VkResult res = chain->pfnNextLayer(chain->pNextLink, layerName, &all, nullptr);
+  if (res != VK_SUCCESS) return res;
+  std::vector<VkExtensionProperties> list(all);
+  res = chain->pfnNextLayer(chain->pNextLink, layerName, &all, list.data());
+  if (res != VK_SUCCESS) return res;
+  std::erase_if(list, [](const VkExtensionProperties& p) { return std::string_view(p.extensionName) == "VK_KHR_portability_enumeration"; });
+  if (props == nullptr) {
+    *count = static_cast<uint32_t>(list.size());
+    return VK_SUCCESS;
+  }
+  const uint32_t n = std::min<uint32_t>(*count, static_cast<uint32_t>(list.size()));
+  for (uint32_t i = 0; i < n; ++i) props[i] = list[i];
+  *count = n;
+  return n < list.size() ? VK_INCOMPLETE : VK_SUCCESS;
+}
 #endif
