@@ -98,6 +98,7 @@ vulkan::InstancePlan ReadPlan(Napi::Env env, Napi::Value v) {
     desc.getInstanceProcAddrSymbol = GetString(env, l, "getInstanceProcAddrSymbol", "vkGetInstanceProcAddr");
     desc.getDeviceProcAddrSymbol = GetString(env, l, "getDeviceProcAddrSymbol", "vkGetDeviceProcAddr");
     desc.instanceExtensions = GetStrings(env, l, "instanceExtensions");
+    desc.manifestApiVersion = GetUint(env, l, "apiVersion", 0);
     plan.layers.push_back(std::move(desc));
   }
   Napi::Value filters = o.Get("deviceFilters");

@@ -16,7 +16,16 @@ namespace {
 
 }  // namespace
 
+void CheckLayerApiVersion(const LayerDescription& layer) {
+  const uint32_t v = layer.manifestApiVersion;
+  if (v != 0 && (VK_API_VERSION_VARIANT(v) != 0 || VK_API_VERSION_MAJOR(v) != 1)) {
+    Reject(layer, "its manifest api_version " + std::to_string(VK_API_VERSION_VARIANT(v)) + ":" + ApiVersionString(v) +
+                      " is not compatible with this loader's Vulkan 1.x (LLP_LOADER_4)");
+  }
+}
+
 NegotiatedLayer NegotiateLayer(const LayerDescription& layer) {
+  CheckLayerApiVersion(layer);
   NegotiatedLayer result;
   result.description = layer;
   try {

@@ -25,6 +25,7 @@ struct LayerDescription {
   std::string getInstanceProcAddrSymbol = "vkGetInstanceProcAddr";
   std::string getDeviceProcAddrSymbol = "vkGetDeviceProcAddr";
   std::vector<std::string> instanceExtensions;  // from the manifest (for the enabled-extension check)
+  uint32_t manifestApiVersion = 0;              // the manifest's api_version (0: not given)
 };
 
 struct NegotiatedLayer {
@@ -35,6 +36,10 @@ struct NegotiatedLayer {
   PFN_vkGetDeviceProcAddr getDeviceProcAddr = nullptr;
   PFN_GetPhysicalDeviceProcAddr getPhysicalDeviceProcAddr = nullptr;  // interface 2, optional
 };
+
+// LLP_LOADER_4: a layer whose manifest api_version has another variant or major version than the
+// loader's Vulkan (0, 1) is not loaded. Throws like NegotiateLayer.
+void CheckLayerApiVersion(const LayerDescription& layer);
 
 // Throws VkError(VK_ERROR_LAYER_NOT_PRESENT) naming the layer, its file, the symbol and the
 // reason; also logged ("vulkan.layer"). The caller leaves the layer out of the chain.

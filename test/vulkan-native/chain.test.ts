@@ -218,3 +218,14 @@ describe('VK-CH: chains and dispatch', () => {
     expect(() => new (loadVulkanAddon().VulkanDevice)(instance as never, 1n, { queueCreateInfos: [] })).toThrow(TypeError);
   });
 });
+
+describe('VK-CH-6: LLP_LOADER rules of the native core', () => {
+  it('VK-CH-6 LLP_LOADER_4: a layer whose manifest api_version is not Vulkan 1.x is not loaded; the reason is logged', async () => {
+    const vulkan2 = (2 << 22) | (0 << 12);
+    const instance = create([testLayer('a', { apiVersion: vulkan2 }), testLayer('b', { apiVersion: (1 << 22) | (3 << 12) })]);
+    expect(instance.enabledLayerNames).toEqual(['VK_LAYER_KLTEST_b']);
+    expect(chainSeenByDriver(instance)).toBe('app>VK_LAYER_KLTEST_b@2');
+    await log.settle();
+    expect(log.records.some((r) => r.message.includes('VK_LAYER_KLTEST_a') && r.message.includes('LLP_LOADER_4'))).toBe(true);
+  });
+});
