@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { PlannedVulkanDriver, PlannedVulkanLayer, VulkanInstancePlan } from '../../lib/vulkan/discovery/plan.js';
 import { testNativeDir } from '../helpers/paths.js';
 import { loaderLog, type LogRecord } from '../../lib/log.js';
+export { owningLibrary } from '../helpers/maps.js';
 
 export const LAVAPIPE_MANIFEST = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
 export const VALIDATION_MANIFEST = '/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json';
@@ -89,17 +90,6 @@ export function captureLog(): { records: LogRecord[]; settle: () => Promise<void
     },
     stop: () => loaderLog.off('record', listener),
   };
-}
-
-/** The file whose mapping contains `address`, from /proc/self/maps. */
-export function owningLibrary(address: bigint): string | undefined {
-  for (const line of readFileSync('/proc/self/maps', 'utf8').split('\n')) {
-    const [range, , , , , file] = line.split(/\s+/);
-    if (!range || !file) continue;
-    const [lo, hi] = range.split('-').map((h) => BigInt(`0x${h}`));
-    if (address >= lo! && address < hi!) return file;
-  }
-  return undefined;
 }
 
 export const VK_API_VERSION_1_0 = 1 << 22;

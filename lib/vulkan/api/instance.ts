@@ -3,6 +3,7 @@
 import type { VulkanInstancePlan } from '../discovery/plan.js';
 import {
   loadVulkanAddon,
+  type NativeVulkanCreateInfo,
   type NativeVulkanInstance,
   type NativeVulkanMessage,
   type NativeVulkanPhysicalDevice,
@@ -13,20 +14,12 @@ import { toNativeVulkanPlan } from './native-plan.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 
-export interface CreateInstanceOptions {
-  readonly applicationName: string;
-  readonly applicationVersion?: number;
-  readonly engineName?: string;
-  readonly engineVersion?: number;
-  /** VK_MAKE_API_VERSION value; default VK_API_VERSION_1_0. */
-  readonly apiVersion?: number;
-  /** VkInstanceCreateFlags (e.g. VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR = 1). */
-  readonly flags?: number;
-  /** Added to the plan's enabledExtensionNames. */
-  readonly enabledExtensionNames?: readonly string[];
-  /** A debug-utils messenger in VkInstanceCreateInfo.pNext: what it hears is in `takeDebugMessages()`. */
-  readonly collectCreateMessages?: boolean;
-}
+/**
+ * What the application asks of vkCreateInstance. `enabledExtensionNames` is added to the plan's;
+ * `collectCreateMessages` chains a debug-utils messenger into VkInstanceCreateInfo.pNext whose
+ * messages `takeDebugMessages()` returns.
+ */
+export type CreateInstanceOptions = NativeVulkanCreateInfo;
 
 export type DebugMessage = NativeVulkanMessage;
 
