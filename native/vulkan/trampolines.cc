@@ -199,19 +199,6 @@ std::shared_ptr<const kl::vulkan::PreInstancePlan> PlanFor(const char* command) 
   return plan;
 }
 
-template <typename T>
-VkResult CopyOut(const std::vector<T>& all, uint32_t* count, T* out) {
-  if (count == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
-  if (out == nullptr) {
-    *count = static_cast<uint32_t>(all.size());
-    return VK_SUCCESS;
-  }
-  const uint32_t n = std::min<uint32_t>(*count, static_cast<uint32_t>(all.size()));
-  std::copy_n(all.begin(), n, out);
-  *count = n;
-  return n < all.size() ? VK_INCOMPLETE : VK_SUCCESS;
-}
-
 }  // namespace
 
 KL_VK_EXPORT VkResult VKAPI_CALL vkCreateInstance(const VkInstanceCreateInfo* pCreateInfo, const VkAllocationCallbacks*, VkInstance* pInstance) {
@@ -255,7 +242,7 @@ KL_VK_EXPORT VkResult VKAPI_CALL vkEnumerateInstanceExtensionProperties(const ch
     const VkResult res = kl::vulkan::PreInstanceEnumerateExtensions(*plan, &all);
     if (res != VK_SUCCESS) return res;
   }
-  return CopyOut(all, pPropertyCount, pProperties);
+  return kl::vulkan::CopyEnumerated(all, pPropertyCount, pProperties);
 }
 KL_VK_EXPORT VkResult VKAPI_CALL vkEnumerateInstanceLayerProperties(uint32_t* pPropertyCount, VkLayerProperties* pProperties) {
   auto plan = PlanFor("vkEnumerateInstanceLayerProperties");
@@ -263,7 +250,7 @@ KL_VK_EXPORT VkResult VKAPI_CALL vkEnumerateInstanceLayerProperties(uint32_t* pP
   std::vector<VkLayerProperties> all;
   const VkResult res = kl::vulkan::PreInstanceEnumerateLayers(*plan, &all);
   if (res != VK_SUCCESS) return res;
-  return CopyOut(all, pPropertyCount, pProperties);
+  return kl::vulkan::CopyEnumerated(all, pPropertyCount, pProperties);
 }
 KL_VK_EXPORT VkResult VKAPI_CALL vkEnumerateInstanceVersion(uint32_t* pApiVersion) {
   if (pApiVersion == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
