@@ -11,6 +11,7 @@
 #include "napi/openxr.h"
 #include "napi/openxr_api.h"
 #include "napi/openxr_probe.h"
+#include "napi/vulkan.h"
 
 namespace kl::napi {
 
@@ -31,6 +32,12 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     exports.Set("benchOpenXrLocateSpace", Napi::Function::New<BenchOpenXrLocateSpace>(env, "benchOpenXrLocateSpace"));
     exports.Set("OpenXrBenchScenario", DefineOpenXrBenchScenario(env));
     exports.Set("openxrBenchCommands", Napi::Function::New<OpenXrBenchCommands>(env, "openxrBenchCommands"));
+    exports.Set("VulkanInstance", VulkanInstance::Define(env));
+    exports.Set("VulkanDevice", VulkanDevice::Define(env));
+    exports.Set("vulkanInstanceExtensions", Napi::Function::New<VulkanInstanceExtensions>(env, "vulkanInstanceExtensions"));
+    exports.Set("vulkanPreInstance", Napi::Function::New<VulkanPreInstance>(env, "vulkanPreInstance"));
+    exports.Set("vulkanPublishPlan", Napi::Function::New<VulkanPublishPlan>(env, "vulkanPublishPlan"));
+    exports.Set("vulkanGetInstanceProcAddr", Napi::Function::New<VulkanGetInstanceProcAddr>(env, "vulkanGetInstanceProcAddr"));
     xr::RegisterOpenXrApi(env, exports);  // sessions, spaces, actions, systems, events (the typed API)
     exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
   }

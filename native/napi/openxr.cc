@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "napi/arguments.h"
 #include "napi/errors.h"
 #include "openxr/instance_registry.h"
 #include "openxr/trampolines.h"
@@ -11,27 +12,6 @@
 namespace kl::napi {
 
 namespace {
-
-std::string GetString(Napi::Env env, Napi::Object o, const char* key, const char* fallback = nullptr) {
-  Napi::Value v = o.Get(key);
-  if (v.IsString()) return v.As<Napi::String>().Utf8Value();
-  if (fallback != nullptr && (v.IsUndefined() || v.IsNull())) return fallback;
-  throw ArgumentError(env, std::string("'") + key + "' must be a string");
-}
-
-std::vector<std::string> GetStrings(Napi::Env env, Napi::Object o, const char* key) {
-  std::vector<std::string> out;
-  Napi::Value v = o.Get(key);
-  if (v.IsUndefined() || v.IsNull()) return out;
-  if (!v.IsArray()) throw ArgumentError(env, std::string("'") + key + "' must be an array of strings");
-  Napi::Array a = v.As<Napi::Array>();
-  for (uint32_t i = 0; i < a.Length(); ++i) {
-    Napi::Value e = a.Get(i);
-    if (!e.IsString()) throw ArgumentError(env, std::string("'") + key + "' must be an array of strings");
-    out.push_back(e.As<Napi::String>().Utf8Value());
-  }
-  return out;
-}
 
 uint64_t GetBigUint(Napi::Env env, Napi::Object o, const char* key, uint64_t fallback) {
   Napi::Value v = o.Get(key);

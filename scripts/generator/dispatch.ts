@@ -180,6 +180,12 @@ export function emitVulkanCommands(cfg: ApiConfig, sel: Selection, commands: rea
     const macro = `KL_VK_${t.table.toUpperCase()}_COMMAND_SIGNATURES`;
     emitSignatureMacro(macro, commands.filter((c) => tableOf(c.level) === t.table), out);
   }
+  // The core commands alone: what a loader library exports as C functions (extension commands are
+  // reached through vkGetInstanceProcAddr / vkGetDeviceProcAddr).
+  for (const t of tables) {
+    const macro = `KL_VK_CORE_${t.table.toUpperCase()}_COMMAND_SIGNATURES`;
+    emitSignatureMacro(macro, commands.filter((c) => tableOf(c.level) === t.table && c.isCore), out);
+  }
   out.push('/** Fills the global commands with `getInstanceProcAddr(NULL, name)`; failures stay null. */');
   out.push('inline void fillVkGlobalDispatchTable(VkGlobalDispatchTable& table, PFN_vkGetInstanceProcAddr getInstanceProcAddr) noexcept {');
   out.push('    table = VkGlobalDispatchTable{};');

@@ -1,6 +1,5 @@
 // Instance creation, the call chain, dispatch, several instances, teardown (XR-CI-*).
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { XR_COMMANDS } from '../../lib/generated/openxr.js';
@@ -9,21 +8,10 @@ import { createInstanceFromPlan, nativeInstanceOf } from '../../lib/openxr/api/i
 import { freshTrace, layerDir, mappedLibraries, plannedLayer, runtimeLibrary, testPlan } from './helpers.js';
 import { openXrErrorFrom } from '../helpers/errors.js';
 import { loaderLog, type LogRecord } from '../../lib/core/log.js';
+import { owningLibrary } from '../helpers/maps.js';
 
 const addonPath = path.join(packageRoot, 'build/Release/khronos_loader.node');
 const order = ['XR_APILAYER_KLTEST_order_a', 'XR_APILAYER_KLTEST_order_b', 'XR_APILAYER_KLTEST_order_c'];
-
-/** The file whose mapping contains `address`, from /proc/self/maps. */
-function owningLibrary(address: bigint): string | undefined {
-  for (const line of readFileSync('/proc/self/maps', 'utf8').split('\n')) {
-    const [range, , , , , file] = line.split(/\s+/);
-    if (!range || !file) continue;
-    const [lo, hi] = range.split('-').map((h) => BigInt(`0x${h}`));
-    if (address >= lo! && address < hi!) return file;
-  }
-  return undefined;
-}
-
 
 afterEach(() => {
   delete process.env.KL_TEST_TRACE;

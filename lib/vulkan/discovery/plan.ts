@@ -44,6 +44,8 @@ export interface PlannedVulkanLayer {
   /** VK_MAKE_API_VERSION of the manifest's api_version. */
   readonly apiVersion: number;
   readonly implementationVersion: number;
+  /** The manifest's instance_extensions names (an application may enable them when the layer is on). */
+  readonly instanceExtensionNames?: readonly string[];
   readonly reason: string;
 }
 

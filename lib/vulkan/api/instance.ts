@@ -1,0 +1,155 @@
+// The Vulkan instance as the rest of the package sees it: built from a discovery plan, owning its
+// physical devices and devices. Use after destroy() throws VulkanError; wrong arguments TypeError.
+import type { VulkanInstancePlan } from '../discovery/plan.js';
+import {
+  loadVulkanAddon,
+  type NativeVulkanCreateInfo,
+  type NativeVulkanInstance,
+  type NativeVulkanMessage,
+  type NativeVulkanPhysicalDevice,
+} from '../native-api.js';
+import { Device, type DeviceCreateOptions } from './device.js';
+import { VulkanError, withVulkanErrors } from './errors.js';
+import { toNativeVulkanPlan } from './native-plan.js';
+
+const VK_ERROR_VALIDATION_FAILED = -1000011001;
+
+/**
+ * What the application asks of vkCreateInstance. `enabledExtensionNames` is added to the plan's;
+ * `collectCreateMessages` chains a debug-utils messenger into VkInstanceCreateInfo.pNext whose
+ * messages `takeDebugMessages()` returns.
+ */
+export type CreateInstanceOptions = NativeVulkanCreateInfo;
+
+export type DebugMessage = NativeVulkanMessage;
+
+/** VkPhysicalDeviceProperties' identifying fields. */
+export type PhysicalDeviceProperties = NativeVulkanPhysicalDevice['properties'];
+
+export class PhysicalDevice {
+  readonly properties: PhysicalDeviceProperties;
+  readonly queueFamilies: readonly { readonly queueFlags: number; readonly queueCount: number }[];
+  readonly handle: bigint;
+  readonly #instance: Instance;
+
+  /** @internal */
+  constructor(instance: Instance, native: NativeVulkanPhysicalDevice) {
+    this.#instance = instance;
+    this.handle = native.handle;
+    this.properties = native.properties;
+    this.queueFamilies = native.queueFamilies;
+  }
+
+  createDevice(options: DeviceCreateOptions): Device {
+    return this.#instance.createDeviceOn(this, options);
+  }
+}
+
+export class Instance {
+  readonly enabledLayerNames: readonly string[];
+  readonly #native: NativeVulkanInstance;
+  readonly #devices = new Set<Device>();
+
+  /** @internal */
+  constructor(native: NativeVulkanInstance) {
+    this.#native = native;
+    this.enabledLayerNames = Object.freeze([...native.layerNames]);
+  }
+
+  get isDestroyed(): boolean {
+    return this.#native.isDestroyed;
+  }
+
+  /** The VkInstance, for native code that calls the addon's exported functions. */
+  get handle(): bigint {
+    return withVulkanErrors(() => this.#native.handle);
+  }
+
+  enumeratePhysicalDevices(): PhysicalDevice[] {
+    return withVulkanErrors(() => this.#native.enumeratePhysicalDevices()).map((d) => new PhysicalDevice(this, d));
+  }
+
+  /** vkGetInstanceProcAddr for this instance: the function's address, 0n for NULL. */
+  getInstanceProcAddr(name: string): bigint {
+    if (typeof name !== 'string') throw new TypeError('getInstanceProcAddr(name): name must be a string');
+    return withVulkanErrors(() => this.#native.getInstanceProcAddr(name));
+  }
+
+  /** A VK_EXT_debug_utils messenger through the chain (needs VK_EXT_debug_utils enabled). */
+  startDebugMessenger(): void {
+    withVulkanErrors(() => this.#native.startDebugMessenger());
+  }
+
+  /** The messages heard so far (by the create-info messenger and the one startDebugMessenger made); clears them. */
+  takeDebugMessages(): DebugMessage[] {
+    return this.#native.takeDebugMessages();
+  }
+
+  /** Destroys the instance's devices, then the instance; the drivers and layers unload. */
+  destroy(): void {
+    if (this.#native.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'the Vulkan instance was already destroyed');
+    withVulkanErrors(() => this.#native.destroy());
+    this.#devices.clear();
+  }
+
+  /** @internal */
+  createDeviceOn(physicalDevice: PhysicalDevice, options: DeviceCreateOptions): Device {
+    const device = Device.create(this.#native, physicalDevice, options, (d) => this.#devices.delete(d));
+    this.#devices.add(device);
+    return device;
+  }
+}
+
+/**
+ * vkEnumerateInstanceExtensionProperties(NULL) for a plan: the drivers' instance extensions that
+ * the loader knows (all of them with disableInstanceExtensionFilter) and the loader's own.
+ */
+export function instanceExtensionsOfPlan(plan: VulkanInstancePlan): string[] {
+  return loadVulkanAddon().vulkanInstanceExtensions(toNativeVulkanPlan(plan));
+}
+
+/**
+ * The pre-instance functions for a plan (VK-CH-5): implicit layers with pre_instance_functions
+ * intercept them; their libraries are loaded for the call and unloaded after it.
+ */
+export const preInstance = {
+  enumerateInstanceVersion(plan: VulkanInstancePlan): number {
+    return withVulkanErrors(() => loadVulkanAddon().vulkanPreInstance(toNativeVulkanPlan(plan), 'vkEnumerateInstanceVersion'));
+  },
+  enumerateInstanceExtensionProperties(plan: VulkanInstancePlan): string[] {
+    return withVulkanErrors(() => loadVulkanAddon().vulkanPreInstance(toNativeVulkanPlan(plan), 'vkEnumerateInstanceExtensionProperties'));
+  },
+  enumerateInstanceLayerProperties(plan: VulkanInstancePlan): string[] {
+    return withVulkanErrors(() => loadVulkanAddon().vulkanPreInstance(toNativeVulkanPlan(plan), 'vkEnumerateInstanceLayerProperties'));
+  },
+};
+
+/**
+ * Publishes `plan` for native code in this process: from now on the addon's exported
+ * vkCreateInstance and vkEnumerateInstance* work from this snapshot (call again to refresh it).
+ */
+export function publishVulkanPlan(plan: VulkanInstancePlan): void {
+  loadVulkanAddon().vulkanPublishPlan(toNativeVulkanPlan(plan));
+}
+
+/** Carries out a discovery plan: loads its drivers and layers, builds the chain, creates the instance. */
+export function createInstanceFromPlan(plan: VulkanInstancePlan, options: CreateInstanceOptions): Instance {
+  if (typeof options !== 'object' || options === null) throw new TypeError('createInstanceFromPlan(plan, options): options must be an object');
+  if (typeof options.applicationName !== 'string') throw new TypeError('options.applicationName must be a string');
+  const extensions = [...new Set([...plan.enabledExtensionNames, ...(options.enabledExtensionNames ?? [])])];
+  const addon = loadVulkanAddon();
+  const native = withVulkanErrors(
+    () =>
+      new addon.VulkanInstance(toNativeVulkanPlan(plan), {
+        applicationName: options.applicationName,
+        ...(options.applicationVersion !== undefined && { applicationVersion: options.applicationVersion }),
+        ...(options.engineName !== undefined && { engineName: options.engineName }),
+        ...(options.engineVersion !== undefined && { engineVersion: options.engineVersion }),
+        ...(options.apiVersion !== undefined && { apiVersion: options.apiVersion }),
+        ...(options.flags !== undefined && { flags: options.flags }),
+        ...(options.collectCreateMessages !== undefined && { collectCreateMessages: options.collectCreateMessages }),
+        enabledExtensionNames: extensions,
+      }),
+  );
+  return new Instance(native);
+}

@@ -1,0 +1,216 @@
+// One Vulkan instance as the loader holds it (spec "层调度初始化", "CreateInstance 示例"):
+//  - the VkInstance handed to the application and the layers is `handleObject_`, whose first
+//    word points at the instance dispatch table filled from the top of the chain (VK-CH-2);
+//  - every driver gets its own driver instance (DriverInstance) from the terminator of
+//    vkCreateInstance; a driver that fails is dropped with a logged reason;
+//  - physical devices: the terminator wraps each driver's in a PhysicalDeviceObject (first word
+//    the instance's dispatch key, as layers expect), the trampoline wraps the chain's again;
+//  - devices: LoaderDevice, whose DeviceDispatch table the driver's VkDevice (and its queues and
+//    command buffers) point at once the loader has checked the driver's loader magic.
+// Destroy() destroys the devices, goes down the chain, and lets the libraries go.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <string>
+#include <vector>
+
+#include "common/log.h"
+#include "vulkan/driver.h"
+#include "vulkan/layer_negotiation.h"
+#include "vulkan/unknown_functions.h"
+
+namespace kl::vulkan {
+
+class LoaderInstance;
+class LoaderDevice;
+
+struct DeviceFilters {
+  bool hasDeviceSelect = false;
+  uint32_t selectVendorId = 0, selectDeviceId = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> deviceIdRanges, vendorIdRanges, driverIdRanges;
+};
+
+// The plan as the native side receives it (TypeScript builds it from discovery and policy).
+struct InstancePlan {
+  std::vector<DriverDescription> drivers;  // load order
+  std::vector<LayerDescription> layers;    // nearest the application first
+  DeviceFilters deviceFilters;
+  bool disableInstanceExtensionFilter = false;
+  // The instance extensions the loader knows (the registry's); drivers' others are filtered out
+  // unless disableInstanceExtensionFilter (VK_LOADER_DISABLE_INST_EXT_FILTER).
+  std::vector<std::string> knownInstanceExtensions;
+};
+
+// vkEnumerateInstanceExtensionProperties(NULL) as this loader answers it for a plan: the union of
+// the drivers' extensions (filtered as the Khronos loader filters) and the loader's own.
+std::vector<std::string> AvailableInstanceExtensions(const InstancePlan& plan, const std::vector<const NegotiatedDriver*>& drivers);
+
+struct DriverInstance {
+  const NegotiatedDriver* driver = nullptr;
+  VkInstance handle = nullptr;
+  gen::VkInstanceDispatchTable table{};
+  PFN_vkGetDeviceProcAddr getDeviceProcAddr = nullptr;
+  std::array<PFN_vkVoidFunction, kUnknownSlots> unknownPhysical{};
+};
+
+// A physical device as the loader hands it out: by the terminator (next = the driver's handle,
+// unknown = the driver's slots) or by the trampoline (next = the chain's handle, unknown = the
+// chain's slots). The generic physical-device stubs rely on this layout.
+struct PhysicalDeviceObject {
+  const void* dispatch;                   // the instance's dispatch key
+  VkPhysicalDevice next;
+  const PFN_vkVoidFunction* unknown;
+  LoaderInstance* owner;
+  DriverInstance* driver;                 // terminator objects only
+  VkPhysicalDeviceProperties properties;  // terminator objects only
+  uint32_t driverId;                      // VkDriverId when the driver reports one, else 0
+};
+static_assert(offsetof(PhysicalDeviceObject, next) == 8 && offsetof(PhysicalDeviceObject, unknown) == 16,
+              "the generic physical-device trampolines read these offsets");
+
+struct DeviceDispatch {
+  std::array<PFN_vkVoidFunction, kUnknownSlots> unknown{};  // at negative offsets from `table`
+  gen::VkDeviceDispatchTable table{};
+  LoaderDevice* owner = nullptr;
+};
+static_assert(offsetof(DeviceDispatch, table) == 8 * kUnknownSlots, "the generic device trampolines read unknown slots below the table");
+
+class LoaderDevice {
+ public:
+  DeviceDispatch dispatch;
+  VkDevice handle = nullptr;
+  LoaderInstance* instance = nullptr;
+  DriverInstance* driver = nullptr;
+  PFN_vkGetDeviceProcAddr topGetDeviceProcAddr = nullptr;
+  bool destroyed = false;
+
+  // The LoaderDevice of any device-level dispatchable object the loader has set up.
+  static LoaderDevice* FromObject(const void* object) noexcept;
+  // Points a dispatchable object the driver created (queue, command buffer) at this device's
+  // table; false (and logged) when the object carries neither the loader magic nor this table.
+  bool SetDispatch(void* object, const char* what) const;
+  void FillUnknownSlot(std::size_t slot, const std::string& name);
+};
+
+class LoaderInstance {
+ public:
+  // Loads drivers and layers, builds the chain and calls vkCreateInstance down it. Throws
+  // VkError with the failing VkResult and a readable message.
+  static std::shared_ptr<LoaderInstance> Create(const InstancePlan& plan, const VkInstanceCreateInfo& createInfo);
+
+  LoaderInstance(const LoaderInstance&) = delete;
+  LoaderInstance& operator=(const LoaderInstance&) = delete;
+  ~LoaderInstance();
+
+  VkInstance handle() noexcept { return reinterpret_cast<VkInstance>(&handleObject_); }
+  // The LoaderInstance behind a VkInstance this loader handed out (also as a layer's handle).
+  static LoaderInstance* FromHandle(VkInstance instance) noexcept;
+  bool destroyed() const noexcept { return destroyed_; }
+  const std::vector<std::string>& layerNames() const noexcept { return layerNames_; }
+  const std::vector<std::string>& enabledExtensions() const noexcept { return enabledExtensions_; }
+
+  // ---- the trampoline side ----
+  void Destroy(const VkAllocationCallbacks* allocator);
+  VkResult EnumeratePhysicalDevices(uint32_t* count, VkPhysicalDevice* devices);
+  VkResult EnumeratePhysicalDeviceGroups(uint32_t* count, VkPhysicalDeviceGroupProperties* groups);
+  VkResult CreateDevice(PhysicalDeviceObject* physicalDevice, const VkDeviceCreateInfo* info, const VkAllocationCallbacks* allocator,
+                        VkDevice* device);
+  void DestroyDevice(LoaderDevice* device, const VkAllocationCallbacks* allocator);
+  // vkGetInstanceProcAddr's five steps for a name the loader does not know (3 and 4).
+  PFN_vkVoidFunction UnknownCommand(const char* name);
+  std::shared_ptr<LoaderDevice> SharedDevice(VkDevice device) const;
+  // The trampoline object of a handle EnumeratePhysicalDevices gave out, or nullptr.
+  PhysicalDeviceObject* FindPhysicalDevice(VkPhysicalDevice physicalDevice) const;
+  const gen::VkInstanceDispatchTable& table() const noexcept { return table_; }
+
+  // ---- the terminator side (the bottom of the chain) ----
+  VkResult TerminatorCreateInstance(const VkInstanceCreateInfo* info, const VkAllocationCallbacks* allocator);
+  void TerminatorDestroyInstance(const VkAllocationCallbacks* allocator);
+  VkResult TerminatorEnumeratePhysicalDevices(uint32_t* count, VkPhysicalDevice* devices);
+  VkResult TerminatorEnumeratePhysicalDeviceGroups(uint32_t* count, VkPhysicalDeviceGroupProperties* groups);
+  PFN_vkVoidFunction TerminatorUnknownPhysicalDeviceCommand(const char* name);
+  // VK_EXT_debug_utils at the bottom: one messenger per driver that has the extension, behind
+  // one loader handle.
+  VkResult TerminatorCreateDebugUtilsMessenger(const VkDebugUtilsMessengerCreateInfoEXT* info, const VkAllocationCallbacks* allocator,
+                                               VkDebugUtilsMessengerEXT* messenger);
+  void TerminatorDestroyDebugUtilsMessenger(VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks* allocator);
+  void TerminatorSubmitDebugUtilsMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
+                                         const VkDebugUtilsMessengerCallbackDataEXT* data);
+  // The LoaderDevice whose vkCreateDevice runs on this thread (the terminator fills it in).
+  static LoaderDevice*& ConstructingDevice();
+
+  // A loader message: to the log ("vulkan").
+  void Report(LogLevel level, const std::string& message) const;
+
+  // VK_EXT_debug_utils messengers chained into VkInstanceCreateInfo.pNext: they hear the
+  // loader's messages (every "vulkan*" log record emitted on this thread) during vkCreateInstance
+  // and vkDestroyInstance, as the Khronos loader does.
+  class CreateInfoMessengers {
+   public:
+    explicit CreateInfoMessengers(const void* pNext);
+    // While alive, loader records emitted on this thread reach the messengers.
+    class Listening {
+     public:
+      explicit Listening(const CreateInfoMessengers& messengers);
+      ~Listening();
+      Listening(const Listening&) = delete;
+      Listening& operator=(const Listening&) = delete;
+
+     private:
+      std::uint64_t token_ = 0;
+    };
+
+   private:
+    void Deliver(const LogRecord& record) const;
+    std::vector<VkDebugUtilsMessengerCreateInfoEXT> messengers_;
+  };
+
+ private:
+  struct PrivateTag {};
+  struct HandleObject {
+    const void* dispatch;
+    LoaderInstance* owner;
+  };
+
+ public:
+  explicit LoaderInstance(PrivateTag) {}
+
+ private:
+  void CollectTerminatorPhysicalDevices();
+  bool UnknownPhysicalSlotFilled(std::size_t slot) const;
+
+  HandleObject handleObject_{&table_, this};
+  std::unique_ptr<CreateInfoMessengers> createInfoMessengers_;
+  gen::VkInstanceDispatchTable table_{};
+  InstancePlan plan_;
+  std::vector<std::unique_ptr<NegotiatedDriver>> drivers_;
+  std::vector<std::unique_ptr<DriverInstance>> driverInstances_;
+  std::vector<NegotiatedLayer> layers_;  // nearest the application first
+  std::vector<std::string> layerNames_;
+  std::vector<std::string> enabledExtensions_;
+  uint32_t applicationApiVersion_ = VK_API_VERSION_1_0;
+  std::vector<std::unique_ptr<PhysicalDeviceObject>> terminatorPhysicalDevices_;
+  bool terminatorPhysicalDevicesCollected_ = false;
+  std::vector<std::unique_ptr<PhysicalDeviceObject>> trampolinePhysicalDevices_;
+  std::array<PFN_vkVoidFunction, kUnknownSlots> trampolineUnknownPhysical_{};
+  std::vector<std::shared_ptr<LoaderDevice>> devices_;
+  struct DriverMessengers {
+    std::vector<std::pair<DriverInstance*, VkDebugUtilsMessengerEXT>> perDriver;
+  };
+  std::vector<std::unique_ptr<DriverMessengers>> messengers_;
+  mutable std::mutex mutex_;
+  bool destroyed_ = false;
+};
+
+// The bottom of the instance chain (what the layer nearest the drivers gets as "next").
+PFN_vkVoidFunction VKAPI_CALL TerminatorGetInstanceProcAddr(VkInstance instance, const char* name);
+PFN_vkVoidFunction VKAPI_CALL TerminatorGetPhysicalDeviceProcAddr(VkInstance instance, const char* name);
+PFN_vkVoidFunction VKAPI_CALL TerminatorGetDeviceProcAddr(VkDevice device, const char* name);
+VkResult VKAPI_CALL SetInstanceLoaderData(VkInstance instance, void* object);
+VkResult VKAPI_CALL SetDeviceLoaderData(VkDevice device, void* object);
+
+}  // namespace kl::vulkan

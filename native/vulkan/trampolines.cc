@@ -1,0 +1,297 @@
+// Trampolines: the functions the application calls. Instance-level ones dispatch through the
+// first word of the VkInstance or of the loader's PhysicalDeviceObject; device-level ones
+// through the first word of the dispatchable object (one load, one indirect call: VK-CH-3).
+#include "vulkan/trampolines.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string_view>
+#include <type_traits>
+
+#include "common/log.h"
+#include "vulkan/loader_instance.h"
+#include "vulkan/published_plan.h"
+
+namespace kl::vulkan {
+namespace {
+
+using InstanceTable = gen::VkInstanceDispatchTable;
+using DeviceTable = gen::VkDeviceDispatchTable;
+
+template <auto Member>
+struct InstanceTrampoline;
+template <typename Fn, Fn InstanceTable::*Member>
+struct InstanceTrampoline<Member> {
+  template <typename First, typename... Args>
+  static auto Call(First first, Args... args) {
+    if constexpr (std::is_same_v<First, VkPhysicalDevice>) {
+      auto* pd = reinterpret_cast<PhysicalDeviceObject*>(first);
+      return (static_cast<const InstanceTable*>(pd->dispatch)->*Member)(pd->next, args...);
+    } else {
+      return ((*reinterpret_cast<const InstanceTable* const*>(first))->*Member)(first, args...);
+    }
+  }
+};
+
+template <>
+struct InstanceTrampoline<&InstanceTable::DestroyInstance> {
+  static void Call(VkInstance instance, const VkAllocationCallbacks* allocator) {
+    if (LoaderInstance* li = LoaderInstance::FromHandle(instance)) {
+      li->Destroy(allocator);
+      PublishedPlans::Get().ReleaseNativeInstance(li);
+    }
+  }
+};
+template <>
+struct InstanceTrampoline<&InstanceTable::EnumeratePhysicalDevices> {
+  static VkResult Call(VkInstance instance, uint32_t* count, VkPhysicalDevice* devices) {
+    LoaderInstance* li = LoaderInstance::FromHandle(instance);
+    return li != nullptr ? li->EnumeratePhysicalDevices(count, devices) : VK_ERROR_INITIALIZATION_FAILED;
+  }
+};
+template <>
+struct InstanceTrampoline<&InstanceTable::EnumeratePhysicalDeviceGroups> {
+  static VkResult Call(VkInstance instance, uint32_t* count, VkPhysicalDeviceGroupProperties* groups) {
+    LoaderInstance* li = LoaderInstance::FromHandle(instance);
+    return li != nullptr ? li->EnumeratePhysicalDeviceGroups(count, groups) : VK_ERROR_INITIALIZATION_FAILED;
+  }
+};
+template <>
+struct InstanceTrampoline<&InstanceTable::EnumeratePhysicalDeviceGroupsKHR> : InstanceTrampoline<&InstanceTable::EnumeratePhysicalDeviceGroups> {};
+template <>
+struct InstanceTrampoline<&InstanceTable::CreateDevice> {
+  static VkResult Call(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* info, const VkAllocationCallbacks* allocator,
+                       VkDevice* device) {
+    auto* pd = reinterpret_cast<PhysicalDeviceObject*>(physicalDevice);
+    if (pd == nullptr || pd->owner == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+    return pd->owner->CreateDevice(pd, info, allocator, device);
+  }
+};
+
+template <auto Member>
+struct DeviceTrampoline;
+template <typename Fn, Fn DeviceTable::*Member>
+struct DeviceTrampoline<Member> {
+  template <typename First, typename... Args>
+  static auto Call(First first, Args... args) {
+    return ((*reinterpret_cast<const DeviceTable* const*>(first))->*Member)(first, args...);
+  }
+};
+
+template <>
+struct DeviceTrampoline<&DeviceTable::DestroyDevice> {
+  static void Call(VkDevice device, const VkAllocationCallbacks* allocator) {
+    LoaderDevice* ld = LoaderDevice::FromObject(device);
+    if (ld != nullptr && !ld->destroyed) ld->instance->DestroyDevice(ld, allocator);
+  }
+};
+// Queues and command buffers come from the driver with the loader magic: point them at the
+// device's table before the application dispatches on them.
+template <>
+struct DeviceTrampoline<&DeviceTable::GetDeviceQueue> {
+  static void Call(VkDevice device, uint32_t family, uint32_t index, VkQueue* queue) {
+    LoaderDevice* ld = LoaderDevice::FromObject(device);
+    ld->dispatch.table.GetDeviceQueue(device, family, index, queue);
+    if (queue != nullptr && *queue != nullptr && !ld->SetDispatch(*queue, "VkQueue")) *queue = nullptr;
+  }
+};
+template <>
+struct DeviceTrampoline<&DeviceTable::GetDeviceQueue2> {
+  static void Call(VkDevice device, const VkDeviceQueueInfo2* info, VkQueue* queue) {
+    LoaderDevice* ld = LoaderDevice::FromObject(device);
+    ld->dispatch.table.GetDeviceQueue2(device, info, queue);
+    if (queue != nullptr && *queue != nullptr && !ld->SetDispatch(*queue, "VkQueue")) *queue = nullptr;
+  }
+};
+template <>
+struct DeviceTrampoline<&DeviceTable::AllocateCommandBuffers> {
+  static VkResult Call(VkDevice device, const VkCommandBufferAllocateInfo* info, VkCommandBuffer* buffers) {
+    LoaderDevice* ld = LoaderDevice::FromObject(device);
+    const VkResult res = ld->dispatch.table.AllocateCommandBuffers(device, info, buffers);
+    if (res == VK_SUCCESS && info != nullptr) {
+      for (uint32_t i = 0; i < info->commandBufferCount; ++i) {
+        if (!ld->SetDispatch(buffers[i], "VkCommandBuffer")) return VK_ERROR_INITIALIZATION_FAILED;
+      }
+    }
+    return res;
+  }
+};
+
+const DeviceTable& DeviceTrampolines();
+
+// vkGetDeviceProcAddr: device commands come straight from the device's table (the first layer's
+// or the driver's function), except those the loader must see (queues and command buffers get
+// their dispatch pointer; vkDestroyDevice releases the LoaderDevice); unknown names go to the
+// top of the chain.
+template <>
+struct DeviceTrampoline<&DeviceTable::GetDeviceProcAddr> {
+  static PFN_vkVoidFunction Call(VkDevice device, const char* name) {
+    if (device == nullptr || name == nullptr) return nullptr;
+    LoaderDevice* ld = LoaderDevice::FromObject(device);
+    if (ld == nullptr || ld->destroyed) return nullptr;
+    const std::string_view n = name;
+    if (const gen::VkCommandInfo* info = gen::findVkCommand(n)) {
+      if (info->level != gen::VkCommandLevel::Device) return nullptr;
+      if (n == "vkGetDeviceProcAddr" || n == "vkDestroyDevice" || n == "vkGetDeviceQueue" || n == "vkGetDeviceQueue2" ||
+          n == "vkAllocateCommandBuffers") {
+        return gen::getVkDeviceCommand(DeviceTrampolines(), info->index);
+      }
+      return gen::getVkDeviceCommand(ld->dispatch.table, info->index);
+    }
+    return ld->topGetDeviceProcAddr != nullptr ? ld->topGetDeviceProcAddr(device, name) : nullptr;
+  }
+};
+
+}  // namespace
+
+// Every instance and device command as a (hidden) trampoline; vkGetInstanceProcAddr hands
+// these out, and the core ones are exported below.
+#define KL_VK_INSTANCE_TRAMPOLINE(name, member, ret, params, args) \
+  ret VKAPI_CALL Trampoline_##name params { return InstanceTrampoline<&InstanceTable::member>::Call args; }
+#define KL_VK_DEVICE_TRAMPOLINE(name, member, ret, params, args) \
+  ret VKAPI_CALL Trampoline_##name params { return DeviceTrampoline<&DeviceTable::member>::Call args; }
+namespace {
+KL_VK_INSTANCE_COMMAND_SIGNATURES(KL_VK_INSTANCE_TRAMPOLINE)
+KL_VK_DEVICE_COMMAND_SIGNATURES(KL_VK_DEVICE_TRAMPOLINE)
+
+const InstanceTable& InstanceTrampolines() {
+  static const InstanceTable table = [] {
+    InstanceTable t{};
+#define KL_VK_ASSIGN(name, member, ret, params, args) t.member = Trampoline_##name;
+    KL_VK_INSTANCE_COMMAND_SIGNATURES(KL_VK_ASSIGN)
+#undef KL_VK_ASSIGN
+    return t;
+  }();
+  return table;
+}
+
+const DeviceTable& DeviceTrampolines() {
+  static const DeviceTable table = [] {
+    DeviceTable t{};
+#define KL_VK_ASSIGN(name, member, ret, params, args) t.member = Trampoline_##name;
+    KL_VK_DEVICE_COMMAND_SIGNATURES(KL_VK_ASSIGN)
+#undef KL_VK_ASSIGN
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+}  // namespace kl::vulkan
+
+#define KL_VK_EXPORT_TRAMPOLINE(name, member, ret, params, args) \
+  KL_VK_EXPORT ret VKAPI_CALL name params { return kl::vulkan::Trampoline_##name args; }
+KL_VK_CORE_INSTANCE_COMMAND_SIGNATURES(KL_VK_EXPORT_TRAMPOLINE)
+KL_VK_CORE_DEVICE_COMMAND_SIGNATURES(KL_VK_EXPORT_TRAMPOLINE)
+#undef KL_VK_EXPORT_TRAMPOLINE
+
+namespace {
+
+// The instance-less commands work from the plan TypeScript published (publishVulkanPlan);
+// without one they answer VK_ERROR_INITIALIZATION_FAILED and say why.
+std::shared_ptr<const kl::vulkan::PreInstancePlan> PlanFor(const char* command) {
+  auto plan = kl::vulkan::PublishedPlans::Get().Current();
+  if (plan == nullptr) {
+    kl::Log(kl::LogLevel::Error, "vulkan",
+            std::string(command) + " was called through the native entry point before the application published a plan "
+                                   "(publishVulkanPlan in JavaScript)");
+  }
+  return plan;
+}
+
+}  // namespace
+
+KL_VK_EXPORT VkResult VKAPI_CALL vkCreateInstance(const VkInstanceCreateInfo* pCreateInfo, const VkAllocationCallbacks*, VkInstance* pInstance) {
+  auto plan = PlanFor("vkCreateInstance");
+  if (plan == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  if (pCreateInfo == nullptr || pInstance == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  // The published plan already holds the chain; a layer the application names must be in it.
+  for (uint32_t i = 0; i < pCreateInfo->enabledLayerCount; ++i) {
+    const std::string_view name = pCreateInfo->ppEnabledLayerNames[i];
+    const auto& layers = plan->instance.layers;
+    if (std::none_of(layers.begin(), layers.end(), [&](const auto& l) { return l.name == name; })) {
+      kl::Log(kl::LogLevel::Error, "vulkan", "vkCreateInstance: layer " + std::string(name) + " is not in the published plan");
+      return VK_ERROR_LAYER_NOT_PRESENT;
+    }
+  }
+  try {
+    auto instance = kl::vulkan::LoaderInstance::Create(plan->instance, *pCreateInfo);
+    *pInstance = instance->handle();
+    kl::vulkan::PublishedPlans::Get().AdoptNativeInstance(std::move(instance));
+    return VK_SUCCESS;
+  } catch (const kl::vulkan::VkError& e) {
+    return e.result();
+  }
+}
+KL_VK_EXPORT VkResult VKAPI_CALL vkEnumerateInstanceExtensionProperties(const char* pLayerName, uint32_t* pPropertyCount,
+                                                                         VkExtensionProperties* pProperties) {
+  auto plan = PlanFor("vkEnumerateInstanceExtensionProperties");
+  if (plan == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  std::vector<VkExtensionProperties> all;
+  if (pLayerName != nullptr) {
+    const auto& layers = plan->instance.layers;
+    auto it = std::find_if(layers.begin(), layers.end(), [&](const auto& l) { return l.name == pLayerName; });
+    if (it == layers.end()) return VK_ERROR_LAYER_NOT_PRESENT;
+    for (const auto& e : it->instanceExtensions) {
+      VkExtensionProperties p{};
+      std::snprintf(p.extensionName, sizeof(p.extensionName), "%s", e.c_str());
+      p.specVersion = 1;
+      all.push_back(p);
+    }
+  } else {
+    const VkResult res = kl::vulkan::PreInstanceEnumerateExtensions(*plan, &all);
+    if (res != VK_SUCCESS) return res;
+  }
+  return kl::vulkan::CopyEnumerated(all, pPropertyCount, pProperties);
+}
+KL_VK_EXPORT VkResult VKAPI_CALL vkEnumerateInstanceLayerProperties(uint32_t* pPropertyCount, VkLayerProperties* pProperties) {
+  auto plan = PlanFor("vkEnumerateInstanceLayerProperties");
+  if (plan == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  std::vector<VkLayerProperties> all;
+  const VkResult res = kl::vulkan::PreInstanceEnumerateLayers(*plan, &all);
+  if (res != VK_SUCCESS) return res;
+  return kl::vulkan::CopyEnumerated(all, pPropertyCount, pProperties);
+}
+KL_VK_EXPORT VkResult VKAPI_CALL vkEnumerateInstanceVersion(uint32_t* pApiVersion) {
+  if (pApiVersion == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  auto plan = kl::vulkan::PublishedPlans::Get().Current();
+  if (plan == nullptr) {
+    *pApiVersion = VK_HEADER_VERSION_COMPLETE;  // needs no plan (no implicit layer to intercept it)
+    return VK_SUCCESS;
+  }
+  return kl::vulkan::PreInstanceEnumerateVersion(*plan, pApiVersion);
+}
+
+// The five steps (spec "vkGetInstanceProcAddr"): global commands, known instance and device
+// commands (trampolines), unknown physical-device commands (step 3) and unknown device commands
+// (step 4) through generic trampolines, NULL otherwise.
+KL_VK_EXPORT PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char* pName) {
+  using namespace kl::vulkan;
+  if (pName == nullptr) return nullptr;
+  const std::string_view n = pName;
+  if (n == "vkGetInstanceProcAddr") return reinterpret_cast<PFN_vkVoidFunction>(vkGetInstanceProcAddr);
+  if (n == "vkCreateInstance") return reinterpret_cast<PFN_vkVoidFunction>(vkCreateInstance);
+  if (n == "vkEnumerateInstanceExtensionProperties") return reinterpret_cast<PFN_vkVoidFunction>(vkEnumerateInstanceExtensionProperties);
+  if (n == "vkEnumerateInstanceLayerProperties") return reinterpret_cast<PFN_vkVoidFunction>(vkEnumerateInstanceLayerProperties);
+  if (n == "vkEnumerateInstanceVersion") return reinterpret_cast<PFN_vkVoidFunction>(vkEnumerateInstanceVersion);
+  if (instance == nullptr) return nullptr;
+  LoaderInstance* li = LoaderInstance::FromHandle(instance);
+  if (li == nullptr || li->destroyed()) return nullptr;
+  if (n == "vkGetDeviceProcAddr") return reinterpret_cast<PFN_vkVoidFunction>(vkGetDeviceProcAddr);
+  if (const gen::VkCommandInfo* info = gen::findVkCommand(n)) {
+    switch (info->level) {
+      case gen::VkCommandLevel::Instance:
+      case gen::VkCommandLevel::PhysicalDevice:
+        // Only what the chain provides (an extension nobody enabled stays NULL).
+        if (gen::getVkInstanceCommand(li->table(), info->index) == nullptr) return nullptr;
+        return gen::getVkInstanceCommand(InstanceTrampolines(), info->index);
+      case gen::VkCommandLevel::Device:
+        return gen::getVkDeviceCommand(DeviceTrampolines(), info->index);
+      case gen::VkCommandLevel::Global:
+        return nullptr;
+    }
+  }
+  return li->UnknownCommand(pName);
+}
+
+

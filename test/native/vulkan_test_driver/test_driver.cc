@@ -1,0 +1,261 @@
+// A Vulkan test driver (ICD) for the loader's tests: one source, one library per behaviour
+// (CMakeLists.txt). What the loader did is visible to the test through the physical device it
+// reports: deviceName = "<driver name>|<VkApplicationInfo::pApplicationName it received>",
+// driverVersion = the interface version it negotiated (or its legacy version),
+// deviceID = the VkApplicationInfo::apiVersion it received.
+//
+// Compile definitions:
+//   KL_DRIVER_NAME, KL_DRIVER_VENDOR, KL_DRIVER_DEVICE_TYPE
+//   KL_DRIVER_VERSION        0: only the legacy exports; 1: vk_icdGetInstanceProcAddr; 2..7: negotiates
+//   KL_DRIVER_NEGOTIATE_FAIL 1: the negotiate function fails; 2: answers a version above the offer
+//   KL_DRIVER_VIA_GIPA       1: (version 7) negotiate/GetPhysicalDeviceProcAddr only through vk_icdGetInstanceProcAddr
+//   KL_DRIVER_NO_MAGIC       1: the VkDevice does not start with the loader magic
+//   KL_DRIVER_API_1_0        1: no vkEnumerateInstanceVersion; vkCreateInstance refuses apiVersion > 1.0
+//   KL_DRIVER_PORTABILITY    1: reports VK_KHR_portability_enumeration
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "vulkan/loader_interface.h"
+
+#define KL_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+struct Queue {
+  VK_LOADER_DATA loaderData;
+};
+struct Instance;
+struct PhysicalDevice {
+  VK_LOADER_DATA loaderData;
+  Instance* instance;
+};
+struct Instance {
+  VK_LOADER_DATA loaderData;
+  uint32_t apiVersion;
+  std::string applicationName;
+  PhysicalDevice physicalDevice;
+};
+struct Device {
+  VK_LOADER_DATA loaderData;
+  PhysicalDevice* physicalDevice;
+  Queue queue;
+};
+
+// What this driver negotiated (its one piece of process state).
+struct DriverState {
+  uint32_t negotiatedVersion = KL_DRIVER_VERSION;
+};
+DriverState& State() {
+  static DriverState state;
+  return state;
+}
+
+constexpr const char* kInstanceExtensions[] = {
+    "VK_KHR_get_physical_device_properties2",
+    "VK_KLTEST_unknown_instance_extension",  // not in the registry: the loader filters it out
+#if KL_DRIVER_PORTABILITY
+    "VK_KHR_portability_enumeration",
+#endif
+};
+
+VkResult VKAPI_CALL EnumerateInstanceExtensionProperties(const char* layerName, uint32_t* count, VkExtensionProperties* props) {
+  if (layerName != nullptr) return VK_ERROR_LAYER_NOT_PRESENT;
+  const uint32_t total = sizeof(kInstanceExtensions) / sizeof(kInstanceExtensions[0]);
+  if (props == nullptr) {
+    *count = total;
+    return VK_SUCCESS;
+  }
+  const uint32_t n = std::min(*count, total);
+  for (uint32_t i = 0; i < n; ++i) {
+    std::memset(&props[i], 0, sizeof(props[i]));
+    std::snprintf(props[i].extensionName, sizeof(props[i].extensionName), "%s", kInstanceExtensions[i]);
+    props[i].specVersion = 1;
+  }
+  *count = n;
+  return n < total ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
+[[maybe_unused]] VkResult VKAPI_CALL EnumerateInstanceVersion(uint32_t* version) {
+  *version = VK_API_VERSION_1_3;
+  return VK_SUCCESS;
+}
+
+VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, const VkAllocationCallbacks*, VkInstance* out) {
+  const uint32_t api = info->pApplicationInfo != nullptr ? info->pApplicationInfo->apiVersion : 0;
+#if KL_DRIVER_API_1_0 && KL_DRIVER_VERSION < 5
+  // Before interface 5 a 1.0 driver may refuse a higher apiVersion; the loader must pass 1.0.
+  if (api > VK_API_VERSION_1_0) return VK_ERROR_INCOMPATIBLE_DRIVER;
+#endif
+  for (uint32_t i = 0; i < info->enabledExtensionCount; ++i) {
+    const std::string_view e = info->ppEnabledExtensionNames[i];
+    if (std::find(std::begin(kInstanceExtensions), std::end(kInstanceExtensions), e) == std::end(kInstanceExtensions)) {
+      return VK_ERROR_EXTENSION_NOT_PRESENT;  // the loader must only pass what this driver supports
+    }
+  }
+  auto* instance = new Instance{};
+  instance->loaderData.loaderMagic = ICD_LOADER_MAGIC;
+  instance->apiVersion = api;
+  instance->applicationName =
+      info->pApplicationInfo != nullptr && info->pApplicationInfo->pApplicationName != nullptr ? info->pApplicationInfo->pApplicationName : "";
+  instance->physicalDevice.loaderData.loaderMagic = ICD_LOADER_MAGIC;
+  instance->physicalDevice.instance = instance;
+  *out = reinterpret_cast<VkInstance>(instance);
+  return VK_SUCCESS;
+}
+
+void VKAPI_CALL DestroyInstance(VkInstance instance, const VkAllocationCallbacks*) { delete reinterpret_cast<Instance*>(instance); }
+
+VkResult VKAPI_CALL EnumeratePhysicalDevices(VkInstance instance, uint32_t* count, VkPhysicalDevice* devices) {
+  if (devices == nullptr) {
+    *count = 1;
+    return VK_SUCCESS;
+  }
+  if (*count < 1) return VK_INCOMPLETE;
+  devices[0] = reinterpret_cast<VkPhysicalDevice>(&reinterpret_cast<Instance*>(instance)->physicalDevice);
+  *count = 1;
+  return VK_SUCCESS;
+}
+
+void VKAPI_CALL GetPhysicalDeviceProperties(VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties* p) {
+  const Instance* instance = reinterpret_cast<PhysicalDevice*>(physicalDevice)->instance;
+  std::memset(p, 0, sizeof(*p));
+  p->apiVersion = VK_API_VERSION_1_1;
+  p->driverVersion = State().negotiatedVersion;
+  p->vendorID = KL_DRIVER_VENDOR;
+  p->deviceID = instance->apiVersion;
+  p->deviceType = static_cast<VkPhysicalDeviceType>(KL_DRIVER_DEVICE_TYPE);
+  std::snprintf(p->deviceName, sizeof(p->deviceName), "%s|%s", KL_DRIVER_NAME, instance->applicationName.c_str());
+}
+
+void VKAPI_CALL GetPhysicalDeviceQueueFamilyProperties(VkPhysicalDevice, uint32_t* count, VkQueueFamilyProperties* props) {
+  if (props == nullptr) {
+    *count = 1;
+    return;
+  }
+  if (*count < 1) return;
+  std::memset(props, 0, sizeof(*props));
+  props->queueFlags = VK_QUEUE_COMPUTE_BIT;
+  props->queueCount = 1;
+  *count = 1;
+}
+
+VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevice, const char*, uint32_t* count, VkExtensionProperties*) {
+  *count = 0;
+  return VK_SUCCESS;
+}
+
+VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo*, const VkAllocationCallbacks*, VkDevice* out) {
+  auto* device = new Device{};
+  device->loaderData.loaderMagic = KL_DRIVER_NO_MAGIC ? 0x12345678 : ICD_LOADER_MAGIC;
+  device->physicalDevice = reinterpret_cast<PhysicalDevice*>(physicalDevice);
+  device->queue.loaderData.loaderMagic = ICD_LOADER_MAGIC;
+  *out = reinterpret_cast<VkDevice>(device);
+  return VK_SUCCESS;
+}
+
+void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCallbacks*) { delete reinterpret_cast<Device*>(device); }
+
+void VKAPI_CALL GetDeviceQueue(VkDevice device, uint32_t family, uint32_t index, VkQueue* queue) {
+  *queue = family == 0 && index == 0 ? reinterpret_cast<VkQueue>(&reinterpret_cast<Device*>(device)->queue) : nullptr;
+}
+
+VkResult VKAPI_CALL QueueWaitIdle(VkQueue) { return VK_SUCCESS; }
+
+// Commands the loader does not know: one physical-device command (answered by
+// vk_icdGetPhysicalDeviceProcAddr) and one device command (answered by vkGetDeviceProcAddr).
+// Both check they received this driver's own handle, not a loader wrapper.
+VkResult VKAPI_CALL KlTestPhysicalDeviceCommand(VkPhysicalDevice physicalDevice, uint32_t value, uint32_t* out) {
+  auto* pd = reinterpret_cast<PhysicalDevice*>(physicalDevice);
+  if (pd->loaderData.loaderMagic != ICD_LOADER_MAGIC || &pd->instance->physicalDevice != pd) return VK_ERROR_UNKNOWN;
+  *out = value + KL_DRIVER_VENDOR;
+  return VK_SUCCESS;
+}
+
+VkResult VKAPI_CALL KlTestDeviceCommand(VkDevice device, uint32_t value, uint32_t* out) {
+  auto* d = reinterpret_cast<Device*>(device);
+  if (d->physicalDevice == nullptr || d->physicalDevice->instance == nullptr) return VK_ERROR_UNKNOWN;
+  *out = value * 2;
+  return VK_SUCCESS;
+}
+
+#define KL_ANSWER(command, fn) \
+  if (n == command) return reinterpret_cast<PFN_vkVoidFunction>(fn);
+
+PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice, const char* name) {
+  const std::string_view n = name;
+  KL_ANSWER("vkGetDeviceProcAddr", GetDeviceProcAddr)
+  KL_ANSWER("vkDestroyDevice", DestroyDevice)
+  KL_ANSWER("vkGetDeviceQueue", GetDeviceQueue)
+  KL_ANSWER("vkQueueWaitIdle", QueueWaitIdle)
+  KL_ANSWER("vkKlTestDeviceCommand", KlTestDeviceCommand)
+  return nullptr;
+}
+
+[[maybe_unused]] PFN_vkVoidFunction VKAPI_CALL GetPhysicalDeviceProcAddr(VkInstance, const char* name) {
+  const std::string_view n = name;
+  KL_ANSWER("vkKlTestPhysicalDeviceCommand", KlTestPhysicalDeviceCommand)
+  return nullptr;
+}
+
+[[maybe_unused]] VkResult VKAPI_CALL Negotiate(uint32_t* version) {
+#if KL_DRIVER_NEGOTIATE_FAIL == 1
+  (void)version;
+  return VK_ERROR_INCOMPATIBLE_DRIVER;
+#elif KL_DRIVER_NEGOTIATE_FAIL == 2
+  *version = *version + 1;
+  return VK_SUCCESS;
+#else
+  State().negotiatedVersion = std::min<uint32_t>(*version, KL_DRIVER_VERSION);
+  *version = State().negotiatedVersion;
+  return VK_SUCCESS;
+#endif
+}
+
+PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name) {
+  const std::string_view n = name;
+  KL_ANSWER("vkCreateInstance", CreateInstance)
+  KL_ANSWER("vkEnumerateInstanceExtensionProperties", EnumerateInstanceExtensionProperties)
+#if !KL_DRIVER_API_1_0
+  KL_ANSWER("vkEnumerateInstanceVersion", EnumerateInstanceVersion)
+#endif
+#if KL_DRIVER_VIA_GIPA
+  KL_ANSWER("vk_icdNegotiateLoaderICDInterfaceVersion", Negotiate)
+  KL_ANSWER("vk_icdGetPhysicalDeviceProcAddr", GetPhysicalDeviceProcAddr)
+#endif
+  if (instance == nullptr) return nullptr;
+  KL_ANSWER("vkGetInstanceProcAddr", GetInstanceProcAddr)
+  KL_ANSWER("vkDestroyInstance", DestroyInstance)
+  KL_ANSWER("vkEnumeratePhysicalDevices", EnumeratePhysicalDevices)
+  KL_ANSWER("vkGetPhysicalDeviceProperties", GetPhysicalDeviceProperties)
+  KL_ANSWER("vkGetPhysicalDeviceQueueFamilyProperties", GetPhysicalDeviceQueueFamilyProperties)
+  KL_ANSWER("vkEnumerateDeviceExtensionProperties", EnumerateDeviceExtensionProperties)
+  KL_ANSWER("vkCreateDevice", CreateDevice)
+  return GetDeviceProcAddr(nullptr, name);
+}
+
+}  // namespace
+
+#if KL_DRIVER_VERSION == 0
+KL_EXPORT PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char* name) { return GetInstanceProcAddr(instance, name); }
+KL_EXPORT VkResult VKAPI_CALL vkCreateInstance(const VkInstanceCreateInfo* info, const VkAllocationCallbacks* a, VkInstance* out) {
+  return CreateInstance(info, a, out);
+}
+KL_EXPORT VkResult VKAPI_CALL vkEnumerateInstanceExtensionProperties(const char* l, uint32_t* c, VkExtensionProperties* p) {
+  return EnumerateInstanceExtensionProperties(l, c, p);
+}
+#else
+KL_EXPORT PFN_vkVoidFunction VKAPI_CALL vk_icdGetInstanceProcAddr(VkInstance instance, const char* name) {
+  return GetInstanceProcAddr(instance, name);
+}
+#endif
+#if KL_DRIVER_VERSION >= 2 && !KL_DRIVER_VIA_GIPA
+KL_EXPORT VkResult VKAPI_CALL vk_icdNegotiateLoaderICDInterfaceVersion(uint32_t* version) { return Negotiate(version); }
+#endif
+#if KL_DRIVER_VERSION >= 4 && !KL_DRIVER_VIA_GIPA
+KL_EXPORT PFN_vkVoidFunction VKAPI_CALL vk_icdGetPhysicalDeviceProcAddr(VkInstance instance, const char* name) {
+  return GetPhysicalDeviceProcAddr(instance, name);
+}
+#endif
