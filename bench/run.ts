@@ -12,7 +12,7 @@ import path from 'node:path';
 import { findKhronosLoader, khronosLoaderPackageVersion } from '../lib/bench/khronos-loader-side.js';
 import { formatBenchMarkdown, renderBenchChart } from '../lib/bench/report.js';
 import { runOpenXrBench, type BenchRow, type Cell, type OpenXrBenchOptions, type OpenXrBenchResult } from '../lib/bench/run-openxr-bench.js';
-import { discover } from '../lib/openxr/discover.js';
+import { discover } from '../lib/openxr/discovery/discover.js';
 import { packageRoot } from '../lib/native.js';
 import type { Summary } from '../lib/bench/stats.js';
 

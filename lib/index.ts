@@ -6,7 +6,7 @@ const addon = loadNativeAddon();
 
 export * as openxr from './openxr/index.js';
 export * as vulkan from './vulkan/index.js';
-export { loaderLog, type LogLevel, type LogRecord } from './log.js';
+export { loaderLog, type LogLevel, type LogRecord } from './core/log.js';
 export { doctor, type DoctorOptions } from './doctor/index.js';
 export type { DoctorReport } from './doctor/report.js';
 

@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { emitLog, logLevelFromNative } from './log.js';
+import { emitLog, logLevelFromNative } from './core/log.js';
 
 /** A shared library opened by the native side (dlopen RTLD_NOW | RTLD_LOCAL). */
 export interface NativeLibrary {
@@ -17,7 +17,7 @@ export interface NativeLibrary {
   close(): void;
 }
 
-/** The plan as the native side takes it (lib/openxr/native-instance.ts builds it from an InstancePlan). */
+/** The plan as the native side takes it (lib/openxr/api/native-instance.ts builds it from an InstancePlan). */
 export interface NativeOpenXrPlan {
   readonly runtime: { readonly manifestPath: string; readonly libraryPath: string; readonly negotiateFunctionName: string };
   /** Nearest the application first. `required`: a failure fails the instance (else the layer is left out). */

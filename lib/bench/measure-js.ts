@@ -1,9 +1,9 @@
 // Times calls made from JavaScript: space.locate through the typed API (a bound native locator,
 // one N-API call per locate), and the cheapest N-API call as the yardstick. The loop is the same
 // for both (and for koffi): process.hrtime.bigint() around `iterations` calls.
-import type { Instance } from '../openxr/instance.js';
-import { loadOpenXrApi } from '../openxr/native-api.js';
-import { POSE_FLOATS } from '../openxr/types.js';
+import type { Instance } from '../openxr/api/instance.js';
+import { loadOpenXrApi } from '../openxr/api/native-api.js';
+import { POSE_FLOATS } from '../openxr/api/types.js';
 import { summarize, type Summary } from './stats.js';
 import { warmupIterations, type MeasurePlan } from './measure-native.js';
 

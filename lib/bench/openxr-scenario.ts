@@ -5,10 +5,10 @@
 import path from 'node:path';
 import { loadNativeAddon, type NativeOpenXrBenchScenario } from '../native.js';
 import { createLoader } from '../openxr/loader.js';
-import { discover } from '../openxr/discover.js';
-import { nativeInstanceOf, type Instance } from '../openxr/instance.js';
-import { nativeRuntimeExtensions } from '../openxr/native-instance.js';
-import { createLinuxPlatform } from '../platform/linux.js';
+import { discover } from '../openxr/discovery/discover.js';
+import { nativeInstanceOf, type Instance } from '../openxr/api/instance.js';
+import { nativeRuntimeExtensions } from '../openxr/api/native-instance.js';
+import { createLinuxPlatform } from '../core/platform/linux.js';
 import type { BenchCommandName } from './openxr-commands.js';
 
 /** A row of the benchmark: which layers sit between the application and the runtime. */

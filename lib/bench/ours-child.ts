@@ -3,7 +3,7 @@
 // discovery and policy (from the request's environment, not its own), times the command through
 // the exported trampoline and through the xrGetInstanceProcAddr pointer with the same native loop
 // as the other side, and, when asked, with a second instance live and from JavaScript.
-import type { Instance } from '../openxr/instance.js';
+import type { Instance } from '../openxr/api/instance.js';
 import { runChildMain } from './child-process.js';
 import type { OursChildRequest, OursChildResult } from './child-protocol.js';
 import { measureEmptyNapiCall, measureJsLocateSpace } from './measure-js.js';

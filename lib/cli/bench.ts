@@ -3,7 +3,7 @@
 // 0..N bundled pass-through layers and with named real layers, this loader beside the Khronos
 // loader (and koffi) on the shipped simulated runtime, as a Markdown table or JSON, and a chart.
 import { writeFileSync } from 'node:fs';
-import type { LogWriter } from '../log.js';
+import type { LogWriter } from '../core/log.js';
 import { benchCommand, supportedCommandNames, type BenchCommandName } from '../bench/openxr-commands.js';
 import { formatBenchMarkdown, renderBenchChart } from '../bench/report.js';
 import { runOpenXrBench, type OpenXrBenchOptions } from '../bench/run-openxr-bench.js';

@@ -4,14 +4,14 @@
 // missed, event-loop lag and what each per-frame call costs from JavaScript.
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createLinuxPlatform } from '../platform/linux.js';
+import { createLinuxPlatform } from '../core/platform/linux.js';
 import { createPassthroughLayers } from '../openxr/bundled-layers.js';
-import { discover } from '../openxr/discover.js';
-import { runFrameLoop } from '../openxr/frame-loop.js';
+import { discover } from '../openxr/discovery/discover.js';
+import { runFrameLoop } from '../openxr/api/frame-loop.js';
 import { createLoader } from '../openxr/loader.js';
-import { nativeRuntimeExtensions } from '../openxr/native-instance.js';
+import { nativeRuntimeExtensions } from '../openxr/api/native-instance.js';
 import { simulatedRuntime } from '../openxr/simulated-runtime.js';
-import { POSE_FLOATS, VIEW_FLOATS } from '../openxr/types.js';
+import { POSE_FLOATS, VIEW_FLOATS } from '../openxr/api/types.js';
 
 export const CORE_VALIDATION_LAYER = 'XR_APILAYER_LUNARG_core_validation';
 

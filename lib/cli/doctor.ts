@@ -1,7 +1,7 @@
 // `khronos-loader doctor [openxr] [--json] [--timeout ms]`: formats what doctor() returns. The
 // exit code is 1 when the active runtime or a layer in force is broken, 0 otherwise, 2 for a
 // usage error (or if the doctor itself fails, which is a bug to report).
-import type { LogWriter } from '../log.js';
+import type { LogWriter } from '../core/log.js';
 import { doctor, doctorReportJson, formatDoctorReport } from '../doctor/index.js';
 
 export const DOCTOR_USAGE = `usage: khronos-loader doctor [openxr] [--json] [--timeout <ms>]

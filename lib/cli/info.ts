@@ -1,7 +1,7 @@
 // `khronos-loader info openxr`: formats what discover() returns. No decisions are taken here.
-import { formatDiagnostic } from '../openxr/diagnostics.js';
-import type { DiscoveryResult } from '../openxr/discover.js';
-import type { DiscoveredApiLayer } from '../openxr/layer-discovery.js';
+import { formatDiagnostic } from '../openxr/discovery/diagnostics.js';
+import type { DiscoveryResult } from '../openxr/discovery/discover.js';
+import type { DiscoveredApiLayer } from '../openxr/discovery/layer-discovery.js';
 
 function layerLines(l: DiscoveredApiLayer): string[] {
   const lines = [

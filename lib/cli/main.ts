@@ -2,17 +2,21 @@
 // The khronos-loader command line. Thin: it formats what the library returns.
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { LogWriter } from '../log.js';
-import { discover } from '../openxr/discover.js';
+import type { LogWriter } from '../core/log.js';
+import { discover } from '../openxr/discovery/discover.js';
 import { runBenchCli } from './bench.js';
 import { runDemoCli } from './demo.js';
 import { runDoctorCli } from './doctor.js';
 import { formatOpenXrInfo } from './info.js';
+import { discover as discoverVulkan } from '../vulkan/discovery/discover.js';
+import { formatVulkanInfo } from './info-vulkan.js';
 
 const USAGE = `usage: khronos-loader <command>
 
 commands:
   info openxr [--json]   the active OpenXR runtime, every API layer found, every problem
+  info vulkan [--json]   the Vulkan drivers, every layer (kind, manifest, library, versions, on/off and why,
+                         meta components), the loader settings file in force, every problem
   demo [--seconds N] [--json]
                          a 90 Hz frame loop through the loader on the simulated runtime, with the bundled
                          pass-through layer (and core_validation when installed): frames, event-loop lag, ns per call
@@ -37,9 +41,15 @@ export function runCli(argv: readonly string[], io: CliIo): number | Promise<num
   if (command === 'info') {
     const target = rest[0];
     const flags = rest.slice(1);
-    if (target !== 'openxr' || flags.some((f) => f !== '--json')) {
+    if ((target !== 'openxr' && target !== 'vulkan') || flags.some((f) => f !== '--json')) {
       io.stderr(USAGE);
       return 2;
+    }
+    if (target === 'vulkan') {
+      // The report says everything; the loader's own VK_LOADER_DEBUG lines would repeat it.
+      const vk = discoverVulkan({ logWriter: () => {} });
+      io.stdout(flags.includes('--json') ? JSON.stringify(vk, null, 2) + '\n' : formatVulkanInfo(vk));
+      return 0;
     }
     const result = discover({ logWriter: io.stderr });
     if (flags.includes('--json')) io.stdout(JSON.stringify(result, null, 2) + '\n');

@@ -1,10 +1,10 @@
 // doctor(): checks every OpenXR manifest found, then loads and negotiates the runtime and each
 // API layer in a child process of its own, and returns the report. Never throws for anything a
 // manifest or a library does.
-import { createContext, type DiscoveryOptions } from '../openxr/context.js';
-import { discoverWith } from '../openxr/discover.js';
-import { createLinuxPlatform } from '../platform/linux.js';
-import type { Platform } from '../platform/platform.js';
+import { createContext, type DiscoveryOptions } from '../openxr/discovery/context.js';
+import { discoverWith } from '../openxr/discovery/discover.js';
+import { createLinuxPlatform } from '../core/platform/linux.js';
+import type { Platform } from '../core/platform/platform.js';
 import { probeProblems } from './probe-problems.js';
 import { componentStatus, verdict, type ComponentReport, type DoctorReport } from './report.js';
 import { DEFAULT_PROBE_TIMEOUT_MS, runProbes, type ProbeOutcome } from './run-probes.js';

@@ -4,7 +4,7 @@
 //   node --import tsx probe-child.ts '<job>'    (from the TypeScript sources, in tests)
 // If the library crashes or hangs, only this process is lost; the parent reports it.
 import { writeSync } from 'node:fs';
-import { loaderLog, type LogRecord } from '../log.js';
+import { loaderLog, type LogRecord } from '../core/log.js';
 import { loadNativeAddon } from '../native.js';
 import type { ProbeAnswerLine, ProbeErrorLine, ProbeJob, ProbeStartLine } from './protocol.js';
 

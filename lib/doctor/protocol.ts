@@ -2,7 +2,7 @@
 // JSON line out on stdout. Anything else the library prints to stdout is not the answer; the
 // answer is recognised by its `klProbe` field.
 import type { NativeOpenXrProbeResult } from '../native.js';
-import type { LogRecord } from '../log.js';
+import type { LogRecord } from '../core/log.js';
 
 export interface ProbeJob {
   readonly target: 'runtime' | 'api-layer';

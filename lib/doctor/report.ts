@@ -2,7 +2,7 @@
 // manifest that could not be used), each with its problems — what is wrong, why (file, field or
 // symbol, reason) and what to do about it — and whether it is "in force", i.e. whether every
 // OpenXR application started now would load it.
-import type { ApiLayerKind } from '../openxr/manifest.js';
+import type { ApiLayerKind } from '../openxr/discovery/manifest.js';
 
 export type ProblemSeverity = 'error' | 'warning';
 

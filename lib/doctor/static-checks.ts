@@ -3,12 +3,12 @@
 // it is an ELF shared object for this process's architecture. Also decides what is "in force"
 // and which libraries the probes should load.
 import * as path from 'node:path';
-import type { Diagnostic } from '../openxr/diagnostics.js';
-import type { DiscoveryResult } from '../openxr/discover.js';
-import { implicitLayerState } from '../openxr/layer-policy.js';
-import type { ApiLayerKind } from '../openxr/manifest.js';
-import { parseApiLayerManifest } from '../openxr/manifest.js';
-import type { Platform } from '../platform/platform.js';
+import type { Diagnostic } from '../openxr/discovery/diagnostics.js';
+import type { DiscoveryResult } from '../openxr/discovery/discover.js';
+import { implicitLayerState } from '../openxr/discovery/layer-policy.js';
+import type { ApiLayerKind } from '../openxr/discovery/manifest.js';
+import { parseApiLayerManifest } from '../openxr/discovery/manifest.js';
+import type { Platform } from '../core/platform/platform.js';
 import { expectedElf, machineName, readElfHeader } from './elf.js';
 import type { ProbeJob } from './protocol.js';
 import type { ComponentKind, Problem } from './report.js';

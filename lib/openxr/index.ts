@@ -1,5 +1,5 @@
 // The public `khronos-loader/openxr` entry.
-export { discover, type DiscoveryResult } from './discover.js';
+export { discover, type DiscoveryResult } from './discovery/discover.js';
 export {
   createLoader,
   type ApiLayerProperties,
@@ -8,21 +8,21 @@ export {
   type PlanInstanceRequest,
   type RuntimeExtensionProvider,
 } from './loader.js';
-export type { DiscoveryOptions } from './context.js';
-export type { Diagnostic, DiagnosticSeverity } from './diagnostics.js';
-export { formatDiagnostic } from './diagnostics.js';
+export type { DiscoveryOptions } from './discovery/context.js';
+export type { Diagnostic, DiagnosticSeverity } from './discovery/diagnostics.js';
+export { formatDiagnostic } from './discovery/diagnostics.js';
 export { OpenXrError, XR_RESULT_CODES, type XrResultName } from './errors.js';
-export type { DiscoveredApiLayer, LayerSource } from './layer-discovery.js';
-export type { DiscoveredRuntime, RuntimeSource } from './runtime-discovery.js';
-export type { EnabledLayer, EnabledLayerOrigin, LayerState } from './layer-policy.js';
-export type { ApiLayerKind, ExtensionProperty } from './manifest.js';
-export type { LibraryPathKind } from './library-path.js';
-export type { InstancePlan, PlannedApiLayer, PlannedRuntime } from './plan.js';
-export { LOADER_EXTENSIONS } from './extensions.js';
+export type { DiscoveredApiLayer, LayerSource } from './discovery/layer-discovery.js';
+export type { DiscoveredRuntime, RuntimeSource } from './discovery/runtime-discovery.js';
+export type { EnabledLayer, EnabledLayerOrigin, LayerState } from './discovery/layer-policy.js';
+export type { ApiLayerKind, ExtensionProperty } from './discovery/manifest.js';
+export type { LibraryPathKind } from '../core/library-path.js';
+export type { InstancePlan, PlannedApiLayer, PlannedRuntime } from './discovery/plan.js';
+export { LOADER_EXTENSIONS } from './discovery/extensions.js';
 
 // The typed API (NODE-1..5).
-export { Instance, type CreateInstanceOptions, type InstanceProperties } from './instance.js';
-export { System, type SystemProperties, type ViewConfigurationView } from './system.js';
+export { Instance, type CreateInstanceOptions, type InstanceProperties } from './api/instance.js';
+export { System, type SystemProperties, type ViewConfigurationView } from './api/system.js';
 export {
   Session,
   type ActiveActionSet,
@@ -31,8 +31,8 @@ export {
   type FrameState,
   type PoseArray,
   type SessionEvents,
-} from './session.js';
-export { Space, type SpaceKind } from './space.js';
+} from './api/session.js';
+export { Space, type SpaceKind } from './api/space.js';
 export {
   Action,
   ActionSet,
@@ -42,9 +42,9 @@ export {
   type FloatActionState,
   type PoseActionState,
   type SuggestedBinding,
-} from './action.js';
-export type { EventIteratorOptions, OpenXrEvent } from './events.js';
-export { runFrameLoop, type FrameLoopOptions, type FrameLoopStats } from './frame-loop.js';
+} from './api/action.js';
+export type { EventIteratorOptions, OpenXrEvent } from './api/events.js';
+export { runFrameLoop, type FrameLoopOptions, type FrameLoopStats } from './api/frame-loop.js';
 export {
   ACTION_TYPES,
   ENVIRONMENT_BLEND_MODES,
@@ -62,7 +62,7 @@ export {
   type ReferenceSpaceTypeName,
   type SessionStateName,
   type ViewConfigurationTypeName,
-} from './types.js';
+} from './api/types.js';
 export { simulatedRuntime, type SimulatedRuntimeOptions } from './simulated-runtime.js';
 export { createPassthroughLayers, type PassthroughLayerSet } from './bundled-layers.js';
-export { createInstanceFromPlan } from './instance.js';
+export { createInstanceFromPlan } from './api/instance.js';

@@ -1,16 +1,16 @@
 // createLoader(): the pre-instance OpenXR calls answered from manifests, and the instance plan.
 // Like the Khronos loader, each call discovers afresh, so environment changes between calls count.
-import { createContext, type DiscoveryOptions } from './context.js';
-import { discoverWith, resolvePlatform, type DiscoveryResult } from './discover.js';
+import { createContext, type DiscoveryOptions } from './discovery/context.js';
+import { discoverWith, resolvePlatform, type DiscoveryResult } from './discovery/discover.js';
 import { OpenXrError } from './errors.js';
-import { checkRequestedExtensions, layersInForce, mergeExtensions, nullLayerExtensionList } from './extensions.js';
-import type { DiscoveredApiLayer } from './layer-discovery.js';
-import { resolveEnabledLayers, type EnabledLayer } from './layer-policy.js';
-import type { ExtensionProperty } from './manifest.js';
-import type { InstancePlan } from './plan.js';
-import type { DiscoveredRuntime } from './runtime-discovery.js';
-import { createInstanceFromPlan, type CreateInstanceOptions, type Instance } from './instance.js';
-import { nativeRuntimeExtensions } from './native-instance.js';
+import { checkRequestedExtensions, layersInForce, mergeExtensions, nullLayerExtensionList } from './discovery/extensions.js';
+import type { DiscoveredApiLayer } from './discovery/layer-discovery.js';
+import { resolveEnabledLayers, type EnabledLayer } from './discovery/layer-policy.js';
+import type { ExtensionProperty } from './discovery/manifest.js';
+import type { InstancePlan } from './discovery/plan.js';
+import type { DiscoveredRuntime } from './discovery/runtime-discovery.js';
+import { createInstanceFromPlan, type CreateInstanceOptions, type Instance } from './api/instance.js';
+import { nativeRuntimeExtensions } from './api/native-instance.js';
 
 export interface ApiLayerProperties {
   readonly layerName: string;

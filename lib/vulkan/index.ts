@@ -18,3 +18,15 @@ export {
   type VkResultName,
   type VkStructureTypeName,
 } from '../generated/vulkan.js';
+
+// Discovery and the pre-instance loader surface (issue 9).
+export { discover, type VulkanDiscoveryResult, type VulkanLayerInfo } from './discovery/discover.js';
+export { createLoader, type VulkanLoader, type VulkanLayerProperties, type VulkanExtensionProperties } from './loader.js';
+export type { VulkanDiscoveryOptions } from './discovery/context.js';
+export type { PlanInstanceOptions } from './discovery/instance-plan.js';
+export type { DiscoveredVulkanDriver } from './discovery/driver-discovery.js';
+export type { VulkanDiagnostic } from './discovery/diagnostic.js';
+export type { VulkanLoaderSettings } from './discovery/settings-file.js';
+export type * from './discovery/plan.js';
+export { VulkanError, VulkanLayerNotPresentError } from './errors.js';
+export { VK_LOADER_DEBUG, createVkLogger, formatVkLoaderRecord } from './discovery/vk-loader-debug.js';

@@ -9,7 +9,7 @@
 
 namespace kl {
 
-// Same order and meaning as the TypeScript LogLevel (lib/log.ts).
+// Same order and meaning as the TypeScript LogLevel (lib/core/log.ts).
 enum class LogLevel : int { Error = 0, Warn = 1, Info = 2, Debug = 3 };
 
 struct LogRecord {

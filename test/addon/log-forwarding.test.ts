@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loaderLog, type LogRecord } from '../../lib/log.js';
+import { loaderLog, type LogRecord } from '../../lib/core/log.js';
 import { loadNativeAddon } from '../../lib/native.js';
 
 describe('NODE-7: native log records reach the JavaScript loader log', () => {

@@ -4,11 +4,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPassthroughLayers, PASSTHROUGH_LAYER_PREFIX } from '../../lib/openxr/bundled-layers.js';
 import { createLoader } from '../../lib/openxr/loader.js';
-import { nativeRuntimeExtensions } from '../../lib/openxr/native-instance.js';
+import { nativeRuntimeExtensions } from '../../lib/openxr/api/native-instance.js';
 import { simulatedRuntime } from '../../lib/openxr/simulated-runtime.js';
 import { POSE_FLOATS } from '../../lib/openxr/index.js';
-import { createLinuxPlatform } from '../../lib/platform/linux.js';
-import type { Instance } from '../../lib/openxr/instance.js';
+import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
+import type { Instance } from '../../lib/openxr/api/instance.js';
 
 const layers = createPassthroughLayers(3);
 afterAll(() => layers.dispose());

@@ -2,8 +2,8 @@
 // destroyed-handle errors, argument errors, actions (NODE-1..4).
 import { afterEach, describe, expect, it } from 'vitest';
 import { OpenXrError } from '../../lib/openxr/errors.js';
-import { Session } from '../../lib/openxr/session.js';
-import { SpaceLocationFlags, VIEW_FLOATS } from '../../lib/openxr/types.js';
+import { Session } from '../../lib/openxr/api/session.js';
+import { SpaceLocationFlags, VIEW_FLOATS } from '../../lib/openxr/api/types.js';
 import { createTestInstance, runUntil, type TestInstance } from './helpers.js';
 import { openXrErrorFrom } from '../helpers/errors.js';
 

@@ -1,12 +1,12 @@
 // Shared by the typed-API tests: an instance over the simulated runtime (optionally with the
 // bundled pass-through layers), through createLoader with its own environment copy.
-import { createLinuxPlatform } from '../../lib/platform/linux.js';
+import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
 import { createPassthroughLayers, type PassthroughLayerSet } from '../../lib/openxr/bundled-layers.js';
 import { createLoader } from '../../lib/openxr/loader.js';
-import type { Instance } from '../../lib/openxr/instance.js';
-import { nativeRuntimeExtensions } from '../../lib/openxr/native-instance.js';
+import type { Instance } from '../../lib/openxr/api/instance.js';
+import { nativeRuntimeExtensions } from '../../lib/openxr/api/native-instance.js';
 import { simulatedRuntime } from '../../lib/openxr/simulated-runtime.js';
-import type { Session } from '../../lib/openxr/session.js';
+import type { Session } from '../../lib/openxr/api/session.js';
 
 export interface TestInstance {
   readonly instance: Instance;

@@ -1,7 +1,7 @@
 // NODE-5: frame loops in worker threads while the main thread runs its own, each with its own
 // loader and instance; two instances at once in one thread.
 import { describe, expect, it } from 'vitest';
-import { runFrameLoop } from '../../lib/openxr/frame-loop.js';
+import { runFrameLoop } from '../../lib/openxr/api/frame-loop.js';
 import { tsWorker } from './fixtures/ts-worker.js';
 import { createTestInstance } from './helpers.js';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { XR_COMMANDS } from '../../lib/generated/openxr.js';
 import { loadNativeAddon, packageRoot } from '../../lib/native.js';
-import { createInstanceFromPlan, nativeInstanceOf } from '../../lib/openxr/instance.js';
+import { createInstanceFromPlan, nativeInstanceOf } from '../../lib/openxr/api/instance.js';
 import { freshTrace, layerDir, mappedLibraries, plannedLayer, runtimeLibrary, testPlan } from './helpers.js';
 import { openXrErrorFrom } from '../helpers/errors.js';
 import { owningLibrary } from '../helpers/maps.js';

@@ -1,9 +1,9 @@
 // The JavaScript surface: loader.createInstance, Instance, errors, function pointers, debug-utils
 // messages (NODE-2, NODE-6, XR-CI-12 and the createLoader integration).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loaderLog, type LogRecord } from '../../lib/log.js';
+import { loaderLog, type LogRecord } from '../../lib/core/log.js';
 import { OpenXrError } from '../../lib/openxr/errors.js';
-import { createInstanceFromPlan } from '../../lib/openxr/instance.js';
+import { createInstanceFromPlan } from '../../lib/openxr/api/instance.js';
 import { createLoader } from '../../lib/openxr/loader.js';
 import type { NativeDebugUtilsMessage } from '../../lib/native.js';
 import { freshTrace, layerDir, runtimeManifest, testPlan } from './helpers.js';

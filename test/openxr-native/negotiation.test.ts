@@ -1,9 +1,9 @@
 // Runtime and API layer negotiation (spec/openxr-loader-runtime-interaction.txt and
 // spec/openxr-loader-api-layer-interaction.txt, negotiation sections).
 import { afterEach, describe, expect, it } from 'vitest';
-import { loaderLog, type LogRecord } from '../../lib/log.js';
+import { loaderLog, type LogRecord } from '../../lib/core/log.js';
 import { OpenXrError } from '../../lib/openxr/errors.js';
-import { createInstanceFromPlan } from '../../lib/openxr/instance.js';
+import { createInstanceFromPlan } from '../../lib/openxr/api/instance.js';
 import { freshTrace, plannedLayer, testPlan } from './helpers.js';
 
 const XR_MAKE_VERSION = (major: number, minor: number, patch: number): bigint =>

@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { missingSystemComponent } from '../helpers/system.js';
 import { loadNativeAddon } from '../../lib/native.js';
 import { OpenXrError } from '../../lib/openxr/errors.js';
-import { createInstanceFromPlan, nativeInstanceOf } from '../../lib/openxr/instance.js';
-import type { PlannedApiLayer } from '../../lib/openxr/plan.js';
+import { createInstanceFromPlan, nativeInstanceOf } from '../../lib/openxr/api/instance.js';
+import type { PlannedApiLayer } from '../../lib/openxr/discovery/plan.js';
 import { testPlan } from './helpers.js';
 
 const explicitDir = '/usr/share/openxr/1/api_layers/explicit.d';

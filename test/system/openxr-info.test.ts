@@ -64,7 +64,7 @@ describe('khronos-loader CLI', () => {
     const io = { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t) };
     expect(runCli(['frobnicate'], io)).toBe(2);
     expect(err.join('')).toMatch(/^usage: khronos-loader/);
-    expect(runCli(['info', 'vulkan'], io)).toBe(2);
+    expect(runCli(['info', 'metal'], io)).toBe(2);
     expect(runCli([], io)).toBe(2);
     expect(runCli(['info', 'openxr'], io)).toBe(0);
     expect(out.join('')).toMatch(/^OpenXR \(/);

@@ -1,9 +1,10 @@
 // NODE-7 for OpenXR: XR_LOADER_DEBUG prints in the Khronos loader's format; JS gets every record.
 import { describe, expect, it } from 'vitest';
-import { createXrLogger, emitLog, formatXrLoaderRecord, logLevelFromNative, loaderLog, xrLoaderDebugLevels, type LogRecord } from '../../lib/log.js';
-import { discover } from '../../lib/openxr/discover.js';
-import { createFixturePlatform } from '../../lib/platform/fixture.js';
-import { envFromMap } from '../../lib/platform/platform.js';
+import { emitLog, logLevelFromNative, loaderLog, type LogRecord } from '../../lib/core/log.js';
+import { createXrLogger, formatXrLoaderRecord, xrLoaderDebugLevels } from '../../lib/openxr/discovery/xr-loader-debug.js';
+import { discover } from '../../lib/openxr/discovery/discover.js';
+import { createFixturePlatform } from '../../lib/core/platform/fixture.js';
+import { envFromMap } from '../../lib/core/platform/platform.js';
 import { makeTempRoot, put } from './openxr/fixtures.js';
 
 describe('OpenXR loader logging', () => {

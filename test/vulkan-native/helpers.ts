@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PlannedVulkanDriver, PlannedVulkanLayer, VulkanInstancePlan } from '../../lib/vulkan/discovery/plan.js';
 import { testNativeDir } from '../helpers/paths.js';
-import { loaderLog, type LogRecord } from '../../lib/log.js';
+import { loaderLog, type LogRecord } from '../../lib/core/log.js';
 export { owningLibrary } from '../helpers/maps.js';
 
 export const LAVAPIPE_MANIFEST = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';

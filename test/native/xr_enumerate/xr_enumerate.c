@@ -11,21 +11,13 @@
  * the Khronos loader prints to stdout. */
 #include <openxr/openxr.h>
 
+#include "json_out.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_ARGS 64
-
-static void json_string(FILE *f, const char *s) {
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; ++p) {
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
-    }
-    fputc('"', f);
-}
 
 static void extensions_json(FILE *f, const char *layer) {
     uint32_t count = 0;

@@ -1,12 +1,12 @@
 // Runtime and API layer discovery on fixture platforms (Linux, Windows, Android).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createContext } from '../../../lib/openxr/context.js';
-import { discover } from '../../../lib/openxr/discover.js';
+import { createContext } from '../../../lib/openxr/discovery/context.js';
+import { discover } from '../../../lib/openxr/discovery/discover.js';
 import { createLoader } from '../../../lib/openxr/loader.js';
-import type { LogRecord } from '../../../lib/log.js';
-import { createFixturePlatform, registryFromMap } from '../../../lib/platform/fixture.js';
-import type { Platform } from '../../../lib/platform/platform.js';
-import { discoverRuntime } from '../../../lib/openxr/runtime-discovery.js';
+import type { LogRecord } from '../../../lib/core/log.js';
+import { createFixturePlatform, registryFromMap } from '../../../lib/core/platform/fixture.js';
+import type { Platform } from '../../../lib/core/platform/platform.js';
+import { discoverRuntime } from '../../../lib/openxr/discovery/runtime-discovery.js';
 import { layerManifest, link, makeTempRoot, put, runtimeManifest } from './fixtures.js';
 
 let root = '';

@@ -2,9 +2,9 @@
 // Discovery never throws, each bad manifest yields exactly one error diagnostic, every good one loads.
 import * as fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discover } from '../../../lib/openxr/discover.js';
-import { parseApiLayerManifest, parseRuntimeManifest } from '../../../lib/openxr/manifest.js';
-import { createFixturePlatform } from '../../../lib/platform/fixture.js';
+import { discover } from '../../../lib/openxr/discovery/discover.js';
+import { parseApiLayerManifest, parseRuntimeManifest } from '../../../lib/openxr/discovery/manifest.js';
+import { createFixturePlatform } from '../../../lib/core/platform/fixture.js';
 import { makeTempRoot, put } from './fixtures.js';
 
 const EXP = '/usr/share/openxr/1/api_layers/explicit.d';
@@ -80,8 +80,10 @@ describe('OpenXR manifest parser under fuzzing', () => {
       }),
       { numRuns: 1000 },
     );
-    // The generator reaches both outcomes often enough for the property to mean something.
-    expect(accepted).toBeGreaterThan(100);
+    // The generator reaches both outcomes often enough for the property to mean something. About
+    // one manifest in nine is accepted (mean ~110 of 1000, sd ~10): 50 is far below any real run,
+    // where 100 failed now and then.
+    expect(accepted).toBeGreaterThan(50);
     expect(rejected).toBeGreaterThan(100);
   });
 

@@ -2,11 +2,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLoader } from '../../../lib/openxr/loader.js';
 import { OpenXrError } from '../../../lib/openxr/errors.js';
-import { implicitLayerState, splitEnableApiLayers } from '../../../lib/openxr/layer-policy.js';
-import { parseApiLayerManifest } from '../../../lib/openxr/manifest.js';
-import { discover } from '../../../lib/openxr/discover.js';
-import { createFixturePlatform } from '../../../lib/platform/fixture.js';
-import { envFromMap } from '../../../lib/platform/platform.js';
+import { implicitLayerState, splitEnableApiLayers } from '../../../lib/openxr/discovery/layer-policy.js';
+import { parseApiLayerManifest } from '../../../lib/openxr/discovery/manifest.js';
+import { discover } from '../../../lib/openxr/discovery/discover.js';
+import { createFixturePlatform } from '../../../lib/core/platform/fixture.js';
+import { envFromMap } from '../../../lib/core/platform/platform.js';
 import { layerManifest, makeTempRoot, put, runtimeManifest, type LayerSpec } from './fixtures.js';
 
 let root = '';

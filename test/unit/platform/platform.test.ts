@@ -2,12 +2,12 @@
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAndroidPlatform } from '../../../lib/platform/android.js';
-import { createFixturePlatform, registryFromMap } from '../../../lib/platform/fixture.js';
-import { createLinuxPlatform, readAtSecure } from '../../../lib/platform/linux.js';
-import { nodeFileSystem, rootedWindowsMapping } from '../../../lib/platform/node-fs.js';
-import { archAbiName, envFromMap } from '../../../lib/platform/platform.js';
-import { createWindowsPlatform } from '../../../lib/platform/windows.js';
+import { createAndroidPlatform } from '../../../lib/core/platform/android.js';
+import { createFixturePlatform, registryFromMap } from '../../../lib/core/platform/fixture.js';
+import { createLinuxPlatform, readAtSecure } from '../../../lib/core/platform/linux.js';
+import { nodeFileSystem, rootedWindowsMapping } from '../../../lib/core/platform/node-fs.js';
+import { archAbiName, envFromMap } from '../../../lib/core/platform/platform.js';
+import { createWindowsPlatform } from '../../../lib/core/platform/windows.js';
 import { link, makeTempRoot, put } from '../openxr/fixtures.js';
 
 let root = '';

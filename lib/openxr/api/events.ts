@@ -1,0 +1,87 @@
+// OpenXR events: instance.pollEvent() / pollEvents() drain xrPollEvent into typed objects and
+// tell each Session (an EventEmitter) what concerns it; instance.events() is the same as an async
+// iterator that polls on a timer. Events are consumed once, by whichever of these polls first.
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Instance } from './instance.js';
+import { callNative, instanceState } from './handles.js';
+import type { NativeEvent } from './native-api.js';
+import { sessionByHandle, type Session } from './session.js';
+import { REFERENCE_SPACE_TYPES, SESSION_STATES, enumName, type ReferenceSpaceTypeName, type SessionStateName } from './types.js';
+
+export type OpenXrEvent =
+  | { readonly type: 'sessionStateChanged'; readonly session: Session | undefined; readonly state: SessionStateName; readonly time: number }
+  | { readonly type: 'instanceLossPending'; readonly lossTime: number }
+  | { readonly type: 'interactionProfileChanged'; readonly session: Session | undefined }
+  | { readonly type: 'eventsLost'; readonly lostEventCount: number }
+  | {
+      readonly type: 'referenceSpaceChangePending';
+      readonly session: Session | undefined;
+      readonly referenceSpaceType: ReferenceSpaceTypeName | number;
+      readonly changeTime: number;
+      readonly poseValid: boolean;
+    }
+  | { readonly type: 'other'; readonly structureType: number };
+
+function typed(instance: Instance, e: NativeEvent): OpenXrEvent {
+  switch (e.type) {
+    case 'sessionStateChanged':
+      return { type: e.type, session: sessionByHandle(instance, e.session), state: SESSION_STATES[e.state] ?? 'unknown', time: e.time };
+    case 'interactionProfileChanged':
+      return { type: e.type, session: sessionByHandle(instance, e.session) };
+    case 'referenceSpaceChangePending':
+      return {
+        type: e.type,
+        session: sessionByHandle(instance, e.session),
+        referenceSpaceType: enumName(REFERENCE_SPACE_TYPES, e.referenceSpaceType) ?? e.referenceSpaceType,
+        changeTime: e.changeTime,
+        poseValid: e.poseValid,
+      };
+    case 'instanceLossPending':
+      return { type: e.type, lossTime: e.lossTime };
+    case 'eventsLost':
+      return { type: e.type, lostEventCount: e.lostEventCount };
+    default:
+      return { type: 'other', structureType: e.structureType };
+  }
+}
+
+/** xrPollEvent: the next event, or null. Session events also reach their Session's listeners. */
+export function pollEvent(instance: Instance): OpenXrEvent | null {
+  const s = instanceState(instance);
+  const raw = callNative(() => s.api.openxrPollEvent(s.native));
+  if (raw === null) return null;
+  const event = typed(instance, raw);
+  if ('session' in event && event.session !== undefined) event.session._dispatch(event);
+  return event;
+}
+
+/** Every queued event, in order. */
+export function pollEvents(instance: Instance): OpenXrEvent[] {
+  const out: OpenXrEvent[] = [];
+  for (let e = pollEvent(instance); e !== null; e = pollEvent(instance)) out.push(e);
+  return out;
+}
+
+export interface EventIteratorOptions {
+  /** How long to wait between polls of an empty queue (default 5 ms). */
+  readonly intervalMs?: number;
+  /** Ends the iteration. */
+  readonly signal?: AbortSignal;
+}
+
+/** Events as an async iterator; ends when the instance is destroyed or `signal` aborts. */
+export async function* events(instance: Instance, options: EventIteratorOptions = {}): AsyncGenerator<OpenXrEvent, void, undefined> {
+  const interval = options.intervalMs ?? 5;
+  while (!instance.isDestroyed && options.signal?.aborted !== true) {
+    const e = pollEvent(instance);
+    if (e !== null) {
+      yield e;
+      continue;
+    }
+    try {
+      await delay(interval, undefined, options.signal ? { signal: options.signal } : {});
+    } catch {
+      return; // aborted
+    }
+  }
+}

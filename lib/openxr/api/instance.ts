@@ -1,0 +1,176 @@
+// An OpenXR instance created by this loader: it holds its native LoaderInstance directly, so its
+// calls go through that instance's dispatch table with no lookup.
+import { loadNativeAddon, type NativeDebugUtilsMessage, type NativeOpenXrCreateInfo, type NativeOpenXrInstance } from '../../native.js';
+import { XR_API_VERSION_1_0 } from '../../generated/openxr.js';
+import { openXrErrorFromCode, rethrowNative, toNativePlan } from './native-instance.js';
+import type { InstancePlan } from '../discovery/plan.js';
+// The typed API (issue 5): the methods below delegate to these modules.
+import { createActionSet, suggestBindings, type ActionSet, type ActionSetOptions, type SuggestedBinding } from './action.js';
+import { events, pollEvent, pollEvents, type EventIteratorOptions, type OpenXrEvent } from './events.js';
+import { pathOf, registerNativeInstance } from './handles.js';
+import { createSession, destroyInstanceChildren, type CreateSessionOptions, type Session } from './session.js';
+import { getSystem, type System } from './system.js';
+import type { FormFactorName } from './types.js';
+
+/** What xrCreateInstance gets: the native create info, with the debug messenger as a listener. */
+export interface CreateInstanceOptions extends Omit<NativeOpenXrCreateInfo, 'debugMessenger'> {
+  /** Receives the loader's debug-utils messages during xrCreateInstance (chained into XrInstanceCreateInfo.next). */
+  readonly onDebugMessage?: (message: NativeDebugUtilsMessage) => void;
+}
+
+export interface DebugUtilsMessenger {
+  readonly handle: bigint;
+  destroy(): void;
+}
+
+export interface InstanceProperties {
+  readonly runtimeName: string;
+  /** XR_MAKE_VERSION value. */
+  readonly runtimeVersion: bigint;
+}
+
+export { nativeInstanceOf } from './handles.js';
+
+export class Instance {
+  readonly #native: NativeOpenXrInstance;
+
+  /** @internal Use loader.createInstance() or createInstanceFromPlan(). */
+  constructor(native: NativeOpenXrInstance) {
+    this.#native = native;
+    registerNativeInstance(this, native);
+  }
+
+  /** The XrInstance handle the application sees (the top of the chain's). */
+  get handle(): bigint {
+    return this.#call(() => this.#native.handle);
+  }
+
+  /** The enabled API layers, nearest the application first (after implicit layers that failed were left out). */
+  get apiLayerNames(): readonly string[] {
+    return this.#call(() => this.#native.apiLayerNames);
+  }
+
+  get isDestroyed(): boolean {
+    return this.#native.isDestroyed;
+  }
+
+  /**
+   * NODE-6: the function pointer for any command, as a BigInt for other native code. It is the
+   * top of the call chain's pointer (the first layer's, or the runtime's), from the dispatch table
+   * for known commands and through the chain for others — except xrGetInstanceProcAddr and
+   * xrDestroyInstance, which are the loader's own exported functions (so destruction unloads the
+   * chain), as in the Khronos loader. Throws OpenXrError (XR_ERROR_FUNCTION_UNSUPPORTED, ...).
+   */
+  getInstanceProcAddr(name: string): bigint {
+    return this.#call(() => this.#native.getInstanceProcAddr(name));
+  }
+
+  getProperties(): InstanceProperties {
+    return this.#call(() => this.#native.getProperties());
+  }
+
+  /**
+   * XR_EXT_debug_utils (enable it in enabledExtensionNames): a messenger created through the
+   * chain. The loader, the layers and the runtime (when it has the extension) report to it; the
+   * listener is called asynchronously on this thread. Destroyed with the instance at the latest.
+   */
+  createDebugUtilsMessenger(
+    listener: (message: NativeDebugUtilsMessage) => void,
+    options: { severities?: number; types?: number } = {},
+  ): DebugUtilsMessenger {
+    const handle = this.#call(() => this.#native.createDebugUtilsMessenger(listener, options.severities ?? 0x1111, options.types ?? 0xf));
+    let destroyed = false;
+    return {
+      handle,
+      destroy: () => {
+        if (destroyed || this.#native.isDestroyed) return;
+        destroyed = true;
+        this.#call(() => this.#native.destroyDebugUtilsMessenger(handle));
+      },
+    };
+  }
+
+  /** xrSubmitDebugUtilsMessageEXT (severity and type bits as in XrDebugUtilsMessage*FlagsEXT). */
+  submitDebugUtilsMessage(severity: number, types: number, message: string): void {
+    this.#call(() => this.#native.submitDebugUtilsMessage(severity, types, message));
+  }
+
+  /** xrGetSystem for a form factor (default 'head-mounted-display'). */
+  getSystem(formFactor?: FormFactorName): System {
+    return getSystem(this, formFactor);
+  }
+
+  /** xrCreateSession: a headless session (XR_MND_headless must be enabled on this instance). */
+  createSession(system: System, options?: CreateSessionOptions): Session {
+    return createSession(this, system, options);
+  }
+
+  /** xrCreateActionSet. */
+  createActionSet(options: ActionSetOptions): ActionSet {
+    return createActionSet(this, options);
+  }
+
+  /** xrSuggestInteractionProfileBindings. */
+  suggestBindings(interactionProfile: string, bindings: readonly SuggestedBinding[]): void {
+    suggestBindings(this, interactionProfile, bindings);
+  }
+
+  /** xrStringToPath (cached). */
+  stringToPath(path: string): bigint {
+    return pathOf(this, path);
+  }
+
+  /** xrPollEvent: the next event or null; session events also reach their Session ('stateChanged'). */
+  pollEvent(): OpenXrEvent | null {
+    return pollEvent(this);
+  }
+
+  /** Drains the event queue. */
+  pollEvents(): OpenXrEvent[] {
+    return pollEvents(this);
+  }
+
+  /** The events as an async iterator (polls on a timer; ends when the instance is destroyed or the signal aborts). */
+  events(options?: EventIteratorOptions): AsyncGenerator<OpenXrEvent, void, undefined> {
+    return events(this, options);
+  }
+
+  /**
+   * xrDestroyInstance down the chain, then the layers and runtime are unloaded (reference
+   * counted). Its sessions are destroyed first (their frame threads stopped); every child handle
+   * is invalid afterwards.
+   */
+  destroy(): void {
+    if (!this.#native.isDestroyed) destroyInstanceChildren(this);
+    this.#call(() => this.#native.destroy());
+  }
+
+  #call<T>(f: () => T): T {
+    if (this.#native.isDestroyed) throw openXrErrorFromCode(-12, 'XR_ERROR_HANDLE_INVALID: the OpenXR instance has been destroyed');
+    try {
+      return f();
+    } catch (error) {
+      rethrowNative(error);
+    }
+  }
+}
+
+/** Creates an instance from a plan (the plan's runtime and layers; the options' names go into XrInstanceCreateInfo). */
+export function createInstanceFromPlan(plan: Pick<InstancePlan, 'runtime' | 'apiLayers'>, options: CreateInstanceOptions): Instance {
+  const addon = loadNativeAddon();
+  try {
+    const native = new addon.OpenXrInstance(toNativePlan(plan), {
+      applicationName: options.applicationName,
+      applicationVersion: options.applicationVersion ?? 0,
+      engineName: options.engineName ?? '',
+      engineVersion: options.engineVersion ?? 0,
+      apiVersion: options.apiVersion ?? XR_API_VERSION_1_0,
+      enabledApiLayerNames: options.enabledApiLayerNames ?? [],
+      enabledExtensionNames: options.enabledExtensionNames ?? [],
+      ...(options.onDebugMessage ? { debugMessenger: options.onDebugMessage } : {}),
+    });
+    return new Instance(native);
+  } catch (error) {
+    rethrowNative(error);
+  }
+}

@@ -1,0 +1,24 @@
+// The OpenXR discovery context: the core context (lib/core/context.ts) with OpenXR's logger,
+// record source and message id, and the Khronos OpenXR loader's words for ignored variables.
+import { createDiscoveryContext, type DiscoveryContext as CoreDiscoveryContext, type DiscoveryOptions } from '../../core/context.js';
+import type { Platform } from '../../core/platform/platform.js';
+import type { XrResultName } from '../errors.js';
+import { createXrLogger } from './xr-loader-debug.js';
+
+export type { DiscoveryOptions };
+
+export type DiscoveryContext = CoreDiscoveryContext<XrResultName>;
+
+export function createContext(platform: Platform, options: DiscoveryOptions): DiscoveryContext {
+  return createDiscoveryContext<XrResultName>(platform, options, {
+    logger: createXrLogger(platform.env, options.logWriter, options.onLog),
+    source: 'openxr.discovery',
+    messageId: 'OpenXR-Loader',
+    // The Khronos loader's words (platform_utils.hpp), logged as an error under "platform_utils".
+    ignoredWhileElevated: (name, value) => ({
+      level: 'error',
+      message: `!!! WARNING !!! Environment variable ${name} is being ignored due to running with secure execution. The value '${value}' will NOT be used.`,
+      command: 'platform_utils',
+    }),
+  });
+}

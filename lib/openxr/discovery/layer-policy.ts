@@ -1,0 +1,107 @@
+// XR-LM-2/3 and XR-CI-1: which layers are on, and in what order.
+import type { PlatformEnv } from '../../core/platform/platform.js';
+import { OpenXrError } from '../errors.js';
+import type { DiscoveredApiLayer } from './layer-discovery.js';
+
+export interface LayerState {
+  readonly enabled: boolean;
+  readonly reason: string;
+}
+
+/**
+ * An implicit layer is on unless its environment says otherwise (XR-LM-3): with
+ * `enable_environment`, only while that variable is set; a set `disable_environment` turns it off
+ * and wins over enable. "Set" means present in the environment, even empty (the Khronos loader's
+ * getenv() != NULL), and these are ordinary (not secure) reads.
+ */
+export function implicitLayerState(
+  env: Pick<PlatformEnv, 'get'>,
+  manifest: { readonly enable_environment?: string; readonly disable_environment?: string },
+): LayerState {
+  const dis = manifest.disable_environment;
+  const en = manifest.enable_environment;
+  if (dis === undefined) return { enabled: false, reason: 'implicit layer without disable_environment: never loaded' };
+  const disSet = env.get(dis) !== undefined;
+  if (disSet) {
+    return { enabled: false, reason: `off: its disable_environment variable ${dis} is set${en !== undefined && env.get(en) !== undefined ? ` (it wins over ${en})` : ''}` };
+  }
+  if (en !== undefined) {
+    return env.get(en) !== undefined
+      ? { enabled: true, reason: `on: its enable_environment variable ${en} is set (and ${dis} is not)` }
+      : { enabled: false, reason: `off: its enable_environment variable ${en} is not set` };
+  }
+  return { enabled: true, reason: `on: implicit, and its disable_environment variable ${dis} is not set` };
+}
+
+/**
+ * XR_ENABLE_API_LAYERS split as the current Khronos loader splits it (AddEnvironmentApiLayers):
+ * on the path separator, keeping empty entries between separators (an empty name is then "not
+ * present") but not a trailing empty one; no trimming.
+ */
+export function splitEnableApiLayers(value: string | undefined, separator: string): string[] {
+  if (!value) return [];
+  const out: string[] = [];
+  let last = 0;
+  let found = value.indexOf(separator);
+  while (found !== -1) {
+    out.push(value.slice(last, found));
+    last = found + 1;
+    found = value.indexOf(separator, last);
+  }
+  if (last < value.length) out.push(value.slice(last));
+  return out;
+}
+
+export type EnabledLayerOrigin = 'implicit' | 'XR_ENABLE_API_LAYERS' | 'application';
+
+export interface EnabledLayer {
+  readonly layer: DiscoveredApiLayer;
+  readonly origin: EnabledLayerOrigin;
+  readonly reason: string;
+}
+
+/**
+ * XR-CI-1: implicit layers that their environment allows (in discovery order), then the
+ * XR_ENABLE_API_LAYERS entries, then the application's; a name already enabled is dropped (the
+ * first is kept). A requested name that no usable layer has → XR_ERROR_API_LAYER_NOT_PRESENT.
+ * The result is ordered from the application (index 0) towards the runtime.
+ */
+export function resolveEnabledLayers(
+  layers: readonly DiscoveredApiLayer[],
+  envRequested: readonly string[],
+  appRequested: readonly string[],
+): EnabledLayer[] {
+  const enabled: EnabledLayer[] = [];
+  const names = new Set<string>();
+  for (const l of layers) {
+    if (l.kind === 'implicit' && l.enabledByDefault && !names.has(l.name)) {
+      names.add(l.name);
+      enabled.push({ layer: l, origin: 'implicit', reason: l.enabledReason });
+    }
+  }
+  const explicit = new Map<string, DiscoveredApiLayer>();
+  for (const l of layers) if (l.kind === 'explicit' && !explicit.has(l.name)) explicit.set(l.name, l);
+  const missing: string[] = [];
+  const request = (name: string, origin: EnabledLayerOrigin): void => {
+    if (names.has(name)) return;
+    const l = explicit.get(name);
+    if (!l) {
+      const off = layers.find((x) => x.name === name && x.kind === 'implicit' && !x.enabledByDefault);
+      const why = off ? `; it is an implicit layer its environment turns off (${off.enabledReason}), so it is not present` : '';
+      missing.push(`${JSON.stringify(name)} (asked for by ${origin === 'application' ? 'the application' : 'XR_ENABLE_API_LAYERS'}${why})`);
+      return;
+    }
+    names.add(name);
+    enabled.push({
+      layer: l,
+      origin,
+      reason: origin === 'application' ? 'requested by the application' : 'listed in XR_ENABLE_API_LAYERS',
+    });
+  };
+  for (const n of envRequested) request(n, 'XR_ENABLE_API_LAYERS');
+  for (const n of appRequested) request(n, 'application');
+  if (missing.length > 0) {
+    throw new OpenXrError('XR_ERROR_API_LAYER_NOT_PRESENT', `API layer not found: ${missing.join(', ')}`);
+  }
+  return enabled;
+}

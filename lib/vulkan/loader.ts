@@ -1,0 +1,92 @@
+// createLoader(): the Vulkan loader's pre-instance surface over one discovery — the layers and
+// their extensions as vkEnumerateInstance*Properties report them, the chain an instance would get,
+// and the plan the native core carries out. (createInstance joins plan and native core elsewhere.)
+import { createLinuxPlatform } from '../core/platform/linux.js';
+import type { VulkanDiscoveryOptions } from './discovery/context.js';
+import { discoverState, type VulkanDiscoveryResult, type VulkanDiscoveryState } from './discovery/discover.js';
+import { planInstance, type PlanInstanceOptions } from './discovery/instance-plan.js';
+import { resolveLayerChain } from './discovery/layer-policy.js';
+import type { VulkanInstancePlan } from './discovery/plan.js';
+import { VulkanLayerNotPresentError } from './errors.js';
+
+/** VkLayerProperties */
+export interface VulkanLayerProperties {
+  readonly layerName: string;
+  readonly specVersion: number;
+  readonly implementationVersion: number;
+  readonly description: string;
+}
+
+/** VkExtensionProperties */
+export interface VulkanExtensionProperties {
+  readonly extensionName: string;
+  readonly specVersion: number;
+}
+
+export interface VulkanLoader {
+  /** What discovery found (drivers, layers with on/off and why, settings file, problems). */
+  readonly discovery: VulkanDiscoveryResult;
+  enumerateInstanceLayerProperties(): VulkanLayerProperties[];
+  /**
+   * With a layer name: that layer's instance extensions from its manifest (a meta layer's include
+   * its components'); unknown names throw VulkanLayerNotPresentError. Without: the instance
+   * extensions of the implicit layers that are on (the drivers' own come from the native core).
+   */
+  enumerateInstanceExtensionProperties(layerName?: string): VulkanExtensionProperties[];
+  /** The final layer chain for these requested names, application side first, meta layers expanded. */
+  resolveEnabledLayers(requested: readonly string[]): string[];
+  /** The plan for a vkCreateInstance with these names (throws VulkanLayerNotPresentError). */
+  planInstance(options?: PlanInstanceOptions): VulkanInstancePlan;
+}
+
+function checkNames(what: string, names: unknown): readonly string[] {
+  if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) throw new TypeError(`${what} must be an array of strings`);
+  return names as string[];
+}
+
+export function createLoader(options: VulkanDiscoveryOptions = {}): VulkanLoader {
+  const platform = options.platform ?? createLinuxPlatform();
+  const state: VulkanDiscoveryState = discoverState(platform, options);
+  const available = state.configured.filter((c) => c.control !== 'off').map((c) => c.layer);
+  return {
+    discovery: state.result,
+    enumerateInstanceLayerProperties() {
+      return available.map((l) => ({
+        layerName: l.name,
+        specVersion: l.manifest.apiVersion.packed,
+        implementationVersion: l.manifest.implementation_version,
+        description: l.manifest.description,
+      }));
+    },
+    enumerateInstanceExtensionProperties(layerName?: string) {
+      if (layerName !== undefined) {
+        if (typeof layerName !== 'string') throw new TypeError('layerName must be a string');
+        const layer = available.find((l) => l.name === layerName);
+        if (!layer) throw new VulkanLayerNotPresentError(layerName, 0);
+        return layer.instanceExtensions.map((e) => ({ ...e }));
+      }
+      const out: VulkanExtensionProperties[] = [];
+      for (const info of state.result.layers) {
+        if (info.kind !== 'implicit' || !info.enabled) continue;
+        for (const e of info.instanceExtensions) if (!out.some((x) => x.extensionName === e.extensionName)) out.push({ ...e });
+      }
+      return out;
+    },
+    resolveEnabledLayers(requested) {
+      const names = checkNames('requested', requested);
+      return resolveLayerChain({
+        layers: state.configured,
+        requested: names,
+        filters: state.filters,
+        env: platform.env,
+        ...(state.overrideLayer ? { overrideLayer: state.overrideLayer } : {}),
+        settingsLayers: state.settings?.layers !== undefined,
+      }).map((e) => e.layer.name);
+    },
+    planInstance(opts: PlanInstanceOptions = {}) {
+      if (opts.enabledLayerNames !== undefined) checkNames('enabledLayerNames', opts.enabledLayerNames);
+      if (opts.enabledExtensionNames !== undefined) checkNames('enabledExtensionNames', opts.enabledExtensionNames);
+      return planInstance(state, platform.env, opts);
+    },
+  };
+}

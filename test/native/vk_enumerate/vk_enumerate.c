@@ -1,0 +1,125 @@
+/* vk_enumerate [--loader PATH] [--out FILE] [--layer NAME]... [--extension NAME]... [--create]
+ *
+ * Loads the system Khronos Vulkan loader (default libvulkan.so.1) with dlopen and writes JSON:
+ *   layers:          vkEnumerateInstanceLayerProperties (result and list)
+ *   extensions:      vkEnumerateInstanceExtensionProperties(NULL)
+ *   layerExtensions: vkEnumerateInstanceExtensionProperties(name) for every layer listed
+ *   create:          with --create, the result of vkCreateInstance with the given layers and
+ *                    extensions (then vkDestroyInstance)
+ * The JSON goes to FILE (default stdout), apart from the loader's VK_LOADER_DEBUG output (stderr). */
+#include <vulkan/vulkan.h>
+
+#include "json_out.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ARGS 64
+
+static PFN_vkGetInstanceProcAddr gipa;
+
+static void extensions_json(FILE *f, const char *layer) {
+    PFN_vkEnumerateInstanceExtensionProperties enumerate =
+        (PFN_vkEnumerateInstanceExtensionProperties)gipa(VK_NULL_HANDLE, "vkEnumerateInstanceExtensionProperties");
+    uint32_t count = 0;
+    VkResult r = enumerate(layer, &count, NULL);
+    VkExtensionProperties *props = NULL;
+    if (r == VK_SUCCESS && count > 0) {
+        props = calloc(count, sizeof(*props));
+        r = enumerate(layer, &count, props);
+    }
+    fprintf(f, "{\"result\": %d, \"list\": [", (int)r);
+    if (r == VK_SUCCESS) {
+        for (uint32_t i = 0; i < count; ++i) {
+            fprintf(f, "%s{\"extensionName\": ", i ? ", " : "");
+            json_string(f, props[i].extensionName);
+            fprintf(f, ", \"specVersion\": %u}", props[i].specVersion);
+        }
+    }
+    fprintf(f, "]}");
+    free(props);
+}
+
+int main(int argc, char **argv) {
+    const char *loader_path = "libvulkan.so.1";
+    const char *out_path = NULL;
+    const char *layers[MAX_ARGS];
+    const char *exts[MAX_ARGS];
+    uint32_t layer_count = 0, ext_count = 0;
+    int create = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--loader") == 0 && i + 1 < argc) loader_path = argv[++i];
+        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) out_path = argv[++i];
+        else if (strcmp(argv[i], "--layer") == 0 && i + 1 < argc && layer_count < MAX_ARGS) layers[layer_count++] = argv[++i];
+        else if (strcmp(argv[i], "--extension") == 0 && i + 1 < argc && ext_count < MAX_ARGS) exts[ext_count++] = argv[++i];
+        else if (strcmp(argv[i], "--create") == 0) create = 1;
+        else {
+            fprintf(stderr, "vk_enumerate: unknown argument %s\n", argv[i]);
+            return 2;
+        }
+    }
+    void *lib = dlopen(loader_path, RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL) {
+        fprintf(stderr, "vk_enumerate: %s\n", dlerror());
+        return 3;
+    }
+    gipa = (PFN_vkGetInstanceProcAddr)dlsym(lib, "vkGetInstanceProcAddr");
+    if (gipa == NULL) return 3;
+    FILE *f = out_path ? fopen(out_path, "w") : stdout;
+    if (f == NULL) return 4;
+
+    PFN_vkEnumerateInstanceLayerProperties enum_layers =
+        (PFN_vkEnumerateInstanceLayerProperties)gipa(VK_NULL_HANDLE, "vkEnumerateInstanceLayerProperties");
+    uint32_t count = 0;
+    VkResult r = enum_layers(&count, NULL);
+    VkLayerProperties *props = NULL;
+    if (r == VK_SUCCESS && count > 0) {
+        props = calloc(count, sizeof(*props));
+        r = enum_layers(&count, props);
+    }
+    fprintf(f, "{\"layers\": {\"result\": %d, \"list\": [", (int)r);
+    if (r == VK_SUCCESS) {
+        for (uint32_t i = 0; i < count; ++i) {
+            fprintf(f, "%s{\"layerName\": ", i ? ", " : "");
+            json_string(f, props[i].layerName);
+            fprintf(f, ", \"specVersion\": %u, \"implementationVersion\": %u, \"description\": ", props[i].specVersion,
+                    props[i].implementationVersion);
+            json_string(f, props[i].description);
+            fputc('}', f);
+        }
+    }
+    fprintf(f, "]}, \"extensions\": ");
+    extensions_json(f, NULL);
+    fprintf(f, ", \"layerExtensions\": {");
+    for (uint32_t i = 0; r == VK_SUCCESS && i < count; ++i) {
+        fprintf(f, "%s", i ? ", " : "");
+        json_string(f, props[i].layerName);
+        fprintf(f, ": ");
+        extensions_json(f, props[i].layerName);
+    }
+    fprintf(f, "}");
+    free(props);
+
+    if (create) {
+        PFN_vkCreateInstance create_instance = (PFN_vkCreateInstance)gipa(VK_NULL_HANDLE, "vkCreateInstance");
+        VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_0};
+        VkInstanceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+                                     .pApplicationInfo = &app,
+                                     .enabledLayerCount = layer_count,
+                                     .ppEnabledLayerNames = layers,
+                                     .enabledExtensionCount = ext_count,
+                                     .ppEnabledExtensionNames = exts};
+        VkInstance instance = VK_NULL_HANDLE;
+        VkResult cr = create_instance(&info, NULL, &instance);
+        fprintf(f, ", \"create\": {\"result\": %d}", (int)cr);
+        if (cr == VK_SUCCESS) {
+            PFN_vkDestroyInstance destroy = (PFN_vkDestroyInstance)gipa(instance, "vkDestroyInstance");
+            if (destroy != NULL) destroy(instance, NULL);
+        }
+    }
+    fprintf(f, "}\n");
+    if (f != stdout) fclose(f);
+    return 0;
+}

@@ -1,0 +1,548 @@
+// Differential tests: the Debian Khronos Vulkan loader (libvulkan1 1.3.239, dlopened by
+// test/native/vk_enumerate) and our discovery + policy run on the same fixture trees and
+// environments. Fixture layers are copies of test/native/vk_discovery_probe_layer and log their
+// vkCreateInstance, so the real chain order is observed; fixture drivers are copies of
+// vk_discovery_probe_driver and log which ones the loader used. Where we differ on purpose the
+// scenario says so (README: "Vulkan: differences from the Khronos loader").
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
+import { VulkanError } from '../../lib/vulkan/errors.js';
+import { createLoader } from '../../lib/vulkan/loader.js';
+import { testNativeDir } from '../helpers/paths.js';
+import { missingSystemComponent } from '../helpers/system.js';
+import { makeTempRoot, put, vkDriverManifest, vkLayerManifest, type VkLayerSpec } from '../unit/vulkan/fixtures.js';
+
+const enumerate = path.join(testNativeDir, 'vk_enumerate/vk_enumerate');
+const probeLayer = path.join(testNativeDir, 'vk_discovery_probe_layer/libvk_discovery_probe_layer.so');
+const probeDriver = path.join(testNativeDir, 'vk_discovery_probe_driver/libvk_discovery_probe_driver.so');
+const skip = missingSystemComponent({
+  'Debian libvulkan1': ['/usr/lib/x86_64-linux-gnu/libvulkan.so.1', '/usr/lib/aarch64-linux-gnu/libvulkan.so.1'],
+  'test/native vk_enumerate (needs libvulkan-dev headers)': [enumerate],
+  'test/native vk_discovery_probe_layer': [probeLayer],
+  'test/native vk_discovery_probe_driver': [probeDriver],
+});
+
+interface LayerProps {
+  layerName: string;
+  specVersion: number;
+  implementationVersion: number;
+  description: string;
+}
+interface ExtList {
+  result: number;
+  list: { extensionName: string; specVersion: number }[];
+}
+interface Answer {
+  layers: LayerProps[];
+  layerExtensions: Record<string, ExtList>;
+  create?: number;
+  /** Layer names in vkCreateInstance order (application side first). */
+  chain?: string[];
+  /** Driver libraries that created an instance, in order. */
+  drivers?: string[];
+}
+
+let T = '';
+let cleanup = (): void => {};
+let n = 0;
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/** One scenario's tree: its own root, a probe driver, and helpers to place layers. */
+class Scenario {
+  readonly root: string;
+  private readonly libToName = new Map<string, string>();
+  constructor() {
+    this.root = path.join(T, `s${++n}`);
+    mkdirSync(this.root, { recursive: true });
+  }
+  /** Where a folder of the standard search lives under the root. */
+  dir(kind: 'configHome' | 'xdgConfig' | 'dataHome' | 'xdgData', which: 'implicit' | 'explicit' | 'icd'): string {
+    const base = { configHome: 'home/.config', xdgConfig: 'xdgconf', dataHome: 'home/.local/share', xdgData: 'data' }[kind];
+    return path.join(this.root, base, 'vulkan', which === 'icd' ? 'icd.d' : `${which}_layer.d`);
+  }
+  /** A probe layer copy for `name` (one library per layer so the log tells them apart). */
+  lib(name: string, copy = name): string {
+    const p = path.join(this.root, 'libs', copy, 'libprobe_layer.so');
+    if (!existsSync(p)) {
+      mkdirSync(path.dirname(p), { recursive: true });
+      copyFileSync(probeLayer, p);
+    }
+    this.libToName.set(real(p), name);
+    return p;
+  }
+  layer(folder: string, file: string, spec: Omit<VkLayerSpec, 'library_path'> & { library_path?: string }): string {
+    const full = path.join(folder, file);
+    const manifest = spec.component_layers ? spec : { ...spec, library_path: spec.library_path ?? this.lib(spec.name) };
+    put('/', full, vkLayerManifest(manifest as VkLayerSpec));
+    return full;
+  }
+  raw(folder: string, file: string, text: string): string {
+    return put('/', path.join(folder, file), text);
+  }
+  driver(folder: string, file: string, extra: Record<string, unknown> = {}): string {
+    const lib = path.join(this.root, 'drivers', file.replace(/\.json$/, ''), 'libprobe_driver.so');
+    mkdirSync(path.dirname(lib), { recursive: true });
+    copyFileSync(probeDriver, lib);
+    return put('/', path.join(folder, file), vkDriverManifest(lib, extra));
+  }
+  nameOf(lib: string): string {
+    return this.libToName.get(real(lib)) ?? `?${lib}`;
+  }
+  env(extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      HOME: path.join(this.root, 'home'),
+      XDG_CONFIG_DIRS: path.join(this.root, 'xdgconf'),
+      XDG_DATA_DIRS: path.join(this.root, 'data'),
+      VK_DRIVER_FILES: path.join(this.root, 'icd'),
+      ...extra,
+    };
+  }
+}
+
+function khronos(s: Scenario, env: Record<string, string>, layers?: string[]): Answer {
+  const out = path.join(T, `out-${++n}.json`);
+  const log = path.join(T, `log-${n}.txt`);
+  const args = ['--out', out];
+  if (layers) {
+    args.push('--create');
+    for (const l of layers) args.push('--layer', l);
+  }
+  execFileSync(enumerate, args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env, PROBE_LOG: log }, stdio: ['ignore', 'ignore', 'ignore'] });
+  const raw = JSON.parse(readFileSync(out, 'utf8')) as { layers: { list: LayerProps[] }; layerExtensions: Record<string, ExtList>; create?: { result: number } };
+  const lines = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
+  const answer: Answer = { layers: raw.layers.list, layerExtensions: raw.layerExtensions };
+  if (raw.create) {
+    answer.create = raw.create.result;
+    answer.chain = lines.filter((l) => l.startsWith('vk-layer-create ')).map((l) => s.nameOf(l.slice('vk-layer-create '.length)));
+    answer.drivers = lines.filter((l) => l.startsWith('vk-driver-create ')).map((l) => real(l.slice('vk-driver-create '.length)));
+  }
+  return answer;
+}
+
+function ours(env: Record<string, string>, layers?: string[]): Answer {
+  // Configured as Debian builds its loader: SYSCONFDIR=/etc, no EXTRASYSCONFDIR.
+  const loader = createLoader({ platform: createLinuxPlatform({ env, elevated: false }), sysconfdir: '/etc', extraSysconfdir: null, logWriter: () => {} });
+  const props = loader.enumerateInstanceLayerProperties();
+  const layerExtensions: Record<string, ExtList> = {};
+  for (const p of props) layerExtensions[p.layerName] = { result: 0, list: loader.enumerateInstanceExtensionProperties(p.layerName) };
+  const answer: Answer = { layers: props, layerExtensions };
+  if (layers) {
+    try {
+      const plan = loader.planInstance({ enabledLayerNames: layers });
+      answer.create = 0;
+      answer.chain = plan.layers.map((l) => l.name);
+      answer.drivers = plan.drivers.map((d) => real(d.libraryPath));
+    } catch (err) {
+      if (!(err instanceof VulkanError)) throw err;
+      answer.create = err.code;
+    }
+  }
+  return answer;
+}
+
+const names = (a: Answer): string[] => a.layers.map((l) => l.layerName).sort();
+const sorted = (a: readonly LayerProps[]): LayerProps[] => [...a].sort((x, y) => (x.layerName < y.layerName ? -1 : x.layerName > y.layerName ? 1 : 0));
+
+/** Deliberate differences from 1.3.239 a scenario runs into (README: Vulkan differences table). */
+interface Known {
+  /** 1.3.239 enumerates every layer of a duplicated name; we (and the current loader) only the first. */
+  duplicatesEnumerated?: boolean;
+  /** 1.3.239 orders layers enabled by environment in discovery order; we (as the current loader) VK_INSTANCE_LAYERS first in its own order, then VK_LOADER_LAYERS_ENABLE. */
+  envLayerOrder?: boolean;
+  /** 1.3.239 keeps the last occurrence of a name enabled twice; we (as the spec says) the first. */
+  lastOccurrenceWins?: boolean;
+}
+
+/**
+ * Both sides, same answers: the layers (as a set: within a folder the Khronos loader follows readdir
+ * order, we sort by name, VK-LD-5), each layer's extensions, vkCreateInstance's result, the chain
+ * in order and the drivers used in order.
+ */
+function same(s: Scenario, env: Record<string, string>, layers?: string[], known: Known = {}): { k: Answer; o: Answer } & Answer {
+  const k = khronos(s, env, layers);
+  const o = ours(env, layers);
+  if (known.duplicatesEnumerated) expect([...new Set(names(o))]).toEqual([...new Set(names(k))]);
+  else expect(sorted(o.layers)).toEqual(sorted(k.layers));
+  for (const [name, r] of Object.entries(k.layerExtensions)) {
+    expect(o.layerExtensions[name]?.list.map((e) => `${e.extensionName}@${e.specVersion}`).sort(), name).toEqual(r.list.map((e) => `${e.extensionName}@${e.specVersion}`).sort());
+  }
+  expect(o.create).toBe(k.create);
+  if (k.create === 0) {
+    if (known.envLayerOrder || known.lastOccurrenceWins) expect([...(o.chain ?? [])].sort()).toEqual([...(k.chain ?? [])].sort());
+    else expect(o.chain).toEqual(k.chain);
+    expect(o.drivers).toEqual(k.drivers);
+  }
+  return { ...k, k, o };
+}
+
+
+describe.skipIf(skip !== null)('Vulkan discovery and policy against the Debian Khronos loader (libvulkan1 1.3.239)', () => {
+  beforeAll(() => {
+    ({ root: T, cleanup } = makeTempRoot('kl-vkdiff-'));
+  });
+  afterAll(() => cleanup());
+
+  function scenario(): Scenario {
+    const s = new Scenario();
+    s.driver(path.join(s.root, 'icd'), 'probe_icd.json');
+    return s;
+  }
+
+  it('VK-LD-1: every standard folder is searched (config home, XDG_CONFIG_DIRS, data home, XDG_DATA_DIRS); implicit layers enter the chain', () => {
+    const s = scenario();
+    s.layer(s.dir('configHome', 'explicit'), 'a.json', { name: 'VK_LAYER_T_config_home' });
+    s.layer(s.dir('xdgConfig', 'explicit'), 'b.json', { name: 'VK_LAYER_T_xdg_config' });
+    s.layer(s.dir('dataHome', 'explicit'), 'c.json', { name: 'VK_LAYER_T_data_home' });
+    s.layer(s.dir('xdgData', 'explicit'), 'd.json', { name: 'VK_LAYER_T_xdg_data' });
+    s.layer(s.dir('xdgData', 'implicit'), 'i.json', { name: 'VK_LAYER_T_implicit', disable_environment: { T_DISABLE: '1' } });
+    const k = same(s, s.env(), ['VK_LAYER_T_xdg_data', 'VK_LAYER_T_config_home']);
+    expect(names(k)).toHaveLength(5);
+    expect(k.chain).toEqual(['VK_LAYER_T_implicit', 'VK_LAYER_T_xdg_data', 'VK_LAYER_T_config_home']);
+  });
+
+  it('VK-LD-1, VK-LD-5: a name found in two folders: the first in search order wins (config home before XDG_DATA_DIRS)', () => {
+    const s = scenario();
+    s.layer(s.dir('xdgData', 'explicit'), 'dup.json', { name: 'VK_LAYER_T_dup', implementation_version: '2', library_path: s.lib('VK_LAYER_T_dup', 'late') });
+    s.layer(s.dir('configHome', 'explicit'), 'dup.json', { name: 'VK_LAYER_T_dup', implementation_version: '1' });
+    const r = same(s, s.env(), ['VK_LAYER_T_dup'], { duplicatesEnumerated: true });
+    expect(r.chain).toEqual(['VK_LAYER_T_dup']);
+    expect(r.o.layers.filter((l) => l.layerName === 'VK_LAYER_T_dup').map((l) => l.implementationVersion)).toEqual([1]);
+    // 1.3.239 lists both (the current loader removes the later one); both load the first.
+    expect(r.k.layers.filter((l) => l.layerName === 'VK_LAYER_T_dup').map((l) => l.implementationVersion)).toEqual([1, 2]);
+  });
+
+  it('VK-LD-5: two manifests of one name in one folder: the loader reads them in a stable order; we take the first by file name', () => {
+    const s = scenario();
+    const dir = s.dir('xdgData', 'explicit');
+    s.layer(dir, 'b.json', { name: 'VK_LAYER_T_same', implementation_version: '2', library_path: s.lib('VK_LAYER_T_same', 'b') });
+    s.layer(dir, 'a.json', { name: 'VK_LAYER_T_same', implementation_version: '1' });
+    const r = same(s, s.env(), ['VK_LAYER_T_same'], { duplicatesEnumerated: true });
+    expect(r.k.layers.filter((l) => l.layerName === 'VK_LAYER_T_same')).toHaveLength(2);
+    const o = r.o;
+    expect(o.layers.filter((l) => l.layerName === 'VK_LAYER_T_same').map((l) => l.implementationVersion)).toEqual([1]);
+  });
+
+  it('VK-LD-4: VK_LAYER_PATH replaces the standard explicit folders (folders and single files)', () => {
+    const s = scenario();
+    s.layer(s.dir('xdgData', 'explicit'), 'std.json', { name: 'VK_LAYER_T_standard' });
+    const own = path.join(s.root, 'own');
+    s.layer(own, 'own.json', { name: 'VK_LAYER_T_own' });
+    const single = s.layer(path.join(s.root, 'single'), 'one.json', { name: 'VK_LAYER_T_single' });
+    const k = same(s, s.env({ VK_LAYER_PATH: `${own}:${single}` }), ['VK_LAYER_T_own', 'VK_LAYER_T_single']);
+    expect(names(k)).toEqual(['VK_LAYER_T_own', 'VK_LAYER_T_single']);
+  });
+
+  it('VK-LD-4: VK_ADD_LAYER_PATH is searched before the standard folders (its layer of a shared name wins)', () => {
+    const s = scenario();
+    s.layer(s.dir('configHome', 'explicit'), 'x.json', { name: 'VK_LAYER_T_x', implementation_version: '1', library_path: s.lib('VK_LAYER_T_x', 'std') });
+    const add = path.join(s.root, 'add');
+    s.layer(add, 'x.json', { name: 'VK_LAYER_T_x', implementation_version: '7' });
+    const r = same(s, s.env({ VK_ADD_LAYER_PATH: add }), ['VK_LAYER_T_x'], { duplicatesEnumerated: true });
+    expect(r.k.layers.find((l) => l.layerName === 'VK_LAYER_T_x')?.implementationVersion).toBe(7);
+    expect(r.o.layers.filter((l) => l.layerName === 'VK_LAYER_T_x').map((l) => l.implementationVersion)).toEqual([7]);
+    expect(r.k.chain).toEqual(['VK_LAYER_T_x']);
+  });
+
+  it('VK-LD-4: VK_ADD_LAYER_PATH is ignored when VK_LAYER_PATH is set', () => {
+    const s = scenario();
+    const only = path.join(s.root, 'only');
+    const add = path.join(s.root, 'add');
+    s.layer(only, 'a.json', { name: 'VK_LAYER_T_only' });
+    s.layer(add, 'b.json', { name: 'VK_LAYER_T_added' });
+    const k = same(s, s.env({ VK_LAYER_PATH: only, VK_ADD_LAYER_PATH: add }));
+    expect(names(k)).toEqual(['VK_LAYER_T_only']);
+  });
+
+  it('VK-LM-2: an implicit layer with enable_environment is off until the variable has the value; disable_environment turns it off', () => {
+    const s = scenario();
+    const dir = s.dir('xdgConfig', 'implicit');
+    s.layer(dir, 'e.json', { name: 'VK_LAYER_T_enable_env', enable_environment: { T_ENABLE: '1' }, disable_environment: { T_OFF_E: '1' } });
+    s.layer(dir, 'd.json', { name: 'VK_LAYER_T_disable_env', disable_environment: { T_OFF_D: '1' } });
+    expect(same(s, s.env(), []).chain).toEqual(['VK_LAYER_T_disable_env']);
+    expect(same(s, s.env({ T_ENABLE: '0' }), []).chain).toEqual(['VK_LAYER_T_disable_env']);
+    expect(same(s, s.env({ T_ENABLE: '1' }), []).chain).toEqual(['VK_LAYER_T_disable_env', 'VK_LAYER_T_enable_env']);
+    expect(same(s, s.env({ T_ENABLE: '1', T_OFF_E: '1', T_OFF_D: '0' }), []).chain).toEqual([]);
+    // Set to the empty string is set.
+    expect(same(s, s.env({ T_OFF_D: '' }), []).chain).toEqual([]);
+  });
+
+  it('VK-LM-2: an implicit layer without disable_environment is rejected; the rest of the folder still loads', () => {
+    const s = scenario();
+    const dir = s.dir('xdgConfig', 'implicit');
+    s.layer(dir, 'bad.json', { name: 'VK_LAYER_T_no_disable' });
+    s.layer(dir, 'good.json', { name: 'VK_LAYER_T_good', disable_environment: { T_OFF: '1' } });
+    const k = same(s, s.env(), []);
+    expect(names(k)).toEqual(['VK_LAYER_T_good']);
+  });
+
+  it('VK-LM-1, VK-LM-4: broken manifests (bad JSON, missing fields, DEVICE type, other library_arch) are skipped, good ones still count', () => {
+    const s = scenario();
+    const dir = s.dir('xdgData', 'explicit');
+    s.raw(dir, '2-no-layer.json', '{ "file_format_version": "1.0.0" }');
+    s.layer(dir, '3-device.json', { name: 'VK_LAYER_T_device', type: 'DEVICE' });
+    s.layer(dir, '4-arch32.json', { name: 'VK_LAYER_T_arch32', library_arch: '32' });
+    s.raw(dir, '5-no-name.json', JSON.stringify({ file_format_version: '1.0.0', layer: { type: 'GLOBAL', library_path: 'x.so', api_version: '1.0.0', implementation_version: '1', description: 'd' } }));
+    s.layer(dir, '6-good.json', { name: 'VK_LAYER_T_good', library_arch: '64' });
+    s.raw(dir, '7-both.json', JSON.stringify({ file_format_version: '1.1.1', layer: { name: 'VK_LAYER_T_both', type: 'GLOBAL', library_path: 'x.so', component_layers: ['VK_LAYER_T_good'], api_version: '1.3.0', implementation_version: '1', description: 'd' } }));
+    const k = same(s, s.env(), ['VK_LAYER_T_good']);
+    expect(names(k)).toEqual(['VK_LAYER_T_good']);
+  });
+
+  it('VK-LM-4: a manifest that is not JSON: 1.3.239 fails the whole enumeration (VK_ERROR_OUT_OF_HOST_MEMORY); we skip the file and keep the rest (deliberate)', () => {
+    const s = scenario();
+    const dir = s.dir('xdgData', 'explicit');
+    s.raw(dir, '1-not-json.json', '{ "file_format_version": "1.0.0", ');
+    s.layer(dir, '2-good.json', { name: 'VK_LAYER_T_good' });
+    const out = path.join(T, `bad-json-${++n}.json`);
+    execFileSync(enumerate, ['--out', out], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...s.env() }, stdio: ['ignore', 'ignore', 'ignore'] });
+    const k = JSON.parse(readFileSync(out, 'utf8')) as { layers: { result: number; list: LayerProps[] } };
+    expect(k.layers.result).toBe(-1);
+    const o = ours(s.env(), ['VK_LAYER_T_good']);
+    expect(names(o)).toEqual(['VK_LAYER_T_good']);
+    expect(o.chain).toEqual(['VK_LAYER_T_good']);
+  });
+
+  it('VK-LM-1: a "layers" array gives several layers; version strings and extensions read as the loader reads them', () => {
+    const s = scenario();
+    const dir = s.dir('xdgData', 'explicit');
+    s.raw(
+      dir,
+      'multi.json',
+      JSON.stringify({
+        file_format_version: '1.0.1',
+        layers: [
+          { name: 'VK_LAYER_T_one', type: 'INSTANCE', library_path: s.lib('VK_LAYER_T_one'), api_version: '1.2.198', implementation_version: '12', description: 'one', instance_extensions: [{ name: 'VK_EXT_t_one', spec_version: '4' }] },
+          { name: 'VK_LAYER_T_two', type: 'GLOBAL', library_path: s.lib('VK_LAYER_T_two'), api_version: '1.3', implementation_version: '3x', description: 'two' },
+        ],
+      }),
+    );
+    const k = same(s, s.env(), ['VK_LAYER_T_two', 'VK_LAYER_T_one']);
+    expect(k.chain).toEqual(['VK_LAYER_T_two', 'VK_LAYER_T_one']);
+  });
+
+  it('VK-LF-1, VK-LF-5: VK_LOADER_LAYERS_ENABLE globs (prefix, case-insensitive substring) force layers on, after the implicit ones and before the application\'s', () => {
+    const s = scenario();
+    s.layer(s.dir('xdgConfig', 'implicit'), 'i.json', { name: 'VK_LAYER_T_implicit', disable_environment: { T_OFF: '1' } });
+    const dir = s.dir('xdgData', 'explicit');
+    s.layer(dir, 'a.json', { name: 'VK_LAYER_T_alpha' });
+    s.layer(dir, 'b.json', { name: 'VK_LAYER_T_beta' });
+    s.layer(dir, 'c.json', { name: 'VK_LAYER_OTHER_gamma' });
+    const k = same(s, s.env({ VK_LOADER_LAYERS_ENABLE: 'vk_layer_t_a*,*GAMM*' }), ['VK_LAYER_T_beta']);
+    expect(k.chain).toEqual(['VK_LAYER_T_implicit', 'VK_LAYER_T_alpha', 'VK_LAYER_OTHER_gamma', 'VK_LAYER_T_beta']);
+    expect(same(s, s.env({ VK_LOADER_LAYERS_ENABLE: '*beta' }), []).chain).toEqual(['VK_LAYER_T_implicit', 'VK_LAYER_T_beta']);
+    expect(same(s, s.env({ VK_LOADER_LAYERS_ENABLE: 'VK_LAYER_T_alph' }), []).chain).toEqual(['VK_LAYER_T_implicit']);
+  });
+
+  it('VK-LF-2: VK_LOADER_LAYERS_DISABLE=~implicit~ turns implicit layers off and leaves explicit ones', () => {
+    const s = scenario();
+    s.layer(s.dir('xdgConfig', 'implicit'), 'i.json', { name: 'VK_LAYER_T_implicit', disable_environment: { T_OFF: '1' } });
+    s.layer(s.dir('xdgData', 'explicit'), 'e.json', { name: 'VK_LAYER_T_explicit' });
+    expect(same(s, s.env({ VK_LOADER_LAYERS_DISABLE: '~implicit~' }), ['VK_LAYER_T_explicit']).chain).toEqual(['VK_LAYER_T_explicit']);
+  });
+
+  it('VK-LF-2: VK_LOADER_LAYERS_DISABLE=~explicit~ takes explicit layers out of the list: an application asking for one gets VK_ERROR_LAYER_NOT_PRESENT', () => {
+    const s = scenario();
+    s.layer(s.dir('xdgConfig', 'implicit'), 'i.json', { name: 'VK_LAYER_T_implicit', disable_environment: { T_OFF: '1' } });
+    s.layer(s.dir('xdgData', 'explicit'), 'e.json', { name: 'VK_LAYER_T_explicit' });
+    const env = s.env({ VK_LOADER_LAYERS_DISABLE: '~explicit~' });
+    const r = same(s, env, []);
+    expect(r.chain).toEqual(['VK_LAYER_T_implicit']);
+    expect(names(r)).toEqual(['VK_LAYER_T_implicit']);
+    expect(same(s, env, ['VK_LAYER_T_explicit']).create).toBe(-6);
+  });
+
+  it('VK-LF-2: VK_LOADER_LAYERS_DISABLE=~all~ (and "*") leaves no layer at all', () => {
+    const s = scenario();
+    s.layer(s.dir('xdgConfig', 'implicit'), 'i.json', { name: 'VK_LAYER_T_implicit', disable_environment: { T_OFF: '1' } });
+    s.layer(s.dir('xdgData', 'explicit'), 'e.json', { name: 'VK_LAYER_T_explicit' });
+    const k = same(s, s.env({ VK_LOADER_LAYERS_DISABLE: '~all~' }), []);
+    expect(k.chain).toEqual([]);
+    expect(names(k)).toEqual([]);
+    expect(same(s, s.env({ VK_LOADER_LAYERS_DISABLE: '*' }), ['VK_LAYER_T_explicit']).create).toBe(-6);
+    // "**" means ~all~ as well (the current loader); 1.3.239's determine_filter_type falls through
+    // and makes it a suffix glob "*" that matches nothing (deliberate difference).
+    const env = s.env({ VK_LOADER_LAYERS_DISABLE: '**' });
+    expect(names(khronos(s, env, []))).toHaveLength(2);
+    const o = ours(env, []);
+    expect(names(o)).toEqual([]);
+    expect(o.chain).toEqual([]);
+  });
+
+  it('VK-LF-2, VK-LF-5: a suffix glob in VK_LOADER_LAYERS_DISABLE; ENABLE wins over DISABLE for the same layer', () => {
+    const s = scenario();
+    const dir = s.dir('xdgData', 'explicit');
+    s.layer(dir, 'a.json', { name: 'VK_LAYER_T_keep' });
+    s.layer(dir, 'b.json', { name: 'VK_LAYER_T_drop_me' });
+    const r = same(s, s.env({ VK_LOADER_LAYERS_DISABLE: '*_ME' }), ['VK_LAYER_T_keep']);
+    expect(r.chain).toEqual(['VK_LAYER_T_keep']);
+    expect(names(r)).toEqual(['VK_LAYER_T_keep']);
+    expect(same(s, s.env({ VK_LOADER_LAYERS_DISABLE: '~all~', VK_LOADER_LAYERS_ENABLE: 'VK_LAYER_T_drop*' }), []).chain).toEqual(['VK_LAYER_T_drop_me']);
+  });
+
+  it('VK-LF-4: VK_INSTANCE_LAYERS comes before VK_LOADER_LAYERS_ENABLE and the application, in its own order, and overrides DISABLE', () => {
+    const s = scenario();
+    const dir = s.dir('xdgData', 'explicit');
+    s.layer(dir, 'a.json', { name: 'VK_LAYER_T_a' });
+    s.layer(dir, 'b.json', { name: 'VK_LAYER_T_b' });
+    s.layer(dir, 'c.json', { name: 'VK_LAYER_T_c' });
+    s.layer(dir, 'd.json', { name: 'VK_LAYER_T_d' });
+    const r = same(s, s.env({ VK_INSTANCE_LAYERS: 'VK_LAYER_T_c:VK_LAYER_T_a', VK_LOADER_LAYERS_ENABLE: 'VK_LAYER_T_d' }), ['VK_LAYER_T_b', 'VK_LAYER_T_a'], { envLayerOrder: true });
+    expect(r.o.chain).toEqual(['VK_LAYER_T_c', 'VK_LAYER_T_a', 'VK_LAYER_T_d', 'VK_LAYER_T_b']);
+    expect(r.k.chain?.at(-1)).toBe('VK_LAYER_T_b');
+    // Deliberate: VK-LF-4 (and LoaderLayerInterface.md) say VK_INSTANCE_LAYERS overrides DISABLE;
+    // 1.3.239 (like the current loader's code) takes the disabled layer out of the list first.
+    const env = s.env({ VK_INSTANCE_LAYERS: 'VK_LAYER_T_a', VK_LOADER_LAYERS_DISABLE: '~all~' });
+    expect(khronos(s, env, []).chain).toEqual([]);
+    expect(ours(env, []).chain).toEqual(['VK_LAYER_T_a']);
+  });
+
+  it('VK-ML-1, VK-ML-2: a meta layer stands for its components in order; their extensions are its; a name already enabled is dropped', () => {
+    const s = scenario();
+    const dir = s.dir('xdgData', 'explicit');
+    s.layer(dir, 'a.json', { name: 'VK_LAYER_T_comp_a', instance_extensions: [{ name: 'VK_EXT_t_a', spec_version: '2' }] });
+    s.layer(dir, 'b.json', { name: 'VK_LAYER_T_comp_b', instance_extensions: [{ name: 'VK_EXT_t_b', spec_version: '5' }] });
+    s.layer(dir, 'meta.json', { name: 'VK_LAYER_T_meta', file_format_version: '1.1.1', component_layers: ['VK_LAYER_T_comp_b', 'VK_LAYER_T_comp_a'] });
+    const k = same(s, s.env(), ['VK_LAYER_T_meta']);
+    expect(k.chain).toEqual(['VK_LAYER_T_comp_b', 'VK_LAYER_T_comp_a']);
+    const twice = same(s, s.env(), ['VK_LAYER_T_comp_a', 'VK_LAYER_T_meta'], { lastOccurrenceWins: true });
+    expect(twice.o.chain).toEqual(['VK_LAYER_T_comp_a', 'VK_LAYER_T_comp_b']);
+    expect(twice.k.chain).toEqual(['VK_LAYER_T_comp_b', 'VK_LAYER_T_comp_a']);
+  });
+
+  it('VK-ML-2, VK-ML-3: an implicit meta layer brings its components in; an implicit component ignores its own disable variable only for us (deliberate)', () => {
+    const s = scenario();
+    s.layer(s.dir('xdgData', 'explicit'), 'e.json', { name: 'VK_LAYER_T_explicit_component' });
+    s.layer(s.dir('xdgConfig', 'implicit'), 'c.json', { name: 'VK_LAYER_T_implicit_component', disable_environment: { T_OFF_COMPONENT: '1' } });
+    s.layer(s.dir('xdgConfig', 'implicit'), 'm.json', {
+      name: 'VK_LAYER_T_implicit_meta',
+      file_format_version: '1.1.1',
+      component_layers: ['VK_LAYER_T_explicit_component', 'VK_LAYER_T_implicit_component'],
+      disable_environment: { T_OFF_META: '1' },
+    });
+    const plain = same(s, s.env(), [], { envLayerOrder: true });
+    expect([...(plain.chain ?? [])].sort()).toEqual(['VK_LAYER_T_explicit_component', 'VK_LAYER_T_implicit_component']);
+    expect(same(s, s.env({ T_OFF_META: '1' }), []).chain).toEqual(['VK_LAYER_T_implicit_component']);
+    const env = s.env({ T_OFF_COMPONENT: '1' });
+    expect(khronos(s, env, []).chain).toEqual(['VK_LAYER_T_explicit_component']);
+    expect(ours(env, []).chain).toEqual(['VK_LAYER_T_explicit_component', 'VK_LAYER_T_implicit_component']);
+  });
+
+  it('VK-ML-1: a meta layer with a missing component (or another API minor) is unusable: not enumerated, and asking for it fails', () => {
+    const s = scenario();
+    const dir = s.dir('xdgData', 'explicit');
+    s.layer(dir, 'a.json', { name: 'VK_LAYER_T_comp', api_version: '1.2.0' });
+    s.layer(dir, 'm1.json', { name: 'VK_LAYER_T_meta_missing', file_format_version: '1.1.1', api_version: '1.2.0', component_layers: ['VK_LAYER_T_comp', 'VK_LAYER_T_nowhere'] });
+    s.layer(dir, 'm2.json', { name: 'VK_LAYER_T_meta_minor', file_format_version: '1.1.1', api_version: '1.3.0', component_layers: ['VK_LAYER_T_comp'] });
+    const k = same(s, s.env(), ['VK_LAYER_T_meta_missing']);
+    expect(names(k)).toEqual(['VK_LAYER_T_comp']);
+    expect(k.create).toBe(-6);
+  });
+
+  it('VK-ML-4, VK-ML-5: the override layer with override_paths: its components come only from there (VK_LAYER_PATH ignored); it goes after the other implicit layers', () => {
+    const s = scenario();
+    const gapii = path.join(s.root, 'gapii_pkg/data/vulkan/explicit_layer.d');
+    s.layer(gapii, 'gapii.json', { name: 'VK_LAYER_GOOGLE_gapii' });
+    s.layer(s.dir('xdgData', 'explicit'), 'std.json', { name: 'VK_LAYER_T_standard_explicit' });
+    s.layer(s.dir('xdgConfig', 'implicit'), 'other.json', { name: 'VK_LAYER_T_zz_other_implicit', disable_environment: { T_OFF: '1' } });
+    s.layer(s.dir('xdgConfig', 'implicit'), 'VkLayer_override.json', {
+      name: 'VK_LAYER_LUNARG_override',
+      file_format_version: '1.1.2',
+      api_version: '1.3.0',
+      component_layers: ['VK_LAYER_GOOGLE_gapii'],
+      override_paths: [gapii],
+      app_keys: [],
+      blacklisted_layers: [],
+      disable_environment: { DISABLE_VK_LAYER_LUNARG_override: '1' },
+    });
+    const layerPath = path.join(s.root, 'layerpath');
+    s.layer(layerPath, 'lp.json', { name: 'VK_LAYER_T_from_layer_path' });
+    const k = same(s, s.env({ VK_LAYER_PATH: layerPath }), []);
+    expect(names(k)).toEqual(['VK_LAYER_GOOGLE_gapii', 'VK_LAYER_LUNARG_override', 'VK_LAYER_T_zz_other_implicit']);
+    expect(k.chain).toEqual(['VK_LAYER_T_zz_other_implicit', 'VK_LAYER_GOOGLE_gapii']);
+  });
+
+  it('VK-ML-4: the override layer\'s blacklisted_layers are never enabled, not even when the application asks', () => {
+    const s = scenario();
+    const dir = s.dir('xdgData', 'explicit');
+    s.layer(dir, 'a.json', { name: 'VK_LAYER_T_wanted' });
+    s.layer(dir, 'b.json', { name: 'VK_LAYER_T_banned' });
+    s.layer(s.dir('xdgConfig', 'implicit'), 'o.json', {
+      name: 'VK_LAYER_LUNARG_override',
+      file_format_version: '1.1.2',
+      component_layers: ['VK_LAYER_T_wanted'],
+      blacklisted_layers: ['VK_LAYER_T_banned'],
+      disable_environment: { DISABLE_OVERRIDE: '1' },
+    });
+    const k = same(s, s.env(), ['VK_LAYER_T_banned']);
+    expect(names(k)).not.toContain('VK_LAYER_T_banned');
+    expect(same(s, s.env(), []).chain).toEqual(['VK_LAYER_T_wanted']);
+  });
+
+  it('VK-ML-4: an override layer whose app_keys do not name this executable does not apply', () => {
+    const s = scenario();
+    s.layer(s.dir('xdgData', 'explicit'), 'a.json', { name: 'VK_LAYER_T_component' });
+    s.layer(s.dir('xdgConfig', 'implicit'), 'o.json', {
+      name: 'VK_LAYER_LUNARG_override',
+      file_format_version: '1.1.2',
+      component_layers: ['VK_LAYER_T_component'],
+      app_keys: ['/no/such/app'],
+      disable_environment: { DISABLE_OVERRIDE: '1' },
+    });
+    const k = same(s, s.env(), []);
+    expect(k.chain).toEqual([]);
+  });
+
+  it('VK-LF-1: asking for a layer nobody provides fails with VK_ERROR_LAYER_NOT_PRESENT; asking twice for one layer loads it once', () => {
+    const s = scenario();
+    s.layer(s.dir('xdgData', 'explicit'), 'a.json', { name: 'VK_LAYER_T_real' });
+    expect(same(s, s.env(), ['VK_LAYER_T_real', 'VK_LAYER_T_imaginary']).create).toBe(-6);
+    expect(same(s, s.env(), ['VK_LAYER_T_real', 'VK_LAYER_T_real']).chain).toEqual(['VK_LAYER_T_real']);
+  });
+
+  it('VK-DR-1: VK_DRIVER_FILES (folders and files) and VK_ICD_FILENAMES replace the standard driver folders', () => {
+    const s = new Scenario();
+    s.driver(s.dir('xdgData', 'icd'), 'standard.json');
+    const chosen = s.driver(path.join(s.root, 'chosen'), 'chosen.json');
+    s.driver(path.join(s.root, 'folder'), 'in_folder.json');
+    const env = s.env({ VK_DRIVER_FILES: `${chosen}:${path.join(s.root, 'folder')}` });
+    const k = same(s, env, []);
+    expect(k.drivers?.map((d) => path.basename(path.dirname(d)))).toEqual(['chosen', 'in_folder']);
+    const { VK_DRIVER_FILES: _unused, ...rest } = env;
+    void _unused;
+    expect(same(s, { ...rest, VK_ICD_FILENAMES: chosen }, []).drivers?.map((d) => path.basename(path.dirname(d)))).toEqual(['chosen']);
+  });
+
+  it('VK-DR-1: VK_ADD_DRIVER_FILES comes before the standard driver folders', () => {
+    const s = new Scenario();
+    s.driver(s.dir('xdgData', 'icd'), 'standard.json');
+    const added = s.driver(path.join(s.root, 'added'), 'added.json');
+    const env = s.env({ VK_ADD_DRIVER_FILES: added });
+    delete (env as Record<string, string | undefined>)['VK_DRIVER_FILES'];
+    const k = same(s, env, []);
+    expect(k.drivers?.map((d) => path.basename(path.dirname(d)))).toEqual(['added', 'standard']);
+  });
+
+  it('VK-DR-1: VK_LOADER_DRIVERS_DISABLE and VK_LOADER_DRIVERS_SELECT filter drivers by manifest file name', () => {
+    const s = new Scenario();
+    const dir = s.dir('xdgData', 'icd');
+    s.driver(dir, 'alpha_icd.json');
+    s.driver(dir, 'beta_icd.json');
+    s.driver(dir, 'gamma_icd.json');
+    const env = s.env();
+    delete (env as Record<string, string | undefined>)['VK_DRIVER_FILES'];
+    const base = (d?: string[]): string[] | undefined => d?.map((x) => path.basename(path.dirname(x)));
+    expect(base(same(s, { ...env, VK_LOADER_DRIVERS_DISABLE: 'beta*' }, []).drivers)).toEqual(['alpha_icd', 'gamma_icd']);
+    expect(base(same(s, { ...env, VK_LOADER_DRIVERS_SELECT: '*GAMMA_ICD.json' }, []).drivers)).toEqual(['gamma_icd']);
+    expect(base(same(s, { ...env, VK_LOADER_DRIVERS_DISABLE: '*', VK_LOADER_DRIVERS_SELECT: 'alpha_icd.json' }, []).drivers)).toEqual(['alpha_icd']);
+  });
+});
