@@ -1,18 +1,7 @@
-// The error class that carries a VkResult name and code (names from the registry-generated table).
-import { vkResultName, type VkResultName } from '../../generated/vulkan.js';
+// Native failures as VulkanError (the package's one class: a VkResult name and code).
+import { VulkanError } from '../errors.js';
 
-/** A Vulkan failure: `.result` is the VkResult name, `.code` its value. */
-export class VulkanError extends Error {
-  readonly result: VkResultName | `VkResult(${number})`;
-  readonly code: number;
-  constructor(code: number, message: string) {
-    const name = vkResultName(code) ?? (`VkResult(${code})` as const);
-    super(`${name}: ${message}`);
-    this.name = 'VulkanError';
-    this.result = name;
-    this.code = code;
-  }
-}
+export { VulkanError };
 
 /** Runs a native call; native errors with a VkResult ('KL_VULKAN_ERROR') become VulkanError, the rest is rethrown. */
 export function withVulkanErrors<T>(call: () => T): T {

@@ -4,4 +4,4 @@ export { createInstanceFromPlan, instanceExtensionsOfPlan, Instance, preInstance
 export type { CreateInstanceOptions, DebugMessage, PhysicalDeviceProperties } from './instance.js';
 export { Device } from './device.js';
 export type { DeviceCreateOptions, QueueCreateInfo } from './device.js';
-export { VulkanError } from './errors.js';
+export { VulkanError } from '../errors.js';
