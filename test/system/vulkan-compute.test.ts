@@ -167,6 +167,19 @@ describe.skipIf(skip !== null)('the typed Vulkan compute API on lavapipe', () =>
     fence.destroy();
   });
 
+  it('NODE-3: recording and submission allocate nothing: heapUsed flat over 100,000 recordings of 8 commands (child process, --expose-gc)', () => {
+    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'test/system/fixtures/vulkan-heap-record.ts', '100000'], {
+      cwd: packageRoot,
+      encoding: 'utf8',
+    });
+    const r = JSON.parse(out.trim().split('\n').pop()!) as { allocated: number; retained: number; collectionsDuringRun: number };
+    process.stderr.write(`[NODE-3 vulkan heap] 100,000 recordings: ${r.allocated} bytes allocated, ${r.retained} retained\n`);
+    expect(r.collectionsDuringRun).toBe(0);
+    // 16 bytes per call would be 12.8 MB.
+    expect(r.allocated).toBeLessThan(512 * 1024);
+    expect(r.retained).toBeLessThan(256 * 1024);
+  });
+
   it('NODE-1: the example as a program prints the device, the time and GB/s, and the check (VK_INSTANCE_LAYERS brings validation in, which prints nothing)', () => {
     const home = mkdtempSync(path.join(tmpdir(), 'kl-compute-'));
     try {

@@ -2,7 +2,7 @@
 // pass numbers and kept handles to the native side: no JavaScript objects are created per call.
 import { VulkanError } from '../errors.js';
 import { Buffer, ComputePipeline, DescriptorSet, DeviceChild, Fence, PipelineLayout, Semaphore, type DeviceOwner } from './device-objects.js';
-import { withVulkanErrors } from './errors.js';
+import { toVulkanError, withVulkanErrors } from './errors.js';
 import { vulkanCompute, type NativeVulkanCompute } from './native-compute.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
@@ -71,20 +71,32 @@ export class CommandBuffer extends DeviceChild {
   begin(flags = 0): this {
     uint('flags', flags);
     this.live();
-    withVulkanErrors(() => this.#n.beginCommandBuffer(this.handle, flags));
+    try {
+      this.#n.beginCommandBuffer(this.handle, flags);
+    } catch (error) {
+      throw toVulkanError(error);
+    }
     return this;
   }
 
   end(): this {
     this.live();
-    withVulkanErrors(() => this.#n.endCommandBuffer(this.handle));
+    try {
+      this.#n.endCommandBuffer(this.handle);
+    } catch (error) {
+      throw toVulkanError(error);
+    }
     return this;
   }
 
   /** vkResetCommandBuffer */
   reset(): this {
     this.live();
-    withVulkanErrors(() => this.#n.resetCommandBuffer(this.handle));
+    try {
+      this.#n.resetCommandBuffer(this.handle);
+    } catch (error) {
+      throw toVulkanError(error);
+    }
     return this;
   }
 
@@ -199,7 +211,11 @@ export class Queue {
       }
     }
     this.#live();
-    withVulkanErrors(() => this.#n.queueSubmit(this.handle, cb.handle, f === undefined ? NO_HANDLE : f.handle, wait, waitStage, signal));
+    try {
+      this.#n.queueSubmit(this.handle, cb.handle, f === undefined ? NO_HANDLE : f.handle, wait, waitStage, signal);
+    } catch (error) {
+      throw toVulkanError(error);
+    }
   }
 
   /** vkQueueWaitIdle (blocks the calling thread: prefer a fence and `await fence.wait()`). */

@@ -5,7 +5,7 @@
 // the handles these objects keep, so those calls create nothing on the JavaScript heap.
 import { VulkanError } from '../errors.js';
 import { vulkanCompute, type DeviceChildKind, type NativeVulkanCompute } from './native-compute.js';
-import { withVulkanErrors } from './errors.js';
+import { toVulkanError, withVulkanErrors } from './errors.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 const VK_ERROR_MEMORY_MAP_FAILED = -5;
@@ -367,7 +367,11 @@ export class Fence extends SimpleChild {
   /** vkResetFences */
   reset(): void {
     this.live();
-    withVulkanErrors(() => this.native.resetFence(this.device.liveHandle, this.handle));
+    try {
+      this.native.resetFence(this.device.liveHandle, this.handle);
+    } catch (error) {
+      throw toVulkanError(error);
+    }
   }
 
   /**
@@ -381,9 +385,7 @@ export class Fence extends SimpleChild {
     try {
       return await this.native.waitFence(this.device.liveHandle, this.handle, timeoutNs);
     } catch (error) {
-      throw withVulkanErrors(() => {
-        throw error;
-      });
+      throw toVulkanError(error);
     } finally {
       this.#waits--;
     }
