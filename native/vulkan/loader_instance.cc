@@ -451,22 +451,20 @@ VkResult LoaderInstance::CreateDevice(PhysicalDeviceObject* physicalDevice, cons
   ld->instance = this;
   ld->dispatch.owner = ld.get();
 
-  // Device chain (spec "层调度初始化"): VkLayerDeviceLink per layer, the last pointing at the
-  // loader's terminator vkGetInstanceProcAddr and the terminator vkGetDeviceProcAddr. A layer
-  // with no vkGetDeviceProcAddr of its own (negotiated or exported; e.g. Mesa's device_select)
-  // is an instance-only layer: it stays out of the device chain, as the Khronos loader leaves it
-  // out (it would otherwise hand the next layer's vkCreateDevice a link meant for itself).
-  std::vector<const NegotiatedLayer*> chain;
-  for (const NegotiatedLayer& layer : layers_) {
-    if (layer.getDeviceProcAddr != nullptr) chain.push_back(&layer);
-    else Report(LogLevel::Debug, "vkCreateDevice: " + layer.description.name + " has no vkGetDeviceProcAddr; it is not in the device chain");
+  // Device chain (spec "层调度初始化"): VkLayerDeviceLink per layer that has its own
+  // vkGetDeviceProcAddr (as the Khronos loader, a layer without one stays out of the device
+  // chain), the last pointing at the loader's terminator vkGetInstanceProcAddr and the
+  // terminator vkGetDeviceProcAddr.
+  std::vector<const NegotiatedLayer*> deviceLayers;
+  for (const auto& l : layers_) {
+    if (l.getDeviceProcAddr != nullptr) deviceLayers.push_back(&l);
   }
-  const std::size_t n = chain.size();
+  const std::size_t n = deviceLayers.size();
   std::vector<VkLayerDeviceLink> links(n);
   for (std::size_t i = 0; i < n; ++i) {
     links[i].pNext = i + 1 < n ? &links[i + 1] : nullptr;
-    links[i].pfnNextGetInstanceProcAddr = i + 1 < n ? chain[i + 1]->getInstanceProcAddr : TerminatorGetInstanceProcAddr;
-    links[i].pfnNextGetDeviceProcAddr = i + 1 < n ? chain[i + 1]->getDeviceProcAddr : TerminatorGetDeviceProcAddr;
+    links[i].pfnNextGetInstanceProcAddr = i + 1 < n ? deviceLayers[i + 1]->getInstanceProcAddr : TerminatorGetInstanceProcAddr;
+    links[i].pfnNextGetDeviceProcAddr = i + 1 < n ? deviceLayers[i + 1]->getDeviceProcAddr : TerminatorGetDeviceProcAddr;
   }
   VkLayerDeviceCreateInfo linkInfo{};
   linkInfo.sType = VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO;
@@ -481,7 +479,7 @@ VkResult LoaderInstance::CreateDevice(PhysicalDeviceObject* physicalDevice, cons
   VkDeviceCreateInfo chainInfo = *info;
   chainInfo.pNext = &dataCallback;
 
-  PFN_vkCreateDevice top = n > 0 ? reinterpret_cast<PFN_vkCreateDevice>(chain[0]->getInstanceProcAddr(handle(), "vkCreateDevice"))
+  PFN_vkCreateDevice top = n > 0 ? reinterpret_cast<PFN_vkCreateDevice>(deviceLayers[0]->getInstanceProcAddr(handle(), "vkCreateDevice"))
                                  : reinterpret_cast<PFN_vkCreateDevice>(TerminatorGetInstanceProcAddr(handle(), "vkCreateDevice"));
   if (top == nullptr) {
     Report(LogLevel::Error, "vkCreateDevice: the top of the chain has no vkCreateDevice");
@@ -500,7 +498,7 @@ VkResult LoaderInstance::CreateDevice(PhysicalDeviceObject* physicalDevice, cons
   }
   // The device table from the top of the chain: the first layer's vkGetDeviceProcAddr, or the
   // driver's own when no layer is enabled (device commands then go straight to the driver).
-  ld->topGetDeviceProcAddr = n > 0 ? chain[0]->getDeviceProcAddr : ld->driver->getDeviceProcAddr;
+  ld->topGetDeviceProcAddr = n > 0 ? deviceLayers[0]->getDeviceProcAddr : ld->driver->getDeviceProcAddr;
   ld->handle = created;
   gen::fillVkDeviceDispatchTable(ld->dispatch.table, ld->topGetDeviceProcAddr, created);
   const std::size_t slots = UnknownCommandSlots::Get().Count();
