@@ -604,9 +604,13 @@ Napi::Value QueueWaitIdle(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// Through the chain's own function, checked first: a driver (or layer) without it gets an error, not a call through NULL.
 Napi::Value DeviceWaitIdle(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  Check(env, vkDeviceWaitIdle(Handle<VkDevice>(env, info[0], "device")), "vkDeviceWaitIdle");
+  auto device = Handle<VkDevice>(env, info[0], "device");
+  auto wait = reinterpret_cast<PFN_vkDeviceWaitIdle>(vkGetDeviceProcAddr(device, "vkDeviceWaitIdle"));
+  if (wait == nullptr) throw VkErrorToJs(env, VK_ERROR_FEATURE_NOT_PRESENT, "the device chain has no vkDeviceWaitIdle");
+  Check(env, wait(device), "vkDeviceWaitIdle");
   return env.Undefined();
 }
 

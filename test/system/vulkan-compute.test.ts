@@ -7,9 +7,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSaxpy, saxpySpirv } from '../../examples/compute.js';
 import { packageRoot } from '../../lib/native.js';
-import { VK_API_VERSION_1_1, VulkanError, type Device, type Instance, type PhysicalDevice } from '../../lib/vulkan/index.js';
+import { createInstanceFromPlan, VK_API_VERSION_1_1, VulkanError, type Device, type Instance, type PhysicalDevice } from '../../lib/vulkan/index.js';
 import { missingSystemComponent } from '../helpers/system.js';
 import { LAVAPIPE_MANIFEST, lavapipeLoader, missingLavapipeStack } from '../helpers/vulkan-lavapipe.js';
+import { driver, plan, testLibrary } from '../vulkan-native/helpers.js';
 
 const skip = missingLavapipeStack();
 const VALIDATION = 'VK_LAYER_KHRONOS_validation';
@@ -197,6 +198,23 @@ describe.skipIf(skip !== null)('the typed Vulkan compute API on lavapipe', () =>
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the typed Vulkan API on the project\'s test driver (no vkDeviceWaitIdle)', () => {
+  it('NODE-1, NODE-2: waitIdle() on a chain without vkDeviceWaitIdle throws VulkanError instead of calling NULL; a device with no objects is destroyed without waiting', () => {
+    const instance = createInstanceFromPlan(plan([driver(testLibrary('vulkan_test_driver', 'kl_vk_driver_v7'))]), { applicationName: 'kl-no-wait' });
+    open.push(instance);
+    const device = instance.enumeratePhysicalDevices()[0]!.createDevice({ queueCreateInfos: [{ queueFamilyIndex: 0, queuePriorities: [1] }] });
+    try {
+      device.waitIdle();
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(VulkanError);
+      expect((e as VulkanError).result).toBe('VK_ERROR_FEATURE_NOT_PRESENT');
+    }
+    device.destroy();
+    expect(device.isDestroyed).toBe(true);
   });
 });
 

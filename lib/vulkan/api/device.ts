@@ -199,7 +199,9 @@ export class Device implements DeviceOwner {
     for (const child of this.#children) {
       if (child instanceof Fence && child.waiting) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'a fence of this device is being waited on (await fence.wait() first)');
     }
-    this.waitIdle();
+    // Work that used the device's objects must be done before they go (a device that made none
+    // is destroyed as it is: vkDestroyDevice leaves waiting to the application).
+    if (this.#children.size > 0) this.waitIdle();
     for (const child of [...this.#children].reverse()) child.destroyWithOwner();
     this.#children.clear();
     this.#queues.clear();
