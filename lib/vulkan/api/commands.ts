@@ -1,23 +1,25 @@
 // Command pools, command buffers and queues. Recording and submission check their arguments and
 // pass numbers and kept handles to the native side: no JavaScript objects are created per call.
 import { VulkanError } from '../errors.js';
-import { Buffer, ComputePipeline, DescriptorSet, DeviceChild, Fence, PipelineLayout, Semaphore, type DeviceOwner } from './device-objects.js';
+import {
+  Buffer,
+  checkSize as size,
+  checkUint as uint,
+  ComputePipeline,
+  DescriptorSet,
+  DeviceChild,
+  Fence,
+  PipelineLayout,
+  Semaphore,
+  type DeviceOwner,
+} from './device-objects.js';
 import { toVulkanError, withVulkanErrors } from './errors.js';
 import { vulkanCompute, type NativeVulkanCompute } from './native-compute.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 const NO_HANDLE = 0n;
 
-function uint(name: string, v: unknown): asserts v is number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffff_ffff) throw new TypeError(`${name} must be an integer in [0, 2^32)`);
-}
-
-function size(name: string, v: unknown): asserts v is number | bigint {
-  const ok = typeof v === 'bigint' ? v >= 0n : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-  if (!ok) throw new TypeError(`${name} must be a non-negative integer (number or bigint)`);
-}
-
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- classes with private constructors
+// `Function & { prototype: T }`: Buffer has a private constructor, which no `new (...) => T` type admits.
 function usable<T extends DeviceChild>(name: string, v: unknown, type: Function & { prototype: T }): T {
   if (!(v instanceof type)) throw new TypeError(`${name} must be a ${type.name}`);
   const child = v as T;

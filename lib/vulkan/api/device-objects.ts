@@ -15,11 +15,13 @@ function destroyedError(what: string): VulkanError {
   return new VulkanError(VK_ERROR_VALIDATION_FAILED, `the ${what} (or the device that owns it) was destroyed`);
 }
 
-function checkUint(name: string, v: unknown): asserts v is number {
+/** @internal TypeError unless `v` fits a uint32_t. */
+export function checkUint(name: string, v: unknown): asserts v is number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffff_ffff) throw new TypeError(`${name} must be an integer in [0, 2^32)`);
 }
 
-function checkSize(name: string, v: unknown): asserts v is number | bigint {
+/** @internal TypeError unless `v` is a VkDeviceSize (a non-negative safe integer or bigint). */
+export function checkSize(name: string, v: unknown): asserts v is number | bigint {
   const ok = typeof v === 'bigint' ? v >= 0n : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
   if (!ok) throw new TypeError(`${name} must be a non-negative integer (number or bigint)`);
 }
