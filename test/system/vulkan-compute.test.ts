@@ -75,6 +75,33 @@ describe.skipIf(skip !== null)('the typed Vulkan compute API on lavapipe', () =>
     expect(errors.map((m) => m.messageIdName).join(' ')).toMatch(/VUID-vkCmdDispatch/);
   });
 
+  it('NODE-1: semaphores order two submissions (copy, then a copy that waits on it); validation reports nothing', async () => {
+    const instance = validatedInstance();
+    const { pd, device } = deviceOf(instance);
+    const TRANSFER = 0x1 | 0x2;
+    const hostBuffer = () => {
+      const b = device.createBuffer({ size: 64, usage: TRANSFER });
+      b.bindMemory(device.allocateMemory(b.memoryRequirements.size, pd.findMemoryType(b.memoryRequirements.memoryTypeBits, HOST_VISIBLE_COHERENT)));
+      return b;
+    };
+    const [a, b, c] = [hostBuffer(), hostBuffer(), hostBuffer()];
+    new Uint32Array(a.memory!.map()).set([1, 2, 3, 4]);
+    const pool = device.createCommandPool(0);
+    const first = pool.allocateCommandBuffer().begin(1).copyBuffer(a, b, 16).end();
+    const second = pool.allocateCommandBuffer().begin(1).copyBuffer(b, c, 16).pipelineBarrier(0x1000, 0x4000, 0x1000, 0x2000).end();
+    const ready = device.createSemaphore();
+    const fence = device.createFence();
+    const queue = device.queue(0);
+    queue.submit(first, undefined, { signal: ready });
+    queue.submit(second, fence, { wait: ready, waitStage: 0x1000 /* TRANSFER */ });
+    expect(await fence.wait()).toBe(true);
+    expect([...new Uint32Array(c.memory!.map(), 0, 4)]).toEqual([1, 2, 3, 4]);
+    expect(() => queue.submit(first, undefined, { signal: 'x' as never })).toThrow(TypeError);
+    ready.destroy();
+    expect(() => queue.submit(first, undefined, { wait: ready })).toThrow(VulkanError);
+    expect(instance.takeDebugMessages().filter((m) => m.severity >= WARNING)).toEqual([]);
+  });
+
   it('NODE-1: physical-device queries: limits, features, memory types and heaps, device extensions', () => {
     const instance = validatedInstance();
     const pd = instance.enumeratePhysicalDevices()[0]!;
