@@ -173,6 +173,11 @@ std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan,
 
   // Layers: those that negotiate, nearest the application first (LLP_LOADER_5).
   for (const LayerDescription& l : plan.layers) {
+    if (Contains(li->layerNames_, l.name)) {
+      // LLP_LOADER_3: a name already in the chain keeps its first place.
+      Log(LogLevel::Warn, "vulkan.layer", "layer " + l.name + " (" + l.libraryPath + ") is listed again; only its first occurrence is used");
+      continue;
+    }
     try {
       li->layers_.push_back(NegotiateLayer(l));
       li->layerNames_.push_back(l.name);

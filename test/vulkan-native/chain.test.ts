@@ -247,3 +247,11 @@ describe('VK-CH-6: LLP_LOADER rules of the native core', () => {
     expect(log.records.some((r) => r.message.includes('VK_LAYER_KLTEST_a') && r.message.includes('LLP_LOADER_4'))).toBe(true);
   });
 });
+
+describe('VK-CH-6: duplicates', () => {
+  it('VK-CH-6 LLP_LOADER_3: a layer name listed twice is used once, at its first place', () => {
+    const instance = create([testLayer('a'), testLayer('b'), testLayer('a')]);
+    expect(instance.enabledLayerNames).toEqual(['VK_LAYER_KLTEST_a', 'VK_LAYER_KLTEST_b']);
+    expect(chainSeenByDriver(instance)).toBe('app>VK_LAYER_KLTEST_a@2>VK_LAYER_KLTEST_b@2');
+  });
+});
