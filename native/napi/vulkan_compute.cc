@@ -247,6 +247,23 @@ Napi::Value UnmapMemory(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// vkFlushMappedMemoryRanges / vkInvalidateMappedMemoryRanges for one range (non-coherent memory).
+Napi::Value FlushOrInvalidate(const Napi::CallbackInfo& info, bool flush) {
+  Napi::Env env = info.Env();
+  auto device = Handle<VkDevice>(env, info[0], "device");
+  VkMappedMemoryRange range{};
+  range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE;
+  range.memory = Handle<VkDeviceMemory>(env, info[1], "memory");
+  range.offset = U64(env, info[2], "offset");
+  range.size = U64(env, info[3], "size");
+  if (flush) Check(env, vkFlushMappedMemoryRanges(device, 1, &range), "vkFlushMappedMemoryRanges");
+  else Check(env, vkInvalidateMappedMemoryRanges(device, 1, &range), "vkInvalidateMappedMemoryRanges");
+  return env.Undefined();
+}
+
+Napi::Value FlushMemory(const Napi::CallbackInfo& info) { return FlushOrInvalidate(info, true); }
+Napi::Value InvalidateMemory(const Napi::CallbackInfo& info) { return FlushOrInvalidate(info, false); }
+
 Napi::Value CreateShaderModule(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto device = Handle<VkDevice>(env, info[0], "device");
@@ -649,6 +666,8 @@ Napi::Object VulkanComputeFunctions(Napi::Env env) {
   add("bindBufferMemory", BindBufferMemory);
   add("mapMemory", MapMemory);
   add("unmapMemory", UnmapMemory);
+  add("flushMemory", FlushMemory);
+  add("invalidateMemory", InvalidateMemory);
   add("createShaderModule", CreateShaderModule);
   add("createDescriptorSetLayout", CreateDescriptorSetLayout);
   add("createDescriptorPool", CreateDescriptorPool);

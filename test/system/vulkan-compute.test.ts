@@ -117,7 +117,7 @@ describe.skipIf(skip !== null)('the typed Vulkan compute API on lavapipe', () =>
     expect(pd.enumerateDeviceExtensionProperties().map((e) => e.extensionName)).toContain('VK_KHR_maintenance4');
   });
 
-  it('NODE-1: mapped memory is an ArrayBuffer over the device memory, detached by unmap() and by destroy(); mapping twice is refused', () => {
+  it('NODE-1: mapped memory is an ArrayBuffer over the device memory, detached by unmap() and by destroy(); mapping twice is refused; flush and invalidate', () => {
     const instance = validatedInstance();
     const { pd, device } = deviceOf(instance);
     const buffer = device.createBuffer({ size: 4096, usage: STORAGE });
@@ -129,10 +129,18 @@ describe.skipIf(skip !== null)('the typed Vulkan compute API on lavapipe', () =>
     expect(() => memory.map()).toThrow(VulkanError);
     memory.unmap();
     expect(mapped.byteLength).toBe(0); // detached: JavaScript cannot reach the memory any more
-    const again = new Uint32Array(memory.map(0, 16));
+    const again = new Uint32Array(memory.map(0, 64), 0, 4); // 64: a multiple of nonCoherentAtomSize, for flush()
     expect([...again]).toEqual([0xabcdef01, 0xabcdef01, 0xabcdef01, 0xabcdef01]); // the same memory, really written
-    memory.destroy();
+    memory.flush(); // the mapped range (from 0, VK_WHOLE_SIZE)
+    memory.invalidate();
+    memory.unmap();
     expect(again.length).toBe(0);
+    expect(() => memory.flush()).toThrow(VulkanError); // only mapped memory can be flushed
+    expect(() => memory.invalidate(-1)).toThrow(TypeError);
+    const whole = memory.map();
+    memory.invalidate(0, memory.size);
+    memory.destroy();
+    expect(whole.byteLength).toBe(0);
     expect(instance.takeDebugMessages().filter((m) => m.severity >= WARNING)).toEqual([]);
   });
 

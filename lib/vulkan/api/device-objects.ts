@@ -121,6 +121,28 @@ export class DeviceMemory extends SimpleChild {
     return this.#mapping;
   }
 
+  /**
+   * vkFlushMappedMemoryRanges: makes host writes to non-coherent memory visible to the device
+   * (offset and size multiples of limits.nonCoherentAtomSize, or size to the end).
+   */
+  flush(offset: number | bigint = 0, size: number | bigint = VK_WHOLE_SIZE): void {
+    this.#mappedRange('flush', offset, size);
+    withVulkanErrors(() => this.native.flushMemory(this.device.liveHandle, this.handle, offset, size));
+  }
+
+  /** vkInvalidateMappedMemoryRanges: makes device writes to non-coherent memory visible to the host. */
+  invalidate(offset: number | bigint = 0, size: number | bigint = VK_WHOLE_SIZE): void {
+    this.#mappedRange('invalidate', offset, size);
+    withVulkanErrors(() => this.native.invalidateMemory(this.device.liveHandle, this.handle, offset, size));
+  }
+
+  #mappedRange(what: string, offset: unknown, size: unknown): void {
+    checkSize('offset', offset);
+    checkSize('size', size);
+    this.live();
+    if (this.#mapping === null) throw new VulkanError(VK_ERROR_MEMORY_MAP_FAILED, `${what}: the memory is not mapped`);
+  }
+
   get isMapped(): boolean {
     return this.#mapping !== null;
   }

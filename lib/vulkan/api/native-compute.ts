@@ -63,6 +63,8 @@ export interface NativeVulkanCompute {
   bindBufferMemory(device: bigint, buffer: bigint, memory: bigint, offset: Size): void;
   mapMemory(device: bigint, memory: bigint, offset: Size, size: Size): ArrayBuffer;
   unmapMemory(device: bigint, memory: bigint, mapping: ArrayBuffer): void;
+  flushMemory(device: bigint, memory: bigint, offset: Size, size: Size): void;
+  invalidateMemory(device: bigint, memory: bigint, offset: Size, size: Size): void;
   createShaderModule(device: bigint, code: Uint32Array): bigint;
   createDescriptorSetLayout(
     device: bigint,
