@@ -11,6 +11,7 @@ import { createInstanceFromPlan, VK_API_VERSION_1_1, VulkanError, type Device, t
 import { missingSystemComponent } from '../helpers/system.js';
 import { LAVAPIPE_MANIFEST, lavapipeLoader, missingLavapipeStack } from '../helpers/vulkan-lavapipe.js';
 import { driver, plan, testLibrary } from '../vulkan-native/helpers.js';
+import { tsWorker } from '../openxr-api/fixtures/ts-worker.js';
 
 const skip = missingLavapipeStack();
 const VALIDATION = 'VK_LAYER_KHRONOS_validation';
@@ -214,6 +215,25 @@ describe.skipIf(skip !== null)('the typed Vulkan compute API on lavapipe', () =>
     // 16 bytes per call would be 12.8 MB.
     expect(r.allocated).toBeLessThan(512 * 1024);
     expect(r.retained).toBeLessThan(256 * 1024);
+  });
+
+  it('NODE-5: worker threads and the main thread each run SAXPY on their own instance at once, all correct, validation clean', async () => {
+    const inWorker = () =>
+      new Promise<{ correct: boolean; deviceName: string; problems: number }>((resolve, reject) => {
+        const worker = tsWorker(new URL('./fixtures/vulkan-worker-saxpy.ts', import.meta.url), { workerData: { elements: 1 << 18 } });
+        worker.once('message', resolve);
+        worker.once('error', reject);
+        worker.once('exit', (code) => code !== 0 && reject(new Error(`worker exited with ${code}`)));
+      });
+    const instance = validatedInstance();
+    const [a, b, main] = await Promise.all([inWorker(), inWorker(), runSaxpy(instance, { elements: 1 << 18, repeats: 2 })]);
+    expect([a, b].map((r) => [r.correct, r.problems])).toEqual([
+      [true, 0],
+      [true, 0],
+    ]);
+    expect(a.deviceName).toMatch(/^llvmpipe/);
+    expect(main.correct).toBe(true);
+    expect(instance.takeDebugMessages().filter((m) => m.severity >= WARNING)).toEqual([]);
   });
 
   it('NODE-1: the example as a program prints the device, the time and GB/s, and the check (VK_INSTANCE_LAYERS brings validation in, which prints nothing)', () => {
