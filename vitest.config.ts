@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -9,13 +10,26 @@ const timingSensitive = ['test/openxr-api/frame-loop-30s.test.ts', 'test/simxr/r
 
 const timeouts = { testTimeout: 60_000, hookTimeout: 300_000 };
 
+const lib = (file: string): string => fileURLToPath(new URL(`./lib/${file}`, import.meta.url));
+
+// The examples import the package by name (as tsconfig's paths map it), tests import them.
+const resolve = {
+  alias: [
+    { find: /^khronos-loader$/, replacement: lib('index.ts') },
+    { find: /^khronos-loader\/openxr$/, replacement: lib('openxr/index.ts') },
+    { find: /^khronos-loader\/vulkan$/, replacement: lib('vulkan/index.ts') },
+  ],
+};
+
 export default defineConfig({
+  resolve,
   test: {
     // Native builds (test components, the addon) happen once, before any test file runs.
     globalSetup: ['test/setup/global-setup.ts'],
     reporters: ['default'],
     projects: [
       {
+        resolve,
         test: {
           name: 'main',
           include: ['test/**/*.test.ts'],
@@ -25,6 +39,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: 'timing',
           include: timingSensitive,

@@ -8,7 +8,7 @@
 //  3. Monado, when built (issue 17): xrLocateSpace with 0..4 pass-through layers and core_validation.
 // KL_BENCH_SCALE (default 1) multiplies every iteration count (e.g. 0.01 for a quick look).
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { findKhronosLoader, khronosLoaderPackageVersion } from '../lib/bench/khronos-loader-side.js';
 import { formatBenchMarkdown, renderBenchChart } from '../lib/bench/report.js';
@@ -181,6 +181,9 @@ async function main(): Promise<void> {
     lines.push(formatBenchMarkdown(s.result, { title: s.title, omitRunInfo: true, ...(s.chart ? { chartLink: s.chart } : {}) }));
     if (s.chart) lines.push(`![${s.title.replace(/`/g, '')}](${s.chart})`, '');
   }
+  // Results measured by hand elsewhere (the compute example on several machines) are kept, appended as they are.
+  const elsewhere = path.join(packageRoot, 'bench/VULKAN-COMPUTE.md');
+  if (existsSync(elsewhere)) lines.push(readFileSync(elsewhere, 'utf8'));
   const text = lines.join('\n');
   writeFileSync(path.join(packageRoot, 'bench/RESULTS.md'), text);
   process.stdout.write(text);

@@ -1,18 +1,20 @@
 // The error class for Vulkan failures: `.result` is the VkResult name, `.code` its value (from the
 // registry-generated table).
-import { VkResult, type VkResultName } from '../generated/vulkan.js';
+// One class for discovery and the native core alike.
+import { VkResult, vkResultName, type VkResultName } from '../generated/vulkan.js';
 
 export class VulkanError extends Error {
   /** The VkResult value, e.g. -6. */
   readonly code: number;
-  constructor(
-    /** The VkResult name, e.g. "VK_ERROR_LAYER_NOT_PRESENT". */
-    readonly result: VkResultName,
-    message: string,
-  ) {
-    super(`${result}: ${message}`);
+  /** The VkResult name, e.g. "VK_ERROR_LAYER_NOT_PRESENT" (`VkResult(n)` for a value the registry does not name). */
+  readonly result: VkResultName | `VkResult(${number})`;
+  constructor(result: VkResultName | number, message: string) {
+    const code = typeof result === 'number' ? result : VkResult[result];
+    const name = typeof result === 'number' ? (vkResultName(result) ?? (`VkResult(${result})` as const)) : result;
+    super(`${name}: ${message}`);
     this.name = 'VulkanError';
-    this.code = VkResult[result];
+    this.code = code;
+    this.result = name;
   }
 }
 

@@ -21,7 +21,13 @@ export {
 
 // Discovery and the pre-instance loader surface (issue 9).
 export { discover, type VulkanDiscoveryResult, type VulkanLayerInfo } from './discovery/discover.js';
-export { createLoader, type VulkanLoader, type VulkanLayerProperties, type VulkanExtensionProperties } from './loader.js';
+export {
+  createLoader,
+  type VulkanLoader,
+  type VulkanInstanceCreateOptions,
+  type VulkanLayerProperties,
+  type VulkanExtensionProperties,
+} from './loader.js';
 export type { VulkanDiscoveryOptions } from './discovery/context.js';
 export type { PlanInstanceOptions } from './discovery/instance-plan.js';
 export type { DiscoveredVulkanDriver } from './discovery/driver-discovery.js';
@@ -30,3 +36,6 @@ export type { VulkanLoaderSettings } from './discovery/settings-file.js';
 export type * from './discovery/plan.js';
 export { VulkanError, VulkanLayerNotPresentError } from './errors.js';
 export { VK_LOADER_DEBUG, createVkLogger, formatVkLoaderRecord } from './discovery/vk-loader-debug.js';
+
+// The typed API over the native core (issue 11): instances, physical devices, devices.
+export * from './api/index.js';

@@ -1,6 +1,6 @@
 // createLoader(): the Vulkan loader's pre-instance surface over one discovery — the layers and
 // their extensions as vkEnumerateInstance*Properties report them, the chain an instance would get,
-// and the plan the native core carries out. (createInstance joins plan and native core elsewhere.)
+// the plan the native core carries out, and createInstance() which carries it out.
 import { createLinuxPlatform } from '../core/platform/linux.js';
 import type { VulkanDiscoveryOptions } from './discovery/context.js';
 import { discoverState, type VulkanDiscoveryResult, type VulkanDiscoveryState } from './discovery/discover.js';
@@ -8,6 +8,7 @@ import { planInstance, type PlanInstanceOptions } from './discovery/instance-pla
 import { resolveLayerChain } from './discovery/layer-policy.js';
 import type { VulkanInstancePlan } from './discovery/plan.js';
 import { VulkanLayerNotPresentError } from './errors.js';
+import { createInstanceFromPlan, type Instance } from './api/instance.js';
 
 /** VkLayerProperties */
 export interface VulkanLayerProperties {
@@ -37,6 +38,20 @@ export interface VulkanLoader {
   resolveEnabledLayers(requested: readonly string[]): string[];
   /** The plan for a vkCreateInstance with these names (throws VulkanLayerNotPresentError). */
   planInstance(options?: PlanInstanceOptions): VulkanInstancePlan;
+  /** vkCreateInstance: planInstance() carried out by the native core (drivers and layers loaded, chain built). */
+  createInstance(options: VulkanInstanceCreateOptions): Instance;
+}
+
+/** VkInstanceCreateInfo (and its VkApplicationInfo) as createInstance() takes it. */
+export interface VulkanInstanceCreateOptions extends PlanInstanceOptions {
+  readonly applicationName: string;
+  readonly applicationVersion?: number;
+  readonly engineName?: string;
+  readonly engineVersion?: number;
+  /** VkApplicationInfo.apiVersion (VK_API_VERSION_1_0 when left out). */
+  readonly apiVersion?: number;
+  /** Chain a VK_EXT_debug_utils messenger into VkInstanceCreateInfo.pNext (read with instance.takeDebugMessages()). */
+  readonly collectCreateMessages?: boolean;
 }
 
 function checkNames(what: string, names: unknown): readonly string[] {
@@ -87,6 +102,16 @@ export function createLoader(options: VulkanDiscoveryOptions = {}): VulkanLoader
       if (opts.enabledLayerNames !== undefined) checkNames('enabledLayerNames', opts.enabledLayerNames);
       if (opts.enabledExtensionNames !== undefined) checkNames('enabledExtensionNames', opts.enabledExtensionNames);
       return planInstance(state, platform.env, opts);
+    },
+    createInstance(opts: VulkanInstanceCreateOptions) {
+      if (typeof opts !== 'object' || opts === null) throw new TypeError('createInstance(options): options must be an object');
+      const { enabledLayerNames, enabledExtensionNames, flags, ...app } = opts;
+      const plan = this.planInstance({
+        ...(enabledLayerNames !== undefined && { enabledLayerNames }),
+        ...(enabledExtensionNames !== undefined && { enabledExtensionNames }),
+        ...(flags !== undefined && { flags }),
+      });
+      return createInstanceFromPlan(plan, { ...app, ...(flags !== undefined && { flags }) });
     },
   };
 }

@@ -2,7 +2,9 @@
 // test/native/vk_enumerate) and our discovery + policy run on the same fixture trees and
 // environments. Fixture layers are copies of test/native/vk_discovery_probe_layer and log their
 // vkCreateInstance, so the real chain order is observed; fixture drivers are copies of
-// vk_discovery_probe_driver and log which ones the loader used. Where we differ on purpose the
+// vk_discovery_probe_driver and log which ones the loader used. Our side creates the instance
+// through createLoader().createInstance() (discovery's plan carried out by our native core) and
+// is observed through the same probes. Where we differ on purpose the
 // scenario says so (README: "Vulkan: differences from the Khronos loader").
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
@@ -129,7 +131,7 @@ function khronos(s: Scenario, env: Record<string, string>, layers?: string[]): A
   return answer;
 }
 
-function ours(env: Record<string, string>, layers?: string[]): Answer {
+function ours(s: Scenario, env: Record<string, string>, layers?: string[]): Answer {
   // Configured as Debian builds its loader: SYSCONFDIR=/etc, no EXTRASYSCONFDIR.
   const loader = createLoader({ platform: createLinuxPlatform({ env, elevated: false }), sysconfdir: '/etc', extraSysconfdir: null, logWriter: () => {} });
   const props = loader.enumerateInstanceLayerProperties();
@@ -139,9 +141,26 @@ function ours(env: Record<string, string>, layers?: string[]): Answer {
   if (layers) {
     try {
       const plan = loader.planInstance({ enabledLayerNames: layers });
+      // Our native core creates the instance too (loader.createInstance: plan + native chain); the
+      // probe layers and driver log the order they are really entered in, as on the Khronos side.
+      const log = path.join(T, `ours-${++n}.txt`);
+      const previous = process.env.PROBE_LOG;
+      process.env.PROBE_LOG = log;
+      try {
+        const instance = loader.createInstance({ applicationName: 'kl-differential', enabledLayerNames: layers });
+        expect(instance.enabledLayerNames).toEqual(plan.layers.map((l) => l.name));
+        instance.destroy();
+      } finally {
+        if (previous === undefined) delete process.env.PROBE_LOG;
+        else process.env.PROBE_LOG = previous;
+      }
+      const lines = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
       answer.create = 0;
-      answer.chain = plan.layers.map((l) => l.name);
-      answer.drivers = plan.drivers.map((d) => real(d.libraryPath));
+      answer.chain = lines.filter((l) => l.startsWith('vk-layer-create ')).map((l) => s.nameOf(l.slice('vk-layer-create '.length)));
+      answer.drivers = lines.filter((l) => l.startsWith('vk-driver-create ')).map((l) => real(l.slice('vk-driver-create '.length)));
+      // What the native chain did is what the plan said.
+      expect(answer.chain).toEqual(plan.layers.map((l) => l.name));
+      expect(answer.drivers).toEqual(plan.drivers.map((d) => real(d.libraryPath)));
     } catch (err) {
       if (!(err instanceof VulkanError)) throw err;
       answer.create = err.code;
@@ -170,7 +189,7 @@ interface Known {
  */
 function same(s: Scenario, env: Record<string, string>, layers?: string[], known: Known = {}): { k: Answer; o: Answer } & Answer {
   const k = khronos(s, env, layers);
-  const o = ours(env, layers);
+  const o = ours(s, env, layers);
   if (known.duplicatesEnumerated) expect([...new Set(names(o))]).toEqual([...new Set(names(k))]);
   else expect(sorted(o.layers)).toEqual(sorted(k.layers));
   for (const [name, r] of Object.entries(k.layerExtensions)) {
@@ -307,7 +326,7 @@ describe.skipIf(skip !== null)('Vulkan discovery and policy against the Debian K
     execFileSync(enumerate, ['--out', out], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...s.env() }, stdio: ['ignore', 'ignore', 'ignore'] });
     const k = JSON.parse(readFileSync(out, 'utf8')) as { layers: { result: number; list: LayerProps[] } };
     expect(k.layers.result).toBe(-1);
-    const o = ours(s.env(), ['VK_LAYER_T_good']);
+    const o = ours(s, s.env(), ['VK_LAYER_T_good']);
     expect(names(o)).toEqual(['VK_LAYER_T_good']);
     expect(o.chain).toEqual(['VK_LAYER_T_good']);
   });
@@ -373,7 +392,7 @@ describe.skipIf(skip !== null)('Vulkan discovery and policy against the Debian K
     // and makes it a suffix glob "*" that matches nothing (deliberate difference).
     const env = s.env({ VK_LOADER_LAYERS_DISABLE: '**' });
     expect(names(khronos(s, env, []))).toHaveLength(2);
-    const o = ours(env, []);
+    const o = ours(s, env, []);
     expect(names(o)).toEqual([]);
     expect(o.chain).toEqual([]);
   });
@@ -403,7 +422,7 @@ describe.skipIf(skip !== null)('Vulkan discovery and policy against the Debian K
     // 1.3.239 (like the current loader's code) takes the disabled layer out of the list first.
     const env = s.env({ VK_INSTANCE_LAYERS: 'VK_LAYER_T_a', VK_LOADER_LAYERS_DISABLE: '~all~' });
     expect(khronos(s, env, []).chain).toEqual([]);
-    expect(ours(env, []).chain).toEqual(['VK_LAYER_T_a']);
+    expect(ours(s, env, []).chain).toEqual(['VK_LAYER_T_a']);
   });
 
   it('VK-ML-1, VK-ML-2: a meta layer stands for its components in order; their extensions are its; a name already enabled is dropped', () => {
@@ -434,7 +453,7 @@ describe.skipIf(skip !== null)('Vulkan discovery and policy against the Debian K
     expect(same(s, s.env({ T_OFF_META: '1' }), []).chain).toEqual(['VK_LAYER_T_implicit_component']);
     const env = s.env({ T_OFF_COMPONENT: '1' });
     expect(khronos(s, env, []).chain).toEqual(['VK_LAYER_T_explicit_component']);
-    expect(ours(env, []).chain).toEqual(['VK_LAYER_T_explicit_component', 'VK_LAYER_T_implicit_component']);
+    expect(ours(s, env, []).chain).toEqual(['VK_LAYER_T_explicit_component', 'VK_LAYER_T_implicit_component']);
   });
 
   it('VK-ML-1: a meta layer with a missing component (or another API minor) is unusable: not enumerated, and asking for it fails', () => {

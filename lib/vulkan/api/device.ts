@@ -1,6 +1,26 @@
-// A VkDevice created through the loader's device chain.
+// A VkDevice created through the loader's device chain. It owns the objects made from it
+// (device-objects.ts, commands.ts): destroy() waits for the device to go idle and destroys them,
+// newest first, before the device.
 import { loadVulkanAddon, type NativeVulkanDevice, type NativeVulkanInstance } from '../native-api.js';
+import { CommandPool, Queue } from './commands.js';
+import {
+  Buffer,
+  ComputePipeline,
+  DescriptorPool,
+  DescriptorSetLayout,
+  DeviceMemory,
+  Fence,
+  PipelineLayout,
+  Semaphore,
+  ShaderModule,
+  type BufferCreateOptions,
+  type DescriptorSetLayoutBinding,
+  type DeviceChild,
+  type DeviceOwner,
+  type PushConstantRange,
+} from './device-objects.js';
 import { VulkanError, withVulkanErrors } from './errors.js';
+import { vulkanCompute } from './native-compute.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 
@@ -19,15 +39,20 @@ interface PhysicalDeviceLike {
   readonly queueFamilies: readonly { readonly queueCount: number }[];
 }
 
-export class Device {
+export class Device implements DeviceOwner {
   readonly #native: NativeVulkanDevice;
   readonly #queueCounts: ReadonlyMap<number, number>;
   readonly #onDestroy: (d: Device) => void;
+  /** The VkDevice, read once: the per-call paths pass it without asking the native side again. */
+  readonly #handle: bigint;
+  readonly #children = new Set<DeviceChild>();
+  readonly #queues = new Map<string, Queue>();
 
   private constructor(native: NativeVulkanDevice, queueCounts: ReadonlyMap<number, number>, onDestroy: (d: Device) => void) {
     this.#native = native;
     this.#queueCounts = queueCounts;
     this.#onDestroy = onDestroy;
+    this.#handle = native.handle;
   }
 
   /** @internal */
@@ -81,8 +106,105 @@ export class Device {
     return withVulkanErrors(() => this.#native.getQueue(family, index));
   }
 
+  /** @internal The VkDevice; VulkanError once the device (or its instance) is destroyed. */
+  get liveHandle(): bigint {
+    if (this.#native.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'the Vulkan device (or its instance) was destroyed');
+    return this.#handle;
+  }
+
+  /** @internal */
+  adopt(child: DeviceChild): void {
+    this.#children.add(child);
+  }
+
+  /** @internal */
+  release(child: DeviceChild): void {
+    this.#children.delete(child);
+  }
+
+  /** The queue (family, index) the device was created with, as a Queue (one object per queue). */
+  queue(family: number, index = 0): Queue {
+    const key = `${family}:${index}`;
+    let queue = this.#queues.get(key);
+    if (queue === undefined) {
+      queue = new Queue(this, this.getQueue(family, index), family);
+      this.#queues.set(key, queue);
+    }
+    return queue;
+  }
+
+  createBuffer(options: BufferCreateOptions): Buffer {
+    this.liveHandle;
+    return Buffer.create(this, options);
+  }
+
+  /** vkAllocateMemory (pick the type with physicalDevice.findMemoryType()). */
+  allocateMemory(size: number | bigint, memoryTypeIndex: number): DeviceMemory {
+    this.liveHandle;
+    return new DeviceMemory(this, size, memoryTypeIndex);
+  }
+
+  /** vkCreateShaderModule from SPIR-V words. */
+  createShaderModule(code: Uint32Array): ShaderModule {
+    this.liveHandle;
+    return new ShaderModule(this, code);
+  }
+
+  createDescriptorSetLayout(bindings: readonly DescriptorSetLayoutBinding[]): DescriptorSetLayout {
+    this.liveHandle;
+    return new DescriptorSetLayout(this, bindings);
+  }
+
+  /** vkCreateDescriptorPool (sets can be freed one by one). */
+  createDescriptorPool(maxSets: number, poolSizes: readonly { readonly type: number; readonly descriptorCount: number }[]): DescriptorPool {
+    this.liveHandle;
+    return new DescriptorPool(this, maxSets, poolSizes);
+  }
+
+  createPipelineLayout(setLayouts: readonly DescriptorSetLayout[], pushConstantRanges: readonly PushConstantRange[] = []): PipelineLayout {
+    this.liveHandle;
+    return new PipelineLayout(this, setLayouts, pushConstantRanges);
+  }
+
+  createComputePipeline(options: { readonly layout: PipelineLayout; readonly module: ShaderModule; readonly entryPoint?: string }): ComputePipeline {
+    this.liveHandle;
+    return new ComputePipeline(this, options);
+  }
+
+  /** vkCreateCommandPool for a queue family (its buffers can be reset one by one). */
+  createCommandPool(queueFamilyIndex: number, flags = 0): CommandPool {
+    this.liveHandle;
+    if (!this.#queueCounts.has(queueFamilyIndex)) throw new TypeError(`createCommandPool: the device was created with no queue of family ${String(queueFamilyIndex)}`);
+    return new CommandPool(this, queueFamilyIndex, flags);
+  }
+
+  createFence(signaled = false): Fence {
+    this.liveHandle;
+    return new Fence(this, signaled);
+  }
+
+  createSemaphore(): Semaphore {
+    this.liveHandle;
+    return new Semaphore(this);
+  }
+
+  /** vkDeviceWaitIdle (blocks the calling thread). */
+  waitIdle(): void {
+    withVulkanErrors(() => vulkanCompute().deviceWaitIdle(this.liveHandle));
+  }
+
+  /** Waits for the device to go idle, destroys what it owns (newest first), then the device. */
   destroy(): void {
     if (this.#native.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'the Vulkan device (or its instance) was already destroyed');
+    for (const child of this.#children) {
+      if (child instanceof Fence && child.waiting) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'a fence of this device is being waited on (await fence.wait() first)');
+    }
+    // Work that used the device's objects must be done before they go (a device that made none
+    // is destroyed as it is: vkDestroyDevice leaves waiting to the application).
+    if (this.#children.size > 0) this.waitIdle();
+    for (const child of [...this.#children].reverse()) child.destroyWithOwner();
+    this.#children.clear();
+    this.#queues.clear();
     withVulkanErrors(() => this.#native.destroy());
     this.#onDestroy(this);
   }

@@ -4,4 +4,22 @@ export { createInstanceFromPlan, instanceExtensionsOfPlan, Instance, preInstance
 export type { CreateInstanceOptions, DebugMessage, PhysicalDeviceProperties } from './instance.js';
 export { Device } from './device.js';
 export type { DeviceCreateOptions, QueueCreateInfo } from './device.js';
-export { VulkanError } from './errors.js';
+export { VulkanError } from '../errors.js';
+// Compute (issue 11): the objects a Device makes, its queues, and the physical-device queries.
+export {
+  Buffer,
+  ComputePipeline,
+  DescriptorPool,
+  DescriptorSet,
+  DescriptorSetLayout,
+  DeviceChild,
+  DeviceMemory,
+  Fence,
+  PipelineLayout,
+  Semaphore,
+  ShaderModule,
+} from './device-objects.js';
+export type { BufferCreateOptions, DescriptorBufferWrite, DescriptorSetLayoutBinding, PushConstantRange } from './device-objects.js';
+export { CommandBuffer, CommandPool, Queue, type SubmitSemaphores } from './commands.js';
+export { PHYSICAL_DEVICE_FEATURE_NAMES, type PhysicalDeviceFeatureName, type PhysicalDeviceFeatures } from './physical-device-features.js';
+export type { PhysicalDeviceLimits, PhysicalDeviceMemoryProperties } from './instance.js';

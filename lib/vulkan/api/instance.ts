@@ -11,6 +11,8 @@ import {
 import { Device, type DeviceCreateOptions } from './device.js';
 import { VulkanError, withVulkanErrors } from './errors.js';
 import { toNativeVulkanPlan } from './native-plan.js';
+import { vulkanCompute, type NativeMemoryProperties, type NativePhysicalDeviceLimits } from './native-compute.js';
+import { namePhysicalDeviceFeatures, type PhysicalDeviceFeatures } from './physical-device-features.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 
@@ -43,7 +45,46 @@ export class PhysicalDevice {
   createDevice(options: DeviceCreateOptions): Device {
     return this.#instance.createDeviceOn(this, options);
   }
+
+  #live(): bigint {
+    if (this.#instance.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'the physical device\'s instance was destroyed');
+    return this.handle;
+  }
+
+  /** VkPhysicalDeviceLimits (the compute-related members). */
+  get limits(): PhysicalDeviceLimits {
+    return vulkanCompute().physicalDeviceProperties(this.#live()).limits;
+  }
+
+  /** vkGetPhysicalDeviceFeatures */
+  get features(): PhysicalDeviceFeatures {
+    return namePhysicalDeviceFeatures(vulkanCompute().physicalDeviceFeatures(this.#live()));
+  }
+
+  /** vkGetPhysicalDeviceMemoryProperties */
+  get memoryProperties(): PhysicalDeviceMemoryProperties {
+    return vulkanCompute().physicalDeviceMemoryProperties(this.#live());
+  }
+
+  /** vkEnumerateDeviceExtensionProperties (the driver's and the implicit layers' device extensions). */
+  enumerateDeviceExtensionProperties(): { readonly extensionName: string; readonly specVersion: number }[] {
+    const handle = this.#live();
+    return withVulkanErrors(() => vulkanCompute().physicalDeviceExtensions(handle));
+  }
+
+  /**
+   * The first memory type in `memoryTypeBits` (from a buffer's memoryRequirements) that has every
+   * flag of `requiredFlags` (VkMemoryPropertyFlags: DEVICE_LOCAL 1, HOST_VISIBLE 2, HOST_COHERENT 4,
+   * HOST_CACHED 8); -1 when there is none.
+   */
+  findMemoryType(memoryTypeBits: number, requiredFlags: number): number {
+    if (!Number.isInteger(memoryTypeBits) || !Number.isInteger(requiredFlags)) throw new TypeError('findMemoryType(memoryTypeBits, requiredFlags): integers expected');
+    return this.memoryProperties.memoryTypes.findIndex((t, i) => ((memoryTypeBits >>> i) & 1) === 1 && (t.propertyFlags & requiredFlags) === requiredFlags);
+  }
 }
+
+export type PhysicalDeviceLimits = NativePhysicalDeviceLimits;
+export type PhysicalDeviceMemoryProperties = NativeMemoryProperties;
 
 export class Instance {
   readonly enabledLayerNames: readonly string[];
@@ -88,6 +129,8 @@ export class Instance {
   /** Destroys the instance's devices, then the instance; the drivers and layers unload. */
   destroy(): void {
     if (this.#native.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'the Vulkan instance was already destroyed');
+    // Devices first, through their own destroy(): the objects they own go with them.
+    for (const device of [...this.#devices]) if (!device.isDestroyed) device.destroy();
     withVulkanErrors(() => this.#native.destroy());
     this.#devices.clear();
   }
