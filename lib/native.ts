@@ -146,6 +146,8 @@ export interface NativeAddon {
   openxrProbeApiLayer(layer: NativeOpenXrProbeTarget & { readonly name: string }): NativeOpenXrProbeResult;
   /** The loader's exported xrGetInstanceProcAddr (0n: XR_NULL_HANDLE), as native code sees it. */
   openxrGetInstanceProcAddr(instance: bigint, name: string): bigint;
+  /** Replaces the plan snapshot the exported xrCreateInstance works from (native/openxr/published_plan.h). */
+  openxrPublishPlan(plan: NativeOpenXrPlan): void;
   /** ns per xrLocateSpace through the exported trampoline and through the xrGetInstanceProcAddr pointer. */
   benchOpenXrLocateSpace(instance: NativeOpenXrInstance, iterations: number, repeats: number): { trampolineNs: number; procAddrNs: number };
   readonly OpenXrBenchScenario: new (target: NativeOpenXrBenchTarget) => NativeOpenXrBenchScenario;

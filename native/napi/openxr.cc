@@ -7,6 +7,7 @@
 #include "napi/arguments.h"
 #include "napi/errors.h"
 #include "openxr/instance_registry.h"
+#include "openxr/published_plan.h"
 #include "openxr/trampolines.h"
 
 namespace kl::napi {
@@ -349,6 +350,13 @@ Napi::Value OpenXrGetInstanceProcAddr(const Napi::CallbackInfo& info) {
     throw XrErrorToJs(env, XR_FAILED(r) ? r : XR_ERROR_FUNCTION_UNSUPPORTED, "xrGetInstanceProcAddr(\"" + name + "\") failed");
   }
   return Napi::BigInt::New(env, static_cast<uint64_t>(reinterpret_cast<std::uintptr_t>(fn)));
+}
+
+Napi::Value OpenXrPublishPlan(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto plan = std::make_shared<const openxr::InstancePlan>(ReadPlan(env, info.Length() > 0 ? info[0] : env.Undefined()));
+  openxr::PublishedPlans::Get().Publish(std::move(plan));
+  return env.Undefined();
 }
 
 Napi::Value OpenXrRuntimeExtensions(const Napi::CallbackInfo& info) {
