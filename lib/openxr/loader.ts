@@ -50,7 +50,8 @@ export interface OpenXrLoader {
   createInstance(options: CreateInstanceOptions): Instance;
   /**
    * Plans (as planInstance) and publishes the plan for native code in this process: the addon's
-   * exported xrCreateInstance then uses its runtime and layers. Call again to refresh it.
+   * exported xrCreateInstance then uses its runtime and layers, and the exported enumerate
+   * commands answer this loader's lists as of now. Call again to refresh it.
    */
   publishPlan(request?: PlanInstanceRequest): InstancePlan;
 }
@@ -168,7 +169,12 @@ export function createLoader(options: LoaderOptions = {}): OpenXrLoader {
     },
     publishPlan(request = {}) {
       const plan = this.planInstance(request);
-      publishOpenXrPlan(plan);
+      const layers = this.enumerateApiLayerProperties();
+      publishOpenXrPlan(plan, {
+        apiLayerProperties: layers,
+        instanceExtensions: this.enumerateInstanceExtensionProperties(),
+        layerExtensions: Object.fromEntries(layers.map((l) => [l.layerName, this.enumerateInstanceExtensionProperties(l.layerName)])),
+      });
       return plan;
     },
   };

@@ -217,14 +217,14 @@ KL_XR_EXPORT XRAPI_ATTR XrResult XRAPI_CALL xrCreateInstance(const XrInstanceCre
   // The published plan already holds the chain; a layer the application names must be in it.
   for (uint32_t i = 0; i < createInfo->enabledApiLayerCount; ++i) {
     const std::string_view name = createInfo->enabledApiLayerNames[i];
-    const auto& layers = plan->layers;
+    const auto& layers = plan->instance.layers;
     if (std::none_of(layers.begin(), layers.end(), [&](const auto& l) { return l.name == name; })) {
       kl::Log(kl::LogLevel::Error, "openxr", "xrCreateInstance: API layer " + std::string(name) + " is not in the published plan");
       return XR_ERROR_API_LAYER_NOT_PRESENT;
     }
   }
   try {
-    auto created = kl::openxr::LoaderInstance::Create(*plan, *createInfo);
+    auto created = kl::openxr::LoaderInstance::Create(plan->instance, *createInfo);
     *instance = created->handle();
     kl::openxr::PublishedPlans::Get().AdoptNativeInstance(std::move(created));
     return XR_SUCCESS;
@@ -234,20 +234,51 @@ KL_XR_EXPORT XRAPI_ATTR XrResult XRAPI_CALL xrCreateInstance(const XrInstanceCre
   }
 }
 
-// Layer and extension lists come from manifests, which TypeScript reads: native callers get them
-// from the JavaScript API (loader.enumerateApiLayerProperties, ...).
+// Layer and extension lists come from manifests, which TypeScript reads: these answer what
+// loader.publishPlan worked out when it published the plan.
 namespace {
-XrResult NotNative(const char* command) {
-  kl::Log(kl::LogLevel::Error, "openxr",
-          std::string(command) + " was called through the native entry point, which does not answer it: list extensions and "
-                                 "layers through the JavaScript API");
-  return XR_ERROR_RUNTIME_UNAVAILABLE;
+std::shared_ptr<const kl::openxr::PublishedPlan> ListsFor(const char* command) {
+  auto plan = kl::openxr::PublishedPlans::Get().Current();
+  if (plan == nullptr || !plan->hasLists) {
+    kl::Log(kl::LogLevel::Error, "openxr",
+            std::string(command) + " was called through the native entry point, which has no " + (plan == nullptr ? "plan" : "lists") +
+                ": publish one with loader.publishPlan in JavaScript, or list extensions and layers through the JavaScript API");
+    return nullptr;
+  }
+  return plan;
+}
+
+// The two-call idiom; the caller's type and next stay as they are.
+template <typename T>
+XrResult CopyOut(const std::vector<T>& items, XrStructureType type, uint32_t capacity, uint32_t* count, T* out) {
+  if (count == nullptr) return XR_ERROR_VALIDATION_FAILURE;
+  *count = static_cast<uint32_t>(items.size());
+  if (capacity == 0) return XR_SUCCESS;
+  if (out == nullptr) return XR_ERROR_VALIDATION_FAILURE;
+  if (capacity < items.size()) return XR_ERROR_SIZE_INSUFFICIENT;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (out[i].type != type) return XR_ERROR_VALIDATION_FAILURE;
+    void* next = out[i].next;
+    out[i] = items[i];
+    out[i].next = next;
+  }
+  return XR_SUCCESS;
 }
 }  // namespace
 
-KL_XR_EXPORT XRAPI_ATTR XrResult XRAPI_CALL xrEnumerateApiLayerProperties(uint32_t, uint32_t*, XrApiLayerProperties*) {
-  return NotNative("xrEnumerateApiLayerProperties");
+KL_XR_EXPORT XRAPI_ATTR XrResult XRAPI_CALL xrEnumerateApiLayerProperties(uint32_t capacity, uint32_t* count, XrApiLayerProperties* properties) {
+  auto plan = ListsFor("xrEnumerateApiLayerProperties");
+  if (plan == nullptr) return XR_ERROR_RUNTIME_UNAVAILABLE;
+  return CopyOut(plan->apiLayers, XR_TYPE_API_LAYER_PROPERTIES, capacity, count, properties);
 }
-KL_XR_EXPORT XRAPI_ATTR XrResult XRAPI_CALL xrEnumerateInstanceExtensionProperties(const char*, uint32_t, uint32_t*, XrExtensionProperties*) {
-  return NotNative("xrEnumerateInstanceExtensionProperties");
+
+KL_XR_EXPORT XRAPI_ATTR XrResult XRAPI_CALL xrEnumerateInstanceExtensionProperties(const char* layerName, uint32_t capacity, uint32_t* count,
+                                                                                    XrExtensionProperties* properties) {
+  auto plan = ListsFor("xrEnumerateInstanceExtensionProperties");
+  if (plan == nullptr) return XR_ERROR_RUNTIME_UNAVAILABLE;
+  if (layerName == nullptr) return CopyOut(plan->extensions, XR_TYPE_EXTENSION_PROPERTIES, capacity, count, properties);
+  for (const auto& [name, extensions] : plan->layerExtensions) {
+    if (name == layerName) return CopyOut(extensions, XR_TYPE_EXTENSION_PROPERTIES, capacity, count, properties);
+  }
+  return XR_ERROR_API_LAYER_NOT_PRESENT;
 }

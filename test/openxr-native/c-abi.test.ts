@@ -1,7 +1,8 @@
 // The C ABI for native callers in the same process: after the application publishes a plan
 // (loader.publishPlan), native code that only uses the addon's exported C functions
-// (test/native/xr_c_abi) creates an instance over the simulated runtime with the bundled
-// pass-through layer, gets a system, a function pointer, and destroys the instance.
+// (test/native/xr_c_abi) lists layers and extensions, creates an instance over the simulated
+// runtime with the bundled pass-through layer, gets a system, a function pointer, and destroys
+// the instance.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -45,30 +46,41 @@ const layerLoaded = (): string[] => [...mappedLibraries()].filter((l) => l.start
 describe('the exported OpenXR C functions for native callers', () => {
   it('XR-CI-1, XR-CI-6, XR-CI-7, NODE-6: with a published plan, native code creates an instance through the exports only, with the plan\'s runtime and layer; both unload after its xrDestroyInstance', () => {
     const [layerName] = layers.names;
-    const plan = loaderFor(layers.folder).publishPlan({ enabledApiLayerNames: [layerName!] });
+    const loader = loaderFor(layers.folder);
+    const plan = loader.publishPlan({ enabledApiLayerNames: [layerName!] });
     expect(plan.apiLayers.map((l) => l.name)).toEqual([layerName]);
     expect(runtimeLoaded()).toEqual([]);
     expect(layerLoaded()).toEqual([]);
     const { rc, report } = runNative(layerName!);
     // -36: XR_ERROR_API_LAYER_NOT_PRESENT for a layer outside the plan; -12: XR_ERROR_HANDLE_INVALID for the second destroy.
-    expect(report).toBe(`missing-layer=-36 system=ok runtime=${SIMULATED_RUNTIME_NAME} getSystem=libkhronos_layer_passthrough_1.so destroy=0 again=-12`);
+    expect(report).toBe(
+      `layers=0:${loader.enumerateApiLayerProperties().map((l) => l.layerName).join(',')} ` +
+        `extensions=0:${loader.enumerateInstanceExtensionProperties().length}:yes layer-extensions=0:0 ` +
+        `missing-layer=-36 system=ok runtime=${SIMULATED_RUNTIME_NAME} getSystem=libkhronos_layer_passthrough_1.so destroy=0 again=-12`,
+    );
+    expect(report).toContain(`layers=0:${layerName}`);
     expect(rc).toBe(0);
     expect(runtimeLoaded()).toEqual([]);
     expect(layerLoaded()).toEqual([]);
   });
 
-  it('XR-CI-6: publishing again replaces the snapshot (a plan without layers: xrGetSystem comes from the runtime)', () => {
-    loaderFor('').publishPlan();
+  it('XR-CI-6: publishing again replaces the snapshot (a bare plan without layers: xrGetSystem comes from the runtime, the enumerate commands have no lists)', () => {
+    publishOpenXrPlan(loaderFor('').planInstance());
     const { rc, report } = runNative('');
-    expect(report).toBe(`missing-layer=-36 system=ok runtime=${SIMULATED_RUNTIME_NAME} getSystem=${SIMULATED_RUNTIME_LIBRARY} destroy=0 again=-12`);
+    // -51: XR_ERROR_RUNTIME_UNAVAILABLE.
+    expect(report).toBe(
+      `layers=-51: extensions=-51:0:no layer-extensions=-51:0 missing-layer=-36 system=ok runtime=${SIMULATED_RUNTIME_NAME} ` +
+        `getSystem=${SIMULATED_RUNTIME_LIBRARY} destroy=0 again=-12`,
+    );
     expect(rc).toBe(0);
     expect(runtimeLoaded()).toEqual([]);
   });
 
-  it('NODE-2: publishing a plan that is not an object throws a TypeError, and the snapshot in force stays', () => {
-    loaderFor('').publishPlan();
+  it('NODE-2: publishing a plan that is not an object throws a TypeError, and the snapshot in force stays (an unknown layer\'s extension list: XR_ERROR_API_LAYER_NOT_PRESENT)', () => {
+    const loader = loaderFor('');
+    loader.publishPlan();
     expect(() => publishOpenXrPlan(null as unknown as InstancePlan)).toThrow(TypeError);
     expect(() => publishOpenXrPlan({ apiLayers: [] } as unknown as InstancePlan)).toThrow(/plan\.runtime/);
-    expect(runNative('').report).toContain(`runtime=${SIMULATED_RUNTIME_NAME} getSystem=${SIMULATED_RUNTIME_LIBRARY}`);
+    expect(runNative('').report).toContain(`layer-extensions=-36:0 missing-layer=-36 system=ok runtime=${SIMULATED_RUNTIME_NAME} getSystem=${SIMULATED_RUNTIME_LIBRARY}`);
   });
 });
