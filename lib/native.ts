@@ -52,6 +52,13 @@ export interface NativeOpenXrCreateInfo {
   readonly debugMessenger?: (message: NativeDebugUtilsMessage) => void;
 }
 
+/** What the exported xrEnumerate* commands answer once published (lib/openxr/api/publish-plan.ts). */
+export interface NativeOpenXrPublishedLists {
+  readonly apiLayerProperties: readonly { readonly layerName: string; readonly specVersion: number; readonly layerVersion: number; readonly description: string }[];
+  readonly instanceExtensions: readonly { readonly name: string; readonly extensionVersion: number }[];
+  readonly layerExtensions: Readonly<Record<string, readonly { readonly name: string; readonly extensionVersion: number }[]>>;
+}
+
 /** A native OpenXR instance (native/napi/openxr.cc). Failures throw an Error with code 'KL_OPENXR_ERROR' and `xrResult`. */
 export interface NativeOpenXrInstance {
   getInstanceProcAddr(name: string): bigint;
@@ -146,6 +153,8 @@ export interface NativeAddon {
   openxrProbeApiLayer(layer: NativeOpenXrProbeTarget & { readonly name: string }): NativeOpenXrProbeResult;
   /** The loader's exported xrGetInstanceProcAddr (0n: XR_NULL_HANDLE), as native code sees it. */
   openxrGetInstanceProcAddr(instance: bigint, name: string): bigint;
+  /** Replaces the plan snapshot the exported xrCreateInstance works from (native/openxr/published_plan.h). */
+  openxrPublishPlan(plan: NativeOpenXrPlan, lists?: NativeOpenXrPublishedLists): void;
   /** ns per xrLocateSpace through the exported trampoline and through the xrGetInstanceProcAddr pointer. */
   benchOpenXrLocateSpace(instance: NativeOpenXrInstance, iterations: number, repeats: number): { trampolineNs: number; procAddrNs: number };
   readonly OpenXrBenchScenario: new (target: NativeOpenXrBenchTarget) => NativeOpenXrBenchScenario;

@@ -66,3 +66,4 @@ export {
 export { simulatedRuntime, type SimulatedRuntimeOptions } from './simulated-runtime.js';
 export { createPassthroughLayers, type PassthroughLayerSet } from './bundled-layers.js';
 export { createInstanceFromPlan } from './api/instance.js';
+export { publishOpenXrPlan, type PublishedLists } from './api/publish-plan.js';

@@ -10,6 +10,7 @@ import type { ExtensionProperty } from './discovery/manifest.js';
 import type { InstancePlan } from './discovery/plan.js';
 import type { DiscoveredRuntime } from './discovery/runtime-discovery.js';
 import { createInstanceFromPlan, type CreateInstanceOptions, type Instance } from './api/instance.js';
+import { publishOpenXrPlan } from './api/publish-plan.js';
 import { nativeRuntimeExtensions } from './api/native-instance.js';
 
 export interface ApiLayerProperties {
@@ -47,6 +48,12 @@ export interface OpenXrLoader {
   planInstance(request?: PlanInstanceRequest): InstancePlan;
   /** Plans (XR-CI-1, XR-CI-2), then negotiates, builds the chain and creates the instance natively. */
   createInstance(options: CreateInstanceOptions): Instance;
+  /**
+   * Plans (as planInstance) and publishes the plan for native code in this process: the addon's
+   * exported xrCreateInstance then uses its runtime and layers, and the exported enumerate
+   * commands answer this loader's lists as of now. Call again to refresh it.
+   */
+  publishPlan(request?: PlanInstanceRequest): InstancePlan;
 }
 
 /** Layers an application can see and ask for: explicit ones, and implicit ones that are on; first of each name. */
@@ -159,6 +166,16 @@ export function createLoader(options: LoaderOptions = {}): OpenXrLoader {
         enabledExtensionNames: createOptions.enabledExtensionNames ?? [],
       });
       return createInstanceFromPlan(plan, createOptions);
+    },
+    publishPlan(request = {}) {
+      const plan = this.planInstance(request);
+      const layers = this.enumerateApiLayerProperties();
+      publishOpenXrPlan(plan, {
+        apiLayerProperties: layers,
+        instanceExtensions: this.enumerateInstanceExtensionProperties(),
+        layerExtensions: Object.fromEntries(layers.map((l) => [l.layerName, this.enumerateInstanceExtensionProperties(l.layerName)])),
+      });
+      return plan;
     },
   };
 }

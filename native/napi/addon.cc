@@ -28,6 +28,7 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     exports.Set("OpenXrInstance", OpenXrInstance::Define(env));
     exports.Set("openxrRuntimeExtensions", Napi::Function::New<OpenXrRuntimeExtensions>(env, "openxrRuntimeExtensions"));
     exports.Set("openxrGetInstanceProcAddr", Napi::Function::New<OpenXrGetInstanceProcAddr>(env, "openxrGetInstanceProcAddr"));
+    exports.Set("openxrPublishPlan", Napi::Function::New<OpenXrPublishPlan>(env, "openxrPublishPlan"));
     exports.Set("openxrProbeRuntime", Napi::Function::New<OpenXrProbeRuntime>(env, "openxrProbeRuntime"));
     exports.Set("openxrProbeApiLayer", Napi::Function::New<OpenXrProbeApiLayer>(env, "openxrProbeApiLayer"));
     exports.Set("benchOpenXrLocateSpace", Napi::Function::New<BenchOpenXrLocateSpace>(env, "benchOpenXrLocateSpace"));

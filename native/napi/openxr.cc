@@ -7,6 +7,7 @@
 #include "napi/arguments.h"
 #include "napi/errors.h"
 #include "openxr/instance_registry.h"
+#include "openxr/published_plan.h"
 #include "openxr/trampolines.h"
 
 namespace kl::napi {
@@ -349,6 +350,63 @@ Napi::Value OpenXrGetInstanceProcAddr(const Napi::CallbackInfo& info) {
     throw XrErrorToJs(env, XR_FAILED(r) ? r : XR_ERROR_FUNCTION_UNSUPPORTED, "xrGetInstanceProcAddr(\"" + name + "\") failed");
   }
   return Napi::BigInt::New(env, static_cast<uint64_t>(reinterpret_cast<std::uintptr_t>(fn)));
+}
+
+namespace {
+
+std::vector<XrExtensionProperties> ReadExtensions(Napi::Env env, Napi::Value v, const std::string& what) {
+  if (!v.IsArray()) throw ArgumentError(env, what + " must be an array");
+  Napi::Array a = v.As<Napi::Array>();
+  std::vector<XrExtensionProperties> out;
+  for (uint32_t i = 0; i < a.Length(); ++i) {
+    if (!a.Get(i).IsObject()) throw ArgumentError(env, what + " entries must be objects");
+    Napi::Object e = a.Get(i).As<Napi::Object>();
+    XrExtensionProperties p{XR_TYPE_EXTENSION_PROPERTIES, nullptr, {}, 0};
+    CopyName(p.extensionName, XR_MAX_EXTENSION_NAME_SIZE, GetString(env, e, "name"));
+    p.extensionVersion = static_cast<uint32_t>(GetBigUint(env, e, "extensionVersion", 0));
+    out.push_back(p);
+  }
+  return out;
+}
+
+void ReadLists(Napi::Env env, Napi::Object lists, openxr::PublishedPlan& plan) {
+  Napi::Value layers = lists.Get("apiLayerProperties");
+  if (!layers.IsArray()) throw ArgumentError(env, "lists.apiLayerProperties must be an array");
+  Napi::Array a = layers.As<Napi::Array>();
+  for (uint32_t i = 0; i < a.Length(); ++i) {
+    if (!a.Get(i).IsObject()) throw ArgumentError(env, "lists.apiLayerProperties entries must be objects");
+    Napi::Object l = a.Get(i).As<Napi::Object>();
+    XrApiLayerProperties p{XR_TYPE_API_LAYER_PROPERTIES, nullptr, {}, 0, 0, {}};
+    CopyName(p.layerName, XR_MAX_API_LAYER_NAME_SIZE, GetString(env, l, "layerName"));
+    p.specVersion = GetBigUint(env, l, "specVersion", 0);
+    p.layerVersion = static_cast<uint32_t>(GetBigUint(env, l, "layerVersion", 0));
+    CopyName(p.description, XR_MAX_API_LAYER_DESCRIPTION_SIZE, GetString(env, l, "description", ""));
+    plan.apiLayers.push_back(p);
+  }
+  plan.extensions = ReadExtensions(env, lists.Get("instanceExtensions"), "lists.instanceExtensions");
+  Napi::Value perLayer = lists.Get("layerExtensions");
+  if (!perLayer.IsObject()) throw ArgumentError(env, "lists.layerExtensions must be an object");
+  Napi::Object o = perLayer.As<Napi::Object>();
+  Napi::Array names = o.GetPropertyNames();
+  for (uint32_t i = 0; i < names.Length(); ++i) {
+    const std::string name = names.Get(i).As<Napi::String>().Utf8Value();
+    plan.layerExtensions.emplace_back(name, ReadExtensions(env, o.Get(name), "lists.layerExtensions." + name));
+  }
+  plan.hasLists = true;
+}
+
+}  // namespace
+
+Napi::Value OpenXrPublishPlan(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  openxr::PublishedPlan plan;
+  plan.instance = ReadPlan(env, info.Length() > 0 ? info[0] : env.Undefined());
+  if (info.Length() > 1 && !info[1].IsUndefined()) {
+    if (!info[1].IsObject()) throw ArgumentError(env, "lists must be an object");
+    ReadLists(env, info[1].As<Napi::Object>(), plan);
+  }
+  openxr::PublishedPlans::Get().Publish(std::make_shared<const openxr::PublishedPlan>(std::move(plan)));
+  return env.Undefined();
 }
 
 Napi::Value OpenXrRuntimeExtensions(const Napi::CallbackInfo& info) {

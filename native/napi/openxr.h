@@ -55,6 +55,10 @@ Napi::Value OpenXrRuntimeExtensions(const Napi::CallbackInfo& info);
 // loader's exported xrGetInstanceProcAddr, as native code calls it.
 Napi::Value OpenXrGetInstanceProcAddr(const Napi::CallbackInfo& info);
 
+// openxrPublishPlan(plan, lists?): replaces the snapshot the exported instance-less commands work
+// from (lists: what xrEnumerateApiLayerProperties / xrEnumerateInstanceExtensionProperties answer).
+Napi::Value OpenXrPublishPlan(const Napi::CallbackInfo& info);
+
 // The JS error for an XrError: code 'KL_OPENXR_ERROR', xrResult (number), message.
 Napi::Error XrErrorToJs(Napi::Env env, XrResult result, const std::string& message);
 

@@ -4,12 +4,15 @@
 // indirect call to the first entity of the chain. Signatures come from the generated PFN types,
 // so the list below only names each command, its parameter count (checked at compile time) and
 // whether it creates or destroys a handle the registry must know.
+#include <algorithm>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 
 #include "common/log.h"
 #include "openxr/instance_registry.h"
 #include "openxr/loader_instance.h"
+#include "openxr/published_plan.h"
 #include "openxr/trampolines.h"
 
 namespace kl::openxr {
@@ -186,30 +189,96 @@ KL_XR_EXPORT XRAPI_ATTR XrResult XRAPI_CALL xrGetInstanceProcAddr(XrInstance ins
 }
 
 // Destroys down the chain and unloads; the JavaScript Instance that owns the LoaderInstance sees
-// it destroyed.
+// it destroyed. An instance native code created through xrCreateInstance is released here.
 KL_XR_EXPORT XRAPI_ATTR XrResult XRAPI_CALL xrDestroyInstance(XrInstance instance) {
   kl::openxr::LoaderInstance* li = kl::openxr::InstanceRegistry::Get().FindByHandle(kl::openxr::HandleValue(instance));
   if (li == nullptr) return XR_ERROR_HANDLE_INVALID;
-  return li->Destroy();
+  const XrResult result = li->Destroy();
+  kl::openxr::PublishedPlans::Get().ReleaseNativeInstance(li);
+  return result;
 }
 
-// The instance-less commands need the plan (runtime and layers) that discovery and policy make
-// in TypeScript; native code gets instances from the JavaScript API (loader.createInstance) and
-// its functions through xrGetInstanceProcAddr. Without a plan these answer
-// XR_ERROR_RUNTIME_UNAVAILABLE and say why.
+// xrCreateInstance works from the plan TypeScript published (publishOpenXrPlan: discovery and
+// policy happen there): the same LoaderInstance::Create as loader.createInstance, the instance
+// owned by the published-plan registry until the caller's xrDestroyInstance. Without a plan it
+// answers XR_ERROR_RUNTIME_UNAVAILABLE and says why.
+KL_XR_EXPORT XRAPI_ATTR XrResult XRAPI_CALL xrCreateInstance(const XrInstanceCreateInfo* createInfo, XrInstance* instance) {
+  auto plan = kl::openxr::PublishedPlans::Get().Current();
+  if (plan == nullptr) {
+    kl::Log(kl::LogLevel::Error, "openxr",
+            "xrCreateInstance was called through the native entry point, which has no plan: publish one first "
+            "(publishOpenXrPlan in JavaScript) or create instances through the JavaScript API");
+    return XR_ERROR_RUNTIME_UNAVAILABLE;
+  }
+  if (createInfo == nullptr || instance == nullptr || createInfo->type != XR_TYPE_INSTANCE_CREATE_INFO) {
+    kl::Log(kl::LogLevel::Error, "openxr", "xrCreateInstance: createInfo and instance must be non-null and createInfo->type XR_TYPE_INSTANCE_CREATE_INFO");
+    return XR_ERROR_VALIDATION_FAILURE;
+  }
+  // The published plan already holds the chain; a layer the application names must be in it.
+  for (uint32_t i = 0; i < createInfo->enabledApiLayerCount; ++i) {
+    const std::string_view name = createInfo->enabledApiLayerNames[i];
+    const auto& layers = plan->instance.layers;
+    if (std::none_of(layers.begin(), layers.end(), [&](const auto& l) { return l.name == name; })) {
+      kl::Log(kl::LogLevel::Error, "openxr", "xrCreateInstance: API layer " + std::string(name) + " is not in the published plan");
+      return XR_ERROR_API_LAYER_NOT_PRESENT;
+    }
+  }
+  try {
+    auto created = kl::openxr::LoaderInstance::Create(plan->instance, *createInfo);
+    *instance = created->handle();
+    kl::openxr::PublishedPlans::Get().AdoptNativeInstance(std::move(created));
+    return XR_SUCCESS;
+  } catch (const kl::openxr::XrError& e) {
+    kl::Log(kl::LogLevel::Error, "openxr", std::string("xrCreateInstance: ") + e.what());
+    return e.result();
+  }
+}
+
+// Layer and extension lists come from manifests, which TypeScript reads: these answer what
+// loader.publishPlan worked out when it published the plan.
 namespace {
-XrResult NoPlan(const char* command) {
-  kl::Log(kl::LogLevel::Error, "openxr",
-          std::string(command) + " was called through the native entry point, which has no plan: create instances and list "
-                                 "extensions and layers through the JavaScript API");
-  return XR_ERROR_RUNTIME_UNAVAILABLE;
+std::shared_ptr<const kl::openxr::PublishedPlan> ListsFor(const char* command) {
+  auto plan = kl::openxr::PublishedPlans::Get().Current();
+  if (plan == nullptr || !plan->hasLists) {
+    kl::Log(kl::LogLevel::Error, "openxr",
+            std::string(command) + " was called through the native entry point, which has no " + (plan == nullptr ? "plan" : "lists") +
+                ": publish one with loader.publishPlan in JavaScript, or list extensions and layers through the JavaScript API");
+    return nullptr;
+  }
+  return plan;
+}
+
+// The two-call idiom; the caller's type and next stay as they are.
+template <typename T>
+XrResult CopyOut(const std::vector<T>& items, XrStructureType type, uint32_t capacity, uint32_t* count, T* out) {
+  if (count == nullptr) return XR_ERROR_VALIDATION_FAILURE;
+  *count = static_cast<uint32_t>(items.size());
+  if (capacity == 0) return XR_SUCCESS;
+  if (out == nullptr) return XR_ERROR_VALIDATION_FAILURE;
+  if (capacity < items.size()) return XR_ERROR_SIZE_INSUFFICIENT;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (out[i].type != type) return XR_ERROR_VALIDATION_FAILURE;
+    void* next = out[i].next;
+    out[i] = items[i];
+    out[i].next = next;
+  }
+  return XR_SUCCESS;
 }
 }  // namespace
 
-KL_XR_EXPORT XRAPI_ATTR XrResult XRAPI_CALL xrCreateInstance(const XrInstanceCreateInfo*, XrInstance*) { return NoPlan("xrCreateInstance"); }
-KL_XR_EXPORT XRAPI_ATTR XrResult XRAPI_CALL xrEnumerateApiLayerProperties(uint32_t, uint32_t*, XrApiLayerProperties*) {
-  return NoPlan("xrEnumerateApiLayerProperties");
+KL_XR_EXPORT XRAPI_ATTR XrResult XRAPI_CALL xrEnumerateApiLayerProperties(uint32_t capacity, uint32_t* count, XrApiLayerProperties* properties) {
+  auto plan = ListsFor("xrEnumerateApiLayerProperties");
+  if (plan == nullptr) return XR_ERROR_RUNTIME_UNAVAILABLE;
+  return CopyOut(plan->apiLayers, XR_TYPE_API_LAYER_PROPERTIES, capacity, count, properties);
 }
-KL_XR_EXPORT XRAPI_ATTR XrResult XRAPI_CALL xrEnumerateInstanceExtensionProperties(const char*, uint32_t, uint32_t*, XrExtensionProperties*) {
-  return NoPlan("xrEnumerateInstanceExtensionProperties");
+
+KL_XR_EXPORT XRAPI_ATTR XrResult XRAPI_CALL xrEnumerateInstanceExtensionProperties(const char* layerName, uint32_t capacity, uint32_t* count,
+                                                                                    XrExtensionProperties* properties) {
+  auto plan = ListsFor("xrEnumerateInstanceExtensionProperties");
+  if (plan == nullptr) return XR_ERROR_RUNTIME_UNAVAILABLE;
+  if (layerName == nullptr) return CopyOut(plan->extensions, XR_TYPE_EXTENSION_PROPERTIES, capacity, count, properties);
+  for (const auto& [name, extensions] : plan->layerExtensions) {
+    if (name == layerName) return CopyOut(extensions, XR_TYPE_EXTENSION_PROPERTIES, capacity, count, properties);
+  }
+  return XR_ERROR_API_LAYER_NOT_PRESENT;
 }

@@ -1,0 +1,31 @@
+// The C ABI for native code in this process: discovery and policy run here, so the exported
+// xrCreateInstance works from a plan the application publishes.
+import { loadNativeAddon } from '../../native.js';
+import type { InstancePlan } from '../discovery/plan.js';
+import type { ExtensionProperty } from '../discovery/manifest.js';
+import type { ApiLayerProperties } from '../loader.js';
+import { toNativePlan } from './native-instance.js';
+
+/** What the exported xrEnumerateApiLayerProperties and xrEnumerateInstanceExtensionProperties answer. */
+export interface PublishedLists {
+  readonly apiLayerProperties: readonly ApiLayerProperties[];
+  /** The list for layerName NULL. */
+  readonly instanceExtensions: readonly ExtensionProperty[];
+  /** Each layer's own list, by layer name. */
+  readonly layerExtensions: Readonly<Record<string, readonly ExtensionProperty[]>>;
+}
+
+/**
+ * Publishes `plan` for native code in this process: from now on the addon's exported
+ * xrCreateInstance loads this runtime and these API layers (nearest the application first) and
+ * builds the chain as loader.createInstance does; the instance lives until the native caller's
+ * xrDestroyInstance. With `lists`, the exported enumerate commands answer them (without, they
+ * answer XR_ERROR_RUNTIME_UNAVAILABLE). The native side keeps an immutable copy; call again to
+ * replace it.
+ */
+export function publishOpenXrPlan(plan: Pick<InstancePlan, 'runtime' | 'apiLayers'>, lists?: PublishedLists): void {
+  if (typeof plan !== 'object' || plan === null) throw new TypeError('publishOpenXrPlan(plan): plan must be an object');
+  if (typeof plan.runtime !== 'object' || plan.runtime === null) throw new TypeError('publishOpenXrPlan(plan): plan.runtime must be an object');
+  if (!Array.isArray(plan.apiLayers)) throw new TypeError('publishOpenXrPlan(plan): plan.apiLayers must be an array');
+  loadNativeAddon().openxrPublishPlan(toNativePlan(plan), lists);
+}
