@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { expectedElf, parseElfHeader, readElfHeader } from '../../lib/doctor/elf.js';
 import { checkLibraryFile } from '../../lib/doctor/static-checks.js';
 import { componentLibrary, elf32Header, makeFixture } from './fixture.js';
+import { skipOrFail } from '../helpers/system.js';
 
 describe('ELF header checks', () => {
   it('DOCTOR: a built test library is a 64-bit shared object for this machine', () => {
@@ -20,15 +21,20 @@ describe('ELF header checks', () => {
     expect(parseElfHeader(elf32Header().subarray(0, 10))).toEqual({ kind: 'not-elf', reason: 'the ELF header is truncated (10 bytes)' });
   });
 
-  it('DOCTOR: an AArch64 library is the wrong machine for an x86-64 process, and the reverse', () => {
+  it('DOCTOR: an AArch64 library is the wrong machine for an x86-64 process, and the reverse', (ctx) => {
     const f = makeFixture({});
     const lib = componentLibrary('kl_doctor_layer_ok');
     const native = readElfHeader(lib);
-    if (native.kind !== 'elf' || native.header.machine !== 62) return; // the check below is stated for x86-64 builds
-    const asArm = checkLibraryFile(lib, f.runtimeManifest, 'runtime.library_path', 'arm64');
-    expect(asArm.fatal).toBe(true);
-    expect(asArm.problems[0]?.what).toBe(`${lib} is built for x86-64; this process runs on AArch64`);
-    expect(checkLibraryFile(lib, f.runtimeManifest, 'runtime.library_path', 'x64')).toEqual({ problems: [], fatal: false });
+    if (native.kind !== 'elf') throw new Error(`${lib} is not an ELF file: ${native.reason}`);
+    // The test library is built for this machine: x86-64 (EM_X86_64 = 62) or AArch64 (EM_AARCH64 = 183).
+    const machines = { 62: { arch: 'x64', name: 'x86-64' }, 183: { arch: 'arm64', name: 'AArch64' } } as const;
+    const own = native.header.machine === 62 || native.header.machine === 183 ? machines[native.header.machine] : undefined;
+    if (own === undefined) return skipOrFail(ctx, `the test library's ELF machine ${native.header.machine} is neither x86-64 nor AArch64`);
+    const other = own.arch === 'x64' ? machines[183] : machines[62];
+    const wrong = checkLibraryFile(lib, f.runtimeManifest, 'runtime.library_path', other.arch);
+    expect(wrong.fatal).toBe(true);
+    expect(wrong.problems[0]?.what).toBe(`${lib} is built for ${own.name}; this process runs on ${other.name}`);
+    expect(checkLibraryFile(lib, f.runtimeManifest, 'runtime.library_path', own.arch)).toEqual({ problems: [], fatal: false });
     expect(checkLibraryFile(lib, f.runtimeManifest, 'runtime.library_path', 'ia32').problems[0]?.what).toBe(`${lib} is a 64-bit library; this process is 32-bit`);
   });
 });

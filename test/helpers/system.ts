@@ -25,3 +25,15 @@ export function missingSystemComponent(components: Record<string, readonly strin
   process.stderr.write(`[system test skipped] ${reason}\n`);
   return reason;
 }
+
+/**
+ * For a test that cannot run here: skips it with the reason (also printed), or, under
+ * KHRONOS_LOADER_SYSTEM_TESTS=required, fails it.
+ */
+export function skipOrFail(ctx: { skip(note?: string): never }, reason: string): never {
+  if (systemTestsRequired) {
+    throw new Error(`${reason} — KHRONOS_LOADER_SYSTEM_TESTS=required, so this is a failure, not a skip`);
+  }
+  process.stderr.write(`[test skipped] ${reason}\n`);
+  return ctx.skip(reason);
+}

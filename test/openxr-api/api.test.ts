@@ -1,5 +1,6 @@
 // The typed OpenXR API over the simulated runtime: lifecycle, events, frame loop, spaces,
 // destroyed-handle errors, argument errors, actions (NODE-1..4).
+import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OpenXrError } from '../../lib/openxr/errors.js';
 import { Session } from '../../lib/openxr/api/session.js';
@@ -276,6 +277,19 @@ describe('actions on the scripted simple controller', () => {
   });
 });
 
-it('NODE-1: Session is exported and is an EventEmitter', () => {
-  expect(typeof Session.prototype.on).toBe('function');
+it('NODE-1: Session is exported and is an EventEmitter: listeners get state changes until removed', async () => {
+  const { Session: Exported } = await import('../../lib/openxr/index.js');
+  expect(Exported).toBe(Session);
+  const { instance } = setup();
+  const session = instance.createSession(instance.getSystem(), { headless: true });
+  expect(session).toBeInstanceOf(Exported);
+  expect(session).toBeInstanceOf(EventEmitter);
+  const seen: string[] = [];
+  const listener = (state: string): void => void seen.push(state);
+  session.on('stateChanged', listener);
+  instance.pollEvents();
+  expect(seen).toEqual(['idle', 'ready']);
+  session.off('stateChanged', listener);
+  await runUntil(session, () => session.state === 'focused');
+  expect(seen).toEqual(['idle', 'ready']);
 });

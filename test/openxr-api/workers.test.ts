@@ -8,8 +8,12 @@ import { createTestInstance } from './helpers.js';
 interface WorkerResult {
   rendered: number;
   missed: number;
-  headX: number;
+  flags: number;
+  head: number[];
+  time: number;
 }
+
+const ORIENTATION_AND_POSITION_VALID = 0x1 | 0x2;
 
 function runWorker(frames: number): Promise<WorkerResult> {
   const worker = tsWorker(new URL('./fixtures/worker-loop.ts', import.meta.url), { workerData: { frames } });
@@ -43,7 +47,14 @@ describe('worker_threads and several instances', () => {
       ]);
       for (const r of [a, b]) {
         expect(r.rendered).toBeGreaterThanOrEqual(60);
-        expect(Number.isFinite(r.headX)).toBe(true);
+        // The worker's locate reached the runtime: valid flags, a unit quaternion (the array
+        // started as zeros; the pose is [px, py, pz, qx, qy, qz, qw]), and the simulated head pose at that time, as this thread's own
+        // instance locates it (the scripted motion is a function of time).
+        expect(r.flags & ORIENTATION_AND_POSITION_VALID).toBe(ORIENTATION_AND_POSITION_VALID);
+        expect(Math.hypot(r.head[3]!, r.head[4]!, r.head[5]!, r.head[6]!)).toBeCloseTo(1, 5);
+        const here = new Float32Array(7);
+        view.locate(local, r.time, here);
+        expect(r.head).toEqual([...here]);
       }
       expect(stats.rendered).toBeGreaterThanOrEqual(60);
     } finally {

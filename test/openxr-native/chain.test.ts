@@ -8,6 +8,7 @@ import { createInstanceFromPlan, nativeInstanceOf } from '../../lib/openxr/api/i
 import { freshTrace, layerDir, mappedLibraries, plannedLayer, runtimeLibrary, testPlan } from './helpers.js';
 import { openXrErrorFrom } from '../helpers/errors.js';
 import { owningLibrary } from '../helpers/maps.js';
+import { loaderLog, type LogRecord } from '../../lib/core/log.js';
 
 const addonPath = path.join(packageRoot, 'build/Release/khronos_loader.node');
 const order = ['XR_APILAYER_KLTEST_order_a', 'XR_APILAYER_KLTEST_order_b', 'XR_APILAYER_KLTEST_order_c'];
@@ -109,10 +110,33 @@ describe('instance creation and call chain', () => {
       applicationName: 'ci6',
       enabledExtensionNames: ['XR_MND_headless'],
     });
+    const trace = freshTrace();
     const r = loadNativeAddon().benchOpenXrLocateSpace(nativeInstanceOf(instance), 1000, 1);
     expect(r.trampolineNs).toBeGreaterThan(0);
     expect(r.procAddrNs).toBeGreaterThan(0);
+    // The runtime counted them: per path a warm-up of 101 calls and 1000 timed ones, trampoline
+    // and pointer, all on the one space the bench locates (traced when the bench destroys it).
+    expect(trace().filter((l) => l.startsWith('runtime:xrLocateSpace:'))).toEqual(['runtime:xrLocateSpace:calls:2202']);
     instance.destroy();
+  });
+
+  it('XR-CI-6: the exported xrCreateInstance, which has no plan, answers XR_ERROR_RUNTIME_UNAVAILABLE and says why', async () => {
+    const trace = freshTrace();
+    const records: LogRecord[] = [];
+    const listener = (r: LogRecord): void => void records.push(r);
+    loaderLog.on('record', listener);
+    // A C caller of the addon's exported symbol (koffi, a devDependency, calls it as C code would).
+    const koffi = (await import('koffi')).default;
+    const addon = koffi.load(addonPath);
+    const create = addon.func('int32_t xrCreateInstance(void *info, _Out_ uint64_t *instance)');
+    const handle = [0];
+    expect(create(null, handle)).toBe(-51); // XR_ERROR_RUNTIME_UNAVAILABLE
+    expect(handle[0]).toBe(0);
+    await new Promise((r) => setTimeout(r, 20));
+    loaderLog.off('record', listener);
+    expect(records.map((r) => r.message)).toContainEqual(expect.stringMatching(/^xrCreateInstance was called through the native entry point, which has no plan/));
+    // No runtime was loaded or called.
+    expect(trace()).toEqual([]);
   });
 
   it('XR-CI-7: xrDestroyInstance goes down the chain, then layers and runtime are unloaded (/proc/self/maps)', () => {

@@ -171,6 +171,8 @@ describe('XR_EXT_debug_utils in the loader', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(messages.map((m) => m.message)).toEqual(['an error', 'a warning']);
     expect(warnings.map((m) => m.message)).toEqual(['a warning']);
+    // The runtime traced the creation (the trace is written), and no debug-utils call reached it.
+    expect(trace()).toContain('runtime:xrCreateInstance:du');
     expect(trace().some((l) => l.includes('DebugUtils'))).toBe(false);
     onlyWarnings.destroy();
     // The loader's own messages reach the messengers the application created.

@@ -15,11 +15,22 @@ static XRAPI_ATTR XrResult XRAPI_CALL layer_CreateApiLayerInstance(const XrInsta
                                                                   const XrApiLayerCreateInfo *apiLayerInfo, XrInstance *instance) {
     if (apiLayerInfo == NULL || apiLayerInfo->nextInfo == NULL) return XR_ERROR_INITIALIZATION_FAILED;
     const XrApiLayerNextInfo *next = apiLayerInfo->nextInfo;
-    probe_log("layer-create %s next-info-name %s", g_layer_name, next->layerName);
+    /* What this layer sees of the chain: the name its node carries, who comes after it (the next
+     * node's layer, or the runtime when it is the last), and whether the headers are as the loader
+     * specification defines them. */
+    const int headers_ok = apiLayerInfo->structType == XR_LOADER_INTERFACE_STRUCT_API_LAYER_CREATE_INFO &&
+                           apiLayerInfo->structVersion == XR_API_LAYER_CREATE_INFO_STRUCT_VERSION &&
+                           apiLayerInfo->structSize == sizeof(XrApiLayerCreateInfo) &&
+                           next->structType == XR_LOADER_INTERFACE_STRUCT_API_LAYER_NEXT_INFO &&
+                           next->structVersion == XR_API_LAYER_NEXT_INFO_STRUCT_VERSION && next->structSize == sizeof(XrApiLayerNextInfo);
+    probe_log("layer-create %s next-info-name %s then %s headers %s", g_layer_name, next->layerName,
+              next->next != NULL ? next->next->layerName : "runtime", headers_ok ? "ok" : "bad");
     g_next_gipa = next->nextGetInstanceProcAddr;
     XrApiLayerCreateInfo down = *apiLayerInfo;
     down.nextInfo = next->next;
-    return next->nextCreateApiLayerInstance(info, &down, instance);
+    const XrResult result = next->nextCreateApiLayerInstance(info, &down, instance);
+    probe_log("layer-created %s result %d", g_layer_name, (int)result);
+    return result;
 }
 
 static XRAPI_ATTR XrResult XRAPI_CALL layer_GetInstanceProcAddr(XrInstance instance, const char *name, PFN_xrVoidFunction *function) {
