@@ -109,6 +109,8 @@ export interface NativeVulkanAddon {
   /** A pre-instance function through the implicit layers' interceptors (VK-CH-5). */
   vulkanPreInstance(plan: NativeVulkanPlan, command: 'vkEnumerateInstanceVersion'): number;
   vulkanPreInstance(plan: NativeVulkanPlan, command: 'vkEnumerateInstanceExtensionProperties' | 'vkEnumerateInstanceLayerProperties'): string[];
+  /** Publishes the plan the exported vkCreateInstance / vkEnumerateInstance* use for native callers. */
+  vulkanPublishPlan(plan: NativeVulkanPlan): void;
   /** The addon's exported vkGetInstanceProcAddr (0n: NULL), as native code calls it. */
   vulkanGetInstanceProcAddr(instance: bigint, name: string): bigint;
 }

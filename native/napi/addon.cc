@@ -36,6 +36,7 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     exports.Set("VulkanDevice", VulkanDevice::Define(env));
     exports.Set("vulkanInstanceExtensions", Napi::Function::New<VulkanInstanceExtensions>(env, "vulkanInstanceExtensions"));
     exports.Set("vulkanPreInstance", Napi::Function::New<VulkanPreInstance>(env, "vulkanPreInstance"));
+    exports.Set("vulkanPublishPlan", Napi::Function::New<VulkanPublishPlan>(env, "vulkanPublishPlan"));
     exports.Set("vulkanGetInstanceProcAddr", Napi::Function::New<VulkanGetInstanceProcAddr>(env, "vulkanGetInstanceProcAddr"));
     xr::RegisterOpenXrApi(env, exports);  // sessions, spaces, actions, systems, events (the typed API)
     exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));

@@ -6,6 +6,7 @@
 #include "napi/arguments.h"
 #include "napi/errors.h"
 #include "vulkan/pre_instance.h"
+#include "vulkan/published_plan.h"
 #include "vulkan/trampolines.h"
 
 namespace kl::napi {
@@ -138,6 +139,33 @@ constexpr napi_type_tag kVulkanInstanceTag = {0x6b6c766b696e7374ULL, 0x56756c6b6
 
 constexpr VkDebugUtilsMessageSeverityFlagsEXT kAllSeverities = 0x1 | 0x10 | 0x100 | 0x1000;
 constexpr VkDebugUtilsMessageTypeFlagsEXT kAllTypes = 0x1 | 0x2 | 0x4;
+
+// The plan with what the instance-less commands need: the implicit layers' pre-instance
+// interceptors and the layer properties the loader reports.
+vulkan::PreInstancePlan ReadPreInstancePlan(Napi::Env env, Napi::Value value) {
+  vulkan::PreInstancePlan pre;
+  pre.instance = ReadPlan(env, value);
+  Napi::Array layers = value.As<Napi::Object>().Get("layers").As<Napi::Array>();
+  for (uint32_t i = 0; i < layers.Length(); ++i) {
+    Napi::Object l = layers.Get(i).As<Napi::Object>();
+    VkLayerProperties props{};
+    std::snprintf(props.layerName, sizeof(props.layerName), "%s", GetString(env, l, "name").c_str());
+    std::snprintf(props.description, sizeof(props.description), "%s", GetString(env, l, "description", "").c_str());
+    props.specVersion = GetUint(env, l, "apiVersion", 0);
+    props.implementationVersion = GetUint(env, l, "implementationVersion", 0);
+    pre.layerProperties.push_back(props);
+    if (GetString(env, l, "kind", "explicit") != "implicit" || !l.Get("preInstanceFunctions").IsObject()) continue;
+    Napi::Object f = l.Get("preInstanceFunctions").As<Napi::Object>();
+    vulkan::PreInstanceLayer layer;
+    layer.name = GetString(env, l, "name");
+    layer.libraryPath = GetString(env, l, "libraryPath");
+    layer.enumerateInstanceExtensionProperties = GetString(env, f, "vkEnumerateInstanceExtensionProperties", "");
+    layer.enumerateInstanceLayerProperties = GetString(env, f, "vkEnumerateInstanceLayerProperties", "");
+    layer.enumerateInstanceVersion = GetString(env, f, "vkEnumerateInstanceVersion", "");
+    pre.interceptors.push_back(std::move(layer));
+  }
+  return pre;
+}
 
 }  // namespace
 
@@ -456,27 +484,7 @@ Napi::Value VulkanInstanceExtensions(const Napi::CallbackInfo& info) {
 Napi::Value VulkanPreInstance(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() < 2 || !info[1].IsString()) throw ArgumentError(env, "vulkanPreInstance(plan, command)");
-  vulkan::PreInstancePlan pre;
-  pre.instance = ReadPlan(env, info[0]);
-  Napi::Array layers = info[0].As<Napi::Object>().Get("layers").As<Napi::Array>();
-  for (uint32_t i = 0; i < layers.Length(); ++i) {
-    Napi::Object l = layers.Get(i).As<Napi::Object>();
-    VkLayerProperties props{};
-    std::snprintf(props.layerName, sizeof(props.layerName), "%s", GetString(env, l, "name").c_str());
-    std::snprintf(props.description, sizeof(props.description), "%s", GetString(env, l, "description", "").c_str());
-    props.specVersion = GetUint(env, l, "apiVersion", 0);
-    props.implementationVersion = GetUint(env, l, "implementationVersion", 0);
-    pre.layerProperties.push_back(props);
-    if (GetString(env, l, "kind", "explicit") != "implicit" || !l.Get("preInstanceFunctions").IsObject()) continue;
-    Napi::Object f = l.Get("preInstanceFunctions").As<Napi::Object>();
-    vulkan::PreInstanceLayer layer;
-    layer.name = GetString(env, l, "name");
-    layer.libraryPath = GetString(env, l, "libraryPath");
-    layer.enumerateInstanceExtensionProperties = GetString(env, f, "vkEnumerateInstanceExtensionProperties", "");
-    layer.enumerateInstanceLayerProperties = GetString(env, f, "vkEnumerateInstanceLayerProperties", "");
-    layer.enumerateInstanceVersion = GetString(env, f, "vkEnumerateInstanceVersion", "");
-    pre.interceptors.push_back(std::move(layer));
-  }
+  const vulkan::PreInstancePlan pre = ReadPreInstancePlan(env, info[0]);
   const std::string command = info[1].As<Napi::String>().Utf8Value();
   if (command == "vkEnumerateInstanceVersion") {
     uint32_t version = 0;
@@ -501,6 +509,13 @@ Napi::Value VulkanPreInstance(const Napi::CallbackInfo& info) {
     return a;
   }
   throw ArgumentError(env, "command must be vkEnumerateInstanceVersion, vkEnumerateInstanceExtensionProperties or vkEnumerateInstanceLayerProperties");
+}
+
+Napi::Value VulkanPublishPlan(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto plan = std::make_shared<const vulkan::PreInstancePlan>(ReadPreInstancePlan(env, info.Length() > 0 ? info[0] : env.Undefined()));
+  vulkan::PublishedPlans::Get().Publish(std::move(plan));
+  return env.Undefined();
 }
 
 Napi::Value VulkanGetInstanceProcAddr(const Napi::CallbackInfo& info) {

@@ -85,6 +85,10 @@ Napi::Value VulkanInstanceExtensions(const Napi::CallbackInfo& info);
 // implicit layers' pre-instance interceptors (VK-CH-5).
 Napi::Value VulkanPreInstance(const Napi::CallbackInfo& info);
 
+// vulkanPublishPlan(plan): the snapshot the exported vkCreateInstance and vkEnumerateInstance*
+// use from now on (native callers in this process).
+Napi::Value VulkanPublishPlan(const Napi::CallbackInfo& info);
+
 Napi::Error VkErrorToJs(Napi::Env env, VkResult result, const std::string& message);
 
 }  // namespace kl::napi

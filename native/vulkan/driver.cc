@@ -52,11 +52,6 @@ NegotiatedDriver LoadDriver(const DriverDescription& driver) {
       Reject(driver, "vk_icdNegotiateLoaderICDInterfaceVersion answered version " + std::to_string(version) +
                          ", newer than the " + std::to_string(kDriverInterfaceVersion) + " the loader offered");
     }
-    if (version < 2) {
-      // A driver exporting the negotiate function implements at least version 2 (the function is its feature).
-      Reject(driver, "vk_icdNegotiateLoaderICDInterfaceVersion answered version " + std::to_string(version) +
-                         ", but a driver that negotiates must support version 2 or later");
-    }
   } else {
     version = icdGetInstanceProcAddr != nullptr ? 1 : 0;
   }

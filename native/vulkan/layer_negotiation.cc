@@ -50,15 +50,15 @@ NegotiatedLayer NegotiateLayer(const LayerDescription& layer) {
       Reject(layer, layer.negotiateSymbol + " answered interface version " + std::to_string(version) + ", newer than the " +
                         std::to_string(kLayerInterfaceVersion) + " the loader offered");
     }
-    if (version < 2) {
-      Reject(layer, layer.negotiateSymbol + " answered interface version " + std::to_string(version) +
-                        ", but a layer that negotiates must use version 2 or later");
-    }
     result.interfaceVersion = version;
-    // Pointers left NULL are looked up as the exported (or renamed) functions, as before negotiation.
-    result.getInstanceProcAddr = request.pfnGetInstanceProcAddr;
-    result.getDeviceProcAddr = request.pfnGetDeviceProcAddr;
-    result.getPhysicalDeviceProcAddr = request.pfnGetPhysicalDeviceProcAddr;
+    if (version >= 2) {
+      // Pointers left NULL are looked up as the exported (or renamed) functions, as before negotiation.
+      result.getInstanceProcAddr = request.pfnGetInstanceProcAddr;
+      result.getDeviceProcAddr = request.pfnGetDeviceProcAddr;
+      result.getPhysicalDeviceProcAddr = request.pfnGetPhysicalDeviceProcAddr;
+    }
+    // An older interface answered by the negotiate function: the exported functions, as interface 1
+    // (the loader stays compatible with every older layer interface).
     if (result.getInstanceProcAddr == nullptr) {
       result.getInstanceProcAddr = lib.FindFunction<PFN_vkGetInstanceProcAddr>(layer.getInstanceProcAddrSymbol.c_str());
     }
@@ -66,7 +66,8 @@ NegotiatedLayer NegotiateLayer(const LayerDescription& layer) {
       result.getDeviceProcAddr = lib.FindFunction<PFN_vkGetDeviceProcAddr>(layer.getDeviceProcAddrSymbol.c_str());
     }
     if (result.getInstanceProcAddr == nullptr) {
-      Reject(layer, "negotiated interface " + std::to_string(version) + " but gave no pfnGetInstanceProcAddr and does not export " +
+      Reject(layer, layer.negotiateSymbol + " answered interface version " + std::to_string(version) +
+                        (version >= 2 ? " but gave no pfnGetInstanceProcAddr" : "") + " and the library does not export " +
                         layer.getInstanceProcAddrSymbol);
     }
   } else {

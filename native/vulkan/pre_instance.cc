@@ -53,19 +53,6 @@ VkResult RunChain(VkChainType type, const std::vector<std::pair<std::shared_ptr<
   return layers[0].second(&links[0], args...);
 }
 
-template <typename T>
-VkResult CopyOut(const std::vector<T>& all, uint32_t* count, T* out) {
-  if (count == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
-  if (out == nullptr) {
-    *count = static_cast<uint32_t>(all.size());
-    return VK_SUCCESS;
-  }
-  const uint32_t n = std::min<uint32_t>(*count, static_cast<uint32_t>(all.size()));
-  std::copy_n(all.begin(), n, out);
-  *count = n;
-  return n < all.size() ? VK_INCOMPLETE : VK_SUCCESS;
-}
-
 // The terminators get the PreInstancePlan through the chain pointer they receive.
 struct Context {
   const PreInstancePlan* plan;
@@ -98,11 +85,11 @@ VkResult VKAPI_CALL TerminatorExtensions(const VkEnumerateInstanceExtensionPrope
     p.specVersion = 1;
     all.push_back(p);
   }
-  return CopyOut(all, count, props);
+  return CopyEnumerated(all, count, props);
 }
 
 VkResult VKAPI_CALL TerminatorLayers(const VkEnumerateInstanceLayerPropertiesChain* chain, uint32_t* count, VkLayerProperties* props) {
-  return CopyOut(reinterpret_cast<const Context*>(chain)->plan->layerProperties, count, props);
+  return CopyEnumerated(reinterpret_cast<const Context*>(chain)->plan->layerProperties, count, props);
 }
 
 }  // namespace

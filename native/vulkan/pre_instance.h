@@ -27,6 +27,21 @@ struct PreInstancePlan {
   std::vector<VkLayerProperties> layerProperties;  // what the loader itself reports
 };
 
+// The answer side of Vulkan's two-call idiom: the count when `out` is NULL, else up to *count
+// elements and VK_INCOMPLETE when that was not all.
+template <typename T>
+VkResult CopyEnumerated(const std::vector<T>& all, uint32_t* count, T* out) {
+  if (count == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  if (out == nullptr) {
+    *count = static_cast<uint32_t>(all.size());
+    return VK_SUCCESS;
+  }
+  const uint32_t n = *count < all.size() ? *count : static_cast<uint32_t>(all.size());
+  for (uint32_t i = 0; i < n; ++i) out[i] = all[i];
+  *count = n;
+  return n < all.size() ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
 // Each returns the VkResult of the top of the chain and fills `out`.
 VkResult PreInstanceEnumerateVersion(const PreInstancePlan& plan, uint32_t* version);
 VkResult PreInstanceEnumerateExtensions(const PreInstancePlan& plan, std::vector<VkExtensionProperties>* out);

@@ -3,11 +3,14 @@
 // through the first word of the dispatchable object (one load, one indirect call: VK-CH-3).
 #include "vulkan/trampolines.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <string_view>
 #include <type_traits>
 
 #include "common/log.h"
 #include "vulkan/loader_instance.h"
+#include "vulkan/published_plan.h"
 
 namespace kl::vulkan {
 namespace {
@@ -33,7 +36,10 @@ struct InstanceTrampoline<Member> {
 template <>
 struct InstanceTrampoline<&InstanceTable::DestroyInstance> {
   static void Call(VkInstance instance, const VkAllocationCallbacks* allocator) {
-    if (LoaderInstance* li = LoaderInstance::FromHandle(instance)) li->Destroy(allocator);
+    if (LoaderInstance* li = LoaderInstance::FromHandle(instance)) {
+      li->Destroy(allocator);
+      PublishedPlans::Get().ReleaseNativeInstance(li);
+    }
   }
 };
 template <>
@@ -181,31 +187,79 @@ KL_VK_CORE_DEVICE_COMMAND_SIGNATURES(KL_VK_EXPORT_TRAMPOLINE)
 
 namespace {
 
-// The instance-less commands need the plan that discovery and policy make in TypeScript; native
-// code gets instances from the JavaScript API. Without a plan they answer
-// VK_ERROR_INITIALIZATION_FAILED and say why.
-VkResult NoPlan(const char* command) {
-  kl::Log(kl::LogLevel::Error, "vulkan",
-          std::string(command) + " was called through the native entry point, which has no plan: create instances and list "
-                                 "extensions and layers through the JavaScript API");
-  return VK_ERROR_INITIALIZATION_FAILED;
+// The instance-less commands work from the plan TypeScript published (publishVulkanPlan);
+// without one they answer VK_ERROR_INITIALIZATION_FAILED and say why.
+std::shared_ptr<const kl::vulkan::PreInstancePlan> PlanFor(const char* command) {
+  auto plan = kl::vulkan::PublishedPlans::Get().Current();
+  if (plan == nullptr) {
+    kl::Log(kl::LogLevel::Error, "vulkan",
+            std::string(command) + " was called through the native entry point before the application published a plan "
+                                   "(publishVulkanPlan in JavaScript)");
+  }
+  return plan;
 }
 
 }  // namespace
 
-KL_VK_EXPORT VkResult VKAPI_CALL vkCreateInstance(const VkInstanceCreateInfo*, const VkAllocationCallbacks*, VkInstance*) {
-  return NoPlan("vkCreateInstance");
+KL_VK_EXPORT VkResult VKAPI_CALL vkCreateInstance(const VkInstanceCreateInfo* pCreateInfo, const VkAllocationCallbacks*, VkInstance* pInstance) {
+  auto plan = PlanFor("vkCreateInstance");
+  if (plan == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  if (pCreateInfo == nullptr || pInstance == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  // The published plan already holds the chain; a layer the application names must be in it.
+  for (uint32_t i = 0; i < pCreateInfo->enabledLayerCount; ++i) {
+    const std::string_view name = pCreateInfo->ppEnabledLayerNames[i];
+    const auto& layers = plan->instance.layers;
+    if (std::none_of(layers.begin(), layers.end(), [&](const auto& l) { return l.name == name; })) {
+      kl::Log(kl::LogLevel::Error, "vulkan", "vkCreateInstance: layer " + std::string(name) + " is not in the published plan");
+      return VK_ERROR_LAYER_NOT_PRESENT;
+    }
+  }
+  try {
+    auto instance = kl::vulkan::LoaderInstance::Create(plan->instance, *pCreateInfo);
+    *pInstance = instance->handle();
+    kl::vulkan::PublishedPlans::Get().AdoptNativeInstance(std::move(instance));
+    return VK_SUCCESS;
+  } catch (const kl::vulkan::VkError& e) {
+    return e.result();
+  }
 }
-KL_VK_EXPORT VkResult VKAPI_CALL vkEnumerateInstanceExtensionProperties(const char*, uint32_t*, VkExtensionProperties*) {
-  return NoPlan("vkEnumerateInstanceExtensionProperties");
+KL_VK_EXPORT VkResult VKAPI_CALL vkEnumerateInstanceExtensionProperties(const char* pLayerName, uint32_t* pPropertyCount,
+                                                                         VkExtensionProperties* pProperties) {
+  auto plan = PlanFor("vkEnumerateInstanceExtensionProperties");
+  if (plan == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  std::vector<VkExtensionProperties> all;
+  if (pLayerName != nullptr) {
+    const auto& layers = plan->instance.layers;
+    auto it = std::find_if(layers.begin(), layers.end(), [&](const auto& l) { return l.name == pLayerName; });
+    if (it == layers.end()) return VK_ERROR_LAYER_NOT_PRESENT;
+    for (const auto& e : it->instanceExtensions) {
+      VkExtensionProperties p{};
+      std::snprintf(p.extensionName, sizeof(p.extensionName), "%s", e.c_str());
+      p.specVersion = 1;
+      all.push_back(p);
+    }
+  } else {
+    const VkResult res = kl::vulkan::PreInstanceEnumerateExtensions(*plan, &all);
+    if (res != VK_SUCCESS) return res;
+  }
+  return kl::vulkan::CopyEnumerated(all, pPropertyCount, pProperties);
 }
-KL_VK_EXPORT VkResult VKAPI_CALL vkEnumerateInstanceLayerProperties(uint32_t*, VkLayerProperties*) {
-  return NoPlan("vkEnumerateInstanceLayerProperties");
+KL_VK_EXPORT VkResult VKAPI_CALL vkEnumerateInstanceLayerProperties(uint32_t* pPropertyCount, VkLayerProperties* pProperties) {
+  auto plan = PlanFor("vkEnumerateInstanceLayerProperties");
+  if (plan == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  std::vector<VkLayerProperties> all;
+  const VkResult res = kl::vulkan::PreInstanceEnumerateLayers(*plan, &all);
+  if (res != VK_SUCCESS) return res;
+  return kl::vulkan::CopyEnumerated(all, pPropertyCount, pProperties);
 }
 KL_VK_EXPORT VkResult VKAPI_CALL vkEnumerateInstanceVersion(uint32_t* pApiVersion) {
   if (pApiVersion == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
-  *pApiVersion = VK_HEADER_VERSION_COMPLETE;
-  return VK_SUCCESS;
+  auto plan = kl::vulkan::PublishedPlans::Get().Current();
+  if (plan == nullptr) {
+    *pApiVersion = VK_HEADER_VERSION_COMPLETE;  // needs no plan (no implicit layer to intercept it)
+    return VK_SUCCESS;
+  }
+  return kl::vulkan::PreInstanceEnumerateVersion(*plan, pApiVersion);
 }
 
 // The five steps (spec "vkGetInstanceProcAddr"): global commands, known instance and device

@@ -61,7 +61,7 @@ describe('VK-LN: layer negotiation', () => {
 
   for (const [x, why] of [
     ['negotiate_fails', /vkNegotiateLoaderLayerInterfaceVersion returned -3/],
-    ['negotiate_old', /answered interface version 1, but a layer that negotiates must use version 2/],
+    ['negotiate_old', /answered interface version 1 and the library does not export vkGetInstanceProcAddr/],
   ] as const) {
     it(`VK-LN-1 / VK-CH-6 LLP_LOADER_5: a layer whose negotiation fails (${x}) is not used; file and symbol logged; the rest of the chain works`, async () => {
       const instance = create([testLayer('a'), testLayer(x), testLayer('b')]);

@@ -130,6 +130,14 @@ export const preInstance = {
   },
 };
 
+/**
+ * Publishes `plan` for native code in this process: from now on the addon's exported
+ * vkCreateInstance and vkEnumerateInstance* work from this snapshot (call again to refresh it).
+ */
+export function publishVulkanPlan(plan: VulkanInstancePlan): void {
+  loadVulkanAddon().vulkanPublishPlan(toNativeVulkanPlan(plan));
+}
+
 /** Carries out a discovery plan: loads its drivers and layers, builds the chain, creates the instance. */
 export function createInstanceFromPlan(plan: VulkanInstancePlan, options: CreateInstanceOptions): Instance {
   if (typeof options !== 'object' || options === null) throw new TypeError('createInstanceFromPlan(plan, options): options must be an object');
