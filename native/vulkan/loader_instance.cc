@@ -173,6 +173,11 @@ std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan,
 
   // Layers: those that negotiate, nearest the application first (LLP_LOADER_5).
   for (const LayerDescription& l : plan.layers) {
+    if (Contains(li->layerNames_, l.name)) {
+      // LLP_LOADER_3: a name already in the chain keeps its first place.
+      Log(LogLevel::Warn, "vulkan.layer", "layer " + l.name + " (" + l.libraryPath + ") is listed again; only its first occurrence is used");
+      continue;
+    }
     try {
       li->layers_.push_back(NegotiateLayer(l));
       li->layerNames_.push_back(l.name);
@@ -451,20 +456,20 @@ VkResult LoaderInstance::CreateDevice(PhysicalDeviceObject* physicalDevice, cons
   ld->instance = this;
   ld->dispatch.owner = ld.get();
 
-  // Device chain (spec "层调度初始化"): VkLayerDeviceLink per layer, the last pointing at the
-  // loader's terminator vkGetInstanceProcAddr and the terminator vkGetDeviceProcAddr.
-  const std::size_t n = layers_.size();
-  std::vector<PFN_vkGetDeviceProcAddr> layerGdpa(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    layerGdpa[i] = layers_[i].getDeviceProcAddr != nullptr
-                       ? layers_[i].getDeviceProcAddr
-                       : reinterpret_cast<PFN_vkGetDeviceProcAddr>(layers_[i].getInstanceProcAddr(handle(), "vkGetDeviceProcAddr"));
+  // Device chain (spec "层调度初始化"): VkLayerDeviceLink per layer that has its own
+  // vkGetDeviceProcAddr (as the Khronos loader, a layer without one stays out of the device
+  // chain), the last pointing at the loader's terminator vkGetInstanceProcAddr and the
+  // terminator vkGetDeviceProcAddr.
+  std::vector<const NegotiatedLayer*> deviceLayers;
+  for (const auto& l : layers_) {
+    if (l.getDeviceProcAddr != nullptr) deviceLayers.push_back(&l);
   }
+  const std::size_t n = deviceLayers.size();
   std::vector<VkLayerDeviceLink> links(n);
   for (std::size_t i = 0; i < n; ++i) {
     links[i].pNext = i + 1 < n ? &links[i + 1] : nullptr;
-    links[i].pfnNextGetInstanceProcAddr = i + 1 < n ? layers_[i + 1].getInstanceProcAddr : TerminatorGetInstanceProcAddr;
-    links[i].pfnNextGetDeviceProcAddr = i + 1 < n ? layerGdpa[i + 1] : TerminatorGetDeviceProcAddr;
+    links[i].pfnNextGetInstanceProcAddr = i + 1 < n ? deviceLayers[i + 1]->getInstanceProcAddr : TerminatorGetInstanceProcAddr;
+    links[i].pfnNextGetDeviceProcAddr = i + 1 < n ? deviceLayers[i + 1]->getDeviceProcAddr : TerminatorGetDeviceProcAddr;
   }
   VkLayerDeviceCreateInfo linkInfo{};
   linkInfo.sType = VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO;
@@ -479,7 +484,7 @@ VkResult LoaderInstance::CreateDevice(PhysicalDeviceObject* physicalDevice, cons
   VkDeviceCreateInfo chainInfo = *info;
   chainInfo.pNext = &dataCallback;
 
-  PFN_vkCreateDevice top = n > 0 ? reinterpret_cast<PFN_vkCreateDevice>(layers_[0].getInstanceProcAddr(handle(), "vkCreateDevice"))
+  PFN_vkCreateDevice top = n > 0 ? reinterpret_cast<PFN_vkCreateDevice>(deviceLayers[0]->getInstanceProcAddr(handle(), "vkCreateDevice"))
                                  : reinterpret_cast<PFN_vkCreateDevice>(TerminatorGetInstanceProcAddr(handle(), "vkCreateDevice"));
   if (top == nullptr) {
     Report(LogLevel::Error, "vkCreateDevice: the top of the chain has no vkCreateDevice");
@@ -498,7 +503,7 @@ VkResult LoaderInstance::CreateDevice(PhysicalDeviceObject* physicalDevice, cons
   }
   // The device table from the top of the chain: the first layer's vkGetDeviceProcAddr, or the
   // driver's own when no layer is enabled (device commands then go straight to the driver).
-  ld->topGetDeviceProcAddr = n > 0 ? layerGdpa[0] : ld->driver->getDeviceProcAddr;
+  ld->topGetDeviceProcAddr = n > 0 ? deviceLayers[0]->getDeviceProcAddr : ld->driver->getDeviceProcAddr;
   ld->handle = created;
   gen::fillVkDeviceDispatchTable(ld->dispatch.table, ld->topGetDeviceProcAddr, created);
   const std::size_t slots = UnknownCommandSlots::Get().Count();

@@ -175,6 +175,24 @@ describe('VK-CH: chains and dispatch', () => {
     expect(device.getDeviceProcAddr('vkNoSuchCommandKL')).toBe(0n);
   });
 
+  it('VK-DR-1: vkEnumeratePhysicalDeviceGroups through the exported trampoline: one group per device, the handles the application knows', () => {
+    const instance = create([testLayer('a')], ['kl_vk_driver_v7', 'kl_vk_driver_discrete']);
+    const devices = instance.enumeratePhysicalDevices().map((d) => d.handle);
+    const enumerateGroups = koffi.load(addonPath).func('int32_t vkEnumeratePhysicalDeviceGroups(void*, _Inout_ uint32_t*, void*)');
+    const count = [0];
+    expect(enumerateGroups(instance.handle, count, null)).toBe(0);
+    expect(count[0]).toBe(2);
+    // VkPhysicalDeviceGroupProperties: sType, pNext, physicalDeviceCount, physicalDevices[32], subsetAllocation (288 bytes).
+    const groups = Buffer.alloc(288 * 2);
+    for (const g of [0, 1]) groups.writeInt32LE(1000070000, g * 288);
+    expect(enumerateGroups(instance.handle, count, groups)).toBe(0);
+    const members = [0, 1].map((g) => {
+      expect(groups.readUInt32LE(g * 288 + 16)).toBe(1);
+      return groups.readBigUInt64LE(g * 288 + 24);
+    });
+    expect(members).toEqual(devices);
+  });
+
   it('VK-CH-4: step 5 and known commands: NULL for non-Vulkan names; core commands are the loader\'s trampolines', () => {
     const instance = create([testLayer('a')]);
     expect(instance.getInstanceProcAddr('notAVulkanCommand')).toBe(0n);
@@ -227,5 +245,13 @@ describe('VK-CH-6: LLP_LOADER rules of the native core', () => {
     expect(chainSeenByDriver(instance)).toBe('app>VK_LAYER_KLTEST_b@2');
     await log.settle();
     expect(log.records.some((r) => r.message.includes('VK_LAYER_KLTEST_a') && r.message.includes('LLP_LOADER_4'))).toBe(true);
+  });
+});
+
+describe('VK-CH-6: duplicates', () => {
+  it('VK-CH-6 LLP_LOADER_3: a layer name listed twice is used once, at its first place', () => {
+    const instance = create([testLayer('a'), testLayer('b'), testLayer('a')]);
+    expect(instance.enabledLayerNames).toEqual(['VK_LAYER_KLTEST_a', 'VK_LAYER_KLTEST_b']);
+    expect(chainSeenByDriver(instance)).toBe('app>VK_LAYER_KLTEST_a@2>VK_LAYER_KLTEST_b@2');
   });
 });

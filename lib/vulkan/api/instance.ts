@@ -23,14 +23,8 @@ export type CreateInstanceOptions = NativeVulkanCreateInfo;
 
 export type DebugMessage = NativeVulkanMessage;
 
-export interface PhysicalDeviceProperties {
-  readonly deviceName: string;
-  readonly vendorID: number;
-  readonly deviceID: number;
-  readonly deviceType: number;
-  readonly apiVersion: number;
-  readonly driverVersion: number;
-}
+/** VkPhysicalDeviceProperties' identifying fields. */
+export type PhysicalDeviceProperties = NativeVulkanPhysicalDevice['properties'];
 
 export class PhysicalDevice {
   readonly properties: PhysicalDeviceProperties;
