@@ -7,8 +7,10 @@ import type { LogWriter } from '../core/log.js';
 import { benchCommand, supportedCommandNames, type BenchCommandName } from '../bench/openxr-commands.js';
 import { formatBenchMarkdown, renderBenchChart } from '../bench/report.js';
 import { runOpenXrBench, type OpenXrBenchOptions } from '../bench/run-openxr-bench.js';
+import { runVulkanBenchCli } from './bench-vulkan.js';
 
 export const BENCH_USAGE = `usage: khronos-loader bench openxr [options]
+       khronos-loader bench vulkan [options] (bench vulkan --help)
 
   Times one OpenXR command through this loader (its exported trampoline, the pointer from
   xrGetInstanceProcAddr, and from JavaScript where the typed API has the call) with 0..N copies of
@@ -44,7 +46,7 @@ export interface BenchCliArgs {
   readonly khronosLoader?: string | false;
 }
 
-function positiveInteger(flag: string, value: string | undefined): number | string {
+export function positiveInteger(flag: string, value: string | undefined): number | string {
   const n = Number(value);
   if (value === undefined || value === '' || !Number.isInteger(n) || n < 1) return `${flag} needs a whole number >= 1, got ${JSON.stringify(value ?? '')}`;
   return n;
@@ -126,11 +128,11 @@ export function parseBenchArgs(args: readonly string[]): BenchCliArgs | string {
       default:
         if (!arg.startsWith('-') && target === undefined) {
           target = arg;
-          if (target !== 'openxr') return `bench knows "openxr" only, not ${JSON.stringify(target)}`;
+          if (target !== 'openxr') return `bench knows "openxr" and "vulkan", not ${JSON.stringify(target)}`;
         } else return `unknown argument ${JSON.stringify(arg)}`;
     }
   }
-  if (target === undefined) return 'bench needs a target: openxr';
+  if (target === undefined) return 'bench needs a target: openxr or vulkan';
   // Named layers alone: a row without layers to compare them with.
   const top = maxPassthrough ?? (realLayers.length > 0 ? 0 : 4);
   return {
@@ -147,6 +149,7 @@ export function parseBenchArgs(args: readonly string[]): BenchCliArgs | string {
 }
 
 export async function runBenchCli(args: readonly string[], io: BenchCliIo): Promise<number> {
+  if (args[0] === 'vulkan') return runVulkanBenchCli(args.slice(1), io);
   if (args.includes('--help') || args.includes('-h')) {
     io.stdout(BENCH_USAGE);
     return 0;
