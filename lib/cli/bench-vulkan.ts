@@ -5,7 +5,7 @@
 import { runVulkanBench, vulkanBenchCommand, VULKAN_BENCH_COMMANDS } from '../bench/run-vulkan-bench.js';
 import type { VulkanBenchCommandName } from '../bench/vulkan-child-protocol.js';
 import { formatVulkanBenchMarkdown, vulkanTargets } from '../bench/vulkan-report.js';
-import { positiveInteger, type BenchCliIo } from './bench.js';
+import { positiveInteger, type BenchCliIo } from './bench-args.js';
 
 export const BENCH_VULKAN_USAGE = `usage: khronos-loader bench vulkan [options]
 

@@ -3,11 +3,13 @@
 // 0..N bundled pass-through layers and with named real layers, this loader beside the Khronos
 // loader (and koffi) on the shipped simulated runtime, as a Markdown table or JSON, and a chart.
 import { writeFileSync } from 'node:fs';
-import type { LogWriter } from '../core/log.js';
+import { positiveInteger, type BenchCliIo } from './bench-args.js';
 import { benchCommand, supportedCommandNames, type BenchCommandName } from '../bench/openxr-commands.js';
 import { formatBenchMarkdown, renderBenchChart } from '../bench/report.js';
 import { runOpenXrBench, type OpenXrBenchOptions } from '../bench/run-openxr-bench.js';
 import { runVulkanBenchCli } from './bench-vulkan.js';
+
+export type { BenchCliIo } from './bench-args.js';
 
 export const BENCH_USAGE = `usage: khronos-loader bench openxr [options]
        khronos-loader bench vulkan [options] (bench vulkan --help)
@@ -29,10 +31,6 @@ export const BENCH_USAGE = `usage: khronos-loader bench openxr [options]
   --khronos-loader <p>  the Khronos loader library (default: libopenxr_loader.so.1 where distributions put it)
 `;
 
-export interface BenchCliIo {
-  stdout: (text: string) => void;
-  stderr: LogWriter;
-}
 
 export interface BenchCliArgs {
   readonly command: BenchCommandName;
@@ -46,11 +44,6 @@ export interface BenchCliArgs {
   readonly khronosLoader?: string | false;
 }
 
-export function positiveInteger(flag: string, value: string | undefined): number | string {
-  const n = Number(value);
-  if (value === undefined || value === '' || !Number.isInteger(n) || n < 1) return `${flag} needs a whole number >= 1, got ${JSON.stringify(value ?? '')}`;
-  return n;
-}
 
 /** Parses the arguments after "bench"; a string is the usage error. */
 export function parseBenchArgs(args: readonly string[]): BenchCliArgs | string {
