@@ -6,9 +6,13 @@
 //  2. The simulated runtime that ships with the package (issue 6): xrLocateSpace with 0..4
 //     pass-through layers and core_validation when installed, then the other commands.
 //  3. Monado, when built (issue 17): xrLocateSpace with 0..4 pass-through layers and core_validation.
+//  4. Vulkan (issue 10): vkGetDeviceQueue and vkCmdPushConstants on lavapipe with 0/1/3
+//     pass-through Vulkan layers and VK_LAYER_KHRONOS_validation, ours beside the Khronos loader.
 // KL_BENCH_SCALE (default 1) multiplies every iteration count (e.g. 0.01 for a quick look).
+// KL_BENCH_ONLY=vulkan runs part 4 alone and replaces only its section of bench/RESULTS.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { findKhronosLoader, khronosLoaderPackageVersion } from '../lib/bench/khronos-loader-side.js';
 import { formatBenchMarkdown, renderBenchChart } from '../lib/bench/report.js';
@@ -18,6 +22,8 @@ import { runDemo, type DemoResult } from '../lib/cli/demo.js';
 import { monadoHeadlessEnv, monadoManifestPath } from '../lib/openxr/monado-headless.js';
 import { packageRoot } from '../lib/native.js';
 import type { Summary } from '../lib/bench/stats.js';
+import { runVulkanBench, SYSTEM_EXPLICIT_LAYER_FOLDER, khronosVulkanLoaderPackageVersion, type VulkanBenchResult } from '../lib/bench/run-vulkan-bench.js';
+import { formatVulkanBenchMarkdown, vulkanTargets } from '../lib/bench/vulkan-report.js';
 
 const scale = Number(process.env.KL_BENCH_SCALE ?? 1);
 const repeats = Number(process.env.KL_BENCH_REPEATS ?? 7);
@@ -98,7 +104,58 @@ function targets(dispatch: OpenXrBenchResult): string[] {
   return lines;
 }
 
+const VULKAN_START = '<!-- vulkan-bench:start (bench/run.ts writes this section) -->';
+const VULKAN_END = '<!-- vulkan-bench:end -->';
+
+/** Part 3: the Vulkan tables as one Markdown section between markers. */
+async function vulkanSection(): Promise<string> {
+  const validation = existsSync(path.join(SYSTEM_EXPLICIT_LAYER_FOLDER, 'VkLayer_khronos_validation.json')) ? ['VK_LAYER_KHRONOS_validation'] : [];
+  const processes = Number(process.env.KL_BENCH_PROCESSES ?? 5);
+  const results: VulkanBenchResult[] = [];
+  for (const [command, n] of [['vkGetDeviceQueue', 1_000_000], ['vkCmdPushConstants', 200_000]] as const) {
+    results.push(await runVulkanBench({ command, passthroughCounts: [0, 1, 3], realLayers: validation, iterations: iterations(n), repeats, processes, onProgress: progress }));
+  }
+  const first = results[0];
+  const load = os.loadavg().map((x) => x.toFixed(2)).join(', ');
+  const version = khronosVulkanLoaderPackageVersion();
+  const lines = [
+    VULKAN_START,
+    '## Vulkan on lavapipe (issue 10)',
+    '',
+    '`khronos-loader bench vulkan` measures any one of these tables on an installed package.',
+    '',
+    `- date: ${first?.date ?? new Date().toISOString()}; load average at the end: ${load} (a shared machine: other work was running)`,
+    `- machine: ${cpuModel()}, ${first?.machine.cores ?? '?'} cores (${first?.machine.os ?? ''}); Node ${process.version}`,
+    `- Khronos loader: ${first && 'path' in first.khronosLoader ? `${first.khronosLoader.path}${version ? `, Debian libvulkan1 ${version}` : ''}` : 'not installed'}, dlopened in a child process per row with the same driver and layers`,
+    `- each side in ${processes} fresh child processes per row, alternating; KL_BENCH_SCALE ${scale}`,
+    '',
+    '### Targets',
+    '',
+    ...results.flatMap(vulkanTargets),
+    '',
+    ...results.map((r) => formatVulkanBenchMarkdown(r, { headingLevel: 3, omitRunInfo: true })),
+    VULKAN_END,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/** Replaces the Vulkan section of bench/RESULTS.md (or appends it), keeping the rest. */
+function spliceVulkanSection(existing: string, section: string): string {
+  const start = existing.indexOf(VULKAN_START);
+  const end = existing.indexOf(VULKAN_END);
+  if (start < 0 || end < start) return `${existing.trimEnd()}\n\n${section}`;
+  return `${existing.slice(0, start)}${section}${existing.slice(end + VULKAN_END.length).replace(/^\n+/, '')}`;
+}
+
 async function main(): Promise<void> {
+  const resultsFile = path.join(packageRoot, 'bench/RESULTS.md');
+  if (process.env.KL_BENCH_ONLY === 'vulkan') {
+    const section = await vulkanSection();
+    writeFileSync(resultsFile, spliceVulkanSection(existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '# Benchmark results\n', section));
+    process.stdout.write(section);
+    return;
+  }
   const testRuntime = buildTestRuntime();
   const realLayers = ['XR_APILAYER_LUNARG_core_validation'].filter((name) => discover({ logWriter: () => undefined }).apiLayers.some((l) => l.name === name));
   const sections: { result: OpenXrBenchResult; title: string; chart?: string }[] = [];
@@ -153,6 +210,8 @@ async function main(): Promise<void> {
   } else progress(`Monado not built (${monado}): its section is left out; scripts/build-monado.sh builds it`);
 
   // NODE-4's strict figures (the test keeps loose sanity bounds: it runs on a shared CI machine).
+  const vulkan = await vulkanSection();
+
   progress('the 30 s demo frame loop at 90 Hz (NODE-4)');
   const demo = await runDemo({ seconds: 30, hz: 90 });
 
@@ -181,11 +240,12 @@ async function main(): Promise<void> {
     lines.push(formatBenchMarkdown(s.result, { title: s.title, omitRunInfo: true, ...(s.chart ? { chartLink: s.chart } : {}) }));
     if (s.chart) lines.push(`![${s.title.replace(/`/g, '')}](${s.chart})`, '');
   }
+  lines.push(vulkan);
   // Results measured by hand elsewhere (the compute example on several machines) are kept, appended as they are.
   const elsewhere = path.join(packageRoot, 'bench/VULKAN-COMPUTE.md');
   if (existsSync(elsewhere)) lines.push(readFileSync(elsewhere, 'utf8'));
   const text = lines.join('\n');
-  writeFileSync(path.join(packageRoot, 'bench/RESULTS.md'), text);
+  writeFileSync(resultsFile, text);
   process.stdout.write(text);
 }
 

@@ -134,6 +134,20 @@ export interface NativeOpenXrBenchScenario {
   destroy(): void;
 }
 
+/**
+ * A Vulkan benchmark scenario (native/napi/vulkan_bench.cc): instance, the first physical device,
+ * a device (and for command-buffer commands a command buffer in the recording state), created
+ * through one loader's exports; `measure` times the command through the export or the pointer
+ * vkGetDeviceProcAddr returned.
+ */
+export interface NativeVulkanBenchScenario {
+  measure(mode: 'trampoline' | 'pointer', iterations: number, repeats: number): NativeBenchSamples;
+  /** Where the function vkGetDeviceProcAddr handed out lives, or null. */
+  readonly pointerOrigin: PointerOrigin | null;
+  readonly deviceName: string;
+  destroy(): void;
+}
+
 /** This package's instance, or another loader library (its xrCreateInstance makes the instance: XR_MND_headless, API 1.0). */
 export type NativeOpenXrBenchTarget =
   | { readonly command: string; readonly instance: NativeOpenXrInstance }
@@ -160,6 +174,10 @@ export interface NativeAddon {
   readonly OpenXrBenchScenario: new (target: NativeOpenXrBenchTarget) => NativeOpenXrBenchScenario;
   /** The commands OpenXrBenchScenario can time. */
   openxrBenchCommands(): string[];
+  /** Without loaderLibrary: this package's exports, working from the plan published with publishVulkanPlan. */
+  readonly VulkanBenchScenario: new (target: { readonly command: string; readonly loaderLibrary?: string }) => NativeVulkanBenchScenario;
+  /** The commands VulkanBenchScenario can time. */
+  vulkanBenchCommands(): string[];
 }
 
 /** The package root: dist/native.js and lib/native.ts both sit one level below it. */

@@ -1,6 +1,6 @@
 // Times a native scenario with the addon's loop (native/napi/bench.cc): a warm-up run that is
 // thrown away, then `repeats` runs of `iterations` calls, summarized.
-import type { NativeBenchSamples, NativeOpenXrBenchScenario } from '../native.js';
+import type { NativeBenchSamples } from '../native.js';
 import { summarize, type Summary } from './stats.js';
 
 export interface MeasurePlan {
@@ -26,7 +26,12 @@ export function summarizeSamples(samples: NativeBenchSamples): Measurement {
   return { wall: summarize(samples.wallNs), cpu: summarize(samples.cpuNs) };
 }
 
-export function measureNative(scenario: NativeOpenXrBenchScenario, mode: 'trampoline' | 'pointer', plan: MeasurePlan): Measurement {
+/** What measureNative times: an OpenXR or a Vulkan bench scenario. */
+export interface MeasurableScenario {
+  measure(mode: 'trampoline' | 'pointer', iterations: number, repeats: number): NativeBenchSamples;
+}
+
+export function measureNative(scenario: MeasurableScenario, mode: 'trampoline' | 'pointer', plan: MeasurePlan): Measurement {
   scenario.measure(mode, warmupIterations(plan), 1);
   return summarizeSamples(scenario.measure(mode, plan.iterations, plan.repeats));
 }

@@ -5,12 +5,16 @@
 // as a Markdown table or JSON, and a chart.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { LogWriter } from '../core/log.js';
+import { positiveInteger, type BenchCliIo } from './bench-args.js';
 import { benchCommand, supportedCommandNames, type BenchCommandName } from '../bench/openxr-commands.js';
 import { formatBenchMarkdown, renderBenchChart } from '../bench/report.js';
 import { runOpenXrBench, type OpenXrBenchOptions } from '../bench/run-openxr-bench.js';
+import { runVulkanBenchCli } from './bench-vulkan.js';
+
+export type { BenchCliIo } from './bench-args.js';
 
 export const BENCH_USAGE = `usage: khronos-loader bench openxr [options]
+       khronos-loader bench vulkan [options] (bench vulkan --help)
 
   Times one OpenXR command through this loader (its exported trampoline, the pointer from
   xrGetInstanceProcAddr, and from JavaScript where the typed API has the call) with 0..N copies of
@@ -31,10 +35,6 @@ export const BENCH_USAGE = `usage: khronos-loader bench openxr [options]
   --khronos-loader <p>  the Khronos loader library (default: libopenxr_loader.so.1 where distributions put it)
 `;
 
-export interface BenchCliIo {
-  stdout: (text: string) => void;
-  stderr: LogWriter;
-}
 
 export interface BenchCliArgs {
   readonly command: BenchCommandName;
@@ -50,11 +50,6 @@ export interface BenchCliArgs {
   readonly runtime?: string;
 }
 
-function positiveInteger(flag: string, value: string | undefined): number | string {
-  const n = Number(value);
-  if (value === undefined || value === '' || !Number.isInteger(n) || n < 1) return `${flag} needs a whole number >= 1, got ${JSON.stringify(value ?? '')}`;
-  return n;
-}
 
 /** Parses the arguments after "bench"; a string is the usage error. */
 export function parseBenchArgs(args: readonly string[]): BenchCliArgs | string {
@@ -139,11 +134,11 @@ export function parseBenchArgs(args: readonly string[]): BenchCliArgs | string {
       default:
         if (!arg.startsWith('-') && target === undefined) {
           target = arg;
-          if (target !== 'openxr') return `bench knows "openxr" only, not ${JSON.stringify(target)}`;
+          if (target !== 'openxr') return `bench knows "openxr" and "vulkan", not ${JSON.stringify(target)}`;
         } else return `unknown argument ${JSON.stringify(arg)}`;
     }
   }
-  if (target === undefined) return 'bench needs a target: openxr';
+  if (target === undefined) return 'bench needs a target: openxr or vulkan';
   // Named layers alone: a row without layers to compare them with.
   const top = maxPassthrough ?? (realLayers.length > 0 ? 0 : 4);
   return {
@@ -173,6 +168,7 @@ export function runtimeLabel(manifest: string): string {
 }
 
 export async function runBenchCli(args: readonly string[], io: BenchCliIo): Promise<number> {
+  if (args[0] === 'vulkan') return runVulkanBenchCli(args.slice(1), io);
   if (args.includes('--help') || args.includes('-h')) {
     io.stdout(BENCH_USAGE);
     return 0;

@@ -24,6 +24,8 @@ commands:
                          load and negotiate every runtime and layer (each in a child process); problems and fixes
   bench openxr [--command xrLocateSpace|...] [--layers N,names] [--json] [--svg file]
                          ns per call with 0..N pass-through layers and real layers, beside the Khronos loader and koffi
+  bench vulkan [--command vkGetDeviceQueue|vkCmdPushConstants] [--layers 0,1,3,names] [--json]
+                         ns per device call with pass-through layers and real layers, beside the Khronos loader, on lavapipe
 `;
 
 export interface CliIo {

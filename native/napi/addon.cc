@@ -8,6 +8,7 @@
 #include "napi/library.h"
 #include "napi/log_bridge.h"
 #include "napi/bench.h"
+#include "napi/vulkan_bench.h"
 #include "napi/openxr.h"
 #include "napi/openxr_api.h"
 #include "napi/openxr_probe.h"
@@ -33,6 +34,8 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     exports.Set("openxrProbeApiLayer", Napi::Function::New<OpenXrProbeApiLayer>(env, "openxrProbeApiLayer"));
     exports.Set("benchOpenXrLocateSpace", Napi::Function::New<BenchOpenXrLocateSpace>(env, "benchOpenXrLocateSpace"));
     exports.Set("OpenXrBenchScenario", DefineOpenXrBenchScenario(env));
+    exports.Set("VulkanBenchScenario", DefineVulkanBenchScenario(env));
+    exports.Set("vulkanBenchCommands", Napi::Function::New<VulkanBenchCommands>(env, "vulkanBenchCommands"));
     exports.Set("openxrBenchCommands", Napi::Function::New<OpenXrBenchCommands>(env, "openxrBenchCommands"));
     exports.Set("VulkanInstance", VulkanInstance::Define(env));
     exports.Set("VulkanDevice", VulkanDevice::Define(env));

@@ -1,9 +1,5 @@
 #include "napi/bench.h"
 
-#include <dlfcn.h>
-
-#include <time.h>
-
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -14,6 +10,7 @@
 #include <vector>
 
 #include "common/dynamic_library.h"
+#include "napi/bench_timing.h"
 #include "napi/errors.h"
 #include "napi/openxr.h"
 #include "openxr/loader_instance.h"
@@ -91,31 +88,16 @@ void Check(XrResult r, const char* what) {
   if (XR_FAILED(r)) throw StepError(r, what);
 }
 
-double NowNs(clockid_t clock) {
-  timespec ts{};
-  clock_gettime(clock, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
-}
+using bench::Sample;
 
-struct Sample {
-  double wallNs;
-  double cpuNs;
-};
-
-// Times `iterations` calls of `call(i)` (inlined: one loop for every loader), wall clock and the
-// calling thread's CPU time. Any failed call fails the sample (the results are OR-ed: a negative
-// XrResult keeps the sign bit).
+// Times `iterations` calls of `call(i)`. Any failed call fails the sample (the results are OR-ed:
+// a negative XrResult keeps the sign bit).
 template <typename F>
 Sample TimeLoop(uint32_t iterations, F&& call) {
-  const double cpu0 = NowNs(CLOCK_THREAD_CPUTIME_ID);
-  const double wall0 = NowNs(CLOCK_MONOTONIC);
   int32_t acc = XR_SUCCESS;
-  for (uint32_t i = 0; i < iterations; ++i) acc |= static_cast<int32_t>(call(i));
-  const double wall1 = NowNs(CLOCK_MONOTONIC);
-  const double cpu1 = NowNs(CLOCK_THREAD_CPUTIME_ID);
+  const Sample s = bench::TimeCalls(iterations, [&](uint32_t i) { acc |= static_cast<int32_t>(call(i)); });
   if (acc < 0) throw StepError(static_cast<XrResult>(acc), "a timed call");
-  const double n = iterations == 0 ? 1 : iterations;
-  return {(wall1 - wall0) / n, (cpu1 - cpu0) / n};
+  return s;
 }
 
 // The command's functions through one path: the loader's exports, or xrGetInstanceProcAddr's pointers.
@@ -398,30 +380,12 @@ class OpenXrBenchScenario : public Napi::ObjectWrap<OpenXrBenchScenario> {
   }
 
   Napi::Value Measure(const Napi::CallbackInfo& info) {
-    Napi::Env env = info.Env();
-    const char* usage = "measure(mode: 'trampoline' | 'pointer', iterations: number, repeats: number)";
-    if (info.Length() < 3 || !info[0].IsString() || !info[1].IsNumber() || !info[2].IsNumber()) throw ArgumentError(env, usage);
-    const std::string mode = info[0].As<Napi::String>().Utf8Value();
-    if (mode != "trampoline" && mode != "pointer") throw ArgumentError(env, usage);
-    const uint32_t iterations = info[1].As<Napi::Number>().Uint32Value();
-    const uint32_t repeats = info[2].As<Napi::Number>().Uint32Value();
-    if (iterations == 0 || repeats == 0) throw ArgumentError(env, "measure: iterations and repeats must be at least 1");
-    Scenario& s = Live(env);
-    Napi::Array wall = Napi::Array::New(env, repeats);
-    Napi::Array cpu = Napi::Array::New(env, repeats);
+    Scenario& s = Live(info.Env());
     try {
-      for (uint32_t r = 0; r < repeats; ++r) {
-        const Sample sample = s.Measure(mode == "pointer", iterations);
-        wall.Set(r, Napi::Number::New(env, sample.wallNs));
-        cpu.Set(r, Napi::Number::New(env, sample.cpuNs));
-      }
+      return bench::MeasureRepeats(info, [&](bool pointer, uint32_t iterations) { return s.Measure(pointer, iterations); });
     } catch (const StepError& e) {
-      throw XrErrorToJs(env, e.result, std::string("benchmark: ") + e.what());
+      throw XrErrorToJs(info.Env(), e.result, std::string("benchmark: ") + e.what());
     }
-    Napi::Object out = Napi::Object::New(env);
-    out.Set("wallNs", wall);
-    out.Set("cpuNs", cpu);
-    return out;
   }
 
   Napi::Value Handles(const Napi::CallbackInfo& info) {
@@ -437,18 +401,7 @@ class OpenXrBenchScenario : public Napi::ObjectWrap<OpenXrBenchScenario> {
     return out;
   }
 
-  // Where the timed pointer lives: the shared object's path and the offset in it, so two loaders'
-  // pointers can be told identical across processes (their load addresses differ).
-  Napi::Value PointerOrigin(const Napi::CallbackInfo& info) {
-    Napi::Env env = info.Env();
-    const void* fn = Live(env).TimedPointer();
-    Dl_info where{};
-    if (fn == nullptr || dladdr(fn, &where) == 0 || where.dli_fname == nullptr) return env.Null();
-    Napi::Object out = Napi::Object::New(env);
-    out.Set("file", Napi::String::New(env, where.dli_fname));
-    out.Set("offset", Napi::Number::New(env, static_cast<double>(static_cast<const char*>(fn) - static_cast<const char*>(where.dli_fbase))));
-    return out;
-  }
+  Napi::Value PointerOrigin(const Napi::CallbackInfo& info) { return bench::PointerOrigin(info.Env(), Live(info.Env()).TimedPointer()); }
 
   Napi::Value Time(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), static_cast<double>(Live(info.Env()).time())); }
 

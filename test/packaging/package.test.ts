@@ -77,6 +77,8 @@ describe('BUILD: the npm package', () => {
     // The shared libraries that ship beside the addon: the simulated runtime and the bundled layer.
     expect(packedFiles).toContain('prebuilds/linux-x64/libkhronos_simxr.so');
     expect(packedFiles).toContain('prebuilds/linux-x64/libkhronos_layer_passthrough.so');
+    // The bundled pass-through Vulkan layer ships the same way (bench vulkan stacks copies of it).
+    expect(packedFiles).toContain('prebuilds/linux-x64/libkhronos_vk_layer_passthrough.so');
     expect(packedFiles.filter((f) => f.startsWith('test/') || f.startsWith('lib/') || f.startsWith('scripts/'))).toEqual([]);
     expect(packedFiles.filter((f) => f.startsWith('build/') || f.startsWith('node_modules/'))).toEqual([]);
   });

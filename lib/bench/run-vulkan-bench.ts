@@ -1,0 +1,239 @@
+// One `bench vulkan` run: for each row (0..N bundled pass-through layers, then real layers such as
+// VK_LAYER_KHRONOS_validation) a device command timed through this package's loader and through
+// the Khronos loader (libvulkan.so.1), each through its exported trampoline and through the
+// vkGetDeviceProcAddr pointer; both sides in child processes of the same shape with the row's
+// VK_DRIVER_FILES / VK_LAYER_PATH / VK_INSTANCE_LAYERS, alternating, each cell a warm-up and
+// `repeats` timed runs summarized by their median and spread.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { PointerOrigin } from '../native.js';
+import { runBenchChild } from './child-process.js';
+import type { Measurement, MeasurePlan } from './measure-native.js';
+import { DEFAULT_REPEATS, machineInfo, type MachineInfo } from './run-openxr-bench.js';
+import { summarize, type Summary } from './stats.js';
+import type { VulkanBenchCommandName, VulkanChildRequest, VulkanChildResult } from './vulkan-child-protocol.js';
+import { createVulkanPassthroughLayers } from './vulkan-layers.js';
+
+export type VulkanColumnId = 'ours-trampoline' | 'ours-pointer' | 'khronos-trampoline' | 'khronos-pointer';
+export const VULKAN_COLUMNS: readonly VulkanColumnId[] = ['ours-trampoline', 'ours-pointer', 'khronos-trampoline', 'khronos-pointer'];
+export const VULKAN_COLUMN_TITLES: Readonly<Record<VulkanColumnId, string>> = {
+  'ours-trampoline': 'ours: trampoline',
+  'ours-pointer': 'ours: pointer',
+  'khronos-trampoline': 'Khronos: trampoline',
+  'khronos-pointer': 'Khronos: pointer',
+};
+
+export interface VulkanBenchCommand {
+  readonly name: VulkanBenchCommandName;
+  readonly measures: string;
+  readonly defaultIterations: number;
+}
+
+export const VULKAN_BENCH_COMMANDS: Readonly<Record<VulkanBenchCommandName, VulkanBenchCommand>> = {
+  vkGetDeviceQueue: {
+    name: 'vkGetDeviceQueue',
+    measures: 'vkGetDeviceQueue(device, 0, 0, &queue): a cheap device command (the loader also points the queue at its dispatch table)',
+    defaultIterations: 1_000_000,
+  },
+  vkCmdPushConstants: {
+    name: 'vkCmdPushConstants',
+    measures:
+      'vkCmdPushConstants(commandBuffer, layout, COMPUTE, 0, 16, values) while recording: a command-buffer command that is valid ' +
+      'without a bound pipeline (vkCmdDispatch needs a compute pipeline, i.e. a shader, to be valid usage; validation would report every call)',
+    defaultIterations: 200_000,
+  },
+};
+
+export function vulkanBenchCommand(name: string): VulkanBenchCommand {
+  const command = (VULKAN_BENCH_COMMANDS as Readonly<Record<string, VulkanBenchCommand>>)[name];
+  if (command === undefined) throw new RangeError(`bench vulkan cannot time ${JSON.stringify(name)}; supported: ${Object.keys(VULKAN_BENCH_COMMANDS).join(', ')}`);
+  return command;
+}
+
+/** A measured cell or why it is empty. */
+export type VulkanCell = { readonly wall: Summary; readonly cpu: Summary } | { readonly skipped: string };
+
+export interface VulkanBenchRow {
+  readonly label: string;
+  readonly passthrough: number;
+  readonly realLayers: readonly string[];
+  /** The layers our instance enabled, nearest the application first. */
+  readonly layerNames: readonly string[];
+  readonly cells: Partial<Record<VulkanColumnId, VulkanCell>>;
+  readonly pointerOrigins: { readonly ours?: PointerOrigin | null; readonly khronos?: PointerOrigin | null };
+}
+
+export const KHRONOS_VULKAN_LOADER_CANDIDATES: readonly string[] = [
+  '/usr/lib/x86_64-linux-gnu/libvulkan.so.1',
+  '/usr/lib/aarch64-linux-gnu/libvulkan.so.1',
+  '/usr/lib64/libvulkan.so.1',
+  '/usr/local/lib/libvulkan.so.1',
+  '/usr/lib/libvulkan.so.1',
+];
+export const LAVAPIPE_MANIFEST_CANDIDATES: readonly string[] = ['/usr/share/vulkan/icd.d/lvp_icd.x86_64.json', '/usr/share/vulkan/icd.d/lvp_icd.aarch64.json'];
+export const SYSTEM_EXPLICIT_LAYER_FOLDER = '/usr/share/vulkan/explicit_layer.d';
+
+/** The Debian package version of libvulkan1, when dpkg knows it. */
+export function khronosVulkanLoaderPackageVersion(): string | undefined {
+  try {
+    const version = execFileSync('dpkg-query', ['-W', '-f=${Version}', 'libvulkan1'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return version === '' ? undefined : version;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface VulkanBenchOptions {
+  readonly command: VulkanBenchCommandName;
+  /** Rows with this many pass-through copies (default 0, 1, 3). */
+  readonly passthroughCounts?: readonly number[];
+  /** A row for each of these real layers (found in VK_LAYER_PATH's system folder), e.g. VK_LAYER_KHRONOS_validation. */
+  readonly realLayers?: readonly string[];
+  /** The driver manifest (default: lavapipe's). */
+  readonly driverManifest?: string;
+  readonly iterations?: number;
+  readonly repeats?: number;
+  /** Fresh child processes per side and row, alternating the sides (default 1). */
+  readonly processes?: number;
+  /** The Khronos loader library; false leaves it out (default: found in the usual places). */
+  readonly khronosLoader?: string | false;
+  /** The environment to start from (default process.env; never modified). */
+  readonly baseEnv?: Readonly<Record<string, string | undefined>>;
+  readonly onProgress?: (line: string) => void;
+}
+
+export interface VulkanBenchResult {
+  readonly command: VulkanBenchCommand;
+  readonly driver: { readonly manifestPath: string; readonly deviceName?: string };
+  readonly plan: MeasurePlan;
+  readonly processes: number;
+  readonly date: string;
+  readonly machine: MachineInfo;
+  readonly khronosLoader: { readonly path: string; readonly packageVersion?: string } | { readonly unavailable: string };
+  readonly columns: readonly VulkanColumnId[];
+  readonly rows: readonly VulkanBenchRow[];
+}
+
+interface RowConfig {
+  readonly label: string;
+  readonly passthrough: number;
+  readonly realLayers: readonly string[];
+}
+
+/** The row's environment: only the row's driver, the row's layers enabled, implicit layers off (the same chain for both loaders). */
+export function vulkanRowEnvironment(
+  base: Readonly<Record<string, string | undefined>>,
+  driverManifest: string,
+  passthroughFolder: string,
+  layerNames: readonly string[],
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) {
+    // A variable of the caller's that chooses drivers or layers would make the sides differ from the row.
+    if (v !== undefined && !/^VK_(ICD_FILENAMES|DRIVER_FILES|ADD_DRIVER_FILES|LAYER_PATH|ADD_LAYER_PATH|INSTANCE_LAYERS|LOADER_LAYERS_ENABLE|LOADER_LAYERS_DISABLE|LOADER_DRIVERS_SELECT|LOADER_DRIVERS_DISABLE)$/.test(k)) env[k] = v;
+  }
+  env.VK_DRIVER_FILES = driverManifest;
+  env.VK_LAYER_PATH = [passthroughFolder, SYSTEM_EXPLICIT_LAYER_FOLDER].join(':');
+  env.VK_LOADER_LAYERS_DISABLE = '~implicit~';
+  if (layerNames.length > 0) env.VK_INSTANCE_LAYERS = layerNames.join(':');
+  return env;
+}
+
+function acrossProcesses(summaries: readonly Summary[]): Summary {
+  return summaries.length === 1 && summaries[0] !== undefined ? summaries[0] : summarize(summaries.map((x) => x.median));
+}
+
+function combine(answers: readonly VulkanChildResult[]): VulkanChildResult {
+  const failed = answers.find((a) => !a.ok);
+  if (failed || answers.length === 0) return failed ?? { ok: false, error: 'no process ran' };
+  const ok = answers as readonly Extract<VulkanChildResult, { ok: true }>[];
+  const first = ok[0]!;
+  const merge = (pick: (a: (typeof ok)[number]) => Measurement): Measurement => ({
+    wall: acrossProcesses(ok.map((a) => pick(a).wall)),
+    cpu: acrossProcesses(ok.map((a) => pick(a).cpu)),
+  });
+  return { ...first, trampoline: merge((a) => a.trampoline), pointer: merge((a) => a.pointer) };
+}
+
+function positiveInteger(what: string, n: number): void {
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`${what} must be a whole number >= 1, got ${n}`);
+}
+
+export async function runVulkanBench(options: VulkanBenchOptions): Promise<VulkanBenchResult> {
+  const command = vulkanBenchCommand(options.command);
+  const plan: MeasurePlan = { iterations: options.iterations ?? command.defaultIterations, repeats: options.repeats ?? DEFAULT_REPEATS };
+  positiveInteger('iterations', plan.iterations);
+  positiveInteger('repeats', plan.repeats);
+  const processes = options.processes ?? 1;
+  positiveInteger('processes', processes);
+  const driverManifest = options.driverManifest ?? LAVAPIPE_MANIFEST_CANDIDATES.find((p) => existsSync(p));
+  if (driverManifest === undefined) throw new Error(`no Vulkan driver to measure on: lavapipe (${LAVAPIPE_MANIFEST_CANDIDATES.join(', ')}) is not installed; pass a driver manifest`);
+  const passthroughCounts = options.passthroughCounts ?? [0, 1, 3];
+  const realLayers = options.realLayers ?? [];
+  const progress = options.onProgress ?? (() => undefined);
+  const khronosPath = options.khronosLoader === false ? undefined : (options.khronosLoader ?? KHRONOS_VULKAN_LOADER_CANDIDATES.find((p) => existsSync(p)));
+  const version = khronosVulkanLoaderPackageVersion();
+  const khronosLoader: VulkanBenchResult['khronosLoader'] =
+    options.khronosLoader === false
+      ? { unavailable: 'left out (--no-khronos)' }
+      : khronosPath === undefined
+        ? { unavailable: 'the Khronos Vulkan loader (libvulkan.so.1) is not installed' }
+        : { path: khronosPath, ...(version !== undefined ? { packageVersion: version } : {}) };
+
+  const configs: RowConfig[] = [
+    ...passthroughCounts.map((n) => ({ label: n === 0 ? 'no layers' : `${n} pass-through`, passthrough: n, realLayers: [] })),
+    ...realLayers.map((name) => ({ label: name, passthrough: 0, realLayers: [name] })),
+  ];
+  const layerSet = createVulkanPassthroughLayers(Math.max(0, ...passthroughCounts));
+  const rows: VulkanBenchRow[] = [];
+  let deviceName: string | undefined;
+  try {
+    for (const config of configs) {
+      progress(`${command.name}: ${config.label}`);
+      const names = [...layerSet.names.slice(0, config.passthrough), ...config.realLayers];
+      const env = vulkanRowEnvironment(options.baseEnv ?? process.env, driverManifest, layerSet.folder, names);
+      const ask = (request: VulkanChildRequest) => runBenchChild<VulkanChildRequest, VulkanChildResult>('vulkan-child', request, env, (error) => ({ ok: false, error }));
+      const ours: VulkanChildResult[] = [];
+      const khronos: VulkanChildResult[] = [];
+      for (let p = 0; p < processes; p++) {
+        ours.push(await ask({ side: 'ours', command: command.name, plan }));
+        if (khronosPath !== undefined) khronos.push(await ask({ side: 'khronos', libraryPath: khronosPath, command: command.name, plan }));
+      }
+      const cells: Partial<Record<VulkanColumnId, VulkanCell>> = {};
+      const pointerOrigins: { ours?: PointerOrigin | null; khronos?: PointerOrigin | null } = {};
+      let layerNames: readonly string[] = [];
+      const o = combine(ours);
+      if (o.ok) {
+        cells['ours-trampoline'] = o.trampoline;
+        cells['ours-pointer'] = o.pointer;
+        pointerOrigins.ours = o.pointerOrigin;
+        layerNames = o.layerNames ?? [];
+        deviceName ??= o.deviceName;
+      } else cells['ours-trampoline'] = cells['ours-pointer'] = { skipped: o.error };
+      if (khronosPath === undefined) {
+        cells['khronos-trampoline'] = cells['khronos-pointer'] = { skipped: 'unavailable' in khronosLoader ? khronosLoader.unavailable : 'not installed' };
+      } else {
+        const k = combine(khronos);
+        if (k.ok) {
+          cells['khronos-trampoline'] = k.trampoline;
+          cells['khronos-pointer'] = k.pointer;
+          pointerOrigins.khronos = k.pointerOrigin;
+        } else cells['khronos-trampoline'] = cells['khronos-pointer'] = { skipped: k.error };
+      }
+      rows.push({ label: config.label, passthrough: config.passthrough, realLayers: config.realLayers, layerNames, cells, pointerOrigins });
+    }
+  } finally {
+    layerSet.dispose();
+  }
+  return {
+    command,
+    driver: { manifestPath: driverManifest, ...(deviceName !== undefined ? { deviceName } : {}) },
+    plan,
+    processes,
+    date: new Date().toISOString(),
+    machine: machineInfo(),
+    khronosLoader,
+    columns: VULKAN_COLUMNS,
+    rows,
+  };
+}

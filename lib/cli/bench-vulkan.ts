@@ -1,0 +1,126 @@
+// `khronos-loader bench vulkan [--command vkGetDeviceQueue|vkCmdPushConstants] [--layers <N|names>]
+// [--iterations N] [--repeats R] [--processes P] [--json] [--no-khronos] [--khronos-loader path]
+// [--driver manifest]`: ns per device call through this loader and the Khronos loader, with 0/1/3
+// bundled pass-through Vulkan layers and real layers, on lavapipe by default.
+import { runVulkanBench, vulkanBenchCommand, VULKAN_BENCH_COMMANDS } from '../bench/run-vulkan-bench.js';
+import type { VulkanBenchCommandName } from '../bench/vulkan-child-protocol.js';
+import { formatVulkanBenchMarkdown, vulkanTargets } from '../bench/vulkan-report.js';
+import { positiveInteger, type BenchCliIo } from './bench-args.js';
+
+export const BENCH_VULKAN_USAGE = `usage: khronos-loader bench vulkan [options]
+
+  Times one Vulkan device command through this loader (its exported trampoline and the pointer
+  from vkGetDeviceProcAddr) with copies of the bundled pass-through Vulkan layer and with real
+  layers, beside the Khronos loader (libvulkan.so.1, in a child process), on lavapipe.
+  --command <name>      ${Object.keys(VULKAN_BENCH_COMMANDS).join(', ')} (default vkGetDeviceQueue)
+  --layers <list>       comma-separated: numbers of pass-through layers for a row each (default 0,1,3),
+                        and names of real layers for a row each (e.g. VK_LAYER_KHRONOS_validation)
+  --iterations <n>      calls per timed run (default per command)
+  --repeats <n>         timed runs per cell, after a warm-up (default 7)
+  --processes <n>       fresh child processes per side and row, alternating the sides (default 1)
+  --driver <manifest>   the driver manifest (default lavapipe's)
+  --json                the results as JSON instead of Markdown
+  --no-khronos          leave the Khronos loader out
+  --khronos-loader <p>  the Khronos loader library (default: libvulkan.so.1 where distributions put it)
+`;
+
+export interface VulkanBenchCliArgs {
+  readonly command: VulkanBenchCommandName;
+  readonly passthroughCounts: readonly number[];
+  readonly realLayers: readonly string[];
+  readonly iterations?: number;
+  readonly repeats?: number;
+  readonly processes?: number;
+  readonly driverManifest?: string;
+  readonly json: boolean;
+  readonly khronosLoader?: string | false;
+}
+
+/** Parses the arguments after "bench vulkan"; a string is the usage error. */
+export function parseVulkanBenchArgs(args: readonly string[]): VulkanBenchCliArgs | string {
+  let command: VulkanBenchCommandName = 'vkGetDeviceQueue';
+  const counts = new Set<number>();
+  const realLayers: string[] = [];
+  const numbers: { iterations?: number; repeats?: number; processes?: number } = {};
+  let json = false;
+  let khronosLoader: string | false | undefined;
+  let driverManifest: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    const eq = arg.indexOf('=');
+    const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    const value = (): string | undefined => (flag !== arg ? arg.slice(eq + 1) : args[++i]);
+    switch (flag) {
+      case '--json':
+        json = true;
+        break;
+      case '--no-khronos':
+        khronosLoader = false;
+        break;
+      case '--command':
+        try {
+          command = vulkanBenchCommand(value() ?? '').name;
+        } catch (error) {
+          return (error as Error).message;
+        }
+        break;
+      case '--layers': {
+        const list = value();
+        if (list === undefined || list.trim() === '') return '--layers needs numbers or layer names';
+        for (const item of list.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+          if (/^\d+$/.test(item)) counts.add(Number(item));
+          else if (/^VK_LAYER_\w+$/.test(item)) realLayers.push(item);
+          else return `--layers: ${JSON.stringify(item)} is neither a layer count nor a layer name (VK_LAYER_...)`;
+        }
+        break;
+      }
+      case '--iterations':
+      case '--repeats':
+      case '--processes': {
+        const n = positiveInteger(flag, value());
+        if (typeof n === 'string') return n;
+        numbers[flag.slice(2) as keyof typeof numbers] = n;
+        break;
+      }
+      case '--driver':
+      case '--khronos-loader': {
+        const file = value();
+        if (file === undefined || file === '') return `${flag} needs a path`;
+        if (flag === '--driver') driverManifest = file;
+        else khronosLoader = file;
+        break;
+      }
+      default:
+        return `unknown argument ${JSON.stringify(arg)}`;
+    }
+  }
+  return {
+    command,
+    passthroughCounts: counts.size > 0 ? [...counts].sort((a, b) => a - b) : realLayers.length > 0 ? [0] : [0, 1, 3],
+    realLayers,
+    json,
+    ...numbers,
+    ...(driverManifest !== undefined ? { driverManifest } : {}),
+    ...(khronosLoader !== undefined ? { khronosLoader } : {}),
+  };
+}
+
+export async function runVulkanBenchCli(args: readonly string[], io: BenchCliIo): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout(BENCH_VULKAN_USAGE);
+    return 0;
+  }
+  const parsed = parseVulkanBenchArgs(args);
+  if (typeof parsed === 'string') {
+    io.stderr(`${parsed}\n${BENCH_VULKAN_USAGE}`);
+    return 2;
+  }
+  try {
+    const result = await runVulkanBench({ ...parsed, onProgress: (line) => io.stderr(`bench: ${line}\n`) });
+    io.stdout(parsed.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatVulkanBenchMarkdown(result)}\n${vulkanTargets(result).join('\n')}\n`);
+    return 0;
+  } catch (error) {
+    io.stderr(`khronos-loader bench vulkan: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,141 @@
+// `khronos-loader bench vulkan`: the CLI with tiny iteration counts (no timing thresholds: speed
+// targets live in the benchmark, not in tests), on lavapipe, with the bundled pass-through Vulkan
+// layer, VK_LAYER_KHRONOS_validation and the Khronos loader (Debian libvulkan1).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../lib/cli/main.js';
+import { parseBenchArgs } from '../../lib/cli/bench.js';
+import { parseVulkanBenchArgs } from '../../lib/cli/bench-vulkan.js';
+import { KHRONOS_VULKAN_LOADER_CANDIDATES, LAVAPIPE_MANIFEST_CANDIDATES, type VulkanBenchResult } from '../../lib/bench/run-vulkan-bench.js';
+import { VULKAN_PASSTHROUGH_LAYER_PREFIX } from '../../lib/bench/vulkan-layers.js';
+import { pointerComparison } from '../../lib/bench/vulkan-report.js';
+import { missingSystemComponent } from '../helpers/system.js';
+
+const VALIDATION_MANIFEST = ['/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json'];
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+const tiny = ['--iterations', '200', '--repeats', '3'];
+
+function runs(cell: VulkanBenchResult['rows'][number]['cells']['ours-trampoline']): number | string {
+  if (cell === undefined) return 'no cell';
+  return 'wall' in cell ? cell.wall.runs : cell.skipped;
+}
+
+describe('bench vulkan CLI', () => {
+  it('BENCH: prints a Markdown table with a row per pass-through count (0/1/3) and the loaders as columns', async (ctx) => {
+    const missing = missingSystemComponent({ lavapipe: LAVAPIPE_MANIFEST_CANDIDATES });
+    if (missing) return ctx.skip(missing);
+    const { code, stdout, stderr } = await cli(['bench', 'vulkan', '--command', 'vkCmdPushConstants', ...tiny, '--no-khronos']);
+    expect(stderr).toContain('bench: vkCmdPushConstants: 3 pass-through');
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    const header = lines.find((l) => l.startsWith('| layers |')) ?? '';
+    for (const column of ['ours: trampoline', 'ours: pointer', 'Khronos: trampoline', 'Khronos: pointer', 'ours ÷ Khronos: trampoline', 'pointer vs Khronos']) {
+      expect(header).toContain(`| ${column} |`);
+    }
+    const rows = lines.filter((l) => /^\| \d+ \|/.test(l));
+    expect(rows.map((r) => r.split('|')[1]?.trim())).toEqual(['0', '1', '3']);
+    for (const row of rows) expect(row).toMatch(/^\| \d \| [\d.]+ ns ±[\d.]+ % \| [\d.]+ ns ±[\d.]+ % \| n\/a \[1\] \| n\/a \[1\] \| n\/a \| n\/a \|/);
+    expect(stdout).toContain('[1] left out (--no-khronos)');
+    expect(stdout).toContain('3 runs of 200 calls');
+    expect(stdout).toMatch(/on llvmpipe/);
+  });
+
+  it('BENCH: --json rows name the enabled pass-through copies in chain order, and each layer hands out its own vkCmdPushConstants (the top copy is what vkGetDeviceProcAddr returns)', async (ctx) => {
+    const missing = missingSystemComponent({ lavapipe: LAVAPIPE_MANIFEST_CANDIDATES });
+    if (missing) return ctx.skip(missing);
+    const { code, stdout } = await cli(['bench', 'vulkan', '--command', 'vkCmdPushConstants', '--layers', '0,1,3', ...tiny, '--no-khronos', '--json']);
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout) as VulkanBenchResult;
+    expect(result.plan).toEqual({ iterations: 200, repeats: 3 });
+    expect(result.rows.map((r) => r.layerNames)).toEqual([[], [`${VULKAN_PASSTHROUGH_LAYER_PREFIX}_1`], [1, 2, 3].map((i) => `${VULKAN_PASSTHROUGH_LAYER_PREFIX}_${i}`)]);
+    expect(result.rows.map((r) => path.basename(r.pointerOrigins.ours?.file ?? ''))).toEqual([
+      'libvulkan_lvp.so',
+      'libkhronos_vk_layer_passthrough_1.so',
+      'libkhronos_vk_layer_passthrough_1.so',
+    ]);
+    for (const row of result.rows) {
+      expect(runs(row.cells['ours-trampoline'])).toBe(3);
+      expect(runs(row.cells['ours-pointer'])).toBe(3);
+    }
+  });
+
+  it('BENCH: the Khronos loader runs in a child process with the same driver and layers; device-command pointers are the same function as ours (system: libvulkan1, lavapipe)', async (ctx) => {
+    const missing = missingSystemComponent({ lavapipe: LAVAPIPE_MANIFEST_CANDIDATES, 'Khronos Vulkan loader': KHRONOS_VULKAN_LOADER_CANDIDATES });
+    if (missing) return ctx.skip(missing);
+    for (const command of ['vkCmdPushConstants', 'vkGetDeviceQueue'] as const) {
+      const { code, stdout } = await cli(['bench', 'vulkan', '--command', command, '--layers', '0,1,3', ...tiny, '--json']);
+      expect(code).toBe(0);
+      const result = JSON.parse(stdout) as VulkanBenchResult;
+      expect('path' in result.khronosLoader).toBe(true);
+      for (const row of result.rows) {
+        expect(runs(row.cells['khronos-trampoline'])).toBe(3);
+        expect(runs(row.cells['khronos-pointer'])).toBe(3);
+        const p = pointerComparison(row);
+        if (command === 'vkCmdPushConstants') {
+          // Straight to the top of the chain for both loaders: lavapipe's function, or the pass-through layer's.
+          expect(p.same).toBe(true);
+          expect(row.pointerOrigins.khronos?.file).toMatch(row.passthrough === 0 ? /libvulkan_lvp\.so$/ : /libkhronos_vk_layer_passthrough_\d\.so$/);
+        } else {
+          // vkGetDeviceQueue must pass through the loader (the queue gets its dispatch pointer): each its own trampoline.
+          expect(p.loaderOwn).toBe(true);
+          expect(row.pointerOrigins.khronos?.file).toMatch(/libvulkan\.so\.1$/);
+        }
+      }
+    }
+    // The Khronos loader was only ever loaded in the children.
+    expect(readFileSync('/proc/self/maps', 'utf8')).not.toMatch(/libvulkan\.so\.1/);
+  });
+
+  it('BENCH: a VK_LAYER_KHRONOS_validation row puts the validation layer at the top of both chains (system: validation layer)', async (ctx) => {
+    const missing = missingSystemComponent({
+      lavapipe: LAVAPIPE_MANIFEST_CANDIDATES,
+      'Khronos Vulkan loader': KHRONOS_VULKAN_LOADER_CANDIDATES,
+      'VK_LAYER_KHRONOS_validation': VALIDATION_MANIFEST,
+    });
+    if (missing) return ctx.skip(missing);
+    const { code, stdout } = await cli(['bench', 'vulkan', '--command', 'vkCmdPushConstants', '--layers', 'VK_LAYER_KHRONOS_validation', ...tiny, '--json']);
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout) as VulkanBenchResult;
+    expect(result.rows.map((r) => r.label)).toEqual(['no layers', 'VK_LAYER_KHRONOS_validation']);
+    const row = result.rows[1]!;
+    expect(row.layerNames).toEqual(['VK_LAYER_KHRONOS_validation']);
+    expect(row.pointerOrigins.ours?.file).toMatch(/libVkLayer_khronos_validation\.so$/);
+    expect(row.pointerOrigins.ours).toEqual(row.pointerOrigins.khronos);
+    expect(runs(row.cells['khronos-trampoline'])).toBe(3);
+  });
+
+  it('BENCH: a Khronos loader that cannot be loaded leaves its cells empty with the reason', async (ctx) => {
+    const missing = missingSystemComponent({ lavapipe: LAVAPIPE_MANIFEST_CANDIDATES });
+    if (missing) return ctx.skip(missing);
+    const bogus = '/nonexistent/libvulkan.so.1';
+    const { code, stdout } = await cli(['bench', 'vulkan', '--layers', '0', ...tiny, '--khronos-loader', bogus, '--json']);
+    expect(code).toBe(0);
+    const cell = (JSON.parse(stdout) as VulkanBenchResult).rows[0]?.cells['khronos-trampoline'];
+    expect(cell && 'skipped' in cell ? cell.skipped : '').toContain(bogus);
+  });
+
+  it('BENCH: argument errors name the argument; an unknown command exits 2 with the supported list', async () => {
+    expect(parseVulkanBenchArgs(['--layers', 'validation'])).toMatch(/neither a layer count nor a layer name/);
+    expect(parseVulkanBenchArgs(['--processes', '0'])).toMatch(/--processes needs a whole number >= 1/);
+    expect(parseVulkanBenchArgs(['--frobnicate'])).toMatch(/unknown argument "--frobnicate"/);
+    expect(parseVulkanBenchArgs([])).toMatchObject({ command: 'vkGetDeviceQueue', passthroughCounts: [0, 1, 3], realLayers: [] });
+    expect(parseVulkanBenchArgs(['--layers=3,0,VK_LAYER_KHRONOS_validation', '--repeats=2'])).toMatchObject({
+      passthroughCounts: [0, 3],
+      realLayers: ['VK_LAYER_KHRONOS_validation'],
+      repeats: 2,
+    });
+    expect(parseBenchArgs(['webgpu'])).toMatch(/"openxr" and "vulkan"/);
+    const { code, stdout, stderr } = await cli(['bench', 'vulkan', '--command', 'vkCmdDraw']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('bench vulkan cannot time "vkCmdDraw"; supported: vkGetDeviceQueue, vkCmdPushConstants');
+  });
+});
