@@ -1,9 +1,17 @@
 // A bench run as Markdown (a table with ratio columns and the notes that say what was measured)
 // and as an SVG chart of cost per call against the number of pass-through layers.
+import path from 'node:path';
+import { packageRoot } from '../native.js';
 import { renderLineChart, type ChartSeries } from './chart-svg.js';
 import { markdownTable } from './markdown-table.js';
 import { COLUMNS, type BenchRow, type Cell, type ColumnId, type OpenXrBenchResult } from './run-openxr-bench.js';
 import { formatSummary, type Summary } from './stats.js';
+
+/** A path inside the package as a relative one, so a report reads the same on every machine. */
+function shownPath(p: string): string {
+  const rel = path.relative(packageRoot, p);
+  return rel.startsWith('..') || path.isAbsolute(rel) ? p : rel;
+}
 
 /** The figure a cell is compared by: wall ns per call, or CPU ns per frame for frame commands. */
 function figure(result: OpenXrBenchResult, cell: Cell | undefined): Summary | undefined {
@@ -88,7 +96,7 @@ export function formatBenchMarkdown(result: OpenXrBenchResult, options: ReportOp
         : 'the median of the runs, ± half the interquartile range as a percentage of it; each side runs in a child process of its own. ') +
       'Native cells time the calls in one C++ loop ' +
       '(native/napi/bench.cc) for both loaders; JavaScript cells time a loop of calls with process.hrtime.bigint().',
-    `- runtime: ${result.runtime.label} (${result.runtime.manifestPath}); layers: copies of the bundled pass-through layer, each intercepting every command, and the real layers named.`,
+    `- runtime: ${result.runtime.label} (${shownPath(result.runtime.manifestPath)}); layers: copies of the bundled pass-through layer, each intercepting every command, and the real layers named.`,
     '- "trampoline": the loader\'s exported function; "pointer": what the loader\'s xrGetInstanceProcAddr returned.' +
       (result.columns.includes('ours-several-trampoline') ? ' "several live": a second instance of ours is live, so the trampoline finds the table by handle.' : ''),
     ...(options.omitRunInfo && 'path' in k ? [] : [`- Khronos loader: ${'path' in k ? `${k.path}${k.packageVersion ? ` (libopenxr-loader1 ${k.packageVersion})` : ''}, run in a child process with the same runtime and layers` : k.unavailable}.`]),
