@@ -1,5 +1,6 @@
 // The native surface of the Vulkan core (native/napi/vulkan.cc), as the TypeScript classes see
 // it. Internal: applications use lib/vulkan/api.
+import type { AndroidLayerIntrospection } from '../core/platform/platform.js';
 import { loadNativeAddon } from '../native.js';
 
 /** The plan as the native side takes it (flattened from a VulkanInstancePlan by api/native-plan.ts). */
@@ -113,6 +114,8 @@ export interface NativeVulkanAddon {
   vulkanPublishPlan(plan: NativeVulkanPlan): void;
   /** The addon's exported vkGetInstanceProcAddr (0n: NULL), as native code calls it. */
   vulkanGetInstanceProcAddr(instance: bigint, name: string): bigint;
+  /** VK-LD-2 (Android): a layer library's own description, from its introspection functions. */
+  vulkanIntrospectLayerLibrary(path: string): AndroidLayerIntrospection;
 }
 
 export function loadVulkanAddon(): NativeVulkanAddon {

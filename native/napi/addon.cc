@@ -14,6 +14,7 @@
 #include "napi/openxr_probe.h"
 #include "napi/vulkan.h"
 #include "napi/vulkan_compute.h"
+#include "napi/vulkan_layer_introspection.h"
 
 namespace kl::napi {
 
@@ -43,6 +44,7 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     exports.Set("vulkanPreInstance", Napi::Function::New<VulkanPreInstance>(env, "vulkanPreInstance"));
     exports.Set("vulkanPublishPlan", Napi::Function::New<VulkanPublishPlan>(env, "vulkanPublishPlan"));
     exports.Set("vulkanGetInstanceProcAddr", Napi::Function::New<VulkanGetInstanceProcAddr>(env, "vulkanGetInstanceProcAddr"));
+    exports.Set("vulkanIntrospectLayerLibrary", Napi::Function::New<VulkanIntrospectLayerLibrary>(env, "vulkanIntrospectLayerLibrary"));
     exports.Set("vulkanCompute", VulkanComputeFunctions(env));
     xr::RegisterOpenXrApi(env, exports);  // sessions, spaces, actions, systems, events (the typed API)
     exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));

@@ -57,6 +57,26 @@ export interface RegistryView {
   readonly os64Bit: boolean;
 }
 
+/** VkLayerProperties as a layer library's vkEnumerateInstanceLayerProperties answers it. */
+export interface AndroidLayerProperties {
+  readonly layerName: string;
+  readonly specVersion: number;
+  readonly implementationVersion: number;
+  readonly description: string;
+}
+
+/**
+ * What a libVkLayer_*.so says about itself through its introspection functions: its layers, and
+ * per layer name the instance extensions vkEnumerateInstanceExtensionProperties(layerName) gives.
+ * An error names the file, the symbol (when one was missing or failed) and the reason.
+ */
+export type AndroidLayerIntrospection =
+  | {
+      readonly layers: readonly AndroidLayerProperties[];
+      readonly extensions: Readonly<Record<string, readonly { readonly extensionName: string; readonly specVersion: number }[]>>;
+    }
+  | { readonly error: string; readonly symbol?: string };
+
 /** Android specifics the loaders consult. */
 export interface AndroidView {
   /** System properties (`getprop`). */
@@ -68,6 +88,8 @@ export interface AndroidView {
   };
   /** The application's native library folder (where layers packaged in the APK live). */
   nativeLibraryDir?: string;
+  /** Opens a layer library, asks its introspection functions and closes it (Android has no layer manifests). */
+  introspectLayerLibrary?(path: string): AndroidLayerIntrospection;
 }
 
 export interface Platform {

@@ -20,7 +20,7 @@ import type { LayerFilters } from './layer-filters.js';
 import { logSearch, manifestFilesIn, readJsonManifest, type ManifestFile } from './manifest-files.js';
 import { searchPlan, type VulkanManifestKind, type VulkanSearchSource } from './search-folders.js';
 import { windowsLayerEntries } from './windows-registry.js';
-import { androidLayerLibraries, type AndroidLayerLibrary } from './android-layers.js';
+import { androidIntrospectedLayers, androidLayerLibraries, type AndroidLayerLibrary } from './android-layers.js';
 
 export interface DiscoveredVulkanLayer {
   readonly name: string;
@@ -175,6 +175,9 @@ export function discoverVulkanLayers(ctx: VulkanDiscoveryContext, filters: Layer
   const explicitFound = manifestsFor(ctx, 'explicit_layer', overridePaths);
   const explicit: DiscoveredVulkanLayer[] = [];
   for (const ref of explicitFound.files) explicit.push(...loadLayers(ctx, ref, 'explicit'));
+  // VK-LD-2: Android's layers come from their libraries' introspection, not from manifests.
+  const androidLibraries = ctx.platform.os === 'android' ? androidLayerLibraries(ctx) : [];
+  for (const a of androidIntrospectedLayers(ctx, androidLibraries)) explicit.push(discoveredLayer(ctx, a.manifest, 'explicit', a.library.path, a.library.source));
 
   // VK-LD-5: the first layer of a name (in search order, implicit before explicit) is the one.
   const byName = new Map<string, DiscoveredVulkanLayer>();
@@ -219,6 +222,6 @@ export function discoverVulkanLayers(ctx: VulkanDiscoveryContext, filters: Layer
     searched: { implicit: implicitFound.searched, explicit: explicitFound.searched },
     ...(overrideLayer ? { overrideLayer } : {}),
     blacklisted,
-    androidLayerLibraries: ctx.platform.os === 'android' ? androidLayerLibraries(ctx) : [],
+    androidLayerLibraries: androidLibraries,
   };
 }
