@@ -63,28 +63,14 @@ LoaderDevice*& LoaderInstance::ConstructingDevice() {
   return device;
 }
 
-LoaderInstance* LoaderInstance::FromHandle(VkInstance instance) noexcept {
-  if (instance == nullptr) return nullptr;
-  return reinterpret_cast<HandleObject*>(instance)->owner;
-}
-
-LoaderDevice* LoaderDevice::FromObject(const void* object) noexcept {
-  if (object == nullptr) return nullptr;
-  const auto* table = *reinterpret_cast<const char* const*>(object);
-  return reinterpret_cast<const DeviceDispatch*>(table - offsetof(DeviceDispatch, table))->owner;
-}
-
-bool LoaderDevice::SetDispatch(void* object, const char* what) const {
-  auto* word = reinterpret_cast<const void**>(object);
-  if (*word == &dispatch.table) return true;
-  if (reinterpret_cast<VK_LOADER_DATA*>(object)->loaderMagic != ICD_LOADER_MAGIC) {
+void LoaderDevice::ReportMissingLoaderMagic(const void* object, const char* what) noexcept {
+  try {
     Log(LogLevel::Error, "vulkan",
         std::string(what) + " " + std::to_string(reinterpret_cast<uintptr_t>(object)) +
             " from the driver does not start with the loader magic value 0x01CDC0DE (LoaderDriverInterface: dispatchable objects)");
-    return false;
+  } catch (...) {
+    // Out of memory while building the message: the caller still refuses the object.
   }
-  *word = &dispatch.table;
-  return true;
 }
 
 void LoaderDevice::FillUnknownSlot(std::size_t slot, const std::string& name) {

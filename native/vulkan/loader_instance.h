@@ -88,12 +88,31 @@ class LoaderDevice {
   PFN_vkGetDeviceProcAddr topGetDeviceProcAddr = nullptr;
   bool destroyed = false;
 
-  // The LoaderDevice of any device-level dispatchable object the loader has set up.
-  static LoaderDevice* FromObject(const void* object) noexcept;
-  // Points a dispatchable object the driver created (queue, command buffer) at this device's
-  // table; false (and logged) when the object carries neither the loader magic nor this table.
-  bool SetDispatch(void* object, const char* what) const;
+  // The LoaderDevice of any device-level dispatchable object the loader has set up. Inline (as
+  // SetDispatch): the exported trampolines use them on every call (issue 10).
+  static LoaderDevice* FromObject(const void* object) noexcept {
+    if (object == nullptr) return nullptr;
+    const auto* table = *reinterpret_cast<const char* const*>(object);
+    return reinterpret_cast<const DeviceDispatch*>(table - offsetof(DeviceDispatch, table))->owner;
+  }
+  // Points a dispatchable object the driver created (queue, command buffer) at `table`, the
+  // device's (the first word of the VkDevice); false (and logged) when the object carries
+  // neither the loader magic nor that table.
+  static bool SetDispatch(void* object, const gen::VkDeviceDispatchTable* table, const char* what) noexcept {
+    auto* word = static_cast<const void**>(object);
+    if (*word == table) return true;  // the usual case: a queue asked for again
+    if (static_cast<const VK_LOADER_DATA*>(object)->loaderMagic != ICD_LOADER_MAGIC) [[unlikely]] {
+      ReportMissingLoaderMagic(object, what);
+      return false;
+    }
+    *word = table;
+    return true;
+  }
   void FillUnknownSlot(std::size_t slot, const std::string& name);
+
+ private:
+  // Out of line and cold: SetDispatch's refusal stays off the per-call path.
+  [[gnu::cold, gnu::noinline]] static void ReportMissingLoaderMagic(const void* object, const char* what) noexcept;
 };
 
 class LoaderInstance {
@@ -108,7 +127,10 @@ class LoaderInstance {
 
   VkInstance handle() noexcept { return reinterpret_cast<VkInstance>(&handleObject_); }
   // The LoaderInstance behind a VkInstance this loader handed out (also as a layer's handle).
-  static LoaderInstance* FromHandle(VkInstance instance) noexcept;
+  static LoaderInstance* FromHandle(VkInstance instance) noexcept {
+    if (instance == nullptr) return nullptr;
+    return reinterpret_cast<HandleObject*>(instance)->owner;
+  }
   bool destroyed() const noexcept { return destroyed_; }
   const std::vector<std::string>& layerNames() const noexcept { return layerNames_; }
   const std::vector<std::string>& enabledExtensions() const noexcept { return enabledExtensions_; }

@@ -86,31 +86,33 @@ struct DeviceTrampoline<&DeviceTable::DestroyDevice> {
   }
 };
 // Queues and command buffers come from the driver with the loader magic: point them at the
-// device's table before the application dispatches on them.
+// device's table before the application dispatches on them. The table is the device's first
+// word; the per-call path is one load, one call and an inline compare (and store the first time),
+// as lean as the Khronos loader's (issue 10).
 template <>
 struct DeviceTrampoline<&DeviceTable::GetDeviceQueue> {
   static void Call(VkDevice device, uint32_t family, uint32_t index, VkQueue* queue) {
-    LoaderDevice* ld = LoaderDevice::FromObject(device);
-    ld->dispatch.table.GetDeviceQueue(device, family, index, queue);
-    if (queue != nullptr && *queue != nullptr && !ld->SetDispatch(*queue, "VkQueue")) *queue = nullptr;
+    const DeviceTable* table = *reinterpret_cast<const DeviceTable* const*>(device);
+    table->GetDeviceQueue(device, family, index, queue);
+    if (queue != nullptr && *queue != nullptr && !LoaderDevice::SetDispatch(*queue, table, "VkQueue")) *queue = nullptr;
   }
 };
 template <>
 struct DeviceTrampoline<&DeviceTable::GetDeviceQueue2> {
   static void Call(VkDevice device, const VkDeviceQueueInfo2* info, VkQueue* queue) {
-    LoaderDevice* ld = LoaderDevice::FromObject(device);
-    ld->dispatch.table.GetDeviceQueue2(device, info, queue);
-    if (queue != nullptr && *queue != nullptr && !ld->SetDispatch(*queue, "VkQueue")) *queue = nullptr;
+    const DeviceTable* table = *reinterpret_cast<const DeviceTable* const*>(device);
+    table->GetDeviceQueue2(device, info, queue);
+    if (queue != nullptr && *queue != nullptr && !LoaderDevice::SetDispatch(*queue, table, "VkQueue")) *queue = nullptr;
   }
 };
 template <>
 struct DeviceTrampoline<&DeviceTable::AllocateCommandBuffers> {
   static VkResult Call(VkDevice device, const VkCommandBufferAllocateInfo* info, VkCommandBuffer* buffers) {
-    LoaderDevice* ld = LoaderDevice::FromObject(device);
-    const VkResult res = ld->dispatch.table.AllocateCommandBuffers(device, info, buffers);
+    const DeviceTable* table = *reinterpret_cast<const DeviceTable* const*>(device);
+    const VkResult res = table->AllocateCommandBuffers(device, info, buffers);
     if (res == VK_SUCCESS && info != nullptr) {
       for (uint32_t i = 0; i < info->commandBufferCount; ++i) {
-        if (!ld->SetDispatch(buffers[i], "VkCommandBuffer")) return VK_ERROR_INITIALIZATION_FAILED;
+        if (!LoaderDevice::SetDispatch(buffers[i], table, "VkCommandBuffer")) return VK_ERROR_INITIALIZATION_FAILED;
       }
     }
     return res;
