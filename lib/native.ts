@@ -95,6 +95,20 @@ export interface NativeOpenXrProbeResult {
   readonly extensionsError?: string;
 }
 
+/** What vulkanProbeDriver / vulkanProbeLayer answer (native/napi/vulkan_probe.h). */
+export interface NativeVulkanProbeResult {
+  readonly ok: boolean;
+  readonly stage: 'load' | 'negotiate';
+  /** On failure: the loader's message, naming the file, the symbol and the reason. */
+  readonly reason: string;
+  readonly interfaceVersion?: number;
+  /** Drivers: vkEnumerateInstanceVersion's answer, "major.minor.patch". */
+  readonly apiVersion?: string;
+  /** Drivers: the physical devices of an instance created through this driver alone, or why there are none. */
+  readonly devices?: readonly string[];
+  readonly devicesError?: string;
+}
+
 /** What `OpenXrBenchScenario.measure` returns: one sample per repeat, ns per call (per frame for xrWaitFrame). */
 export interface NativeBenchSamples {
   /** Wall-clock ns per call. */
@@ -165,6 +179,17 @@ export interface NativeAddon {
   openxrProbeRuntime(runtime: NativeOpenXrProbeTarget): NativeOpenXrProbeResult;
   /** The same for one API layer (its name goes to the negotiate function). */
   openxrProbeApiLayer(layer: NativeOpenXrProbeTarget & { readonly name: string }): NativeOpenXrProbeResult;
+  /** Loads and negotiates one Vulkan driver, then lists its physical devices; never throws for what the library does. */
+  vulkanProbeDriver(driver: { readonly libraryPath: string; readonly manifestPath?: string }): NativeVulkanProbeResult;
+  /** Loads and negotiates one Vulkan layer (manifest names for renamed entry points). */
+  vulkanProbeLayer(layer: {
+    readonly name: string;
+    readonly libraryPath: string;
+    readonly manifestPath?: string;
+    readonly negotiateFunctionName?: string;
+    readonly getInstanceProcAddrName?: string;
+    readonly getDeviceProcAddrName?: string;
+  }): NativeVulkanProbeResult;
   /** The loader's exported xrGetInstanceProcAddr (0n: XR_NULL_HANDLE), as native code sees it. */
   openxrGetInstanceProcAddr(instance: bigint, name: string): bigint;
   /** Replaces the plan snapshot the exported xrCreateInstance works from (native/openxr/published_plan.h). */

@@ -22,6 +22,8 @@ commands:
                          bundled pass-through layer (and core_validation when installed): frames, event-loop lag, ns per call
   doctor [openxr] [--json] [--timeout ms]
                          load and negotiate every runtime and layer (each in a child process); problems and fixes
+  doctor vulkan [--json] [--timeout ms]
+                         the same for every Vulkan driver (and its physical devices) and layer
   bench openxr [--command xrLocateSpace|...] [--layers N,names] [--json] [--svg file]
                          ns per call with 0..N pass-through layers and real layers, beside the Khronos loader and koffi
   bench vulkan [--command vkGetDeviceQueue|vkCmdPushConstants] [--layers 0,1,3,names] [--json]

@@ -76,4 +76,7 @@ export async function doctor(options: DoctorOptions = {}): Promise<DoctorReport>
 }
 
 export { formatDoctorReport, doctorReportJson } from './format.js';
+export { doctorVulkan, type VulkanDoctorOptions } from './vulkan/doctor.js';
+export { formatVulkanDoctorReport } from './vulkan/format.js';
+export type { VulkanComponentReport, VulkanDoctorReport, VulkanNegotiationSummary } from './vulkan/report.js';
 export type { ComponentReport, ComponentStatus, DoctorReport, Problem, ProblemCause, ProblemStage, ComponentKind, NegotiationSummary } from './report.js';

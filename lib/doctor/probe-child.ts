@@ -16,7 +16,7 @@ function emit(line: ProbeStartLine | ProbeAnswerLine | ProbeErrorLine): void {
 function readJob(text: string | undefined): ProbeJob {
   if (text === undefined) throw new Error('usage: probe-child <job JSON>');
   const job = JSON.parse(text) as Partial<ProbeJob>;
-  if (job.target !== 'runtime' && job.target !== 'api-layer') throw new Error('job.target must be "runtime" or "api-layer"');
+  if (!['runtime', 'api-layer', 'vulkan-driver', 'vulkan-layer'].includes(job.target ?? '')) throw new Error('job.target must be "runtime", "api-layer", "vulkan-driver" or "vulkan-layer"');
   for (const key of ['name', 'libraryPath', 'negotiateFunctionName', 'manifestPath'] as const) {
     if (typeof job[key] !== 'string') throw new Error(`job.${key} must be a string`);
   }
@@ -32,7 +32,15 @@ function main(): void {
     const addon = loadNativeAddon();
     emit({ klProbe: 'start' });
     const target = { libraryPath: job.libraryPath, negotiateFunctionName: job.negotiateFunctionName, manifestPath: job.manifestPath };
-    const result = job.target === 'runtime' ? addon.openxrProbeRuntime(target) : addon.openxrProbeApiLayer({ ...target, name: job.name });
+    const names = { ...(job.getInstanceProcAddrName ? { getInstanceProcAddrName: job.getInstanceProcAddrName } : {}), ...(job.getDeviceProcAddrName ? { getDeviceProcAddrName: job.getDeviceProcAddrName } : {}) };
+    const result =
+      job.target === 'runtime'
+        ? addon.openxrProbeRuntime(target)
+        : job.target === 'api-layer'
+          ? addon.openxrProbeApiLayer({ ...target, name: job.name })
+          : job.target === 'vulkan-driver'
+            ? addon.vulkanProbeDriver({ libraryPath: job.libraryPath, manifestPath: job.manifestPath })
+            : addon.vulkanProbeLayer({ ...target, ...names, name: job.name });
     // Native log records come through an async handle: let the loop deliver them first.
     setImmediate(() => emit({ klProbe: 'answer', result, log }));
   } catch (err) {

@@ -7,12 +7,17 @@ import type { NegotiationSummary, Problem } from './report.js';
 
 const RESULT_NAMES = new Map<number, string>(Object.entries(XR_RESULT_CODES).map(([name, code]) => [code, name]));
 
-/** "returned -6 instead of XR_SUCCESS" → "returned XR_ERROR_INITIALIZATION_FAILED (-6) instead of XR_SUCCESS". */
-export function nameResults(reason: string): string {
+/** "returned -6" → "returned NAME (-6)", with the API's result names. */
+export function nameResultCodes(reason: string, names: ReadonlyMap<number, string>): string {
   return reason.replace(/returned (-?\d+)/g, (whole, n: string) => {
-    const name = RESULT_NAMES.get(Number(n));
+    const name = names.get(Number(n));
     return name ? `returned ${name} (${n})` : whole;
   });
+}
+
+/** "returned -6 instead of XR_SUCCESS" → "returned XR_ERROR_INITIALIZATION_FAILED (-6) instead of XR_SUCCESS". */
+export function nameResults(reason: string): string {
+  return nameResultCodes(reason, RESULT_NAMES);
 }
 
 function what(c: ComponentDraft): string {
@@ -41,20 +46,11 @@ function loadFix(c: ComponentDraft, reason: string): string {
 
 export function probeProblems(c: ComponentDraft, outcome: ProbeOutcome): { problems: Problem[]; negotiated?: NegotiationSummary } {
   const lib = c.libraryPath ?? '';
-  const context = outcome.output.trim() === '' ? '' : ` — its output: ${outcome.output.trim().split('\n').slice(-3).join(' | ')}`;
   switch (outcome.kind) {
     case 'answered': {
       const r = outcome.result;
       const problems: Problem[] = [];
-      if (outcome.afterwards) {
-        problems.push({
-          severity: 'warning',
-          stage: 'crash',
-          what: `${what(c)} negotiated, but ${outcome.afterwards} (while unloading or exiting)`,
-          why: { file: lib, reason: outcome.afterwards + context },
-          fix: `report it to the vendor of ${c.name}: a library must unload cleanly`,
-        });
-      }
+      if (outcome.afterwards) problems.push(afterwardsProblem(what(c), c.name, lib, outcome.afterwards, outcome.output));
       if (r.ok) {
         const negotiated: NegotiationSummary = {
           interfaceVersion: r.interfaceVersion ?? 0,
@@ -112,68 +108,92 @@ export function probeProblems(c: ComponentDraft, outcome: ProbeOutcome): { probl
       }
       return { problems };
     }
+    default:
+      return { problems: processProblems({ name: c.name, libraryPath: lib, workaround: workaround(c) }, outcome) };
+  }
+}
+
+/** A library that negotiated but then crashed or exited badly (while unloading or exiting). */
+export function afterwardsProblem(what: string, name: string, libraryPath: string, afterwards: string, output: string): Problem {
+  return {
+    severity: 'warning',
+    stage: 'crash',
+    what: `${what} negotiated, but ${afterwards} (while unloading or exiting)`,
+    why: { file: libraryPath, reason: afterwards + outputContext(output) },
+    fix: `report it to the vendor of ${name}: a library must unload cleanly`,
+  };
+}
+
+/** The probe process's last lines of output, as context for a reason ('' when it printed nothing). */
+export function outputContext(output: string): string {
+  return output.trim() === '' ? '' : ` — its output: ${output.trim().split('\n').slice(-3).join(' | ')}`;
+}
+
+/** What the doctor needs to word a probe process's failure, whichever API the library belongs to. */
+export interface ProbeSubject {
+  readonly name: string;
+  readonly libraryPath: string;
+  /** How to keep the component out of the way until it is fixed. */
+  readonly workaround: string;
+}
+
+/** The problem for a probe that ended without an answer: a crash, a hang, an exit, or a probe that could not run. */
+export function processProblems(subject: ProbeSubject, outcome: Exclude<ProbeOutcome<unknown>, { kind: 'answered' }>): Problem[] {
+  const lib = subject.libraryPath;
+  const context = outputContext(outcome.output);
+  switch (outcome.kind) {
     case 'signal':
-      return {
-        problems: [
-          {
-            severity: 'error',
-            stage: 'crash',
-            what: `crashed with ${outcome.signal} during negotiation`,
-            why: { file: lib, reason: `the probe process was killed by ${outcome.signal} while loading and negotiating${context}` },
-            fix: `report it to the vendor of ${c.name}; until it is fixed, ${workaround(c)}`,
-          },
-        ],
-      };
+      return [
+        {
+          severity: 'error',
+          stage: 'crash',
+          what: `crashed with ${outcome.signal} during negotiation`,
+          why: { file: lib, reason: `the probe process was killed by ${outcome.signal} while loading and negotiating${context}` },
+          fix: `report it to the vendor of ${subject.name}; until it is fixed, ${subject.workaround}`,
+        },
+      ];
     case 'timeout': {
       const s = outcome.timeoutMs / 1000;
-      return {
-        problems: [
-          {
-            severity: 'error',
-            stage: 'timeout',
-            what: `did not return within ${s} s`,
-            why: { file: lib, reason: `loading and negotiating took longer than ${s} s; the probe process was killed${context}` },
-            fix: `report it to the vendor of ${c.name} (it hangs while loading or negotiating; retry with --timeout if it is only slow); until then, ${workaround(c)}`,
-          },
-        ],
-      };
+      return [
+        {
+          severity: 'error',
+          stage: 'timeout',
+          what: `did not return within ${s} s`,
+          why: { file: lib, reason: `loading and negotiating took longer than ${s} s; the probe process was killed${context}` },
+          fix: `report it to the vendor of ${subject.name} (it hangs while loading or negotiating; retry with --timeout if it is only slow); until then, ${subject.workaround}`,
+        },
+      ];
     }
     case 'exited':
-      return {
-        problems: [
-          {
-            // A message means the probe itself could not run (the addon did not load): the component is unchecked, not broken.
-            severity: outcome.message ? 'warning' : 'error',
-            stage: 'probe',
-            what: outcome.message ? `the probe could not run: ${outcome.message}` : `the process exited with code ${outcome.exitCode} while loading and negotiating, without an answer`,
-            why: { file: lib, reason: `exit code ${outcome.exitCode}${context}` },
-            fix: outcome.message ? 'check the khronos-loader installation (the native addon must load)' : `the library ends the process when loaded (it calls exit or abort): report it to the vendor of ${c.name}; until then, ${workaround(c)}`,
-          },
-        ],
-      };
+      return [
+        {
+          // A message means the probe itself could not run (the addon did not load): the component is unchecked, not broken.
+          severity: outcome.message ? 'warning' : 'error',
+          stage: 'probe',
+          what: outcome.message ? `the probe could not run: ${outcome.message}` : `the process exited with code ${outcome.exitCode} while loading and negotiating, without an answer`,
+          why: { file: lib, reason: `exit code ${outcome.exitCode}${context}` },
+          fix: outcome.message ? 'check the khronos-loader installation (the native addon must load)' : `the library ends the process when loaded (it calls exit or abort): report it to the vendor of ${subject.name}; until then, ${subject.workaround}`,
+        },
+      ];
     case 'startup-timeout':
-      return {
-        problems: [
-          {
-            severity: 'warning',
-            stage: 'probe',
-            what: `the probe process did not start within ${outcome.timeoutMs / 1000} s; ${c.name} was not checked`,
-            why: { file: lib, reason: `no answer from the probe process${context}` },
-            fix: 'run the doctor again on a less busy machine',
-          },
-        ],
-      };
+      return [
+        {
+          severity: 'warning',
+          stage: 'probe',
+          what: `the probe process did not start within ${outcome.timeoutMs / 1000} s; ${subject.name} was not checked`,
+          why: { file: lib, reason: `no answer from the probe process${context}` },
+          fix: 'run the doctor again on a less busy machine',
+        },
+      ];
     case 'spawn-failed':
-      return {
-        problems: [
-          {
-            severity: 'warning',
-            stage: 'probe',
-            what: `the probe process could not be started; ${c.name} was not checked`,
-            why: { file: lib, reason: outcome.message },
-            fix: 'check that node can start child processes here',
-          },
-        ],
-      };
+      return [
+        {
+          severity: 'warning',
+          stage: 'probe',
+          what: `the probe process could not be started; ${subject.name} was not checked`,
+          why: { file: lib, reason: outcome.message },
+          fix: 'check that node can start child processes here',
+        },
+      ];
   }
 }

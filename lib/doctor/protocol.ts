@@ -1,17 +1,20 @@
 // The protocol between the doctor and its probe child (probe-child.ts): one job in (argv), one
 // JSON line out on stdout. Anything else the library prints to stdout is not the answer; the
 // answer is recognised by its `klProbe` field.
-import type { NativeOpenXrProbeResult } from '../native.js';
+import type { NativeOpenXrProbeResult, NativeVulkanProbeResult } from '../native.js';
 import type { LogRecord } from '../core/log.js';
 
 export interface ProbeJob {
-  readonly target: 'runtime' | 'api-layer';
+  readonly target: 'runtime' | 'api-layer' | 'vulkan-driver' | 'vulkan-layer';
   /** The layer name (given to its negotiate function); for a runtime, used in messages only. */
   readonly name: string;
   /** As the loader would open it: absolute, or a bare name for the system library search. */
   readonly libraryPath: string;
   readonly negotiateFunctionName: string;
   readonly manifestPath: string;
+  /** Vulkan layers of interface 0/1: the manifest's names for vkGetInstanceProcAddr / vkGetDeviceProcAddr. */
+  readonly getInstanceProcAddrName?: string;
+  readonly getDeviceProcAddrName?: string;
 }
 
 /** Printed right before the library is loaded: the parent's timeout runs from here. */
@@ -21,7 +24,7 @@ export interface ProbeStartLine {
 
 export interface ProbeAnswerLine {
   readonly klProbe: 'answer';
-  readonly result: NativeOpenXrProbeResult;
+  readonly result: NativeOpenXrProbeResult | NativeVulkanProbeResult;
   /** The loader's log records of the probe (negotiation reasons and successes). */
   readonly log: readonly Pick<LogRecord, 'level' | 'source' | 'message'>[];
 }

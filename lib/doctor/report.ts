@@ -81,7 +81,7 @@ export function componentStatus(problems: readonly Problem[]): ComponentStatus {
 }
 
 /** The report's verdict: broken when something in force is broken. */
-export function verdict(components: readonly ComponentReport[]): { broken: boolean; exitCode: 0 | 1 } {
+export function verdict(components: readonly Pick<ComponentReport, 'inForce' | 'status'>[]): { broken: boolean; exitCode: 0 | 1 } {
   const broken = components.some((c) => c.inForce && c.status === 'broken');
   return { broken, exitCode: broken ? 1 : 0 };
 }

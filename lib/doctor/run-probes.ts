@@ -19,8 +19,8 @@ interface OutcomeBase {
   readonly durationMs: number;
 }
 
-export type ProbeOutcome =
-  | (OutcomeBase & { readonly kind: 'answered'; readonly result: NativeOpenXrProbeResult; readonly log: readonly string[]; readonly afterwards?: string })
+export type ProbeOutcome<R = NativeOpenXrProbeResult> =
+  | (OutcomeBase & { readonly kind: 'answered'; readonly result: R; readonly log: readonly string[]; readonly afterwards?: string })
   | (OutcomeBase & { readonly kind: 'signal'; readonly signal: string })
   | (OutcomeBase & { readonly kind: 'timeout'; readonly timeoutMs: number })
   | (OutcomeBase & { readonly kind: 'exited'; readonly exitCode: number; readonly message?: string })
@@ -67,17 +67,17 @@ function append(buf: string, chunk: string): string {
 }
 
 /** Runs one probe in a child process. Never rejects. */
-export function runProbe(job: ProbeJob, options: RunProbesOptions = {}): Promise<ProbeOutcome> {
+export function runProbe<R = NativeOpenXrProbeResult>(job: ProbeJob, options: RunProbesOptions = {}): Promise<ProbeOutcome<R>> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   const { command, args } = probeChildCommand();
-  return new Promise<ProbeOutcome>((resolve) => {
+  return new Promise<ProbeOutcome<R>>((resolve) => {
     let stdout = '';
     let stderr = '';
     let started: number | undefined;
     let timedOut: 'probe' | 'startup' | undefined;
     let settled = false;
     const spawnedAt = Date.now();
-    const finish = (outcome: ProbeOutcome): void => {
+    const finish = (outcome: ProbeOutcome<R>): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -122,7 +122,8 @@ export function runProbe(job: ProbeJob, options: RunProbesOptions = {}): Promise
         const afterwards = signal ? `the probe process then ended with ${signal}` : code ? `the probe process then exited with code ${code}` : undefined;
         finish({
           kind: 'answered',
-          result: answer.result,
+          // The job's target decides which native probe answered.
+          result: answer.result as R,
           log: answer.log.map((r) => `${r.level}: ${r.message}`),
           ...base,
           ...(afterwards ? { afterwards } : {}),
@@ -136,15 +137,15 @@ export function runProbe(job: ProbeJob, options: RunProbesOptions = {}): Promise
 }
 
 /** Runs every job, a few children at a time; results in the jobs' order. Never rejects. */
-export async function runProbes(jobs: readonly ProbeJob[], options: RunProbesOptions = {}): Promise<ProbeOutcome[]> {
+export async function runProbes<R = NativeOpenXrProbeResult>(jobs: readonly ProbeJob[], options: RunProbesOptions = {}): Promise<ProbeOutcome<R>[]> {
   const concurrency = Math.max(1, options.concurrency ?? Math.min(4, os.availableParallelism()));
-  const results: ProbeOutcome[] = new Array<ProbeOutcome>(jobs.length);
+  const results: ProbeOutcome<R>[] = new Array<ProbeOutcome<R>>(jobs.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < jobs.length) {
       const i = next++;
       const job = jobs[i];
-      if (job !== undefined) results[i] = await runProbe(job, options);
+      if (job !== undefined) results[i] = await runProbe<R>(job, options);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, () => worker()));

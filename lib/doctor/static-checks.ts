@@ -127,19 +127,19 @@ export function checkLibraryFile(libraryPath: string, manifestPath: string, fiel
 }
 
 /** Absolute paths stay, bare names go to the system search, anything else is made absolute here (the child's cwd differs). */
-function loadablePath(libraryPath: string, kind: 'absolute' | 'relative' | 'bare'): string {
+export function loadablePath(libraryPath: string, kind: 'absolute' | 'relative' | 'bare'): string {
   return kind === 'bare' ? libraryPath : path.resolve(libraryPath);
 }
 
-function withLibraryChecks(
+export function withLibraryChecks<J = ProbeJob>(
   problems: Problem[],
   libraryPath: string,
   kind: 'absolute' | 'relative' | 'bare',
   manifestPath: string,
   field: string,
-  job: ProbeJob,
+  job: J,
   nodeArch: string,
-): ComponentDraft['probe'] {
+): { readonly job: J } | { readonly skip: string } {
   // A missing library already reported by discovery needs no second line.
   if (problems.some((p) => p.why.field === field && p.severity === 'error')) return { skip: 'the library is missing' };
   if (kind === 'bare') return { job };

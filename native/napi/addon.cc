@@ -13,6 +13,7 @@
 #include "napi/openxr_api.h"
 #include "napi/openxr_probe.h"
 #include "napi/vulkan.h"
+#include "napi/vulkan_probe.h"
 #include "napi/vulkan_compute.h"
 #include "napi/vulkan_layer_introspection.h"
 
@@ -33,6 +34,8 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     exports.Set("openxrPublishPlan", Napi::Function::New<OpenXrPublishPlan>(env, "openxrPublishPlan"));
     exports.Set("openxrProbeRuntime", Napi::Function::New<OpenXrProbeRuntime>(env, "openxrProbeRuntime"));
     exports.Set("openxrProbeApiLayer", Napi::Function::New<OpenXrProbeApiLayer>(env, "openxrProbeApiLayer"));
+    exports.Set("vulkanProbeDriver", Napi::Function::New<VulkanProbeDriver>(env, "vulkanProbeDriver"));
+    exports.Set("vulkanProbeLayer", Napi::Function::New<VulkanProbeLayer>(env, "vulkanProbeLayer"));
     exports.Set("benchOpenXrLocateSpace", Napi::Function::New<BenchOpenXrLocateSpace>(env, "benchOpenXrLocateSpace"));
     exports.Set("OpenXrBenchScenario", DefineOpenXrBenchScenario(env));
     exports.Set("VulkanBenchScenario", DefineVulkanBenchScenario(env));

@@ -48,9 +48,10 @@ describe('khronos-loader doctor (CLI)', () => {
   });
 
   it('DOCTOR: argument errors exit with 2 and the usage', () => {
-    expect(parseDoctorArgs(['openxr', '--json', '--timeout=250'])).toEqual({ json: true, timeoutMs: 250 });
-    expect(parseDoctorArgs([])).toEqual({ json: false });
-    expect(parseDoctorArgs(['vulkan'])).toBe('doctor knows "openxr" only, not "vulkan"');
+    expect(parseDoctorArgs(['openxr', '--json', '--timeout=250'])).toEqual({ api: 'openxr', json: true, timeoutMs: 250 });
+    expect(parseDoctorArgs([])).toEqual({ api: 'openxr', json: false });
+    expect(parseDoctorArgs(['vulkan'])).toEqual({ api: 'vulkan', json: false });
+    expect(parseDoctorArgs(['metal'])).toBe('doctor knows "openxr" and "vulkan", not "metal"');
     expect(parseDoctorArgs(['--timeout', 'soon'])).toMatch(/^--timeout needs a positive number/);
     expect(parseDoctorArgs(['--frobnicate'])).toBe('unknown argument "--frobnicate"');
     const r = cli(['doctor', '--timeout'], makeFixture({}).env);

@@ -5,6 +5,7 @@ import { atLeastFileFormat } from './layer-manifest.js';
 import { readDeviceFilters } from './device-filters.js';
 import type { VulkanDiscoveryState } from './discover.js';
 import { resolveLayerChain, type EnabledVulkanLayer } from './layer-policy.js';
+import type { DiscoveredVulkanLayer } from './layer-discovery.js';
 import type { PlannedVulkanDriver, PlannedVulkanLayer, VulkanInstancePlan, VulkanPreInstanceFunctions } from './plan.js';
 
 export interface PlanInstanceOptions {
@@ -19,11 +20,21 @@ export interface PlanInstanceOptions {
 const ENUMERATE_PORTABILITY_BIT = 0x1;
 const NEGOTIATE = 'vkNegotiateLoaderLayerInterfaceVersion';
 
-function plannedLayer(e: EnabledVulkanLayer): PlannedVulkanLayer {
-  const { layer } = e;
+/** The symbols the loader looks up in a layer's library, with the manifest's renames. */
+export function layerSymbols(layer: DiscoveredVulkanLayer): PlannedVulkanLayer['symbols'] {
   const m = layer.manifest;
   // Manifest 1.1.0 deprecated renaming vkGetInstanceProcAddr / vkGetDeviceProcAddr (interface 2 hands them over).
   const renamesApply = !atLeastFileFormat(m.fileFormat, 1, 1, 0);
+  return {
+    negotiateLoaderLayerInterfaceVersion: m.functions[NEGOTIATE] ?? NEGOTIATE,
+    getInstanceProcAddr: (renamesApply ? m.functions['vkGetInstanceProcAddr'] : undefined) ?? 'vkGetInstanceProcAddr',
+    getDeviceProcAddr: (renamesApply ? m.functions['vkGetDeviceProcAddr'] : undefined) ?? 'vkGetDeviceProcAddr',
+  };
+}
+
+function plannedLayer(e: EnabledVulkanLayer): PlannedVulkanLayer {
+  const { layer } = e;
+  const m = layer.manifest;
   const pre: VulkanPreInstanceFunctions = layer.kind === 'implicit' ? { ...m.pre_instance_functions } : {};
   return {
     name: layer.name,
@@ -31,11 +42,7 @@ function plannedLayer(e: EnabledVulkanLayer): PlannedVulkanLayer {
     origin: e.origin,
     manifestPath: layer.manifestPath,
     libraryPath: layer.libraryPath ?? '',
-    symbols: {
-      negotiateLoaderLayerInterfaceVersion: m.functions[NEGOTIATE] ?? NEGOTIATE,
-      getInstanceProcAddr: (renamesApply ? m.functions['vkGetInstanceProcAddr'] : undefined) ?? 'vkGetInstanceProcAddr',
-      getDeviceProcAddr: (renamesApply ? m.functions['vkGetDeviceProcAddr'] : undefined) ?? 'vkGetDeviceProcAddr',
-    },
+    symbols: layerSymbols(layer),
     preInstanceFunctions: pre,
     apiVersion: m.apiVersion.packed,
     implementationVersion: m.implementation_version,

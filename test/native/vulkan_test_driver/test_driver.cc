@@ -7,12 +7,14 @@
 // Compile definitions:
 //   KL_DRIVER_NAME, KL_DRIVER_VENDOR, KL_DRIVER_DEVICE_TYPE
 //   KL_DRIVER_VERSION        0: only the legacy exports; 1: vk_icdGetInstanceProcAddr; 2..7: negotiates
-//   KL_DRIVER_NEGOTIATE_FAIL 1: the negotiate function fails; 2: answers a version above the offer
+//   KL_DRIVER_NEGOTIATE_FAIL 1: the negotiate function fails; 2: answers a version above the offer;
+//                            3: the negotiate function dies of SIGSEGV (for the doctor's crash report)
 //   KL_DRIVER_VIA_GIPA       1: (version 7) negotiate/GetPhysicalDeviceProcAddr only through vk_icdGetInstanceProcAddr
 //   KL_DRIVER_NO_MAGIC       1: the VkDevice does not start with the loader magic
 //   KL_DRIVER_API_1_0        1: no vkEnumerateInstanceVersion; vkCreateInstance refuses apiVersion > 1.0
 //   KL_DRIVER_PORTABILITY    1: reports VK_KHR_portability_enumeration
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -207,6 +209,12 @@ PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice, const char* name) {
 #elif KL_DRIVER_NEGOTIATE_FAIL == 2
   *version = *version + 1;
   return VK_SUCCESS;
+#elif KL_DRIVER_NEGOTIATE_FAIL == 3
+  // A real segmentation fault, as a buggy driver would cause (raised, so no undefined behaviour
+  // the compiler could remove).
+  (void)version;
+  std::raise(SIGSEGV);
+  return VK_ERROR_INCOMPATIBLE_DRIVER;
 #else
   State().negotiatedVersion = std::min<uint32_t>(*version, KL_DRIVER_VERSION);
   *version = State().negotiatedVersion;
