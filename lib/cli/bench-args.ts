@@ -12,3 +12,13 @@ export function positiveInteger(flag: string, value: string | undefined): number
   if (value === undefined || value === '' || !Number.isInteger(n) || n < 1) return `${flag} needs a whole number >= 1, got ${JSON.stringify(value ?? '')}`;
   return n;
 }
+
+/** The arguments as flags, `--flag value` and `--flag=value` alike; `value()` takes the flag's value. */
+export function* flagsOf(args: readonly string[]): Generator<{ readonly flag: string; readonly arg: string; value(): string | undefined }> {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    const eq = arg.indexOf('=');
+    const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    yield { flag, arg, value: () => (flag !== arg ? arg.slice(eq + 1) : args[++i]) };
+  }
+}

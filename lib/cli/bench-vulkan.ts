@@ -5,7 +5,7 @@
 import { runVulkanBench, vulkanBenchCommand, VULKAN_BENCH_COMMANDS } from '../bench/run-vulkan-bench.js';
 import type { VulkanBenchCommandName } from '../bench/vulkan-child-protocol.js';
 import { formatVulkanBenchMarkdown, vulkanTargets } from '../bench/vulkan-report.js';
-import { positiveInteger, type BenchCliIo } from './bench-args.js';
+import { flagsOf, positiveInteger, type BenchCliIo } from './bench-args.js';
 
 export const BENCH_VULKAN_USAGE = `usage: khronos-loader bench vulkan [options]
 
@@ -45,11 +45,7 @@ export function parseVulkanBenchArgs(args: readonly string[]): VulkanBenchCliArg
   let json = false;
   let khronosLoader: string | false | undefined;
   let driverManifest: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? '';
-    const eq = arg.indexOf('=');
-    const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string | undefined => (flag !== arg ? arg.slice(eq + 1) : args[++i]);
+  for (const { flag, arg, value } of flagsOf(args)) {
     switch (flag) {
       case '--json':
         json = true;

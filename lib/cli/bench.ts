@@ -5,7 +5,7 @@
 // as a Markdown table or JSON, and a chart.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { positiveInteger, type BenchCliIo } from './bench-args.js';
+import { flagsOf, positiveInteger, type BenchCliIo } from './bench-args.js';
 import { benchCommand, supportedCommandNames, type BenchCommandName } from '../bench/openxr-commands.js';
 import { formatBenchMarkdown, renderBenchChart } from '../bench/report.js';
 import { runOpenXrBench, type OpenXrBenchOptions } from '../bench/run-openxr-bench.js';
@@ -64,11 +64,7 @@ export function parseBenchArgs(args: readonly string[]): BenchCliArgs | string {
   let svg: string | undefined;
   let khronosLoader: string | false | undefined;
   let runtime: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? '';
-    const eq = arg.indexOf('=');
-    const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string | undefined => (flag !== arg ? arg.slice(eq + 1) : args[++i]);
+  for (const { flag, arg, value } of flagsOf(args)) {
     switch (flag) {
       case '--json':
         json = true;
