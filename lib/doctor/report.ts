@@ -40,39 +40,44 @@ export interface NegotiationSummary {
   readonly extensions?: readonly { readonly name: string; readonly extensionVersion: number }[];
 }
 
-export interface ComponentReport {
-  readonly kind: ComponentKind;
-  /** The layer name; for a runtime, its library's file name; for an unusable manifest, the layer name if it could be read. */
+/** One checked component, whatever the API: its kinds, layer kinds and negotiation facts are the API's. */
+export interface ComponentReportOf<Kind extends string, LayerKind extends string, Negotiation> {
+  readonly kind: Kind;
+  /** The layer name; for a runtime or driver, its library's file name; for an unusable manifest, the layer name if it could be read. */
   readonly name: string;
   /** Layers: implicit or explicit (unknown for a manifest outside the standard folders). */
-  readonly layerKind?: ApiLayerKind;
-  /** Empty when there is no manifest (a layer XR_ENABLE_API_LAYERS names but nothing provides). */
+  readonly layerKind?: LayerKind;
+  /** Empty when there is no manifest (a layer named by the environment that nothing provides). */
   readonly manifestPath: string;
   readonly libraryPath?: string;
-  /** true when applications started now would load it: the active runtime, implicit layers on by default, layers in XR_ENABLE_API_LAYERS. */
+  /** true when applications started now would load it (the active runtime or a selected driver, implicit layers on by default, layers the environment enables). */
   readonly inForce: boolean;
   readonly inForceReason: string;
   readonly status: ComponentStatus;
   readonly problems: readonly Problem[];
   /** Present when the probe negotiated. */
-  readonly negotiated?: NegotiationSummary;
+  readonly negotiated?: Negotiation;
   /** Whether the library was loaded in a child process, or why not. */
   readonly probe: { readonly ran: true; readonly durationMs: number; readonly stderr: string } | { readonly ran: false; readonly reason: string };
 }
 
-export interface DoctorReport {
-  readonly api: 'openxr';
+/** A doctor's whole report, whatever the API. */
+export interface DoctorReportOf<Api extends string, Component> {
+  readonly api: Api;
   readonly platform: { readonly os: string; readonly arch: string; readonly elevated: boolean };
-  readonly components: readonly ComponentReport[];
-  /** Problems that belong to no component (search folders, environment). */
+  readonly components: readonly Component[];
+  /** Problems that belong to no component (search folders, environment, unusable manifests). */
   readonly general: readonly Problem[];
   /** The probe timeout used, in milliseconds. */
   readonly timeoutMs: number;
-  /** true when the active runtime or a layer in force is broken. */
+  /** true when the active runtime (or a selected driver) or a layer in force is broken. */
   readonly broken: boolean;
   /** 1 when `broken`, else 0. */
   readonly exitCode: 0 | 1;
 }
+
+export type ComponentReport = ComponentReportOf<ComponentKind, ApiLayerKind, NegotiationSummary>;
+export type DoctorReport = DoctorReportOf<'openxr', ComponentReport>;
 
 export function componentStatus(problems: readonly Problem[]): ComponentStatus {
   if (problems.some((p) => p.severity === 'error')) return 'broken';
