@@ -9,8 +9,9 @@
 # manifest, so the example goes createLoader -> discovery -> plan -> native chain -> driver.
 set -e
 . .gpu/setup.sh
-cp -r .gpu/app/examples /tmp/gpu-app/
-cd /tmp/gpu-app
+root=$(pwd)
+cd /tmp/gpu-app   # where setup.sh installed the package on the device machine
+cp -r "$root/.gpu/app/examples" .
 nvidia-smi -L || true
 date -u
 node node_modules/khronos-loader/dist/cli/main.js info vulkan

@@ -6,6 +6,18 @@ export interface BenchCliIo {
   stderr: LogWriter;
 }
 
+/** What `bench openxr` and `bench vulkan` both take. */
+export interface CommonBenchArgs {
+  readonly passthroughCounts: readonly number[];
+  readonly realLayers: readonly string[];
+  readonly iterations?: number;
+  readonly repeats?: number;
+  readonly processes?: number;
+  readonly json: boolean;
+  /** The Khronos loader library, or false to leave it out. */
+  readonly khronosLoader?: string | false;
+}
+
 /** A flag's value as a whole number >= 1, or the usage error. */
 export function positiveInteger(flag: string, value: string | undefined): number | string {
   const n = Number(value);

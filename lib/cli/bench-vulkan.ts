@@ -5,7 +5,7 @@
 import { runVulkanBench, vulkanBenchCommand, VULKAN_BENCH_COMMANDS } from '../bench/run-vulkan-bench.js';
 import type { VulkanBenchCommandName } from '../bench/vulkan-child-protocol.js';
 import { formatVulkanBenchMarkdown, vulkanTargets } from '../bench/vulkan-report.js';
-import { flagsOf, positiveInteger, type BenchCliIo } from './bench-args.js';
+import { flagsOf, positiveInteger, type BenchCliIo, type CommonBenchArgs } from './bench-args.js';
 
 export const BENCH_VULKAN_USAGE = `usage: khronos-loader bench vulkan [options]
 
@@ -24,16 +24,9 @@ export const BENCH_VULKAN_USAGE = `usage: khronos-loader bench vulkan [options]
   --khronos-loader <p>  the Khronos loader library (default: libvulkan.so.1 where distributions put it)
 `;
 
-export interface VulkanBenchCliArgs {
+export interface VulkanBenchCliArgs extends CommonBenchArgs {
   readonly command: VulkanBenchCommandName;
-  readonly passthroughCounts: readonly number[];
-  readonly realLayers: readonly string[];
-  readonly iterations?: number;
-  readonly repeats?: number;
-  readonly processes?: number;
   readonly driverManifest?: string;
-  readonly json: boolean;
-  readonly khronosLoader?: string | false;
 }
 
 /** Parses the arguments after "bench vulkan"; a string is the usage error. */

@@ -5,7 +5,7 @@
 // as a Markdown table or JSON, and a chart.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { flagsOf, positiveInteger, type BenchCliIo } from './bench-args.js';
+import { flagsOf, positiveInteger, type BenchCliIo, type CommonBenchArgs } from './bench-args.js';
 import { benchCommand, supportedCommandNames, type BenchCommandName } from '../bench/openxr-commands.js';
 import { formatBenchMarkdown, renderBenchChart } from '../bench/report.js';
 import { runOpenXrBench, type OpenXrBenchOptions } from '../bench/run-openxr-bench.js';
@@ -36,16 +36,9 @@ export const BENCH_USAGE = `usage: khronos-loader bench openxr [options]
 `;
 
 
-export interface BenchCliArgs {
+export interface BenchCliArgs extends CommonBenchArgs {
   readonly command: BenchCommandName;
-  readonly passthroughCounts: readonly number[];
-  readonly realLayers: readonly string[];
-  readonly iterations?: number;
-  readonly repeats?: number;
-  readonly processes?: number;
-  readonly json: boolean;
   readonly svg?: string;
-  readonly khronosLoader?: string | false;
   /** A runtime manifest instead of the simulated runtime. */
   readonly runtime?: string;
 }
