@@ -73,6 +73,7 @@ ConfigResult readSimConfig(const char* (*getenv)(const char*)) {
     }
     config.ipdMeters = *value;
   }
+  if (const char* device = getenv("SIMXR_VULKAN_DEVICE"); device != nullptr) config.vulkanDevice = device;
   return ConfigResult{config, {}};
 }
 

@@ -15,6 +15,8 @@ struct SimConfig {
   double horizontalFovDeg = 90.0;  // per eye, symmetric
   double verticalFovDeg = 90.0;    // per eye, symmetric
   double ipdMeters = 0.063;
+  /** SIMXR_VULKAN_DEVICE: the physical device xrGetVulkanGraphicsDevice2KHR picks (empty: the first). */
+  std::string vulkanDevice;
 
   /** The display period in nanoseconds. */
   int64_t periodNs() const;

@@ -9,6 +9,7 @@
 #include "simxr/entry_points.h"
 #include "simxr/enum_names.h"
 #include "simxr/two_call.h"
+#include "simxr/vulkan_enable.h"
 
 namespace simxr {
 namespace {
@@ -18,9 +19,10 @@ struct SupportedExtension {
   uint32_t version;
 };
 
-// This runtime has no graphics API, so its only extension is the one that makes sessions usable
-// without one.
+// Sessions render through Vulkan (XR_KHR_vulkan_enable2, with the application's Vulkan loader) or
+// run without a graphics API at all (XR_MND_headless).
 constexpr SupportedExtension kExtensions[] = {
+    {XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME, XR_KHR_vulkan_enable2_SPEC_VERSION},
     {XR_MND_HEADLESS_EXTENSION_NAME, XR_MND_headless_SPEC_VERSION},
 };
 
@@ -34,12 +36,18 @@ bool isSupportedApiVersion(XrVersion version) {
 
 }  // namespace
 
-Instance::Instance(XrVersion apiVersion_, bool headless, SimConfig config_)
-    : apiVersion(apiVersion_), headlessEnabled(headless), config(config_) {
+Instance::Instance(XrVersion apiVersion_, bool headless, bool vulkanEnable2, SimConfig config_)
+    : apiVersion(apiVersion_),
+      headlessEnabled(headless),
+      vulkanEnable2Enabled(vulkanEnable2),
+      config(std::move(config_)),
+      vulkan(std::make_unique<VulkanEnableState>()) {
   auto atom = [this](std::string_view text) { return *paths.intern(text); };
   wellKnown = WellKnownPaths{atom("/user/hand/left"), atom("/user/hand/right"), atom("/user/head"),
                              atom("/user/gamepad"), atom("/interaction_profiles/khr/simple_controller")};
 }
+
+Instance::~Instance() = default;
 
 std::shared_ptr<Instance> findInstance(XrInstance instance) {
   return HandleRegistry::global().get<Instance>(handleValue(instance));
@@ -79,6 +87,7 @@ SIMXR_ENTRY CreateInstance(const XrInstanceCreateInfo* createInfo, XrInstance* i
     return XR_ERROR_VALIDATION_FAILURE;
   }
   bool headless = false;
+  bool vulkanEnable2 = false;
   for (uint32_t i = 0; i < createInfo->enabledExtensionCount; ++i) {
     const char* name = createInfo->enabledExtensionNames[i];
     if (name == nullptr) return XR_ERROR_VALIDATION_FAILURE;
@@ -86,13 +95,14 @@ SIMXR_ENTRY CreateInstance(const XrInstanceCreateInfo* createInfo, XrInstance* i
     for (const auto& extension : kExtensions) known = known || std::strcmp(extension.name, name) == 0;
     if (!known) return XR_ERROR_EXTENSION_NOT_PRESENT;
     if (std::strcmp(name, XR_MND_HEADLESS_EXTENSION_NAME) == 0) headless = true;
+    if (std::strcmp(name, XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME) == 0) vulkanEnable2 = true;
   }
   ConfigResult config = readSimConfig();
   if (!config.config) {
     std::fprintf(stderr, "simxr: xrCreateInstance failed: %s\n", config.error.c_str());
     return XR_ERROR_INITIALIZATION_FAILED;
   }
-  auto object = std::make_shared<Instance>(app.apiVersion, headless, *config.config);
+  auto object = std::make_shared<Instance>(app.apiVersion, headless, vulkanEnable2, *config.config);
   *instance = toHandle<XrInstance>(HandleRegistry::global().insert(HandleKind::Instance, 0, std::move(object)));
   return XR_SUCCESS;
 }

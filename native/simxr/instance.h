@@ -16,6 +16,8 @@
 
 namespace simxr {
 
+struct VulkanEnableState;
+
 /** The one system this runtime has: a head-mounted display. */
 constexpr XrSystemId kHmdSystemId = 1;
 
@@ -38,10 +40,13 @@ class Instance : public HandleObject {
  public:
   static constexpr HandleKind kKind = HandleKind::Instance;
 
-  Instance(XrVersion apiVersion, bool headless, SimConfig config);
+  Instance(XrVersion apiVersion, bool headless, bool vulkanEnable2, SimConfig config);
+  ~Instance() override;
 
   const XrVersion apiVersion;
   const bool headlessEnabled;
+  /** XR_KHR_vulkan_enable2 was enabled: its commands, Vulkan sessions and swapchains are usable. */
+  const bool vulkanEnable2Enabled;
   const SimConfig config;
   PathTable paths;
   EventQueue events;
@@ -56,6 +61,9 @@ class Instance : public HandleObject {
   std::map<XrPath, std::vector<SuggestedBinding>> suggestedBindings;
   /** Once a session attached action sets, suggestions are refused (XR_ERROR_ACTIONSETS_ALREADY_ATTACHED). */
   bool actionSetsAttached = false;
+
+  /** What the instance's XR_KHR_vulkan_enable2 calls made (empty without the extension). */
+  const std::unique_ptr<VulkanEnableState> vulkan;
 };
 
 /** The live instance behind a handle, or null. */

@@ -3,11 +3,12 @@
 
 #include "simxr/entry_points.h"
 #include "simxr/instance.h"
+#include "simxr/vulkan_entry_points.h"
 
 namespace simxr {
 namespace {
 
-enum class Needs { NoInstance, Instance, Api11 };
+enum class Needs { NoInstance, Instance, Api11, VulkanEnable2 };
 
 struct ProcEntry {
   const char* name;
@@ -20,7 +21,8 @@ PFN_xrVoidFunction fn(F* f) {
   return reinterpret_cast<PFN_xrVoidFunction>(f);
 }
 
-// Every OpenXR 1.0 and 1.1 core command. (XR_MND_headless, the one extension offered, adds no command.)
+// Every OpenXR 1.0 and 1.1 core command, XR_KHR_vulkan_enable2's commands and the runtime's
+// readback command. (XR_MND_headless adds no command.)
 const ProcEntry kProcs[] = {
     {"xrGetInstanceProcAddr", fn(GetInstanceProcAddr), Needs::Instance},
     {"xrEnumerateApiLayerProperties", fn(EnumerateApiLayerProperties), Needs::NoInstance},
@@ -79,6 +81,13 @@ const ProcEntry kProcs[] = {
     {"xrStopHapticFeedback", fn(StopHapticFeedback), Needs::Instance},
     // OpenXR 1.1 core: only for instances created with apiVersion 1.1.
     {"xrLocateSpaces", fn(LocateSpaces), Needs::Api11},
+    // XR_KHR_vulkan_enable2, and the readback of submitted views (simxr_readback.h): only for
+    // instances that enabled the extension.
+    {"xrGetVulkanGraphicsRequirements2KHR", fn(GetVulkanGraphicsRequirements2KHR), Needs::VulkanEnable2},
+    {"xrCreateVulkanInstanceKHR", fn(CreateVulkanInstanceKHR), Needs::VulkanEnable2},
+    {"xrGetVulkanGraphicsDevice2KHR", fn(GetVulkanGraphicsDevice2KHR), Needs::VulkanEnable2},
+    {"xrCreateVulkanDeviceKHR", fn(CreateVulkanDeviceKHR), Needs::VulkanEnable2},
+    {XR_SIMXR_DRAIN_SUBMITTED_PIXELS_NAME, fn(DrainSubmittedPixelsSIMXR), Needs::VulkanEnable2},
 };
 
 }  // namespace
@@ -103,6 +112,7 @@ SIMXR_ENTRY GetInstanceProcAddr(XrInstance instance, const char* name, PFN_xrVoi
   if (!object) return XR_ERROR_HANDLE_INVALID;
   if (entry == nullptr) return XR_ERROR_FUNCTION_UNSUPPORTED;
   if (entry->needs == Needs::Api11 && !usesApi11(*object)) return XR_ERROR_FUNCTION_UNSUPPORTED;
+  if (entry->needs == Needs::VulkanEnable2 && !object->vulkanEnable2Enabled) return XR_ERROR_FUNCTION_UNSUPPORTED;
   *function = entry->function;
   return XR_SUCCESS;
 }

@@ -1,9 +1,44 @@
 // Session creation, destruction and the lifecycle commands.
 #include "simxr/session.h"
 
+#include <cstdio>
+#include <string>
+
 #include "simxr/entry_points.h"
+#include "simxr/vulkan_device.h"
+#include "simxr/vulkan_enable.h"
 
 namespace simxr {
+namespace {
+
+/**
+ * The Vulkan device a session renders with: from its XrGraphicsBindingVulkan2KHR when the instance
+ * enabled XR_KHR_vulkan_enable2 and the chain has one; null (and XR_SUCCESS) for a headless session.
+ */
+XrResult sessionGraphics(Instance& owner, const XrSessionCreateInfo& createInfo, std::shared_ptr<VulkanDevice>& out) {
+  const auto* binding =
+      owner.vulkanEnable2Enabled ? findInNextChain<XrGraphicsBindingVulkan2KHR>(&createInfo, kTypeGraphicsBindingVulkan2) : nullptr;
+  if (binding == nullptr) {
+    // Without a graphics binding a session is possible only as a headless one.
+    return owner.headlessEnabled ? XR_SUCCESS : XR_ERROR_GRAPHICS_DEVICE_INVALID;
+  }
+  {
+    std::lock_guard lock(owner.vulkan->mutex);
+    if (!owner.vulkan->requirementsQueried) return XR_ERROR_GRAPHICS_REQUIREMENTS_CALL_MISSING;
+  }
+  XrResult error = XR_SUCCESS;
+  const auto target = owner.vulkan->bindingTarget(*binding, error);
+  if (!target) return error;
+  std::string why;
+  out = VulkanDevice::create(*target, why);
+  if (!out) {
+    std::fprintf(stderr, "simxr: xrCreateSession: %s\n", why.c_str());
+    return XR_ERROR_RUNTIME_FAILURE;
+  }
+  return XR_SUCCESS;
+}
+
+}  // namespace
 
 std::shared_ptr<Session> findSession(XrSession session) {
   return HandleRegistry::global().get<Session>(handleValue(session));
@@ -38,10 +73,10 @@ SIMXR_ENTRY CreateSession(XrInstance instance, const XrSessionCreateInfo* create
   if (!hasType(createInfo, XR_TYPE_SESSION_CREATE_INFO) || session == nullptr) return XR_ERROR_VALIDATION_FAILURE;
   if (createInfo->createFlags != 0) return XR_ERROR_VALIDATION_FAILURE;
   if (createInfo->systemId != kHmdSystemId) return XR_ERROR_SYSTEM_INVALID;
-  // The simulated device has no graphics API: a session is possible only as a headless one.
-  if (!owner->headlessEnabled) return XR_ERROR_GRAPHICS_DEVICE_INVALID;
+  std::shared_ptr<VulkanDevice> vulkan;
+  if (XrResult r = sessionGraphics(*owner, *createInfo, vulkan); r != XR_SUCCESS) return r;
 
-  auto object = std::make_shared<Session>(owner);
+  auto object = std::make_shared<Session>(owner, std::move(vulkan));
   uint64_t expected = 0;
   // Reserve the instance's session slot before publishing the handle.
   if (!owner->session.compare_exchange_strong(expected, UINT64_MAX)) return XR_ERROR_LIMIT_REACHED;

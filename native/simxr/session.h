@@ -5,6 +5,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -12,19 +13,24 @@
 #include "simxr/actions.h"
 #include "simxr/frame_timing.h"
 #include "simxr/handle_registry.h"
+#include "simxr/include/simxr_readback.h"
 #include "simxr/instance.h"
 #include "simxr/xr_api.h"
 
 namespace simxr {
 
+class VulkanDevice;
+
 class Session : public HandleObject {
  public:
   static constexpr HandleKind kKind = HandleKind::Session;
 
-  explicit Session(std::shared_ptr<Instance> instance_)
-      : instance(std::move(instance_)), pacer(instance->config.periodNs()) {}
+  Session(std::shared_ptr<Instance> instance_, std::shared_ptr<VulkanDevice> vulkan_)
+      : instance(std::move(instance_)), vulkan(std::move(vulkan_)), pacer(instance->config.periodNs()) {}
 
   const std::shared_ptr<Instance> instance;
+  /** The application's device from XrGraphicsBindingVulkan2KHR; null for a headless session. */
+  const std::shared_ptr<VulkanDevice> vulkan;
 
   std::mutex mutex;
   /** Signalled when xrBeginFrame consumes a waited frame, or the session stops or is destroyed. */
@@ -43,6 +49,11 @@ class Session : public HandleObject {
   XrTime lastPredictedDisplayTime = 0;
 
   SessionActions actions;
+
+  /** xrEndFrame calls that had layers so far (the frameIndex of the readback records). */
+  uint64_t framesWithLayers = 0;
+  /** The centre texels read back from submitted projection views, oldest first (readback.cc). */
+  std::deque<XrSubmittedPixelSIMXR> submittedPixels;
 
   /** Changes state and queues XrEventDataSessionStateChanged. Call with `mutex` held. */
   void transitionTo(XrSessionState next, XrTime time);

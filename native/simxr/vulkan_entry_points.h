@@ -1,0 +1,25 @@
+// The commands of XR_KHR_vulkan_enable2 and the runtime's readback command (reached through
+// xrGetInstanceProcAddr like every other command, proc_table.cc).
+#pragma once
+
+#include "simxr/entry_points.h"
+#include "simxr/include/simxr_readback.h"
+#include "simxr/xr_vulkan.h"
+
+namespace simxr {
+
+// vulkan_enable.cc
+SIMXR_ENTRY GetVulkanGraphicsRequirements2KHR(XrInstance instance, XrSystemId systemId,
+                                              XrGraphicsRequirementsVulkan2KHR* graphicsRequirements);
+SIMXR_ENTRY CreateVulkanInstanceKHR(XrInstance instance, const XrVulkanInstanceCreateInfoKHR* createInfo,
+                                    VkInstance* vulkanInstance, VkResult* vulkanResult);
+SIMXR_ENTRY GetVulkanGraphicsDevice2KHR(XrInstance instance, const XrVulkanGraphicsDeviceGetInfoKHR* getInfo,
+                                        VkPhysicalDevice* vulkanPhysicalDevice);
+SIMXR_ENTRY CreateVulkanDeviceKHR(XrInstance instance, const XrVulkanDeviceCreateInfoKHR* createInfo,
+                                  VkDevice* vulkanDevice, VkResult* vulkanResult);
+
+// readback.cc
+SIMXR_ENTRY DrainSubmittedPixelsSIMXR(XrSession session, uint32_t capacity, uint32_t* countOutput,
+                                      XrSubmittedPixelSIMXR* pixels);
+
+}  // namespace simxr
