@@ -60,8 +60,9 @@ XrResult checkCreateInfo(const Session& session, const XrSwapchainCreateInfo& in
   }
   // Every offered format is a colour format.
   if ((info.usageFlags & XR_SWAPCHAIN_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT) != 0) return XR_ERROR_FEATURE_UNSUPPORTED;
-  const uint32_t maxSize = std::max(session.instance->config.viewWidth, session.instance->config.viewHeight) * 2;
-  if (info.width == 0 || info.height == 0 || info.width > maxSize || info.height > maxSize) {
+  // XrSystemGraphicsProperties::maxSwapchainImageWidth/Height.
+  const SimConfig& config = session.instance->config;
+  if (info.width == 0 || info.height == 0 || info.width > config.viewWidth * 2 || info.height > config.viewHeight * 2) {
     return XR_ERROR_VALIDATION_FAILURE;
   }
   if (info.sampleCount == 0 || !std::has_single_bit(info.sampleCount) || info.arraySize == 0 || info.mipCount == 0) {

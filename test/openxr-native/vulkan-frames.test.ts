@@ -1,0 +1,142 @@
+// XR_KHR_vulkan_enable2 end to end on real components: native code in this process
+// (test/native/xr_vulkan_frames) that uses only the addon's exported C functions creates an
+// OpenXR instance on the simulated runtime, lets the runtime create its Vulkan instance and device
+// through the addon's vkGetInstanceProcAddr (Mesa lavapipe, VK_LAYER_KHRONOS_validation in the
+// published Vulkan plan), renders N frames into swapchain images with vkCmdClearColorImage and
+// submits them in projection layers; the runtime's readback records must equal what was drawn,
+// validation must report nothing, and nothing of the chain may stay mapped after.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
+import { packageRoot } from '../../lib/native.js';
+import { nativeRuntimeExtensions } from '../../lib/openxr/api/native-instance.js';
+import { createLoader } from '../../lib/openxr/loader.js';
+import { SIMULATED_RUNTIME_LIBRARY, simulatedRuntime } from '../../lib/openxr/simulated-runtime.js';
+import { publishVulkanPlan } from '../../lib/vulkan/api/index.js';
+import { missingSystemComponent } from '../helpers/system.js';
+import { testNativeDir } from '../helpers/paths.js';
+import { LAVAPIPE_MANIFEST, VALIDATION_MANIFEST, driverFromManifest, layerFromManifest, mappedLibraries, plan } from '../vulkan-native/helpers.js';
+
+interface Koffi {
+  load(path: string): { func(prototype: string): (...args: unknown[]) => unknown };
+}
+const koffi = createRequire(import.meta.url)('koffi') as Koffi;
+const addonPath = path.join(packageRoot, 'build/Release/khronos_loader.node');
+
+const missing = missingSystemComponent({
+  'Mesa lavapipe (mesa-vulkan-drivers)': [LAVAPIPE_MANIFEST],
+  'VK_LAYER_KHRONOS_validation (vulkan-validationlayers)': [VALIDATION_MANIFEST],
+  'the xr_vulkan_frames test library (built with the system OpenXR and Vulkan headers)': [
+    path.join(testNativeDir, 'xr_vulkan_frames', 'libkl_xr_vulkan_frames.so'),
+  ],
+});
+
+// XrResult values the error paths expect.
+const XR = {
+  SUCCESS: 0,
+  ERROR_VALIDATION_FAILURE: -1,
+  ERROR_HANDLE_INVALID: -12,
+  ERROR_CALL_ORDER_INVALID: -37,
+  ERROR_LAYER_INVALID: -23,
+  ERROR_SWAPCHAIN_RECT_INVALID: -25,
+  ERROR_SWAPCHAIN_FORMAT_UNSUPPORTED: -26,
+  ERROR_GRAPHICS_DEVICE_INVALID: -38,
+  ERROR_GRAPHICS_REQUIREMENTS_CALL_MISSING: -50,
+} as const;
+// The contract's format list: R8G8B8A8_SRGB, B8G8R8A8_SRGB, R8G8B8A8_UNORM, B8G8R8A8_UNORM.
+const CONTRACT_FORMATS = '43,50,37,44';
+
+function publishPlans(): void {
+  const env = { ...process.env, XR_RUNTIME_JSON: simulatedRuntime(), XR_API_LAYER_PATH: '' };
+  createLoader({ platform: createLinuxPlatform({ env }), runtimeExtensions: nativeRuntimeExtensions }).publishPlan();
+  publishVulkanPlan(plan([driverFromManifest(LAVAPIPE_MANIFEST)], [layerFromManifest(VALIDATION_MANIFEST, 'explicit')]));
+}
+
+function runNative(variant: string, frames = 0): { rc: number; report: string } {
+  const run = koffi
+    .load(path.join(testNativeDir, 'xr_vulkan_frames', 'libkl_xr_vulkan_frames.so'))
+    .func('int kl_xr_vulkan_frames_run(const char*, const char*, uint32_t, _Out_ char* report, size_t)');
+  const buffer = Buffer.alloc(4096);
+  const rc = run(addonPath, variant, frames, buffer, buffer.length) as number;
+  return { rc, report: buffer.toString('utf8', 0, buffer.indexOf(0)) };
+}
+
+/** Lavapipe, the validation layer and the simulated runtime: none may stay mapped once everything is destroyed. */
+function chainLibrariesMapped(): string[] {
+  return [
+    ...mappedLibraries('libvulkan_lvp.so'),
+    ...mappedLibraries('libVkLayer_khronos_validation.so'),
+    ...mappedLibraries(SIMULATED_RUNTIME_LIBRARY),
+  ];
+}
+
+/** The fields of a "key=value key=value" report. */
+function fields(report: string): Record<string, string> {
+  return Object.fromEntries(report.split(' ').filter((w) => w.includes('=')).map((w) => w.split('=') as [string, string]));
+}
+
+describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 on the simulated runtime through this package\'s Vulkan loader', () => {
+  it('#11.3 XR-CI-5 XR-CI-11 VK-CH-4: 40 frames, a swapchain per eye (RGBA and BGRA): every frame\'s centre texel reaches the runtime as drawn; validation reports nothing; nothing stays mapped', () => {
+    publishPlans();
+    const { rc, report } = runNative('eyes', 40);
+    expect(report).toBe(`formats=${CONTRACT_FORMATS} records=80 left=0 mismatches=0 first-mismatch=none validation=0 destroyed`);
+    expect(rc).toBe(0);
+    expect(chainLibrariesMapped()).toEqual([]);
+  });
+
+  it('#11.3: one swapchain with arraySize 2, each view on its own array layer (imageArrayIndex honoured), destroyed by the application', () => {
+    publishPlans();
+    const { rc, report } = runNative('array', 12);
+    expect(report).toBe(`formats=${CONTRACT_FORMATS} records=24 left=0 mismatches=0 first-mismatch=none validation=0 destroyed`);
+    expect(rc).toBe(0);
+    expect(chainLibrariesMapped()).toEqual([]);
+  });
+
+  it('#11.3: 4-sample swapchains: the runtime resolves the texel it reads', () => {
+    publishPlans();
+    const { rc, report } = runNative('msaa', 6);
+    expect(report).toBe(`formats=${CONTRACT_FORMATS} records=12 left=0 mismatches=0 first-mismatch=none validation=0 destroyed`);
+    expect(rc).toBe(0);
+    expect(chainLibrariesMapped()).toEqual([]);
+  });
+
+  it('#11.3: the spec\'s error results: requirements call missing, foreign device, queue index, swapchain order rules, layers with an unreleased swapchain or a bad rect; headless sessions list no format', () => {
+    publishPlans();
+    const { rc, report } = runNative('errors');
+    expect(rc, report).toBe(0);
+    const f = fields(report);
+    expect(f).toEqual({
+      requirementsMissing: `${XR.ERROR_GRAPHICS_REQUIREMENTS_CALL_MISSING}`,
+      noBinding: `${XR.ERROR_GRAPHICS_DEVICE_INVALID}`,
+      headlessSession: `${XR.SUCCESS}`,
+      headlessFormats: `${XR.SUCCESS}`,
+      headlessFormatCount: '0',
+      headlessSwapchain: `${XR.ERROR_SWAPCHAIN_FORMAT_UNSUPPORTED}`,
+      headlessRecords: '0',
+      wrongDevice: `${XR.ERROR_GRAPHICS_DEVICE_INVALID}`,
+      badQueueIndex: `${XR.ERROR_VALIDATION_FAILURE}`,
+      unknownFormat: `${XR.ERROR_SWAPCHAIN_FORMAT_UNSUPPORTED}`,
+      zeroArraySize: `${XR.ERROR_VALIDATION_FAILURE}`,
+      threeSamples: `${XR.ERROR_VALIDATION_FAILURE}`,
+      releaseWithoutWait: `${XR.ERROR_CALL_ORDER_INVALID}`,
+      waitWithoutAcquire: `${XR.ERROR_CALL_ORDER_INVALID}`,
+      acquiredImages: '3',
+      acquirePastImageCount: `${XR.ERROR_CALL_ORDER_INVALID}`,
+      wait: `${XR.SUCCESS}`,
+      waitTwice: `${XR.ERROR_CALL_ORDER_INVALID}`,
+      release: `${XR.SUCCESS}`,
+      releaseAgain: `${XR.ERROR_CALL_ORDER_INVALID}`,
+      unreleasedSwapchain: `${XR.ERROR_LAYER_INVALID}`,
+      rectOutside: `${XR.ERROR_SWAPCHAIN_RECT_INVALID}`,
+      rectEmpty: `${XR.ERROR_SWAPCHAIN_RECT_INVALID}`,
+      arrayIndexOutside: `${XR.ERROR_VALIDATION_FAILURE}`,
+      endFrame: `${XR.SUCCESS}`,
+      recordsAfterOneFrame: '2',
+      destroySwapchain: `${XR.SUCCESS}`,
+      acquireDestroyed: `${XR.ERROR_HANDLE_INVALID}`,
+      validation: '0',
+    });
+    expect(chainLibrariesMapped()).toEqual([]);
+  });
+});
