@@ -65,7 +65,8 @@ XrResult checkCreateInfo(const Session& session, const XrSwapchainCreateInfo& in
   if (info.width == 0 || info.height == 0 || info.width > config.viewWidth * 2 || info.height > config.viewHeight * 2) {
     return XR_ERROR_VALIDATION_FAILURE;
   }
-  if (info.sampleCount == 0 || !std::has_single_bit(info.sampleCount) || info.arraySize == 0 || info.mipCount == 0) {
+  if (info.sampleCount == 0 || !std::has_single_bit(info.sampleCount) || info.sampleCount > kMaxSwapchainSampleCount ||
+      info.arraySize == 0 || info.mipCount == 0) {
     return XR_ERROR_VALIDATION_FAILURE;
   }
   if (info.faceCount != 1 && info.faceCount != 6) return XR_ERROR_VALIDATION_FAILURE;

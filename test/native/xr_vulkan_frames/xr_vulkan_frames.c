@@ -629,6 +629,27 @@ static int runErrors(const char* addonPath, char* report, size_t size) {
     memset(&app.instance, 0, sizeof(App) - offsetof(App, instance)); /* keeps the addon's three functions */
   }
 
+  /* An instance without XR_KHR_vulkan_enable2 gets neither its commands nor the readback command. */
+  {
+    const char* headlessOnly[] = {"XR_MND_headless"};
+    XrInstanceCreateInfo info;
+    memset(&info, 0, sizeof(info));
+    info.type = XR_TYPE_INSTANCE_CREATE_INFO;
+    strncpy(info.applicationInfo.applicationName, "xr-vulkan-frames", XR_MAX_APPLICATION_NAME_SIZE - 1);
+    info.applicationInfo.apiVersion = XR_MAKE_VERSION(1, 0, 0);
+    info.enabledExtensionCount = 1;
+    info.enabledExtensionNames = headlessOnly;
+    XrInstance plain = XR_NULL_HANDLE;
+    XrResult r = app.xrCreateInstance(&info, &plain);
+    if (r != XR_SUCCESS) FAIL_RUN("error: xrCreateInstance without Vulkan %d", r);
+    PFN_xrVoidFunction fn = NULL;
+    NOTE("withoutExtensionRequirements", app.xrGipa(plain, "xrGetVulkanGraphicsRequirements2KHR", &fn));
+    NOTE("withoutExtensionDrain", app.xrGipa(plain, XR_SIMXR_DRAIN_SUBMITTED_PIXELS_NAME, &fn));
+    PFN_xrDestroyInstance destroy = NULL;
+    app.xrGipa(plain, "xrDestroyInstance", (PFN_xrVoidFunction*)&destroy);
+    if (destroy != NULL) destroy(plain);
+  }
+
   /* XR_MND_headless beside XR_KHR_vulkan_enable2: a session without a binding is headless, offers no
    * swapchain format, so no swapchain, and has nothing to read back. */
   {
@@ -671,6 +692,7 @@ static int runErrors(const char* addonPath, char* report, size_t size) {
   NOTE("unknownFormat", (createSwapchain(&app, VK_FORMAT_R16G16B16A16_SFLOAT, 1, 1, &r), r));
   NOTE("zeroArraySize", (unused = createSwapchain(&app, VK_FORMAT_R8G8B8A8_UNORM, 0, 1, &r), r));
   NOTE("threeSamples", (unused = createSwapchain(&app, VK_FORMAT_R8G8B8A8_UNORM, 1, 3, &r), r));
+  NOTE("eightSamples", (unused = createSwapchain(&app, VK_FORMAT_R8G8B8A8_UNORM, 1, 8, &r), r));
   (void)unused;
 
   /* Release with nothing waited; wait with nothing acquired. */
