@@ -9,19 +9,10 @@ namespace {
 
 constexpr uint32_t kTexelBytes = 4;  // every offered format is 4 bytes a texel
 
+/** A transition of one array layer of mip 0. */
 VkImageMemoryBarrier imageBarrier(VkImage image, uint32_t layer, VkImageLayout from, VkImageLayout to, VkAccessFlags srcAccess,
                                   VkAccessFlags dstAccess) {
-  VkImageMemoryBarrier b{};
-  b.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-  b.srcAccessMask = srcAccess;
-  b.dstAccessMask = dstAccess;
-  b.oldLayout = from;
-  b.newLayout = to;
-  b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  b.image = image;
-  b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, layer, 1};
-  return b;
+  return colourImageBarrier(image, layer, 1, 1, from, to, srcAccess, dstAccess);
 }
 
 void barrier(const VulkanDevice& device, VkCommandBuffer cmd, VkPipelineStageFlags from, VkPipelineStageFlags to,

@@ -63,6 +63,18 @@ std::optional<VulkanBindingTarget> VulkanEnableState::bindingTarget(const XrGrap
       binding.queueIndex >= deviceIt->queueCounts[binding.queueFamilyIndex]) {
     return std::nullopt;
   }
+  // The runtime copies on that queue: its family must support transfers (graphics and compute imply them).
+  auto getFamilies = reinterpret_cast<PFN_vkGetPhysicalDeviceQueueFamilyProperties>(
+      instanceIt->getInstanceProcAddr(binding.instance, "vkGetPhysicalDeviceQueueFamilyProperties"));
+  if (getFamilies == nullptr) return std::nullopt;
+  uint32_t familyCount = 0;
+  getFamilies(binding.physicalDevice, &familyCount, nullptr);
+  std::vector<VkQueueFamilyProperties> families(familyCount);
+  getFamilies(binding.physicalDevice, &familyCount, families.data());
+  constexpr VkQueueFlags kTransferCapable = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT;
+  if (binding.queueFamilyIndex >= familyCount || (families[binding.queueFamilyIndex].queueFlags & kTransferCapable) == 0) {
+    return std::nullopt;
+  }
   error = XR_SUCCESS;
   return VulkanBindingTarget{instanceIt->getInstanceProcAddr, binding.instance, binding.physicalDevice,
                              binding.device, binding.queueFamilyIndex, binding.queueIndex};
