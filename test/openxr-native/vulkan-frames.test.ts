@@ -5,9 +5,11 @@
 // published Vulkan plan), renders N frames into swapchain images with vkCmdClearColorImage and
 // submits them in projection layers; the runtime's readback records must equal what was drawn,
 // validation must report nothing, and nothing of the chain may stay mapped after.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
 import { packageRoot } from '../../lib/native.js';
 import { nativeRuntimeExtensions } from '../../lib/openxr/api/native-instance.js';
@@ -48,9 +50,13 @@ const XR = {
 // The contract's format list: R8G8B8A8_SRGB, B8G8R8A8_SRGB, R8G8B8A8_UNORM, B8G8R8A8_UNORM.
 const CONTRACT_FORMATS = '43,50,37,44';
 
-function publishPlans(): void {
-  const env = { ...process.env, XR_RUNTIME_JSON: simulatedRuntime(), XR_API_LAYER_PATH: '' };
-  createLoader({ platform: createLinuxPlatform({ env }), runtimeExtensions: nativeRuntimeExtensions }).publishPlan();
+const CORE_VALIDATION_FOLDER = '/usr/share/openxr/1/api_layers/explicit.d';
+const CORE_VALIDATION_MANIFEST = `${CORE_VALIDATION_FOLDER}/XrApiLayer_core_validation.x86_64-linux-gnu.json`;
+
+/** The OpenXR plan (the simulated runtime, with the given explicit layers from Debian's folder) and the Vulkan plan. */
+function publishPlans(apiLayers: string[] = []): void {
+  const env = { ...process.env, XR_RUNTIME_JSON: simulatedRuntime(), XR_API_LAYER_PATH: apiLayers.length > 0 ? CORE_VALIDATION_FOLDER : '' };
+  createLoader({ platform: createLinuxPlatform({ env }), runtimeExtensions: nativeRuntimeExtensions }).publishPlan({ enabledApiLayerNames: apiLayers });
   publishVulkanPlan(plan([driverFromManifest(LAVAPIPE_MANIFEST)], [layerFromManifest(VALIDATION_MANIFEST, 'explicit')]));
 }
 
@@ -72,6 +78,14 @@ function chainLibrariesMapped(): string[] {
   ];
 }
 
+const savedEnv = { ...process.env };
+afterEach(() => {
+  for (const k of ['XR_CORE_VALIDATION_FILE_NAME', 'XR_CORE_VALIDATION_EXPORT_TYPE']) {
+    if (savedEnv[k] === undefined) delete process.env[k];
+    else process.env[k] = savedEnv[k];
+  }
+});
+
 /** The fields of a "key=value key=value" report. */
 function fields(report: string): Record<string, string> {
   return Object.fromEntries(report.split(' ').filter((w) => w.includes('=')).map((w) => w.split('=') as [string, string]));
@@ -81,7 +95,7 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 on the simulated runtim
   it('#11.3 XR-CI-5 XR-CI-11 VK-CH-4: 40 frames, a swapchain per eye (RGBA and BGRA): every frame\'s centre texel reaches the runtime as drawn; validation reports nothing; nothing stays mapped', () => {
     publishPlans();
     const { rc, report } = runNative('eyes', 40);
-    expect(report).toBe(`formats=${CONTRACT_FORMATS} records=80 left=0 mismatches=0 first-mismatch=none validation=0 destroyed`);
+    expect(report).toBe(`formats=${CONTRACT_FORMATS} records=80 left=0 mismatches=0 first-mismatch=none xrEndFrame=${SIMULATED_RUNTIME_LIBRARY} validation=0 destroyed`);
     expect(rc).toBe(0);
     expect(chainLibrariesMapped()).toEqual([]);
   });
@@ -89,7 +103,7 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 on the simulated runtim
   it('#11.3: one swapchain with arraySize 2, each view on its own array layer (imageArrayIndex honoured), destroyed by the application', () => {
     publishPlans();
     const { rc, report } = runNative('array', 12);
-    expect(report).toBe(`formats=${CONTRACT_FORMATS} records=24 left=0 mismatches=0 first-mismatch=none validation=0 destroyed`);
+    expect(report).toBe(`formats=${CONTRACT_FORMATS} records=24 left=0 mismatches=0 first-mismatch=none xrEndFrame=${SIMULATED_RUNTIME_LIBRARY} validation=0 destroyed`);
     expect(rc).toBe(0);
     expect(chainLibrariesMapped()).toEqual([]);
   });
@@ -97,7 +111,7 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 on the simulated runtim
   it('#11.3: 4-sample swapchains: the runtime resolves the texel it reads', () => {
     publishPlans();
     const { rc, report } = runNative('msaa', 6);
-    expect(report).toBe(`formats=${CONTRACT_FORMATS} records=12 left=0 mismatches=0 first-mismatch=none validation=0 destroyed`);
+    expect(report).toBe(`formats=${CONTRACT_FORMATS} records=12 left=0 mismatches=0 first-mismatch=none xrEndFrame=${SIMULATED_RUNTIME_LIBRARY} validation=0 destroyed`);
     expect(rc).toBe(0);
     expect(chainLibrariesMapped()).toEqual([]);
   });
@@ -141,6 +155,27 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 on the simulated runtim
       acquireDestroyed: `${XR.ERROR_HANDLE_INVALID}`,
       validation: '0',
     });
+    expect(chainLibrariesMapped()).toEqual([]);
+  });
+});
+
+const missingCoreValidation = missing ?? missingSystemComponent({ 'XR_APILAYER_LUNARG_core_validation (openxr-layer-corevalidation)': [CORE_VALIDATION_MANIFEST] });
+
+describe.skipIf(missingCoreValidation !== null)('the Vulkan frame loop under both validation layers', () => {
+  it('#11.3 XR-CI-11: XR_APILAYER_LUNARG_core_validation in the OpenXR chain and VK_LAYER_KHRONOS_validation in the Vulkan one report nothing for 10 rendered frames', () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'kl-xrvk-validation-')), 'core_validation.txt');
+    process.env.XR_CORE_VALIDATION_EXPORT_TYPE = 'text';
+    process.env.XR_CORE_VALIDATION_FILE_NAME = file;
+    publishPlans(['XR_APILAYER_LUNARG_core_validation']);
+    const { rc, report } = runNative('eyes', 10);
+    // xrEndFrame enters the layer first: it sees every call of the frame loop.
+    expect(report).toBe(
+      `formats=${CONTRACT_FORMATS} records=20 left=0 mismatches=0 first-mismatch=none xrEndFrame=libXrApiLayer_core_validation.so validation=0 destroyed`,
+    );
+    expect(rc).toBe(0);
+    // The layer writes its file only when it has something to report.
+    expect(existsSync(file) ? readFileSync(file, 'utf8') : '').toBe('');
+    // (core_validation itself stays mapped whatever the loader does: its STB_GNU_UNIQUE symbols make glibc keep it.)
     expect(chainLibrariesMapped()).toEqual([]);
   });
 });

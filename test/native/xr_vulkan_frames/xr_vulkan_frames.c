@@ -15,7 +15,8 @@
  *   "array"  one R8G8B8A8_UNORM swapchain with arraySize 2, view i on array layer i
  *   "msaa"   a 4-sample swapchain per eye (the runtime resolves the texel it reads)
  *   "errors" the spec's error results, one line each (no frames)
- * The report: "formats=<list> records=<n> mismatches=<n> first-mismatch=<...> validation=<n>[: first message] destroyed"
+ * The report: "formats=<list> records=<n> left=<n> mismatches=<n> first-mismatch=<...> xrEndFrame=<library the chain's
+ * xrEndFrame is in> validation=<n>[: first message] destroyed"
  * for the frame variants, "<check>=<XrResult> ..." for "errors", or "error: <step> <result>". */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -593,9 +594,16 @@ static int runFrames(const char* addonPath, const char* variant, uint32_t frames
   }
   /* The array variant destroys its swapchain itself; the others leave theirs to xrDestroySession. */
   if (arrayMode && (r = app.xrDestroySwapchain(swapchains[0])) != XR_SUCCESS) FAIL_RUN("error: xrDestroySwapchain %d", r);
+  /* Which library xrEndFrame enters first: the runtime, or an API layer in the chain. */
+  Dl_info where;
+  memset(&where, 0, sizeof(where));
+  const char* endFrameFrom = dladdr((void*)app.xrEndFrame, &where) != 0 && where.dli_fname != NULL ? where.dli_fname : "?";
+  if (strrchr(endFrameFrom, '/') != NULL) endFrameFrom = strrchr(endFrameFrom, '/') + 1;
+  char endFrameLibrary[128];
+  snprintf(endFrameLibrary, sizeof(endFrameLibrary), "%s", endFrameFrom);
   cleanup(&app);
-  say(report, size, "formats=%s records=%u left=%u mismatches=%u first-mismatch=%s validation=%u%s%s destroyed", formatList, got, left,
-      mismatches, firstMismatch, app.messages.count, app.messages.count ? ": " : "", app.messages.first);
+  say(report, size, "formats=%s records=%u left=%u mismatches=%u first-mismatch=%s xrEndFrame=%s validation=%u%s%s destroyed", formatList, got,
+      left, mismatches, firstMismatch, endFrameLibrary, app.messages.count, app.messages.count ? ": " : "", app.messages.first);
   return 0;
 }
 
