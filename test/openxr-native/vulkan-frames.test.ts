@@ -40,6 +40,7 @@ const XR = {
   ERROR_VALIDATION_FAILURE: -1,
   ERROR_HANDLE_INVALID: -12,
   ERROR_FUNCTION_UNSUPPORTED: -7,
+  ERROR_FEATURE_UNSUPPORTED: -8,
   ERROR_CALL_ORDER_INVALID: -37,
   ERROR_LAYER_INVALID: -23,
   ERROR_SWAPCHAIN_RECT_INVALID: -25,
@@ -116,7 +117,7 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 on the simulated runtim
     expect(chainLibrariesMapped()).toEqual([]);
   });
 
-  it('#11.3: the spec\'s error results: requirements call missing, foreign device, queue index, swapchain order rules, layers with an unreleased swapchain or a bad rect; headless sessions list no format', () => {
+  it('#11.3: the spec\'s results: requirements call missing, foreign device, queue index, swapchain variants (static, cube, mips, usages) and order rules, layers with an unreleased swapchain or a bad rect, a quad layer; headless sessions list no format', () => {
     publishPlans();
     const { rc, report } = runNative('errors');
     expect(rc, report).toBe(0);
@@ -137,6 +138,21 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 on the simulated runtim
       zeroArraySize: `${XR.ERROR_VALIDATION_FAILURE}`,
       threeSamples: `${XR.ERROR_VALIDATION_FAILURE}`,
       eightSamples: `${XR.ERROR_VALIDATION_FAILURE}`,
+      srgbSampled: `${XR.SUCCESS}`,
+      storageMutable: `${XR.SUCCESS}`,
+      fullMipChain: `${XR.SUCCESS}`,
+      mipPastChain: `${XR.ERROR_VALIDATION_FAILURE}`,
+      cube: `${XR.SUCCESS}`,
+      cubeNotSquare: `${XR.ERROR_VALIDATION_FAILURE}`,
+      depthUsage: `${XR.ERROR_FEATURE_UNSUPPORTED}`,
+      protectedContent: `${XR.ERROR_FEATURE_UNSUPPORTED}`,
+      unknownUsageBit: `${XR.ERROR_VALIDATION_FAILURE}`,
+      zeroWidth: `${XR.ERROR_VALIDATION_FAILURE}`,
+      static: `${XR.SUCCESS}`,
+      staticImages: '1',
+      staticCycle: `${XR.SUCCESS}`,
+      staticAcquireAgain: `${XR.ERROR_CALL_ORDER_INVALID}`,
+      deviceOnOtherPhysicalDevice: `${XR.ERROR_VALIDATION_FAILURE}`,
       releaseWithoutWait: `${XR.ERROR_CALL_ORDER_INVALID}`,
       waitWithoutAcquire: `${XR.ERROR_CALL_ORDER_INVALID}`,
       acquiredImages: '3',
@@ -151,6 +167,8 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 on the simulated runtim
       arrayIndexOutside: `${XR.ERROR_VALIDATION_FAILURE}`,
       endFrame: `${XR.SUCCESS}`,
       recordsAfterOneFrame: '2',
+      quadLayer: `${XR.SUCCESS}`,
+      recordsAfterQuadFrame: '2',
       destroySwapchain: `${XR.SUCCESS}`,
       acquireDestroyed: `${XR.ERROR_HANDLE_INVALID}`,
       validation: '0',

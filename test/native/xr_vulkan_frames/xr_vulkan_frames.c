@@ -22,6 +22,7 @@
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -344,6 +345,30 @@ static XrSwapchain createSwapchain(App* app, int64_t format, uint32_t arraySize,
   XrSwapchain swapchain = XR_NULL_HANDLE;
   *result = app->xrCreateSwapchain(app->session, &info, &swapchain);
   return swapchain;
+}
+
+/* xrCreateSwapchain's result for a variant; the swapchain is kept in *out when asked, else destroyed. */
+static XrResult tryCreate(App* app, XrSwapchainCreateFlags flags, XrSwapchainUsageFlags usage, int64_t format, uint32_t width, uint32_t height,
+                          uint32_t faces, uint32_t mips, XrSwapchain* out) {
+  XrSwapchainCreateInfo info;
+  memset(&info, 0, sizeof(info));
+  info.type = XR_TYPE_SWAPCHAIN_CREATE_INFO;
+  info.createFlags = flags;
+  info.usageFlags = usage;
+  info.format = format;
+  info.sampleCount = 1;
+  info.width = width;
+  info.height = height;
+  info.faceCount = faces;
+  info.arraySize = 1;
+  info.mipCount = mips;
+  XrSwapchain swapchain = XR_NULL_HANDLE;
+  XrResult r = app->xrCreateSwapchain(app->session, &info, &swapchain);
+  if (r == XR_SUCCESS) {
+    if (out != NULL) *out = swapchain;
+    else app->xrDestroySwapchain(swapchain);
+  }
+  return r;
 }
 
 /* The swapchain's VkImages (two-call idiom); returns how many. */
@@ -703,6 +728,51 @@ static int runErrors(const char* addonPath, char* report, size_t size) {
   NOTE("eightSamples", (unused = createSwapchain(&app, VK_FORMAT_R8G8B8A8_UNORM, 1, 8, &r), r));
   (void)unused;
 
+  /* Swapchain variants: what the spec and the device allow, and what they do not. */
+  const XrSwapchainUsageFlags colour = XR_SWAPCHAIN_USAGE_COLOR_ATTACHMENT_BIT;
+  NOTE("srgbSampled", tryCreate(&app, 0, colour | XR_SWAPCHAIN_USAGE_SAMPLED_BIT, VK_FORMAT_R8G8B8A8_SRGB, WIDTH, HEIGHT, 1, 1, NULL));
+  NOTE("storageMutable", tryCreate(&app, 0, colour | XR_SWAPCHAIN_USAGE_UNORDERED_ACCESS_BIT | XR_SWAPCHAIN_USAGE_MUTABLE_FORMAT_BIT,
+                                   VK_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, 1, 1, NULL));
+  NOTE("fullMipChain", tryCreate(&app, 0, colour, VK_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, 1, 7, NULL));
+  NOTE("mipPastChain", tryCreate(&app, 0, colour, VK_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, 1, 8, NULL));
+  NOTE("cube", tryCreate(&app, 0, colour, VK_FORMAT_R8G8B8A8_UNORM, HEIGHT, HEIGHT, 6, 1, NULL));
+  NOTE("cubeNotSquare", tryCreate(&app, 0, colour, VK_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, 6, 1, NULL));
+  NOTE("depthUsage", tryCreate(&app, 0, XR_SWAPCHAIN_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, VK_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, 1, 1, NULL));
+  NOTE("protectedContent", tryCreate(&app, XR_SWAPCHAIN_CREATE_PROTECTED_CONTENT_BIT, colour, VK_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, 1, 1, NULL));
+  NOTE("unknownUsageBit", tryCreate(&app, 0, colour | 0x80, VK_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, 1, 1, NULL));
+  NOTE("zeroWidth", tryCreate(&app, 0, colour, VK_FORMAT_R8G8B8A8_UNORM, 0, HEIGHT, 1, 1, NULL));
+  XrSwapchain staticChain = XR_NULL_HANDLE;
+  NOTE("static", tryCreate(&app, XR_SWAPCHAIN_CREATE_STATIC_IMAGE_BIT, colour, VK_FORMAT_R8G8B8A8_UNORM, WIDTH, HEIGHT, 1, 1, &staticChain));
+  {
+    VkImage staticImages[8];
+    NOTE("staticImages", swapchainImages(&app, staticChain, staticImages, 8));
+    uint32_t staticIndex = 9;
+    NOTE("staticCycle", cycle(&app, staticChain, &staticIndex) == XR_SUCCESS && staticIndex == 0 ? release(&app, staticChain) : XR_ERROR_RUNTIME_FAILURE);
+    XrSwapchainImageAcquireInfo again = {XR_TYPE_SWAPCHAIN_IMAGE_ACQUIRE_INFO, NULL};
+    NOTE("staticAcquireAgain", app.xrAcquireSwapchainImage(staticChain, &again, &staticIndex));
+  }
+  /* xrCreateVulkanDeviceKHR with a physical device xrGetVulkanGraphicsDevice2KHR did not return. */
+  {
+    /* (The runtime must refuse it before any Vulkan call: the handle is not a real one.) */
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo queueInfo = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, app.queueFamily, 1, &priority};
+    VkDeviceCreateInfo deviceInfo;
+    memset(&deviceInfo, 0, sizeof(deviceInfo));
+    deviceInfo.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+    deviceInfo.queueCreateInfoCount = 1;
+    deviceInfo.pQueueCreateInfos = &queueInfo;
+    XrVulkanDeviceCreateInfoKHR info;
+    memset(&info, 0, sizeof(info));
+    info.type = XR_TYPE_VULKAN_DEVICE_CREATE_INFO_KHR;
+    info.systemId = app.system;
+    info.pfnGetInstanceProcAddr = app.vkGipa;
+    info.vulkanPhysicalDevice = (VkPhysicalDevice)(uintptr_t)0x1234;
+    info.vulkanCreateInfo = &deviceInfo;
+    VkDevice none = VK_NULL_HANDLE;
+    VkResult unused = VK_SUCCESS;
+    NOTE("deviceOnOtherPhysicalDevice", app.xrCreateVulkanDeviceKHR(app.instance, &info, &none, &unused));
+  }
+
   /* Release with nothing waited; wait with nothing acquired. */
   NOTE("releaseWithoutWait", release(&app, swapchain));
   XrSwapchainImageWaitInfo wait = {XR_TYPE_SWAPCHAIN_IMAGE_WAIT_INFO, NULL, XR_INFINITE_DURATION};
@@ -738,6 +808,25 @@ static int runErrors(const char* addonPath, char* report, size_t size) {
   uint32_t waiting = 0;
   app.drain(app.session, 0, &waiting, NULL);
   NOTE("recordsAfterOneFrame", waiting);
+  /* A quad layer on the static swapchain: accepted, nothing read back (only projection views are). */
+  {
+    if ((r = beginFrame(&app, &time)) != XR_SUCCESS) FAIL_RUN("error: beginFrame %d", r);
+    XrCompositionLayerQuad quad;
+    memset(&quad, 0, sizeof(quad));
+    quad.type = XR_TYPE_COMPOSITION_LAYER_QUAD;
+    quad.space = app.space;
+    quad.eyeVisibility = XR_EYE_VISIBILITY_BOTH;
+    quad.subImage.swapchain = staticChain;
+    quad.subImage.imageRect = (XrRect2Di){{0, 0}, {WIDTH, HEIGHT}};
+    quad.pose.orientation.w = 1.0f;
+    quad.size.width = 1.0f;
+    quad.size.height = 1.0f;
+    const XrCompositionLayerBaseHeader* layers[] = {(const XrCompositionLayerBaseHeader*)&quad};
+    XrFrameEndInfo end = {XR_TYPE_FRAME_END_INFO, NULL, time, XR_ENVIRONMENT_BLEND_MODE_OPAQUE, 1, layers};
+    NOTE("quadLayer", app.xrEndFrame(app.session, &end));
+    app.drain(app.session, 0, &waiting, NULL);
+    NOTE("recordsAfterQuadFrame", waiting);
+  }
   NOTE("destroySwapchain", app.xrDestroySwapchain(swapchain));
   NOTE("acquireDestroyed", app.xrAcquireSwapchainImage(swapchain, &acquire, &index));
 
