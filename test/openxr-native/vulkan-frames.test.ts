@@ -177,6 +177,27 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 on the simulated runtim
   });
 });
 
+describe.skipIf(missing !== null)('SIMXR_VULKAN_DEVICE', () => {
+  afterEach(() => {
+    delete process.env.SIMXR_VULKAN_DEVICE;
+  });
+
+  it('#11.3: picks the physical device xrGetVulkanGraphicsDevice2KHR returns: by index or part of its name; one it cannot find is XR_ERROR_RUNTIME_FAILURE', () => {
+    publishPlans();
+    const frameReport = `formats=${CONTRACT_FORMATS} records=4 left=0 mismatches=0 first-mismatch=none xrEndFrame=${SIMULATED_RUNTIME_LIBRARY} validation=0 destroyed`;
+    for (const wanted of ['0', 'llvmpipe']) {
+      process.env.SIMXR_VULKAN_DEVICE = wanted;
+      expect(runNative('eyes', 2).report, wanted).toBe(frameReport);
+    }
+    // lavapipe is the plan's only driver, with one physical device. -2: XR_ERROR_RUNTIME_FAILURE.
+    for (const wanted of ['1', 'no-such-gpu']) {
+      process.env.SIMXR_VULKAN_DEVICE = wanted;
+      expect(runNative('eyes', 2).report, wanted).toBe('error: xrGetVulkanGraphicsDevice2KHR -2');
+    }
+    expect(chainLibrariesMapped()).toEqual([]);
+  });
+});
+
 const missingCoreValidation = missing ?? missingSystemComponent({ 'XR_APILAYER_LUNARG_core_validation (openxr-layer-corevalidation)': [CORE_VALIDATION_MANIFEST] });
 
 describe.skipIf(missingCoreValidation !== null)('the Vulkan frame loop under both validation layers', () => {
