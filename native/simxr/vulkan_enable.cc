@@ -42,6 +42,21 @@ std::optional<size_t> pickPhysicalDevice(const std::string& wanted, const std::v
 
 }  // namespace
 
+void VulkanEnableState::remember(const CreatedInstance& created) {
+  std::erase_if(instances, [&](const CreatedInstance& i) { return i.instance == created.instance; });
+  instances.push_back(created);
+}
+
+void VulkanEnableState::remember(const ReturnedPhysicalDevice& returned) {
+  std::erase_if(physicalDevices, [&](const ReturnedPhysicalDevice& p) { return p.physicalDevice == returned.physicalDevice; });
+  physicalDevices.push_back(returned);
+}
+
+void VulkanEnableState::remember(CreatedDevice created) {
+  std::erase_if(devices, [&](const CreatedDevice& d) { return d.device == created.device; });
+  devices.push_back(std::move(created));
+}
+
 std::optional<VulkanBindingTarget> VulkanEnableState::bindingTarget(const XrGraphicsBindingVulkan2KHR& binding,
                                                                     XrResult& error) {
   std::lock_guard lock(mutex);
@@ -112,7 +127,7 @@ SIMXR_ENTRY CreateVulkanInstanceKHR(XrInstance instance, const XrVulkanInstanceC
   *vulkanResult = create(createInfo->vulkanCreateInfo, createInfo->vulkanAllocator, vulkanInstance);
   if (*vulkanResult == VK_SUCCESS) {
     std::lock_guard lock(object->vulkan->mutex);
-    object->vulkan->instances.push_back({*vulkanInstance, createInfo->pfnGetInstanceProcAddr});
+    object->vulkan->remember(VulkanEnableState::CreatedInstance{*vulkanInstance, createInfo->pfnGetInstanceProcAddr});
   }
   return XR_SUCCESS;
 }
@@ -155,7 +170,7 @@ SIMXR_ENTRY GetVulkanGraphicsDevice2KHR(XrInstance instance, const XrVulkanGraph
   }
   *vulkanPhysicalDevice = devices[*picked];
   std::lock_guard lock(object->vulkan->mutex);
-  object->vulkan->physicalDevices.push_back({*vulkanPhysicalDevice, getInfo->vulkanInstance});
+  object->vulkan->remember(VulkanEnableState::ReturnedPhysicalDevice{*vulkanPhysicalDevice, getInfo->vulkanInstance});
   return XR_SUCCESS;
 }
 
@@ -191,7 +206,7 @@ SIMXR_ENTRY CreateVulkanDeviceKHR(XrInstance instance, const XrVulkanDeviceCreat
     created.queueCounts[queue.queueFamilyIndex] += queue.queueCount;
   }
   std::lock_guard lock(object->vulkan->mutex);
-  object->vulkan->devices.push_back(std::move(created));
+  object->vulkan->remember(std::move(created));
   return XR_SUCCESS;
 }
 
