@@ -1,5 +1,6 @@
 #include "simxr/readback.h"
 
+#include <cstdio>
 #include <cstring>
 
 #include "simxr/vulkan_entry_points.h"
@@ -111,9 +112,12 @@ XrResult readBackViews(Session& session, XrTime displayTime, const std::vector<V
     device.fn.cmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr, 1, &toHost, 0,
                                  nullptr);
   });
-  if (submitted != VK_SUCCESS) return XR_ERROR_RUNTIME_FAILURE;
   uint8_t texels[VulkanDevice::kReadbackBytes];
-  if (device.readReadback(texels, views.size() * kTexelBytes) != VK_SUCCESS) return XR_ERROR_RUNTIME_FAILURE;
+  const VkResult read = submitted == VK_SUCCESS ? device.readReadback(texels, views.size() * kTexelBytes) : submitted;
+  if (read != VK_SUCCESS) {
+    std::fprintf(stderr, "simxr: xrEndFrame: reading back the submitted views failed (VkResult %d)\n", static_cast<int>(read));
+    return XR_ERROR_RUNTIME_FAILURE;
+  }
   for (size_t i = 0; i < views.size(); ++i) {
     XrSubmittedPixelSIMXR record{};
     record.frameIndex = session.framesWithLayers;

@@ -109,6 +109,14 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 on the simulated runtim
     expect(chainLibrariesMapped()).toEqual([]);
   });
 
+  it('#11.3 XR-CI-7: xrDestroyInstance alone destroys the session and its swapchains (their images and memory) before the application destroys its device', () => {
+    publishPlans();
+    const { rc, report } = runNative('instance-teardown', 5);
+    expect(report).toBe(`formats=${CONTRACT_FORMATS} records=10 left=0 mismatches=0 first-mismatch=none xrEndFrame=${SIMULATED_RUNTIME_LIBRARY} validation=0 destroyed`);
+    expect(rc).toBe(0);
+    expect(chainLibrariesMapped()).toEqual([]);
+  });
+
   it('#11.3: 4-sample swapchains: the runtime resolves the texel it reads', () => {
     publishPlans();
     const { rc, report } = runNative('msaa', 6);

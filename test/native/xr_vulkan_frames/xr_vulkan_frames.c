@@ -14,6 +14,7 @@
  *   "eyes"   a swapchain per eye: R8G8B8A8_UNORM left, B8G8R8A8_UNORM right
  *   "array"  one R8G8B8A8_UNORM swapchain with arraySize 2, view i on array layer i
  *   "msaa"   a 4-sample swapchain per eye (the runtime resolves the texel it reads)
+ *   "instance-teardown"  as "eyes", but xrDestroyInstance alone destroys the session and its swapchains
  *   "errors" the spec's error results, one line each (no frames)
  * The report: "formats=<list> records=<n> left=<n> mismatches=<n> first-mismatch=<...> xrEndFrame=<library the chain's
  * xrEndFrame is in> validation=<n>[: first message] destroyed"
@@ -74,6 +75,8 @@ typedef struct App {
   VkCommandBuffer cmd;
   VkFence fence;
   Messages messages;
+  /* Tear down with xrDestroyInstance alone (it destroys the session and its swapchains) before the Vulkan objects. */
+  int destroyXrInstanceFirst;
   /* Commands, from xrGetInstanceProcAddr / vkGetInstanceProcAddr. */
   PFN_xrDestroyInstance xrDestroyInstance;
   PFN_xrGetSystem xrGetSystem;
@@ -319,6 +322,11 @@ static int loadDevice(App* app) {
 
 /* Tears down in the spec's order: session (and with it its swapchains), device, instance, XR instance. */
 static void cleanup(App* app) {
+  if (app->destroyXrInstanceFirst && app->instance != XR_NULL_HANDLE) {
+    app->xrDestroyInstance(app->instance);
+    app->instance = XR_NULL_HANDLE;
+    app->session = XR_NULL_HANDLE;
+  }
   if (app->session != XR_NULL_HANDLE) app->xrDestroySession(app->session);
   if (app->device != VK_NULL_HANDLE) {
     if (app->fence != VK_NULL_HANDLE) app->vkDestroyFence(app->device, app->fence, NULL);
@@ -540,6 +548,7 @@ static int runFrames(const char* addonPath, const char* variant, uint32_t frames
   memset(&app, 0, sizeof(app));
   if (frames > MAX_FRAMES) frames = MAX_FRAMES;
   if (setUp(&app, addonPath, report, size) != 0) return cleanup(&app), -1;
+  app.destroyXrInstanceFirst = strcmp(variant, "instance-teardown") == 0;
   const int arrayMode = strcmp(variant, "array") == 0;
   const uint32_t samples = strcmp(variant, "msaa") == 0 ? 4 : 1;
 
