@@ -338,40 +338,37 @@ static void cleanup(App* app) {
   if (app->instance != XR_NULL_HANDLE) app->xrDestroyInstance(app->instance);
 }
 
-static XrSwapchain createSwapchain(App* app, int64_t format, uint32_t arraySize, uint32_t samples, XrResult* result) {
-  XrSwapchainCreateInfo info;
-  memset(&info, 0, sizeof(info));
-  info.type = XR_TYPE_SWAPCHAIN_CREATE_INFO;
-  info.usageFlags = XR_SWAPCHAIN_USAGE_COLOR_ATTACHMENT_BIT | XR_SWAPCHAIN_USAGE_TRANSFER_DST_BIT;
-  info.format = format;
-  info.sampleCount = samples;
-  info.width = WIDTH;
-  info.height = HEIGHT;
-  info.faceCount = 1;
-  info.arraySize = arraySize;
-  info.mipCount = 1;
-  XrSwapchain swapchain = XR_NULL_HANDLE;
-  *result = app->xrCreateSwapchain(app->session, &info, &swapchain);
-  return swapchain;
-}
-
-/* xrCreateSwapchain's result for a variant; the swapchain is kept in *out when asked, else destroyed. */
-static XrResult tryCreate(App* app, XrSwapchainCreateFlags flags, XrSwapchainUsageFlags usage, int64_t format, uint32_t width, uint32_t height,
-                          uint32_t faces, uint32_t mips, XrSwapchain* out) {
+/* xrCreateSwapchain with the given fields (the rest: one face, one mip, 64×48). */
+static XrResult createWith(App* app, XrSwapchainCreateFlags flags, XrSwapchainUsageFlags usage, int64_t format, uint32_t width, uint32_t height,
+                           uint32_t faces, uint32_t mips, uint32_t arraySize, uint32_t samples, XrSwapchain* out) {
   XrSwapchainCreateInfo info;
   memset(&info, 0, sizeof(info));
   info.type = XR_TYPE_SWAPCHAIN_CREATE_INFO;
   info.createFlags = flags;
   info.usageFlags = usage;
   info.format = format;
-  info.sampleCount = 1;
+  info.sampleCount = samples;
   info.width = width;
   info.height = height;
   info.faceCount = faces;
-  info.arraySize = 1;
+  info.arraySize = arraySize;
   info.mipCount = mips;
+  return app->xrCreateSwapchain(app->session, &info, out);
+}
+
+/* A colour swapchain the application clears (colour attachment and transfer destination). */
+static XrSwapchain createSwapchain(App* app, int64_t format, uint32_t arraySize, uint32_t samples, XrResult* result) {
   XrSwapchain swapchain = XR_NULL_HANDLE;
-  XrResult r = app->xrCreateSwapchain(app->session, &info, &swapchain);
+  *result = createWith(app, 0, XR_SWAPCHAIN_USAGE_COLOR_ATTACHMENT_BIT | XR_SWAPCHAIN_USAGE_TRANSFER_DST_BIT, format, WIDTH, HEIGHT, 1, 1,
+                       arraySize, samples, &swapchain);
+  return swapchain;
+}
+
+/* xrCreateSwapchain's result for a variant; the swapchain is kept in *out when asked, else destroyed. */
+static XrResult tryCreate(App* app, XrSwapchainCreateFlags flags, XrSwapchainUsageFlags usage, int64_t format, uint32_t width, uint32_t height,
+                          uint32_t faces, uint32_t mips, XrSwapchain* out) {
+  XrSwapchain swapchain = XR_NULL_HANDLE;
+  XrResult r = createWith(app, flags, usage, format, width, height, faces, mips, 1, 1, &swapchain);
   if (r == XR_SUCCESS) {
     if (out != NULL) *out = swapchain;
     else app->xrDestroySwapchain(swapchain);
