@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <set>
+#include <unordered_set>
 
 namespace kl::vulkan {
 
@@ -247,8 +248,35 @@ std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan,
   return li;
 }
 
+namespace {
+// The one registry of the VkInstance handles whose LoaderInstance exists now.
+struct LiveInstanceRegistry {
+  std::mutex mutex;
+  std::unordered_set<const void*> handles;
+  static LiveInstanceRegistry& Get() {
+    static LiveInstanceRegistry registry;
+    return registry;
+  }
+};
+}  // namespace
+
+LoaderInstance::LoaderInstance(PrivateTag) {
+  auto& live = LiveInstanceRegistry::Get();
+  std::lock_guard lock(live.mutex);
+  live.handles.insert(&handleObject_);
+}
+
+bool LoaderInstance::IsLive(VkInstance instance) noexcept {
+  auto& live = LiveInstanceRegistry::Get();
+  std::lock_guard lock(live.mutex);
+  return live.handles.contains(instance);
+}
+
 LoaderInstance::~LoaderInstance() {
   if (!destroyed_) Destroy(nullptr);
+  auto& live = LiveInstanceRegistry::Get();
+  std::lock_guard lock(live.mutex);
+  live.handles.erase(&handleObject_);
 }
 
 void LoaderInstance::Destroy(const VkAllocationCallbacks* allocator) {

@@ -131,6 +131,10 @@ class LoaderInstance {
     if (instance == nullptr) return nullptr;
     return reinterpret_cast<HandleObject*>(instance)->owner;
   }
+  // Whether `instance` is the handle of a LoaderInstance that exists now (any instance of this
+  // loader, JavaScript's or native code's): what the exported vkGetInstanceProcAddr asks before it
+  // reads through a handle, so a handle this loader never made gets NULL, not a crash.
+  static bool IsLive(VkInstance instance) noexcept;
   bool destroyed() const noexcept { return destroyed_; }
   const std::vector<std::string>& layerNames() const noexcept { return layerNames_; }
   const std::vector<std::string>& enabledExtensions() const noexcept { return enabledExtensions_; }
@@ -199,7 +203,7 @@ class LoaderInstance {
   };
 
  public:
-  explicit LoaderInstance(PrivateTag) {}
+  explicit LoaderInstance(PrivateTag);
 
  private:
   void CollectTerminatorPhysicalDevices();

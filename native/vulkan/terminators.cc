@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "vulkan/loader_instance.h"
 
@@ -122,6 +123,112 @@ void VKAPI_CALL TerminatorSubmitDebugUtilsMessage(VkInstance instance, VkDebugUt
   if (LoaderInstance* li = LoaderInstance::FromHandle(instance)) li->TerminatorSubmitDebugUtilsMessage(severity, types, data);
 }
 
+// The Vulkan 1.1 physical-device queries (and their VK_KHR_get_physical_device_properties2 and
+// VK_KHR_external_*_capabilities aliases) for a driver instance that does not expose them: an
+// application that asked for Vulkan 1.0 without those extensions and calls them anyway (Monado's
+// compositor does, for its format checks). As the Khronos loader does: the driver's 1.1 or KHR
+// entry when it has one, else the answer of its 1.0 query (the caller's pNext chains stay as it
+// filled them; external handle types are reported as not supported).
+namespace properties2 {
+
+const gen::VkInstanceDispatchTable& DriverTable(VkPhysicalDevice p) { return reinterpret_cast<PhysicalDeviceObject*>(p)->driver->table; }
+VkPhysicalDevice DriverHandle(VkPhysicalDevice p) { return reinterpret_cast<PhysicalDeviceObject*>(p)->next; }
+template <typename Fn>
+Fn Either(Fn core, Fn khr) { return core != nullptr ? core : khr; }
+
+void VKAPI_CALL Features2(VkPhysicalDevice p, VkPhysicalDeviceFeatures2* out) {
+  const auto& t = DriverTable(p);
+  if (auto fn = Either(t.GetPhysicalDeviceFeatures2, t.GetPhysicalDeviceFeatures2KHR)) return fn(DriverHandle(p), out);
+  if (t.GetPhysicalDeviceFeatures != nullptr) t.GetPhysicalDeviceFeatures(DriverHandle(p), &out->features);
+}
+void VKAPI_CALL Properties2(VkPhysicalDevice p, VkPhysicalDeviceProperties2* out) {
+  const auto& t = DriverTable(p);
+  if (auto fn = Either(t.GetPhysicalDeviceProperties2, t.GetPhysicalDeviceProperties2KHR)) return fn(DriverHandle(p), out);
+  if (t.GetPhysicalDeviceProperties != nullptr) t.GetPhysicalDeviceProperties(DriverHandle(p), &out->properties);
+}
+void VKAPI_CALL FormatProperties2(VkPhysicalDevice p, VkFormat format, VkFormatProperties2* out) {
+  const auto& t = DriverTable(p);
+  if (auto fn = Either(t.GetPhysicalDeviceFormatProperties2, t.GetPhysicalDeviceFormatProperties2KHR)) return fn(DriverHandle(p), format, out);
+  if (t.GetPhysicalDeviceFormatProperties != nullptr) t.GetPhysicalDeviceFormatProperties(DriverHandle(p), format, &out->formatProperties);
+}
+VkResult VKAPI_CALL ImageFormatProperties2(VkPhysicalDevice p, const VkPhysicalDeviceImageFormatInfo2* info, VkImageFormatProperties2* out) {
+  const auto& t = DriverTable(p);
+  if (auto fn = Either(t.GetPhysicalDeviceImageFormatProperties2, t.GetPhysicalDeviceImageFormatProperties2KHR)) return fn(DriverHandle(p), info, out);
+  if (t.GetPhysicalDeviceImageFormatProperties == nullptr) return VK_ERROR_EXTENSION_NOT_PRESENT;
+  return t.GetPhysicalDeviceImageFormatProperties(DriverHandle(p), info->format, info->type, info->tiling, info->usage, info->flags,
+                                                  &out->imageFormatProperties);
+}
+void VKAPI_CALL QueueFamilyProperties2(VkPhysicalDevice p, uint32_t* count, VkQueueFamilyProperties2* out) {
+  const auto& t = DriverTable(p);
+  if (auto fn = Either(t.GetPhysicalDeviceQueueFamilyProperties2, t.GetPhysicalDeviceQueueFamilyProperties2KHR)) return fn(DriverHandle(p), count, out);
+  if (t.GetPhysicalDeviceQueueFamilyProperties == nullptr) return;
+  if (out == nullptr) return t.GetPhysicalDeviceQueueFamilyProperties(DriverHandle(p), count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(*count);
+  t.GetPhysicalDeviceQueueFamilyProperties(DriverHandle(p), count, families.data());
+  for (uint32_t i = 0; i < *count; ++i) out[i].queueFamilyProperties = families[i];
+}
+void VKAPI_CALL MemoryProperties2(VkPhysicalDevice p, VkPhysicalDeviceMemoryProperties2* out) {
+  const auto& t = DriverTable(p);
+  if (auto fn = Either(t.GetPhysicalDeviceMemoryProperties2, t.GetPhysicalDeviceMemoryProperties2KHR)) return fn(DriverHandle(p), out);
+  if (t.GetPhysicalDeviceMemoryProperties != nullptr) t.GetPhysicalDeviceMemoryProperties(DriverHandle(p), &out->memoryProperties);
+}
+void VKAPI_CALL SparseImageFormatProperties2(VkPhysicalDevice p, const VkPhysicalDeviceSparseImageFormatInfo2* info, uint32_t* count,
+                                             VkSparseImageFormatProperties2* out) {
+  const auto& t = DriverTable(p);
+  if (auto fn = Either(t.GetPhysicalDeviceSparseImageFormatProperties2, t.GetPhysicalDeviceSparseImageFormatProperties2KHR)) {
+    return fn(DriverHandle(p), info, count, out);
+  }
+  if (t.GetPhysicalDeviceSparseImageFormatProperties == nullptr) return;
+  const auto query = [&](VkSparseImageFormatProperties* into) {
+    t.GetPhysicalDeviceSparseImageFormatProperties(DriverHandle(p), info->format, info->type, info->samples, info->usage, info->tiling, count, into);
+  };
+  if (out == nullptr) return query(nullptr);
+  std::vector<VkSparseImageFormatProperties> all(*count);
+  query(all.data());
+  for (uint32_t i = 0; i < *count; ++i) out[i].properties = all[i];
+}
+void VKAPI_CALL ExternalBufferProperties(VkPhysicalDevice p, const VkPhysicalDeviceExternalBufferInfo* info, VkExternalBufferProperties* out) {
+  const auto& t = DriverTable(p);
+  if (auto fn = Either(t.GetPhysicalDeviceExternalBufferProperties, t.GetPhysicalDeviceExternalBufferPropertiesKHR)) return fn(DriverHandle(p), info, out);
+  out->externalMemoryProperties = VkExternalMemoryProperties{};
+}
+void VKAPI_CALL ExternalSemaphoreProperties(VkPhysicalDevice p, const VkPhysicalDeviceExternalSemaphoreInfo* info, VkExternalSemaphoreProperties* out) {
+  const auto& t = DriverTable(p);
+  if (auto fn = Either(t.GetPhysicalDeviceExternalSemaphoreProperties, t.GetPhysicalDeviceExternalSemaphorePropertiesKHR)) {
+    return fn(DriverHandle(p), info, out);
+  }
+  out->exportFromImportedHandleTypes = 0;
+  out->compatibleHandleTypes = 0;
+  out->externalSemaphoreFeatures = 0;
+}
+void VKAPI_CALL ExternalFenceProperties(VkPhysicalDevice p, const VkPhysicalDeviceExternalFenceInfo* info, VkExternalFenceProperties* out) {
+  const auto& t = DriverTable(p);
+  if (auto fn = Either(t.GetPhysicalDeviceExternalFenceProperties, t.GetPhysicalDeviceExternalFencePropertiesKHR)) return fn(DriverHandle(p), info, out);
+  out->exportFromImportedHandleTypes = 0;
+  out->compatibleHandleTypes = 0;
+  out->externalFenceFeatures = 0;
+}
+
+// The core command and its KHR alias both get the emulating terminator.
+void Install(gen::VkInstanceDispatchTable& t) {
+#define KL_VK_PROPERTIES2(member, fn) \
+  t.member = fn;                      \
+  t.member##KHR = fn;
+  KL_VK_PROPERTIES2(GetPhysicalDeviceFeatures2, Features2)
+  KL_VK_PROPERTIES2(GetPhysicalDeviceProperties2, Properties2)
+  KL_VK_PROPERTIES2(GetPhysicalDeviceFormatProperties2, FormatProperties2)
+  KL_VK_PROPERTIES2(GetPhysicalDeviceImageFormatProperties2, ImageFormatProperties2)
+  KL_VK_PROPERTIES2(GetPhysicalDeviceQueueFamilyProperties2, QueueFamilyProperties2)
+  KL_VK_PROPERTIES2(GetPhysicalDeviceMemoryProperties2, MemoryProperties2)
+  KL_VK_PROPERTIES2(GetPhysicalDeviceSparseImageFormatProperties2, SparseImageFormatProperties2)
+  KL_VK_PROPERTIES2(GetPhysicalDeviceExternalBufferProperties, ExternalBufferProperties)
+  KL_VK_PROPERTIES2(GetPhysicalDeviceExternalSemaphoreProperties, ExternalSemaphoreProperties)
+  KL_VK_PROPERTIES2(GetPhysicalDeviceExternalFenceProperties, ExternalFenceProperties)
+#undef KL_VK_PROPERTIES2
+}
+
+}  // namespace properties2
+
 const gen::VkInstanceDispatchTable& Terminators() {
   static const gen::VkInstanceDispatchTable table = [] {
     gen::VkInstanceDispatchTable t{};
@@ -129,6 +236,7 @@ const gen::VkInstanceDispatchTable& Terminators() {
   if constexpr (kTakesPhysicalDevice<PFN_##name>) t.member = Terminator_##member<>;
     KL_VK_INSTANCE_COMMAND_SIGNATURES(KL_VK_ASSIGN)
 #undef KL_VK_ASSIGN
+    properties2::Install(t);
     t.DestroyInstance = TerminatorDestroyInstance;
     t.EnumeratePhysicalDevices = TerminatorEnumeratePhysicalDevices;
     t.EnumeratePhysicalDeviceGroups = TerminatorEnumeratePhysicalDeviceGroups;
