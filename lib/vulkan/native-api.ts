@@ -114,6 +114,10 @@ export interface NativeVulkanAddon {
   vulkanPublishPlan(plan: NativeVulkanPlan): void;
   /** The addon's exported vkGetInstanceProcAddr (0n: NULL), as native code calls it. */
   vulkanGetInstanceProcAddr(instance: bigint, name: string): bigint;
+  /** Which libvulkan.so.1 the process holds (native/vulkan/process_loader.h). */
+  vulkanProcessLoader(): { kind: 'none' | 'this-package' | 'other'; path: string };
+  /** Loads and binds this package's process loader library; throws KL_VULKAN_ERROR with `library` when refused. */
+  vulkanProvideProcessLoader(libraryPath: string): { kind: 'none' | 'this-package' | 'other'; path: string };
   /** VK-LD-2 (Android): a layer library's own description, from its introspection functions. */
   vulkanIntrospectLayerLibrary(path: string): AndroidLayerIntrospection;
 }

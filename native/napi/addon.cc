@@ -46,6 +46,8 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     exports.Set("vulkanInstanceExtensions", Napi::Function::New<VulkanInstanceExtensions>(env, "vulkanInstanceExtensions"));
     exports.Set("vulkanPreInstance", Napi::Function::New<VulkanPreInstance>(env, "vulkanPreInstance"));
     exports.Set("vulkanPublishPlan", Napi::Function::New<VulkanPublishPlan>(env, "vulkanPublishPlan"));
+    exports.Set("vulkanProcessLoader", Napi::Function::New<VulkanProcessLoader>(env, "vulkanProcessLoader"));
+    exports.Set("vulkanProvideProcessLoader", Napi::Function::New<VulkanProvideProcessLoader>(env, "vulkanProvideProcessLoader"));
     exports.Set("vulkanGetInstanceProcAddr", Napi::Function::New<VulkanGetInstanceProcAddr>(env, "vulkanGetInstanceProcAddr"));
     exports.Set("vulkanIntrospectLayerLibrary", Napi::Function::New<VulkanIntrospectLayerLibrary>(env, "vulkanIntrospectLayerLibrary"));
     exports.Set("vulkanCompute", VulkanComputeFunctions(env));

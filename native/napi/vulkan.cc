@@ -6,6 +6,7 @@
 #include "napi/arguments.h"
 #include "napi/errors.h"
 #include "vulkan/pre_instance.h"
+#include "vulkan/process_loader.h"
 #include "vulkan/published_plan.h"
 #include "vulkan/trampolines.h"
 
@@ -231,8 +232,10 @@ VulkanInstance::VulkanInstance(const Napi::CallbackInfo& info) : Napi::ObjectWra
   napi_type_tag_object(env, info.This(), &kVulkanInstanceTag);
   try {
     instance_ = vulkan::LoaderInstance::Create(plan, create);
-  } catch (const vulkan::VkError& e) {
-    throw VkErrorToJs(env, e.result(), e.what());
+  } catch (const vulkan::ProcessLoaderRefused& e) {
+    Napi::Error error = VkErrorToJs(env, e.result(), e.what());
+    error.Set("library", e.library());
+    throw error;
   }
 }
 
@@ -524,6 +527,32 @@ Napi::Value VulkanGetInstanceProcAddr(const Napi::CallbackInfo& info) {
   const auto instance = reinterpret_cast<VkInstance>(static_cast<uintptr_t>(BigIntArgument(env, info[0], "instance")));
   const std::string name = info[1].As<Napi::String>().Utf8Value();
   return Napi::BigInt::New(env, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(vkGetInstanceProcAddr(instance, name.c_str()))));
+}
+
+namespace {
+Napi::Object ProcessVulkanLoaderToJs(Napi::Env env, const vulkan::ProcessVulkanLoader& loader) {
+  Napi::Object o = Napi::Object::New(env);
+  using Kind = vulkan::ProcessVulkanLoader::Kind;
+  o.Set("kind", loader.kind == Kind::None ? "none" : loader.kind == Kind::ThisPackage ? "this-package" : "other");
+  o.Set("path", loader.path);
+  return o;
+}
+}  // namespace
+
+Napi::Value VulkanProcessLoader(const Napi::CallbackInfo& info) {
+  return ProcessVulkanLoaderToJs(info.Env(), vulkan::InspectProcessVulkanLoader());
+}
+
+Napi::Value VulkanProvideProcessLoader(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsString()) throw ArgumentError(env, "vulkanProvideProcessLoader(libraryPath: string)");
+  try {
+    return ProcessVulkanLoaderToJs(env, vulkan::ProvideProcessVulkanLoader(info[0].As<Napi::String>().Utf8Value()));
+  } catch (const vulkan::ProcessLoaderRefused& e) {
+    Napi::Error error = VkErrorToJs(env, e.result(), e.what());
+    error.Set("library", e.library());
+    throw error;
+  }
 }
 
 }  // namespace kl::napi

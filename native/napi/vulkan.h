@@ -88,6 +88,11 @@ Napi::Value VulkanPreInstance(const Napi::CallbackInfo& info);
 // vulkanPublishPlan(plan): the snapshot the exported vkCreateInstance and vkEnumerateInstance*
 // use from now on (native callers in this process).
 Napi::Value VulkanPublishPlan(const Napi::CallbackInfo& info);
+// vulkanProcessLoader(): which libvulkan.so.1 the process holds ({ kind: 'none' | 'this-package' |
+// 'other', path }); vulkanProvideProcessLoader(libraryPath): loads and binds this package's
+// (native/vulkan/process_loader.h), or throws KL_VULKAN_ERROR naming the library in the way.
+Napi::Value VulkanProcessLoader(const Napi::CallbackInfo& info);
+Napi::Value VulkanProvideProcessLoader(const Napi::CallbackInfo& info);
 
 Napi::Error VkErrorToJs(Napi::Env env, VkResult result, const std::string& message);
 

@@ -10,6 +10,7 @@
 
 #include "common/log.h"
 #include "vulkan/loader_instance.h"
+#include "vulkan/process_loader_abi.h"
 #include "vulkan/published_plan.h"
 
 namespace kl::vulkan {
@@ -277,6 +278,16 @@ KL_VK_EXPORT PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance inst
   if (n == "vkEnumerateInstanceLayerProperties") return reinterpret_cast<PFN_vkVoidFunction>(vkEnumerateInstanceLayerProperties);
   if (n == "vkEnumerateInstanceVersion") return reinterpret_cast<PFN_vkVoidFunction>(vkEnumerateInstanceVersion);
   if (instance == nullptr) return nullptr;
+  // A handle this loader did not make (another loader's instance, a destroyed one): NULL, never a
+  // read through it. A runtime that links against libvulkan.so.1 reaches this through the
+  // process-wide loader library with whatever instance it holds.
+  if (!LoaderInstance::IsLive(instance)) [[unlikely]] {
+    char handle[32];
+    std::snprintf(handle, sizeof(handle), "%p", static_cast<const void*>(instance));
+    kl::Log(kl::LogLevel::Error, "vulkan",
+            std::string("vkGetInstanceProcAddr(") + handle + ", " + pName + "): not an instance this loader created (or it was destroyed); NULL");
+    return nullptr;
+  }
   LoaderInstance* li = LoaderInstance::FromHandle(instance);
   if (li == nullptr || li->destroyed()) return nullptr;
   if (n == "vkGetDeviceProcAddr") return reinterpret_cast<PFN_vkVoidFunction>(vkGetDeviceProcAddr);
@@ -297,3 +308,17 @@ KL_VK_EXPORT PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance inst
 }
 
 
+
+const kl::vulkan::process_loader::Exports& kl::vulkan::ExportedFunctions() {
+  static const process_loader::Exports table = [] {
+    process_loader::Exports t{};
+    t.size = sizeof(t);
+#define KL_VK_EXPORT_ENTRY(name, member, ret, params, args) t.name = &::name;
+    KL_VK_CORE_GLOBAL_COMMAND_SIGNATURES(KL_VK_EXPORT_ENTRY)
+    KL_VK_CORE_INSTANCE_COMMAND_SIGNATURES(KL_VK_EXPORT_ENTRY)
+    KL_VK_CORE_DEVICE_COMMAND_SIGNATURES(KL_VK_EXPORT_ENTRY)
+#undef KL_VK_EXPORT_ENTRY
+    return t;
+  }();
+  return table;
+}

@@ -16,3 +16,11 @@ KL_VK_EXPORT void VKAPI_CALL vkGetPhysicalDeviceQueueFamilyProperties(VkPhysical
                                                                       VkQueueFamilyProperties* pProperties);
 KL_VK_EXPORT VkResult VKAPI_CALL vkCreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* pCreateInfo,
                                                 const VkAllocationCallbacks* pAllocator, VkDevice* pDevice);
+
+namespace kl::vulkan {
+namespace process_loader {
+struct Exports;
+}
+// The exported functions as one table, for the process-wide loader library (process_loader.cc).
+const process_loader::Exports& ExportedFunctions();
+}  // namespace kl::vulkan

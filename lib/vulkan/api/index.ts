@@ -23,3 +23,12 @@ export type { BufferCreateOptions, DescriptorBufferWrite, DescriptorSetLayoutBin
 export { CommandBuffer, CommandPool, Queue, type SubmitSemaphores } from './commands.js';
 export { PHYSICAL_DEVICE_FEATURE_NAMES, type PhysicalDeviceFeatureName, type PhysicalDeviceFeatures } from './physical-device-features.js';
 export type { PhysicalDeviceLimits, PhysicalDeviceMemoryProperties } from './instance.js';
+// This package's loader as the process's libvulkan.so.1, for runtimes that link against it (Monado).
+export {
+  PROCESS_VULKAN_LOADER_LIBRARY,
+  VulkanProcessLoaderError,
+  processVulkanLoader,
+  provideProcessVulkanLoader,
+  type ProcessVulkanLoaderState,
+  type ProvideProcessVulkanLoaderOptions,
+} from './process-loader.js';

@@ -16,6 +16,8 @@
  *   "msaa"   a 4-sample swapchain per eye (the runtime resolves the texel it reads)
  *   "instance-teardown"  as "eyes", but xrDestroyInstance alone destroys the session and its swapchains
  *   "errors" the spec's error results, one line each (no frames)
+ *   "session", "session-seconds"  the session as a real runtime runs it (events, begin on READY, shouldRender,
+ *            request exit); on any runtime, the readback compared where the runtime offers it (runSession)
  * The report: "formats=<list> records=<n> left=<n> mismatches=<n> first-mismatch=<...> xrEndFrame=<library the chain's
  * xrEndFrame is in> validation=<n>[: first message] destroyed"
  * for the frame variants, "<check>=<XrResult> ..." for "errors", or "error: <step> <result>". */
@@ -26,6 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <vulkan/vulkan.h>
 #define XR_USE_GRAPHICS_API_VULKAN 1
@@ -98,7 +101,13 @@ typedef struct App {
   PFN_xrWaitFrame xrWaitFrame;
   PFN_xrBeginFrame xrBeginFrame;
   PFN_xrEndFrame xrEndFrame;
-  PFN_xrDrainSubmittedPixelsSIMXR drain;
+  PFN_xrPollEvent xrPollEvent;
+  PFN_xrRequestExitSession xrRequestExitSession;
+  PFN_xrEndSession xrEndSession;
+  PFN_xrDrainSubmittedPixelsSIMXR drain; /* NULL on a runtime without it when readbackOptional */
+  int readbackOptional;
+  /* Begin the session only once the runtime says XR_SESSION_STATE_READY (the "session" variants). */
+  int beginWhenReady;
   PFN_vkDestroyInstance vkDestroyInstance;
   PFN_vkDestroyDevice vkDestroyDevice;
   PFN_vkCreateDevice vkCreateDevice;
@@ -163,8 +172,14 @@ static XrResult createXrInstance(App* app, int headless) {
   LOAD(xrWaitFrame);
   LOAD(xrBeginFrame);
   LOAD(xrEndFrame);
+  LOAD(xrPollEvent);
+  LOAD(xrRequestExitSession);
+  LOAD(xrEndSession);
 #undef LOAD
-  if ((r = app->xrGipa(app->instance, XR_SIMXR_DRAIN_SUBMITTED_PIXELS_NAME, (PFN_xrVoidFunction*)&app->drain)) != XR_SUCCESS) all = r;
+  /* The readback command is the simulated runtime's; another runtime answers XR_ERROR_FUNCTION_UNSUPPORTED
+   * and the "session" variants run without it (the other variants need it). */
+  r = app->xrGipa(app->instance, XR_SIMXR_DRAIN_SUBMITTED_PIXELS_NAME, (PFN_xrVoidFunction*)&app->drain);
+  if (r != XR_SUCCESS && !(r == XR_ERROR_FUNCTION_UNSUPPORTED && app->readbackOptional)) all = r;
   if (all != XR_SUCCESS) return all;
   XrSystemGetInfo systemInfo = {XR_TYPE_SYSTEM_GET_INFO, NULL, XR_FORM_FACTOR_HEAD_MOUNTED_DISPLAY};
   return app->xrGetSystem(app->instance, &systemInfo, &app->system);
@@ -467,8 +482,10 @@ static int setUp(App* app, const char* addonPath, char* report, size_t size) {
   r = createSession(app, app->device, 0);
   if (r != XR_SUCCESS) return say(report, size, "error: xrCreateSession %d", r), -1;
   XrSessionBeginInfo begin = {XR_TYPE_SESSION_BEGIN_INFO, NULL, XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO};
-  r = app->xrBeginSession(app->session, &begin);
-  if (r != XR_SUCCESS) return say(report, size, "error: xrBeginSession %d", r), -1;
+  /* (The "session" variants begin it on XR_SESSION_STATE_READY, in runSession.) */
+  if (!app->beginWhenReady && (r = app->xrBeginSession(app->session, &begin)) != XR_SUCCESS) {
+    return say(report, size, "error: xrBeginSession %d", r), -1;
+  }
   XrReferenceSpaceCreateInfo spaceInfo;
   memset(&spaceInfo, 0, sizeof(spaceInfo));
   spaceInfo.type = XR_TYPE_REFERENCE_SPACE_CREATE_INFO;
@@ -843,8 +860,176 @@ static int runErrors(const char* addonPath, char* report, size_t size) {
   return 0;
 }
 
+/* The session as a real runtime runs it: events polled every frame, xrBeginSession on READY, frames
+ * rendered where xrWaitFrame says shouldRender (both eyes acquired, cleared, released, submitted in a
+ * projection layer; an empty xrEndFrame otherwise), then xrRequestExitSession, xrEndSession on
+ * STOPPING, and the teardown on EXITING. `limit` is a frame count ("session") or seconds
+ * ("session-seconds"). Where the runtime reads back (the simulated one), each frame's records are
+ * drained and compared with what was drawn right after its xrEndFrame. Report: "format=<VkFormat> frames=<n>
+ * rendered=<n> states=<s,s,...> readback=<n records as drawn|unsupported> mismatches=<n>
+ * validation=<n>[: first] destroyed", or "error: <step> <result> ..." with what happened so far. */
+static const char* stateName(XrSessionState s) {
+  static const char* const names[] = {"unknown", "idle", "ready", "synchronized", "visible", "focused", "stopping", "loss-pending", "exiting"};
+  return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+}
+
+typedef struct SessionRun {
+  char states[256];
+  XrSessionState state;
+  int begun; /* between xrBeginSession and xrEndSession: the frame loop runs (READY → SYNCHRONIZED needs it) */
+  int exiting;
+} SessionRun;
+
+/* Polls every pending event; records the session's states and begins/ends it as they ask. */
+static XrResult pollSession(App* app, SessionRun* run) {
+  for (;;) {
+    XrEventDataBuffer event;
+    memset(&event, 0, sizeof(event));
+    event.type = XR_TYPE_EVENT_DATA_BUFFER;
+    XrResult r = app->xrPollEvent(app->instance, &event);
+    if (r == XR_EVENT_UNAVAILABLE) return XR_SUCCESS;
+    if (r != XR_SUCCESS) return r;
+    if (event.type != XR_TYPE_EVENT_DATA_SESSION_STATE_CHANGED) continue;
+    const XrEventDataSessionStateChanged* changed = (const XrEventDataSessionStateChanged*)&event;
+    run->state = changed->state;
+    snprintf(run->states + strlen(run->states), sizeof(run->states) - strlen(run->states), "%s%s", run->states[0] ? "," : "",
+             stateName(changed->state));
+    if (changed->state == XR_SESSION_STATE_READY) {
+      XrSessionBeginInfo begin = {XR_TYPE_SESSION_BEGIN_INFO, NULL, XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO};
+      if ((r = app->xrBeginSession(app->session, &begin)) != XR_SUCCESS) return r;
+      run->begun = 1;
+    } else if (changed->state == XR_SESSION_STATE_STOPPING) {
+      if ((r = app->xrEndSession(app->session)) != XR_SUCCESS) return r;
+      run->begun = 0;
+    } else if (changed->state == XR_SESSION_STATE_EXITING || changed->state == XR_SESSION_STATE_LOSS_PENDING) {
+      run->exiting = 1;
+    }
+  }
+}
+
+static double nowSeconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int runSession(const char* addonPath, int timed, uint32_t limit, char* report, size_t size) {
+  App app;
+  memset(&app, 0, sizeof(app));
+  app.readbackOptional = 1;
+  app.beginWhenReady = 1;
+  SessionRun run;
+  memset(&run, 0, sizeof(run));
+  uint32_t frames = 0, rendered = 0, records = 0;
+  unsigned mismatches = 0;
+#define FAIL_SESSION(...)                                                                                            \
+  do {                                                                                                             \
+    int used_ = snprintf(report, size, __VA_ARGS__);                                                               \
+    if (used_ > 0 && (size_t)used_ < size) snprintf(report + used_, size - (size_t)used_, " (after %u frames, states %s)", frames, run.states); \
+    cleanup(&app);                                                                                                 \
+    return -1;                                                                                                     \
+  } while (0)
+  if (setUp(&app, addonPath, report, size) != 0) return cleanup(&app), -1;
+  /* The runtime's first UNORM 8-bit colour format (what the readback comparison assumes), else its first sRGB one. */
+  int64_t offered[32];
+  uint32_t offeredCount = 0;
+  XrResult r = app.xrEnumerateSwapchainFormats(app.session, 32, &offeredCount, offered);
+  if (r != XR_SUCCESS) FAIL_SESSION("error: xrEnumerateSwapchainFormats %d", r);
+  static const int64_t usable[] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB};
+  int64_t format = 0;
+  for (size_t u = 0; u < sizeof(usable) / sizeof(usable[0]) && format == 0; ++u) {
+    for (uint32_t i = 0; i < offeredCount; ++i) {
+      if (offered[i] == usable[u]) format = usable[u];
+    }
+  }
+  if (format == 0) FAIL_SESSION("error: no 8-bit RGBA/BGRA swapchain format among the runtime's %u 0", offeredCount);
+  XrSwapchain swapchains[EYES] = {XR_NULL_HANDLE, XR_NULL_HANDLE};
+  VkImage images[EYES][8];
+  for (uint32_t s = 0; s < EYES; ++s) {
+    swapchains[s] = createSwapchain(&app, format, 1, 1, &r);
+    if (r != XR_SUCCESS) FAIL_SESSION("error: xrCreateSwapchain %d", r);
+    if (swapchainImages(&app, swapchains[s], images[s], 8) == 0) FAIL_SESSION("error: xrEnumerateSwapchainImages 0");
+  }
+  const XrRect2Di rect = {{0, 0}, {WIDTH, HEIGHT}};
+  const double start = nowSeconds();
+  int exitRequested = 0;
+  /* Until the session is running (bounded: 5 s), then frames until the limit, then until EXITING. */
+  while (!run.exiting) {
+    if ((r = pollSession(&app, &run)) != XR_SUCCESS) FAIL_SESSION("error: xrPollEvent/xrBeginSession/xrEndSession %d", r);
+    if (run.exiting) break;
+    const int done = timed ? nowSeconds() - start >= (double)limit : frames >= limit;
+    if (done && !exitRequested) {
+      if ((r = app.xrRequestExitSession(app.session)) != XR_SUCCESS) FAIL_SESSION("error: xrRequestExitSession %d", r);
+      exitRequested = 1;
+    }
+    if (!run.begun) {
+      if (nowSeconds() - start > (timed ? (double)limit : 0.0) + 10.0) FAIL_SESSION("error: the session never ran 0");
+      struct timespec pause = {0, 2000000};
+      nanosleep(&pause, NULL);
+      continue;
+    }
+    XrFrameWaitInfo waitInfo = {XR_TYPE_FRAME_WAIT_INFO, NULL};
+    XrFrameState frameState;
+    memset(&frameState, 0, sizeof(frameState));
+    frameState.type = XR_TYPE_FRAME_STATE;
+    if ((r = app.xrWaitFrame(app.session, &waitInfo, &frameState)) != XR_SUCCESS) FAIL_SESSION("error: xrWaitFrame %d", r);
+    XrFrameBeginInfo beginInfo = {XR_TYPE_FRAME_BEGIN_INFO, NULL};
+    if ((r = app.xrBeginFrame(app.session, &beginInfo)) != XR_SUCCESS) FAIL_SESSION("error: xrBeginFrame %d", r);
+    ++frames;
+    if (!frameState.shouldRender) {
+      XrFrameEndInfo end = {XR_TYPE_FRAME_END_INFO, NULL, frameState.predictedDisplayTime, XR_ENVIRONMENT_BLEND_MODE_OPAQUE, 0, NULL};
+      if ((r = app.xrEndFrame(app.session, &end)) != XR_SUCCESS) FAIL_SESSION("error: xrEndFrame (no layers) %d", r);
+      continue;
+    }
+    uint32_t index[EYES] = {0, 0};
+    for (uint32_t s = 0; s < EYES; ++s) {
+      if ((r = cycle(&app, swapchains[s], &index[s])) != XR_SUCCESS) FAIL_SESSION("error: xrAcquireSwapchainImage/xrWaitSwapchainImage %d", r);
+    }
+    VkCommandBufferBeginInfo cmdBegin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, NULL, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, NULL};
+    if (app.vkBeginCommandBuffer(app.cmd, &cmdBegin) != VK_SUCCESS) FAIL_SESSION("error: vkBeginCommandBuffer 0");
+    uint8_t drawn[EYES][4];
+    for (uint32_t eye = 0; eye < EYES; ++eye) {
+      colourOf(rendered, eye, drawn[eye]);
+      recordClear(&app, images[eye][index[eye]], 0, drawn[eye]);
+    }
+    if (app.vkEndCommandBuffer(app.cmd) != VK_SUCCESS || submitAndWait(&app) != 0) FAIL_SESSION("error: vkQueueSubmit 0");
+    for (uint32_t s = 0; s < EYES; ++s) {
+      if ((r = release(&app, swapchains[s])) != XR_SUCCESS) FAIL_SESSION("error: xrReleaseSwapchainImage %d", r);
+    }
+    XrCompositionLayerProjectionView views[EYES];
+    fillViews(views, swapchains, 0, rect);
+    if ((r = endFrame(&app, frameState.predictedDisplayTime, views)) != XR_SUCCESS) FAIL_SESSION("error: xrEndFrame %d", r);
+    ++rendered;
+    if (app.drain != NULL) {
+      XrSubmittedPixelSIMXR got[EYES];
+      uint32_t count = 0;
+      if ((r = app.drain(app.session, EYES, &count, got)) != XR_SUCCESS) FAIL_SESSION("error: xrDrainSubmittedPixelsSIMXR %d", r);
+      for (uint32_t i = 0; i < count; ++i) {
+        const uint8_t* c = drawn[got[i].viewIndex % EYES];
+        const int bgra = got[i].format == VK_FORMAT_B8G8R8A8_UNORM || got[i].format == VK_FORMAT_B8G8R8A8_SRGB;
+        const int srgb = got[i].format == VK_FORMAT_R8G8B8A8_SRGB || got[i].format == VK_FORMAT_B8G8R8A8_SRGB;
+        const uint8_t expected[4] = {bgra ? c[2] : c[0], c[1], bgra ? c[0] : c[2], c[3]};
+        /* (sRGB images store encoded bytes: only the frame index is compared there.) */
+        if (got[i].frameIndex != rendered || got[i].format != format || (!srgb && memcmp(got[i].bytes, expected, 4) != 0)) ++mismatches;
+      }
+      records += count;
+      if (count != EYES) ++mismatches;
+    }
+  }
+  cleanup(&app);
+  char readback[48];
+  if (app.drain != NULL) snprintf(readback, sizeof(readback), "%u", records);
+  else snprintf(readback, sizeof(readback), "unsupported");
+  say(report, size, "format=%lld frames=%u rendered=%u states=%s readback=%s mismatches=%u validation=%u%s%s destroyed", (long long)format, frames,
+      rendered, run.states, readback, mismatches, app.messages.count, app.messages.count ? ": " : "", app.messages.first);
+#undef FAIL_SESSION
+  return 0;
+}
+
 KL_EXPORT int kl_xr_vulkan_frames_run(const char* addonPath, const char* variant, uint32_t frames, char* report, size_t size) {
   report[0] = '\0';
   if (strcmp(variant, "errors") == 0) return runErrors(addonPath, report, size);
+  if (strcmp(variant, "session") == 0) return runSession(addonPath, 0, frames, report, size);
+  if (strcmp(variant, "session-seconds") == 0) return runSession(addonPath, 1, frames, report, size);
   return runFrames(addonPath, variant, frames, report, size);
 }
