@@ -863,7 +863,7 @@ static int runErrors(const char* addonPath, char* report, size_t size) {
 /* The session as a real runtime runs it: events polled every frame, xrBeginSession on READY, frames
  * rendered where xrWaitFrame says shouldRender (both eyes acquired, cleared, released, submitted in a
  * projection layer; an empty xrEndFrame otherwise), then xrRequestExitSession, xrEndSession on
- * STOPPING, and the teardown on EXITING. `limit` is a frame count ("session") or seconds
+ * STOPPING, and the teardown on EXITING. `limit` is a count of rendered frames ("session") or seconds
  * ("session-seconds"). Where the runtime reads back (the simulated one), each frame's records are
  * drained and compared with what was drawn right after its xrEndFrame. Report: "format=<VkFormat> frames=<n>
  * rendered=<n> states=<s,s,...> readback=<n records as drawn|unsupported> mismatches=<n>
@@ -957,7 +957,7 @@ static int runSession(const char* addonPath, int timed, uint32_t limit, char* re
   while (!run.exiting) {
     if ((r = pollSession(&app, &run)) != XR_SUCCESS) FAIL_SESSION("error: xrPollEvent/xrBeginSession/xrEndSession %d", r);
     if (run.exiting) break;
-    const int done = timed ? nowSeconds() - start >= (double)limit : frames >= limit;
+    const int done = timed ? nowSeconds() - start >= (double)limit : rendered >= limit;
     if (done && !exitRequested) {
       if ((r = app.xrRequestExitSession(app.session)) != XR_SUCCESS) FAIL_SESSION("error: xrRequestExitSession %d", r);
       exitRequested = 1;
