@@ -2,6 +2,7 @@
 import { formatVulkanDiagnostic } from '../vulkan/discovery/diagnostic.js';
 import type { VulkanDiscoveryResult, VulkanLayerInfo } from '../vulkan/discovery/discover.js';
 import { formatVulkanVersion } from '../vulkan/discovery/api-version.js';
+import type { ProcessVulkanLoaderState } from '../vulkan/api/process-loader.js';
 
 function vulkanLayerLines(l: VulkanLayerInfo): string[] {
   const state = !l.available ? 'UNAVAILABLE' : l.enabled ? 'ON' : 'off';
@@ -23,11 +24,24 @@ function vulkanLayerLines(l: VulkanLayerInfo): string[] {
   return lines;
 }
 
-export function formatVulkanInfo(d: VulkanDiscoveryResult): string {
+/** Which libvulkan.so.1 the process holds: a runtime that links against it (Monado) calls that one. */
+export function formatProcessVulkanLoader(state: ProcessVulkanLoaderState): string {
+  switch (state.kind) {
+    case 'none':
+      return 'none loaded (provideProcessVulkanLoader() makes it this package\'s loader, for runtimes that link against it)';
+    case 'this-package':
+      return `this package's Vulkan loader (${state.path ?? '?'})`;
+    case 'other':
+      return `${state.path ?? '?'} — not this package's: a runtime linked against libvulkan.so.1 calls it, not this loader`;
+  }
+}
+
+export function formatVulkanInfo(d: VulkanDiscoveryResult, processLoader?: ProcessVulkanLoaderState): string {
   const out: string[] = [];
   out.push(`Vulkan (${d.platform.os}, ${d.platform.arch}${d.platform.elevated ? ', elevated: user environment overrides ignored' : ''})`);
   out.push('');
   out.push(`Settings file: ${d.settingsFile ? `${d.settingsFile.file} (settings for ${d.settingsFile.appliesTo})` : 'none in force'}`);
+  if (processLoader !== undefined) out.push(`libvulkan.so.1 in this process: ${formatProcessVulkanLoader(processLoader)}`);
   out.push('');
   out.push(`Drivers (${d.drivers.length}):`);
   if (d.drivers.length === 0) out.push('  none found', ...d.searched.drivers.map((s) => `    looked in ${s}`));

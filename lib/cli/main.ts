@@ -10,6 +10,7 @@ import { runDoctorCli } from './doctor.js';
 import { formatOpenXrInfo } from './info.js';
 import { discover as discoverVulkan } from '../vulkan/discovery/discover.js';
 import { formatVulkanInfo } from './info-vulkan.js';
+import { processVulkanLoader } from '../vulkan/api/process-loader.js';
 
 const USAGE = `usage: khronos-loader <command>
 
@@ -52,7 +53,8 @@ export function runCli(argv: readonly string[], io: CliIo): number | Promise<num
     if (target === 'vulkan') {
       // The report says everything; the loader's own VK_LOADER_DEBUG lines would repeat it.
       const vk = discoverVulkan({ logWriter: () => {} });
-      io.stdout(flags.includes('--json') ? JSON.stringify(vk, null, 2) + '\n' : formatVulkanInfo(vk));
+      const processLoader = processVulkanLoader();
+      io.stdout(flags.includes('--json') ? JSON.stringify({ ...vk, processVulkanLoader: processLoader }, null, 2) + '\n' : formatVulkanInfo(vk, processLoader));
       return 0;
     }
     const result = discover({ logWriter: io.stderr });

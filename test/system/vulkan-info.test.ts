@@ -24,13 +24,15 @@ function cli(args: string[], env: Record<string, string> = {}): { stdout: string
 }
 
 describe.skipIf(skip !== null)(`khronos-loader info vulkan on this machine${skip ? ` (skipped: ${skip})` : ''}`, () => {
-  it('lists VK_LAYER_KHRONOS_validation (explicit), VK_LAYER_MESA_device_select (implicit, on) and the lavapipe driver', () => {
+  it('lists VK_LAYER_KHRONOS_validation (explicit), VK_LAYER_MESA_device_select (implicit, on), the lavapipe driver and (#17.5) the process\'s libvulkan.so.1', () => {
     const { stdout, stderr, status } = cli(['info', 'vulkan'], { VK_LOADER_DEBUG: 'all' });
     expect(status).toBe(0);
     expect(stdout).toMatch(/^Vulkan \(/);
     expect(stdout).toMatch(/Explicit layers[\s\S]*VK_LAYER_KHRONOS_validation\n\s+kind:\s+explicit/);
     expect(stdout).toMatch(/Implicit layers[\s\S]*VK_LAYER_MESA_device_select\n\s+kind:\s+implicit[\s\S]*?state:\s+ON/);
     expect(stdout).toMatch(/lvp_icd\.[a-z0-9_]+\.json\n\s+library:\s+\S*libvulkan_lvp\.so/);
+    // #17.5: which libvulkan.so.1 the process holds (the CLI loads none).
+    expect(stdout).toMatch(/\nlibvulkan\.so\.1 in this process: none loaded \(provideProcessVulkanLoader\(\) makes it/);
     // The report, not the loader's stderr lines about the same things.
     expect(stderr).not.toMatch(/\[Vulkan Loader\]/);
   });
@@ -42,6 +44,7 @@ describe.skipIf(skip !== null)(`khronos-loader info vulkan on this machine${skip
     expect(d.layers.find((l) => l.name === 'VK_LAYER_KHRONOS_validation')?.kind).toBe('explicit');
     expect(d.layers.find((l) => l.name === 'VK_LAYER_MESA_device_select')).toMatchObject({ kind: 'implicit', enabled: true });
     expect(d.drivers.some((x) => /libvulkan_lvp\.so$/.test(x.libraryPath) && x.selected)).toBe(true);
+    expect((d as unknown as { processVulkanLoader: unknown }).processVulkanLoader).toEqual({ kind: 'none', path: null });
   });
 });
 
