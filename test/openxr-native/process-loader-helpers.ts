@@ -55,8 +55,8 @@ export function runSessionChild(
 }
 
 /** fixtures/process-loader-probe.ts in `mode`. */
-export function runProbeChild(mode: string): SessionChild {
-  return runFixture('process-loader-probe.ts', [mode], { ...process.env, VK_DRIVER_FILES: LAVAPIPE_MANIFEST }, 60_000);
+export function runProbeChild(mode: string, ...args: string[]): SessionChild {
+  return runFixture('process-loader-probe.ts', [mode, ...args], { ...process.env, VK_DRIVER_FILES: LAVAPIPE_MANIFEST }, 60_000);
 }
 
 /** The fields of a "key=value key=value" report. */

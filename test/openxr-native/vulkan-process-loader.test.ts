@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { simulatedRuntime } from '../../lib/openxr/simulated-runtime.js';
 import { missingSystemComponent } from '../helpers/system.js';
 import { testNativeDir } from '../helpers/paths.js';
-import { LAVAPIPE_MANIFEST, VALIDATION_MANIFEST } from '../vulkan-native/helpers.js';
+import { LAVAPIPE_MANIFEST, VALIDATION_MANIFEST, layerFromManifest } from '../vulkan-native/helpers.js';
 import { FULL_SESSION_STATES, monado, reportFields, runProbeChild, runSessionChild } from './process-loader-helpers.js';
 
 const KHRONOS_VULKAN_LOADER = '/usr/lib/x86_64-linux-gnu/libvulkan.so.1';
@@ -63,6 +63,20 @@ describe.skipIf(missing !== null)('the process-wide Vulkan loader library', () =
     });
     expect(out?.after).toEqual(before);
     expect(out?.logs).toEqual([expect.stringContaining(`error: another libvulkan.so.1 is already loaded in this process: ${before.path}`)]);
+  });
+
+  it('#17.5: refused naming the library when another object already exports vkGetInstanceProcAddr to the whole process (RTLD_GLOBAL): a runtime would bind to it first', () => {
+    const library = layerFromManifest(VALIDATION_MANIFEST, 'explicit').libraryPath;
+    const child = runProbeChild('global-symbol', library);
+    const out = child.steps['global-symbol'];
+    expect(out, child.output).toBeDefined();
+    expect(out?.error).toEqual({
+      name: 'VulkanProcessLoaderError',
+      result: 'VK_ERROR_INITIALIZATION_FAILED',
+      library: expect.stringMatching(/\/libVkLayer_khronos_validation\.so$/),
+      message: expect.stringMatching(/vkGetInstanceProcAddr is already exported to the whole process by \S*libVkLayer_khronos_validation\.so; a runtime would bind to it/),
+    });
+    expect(out?.after).toEqual({ kind: 'none', path: null });
   });
 });
 
