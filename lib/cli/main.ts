@@ -7,6 +7,7 @@ import { discover } from '../openxr/discovery/discover.js';
 import { runBenchCli } from './bench.js';
 import { runDemoCli } from './demo.js';
 import { runDoctorCli } from './doctor.js';
+import { runRuntimesCli } from './runtimes.js';
 import { formatOpenXrInfo } from './info.js';
 import { discover as discoverVulkan } from '../vulkan/discovery/discover.js';
 import { formatVulkanInfo } from './info-vulkan.js';
@@ -17,7 +18,10 @@ commands:
   info openxr [--json]   the active OpenXR runtime, every API layer found, every problem
   info vulkan [--json]   the Vulkan drivers, every layer (kind, manifest, library, versions, on/off and why,
                          meta components), the loader settings file in force, every problem
-  demo [--seconds N] [--runtime <manifest>] [--json]
+  runtimes [--json] [--check] [--all]
+                         every OpenXR runtime installed (the active one marked, why, problems); --check loads,
+                         negotiates and creates an instance on each in a child process: its name, version, extensions
+  demo [--seconds N] [--runtime <name|manifest>] [--json]
                          a 90 Hz frame loop through the loader on the simulated runtime (or on --runtime's), with the
                          bundled pass-through layer (and core_validation when installed): frames, event-loop lag, ns per call
   doctor [openxr] [--json] [--timeout ms]
@@ -41,6 +45,7 @@ export function runCli(argv: readonly string[], io: CliIo): number | Promise<num
   const [command, ...rest] = argv;
   if (command === 'doctor') return runDoctorCli(rest, io);
   if (command === 'demo') return runDemoCli(rest, io);
+  if (command === 'runtimes') return runRuntimesCli(rest, io);
   if (command === 'bench') return runBenchCli(rest, io);
   if (command === 'info') {
     const target = rest[0];
