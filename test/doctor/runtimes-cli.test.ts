@@ -121,6 +121,18 @@ describe('khronos-loader runtimes (CLI)', () => {
     expect(text.stdout).toContain('BROKEN: the active runtime does not work.');
   });
 
+  it('#16: demo --runtime takes a name from the list (and an unknown name fails naming those there are)', () => {
+    const r = cli(['demo', '--seconds', '1', '--runtime', SIMULATED_RUNTIME_NAME, '--json'], userEnv());
+    expect(r.status, r.stderr).toBe(0);
+    const result = JSON.parse(r.stdout) as { runtimeName: string; runtimeManifest: string; rendered: number };
+    expect(result.runtimeName).toMatch(/simulated/i);
+    expect(result.runtimeManifest).toBe(path.join(folder, 'khronos_simxr.json'));
+    expect(result.rendered).toBeGreaterThan(0);
+    const unknown = cli(['demo', '--seconds', '1', '--runtime', 'No Such Runtime'], userEnv());
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain(`demo failed: XR_ERROR_RUNTIME_UNAVAILABLE: createLoader({ runtime: "No Such Runtime" }): no runtime of that name; listRuntimes() finds "${SIMULATED_RUNTIME_NAME}"`);
+  });
+
   it('#16: argument errors exit with 2 and the usage', () => {
     expect(parseRuntimesArgs(['--check', '--json', '--all', '--timeout=100'])).toEqual({ json: true, check: true, all: true, timeoutMs: 100 });
     expect(parseRuntimesArgs(['--timeout', 'x'])).toMatch(/--timeout needs a positive number/);

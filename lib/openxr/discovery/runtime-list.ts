@@ -12,7 +12,7 @@ import { readManifestBytes } from '../../core/read-manifest.js';
 import { envFolders, joinSearchPath, sysconfFolders, type SearchFolder } from '../../core/search-path.js';
 import { createContext, type DiscoveryContext, type DiscoveryOptions } from './context.js';
 import { resolvePlatform } from './discover.js';
-import type { Diagnostic } from './diagnostics.js';
+import { formatDiagnostic, type Diagnostic } from './diagnostics.js';
 import { OPENXR_MAJOR_VERSION, parseRuntimeManifest } from './manifest.js';
 import { discoverRuntime, windowsOpenXrKey, type RuntimeDiscoveryResult, type RuntimeSource } from './runtime-discovery.js';
 
@@ -171,6 +171,23 @@ function readCandidate(ctx: DiscoveryContext, file: string, namedAsRuntime: bool
 
 const ACTIVE_FILE = /^active_runtime(\.[^.]+)?\.json$/i;
 
+/**
+ * The active-runtime search as a listing sees it: no active runtime, or a broken one, is a fact
+ * to list (each entry carries its own problems), not an error to print, so its lines are info.
+ */
+function listingView(ctx: DiscoveryContext): DiscoveryContext {
+  const view: DiscoveryContext = {
+    ...ctx,
+    diagnostics: [],
+    log: (_level, message, command, category) => ctx.log('info', message, command, category),
+    report: (d) => {
+      view.diagnostics.push(d);
+      view.log('info', formatDiagnostic(d));
+    },
+  };
+  return view;
+}
+
 function activeWords(active: RuntimeDiscoveryResult): string {
   const c = active.chosenManifest;
   if (c) return `not the active runtime (the active one is ${c.path}: ${c.reason})`;
@@ -181,7 +198,7 @@ function activeWords(active: RuntimeDiscoveryResult): string {
 export function listRuntimesWith(ctx: DiscoveryContext, options: ListRuntimesOptions = {}): RuntimeListing {
   const { platform } = ctx;
   const p = pathOps(platform);
-  const active = discoverRuntime(ctx);
+  const active = discoverRuntime(listingView(ctx));
   const searched: string[] = [...active.searched];
   const found: Found[] = [];
   if (active.chosenManifest) found.push({ path: active.chosenManifest.path, source: active.chosenManifest.source });

@@ -196,6 +196,14 @@ describe('listRuntimes on Linux (openxr/1 under the XDG folders)', () => {
     expect(list[0]?.activeReason).toMatch(/^not the active runtime \(no runtime is active: /);
   });
 
+  it('#16: no active runtime is a fact of the list, not an error: nothing is logged above info', () => {
+    const records: LogRecord[] = [];
+    const list = listRuntimes({ platform: linux({ XDG_CONFIG_HOME: '/nowhere' }), ...quiet, onLog: (r) => records.push(r) });
+    expect(list.some((r) => r.active)).toBe(false);
+    expect(list.length).toBe(5);
+    expect(records.filter((r) => r.level !== 'info' && r.level !== 'debug')).toEqual([]);
+  });
+
   it('#16: a second runtime with a name listed before is flagged: choosing by that name gives the first', () => {
     put(root, '/usr/share/openxr/1/steam_copy.json', named('SteamVR', lib('/opt/steam2/steamxr.so')));
     const list = listRuntimes({ platform: linux(), ...quiet });
