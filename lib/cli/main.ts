@@ -4,6 +4,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { LogWriter } from '../core/log.js';
 import { discover } from '../openxr/discovery/discover.js';
+import { createLoader } from '../openxr/loader.js';
 import { runBenchCli } from './bench.js';
 import { runDemoCli } from './demo.js';
 import { runDoctorCli } from './doctor.js';
@@ -15,7 +16,9 @@ import { formatVulkanInfo } from './info-vulkan.js';
 const USAGE = `usage: khronos-loader <command>
 
 commands:
-  info openxr [--json]   the active OpenXR runtime, every API layer found, every problem
+  info openxr [--json] [--runtime <name|manifest>]
+                         the active OpenXR runtime (or the one named, as an application choosing it gets it),
+                         every API layer found, every problem
   info vulkan [--json]   the Vulkan drivers, every layer (kind, manifest, library, versions, on/off and why,
                          meta components), the loader settings file in force, every problem
   runtimes [--json] [--check] [--all]
@@ -50,7 +53,11 @@ export function runCli(argv: readonly string[], io: CliIo): number | Promise<num
   if (command === 'info') {
     const target = rest[0];
     const flags = rest.slice(1);
-    if ((target !== 'openxr' && target !== 'vulkan') || flags.some((f) => f !== '--json')) {
+    // --runtime <name|manifest>: what an application that chose that runtime gets (OpenXR only).
+    const at = flags.indexOf('--runtime');
+    const runtime = target === 'openxr' && at !== -1 ? flags[at + 1] : undefined;
+    if (runtime !== undefined) flags.splice(at, 2);
+    if ((target !== 'openxr' && target !== 'vulkan') || flags.some((f) => f !== '--json') || (at !== -1 && !runtime)) {
       io.stderr(USAGE);
       return 2;
     }
@@ -60,7 +67,13 @@ export function runCli(argv: readonly string[], io: CliIo): number | Promise<num
       io.stdout(flags.includes('--json') ? JSON.stringify(vk, null, 2) + '\n' : formatVulkanInfo(vk));
       return 0;
     }
-    const result = discover({ logWriter: io.stderr });
+    let result;
+    try {
+      result = runtime === undefined ? discover({ logWriter: io.stderr }) : createLoader({ runtime, logWriter: io.stderr }).discover();
+    } catch (error) {
+      io.stderr(`info openxr failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
     if (flags.includes('--json')) io.stdout(JSON.stringify(result, null, 2) + '\n');
     else io.stdout(formatOpenXrInfo(result));
     return 0;

@@ -133,6 +133,18 @@ describe('khronos-loader runtimes (CLI)', () => {
     expect(unknown.stderr).toContain(`demo failed: XR_ERROR_RUNTIME_UNAVAILABLE: createLoader({ runtime: "No Such Runtime" }): no runtime of that name; listRuntimes() finds "${SIMULATED_RUNTIME_NAME}"`);
   });
 
+  it('#16: info openxr --runtime <name> shows what an application choosing that runtime gets, and says the application chose it', () => {
+    const r = cli(['info', 'openxr', '--runtime', SIMULATED_RUNTIME_NAME], userEnv());
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Runtime (chosen by the application, instead of the active one):');
+    expect(r.stdout).toContain(`  name:      ${SIMULATED_RUNTIME_NAME}`);
+    expect(r.stdout).toContain(`  manifest:  ${path.join(folder, 'khronos_simxr.json')}`);
+    expect(r.stdout).toContain(`why:       chosen by the application for this loader (createLoader({ runtime }), by the runtime named "${SIMULATED_RUNTIME_NAME}" in listRuntimes())`);
+    const json = JSON.parse(cli(['info', 'openxr', '--json', '--runtime', path.join(folder, 'khronos_simxr.json')], userEnv()).stdout) as { runtime: { source: string } };
+    expect(json.runtime.source).toBe('application');
+    expect(cli(['info', 'openxr', '--runtime'], userEnv()).status).toBe(2);
+  });
+
   it('#16: argument errors exit with 2 and the usage', () => {
     expect(parseRuntimesArgs(['--check', '--json', '--all', '--timeout=100'])).toEqual({ json: true, check: true, all: true, timeoutMs: 100 });
     expect(parseRuntimesArgs(['--timeout', 'x'])).toMatch(/--timeout needs a positive number/);
