@@ -232,10 +232,8 @@ VulkanInstance::VulkanInstance(const Napi::CallbackInfo& info) : Napi::ObjectWra
   napi_type_tag_object(env, info.This(), &kVulkanInstanceTag);
   try {
     instance_ = vulkan::LoaderInstance::Create(plan, create);
-  } catch (const vulkan::ProcessLoaderRefused& e) {
-    Napi::Error error = VkErrorToJs(env, e.result(), e.what());
-    error.Set("library", e.library());
-    throw error;
+  } catch (const vulkan::VkError& e) {
+    throw VkErrorToJs(env, e.result(), e.what());
   }
 }
 

@@ -29,7 +29,8 @@ describe.skipIf(missing !== null || monado.skip !== null)('10 s of Vulkan-render
     expect(f.states).toBe(FULL_SESSION_STATES);
     expect(Number(f.rendered)).toBeGreaterThanOrEqual(10 * MONADO_RATE_HZ * 0.75);
     expect(Number(f.rendered)).toBeLessThanOrEqual(10 * MONADO_RATE_HZ * 1.25);
-    expect(Number(f.frames) - Number(f.rendered)).toBeLessThanOrEqual(2);
+    // Frames Monado did not ask to render: only while the session is synchronized but not yet (or no longer) visible.
+    expect(Number(f.frames) - Number(f.rendered)).toBeLessThanOrEqual(5);
     expect(f.readback).toBe('unsupported');
     expect(f.validation).toBe('0');
   }, 120_000);

@@ -108,7 +108,8 @@ describe.skipIf(missing !== null || monado.skip !== null)('the C application\'s 
     expect(f.format).toBe('37');
     expect(f.states).toBe(FULL_SESSION_STATES);
     expect(Number(f.rendered)).toBeGreaterThanOrEqual(40);
-    expect(Number(f.frames) - Number(f.rendered)).toBeLessThanOrEqual(2);
+    // Frames Monado did not ask to render: only while the session is synchronized but not yet (or no longer) visible.
+    expect(Number(f.frames) - Number(f.rendered)).toBeLessThanOrEqual(5);
     expect(f.readback).toBe('unsupported');
     expect(f.validation).toBe('0');
     expect(String(ran?.report)).toMatch(/ destroyed$/);
