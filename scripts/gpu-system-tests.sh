@@ -103,9 +103,11 @@ printf '%s\n' "${suites[@]}" >"$out/suites.txt"
 cat >"$out/run.sh" <<'RUN'
 #!/bin/sh
 # .gpu-tests/run.sh NODE DRIVER_MANIFEST [vitest arguments...]
-# Runs the Vulkan system suites (suites.txt) with NODE against the Vulkan driver of DRIVER_MANIFEST,
-# from the payload unpacked into $KL_GPU_TESTS_DIR (default ${TMPDIR:-/tmp}/kl-gpu-tests). Needs
-# no compiler and no npm. Extra arguments go to vitest (e.g. a test file to run only that one).
+# Runs the Vulkan system suites (suites.txt, or the files in $KL_GPU_TESTS_FILES) with NODE against
+# the Vulkan driver of DRIVER_MANIFEST, from the payload unpacked into $KL_GPU_TESTS_DIR (default
+# ${TMPDIR:-/tmp}/kl-gpu-tests). Needs no compiler and no npm. Extra arguments go to vitest (e.g.
+# --reporter=json --outputFile.json=FILE). The loader variables of the caller's environment
+# (VK_DRIVER_FILES and the like) are cleared: each test sets what it needs.
 set -eu
 if [ $# -lt 2 ]; then
   echo "usage: $0 NODE DRIVER_MANIFEST [vitest arguments...]" >&2
@@ -124,15 +126,18 @@ xz -dc "$here/payload.tar.xz" | tar -xf - -C "$work"
 cd "$work/khronos-loader-tests"
 PATH="$(cd "$(dirname "$node")" && pwd):$PATH"
 export PATH
+for v in VK_DRIVER_FILES VK_ICD_FILENAMES VK_ADD_DRIVER_FILES VK_INSTANCE_LAYERS VK_LAYER_PATH VK_ADD_LAYER_PATH \
+  VK_IMPLICIT_LAYER_PATH VK_ADD_IMPLICIT_LAYER_PATH VK_LOADER_LAYERS_ENABLE VK_LOADER_LAYERS_DISABLE VK_LOADER_LAYERS_ALLOW \
+  VK_LOADER_DRIVERS_SELECT VK_LOADER_DRIVERS_DISABLE VK_LOADER_DEBUG VK_LOADER_DEVICE_SELECT VK_LOADER_DISABLE_SELECT; do
+  unset "$v"
+done
 export KHRONOS_LOADER_PREBUILT=1
 export KHRONOS_LOADER_VK_DRIVER_JSON="$driver"
 export KHRONOS_LOADER_VK_KHRONOS_CURRENT="$PWD/build/khronos-vulkan-loader-1.4.309/lib/libvulkan.so.1"
 echo "run.sh: node $("$node" -v), driver $driver, in $PWD" >&2
-if [ $# -gt 0 ]; then
-  exec "$node" node_modules/vitest/vitest.mjs run "$@"
-fi
-# shellcheck disable=SC2046 # one file name a line, none with spaces
-exec "$node" node_modules/vitest/vitest.mjs run $(cat "$here/suites.txt")
+files=${KL_GPU_TESTS_FILES:-$(cat "$here/suites.txt")}
+# shellcheck disable=SC2086 # file names without spaces, one or more
+exec "$node" node_modules/vitest/vitest.mjs run $files "$@"
 RUN
 chmod +x "$out/run.sh"
 du -sh "$out" >&2
