@@ -30,27 +30,56 @@ std::size_t UnknownCommandSlots::Count() const {
 
 }  // namespace kl::vulkan
 
-#if defined(__x86_64__) && defined(__linux__)
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
 // PhysicalDeviceObject: dispatch at 0, next at 8, unknown-slot table at 16 (static_asserts in
 // objects.h). DeviceDispatch: 64 slots, then the table the object's first word points at.
+// A physical-device stub replaces its first argument with the next object and jumps through
+// slot i of the object's table; a device stub jumps through slot i before the dispatch table.
+#if defined(__x86_64__)
+asm(R"(
+  .macro KL_VK_PD_BODY i
+  movq 16(%rdi), %rax
+  movq 8(%rdi), %rdi
+  jmpq *(8*\i)(%rax)
+  .endm
+  .macro KL_VK_DEV_BODY i
+  movq (%rdi), %rax
+  jmpq *(-8*(64-\i))(%rax)
+  .endm
+)");
+#else
+// AArch64: x9 and x16 are scratch registers the procedure call standard lets a veneer clobber.
+asm(R"(
+  .macro KL_VK_PD_BODY i
+  ldr x9, [x0, 16]
+  ldr x0, [x0, 8]
+  ldr x16, [x9, 8*\i]
+  br x16
+  .endm
+  .macro KL_VK_DEV_BODY i
+  ldr x9, [x0]
+  sub x9, x9, 8*64
+  ldr x16, [x9, 8*\i]
+  br x16
+  .endm
+)");
+#endif
+// The stubs and their tables, around the bodies above (one pair per architecture).
 asm(R"(
   .text
   .altmacro
   .macro KL_VK_PD_STUB i
   .p2align 4
-  .type kl_vk_pd_stub_\i, @function
+  .type kl_vk_pd_stub_\i, %function
 kl_vk_pd_stub_\i:
-  movq 16(%rdi), %rax
-  movq 8(%rdi), %rdi
-  jmpq *(8*\i)(%rax)
+  KL_VK_PD_BODY \i
   .size kl_vk_pd_stub_\i, .-kl_vk_pd_stub_\i
   .endm
   .macro KL_VK_DEV_STUB i
   .p2align 4
-  .type kl_vk_dev_stub_\i, @function
+  .type kl_vk_dev_stub_\i, %function
 kl_vk_dev_stub_\i:
-  movq (%rdi), %rax
-  jmpq *(-8*(64-\i))(%rax)
+  KL_VK_DEV_BODY \i
   .size kl_vk_dev_stub_\i, .-kl_vk_dev_stub_\i
   .endm
   .set kl_i, 0
