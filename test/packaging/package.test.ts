@@ -11,6 +11,8 @@ import { repoRoot } from '../helpers/paths.js';
 import { baselineViolations, readElfVersions } from '../../scripts/platforms/elf-versions.js';
 
 const npm = 'npm';
+/** The prebuild npm pack ships from this machine (linux-x64 here, linux-arm64 on the release workflow's arm64 runner). */
+const host = `${process.platform}-${process.arch}`;
 let work: string;
 let tarball: string;
 let packedFiles: string[];
@@ -82,12 +84,12 @@ describe('BUILD: the npm package', () => {
     expect(packedFiles).toContain('dist/vulkan/index.js');
     expect(packedFiles).toContain('dist/cli/main.js');
     expect(packedFiles).toContain('native/common/dynamic_library.cc');
-    expect(packedFiles).toContain('prebuilds/linux-x64/khronos-loader.node');
+    expect(packedFiles).toContain(`prebuilds/${host}/khronos-loader.node`);
     // The shared libraries that ship beside the addon: the simulated runtime and the bundled layer.
-    expect(packedFiles).toContain('prebuilds/linux-x64/libkhronos_simxr.so');
-    expect(packedFiles).toContain('prebuilds/linux-x64/libkhronos_layer_passthrough.so');
+    expect(packedFiles).toContain(`prebuilds/${host}/libkhronos_simxr.so`);
+    expect(packedFiles).toContain(`prebuilds/${host}/libkhronos_layer_passthrough.so`);
     // The bundled pass-through Vulkan layer ships the same way (bench vulkan stacks copies of it).
-    expect(packedFiles).toContain('prebuilds/linux-x64/libkhronos_vk_layer_passthrough.so');
+    expect(packedFiles).toContain(`prebuilds/${host}/libkhronos_vk_layer_passthrough.so`);
     expect(packedFiles.filter((f) => f.startsWith('test/') || f.startsWith('lib/') || f.startsWith('scripts/'))).toEqual([]);
     expect(packedFiles.filter((f) => f.startsWith('build/') || f.startsWith('node_modules/'))).toEqual([]);
     // The install check, and what a source build needs besides native/: the portability CMake module.
@@ -124,8 +126,8 @@ describe('BUILD: the npm package', () => {
       elfFiles.push(file);
       violations.push(...baselineViolations(file, result.needs));
     }
-    expect(elfFiles).toContain('prebuilds/linux-x64/khronos-loader.node');
-    expect(elfFiles).toContain('prebuilds/linux-x64/libkhronos_simxr.so');
+    expect(elfFiles).toContain(`prebuilds/${host}/khronos-loader.node`);
+    expect(elfFiles).toContain(`prebuilds/${host}/libkhronos_simxr.so`);
     expect(violations).toEqual([]);
   });
 
@@ -140,7 +142,7 @@ describe('BUILD: the npm package', () => {
     const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, encoding: 'utf8' });
     const info = JSON.parse(output) as { napi: number; file: string };
     expect(info.napi).toBeGreaterThanOrEqual(8);
-    expect(info.file).toMatch(/node_modules\/khronos-loader\/prebuilds\/linux-x64\/khronos-loader\.node$/);
+    expect(info.file.endsWith(`node_modules/khronos-loader/prebuilds/${host}/khronos-loader.node`)).toBe(true);
   });
 
   it('BUILD: the bin runs from the installed package', () => {
@@ -196,7 +198,7 @@ describe('BUILD: the npm package', () => {
     const installed = realpathSync(path.join(consumer, 'node_modules/khronos-loader'));
     // The demo names itself first, as for every failure it reports.
     expect(result.stderr).toBe(
-      'demo failed: khronos-loader has no prebuilt binary for freebsd-riscv64 (prebuilt: linux-x64).\n' +
+      `demo failed: khronos-loader has no prebuilt binary for freebsd-riscv64 (prebuilt: ${host}).\n` +
         'Build it from source in the package folder (needs CMake and a C++20 compiler):\n' +
         `  cd ${installed} && npm install --no-save cmake-js node-addon-api && npx cmake-js build\n`,
     );
@@ -211,7 +213,7 @@ describe('BUILD: the npm package', () => {
       env: { ...process.env, npm_config_platform: 'darwin', npm_config_arch: 'arm64' },
     });
     expect(missing.status).toBe(1);
-    expect(missing.stderr).toContain('khronos-loader has no prebuilt binary for darwin-arm64 (prebuilt: linux-x64).');
+    expect(missing.stderr).toContain(`khronos-loader has no prebuilt binary for darwin-arm64 (prebuilt: ${host}).`);
     expect(missing.stderr).toContain('npx cmake-js build');
     expect(missing.stderr).not.toMatch(/^\s+at /m);
     const here = spawnSync(process.execPath, ['install.cjs'], { cwd: installed, encoding: 'utf8' });
