@@ -13,7 +13,7 @@ const timeouts = { testTimeout: 60_000, hookTimeout: 300_000 };
 const lib = (file: string): string => fileURLToPath(new URL(`./lib/${file}`, import.meta.url));
 
 // The examples import the package by name (as tsconfig's paths map it), tests import them.
-const resolve = {
+export const resolve = {
   alias: [
     { find: /^khronos-loader$/, replacement: lib('index.ts') },
     { find: /^khronos-loader\/openxr$/, replacement: lib('openxr/index.ts') },

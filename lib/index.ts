@@ -6,6 +6,7 @@ const addon = loadNativeAddon();
 
 export * as openxr from './openxr/index.js';
 export * as vulkan from './vulkan/index.js';
+export { PrebuildMissingError, type NativeTarget } from './native-binary.js';
 export { loaderLog, type LogLevel, type LogRecord } from './core/log.js';
 export { doctor, doctorVulkan, type DoctorOptions, type VulkanDoctorOptions } from './doctor/index.js';
 export type { DoctorReport } from './doctor/report.js';

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { emitLog, logLevelFromNative } from './core/log.js';
+import { locateAddonBinary } from './native-binary.js';
 
 /** A shared library opened by the native side (dlopen RTLD_NOW | RTLD_LOCAL). */
 export interface NativeLibrary {
@@ -223,16 +224,20 @@ let addon: NativeAddon | undefined;
  * (the simulated runtime, the bundled layers) sit beside it.
  */
 export function nativeArtifactDir(): string {
+  return path.dirname(addonBinaryPath());
+}
+
+/** The addon binary node-gyp-build picks; PrebuildMissingError (one message, no stack) when there is none. */
+function addonBinaryPath(): string {
   const require = createRequire(import.meta.url);
   const nodeGypBuild = require('node-gyp-build') as { path(dir: string): string };
-  return path.dirname(nodeGypBuild.path(packageRoot));
+  return locateAddonBinary(packageRoot, (root) => nodeGypBuild.path(root));
 }
 
 export function loadNativeAddon(): NativeAddon {
   if (addon === undefined) {
     const require = createRequire(import.meta.url);
-    const nodeGypBuild = require('node-gyp-build') as (dir: string) => NativeAddon;
-    addon = nodeGypBuild(packageRoot);
+    addon = require(addonBinaryPath()) as NativeAddon;
     // Native log records join the same stream as the TypeScript side's.
     addon.setLogHandler((level, source, message) => emitLog({ level: logLevelFromNative(level), source, message }));
   }

@@ -16,6 +16,7 @@ import { createLoader } from '../openxr/loader.js';
 import { nativeRuntimeExtensions } from '../openxr/api/native-instance.js';
 import { simulatedRuntime } from '../openxr/simulated-runtime.js';
 import { POSE_FLOATS, VIEW_FLOATS } from '../openxr/api/types.js';
+import { expectedElf, readElfHeader } from '../doctor/elf.js';
 
 export const CORE_VALIDATION_LAYER = 'XR_APILAYER_LUNARG_core_validation';
 const OPTIONAL_EXTENSIONS = ['XR_KHR_convert_timespec_time', 'XR_FB_display_refresh_rate'];
@@ -66,9 +67,19 @@ export interface DemoResult {
 const LAG_RESOLUTION_MS = 1;
 const lagMs = (intervalNs: number) => Math.max(0, intervalNs / 1e6 - LAG_RESOLUTION_MS);
 
+/**
+ * False only for a library known to be built for another CPU than this process's: a multiarch
+ * system (or an emulated Node) may have the layer installed for another architecture only.
+ */
+function builtForThisCpu(libraryPath: string): boolean {
+  const want = expectedElf();
+  const read = readElfHeader(libraryPath);
+  return want === undefined || read.kind !== 'elf' || (read.header.machine === want.machine && read.header.bits === want.bits);
+}
+
 function findCoreValidation(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const found = discover({ platform: createLinuxPlatform({ env }), logWriter: () => {} }).apiLayers.find((l) => l.name === CORE_VALIDATION_LAYER);
-  return found === undefined ? undefined : path.dirname(found.manifestPath);
+  return found === undefined || !builtForThisCpu(found.libraryPath) ? undefined : path.dirname(found.manifestPath);
 }
 
 export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {

@@ -13,6 +13,7 @@ import { formatOpenXrInfo } from './info.js';
 import { discover as discoverVulkan } from '../vulkan/discovery/discover.js';
 import { formatVulkanInfo } from './info-vulkan.js';
 import { processVulkanLoader } from '../vulkan/api/process-loader.js';
+import { PrebuildMissingError } from '../native-binary.js';
 
 const USAGE = `usage: khronos-loader <command>
 
@@ -98,13 +99,20 @@ function isMain(): boolean {
   }
 }
 
+/** A platform without a prebuilt binary gets the message alone, not a stack trace. */
+function exitCodeForError(error: unknown, stderr: LogWriter): number {
+  if (error instanceof PrebuildMissingError) {
+    stderr(`${error.message}\n`);
+    return 1;
+  }
+  throw error;
+}
+
 if (isMain()) {
-  void Promise.resolve(
-    runCli(process.argv.slice(2), {
-      stdout: (t) => process.stdout.write(t),
-      stderr: (t) => process.stderr.write(t),
-    }),
-  ).then((code) => {
-    process.exitCode = code;
-  });
+  const stderr: LogWriter = (t) => process.stderr.write(t);
+  new Promise<number>((resolve) => resolve(runCli(process.argv.slice(2), { stdout: (t) => process.stdout.write(t), stderr })))
+    .catch((error: unknown) => exitCodeForError(error, stderr))
+    .then((code) => {
+      process.exitCode = code;
+    });
 }

@@ -2,7 +2,7 @@
 //
 // The runtime library sits beside the addon binary node-gyp-build picks: build/Release in a
 // source checkout (where CMake also writes khronos_simxr.json beside it), prebuilds/<platform>-<arch>
-// in an installed package (prebuildify copies only the .so files there). When no manifest sits
+// in an installed package (scripts/prebuild.ts copies only the libraries there). When no manifest sits
 // beside the library, one is written into a cache folder with the library's absolute path, so
 // the answer works for read-only installs too.
 import { createHash } from 'node:crypto';

@@ -3,17 +3,23 @@
 // prebuilt addon and run its CLI. The pack happens in a copy of the tree so this test never
 // disturbs the checkout's own build.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/paths.js';
+import { baselineViolations, readElfVersions } from '../../scripts/platforms/elf-versions.js';
 
 const npm = 'npm';
+/** The prebuild npm pack ships from this machine (linux-x64 here, linux-arm64 on the release workflow's arm64 runner). */
+const host = `${process.platform}-${process.arch}`;
 let work: string;
 let tarball: string;
 let packedFiles: string[];
+let packedSize: { size: number; unpackedSize: number };
 let consumer: string;
+/** Where the copy that was packed lived: a path of the build machine, like repoRoot. */
+let source: string;
 
 function copyTree(to: string): void {
   const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: repoRoot, encoding: 'utf8' })
@@ -35,20 +41,25 @@ function copyTree(to: string): void {
 describe('BUILD: the npm package', () => {
   beforeAll(() => {
     work = mkdtempSync(path.join(os.tmpdir(), 'kl-pack-'));
-    const source = path.join(work, 'source');
+    source = path.join(work, 'source');
     copyTree(source);
-    // `npm pack` runs prepack: TypeScript build and prebuildify (a from-source N-API build).
-    const output = execFileSync(npm, ['pack', '--json', '--pack-destination', work], {
+    // What prepack does (the npm-scripts test checks it still is), run here so that `npm pack`
+    // need not also run `prepare`, a second, unshipped source build: the TypeScript build and
+    // this machine's prebuild (scripts/prebuild.ts).
+    for (const script of ['build:ts', 'prebuild:host']) {
+      execFileSync(npm, ['run', script], { cwd: source, stdio: ['ignore', 'ignore', 'inherit'] });
+    }
+    const output = execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
       cwd: source,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    // The prepack scripts print to stdout too; npm's JSON report is the array at the end.
-    const parsed = JSON.parse(output.slice(output.lastIndexOf('[\n  {'))) as { filename: string; files: { path: string }[] }[];
+    const parsed = JSON.parse(output) as { filename: string; size: number; unpackedSize: number; files: { path: string }[] }[];
     const first = parsed[0];
     if (first === undefined) throw new Error('npm pack reported nothing');
     tarball = path.join(work, first.filename);
     packedFiles = first.files.map((f) => f.path).sort();
+    packedSize = { size: first.size, unpackedSize: first.unpackedSize };
 
     consumer = path.join(work, 'consumer');
     mkdirSync(consumer);
@@ -57,7 +68,7 @@ describe('BUILD: the npm package', () => {
       cwd: consumer,
       stdio: ['ignore', 'ignore', 'inherit'],
     });
-  }, 600_000);
+  }, 900_000);
 
   afterAll(() => {
     if (work !== undefined) rmSync(work, { recursive: true, force: true });
@@ -73,16 +84,53 @@ describe('BUILD: the npm package', () => {
     expect(packedFiles).toContain('dist/vulkan/index.js');
     expect(packedFiles).toContain('dist/cli/main.js');
     expect(packedFiles).toContain('native/common/dynamic_library.cc');
-    expect(packedFiles).toContain('prebuilds/linux-x64/khronos-loader.node');
+    expect(packedFiles).toContain(`prebuilds/${host}/khronos-loader.node`);
     // The shared libraries that ship beside the addon: the simulated runtime and the bundled layer.
-    expect(packedFiles).toContain('prebuilds/linux-x64/libkhronos_simxr.so');
-    expect(packedFiles).toContain('prebuilds/linux-x64/libkhronos_layer_passthrough.so');
+    expect(packedFiles).toContain(`prebuilds/${host}/libkhronos_simxr.so`);
+    expect(packedFiles).toContain(`prebuilds/${host}/libkhronos_layer_passthrough.so`);
     // The bundled pass-through Vulkan layer ships the same way (bench vulkan stacks copies of it).
-    expect(packedFiles).toContain('prebuilds/linux-x64/libkhronos_vk_layer_passthrough.so');
+    expect(packedFiles).toContain(`prebuilds/${host}/libkhronos_vk_layer_passthrough.so`);
     // #17.5: the process-wide Vulkan loader (SONAME libvulkan.so.1) that provideProcessVulkanLoader() loads.
-    expect(packedFiles).toContain('prebuilds/linux-x64/libkhronos_vulkan_process_loader.so');
+    expect(packedFiles).toContain(`prebuilds/${host}/libkhronos_vulkan_process_loader.so`);
     expect(packedFiles.filter((f) => f.startsWith('test/') || f.startsWith('lib/') || f.startsWith('scripts/'))).toEqual([]);
     expect(packedFiles.filter((f) => f.startsWith('build/') || f.startsWith('node_modules/'))).toEqual([]);
+    // The install check, and what a source build needs besides native/: the portability CMake module.
+    expect(packedFiles).toContain('install.cjs');
+    expect(packedFiles).toContain('cmake/GlibcBaseline.cmake');
+    expect(packedFiles.filter((f) => /\.test\.[cm]?[jt]s$/.test(f) || f.endsWith('.tgz'))).toEqual([]);
+  });
+
+  it('BUILD: the tarball size is reported and stays small', () => {
+    process.stdout.write(`[package] ${path.basename(tarball)}: ${(packedSize.size / 1024).toFixed(0)} KiB packed, ${(packedSize.unpackedSize / 1024).toFixed(0)} KiB unpacked, ${packedFiles.length} files\n`);
+    expect(statSync(tarball).size).toBe(packedSize.size);
+    // One platform's binaries, the compiled JS and the native sources: a few MiB at most.
+    expect(packedSize.size).toBeLessThan(8 * 1024 * 1024);
+  });
+
+  it('BUILD: no shipped file names a path of the build machine (its checkout, the packed copy, /work/)', () => {
+    const installed = path.join(consumer, 'node_modules/khronos-loader');
+    const machinePaths = [repoRoot, source, '/work/'];
+    const offenders: string[] = [];
+    for (const file of packedFiles) {
+      const bytes = readFileSync(path.join(installed, file));
+      for (const p of machinePaths) if (bytes.includes(p)) offenders.push(`${file} names ${p}`);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('BUILD: every shipped ELF file loads on glibc 2.28: no symbol version newer than GLIBC_2.28, no GLIBCXX_/CXXABI_ need', () => {
+    const installed = path.join(consumer, 'node_modules/khronos-loader');
+    const elfFiles: string[] = [];
+    const violations: string[] = [];
+    for (const file of packedFiles) {
+      const result = readElfVersions(file, readFileSync(path.join(installed, file)));
+      if (result.kind !== 'elf') continue;
+      elfFiles.push(file);
+      violations.push(...baselineViolations(file, result.needs));
+    }
+    expect(elfFiles).toContain(`prebuilds/${host}/khronos-loader.node`);
+    expect(elfFiles).toContain(`prebuilds/${host}/libkhronos_simxr.so`);
+    expect(violations).toEqual([]);
   });
 
   it('BUILD: installed with install scripts off, the package loads its prebuilt addon through node-gyp-build', () => {
@@ -96,7 +144,7 @@ describe('BUILD: the npm package', () => {
     const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, encoding: 'utf8' });
     const info = JSON.parse(output) as { napi: number; file: string };
     expect(info.napi).toBeGreaterThanOrEqual(8);
-    expect(info.file).toMatch(/node_modules\/khronos-loader\/prebuilds\/linux-x64\/khronos-loader\.node$/);
+    expect(info.file.endsWith(`node_modules/khronos-loader/prebuilds/${host}/khronos-loader.node`)).toBe(true);
   });
 
   it('BUILD: the bin runs from the installed package', () => {
@@ -157,4 +205,94 @@ describe('BUILD: the npm package', () => {
     // Only the probe child, having negotiated with the runtime, can know its extensions.
     expect(runtime?.negotiated?.extensions?.map((e) => e.name)).toContain('XR_MND_headless');
   });
+  it('BUILD: the demo runs from the installed package (npx khronos-loader demo)', () => {
+    const bin = path.join(consumer, 'node_modules/.bin/khronos-loader');
+    const output = execFileSync(bin, ['demo', '--seconds', '1', '--json'], { cwd: consumer, encoding: 'utf8' });
+    const result = JSON.parse(output) as { frames: number; rendered: number; runtimeManifest: string };
+    expect(result.rendered).toBeGreaterThan(0);
+    expect(result.frames).toBeGreaterThanOrEqual(result.rendered);
+  });
+
+  it('BUILD: on a platform without a prebuild, the CLI prints one message (the platforms that exist, how to build from source) and no stack trace', () => {
+    const bin = path.join(consumer, 'node_modules/.bin/khronos-loader');
+    // node-gyp-build resolves for npm_config_platform/npm_config_arch: a platform nobody ships.
+    const env = { ...process.env, npm_config_platform: 'freebsd', npm_config_arch: 'riscv64' };
+    const result = spawnSync(bin, ['demo', '--seconds', '1'], { cwd: consumer, encoding: 'utf8', env });
+    expect(result.status).toBe(1);
+    const installed = realpathSync(path.join(consumer, 'node_modules/khronos-loader'));
+    // The demo names itself first, as for every failure it reports.
+    expect(result.stderr).toBe(
+      `demo failed: khronos-loader has no prebuilt binary for freebsd-riscv64 (prebuilt: ${host}).\n` +
+        'Build it from source in the package folder (needs CMake and a C++20 compiler):\n' +
+        `  cd ${installed} && npm install --no-save cmake-js node-addon-api && npx cmake-js build\n`,
+    );
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('BUILD: with install scripts on, install.cjs fails the install on a platform without a prebuild and passes on this one', () => {
+    const installed = path.join(consumer, 'node_modules/khronos-loader');
+    const missing = spawnSync(process.execPath, ['install.cjs'], {
+      cwd: installed,
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_platform: 'darwin', npm_config_arch: 'arm64' },
+    });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain(`khronos-loader has no prebuilt binary for darwin-arm64 (prebuilt: ${host}).`);
+    expect(missing.stderr).toContain('npx cmake-js build');
+    expect(missing.stderr).not.toMatch(/^\s+at /m);
+    const here = spawnSync(process.execPath, ['install.cjs'], { cwd: installed, encoding: 'utf8' });
+    expect(here.status, here.stderr).toBe(0);
+    expect(here.stderr).toBe('');
+  });
+
+  for (const moduleResolution of ['node16', 'bundler'] as const) {
+    it(`BUILD: a TypeScript consumer (moduleResolution ${moduleResolution}) typechecks against the published types`, () => {
+      const project = path.join(work, `ts-consumer-${moduleResolution}`);
+      mkdirSync(project, { recursive: true });
+      symlinkSync(path.join(consumer, 'node_modules'), path.join(project, 'node_modules'), 'dir');
+      writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'ts-consumer', version: '1.0.0', type: 'module', private: true }));
+      writeFileSync(
+        path.join(project, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            module: moduleResolution === 'node16' ? 'node16' : 'esnext',
+            moduleResolution,
+            strict: true,
+            noEmit: true,
+            skipLibCheck: false,
+            types: ['node'],
+            // The consumer's own @types/node: the repository's, as a project would have it installed.
+            typeRoots: [path.join(repoRoot, 'node_modules/@types')],
+          },
+          files: ['consumer.ts'],
+        }),
+      );
+      writeFileSync(
+        path.join(project, 'consumer.ts'),
+        [
+          "import { openxr, loaderLog, PrebuildMissingError, type LogRecord } from 'khronos-loader';",
+          "import { createLoader, simulatedRuntime, POSE_FLOATS, type Session } from 'khronos-loader/openxr';",
+          "import { discover, VK_API_VERSION_1_1 } from 'khronos-loader/vulkan';",
+          'const found: string | undefined = openxr.discover().runtime?.manifestPath;',
+          'loaderLog.on(\'record\', (r: LogRecord) => console.log(r.level, r.message));',
+          'const manifest: string = simulatedRuntime();',
+          'const pose = new Float32Array(POSE_FLOATS);',
+          'const layers: readonly string[] = discover().layers.map((l) => l.name);',
+          'const api: number = VK_API_VERSION_1_1;',
+          'function frames(session: Session): void { session.on(\'stateChanged\', (s) => console.log(s)); }',
+          'const error: unknown = new Error();',
+          'if (error instanceof PrebuildMissingError) console.log(error.available.join(\', \'));',
+          'console.log(found, manifest, pose, layers, api, frames, createLoader);',
+          '// @ts-expect-error: a string is not a loader option object',
+          "createLoader('wrong');",
+          '',
+        ].join('\n'),
+      );
+      const tsc = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
+      const result = spawnSync(process.execPath, [tsc, '-p', project], { cwd: project, encoding: 'utf8' });
+      expect(result.stdout + result.stderr).toBe('');
+      expect(result.status).toBe(0);
+    });
+  }
 });

@@ -1,0 +1,74 @@
+// Which addon binary this process loads, and what to say when there is none for its platform.
+// node-gyp-build does the picking (build/Release in a source checkout, else
+// prebuilds/<platform>-<arch>/ in the package); when it finds nothing, the user gets one message
+// naming the platforms the package has binaries for and how to build one from source, instead
+// of node-gyp-build's error and stack.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+
+/** A platform-arch pair as node-gyp-build names the prebuild folders ("linux-x64"). */
+export interface NativeTarget {
+  readonly platform: string;
+  readonly arch: string;
+}
+
+/**
+ * The target node-gyp-build resolves for: npm_config_platform / npm_config_arch when set (as
+ * node-gyp-build reads them, for cross-installs), else this process's.
+ */
+export function currentNativeTarget(env: Readonly<Record<string, string | undefined>> = process.env): NativeTarget {
+  return { platform: env.npm_config_platform || process.platform, arch: env.npm_config_arch || process.arch };
+}
+
+/** The prebuild folders the package ships, sorted ("linux-arm64", "linux-x64", ...). */
+export function availablePrebuilds(packageRoot: string, listDir: (dir: string) => string[] = readdirNames): string[] {
+  try {
+    return listDir(path.join(packageRoot, 'prebuilds')).filter((name) => /^[a-z0-9]+-[a-z0-9]+$/.test(name)).sort();
+  } catch {
+    return [];
+  }
+}
+
+function readdirNames(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+}
+
+/** The whole message: what is missing, what exists, how to build it. */
+export function missingPrebuildMessage(target: NativeTarget, available: readonly string[], packageRoot: string): string {
+  const have = available.length > 0 ? available.join(', ') : 'none';
+  return [
+    `khronos-loader has no prebuilt binary for ${target.platform}-${target.arch} (prebuilt: ${have}).`,
+    'Build it from source in the package folder (needs CMake and a C++20 compiler):',
+    `  cd ${packageRoot} && npm install --no-save cmake-js node-addon-api && npx cmake-js build`,
+  ].join('\n');
+}
+
+/** Thrown when neither a local build nor a prebuild exists for this platform. */
+export class PrebuildMissingError extends Error {
+  readonly code = 'KL_NO_PREBUILD';
+  constructor(
+    readonly target: NativeTarget,
+    readonly available: readonly string[],
+    packageRoot: string,
+  ) {
+    super(missingPrebuildMessage(target, available, packageRoot));
+    this.name = 'PrebuildMissingError';
+  }
+}
+
+/**
+ * The addon binary's path from `resolve` (node-gyp-build's path()), or a PrebuildMissingError
+ * when it finds none.
+ */
+export function locateAddonBinary(
+  packageRoot: string,
+  resolve: (root: string) => string,
+  target: NativeTarget = currentNativeTarget(),
+  listDir?: (dir: string) => string[],
+): string {
+  try {
+    return resolve(packageRoot);
+  } catch {
+    throw new PrebuildMissingError(target, availablePrebuilds(packageRoot, listDir), packageRoot);
+  }
+}
