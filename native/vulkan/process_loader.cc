@@ -1,7 +1,6 @@
 #include "vulkan/process_loader.h"
 
 #include <dlfcn.h>
-#include <link.h>
 
 #include <mutex>
 
@@ -12,17 +11,18 @@
 namespace kl::vulkan {
 namespace {
 
-// The file behind a dlopen handle.
-std::string HandlePath(void* handle) {
-  link_map* map = nullptr;
-  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr || map->l_name == nullptr) return "?";
-  return map->l_name;
-}
-
 // The object `address` lies in ("" when none).
 std::string ObjectOf(const void* address) {
   Dl_info info{};
   return dladdr(address, &info) != 0 && info.dli_fname != nullptr ? info.dli_fname : "";
+}
+
+// The file behind a libvulkan.so.1 handle: where its vkGetInstanceProcAddr lies. (Not dlinfo: it
+// needs GLIBC_2.34, newer than the prebuilds' glibc 2.28 baseline.)
+std::string HandlePath(void* handle) {
+  const void* entry = dlsym(handle, "vkGetInstanceProcAddr");
+  const std::string path = entry != nullptr ? ObjectOf(entry) : "";
+  return path.empty() ? std::string(process_loader::kSoname) + " (its file not found)" : path;
 }
 
 // The one process-wide record of the library this addon loaded and bound: it stays loaded until
