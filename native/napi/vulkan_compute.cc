@@ -527,6 +527,39 @@ Napi::Value CmdCopyBuffer(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// One VkImageMemoryBarrier (colour aspect, every mip level, layers baseArrayLayer..+layerCount):
+// (cb, image, oldLayout, newLayout, srcStage, dstStage, srcAccess, dstAccess, baseArrayLayer, layerCount).
+Napi::Value CmdImageBarrier(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  VkImageMemoryBarrier barrier{};
+  barrier.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+  barrier.image = Handle<VkImage>(env, info[1], "image");
+  barrier.oldLayout = static_cast<VkImageLayout>(U32(env, info[2], "oldLayout"));
+  barrier.newLayout = static_cast<VkImageLayout>(U32(env, info[3], "newLayout"));
+  barrier.srcAccessMask = U32(env, info[6], "srcAccessMask");
+  barrier.dstAccessMask = U32(env, info[7], "dstAccessMask");
+  barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, U32(env, info[8], "baseArrayLayer"), U32(env, info[9], "layerCount")};
+  vkCmdPipelineBarrier(Handle<VkCommandBuffer>(env, info[0], "commandBuffer"), U32(env, info[4], "srcStageMask"),
+                       U32(env, info[5], "dstStageMask"), 0, 0, nullptr, 0, nullptr, 1, &barrier);
+  return env.Undefined();
+}
+
+// vkCmdClearColorImage with a float colour: (cb, image, layout, r, g, b, a, baseArrayLayer, layerCount).
+Napi::Value CmdClearColorImage(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  VkClearColorValue color{};
+  for (uint32_t i = 0; i < 4; ++i) {
+    if (!info[3 + i].IsNumber()) throw ArgumentError(env, "clearColorImage: the colour must be 4 numbers");
+    color.float32[i] = info[3 + i].As<Napi::Number>().FloatValue();
+  }
+  const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, U32(env, info[7], "baseArrayLayer"), U32(env, info[8], "layerCount")};
+  vkCmdClearColorImage(Handle<VkCommandBuffer>(env, info[0], "commandBuffer"), Handle<VkImage>(env, info[1], "image"),
+                       static_cast<VkImageLayout>(U32(env, info[2], "layout")), &color, 1, &range);
+  return env.Undefined();
+}
+
 // ---- synchronisation and submission ----
 
 Napi::Value CreateFence(const Napi::CallbackInfo& info) {
@@ -688,6 +721,8 @@ Napi::Object VulkanComputeFunctions(Napi::Env env) {
   add("cmdDispatch", CmdDispatch);
   add("cmdPipelineBarrier", CmdPipelineBarrier);
   add("cmdCopyBuffer", CmdCopyBuffer);
+  add("cmdImageBarrier", CmdImageBarrier);
+  add("cmdClearColorImage", CmdClearColorImage);
   add("createFence", CreateFence);
   add("fenceStatus", FenceStatus);
   add("resetFence", ResetFence);

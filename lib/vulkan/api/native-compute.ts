@@ -92,6 +92,20 @@ export interface NativeVulkanCompute {
   cmdDispatch(commandBuffer: bigint, x: number, y: number, z: number): void;
   cmdPipelineBarrier(commandBuffer: bigint, srcStageMask: number, dstStageMask: number, srcAccessMask: number, dstAccessMask: number): void;
   cmdCopyBuffer(commandBuffer: bigint, src: bigint, dst: bigint, srcOffset: Size, dstOffset: Size, size: Size): void;
+  /** One VkImageMemoryBarrier (colour aspect, every mip level). */
+  cmdImageBarrier(
+    commandBuffer: bigint,
+    image: bigint,
+    oldLayout: number,
+    newLayout: number,
+    srcStageMask: number,
+    dstStageMask: number,
+    srcAccessMask: number,
+    dstAccessMask: number,
+    baseArrayLayer: number,
+    layerCount: number,
+  ): void;
+  cmdClearColorImage(commandBuffer: bigint, image: bigint, layout: number, r: number, g: number, b: number, a: number, baseArrayLayer: number, layerCount: number): void;
   createFence(device: bigint, signaled: boolean): bigint;
   fenceStatus(device: bigint, fence: bigint): boolean;
   resetFence(device: bigint, fence: bigint): void;
