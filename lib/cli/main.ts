@@ -17,7 +17,7 @@ commands:
   info openxr [--json]   the active OpenXR runtime, every API layer found, every problem
   info vulkan [--json]   the Vulkan drivers, every layer (kind, manifest, library, versions, on/off and why,
                          meta components), the loader settings file in force, every problem
-  demo [--seconds N] [--runtime <manifest>] [--json]
+  demo [--seconds N] [--runtime <manifest>] [--vulkan] [--json]
                          a 90 Hz frame loop through the loader on the simulated runtime (or on --runtime's), with the
                          bundled pass-through layer (and core_validation when installed): frames, event-loop lag, ns per call
   doctor [openxr] [--json] [--timeout ms]
