@@ -2,7 +2,10 @@
 // the runtime or the driver with a dead handle: swapchain calls out of order or after destroy,
 // endFrame naming a destroyed swapchain, the Vulkan device or instance destroyed under a live
 // session, swapchains on a headless session, wrong arguments. Simulated runtime, lavapipe.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/paths.js';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
 import type { Session } from '../../lib/openxr/api/session.js';
 import type { Swapchain } from '../../lib/openxr/api/swapchain.js';
@@ -150,4 +153,17 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 misuse', () => {
       headless.dispose();
     }
   });
+
+  it('#11.4: everything dropped without destroy(), finalizers in the collector\'s order (work in flight too): the process survives and all is collected', () => {
+    const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(repoRoot, 'test/openxr-api/fixtures/vulkan-gc-order.ts')], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      env: { ...process.env, VK_DRIVER_FILES: LAVAPIPE },
+      timeout: 60_000,
+    });
+    expect(child.signal).toBeNull();
+    expect(child.status).toBe(0);
+    // 6 rounds of XR instance, Vulkan instance, device, session, swapchain.
+    expect(JSON.parse(child.stdout.trim().split('\n').pop() as string)).toEqual({ collected: 30 });
+  }, 90_000);
 });
