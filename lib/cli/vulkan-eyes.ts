@@ -1,8 +1,10 @@
 // The Vulkan-rendered demo's renderer: each frame, both eyes' swapchain images are acquired,
 // cleared to a colour that changes every frame (different per eye) with the typed Vulkan command
-// buffer, submitted on the session's queue and released; the frame's projection layer goes to
-// endFrame. What it drew is known exactly (eyeColour), so the simulated runtime's readback can be
-// checked against it. The per-frame path reuses its command buffers, fences, views and layer.
+// buffer — or, given the SPIR-V of examples/shaders/eye-pattern.comp, written by that compute
+// shader as storage images — submitted on the session's queue and released; the frame's
+// projection layer goes to endFrame. What it drew is known exactly (eyeColour), so the simulated
+// runtime's readback can be checked against it. The per-frame path reuses its command buffers,
+// fences, descriptor sets, push-constant array, views and layer.
 import type { FrameState, ProjectionLayer, Session } from '../openxr/api/session.js';
 import type { Space } from '../openxr/api/space.js';
 import type { Swapchain } from '../openxr/api/swapchain.js';
@@ -10,7 +12,7 @@ import type { SubmittedPixel } from '../openxr/api/native-api.js';
 import { VIEW_FLOATS } from '../openxr/api/types.js';
 import type { VulkanGraphics } from '../openxr/api/vulkan-graphics.js';
 import type { CommandBuffer } from '../vulkan/api/commands.js';
-import type { Fence } from '../vulkan/api/device-objects.js';
+import type { DescriptorSet, Fence, PipelineLayout, ComputePipeline } from '../vulkan/api/device-objects.js';
 import { ACCESS, PIPELINE_STAGE, type Image } from '../vulkan/api/image.js';
 import type { ImageBarrier } from '../vulkan/api/commands.js';
 
@@ -28,9 +30,44 @@ const red = (n: number) => (n * 3 + 17) & 255;
 const green = (n: number, eye: number) => (n * 7 + eye * 128) & 255;
 const blue = (eye: number) => (eye === 0 ? 64 : 192);
 
-/** The colour eye `eye` of frame `n` (0-based) is cleared to, as R, G, B, A bytes. */
-export function eyeColour(n: number, eye: number): [number, number, number, number] {
-  return [red(n), green(n, eye), blue(eye), 255];
+/**
+ * The colour of texel (x, y) of eye `eye` in frame `n` (0-based), as R, G, B, A bytes: the clear
+ * colour (x and y 0), or what eye-pattern.comp writes there.
+ */
+export function eyeColour(n: number, eye: number, x = 0, y = 0): [number, number, number, number] {
+  return [(red(n) + x) & 255, (green(n, eye) + y) & 255, blue(eye), 255];
+}
+
+/** What EyeColourRenderer draws with: clearColorImage, or the eye-pattern compute shader. */
+export type EyeDrawing = { readonly kind: 'clear' } | { readonly kind: 'compute'; readonly spirv: Uint32Array };
+
+const STORAGE_IMAGE = 3;
+const STAGE_COMPUTE = 0x20;
+const GROUP_SIZE = 8; // local_size_x and _y in eye-pattern.comp
+const toGeneral: ImageBarrier = {
+  oldLayout: 'color-attachment-optimal',
+  newLayout: 'general',
+  srcStageMask: PIPELINE_STAGE.COLOR_ATTACHMENT_OUTPUT,
+  dstStageMask: PIPELINE_STAGE.COMPUTE_SHADER,
+  srcAccessMask: ACCESS.COLOR_ATTACHMENT_WRITE,
+  dstAccessMask: ACCESS.SHADER_WRITE,
+};
+const generalToAttachment: ImageBarrier = {
+  oldLayout: 'general',
+  newLayout: 'color-attachment-optimal',
+  srcStageMask: PIPELINE_STAGE.COMPUTE_SHADER,
+  dstStageMask: PIPELINE_STAGE.COLOR_ATTACHMENT_OUTPUT,
+  srcAccessMask: ACCESS.SHADER_WRITE,
+  dstAccessMask: ACCESS.COLOR_ATTACHMENT_WRITE | ACCESS.COLOR_ATTACHMENT_READ,
+};
+
+/** The compute path's objects: one descriptor set per swapchain image, per eye. */
+interface ComputeEyes {
+  readonly pipeline: ComputePipeline;
+  readonly layout: PipelineLayout;
+  readonly sets: readonly (readonly DescriptorSet[])[];
+  /** The push constants (frame, eye), rewritten each dispatch. */
+  readonly constants: Uint32Array;
 }
 
 const toAttachment: ImageBarrier = {
@@ -89,19 +126,24 @@ export class EyeColourRenderer {
   readonly #displayTimes = new Float64Array(REMEMBERED_FRAMES);
   readonly #ns = { acquire: 0, wait: 0, recordAndSubmit: 0, release: 0 };
   readonly #acquired = [0, 0];
+  readonly #compute: ComputeEyes | undefined;
+  readonly #size: number;
 
   /**
    * `views`: where the caller's locateViews writes each frame (VIEW_FLOATS per view): the layer's
    * poses and fields of view are read from it.
    */
-  constructor(session: Session, graphics: VulkanGraphics, space: Space, size: number, views: Float32Array) {
+  constructor(session: Session, graphics: VulkanGraphics, space: Space, size: number, views: Float32Array, drawing: EyeDrawing = { kind: 'clear' }) {
     this.#graphics = graphics;
+    this.#size = size;
     const formats = session.swapchainFormats();
     const format = formats.find((f) => f === VK_FORMAT_R8G8B8A8_UNORM || f === VK_FORMAT_B8G8R8A8_UNORM);
     if (format === undefined) throw new Error(`the runtime offers no 8-bit UNORM swapchain format (it offers ${formats.join(', ')})`);
     this.format = format;
     const eyes = session.viewCount();
-    this.swapchains = Array.from({ length: eyes }, () => session.createSwapchain({ format, width: size, height: size, usage: ['color-attachment', 'transfer-dst'] }));
+    const usage = drawing.kind === 'compute' ? (['color-attachment', 'unordered-access'] as const) : (['color-attachment', 'transfer-dst'] as const);
+    this.swapchains = Array.from({ length: eyes }, () => session.createSwapchain({ format, width: size, height: size, usage }));
+    if (drawing.kind === 'compute') this.#compute = this.#computeEyes(drawing.spirv);
     if (views.length < eyes * VIEW_FLOATS) throw new TypeError(`views must hold ${VIEW_FLOATS} floats per view`);
     this.#views = views;
     // Each view's pose and fov are subarrays of the locateViews output: updated in place every frame.
@@ -113,6 +155,23 @@ export class EyeColourRenderer {
     this.#layers = [{ type: 'projection', space, views: projectionViews }];
     const pool = graphics.device.createCommandPool(graphics.queueFamilyIndex);
     for (let i = 0; i < SLOTS; i++) this.#slots.push({ commandBuffer: pool.allocateCommandBuffer(), fence: graphics.device.createFence(), submitted: false });
+  }
+
+  #computeEyes(spirv: Uint32Array): ComputeEyes {
+    const device = this.#graphics.device;
+    const setLayout = device.createDescriptorSetLayout([{ binding: 0, descriptorType: STORAGE_IMAGE, stageFlags: STAGE_COMPUTE }]);
+    const layout = device.createPipelineLayout([setLayout], [{ stageFlags: STAGE_COMPUTE, offset: 0, size: 8 }]);
+    const pipeline = device.createComputePipeline({ layout, module: device.createShaderModule(spirv) });
+    const images = this.swapchains.reduce((n, s) => n + s.images.length, 0);
+    const pool = device.createDescriptorPool(images, [{ type: STORAGE_IMAGE, descriptorCount: images }]);
+    const sets = this.swapchains.map((swapchain) =>
+      swapchain.images.map((image) => {
+        const set = pool.allocateSet(setLayout);
+        set.writeImages([{ binding: 0, descriptorType: STORAGE_IMAGE, view: device.createImageView(image), layout: 'general' }]);
+        return set;
+      }),
+    );
+    return { pipeline, layout, sets, constants: new Uint32Array(2) };
   }
 
   get framesDrawn(): number {
@@ -139,11 +198,25 @@ export class EyeColourRenderer {
     this.#ns.wait += t1 - t;
     t = t1;
     const cb = slot.commandBuffer.begin(ONE_TIME_SUBMIT);
+    const compute = this.#compute;
     for (let eye = 0; eye < swapchains.length; eye++) {
-      const image = (swapchains[eye] as Swapchain).images[this.#acquired[eye] as number] as Image;
-      cb.imageBarrier(image, toTransfer)
-        .clearColorImage(image, 'transfer-dst-optimal', red(n) / 255, green(n, eye) / 255, blue(eye) / 255, 1)
-        .imageBarrier(image, toAttachment);
+      const index = this.#acquired[eye] as number;
+      const image = (swapchains[eye] as Swapchain).images[index] as Image;
+      if (compute === undefined) {
+        cb.imageBarrier(image, toTransfer)
+          .clearColorImage(image, 'transfer-dst-optimal', red(n) / 255, green(n, eye) / 255, blue(eye) / 255, 1)
+          .imageBarrier(image, toAttachment);
+      } else {
+        compute.constants[0] = n;
+        compute.constants[1] = eye;
+        const groups = Math.ceil(this.#size / GROUP_SIZE);
+        cb.imageBarrier(image, toGeneral)
+          .bindPipeline(compute.pipeline)
+          .bindDescriptorSet(compute.layout, (compute.sets[eye] as readonly DescriptorSet[])[index] as DescriptorSet)
+          .pushConstants(compute.layout, STAGE_COMPUTE, 0, compute.constants)
+          .dispatch(groups, groups)
+          .imageBarrier(image, generalToAttachment);
+      }
     }
     cb.end();
     this.#graphics.queue.submit(cb, slot.fence);
@@ -173,7 +246,9 @@ export class EyeColourRenderer {
     let asDrawn = 0;
     for (const p of pixels) {
       const n = p.frameIndex - 1;
-      const rgba = eyeColour(n, p.viewIndex);
+      // The readback's texel: the centre of the image (the views cover whole images).
+      const centre = this.#compute === undefined ? 0 : this.#size >> 1;
+      const rgba = eyeColour(n, p.viewIndex, centre, centre);
       const expected = p.format === VK_FORMAT_B8G8R8A8_UNORM ? [rgba[2], rgba[1], rgba[0], rgba[3]] : rgba;
       const time = this.#displayTimes[n % REMEMBERED_FRAMES];
       const ok = n >= 0 && n < this.#framesDrawn && p.format === this.format && expected.every((v, i) => v === p.bytes[i]) && p.displayTime === time;

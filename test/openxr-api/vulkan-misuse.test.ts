@@ -154,6 +154,28 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 misuse', () => {
     }
   });
 
+  it('#11.4: image views of swapchain images: usable while the swapchain lives, VulkanError after; wrong descriptors are TypeError', () => {
+    const { session, graphics } = setUp();
+    const storage = session.createSwapchain({ format: VK_FORMAT_R8G8B8A8_UNORM, width: 16, height: 16, usage: ['color-attachment', 'unordered-access'] });
+    const image = storage.images[0];
+    if (image === undefined) throw new Error('no image');
+    const device = graphics.device;
+    const view = device.createImageView(image);
+    expect(typeof view.handle).toBe('bigint');
+    const setLayout = device.createDescriptorSetLayout([{ binding: 0, descriptorType: 3, stageFlags: 0x20 }]);
+    const set = device.createDescriptorPool(2, [{ type: 3, descriptorCount: 2 }]).allocateSet(setLayout);
+    set.writeImages([{ binding: 0, descriptorType: 3, view, layout: 'general' }]);
+    expect(() => set.writeImages([{ binding: 0, descriptorType: 3, view: image as never, layout: 'general' }])).toThrow(TypeError);
+    expect(() => set.writeImages([{ binding: 0, descriptorType: 3, view, layout: 'upside-down' as 'general' }])).toThrow(TypeError);
+    expect(() => device.createImageView(image, 0, 2)).toThrow(TypeError); // one array layer only
+    view.destroy();
+    const second = device.createImageView(image);
+    storage.destroy();
+    expect(second.isDestroyed).toBe(true);
+    expect(() => set.writeImages([{ binding: 0, descriptorType: 3, view: second, layout: 'general' }])).toThrow(VulkanError);
+    expect(() => device.createImageView(image)).toThrow(VulkanError);
+  });
+
   it('#11.4: everything dropped without destroy(), finalizers in the collector\'s order (work in flight too): the process survives and all is collected', () => {
     const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(repoRoot, 'test/openxr-api/fixtures/vulkan-gc-order.ts')], {
       cwd: repoRoot,

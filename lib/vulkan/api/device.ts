@@ -10,6 +10,7 @@ import {
   DescriptorSetLayout,
   DeviceMemory,
   Fence,
+  ImageView,
   PipelineLayout,
   Semaphore,
   ShaderModule,
@@ -20,6 +21,7 @@ import {
   type PushConstantRange,
 } from './device-objects.js';
 import { VulkanError, withVulkanErrors } from './errors.js';
+import { Image } from './image.js';
 import { vulkanCompute } from './native-compute.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
@@ -222,6 +224,14 @@ export class Device implements DeviceOwner {
   createFence(signaled = false): Fence {
     this.liveHandle;
     return new Fence(this, signaled);
+  }
+
+  /** vkCreateImageView: a view of `image` (one of this device's, e.g. a swapchain's) for descriptors. */
+  createImageView(image: Image, baseArrayLayer = 0, layerCount = 1): ImageView {
+    this.liveHandle;
+    if (!(image instanceof Image)) throw new TypeError('createImageView(image): image must be an Image');
+    if (!image.belongsTo(this)) throw new TypeError('createImageView: the image belongs to another device');
+    return new ImageView(this, image, baseArrayLayer, layerCount);
   }
 
   createSemaphore(): Semaphore {

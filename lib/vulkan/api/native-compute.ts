@@ -12,7 +12,8 @@ export type DeviceChildKind =
   | 'pipeline'
   | 'commandPool'
   | 'fence'
-  | 'semaphore';
+  | 'semaphore'
+  | 'imageView';
 
 export interface NativePhysicalDeviceLimits {
   readonly maxComputeSharedMemorySize: number;
@@ -104,6 +105,12 @@ export interface NativeVulkanCompute {
     dstAccessMask: number,
     baseArrayLayer: number,
     layerCount: number,
+  ): void;
+  createImageView(device: bigint, image: bigint, format: number, baseArrayLayer: number, layerCount: number): bigint;
+  updateDescriptorSetImages(
+    device: bigint,
+    set: bigint,
+    writes: readonly { binding: number; descriptorType: number; imageView: bigint; imageLayout: number }[],
   ): void;
   cmdClearColorImage(commandBuffer: bigint, image: bigint, layout: number, r: number, g: number, b: number, a: number, baseArrayLayer: number, layerCount: number): void;
   createFence(device: bigint, signaled: boolean): bigint;
