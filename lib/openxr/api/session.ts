@@ -292,18 +292,22 @@ export class Session extends EventEmitter<SessionEvents> {
     // Poses and fields of view, 11 floats per view (as locateViews writes them).
     const data = this.#endFrameData;
     let o = 0;
-    for (const layer of layers) {
-      for (const view of layer.views) {
+    // Index loops: for-of would allocate an iterator per loop until the function is optimised.
+    for (let l = 0; l < layers.length; l++) {
+      const layerViews = (layers[l] as ProjectionLayer).views;
+      for (let v = 0; v < layerViews.length; v++) {
+        const view = layerViews[v] as ProjectionView;
         const pose = view.pose;
         for (let i = 0; i < 7; i++) data[o + i] = pose[i] as number;
         const fov = view.fov;
-        if ('angleLeft' in fov) {
-          data[o + 7] = fov.angleLeft;
-          data[o + 8] = fov.angleRight;
-          data[o + 9] = fov.angleUp;
-          data[o + 10] = fov.angleDown;
+        if (fov instanceof Float32Array || Array.isArray(fov)) {
+          for (let i = 0; i < 4; i++) data[o + 7 + i] = (fov as ArrayLike<number>)[i] as number;
         } else {
-          for (let i = 0; i < 4; i++) data[o + 7 + i] = fov[i] as number;
+          const f = fov as Fov;
+          data[o + 7] = f.angleLeft;
+          data[o + 8] = f.angleRight;
+          data[o + 9] = f.angleUp;
+          data[o + 10] = f.angleDown;
         }
         o += 11;
       }
@@ -320,9 +324,11 @@ export class Session extends EventEmitter<SessionEvents> {
   #sameLayerShape(layers: readonly ProjectionLayer[]): boolean {
     const key = this.#endFrameKey;
     let k = 0;
-    for (const layer of layers) {
+    for (let l = 0; l < layers.length; l++) {
+      const layer = layers[l] as ProjectionLayer;
       if (key[k++] !== layer.space || key[k++] !== layer.views.length) return false;
-      for (const view of layer.views) {
+      for (let v = 0; v < layer.views.length; v++) {
+        const view = layer.views[v] as ProjectionView;
         const r = view.imageRect;
         if (key[k++] !== view.swapchain || key[k++] !== (view.arrayIndex ?? 0)) return false;
         if (key[k++] !== (r === undefined ? 0 : r.x) || key[k++] !== (r === undefined ? 0 : r.y)) return false;
