@@ -93,6 +93,11 @@ export interface NativeOpenXrProbeResult {
   /** Runtimes only: their own instance extensions, or why they could not be listed. */
   readonly extensions?: readonly { readonly extensionName: string; readonly extensionVersion: number }[];
   readonly extensionsError?: string;
+  /** Runtimes probed with createInstance: XrInstanceProperties of an instance made directly on the runtime, or why not. */
+  readonly runtimeName?: string;
+  /** "major.minor.patch". */
+  readonly runtimeVersion?: string;
+  readonly instanceError?: string;
 }
 
 /** What vulkanProbeDriver / vulkanProbeLayer answer (native/napi/vulkan_probe.h). */
@@ -176,7 +181,7 @@ export interface NativeAddon {
   readonly OpenXrInstance: new (plan: NativeOpenXrPlan, createInfo: NativeOpenXrCreateInfo) => NativeOpenXrInstance;
   openxrRuntimeExtensions(runtime: NativeOpenXrPlan['runtime']): { extensionName: string; extensionVersion: number }[];
   /** `khronos-loader doctor`: load, look up the negotiate symbol and negotiate one runtime; never throws for a broken library. */
-  openxrProbeRuntime(runtime: NativeOpenXrProbeTarget): NativeOpenXrProbeResult;
+  openxrProbeRuntime(runtime: NativeOpenXrProbeTarget & { readonly createInstance?: boolean }): NativeOpenXrProbeResult;
   /** The same for one API layer (its name goes to the negotiate function). */
   openxrProbeApiLayer(layer: NativeOpenXrProbeTarget & { readonly name: string }): NativeOpenXrProbeResult;
   /** Loads and negotiates one Vulkan driver, then lists its physical devices; never throws for what the library does. */

@@ -1,6 +1,7 @@
 // khronos-loader demo (npm run demo): the package's main job, end to end. A frame loop at the
-// simulated runtime's display rate (90 Hz) — or on any runtime (--runtime <manifest>, e.g.
-// Monado), in the mode runFrameLoop finds there — through this loader, with the bundled
+// simulated runtime's display rate (90 Hz) — or on any runtime (--runtime <name|manifest>, a name
+// from `khronos-loader runtimes` or a manifest path, e.g. Monado's), in the mode runFrameLoop finds
+// there — through this loader, with the bundled
 // pass-through layer and, when installed, the Khronos core_validation layer; it prints frames
 // rendered and missed, event-loop lag and what each per-frame call costs from JavaScript.
 // --vulkan: the session renders through Vulkan (XR_KHR_vulkan_enable2, this package's Vulkan
@@ -12,6 +13,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createLinuxPlatform } from '../core/platform/linux.js';
 import { createPassthroughLayers } from '../openxr/bundled-layers.js';
 import { discover } from '../openxr/discovery/discover.js';
+import { isRuntimePath } from '../openxr/discovery/runtime-choice.js';
 import { describeFrameLoopMode, runFrameLoop } from '../openxr/api/frame-loop.js';
 import { createLoader } from '../openxr/loader.js';
 import { nativeRuntimeExtensions } from '../openxr/api/native-instance.js';
@@ -35,13 +37,13 @@ export interface DemoOptions {
   readonly seconds?: number;
   /** The simulated display rate (SIMXR_DISPLAY_HZ), default 90. */
   readonly hz?: number;
-  /** A runtime manifest to run on instead of the simulated runtime (XR_RUNTIME_JSON). */
+  /** The runtime to run on instead of the simulated one: a manifest path or a name listRuntimes() gives (createLoader({ runtime })). */
   readonly runtime?: string;
   /** Bundled pass-through layers to stack, default 1. */
   readonly passthroughLayers?: number;
   /** 'auto' (default): use core_validation when it is installed. */
   readonly coreValidation?: boolean | 'auto';
-  /** The environment discovery reads (default process.env); XR_RUNTIME_JSON and XR_API_LAYER_PATH are set on a copy. */
+  /** The environment discovery reads (default process.env); XR_API_LAYER_PATH is set on a copy. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Render through Vulkan (XR_KHR_vulkan_enable2) instead of a headless session. */
   readonly vulkan?: boolean;
@@ -114,19 +116,20 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   if (wantValidation === true && validationDir === undefined) throw new Error(`${CORE_VALIDATION_LAYER} is not installed`);
 
   const layers = createPassthroughLayers(options.passthroughLayers ?? 1);
-  const runtimeManifest = options.runtime ?? simulatedRuntime();
   const env = {
     ...baseEnv,
-    XR_RUNTIME_JSON: runtimeManifest,
     XR_API_LAYER_PATH: [layers.folder, ...(validationDir ? [validationDir] : [])].join(':'),
   };
   // The loader reads its own environment copy; the runtime reads the process's (SIMXR_DISPLAY_HZ),
   // so that one variable is set for the moment the instance is created.
   const savedHz = process.env.SIMXR_DISPLAY_HZ;
   process.env.SIMXR_DISPLAY_HZ = String(hz);
-  const loader = createLoader({ platform: createLinuxPlatform({ env }), runtimeExtensions: nativeRuntimeExtensions });
   let instance;
+  let runtimeManifest: string;
   try {
+    // The application's choice of runtime, for this loader only (the demo's default: the simulated one).
+    const loader = createLoader({ platform: createLinuxPlatform({ env }), runtime: options.runtime ?? simulatedRuntime(), runtimeExtensions: nativeRuntimeExtensions });
+    runtimeManifest = loader.discover().runtime?.manifestPath ?? '';
     // Frame times and the display rate from the runtime where it offers them (runFrameLoop uses
     // them when xrWaitFrame does not pace a headless session).
     const offered = new Set(loader.enumerateInstanceExtensionProperties().map((e) => e.name));
@@ -135,6 +138,10 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       enabledApiLayerNames: [...(validationDir ? [CORE_VALIDATION_LAYER] : []), ...layers.names],
       enabledExtensionNames: [options.vulkan === true ? 'XR_KHR_vulkan_enable2' : 'XR_MND_headless', ...OPTIONAL_EXTENSIONS.filter((e) => offered.has(e))],
     });
+  } catch (error) {
+    // No instance (an unknown runtime name, a runtime that fails): the layers' temporary folder goes now.
+    layers.dispose();
+    throw error;
   } finally {
     if (savedHz === undefined) delete process.env.SIMXR_DISPLAY_HZ;
     else process.env.SIMXR_DISPLAY_HZ = savedHz;
@@ -293,7 +300,7 @@ export function formatDemo(r: DemoResult): string {
   ].join('\n');
 }
 
-/** `khronos-loader demo [--seconds N] [--runtime <manifest>] [--vulkan] [--json]`. */
+/** `khronos-loader demo [--seconds N] [--runtime <name|manifest>] [--vulkan] [--json]`. */
 export async function runDemoCli(args: readonly string[], io: { stdout: (t: string) => void; stderr: (t: string) => void }): Promise<number> {
   let seconds = 5;
   let json = false;
@@ -304,13 +311,16 @@ export async function runDemoCli(args: readonly string[], io: { stdout: (t: stri
     if (a === '--json') json = true;
     else if (a === '--vulkan') vulkan = true;
     else if (a === '--seconds' && args[i + 1] !== undefined && Number(args[i + 1]) > 0) seconds = Number(args[++i]);
-    else if (a === '--runtime' && args[i + 1] !== undefined && args[i + 1] !== '') runtime = path.resolve(args[++i] as string);
-    else {
-      io.stderr(`usage: khronos-loader demo [--seconds N] [--runtime <runtime manifest>] [--vulkan] [--json]\n`);
+    else if (a === '--runtime' && args[i + 1] !== undefined && args[i + 1] !== '') {
+      const value = args[++i] as string;
+      // A name stays a name (listRuntimes() resolves it); a path is made absolute.
+      runtime = isRuntimePath(value, 'linux') ? path.resolve(value) : value;
+    } else {
+      io.stderr(`usage: khronos-loader demo [--seconds N] [--runtime <name from \`khronos-loader runtimes\` | runtime manifest>] [--vulkan] [--json]\n`);
       return 2;
     }
   }
-  if (runtime !== undefined && !existsSync(runtime)) {
+  if (runtime !== undefined && isRuntimePath(runtime, 'linux') && !existsSync(runtime)) {
     io.stderr(`demo failed: --runtime ${runtime}: no such runtime manifest\n`);
     return 1;
   }

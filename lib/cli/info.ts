@@ -25,9 +25,10 @@ export function formatOpenXrInfo(d: DiscoveryResult): string {
   const out: string[] = [];
   out.push(`OpenXR (${d.platform.os}, ${d.platform.arch}${d.platform.elevated ? ', elevated: user environment overrides ignored' : ''})`);
   out.push('');
-  out.push('Active runtime:');
+  out.push(d.runtime?.source === 'application' ? 'Runtime (chosen by the application, instead of the active one):' : 'Active runtime:');
   if (d.runtime) {
     const r = d.runtime;
+    if (r.name !== undefined) out.push(`  name:      ${r.name}`);
     out.push(`  manifest:  ${r.manifestPath}`);
     out.push(`  library:   ${r.libraryPath}${r.libraryPathKind === 'bare' ? ' (bare name: the system library search decides)' : ''}${r.libraryExists === false ? ' — MISSING' : ''}`);
     out.push(`  why:       ${r.reason}`);

@@ -4,9 +4,11 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { LogWriter } from '../core/log.js';
 import { discover } from '../openxr/discovery/discover.js';
+import { createLoader } from '../openxr/loader.js';
 import { runBenchCli } from './bench.js';
 import { runDemoCli } from './demo.js';
 import { runDoctorCli } from './doctor.js';
+import { runRuntimesCli } from './runtimes.js';
 import { formatOpenXrInfo } from './info.js';
 import { discover as discoverVulkan } from '../vulkan/discovery/discover.js';
 import { formatVulkanInfo } from './info-vulkan.js';
@@ -14,10 +16,15 @@ import { formatVulkanInfo } from './info-vulkan.js';
 const USAGE = `usage: khronos-loader <command>
 
 commands:
-  info openxr [--json]   the active OpenXR runtime, every API layer found, every problem
+  info openxr [--json] [--runtime <name|manifest>]
+                         the active OpenXR runtime (or the one named, as an application choosing it gets it),
+                         every API layer found, every problem
   info vulkan [--json]   the Vulkan drivers, every layer (kind, manifest, library, versions, on/off and why,
                          meta components), the loader settings file in force, every problem
-  demo [--seconds N] [--runtime <manifest>] [--vulkan] [--json]
+  runtimes [--json] [--check] [--all]
+                         every OpenXR runtime installed (the active one marked, why, problems); --check loads,
+                         negotiates and creates an instance on each in a child process: its name, version, extensions
+  demo [--seconds N] [--runtime <name|manifest>] [--vulkan] [--json]
                          a 90 Hz frame loop through the loader on the simulated runtime (or on --runtime's), with the
                          bundled pass-through layer (and core_validation when installed): frames, event-loop lag, ns per call
   doctor [openxr] [--json] [--timeout ms]
@@ -41,11 +48,16 @@ export function runCli(argv: readonly string[], io: CliIo): number | Promise<num
   const [command, ...rest] = argv;
   if (command === 'doctor') return runDoctorCli(rest, io);
   if (command === 'demo') return runDemoCli(rest, io);
+  if (command === 'runtimes') return runRuntimesCli(rest, io);
   if (command === 'bench') return runBenchCli(rest, io);
   if (command === 'info') {
     const target = rest[0];
     const flags = rest.slice(1);
-    if ((target !== 'openxr' && target !== 'vulkan') || flags.some((f) => f !== '--json')) {
+    // --runtime <name|manifest>: what an application that chose that runtime gets (OpenXR only).
+    const at = flags.indexOf('--runtime');
+    const runtime = target === 'openxr' && at !== -1 ? flags[at + 1] : undefined;
+    if (runtime !== undefined) flags.splice(at, 2);
+    if ((target !== 'openxr' && target !== 'vulkan') || flags.some((f) => f !== '--json') || (at !== -1 && !runtime)) {
       io.stderr(USAGE);
       return 2;
     }
@@ -55,7 +67,13 @@ export function runCli(argv: readonly string[], io: CliIo): number | Promise<num
       io.stdout(flags.includes('--json') ? JSON.stringify(vk, null, 2) + '\n' : formatVulkanInfo(vk));
       return 0;
     }
-    const result = discover({ logWriter: io.stderr });
+    let result;
+    try {
+      result = runtime === undefined ? discover({ logWriter: io.stderr }) : createLoader({ runtime, logWriter: io.stderr }).discover();
+    } catch (error) {
+      io.stderr(`info openxr failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
     if (flags.includes('--json')) io.stdout(JSON.stringify(result, null, 2) + '\n');
     else io.stdout(formatOpenXrInfo(result));
     return 0;

@@ -5,8 +5,8 @@ import { createContext, type DiscoveryOptions } from '../openxr/discovery/contex
 import { discoverWith } from '../openxr/discovery/discover.js';
 import { createLinuxPlatform } from '../core/platform/linux.js';
 import type { Platform } from '../core/platform/platform.js';
-import { probeProblems } from './probe-problems.js';
-import { componentStatus, verdict, type ComponentReport, type DoctorReport } from './report.js';
+import { reportComponent } from './probe-problems.js';
+import { verdict, type ComponentReport, type DoctorReport } from './report.js';
 import { DEFAULT_PROBE_TIMEOUT_MS, runProbes, type ProbeOutcome } from './run-probes.js';
 import { staticChecks } from './static-checks.js';
 
@@ -44,26 +44,7 @@ export async function doctor(options: DoctorOptions = {}): Promise<DoctorReport>
     if (o !== undefined) byComponent.set(j.index, o);
   });
 
-  const components: ComponentReport[] = checked.components.map((c, i) => {
-    const outcome = byComponent.get(i);
-    const problems = [...c.problems];
-    let negotiated: ComponentReport['negotiated'];
-    if (outcome) {
-      const p = probeProblems(c, outcome);
-      problems.push(...p.problems);
-      negotiated = p.negotiated;
-    }
-    const { probe: _draftProbe, manifestApiVersion: _v, disableEnvironment: _d, ...rest } = c;
-    return {
-      ...rest,
-      problems,
-      status: componentStatus(problems),
-      ...(negotiated ? { negotiated } : {}),
-      probe: outcome
-        ? { ran: true as const, durationMs: outcome.durationMs, stderr: outcome.output }
-        : { ran: false as const, reason: 'skip' in c.probe ? c.probe.skip : 'not probed' },
-    };
-  });
+  const components: ComponentReport[] = checked.components.map((c, i) => reportComponent(c, byComponent.get(i)));
 
   return {
     api: 'openxr',

@@ -35,7 +35,7 @@ function main(): void {
     const names = { ...(job.getInstanceProcAddrName ? { getInstanceProcAddrName: job.getInstanceProcAddrName } : {}), ...(job.getDeviceProcAddrName ? { getDeviceProcAddrName: job.getDeviceProcAddrName } : {}) };
     const result =
       job.target === 'runtime'
-        ? addon.openxrProbeRuntime(target)
+        ? addon.openxrProbeRuntime({ ...target, ...(job.createInstance === true ? { createInstance: true } : {}) })
         : job.target === 'api-layer'
           ? addon.openxrProbeApiLayer({ ...target, name: job.name })
           : job.target === 'vulkan-driver'

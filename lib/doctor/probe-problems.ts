@@ -3,7 +3,7 @@
 import { XR_RESULT_CODES } from '../openxr/errors.js';
 import type { ComponentDraft } from './static-checks.js';
 import type { ProbeOutcome } from './run-probes.js';
-import type { NegotiationSummary, Problem } from './report.js';
+import { componentStatus, type ComponentReport, type NegotiationSummary, type Problem } from './report.js';
 
 const RESULT_NAMES = new Map<number, string>(Object.entries(XR_RESULT_CODES).map(([name, code]) => [code, name]));
 
@@ -26,7 +26,9 @@ function what(c: ComponentDraft): string {
 
 /** How to keep a misbehaving library out of the way until it is fixed. */
 function workaround(c: ComponentDraft): string {
-  if (c.kind === 'runtime') return `switch to another runtime (XR_RUNTIME_JSON or the active_runtime.json link), or reinstall this one`;
+  if (c.kind === 'runtime') {
+    return `switch to another runtime (\`khronos-loader runtimes\` lists them; XR_RUNTIME_JSON or the active_runtime.json link, or createLoader({ runtime }) for one application), or reinstall this one`;
+  }
   if (c.layerKind === 'implicit' && c.disableEnvironment) return `set ${c.disableEnvironment}=1 to turn the layer off, or remove ${c.manifestPath}`;
   return `do not enable it (application or XR_ENABLE_API_LAYERS), or remove ${c.manifestPath}`;
 }
@@ -56,6 +58,8 @@ export function probeProblems(c: ComponentDraft, outcome: ProbeOutcome): { probl
           interfaceVersion: r.interfaceVersion ?? 0,
           apiVersion: r.apiVersion ?? '',
           ...(r.extensions ? { extensions: r.extensions.map((e) => ({ name: e.extensionName, extensionVersion: e.extensionVersion })) } : {}),
+          ...(r.runtimeName !== undefined ? { runtimeName: r.runtimeName } : {}),
+          ...(r.runtimeVersion !== undefined ? { runtimeVersion: r.runtimeVersion } : {}),
         };
         if (c.manifestApiVersion !== undefined && r.apiVersion !== undefined) {
           const [mMaj, mMin] = c.manifestApiVersion.split('.').map((x) => Number.parseInt(x, 10));
@@ -70,14 +74,13 @@ export function probeProblems(c: ComponentDraft, outcome: ProbeOutcome): { probl
             });
           }
         }
-        if (r.extensionsError) {
-          problems.push({
-            severity: 'warning',
-            stage: 'negotiate',
-            what: 'the runtime negotiated, but its instance extensions cannot be listed',
-            why: { file: lib, reason: nameResults(r.extensionsError) },
-            fix: `report it to the runtime's vendor: xrEnumerateInstanceExtensionProperties must work before an instance exists`,
-          });
+        // What a runtime that negotiated could still not do: [error, severity, what, fix].
+        const afterNegotiation: [string | undefined, Problem['severity'], string, string][] = [
+          [r.extensionsError, 'warning', 'the runtime negotiated, but its instance extensions cannot be listed', `report it to the runtime's vendor: xrEnumerateInstanceExtensionProperties must work before an instance exists`],
+          [r.instanceError, 'error', 'the runtime negotiated, but an instance cannot be created on it', `check what the runtime needs to start (its service, a device, its configuration); meanwhile ${workaround(c)}`],
+        ];
+        for (const [error, severity, text, fix] of afterNegotiation) {
+          if (error) problems.push({ severity, stage: 'negotiate', what: text, why: { file: lib, reason: nameResults(error) }, fix });
         }
         return { problems, negotiated };
       }
@@ -111,6 +114,22 @@ export function probeProblems(c: ComponentDraft, outcome: ProbeOutcome): { probl
     default:
       return { problems: processProblems({ name: c.name, libraryPath: lib, workaround: workaround(c) }, outcome) };
   }
+}
+
+/** The report entry of a component: its static problems, then what its probe (if it ran) found. */
+export function reportComponent(c: ComponentDraft, outcome: ProbeOutcome | undefined): ComponentReport {
+  const probed = outcome ? probeProblems(c, outcome) : undefined;
+  const problems = [...c.problems, ...(probed?.problems ?? [])];
+  const { probe: _draftProbe, manifestApiVersion: _v, disableEnvironment: _d, ...rest } = c;
+  return {
+    ...rest,
+    problems,
+    status: componentStatus(problems),
+    ...(probed?.negotiated ? { negotiated: probed.negotiated } : {}),
+    probe: outcome
+      ? { ran: true as const, durationMs: outcome.durationMs, stderr: outcome.output }
+      : { ran: false as const, reason: 'skip' in c.probe ? c.probe.skip : 'not probed' },
+  };
 }
 
 /** A library that negotiated but then crashed or exited badly (while unloading or exiting). */

@@ -15,6 +15,8 @@ export interface ProbeJob {
   /** Vulkan layers of interface 0/1: the manifest's names for vkGetInstanceProcAddr / vkGetDeviceProcAddr. */
   readonly getInstanceProcAddrName?: string;
   readonly getDeviceProcAddrName?: string;
+  /** Runtimes: also create an instance on it (no layers) for its XrInstanceProperties. */
+  readonly createInstance?: boolean;
 }
 
 /** Printed right before the library is loaded: the parent's timeout runs from here. */

@@ -38,6 +38,9 @@ export interface NegotiationSummary {
   readonly apiVersion: string;
   /** Runtimes: their own instance extensions (when they could be listed). */
   readonly extensions?: readonly { readonly name: string; readonly extensionVersion: number }[];
+  /** Runtimes probed with an instance: XrInstanceProperties' runtimeName and runtimeVersion. */
+  readonly runtimeName?: string;
+  readonly runtimeVersion?: string;
 }
 
 /** One checked component, whatever the API: its kinds, layer kinds and negotiation facts are the API's. */

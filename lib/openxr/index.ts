@@ -1,5 +1,6 @@
 // The public `khronos-loader/openxr` entry.
 export { discover, type DiscoveryResult } from './discovery/discover.js';
+export { listRuntimes, type ListedRuntime, type ListedRuntimeSource, type ListRuntimesOptions } from './discovery/runtime-list.js';
 export {
   createLoader,
   type ApiLayerProperties,

@@ -9,6 +9,7 @@ import { resolveEnabledLayers, type EnabledLayer } from './discovery/layer-polic
 import type { ExtensionProperty } from './discovery/manifest.js';
 import type { InstancePlan } from './discovery/plan.js';
 import type { DiscoveredRuntime } from './discovery/runtime-discovery.js';
+import { resolveRuntimeChoice } from './discovery/runtime-choice.js';
 import { createInstanceFromPlan, type CreateInstanceOptions, type Instance } from './api/instance.js';
 import { publishOpenXrPlan } from './api/publish-plan.js';
 import { nativeRuntimeExtensions } from './api/native-instance.js';
@@ -27,6 +28,12 @@ export type RuntimeExtensionProvider = (runtime: DiscoveredRuntime) => readonly 
 
 export interface LoaderOptions extends DiscoveryOptions {
   runtimeExtensions?: RuntimeExtensionProvider;
+  /**
+   * The runtime for this loader instead of the active one: a runtime manifest path, or a name
+   * listRuntimes() gives (a value with a directory separator or ending in .json is a path).
+   * No environment variable is touched, so other loaders keep theirs; XR_RUNTIME_JSON is not used.
+   */
+  runtime?: string;
 }
 
 export interface PlanInstanceRequest {
@@ -73,7 +80,8 @@ export function createLoader(options: LoaderOptions = {}): OpenXrLoader {
   if (options.runtimeExtensions === undefined && options.platform === undefined) {
     options = { ...options, runtimeExtensions: nativeRuntimeExtensions };
   }
-  const run = (command: string): DiscoveryResult => discoverWith(createContext(platform, { ...options, command }));
+  const runtimeChoice = options.runtime === undefined ? undefined : resolveRuntimeChoice(createContext(platform, { ...options, command: 'createLoader' }), options.runtime);
+  const run = (command: string): DiscoveryResult => discoverWith(createContext(platform, { ...options, command }), runtimeChoice);
 
   const requireRuntime = (d: DiscoveryResult): DiscoveredRuntime => {
     if (!d.runtime) throw new OpenXrError('XR_ERROR_RUNTIME_UNAVAILABLE', d.runtimeUnavailableReason ?? 'no active runtime');
@@ -144,6 +152,7 @@ export function createLoader(options: LoaderOptions = {}): OpenXrLoader {
           libraryPathKind: runtime.libraryPathKind,
           negotiateFunctionName: runtime.negotiateFunctionName,
           reason: runtime.reason,
+          source: runtime.source,
         },
         apiLayers: enabled.map((e) => ({
           name: e.layer.name,

@@ -110,15 +110,79 @@ void AddRuntimeExtensions(Napi::Env env, Napi::Object out, PFN_xrGetInstanceProc
   out.Set("extensions", list);
 }
 
+// Creates an instance directly on the runtime (no layers) for what only an instance tells:
+// XrInstanceProperties (the runtime's own name and version). `runtimes --check` asks for it.
+class ProbeInstance {
+ public:
+  ProbeInstance(PFN_xrGetInstanceProcAddr getInstanceProcAddr, XrInstance instance) : gipa_(getInstanceProcAddr), instance_(instance) {}
+  ProbeInstance(const ProbeInstance&) = delete;
+  ProbeInstance& operator=(const ProbeInstance&) = delete;
+  ~ProbeInstance() {
+    PFN_xrVoidFunction f = nullptr;
+    if (XR_SUCCEEDED(gipa_(instance_, "xrDestroyInstance", &f)) && f != nullptr) reinterpret_cast<PFN_xrDestroyInstance>(f)(instance_);
+  }
+  XrInstance get() const noexcept { return instance_; }
+
+ private:
+  PFN_xrGetInstanceProcAddr gipa_;
+  XrInstance instance_;
+};
+
+void CopyName(char* out, size_t size, const char* text) {
+  std::strncpy(out, text, size - 1);
+  out[size - 1] = '\0';
+}
+
+void AddInstanceProperties(Napi::Object out, PFN_xrGetInstanceProcAddr getInstanceProcAddr, XrVersion apiVersion) {
+  PFN_xrVoidFunction f = nullptr;
+  XrResult r = getInstanceProcAddr(XR_NULL_HANDLE, "xrCreateInstance", &f);
+  if (XR_FAILED(r) || f == nullptr) {
+    out.Set("instanceError", "getInstanceProcAddr(XR_NULL_HANDLE, \"xrCreateInstance\") returned " + std::to_string(r) + (f == nullptr ? " and no function" : ""));
+    return;
+  }
+  XrInstanceCreateInfo info{};
+  info.type = XR_TYPE_INSTANCE_CREATE_INFO;
+  CopyName(info.applicationInfo.applicationName, XR_MAX_APPLICATION_NAME_SIZE, "khronos-loader runtime check");
+  info.applicationInfo.applicationVersion = 1;
+  CopyName(info.applicationInfo.engineName, XR_MAX_ENGINE_NAME_SIZE, "khronos-loader");
+  // The version the runtime negotiated, patch dropped (as an application built for it would ask).
+  info.applicationInfo.apiVersion = XR_MAKE_VERSION(XR_VERSION_MAJOR(apiVersion), XR_VERSION_MINOR(apiVersion), 0);
+  XrInstance handle = XR_NULL_HANDLE;
+  r = reinterpret_cast<PFN_xrCreateInstance>(f)(&info, &handle);
+  if (XR_FAILED(r) || handle == XR_NULL_HANDLE) {
+    out.Set("instanceError", "xrCreateInstance returned " + std::to_string(r));
+    return;
+  }
+  ProbeInstance instance(getInstanceProcAddr, handle);
+  f = nullptr;
+  r = getInstanceProcAddr(instance.get(), "xrGetInstanceProperties", &f);
+  if (XR_FAILED(r) || f == nullptr) {
+    out.Set("instanceError", "getInstanceProcAddr(instance, \"xrGetInstanceProperties\") returned " + std::to_string(r) + (f == nullptr ? " and no function" : ""));
+    return;
+  }
+  XrInstanceProperties props{};
+  props.type = XR_TYPE_INSTANCE_PROPERTIES;
+  r = reinterpret_cast<PFN_xrGetInstanceProperties>(f)(instance.get(), &props);
+  if (XR_FAILED(r)) {
+    out.Set("instanceError", "xrGetInstanceProperties returned " + std::to_string(r));
+    return;
+  }
+  // Bounded, as for extension names.
+  out.Set("runtimeName", std::string(props.runtimeName, strnlen(props.runtimeName, XR_MAX_RUNTIME_NAME_SIZE)));
+  out.Set("runtimeVersion", openxr::VersionString(props.runtimeVersion));
+}
+
 }  // namespace
 
 Napi::Value OpenXrProbeRuntime(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  Napi::Object args = ArgumentObject(info, "openxrProbeRuntime({ libraryPath, negotiateFunctionName? })");
+  Napi::Object args = ArgumentObject(info, "openxrProbeRuntime({ libraryPath, negotiateFunctionName?, createInstance? })");
   openxr::RuntimeDescription runtime;
   runtime.libraryPath = RequiredString(env, args, "libraryPath");
   runtime.manifestPath = OptionalString(env, args, "manifestPath", "");
   runtime.negotiateFunctionName = OptionalString(env, args, "negotiateFunctionName", "xrNegotiateLoaderRuntimeInterface");
+  const Napi::Value createInstance = args.Get("createInstance");
+  if (!createInstance.IsUndefined() && !createInstance.IsBoolean()) throw ArgumentError(env, "'createInstance' must be a boolean");
 
   std::shared_ptr<DynamicLibrary> library;
   Napi::Object failed = OpenAndFind(env, runtime.libraryPath, runtime.negotiateFunctionName, library);
@@ -131,6 +195,7 @@ Napi::Value OpenXrProbeRuntime(const Napi::CallbackInfo& info) {
   }
   Napi::Object out = Success(env, negotiated.interfaceVersion, negotiated.apiVersion);
   AddRuntimeExtensions(env, out, negotiated.getInstanceProcAddr);
+  if (createInstance.IsBoolean() && createInstance.As<Napi::Boolean>().Value()) AddInstanceProperties(out, negotiated.getInstanceProcAddr, negotiated.apiVersion);
   return out;
 }
 

@@ -20,6 +20,8 @@ struct VulkanEnableState;
 
 /** The one system this runtime has: a head-mounted display. */
 constexpr XrSystemId kHmdSystemId = 1;
+/** XrViewConfigurationView::maxSwapchainSampleCount of both views. */
+constexpr uint32_t kMaxSwapchainSampleCount = 4;
 
 /** Path atoms the runtime itself needs, interned when the instance is created. */
 struct WellKnownPaths {

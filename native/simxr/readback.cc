@@ -1,5 +1,6 @@
 #include "simxr/readback.h"
 
+#include <cstdio>
 #include <cstring>
 
 #include "simxr/vulkan_entry_points.h"
@@ -9,19 +10,10 @@ namespace {
 
 constexpr uint32_t kTexelBytes = 4;  // every offered format is 4 bytes a texel
 
+/** A transition of one array layer of mip 0. */
 VkImageMemoryBarrier imageBarrier(VkImage image, uint32_t layer, VkImageLayout from, VkImageLayout to, VkAccessFlags srcAccess,
                                   VkAccessFlags dstAccess) {
-  VkImageMemoryBarrier b{};
-  b.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-  b.srcAccessMask = srcAccess;
-  b.dstAccessMask = dstAccess;
-  b.oldLayout = from;
-  b.newLayout = to;
-  b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  b.image = image;
-  b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, layer, 1};
-  return b;
+  return colourImageBarrier(image, layer, 1, 1, from, to, srcAccess, dstAccess);
 }
 
 void barrier(const VulkanDevice& device, VkCommandBuffer cmd, VkPipelineStageFlags from, VkPipelineStageFlags to,
@@ -120,9 +112,12 @@ XrResult readBackViews(Session& session, XrTime displayTime, const std::vector<V
     device.fn.cmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr, 1, &toHost, 0,
                                  nullptr);
   });
-  if (submitted != VK_SUCCESS) return XR_ERROR_RUNTIME_FAILURE;
   uint8_t texels[VulkanDevice::kReadbackBytes];
-  if (device.readReadback(texels, views.size() * kTexelBytes) != VK_SUCCESS) return XR_ERROR_RUNTIME_FAILURE;
+  const VkResult read = submitted == VK_SUCCESS ? device.readReadback(texels, views.size() * kTexelBytes) : submitted;
+  if (read != VK_SUCCESS) {
+    std::fprintf(stderr, "simxr: xrEndFrame: reading back the submitted views failed (VkResult %d)\n", static_cast<int>(read));
+    return XR_ERROR_RUNTIME_FAILURE;
+  }
   for (size_t i = 0; i < views.size(); ++i) {
     XrSubmittedPixelSIMXR record{};
     record.frameIndex = session.framesWithLayers;

@@ -60,11 +60,13 @@ XrResult checkCreateInfo(const Session& session, const XrSwapchainCreateInfo& in
   }
   // Every offered format is a colour format.
   if ((info.usageFlags & XR_SWAPCHAIN_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT) != 0) return XR_ERROR_FEATURE_UNSUPPORTED;
-  const uint32_t maxSize = std::max(session.instance->config.viewWidth, session.instance->config.viewHeight) * 2;
-  if (info.width == 0 || info.height == 0 || info.width > maxSize || info.height > maxSize) {
+  // XrSystemGraphicsProperties::maxSwapchainImageWidth/Height.
+  const SimConfig& config = session.instance->config;
+  if (info.width == 0 || info.height == 0 || info.width > config.viewWidth * 2 || info.height > config.viewHeight * 2) {
     return XR_ERROR_VALIDATION_FAILURE;
   }
-  if (info.sampleCount == 0 || !std::has_single_bit(info.sampleCount) || info.arraySize == 0 || info.mipCount == 0) {
+  if (info.sampleCount == 0 || !std::has_single_bit(info.sampleCount) || info.sampleCount > kMaxSwapchainSampleCount ||
+      info.arraySize == 0 || info.mipCount == 0) {
     return XR_ERROR_VALIDATION_FAILURE;
   }
   if (info.faceCount != 1 && info.faceCount != 6) return XR_ERROR_VALIDATION_FAILURE;
@@ -102,17 +104,9 @@ VkResult transitionNewImages(Swapchain& swapchain) {
   return device.submitAndWait([&](VkCommandBuffer cmd) {
     std::vector<VkImageMemoryBarrier> barriers;
     for (const auto& image : swapchain.images) {
-      VkImageMemoryBarrier b{};
-      b.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-      b.srcAccessMask = 0;
-      b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
-      b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-      b.newLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-      b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-      b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-      b.image = image.image.get();
-      b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS};
-      barriers.push_back(b);
+      barriers.push_back(colourImageBarrier(image.image.get(), 0, VK_REMAINING_ARRAY_LAYERS, VK_REMAINING_MIP_LEVELS,
+                                            VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 0,
+                                            VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT));
     }
     device.fn.cmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, nullptr, 0,
                                  nullptr, static_cast<uint32_t>(barriers.size()), barriers.data());

@@ -101,7 +101,7 @@ SIMXR_ENTRY EnumerateViewConfigurationViews(XrInstance instance, XrSystemId syst
         out.recommendedImageRectHeight = config.viewHeight;
         out.maxImageRectHeight = config.viewHeight * 2;
         out.recommendedSwapchainSampleCount = 1;
-        out.maxSwapchainSampleCount = 4;
+        out.maxSwapchainSampleCount = kMaxSwapchainSampleCount;
       },
       XR_TYPE_VIEW_CONFIGURATION_VIEW);
 }

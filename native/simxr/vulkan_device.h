@@ -51,6 +51,23 @@ class DeviceObject {
   Destroy destroy_ = nullptr;
 };
 
+/** A layout transition of colour layers [baseLayer, baseLayer + layerCount) of mip levels [0, levelCount) of `image`. */
+inline VkImageMemoryBarrier colourImageBarrier(VkImage image, uint32_t baseLayer, uint32_t layerCount, uint32_t levelCount,
+                                               VkImageLayout from, VkImageLayout to, VkAccessFlags srcAccess,
+                                               VkAccessFlags dstAccess) {
+  VkImageMemoryBarrier b{};
+  b.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+  b.srcAccessMask = srcAccess;
+  b.dstAccessMask = dstAccess;
+  b.oldLayout = from;
+  b.newLayout = to;
+  b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  b.image = image;
+  b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levelCount, baseLayer, layerCount};
+  return b;
+}
+
 /** The device commands the runtime uses. */
 struct DeviceFunctions {
   PFN_vkGetDeviceQueue getDeviceQueue = nullptr;

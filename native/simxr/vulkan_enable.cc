@@ -42,6 +42,21 @@ std::optional<size_t> pickPhysicalDevice(const std::string& wanted, const std::v
 
 }  // namespace
 
+void VulkanEnableState::remember(const CreatedInstance& created) {
+  std::erase_if(instances, [&](const CreatedInstance& i) { return i.instance == created.instance; });
+  instances.push_back(created);
+}
+
+void VulkanEnableState::remember(const ReturnedPhysicalDevice& returned) {
+  std::erase_if(physicalDevices, [&](const ReturnedPhysicalDevice& p) { return p.physicalDevice == returned.physicalDevice; });
+  physicalDevices.push_back(returned);
+}
+
+void VulkanEnableState::remember(CreatedDevice created) {
+  std::erase_if(devices, [&](const CreatedDevice& d) { return d.device == created.device; });
+  devices.push_back(std::move(created));
+}
+
 std::optional<VulkanBindingTarget> VulkanEnableState::bindingTarget(const XrGraphicsBindingVulkan2KHR& binding,
                                                                     XrResult& error) {
   std::lock_guard lock(mutex);
@@ -61,6 +76,18 @@ std::optional<VulkanBindingTarget> VulkanEnableState::bindingTarget(const XrGrap
   error = XR_ERROR_VALIDATION_FAILURE;
   if (binding.queueFamilyIndex >= deviceIt->queueCounts.size() ||
       binding.queueIndex >= deviceIt->queueCounts[binding.queueFamilyIndex]) {
+    return std::nullopt;
+  }
+  // The runtime copies on that queue: its family must support transfers (graphics and compute imply them).
+  auto getFamilies = reinterpret_cast<PFN_vkGetPhysicalDeviceQueueFamilyProperties>(
+      instanceIt->getInstanceProcAddr(binding.instance, "vkGetPhysicalDeviceQueueFamilyProperties"));
+  if (getFamilies == nullptr) return std::nullopt;
+  uint32_t familyCount = 0;
+  getFamilies(binding.physicalDevice, &familyCount, nullptr);
+  std::vector<VkQueueFamilyProperties> families(familyCount);
+  getFamilies(binding.physicalDevice, &familyCount, families.data());
+  constexpr VkQueueFlags kTransferCapable = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT;
+  if (binding.queueFamilyIndex >= familyCount || (families[binding.queueFamilyIndex].queueFlags & kTransferCapable) == 0) {
     return std::nullopt;
   }
   error = XR_SUCCESS;
@@ -100,7 +127,7 @@ SIMXR_ENTRY CreateVulkanInstanceKHR(XrInstance instance, const XrVulkanInstanceC
   *vulkanResult = create(createInfo->vulkanCreateInfo, createInfo->vulkanAllocator, vulkanInstance);
   if (*vulkanResult == VK_SUCCESS) {
     std::lock_guard lock(object->vulkan->mutex);
-    object->vulkan->instances.push_back({*vulkanInstance, createInfo->pfnGetInstanceProcAddr});
+    object->vulkan->remember(VulkanEnableState::CreatedInstance{*vulkanInstance, createInfo->pfnGetInstanceProcAddr});
   }
   return XR_SUCCESS;
 }
@@ -143,7 +170,7 @@ SIMXR_ENTRY GetVulkanGraphicsDevice2KHR(XrInstance instance, const XrVulkanGraph
   }
   *vulkanPhysicalDevice = devices[*picked];
   std::lock_guard lock(object->vulkan->mutex);
-  object->vulkan->physicalDevices.push_back({*vulkanPhysicalDevice, getInfo->vulkanInstance});
+  object->vulkan->remember(VulkanEnableState::ReturnedPhysicalDevice{*vulkanPhysicalDevice, getInfo->vulkanInstance});
   return XR_SUCCESS;
 }
 
@@ -179,7 +206,7 @@ SIMXR_ENTRY CreateVulkanDeviceKHR(XrInstance instance, const XrVulkanDeviceCreat
     created.queueCounts[queue.queueFamilyIndex] += queue.queueCount;
   }
   std::lock_guard lock(object->vulkan->mutex);
-  object->vulkan->devices.push_back(std::move(created));
+  object->vulkan->remember(std::move(created));
   return XR_SUCCESS;
 }
 

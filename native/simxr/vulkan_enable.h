@@ -40,6 +40,12 @@ struct VulkanEnableState {
   std::vector<ReturnedPhysicalDevice> physicalDevices;
   std::vector<CreatedDevice> devices;
 
+  // Handle values are reused once the application destroys an object, so a new record replaces
+  // any older one with the same handle (which must be gone). Call with `mutex` held.
+  void remember(const CreatedInstance& created);
+  void remember(const ReturnedPhysicalDevice& returned);
+  void remember(CreatedDevice created);
+
   /** The binding's target if it names an instance, physical device and device this runtime made or returned. */
   std::optional<VulkanBindingTarget> bindingTarget(const XrGraphicsBindingVulkan2KHR& binding, XrResult& error);
 };

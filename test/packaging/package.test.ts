@@ -116,6 +116,28 @@ describe('BUILD: the npm package', () => {
     for (const row of result.rows) expect(row.cells['ours-trampoline']?.wall?.median).toBeGreaterThan(0);
   });
 
+  it('#16: `khronos-loader runtimes` lists the package\'s simulated runtime registered in ~/.config/openxr/1/ by its name, and --check loads it', () => {
+    const bin = path.join(consumer, 'node_modules/.bin/khronos-loader');
+    const home = path.join(work, 'home');
+    const env = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_DIRS: path.join(home, 'none'), XDG_DATA_DIRS: path.join(home, 'none') };
+    const simxr = execFileSync(process.execPath, ['--input-type=module', '-e', "import { simulatedRuntime } from 'khronos-loader/openxr'; process.stdout.write(simulatedRuntime());"], {
+      cwd: consumer,
+      encoding: 'utf8',
+      env,
+    });
+    const folder = path.join(home, '.config/openxr/1');
+    mkdirSync(folder, { recursive: true });
+    symlinkSync(simxr, path.join(folder, 'khronos_simxr.json'));
+    const text = execFileSync(bin, ['runtimes'], { cwd: consumer, encoding: 'utf8', env });
+    expect(text).toMatch(/^ {2}khronos-loader simulated runtime \(simxr\)$/m);
+    const checked = JSON.parse(execFileSync(bin, ['runtimes', '--check', '--json'], { cwd: consumer, encoding: 'utf8', env })) as {
+      runtimes: { name: string; check?: { status: string; negotiated?: { runtimeName?: string } } }[];
+    };
+    const entry = checked.runtimes.find((r) => r.name === 'khronos-loader simulated runtime (simxr)');
+    expect(entry?.check?.status).toBe('ok');
+    expect(entry?.check?.negotiated?.runtimeName).toMatch(/simulated/i);
+  });
+
   it('BUILD: doctor runs its probe children from the installed package', () => {
     const bin = path.join(consumer, 'node_modules/.bin/khronos-loader');
     // The runtime that ships in the package is on every machine: the doctor must load and

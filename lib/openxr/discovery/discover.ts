@@ -5,7 +5,7 @@ import { createContext, type DiscoveryContext, type DiscoveryOptions } from './c
 import type { Diagnostic } from './diagnostics.js';
 import { discoverApiLayers, type DiscoveredApiLayer } from './layer-discovery.js';
 import { splitEnableApiLayers } from './layer-policy.js';
-import { discoverRuntime, type DiscoveredRuntime } from './runtime-discovery.js';
+import { discoverRuntime, type ApplicationRuntimeChoice, type DiscoveredRuntime } from './runtime-discovery.js';
 
 export interface DiscoveryResult {
   /** The active runtime, or null (then `runtimeUnavailableReason` says why). */
@@ -29,8 +29,9 @@ export function resolvePlatform(options: DiscoveryOptions): Platform {
   return options.platform ?? createLinuxPlatform();
 }
 
-export function discoverWith(ctx: DiscoveryContext): DiscoveryResult {
-  const rt = discoverRuntime(ctx);
+/** With `runtimeChoice`, the runtime is the one the application chose instead of the active one. */
+export function discoverWith(ctx: DiscoveryContext, runtimeChoice?: ApplicationRuntimeChoice): DiscoveryResult {
+  const rt = discoverRuntime(ctx, runtimeChoice);
   const layers = discoverApiLayers(ctx);
   const enableApiLayers = splitEnableApiLayers(ctx.platform.env.get('XR_ENABLE_API_LAYERS'), ctx.platform.pathSeparator);
   return {

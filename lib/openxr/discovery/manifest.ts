@@ -12,6 +12,8 @@ export interface ExtensionProperty {
 
 export interface RuntimeManifest {
   readonly file_format_version: string;
+  /** The optional user-facing name tools show (added to the 1.0.0 format before OpenXR 1.0.18). */
+  readonly name?: string;
   readonly library_path: string;
   /** Renamed interface functions, e.g. { xrNegotiateLoaderRuntimeInterface: 'MyNegotiate' }. */
   readonly functions: Readonly<Record<string, string>>;
@@ -137,9 +139,20 @@ export function parseRuntimeManifest(file: string, data: Uint8Array | string): P
     return { ok: false, error: { severity: 'error', file, field: 'runtime.library_path', reason: 'is empty' } };
   }
   const warnings: Diagnostic[] = [];
+  const rawName = rt['name'];
+  let name: string | undefined;
+  if (typeof rawName === 'string' && rawName.trim() !== '') name = rawName;
+  else if (rawName !== undefined && rawName !== null) {
+    // The loader never reads it, so a bad one only costs the tools their label.
+    warnings.push({ severity: 'warning', file, field: 'runtime.name', reason: `should be a non-empty string, found ${typeof rawName === 'string' ? 'a blank string' : jsonTypeName(rawName)}; the file name is used instead` });
+  }
   const functions = parseFunctions(file, 'runtime', rt['functions'], warnings);
   const instance_extensions = parseExtensions(file, 'runtime', rt['instance_extensions'], warnings);
-  return { ok: true, manifest: { file_format_version: ffv, library_path: lib, functions, instance_extensions }, warnings };
+  return {
+    ok: true,
+    manifest: { file_format_version: ffv, ...(name !== undefined ? { name } : {}), library_path: lib, functions, instance_extensions },
+    warnings,
+  };
 }
 
 export function parseApiLayerManifest(file: string, data: Uint8Array | string, kind: ApiLayerKind): ParseResult<ApiLayerManifest> {

@@ -3,6 +3,7 @@ import type { LibraryPathKind } from '../../core/library-path.js';
 import type { EnabledLayerOrigin } from './layer-policy.js';
 import type { ApiLayerKind } from './manifest.js';
 import type { ExtensionCheck } from './extensions.js';
+import type { RuntimeSource } from './runtime-discovery.js';
 
 export interface PlannedRuntime {
   readonly manifestPath: string;
@@ -11,6 +12,8 @@ export interface PlannedRuntime {
   /** The symbol to look up with dlsym (xrNegotiateLoaderRuntimeInterface unless renamed in `functions`). */
   readonly negotiateFunctionName: string;
   readonly reason: string;
+  /** Where the choice came from: 'application' for createLoader({ runtime }) (absent in hand-made plans). */
+  readonly source?: RuntimeSource;
 }
 
 export interface PlannedApiLayer {

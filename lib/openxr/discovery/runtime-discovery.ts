@@ -16,13 +16,25 @@ export type RuntimeSource =
   | 'EXTRASYSCONFDIR'
   | 'registry'
   | 'android-system'
-  | 'macos-global';
+  | 'macos-global'
+  /** createLoader({ runtime }): the application's choice, for that loader only. */
+  | 'application';
+
+/** A runtime the application chose for one loader (createLoader({ runtime })), by path or by name. */
+export interface ApplicationRuntimeChoice {
+  readonly manifestPath: string;
+  /** What the application passed: the path itself, or the name listRuntimes() gave. */
+  readonly requested: string;
+  readonly by: 'path' | 'name';
+}
 
 export interface DiscoveredRuntime {
   readonly manifestPath: string;
   readonly source: RuntimeSource;
   /** Why this manifest is the active one, in words. */
   readonly reason: string;
+  /** The manifest's `runtime.name`, when it has one. */
+  readonly name?: string;
   readonly file_format_version: string;
   readonly libraryPath: string;
   readonly libraryPathKind: LibraryPathKind;
@@ -40,6 +52,8 @@ export interface RuntimeDiscoveryResult {
   readonly searched: readonly string[];
   /** When no runtime: why not, in words. */
   readonly unavailableReason?: string;
+  /** The manifest chosen as the active one, also when it turned out unusable (then `runtime` is null). */
+  readonly chosenManifest?: { readonly path: string; readonly source: RuntimeSource; readonly reason: string };
 }
 
 interface Candidate {
@@ -143,12 +157,28 @@ function androidCandidate(ctx: DiscoveryContext, searched: string[]): Candidate 
   return undefined;
 }
 
-export function discoverRuntime(ctx: DiscoveryContext): RuntimeDiscoveryResult {
+function applicationCandidate(ctx: DiscoveryContext, choice: ApplicationRuntimeChoice, searched: string[]): Candidate {
+  const asked = choice.by === 'name' ? `the runtime named "${choice.requested}" in listRuntimes()` : 'its manifest path';
+  const override = ctx.platform.env.get('XR_RUNTIME_JSON');
+  // The application's own choice is narrower than the user's override, so it wins; say so.
+  if (override) ctx.log('info', `RuntimeManifestFile::FindManifestFiles - XR_RUNTIME_JSON (${override}) is not used: the application chose the runtime`);
+  ctx.log('info', `RuntimeManifestFile::FindManifestFiles - using runtime file ${choice.manifestPath}, chosen by the application (${asked})`);
+  searched.push(choice.manifestPath);
+  return {
+    path: choice.manifestPath,
+    source: 'application',
+    reason: `chosen by the application for this loader (createLoader({ runtime }), by ${asked}); the active runtime and XR_RUNTIME_JSON are not used`,
+  };
+}
+
+/** The active runtime, or with `choice` the runtime the application chose for this loader. */
+export function discoverRuntime(ctx: DiscoveryContext, choice?: ApplicationRuntimeChoice): RuntimeDiscoveryResult {
   const searched: string[] = [];
   const { platform } = ctx;
   let candidate: Candidate | undefined;
-  const override = ctx.secureEnv('XR_RUNTIME_JSON');
-  if (override) {
+  const override = choice ? undefined : ctx.secureEnv('XR_RUNTIME_JSON');
+  if (choice) candidate = applicationCandidate(ctx, choice, searched);
+  else if (override) {
     ctx.log('info', `RuntimeManifestFile::FindManifestFiles - using environment variable override runtime file ${override}`);
     searched.push(override);
     candidate = { path: override, source: 'XR_RUNTIME_JSON', reason: 'named by the XR_RUNTIME_JSON environment variable (no search is made then)' };
@@ -181,9 +211,11 @@ export function discoverRuntime(ctx: DiscoveryContext): RuntimeDiscoveryResult {
   }
 
   ctx.log('info', `RuntimeManifestFile::CreateIfValid - attempting to load ${candidate.path}`);
+  const chosenManifest = { path: candidate.path, source: candidate.source, reason: candidate.reason };
+  const which = candidate.source === 'application' ? 'the runtime manifest the application chose' : 'the active runtime manifest';
   const unavailable = (d: Diagnostic): RuntimeDiscoveryResult => {
     ctx.report({ ...d, code: 'XR_ERROR_RUNTIME_UNAVAILABLE' });
-    return { runtime: null, searched, unavailableReason: `the active runtime manifest ${candidate.path} is unusable: ${d.field ? `${d.field} ` : ''}${d.reason}` };
+    return { runtime: null, searched, chosenManifest, unavailableReason: `${which} ${candidate.path} is unusable: ${d.field ? `${d.field} ` : ''}${d.reason}` };
   };
   const bytes = readManifestBytes(ctx, candidate.path);
   if ('error' in bytes) return unavailable(bytes.error);
@@ -210,6 +242,7 @@ export function discoverRuntime(ctx: DiscoveryContext): RuntimeDiscoveryResult {
       manifestPath: candidate.path,
       source: candidate.source,
       reason: candidate.reason,
+      ...(m.name !== undefined ? { name: m.name } : {}),
       file_format_version: m.file_format_version,
       libraryPath: lib.path,
       libraryPathKind: lib.kind,
@@ -220,5 +253,6 @@ export function discoverRuntime(ctx: DiscoveryContext): RuntimeDiscoveryResult {
       instanceExtensions: m.instance_extensions,
     },
     searched,
+    chosenManifest,
   };
 }

@@ -1,0 +1,157 @@
+// `khronos-loader runtimes` as a user runs it: a separate process over a home folder with runtimes
+// registered in ~/.config/openxr/1/ (the package's simulated runtime, Monado, broken ones).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseRuntimesArgs } from '../../lib/cli/runtimes.js';
+import type { ListedRuntime } from '../../lib/openxr/discovery/runtime-list.js';
+import type { ComponentReport } from '../../lib/doctor/report.js';
+import { SIMULATED_RUNTIME_NAME, simulatedRuntime } from '../../lib/openxr/simulated-runtime.js';
+import { MONADO_PROCESS_ENV, monadoUnderTest } from '../helpers/openxr-runtimes.js';
+import { repoRoot } from '../helpers/paths.js';
+import { skipOrFail } from '../helpers/system.js';
+import { componentLibrary } from './fixture.js';
+
+let home = '';
+let folder = '';
+beforeEach(() => {
+  home = mkdtempSync(path.join(os.tmpdir(), 'kl-runtimes-cli-'));
+  folder = path.join(home, '.config/openxr/1');
+  mkdirSync(folder, { recursive: true });
+  // The package's simulated runtime, registered as distributions register runtimes: a link to its manifest.
+  symlinkSync(simulatedRuntime(), path.join(folder, 'khronos_simxr.json'));
+});
+afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+/** A user's environment: this home, no XDG variables (so ~/.config is searched), system folders out of the way. */
+function userEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_CONFIG_DIRS: path.join(home, 'no-system-config'),
+    XDG_DATA_DIRS: path.join(home, 'no-system-data'),
+    ...extra,
+  };
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+function cli(args: readonly string[], env: Record<string, string>): { status: number | null; signal: string | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'lib/cli/main.ts'), ...args], { cwd: repoRoot, env, encoding: 'utf8', timeout: 180_000 });
+  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+type Entry = ListedRuntime & { check?: ComponentReport };
+
+function manifest(name: string, libraryPath: string, extra: Record<string, unknown> = {}): string {
+  const file = path.join(folder, name);
+  writeFileSync(file, JSON.stringify({ file_format_version: '1.0.0', runtime: { library_path: libraryPath, ...extra } }, null, 2));
+  return file;
+}
+
+describe('khronos-loader runtimes (CLI)', () => {
+  it('#16: the simulated runtime registered in ~/.config/openxr/1/ is listed with its name, text and --json', () => {
+    const text = cli(['runtimes'], userEnv());
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(new RegExp(`^  ${SIMULATED_RUNTIME_NAME.replace(/[()]/g, '\\$&')}$`, 'm'));
+    expect(text.stdout).toContain(`manifest:  ${path.join(folder, 'khronos_simxr.json')} (XDG_CONFIG_HOME)`);
+    expect(text.stdout).toContain('none is active');
+    expect(text.stderr).toBe('');
+
+    // Made the active runtime: the same entry, marked.
+    symlinkSync(simulatedRuntime(), path.join(folder, 'active_runtime.json'));
+    const json = cli(['runtimes', '--json'], userEnv());
+    expect(json.status).toBe(0);
+    const { runtimes } = JSON.parse(json.stdout) as { runtimes: Entry[] };
+    expect(runtimes.map((r) => [r.name, r.active, r.usable])).toEqual([[SIMULATED_RUNTIME_NAME, true, true]]);
+    expect(runtimes[0]?.foundAt.map((f) => path.basename(f.path))).toEqual(['active_runtime.json', 'khronos_simxr.json']);
+  });
+
+  it('#16, XR-RN-2, XR-RD-5: --check loads, negotiates and creates an instance on each runtime in a child process: the simulated runtime, Monado, broken ones', (ctx) => {
+    const monado = monadoUnderTest();
+    if (monado.manifest === undefined) skipOrFail(ctx, monado.skip ?? 'Monado is missing');
+    symlinkSync(monado.manifest, path.join(folder, 'active_runtime.json'));
+    manifest('missing_library.json', './libkl_not_there.so', { name: 'Missing library' });
+    manifest('refuses_negotiation.json', componentLibrary('kl_doctor_runtime_error_result'));
+    // Negotiates, lists its extensions, but has no xrCreateInstance.
+    manifest('no_instance.json', componentLibrary('kl_doctor_runtime_ok'));
+    writeFileSync(path.join(folder, 'truncated.json'), '{ "file_format_version": "1.0.0", "runtime": {');
+
+    const r = cli(['runtimes', '--check', '--json', '--timeout', '30000'], userEnv(MONADO_PROCESS_ENV));
+    expect(r.signal).toBeNull();
+    expect(r.status, r.stderr).toBe(0);
+    const { runtimes, broken } = JSON.parse(r.stdout) as { runtimes: Entry[]; broken: boolean };
+    expect(broken).toBe(false);
+    const byName = new Map(runtimes.map((e) => [e.name, e]));
+    expect([...byName.keys()]).toEqual(['Monado', SIMULATED_RUNTIME_NAME, 'Missing library', 'no_instance', 'refuses_negotiation', 'truncated']);
+
+    const m = byName.get('Monado');
+    expect(m?.active).toBe(true);
+    expect(m?.check).toMatchObject({ status: 'ok', inForce: true, probe: { ran: true } });
+    expect(m?.check?.negotiated?.runtimeName).toMatch(/^Monado/);
+    expect(m?.check?.negotiated?.extensions?.map((e) => e.name)).toContain('XR_MND_headless');
+
+    const s = byName.get(SIMULATED_RUNTIME_NAME);
+    expect(s?.check).toMatchObject({ status: 'ok', inForce: false });
+    expect(s?.check?.negotiated?.runtimeName).toMatch(/simulated/i);
+    expect(s?.check?.negotiated?.runtimeVersion).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(s?.check?.negotiated?.extensions?.map((e) => e.name)).toContain('XR_MND_headless');
+
+    expect(byName.get('Missing library')?.check).toMatchObject({ status: 'broken', probe: { ran: false, reason: 'the library is missing' } });
+    const refuses = byName.get('refuses_negotiation')?.check;
+    expect(refuses).toMatchObject({ status: 'broken', probe: { ran: true } });
+    expect(refuses?.problems.map((p) => p.stage)).toEqual(['negotiate']);
+    expect(refuses?.problems[0]?.fix).toContain('`khronos-loader runtimes` lists them; XR_RUNTIME_JSON or the active_runtime.json link, or createLoader({ runtime }) for one application');
+    const noInstance = byName.get('no_instance')?.check;
+    expect(noInstance).toMatchObject({ status: 'broken', negotiated: { interfaceVersion: 1, extensions: [{ name: 'XR_KLDOCTOR_test_extension', extensionVersion: 7 }] } });
+    expect(noInstance?.negotiated?.runtimeName).toBeUndefined();
+    expect(noInstance?.problems).toEqual([
+      expect.objectContaining({ severity: 'error', what: 'the runtime negotiated, but an instance cannot be created on it', why: expect.objectContaining({ reason: expect.stringContaining('XR_ERROR_FUNCTION_UNSUPPORTED (-7)') }) }),
+    ]);
+    const truncated = byName.get('truncated');
+    expect(truncated?.usable).toBe(false);
+    expect(truncated?.check).toMatchObject({ status: 'broken', probe: { ran: false } });
+    expect(truncated?.check?.problems[0]?.why.file).toBe(path.join(folder, 'truncated.json'));
+
+    // The text report says the same, and a broken active runtime makes the exit code 1.
+    const text = cli(['runtimes', '--check', '--timeout', '30000'], userEnv({ ...MONADO_PROCESS_ENV, XR_RUNTIME_JSON: path.join(folder, 'refuses_negotiation.json') }));
+    expect(text.status).toBe(1);
+    expect(text.stdout).toMatch(/^\* refuses_negotiation {2}\[active\]$/m);
+    expect(text.stdout).toMatch(/^ {4}runtime: {3}Monado/m);
+    expect(text.stdout).toContain('BROKEN: the active runtime does not work.');
+  });
+
+  it('#16: demo --runtime takes a name from the list (and an unknown name fails naming those there are)', () => {
+    const r = cli(['demo', '--seconds', '1', '--runtime', SIMULATED_RUNTIME_NAME, '--json'], userEnv());
+    expect(r.status, r.stderr).toBe(0);
+    const result = JSON.parse(r.stdout) as { runtimeName: string; runtimeManifest: string; rendered: number };
+    expect(result.runtimeName).toMatch(/simulated/i);
+    expect(result.runtimeManifest).toBe(path.join(folder, 'khronos_simxr.json'));
+    expect(result.rendered).toBeGreaterThan(0);
+    const unknown = cli(['demo', '--seconds', '1', '--runtime', 'No Such Runtime'], userEnv());
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain(`demo failed: XR_ERROR_RUNTIME_UNAVAILABLE: createLoader({ runtime: "No Such Runtime" }): no runtime of that name; listRuntimes() finds "${SIMULATED_RUNTIME_NAME}"`);
+  });
+
+  it('#16: info openxr --runtime <name> shows what an application choosing that runtime gets, and says the application chose it', () => {
+    const r = cli(['info', 'openxr', '--runtime', SIMULATED_RUNTIME_NAME], userEnv());
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Runtime (chosen by the application, instead of the active one):');
+    expect(r.stdout).toContain(`  name:      ${SIMULATED_RUNTIME_NAME}`);
+    expect(r.stdout).toContain(`  manifest:  ${path.join(folder, 'khronos_simxr.json')}`);
+    expect(r.stdout).toContain(`why:       chosen by the application for this loader (createLoader({ runtime }), by the runtime named "${SIMULATED_RUNTIME_NAME}" in listRuntimes())`);
+    const json = JSON.parse(cli(['info', 'openxr', '--json', '--runtime', path.join(folder, 'khronos_simxr.json')], userEnv()).stdout) as { runtime: { source: string } };
+    expect(json.runtime.source).toBe('application');
+    expect(cli(['info', 'openxr', '--runtime'], userEnv()).status).toBe(2);
+  });
+
+  it('#16: argument errors exit with 2 and the usage', () => {
+    expect(parseRuntimesArgs(['--check', '--json', '--all', '--timeout=100'])).toEqual({ json: true, check: true, all: true, timeoutMs: 100 });
+    expect(parseRuntimesArgs(['--timeout', 'x'])).toMatch(/--timeout needs a positive number/);
+    const r = cli(['runtimes', '--bogus'], userEnv());
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('unknown argument "--bogus"');
+    expect(r.stderr).toContain('usage: khronos-loader runtimes');
+  });
+});
