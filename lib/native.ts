@@ -163,6 +163,8 @@ export interface NativeVulkanBenchScenario {
   measure(mode: 'trampoline' | 'pointer', iterations: number, repeats: number): NativeBenchSamples;
   /** Where the function vkGetDeviceProcAddr handed out lives, or null. */
   readonly pointerOrigin: PointerOrigin | null;
+  /** Where the loader's own exported vkGetDeviceProcAddr lives (its file is the loader), or null. */
+  readonly loaderOrigin: PointerOrigin | null;
   readonly deviceName: string;
   destroy(): void;
 }

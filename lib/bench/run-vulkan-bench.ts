@@ -61,6 +61,8 @@ export interface VulkanBenchRow {
   readonly layerNames: readonly string[];
   readonly cells: Partial<Record<VulkanColumnId, VulkanCell>>;
   readonly pointerOrigins: { readonly ours?: PointerOrigin | null; readonly khronos?: PointerOrigin | null };
+  /** Each loader's own shared object (where its exports live, as dladdr names it): a pointer into it is the loader's trampoline. */
+  readonly loaderFiles: { readonly ours?: string | null; readonly khronos?: string | null };
 }
 
 export const KHRONOS_VULKAN_LOADER_CANDIDATES: readonly string[] = [
@@ -201,12 +203,14 @@ export async function runVulkanBench(options: VulkanBenchOptions): Promise<Vulka
       }
       const cells: Partial<Record<VulkanColumnId, VulkanCell>> = {};
       const pointerOrigins: { ours?: PointerOrigin | null; khronos?: PointerOrigin | null } = {};
+      const loaderFiles: { ours?: string | null; khronos?: string | null } = {};
       let layerNames: readonly string[] = [];
       const o = combine(ours);
       if (o.ok) {
         cells['ours-trampoline'] = o.trampoline;
         cells['ours-pointer'] = o.pointer;
         pointerOrigins.ours = o.pointerOrigin;
+        loaderFiles.ours = o.loaderFile;
         layerNames = o.layerNames ?? [];
         deviceName ??= o.deviceName;
       } else cells['ours-trampoline'] = cells['ours-pointer'] = { skipped: o.error };
@@ -218,9 +222,10 @@ export async function runVulkanBench(options: VulkanBenchOptions): Promise<Vulka
           cells['khronos-trampoline'] = k.trampoline;
           cells['khronos-pointer'] = k.pointer;
           pointerOrigins.khronos = k.pointerOrigin;
+          loaderFiles.khronos = k.loaderFile;
         } else cells['khronos-trampoline'] = cells['khronos-pointer'] = { skipped: k.error };
       }
-      rows.push({ label: config.label, passthrough: config.passthrough, realLayers: config.realLayers, layerNames, cells, pointerOrigins });
+      rows.push({ label: config.label, passthrough: config.passthrough, realLayers: config.realLayers, layerNames, cells, pointerOrigins, loaderFiles });
     }
   } finally {
     layerSet.dispose();

@@ -21,5 +21,7 @@ export type VulkanChildResult =
       readonly trampoline: Measurement;
       readonly pointer: Measurement;
       readonly pointerOrigin: PointerOrigin | null;
+      /** The loader's own shared object (where its exports live), as dladdr names it; null when unknown. */
+      readonly loaderFile: string | null;
     }
   | { readonly ok: false; readonly error: string };

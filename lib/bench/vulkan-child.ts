@@ -33,6 +33,7 @@ function run(request: VulkanChildRequest): VulkanChildResult {
       trampoline,
       pointer,
       pointerOrigin: scenario.pointerOrigin,
+      loaderFile: scenario.loaderOrigin?.file ?? null,
     };
   } finally {
     scenario.destroy();

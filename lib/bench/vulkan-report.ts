@@ -32,8 +32,11 @@ function origin(o: PointerOrigin | null | undefined): string {
 export function pointerComparison(row: VulkanBenchRow): { readonly same: boolean; readonly loaderOwn?: true; readonly text: string } {
   const { ours, khronos } = row.pointerOrigins;
   if (!ours || !khronos) return { same: false, text: 'not compared (a side did not run)' };
-  // Commands the loader must see (vkGetDeviceQueue sets the queue's dispatch pointer): each loader hands out its own trampoline.
-  if (path.basename(ours.file) === 'khronos_loader.node' && /^libvulkan\.so/.test(path.basename(khronos.file))) {
+  // Commands the loader must see (vkGetDeviceQueue sets the queue's dispatch pointer): each loader
+  // hands out its own trampoline. Told by the loaders' own files (where their exports live), not by
+  // file names: the addon is build/Release/khronos_loader.node in a checkout but
+  // prebuilds/<platform>/khronos-loader.node in the package, and a Khronos loader may be any libvulkan.
+  if (ours.file === row.loaderFiles.ours && khronos.file === row.loaderFiles.khronos) {
     return { same: false, loaderOwn: true, text: `each loader's own trampoline (ours ${origin(ours)}, Khronos ${origin(khronos)}), as the command must pass through the loader` };
   }
   if (ours.file === khronos.file && ours.offset === khronos.offset) return { same: true, text: `the same function (${origin(ours)})` };

@@ -35,6 +35,7 @@ export interface NativeVulkanPlan {
     readonly deviceIdRanges?: readonly (readonly [number, number])[];
     readonly vendorIdRanges?: readonly (readonly [number, number])[];
     readonly driverIdRanges?: readonly (readonly [number, number])[];
+    readonly disableSort?: true;
   };
   readonly disableInstanceExtensionFilter: boolean;
   /** The registry's instance extensions: what the loader knows (drivers' others are filtered out). */
@@ -76,6 +77,7 @@ export interface NativeVulkanPhysicalDevice {
 
 export interface NativeVulkanInstance {
   enumeratePhysicalDevices(): NativeVulkanPhysicalDevice[];
+  enumeratePhysicalDeviceGroups(): { readonly physicalDevices: readonly bigint[]; readonly subsetAllocation: boolean }[];
   getInstanceProcAddr(name: string): bigint;
   destroy(): void;
   startDebugMessenger(): void;

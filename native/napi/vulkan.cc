@@ -94,6 +94,8 @@ vulkan::InstancePlan ReadPlan(Napi::Env env, Napi::Value v) {
     plan.deviceFilters.deviceIdRanges = GetRanges(env, f, "deviceIdRanges");
     plan.deviceFilters.vendorIdRanges = GetRanges(env, f, "vendorIdRanges");
     plan.deviceFilters.driverIdRanges = GetRanges(env, f, "driverIdRanges");
+    const Napi::Value disableSort = f.Get("disableSort");
+    plan.deviceFilters.disableSort = disableSort.IsBoolean() && disableSort.As<Napi::Boolean>().Value();
   }
   Napi::Value disable = o.Get("disableInstanceExtensionFilter");
   plan.disableInstanceExtensionFilter = disable.IsBoolean() && disable.As<Napi::Boolean>().Value();
@@ -183,6 +185,7 @@ Napi::Function VulkanInstance::Define(Napi::Env env) {
   return DefineClass(env, "VulkanInstance",
                      {
                          InstanceMethod<&VulkanInstance::EnumeratePhysicalDevices>("enumeratePhysicalDevices"),
+                         InstanceMethod<&VulkanInstance::EnumeratePhysicalDeviceGroups>("enumeratePhysicalDeviceGroups"),
                          InstanceMethod<&VulkanInstance::GetInstanceProcAddr>("getInstanceProcAddr"),
                          InstanceMethod<&VulkanInstance::Destroy>("destroy"),
                          InstanceMethod<&VulkanInstance::StartDebugMessenger>("startDebugMessenger"),
@@ -301,6 +304,33 @@ std::shared_ptr<vulkan::LoaderInstance> VulkanInstance::LiveShared(Napi::Env env
   VulkanInstance* wrap = Napi::ObjectWrap<VulkanInstance>::Unwrap(value.As<Napi::Object>());
   wrap->Live(env);
   return wrap->instance_;
+}
+
+// vkEnumeratePhysicalDeviceGroups through the chain: [{ physicalDevices: bigint[], subsetAllocation }].
+Napi::Value VulkanInstance::EnumeratePhysicalDeviceGroups(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  VkInstance instance = Live(env).handle();
+  const auto enumerate = reinterpret_cast<PFN_vkEnumeratePhysicalDeviceGroups>(vkGetInstanceProcAddr(instance, "vkEnumeratePhysicalDeviceGroups"));
+  if (enumerate == nullptr) throw VkErrorToJs(env, VK_ERROR_EXTENSION_NOT_PRESENT, "vkEnumeratePhysicalDeviceGroups is not available");
+  uint32_t count = 0;
+  VkResult res = enumerate(instance, &count, nullptr);
+  if (res != VK_SUCCESS) throw VkErrorToJs(env, res, "vkEnumeratePhysicalDeviceGroups failed");
+  std::vector<VkPhysicalDeviceGroupProperties> groups(count);
+  for (auto& g : groups) g.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GROUP_PROPERTIES;
+  res = enumerate(instance, &count, groups.data());
+  if (res < 0) throw VkErrorToJs(env, res, "vkEnumeratePhysicalDeviceGroups failed");
+  Napi::Array out = Napi::Array::New(env, count);
+  for (uint32_t g = 0; g < count; ++g) {
+    Napi::Array members = Napi::Array::New(env, groups[g].physicalDeviceCount);
+    for (uint32_t i = 0; i < groups[g].physicalDeviceCount; ++i) {
+      members.Set(i, Napi::BigInt::New(env, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(groups[g].physicalDevices[i]))));
+    }
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("physicalDevices", members);
+    o.Set("subsetAllocation", Napi::Boolean::New(env, groups[g].subsetAllocation == VK_TRUE));
+    out.Set(g, o);
+  }
+  return out;
 }
 
 Napi::Value VulkanInstance::EnumeratePhysicalDevices(const Napi::CallbackInfo& info) {

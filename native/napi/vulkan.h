@@ -66,6 +66,7 @@ class VulkanInstance : public Napi::ObjectWrap<VulkanInstance> {
 
  private:
   Napi::Value EnumeratePhysicalDevices(const Napi::CallbackInfo& info);
+  Napi::Value EnumeratePhysicalDeviceGroups(const Napi::CallbackInfo& info);
   Napi::Value GetInstanceProcAddr(const Napi::CallbackInfo& info);
   Napi::Value CreateDevice(const Napi::CallbackInfo& info);
   Napi::Value Destroy(const Napi::CallbackInfo& info);

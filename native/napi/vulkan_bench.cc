@@ -89,6 +89,8 @@ class Scenario {
     return command_ == Command::GetDeviceQueue ? reinterpret_cast<const void*>(pointerGetDeviceQueue_)
                                                : reinterpret_cast<const void*>(pointerCmdPushConstants_);
   }
+  // The loader's own export (its vkGetDeviceProcAddr): which shared object is the loader.
+  const void* LoaderExport() const { return reinterpret_cast<const void*>(x_.GetDeviceProcAddr); }
   const std::string& deviceName() const { return deviceName_; }
 
   Sample Measure(bool pointer, uint32_t iterations) {
@@ -179,6 +181,7 @@ class VulkanBenchScenario : public Napi::ObjectWrap<VulkanBenchScenario> {
                            InstanceMethod<&VulkanBenchScenario::Measure>("measure"),
                            InstanceMethod<&VulkanBenchScenario::Destroy>("destroy"),
                            InstanceAccessor<&VulkanBenchScenario::PointerOrigin>("pointerOrigin"),
+                           InstanceAccessor<&VulkanBenchScenario::LoaderOrigin>("loaderOrigin"),
                            InstanceAccessor<&VulkanBenchScenario::DeviceName>("deviceName"),
                        });
   }
@@ -228,6 +231,7 @@ class VulkanBenchScenario : public Napi::ObjectWrap<VulkanBenchScenario> {
   }
 
   Napi::Value PointerOrigin(const Napi::CallbackInfo& info) { return bench::PointerOrigin(info.Env(), Live(info.Env()).TimedPointer()); }
+  Napi::Value LoaderOrigin(const Napi::CallbackInfo& info) { return bench::PointerOrigin(info.Env(), Live(info.Env()).LoaderExport()); }
 
   Napi::Value DeviceName(const Napi::CallbackInfo& info) { return Napi::String::New(info.Env(), Live(info.Env()).deviceName()); }
 

@@ -1,6 +1,7 @@
 #include "vulkan/loader_instance.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <set>
 
@@ -31,14 +32,67 @@ bool InRanges(const std::vector<std::pair<uint32_t, uint32_t>>& ranges, uint32_t
 }
 
 // Linux order of the Khronos loader: discrete, integrated, virtual, CPU, other.
+// The Khronos loader's Linux order of device types (loader_linux.c): discrete, integrated,
+// virtual, other, CPU, then anything unknown.
 int TypeRank(VkPhysicalDeviceType type) {
   switch (type) {
     case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
     case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
     case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
-    default: return 4;
+    case VK_PHYSICAL_DEVICE_TYPE_OTHER: return 3;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 4;
+    default: return 5;
   }
+}
+
+constexpr const char* kGetPhysicalDeviceProperties2 = "VK_KHR_get_physical_device_properties2";
+constexpr const char* kDeviceGroupCreation = "VK_KHR_device_group_creation";
+
+bool IsVulkan10(uint32_t version) { return VK_API_VERSION_MAJOR(version) == 1 && VK_API_VERSION_MINOR(version) == 0; }
+
+// compare_devices of the Khronos loader on Linux, without its default-device rule: type, then
+// devices with PCI bus info before those without, by domain, bus, device, function, then
+// deviceID XOR vendorID. Negative: a first.
+int CompareLinux(const PhysicalDeviceObject& a, const PhysicalDeviceObject& b) {
+  const int ta = TypeRank(a.properties.deviceType), tb = TypeRank(b.properties.deviceType);
+  if (ta != tb) return ta < tb ? -1 : 1;
+  if (a.hasPciBusInfo != b.hasPciBusInfo) return a.hasPciBusInfo ? -1 : 1;
+  if (a.hasPciBusInfo) {
+    const std::array<uint32_t, 4> pa{a.pciDomain, a.pciBus, a.pciDevice, a.pciFunction};
+    const std::array<uint32_t, 4> pb{b.pciDomain, b.pciBus, b.pciDevice, b.pciFunction};
+    if (pa != pb) return pa < pb ? -1 : 1;
+  }
+  const uint32_t xa = a.properties.deviceID ^ a.properties.vendorID, xb = b.properties.deviceID ^ b.properties.vendorID;
+  return xa == xb ? 0 : (xa < xb ? -1 : 1);
+}
+
+// Whether the driver offers VK_EXT_pci_bus_info for this device, and then its address.
+void ReadPciBusInfo(const DriverInstance& di, uint32_t applicationApiVersion, PhysicalDeviceObject& o) {
+  o.hasPciBusInfo = false;
+  if (di.table.EnumerateDeviceExtensionProperties == nullptr) return;
+  uint32_t count = 0;
+  if (di.table.EnumerateDeviceExtensionProperties(o.next, nullptr, &count, nullptr) != VK_SUCCESS || count == 0) return;
+  std::vector<VkExtensionProperties> extensions(count);
+  if (di.table.EnumerateDeviceExtensionProperties(o.next, nullptr, &count, extensions.data()) < 0) return;
+  const bool offered = std::any_of(extensions.begin(), extensions.begin() + std::min<std::size_t>(count, extensions.size()),
+                                   [](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME) == 0; });
+  if (!offered) return;
+  // As the Khronos loader: the core function when application and device are 1.1+, else the KHR one.
+  const bool core = !IsVulkan10(applicationApiVersion) && o.properties.apiVersion >= VK_API_VERSION_1_1;
+  const PFN_vkGetPhysicalDeviceProperties2 get =
+      core ? di.table.GetPhysicalDeviceProperties2 : reinterpret_cast<PFN_vkGetPhysicalDeviceProperties2>(di.table.GetPhysicalDeviceProperties2KHR);
+  if (get == nullptr) return;
+  VkPhysicalDevicePCIBusInfoPropertiesEXT pci{};
+  pci.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT;
+  VkPhysicalDeviceProperties2 props2{};
+  props2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+  props2.pNext = &pci;
+  get(o.next, &props2);
+  o.hasPciBusInfo = true;
+  o.pciDomain = pci.pciDomain;
+  o.pciBus = pci.pciBus;
+  o.pciDevice = pci.pciDevice;
+  o.pciFunction = pci.pciFunction;
 }
 
 }  // namespace
@@ -339,7 +393,10 @@ void LoaderInstance::CollectTerminatorPhysicalDevices() {
   if (terminatorPhysicalDevicesCollected_) return;
   terminatorPhysicalDevicesCollected_ = true;
   std::vector<std::unique_ptr<PhysicalDeviceObject>> all;
-  for (auto& di : driverInstances_) {
+  // The Khronos loader keeps its drivers in a list it prepends to, so their devices come last
+  // driver first; the sort below is stable, so that order decides its ties.
+  for (auto it = driverInstances_.rbegin(); it != driverInstances_.rend(); ++it) {
+    auto& di = *it;
     if (di->table.EnumeratePhysicalDevices == nullptr) continue;
     uint32_t count = 0;
     if (di->table.EnumeratePhysicalDevices(di->handle, &count, nullptr) != VK_SUCCESS) {
@@ -367,6 +424,8 @@ void LoaderInstance::CollectTerminatorPhysicalDevices() {
         di->table.GetPhysicalDeviceProperties2(handles[i], &props2);
         o->driverId = static_cast<uint32_t>(driverProps.driverID);
       }
+      if (LinuxSortEnabled()) ReadPciBusInfo(*di, terminatorApiVersion_, *o);
+      else o->hasPciBusInfo = false;
       all.push_back(std::move(o));
     }
   }
@@ -385,16 +444,21 @@ void LoaderInstance::CollectTerminatorPhysicalDevices() {
     }
     kept.push_back(std::move(o));
   }
-  // Linux sorting: by type; stable, so drivers' order is kept within a type. A
-  // VK_LOADER_DEVICE_SELECT device goes first.
-  std::stable_sort(kept.begin(), kept.end(), [&](const auto& a, const auto& b) {
-    auto selected = [&](const PhysicalDeviceObject& o) {
-      return f.hasDeviceSelect && o.properties.vendorID == f.selectVendorId && o.properties.deviceID == f.selectDeviceId;
-    };
-    if (selected(*a) != selected(*b)) return selected(*a);
-    return TypeRank(a->properties.deviceType) < TypeRank(b->properties.deviceType);
-  });
+  // The Khronos loader's Linux sort (linux_read_sorted_physical_devices): the VK_LOADER_DEVICE_SELECT
+  // device first, then CompareLinux; stable (glibc's qsort is a merge sort), so ties keep the
+  // drivers' order. Off without vkGetPhysicalDeviceProperties2 or with VK_LOADER_DISABLE_SELECT.
+  if (LinuxSortEnabled()) {
+    std::stable_sort(kept.begin(), kept.end(), [&](const auto& a, const auto& b) {
+      if (IsDefaultDevice(*a) != IsDefaultDevice(*b)) return IsDefaultDevice(*a);
+      return CompareLinux(*a, *b) < 0;
+    });
+  }
   terminatorPhysicalDevices_ = std::move(kept);
+}
+
+bool LoaderInstance::IsDefaultDevice(const PhysicalDeviceObject& o) const noexcept {
+  const DeviceFilters& f = plan_.deviceFilters;
+  return f.hasDeviceSelect && o.properties.vendorID == f.selectVendorId && o.properties.deviceID == f.selectDeviceId;
 }
 
 VkResult LoaderInstance::TerminatorEnumeratePhysicalDevices(uint32_t* count, VkPhysicalDevice* devices) {
@@ -413,21 +477,79 @@ VkResult LoaderInstance::TerminatorEnumeratePhysicalDevices(uint32_t* count, VkP
 }
 
 VkResult LoaderInstance::TerminatorEnumeratePhysicalDeviceGroups(uint32_t* count, VkPhysicalDeviceGroupProperties* groups) {
-  // One group per physical device (the drivers' multi-device groups are not merged here).
+  // As the Khronos loader: each driver's own groups (vkEnumeratePhysicalDeviceGroups, or the KHR
+  // command when VK_KHR_device_group_creation is enabled), each device of a driver without it a
+  // group of one; on Linux the devices in each group, then the groups by their first device, sorted
+  // as the physical devices are. Devices a filter left out leave their groups.
   if (count == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
   std::lock_guard lock(mutex_);
   CollectTerminatorPhysicalDevices();
-  const uint32_t total = static_cast<uint32_t>(terminatorPhysicalDevices_.size());
+  auto ours = [&](VkPhysicalDevice driverHandle) -> PhysicalDeviceObject* {
+    for (const auto& o : terminatorPhysicalDevices_) {
+      if (o->next == driverHandle) return o.get();
+    }
+    return nullptr;
+  };
+  std::vector<std::vector<PhysicalDeviceObject*>> all;
+  std::vector<VkBool32> subset;
+  for (auto it = driverInstances_.rbegin(); it != driverInstances_.rend(); ++it) {  // last driver first, as the devices
+    auto& di = *it;
+    const PFN_vkEnumeratePhysicalDeviceGroups enumerate =
+        deviceGroupCreationEnabled_ ? reinterpret_cast<PFN_vkEnumeratePhysicalDeviceGroups>(di->table.EnumeratePhysicalDeviceGroupsKHR)
+                                    : di->table.EnumeratePhysicalDeviceGroups;
+    std::vector<std::pair<std::vector<VkPhysicalDevice>, VkBool32>> driverGroups;
+    if (enumerate == nullptr) {
+      uint32_t n = 0;
+      if (di->table.EnumeratePhysicalDevices(di->handle, &n, nullptr) != VK_SUCCESS) continue;
+      std::vector<VkPhysicalDevice> handles(n);
+      if (di->table.EnumeratePhysicalDevices(di->handle, &n, handles.data()) < 0) continue;
+      for (uint32_t i = 0; i < n; ++i) driverGroups.push_back({{handles[i]}, VK_FALSE});
+    } else {
+      uint32_t n = 0;
+      if (enumerate(di->handle, &n, nullptr) != VK_SUCCESS) {
+        Report(LogLevel::Warn, DescribeDriver(di->driver->description) + ": vkEnumeratePhysicalDeviceGroups failed; its groups are left out");
+        continue;
+      }
+      std::vector<VkPhysicalDeviceGroupProperties> props(n);
+      for (auto& p : props) p.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GROUP_PROPERTIES;
+      if (enumerate(di->handle, &n, props.data()) < 0) continue;
+      for (uint32_t g = 0; g < std::min<std::size_t>(n, props.size()); ++g) {
+        const uint32_t size = std::min<uint32_t>(props[g].physicalDeviceCount, VK_MAX_DEVICE_GROUP_SIZE);
+        driverGroups.push_back({std::vector<VkPhysicalDevice>(props[g].physicalDevices, props[g].physicalDevices + size), props[g].subsetAllocation});
+      }
+    }
+    for (const auto& [handles, subsetAllocation] : driverGroups) {
+      std::vector<PhysicalDeviceObject*> members;
+      for (VkPhysicalDevice h : handles) {
+        if (PhysicalDeviceObject* o = ours(h)) members.push_back(o);
+      }
+      if (members.empty()) continue;
+      all.push_back(std::move(members));
+      subset.push_back(subsetAllocation);
+    }
+  }
+  std::vector<std::size_t> order(all.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (LinuxSortEnabled()) {
+    auto before = [&](const PhysicalDeviceObject* a, const PhysicalDeviceObject* b) {
+      if (IsDefaultDevice(*a) != IsDefaultDevice(*b)) return IsDefaultDevice(*a);
+      return CompareLinux(*a, *b) < 0;
+    };
+    for (auto& members : all) std::stable_sort(members.begin(), members.end(), before);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return before(all[a].front(), all[b].front()); });
+  }
+  const uint32_t total = static_cast<uint32_t>(all.size());
   if (groups == nullptr) {
     *count = total;
     return VK_SUCCESS;
   }
   const uint32_t copy = std::min(*count, total);
   for (uint32_t i = 0; i < copy; ++i) {
-    groups[i].physicalDeviceCount = 1;
+    const auto& members = all[order[i]];
+    groups[i].physicalDeviceCount = static_cast<uint32_t>(members.size());
     std::fill(std::begin(groups[i].physicalDevices), std::end(groups[i].physicalDevices), nullptr);
-    groups[i].physicalDevices[0] = reinterpret_cast<VkPhysicalDevice>(terminatorPhysicalDevices_[i].get());
-    groups[i].subsetAllocation = VK_FALSE;
+    for (std::size_t m = 0; m < members.size(); ++m) groups[i].physicalDevices[m] = reinterpret_cast<VkPhysicalDevice>(members[m]);
+    groups[i].subsetAllocation = subset[order[i]];
   }
   *count = copy;
   return copy < total ? VK_INCOMPLETE : VK_SUCCESS;
@@ -571,6 +693,12 @@ PFN_vkVoidFunction LoaderInstance::TerminatorUnknownPhysicalDeviceCommand(const 
 
 VkResult LoaderInstance::TerminatorCreateInstance(const VkInstanceCreateInfo* info, const VkAllocationCallbacks* allocator) {
   const bool portabilityRequested = Contains(enabledExtensions_, kPortabilityEnumeration) && (info->flags & kEnumeratePortabilityBit) != 0;
+  terminatorApiVersion_ = info->pApplicationInfo != nullptr && info->pApplicationInfo->apiVersion != 0 ? info->pApplicationInfo->apiVersion : VK_API_VERSION_1_0;
+  supportsGetPhysicalDeviceProperties2_ = !IsVulkan10(terminatorApiVersion_);
+  for (uint32_t i = 0; i < info->enabledExtensionCount; ++i) {
+    if (std::strcmp(info->ppEnabledExtensionNames[i], kGetPhysicalDeviceProperties2) == 0) supportsGetPhysicalDeviceProperties2_ = true;
+    if (std::strcmp(info->ppEnabledExtensionNames[i], kDeviceGroupCreation) == 0) deviceGroupCreationEnabled_ = true;
+  }
   for (const auto& d : drivers_) {
     const std::vector<std::string> supported = DriverExtensions(*d);
     // Each driver gets only the extensions it supports, no layers, and (before interface
@@ -578,6 +706,14 @@ VkResult LoaderInstance::TerminatorCreateInstance(const VkInstanceCreateInfo* in
     std::vector<const char*> extensions;
     for (uint32_t i = 0; i < info->enabledExtensionCount; ++i) {
       if (Contains(supported, info->ppEnabledExtensionNames[i])) extensions.push_back(info->ppEnabledExtensionNames[i]);
+    }
+    // As the Khronos loader on Linux: VK_KHR_get_physical_device_properties2 forced on where the
+    // application or the driver is 1.0 and the driver has it (the device sort reads PCI bus info).
+    if ((IsVulkan10(terminatorApiVersion_) || IsVulkan10(d->instanceApiVersion)) && Contains(supported, kGetPhysicalDeviceProperties2)) {
+      if (std::none_of(extensions.begin(), extensions.end(), [](const char* e) { return std::strcmp(e, kGetPhysicalDeviceProperties2) == 0; })) {
+        extensions.push_back(kGetPhysicalDeviceProperties2);
+      }
+      supportsGetPhysicalDeviceProperties2_ = true;
     }
     VkInstanceCreateInfo driverInfo = *info;
     driverInfo.enabledLayerCount = 0;

@@ -31,6 +31,8 @@ class LoaderDevice;
 struct DeviceFilters {
   bool hasDeviceSelect = false;
   uint32_t selectVendorId = 0, selectDeviceId = 0;
+  // VK_LOADER_DISABLE_SELECT (a non-zero number): no Linux sorting, drivers' order as they report it.
+  bool disableSort = false;
   std::vector<std::pair<uint32_t, uint32_t>> deviceIdRanges, vendorIdRanges, driverIdRanges;
 };
 
@@ -68,6 +70,9 @@ struct PhysicalDeviceObject {
   DriverInstance* driver;                 // terminator objects only
   VkPhysicalDeviceProperties properties;  // terminator objects only
   uint32_t driverId;                      // VkDriverId when the driver reports one, else 0
+  // Where it sits on the PCI bus (VK_EXT_pci_bus_info), for the Linux sort; terminator objects only.
+  bool hasPciBusInfo;
+  uint32_t pciDomain, pciBus, pciDevice, pciFunction;
 };
 static_assert(offsetof(PhysicalDeviceObject, next) == 8 && offsetof(PhysicalDeviceObject, unknown) == 16,
               "the generic physical-device trampolines read these offsets");
@@ -217,6 +222,13 @@ class LoaderInstance {
   uint32_t applicationApiVersion_ = VK_API_VERSION_1_0;
   std::vector<std::unique_ptr<PhysicalDeviceObject>> terminatorPhysicalDevices_;
   bool terminatorPhysicalDevicesCollected_ = false;
+  // The Khronos loader sorts physical devices on Linux only when vkGetPhysicalDeviceProperties2
+  // is available to the instance (application API 1.1+, or the extension enabled or forced on).
+  bool supportsGetPhysicalDeviceProperties2_ = false;
+  uint32_t terminatorApiVersion_ = VK_API_VERSION_1_0;  // the apiVersion the terminator received
+  bool deviceGroupCreationEnabled_ = false;             // VK_KHR_device_group_creation
+  bool LinuxSortEnabled() const noexcept { return supportsGetPhysicalDeviceProperties2_ && !plan_.deviceFilters.disableSort; }
+  bool IsDefaultDevice(const PhysicalDeviceObject& o) const noexcept;
   std::vector<std::unique_ptr<PhysicalDeviceObject>> trampolinePhysicalDevices_;
   std::array<PFN_vkVoidFunction, kUnknownSlots> trampolineUnknownPhysical_{};
   std::vector<std::shared_ptr<LoaderDevice>> devices_;

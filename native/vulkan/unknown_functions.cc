@@ -30,29 +30,72 @@ std::size_t UnknownCommandSlots::Count() const {
 
 }  // namespace kl::vulkan
 
-#if defined(__x86_64__) && defined(__linux__)
-// PhysicalDeviceObject: dispatch at 0, next at 8, unknown-slot table at 16 (static_asserts in
-// objects.h). DeviceDispatch: 64 slots, then the table the object's first word points at.
+// The stubs per target (assembler macros); the tables of their addresses and the accessors below
+// are shared. Top-level asm statements are emitted in their order, so the macros come first.
+#if (defined(__x86_64__) || defined(__aarch64__)) && defined(__linux__)
 asm(R"(
   .text
   .altmacro
-  .macro KL_VK_PD_STUB i
+  .macro KL_VK_BEGIN name
   .p2align 4
-  .type kl_vk_pd_stub_\i, @function
-kl_vk_pd_stub_\i:
+  .type \name, %function
+\name:
+  .endm
+  .macro KL_VK_END name
+  .size \name, .-\name
+  .endm
+)");
+#endif
+#if defined(__x86_64__) && defined(__linux__)
+// PhysicalDeviceObject: dispatch at 0, next at 8, unknown-slot table at 16 (static_asserts in
+// loader_instance.h). DeviceDispatch: 64 slots, then the table the object's first word points at.
+#define KL_VK_HAS_STUBS 1
+asm(R"(
+  .macro KL_VK_PD_STUB i
+  KL_VK_BEGIN kl_vk_pd_stub_\i
   movq 16(%rdi), %rax
   movq 8(%rdi), %rdi
   jmpq *(8*\i)(%rax)
-  .size kl_vk_pd_stub_\i, .-kl_vk_pd_stub_\i
+  KL_VK_END kl_vk_pd_stub_\i
   .endm
   .macro KL_VK_DEV_STUB i
-  .p2align 4
-  .type kl_vk_dev_stub_\i, @function
-kl_vk_dev_stub_\i:
+  KL_VK_BEGIN kl_vk_dev_stub_\i
   movq (%rdi), %rax
   jmpq *(-8*(64-\i))(%rax)
-  .size kl_vk_dev_stub_\i, .-kl_vk_dev_stub_\i
+  KL_VK_END kl_vk_dev_stub_\i
   .endm
+)");
+#elif defined(__aarch64__) && defined(__linux__)
+// AAPCS64: the first argument in x0, the others in x1-x7 / v0-v7 / the stack, left untouched;
+// x16 (IP0) is the scratch register the ABI gives veneers. Same object layouts as on x86-64.
+// Each stub starts with BTI C (a NOP on cores without branch target identification) because it
+// is only ever reached by an indirect call.
+#define KL_VK_HAS_STUBS 1
+asm(R"(
+  .macro KL_VK_PD_STUB i
+  KL_VK_BEGIN kl_vk_pd_stub_\i
+  hint #34
+  ldr x16, [x0, #16]
+  ldr x0, [x0, #8]
+  ldr x16, [x16, #(8*\i)]
+  br x16
+  KL_VK_END kl_vk_pd_stub_\i
+  .endm
+  .macro KL_VK_DEV_STUB i
+  KL_VK_BEGIN kl_vk_dev_stub_\i
+  hint #34
+  ldr x16, [x0]
+  sub x16, x16, #(8*(64-\i))
+  ldr x16, [x16]
+  br x16
+  KL_VK_END kl_vk_dev_stub_\i
+  .endm
+)");
+#endif
+
+#ifdef KL_VK_HAS_STUBS
+asm(R"(
+  .text
   .set kl_i, 0
   .rept 64
   KL_VK_PD_STUB %kl_i

@@ -1,11 +1,12 @@
 // Commands the loader does not know (VK-CH-4, spec "层未知物理设备扩展" and the five steps of
 // vkGetInstanceProcAddr): each distinct name gets a slot, process-wide, and a generic
 // trampoline per slot jumps through that slot of the object's table without knowing the
-// signature (arguments stay in their registers; x86-64 System V only):
-//  - physical-device stub i: rdi is a PhysicalDeviceObject; replaces rdi with its `next` handle
-//    and jumps to unknown[i] of the object's slot table (the trampoline's chain or a driver's);
-//  - device stub i: rdi is any device-level dispatchable object; its first word points at a
-//    DeviceDispatch::table, preceded by the kUnknownSlots unknown-command slots.
+// signature (arguments stay in their registers; x86-64 System V and AArch64 Linux):
+//  - physical-device stub i: the first argument (rdi / x0) is a PhysicalDeviceObject; replaces it
+//    with its `next` handle and jumps to unknown[i] of the object's slot table (the trampoline's
+//    chain or a driver's);
+//  - device stub i: the first argument is any device-level dispatchable object; its first word
+//    points at a DeviceDispatch::table, preceded by the kUnknownSlots unknown-command slots.
 #pragma once
 
 #include <cstddef>

@@ -9,7 +9,7 @@ import { parseBenchArgs } from '../../lib/cli/bench.js';
 import { parseVulkanBenchArgs } from '../../lib/cli/bench-vulkan.js';
 import { KHRONOS_VULKAN_LOADER_CANDIDATES, LAVAPIPE_MANIFEST_CANDIDATES, type VulkanBenchResult } from '../../lib/bench/run-vulkan-bench.js';
 import { VULKAN_PASSTHROUGH_LAYER_PREFIX } from '../../lib/bench/vulkan-layers.js';
-import { pointerComparison } from '../../lib/bench/vulkan-report.js';
+import { pointerComparison, vulkanTargets } from '../../lib/bench/vulkan-report.js';
 import { missingSystemComponent } from '../helpers/system.js';
 
 const VALIDATION_MANIFEST = ['/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json'];
@@ -87,11 +87,34 @@ describe('bench vulkan CLI', () => {
           // vkGetDeviceQueue must pass through the loader (the queue gets its dispatch pointer): each its own trampoline.
           expect(p.loaderOwn).toBe(true);
           expect(row.pointerOrigins.khronos?.file).toMatch(/libvulkan\.so\.1$/);
+          expect(row.pointerOrigins.khronos?.file).toBe(row.loaderFiles.khronos);
+          expect(row.pointerOrigins.ours?.file).toBe(row.loaderFiles.ours);
         }
       }
     }
     // The Khronos loader was only ever loaded in the children.
     expect(readFileSync('/proc/self/maps', 'utf8')).not.toMatch(/libvulkan\.so\.1/);
+  });
+
+  it('BENCH: "each loader\'s own" is told by where each loader\'s exports live, whatever the files are called (the packaged addon is khronos-loader.node; a Khronos loader may be any libvulkan)', () => {
+    const row = (ours: string, khronos: string, oursLoader: string, khronosLoader: string): VulkanBenchResult['rows'][number] => ({
+      label: 'no layers',
+      passthrough: 0,
+      realLayers: [],
+      layerNames: [],
+      cells: {},
+      pointerOrigins: { ours: { file: ours, offset: 0x100 }, khronos: { file: khronos, offset: 0x200 } },
+      loaderFiles: { ours: oursLoader, khronos: khronosLoader },
+    });
+    const packaged = '/app/node_modules/khronos-loader/prebuilds/linux-x64/khronos-loader.node';
+    const gpuLoader = '/opt/kl/.gpu/vulkan/libvulkan.so.1.4.309';
+    const own = pointerComparison(row(packaged, gpuLoader, packaged, gpuLoader));
+    expect(own.loaderOwn).toBe(true);
+    expect(vulkanTargets({ rows: [row(packaged, gpuLoader, packaged, gpuLoader)], command: { name: 'vkGetDeviceQueue' } } as unknown as VulkanBenchResult).join('\n')).toContain('not applicable (a loader command)');
+    // A pointer into another library (a layer) is not the loader's own, even beside the loader's name.
+    const other = pointerComparison(row('/x/libkhronos_vk_layer_passthrough_1.so', gpuLoader, packaged, gpuLoader));
+    expect(other.loaderOwn).toBeUndefined();
+    expect(other.same).toBe(false);
   });
 
   it('BENCH: a VK_LAYER_KHRONOS_validation row puts the validation layer at the top of both chains (system: validation layer)', async (ctx) => {

@@ -1,5 +1,7 @@
 // Runs once before the test files: brings the addon and the native test components (test
 // runtime, layers, drivers and helper programs under test/native/) up to date with CMake.
+// KHRONOS_LOADER_PREBUILT=1 (a machine with no compiler, e.g. scripts/gpu-system-tests.sh's
+// folder) skips the builds and only checks their outputs are there.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +14,12 @@ function run(command: string, args: string[]): void {
 }
 
 export default function setup(): void {
+  if (process.env.KHRONOS_LOADER_PREBUILT === '1') {
+    const needed = ['build/Release/khronos_loader.node', 'build/test-native'];
+    const missing = needed.filter((p) => !existsSync(path.join(root, p)));
+    if (missing.length > 0) throw new Error(`KHRONOS_LOADER_PREBUILT=1 but ${missing.join(', ')} missing under ${root}: build them first (npm run build; a vitest run without the variable)`);
+    return;
+  }
   run(process.execPath, [path.join(root, 'node_modules/cmake-js/bin/cmake-js'), 'build', '--out', 'build']);
   if (existsSync(path.join(root, 'test/native/CMakeLists.txt'))) {
     const out = path.join(root, 'build/test-native');

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
 import { VulkanError } from '../../lib/vulkan/errors.js';
 import { createLoader } from '../../lib/vulkan/loader.js';
+import { khronosVulkanLoaders, type KhronosVulkanLoader, type KhronosVulkanVersion } from '../helpers/khronos-vulkan-loaders.js';
 import { testNativeDir } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
 import { makeTempRoot, put, vkDriverManifest, vkLayerManifest, type VkLayerSpec } from '../unit/vulkan/fixtures.js';
@@ -21,7 +22,6 @@ const enumerate = path.join(testNativeDir, 'vk_enumerate/vk_enumerate');
 const probeLayer = path.join(testNativeDir, 'vk_discovery_probe_layer/libvk_discovery_probe_layer.so');
 const probeDriver = path.join(testNativeDir, 'vk_discovery_probe_driver/libvk_discovery_probe_driver.so');
 const skip = missingSystemComponent({
-  'Debian libvulkan1': ['/usr/lib/x86_64-linux-gnu/libvulkan.so.1', '/usr/lib/aarch64-linux-gnu/libvulkan.so.1'],
   'test/native vk_enumerate (needs libvulkan-dev headers)': [enumerate],
   'test/native vk_discovery_probe_layer': [probeLayer],
   'test/native vk_discovery_probe_driver': [probeDriver],
@@ -48,6 +48,12 @@ interface Answer {
 }
 
 let T = '';
+/** The Khronos loader the running describe block compares with. */
+let current: KhronosVulkanLoader | undefined;
+function khronosArgs(): string[] {
+  if (current?.library === undefined) throw new Error('no Khronos loader selected');
+  return ['--loader', current.library];
+}
 let cleanup = (): void => {};
 let n = 0;
 
@@ -114,7 +120,7 @@ class Scenario {
 function khronos(s: Scenario, env: Record<string, string>, layers?: string[]): Answer {
   const out = path.join(T, `out-${++n}.json`);
   const log = path.join(T, `log-${n}.txt`);
-  const args = ['--out', out];
+  const args = [...khronosArgs(), '--out', out];
   if (layers) {
     args.push('--create');
     for (const l of layers) args.push('--layer', l);
@@ -172,22 +178,34 @@ function ours(s: Scenario, env: Record<string, string>, layers?: string[]): Answ
 const names = (a: Answer): string[] => a.layers.map((l) => l.layerName).sort();
 const sorted = (a: readonly LayerProps[]): LayerProps[] => [...a].sort((x, y) => (x.layerName < y.layerName ? -1 : x.layerName > y.layerName ? 1 : 0));
 
-/** Deliberate differences from 1.3.239 a scenario runs into (README: Vulkan differences table). */
+/** Deliberate differences a scenario runs into (README: Vulkan differences table). */
 interface Known {
-  /** 1.3.239 enumerates every layer of a duplicated name; we (and the current loader) only the first. */
+  /** The Khronos loader enumerates every layer of a duplicated name; we only the first. */
   duplicatesEnumerated?: boolean;
-  /** 1.3.239 orders layers enabled by environment in discovery order; we (as the current loader) VK_INSTANCE_LAYERS first in its own order, then VK_LOADER_LAYERS_ENABLE. */
+  /** 1.3.239 orders layers enabled by environment in discovery order; we (as 1.4.309) VK_INSTANCE_LAYERS first in its own order, then VK_LOADER_LAYERS_ENABLE. */
   envLayerOrder?: boolean;
-  /** 1.3.239 keeps the last occurrence of a name enabled twice; we (as the spec says) the first. */
+  /** 1.3.239 keeps the last occurrence of a name enabled twice; we (as the spec says, and 1.4.309) the first. */
   lastOccurrenceWins?: boolean;
+  /** 1.3.239 enables an implicit meta layer's components before a plain implicit layer found earlier in the search; we (as 1.4.309) follow the search order. */
+  implicitMetaOrder?: boolean;
 }
 
-/**
- * Both sides, same answers: the layers (as a set: within a folder the Khronos loader follows readdir
- * order, we sort by name, VK-LD-5), each layer's extensions, vkCreateInstance's result, the chain
- * in order and the drivers used in order.
- */
-function same(s: Scenario, env: Record<string, string>, layers?: string[], known: Known = {}): { k: Answer; o: Answer } & Answer {
+/** Which Khronos loader versions show each difference: elsewhere the answers must be equal. */
+const differsIn: Record<keyof Known, readonly KhronosVulkanVersion[]> = {
+  duplicatesEnumerated: ['1.3.239', '1.4.309'],
+  envLayerOrder: ['1.3.239'],
+  lastOccurrenceWins: ['1.3.239'],
+  implicitMetaOrder: ['1.3.239'],
+};
+
+/** The running comparison is with this Khronos version. */
+const comparingWith = (version: KhronosVulkanVersion): boolean => current?.version === version;
+
+function same(s: Scenario, env: Record<string, string>, layers?: string[], scenarioKnown: Known = {}): { k: Answer; o: Answer } & Answer {
+  const known: Known = {};
+  for (const flag of Object.keys(differsIn) as (keyof Known)[]) {
+    if (scenarioKnown[flag] === true && current !== undefined && differsIn[flag].includes(current.version)) known[flag] = true;
+  }
   const k = khronos(s, env, layers);
   const o = ours(s, env, layers);
   if (known.duplicatesEnumerated) expect([...new Set(names(o))]).toEqual([...new Set(names(k))]);
@@ -197,7 +215,7 @@ function same(s: Scenario, env: Record<string, string>, layers?: string[], known
   }
   expect(o.create).toBe(k.create);
   if (k.create === 0) {
-    if (known.envLayerOrder || known.lastOccurrenceWins) expect([...(o.chain ?? [])].sort()).toEqual([...(k.chain ?? [])].sort());
+    if (known.envLayerOrder || known.lastOccurrenceWins || known.implicitMetaOrder) expect([...(o.chain ?? [])].sort()).toEqual([...(k.chain ?? [])].sort());
     else expect(o.chain).toEqual(k.chain);
     expect(o.drivers).toEqual(k.drivers);
   }
@@ -205,11 +223,15 @@ function same(s: Scenario, env: Record<string, string>, layers?: string[], known
 }
 
 
-describe.skipIf(skip !== null)('Vulkan discovery and policy against the Debian Khronos loader (libvulkan1 1.3.239)', () => {
+for (const loader of khronosVulkanLoaders()) describe.skipIf(skip !== null || loader.missing !== null)(`Vulkan discovery and policy against the Khronos loader ${loader.version}`, () => {
   beforeAll(() => {
     ({ root: T, cleanup } = makeTempRoot('kl-vkdiff-'));
+    current = loader;
   });
-  afterAll(() => cleanup());
+  afterAll(() => {
+    cleanup();
+    current = undefined;
+  });
 
   function scenario(): Scenario {
     const s = new Scenario();
@@ -236,7 +258,7 @@ describe.skipIf(skip !== null)('Vulkan discovery and policy against the Debian K
     const r = same(s, s.env(), ['VK_LAYER_T_dup'], { duplicatesEnumerated: true });
     expect(r.chain).toEqual(['VK_LAYER_T_dup']);
     expect(r.o.layers.filter((l) => l.layerName === 'VK_LAYER_T_dup').map((l) => l.implementationVersion)).toEqual([1]);
-    // 1.3.239 lists both (the current loader removes the later one); both load the first.
+    // Both Khronos loaders (1.3.239 and 1.4.309) list both copies; they load the first.
     expect(r.k.layers.filter((l) => l.layerName === 'VK_LAYER_T_dup').map((l) => l.implementationVersion)).toEqual([1, 2]);
   });
 
@@ -317,13 +339,19 @@ describe.skipIf(skip !== null)('Vulkan discovery and policy against the Debian K
     expect(names(k)).toEqual(['VK_LAYER_T_good']);
   });
 
-  it('VK-LM-4: a manifest that is not JSON: 1.3.239 fails the whole enumeration (VK_ERROR_OUT_OF_HOST_MEMORY); we skip the file and keep the rest (deliberate)', () => {
+  it('VK-LM-4: a manifest that is not JSON: 1.3.239 fails the whole enumeration (VK_ERROR_OUT_OF_HOST_MEMORY); we (as 1.4.309) skip the file and keep the rest', () => {
     const s = scenario();
     const dir = s.dir('xdgData', 'explicit');
     s.raw(dir, '1-not-json.json', '{ "file_format_version": "1.0.0", ');
     s.layer(dir, '2-good.json', { name: 'VK_LAYER_T_good' });
+    if (comparingWith('1.4.309')) {
+      const r = same(s, s.env(), ['VK_LAYER_T_good']);
+      expect(names(r)).toEqual(['VK_LAYER_T_good']);
+      expect(r.chain).toEqual(['VK_LAYER_T_good']);
+      return;
+    }
     const out = path.join(T, `bad-json-${++n}.json`);
-    execFileSync(enumerate, ['--out', out], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...s.env() }, stdio: ['ignore', 'ignore', 'ignore'] });
+    execFileSync(enumerate, [...khronosArgs(), '--out', out], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...s.env() }, stdio: ['ignore', 'ignore', 'ignore'] });
     const k = JSON.parse(readFileSync(out, 'utf8')) as { layers: { result: number; list: LayerProps[] } };
     expect(k.layers.result).toBe(-1);
     const o = ours(s, s.env(), ['VK_LAYER_T_good']);
@@ -418,11 +446,35 @@ describe.skipIf(skip !== null)('Vulkan discovery and policy against the Debian K
     const r = same(s, s.env({ VK_INSTANCE_LAYERS: 'VK_LAYER_T_c:VK_LAYER_T_a', VK_LOADER_LAYERS_ENABLE: 'VK_LAYER_T_d' }), ['VK_LAYER_T_b', 'VK_LAYER_T_a'], { envLayerOrder: true });
     expect(r.o.chain).toEqual(['VK_LAYER_T_c', 'VK_LAYER_T_a', 'VK_LAYER_T_d', 'VK_LAYER_T_b']);
     expect(r.k.chain?.at(-1)).toBe('VK_LAYER_T_b');
+    // 1.4.309 orders exactly as we do (same() compared the chains in order); 1.3.239 does not.
+    if (comparingWith('1.3.239')) expect(r.k.chain).not.toEqual(r.o.chain);
     // Deliberate: VK-LF-4 (and LoaderLayerInterface.md) say VK_INSTANCE_LAYERS overrides DISABLE;
-    // 1.3.239 (like the current loader's code) takes the disabled layer out of the list first.
+    // both Khronos loaders (1.3.239, 1.4.309) take the disabled layer out of the list first.
     const env = s.env({ VK_INSTANCE_LAYERS: 'VK_LAYER_T_a', VK_LOADER_LAYERS_DISABLE: '~all~' });
     expect(khronos(s, env, []).chain).toEqual([]);
     expect(ours(s, env, []).chain).toEqual(['VK_LAYER_T_a']);
+  });
+
+  it('VK-LF-4, VK-LF-1, VK-LF-5: chain order with VK_INSTANCE_LAYERS, VK_LOADER_LAYERS_ENABLE, implicit and application layers equals the current Khronos loader (1.4.309) in every combination', () => {
+    const s = scenario();
+    s.layer(s.dir('xdgConfig', 'implicit'), 'i.json', { name: 'VK_LAYER_T_implicit', disable_environment: { T_OFF: '1' } });
+    // One folder per layer, VK_LAYER_PATH in a chosen order: discovery order is fixed (no readdir order).
+    const order = ['d', 'a', 'f', 'b', 'e', 'c'];
+    for (const x of order) s.layer(path.join(s.root, 'lp', x), `${x}.json`, { name: `VK_LAYER_T_${x}` });
+    const layerPath = order.map((x) => path.join(s.root, 'lp', x)).join(':');
+    const cases: { instance?: string; enable?: string; app: string[]; ours: string[] }[] = [
+      { instance: 'VK_LAYER_T_f:VK_LAYER_T_b:VK_LAYER_T_d', enable: 'VK_LAYER_T_e,VK_LAYER_T_a', app: ['VK_LAYER_T_c', 'VK_LAYER_T_b'], ours: ['f', 'b', 'd', 'a', 'e', 'c'] },
+      { instance: 'VK_LAYER_T_c:VK_LAYER_T_a', enable: '*_T_f,*_T_d', app: ['VK_LAYER_T_e', 'VK_LAYER_T_d', 'VK_LAYER_T_b'], ours: ['c', 'a', 'd', 'f', 'e', 'b'] },
+      { instance: 'VK_LAYER_T_e:VK_LAYER_T_a', enable: 'vk_layer_t_*', app: ['VK_LAYER_T_b'], ours: ['e', 'a', 'd', 'f', 'b', 'c'] },
+      { instance: 'VK_LAYER_T_b:VK_LAYER_T_c:VK_LAYER_T_b', app: ['VK_LAYER_T_a', 'VK_LAYER_T_c'], ours: ['b', 'c', 'a'] },
+      { enable: 'VK_LAYER_T_c,VK_LAYER_T_f', app: ['VK_LAYER_T_f', 'VK_LAYER_T_d'], ours: ['f', 'c', 'd'] },
+    ];
+    for (const c of cases) {
+      const env = s.env({ VK_LAYER_PATH: layerPath, ...(c.instance ? { VK_INSTANCE_LAYERS: c.instance } : {}), ...(c.enable ? { VK_LOADER_LAYERS_ENABLE: c.enable } : {}) });
+      // same() compares the chains in order with 1.4.309, as sets with 1.3.239 (discovery order there).
+      const r = same(s, env, c.app, { envLayerOrder: true });
+      expect(r.o.chain, JSON.stringify(c)).toEqual(['VK_LAYER_T_implicit', ...c.ours.map((x) => `VK_LAYER_T_${x}`)]);
+    }
   });
 
   it('VK-ML-1, VK-ML-2: a meta layer stands for its components in order; their extensions are its; a name already enabled is dropped', () => {
@@ -435,26 +487,37 @@ describe.skipIf(skip !== null)('Vulkan discovery and policy against the Debian K
     expect(k.chain).toEqual(['VK_LAYER_T_comp_b', 'VK_LAYER_T_comp_a']);
     const twice = same(s, s.env(), ['VK_LAYER_T_comp_a', 'VK_LAYER_T_meta'], { lastOccurrenceWins: true });
     expect(twice.o.chain).toEqual(['VK_LAYER_T_comp_a', 'VK_LAYER_T_comp_b']);
-    expect(twice.k.chain).toEqual(['VK_LAYER_T_comp_b', 'VK_LAYER_T_comp_a']);
+    // 1.3.239: the last occurrence decides; 1.4.309 (as we): the first.
+    expect(twice.k.chain).toEqual(comparingWith('1.3.239') ? ['VK_LAYER_T_comp_b', 'VK_LAYER_T_comp_a'] : ['VK_LAYER_T_comp_a', 'VK_LAYER_T_comp_b']);
   });
 
-  it('VK-ML-2, VK-ML-3: an implicit meta layer brings its components in; an implicit component ignores its own disable variable only for us (deliberate)', () => {
+  it('VK-ML-2, VK-ML-3: an implicit meta layer brings its components in (in search order with the other implicit layers); an implicit component ignores its own disable variable only for us (deliberate)', () => {
     const s = scenario();
     s.layer(s.dir('xdgData', 'explicit'), 'e.json', { name: 'VK_LAYER_T_explicit_component' });
-    s.layer(s.dir('xdgConfig', 'implicit'), 'c.json', { name: 'VK_LAYER_T_implicit_component', disable_environment: { T_OFF_COMPONENT: '1' } });
-    s.layer(s.dir('xdgConfig', 'implicit'), 'm.json', {
+    // The component in a later folder than the meta layer (within one folder the Khronos loader follows readdir order).
+    s.layer(s.dir('xdgData', 'implicit'), 'c.json', { name: 'VK_LAYER_T_implicit_component', disable_environment: { T_OFF_COMPONENT: '1' } });
+    const meta = {
       name: 'VK_LAYER_T_implicit_meta',
       file_format_version: '1.1.1',
       component_layers: ['VK_LAYER_T_explicit_component', 'VK_LAYER_T_implicit_component'],
       disable_environment: { T_OFF_META: '1' },
-    });
-    const plain = same(s, s.env(), [], { envLayerOrder: true });
-    expect([...(plain.chain ?? [])].sort()).toEqual(['VK_LAYER_T_explicit_component', 'VK_LAYER_T_implicit_component']);
+    };
+    s.layer(s.dir('xdgConfig', 'implicit'), 'm.json', meta);
+    expect(same(s, s.env(), []).chain).toEqual(['VK_LAYER_T_explicit_component', 'VK_LAYER_T_implicit_component']);
     expect(same(s, s.env({ T_OFF_META: '1' }), []).chain).toEqual(['VK_LAYER_T_implicit_component']);
     const env = s.env({ T_OFF_COMPONENT: '1' });
     expect(khronos(s, env, []).chain).toEqual(['VK_LAYER_T_explicit_component']);
     expect(ours(s, env, []).chain).toEqual(['VK_LAYER_T_explicit_component', 'VK_LAYER_T_implicit_component']);
+    // The component found before the meta layer: it keeps its own place.
+    const early = scenario();
+    early.layer(early.dir('xdgData', 'explicit'), 'e.json', { name: 'VK_LAYER_T_explicit_component' });
+    early.layer(early.dir('xdgConfig', 'implicit'), 'c.json', { name: 'VK_LAYER_T_implicit_component', disable_environment: { T_OFF_COMPONENT: '1' } });
+    early.layer(early.dir('xdgData', 'implicit'), 'm.json', meta);
+    const r = same(early, early.env(), [], { implicitMetaOrder: true });
+    expect(r.o.chain).toEqual(['VK_LAYER_T_implicit_component', 'VK_LAYER_T_explicit_component']);
+    if (comparingWith('1.3.239')) expect(r.k.chain).toEqual(['VK_LAYER_T_explicit_component', 'VK_LAYER_T_implicit_component']);
   });
+
 
   it('VK-ML-1: a meta layer with a missing component (or another API minor) is unusable: not enumerated, and asking for it fails', () => {
     const s = scenario();

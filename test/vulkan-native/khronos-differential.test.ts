@@ -1,4 +1,5 @@
-// Beside the Khronos Vulkan loader (Debian libvulkan1) in the same process, on lavapipe with
+// Beside the Khronos Vulkan loader (Debian libvulkan1) in the same process, on a real driver
+// (lavapipe, or the one KHRONOS_LOADER_VK_DRIVER_JSON names) with
 // VK_LAYER_MESA_device_select (implicit) and VK_LAYER_KHRONOS_validation: vkGetDeviceProcAddr
 // hands out the same functions — the first layer's own for ordinary device commands, the
 // loader's own for the few the loader must see (queues, command buffers, device teardown).
@@ -8,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../lib/native.js';
 import { createInstanceFromPlan } from '../../lib/vulkan/api/index.js';
 import { missingSystemComponent } from '../helpers/system.js';
-import { DEVICE_SELECT_MANIFEST, LAVAPIPE_MANIFEST, VALIDATION_MANIFEST, driverFromManifest, layerFromManifest, owningLibrary, plan } from './helpers.js';
+import { missingRealDriverWithDebianLayers, REAL_DRIVER_MANIFEST } from '../helpers/vulkan-lavapipe.js';
+import { DEVICE_SELECT_MANIFEST, VALIDATION_MANIFEST, driverFromManifest, layerFromManifest, owningLibrary, plan } from './helpers.js';
 
 interface KoffiLibrary {
   func(prototype: string): (...args: unknown[]) => unknown;
@@ -22,19 +24,14 @@ interface Koffi {
 const koffi = createRequire(import.meta.url)('koffi') as Koffi;
 const KHRONOS_LOADER = '/usr/lib/x86_64-linux-gnu/libvulkan.so.1';
 const addonPath = path.join(packageRoot, 'build/Release/khronos_loader.node');
-const missing = missingSystemComponent({
-  'Khronos Vulkan loader (libvulkan1)': [KHRONOS_LOADER],
-  'Mesa lavapipe (mesa-vulkan-drivers)': [LAVAPIPE_MANIFEST],
-  'VK_LAYER_KHRONOS_validation (vulkan-validationlayers)': [VALIDATION_MANIFEST],
-  'VK_LAYER_MESA_device_select (mesa-vulkan-drivers)': [DEVICE_SELECT_MANIFEST],
-});
+const missing = missingSystemComponent({ 'Khronos Vulkan loader (libvulkan1)': [KHRONOS_LOADER] }) ?? missingRealDriverWithDebianLayers();
 
 const COMMANDS = [
   'vkQueueWaitIdle', 'vkQueueSubmit', 'vkCmdDispatch', 'vkCreateBuffer', 'vkDeviceWaitIdle', 'vkBeginCommandBuffer',
   'vkGetDeviceQueue', 'vkGetDeviceQueue2', 'vkAllocateCommandBuffers', 'vkDestroyDevice', 'vkGetDeviceProcAddr',
 ];
 
-/** The Khronos loader's device for lavapipe with validation enabled through VK_INSTANCE_LAYERS. */
+/** The Khronos loader's device for the real driver with validation enabled through VK_INSTANCE_LAYERS. */
 function khronosDevice(): { gdpa: (name: string) => bigint; destroy: () => void } {
   const vk = koffi.load(KHRONOS_LOADER);
   const appInfo = koffi.struct('KlDiffApplicationInfo', {
@@ -83,7 +80,7 @@ function khronosDevice(): { gdpa: (name: string) => bigint; destroy: () => void 
 describe.skipIf(missing !== null)('beside the Khronos Vulkan loader', () => {
   const saved = { files: process.env.VK_DRIVER_FILES, layers: process.env.VK_INSTANCE_LAYERS };
   beforeAll(() => {
-    process.env.VK_DRIVER_FILES = LAVAPIPE_MANIFEST;
+    process.env.VK_DRIVER_FILES = REAL_DRIVER_MANIFEST;
     process.env.VK_INSTANCE_LAYERS = 'VK_LAYER_KHRONOS_validation';
   });
   afterAll(() => {
@@ -97,7 +94,7 @@ describe.skipIf(missing !== null)('beside the Khronos Vulkan loader', () => {
     const khronos = khronosDevice();
     // The Khronos order: implicit layers, then VK_INSTANCE_LAYERS.
     const instance = createInstanceFromPlan(
-      plan([driverFromManifest(LAVAPIPE_MANIFEST)], [layerFromManifest(DEVICE_SELECT_MANIFEST, 'implicit'), layerFromManifest(VALIDATION_MANIFEST, 'explicit')]),
+      plan([driverFromManifest(REAL_DRIVER_MANIFEST)], [layerFromManifest(DEVICE_SELECT_MANIFEST, 'implicit'), layerFromManifest(VALIDATION_MANIFEST, 'explicit')]),
       { applicationName: 'kl-diff', apiVersion: (1 << 22) | (3 << 12) },
     );
     const device = instance.enumeratePhysicalDevices()[0]!.createDevice({ queueCreateInfos: [{ queueFamilyIndex: 0, queuePriorities: [1] }] });

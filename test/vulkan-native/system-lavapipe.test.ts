@@ -1,15 +1,14 @@
-// The native Vulkan core on real Debian components: Mesa lavapipe as the driver,
-// VK_LAYER_KHRONOS_validation and VK_LAYER_MESA_device_select as layers in the chain.
-// A missing component skips with the reason (fails under KHRONOS_LOADER_SYSTEM_TESTS=required).
+// The native Vulkan core on a real driver (Mesa lavapipe, or the one KHRONOS_LOADER_VK_DRIVER_JSON
+// names) and real Debian layers: VK_LAYER_KHRONOS_validation and VK_LAYER_MESA_device_select in
+// the chain. A missing component skips with the reason (fails under KHRONOS_LOADER_SYSTEM_TESTS=required).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../lib/native.js';
 import { createInstanceFromPlan } from '../../lib/vulkan/api/index.js';
-import { missingSystemComponent } from '../helpers/system.js';
+import { missingRealDriver, missingRealDriverWithDebianLayers, ON_LAVAPIPE, REAL_DEVICE_NAME, REAL_DRIVER_MANIFEST } from '../helpers/vulkan-lavapipe.js';
 import {
   DEVICE_SELECT_MANIFEST,
-  LAVAPIPE_MANIFEST,
   VALIDATION_MANIFEST,
   driverFromManifest,
   layerFromManifest,
@@ -27,27 +26,31 @@ interface Koffi {
 const koffi = createRequire(import.meta.url)('koffi') as Koffi;
 const addonPath = path.join(packageRoot, 'build/Release/khronos_loader.node');
 
-const missingLavapipe = missingSystemComponent({ 'Mesa lavapipe (mesa-vulkan-drivers)': [LAVAPIPE_MANIFEST] });
-const missingLayers = missingSystemComponent({
-  'Mesa lavapipe (mesa-vulkan-drivers)': [LAVAPIPE_MANIFEST],
-  'VK_LAYER_KHRONOS_validation (vulkan-validationlayers)': [VALIDATION_MANIFEST],
-  'VK_LAYER_MESA_device_select (mesa-vulkan-drivers)': [DEVICE_SELECT_MANIFEST],
-});
+const missingDriver = missingRealDriver();
+const missingLayers = missingRealDriverWithDebianLayers();
 const VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING = 0x100;
 const VK_PHYSICAL_DEVICE_TYPE_CPU = 4;
 const queueInfo = { queueCreateInfos: [{ queueFamilyIndex: 0, queuePriorities: [1] }] };
 
-describe.skipIf(missingLavapipe !== null)('lavapipe as the driver', () => {
-  it('VK-DR-1 / VK-CH-3: lavapipe negotiates, its CPU device is listed, a device and queue work, device commands are lavapipe\'s own functions', () => {
-    const lvp = driverFromManifest(LAVAPIPE_MANIFEST);
-    const instance = createInstanceFromPlan(plan([lvp]), { applicationName: 'kl-lavapipe', apiVersion: VK_API_VERSION_1_3 });
+describe.skipIf(missingDriver !== null)('the real driver (lavapipe, or KHRONOS_LOADER_VK_DRIVER_JSON)', () => {
+  it('VK-DR-1 / VK-CH-3: the driver negotiates, its device is listed, a device and queue work, device commands are the driver\'s own functions', () => {
+    const real = driverFromManifest(REAL_DRIVER_MANIFEST);
+    const instance = createInstanceFromPlan(plan([real]), { applicationName: 'kl-real-driver', apiVersion: VK_API_VERSION_1_3 });
     const [pd] = instance.enumeratePhysicalDevices();
-    expect(pd!.properties.deviceName).toMatch(/^llvmpipe/);
-    expect(pd!.properties.deviceType).toBe(VK_PHYSICAL_DEVICE_TYPE_CPU);
-    expect(pd!.properties.vendorID).toBe(0x10005);
+    expect(pd!.properties.deviceName).toMatch(REAL_DEVICE_NAME);
+    if (ON_LAVAPIPE) {
+      expect(pd!.properties.deviceType).toBe(VK_PHYSICAL_DEVICE_TYPE_CPU);
+      expect(pd!.properties.vendorID).toBe(0x10005);
+    }
     const device = pd!.createDevice(queueInfo);
     const queue = device.getQueue(0, 0);
-    expect(owningLibrary(device.getDeviceProcAddr('vkQueueWaitIdle'))).toMatch(/libvulkan_lvp\.so$/);
+    // Straight to the driver: lavapipe's library, or (another driver) anything but this loader.
+    const waitIdleOwner = owningLibrary(device.getDeviceProcAddr('vkQueueWaitIdle'));
+    if (ON_LAVAPIPE) expect(waitIdleOwner).toMatch(/libvulkan_lvp\.so$/);
+    else {
+      expect(waitIdleOwner).toBeTruthy();
+      expect(waitIdleOwner).not.toBe(addonPath);
+    }
     // The addon's exported trampoline dispatches through the queue's loader dispatch pointer.
     expect(koffi.load(addonPath).func('int32_t vkQueueWaitIdle(void*)')(queue)).toBe(0);
     expect(koffi.call(device.getDeviceProcAddr('vkDeviceWaitIdle'), koffi.proto('int32_t PFN_DeviceWaitIdle(void*)'), device.handle)).toBe(0);
@@ -56,10 +59,10 @@ describe.skipIf(missingLavapipe !== null)('lavapipe as the driver', () => {
   });
 });
 
-describe.skipIf(missingLayers !== null)('lavapipe with VK_LAYER_KHRONOS_validation and VK_LAYER_MESA_device_select', () => {
+describe.skipIf(missingLayers !== null)('the real driver with VK_LAYER_KHRONOS_validation and VK_LAYER_MESA_device_select', () => {
   const create = () =>
     createInstanceFromPlan(
-      plan([driverFromManifest(LAVAPIPE_MANIFEST)], [layerFromManifest(VALIDATION_MANIFEST, 'explicit'), layerFromManifest(DEVICE_SELECT_MANIFEST, 'implicit')]),
+      plan([driverFromManifest(REAL_DRIVER_MANIFEST)], [layerFromManifest(VALIDATION_MANIFEST, 'explicit'), layerFromManifest(DEVICE_SELECT_MANIFEST, 'implicit')]),
       { applicationName: 'kl-validation', apiVersion: VK_API_VERSION_1_3, enabledExtensionNames: ['VK_EXT_debug_utils'], collectCreateMessages: true },
     );
 
@@ -96,7 +99,7 @@ describe.skipIf(missingLayers !== null)('lavapipe with VK_LAYER_KHRONOS_validati
     }
   });
 
-  it('VK-CH-1: after destroy() lavapipe and both layers are unloaded (/proc/self/maps)', () => {
+  it('VK-CH-1: after destroy() both layers are unloaded (/proc/self/maps)', () => {
     const instance = create();
     instance.enumeratePhysicalDevices()[0]!.createDevice(queueInfo);
     expect(mappedLibraries('libVkLayer_khronos_validation.so')).toHaveLength(1);

@@ -28,6 +28,12 @@ export type DebugMessage = NativeVulkanMessage;
 /** VkPhysicalDeviceProperties' identifying fields. */
 export type PhysicalDeviceProperties = NativeVulkanPhysicalDevice['properties'];
 
+/** A VkPhysicalDeviceGroupProperties: devices that can make one logical device together. */
+export interface PhysicalDeviceGroup {
+  readonly physicalDevices: readonly PhysicalDevice[];
+  readonly subsetAllocation: boolean;
+}
+
 export class PhysicalDevice {
   readonly properties: PhysicalDeviceProperties;
   readonly queueFamilies: readonly { readonly queueFlags: number; readonly queueCount: number }[];
@@ -108,6 +114,19 @@ export class Instance {
 
   enumeratePhysicalDevices(): PhysicalDevice[] {
     return withVulkanErrors(() => this.#native.enumeratePhysicalDevices()).map((d) => new PhysicalDevice(this, d));
+  }
+
+  /** vkEnumeratePhysicalDeviceGroups: the groups in the loader's order, each of this instance's physical devices. */
+  enumeratePhysicalDeviceGroups(): PhysicalDeviceGroup[] {
+    const devices = this.enumeratePhysicalDevices();
+    return withVulkanErrors(() => this.#native.enumeratePhysicalDeviceGroups()).map((g) => ({
+      physicalDevices: g.physicalDevices.map((h) => {
+        const d = devices.find((x) => x.handle === h);
+        if (d === undefined) throw new VulkanError(-3, `vkEnumeratePhysicalDeviceGroups named a physical device (0x${h.toString(16)}) vkEnumeratePhysicalDevices did not`);
+        return d;
+      }),
+      subsetAllocation: g.subsetAllocation,
+    }));
   }
 
   /** vkGetInstanceProcAddr for this instance: the function's address, 0n for NULL. */

@@ -2,7 +2,8 @@
 // core: VK_LOADER_DEVICE_SELECT ("vendor:device" in hex, as sscanf "%x:%x" reads it; that device is
 // reported first), VK_LOADER_{DEVICE,VENDOR,DRIVER}_ID_FILTER (comma-separated ids or ranges
 // "begin-end", each number as strtoul(..., 0) reads it: 0x hex, leading 0 octal, else decimal; only
-// devices inside every given filter are kept; read securely) and VK_LOADER_DISABLE_INST_EXT_FILTER.
+// devices inside every given filter are kept; read securely), VK_LOADER_DISABLE_SELECT (no Linux
+// sort) and VK_LOADER_DISABLE_INST_EXT_FILTER.
 import type { PlatformEnv } from '../../core/platform/platform.js';
 import { MAX_FILTER_ENTRIES } from './name-filter.js';
 import type { VulkanDeviceFilters } from './plan.js';
@@ -46,6 +47,12 @@ export function parseIdFilter(value: string | undefined): readonly (readonly [nu
   return ranges;
 }
 
+/** strtol(value, NULL, 10) != 0, as the Khronos loader reads its on/off variables. */
+function nonZeroNumber(value: string | undefined): boolean {
+  const m = value === undefined ? null : /^\s*[+-]?\d+/.exec(value);
+  return m !== null && Number.parseInt(m[0], 10) !== 0;
+}
+
 export interface DeviceFilterEnv {
   secure(name: string): string | undefined;
   readonly env: PlatformEnv;
@@ -56,15 +63,14 @@ export function readDeviceFilters(e: DeviceFilterEnv): { filters: VulkanDeviceFi
   const deviceIdRanges = parseIdFilter(e.secure('VK_LOADER_DEVICE_ID_FILTER'));
   const vendorIdRanges = parseIdFilter(e.secure('VK_LOADER_VENDOR_ID_FILTER'));
   const driverIdRanges = parseIdFilter(e.secure('VK_LOADER_DRIVER_ID_FILTER'));
-  const noFilter = e.env.get('VK_LOADER_DISABLE_INST_EXT_FILTER');
-  const m = noFilter === undefined ? null : /^\s*[+-]?\d+/.exec(noFilter);
   return {
     filters: {
       ...(deviceSelect ? { deviceSelect } : {}),
+      ...(nonZeroNumber(e.env.get('VK_LOADER_DISABLE_SELECT')) ? { disableSort: true as const } : {}),
       ...(deviceIdRanges ? { deviceIdRanges } : {}),
       ...(vendorIdRanges ? { vendorIdRanges } : {}),
       ...(driverIdRanges ? { driverIdRanges } : {}),
     },
-    disableInstanceExtensionFilter: m !== null && Number.parseInt(m[0], 10) !== 0,
+    disableInstanceExtensionFilter: nonZeroNumber(e.env.get('VK_LOADER_DISABLE_INST_EXT_FILTER')),
   };
 }

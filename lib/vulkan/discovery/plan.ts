@@ -66,6 +66,8 @@ export interface VulkanDeviceFilters {
   readonly deviceIdRanges?: readonly (readonly [number, number])[];
   readonly vendorIdRanges?: readonly (readonly [number, number])[];
   readonly driverIdRanges?: readonly (readonly [number, number])[];
+  /** VK_LOADER_DISABLE_SELECT (a non-zero number): physical devices in the drivers' order, unsorted. */
+  readonly disableSort?: true;
 }
 
 export interface VulkanInstancePlan {

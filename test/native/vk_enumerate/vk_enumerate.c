@@ -6,6 +6,9 @@
  *   layerExtensions: vkEnumerateInstanceExtensionProperties(name) for every layer listed
  *   create:          with --create, the result of vkCreateInstance with the given layers and
  *                    extensions (then vkDestroyInstance)
+ *   devices, groups: with --devices (implies --create, apiVersion 1.1), the physical devices'
+ *                    names in vkEnumeratePhysicalDevices order, and vkEnumeratePhysicalDeviceGroups'
+ *                    groups as lists of names
  * The JSON goes to FILE (default stdout), apart from the loader's VK_LOADER_DEBUG output (stderr). */
 #include <vulkan/vulkan.h>
 
@@ -42,8 +45,49 @@ static void extensions_json(FILE *f, const char *layer) {
     free(props);
 }
 
+static void device_name_json(FILE *f, VkInstance instance, VkPhysicalDevice device) {
+    PFN_vkGetPhysicalDeviceProperties props_of = (PFN_vkGetPhysicalDeviceProperties)gipa(instance, "vkGetPhysicalDeviceProperties");
+    VkPhysicalDeviceProperties props;
+    memset(&props, 0, sizeof(props));
+    props_of(device, &props);
+    json_string(f, props.deviceName);
+}
+
+static void devices_json(FILE *f, VkInstance instance) {
+    PFN_vkEnumeratePhysicalDevices enumerate = (PFN_vkEnumeratePhysicalDevices)gipa(instance, "vkEnumeratePhysicalDevices");
+    uint32_t count = 0;
+    VkResult r = enumerate(instance, &count, NULL);
+    VkPhysicalDevice *list = calloc(count + 1, sizeof(*list));
+    if (r == VK_SUCCESS) r = enumerate(instance, &count, list);
+    fprintf(f, ", \"devices\": {\"result\": %d, \"list\": [", (int)r);
+    for (uint32_t i = 0; r == VK_SUCCESS && i < count; ++i) {
+        fprintf(f, "%s", i ? ", " : "");
+        device_name_json(f, instance, list[i]);
+    }
+    fprintf(f, "]}");
+    free(list);
+    PFN_vkEnumeratePhysicalDeviceGroups groups_of = (PFN_vkEnumeratePhysicalDeviceGroups)gipa(instance, "vkEnumeratePhysicalDeviceGroups");
+    count = 0;
+    r = groups_of(instance, &count, NULL);
+    VkPhysicalDeviceGroupProperties *groups = calloc(count + 1, sizeof(*groups));
+    for (uint32_t g = 0; g < count; ++g) groups[g].sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GROUP_PROPERTIES;
+    if (r == VK_SUCCESS) r = groups_of(instance, &count, groups);
+    fprintf(f, ", \"groups\": {\"result\": %d, \"list\": [", (int)r);
+    for (uint32_t g = 0; r == VK_SUCCESS && g < count; ++g) {
+        fprintf(f, "%s[", g ? ", " : "");
+        for (uint32_t i = 0; i < groups[g].physicalDeviceCount; ++i) {
+            fprintf(f, "%s", i ? ", " : "");
+            device_name_json(f, instance, groups[g].physicalDevices[i]);
+        }
+        fprintf(f, "]");
+    }
+    fprintf(f, "]}");
+    free(groups);
+}
+
 int main(int argc, char **argv) {
     const char *loader_path = "libvulkan.so.1";
+    int devices = 0;
     const char *out_path = NULL;
     const char *layers[MAX_ARGS];
     const char *exts[MAX_ARGS];
@@ -55,6 +99,7 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--layer") == 0 && i + 1 < argc && layer_count < MAX_ARGS) layers[layer_count++] = argv[++i];
         else if (strcmp(argv[i], "--extension") == 0 && i + 1 < argc && ext_count < MAX_ARGS) exts[ext_count++] = argv[++i];
         else if (strcmp(argv[i], "--create") == 0) create = 1;
+        else if (strcmp(argv[i], "--devices") == 0) create = devices = 1;
         else {
             fprintf(stderr, "vk_enumerate: unknown argument %s\n", argv[i]);
             return 2;
@@ -104,7 +149,7 @@ int main(int argc, char **argv) {
 
     if (create) {
         PFN_vkCreateInstance create_instance = (PFN_vkCreateInstance)gipa(VK_NULL_HANDLE, "vkCreateInstance");
-        VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_0};
+        VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = devices ? VK_API_VERSION_1_1 : VK_API_VERSION_1_0};
         VkInstanceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
                                      .pApplicationInfo = &app,
                                      .enabledLayerCount = layer_count,
@@ -114,6 +159,7 @@ int main(int argc, char **argv) {
         VkInstance instance = VK_NULL_HANDLE;
         VkResult cr = create_instance(&info, NULL, &instance);
         fprintf(f, ", \"create\": {\"result\": %d}", (int)cr);
+        if (cr == VK_SUCCESS && devices) devices_json(f, instance);
         if (cr == VK_SUCCESS) {
             PFN_vkDestroyInstance destroy = (PFN_vkDestroyInstance)gipa(instance, "vkDestroyInstance");
             if (destroy != NULL) destroy(instance, NULL);

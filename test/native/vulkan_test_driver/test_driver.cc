@@ -13,12 +13,24 @@
 //   KL_DRIVER_NO_MAGIC       1: the VkDevice does not start with the loader magic
 //   KL_DRIVER_API_1_0        1: no vkEnumerateInstanceVersion; vkCreateInstance refuses apiVersion > 1.0
 //   KL_DRIVER_PORTABILITY    1: reports VK_KHR_portability_enumeration
+//   KL_DRIVER_TOPOLOGY       1: the physical devices come from "<this library>.topology" (a text
+//                            file beside the library, so copies of one build differ): lines
+//                              groups                       the driver answers vkEnumeratePhysicalDeviceGroups
+//                              device NAME TYPE VENDOR ID [pci=DOMAIN:BUS:DEVICE.FUNCTION] [group=N]
+//                            (numbers in hex but TYPE; a device with pci= reports VK_EXT_pci_bus_info;
+//                            devices of one group= number form one group, the others a group each)
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "vulkan/loader_interface.h"
 
@@ -30,16 +42,64 @@ struct Queue {
   VK_LOADER_DATA loaderData;
 };
 struct Instance;
+// One device of a topology file.
+struct DeviceSpec {
+  std::string name;
+  VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+  uint32_t vendor = 0, id = 0;
+  bool hasPci = false;
+  uint32_t pciDomain = 0, pciBus = 0, pciDevice = 0, pciFunction = 0;
+  int group = -1;
+};
 struct PhysicalDevice {
   VK_LOADER_DATA loaderData;
   Instance* instance;
+  DeviceSpec spec;  // KL_DRIVER_TOPOLOGY only
 };
 struct Instance {
   VK_LOADER_DATA loaderData;
   uint32_t apiVersion;
   std::string applicationName;
-  PhysicalDevice physicalDevice;
+  std::vector<std::unique_ptr<PhysicalDevice>> physicalDevices;  // one, or the topology's
+  bool groups = false;
 };
+
+// The topology file beside this library: "<path of this .so>.topology".
+[[maybe_unused]] bool ReadTopology(std::vector<DeviceSpec>& devices, bool& groups) {
+  Dl_info self{};
+  if (dladdr(reinterpret_cast<const void*>(&ReadTopology), &self) == 0 || self.dli_fname == nullptr) return false;
+  std::ifstream in(std::string(self.dli_fname) + ".topology");
+  if (!in) return false;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string kind;
+    words >> kind;
+    if (kind == "groups") groups = true;
+    if (kind != "device") continue;
+    DeviceSpec d;
+    int type = 0;
+    words >> d.name >> type >> std::hex >> d.vendor >> d.id;
+    d.type = static_cast<VkPhysicalDeviceType>(type);
+    std::string option;
+    while (words >> option) {
+      if (option.rfind("pci=", 0) == 0) {
+        d.hasPci = std::sscanf(option.c_str() + 4, "%x:%x:%x.%x", &d.pciDomain, &d.pciBus, &d.pciDevice, &d.pciFunction) == 4;
+      } else if (option.rfind("group=", 0) == 0) {
+        d.group = std::atoi(option.c_str() + 6);
+      }
+    }
+    devices.push_back(std::move(d));
+  }
+  return true;
+}
+
+bool OwnsDevice(const Instance* instance, const PhysicalDevice* pd) {
+  for (const auto& p : instance->physicalDevices) {
+    if (p.get() == pd) return true;
+  }
+  return false;
+}
 struct Device {
   VK_LOADER_DATA loaderData;
   PhysicalDevice* physicalDevice;
@@ -102,8 +162,22 @@ VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, const VkAll
   instance->apiVersion = api;
   instance->applicationName =
       info->pApplicationInfo != nullptr && info->pApplicationInfo->pApplicationName != nullptr ? info->pApplicationInfo->pApplicationName : "";
-  instance->physicalDevice.loaderData.loaderMagic = ICD_LOADER_MAGIC;
-  instance->physicalDevice.instance = instance;
+  std::vector<DeviceSpec> specs;
+#if KL_DRIVER_TOPOLOGY
+  if (!ReadTopology(specs, instance->groups)) {
+    delete instance;
+    return VK_ERROR_INITIALIZATION_FAILED;
+  }
+#else
+  specs.emplace_back();
+#endif
+  for (auto& spec : specs) {
+    auto pd = std::make_unique<PhysicalDevice>();
+    pd->loaderData.loaderMagic = ICD_LOADER_MAGIC;
+    pd->instance = instance;
+    pd->spec = std::move(spec);
+    instance->physicalDevices.push_back(std::move(pd));
+  }
   *out = reinterpret_cast<VkInstance>(instance);
   return VK_SUCCESS;
 }
@@ -111,25 +185,78 @@ VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, const VkAll
 void VKAPI_CALL DestroyInstance(VkInstance instance, const VkAllocationCallbacks*) { delete reinterpret_cast<Instance*>(instance); }
 
 VkResult VKAPI_CALL EnumeratePhysicalDevices(VkInstance instance, uint32_t* count, VkPhysicalDevice* devices) {
+  const auto& all = reinterpret_cast<Instance*>(instance)->physicalDevices;
+  const uint32_t total = static_cast<uint32_t>(all.size());
   if (devices == nullptr) {
-    *count = 1;
+    *count = total;
     return VK_SUCCESS;
   }
-  if (*count < 1) return VK_INCOMPLETE;
-  devices[0] = reinterpret_cast<VkPhysicalDevice>(&reinterpret_cast<Instance*>(instance)->physicalDevice);
-  *count = 1;
-  return VK_SUCCESS;
+  const uint32_t n = std::min(*count, total);
+  for (uint32_t i = 0; i < n; ++i) devices[i] = reinterpret_cast<VkPhysicalDevice>(all[i].get());
+  *count = n;
+  return n < total ? VK_INCOMPLETE : VK_SUCCESS;
 }
 
 void VKAPI_CALL GetPhysicalDeviceProperties(VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties* p) {
-  const Instance* instance = reinterpret_cast<PhysicalDevice*>(physicalDevice)->instance;
+  const PhysicalDevice* pd = reinterpret_cast<PhysicalDevice*>(physicalDevice);
+  [[maybe_unused]] const Instance* instance = pd->instance;
   std::memset(p, 0, sizeof(*p));
   p->apiVersion = VK_API_VERSION_1_1;
   p->driverVersion = State().negotiatedVersion;
+#if KL_DRIVER_TOPOLOGY
+  p->vendorID = pd->spec.vendor;
+  p->deviceID = pd->spec.id;
+  p->deviceType = pd->spec.type;
+  std::snprintf(p->deviceName, sizeof(p->deviceName), "%s", pd->spec.name.c_str());
+#else
   p->vendorID = KL_DRIVER_VENDOR;
   p->deviceID = instance->apiVersion;
   p->deviceType = static_cast<VkPhysicalDeviceType>(KL_DRIVER_DEVICE_TYPE);
   std::snprintf(p->deviceName, sizeof(p->deviceName), "%s|%s", KL_DRIVER_NAME, instance->applicationName.c_str());
+#endif
+}
+
+// vkGetPhysicalDeviceProperties2 (and KHR): the base properties and VkPhysicalDevicePCIBusInfoPropertiesEXT.
+void VKAPI_CALL GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties2* p) {
+  GetPhysicalDeviceProperties(physicalDevice, &p->properties);
+  const DeviceSpec& spec = reinterpret_cast<PhysicalDevice*>(physicalDevice)->spec;
+  for (auto* s = static_cast<VkBaseOutStructure*>(p->pNext); s != nullptr; s = s->pNext) {
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT && spec.hasPci) {
+      auto* pci = reinterpret_cast<VkPhysicalDevicePCIBusInfoPropertiesEXT*>(s);
+      pci->pciDomain = spec.pciDomain;
+      pci->pciBus = spec.pciBus;
+      pci->pciDevice = spec.pciDevice;
+      pci->pciFunction = spec.pciFunction;
+    }
+  }
+}
+
+// Devices sharing a group= number form one group, in the driver's order; the others a group each.
+VkResult VKAPI_CALL EnumeratePhysicalDeviceGroups(VkInstance instance, uint32_t* count, VkPhysicalDeviceGroupProperties* groups) {
+  std::vector<std::vector<PhysicalDevice*>> all;
+  std::vector<int> ids;
+  for (const auto& pd : reinterpret_cast<Instance*>(instance)->physicalDevices) {
+    const auto at = std::find(ids.begin(), ids.end(), pd->spec.group);
+    if (pd->spec.group >= 0 && at != ids.end()) {
+      all[static_cast<std::size_t>(at - ids.begin())].push_back(pd.get());
+    } else {
+      ids.push_back(pd->spec.group);
+      all.push_back({pd.get()});
+    }
+  }
+  const uint32_t total = static_cast<uint32_t>(all.size());
+  if (groups == nullptr) {
+    *count = total;
+    return VK_SUCCESS;
+  }
+  const uint32_t n = std::min(*count, total);
+  for (uint32_t g = 0; g < n; ++g) {
+    groups[g].physicalDeviceCount = static_cast<uint32_t>(all[g].size());
+    for (uint32_t i = 0; i < groups[g].physicalDeviceCount; ++i) groups[g].physicalDevices[i] = reinterpret_cast<VkPhysicalDevice>(all[g][i]);
+    groups[g].subsetAllocation = VK_FALSE;
+  }
+  *count = n;
+  return n < total ? VK_INCOMPLETE : VK_SUCCESS;
 }
 
 void VKAPI_CALL GetPhysicalDeviceQueueFamilyProperties(VkPhysicalDevice, uint32_t* count, VkQueueFamilyProperties* props) {
@@ -144,9 +271,35 @@ void VKAPI_CALL GetPhysicalDeviceQueueFamilyProperties(VkPhysicalDevice, uint32_
   *count = 1;
 }
 
-VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevice, const char*, uint32_t* count, VkExtensionProperties*) {
+// The rest of what the Khronos loader requires of every driver: a device with no features, no
+// formats, no memory types (the tests only create devices and queues).
+void VKAPI_CALL GetPhysicalDeviceFeatures(VkPhysicalDevice, VkPhysicalDeviceFeatures* f) { std::memset(f, 0, sizeof(*f)); }
+void VKAPI_CALL GetPhysicalDeviceFormatProperties(VkPhysicalDevice, VkFormat, VkFormatProperties* p) { std::memset(p, 0, sizeof(*p)); }
+VkResult VKAPI_CALL GetPhysicalDeviceImageFormatProperties(VkPhysicalDevice, VkFormat, VkImageType, VkImageTiling, VkImageUsageFlags,
+                                                           VkImageCreateFlags, VkImageFormatProperties* p) {
+  std::memset(p, 0, sizeof(*p));
+  return VK_ERROR_FORMAT_NOT_SUPPORTED;
+}
+void VKAPI_CALL GetPhysicalDeviceMemoryProperties(VkPhysicalDevice, VkPhysicalDeviceMemoryProperties* p) { std::memset(p, 0, sizeof(*p)); }
+void VKAPI_CALL GetPhysicalDeviceSparseImageFormatProperties(VkPhysicalDevice, VkFormat, VkImageType, VkSampleCountFlagBits, VkImageUsageFlags,
+                                                             VkImageTiling, uint32_t* count, VkSparseImageFormatProperties*) {
   *count = 0;
-  return VK_SUCCESS;
+}
+
+VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevice physicalDevice, const char*, uint32_t* count, VkExtensionProperties* props) {
+  const uint32_t total = reinterpret_cast<PhysicalDevice*>(physicalDevice)->spec.hasPci ? 1 : 0;
+  if (props == nullptr) {
+    *count = total;
+    return VK_SUCCESS;
+  }
+  const uint32_t n = std::min(*count, total);
+  if (n > 0) {
+    std::memset(&props[0], 0, sizeof(props[0]));
+    std::snprintf(props[0].extensionName, sizeof(props[0].extensionName), "%s", VK_EXT_PCI_BUS_INFO_EXTENSION_NAME);
+    props[0].specVersion = 2;
+  }
+  *count = n;
+  return n < total ? VK_INCOMPLETE : VK_SUCCESS;
 }
 
 VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo*, const VkAllocationCallbacks*, VkDevice* out) {
@@ -171,7 +324,7 @@ VkResult VKAPI_CALL QueueWaitIdle(VkQueue) { return VK_SUCCESS; }
 // Both check they received this driver's own handle, not a loader wrapper.
 VkResult VKAPI_CALL KlTestPhysicalDeviceCommand(VkPhysicalDevice physicalDevice, uint32_t value, uint32_t* out) {
   auto* pd = reinterpret_cast<PhysicalDevice*>(physicalDevice);
-  if (pd->loaderData.loaderMagic != ICD_LOADER_MAGIC || &pd->instance->physicalDevice != pd) return VK_ERROR_UNKNOWN;
+  if (pd->loaderData.loaderMagic != ICD_LOADER_MAGIC || !OwnsDevice(pd->instance, pd)) return VK_ERROR_UNKNOWN;
   *out = value + KL_DRIVER_VENDOR;
   return VK_SUCCESS;
 }
@@ -240,6 +393,17 @@ PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const cha
   KL_ANSWER("vkGetPhysicalDeviceProperties", GetPhysicalDeviceProperties)
   KL_ANSWER("vkGetPhysicalDeviceQueueFamilyProperties", GetPhysicalDeviceQueueFamilyProperties)
   KL_ANSWER("vkEnumerateDeviceExtensionProperties", EnumerateDeviceExtensionProperties)
+  KL_ANSWER("vkGetPhysicalDeviceFeatures", GetPhysicalDeviceFeatures)
+  KL_ANSWER("vkGetPhysicalDeviceFormatProperties", GetPhysicalDeviceFormatProperties)
+  KL_ANSWER("vkGetPhysicalDeviceImageFormatProperties", GetPhysicalDeviceImageFormatProperties)
+  KL_ANSWER("vkGetPhysicalDeviceMemoryProperties", GetPhysicalDeviceMemoryProperties)
+  KL_ANSWER("vkGetPhysicalDeviceSparseImageFormatProperties", GetPhysicalDeviceSparseImageFormatProperties)
+  KL_ANSWER("vkGetPhysicalDeviceProperties2", GetPhysicalDeviceProperties2)
+  KL_ANSWER("vkGetPhysicalDeviceProperties2KHR", GetPhysicalDeviceProperties2)
+  if (reinterpret_cast<Instance*>(instance)->groups) {
+    KL_ANSWER("vkEnumeratePhysicalDeviceGroups", EnumeratePhysicalDeviceGroups)
+    KL_ANSWER("vkEnumeratePhysicalDeviceGroupsKHR", EnumeratePhysicalDeviceGroups)
+  }
   KL_ANSWER("vkCreateDevice", CreateDevice)
   return GetDeviceProcAddr(nullptr, name);
 }

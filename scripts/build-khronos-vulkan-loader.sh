@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Builds the current Khronos Vulkan loader (Vulkan-Loader 1.4.309.0, Apache-2.0) from Debian's own
+# source package (trixie's vulkan-loader 1.4.309.0-1, whose orig tarball carries Vulkan-Headers
+# 1.4.309 in vulkan-headers/), so the differential suite can compare with it as well as with the
+# system's libvulkan1 1.3.239 (Debian 12). Trixie's binary package needs glibc 2.38; Debian 12 has
+# 2.36, hence a build.
+#
+#   scripts/build-khronos-vulkan-loader.sh [OUT]
+#
+# OUT defaults to build/khronos-vulkan-loader-1.4.309 (where the tests look, or point
+# KHRONOS_LOADER_VK_KHRONOS_CURRENT at OUT/lib/libvulkan.so.1). The library path is printed last.
+# A build whose OUT already holds the library of this version is reused.
+#
+# The source comes through apt-get with a private configuration written under OUT (a deb-src list
+# of trixie, its own lists and cache: nothing system-wide changes), so apt checks the archive's
+# signature and the files' checksums. Where apt-get cannot be used (no apt, no keyring) the same
+# files are downloaded from deb.debian.org/debian/pool and checked against the SHA-256 sums below.
+# Like Debian's rules, loader/generated is regenerated from the 1.4.309 registry (python3).
+# WSI (X11, XCB, Wayland) is off: the tests need no window system. Needs cmake, a C compiler and
+# python3 (Vulkan-Headers' CMake), about a minute on 2 cores.
+set -euo pipefail
+
+VERSION=1.4.309.0
+DEBIAN_REVISION=1
+POOL=https://deb.debian.org/debian/pool/main/v/vulkan-loader
+declare -A SHA256=(
+  ["vulkan-loader_${VERSION}-${DEBIAN_REVISION}.dsc"]=0f0c958cf579c47b6c8da0332bb37d8dbc86320561e1ce1275238f004f0a1063
+  ["vulkan-loader_${VERSION}.orig.tar.xz"]=6e37284e5c8ef5f06cef273cc207f0b31cb3b63c1ea2875639e843b01da4e6d7
+)
+
+out=$(mkdir -p "${1:-build/khronos-vulkan-loader-1.4.309}" && cd "${1:-build/khronos-vulkan-loader-1.4.309}" && pwd)
+library="$out/lib/libvulkan.so.1"
+stamp="$out/.built-from"
+
+if [ -f "$library" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "vulkan-loader $VERSION-$DEBIAN_REVISION" ]; then
+  echo "khronos-vulkan-loader: $VERSION already built in $out" >&2
+  echo "$library"
+  exit 0
+fi
+
+for tool in cmake cc; do
+  command -v "$tool" >/dev/null || { echo "khronos-vulkan-loader: needs $tool" >&2; exit 1; }
+done
+
+download="$out/download"
+rm -rf "$stamp" "$download"
+mkdir -p "$download"
+orig="$download/vulkan-loader_${VERSION}.orig.tar.xz"
+
+fetch_with_apt() {
+  local apt="$out/apt"
+  mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
+  echo "deb-src http://deb.debian.org/debian trixie main" >"$apt/sources.list"
+  local options=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+    -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o Debug::NoLocking=1)
+  apt-get "${options[@]}" -qq update >&2 &&
+    (cd "$download" && apt-get "${options[@]}" -qq source --download-only "vulkan-loader=$VERSION-$DEBIAN_REVISION" >&2)
+}
+
+fetch_from_pool() {
+  local file
+  for file in "${!SHA256[@]}"; do
+    curl -fsSL -o "$download/$file" "$POOL/$file"
+    echo "${SHA256[$file]}  $download/$file" | sha256sum -c --quiet - >&2
+  done
+}
+
+if command -v apt-get >/dev/null && fetch_with_apt && [ -f "$orig" ]; then
+  echo "khronos-vulkan-loader: source from apt-get source (trixie)" >&2
+else
+  echo "khronos-vulkan-loader: apt-get source unavailable; downloading from $POOL" >&2
+  fetch_from_pool
+fi
+# apt checked the files against the signed Sources index; check them against the pinned sums too.
+for file in "${!SHA256[@]}"; do
+  echo "${SHA256[$file]}  $download/$file" | sha256sum -c --quiet - >&2
+done
+
+src="$out/src"
+rm -rf "$src" "$out/build-headers" "$out/build-loader" "$out/headers" "$out/lib"
+mkdir -p "$src"
+tar -xJf "$orig" -C "$src" --strip-components=1
+
+jobs=${KHRONOS_LOADER_BUILD_JOBS:-2}
+# Vulkan-Headers first (the loader's CMake finds them by VULKAN_HEADERS_INSTALL_DIR, as Debian's rules do).
+cmake -S "$src/vulkan-headers" -B "$out/build-headers" -DCMAKE_INSTALL_PREFIX="$out/headers" \
+  -DVULKAN_HEADERS_ENABLE_MODULE=OFF -DCMAKE_BUILD_TYPE=Release >&2
+cmake --build "$out/build-headers" --parallel "$jobs" >&2
+cmake --install "$out/build-headers" >&2
+
+# Configured as Debian builds it (SYSCONFDIR=/etc, the default; release), minus the window systems.
+cmake -S "$src" -B "$out/build-loader" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$out" \
+  -DCMAKE_INSTALL_LIBDIR=lib -DCMAKE_INSTALL_SYSCONFDIR=/etc -DVULKAN_HEADERS_INSTALL_DIR="$out/headers" \
+  -DBUILD_WSI_XCB_SUPPORT=OFF -DBUILD_WSI_XLIB_SUPPORT=OFF -DBUILD_WSI_WAYLAND_SUPPORT=OFF \
+  -DBUILD_WSI_DIRECTFB_SUPPORT=OFF -DBUILD_TESTS=OFF -DUPDATE_DEPS=OFF -DLOADER_CODEGEN=ON >&2
+# Debian's orig tarball leaves out loader/generated; its rules regenerate it from the registry first.
+mkdir -p "$src/loader/generated"
+cmake --build "$out/build-loader" --target loader_codegen >&2
+cmake --build "$out/build-loader" --parallel "$jobs" >&2
+cmake --install "$out/build-loader" >&2
+
+[ -f "$library" ] || { echo "khronos-vulkan-loader: build finished without $library" >&2; exit 1; }
+rm -rf "$src" "$out/build-headers" "$out/build-loader" "$download" "$out/apt"
+echo "vulkan-loader $VERSION-$DEBIAN_REVISION" >"$stamp"
+echo "khronos-vulkan-loader: built $VERSION in $out" >&2
+echo "$library"
