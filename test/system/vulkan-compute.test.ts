@@ -284,7 +284,9 @@ describe.skipIf(noGlslang !== null)('the example shaders', () => {
     const out = mkdtempSync(path.join(tmpdir(), 'kl-spv-'));
     try {
       execFileSync(path.join(packageRoot, 'scripts/build-shaders.sh'), [out], { stdio: 'ignore' });
-      expect(readFileSync(path.join(out, 'saxpy.spv')).equals(readFileSync(path.join(packageRoot, 'examples/shaders/saxpy.spv')))).toBe(true);
+      for (const shader of ['saxpy.spv', 'eye-pattern.spv']) {
+        expect(readFileSync(path.join(out, shader)).equals(readFileSync(path.join(packageRoot, 'examples/shaders', shader))), shader).toBe(true);
+      }
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

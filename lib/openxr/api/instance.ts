@@ -11,6 +11,13 @@ import { events, pollEvent, pollEvents, type EventIteratorOptions, type OpenXrEv
 import { pathOf, registerNativeInstance } from './handles.js';
 import { createSession, destroyInstanceChildren, type CreateSessionOptions, type Session } from './session.js';
 import { getSystem, type System } from './system.js';
+import {
+  createVulkanGraphics,
+  vulkanGraphicsRequirements,
+  type VulkanGraphics,
+  type VulkanGraphicsOptions,
+  type VulkanGraphicsRequirements,
+} from './vulkan-graphics.js';
 import type { FormFactorName } from './types.js';
 
 /** What xrCreateInstance gets: the native create info, with the debug messenger as a listener. */
@@ -122,9 +129,26 @@ export class Instance {
     return getSystem(this, formFactor);
   }
 
-  /** xrCreateSession: a headless session (XR_MND_headless must be enabled on this instance). */
+  /**
+   * xrCreateSession: headless by default (XR_MND_headless must be enabled on this instance), or
+   * rendering through Vulkan with `{ graphics: { vulkan: createVulkanGraphics(...) } }`.
+   */
   createSession(system: System, options?: CreateSessionOptions): Session {
     return createSession(this, system, options);
+  }
+
+  /** xrGetVulkanGraphicsRequirements2KHR (XR_KHR_vulkan_enable2 enabled on this instance). */
+  vulkanGraphicsRequirements(system: System): VulkanGraphicsRequirements {
+    return vulkanGraphicsRequirements(this, system);
+  }
+
+  /**
+   * The Vulkan instance, physical device and device for `system`, created through the runtime
+   * (XR_KHR_vulkan_enable2) with this package's Vulkan loader: `options.loader`'s plan is
+   * published first. Destroy them (graphics.instance.destroy()) after the sessions using them.
+   */
+  createVulkanGraphics(system: System, options: VulkanGraphicsOptions): VulkanGraphics {
+    return createVulkanGraphics(this, system, options);
   }
 
   /** xrCreateActionSet. */
