@@ -40,8 +40,14 @@ export interface NativeDebugUtilsMessage {
 }
 
 export interface NativeOpenXrCreateInfo {
+  /**
+   * Required (OpenXR has no default, and neither does this loader): at most 127 bytes in UTF-8
+   * (XR_MAX_APPLICATION_NAME_SIZE - 1) and no NUL, else XR_ERROR_NAME_INVALID before anything
+   * loads; the runtime answers XR_ERROR_NAME_INVALID to an empty one.
+   */
   readonly applicationName: string;
   readonly applicationVersion?: number;
+  /** Optional; at most 127 bytes in UTF-8 (XR_MAX_ENGINE_NAME_SIZE - 1) and no NUL, else XR_ERROR_NAME_INVALID. */
   readonly engineName?: string;
   readonly engineVersion?: number;
   /** XR_MAKE_VERSION value; default XR_API_VERSION_1_0 (accepted by 1.0 and 1.1 runtimes). */
