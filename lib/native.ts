@@ -1,5 +1,7 @@
 // Loads the compiled addon through node-gyp-build: the local build (build/Release) when this is
 // a source checkout, otherwise the prebuilt binary shipped in prebuilds/<platform>-<arch>/.
+// KHRONOS_LOADER_NATIVE_DIR names another folder holding khronos_loader.node and the libraries
+// beside it (npm run test:sanitize points it at the sanitizer build).
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -227,6 +229,8 @@ let addon: NativeAddon | undefined;
  * (the simulated runtime, the bundled layers) sit beside it.
  */
 export function nativeArtifactDir(): string {
+  const override = process.env.KHRONOS_LOADER_NATIVE_DIR;
+  if (override) return path.resolve(override);
   const require = createRequire(import.meta.url);
   const nodeGypBuild = require('node-gyp-build') as { path(dir: string): string };
   return path.dirname(nodeGypBuild.path(packageRoot));
@@ -235,8 +239,9 @@ export function nativeArtifactDir(): string {
 export function loadNativeAddon(): NativeAddon {
   if (addon === undefined) {
     const require = createRequire(import.meta.url);
+    const override = process.env.KHRONOS_LOADER_NATIVE_DIR;
     const nodeGypBuild = require('node-gyp-build') as (dir: string) => NativeAddon;
-    addon = nodeGypBuild(packageRoot);
+    addon = override ? (require(path.resolve(override, 'khronos_loader.node')) as NativeAddon) : nodeGypBuild(packageRoot);
     // Native log records join the same stream as the TypeScript side's.
     addon.setLogHandler((level, source, message) => emitLog({ level: logLevelFromNative(level), source, message }));
   }

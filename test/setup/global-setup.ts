@@ -12,6 +12,8 @@ function run(command: string, args: string[]): void {
 }
 
 export default function setup(): void {
+  // npm run test:sanitize has built its own instrumented copies (scripts/test-sanitize.sh).
+  if (process.env.KL_NATIVE_PREBUILT === '1') return;
   run(process.execPath, [path.join(root, 'node_modules/cmake-js/bin/cmake-js'), 'build', '--out', 'build']);
   if (existsSync(path.join(root, 'test/native/CMakeLists.txt'))) {
     const out = path.join(root, 'build/test-native');
