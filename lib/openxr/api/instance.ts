@@ -5,6 +5,7 @@ import { XR_API_VERSION_1_0 } from '../../generated/openxr.js';
 import { openXrErrorFromCode, rethrowNative, toNativePlan } from './native-instance.js';
 import type { InstancePlan } from '../discovery/plan.js';
 import { loadOpenXrApi } from './native-api.js';
+import { checkCreateInstanceOptions } from './create-instance-options.js';
 // The typed API (issue 5): the methods below delegate to these modules.
 import { createActionSet, suggestBindings, type ActionSet, type ActionSetOptions, type SuggestedBinding } from './action.js';
 import { events, pollEvent, pollEvents, type EventIteratorOptions, type OpenXrEvent } from './events.js';
@@ -184,15 +185,16 @@ export class Instance {
   /**
    * xrDestroyInstance down the chain, then the layers and runtime are unloaded (reference
    * counted). Its sessions are destroyed first (their frame threads stopped); every child handle
-   * is invalid afterwards.
+   * is invalid afterwards. A second call does nothing (as close() across Node).
    */
   destroy(): void {
-    if (!this.#native.isDestroyed) destroyInstanceChildren(this);
+    if (this.#native.isDestroyed) return;
+    destroyInstanceChildren(this);
     this.#call(() => this.#native.destroy());
   }
 
   #call<T>(f: () => T): T {
-    if (this.#native.isDestroyed) throw openXrErrorFromCode(-12, 'XR_ERROR_HANDLE_INVALID: the OpenXR instance has been destroyed');
+    if (this.#native.isDestroyed) throw openXrErrorFromCode(-12, 'the OpenXR instance has been destroyed');
     try {
       return f();
     } catch (error) {
@@ -203,6 +205,7 @@ export class Instance {
 
 /** Creates an instance from a plan (the plan's runtime and layers; the options' names go into XrInstanceCreateInfo). */
 export function createInstanceFromPlan(plan: Pick<InstancePlan, 'runtime' | 'apiLayers'>, options: CreateInstanceOptions): Instance {
+  checkCreateInstanceOptions(options, 'createInstanceFromPlan(plan, options)');
   const addon = loadNativeAddon();
   try {
     const native = new addon.OpenXrInstance(toNativePlan(plan), {

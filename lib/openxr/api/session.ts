@@ -490,9 +490,11 @@ export class Session extends EventEmitter<SessionEvents> {
 
   /**
    * xrDestroySession: stops the frame thread (a pending waitFrame() rejects with
-   * XR_ERROR_HANDLE_INVALID) and destroys the session's spaces with it.
+   * XR_ERROR_HANDLE_INVALID) and destroys the session's spaces with it. Does nothing once the
+   * session (or its instance) is destroyed.
    */
   destroy(): void {
+    if (this.#native.isDestroyed) return;
     let handle: bigint | undefined;
     try {
       handle = this.#native.handle;

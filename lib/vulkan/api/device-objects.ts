@@ -62,8 +62,9 @@ export abstract class DeviceChild {
     if (this.#destroyed || this.device.isDestroyed) throw destroyedError(this.kind);
   }
 
+  /** Does nothing once destroyed (by itself, its pool or its device). */
   destroy(): void {
-    this.live();
+    if (this.isDestroyed) return;
     this.release();
     this.#destroyed = true;
     this.device.release(this);

@@ -244,9 +244,9 @@ export class Device implements DeviceOwner {
     withVulkanErrors(() => vulkanCompute().deviceWaitIdle(this.liveHandle));
   }
 
-  /** Waits for the device to go idle, destroys what it owns (newest first), then the device. */
+  /** Waits for the device to go idle, destroys what it owns (newest first), then the device. Does nothing once destroyed. */
   destroy(): void {
-    if (this.#native.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'the Vulkan device (or its instance) was already destroyed');
+    if (this.#native.isDestroyed) return;
     this.checkUnused();
     for (const child of this.#children) {
       if (child instanceof Fence && child.waiting) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'a fence of this device is being waited on (await fence.wait() first)');

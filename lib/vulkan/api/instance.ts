@@ -145,9 +145,9 @@ export class Instance {
     return this.#native.takeDebugMessages();
   }
 
-  /** Destroys the instance's devices, then the instance; the drivers and layers unload. */
+  /** Destroys the instance's devices, then the instance; the drivers and layers unload. Does nothing once destroyed. */
   destroy(): void {
-    if (this.#native.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'the Vulkan instance was already destroyed');
+    if (this.#native.isDestroyed) return;
     for (const device of this.#devices) if (!device.isDestroyed) device.checkUnused();
     // Devices first, through their own destroy(): the objects they own go with them.
     for (const device of [...this.#devices]) if (!device.isDestroyed) device.destroy();
