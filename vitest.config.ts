@@ -6,7 +6,12 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * project after every other file, one at a time, so pack, prebuildify, doctor and bench children
  * of other files do not load the machine while they measure.
  */
-const timingSensitive = ['test/openxr-api/frame-loop-30s.test.ts', 'test/simxr/runtime.test.ts', 'test/openxr-native/vulkan-process-loader-monado-10s.test.ts'];
+const timingSensitive = [
+  'test/openxr-api/frame-loop-30s.test.ts',
+  'test/simxr/runtime.test.ts',
+  'test/openxr-api/vulkan-frame-loop-10s.test.ts',
+  'test/openxr-native/vulkan-process-loader-monado-10s.test.ts',
+];
 
 const timeouts = { testTimeout: 60_000, hookTimeout: 300_000 };
 

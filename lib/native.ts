@@ -1,5 +1,7 @@
 // Loads the compiled addon through node-gyp-build: the local build (build/Release) when this is
 // a source checkout, otherwise the prebuilt binary shipped in prebuilds/<platform>-<arch>/.
+// KHRONOS_LOADER_NATIVE_DIR names another folder holding khronos_loader.node and the libraries
+// beside it (npm run test:sanitize points it at the sanitizer build).
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -41,8 +43,14 @@ export interface NativeDebugUtilsMessage {
 }
 
 export interface NativeOpenXrCreateInfo {
+  /**
+   * Required (OpenXR has no default, and neither does this loader): at most 127 bytes in UTF-8
+   * (XR_MAX_APPLICATION_NAME_SIZE - 1) and no NUL, else XR_ERROR_NAME_INVALID before anything
+   * loads; the runtime answers XR_ERROR_NAME_INVALID to an empty one.
+   */
   readonly applicationName: string;
   readonly applicationVersion?: number;
+  /** Optional; at most 127 bytes in UTF-8 (XR_MAX_ENGINE_NAME_SIZE - 1) and no NUL, else XR_ERROR_NAME_INVALID. */
   readonly engineName?: string;
   readonly engineVersion?: number;
   /** XR_MAKE_VERSION value; default XR_API_VERSION_1_0 (accepted by 1.0 and 1.1 runtimes). */
@@ -227,8 +235,13 @@ export function nativeArtifactDir(): string {
   return path.dirname(addonBinaryPath());
 }
 
-/** The addon binary node-gyp-build picks; PrebuildMissingError (one message, no stack) when there is none. */
+/**
+ * The addon binary node-gyp-build picks; PrebuildMissingError (one message, no stack) when there is
+ * none. KHRONOS_LOADER_NATIVE_DIR names another build's folder (npm run test:sanitize's instrumented one).
+ */
 function addonBinaryPath(): string {
+  const override = process.env.KHRONOS_LOADER_NATIVE_DIR;
+  if (override) return path.resolve(override, 'khronos_loader.node');
   const require = createRequire(import.meta.url);
   const nodeGypBuild = require('node-gyp-build') as { path(dir: string): string };
   return locateAddonBinary(packageRoot, (root) => nodeGypBuild.path(root));

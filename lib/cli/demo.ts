@@ -4,6 +4,9 @@
 // there — through this loader, with the bundled
 // pass-through layer and, when installed, the Khronos core_validation layer; it prints frames
 // rendered and missed, event-loop lag and what each per-frame call costs from JavaScript.
+// --vulkan: the session renders through Vulkan (XR_KHR_vulkan_enable2, this package's Vulkan
+// loader, VK_LAYER_KHRONOS_validation when installed): each eye cleared to a colour that changes
+// every frame; on the simulated runtime the frames it received are checked against what was drawn.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -17,9 +20,18 @@ import { nativeRuntimeExtensions } from '../openxr/api/native-instance.js';
 import { simulatedRuntime } from '../openxr/simulated-runtime.js';
 import { POSE_FLOATS, VIEW_FLOATS } from '../openxr/api/types.js';
 import { expectedElf, readElfHeader } from '../doctor/elf.js';
+import type { Session } from '../openxr/api/session.js';
+import type { SubmittedPixel } from '../openxr/api/native-api.js';
+import { OpenXrError } from '../openxr/errors.js';
+import type { VulkanGraphics } from '../openxr/api/vulkan-graphics.js';
+import { createLoader as createVulkanLoader } from '../vulkan/loader.js';
+import { EyeColourRenderer, type EyeRendererTimes, type SubmittedPixelCheck } from './vulkan-eyes.js';
 
 export const CORE_VALIDATION_LAYER = 'XR_APILAYER_LUNARG_core_validation';
+export const VULKAN_VALIDATION_LAYER = 'VK_LAYER_KHRONOS_validation';
 const OPTIONAL_EXTENSIONS = ['XR_KHR_convert_timespec_time', 'XR_FB_display_refresh_rate'];
+// VkDebugUtilsMessageSeverityFlagBitsEXT: WARNING and ERROR are what validation reports.
+const VK_SEVERITY_WARNING_OR_ERROR = 0x100 | 0x1000;
 
 export interface DemoOptions {
   /** Default 5. */
@@ -34,6 +46,28 @@ export interface DemoOptions {
   readonly coreValidation?: boolean | 'auto';
   /** The environment discovery reads (default process.env); XR_API_LAYER_PATH is set on a copy. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Render through Vulkan (XR_KHR_vulkan_enable2) instead of a headless session. */
+  readonly vulkan?: boolean;
+  /** The eye images' width and height in the Vulkan mode, default 256. */
+  readonly eyeSize?: number;
+  /** 'auto' (default): put VK_LAYER_KHRONOS_validation in the Vulkan chain when it is installed. */
+  readonly vulkanValidation?: boolean | 'auto';
+}
+
+/** What the Vulkan mode adds to the result. */
+export interface VulkanDemoResult {
+  readonly deviceName: string;
+  /** The swapchains' VkFormat. */
+  readonly format: number;
+  readonly eyeSize: number;
+  readonly validation: 'on' | 'not installed' | 'off';
+  /** Warnings and errors VK_LAYER_KHRONOS_validation reported for the run (its messenger's). */
+  readonly validationMessages: readonly string[];
+  readonly framesDrawn: number;
+  /** Mean ns per call from JavaScript. */
+  readonly nsPerCall: EyeRendererTimes;
+  /** The simulated runtime's readback against what was drawn; null on runtimes without it. */
+  readonly pixels: SubmittedPixelCheck | null;
 }
 
 export interface DemoResult {
@@ -62,6 +96,8 @@ export interface DemoResult {
   readonly nsPerCall: { readonly beginFrame: number | null; readonly locateViews: number; readonly locate: number; readonly endFrame: number | null };
   /** Mean over the calls that ran. */
   readonly nsPerFrameCall: number;
+  /** The Vulkan mode's figures (absent for a headless run). */
+  readonly vulkan?: VulkanDemoResult;
 }
 
 const LAG_RESOLUTION_MS = 1;
@@ -111,7 +147,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     instance = loader.createInstance({
       applicationName: 'khronos-loader demo',
       enabledApiLayerNames: [...(validationDir ? [CORE_VALIDATION_LAYER] : []), ...layers.names],
-      enabledExtensionNames: ['XR_MND_headless', ...OPTIONAL_EXTENSIONS.filter((e) => offered.has(e))],
+      enabledExtensionNames: [options.vulkan === true ? 'XR_KHR_vulkan_enable2' : 'XR_MND_headless', ...OPTIONAL_EXTENSIONS.filter((e) => offered.has(e))],
     });
   } catch (error) {
     // No instance (an unknown runtime name, a runtime that fails): the layers' temporary folder goes now.
@@ -121,14 +157,37 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     if (savedHz === undefined) delete process.env.SIMXR_DISPLAY_HZ;
     else process.env.SIMXR_DISPLAY_HZ = savedHz;
   }
+  let graphics: VulkanGraphics | undefined;
+  let session: Session | undefined;
   try {
-    const session = instance.createSession(instance.getSystem('head-mounted-display'), { headless: true });
+    const system = instance.getSystem('head-mounted-display');
+    const wantVulkanValidation = options.vulkanValidation ?? 'auto';
+    let vulkanValidation: VulkanDemoResult['validation'] = 'off';
+    if (options.vulkan === true) {
+      const vkLoader = createVulkanLoader({ platform: createLinuxPlatform({ env }) });
+      const installed = wantVulkanValidation !== false && vkLoader.enumerateInstanceLayerProperties().some((l) => l.layerName === VULKAN_VALIDATION_LAYER);
+      if (wantVulkanValidation === true && !installed) throw new Error(`${VULKAN_VALIDATION_LAYER} is not installed`);
+      vulkanValidation = installed ? 'on' : wantVulkanValidation === false ? 'off' : 'not installed';
+      graphics = instance.createVulkanGraphics(system, {
+        loader: vkLoader,
+        applicationName: 'khronos-loader demo',
+        enabledLayerNames: installed ? [VULKAN_VALIDATION_LAYER] : [],
+        enabledExtensionNames: ['VK_EXT_debug_utils'],
+      });
+      graphics.instance.startDebugMessenger();
+      session = instance.createSession(system, { graphics: { vulkan: graphics } });
+    } else {
+      session = instance.createSession(system, { headless: true });
+    }
+    const running: Session = session;
     const local = session.createReferenceSpace('local');
     const view = session.createReferenceSpace('view');
     const views = new Float32Array(session.viewCount() * VIEW_FLOATS);
     const head = new Float32Array(POSE_FLOATS);
     const total = { beginFrame: 0, locateViews: 0, locate: 0, endFrame: 0 };
     let timedFrames = 0;
+    const eyeSize = options.eyeSize ?? 256;
+    const renderer = graphics === undefined ? undefined : new EyeColourRenderer(session, graphics, local, eyeSize, views);
 
     // The histogram records the interval between its 1 ms timer's callbacks; the lag is what
     // exceeds that interval.
@@ -138,15 +197,16 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       durationMs: seconds * 1000,
       timeCalls: true,
       onFrame: (frame) => {
-        if (frame.predictedDisplayTime === 0) return; // no frame times from this runtime: nothing to locate at
+        if (frame.predictedDisplayTime === 0) return renderer?.render(frame); // no frame times from this runtime: nothing to locate at
         const t0 = performance.now();
-        session.locateViews(local, frame.predictedDisplayTime, views);
+        running.locateViews(local, frame.predictedDisplayTime, views);
         const t1 = performance.now();
         view.locate(local, frame.predictedDisplayTime, head);
         const t2 = performance.now();
         total.locateViews += t1 - t0;
         total.locate += t2 - t1;
         timedFrames++;
+        return renderer?.render(frame);
       },
     });
     lag.disable();
@@ -161,7 +221,23 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     const ran = Object.values(nsPerCall).filter((v): v is number => v !== null);
     const runtimeName = instance.getProperties().runtimeName;
     const apiLayers = instance.apiLayerNames;
-    session.destroy();
+    let vulkan: VulkanDemoResult | undefined;
+    if (renderer !== undefined && graphics !== undefined) {
+      graphics.device.waitIdle();
+      const pixels = drained(session);
+      const pixelCheck = pixels === null ? null : renderer.check(pixels);
+      const messages = graphics.instance.takeDebugMessages().filter((m) => (m.severity & VK_SEVERITY_WARNING_OR_ERROR) !== 0);
+      vulkan = {
+        deviceName: graphics.physicalDevice.properties.deviceName,
+        format: renderer.format,
+        eyeSize,
+        validation: vulkanValidation,
+        validationMessages: messages.map((m) => `${m.messageIdName}: ${m.message}`),
+        framesDrawn: renderer.framesDrawn,
+        nsPerCall: renderer.times(),
+        pixels: pixelCheck,
+      };
+    }
     return {
       runtimeName,
       apiLayers,
@@ -179,8 +255,12 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       lagMaxMs: lagMs(lag.max),
       nsPerCall,
       nsPerFrameCall: ran.reduce((a, b) => a + b, 0) / ran.length,
+      ...(vulkan !== undefined && { vulkan }),
     };
   } finally {
+    // The session before the Vulkan device it renders with, the Vulkan objects before the XR instance.
+    if (session !== undefined && !session.isDestroyed) session.destroy();
+    if (graphics !== undefined && !graphics.instance.isDestroyed) graphics.instance.destroy();
     instance.destroy();
     layers.dispose();
   }
@@ -189,9 +269,35 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 const fmt = (v: number, digits = 2) => v.toFixed(digits);
 const fmtCall = (v: number | null) => (v === null ? 'skipped' : fmt(v, 0));
 
+/** The simulated runtime's readback records; null where the runtime offers no readback. */
+function drained(session: Session): SubmittedPixel[] | null {
+  try {
+    return session.drainSubmittedPixels();
+  } catch (error) {
+    if (error instanceof OpenXrError && error.result === 'XR_ERROR_FUNCTION_UNSUPPORTED') return null;
+    throw error;
+  }
+}
+
+function formatVulkan(v: VulkanDemoResult): string[] {
+  const pixels =
+    v.pixels === null
+      ? 'not checked (the runtime has no readback; the simulated runtime has)'
+      : `${v.pixels.framesAsDrawn} of ${v.pixels.framesDrawn} frames received exactly as drawn (${v.pixels.asDrawn} of ${v.pixels.received} eye images)` +
+        v.pixels.differences.map((d) => `\n                ${d}`).join('');
+  return [
+    `  Vulkan:       ${v.deviceName}, two ${v.eyeSize}x${v.eyeSize} swapchains (VkFormat ${v.format}), ${v.framesDrawn} frames drawn (a colour per eye, new every frame)`,
+    `  validation:   ${VULKAN_VALIDATION_LAYER}: ${v.validation}${v.validation === 'on' ? `, ${v.validationMessages.length} warnings or errors` : ''}` +
+      v.validationMessages.slice(0, 3).map((m) => `\n                ${m}`).join(''),
+    `  runtime got:  ${pixels}`,
+    `  ns per eye-pair call from JavaScript: acquire ${fmt(v.nsPerCall.acquire, 0)}, wait ${fmt(v.nsPerCall.wait, 0)}, ` +
+      `record+submit ${fmt(v.nsPerCall.recordAndSubmit, 0)}, release ${fmt(v.nsPerCall.release, 0)}`,
+  ];
+}
+
 export function formatDemo(r: DemoResult): string {
   return [
-    `khronos-loader demo: ${r.seconds} s frame loop at ${Number(r.hz.toFixed(2))} Hz through the loader`,
+    `khronos-loader demo: ${r.seconds} s ${r.vulkan !== undefined ? 'Vulkan-rendered ' : ''}frame loop at ${Number(r.hz.toFixed(2))} Hz through the loader`,
     `  runtime:      ${r.runtimeName} (${r.runtimeManifest})`,
     `  frame loop:   ${r.frameLoop}`,
     `  API layers:   ${r.apiLayers.join(', ') || '(none)'}  (core_validation: ${r.coreValidation})`,
@@ -200,25 +306,28 @@ export function formatDemo(r: DemoResult): string {
     `  ns per frame call from JavaScript: ${fmt(r.nsPerFrameCall, 0)} mean — beginFrame ${fmtCall(r.nsPerCall.beginFrame)}, ` +
       `locateViews ${fmt(r.nsPerCall.locateViews, 0)}, locate ${fmt(r.nsPerCall.locate, 0)}, endFrame ${fmtCall(r.nsPerCall.endFrame)}` +
       ` (each timed with performance.now(), whose own cost is included)`,
+    ...(r.vulkan !== undefined ? formatVulkan(r.vulkan) : []),
     '',
   ].join('\n');
 }
 
-/** `khronos-loader demo [--seconds N] [--runtime <name|manifest>] [--json]`. */
+/** `khronos-loader demo [--seconds N] [--runtime <name|manifest>] [--vulkan] [--json]`. */
 export async function runDemoCli(args: readonly string[], io: { stdout: (t: string) => void; stderr: (t: string) => void }): Promise<number> {
   let seconds = 5;
   let json = false;
   let runtime: string | undefined;
+  let vulkan = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--json') json = true;
+    else if (a === '--vulkan') vulkan = true;
     else if (a === '--seconds' && args[i + 1] !== undefined && Number(args[i + 1]) > 0) seconds = Number(args[++i]);
     else if (a === '--runtime' && args[i + 1] !== undefined && args[i + 1] !== '') {
       const value = args[++i] as string;
       // A name stays a name (listRuntimes() resolves it); a path is made absolute.
       runtime = isRuntimePath(value, 'linux') ? path.resolve(value) : value;
     } else {
-      io.stderr(`usage: khronos-loader demo [--seconds N] [--runtime <name from \`khronos-loader runtimes\` | runtime manifest>] [--json]\n`);
+      io.stderr(`usage: khronos-loader demo [--seconds N] [--runtime <name from \`khronos-loader runtimes\` | runtime manifest>] [--vulkan] [--json]\n`);
       return 2;
     }
   }
@@ -227,7 +336,7 @@ export async function runDemoCli(args: readonly string[], io: { stdout: (t: stri
     return 1;
   }
   try {
-    const result = await runDemo({ seconds, ...(runtime !== undefined ? { runtime } : {}) });
+    const result = await runDemo({ seconds, vulkan, ...(runtime !== undefined ? { runtime } : {}) });
     io.stdout(json ? JSON.stringify(result, null, 2) + '\n' : formatDemo(result));
     return 0;
   } catch (error) {

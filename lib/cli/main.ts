@@ -26,7 +26,7 @@ commands:
   runtimes [--json] [--check] [--all]
                          every OpenXR runtime installed (the active one marked, why, problems); --check loads,
                          negotiates and creates an instance on each in a child process: its name, version, extensions
-  demo [--seconds N] [--runtime <name|manifest>] [--json]
+  demo [--seconds N] [--runtime <name|manifest>] [--vulkan] [--json]
                          a 90 Hz frame loop through the loader on the simulated runtime (or on --runtime's), with the
                          bundled pass-through layer (and core_validation when installed): frames, event-loop lag, ns per call
   doctor [openxr] [--json] [--timeout ms]

@@ -29,10 +29,18 @@ export {
   type ActiveActionSet,
   type CreateSessionOptions,
   type EndFrameOptions,
+  type Fov,
   type FrameState,
   type PoseArray,
+  type ProjectionLayer,
+  type ProjectionView,
   type SessionEvents,
+  type VulkanSessionBinding,
 } from './api/session.js';
+// XR_KHR_vulkan_enable2 (issue 11): the Vulkan objects made through the runtime, and swapchains.
+export { Swapchain, SWAPCHAIN_USAGE, type SwapchainCreateOptions, type SwapchainUsageName } from './api/swapchain.js';
+export type { VulkanGraphics, VulkanGraphicsOptions, VulkanGraphicsRequirements, XrVersionParts } from './api/vulkan-graphics.js';
+export type { SubmittedPixel } from './api/native-api.js';
 export { Space, type SpaceKind } from './api/space.js';
 export {
   Action,

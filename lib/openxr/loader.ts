@@ -11,6 +11,7 @@ import type { InstancePlan } from './discovery/plan.js';
 import type { DiscoveredRuntime } from './discovery/runtime-discovery.js';
 import { resolveRuntimeChoice } from './discovery/runtime-choice.js';
 import { createInstanceFromPlan, type CreateInstanceOptions, type Instance } from './api/instance.js';
+import { checkCreateInstanceOptions } from './api/create-instance-options.js';
 import { publishOpenXrPlan } from './api/publish-plan.js';
 import { nativeRuntimeExtensions } from './api/native-instance.js';
 
@@ -170,6 +171,7 @@ export function createLoader(options: LoaderOptions = {}): OpenXrLoader {
       };
     },
     createInstance(createOptions) {
+      checkCreateInstanceOptions(createOptions, 'createInstance(options)');
       const plan = this.planInstance({
         enabledApiLayerNames: createOptions.enabledApiLayerNames ?? [],
         enabledExtensionNames: createOptions.enabledExtensionNames ?? [],

@@ -101,11 +101,16 @@ export interface NativeVulkanDevice {
 }
 
 export interface NativeVulkanAddon {
-  readonly VulkanInstance: new (plan: NativeVulkanPlan, createInfo: NativeVulkanCreateInfo) => NativeVulkanInstance;
+  readonly VulkanInstance: {
+    new (plan: NativeVulkanPlan, createInfo: NativeVulkanCreateInfo): NativeVulkanInstance;
+    /** Adopts a VkInstance native code created through the exported vkCreateInstance (an OpenXR runtime's xrCreateVulkanInstanceKHR). */
+    new (handle: bigint): NativeVulkanInstance;
+  };
   readonly VulkanDevice: new (
     instance: NativeVulkanInstance,
     physicalDevice: bigint,
-    createInfo: NativeVulkanDeviceCreateInfo,
+    /** A create info, or a VkDevice native code created on the instance (adopted). */
+    createInfoOrHandle: NativeVulkanDeviceCreateInfo | bigint,
   ) => NativeVulkanDevice;
   /** The instance extensions available with the plan's drivers, filtered, plus the loader's own. */
   vulkanInstanceExtensions(plan: NativeVulkanPlan): string[];

@@ -38,6 +38,17 @@ class PublishedPlanRegistry {
     nativeInstances_.push_back(std::move(instance));
   }
 
+  // Hands an instance native code created over to a new owner (JavaScript adopting it): removed
+  // from the registry, so its destroy call no longer releases it here. Null when it is not here.
+  std::shared_ptr<Instance> TakeNativeInstance(const Instance* instance) {
+    std::lock_guard lock(mutex_);
+    auto it = std::find_if(nativeInstances_.begin(), nativeInstances_.end(), [&](const auto& i) { return i.get() == instance; });
+    if (instance == nullptr || it == nativeInstances_.end()) return nullptr;
+    std::shared_ptr<Instance> taken = std::move(*it);
+    nativeInstances_.erase(it);
+    return taken;
+  }
+
   // Drops the instance if native code created it (after its destroy call); JavaScript-owned
   // instances are not here and stay untouched.
   void ReleaseNativeInstance(const Instance* instance) {

@@ -65,6 +65,18 @@ void CopyName(char* out, std::size_t size, const std::string& value) {
   out[size - 1] = '\0';
 }
 
+// A name the fixed-size char array of XrApplicationInfo cannot hold as given (too many UTF-8 bytes
+// for it and its terminator, or an embedded NUL that would cut it short) is refused with
+// XR_ERROR_NAME_INVALID before anything loads, never silently truncated.
+void CopyApplicationInfoName(Napi::Env env, char* out, std::size_t size, const std::string& value, const char* field, const char* limit) {
+  if (value.size() > size - 1) {
+    throw XrErrorToJs(env, XR_ERROR_NAME_INVALID, std::string(field) + " is " + std::to_string(value.size()) +
+                                                      " bytes in UTF-8; XrApplicationInfo holds at most " + std::to_string(size - 1) + " (" + limit + " - 1)");
+  }
+  if (value.find('\0') != std::string::npos) throw XrErrorToJs(env, XR_ERROR_NAME_INVALID, std::string(field) + " contains a NUL character");
+  std::memcpy(out, value.c_str(), value.size() + 1);
+}
+
 // Messages a messenger chained into XrInstanceCreateInfo.next receives during creation; handed
 // to the JavaScript callback once the native call returns.
 struct CollectedMessage {
@@ -150,8 +162,8 @@ OpenXrInstance::OpenXrInstance(const Napi::CallbackInfo& info) : Napi::ObjectWra
 
   XrInstanceCreateInfo createInfo{};
   createInfo.type = XR_TYPE_INSTANCE_CREATE_INFO;
-  CopyName(createInfo.applicationInfo.applicationName, XR_MAX_APPLICATION_NAME_SIZE, applicationName);
-  CopyName(createInfo.applicationInfo.engineName, XR_MAX_ENGINE_NAME_SIZE, engineName);
+  CopyApplicationInfoName(env, createInfo.applicationInfo.applicationName, XR_MAX_APPLICATION_NAME_SIZE, applicationName, "applicationName", "XR_MAX_APPLICATION_NAME_SIZE");
+  CopyApplicationInfoName(env, createInfo.applicationInfo.engineName, XR_MAX_ENGINE_NAME_SIZE, engineName, "engineName", "XR_MAX_ENGINE_NAME_SIZE");
   createInfo.applicationInfo.applicationVersion = static_cast<uint32_t>(GetBigUint(env, ci, "applicationVersion", 0));
   createInfo.applicationInfo.engineVersion = static_cast<uint32_t>(GetBigUint(env, ci, "engineVersion", 0));
   createInfo.applicationInfo.apiVersion = GetBigUint(env, ci, "apiVersion", XR_API_VERSION_1_0);

@@ -4,6 +4,7 @@
 #include "napi/openxr_session.h"
 #include "napi/openxr_space.h"
 #include "napi/openxr_system.h"
+#include "napi/openxr_vulkan.h"
 
 namespace kl::napi::xr {
 
@@ -27,6 +28,7 @@ napi_value BenchEmpty(napi_env env, napi_callback_info info) {
 
 void RegisterOpenXrApi(Napi::Env env, Napi::Object exports) {
   exports.Set("OpenXrSession", OpenXrSession::Define(env));
+  RegisterOpenXrVulkan(env, exports);
   exports.Set("OpenXrSpace", OpenXrSpace::Define(env));
   exports.Set("OpenXrActionSet", OpenXrActionSet::Define(env));
   exports.Set("OpenXrAction", OpenXrAction::Define(env));

@@ -24,6 +24,7 @@ namespace kl::napi::xr {
 using openxr::LoaderInstance;
 
 struct SpaceCore;
+struct SwapchainCore;
 
 struct SessionCore {
   std::shared_ptr<LoaderInstance> instance;
@@ -35,6 +36,12 @@ struct SessionCore {
   XrTime begunDisplayTime = 0;
   // Spaces created from this session: xrDestroySession destroys them (JavaScript thread only).
   std::vector<std::weak_ptr<SpaceCore>> spaces;
+  // Swapchains created from this session: xrDestroySession destroys them (JavaScript thread only).
+  std::vector<std::weak_ptr<SwapchainCore>> swapchains;
+  // With a Vulkan graphics binding: the Vulkan instance and device the session renders with
+  // (openxr_vulkan.cc), kept until the session is gone, so the runtime never sees them destroyed
+  // under a live session even when JavaScript collects them in the wrong order.
+  std::shared_ptr<const void> graphics;
 
   bool alive() const noexcept { return !destroyed.load(std::memory_order_relaxed) && !instance->destroyed(); }
 };
@@ -43,6 +50,17 @@ struct SpaceCore {
   std::shared_ptr<SessionCore> session;
   XrSpace handle = XR_NULL_HANDLE;
   bool destroyed = false;
+  bool alive() const noexcept { return !destroyed && session->alive(); }
+};
+
+struct SwapchainCore {
+  std::shared_ptr<SessionCore> session;
+  XrSwapchain handle = XR_NULL_HANDLE;
+  bool destroyed = false;
+  // Images acquired and not yet released, and of those the ones waited (the spec's order:
+  // acquire, wait, release, oldest first).
+  uint32_t acquired = 0;
+  uint32_t waited = 0;
   bool alive() const noexcept { return !destroyed && session->alive(); }
 };
 
@@ -66,6 +84,7 @@ inline constexpr napi_type_tag kSessionTag{0x6b686c6f61646572ULL, 0x73657373696f
 inline constexpr napi_type_tag kSpaceTag{0x6b686c6f61646572ULL, 0x7370616365000002ULL};
 inline constexpr napi_type_tag kActionSetTag{0x6b686c6f61646572ULL, 0x616374696f6e7303ULL};
 inline constexpr napi_type_tag kActionTag{0x6b686c6f61646572ULL, 0x616374696f6e0004ULL};
+inline constexpr napi_type_tag kSwapchainTag{0x6b686c6f61646572ULL, 0x7377617063680005ULL};
 
 inline void TagObject(Napi::Env env, Napi::Object object, const napi_type_tag& tag) {
   NAPI_THROW_IF_FAILED_VOID(env, napi_type_tag_object(env, object, &tag));

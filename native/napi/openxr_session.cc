@@ -1,5 +1,7 @@
 #include "napi/openxr_session.h"
 
+#include "napi/openxr_vulkan.h"
+
 #include <vector>
 
 namespace kl::napi::xr {
@@ -28,14 +30,20 @@ Napi::Function OpenXrSession::Define(Napi::Env env) {
 
 OpenXrSession::OpenXrSession(const Napi::CallbackInfo& info) : Napi::ObjectWrap<OpenXrSession>(info) {
   Napi::Env env = info.Env();
-  if (info.Length() < 2 || !info[1].IsBigInt()) throw ArgumentError(env, "new OpenXrSession(instance, systemId: bigint)");
+  if (info.Length() < 2 || !info[1].IsBigInt()) throw ArgumentError(env, "new OpenXrSession(instance, systemId: bigint, graphics?: object)");
   std::shared_ptr<LoaderInstance> li = OpenXrInstance::LiveInstanceShared(env, info[0]);
   bool lossless = true;
   const auto system = static_cast<XrSystemId>(info[1].As<Napi::BigInt>().Uint64Value(&lossless));
   XrSessionCreateInfo createInfo{XR_TYPE_SESSION_CREATE_INFO, nullptr, 0, system};
+  // A graphics binding (openxr_vulkan.cc) chains into createInfo.next and keeps what it names.
+  GraphicsBinding binding;
+  if (info.Length() > 2 && !info[2].IsUndefined()) {
+    ReadGraphicsBinding(env, info[2], binding);
+    createInfo.next = binding.next;
+  }
   XrSession session = XR_NULL_HANDLE;
   const XrResult r = Need(env, li->table.CreateSession, "xrCreateSession")(li->handle(), &createInfo, &session);
-  if (r == XR_ERROR_GRAPHICS_DEVICE_INVALID || r == XR_ERROR_VALIDATION_FAILURE) {
+  if (binding.next == nullptr && (r == XR_ERROR_GRAPHICS_DEVICE_INVALID || r == XR_ERROR_VALIDATION_FAILURE)) {
     throw XrErrorToJs(env, r,
                       "xrCreateSession failed: a session without a graphics binding needs the XR_MND_headless extension "
                       "(enable it when creating the instance: enabledExtensionNames: ['XR_MND_headless'])");
@@ -44,6 +52,7 @@ OpenXrSession::OpenXrSession(const Napi::CallbackInfo& info) : Napi::ObjectWrap<
   core_ = std::make_shared<SessionCore>();
   core_->instance = std::move(li);
   core_->handle = session;
+  core_->graphics = std::move(binding.keep);
   core_->instance->RecordChildHandle(openxr::HandleValue(session));
   TagObject(env, info.This().As<Napi::Object>(), kSessionTag);
   Napi::Object frameState = Napi::Object::New(env);
@@ -112,6 +121,13 @@ XrResult OpenXrSession::DestroyNow(Napi::Env env) {
   if (!destroyedHandle) destroyHandle();
   core_->destroyed = true;
   if (instanceLive) li.ForgetChildHandle(openxr::HandleValue(core_->handle));
+  for (const auto& weak : core_->swapchains) {
+    if (auto swapchain = weak.lock()) {
+      if (instanceLive && !swapchain->destroyed) li.ForgetChildHandle(openxr::HandleValue(swapchain->handle));
+      swapchain->destroyed = true;
+    }
+  }
+  core_->swapchains.clear();
   for (const auto& weak : core_->spaces) {
     if (auto space = weak.lock()) {
       if (instanceLive && !space->destroyed) li.ForgetChildHandle(openxr::HandleValue(space->handle));
@@ -119,6 +135,7 @@ XrResult OpenXrSession::DestroyNow(Napi::Env env) {
     }
   }
   core_->spaces.clear();
+  core_->graphics.reset();  // the Vulkan device may go now
   if (waiter_) waiter_->Close(env, "the session was destroyed while waitFrame() was pending");
   return result;
 }

@@ -139,6 +139,7 @@ Napi::Array MessagesToJs(Napi::Env env, CollectedVulkanMessages& collected) {
 
 // Marks the JavaScript objects that really are VulkanInstance wrappers (napi_type_tag_object).
 constexpr napi_type_tag kVulkanInstanceTag = {0x6b6c766b696e7374ULL, 0x56756c6b616e4931ULL};
+constexpr napi_type_tag kVulkanDeviceTag = {0x6b6c766b64657669ULL, 0x56756c6b616e4432ULL};
 
 constexpr VkDebugUtilsMessageSeverityFlagsEXT kAllSeverities = 0x1 | 0x10 | 0x100 | 0x1000;
 constexpr VkDebugUtilsMessageTypeFlagsEXT kAllTypes = 0x1 | 0x2 | 0x4;
@@ -196,29 +197,73 @@ Napi::Function VulkanInstance::Define(Napi::Env env) {
                      });
 }
 
+void ReadInstanceCreateInfo(Napi::Env env, Napi::Object ci, InstanceCreateInfoHolder& out) {
+  out.applicationName = GetString(env, ci, "applicationName", "");
+  out.engineName = GetString(env, ci, "engineName", "");
+  out.extensions = GetStrings(env, ci, "enabledExtensionNames");
+  out.extensionPtrs = CStrings(out.extensions);
+  out.app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
+  out.app.pApplicationName = out.applicationName.c_str();
+  out.app.applicationVersion = GetUint(env, ci, "applicationVersion", 0);
+  out.app.pEngineName = out.engineName.c_str();
+  out.app.engineVersion = GetUint(env, ci, "engineVersion", 0);
+  out.app.apiVersion = GetUint(env, ci, "apiVersion", VK_API_VERSION_1_0);
+  out.create.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+  out.create.flags = GetUint(env, ci, "flags", 0);
+  out.create.pApplicationInfo = &out.app;
+  out.create.enabledExtensionCount = static_cast<uint32_t>(out.extensionPtrs.size());
+  out.create.ppEnabledExtensionNames = out.extensionPtrs.data();
+}
+
+void ReadDeviceCreateInfo(Napi::Env env, Napi::Object ci, DeviceCreateInfoHolder& out) {
+  out.extensions = GetStrings(env, ci, "enabledExtensionNames");
+  out.extensionPtrs = CStrings(out.extensions);
+  Napi::Value queues = ci.Get("queueCreateInfos");
+  if (!queues.IsArray()) throw ArgumentError(env, "'queueCreateInfos' must be an array");
+  Napi::Array qa = queues.As<Napi::Array>();
+  out.priorities.assign(qa.Length(), {});
+  out.queues.assign(qa.Length(), VkDeviceQueueCreateInfo{});
+  for (uint32_t i = 0; i < qa.Length(); ++i) {
+    if (!qa.Get(i).IsObject()) throw ArgumentError(env, "'queueCreateInfos' entries must be objects");
+    Napi::Object q = qa.Get(i).As<Napi::Object>();
+    Napi::Value pv = q.Get("queuePriorities");
+    if (!pv.IsArray() || pv.As<Napi::Array>().Length() == 0) throw ArgumentError(env, "'queuePriorities' must be a non-empty array of numbers");
+    Napi::Array pa = pv.As<Napi::Array>();
+    for (uint32_t j = 0; j < pa.Length(); ++j) {
+      if (!pa.Get(j).IsNumber()) throw ArgumentError(env, "'queuePriorities' must be a non-empty array of numbers");
+      out.priorities[i].push_back(pa.Get(j).As<Napi::Number>().FloatValue());
+    }
+    out.queues[i].sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+    out.queues[i].queueFamilyIndex = GetUint(env, q, "queueFamilyIndex", 0);
+    out.queues[i].queueCount = static_cast<uint32_t>(out.priorities[i].size());
+    out.queues[i].pQueuePriorities = out.priorities[i].data();
+  }
+  out.create.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  out.create.queueCreateInfoCount = static_cast<uint32_t>(out.queues.size());
+  out.create.pQueueCreateInfos = out.queues.data();
+  out.create.enabledExtensionCount = static_cast<uint32_t>(out.extensionPtrs.size());
+  out.create.ppEnabledExtensionNames = out.extensionPtrs.data();
+}
+
 VulkanInstance::VulkanInstance(const Napi::CallbackInfo& info) : Napi::ObjectWrap<VulkanInstance>(info) {
   Napi::Env env = info.Env();
+  if (info.Length() == 1 && info[0].IsBigInt()) {
+    // Adoption: a VkInstance native code (an OpenXR runtime, through xrCreateVulkanInstanceKHR)
+    // created with the exported vkCreateInstance; from now on this object owns it.
+    const auto handle = reinterpret_cast<VkInstance>(static_cast<uintptr_t>(BigIntArgument(env, info[0], "instance")));
+    instance_ = vulkan::PublishedPlans::Get().TakeNativeInstance(vulkan::LoaderInstance::FromHandle(handle));
+    if (!instance_ || instance_->destroyed()) {
+      throw ArgumentError(env, "the VkInstance was not created through this package's exported vkCreateInstance, or is already owned");
+    }
+    napi_type_tag_object(env, info.This(), &kVulkanInstanceTag);
+    return;
+  }
   if (info.Length() < 2 || !info[1].IsObject()) throw ArgumentError(env, "new VulkanInstance(plan, createInfo)");
   const vulkan::InstancePlan plan = ReadPlan(env, info[0]);
   Napi::Object ci = info[1].As<Napi::Object>();
-  const std::string applicationName = GetString(env, ci, "applicationName", "");
-  const std::string engineName = GetString(env, ci, "engineName", "");
-  const std::vector<std::string> extensions = GetStrings(env, ci, "enabledExtensionNames");
-  const std::vector<const char*> extensionPtrs = CStrings(extensions);
-
-  VkApplicationInfo app{};
-  app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
-  app.pApplicationName = applicationName.c_str();
-  app.applicationVersion = GetUint(env, ci, "applicationVersion", 0);
-  app.pEngineName = engineName.c_str();
-  app.engineVersion = GetUint(env, ci, "engineVersion", 0);
-  app.apiVersion = GetUint(env, ci, "apiVersion", VK_API_VERSION_1_0);
-  VkInstanceCreateInfo create{};
-  create.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
-  create.flags = GetUint(env, ci, "flags", 0);
-  create.pApplicationInfo = &app;
-  create.enabledExtensionCount = static_cast<uint32_t>(extensionPtrs.size());
-  create.ppEnabledExtensionNames = extensionPtrs.data();
+  InstanceCreateInfoHolder holder;
+  ReadInstanceCreateInfo(env, ci, holder);
+  VkInstanceCreateInfo& create = holder.create;
 
   // A messenger chained into pNext hears vkCreateInstance (and, kept, vkDestroyInstance).
   Napi::Value collect = ci.Get("collectCreateMessages");
@@ -242,7 +287,9 @@ VulkanInstance::VulkanInstance(const Napi::CallbackInfo& info) : Napi::ObjectWra
 
 VulkanInstance::~VulkanInstance() {
   StopDebugMessenger();
-  if (instance_ && !instance_->destroyed()) instance_->Destroy(nullptr);
+  // Collected without destroy(): the last owner destroys it (~LoaderInstance). An XR session
+  // created on one of its devices holds it until xrDestroySession is done with the device.
+  instance_.reset();
 }
 
 vulkan::LoaderInstance& VulkanInstance::Live(Napi::Env env) const {
@@ -410,43 +457,34 @@ Napi::Function VulkanDevice::Define(Napi::Env env) {
 
 VulkanDevice::VulkanDevice(const Napi::CallbackInfo& info) : Napi::ObjectWrap<VulkanDevice>(info) {
   Napi::Env env = info.Env();
-  if (info.Length() < 3 || !info[2].IsObject()) throw ArgumentError(env, "new VulkanDevice(instance, physicalDevice, createInfo)");
+  if (info.Length() < 3 || !(info[2].IsObject() || info[2].IsBigInt())) throw ArgumentError(env, "new VulkanDevice(instance, physicalDevice, createInfo | device)");
   instance_ = VulkanInstance::LiveShared(env, info[0]);
   const auto physical = reinterpret_cast<VkPhysicalDevice>(static_cast<uintptr_t>(BigIntArgument(env, info[1], "physicalDevice")));
   if (instance_->FindPhysicalDevice(physical) == nullptr) throw ArgumentError(env, "physicalDevice is not one of this instance's physical devices");
-  Napi::Object ci = info[2].As<Napi::Object>();
-  const std::vector<std::string> extensions = GetStrings(env, ci, "enabledExtensionNames");
-  const std::vector<const char*> extensionPtrs = CStrings(extensions);
-  Napi::Value queues = ci.Get("queueCreateInfos");
-  if (!queues.IsArray()) throw ArgumentError(env, "'queueCreateInfos' must be an array");
-  Napi::Array qa = queues.As<Napi::Array>();
-  std::vector<std::vector<float>> priorities(qa.Length());
-  std::vector<VkDeviceQueueCreateInfo> queueInfos(qa.Length());
-  for (uint32_t i = 0; i < qa.Length(); ++i) {
-    if (!qa.Get(i).IsObject()) throw ArgumentError(env, "'queueCreateInfos' entries must be objects");
-    Napi::Object q = qa.Get(i).As<Napi::Object>();
-    Napi::Value pv = q.Get("queuePriorities");
-    if (!pv.IsArray() || pv.As<Napi::Array>().Length() == 0) throw ArgumentError(env, "'queuePriorities' must be a non-empty array of numbers");
-    Napi::Array pa = pv.As<Napi::Array>();
-    for (uint32_t j = 0; j < pa.Length(); ++j) {
-      if (!pa.Get(j).IsNumber()) throw ArgumentError(env, "'queuePriorities' must be a non-empty array of numbers");
-      priorities[i].push_back(pa.Get(j).As<Napi::Number>().FloatValue());
-    }
-    queueInfos[i].sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
-    queueInfos[i].queueFamilyIndex = GetUint(env, q, "queueFamilyIndex", 0);
-    queueInfos[i].queueCount = static_cast<uint32_t>(priorities[i].size());
-    queueInfos[i].pQueuePriorities = priorities[i].data();
+  napi_type_tag_object(env, info.This(), &kVulkanDeviceTag);
+  if (info[2].IsBigInt()) {
+    // Adoption: a VkDevice native code created on this instance through the exported vkCreateDevice.
+    const auto handle = reinterpret_cast<VkDevice>(static_cast<uintptr_t>(BigIntArgument(env, info[2], "device")));
+    device_ = instance_->SharedDevice(handle);
+    if (!device_ || device_->destroyed) throw ArgumentError(env, "the VkDevice is not a live device of this instance");
+    return;
   }
-  VkDeviceCreateInfo create{};
-  create.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
-  create.queueCreateInfoCount = static_cast<uint32_t>(queueInfos.size());
-  create.pQueueCreateInfos = queueInfos.data();
-  create.enabledExtensionCount = static_cast<uint32_t>(extensionPtrs.size());
-  create.ppEnabledExtensionNames = extensionPtrs.data();
+  DeviceCreateInfoHolder holder;
+  ReadDeviceCreateInfo(env, info[2].As<Napi::Object>(), holder);
   VkDevice device = nullptr;
-  const VkResult res = vkCreateDevice(physical, &create, nullptr, &device);
+  const VkResult res = vkCreateDevice(physical, &holder.create, nullptr, &device);
   if (res != VK_SUCCESS) throw VkErrorToJs(env, res, "vkCreateDevice failed (see the log for the loader's reason)");
   device_ = instance_->SharedDevice(device);
+}
+
+VulkanDevice::Shared VulkanDevice::LiveShared(Napi::Env env, Napi::Value value) {
+  bool tagged = false;
+  if (!value.IsObject() || napi_check_object_type_tag(env, value, &kVulkanDeviceTag, &tagged) != napi_ok || !tagged) {
+    throw ArgumentError(env, "expected a VulkanDevice");
+  }
+  VulkanDevice* wrap = Napi::ObjectWrap<VulkanDevice>::Unwrap(value.As<Napi::Object>());
+  wrap->Live(env);
+  return {wrap->instance_, wrap->device_};
 }
 
 vulkan::LoaderDevice& VulkanDevice::Live(Napi::Env env) const {

@@ -26,10 +26,39 @@ struct CollectedVulkanMessages {
   std::vector<Message> messages;
 };
 
+// vkCreateInstance / vkCreateDevice arguments as JavaScript passes them, read into structures that
+// stay valid while the holder lives (filled in place: the structures point into it).
+struct InstanceCreateInfoHolder {
+  InstanceCreateInfoHolder() = default;
+  InstanceCreateInfoHolder(const InstanceCreateInfoHolder&) = delete;
+  InstanceCreateInfoHolder& operator=(const InstanceCreateInfoHolder&) = delete;
+  std::string applicationName, engineName;
+  std::vector<std::string> extensions;
+  std::vector<const char*> extensionPtrs;
+  VkApplicationInfo app{};
+  VkInstanceCreateInfo create{};
+};
+// { applicationName, applicationVersion?, engineName?, engineVersion?, apiVersion?, flags?, enabledExtensionNames? }
+void ReadInstanceCreateInfo(Napi::Env env, Napi::Object createInfo, InstanceCreateInfoHolder& out);
+
+struct DeviceCreateInfoHolder {
+  DeviceCreateInfoHolder() = default;
+  DeviceCreateInfoHolder(const DeviceCreateInfoHolder&) = delete;
+  DeviceCreateInfoHolder& operator=(const DeviceCreateInfoHolder&) = delete;
+  std::vector<std::string> extensions;
+  std::vector<const char*> extensionPtrs;
+  std::vector<std::vector<float>> priorities;
+  std::vector<VkDeviceQueueCreateInfo> queues;
+  VkDeviceCreateInfo create{};
+};
+// { queueCreateInfos: [{ queueFamilyIndex, queuePriorities }], enabledExtensionNames? }
+void ReadDeviceCreateInfo(Napi::Env env, Napi::Object createInfo, DeviceCreateInfoHolder& out);
+
 class VulkanInstance : public Napi::ObjectWrap<VulkanInstance> {
  public:
   static Napi::Function Define(Napi::Env env);
-  // new VulkanInstance(plan, createInfo)
+  // new VulkanInstance(plan, createInfo), or new VulkanInstance(handle: bigint) to adopt a
+  // VkInstance native code created through the exported vkCreateInstance.
   explicit VulkanInstance(const Napi::CallbackInfo& info);
   ~VulkanInstance() override;
 
@@ -58,8 +87,18 @@ class VulkanInstance : public Napi::ObjectWrap<VulkanInstance> {
 class VulkanDevice : public Napi::ObjectWrap<VulkanDevice> {
  public:
   static Napi::Function Define(Napi::Env env);
-  // new VulkanDevice(instance, physicalDevice: bigint, { queueCreateInfos, enabledExtensionNames })
+  // new VulkanDevice(instance, physicalDevice: bigint, { queueCreateInfos, enabledExtensionNames }),
+  // or new VulkanDevice(instance, physicalDevice, device: bigint) to adopt a VkDevice native code
+  // created on the instance through the exported vkCreateDevice.
   explicit VulkanDevice(const Napi::CallbackInfo& info);
+
+  // The live device and its instance, for native objects that must keep them (an XR session
+  // with a Vulkan graphics binding).
+  struct Shared {
+    std::shared_ptr<vulkan::LoaderInstance> instance;
+    std::shared_ptr<vulkan::LoaderDevice> device;
+  };
+  static Shared LiveShared(Napi::Env env, Napi::Value value);
 
  private:
   Napi::Value GetDeviceProcAddr(const Napi::CallbackInfo& info);

@@ -527,6 +527,79 @@ Napi::Value CmdCopyBuffer(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// createImageView(device, image, format, baseArrayLayer, layerCount): a colour view of one mip
+// level (2D for one layer, 2D_ARRAY for more).
+Napi::Value CreateImageView(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto device = Handle<VkDevice>(env, info[0], "device");
+  VkImageViewCreateInfo ci{};
+  ci.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO;
+  ci.image = Handle<VkImage>(env, info[1], "image");
+  ci.format = static_cast<VkFormat>(U32(env, info[2], "format"));
+  const uint32_t layerCount = U32(env, info[4], "layerCount");
+  ci.viewType = layerCount > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D;
+  ci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, U32(env, info[3], "baseArrayLayer"), layerCount};
+  VkImageView view = VK_NULL_HANDLE;
+  Check(env, vkCreateImageView(device, &ci, nullptr, &view), "vkCreateImageView");
+  return ToJs(env, view);
+}
+
+// updateDescriptorSetImages(device, set, [{ binding, descriptorType, imageView, imageLayout }])
+Napi::Value UpdateDescriptorSetImages(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto device = Handle<VkDevice>(env, info[0], "device");
+  auto set = Handle<VkDescriptorSet>(env, info[1], "set");
+  Napi::Array a = ArrayArg(env, info[2], "writes");
+  std::vector<VkDescriptorImageInfo> images(a.Length());
+  std::vector<VkWriteDescriptorSet> writes(a.Length());
+  for (uint32_t i = 0; i < a.Length(); ++i) {
+    Napi::Object w = ObjectAt(env, a, i, "writes");
+    images[i].imageView = Handle<VkImageView>(env, w.Get("imageView"), "imageView");
+    images[i].imageLayout = static_cast<VkImageLayout>(FieldU32(env, w, "imageLayout"));
+    writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    writes[i].dstSet = set;
+    writes[i].dstBinding = FieldU32(env, w, "binding");
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = static_cast<VkDescriptorType>(FieldU32(env, w, "descriptorType"));
+    writes[i].pImageInfo = &images[i];
+  }
+  vkUpdateDescriptorSets(device, static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
+  return env.Undefined();
+}
+
+// One VkImageMemoryBarrier (colour aspect, every mip level, layers baseArrayLayer..+layerCount):
+// (cb, image, oldLayout, newLayout, srcStage, dstStage, srcAccess, dstAccess, baseArrayLayer, layerCount).
+Napi::Value CmdImageBarrier(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  VkImageMemoryBarrier barrier{};
+  barrier.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+  barrier.image = Handle<VkImage>(env, info[1], "image");
+  barrier.oldLayout = static_cast<VkImageLayout>(U32(env, info[2], "oldLayout"));
+  barrier.newLayout = static_cast<VkImageLayout>(U32(env, info[3], "newLayout"));
+  barrier.srcAccessMask = U32(env, info[6], "srcAccessMask");
+  barrier.dstAccessMask = U32(env, info[7], "dstAccessMask");
+  barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, U32(env, info[8], "baseArrayLayer"), U32(env, info[9], "layerCount")};
+  vkCmdPipelineBarrier(Handle<VkCommandBuffer>(env, info[0], "commandBuffer"), U32(env, info[4], "srcStageMask"),
+                       U32(env, info[5], "dstStageMask"), 0, 0, nullptr, 0, nullptr, 1, &barrier);
+  return env.Undefined();
+}
+
+// vkCmdClearColorImage with a float colour: (cb, image, layout, r, g, b, a, baseArrayLayer, layerCount).
+Napi::Value CmdClearColorImage(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  VkClearColorValue color{};
+  for (uint32_t i = 0; i < 4; ++i) {
+    if (!info[3 + i].IsNumber()) throw ArgumentError(env, "clearColorImage: the colour must be 4 numbers");
+    color.float32[i] = info[3 + i].As<Napi::Number>().FloatValue();
+  }
+  const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, U32(env, info[7], "baseArrayLayer"), U32(env, info[8], "layerCount")};
+  vkCmdClearColorImage(Handle<VkCommandBuffer>(env, info[0], "commandBuffer"), Handle<VkImage>(env, info[1], "image"),
+                       static_cast<VkImageLayout>(U32(env, info[2], "layout")), &color, 1, &range);
+  return env.Undefined();
+}
+
 // ---- synchronisation and submission ----
 
 Napi::Value CreateFence(const Napi::CallbackInfo& info) {
@@ -648,6 +721,7 @@ Napi::Value DestroyChild(const Napi::CallbackInfo& info) {
   else if (kind == "commandPool") vkDestroyCommandPool(device, Handle<VkCommandPool>(env, h, "handle"), nullptr);
   else if (kind == "fence") vkDestroyFence(device, Handle<VkFence>(env, h, "handle"), nullptr);
   else if (kind == "semaphore") vkDestroySemaphore(device, Handle<VkSemaphore>(env, h, "handle"), nullptr);
+  else if (kind == "imageView") vkDestroyImageView(device, Handle<VkImageView>(env, h, "handle"), nullptr);
   else throw ArgumentError(env, "unknown kind " + kind);
   return env.Undefined();
 }
@@ -688,6 +762,10 @@ Napi::Object VulkanComputeFunctions(Napi::Env env) {
   add("cmdDispatch", CmdDispatch);
   add("cmdPipelineBarrier", CmdPipelineBarrier);
   add("cmdCopyBuffer", CmdCopyBuffer);
+  add("cmdImageBarrier", CmdImageBarrier);
+  add("createImageView", CreateImageView);
+  add("updateDescriptorSetImages", UpdateDescriptorSetImages);
+  add("cmdClearColorImage", CmdClearColorImage);
   add("createFence", CreateFence);
   add("fenceStatus", FenceStatus);
   add("resetFence", ResetFence);

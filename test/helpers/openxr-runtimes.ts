@@ -31,6 +31,16 @@ export interface OpenXrRuntimeUnderTest {
     readonly frameLoopWithoutExtensions: FrameLoopMode;
     /** Whether a controller is there to bind the simple controller profile to (Monado's simulated HMD has none). */
     readonly controllers: boolean;
+    /**
+     * An XR_KHR_vulkan_enable2 session through this package's Vulkan loader (#17.5): 'renders', or
+     * refused with XR_ERROR_RUNTIME_FAILURE (createVulkanGraphics) for the reason `refused` matches.
+     */
+    /** Without this package's loader as the process's libvulkan.so.1 (#17.5). */
+    readonly vulkanThroughThisLoader: 'renders' | { readonly refused: RegExp };
+    /** Frames per second a Vulkan-rendered session actually runs at (#17.5). */
+    readonly vulkanFrameRateHz: number;
+    /** Whether the runtime reads back what it received (xrDrainSubmittedPixelsSIMXR). */
+    readonly pixelReadback: boolean;
   };
 }
 
@@ -58,6 +68,9 @@ export function simulatedRuntimeUnderTest(): OpenXrRuntimeUnderTest {
       frameLoop: { pacing: 'runtime', frameTimes: 'wait-frame', beginEndFrame: true, displayRateHz: 90, displayRateSource: 'wait-frame' },
       frameLoopWithoutExtensions: { pacing: 'runtime', frameTimes: 'wait-frame', beginEndFrame: true, displayRateHz: 90, displayRateSource: 'wait-frame' },
       controllers: true,
+      vulkanThroughThisLoader: 'renders',
+      vulkanFrameRateHz: 90,
+      pixelReadback: true,
     },
   };
 }
@@ -83,6 +96,12 @@ export function monadoUnderTest(): OpenXrRuntimeUnderTest {
       // No clock conversion and no display rate from the runtime: the option's rate, no frame times.
       frameLoopWithoutExtensions: { pacing: 'timer', frameTimes: 'none', beginEndFrame: false, beginEndFrameSkipped: 'no-frame-times', displayRateHz: 30, displayRateSource: 'option' },
       controllers: false,
+      // Its xrGetVulkanGraphicsDevice2KHR and Vulkan session client call the libvulkan Monado links
+      // against with the application's VkInstance (oxr_api_system.c, oxr_session_gfx_vk.c).
+      vulkanThroughThisLoader: { refused: /calls its own libvulkan's vkGetInstanceProcAddr with the application's VkInstance/ },
+      // Its null compositor paces a rendering session at 20 Hz, although xrWaitFrame's period says 62.5 Hz.
+      vulkanFrameRateHz: 20,
+      pixelReadback: false,
     },
   };
 }

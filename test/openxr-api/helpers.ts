@@ -14,14 +14,14 @@ export interface TestInstance {
   dispose(): void;
 }
 
-export function createTestInstance(options: { passthroughLayers?: number; headless?: boolean } = {}): TestInstance {
+export function createTestInstance(options: { passthroughLayers?: number; headless?: boolean; extensions?: readonly string[] } = {}): TestInstance {
   const layers = options.passthroughLayers ? createPassthroughLayers(options.passthroughLayers) : undefined;
   const env = { ...process.env, XR_RUNTIME_JSON: simulatedRuntime(), XR_API_LAYER_PATH: layers?.folder ?? '' };
   const loader = createLoader({ platform: createLinuxPlatform({ env }), runtimeExtensions: nativeRuntimeExtensions });
   const instance = loader.createInstance({
     applicationName: 'openxr-api test',
     enabledApiLayerNames: layers?.names ?? [],
-    enabledExtensionNames: options.headless === false ? [] : ['XR_MND_headless'],
+    enabledExtensionNames: options.extensions ?? (options.headless === false ? [] : ['XR_MND_headless']),
   });
   return {
     instance,

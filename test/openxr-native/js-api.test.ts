@@ -56,11 +56,13 @@ describe('loader.createInstance', () => {
     expect(missingLayer.result).toBe('XR_ERROR_API_LAYER_NOT_PRESENT');
   });
 
-  it('NODE-1: use after destroy throws XR_ERROR_HANDLE_INVALID and never crashes', () => {
+  it('NODE-1: use after destroy throws XR_ERROR_HANDLE_INVALID and never crashes; destroy() again does nothing (#13.5)', () => {
     const instance = createInstanceFromPlan(testPlan(), { applicationName: 'x' });
     instance.destroy();
     expect(instance.isDestroyed).toBe(true);
-    for (const f of [() => instance.getProperties(), () => instance.getInstanceProcAddr('xrGetSystem'), () => instance.destroy(), () => instance.handle]) {
+    instance.destroy();
+    expect(instance.isDestroyed).toBe(true);
+    for (const f of [() => instance.getProperties(), () => instance.getInstanceProcAddr('xrGetSystem'), () => instance.handle]) {
       const e = openXrErrorFrom(f);
       expect([e.result, e.code]).toEqual(['XR_ERROR_HANDLE_INVALID', -12]);
     }

@@ -14,9 +14,15 @@ function run(command: string, args: string[]): void {
 }
 
 export default function setup(): void {
+  // KHRONOS_LOADER_PREBUILT=1: the native outputs were built elsewhere (scripts/gpu-system-tests.sh
+  // packs them for a machine without a compiler; npm run test:sanitize builds instrumented copies
+  // and names them with KHRONOS_LOADER_NATIVE_DIR / KL_TEST_NATIVE_DIR): check they exist, build nothing.
   if (process.env.KHRONOS_LOADER_PREBUILT === '1') {
-    const needed = ['build/Release/khronos_loader.node', 'build/test-native'];
-    const missing = needed.filter((p) => !existsSync(path.join(root, p)));
+    const needed = [
+      process.env.KHRONOS_LOADER_NATIVE_DIR ? path.join(process.env.KHRONOS_LOADER_NATIVE_DIR, 'khronos_loader.node') : 'build/Release/khronos_loader.node',
+      process.env.KL_TEST_NATIVE_DIR ?? 'build/test-native',
+    ];
+    const missing = needed.filter((p) => !existsSync(path.resolve(root, p)));
     if (missing.length > 0) throw new Error(`KHRONOS_LOADER_PREBUILT=1 but ${missing.join(', ')} missing under ${root}: build them first (npm run build; a vitest run without the variable)`);
     return;
   }

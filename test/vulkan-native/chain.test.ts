@@ -211,7 +211,7 @@ describe('VK-CH: chains and dispatch', () => {
     expect(loadVulkanAddon().vulkanGetInstanceProcAddr(0n, 'vkCreateDevice')).toBe(0n);
   });
 
-  it('VK-CH-1: destroy() destroys the devices and the instance down the chain, then the layers and drivers are unloaded (/proc/self/maps)', () => {
+  it('VK-CH-1: destroy() destroys the devices and the instance down the chain, then the layers and drivers are unloaded (/proc/self/maps); destroy() again does nothing (#13.5)', () => {
     const instance = create([testLayer('b'), testLayer('c')], ['kl_vk_driver_v5', 'kl_vk_driver_v6']);
     const device = instance.enumeratePhysicalDevices()[0]!.createDevice({ queueCreateInfos: [{ queueFamilyIndex: 0, queuePriorities: [1] }] });
     expect(mappedLibraries('libkl_vk_layer_b.so')).toHaveLength(1);
@@ -223,7 +223,11 @@ describe('VK-CH: chains and dispatch', () => {
     }
     expect(() => instance.enumeratePhysicalDevices()).toThrow(VulkanError);
     expect(() => device.getQueue(0, 0)).toThrow(VulkanError);
-    expect(() => instance.destroy()).toThrow(/VK_ERROR_VALIDATION_FAILED/);
+    // #13.5: destroy() again does nothing, for the device and the instance.
+    device.destroy();
+    instance.destroy();
+    expect([device.isDestroyed, instance.isDestroyed]).toEqual([true, true]);
+    expect(() => instance.enumeratePhysicalDevices()).toThrow(VulkanError);
   });
 
   it('VK-CH-1: wrong arguments throw TypeError', () => {

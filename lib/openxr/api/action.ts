@@ -103,8 +103,9 @@ export class ActionSet {
     return new Action(this, native, options.name, options.type);
   }
 
-  /** xrDestroyActionSet: its actions are destroyed with it. */
+  /** xrDestroyActionSet: its actions are destroyed with it. Does nothing once destroyed. */
   destroy(): void {
+    if (this.#native.isDestroyed) return;
     callNative(() => this.#native.destroy());
   }
 }
@@ -184,8 +185,9 @@ export class Action {
     return reader;
   }
 
-  /** xrDestroyAction. */
+  /** xrDestroyAction. Does nothing once destroyed (or its action set is). */
   destroy(): void {
+    if (this.#native.isDestroyed) return;
     callNative(() => this.#native.destroy());
     this.#readers.clear();
   }

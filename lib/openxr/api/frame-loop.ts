@@ -11,12 +11,16 @@
 // runtime refuses them, and reports the mode it ran in (stats.mode).
 import { setTimeout as delay } from 'node:timers/promises';
 import { OpenXrError } from '../errors.js';
-import type { FrameState, Session } from './session.js';
+import type { EndFrameOptions, FrameState, ProjectionLayer, Session } from './session.js';
 import type { ViewConfigurationTypeName } from './types.js';
 
 export interface FrameLoopOptions {
-  /** Called for every frame the runtime wants rendered, between beginFrame and endFrame. */
-  readonly onFrame: (frame: FrameState, session: Session) => void;
+  /**
+   * Called for every frame the runtime wants rendered, between beginFrame and endFrame. A session
+   * with graphics returns the frame's composition layers (return the same array every frame, its
+   * views updated in place, and ending the frame allocates nothing).
+   */
+  readonly onFrame: (frame: FrameState, session: Session) => void | readonly ProjectionLayer[];
   readonly viewConfigurationType?: ViewConfigurationTypeName;
   /** Request exit after this long (ms) of frames. */
   readonly durationMs?: number;
@@ -124,6 +128,8 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
   let nextDeadline = 0;
   const timed: TimedFrame = { predictedDisplayTime: 0, predictedDisplayPeriod: 0, shouldRender: false };
   const timeCalls = options.timeCalls === true;
+  // endFrame's options for frames with layers: one object, updated each frame.
+  const withLayers: { displayTime: number | undefined; layers: readonly ProjectionLayer[] } = { displayTime: undefined, layers: [] };
   for (;;) {
     instance.pollEvents();
     const state = session.state;
@@ -187,14 +193,19 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
         mode = { ...mode, beginEndFrame: false, beginEndFrameSkipped: 'refused' };
       }
     }
+    let layers: void | readonly ProjectionLayer[] = undefined;
     if (frame.shouldRender) {
-      options.onFrame(frame, session);
+      layers = options.onFrame(frame, session);
       rendered++;
     }
     if (began) {
       const t0 = timeCalls ? performance.now() : 0;
       // Paced by the timer, the frame ends at the time the loop gave it (the runtime gave none).
-      if (mode.pacing === 'timer') session.endFrame({ displayTime: frame.predictedDisplayTime });
+      if (layers !== undefined && layers.length > 0) {
+        withLayers.displayTime = mode.pacing === 'timer' ? frame.predictedDisplayTime : undefined;
+        withLayers.layers = layers;
+        session.endFrame(withLayers as EndFrameOptions);
+      } else if (mode.pacing === 'timer') session.endFrame({ displayTime: frame.predictedDisplayTime });
       else session.endFrame();
       if (timeCalls) endMs += performance.now() - t0;
       beginEndFrames++;

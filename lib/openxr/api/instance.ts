@@ -5,12 +5,20 @@ import { XR_API_VERSION_1_0 } from '../../generated/openxr.js';
 import { openXrErrorFromCode, rethrowNative, toNativePlan } from './native-instance.js';
 import type { InstancePlan } from '../discovery/plan.js';
 import { loadOpenXrApi } from './native-api.js';
+import { checkCreateInstanceOptions } from './create-instance-options.js';
 // The typed API (issue 5): the methods below delegate to these modules.
 import { createActionSet, suggestBindings, type ActionSet, type ActionSetOptions, type SuggestedBinding } from './action.js';
 import { events, pollEvent, pollEvents, type EventIteratorOptions, type OpenXrEvent } from './events.js';
 import { pathOf, registerNativeInstance } from './handles.js';
 import { createSession, destroyInstanceChildren, type CreateSessionOptions, type Session } from './session.js';
 import { getSystem, type System } from './system.js';
+import {
+  createVulkanGraphics,
+  vulkanGraphicsRequirements,
+  type VulkanGraphics,
+  type VulkanGraphicsOptions,
+  type VulkanGraphicsRequirements,
+} from './vulkan-graphics.js';
 import type { FormFactorName } from './types.js';
 
 /** What xrCreateInstance gets: the native create info, with the debug messenger as a listener. */
@@ -122,9 +130,26 @@ export class Instance {
     return getSystem(this, formFactor);
   }
 
-  /** xrCreateSession: a headless session (XR_MND_headless must be enabled on this instance). */
+  /**
+   * xrCreateSession: headless by default (XR_MND_headless must be enabled on this instance), or
+   * rendering through Vulkan with `{ graphics: { vulkan: createVulkanGraphics(...) } }`.
+   */
   createSession(system: System, options?: CreateSessionOptions): Session {
     return createSession(this, system, options);
+  }
+
+  /** xrGetVulkanGraphicsRequirements2KHR (XR_KHR_vulkan_enable2 enabled on this instance). */
+  vulkanGraphicsRequirements(system: System): VulkanGraphicsRequirements {
+    return vulkanGraphicsRequirements(this, system);
+  }
+
+  /**
+   * The Vulkan instance, physical device and device for `system`, created through the runtime
+   * (XR_KHR_vulkan_enable2) with this package's Vulkan loader: `options.loader`'s plan is
+   * published first. Destroy them (graphics.instance.destroy()) after the sessions using them.
+   */
+  createVulkanGraphics(system: System, options: VulkanGraphicsOptions): VulkanGraphics {
+    return createVulkanGraphics(this, system, options);
   }
 
   /** xrCreateActionSet. */
@@ -160,15 +185,16 @@ export class Instance {
   /**
    * xrDestroyInstance down the chain, then the layers and runtime are unloaded (reference
    * counted). Its sessions are destroyed first (their frame threads stopped); every child handle
-   * is invalid afterwards.
+   * is invalid afterwards. A second call does nothing (as close() across Node).
    */
   destroy(): void {
-    if (!this.#native.isDestroyed) destroyInstanceChildren(this);
+    if (this.#native.isDestroyed) return;
+    destroyInstanceChildren(this);
     this.#call(() => this.#native.destroy());
   }
 
   #call<T>(f: () => T): T {
-    if (this.#native.isDestroyed) throw openXrErrorFromCode(-12, 'XR_ERROR_HANDLE_INVALID: the OpenXR instance has been destroyed');
+    if (this.#native.isDestroyed) throw openXrErrorFromCode(-12, 'the OpenXR instance has been destroyed');
     try {
       return f();
     } catch (error) {
@@ -179,6 +205,7 @@ export class Instance {
 
 /** Creates an instance from a plan (the plan's runtime and layers; the options' names go into XrInstanceCreateInfo). */
 export function createInstanceFromPlan(plan: Pick<InstancePlan, 'runtime' | 'apiLayers'>, options: CreateInstanceOptions): Instance {
+  checkCreateInstanceOptions(options, 'createInstanceFromPlan(plan, options)');
   const addon = loadNativeAddon();
   try {
     const native = new addon.OpenXrInstance(toNativePlan(plan), {

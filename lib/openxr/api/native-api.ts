@@ -2,6 +2,7 @@
 // frame,system}.cc), as the TypeScript classes see it. Internal: applications use Session, Space,
 // ActionSet, Action.
 import { loadNativeAddon, type NativeAddon, type NativeOpenXrInstance } from '../../native.js';
+import type { NativeVulkanDevice, NativeVulkanDeviceCreateInfo } from '../../vulkan/native-api.js';
 
 export interface NativeFrameState {
   predictedDisplayTime: number;
@@ -83,8 +84,88 @@ export type NativeEvent =
     }
   | { readonly type: 'other'; readonly structureType: number };
 
+/** XR_KHR_vulkan_enable2's graphics binding as the native session takes it. */
+export interface NativeVulkanBinding {
+  readonly vulkan: {
+    /** The native VulkanDevice (the session keeps it and its instance). */
+    readonly device: NativeVulkanDevice;
+    readonly physicalDevice: bigint;
+    readonly queueFamilyIndex: number;
+    readonly queueIndex: number;
+  };
+}
+
+export interface NativeSwapchainCreateInfo {
+  readonly usageFlags: number;
+  readonly format: number;
+  readonly sampleCount: number;
+  readonly width: number;
+  readonly height: number;
+  readonly faceCount: number;
+  readonly arraySize: number;
+  readonly mipCount: number;
+}
+
+export interface NativeSwapchain {
+  acquire(): number;
+  /** false when the timeout (ns) expired. */
+  wait(timeoutNs: number): boolean;
+  release(): void;
+  destroy(): void;
+  readonly isDestroyed: boolean;
+  readonly handle: bigint;
+  /** The VkImages. */
+  readonly images: readonly bigint[];
+}
+
+export interface NativeProjectionLayer {
+  readonly space: NativeSpace;
+  readonly views: readonly {
+    readonly swapchain: NativeSwapchain;
+    readonly x: number;
+    readonly y: number;
+    readonly width: number;
+    readonly height: number;
+    readonly arrayIndex: number;
+  }[];
+}
+
+/** The simulated runtime's record of one submitted eye image's centre texel (native/simxr/include/simxr_readback.h). */
+export interface SubmittedPixel {
+  readonly frameIndex: number;
+  readonly displayTime: number;
+  readonly viewIndex: number;
+  /** The swapchain's VkFormat. */
+  readonly format: number;
+  /** The texel's 4 bytes as stored (R,G,B,A for R8G8B8A8_*, B,G,R,A for B8G8R8A8_*). */
+  readonly bytes: readonly [number, number, number, number];
+}
+
 export interface NativeOpenXrApi {
-  readonly OpenXrSession: new (instance: NativeOpenXrInstance, systemId: bigint) => NativeSession;
+  readonly OpenXrSession: new (instance: NativeOpenXrInstance, systemId: bigint, graphics?: NativeVulkanBinding) => NativeSession;
+  readonly OpenXrSwapchain: new (session: NativeSession, createInfo: NativeSwapchainCreateInfo) => NativeSwapchain;
+  openxrVulkanGraphicsRequirements(instance: NativeOpenXrInstance, systemId: bigint): { minApiVersion: number; maxApiVersion: number };
+  openxrCreateVulkanInstance(
+    instance: NativeOpenXrInstance,
+    systemId: bigint,
+    createInfo: { readonly applicationName: string; readonly apiVersion: number; readonly enabledExtensionNames: readonly string[] },
+  ): bigint;
+  openxrGetVulkanGraphicsDevice(instance: NativeOpenXrInstance, systemId: bigint, vulkanInstance: bigint): bigint;
+  openxrCreateVulkanDevice(
+    instance: NativeOpenXrInstance,
+    systemId: bigint,
+    physicalDevice: bigint,
+    createInfo: NativeVulkanDeviceCreateInfo,
+  ): bigint;
+  openxrSwapchainFormats(session: NativeSession): number[];
+  /** xrEndFrame with these projection layers: each call reads 11 floats per view (pose, fov) from `data`. */
+  openxrBindEndFrame(
+    session: NativeSession,
+    layers: readonly NativeProjectionLayer[],
+    environmentBlendMode: number,
+    data: Float32Array,
+  ): (displayTime?: number) => void;
+  openxrDrainSubmittedPixels(session: NativeSession): SubmittedPixel[];
   readonly OpenXrSpace: {
     new (session: NativeSession, kind: 'reference', referenceSpaceType: number, pose?: Float32Array): NativeSpace;
     new (session: NativeSession, kind: 'action', action: NativeAction, subactionPath?: bigint, pose?: Float32Array): NativeSpace;

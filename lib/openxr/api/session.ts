@@ -1,4 +1,5 @@
-// A Session: an XrSession (headless: this package has no graphics bindings yet). An EventEmitter:
+// A Session: an XrSession, headless (XR_MND_headless) or rendering through Vulkan
+// (XR_KHR_vulkan_enable2: swapchains of VkImages, projection layers in endFrame). An EventEmitter:
 // 'stateChanged' (state, event) whenever a polled event changes its state. The frame loop:
 // `await session.waitFrame()` runs xrWaitFrame on the session's own native thread, so the event
 // loop never blocks; beginFrame() and endFrame() are synchronous; locateViews() writes into a
@@ -12,6 +13,10 @@ import { rethrowNative } from './native-instance.js';
 import type { NativeFrameState, NativeSession } from './native-api.js';
 import { Space, nativeSpaceOf } from './space.js';
 import type { System } from './system.js';
+import type { Device } from '../../vulkan/api/device.js';
+import type { PhysicalDevice } from '../../vulkan/api/instance.js';
+import { Swapchain, swapchainCreateInfo, type SwapchainCreateOptions } from './swapchain.js';
+import type { NativeProjectionLayer, SubmittedPixel } from './native-api.js';
 import {
   ENVIRONMENT_BLEND_MODES,
   REFERENCE_SPACE_TYPES,
@@ -43,15 +48,57 @@ export interface SessionEvents {
   referenceSpaceChangePending: [event: OpenXrEvent];
 }
 
-export interface CreateSessionOptions {
-  /** A session without graphics (XR_MND_headless, which the instance must enable). The only kind this package creates so far. */
-  readonly headless: true;
+/** XrGraphicsBindingVulkan2KHR: what createVulkanGraphics() answers has all of it. */
+export interface VulkanSessionBinding {
+  readonly device: Device;
+  readonly physicalDevice: PhysicalDevice;
+  readonly queueFamilyIndex: number;
+  readonly queueIndex: number;
+}
+
+export type CreateSessionOptions =
+  /** A session without graphics (XR_MND_headless, which the instance must enable). The default. */
+  | { readonly headless: true }
+  /** A session that renders through Vulkan (XR_KHR_vulkan_enable2; the device from createVulkanGraphics()). */
+  | { readonly graphics: { readonly vulkan: VulkanSessionBinding } };
+
+/** An XrFovf: radians, left and down negative. */
+export interface Fov {
+  readonly angleLeft: number;
+  readonly angleRight: number;
+  readonly angleUp: number;
+  readonly angleDown: number;
+}
+
+/** One eye's image of a projection layer (XrCompositionLayerProjectionView). */
+export interface ProjectionView {
+  /** The pose the image was rendered from, in the layer's space. */
+  readonly pose: PoseArray;
+  /** Its field of view: an Fov, or [angleLeft, angleRight, angleUp, angleDown] (e.g. a subarray of locateViews' output). */
+  readonly fov: Fov | readonly [number, number, number, number] | Float32Array;
+  readonly swapchain: Swapchain;
+  /** Default: the whole image. */
+  readonly imageRect?: { readonly x: number; readonly y: number; readonly width: number; readonly height: number };
+  /** The array layer of the swapchain image. Default 0. */
+  readonly arrayIndex?: number;
+}
+
+export interface ProjectionLayer {
+  readonly type: 'projection';
+  readonly space: Space;
+  readonly views: readonly ProjectionView[];
 }
 
 export interface EndFrameOptions {
   /** Default: the begun frame's predictedDisplayTime, exactly as the runtime gave it. */
   readonly displayTime?: number;
   readonly environmentBlendMode?: EnvironmentBlendModeName;
+  /**
+   * Composition layers (a session with graphics). The layers' structures are built natively once
+   * and reused while the spaces, swapchains, rectangles and array indices stay the same; each call
+   * copies only the poses and fields of view.
+   */
+  readonly layers?: readonly ProjectionLayer[];
 }
 
 export interface ActiveActionSet {
@@ -105,14 +152,30 @@ export class Session extends EventEmitter<SessionEvents> {
   #syncInput: readonly (ActionSet | ActiveActionSet)[] | undefined;
   #syncSets: ReturnType<typeof nativeActionSetOf>[] = [];
   #syncPaths: (bigint | undefined)[] = [];
+  /** The Vulkan device a graphics session renders with (retained until destroy()). */
+  readonly #device: Device | undefined;
+  readonly description = 'an OpenXR session';
+  // endFrame with layers: the bound native call, what it was bound to (flattened: per layer the
+  // space and view count, per view the swapchain, rectangle and array index), and its pose data.
+  #endFrameBound: ((displayTime?: number) => void) | undefined;
+  #endFrameKey: unknown[] = [];
+  #endFrameBlend = -1;
+  #endFrameData = new Float32Array(0);
 
   /** @internal Use instance.createSession(). */
-  constructor(instance: Instance, system: System, native: NativeSession) {
+  constructor(instance: Instance, system: System, native: NativeSession, device?: Device) {
     super();
     this.instance = instance;
     this.system = system;
     this.#native = native;
+    this.#device = device;
+    device?.retain(this);
     registerNativeSession(this, native);
+  }
+
+  /** The Vulkan device the session renders with (undefined for a headless session). */
+  get vulkanDevice(): Device | undefined {
+    return this.#device;
   }
 
   get handle(): bigint {
@@ -205,8 +268,12 @@ export class Session extends EventEmitter<SessionEvents> {
     }
   }
 
-  /** xrEndFrame with no composition layers (valid for a headless session). */
+  /** xrEndFrame: with `layers` (a graphics session), or with none (valid for a headless session). */
   endFrame(options?: EndFrameOptions): void {
+    if (options !== undefined && options.layers !== undefined && options.layers.length > 0) {
+      this.#endFrameWithLayers(options, options.layers);
+      return;
+    }
     try {
       if (options === undefined) this.#native.endFrame();
       else {
@@ -216,6 +283,121 @@ export class Session extends EventEmitter<SessionEvents> {
     } catch (error) {
       rethrowNative(error);
     }
+  }
+
+  #endFrameWithLayers(options: EndFrameOptions, layers: readonly ProjectionLayer[]): void {
+    const blend = options.environmentBlendMode === undefined ? 1 : enumValue(ENVIRONMENT_BLEND_MODES, options.environmentBlendMode, 'environmentBlendMode');
+    if (!Array.isArray(layers)) throw new TypeError('endFrame: layers must be an array of projection layers');
+    if (this.#endFrameBound === undefined || blend !== this.#endFrameBlend || !this.#sameLayerShape(layers)) this.#bindEndFrame(layers, blend);
+    // Poses and fields of view, 11 floats per view (as locateViews writes them).
+    const data = this.#endFrameData;
+    let o = 0;
+    // Index loops: for-of would allocate an iterator per loop until the function is optimised.
+    for (let l = 0; l < layers.length; l++) {
+      const layerViews = (layers[l] as ProjectionLayer).views;
+      for (let v = 0; v < layerViews.length; v++) {
+        const view = layerViews[v] as ProjectionView;
+        const pose = view.pose;
+        for (let i = 0; i < 7; i++) data[o + i] = pose[i] as number;
+        const fov = view.fov;
+        if (fov instanceof Float32Array || Array.isArray(fov)) {
+          for (let i = 0; i < 4; i++) data[o + 7 + i] = (fov as ArrayLike<number>)[i] as number;
+        } else {
+          const f = fov as Fov;
+          data[o + 7] = f.angleLeft;
+          data[o + 8] = f.angleRight;
+          data[o + 9] = f.angleUp;
+          data[o + 10] = f.angleDown;
+        }
+        o += 11;
+      }
+    }
+    if (Number.isNaN(data[0]) || Number.isNaN(data[o - 1])) throw new TypeError('endFrame: each view needs a pose (7 numbers) and a fov (4 numbers)');
+    try {
+      (this.#endFrameBound as (displayTime?: number) => void)(options.displayTime);
+    } catch (error) {
+      rethrowNative(error);
+    }
+  }
+
+  // True when `layers` has the structure the bound call was built for (compared in place: no allocation).
+  #sameLayerShape(layers: readonly ProjectionLayer[]): boolean {
+    const key = this.#endFrameKey;
+    let k = 0;
+    for (let l = 0; l < layers.length; l++) {
+      const layer = layers[l] as ProjectionLayer;
+      if (key[k++] !== layer.space || key[k++] !== layer.views.length) return false;
+      for (let v = 0; v < layer.views.length; v++) {
+        const view = layer.views[v] as ProjectionView;
+        const r = view.imageRect;
+        if (key[k++] !== view.swapchain || key[k++] !== (view.arrayIndex ?? 0)) return false;
+        if (key[k++] !== (r === undefined ? 0 : r.x) || key[k++] !== (r === undefined ? 0 : r.y)) return false;
+        if (key[k++] !== (r === undefined ? view.swapchain.width : r.width) || key[k++] !== (r === undefined ? view.swapchain.height : r.height)) return false;
+      }
+    }
+    return k === key.length;
+  }
+
+  #bindEndFrame(layers: readonly ProjectionLayer[], blend: number): void {
+    const key: unknown[] = [];
+    const native: NativeProjectionLayer[] = layers.map((layer, l) => {
+      if (typeof layer !== 'object' || layer === null || layer.type !== 'projection') throw new TypeError(`endFrame: layers[${l}] must be { type: 'projection', space, views }`);
+      if (!Array.isArray(layer.views) || layer.views.length === 0) throw new TypeError(`endFrame: layers[${l}].views must be a non-empty array`);
+      key.push(layer.space, layer.views.length);
+      return {
+        space: nativeSpaceOf(layer.space),
+        views: layer.views.map((view, v) => {
+          if (!(view.swapchain instanceof Swapchain)) throw new TypeError(`endFrame: layers[${l}].views[${v}].swapchain must be a Swapchain`);
+          const fov = view.fov as unknown;
+          const pose = view.pose as unknown;
+          if (!((Array.isArray(pose) || pose instanceof Float32Array) && (pose as ArrayLike<number>).length >= 7)) {
+            throw new TypeError(`endFrame: layers[${l}].views[${v}].pose must be [px, py, pz, qx, qy, qz, qw]`);
+          }
+          if (typeof fov !== 'object' || fov === null || !('angleLeft' in fov || (fov as ArrayLike<number>).length >= 4)) {
+            throw new TypeError(`endFrame: layers[${l}].views[${v}].fov must be { angleLeft, angleRight, angleUp, angleDown } or 4 numbers`);
+          }
+          const r = view.imageRect ?? { x: 0, y: 0, width: view.swapchain.width, height: view.swapchain.height };
+          const arrayIndex = view.arrayIndex ?? 0;
+          key.push(view.swapchain, arrayIndex, r.x, r.y, r.width, r.height);
+          return { swapchain: view.swapchain.native, x: r.x, y: r.y, width: r.width, height: r.height, arrayIndex };
+        }),
+      };
+    });
+    const data = new Float32Array(native.reduce((n, layer) => n + layer.views.length, 0) * VIEW_FLOATS);
+    const s = instanceState(this.instance);
+    this.#endFrameBound = callNative(() => s.api.openxrBindEndFrame(this.#native, native, blend, data));
+    this.#endFrameData = data;
+    this.#endFrameKey = key;
+    this.#endFrameBlend = blend;
+  }
+
+  /** xrEnumerateSwapchainFormats: VkFormat values, the runtime's preference first (a Vulkan session). */
+  swapchainFormats(): number[] {
+    const s = instanceState(this.instance);
+    return callNative(() => s.api.openxrSwapchainFormats(this.#native));
+  }
+
+  /** xrCreateSwapchain and xrEnumerateSwapchainImages (a session with a Vulkan graphics binding). */
+  createSwapchain(options: SwapchainCreateOptions): Swapchain {
+    const info = swapchainCreateInfo(options);
+    const device = this.#device;
+    if (device === undefined) {
+      callNative(() => this.#native.handle);
+      throw new TypeError('createSwapchain: this session has no graphics binding (create it with { graphics: { vulkan } })');
+    }
+    const api = instanceState(this.instance).api;
+    const native = callNative(() => new api.OpenXrSwapchain(this.#native, info));
+    return new Swapchain(native, device, info);
+  }
+
+  /**
+   * The simulated runtime's record of the eye images it received (the centre texel of each view
+   * of each submitted projection layer), oldest first, removed from the runtime. Other runtimes
+   * throw OpenXrError XR_ERROR_FUNCTION_UNSUPPORTED.
+   */
+  drainSubmittedPixels(): SubmittedPixel[] {
+    const s = instanceState(this.instance);
+    return callNative(() => s.api.openxrDrainSubmittedPixels(this.#native));
   }
 
   /**
@@ -308,18 +490,27 @@ export class Session extends EventEmitter<SessionEvents> {
 
   /**
    * xrDestroySession: stops the frame thread (a pending waitFrame() rejects with
-   * XR_ERROR_HANDLE_INVALID) and destroys the session's spaces with it.
+   * XR_ERROR_HANDLE_INVALID) and destroys the session's spaces with it. Does nothing once the
+   * session (or its instance) is destroyed.
    */
   destroy(): void {
+    if (this.#native.isDestroyed) return;
     let handle: bigint | undefined;
     try {
       handle = this.#native.handle;
     } catch {
       handle = undefined;
     }
-    callNative(() => this.#native.destroy());
+    try {
+      callNative(() => this.#native.destroy());
+    } finally {
+      // Once the native session is gone (destroyed here, or with its instance) the device may go.
+      if (this.#native.isDestroyed) this.#device?.unretain(this);
+    }
     if (handle !== undefined) sessionsOf(this.instance).delete(handle);
     this.#running = false;
+    this.#endFrameBound = undefined;
+    this.#endFrameKey = [];
     this.#viewLocator = undefined;
     this.#viewSpace = undefined;
     this.#viewOut = undefined;
@@ -347,15 +538,30 @@ function asOpenXrError(error: unknown): unknown {
 }
 
 export function createSession(instance: Instance, system: System, options: CreateSessionOptions = { headless: true }): Session {
-  if (typeof options !== 'object' || options === null || options.headless !== true) {
-    throw new TypeError('createSession(system, { headless: true }): only headless sessions (XR_MND_headless) are supported so far');
+  if (typeof options !== 'object' || options === null || !('headless' in options ? options.headless === true : 'graphics' in options)) {
+    throw new TypeError('createSession(system, options): options must be { headless: true } or { graphics: { vulkan: { device, physicalDevice, queueFamilyIndex, queueIndex } } }');
   }
   if (system === null || typeof system !== 'object' || system.instance !== instance) {
     throw new TypeError('system must be a System of this instance (instance.getSystem())');
   }
   const s = instanceState(instance);
-  const native = callNative(() => new s.api.OpenXrSession(s.native, system.id));
-  const session = new Session(instance, system, native);
+  let native: NativeSession;
+  let device: Device | undefined;
+  if ('graphics' in options) {
+    const vulkan = (options.graphics as { vulkan?: VulkanSessionBinding } | null)?.vulkan;
+    if (typeof vulkan !== 'object' || vulkan === null || typeof vulkan.device !== 'object' || vulkan.device === null || typeof vulkan.physicalDevice !== 'object') {
+      throw new TypeError('createSession: graphics.vulkan must be { device, physicalDevice, queueFamilyIndex, queueIndex } (createVulkanGraphics() answers one)');
+    }
+    device = vulkan.device;
+    const binding = {
+      vulkan: { device: device.nativeDevice, physicalDevice: vulkan.physicalDevice.handle, queueFamilyIndex: vulkan.queueFamilyIndex, queueIndex: vulkan.queueIndex },
+    };
+    device.getQueue(vulkan.queueFamilyIndex, vulkan.queueIndex); // TypeError unless the device has that queue
+    native = callNative(() => new s.api.OpenXrSession(s.native, system.id, binding));
+  } else {
+    native = callNative(() => new s.api.OpenXrSession(s.native, system.id));
+  }
+  const session = new Session(instance, system, native, device);
   sessionsOf(instance).set(native.handle, session);
   return session;
 }

@@ -74,8 +74,9 @@ export class Space {
     this.#locatorLength = out.length;
   }
 
-  /** xrDestroySpace. Calls on a destroyed space throw XR_ERROR_HANDLE_INVALID. */
+  /** xrDestroySpace. Calls on a destroyed space throw XR_ERROR_HANDLE_INVALID; destroy() itself then does nothing. */
   destroy(): void {
+    if (this.#native.isDestroyed) return;
     callNative(() => this.#native.destroy());
     this.#forgetLocator();
   }

@@ -14,6 +14,7 @@ import {
   type DeviceOwner,
 } from './device-objects.js';
 import { toVulkanError, withVulkanErrors } from './errors.js';
+import { IMAGE_LAYOUTS, Image, type ImageLayoutName } from './image.js';
 import { vulkanCompute, type NativeVulkanCompute } from './native-compute.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
@@ -164,10 +165,73 @@ export class CommandBuffer extends DeviceChild {
     return this;
   }
 
+  /**
+   * vkCmdPipelineBarrier with one VkImageMemoryBarrier: a layout transition of `image` (colour
+   * aspect, every mip level, all its array layers unless `layers` says which).
+   */
+  imageBarrier(image: Image, barrier: ImageBarrier): this {
+    const handle = this.#image('imageBarrier', image);
+    if (typeof barrier !== 'object' || barrier === null) throw new TypeError('imageBarrier(image, barrier): barrier must be an object');
+    const oldLayout = layout('barrier.oldLayout', barrier.oldLayout);
+    const newLayout = layout('barrier.newLayout', barrier.newLayout);
+    uint('barrier.srcStageMask', barrier.srcStageMask);
+    uint('barrier.dstStageMask', barrier.dstStageMask);
+    const srcAccess = barrier.srcAccessMask ?? 0;
+    const dstAccess = barrier.dstAccessMask ?? 0;
+    uint('barrier.srcAccessMask', srcAccess);
+    uint('barrier.dstAccessMask', dstAccess);
+    const base = barrier.baseArrayLayer ?? 0;
+    const count = barrier.layerCount ?? image.arrayLayers - base;
+    uint('barrier.baseArrayLayer', base);
+    uint('barrier.layerCount', count);
+    this.#n.cmdImageBarrier(this.handle, handle, oldLayout, newLayout, barrier.srcStageMask, barrier.dstStageMask, srcAccess, dstAccess, base, count);
+    return this;
+  }
+
+  /**
+   * vkCmdClearColorImage with a float colour (0..1 for UNORM and SRGB formats) over every mip
+   * level and the array layers [baseArrayLayer, baseArrayLayer + layerCount). `layout` is the
+   * image's layout now: 'transfer-dst-optimal' or 'general'.
+   */
+  clearColorImage(image: Image, layout: 'transfer-dst-optimal' | 'general', r: number, g: number, b: number, a: number, baseArrayLayer = 0, layerCount = 1): this {
+    const handle = this.#image('clearColorImage', image);
+    if (layout !== 'transfer-dst-optimal' && layout !== 'general') throw new TypeError("clearColorImage: layout must be 'transfer-dst-optimal' or 'general'");
+    if (typeof r !== 'number' || typeof g !== 'number' || typeof b !== 'number' || typeof a !== 'number') throw new TypeError('clearColorImage: the colour is 4 numbers');
+    uint('baseArrayLayer', baseArrayLayer);
+    uint('layerCount', layerCount);
+    this.#n.cmdClearColorImage(this.handle, handle, IMAGE_LAYOUTS[layout], r, g, b, a, baseArrayLayer, layerCount);
+    return this;
+  }
+
+  #image(what: string, image: Image): bigint {
+    if (!(image instanceof Image)) throw new TypeError(`${what}: image must be an Image (a swapchain's images)`);
+    if (!image.belongsTo(this.device)) throw new TypeError(`${what}: the image belongs to another device`);
+    this.live();
+    return image.liveHandle;
+  }
+
   protected release(): void {
     this.#n.freeCommandBuffer(this.device.liveHandle, this.#pool.handle, this.handle);
     this.#pool.buffers.delete(this);
   }
+}
+
+function layout(name: string, v: unknown): number {
+  const value = typeof v === 'string' ? (IMAGE_LAYOUTS as Record<string, number>)[v] : undefined;
+  if (value === undefined) throw new TypeError(`${name} must be one of ${Object.keys(IMAGE_LAYOUTS).join(', ')}`);
+  return value;
+}
+
+/** An image layout transition (VkImageMemoryBarrier; the stage and access masks are VkPipelineStageFlags / VkAccessFlags, see PIPELINE_STAGE and ACCESS). */
+export interface ImageBarrier {
+  readonly oldLayout: ImageLayoutName;
+  readonly newLayout: ImageLayoutName;
+  readonly srcStageMask: number;
+  readonly dstStageMask: number;
+  readonly srcAccessMask?: number;
+  readonly dstAccessMask?: number;
+  readonly baseArrayLayer?: number;
+  readonly layerCount?: number;
 }
 
 export interface SubmitSemaphores {

@@ -6,6 +6,7 @@
 import { VulkanError } from '../errors.js';
 import { vulkanCompute, type DeviceChildKind, type NativeVulkanCompute } from './native-compute.js';
 import { toVulkanError, withVulkanErrors } from './errors.js';
+import { IMAGE_LAYOUTS, type Image, type ImageLayoutName } from './image.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 const VK_ERROR_MEMORY_MAP_FAILED = -5;
@@ -61,8 +62,9 @@ export abstract class DeviceChild {
     if (this.#destroyed || this.device.isDestroyed) throw destroyedError(this.kind);
   }
 
+  /** Does nothing once destroyed (by itself, its pool or its device). */
   destroy(): void {
-    this.live();
+    if (this.isDestroyed) return;
     this.release();
     this.#destroyed = true;
     this.device.release(this);
@@ -258,6 +260,50 @@ export interface DescriptorBufferWrite {
 }
 
 /** A descriptor set; freed with its pool (or by destroy()). */
+/**
+ * A VkImageView of an Image (one mip level; the given array layers). The device owns it, but its
+ * image may belong to someone else (a swapchain): destroy the view before that owner goes; once
+ * the image is gone the view is unusable (VulkanError).
+ */
+export class ImageView extends SimpleChild {
+  protected readonly kind = 'VkImageView';
+  protected readonly nativeKind = 'imageView';
+  readonly image: Image;
+
+  /** @internal */
+  constructor(device: DeviceOwner, image: Image, baseArrayLayer: number, layerCount: number) {
+    checkUint('baseArrayLayer', baseArrayLayer);
+    checkUint('layerCount', layerCount);
+    if (layerCount < 1 || baseArrayLayer + layerCount > image.arrayLayers) throw new TypeError(`the layers [${baseArrayLayer}, ${baseArrayLayer + layerCount}) are not inside the image's ${image.arrayLayers}`);
+    super(device, withVulkanErrors(() => vulkanCompute().createImageView(device.liveHandle, image.liveHandle, image.format, baseArrayLayer, layerCount)));
+    this.image = image;
+  }
+
+  override get isDestroyed(): boolean {
+    return super.isDestroyed || this.image.isDestroyed;
+  }
+
+  protected override live(): void {
+    super.live();
+    if (this.image.isDestroyed) throw destroyedError('VkImageView\'s image');
+  }
+
+  /** @internal The VkImageView; VulkanError when it or its image is gone. */
+  get liveHandle(): bigint {
+    this.live();
+    return this.handle;
+  }
+}
+
+/** One image descriptor: `view` in the layout it will be in when the set is used. */
+export interface DescriptorImageWrite {
+  readonly binding: number;
+  /** VkDescriptorType: STORAGE_IMAGE 3, SAMPLED_IMAGE 2. */
+  readonly descriptorType: number;
+  readonly view: ImageView;
+  readonly layout: ImageLayoutName;
+}
+
 export class DescriptorSet extends DeviceChild {
   protected readonly kind = 'VkDescriptorSet';
   readonly #pool: DescriptorPool;
@@ -283,6 +329,21 @@ export class DescriptorSet extends DeviceChild {
     });
     this.live();
     this.native.updateDescriptorSetBuffers(this.device.liveHandle, this.handle, flat);
+  }
+
+  /** vkUpdateDescriptorSets with image descriptors (storage or sampled images). */
+  writeImages(writes: readonly DescriptorImageWrite[]): void {
+    if (!Array.isArray(writes)) throw new TypeError('writeImages(writes): writes must be an array');
+    const flat = writes.map((w: DescriptorImageWrite, i) => {
+      if (typeof w !== 'object' || w === null || !(w.view instanceof ImageView)) throw new TypeError(`writes[${i}].view must be an ImageView`);
+      checkUint(`writes[${i}].binding`, w.binding);
+      checkUint(`writes[${i}].descriptorType`, w.descriptorType);
+      const imageLayout = (IMAGE_LAYOUTS as Record<string, number>)[w.layout as string];
+      if (imageLayout === undefined) throw new TypeError(`writes[${i}].layout must be one of ${Object.keys(IMAGE_LAYOUTS).join(', ')}`);
+      return { binding: w.binding, descriptorType: w.descriptorType, imageView: w.view.liveHandle, imageLayout };
+    });
+    this.live();
+    this.native.updateDescriptorSetImages(this.device.liveHandle, this.handle, flat);
   }
 
   protected release(): void {

@@ -10,6 +10,7 @@ import {
   DescriptorSetLayout,
   DeviceMemory,
   Fence,
+  ImageView,
   PipelineLayout,
   Semaphore,
   ShaderModule,
@@ -20,6 +21,7 @@ import {
   type PushConstantRange,
 } from './device-objects.js';
 import { VulkanError, withVulkanErrors } from './errors.js';
+import { Image } from './image.js';
 import { vulkanCompute } from './native-compute.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
@@ -47,6 +49,8 @@ export class Device implements DeviceOwner {
   readonly #handle: bigint;
   readonly #children = new Set<DeviceChild>();
   readonly #queues = new Map<string, Queue>();
+  // What renders with this device from outside it (an OpenXR session): the device must outlive them.
+  readonly #users = new Set<{ readonly description: string }>();
 
   private constructor(native: NativeVulkanDevice, queueCounts: ReadonlyMap<number, number>, onDestroy: (d: Device) => void) {
     this.#native = native;
@@ -80,6 +84,45 @@ export class Device implements DeviceOwner {
     const addon = loadVulkanAddon();
     const native = withVulkanErrors(() => new addon.VulkanDevice(instance, physicalDevice.handle, options));
     return new Device(native, counts, onDestroy);
+  }
+
+  /** @internal Takes ownership of a VkDevice native code created (e.g. an OpenXR runtime's xrCreateVulkanDeviceKHR) with `options`. */
+  static adopt(
+    instance: NativeVulkanInstance,
+    physicalDevice: PhysicalDeviceLike,
+    handle: bigint,
+    options: DeviceCreateOptions,
+    onDestroy: (d: Device) => void,
+  ): Device {
+    const counts = new Map(options.queueCreateInfos.map((q) => [q.queueFamilyIndex, q.queuePriorities.length] as const));
+    const addon = loadVulkanAddon();
+    const native = withVulkanErrors(() => new addon.VulkanDevice(instance, physicalDevice.handle, handle));
+    return new Device(native, counts, onDestroy);
+  }
+
+  /** @internal The native VulkanDevice (an OpenXR session's graphics binding keeps it). */
+  get nativeDevice(): NativeVulkanDevice {
+    this.liveHandle;
+    return this.#native;
+  }
+
+  /** @internal Something outside the device (an OpenXR session) renders with it until unretain(). */
+  retain(user: { readonly description: string }): void {
+    this.liveHandle;
+    this.#users.add(user);
+  }
+
+  /** @internal */
+  unretain(user: { readonly description: string }): void {
+    this.#users.delete(user);
+  }
+
+  /** @internal VulkanError when something still renders with the device (destroy that first). */
+  checkUnused(): void {
+    const user = this.#users.values().next();
+    if (user.done !== true) {
+      throw new VulkanError(VK_ERROR_VALIDATION_FAILED, `${user.value.description} renders with this Vulkan device: destroy it before the device`);
+    }
   }
 
   get isDestroyed(): boolean {
@@ -183,6 +226,14 @@ export class Device implements DeviceOwner {
     return new Fence(this, signaled);
   }
 
+  /** vkCreateImageView: a view of `image` (one of this device's, e.g. a swapchain's) for descriptors. */
+  createImageView(image: Image, baseArrayLayer = 0, layerCount = 1): ImageView {
+    this.liveHandle;
+    if (!(image instanceof Image)) throw new TypeError('createImageView(image): image must be an Image');
+    if (!image.belongsTo(this)) throw new TypeError('createImageView: the image belongs to another device');
+    return new ImageView(this, image, baseArrayLayer, layerCount);
+  }
+
   createSemaphore(): Semaphore {
     this.liveHandle;
     return new Semaphore(this);
@@ -193,9 +244,10 @@ export class Device implements DeviceOwner {
     withVulkanErrors(() => vulkanCompute().deviceWaitIdle(this.liveHandle));
   }
 
-  /** Waits for the device to go idle, destroys what it owns (newest first), then the device. */
+  /** Waits for the device to go idle, destroys what it owns (newest first), then the device. Does nothing once destroyed. */
   destroy(): void {
-    if (this.#native.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'the Vulkan device (or its instance) was already destroyed');
+    if (this.#native.isDestroyed) return;
+    this.checkUnused();
     for (const child of this.#children) {
       if (child instanceof Fence && child.waiting) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'a fence of this device is being waited on (await fence.wait() first)');
     }

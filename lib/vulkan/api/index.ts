@@ -15,12 +15,15 @@ export {
   DeviceChild,
   DeviceMemory,
   Fence,
+  ImageView,
   PipelineLayout,
   Semaphore,
   ShaderModule,
 } from './device-objects.js';
-export type { BufferCreateOptions, DescriptorBufferWrite, DescriptorSetLayoutBinding, PushConstantRange } from './device-objects.js';
-export { CommandBuffer, CommandPool, Queue, type SubmitSemaphores } from './commands.js';
+export type { BufferCreateOptions, DescriptorBufferWrite, DescriptorImageWrite, DescriptorSetLayoutBinding, PushConstantRange } from './device-objects.js';
+export { CommandBuffer, CommandPool, Queue, type ImageBarrier, type SubmitSemaphores } from './commands.js';
+// Images others own (an OpenXR swapchain's), and the constants a frame's barriers use.
+export { ACCESS, IMAGE_LAYOUTS, Image, PIPELINE_STAGE, type ImageInfo, type ImageLayoutName, type ImageOwner } from './image.js';
 export { PHYSICAL_DEVICE_FEATURE_NAMES, type PhysicalDeviceFeatureName, type PhysicalDeviceFeatures } from './physical-device-features.js';
 export type { PhysicalDeviceLimits, PhysicalDeviceMemoryProperties } from './instance.js';
 // This package's loader as the process's libvulkan.so.1, for runtimes that link against it (Monado).

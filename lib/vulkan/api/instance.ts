@@ -145,13 +145,28 @@ export class Instance {
     return this.#native.takeDebugMessages();
   }
 
-  /** Destroys the instance's devices, then the instance; the drivers and layers unload. */
+  /** Destroys the instance's devices, then the instance; the drivers and layers unload. Does nothing once destroyed. */
   destroy(): void {
-    if (this.#native.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'the Vulkan instance was already destroyed');
+    if (this.#native.isDestroyed) return;
+    for (const device of this.#devices) if (!device.isDestroyed) device.checkUnused();
     // Devices first, through their own destroy(): the objects they own go with them.
     for (const device of [...this.#devices]) if (!device.isDestroyed) device.destroy();
     withVulkanErrors(() => this.#native.destroy());
     this.#devices.clear();
+  }
+
+  /** @internal The PhysicalDevice for a VkPhysicalDevice of this instance (TypeError when it is not one). */
+  physicalDeviceOf(handle: bigint): PhysicalDevice {
+    const found = this.enumeratePhysicalDevices().find((d) => d.handle === handle);
+    if (found === undefined) throw new TypeError(`0x${handle.toString(16)} is not a VkPhysicalDevice of this instance`);
+    return found;
+  }
+
+  /** @internal Takes ownership of a VkDevice native code created on `physicalDevice` with `options`. */
+  adoptDeviceOn(physicalDevice: PhysicalDevice, handle: bigint, options: DeviceCreateOptions): Device {
+    const device = Device.adopt(this.#native, physicalDevice, handle, options, (d) => this.#devices.delete(d));
+    this.#devices.add(device);
+    return device;
   }
 
   /** @internal */
@@ -160,6 +175,15 @@ export class Instance {
     this.#devices.add(device);
     return device;
   }
+}
+
+/**
+ * @internal Takes ownership of a VkInstance native code created through the exported
+ * vkCreateInstance (an OpenXR runtime's xrCreateVulkanInstanceKHR, with the published plan).
+ */
+export function adoptInstance(handle: bigint): Instance {
+  const addon = loadVulkanAddon();
+  return new Instance(withVulkanErrors(() => new addon.VulkanInstance(handle)));
 }
 
 /**

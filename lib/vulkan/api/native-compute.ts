@@ -12,7 +12,8 @@ export type DeviceChildKind =
   | 'pipeline'
   | 'commandPool'
   | 'fence'
-  | 'semaphore';
+  | 'semaphore'
+  | 'imageView';
 
 export interface NativePhysicalDeviceLimits {
   readonly maxComputeSharedMemorySize: number;
@@ -92,6 +93,26 @@ export interface NativeVulkanCompute {
   cmdDispatch(commandBuffer: bigint, x: number, y: number, z: number): void;
   cmdPipelineBarrier(commandBuffer: bigint, srcStageMask: number, dstStageMask: number, srcAccessMask: number, dstAccessMask: number): void;
   cmdCopyBuffer(commandBuffer: bigint, src: bigint, dst: bigint, srcOffset: Size, dstOffset: Size, size: Size): void;
+  /** One VkImageMemoryBarrier (colour aspect, every mip level). */
+  cmdImageBarrier(
+    commandBuffer: bigint,
+    image: bigint,
+    oldLayout: number,
+    newLayout: number,
+    srcStageMask: number,
+    dstStageMask: number,
+    srcAccessMask: number,
+    dstAccessMask: number,
+    baseArrayLayer: number,
+    layerCount: number,
+  ): void;
+  createImageView(device: bigint, image: bigint, format: number, baseArrayLayer: number, layerCount: number): bigint;
+  updateDescriptorSetImages(
+    device: bigint,
+    set: bigint,
+    writes: readonly { binding: number; descriptorType: number; imageView: bigint; imageLayout: number }[],
+  ): void;
+  cmdClearColorImage(commandBuffer: bigint, image: bigint, layout: number, r: number, g: number, b: number, a: number, baseArrayLayer: number, layerCount: number): void;
   createFence(device: bigint, signaled: boolean): bigint;
   fenceStatus(device: bigint, fence: bigint): boolean;
   resetFence(device: bigint, fence: bigint): void;

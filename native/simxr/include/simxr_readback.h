@@ -5,8 +5,7 @@
  * keeps a record. An application reaches the command with
  *   xrGetInstanceProcAddr(instance, "xrDrainSubmittedPixelsSIMXR", &fn)
  * on instances that enabled XR_KHR_vulkan_enable2 (the loader forwards the unknown name down the
- * chain); other runtimes answer XR_ERROR_FUNCTION_UNSUPPORTED.
- * Contract: /work/xrvk-contract.md (shared by branches xrvkrt and xrvkapi). */
+ * chain); other runtimes answer XR_ERROR_FUNCTION_UNSUPPORTED. native/simxr/README.md documents it. */
 #ifndef KHRONOS_LOADER_SIMXR_READBACK_H_
 #define KHRONOS_LOADER_SIMXR_READBACK_H_ 1
 

@@ -1,0 +1,226 @@
+// npm run soak (issue 13, item 2): does the loader keep anything it should give back?
+//  1. instance create/destroy cycles through two pass-through layers over the simulated runtime;
+//  2. session + two reference spaces create/destroy cycles on one instance;
+//  3. a 90 Hz frame loop (runFrameLoop) with a head locate per frame;
+//  4. the concurrency test at the issue's size: workers each creating and destroying instances
+//     and running frames at once (test/openxr-api/fixtures/worker-rounds.ts).
+// RSS, open file descriptors, mapped shared objects and the JavaScript heap are sampled (after a
+// gc) through each phase; the slope is a least-squares fit over the second half of the samples
+// (the first half is warm-up: caches, the allocator's arenas). Writes the "Soak" section of
+// bench/RESULTS.md. KL_SOAK_SCALE (default 1) multiplies the cycle counts, KL_SOAK_FRAME_MINUTES
+// (default 10) sets the frame loop's length, KL_SOAK_WORKERS / KL_SOAK_ROUNDS (8 / 1000) phase 4;
+// KL_SOAK_WRITE=0 prints without writing. Run with --expose-gc (npm run soak does).
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createLinuxPlatform } from '../lib/core/platform/linux.js';
+import { createPassthroughLayers } from '../lib/openxr/bundled-layers.js';
+import { createLoader } from '../lib/openxr/loader.js';
+import { runFrameLoop } from '../lib/openxr/api/frame-loop.js';
+import { simulatedRuntime } from '../lib/openxr/simulated-runtime.js';
+import { packageRoot } from '../lib/native.js';
+import { tsWorker } from '../test/openxr-api/fixtures/ts-worker.js';
+
+const scale = Number(process.env.KL_SOAK_SCALE ?? 1);
+const cycles = Math.max(20, Math.round(10_000 * scale));
+const frameMinutes = Number(process.env.KL_SOAK_FRAME_MINUTES ?? 10);
+const workers = Number(process.env.KL_SOAK_WORKERS ?? 8);
+const rounds = Number(process.env.KL_SOAK_ROUNDS ?? 1000);
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with node --expose-gc (npm run soak does)');
+const progress = (line: string) => process.stderr.write(`soak: ${line}\n`);
+
+interface Sample {
+  readonly at: number;
+  readonly rss: number;
+  readonly fds: number;
+  readonly maps: number;
+  readonly heap: number;
+}
+
+function sample(at: number): Sample {
+  gc!();
+  const pageSize = 4096;
+  const rss = Number(readFileSync('/proc/self/statm', 'utf8').split(' ')[1]) * pageSize;
+  const objects = new Set<string>();
+  for (const line of readFileSync('/proc/self/maps', 'utf8').split('\n')) {
+    const file = line.split(/\s+/)[5];
+    if (file && /\.so(\.|$)|\.node$/.test(file)) objects.add(file);
+  }
+  return { at, rss, fds: readdirSync('/proc/self/fd').length, maps: objects.size, heap: process.memoryUsage().heapUsed };
+}
+
+/** Least-squares slope of `value` over `at`, on the second half of the samples. */
+function slope(samples: readonly Sample[], value: (s: Sample) => number): number {
+  const tail = samples.slice(Math.floor(samples.length / 2));
+  const n = tail.length;
+  const mx = tail.reduce((a, s) => a + s.at, 0) / n;
+  const my = tail.reduce((a, s) => a + value(s), 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const s of tail) {
+    num += (s.at - mx) * (value(s) - my);
+    den += (s.at - mx) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
+}
+
+interface PhaseResult {
+  readonly name: string;
+  readonly count: string;
+  readonly samples: readonly Sample[];
+  readonly per: number;
+  readonly perUnit: string;
+  readonly extra?: string;
+}
+
+const env = { ...process.env, XR_RUNTIME_JSON: simulatedRuntime() };
+
+async function cyclePhase(name: string, n: number, step: (i: number) => void | Promise<void>): Promise<Sample[]> {
+  await step(0); // the first cycle loads the addon and fills the caches: the baseline comes after it
+  const samples: Sample[] = [sample(0)];
+  const every = Math.max(1, Math.floor(n / 40));
+  const started = performance.now();
+  for (let i = 1; i <= n; i++) {
+    await step(i);
+    if (i % every === 0) samples.push(sample(i));
+  }
+  progress(`${name}: ${n} cycles in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return samples;
+}
+
+async function instanceCycles(): Promise<PhaseResult> {
+  const layers = createPassthroughLayers(2);
+  try {
+    const loader = createLoader({ platform: createLinuxPlatform({ env: { ...env, XR_API_LAYER_PATH: layers.folder } }) });
+    const samples = await cyclePhase('instances', cycles, () => {
+      loader.createInstance({ applicationName: 'soak', enabledApiLayerNames: layers.names, enabledExtensionNames: ['XR_MND_headless'] }).destroy();
+    });
+    return { name: 'xrCreateInstance + xrDestroyInstance, 2 pass-through layers', count: `${cycles} cycles`, samples, per: 1000, perUnit: '1,000 cycles' };
+  } finally {
+    layers.dispose();
+  }
+}
+
+async function sessionCycles(): Promise<PhaseResult> {
+  const loader = createLoader({ platform: createLinuxPlatform({ env: { ...env, XR_API_LAYER_PATH: '' } }) });
+  const instance = loader.createInstance({ applicationName: 'soak', enabledExtensionNames: ['XR_MND_headless'] });
+  try {
+    const system = instance.getSystem();
+    const samples = await cyclePhase('sessions', cycles, () => {
+      const session = instance.createSession(system, { headless: true });
+      session.createReferenceSpace('local');
+      session.createReferenceSpace('view');
+      session.destroy();
+      instance.pollEvents();
+    });
+    return { name: 'xrCreateSession + 2 × xrCreateReferenceSpace + xrDestroySession', count: `${cycles} cycles`, samples, per: 1000, perUnit: '1,000 cycles' };
+  } finally {
+    instance.destroy();
+  }
+}
+
+async function frameLoop(): Promise<PhaseResult> {
+  const loader = createLoader({ platform: createLinuxPlatform({ env: { ...env, XR_API_LAYER_PATH: '' } }) });
+  const instance = loader.createInstance({ applicationName: 'soak', enabledExtensionNames: ['XR_MND_headless'] });
+  try {
+    const session = instance.createSession(instance.getSystem(), { headless: true });
+    const local = session.createReferenceSpace('local');
+    const view = session.createReferenceSpace('view');
+    const head = new Float32Array(7);
+    const durationMs = frameMinutes * 60_000;
+    const samples: Sample[] = [sample(0)];
+    const started = performance.now();
+    const timer = setInterval(() => samples.push(sample((performance.now() - started) / 1000)), Math.max(1000, durationMs / 40));
+    const stats = await runFrameLoop(session, {
+      durationMs,
+      onFrame(frame) {
+        view.locate(local, frame.predictedDisplayTime, head);
+      },
+    });
+    clearInterval(timer);
+    samples.push(sample((performance.now() - started) / 1000));
+    const missedPct = (100 * stats.missed) / Math.max(1, stats.frames);
+    progress(`frame loop: ${stats.frames} frames, ${stats.missed} missed (${missedPct.toFixed(3)} %)`);
+    return {
+      name: `90 Hz frame loop (runFrameLoop, a locate per frame), ${frameMinutes} min`,
+      count: `${stats.frames} frames, ${stats.missed} missed (${missedPct.toFixed(3)} %)`,
+      samples,
+      per: 60,
+      perUnit: 'minute',
+    };
+  } finally {
+    instance.destroy();
+  }
+}
+
+async function concurrency(): Promise<PhaseResult> {
+  const samples: Sample[] = [sample(0)];
+  const started = performance.now();
+  const results = await Promise.all(
+    Array.from({ length: workers }, () => {
+      const worker = tsWorker(new URL('../test/openxr-api/fixtures/worker-rounds.ts', import.meta.url), { workerData: { rounds, frames: 3 } });
+      return new Promise<{ rounds: number; frames: number; located: number }>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+        worker.once('exit', (code) => code !== 0 && reject(new Error(`worker exited with ${code}`)));
+      });
+    }),
+  );
+  samples.push(sample(workers * rounds));
+  const frames = results.reduce((a, r) => a + r.frames, 0);
+  const located = results.reduce((a, r) => a + r.located, 0);
+  progress(`concurrency: ${workers} × ${rounds} rounds in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  if (frames !== workers * rounds * 3 || located !== frames) throw new Error(`concurrency: ${frames} frames, ${located} located, expected ${workers * rounds * 3}`);
+  return { name: `${workers} workers at once, each ${rounds} × (instance, session, 2 spaces, 3 frames, destroy)`, count: `${workers * rounds} rounds, ${frames} frames, all located`, samples, per: 0, perUnit: '' };
+}
+
+function mib(bytes: number): string {
+  return (bytes / 2 ** 20).toFixed(1);
+}
+
+function row(p: PhaseResult): string {
+  const first = p.samples[0]!;
+  const last = p.samples[p.samples.length - 1]!;
+  const flat = (v: (s: Sample) => number, unit: (x: number) => string) => (p.per === 0 ? '—' : `${unit(slope(p.samples, v) * p.per)} per ${p.perUnit}`);
+  return [
+    p.name,
+    p.count,
+    `${mib(first.rss)} → ${mib(last.rss)}`,
+    flat((s) => s.rss, (x) => `${(x / 1024).toFixed(1)} KiB`),
+    `${mib(first.heap)} → ${mib(last.heap)}`,
+    flat((s) => s.heap, (x) => `${(x / 1024).toFixed(1)} KiB`),
+    `${first.fds} → ${last.fds}`,
+    `${first.maps} → ${last.maps}`,
+  ].join(' | ');
+}
+
+const phases: PhaseResult[] = [];
+phases.push(await instanceCycles());
+phases.push(await sessionCycles());
+phases.push(await frameLoop());
+phases.push(await concurrency());
+
+const section = [
+  '## Soak (issue 13)',
+  '',
+  `\`npm run soak\` on ${os.cpus()[0]?.model ?? 'this machine'} (${os.cpus().length} cores, shared), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; the simulated runtime.`,
+  'RSS and the JavaScript heap are sampled after a gc, 40 times a phase; the slope is a least-squares fit over the second half of the samples',
+  '(the first half is warm-up). fds: open file descriptors; maps: distinct shared objects mapped.',
+  '',
+  '| phase | done | RSS MiB | RSS slope | heap MiB | heap slope | fds | maps |',
+  '|---|---|---|---|---|---|---|---|',
+  ...phases.map((p) => `| ${row(p)} |`),
+  '',
+].join('\n');
+process.stdout.write(`${section}\n`);
+
+if (process.env.KL_SOAK_WRITE !== '0') {
+  const file = path.join(packageRoot, 'bench/RESULTS.md');
+  const text = readFileSync(file, 'utf8');
+  const start = text.indexOf('## Soak (issue 13)');
+  const next = start < 0 ? -1 : text.indexOf('\n## ', start + 1);
+  const updated = start < 0 ? `${text.trimEnd()}\n\n${section}` : `${text.slice(0, start)}${section}${next < 0 ? '' : text.slice(next + 1)}`;
+  writeFileSync(file, updated);
+  progress('bench/RESULTS.md updated');
+}

@@ -1,0 +1,87 @@
+// A VkImage someone else owns (an OpenXR swapchain's image): the typed API records commands on it
+// (layout transitions, clears) but never destroys it; it is unusable (VulkanError) once its owner
+// or its device is gone.
+import { VulkanError } from '../errors.js';
+import type { DeviceOwner } from './device-objects.js';
+
+const VK_ERROR_VALIDATION_FAILED = -1000011001;
+
+/** VkImageLayout values the typed command buffer takes, by name. */
+export const IMAGE_LAYOUTS = {
+  undefined: 0,
+  general: 1,
+  'color-attachment-optimal': 2,
+  'shader-read-only-optimal': 5,
+  'transfer-src-optimal': 6,
+  'transfer-dst-optimal': 7,
+} as const;
+export type ImageLayoutName = keyof typeof IMAGE_LAYOUTS;
+
+/** VkPipelineStageFlagBits and VkAccessFlagBits a frame's barriers use. */
+export const PIPELINE_STAGE = {
+  TOP_OF_PIPE: 0x1,
+  COMPUTE_SHADER: 0x800,
+  COLOR_ATTACHMENT_OUTPUT: 0x400,
+  TRANSFER: 0x1000,
+  BOTTOM_OF_PIPE: 0x2000,
+  ALL_COMMANDS: 0x10000,
+} as const;
+export const ACCESS = {
+  SHADER_READ: 0x20,
+  SHADER_WRITE: 0x40,
+  COLOR_ATTACHMENT_READ: 0x80,
+  COLOR_ATTACHMENT_WRITE: 0x100,
+  TRANSFER_READ: 0x800,
+  TRANSFER_WRITE: 0x1000,
+} as const;
+
+/** What an image's owner tells it: whether it is still there, and its name for errors. */
+export interface ImageOwner {
+  readonly isDestroyed: boolean;
+  readonly description: string;
+}
+
+export interface ImageInfo {
+  /** VkFormat */
+  readonly format: number;
+  readonly width: number;
+  readonly height: number;
+  readonly arrayLayers: number;
+}
+
+export class Image implements ImageInfo {
+  readonly handle: bigint;
+  readonly format: number;
+  readonly width: number;
+  readonly height: number;
+  readonly arrayLayers: number;
+  readonly #device: DeviceOwner;
+  readonly #owner: ImageOwner;
+
+  /** @internal */
+  constructor(device: DeviceOwner, handle: bigint, info: ImageInfo, owner: ImageOwner) {
+    this.#device = device;
+    this.#owner = owner;
+    this.handle = handle;
+    this.format = info.format;
+    this.width = info.width;
+    this.height = info.height;
+    this.arrayLayers = info.arrayLayers;
+  }
+
+  get isDestroyed(): boolean {
+    return this.#owner.isDestroyed || this.#device.isDestroyed;
+  }
+
+  /** @internal The VkImage; VulkanError when its owner or device is gone. */
+  get liveHandle(): bigint {
+    if (this.#owner.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, `the VkImage's owner (${this.#owner.description}) was destroyed`);
+    if (this.#device.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, "the VkImage's device was destroyed");
+    return this.handle;
+  }
+
+  /** @internal Whether the image belongs to `device`. */
+  belongsTo(device: DeviceOwner): boolean {
+    return this.#device === device;
+  }
+}
