@@ -8,18 +8,24 @@
 //
 // Point XR_RUNTIME_JSON at another runtime to run there; VK_DRIVER_FILES picks the Vulkan driver.
 import { createLoader, runFrameLoop, simulatedRuntime, VIEW_FLOATS, type ProjectionLayer, type Swapchain } from 'khronos-loader/openxr';
-import { createLoader as createVulkanLoader, ACCESS, PIPELINE_STAGE, type ImageBarrier } from 'khronos-loader/vulkan';
+import { createLoader as createVulkanLoader, provideProcessVulkanLoader, publishVulkanPlan, ACCESS, PIPELINE_STAGE, type ImageBarrier } from 'khronos-loader/vulkan';
 
 process.env.XR_RUNTIME_JSON ??= simulatedRuntime();
 
 const VK_FORMAT_R8G8B8A8_UNORM = 37;
 const SIZE = 256;
 
+// Before the runtime is loaded: this package's loader becomes the process's libvulkan.so.1, so a
+// runtime that calls the libvulkan it links against (Monado) reaches this loader too.
+// Such a runtime also makes its own Vulkan instance while xrCreateInstance runs: publish the plan first.
+provideProcessVulkanLoader();
+const vulkanLoader = createVulkanLoader();
+publishVulkanPlan(vulkanLoader.planInstance());
 const instance = createLoader().createInstance({ applicationName: 'vulkan-frame-loop example', enabledExtensionNames: ['XR_KHR_vulkan_enable2'] });
 const system = instance.getSystem('head-mounted-display');
 // The runtime creates VkInstance and VkDevice with our vkGetInstanceProcAddr: the Vulkan loader's
 // plan (drivers, layers) is published for it, and the results come back as typed Vulkan objects.
-const vulkan = instance.createVulkanGraphics(system, { loader: createVulkanLoader(), applicationName: 'vulkan-frame-loop example' });
+const vulkan = instance.createVulkanGraphics(system, { loader: vulkanLoader, applicationName: 'vulkan-frame-loop example' });
 console.log(`Vulkan device: ${vulkan.physicalDevice.properties.deviceName}`);
 const session = instance.createSession(system, { graphics: { vulkan } });
 const local = session.createReferenceSpace('local');

@@ -24,7 +24,9 @@ import type { Session } from '../openxr/api/session.js';
 import type { SubmittedPixel } from '../openxr/api/native-api.js';
 import { OpenXrError } from '../openxr/errors.js';
 import type { VulkanGraphics } from '../openxr/api/vulkan-graphics.js';
-import { createLoader as createVulkanLoader } from '../vulkan/loader.js';
+import { createLoader as createVulkanLoader, type VulkanLoader } from '../vulkan/loader.js';
+import { publishVulkanPlan } from '../vulkan/api/instance.js';
+import { provideProcessVulkanLoader, VulkanProcessLoaderError } from '../vulkan/api/process-loader.js';
 import { EyeColourRenderer, type EyeRendererTimes, type SubmittedPixelCheck } from './vulkan-eyes.js';
 
 export const CORE_VALIDATION_LAYER = 'XR_APILAYER_LUNARG_core_validation';
@@ -68,6 +70,9 @@ export interface VulkanDemoResult {
   readonly nsPerCall: EyeRendererTimes;
   /** The simulated runtime's readback against what was drawn; null on runtimes without it. */
   readonly pixels: SubmittedPixelCheck | null;
+  /** Which libvulkan.so.1 the process has: this package's (provided before the runtime loaded, so a
+   * runtime that links libvulkan.so.1, such as Monado, uses this loader too), or why not. */
+  readonly processLoader: string;
 }
 
 export interface DemoResult {
@@ -137,6 +142,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   process.env.SIMXR_DISPLAY_HZ = String(hz);
   let instance;
   let runtimeManifest: string;
+  let processLoader = 'not provided';
+  let vulkanSetup: VulkanDemoSetup | undefined;
   try {
     // The application's choice of runtime, for this loader only (the demo's default: the simulated one).
     const loader = createLoader({ platform: createLinuxPlatform({ env }), runtime: options.runtime ?? simulatedRuntime(), runtimeExtensions: nativeRuntimeExtensions });
@@ -144,6 +151,14 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     // Frame times and the display rate from the runtime where it offers them (runFrameLoop uses
     // them when xrWaitFrame does not pace a headless session).
     const offered = new Set(loader.enumerateInstanceExtensionProperties().map((e) => e.name));
+    // A runtime that calls the libvulkan.so.1 it links against with the application's instance
+    // (Monado) needs this package's loader to be that library, before the runtime is loaded.
+    // It also makes its own Vulkan instance during xrCreateInstance, from the published plan.
+    if (options.vulkan === true) {
+      processLoader = provideProcessLoaderForDemo();
+      vulkanSetup = vulkanLoaderForDemo(env, options.vulkanValidation ?? 'auto');
+      publishVulkanPlan(vulkanSetup.loader.planInstance({ enabledLayerNames: vulkanSetup.layerNames, enabledExtensionNames: ['VK_EXT_debug_utils'] }));
+    }
     instance = loader.createInstance({
       applicationName: 'khronos-loader demo',
       enabledApiLayerNames: [...(validationDir ? [CORE_VALIDATION_LAYER] : []), ...layers.names],
@@ -161,17 +176,12 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   let session: Session | undefined;
   try {
     const system = instance.getSystem('head-mounted-display');
-    const wantVulkanValidation = options.vulkanValidation ?? 'auto';
-    let vulkanValidation: VulkanDemoResult['validation'] = 'off';
-    if (options.vulkan === true) {
-      const vkLoader = createVulkanLoader({ platform: createLinuxPlatform({ env }) });
-      const installed = wantVulkanValidation !== false && vkLoader.enumerateInstanceLayerProperties().some((l) => l.layerName === VULKAN_VALIDATION_LAYER);
-      if (wantVulkanValidation === true && !installed) throw new Error(`${VULKAN_VALIDATION_LAYER} is not installed`);
-      vulkanValidation = installed ? 'on' : wantVulkanValidation === false ? 'off' : 'not installed';
+    const vulkanValidation: VulkanDemoResult['validation'] = vulkanSetup?.validation ?? 'off';
+    if (vulkanSetup !== undefined) {
       graphics = instance.createVulkanGraphics(system, {
-        loader: vkLoader,
+        loader: vulkanSetup.loader,
         applicationName: 'khronos-loader demo',
-        enabledLayerNames: installed ? [VULKAN_VALIDATION_LAYER] : [],
+        enabledLayerNames: vulkanSetup.layerNames,
         enabledExtensionNames: ['VK_EXT_debug_utils'],
       });
       graphics.instance.startDebugMessenger();
@@ -236,6 +246,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
         framesDrawn: renderer.framesDrawn,
         nsPerCall: renderer.times(),
         pixels: pixelCheck,
+        processLoader,
       };
     }
     return {
@@ -279,6 +290,33 @@ function drained(session: Session): SubmittedPixel[] | null {
   }
 }
 
+interface VulkanDemoSetup {
+  readonly loader: VulkanLoader;
+  readonly layerNames: readonly string[];
+  readonly validation: VulkanDemoResult['validation'];
+}
+
+/** The Vulkan loader for --vulkan, with VK_LAYER_KHRONOS_validation when installed (or asked for). */
+function vulkanLoaderForDemo(env: NodeJS.ProcessEnv, want: boolean | 'auto'): VulkanDemoSetup {
+  const loader = createVulkanLoader({ platform: createLinuxPlatform({ env }) });
+  const installed = want !== false && loader.enumerateInstanceLayerProperties().some((l) => l.layerName === VULKAN_VALIDATION_LAYER);
+  if (want === true && !installed) throw new Error(`${VULKAN_VALIDATION_LAYER} is not installed`);
+  return { loader, layerNames: installed ? [VULKAN_VALIDATION_LAYER] : [], validation: installed ? 'on' : want === false ? 'off' : 'not installed' };
+}
+
+/** provideProcessVulkanLoader() for --vulkan; a refusal (another libvulkan.so.1 already loaded,
+ * not Linux) is reported, not fatal: runtimes that use the application's vkGetInstanceProcAddr
+ * (the simulated one) render without it, and createVulkanGraphics() refuses those that need it. */
+function provideProcessLoaderForDemo(): string {
+  try {
+    const state = provideProcessVulkanLoader();
+    return state.kind === 'this-package' ? `this package's (${state.path})` : `${state.kind} (${state.path ?? ''})`;
+  } catch (error) {
+    if (error instanceof VulkanProcessLoaderError) return `not this package's: ${error.message}`;
+    throw error;
+  }
+}
+
 function formatVulkan(v: VulkanDemoResult): string[] {
   const pixels =
     v.pixels === null
@@ -290,6 +328,7 @@ function formatVulkan(v: VulkanDemoResult): string[] {
     `  validation:   ${VULKAN_VALIDATION_LAYER}: ${v.validation}${v.validation === 'on' ? `, ${v.validationMessages.length} warnings or errors` : ''}` +
       v.validationMessages.slice(0, 3).map((m) => `\n                ${m}`).join(''),
     `  runtime got:  ${pixels}`,
+    `  libvulkan.so.1 in this process: ${v.processLoader}`,
     `  ns per eye-pair call from JavaScript: acquire ${fmt(v.nsPerCall.acquire, 0)}, wait ${fmt(v.nsPerCall.wait, 0)}, ` +
       `record+submit ${fmt(v.nsPerCall.recordAndSubmit, 0)}, release ${fmt(v.nsPerCall.release, 0)}`,
   ];

@@ -16,6 +16,7 @@ import { VIEW_FLOATS } from '../../lib/openxr/api/types.js';
 import { createLoader } from '../../lib/openxr/loader.js';
 import { createLoader as createVulkanLoader } from '../../lib/vulkan/loader.js';
 import { provideProcessVulkanLoader } from '../../lib/vulkan/api/process-loader.js';
+import { publishVulkanPlan } from '../../lib/vulkan/api/instance.js';
 import { applyProcessEnv, openXrRuntimesUnderTest, type OpenXrRuntimeUnderTest } from '../helpers/openxr-runtimes.js';
 import { repoRoot } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
@@ -26,8 +27,11 @@ const collapse = (states: readonly string[]): string[] => states.filter((s, i) =
 
 // Monado calls the libvulkan.so.1 it links against with the application's VkInstance: this
 // package's Vulkan loader must be that library before any runtime is loaded in this process (#17.5).
+// Monado also makes its own Vulkan instance while xrCreateInstance runs: a plan is published first,
+// so no test here depends on another having published one.
 beforeAll(() => {
   provideProcessVulkanLoader();
+  publishVulkanPlan(createVulkanLoader({ platform: createLinuxPlatform({ env: { ...process.env, VK_DRIVER_FILES: LAVAPIPE } }) }).planInstance());
 });
 
 describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Vulkan-rendered XR session on %s', (_title: string, runtime: OpenXrRuntimeUnderTest) => {
@@ -128,5 +132,27 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Vulk
       expect(child.signal).toBe('SIGABRT');
     },
     90_000,
+  );
+  it.skipIf(skip !== null)(
+    `#17.5 #11.5 NODE-4: khronos-loader demo --vulkan --runtime renders on ${runtime.title} (a child process: the demo provides the process loader and publishes its plan first)`,
+    () => {
+      const env: NodeJS.ProcessEnv = { ...process.env, XR_API_LAYER_PATH: '', VK_DRIVER_FILES: LAVAPIPE };
+      for (const [k, v] of Object.entries(runtime.processEnv)) {
+        if (v === undefined) delete env[k];
+        else env[k] = v;
+      }
+      const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'lib/cli/main.ts'), 'demo', '--vulkan', '--seconds', '2', '--runtime', runtime.manifest ?? ''], {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        env,
+        timeout: 90_000,
+      });
+      expect(child.status, child.stderr).toBe(0);
+      expect(child.stdout).toMatch(/Vulkan: +.+, two \d+x\d+ swapchains \(VkFormat \d+\), [1-9]\d* frames drawn/);
+      expect(child.stdout).toContain("libvulkan.so.1 in this process: this package's");
+      expect(child.stdout).toMatch(/VK_LAYER_KHRONOS_validation: (on, 0 warnings or errors|not installed)/);
+      if (runtime.id === 'simulated') expect(child.stdout).toMatch(/runtime got: +(\d+) of \1 frames received exactly as drawn/);
+    },
+    120_000,
   );
 });
