@@ -59,7 +59,7 @@ Napi::Value GraphicsRequirements(const Napi::CallbackInfo& info) {
   LoaderInstance& li = OpenXrInstance::LiveInstance(env, info[0]);
   const XrSystemId system = BigIntValue(env, info[1], "systemId");
   auto fn = ChainFunction<PFN_xrGetVulkanGraphicsRequirements2KHR>(env, li, "xrGetVulkanGraphicsRequirements2KHR", kEnableVulkan2);
-  XrGraphicsRequirementsVulkan2KHR requirements{kTypeGraphicsRequirementsVulkan2, nullptr, 0, 0};
+  XrGraphicsRequirementsVulkan2KHR requirements{XR_TYPE_GRAPHICS_REQUIREMENTS_VULKAN2_KHR, nullptr, 0, 0};
   Check(env, fn(li.handle(), system, &requirements), "xrGetVulkanGraphicsRequirements2KHR");
   Napi::Object o = Napi::Object::New(env);
   o.Set("minApiVersion", Napi::Number::New(env, static_cast<double>(requirements.minApiVersionSupported)));
@@ -77,7 +77,7 @@ Napi::Value CreateVulkanInstance(const Napi::CallbackInfo& info) {
   auto fn = ChainFunction<PFN_xrCreateVulkanInstanceKHR>(env, li, "xrCreateVulkanInstanceKHR", kEnableVulkan2);
   InstanceCreateInfoHolder holder;
   ReadInstanceCreateInfo(env, info[2].As<Napi::Object>(), holder);
-  const XrVulkanInstanceCreateInfoKHR create{kTypeVulkanInstanceCreateInfo, nullptr, system, 0, &::vkGetInstanceProcAddr, &holder.create, nullptr};
+  const XrVulkanInstanceCreateInfoKHR create{XR_TYPE_VULKAN_INSTANCE_CREATE_INFO_KHR, nullptr, system, 0, &::vkGetInstanceProcAddr, &holder.create, nullptr};
   VkInstance instance = nullptr;
   VkResult vk = VK_SUCCESS;
   CheckBoth(env, fn(li.handle(), &create, &instance, &vk), vk, "xrCreateVulkanInstanceKHR");
@@ -91,7 +91,7 @@ Napi::Value GetVulkanGraphicsDevice(const Napi::CallbackInfo& info) {
   const XrSystemId system = BigIntValue(env, info[1], "systemId");
   const auto vkInstance = reinterpret_cast<VkInstance>(static_cast<uintptr_t>(BigIntValue(env, info[2], "vulkanInstance")));
   auto fn = ChainFunction<PFN_xrGetVulkanGraphicsDevice2KHR>(env, li, "xrGetVulkanGraphicsDevice2KHR", kEnableVulkan2);
-  const XrVulkanGraphicsDeviceGetInfoKHR getInfo{kTypeVulkanGraphicsDeviceGetInfo, nullptr, system, vkInstance};
+  const XrVulkanGraphicsDeviceGetInfoKHR getInfo{XR_TYPE_VULKAN_GRAPHICS_DEVICE_GET_INFO_KHR, nullptr, system, vkInstance};
   VkPhysicalDevice physicalDevice = nullptr;
   Check(env, fn(li.handle(), &getInfo, &physicalDevice), "xrGetVulkanGraphicsDevice2KHR");
   return HandleToJs(env, physicalDevice);
@@ -107,7 +107,7 @@ Napi::Value CreateVulkanDevice(const Napi::CallbackInfo& info) {
   auto fn = ChainFunction<PFN_xrCreateVulkanDeviceKHR>(env, li, "xrCreateVulkanDeviceKHR", kEnableVulkan2);
   DeviceCreateInfoHolder holder;
   ReadDeviceCreateInfo(env, info[3].As<Napi::Object>(), holder);
-  const XrVulkanDeviceCreateInfoKHR create{kTypeVulkanDeviceCreateInfo, nullptr, system, 0, &::vkGetInstanceProcAddr, physicalDevice, &holder.create, nullptr};
+  const XrVulkanDeviceCreateInfoKHR create{XR_TYPE_VULKAN_DEVICE_CREATE_INFO_KHR, nullptr, system, 0, &::vkGetInstanceProcAddr, physicalDevice, &holder.create, nullptr};
   VkDevice device = nullptr;
   VkResult vk = VK_SUCCESS;
   CheckBoth(env, fn(li.handle(), &create, &device, &vk), vk, "xrCreateVulkanDeviceKHR");
@@ -263,7 +263,7 @@ void ReadGraphicsBinding(Napi::Env env, Napi::Value value, GraphicsBinding& out)
   VulkanDevice::Shared shared = VulkanDevice::LiveShared(env, v.Get("device"));
   const auto physicalDevice = reinterpret_cast<VkPhysicalDevice>(static_cast<uintptr_t>(BigIntValue(env, v.Get("physicalDevice"), "physicalDevice")));
   if (shared.instance->FindPhysicalDevice(physicalDevice) == nullptr) throw ArgumentError(env, "physicalDevice is not one of the device's instance's physical devices");
-  out.vulkan = {kTypeGraphicsBindingVulkan2, nullptr, shared.instance->handle(), physicalDevice, shared.device->handle,
+  out.vulkan = {XR_TYPE_GRAPHICS_BINDING_VULKAN2_KHR, nullptr, shared.instance->handle(), physicalDevice, shared.device->handle,
                 Uint32Field(env, v, "queueFamilyIndex", 0), Uint32Field(env, v, "queueIndex", 0)};
   out.next = &out.vulkan;
   out.keep = std::make_shared<const VulkanDevice::Shared>(std::move(shared));
@@ -314,7 +314,7 @@ OpenXrSwapchain::OpenXrSwapchain(const Napi::CallbackInfo& info) : Napi::ObjectW
   TagObject(env, info.This().As<Napi::Object>(), kSwapchainTag);
   auto enumerate = Need(env, li.table.EnumerateSwapchainImages, "xrEnumerateSwapchainImages");
   const std::vector<XrSwapchainImageVulkan2KHR> images =
-      EnumerateTwoCall(env, "xrEnumerateSwapchainImages", XrSwapchainImageVulkan2KHR{kTypeSwapchainImageVulkan2, nullptr, VK_NULL_HANDLE},
+      EnumerateTwoCall(env, "xrEnumerateSwapchainImages", XrSwapchainImageVulkan2KHR{XR_TYPE_SWAPCHAIN_IMAGE_VULKAN2_KHR, nullptr, VK_NULL_HANDLE},
                        [&](uint32_t capacity, uint32_t* count, XrSwapchainImageVulkan2KHR* data) {
                          return enumerate(handle, capacity, count, reinterpret_cast<XrSwapchainImageBaseHeader*>(data));
                        });

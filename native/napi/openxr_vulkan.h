@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "napi/openxr_handles.h"
-#include "napi/openxr_vulkan_binding.h"
+#include "generated/openxr_vulkan_types.h"
 
 namespace kl::napi::xr {
 

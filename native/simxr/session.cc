@@ -17,7 +17,7 @@ namespace {
  */
 XrResult sessionGraphics(Instance& owner, const XrSessionCreateInfo& createInfo, std::shared_ptr<VulkanDevice>& out) {
   const auto* binding =
-      owner.vulkanEnable2Enabled ? findInNextChain<XrGraphicsBindingVulkan2KHR>(&createInfo, kTypeGraphicsBindingVulkan2) : nullptr;
+      owner.vulkanEnable2Enabled ? findInNextChain<XrGraphicsBindingVulkan2KHR>(&createInfo, XR_TYPE_GRAPHICS_BINDING_VULKAN2_KHR) : nullptr;
   if (binding == nullptr) {
     // Without a graphics binding a session is possible only as a headless one.
     return owner.headlessEnabled ? XR_SUCCESS : XR_ERROR_GRAPHICS_DEVICE_INVALID;

@@ -172,7 +172,7 @@ SIMXR_ENTRY EnumerateSwapchainImages(XrSwapchain swapchain, uint32_t capacity, u
       capacity, countOutput, reinterpret_cast<XrSwapchainImageVulkan2KHR*>(images),
       static_cast<uint32_t>(object->images.size()),
       [&](uint32_t i, XrSwapchainImageVulkan2KHR& out) { out.image = object->images[i].image.get(); },
-      kTypeSwapchainImageVulkan2);
+      XR_TYPE_SWAPCHAIN_IMAGE_VULKAN2_KHR);
 }
 
 SIMXR_ENTRY AcquireSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageAcquireInfo* acquireInfo,

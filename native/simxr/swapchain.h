@@ -11,7 +11,8 @@
 
 #include "simxr/handle_registry.h"
 #include "simxr/vulkan_device.h"
-#include "simxr/xr_vulkan.h"
+#include "generated/openxr_vulkan_types.h"
+#include "simxr/xr_api.h"
 
 namespace simxr {
 

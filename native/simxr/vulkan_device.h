@@ -12,7 +12,8 @@
 #include <string>
 #include <utility>
 
-#include "simxr/xr_vulkan.h"
+#include "generated/openxr_vulkan_types.h"
+#include "simxr/xr_api.h"
 
 namespace simxr {
 

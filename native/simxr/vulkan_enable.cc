@@ -99,7 +99,7 @@ SIMXR_ENTRY GetVulkanGraphicsRequirements2KHR(XrInstance instance, XrSystemId sy
                                               XrGraphicsRequirementsVulkan2KHR* graphicsRequirements) {
   std::shared_ptr<Instance> object;
   if (XrResult r = checkVulkanInstance(instance, systemId, object); r != XR_SUCCESS) return r;
-  if (!hasType(graphicsRequirements, kTypeGraphicsRequirementsVulkan2)) return XR_ERROR_VALIDATION_FAILURE;
+  if (!hasType(graphicsRequirements, XR_TYPE_GRAPHICS_REQUIREMENTS_VULKAN2_KHR)) return XR_ERROR_VALIDATION_FAILURE;
   graphicsRequirements->minApiVersionSupported = kMinVulkanApiVersion;
   graphicsRequirements->maxApiVersionSupported = kMaxVulkanApiVersion;
   std::lock_guard lock(object->vulkan->mutex);
@@ -112,7 +112,7 @@ SIMXR_ENTRY CreateVulkanInstanceKHR(XrInstance instance, const XrVulkanInstanceC
   std::shared_ptr<Instance> object;
   if (createInfo == nullptr) return findInstance(instance) ? XR_ERROR_VALIDATION_FAILURE : XR_ERROR_HANDLE_INVALID;
   if (XrResult r = checkVulkanInstance(instance, createInfo->systemId, object); r != XR_SUCCESS) return r;
-  if (createInfo->type != kTypeVulkanInstanceCreateInfo || createInfo->createFlags != 0 ||
+  if (createInfo->type != XR_TYPE_VULKAN_INSTANCE_CREATE_INFO_KHR || createInfo->createFlags != 0 ||
       createInfo->pfnGetInstanceProcAddr == nullptr || createInfo->vulkanCreateInfo == nullptr ||
       vulkanInstance == nullptr || vulkanResult == nullptr) {
     return XR_ERROR_VALIDATION_FAILURE;
@@ -137,7 +137,7 @@ SIMXR_ENTRY GetVulkanGraphicsDevice2KHR(XrInstance instance, const XrVulkanGraph
   std::shared_ptr<Instance> object;
   if (getInfo == nullptr) return findInstance(instance) ? XR_ERROR_VALIDATION_FAILURE : XR_ERROR_HANDLE_INVALID;
   if (XrResult r = checkVulkanInstance(instance, getInfo->systemId, object); r != XR_SUCCESS) return r;
-  if (getInfo->type != kTypeVulkanGraphicsDeviceGetInfo || vulkanPhysicalDevice == nullptr) {
+  if (getInfo->type != XR_TYPE_VULKAN_GRAPHICS_DEVICE_GET_INFO_KHR || vulkanPhysicalDevice == nullptr) {
     return XR_ERROR_VALIDATION_FAILURE;
   }
   PFN_vkGetInstanceProcAddr gipa = nullptr;
@@ -179,7 +179,7 @@ SIMXR_ENTRY CreateVulkanDeviceKHR(XrInstance instance, const XrVulkanDeviceCreat
   std::shared_ptr<Instance> object;
   if (createInfo == nullptr) return findInstance(instance) ? XR_ERROR_VALIDATION_FAILURE : XR_ERROR_HANDLE_INVALID;
   if (XrResult r = checkVulkanInstance(instance, createInfo->systemId, object); r != XR_SUCCESS) return r;
-  if (createInfo->type != kTypeVulkanDeviceCreateInfo || createInfo->createFlags != 0 ||
+  if (createInfo->type != XR_TYPE_VULKAN_DEVICE_CREATE_INFO_KHR || createInfo->createFlags != 0 ||
       createInfo->pfnGetInstanceProcAddr == nullptr || createInfo->vulkanCreateInfo == nullptr ||
       vulkanDevice == nullptr || vulkanResult == nullptr) {
     return XR_ERROR_VALIDATION_FAILURE;

@@ -9,7 +9,8 @@
 #include <vector>
 
 #include "simxr/vulkan_device.h"
-#include "simxr/xr_vulkan.h"
+#include "generated/openxr_vulkan_types.h"
+#include "simxr/xr_api.h"
 
 namespace simxr {
 

@@ -4,7 +4,8 @@
 
 #include "simxr/entry_points.h"
 #include "simxr/include/simxr_readback.h"
-#include "simxr/xr_vulkan.h"
+#include "generated/openxr_vulkan_types.h"
+#include "simxr/xr_api.h"
 
 namespace simxr {
 

@@ -20,6 +20,19 @@ export interface ApiConfig {
   readonly typesHeader: string;
   readonly commandsHeader: string;
   readonly tsModule: string;
+  /** Extensions a macro protects that still get a header of their own, over another API's generated types. */
+  readonly protectedPlatform?: ProtectedPlatformConfig;
+}
+
+export interface ProtectedPlatformConfig {
+  /** The protecting macro (XR_USE_GRAPHICS_API_VULKAN). */
+  readonly macro: string;
+  /** The header the registry names for the foreign types (vulkan/vulkan.h). */
+  readonly requires: string;
+  /** The API whose generated types header defines them. */
+  readonly foreignApi: ApiName;
+  /** Output file base name. */
+  readonly header: string;
 }
 
 const XR_PREAMBLE = `#include <stddef.h>
@@ -94,6 +107,12 @@ export const OPENXR: ApiConfig = {
   typesHeader: 'openxr_types.h',
   commandsHeader: 'openxr_commands.h',
   tsModule: 'openxr.ts',
+  protectedPlatform: {
+    macro: 'XR_USE_GRAPHICS_API_VULKAN',
+    requires: 'vulkan/vulkan.h',
+    foreignApi: 'vulkan',
+    header: 'openxr_vulkan_types.h',
+  },
 };
 
 export const VULKAN: ApiConfig = {

@@ -1,8 +1,8 @@
 // Emits the self-contained C header with every type, constant and function pointer type of the
 // selected registry content, replacing openxr.h / vulkan_core.h for the native code.
-import { bannerText, type ApiConfig } from './apis.js';
+import { bannerText, type ApiConfig, type ProtectedPlatformConfig } from './apis.js';
 import type { Declaration, Registry, RegistryType } from './registry.js';
-import type { ResolvedEnum, Selection } from './select.js';
+import type { ResolvedEnum, SelectedCommand, Selection } from './select.js';
 
 /** The `..._MAX_ENUM` sentinel the Khronos headers add so every enum is 32 bits wide. */
 export function maxEnumName(cfg: ApiConfig, reg: Registry, groupName: string): string {
@@ -25,7 +25,7 @@ function hex(value: bigint, wide: boolean): string {
 }
 
 /** Sorts types by registry position so the output follows the registry's own order. */
-function inRegistryOrder(sel: Selection, category: string): RegistryType[] {
+function inRegistryOrder(sel: TypeSet, category: string): RegistryType[] {
   const out: RegistryType[] = [];
   for (const name of sel.types) {
     const t = sel.registry.types.get(name);
@@ -48,8 +48,14 @@ function constantDefine(c: ResolvedEnum): string {
   return `#define ${c.name} ${value}`;
 }
 
+/** A set of registry types to emit: a whole selection, or what a protected platform adds to one. */
+interface TypeSet {
+  readonly registry: Registry;
+  readonly types: ReadonlySet<string>;
+}
+
 /** Struct definitions ordered so that every by-value member type is complete before its use. */
-function orderedAggregates(sel: Selection): RegistryType[] {
+function orderedAggregates(sel: TypeSet): RegistryType[] {
   const reg = sel.registry;
   const all = [...inRegistryOrder(sel, 'struct'), ...inRegistryOrder(sel, 'union')]
     .filter((t) => t.alias === undefined)
@@ -134,6 +140,126 @@ function emitEnums(cfg: ApiConfig, sel: Selection): string {
   return out.join('\n');
 }
 
+function pushSection(out: string[], title: string): void {
+  out.push('', `/* ---- ${title} ---- */`, '');
+}
+
+/** The flags types; OpenXR's flag bits are constants of the flags type, not an enum type of their own. */
+function pushBitmasks(
+  out: string[],
+  cfg: ApiConfig,
+  sel: TypeSet,
+  groupValues: ReadonlyMap<string, readonly ResolvedEnum[]>,
+): void {
+  const bitmasks = inRegistryOrder(sel, 'bitmask');
+  for (const t of bitmasks) {
+    if (t.alias !== undefined) continue;
+    out.push(t.text.trim());
+    const bits = t.bitvalues === undefined ? undefined : sel.registry.enumGroups.get(t.bitvalues);
+    if (bits !== undefined && cfg.api === 'openxr') {
+      for (const v of groupValues.get(bits.name) ?? []) {
+        out.push(`static const ${t.name} ${v.name} = ${hex(v.numeric ?? 0n, false)};`);
+      }
+    }
+  }
+  for (const t of bitmasks) if (t.alias !== undefined) out.push(`typedef ${t.alias} ${t.name};`);
+}
+
+/** Structure declarations, function pointer types, structure definitions and the commands' PFN types. */
+function pushAggregatesAndFunctions(
+  out: string[],
+  cfg: ApiConfig,
+  sel: TypeSet,
+  commands: readonly SelectedCommand[],
+): void {
+  const reg = sel.registry;
+  pushSection(out, 'structure and union declarations');
+  const aggregates = orderedAggregates(sel);
+  for (const t of aggregates) out.push(`typedef ${t.category} ${t.name} ${t.name};`);
+  for (const cat of ['struct', 'union']) {
+    for (const t of inRegistryOrder(sel, cat)) if (t.alias !== undefined) out.push(`typedef ${t.alias} ${t.name};`);
+  }
+
+  pushSection(out, 'function pointer types');
+  for (const t of inRegistryOrder(sel, 'funcpointer')) {
+    if (t.returnType !== undefined) {
+      out.push(`typedef ${t.returnType} (${cfg.ptrMacro} *${t.name})(${declarationList(t.members)});`);
+    } else {
+      // Text-form typedefs may forward-declare a struct we already declared above.
+      const text = t.text.replace(/typedef\s+struct\s+(\w+)\s+\1\s*;/g, '').trim();
+      out.push(text.replace(/\n\s*\n/g, '\n'));
+    }
+  }
+
+  pushSection(out, 'structures and unions');
+  for (const t of aggregates) {
+    const attrs = t.mayAlias ? `${cfg.macroPrefix}MAY_ALIAS ` : '';
+    out.push(`${t.category} ${attrs}${t.name} {`);
+    for (const m of t.members) out.push(`    ${m.text};`);
+    out.push('};');
+  }
+
+  pushSection(out, 'command function pointer types');
+  for (const c of commands) {
+    const pfn = `PFN_${c.name}`;
+    if (reg.types.has(pfn)) continue; // already a registry funcpointer type (PFN_xrGetInstanceProcAddr...)
+    out.push(`typedef ${c.signature.returnType} (${cfg.ptrMacro} *${pfn})(${declarationList(c.signature.params)});`);
+  }
+}
+
+/**
+ * The header of the extensions a macro protects that are built over another API's generated types
+ * (OpenXR's Vulkan graphics binding): what <openxr/openxr_platform.h> declares for them when the macro
+ * is defined. Their XrStructureType values are in the base enums header, as openxr.h has them.
+ */
+export function emitPlatformTypesHeader(
+  cfg: ApiConfig,
+  platformCfg: ProtectedPlatformConfig,
+  foreign: ApiConfig,
+  sel: Selection,
+): string {
+  const platform = sel.platform;
+  if (platform === undefined) throw new Error(`${cfg.title}: no selection for ${platformCfg.macro}`);
+  const reg = sel.registry;
+  const guard = guardName(platformCfg.header);
+  const types: TypeSet = { registry: reg, types: platform.types };
+  const out: string[] = [];
+  out.push(`/* ${bannerText(cfg, reg)} */`);
+  out.push('/*');
+  out.push(` * The extensions ${platformCfg.macro} protects, over the generated ${foreign.typesHeader}`);
+  out.push(` * (the registry's ${platformCfg.requires}); their enum values are in ${enumsHeaderName(cfg)}.`);
+  out.push(` * Extensions left out (${platform.skipped.length}):`);
+  for (const s of platform.skipped) out.push(` *   ${s.name}: ${s.reason}`);
+  out.push(' */');
+  out.push(`#ifndef ${guard}`, `#define ${guard} 1`, '');
+  out.push(`#include "${cfg.typesHeader}"`, `#include "${foreign.typesHeader}"`, '');
+  out.push('#ifdef __cplusplus', 'extern "C" {', '#endif');
+
+  pushSection(out, 'extensions present');
+  for (const e of platform.extensions) out.push(`#define ${e.name} 1`);
+
+  pushSection(out, 'constants');
+  for (const c of platform.constants) out.push(constantDefine(c));
+
+  // OpenXR's flag bits are constants of their flags type (below); any other kind would need the base header.
+  const isFlagBits = (t: RegistryType): boolean =>
+    cfg.api === 'openxr' && reg.enumGroups.get(t.name)?.kind === 'bitmask';
+  for (const category of ['define', 'basetype', 'handle', 'enum']) {
+    const unexpected = inRegistryOrder(types, category).filter((t) => !isFlagBits(t));
+    if (unexpected.length > 0) {
+      throw new Error(`${platformCfg.macro}: ${unexpected.map((t) => t.name).join(', ')} (${category}) would need the base header`);
+    }
+  }
+
+  pushSection(out, 'bitmasks');
+  pushBitmasks(out, cfg, types, sel.groupValues);
+
+  pushAggregatesAndFunctions(out, cfg, types, platform.commands);
+
+  out.push('', '#ifdef __cplusplus', '}', '#endif', '', `#endif /* ${guard} */`, '');
+  return out.join('\n');
+}
+
 export function emitTypesHeaders(cfg: ApiConfig, sel: Selection): TypesHeaders {
   return { types: emitTypes(cfg, sel), enums: emitEnums(cfg, sel) };
 }
@@ -142,9 +268,7 @@ function emitTypes(cfg: ApiConfig, sel: Selection): string {
   const reg = sel.registry;
   const guard = guardName(cfg.typesHeader);
   const out: string[] = [];
-  const section = (title: string): void => {
-    out.push('', `/* ---- ${title} ---- */`, '');
-  };
+  const section = (title: string): void => pushSection(out, title);
 
   out.push(`/* ${bannerText(cfg, reg)} */`);
   out.push('/*');
@@ -181,52 +305,9 @@ function emitTypes(cfg: ApiConfig, sel: Selection): string {
   out.push(`#include "${enumsHeaderName(cfg)}"`);
 
   section('bitmasks');
-  const bitmasks = inRegistryOrder(sel, 'bitmask');
-  for (const t of bitmasks) {
-    if (t.alias !== undefined) continue;
-    out.push(t.text.trim());
-    // OpenXR's flag bits are constants of the flags type, not an enum type of their own.
-    const bits = t.bitvalues === undefined ? undefined : reg.enumGroups.get(t.bitvalues);
-    if (bits !== undefined && cfg.api === 'openxr') {
-      for (const v of sel.groupValues.get(bits.name) ?? []) {
-        out.push(`static const ${t.name} ${v.name} = ${hex(v.numeric ?? 0n, false)};`);
-      }
-    }
-  }
-  for (const t of bitmasks) if (t.alias !== undefined) out.push(`typedef ${t.alias} ${t.name};`);
+  pushBitmasks(out, cfg, sel, sel.groupValues);
 
-  section('structure and union declarations');
-  const aggregates = orderedAggregates(sel);
-  for (const t of aggregates) out.push(`typedef ${t.category} ${t.name} ${t.name};`);
-  for (const cat of ['struct', 'union']) {
-    for (const t of inRegistryOrder(sel, cat)) if (t.alias !== undefined) out.push(`typedef ${t.alias} ${t.name};`);
-  }
-
-  section('function pointer types');
-  for (const t of inRegistryOrder(sel, 'funcpointer')) {
-    if (t.returnType !== undefined) {
-      out.push(`typedef ${t.returnType} (${cfg.ptrMacro} *${t.name})(${declarationList(t.members)});`);
-    } else {
-      // Text-form typedefs may forward-declare a struct we already declared above.
-      const text = t.text.replace(/typedef\s+struct\s+(\w+)\s+\1\s*;/g, '').trim();
-      out.push(text.replace(/\n\s*\n/g, '\n'));
-    }
-  }
-
-  section('structures and unions');
-  for (const t of aggregates) {
-    const attrs = t.mayAlias ? `${cfg.macroPrefix}MAY_ALIAS ` : '';
-    out.push(`${t.category} ${attrs}${t.name} {`);
-    for (const m of t.members) out.push(`    ${m.text};`);
-    out.push('};');
-  }
-
-  section('command function pointer types');
-  for (const c of sel.commands) {
-    const pfn = `PFN_${c.name}`;
-    if (reg.types.has(pfn)) continue; // already a registry funcpointer type (PFN_xrGetInstanceProcAddr...)
-    out.push(`typedef ${c.signature.returnType} (${cfg.ptrMacro} *${pfn})(${declarationList(c.signature.params)});`);
-  }
+  pushAggregatesAndFunctions(out, cfg, sel, sel.commands);
 
   out.push('', '#ifdef __cplusplus', '}', '#endif', '', `#endif /* ${guard} */`, '');
   return out.join('\n');

@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { OPENXR, VULKAN, type ApiConfig } from './apis.js';
 import { dispatchCommands } from './commands.js';
-import { emitTypesHeaders, enumsHeaderName } from './ctypes.js';
+import { emitPlatformTypesHeader, emitTypesHeaders, enumsHeaderName } from './ctypes.js';
 import { emitOpenXrCommands, emitVulkanCommands } from './dispatch.js';
-import { readRegistry } from './registry.js';
-import { RegistrySelector } from './select.js';
+import { readRegistry, type ApiName } from './registry.js';
+import { RegistrySelector, type Selection } from './select.js';
 import { emitOpenXrModule, emitVulkanModule } from './typescript.js';
 
 /** Output folders, relative to the output root (the repository root by default). */
@@ -25,17 +25,47 @@ function rel(dir: string, file: string): string {
   return path.join(dir, file).split(path.sep).join('/');
 }
 
+/** Reads and selects every API's registry; an API with a protected platform after the API it builds on. */
+function selectAll(registryDir: string): Map<ApiName, Selection> {
+  const selections = new Map<ApiName, Selection>();
+  const ordered = [...API_CONFIGS].sort((a, b) => Number(a.protectedPlatform !== undefined) - Number(b.protectedPlatform !== undefined));
+  for (const cfg of ordered) {
+    const file = path.join(registryDir, cfg.registryFile);
+    const registry = readRegistry(readFileSync(file, 'utf8'), cfg.registryFile, cfg.api);
+    const platform = cfg.protectedPlatform;
+    const foreign = platform === undefined ? undefined : selections.get(platform.foreignApi);
+    if (platform !== undefined && foreign === undefined) throw new Error(`${cfg.title} needs the ${platform.foreignApi} selection first`);
+    const protectedPlatform =
+      platform === undefined || foreign === undefined
+        ? undefined
+        : {
+            macro: platform.macro,
+            requires: platform.requires,
+            // The foreign header's types and the PFN_ types it declares for its commands.
+            foreignTypes: new Set([...foreign.types, ...foreign.commands.map((c) => `PFN_${c.name}`)]),
+          };
+    selections.set(cfg.api, new RegistrySelector(registry, cfg.platformInclude, protectedPlatform).select());
+  }
+  return selections;
+}
+
 /** Renders every generated file from the registries in `registryDir`, without writing anything. */
 export function renderAll(registryDir: string): GeneratedFile[] {
   const files: GeneratedFile[] = [];
+  const selections = selectAll(registryDir);
   for (const cfg of API_CONFIGS) {
-    const file = path.join(registryDir, cfg.registryFile);
-    const registry = readRegistry(readFileSync(file, 'utf8'), cfg.registryFile, cfg.api);
-    const selection = new RegistrySelector(registry, cfg.platformInclude).select();
+    const selection = selections.get(cfg.api);
+    if (selection === undefined) throw new Error(`no selection for ${cfg.title}`);
     const commands = dispatchCommands(cfg, selection);
     const headers = emitTypesHeaders(cfg, selection);
     files.push({ path: rel(NATIVE_DIR, cfg.typesHeader), content: headers.types });
     files.push({ path: rel(NATIVE_DIR, enumsHeaderName(cfg)), content: headers.enums });
+    if (cfg.protectedPlatform !== undefined) {
+      const foreign = API_CONFIGS.find((c) => c.api === cfg.protectedPlatform?.foreignApi);
+      if (foreign === undefined) throw new Error(`unknown API ${cfg.protectedPlatform.foreignApi}`);
+      const content = emitPlatformTypesHeader(cfg, cfg.protectedPlatform, foreign, selection);
+      files.push({ path: rel(NATIVE_DIR, cfg.protectedPlatform.header), content });
+    }
     const dispatch = cfg.api === 'openxr' ? emitOpenXrCommands : emitVulkanCommands;
     files.push({ path: rel(NATIVE_DIR, cfg.commandsHeader), content: dispatch(cfg, selection, commands) });
     const ts = cfg.api === 'openxr' ? emitOpenXrModule : emitVulkanModule;

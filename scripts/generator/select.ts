@@ -53,6 +53,33 @@ export interface Selection {
   readonly commands: readonly SelectedCommand[];
   /** Enum values left out because a macro protects them. */
   readonly skippedValues: readonly SkippedItem[];
+  /** The extensions of the protected platform, when the selector was given one. */
+  readonly platform: PlatformSelection | undefined;
+}
+
+/**
+ * A protecting macro whose extensions go into a header of their own (OpenXR's Vulkan graphics
+ * binding): the foreign types they use count as available when another generated header defines them.
+ */
+export interface ProtectedPlatform {
+  /** The macro that protects the extensions, e.g. XR_USE_GRAPHICS_API_VULKAN. */
+  readonly macro: string;
+  /** The header the registry says the foreign types need, e.g. vulkan/vulkan.h. */
+  readonly requires: string;
+  /** The foreign types the other generated header defines. */
+  readonly foreignTypes: ReadonlySet<string>;
+}
+
+/** What the protected platform adds; its enum values land in the base selection's groups, as in openxr.h. */
+export interface PlatformSelection {
+  readonly macro: string;
+  readonly extensions: readonly Extension[];
+  readonly skipped: readonly SkippedItem[];
+  /** Registry types to emit that the base selection does not have. */
+  readonly types: ReadonlySet<string>;
+  /** Constants the platform's extensions add (spec versions, names). */
+  readonly constants: readonly ResolvedEnum[];
+  readonly commands: readonly SelectedCommand[];
 }
 
 /** The public name of a feature: Vulkan's internal base/compute/graphics features fold into VK_VERSION_x_y. */
@@ -84,10 +111,12 @@ interface Closure {
 export class RegistrySelector {
   private readonly registry: Registry;
   private readonly platformInclude: string;
+  private readonly platform: ProtectedPlatform | undefined;
 
-  constructor(registry: Registry, platformInclude: string) {
+  constructor(registry: Registry, platformInclude: string, platform?: ProtectedPlatform) {
     this.registry = registry;
     this.platformInclude = platformInclude;
+    this.platform = platform;
   }
 
   /** C built-ins come from the platform header we replace by hand-written preamble code. */
@@ -116,8 +145,11 @@ export class RegistrySelector {
     return [baseTypeName(cmd.returnType), ...cmd.params.map((p) => p.typeName)];
   }
 
-  /** Every type reachable from the roots; `foreign` explains the first one that needs an outside header. */
-  closure(roots: Iterable<string>): Closure {
+  /**
+   * Every type reachable from the roots; `foreign` explains the first one that needs an outside header.
+   * With `platform`, its protected types and the foreign types another generated header defines are allowed.
+   */
+  closure(roots: Iterable<string>, platform?: ProtectedPlatform): Closure {
     const types = new Set<string>();
     const seen = new Set<string>();
     const via = new Map<string, string>();
@@ -139,11 +171,14 @@ export class RegistrySelector {
         if (!this.registry.enumGroups.has(name)) foreign ??= `${path(name)} is not defined by the registry`;
         continue;
       }
+      if (t.category === '' && platform !== undefined && t.requires === platform.requires && platform.foreignTypes.has(name)) {
+        continue;
+      }
       if (t.category === 'include' || t.category === '') {
         foreign ??= `${path(name)} needs ${t.requires ?? name}`;
         continue;
       }
-      if (t.protect !== undefined) {
+      if (t.protect !== undefined && t.protect !== platform?.macro) {
         foreign ??= `${path(name)} is protected by ${t.protect}`;
         continue;
       }
@@ -178,7 +213,11 @@ export class RegistrySelector {
     const skipped: SkippedItem[] = [];
     const disabled: string[] = [];
     const included = new Set<string>();
+    const platformIncluded = new Set<string>();
     for (const ext of reg.extensions) {
+      if (ext.supported && ext.platform === undefined && ext.protect !== undefined && ext.protect === this.platform?.macro) {
+        platformIncluded.add(ext.name);
+      }
       if (!ext.supported) disabled.push(ext.name);
       else if (ext.platform !== undefined) skipped.push({ name: ext.name, reason: `platform "${ext.platform}"` });
       else if (ext.protect !== undefined) skipped.push({ name: ext.name, reason: `protected by ${ext.protect}` });
@@ -186,58 +225,62 @@ export class RegistrySelector {
     }
     const isAvailable = (n: string): boolean => featureNames.has(n) || included.has(n);
 
-    // Dropping one extension can make another's dependencies unmet: repeat until nothing changes.
-    for (let changed = true; changed; ) {
-      changed = false;
-      for (const ext of reg.extensions) {
-        if (!included.has(ext.name)) continue;
-        let reason: string | undefined;
-        if (ext.depends !== undefined && !evaluateDepends(ext.depends, isAvailable)) {
-          reason = `depends on ${ext.depends}, not all available`;
-        } else {
-          const { foreign } = this.closure(this.blockRoots(this.activeBlocks(ext.requires, isAvailable)));
-          if (foreign !== undefined) reason = foreign;
-        }
-        if (reason !== undefined) {
-          included.delete(ext.name);
-          skipped.push({ name: ext.name, reason });
-          changed = true;
-        }
-      }
-    }
+    skipped.push(...this.dropUnavailable(included, isAvailable, undefined));
+    const platformSkipped = this.dropUnavailable(
+      platformIncluded,
+      (n) => isAvailable(n) || platformIncluded.has(n),
+      this.platform,
+    );
+    const isAvailableOnPlatform = (n: string): boolean => isAvailable(n) || platformIncluded.has(n);
 
     const extensions = reg.extensions.filter((e) => included.has(e.name));
-    const units: { unit: string; publicName: string; ext: Extension | undefined; blocks: RequireBlock[] }[] = [];
+    const platformExtensions = reg.extensions.filter((e) => platformIncluded.has(e.name));
+    const units: {
+      unit: string;
+      publicName: string;
+      ext: Extension | undefined;
+      blocks: RequireBlock[];
+      onPlatform: boolean;
+    }[] = [];
     for (const f of reg.features) {
       units.push({
         unit: f.name,
         publicName: featurePublicName(reg, f),
         ext: undefined,
         blocks: this.activeBlocks(f.requires, isAvailable),
+        onPlatform: false,
       });
     }
     for (const e of extensions) {
-      units.push({ unit: e.name, publicName: e.name, ext: e, blocks: this.activeBlocks(e.requires, isAvailable) });
+      const blocks = this.activeBlocks(e.requires, isAvailable);
+      units.push({ unit: e.name, publicName: e.name, ext: e, blocks, onPlatform: false });
+    }
+    for (const e of platformExtensions) {
+      const blocks = this.activeBlocks(e.requires, isAvailableOnPlatform);
+      units.push({ unit: e.name, publicName: e.name, ext: e, blocks, onPlatform: true });
     }
 
     const roots: string[] = [];
+    const platformRoots: string[] = [];
     const commands: SelectedCommand[] = [];
+    const platformCommands: SelectedCommand[] = [];
     const commandNames = new Set<string>();
     const added = new Map<string, { raw: RawEnum; by: string; extnumber: number | undefined }[]>();
     const extConstants: { raw: RawEnum; by: string }[] = [];
+    const platformConstants: { raw: RawEnum; by: string }[] = [];
     const skippedValues: SkippedItem[] = [];
     for (const u of units) {
       const unitRoots = this.blockRoots(u.blocks);
-      const { foreign } = this.closure(unitRoots);
+      const { foreign } = this.closure(unitRoots, u.onPlatform ? this.platform : undefined);
       if (foreign !== undefined) throw new Error(`${u.unit} needs a foreign type: ${foreign}`);
-      roots.push(...unitRoots);
+      (u.onPlatform ? platformRoots : roots).push(...unitRoots);
       for (const b of u.blocks) {
         for (const name of b.commands) {
           if (commandNames.has(name)) continue;
           commandNames.add(name);
           const own = reg.commands.get(name);
           if (own === undefined) throw new Error(`${u.unit} requires unknown command ${name}`);
-          commands.push({
+          (u.onPlatform ? platformCommands : commands).push({
             name,
             signature: this.resolveCommand(name),
             aliasOf: own.alias,
@@ -254,18 +297,19 @@ export class RegistrySelector {
             list.push({ raw, by: u.publicName, extnumber: raw.extnumber ?? u.ext?.number });
             added.set(raw.extends, list);
           } else if (raw.value !== undefined || raw.alias !== undefined) {
-            extConstants.push({ raw, by: u.publicName });
+            (u.onPlatform ? platformConstants : extConstants).push({ raw, by: u.publicName });
           }
         }
       }
     }
 
     const { types } = this.closure(roots);
+    const platformTypes = new Set([...this.closure(platformRoots, this.platform).types].filter((t) => !types.has(t)));
     const groupNames = new Set<string>();
-    for (const name of [...types, ...roots]) {
+    for (const name of [...types, ...roots, ...platformTypes, ...platformRoots]) {
       if (reg.enumGroups.has(name) && reg.enumGroups.get(name)?.kind !== 'constants') groupNames.add(name);
     }
-    for (const t of types) {
+    for (const t of [...types, ...platformTypes]) {
       const bits = reg.types.get(t)?.bitvalues;
       if (bits !== undefined && reg.enumGroups.has(bits)) groupNames.add(bits);
     }
@@ -333,6 +377,17 @@ export class RegistrySelector {
       constantNames.add(raw.name);
       constants.push(resolveRaw(raw, 32, by, undefined));
     }
+    const platform: PlatformSelection | undefined =
+      this.platform === undefined
+        ? undefined
+        : {
+            macro: this.platform.macro,
+            extensions: platformExtensions,
+            skipped: platformSkipped,
+            types: platformTypes,
+            constants: platformConstants.map(({ raw, by }) => resolveRaw(raw, 32, by, undefined)),
+            commands: platformCommands,
+          };
 
     return {
       registry: reg,
@@ -345,7 +400,39 @@ export class RegistrySelector {
       constants,
       commands,
       skippedValues,
+      platform,
     };
+  }
+
+  /**
+   * Drops the extensions whose dependencies or types are not available and returns why; dropping one
+   * can make another's dependencies unmet, so it repeats until nothing changes.
+   */
+  private dropUnavailable(
+    included: Set<string>,
+    isAvailable: (n: string) => boolean,
+    platform: ProtectedPlatform | undefined,
+  ): SkippedItem[] {
+    const skipped: SkippedItem[] = [];
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const ext of this.registry.extensions) {
+        if (!included.has(ext.name)) continue;
+        let reason: string | undefined;
+        if (ext.depends !== undefined && !evaluateDepends(ext.depends, isAvailable)) {
+          reason = `depends on ${ext.depends}, not all available`;
+        } else {
+          const roots = this.blockRoots(this.activeBlocks(ext.requires, isAvailable));
+          reason = this.closure(roots, platform).foreign;
+        }
+        if (reason !== undefined) {
+          included.delete(ext.name);
+          skipped.push({ name: ext.name, reason });
+          changed = true;
+        }
+      }
+    }
+    return skipped;
   }
 }
 

@@ -1,18 +1,24 @@
 // xr_struct_layout: prints the size, alignment, member offsets and XrStructureType value of the
 // OpenXR structures the test runtime, the test layers and the loader pass across library
-// boundaries, and the loader-interface constants. Built twice: against the project's generated
-// headers (what the test runtime, the test layers and the addon use) and against the system
-// OpenXR headers (Debian libopenxr-dev) with the negotiation structures declared from the loader
+// boundaries, the XR_KHR_vulkan_enable(2) structures and command types, and the loader-interface
+// constants. Built twice: against the project's generated headers (what the test runtime, the
+// simulated runtime, the test layers and the addon use) and against the system OpenXR headers
+// (Debian libopenxr-dev, openxr_platform.h over vulkan.h) with the negotiation structures declared from the loader
 // specification (discovery_probe_common/negotiation.h). The test compares the two outputs, so the
 // struct-size checks in the test runtime and layers are checked against an independent source.
 #include <cstddef>
 #include <cstdio>
+#include <typeinfo>
 
 #if KL_LAYOUT_SYSTEM_HEADERS
+#include <vulkan/vulkan.h>
 #include <openxr/openxr.h>
+#define XR_USE_GRAPHICS_API_VULKAN 1
+#include <openxr/openxr_platform.h>
 #include "negotiation.h"
 #else
 #include "generated/openxr_types.h"
+#include "generated/openxr_vulkan_types.h"
 #endif
 
 // Structures the test runtime, the test layers and the addon use (all in OpenXR 1.0).
@@ -331,6 +337,69 @@
   FIELD(XrViewState, next) \
   FIELD(XrViewState, viewStateFlags) \
 
+// XR_KHR_vulkan_enable / enable2 / vulkan_swapchain_format_list (generated/openxr_vulkan_types.h,
+// the system's openxr_platform.h with XR_USE_GRAPHICS_API_VULKAN), as the simulated runtime and the
+// addon use them.
+#define KL_VULKAN_STRUCTS \
+  TYPED_STRUCT(XrGraphicsBindingVulkanKHR, XR_TYPE_GRAPHICS_BINDING_VULKAN_KHR) \
+  FIELD(XrGraphicsBindingVulkanKHR, type) \
+  FIELD(XrGraphicsBindingVulkanKHR, next) \
+  FIELD(XrGraphicsBindingVulkanKHR, instance) \
+  FIELD(XrGraphicsBindingVulkanKHR, physicalDevice) \
+  FIELD(XrGraphicsBindingVulkanKHR, device) \
+  FIELD(XrGraphicsBindingVulkanKHR, queueFamilyIndex) \
+  FIELD(XrGraphicsBindingVulkanKHR, queueIndex) \
+  TYPED_STRUCT(XrGraphicsBindingVulkan2KHR, XR_TYPE_GRAPHICS_BINDING_VULKAN2_KHR) \
+  TYPED_STRUCT(XrSwapchainImageVulkanKHR, XR_TYPE_SWAPCHAIN_IMAGE_VULKAN_KHR) \
+  FIELD(XrSwapchainImageVulkanKHR, type) \
+  FIELD(XrSwapchainImageVulkanKHR, next) \
+  FIELD(XrSwapchainImageVulkanKHR, image) \
+  TYPED_STRUCT(XrSwapchainImageVulkan2KHR, XR_TYPE_SWAPCHAIN_IMAGE_VULKAN2_KHR) \
+  TYPED_STRUCT(XrGraphicsRequirementsVulkanKHR, XR_TYPE_GRAPHICS_REQUIREMENTS_VULKAN_KHR) \
+  FIELD(XrGraphicsRequirementsVulkanKHR, type) \
+  FIELD(XrGraphicsRequirementsVulkanKHR, next) \
+  FIELD(XrGraphicsRequirementsVulkanKHR, minApiVersionSupported) \
+  FIELD(XrGraphicsRequirementsVulkanKHR, maxApiVersionSupported) \
+  TYPED_STRUCT(XrGraphicsRequirementsVulkan2KHR, XR_TYPE_GRAPHICS_REQUIREMENTS_VULKAN2_KHR) \
+  TYPED_STRUCT(XrVulkanInstanceCreateInfoKHR, XR_TYPE_VULKAN_INSTANCE_CREATE_INFO_KHR) \
+  FIELD(XrVulkanInstanceCreateInfoKHR, type) \
+  FIELD(XrVulkanInstanceCreateInfoKHR, next) \
+  FIELD(XrVulkanInstanceCreateInfoKHR, systemId) \
+  FIELD(XrVulkanInstanceCreateInfoKHR, createFlags) \
+  FIELD(XrVulkanInstanceCreateInfoKHR, pfnGetInstanceProcAddr) \
+  FIELD(XrVulkanInstanceCreateInfoKHR, vulkanCreateInfo) \
+  FIELD(XrVulkanInstanceCreateInfoKHR, vulkanAllocator) \
+  TYPED_STRUCT(XrVulkanDeviceCreateInfoKHR, XR_TYPE_VULKAN_DEVICE_CREATE_INFO_KHR) \
+  FIELD(XrVulkanDeviceCreateInfoKHR, type) \
+  FIELD(XrVulkanDeviceCreateInfoKHR, next) \
+  FIELD(XrVulkanDeviceCreateInfoKHR, systemId) \
+  FIELD(XrVulkanDeviceCreateInfoKHR, createFlags) \
+  FIELD(XrVulkanDeviceCreateInfoKHR, pfnGetInstanceProcAddr) \
+  FIELD(XrVulkanDeviceCreateInfoKHR, vulkanPhysicalDevice) \
+  FIELD(XrVulkanDeviceCreateInfoKHR, vulkanCreateInfo) \
+  FIELD(XrVulkanDeviceCreateInfoKHR, vulkanAllocator) \
+  TYPED_STRUCT(XrVulkanGraphicsDeviceGetInfoKHR, XR_TYPE_VULKAN_GRAPHICS_DEVICE_GET_INFO_KHR) \
+  FIELD(XrVulkanGraphicsDeviceGetInfoKHR, type) \
+  FIELD(XrVulkanGraphicsDeviceGetInfoKHR, next) \
+  FIELD(XrVulkanGraphicsDeviceGetInfoKHR, systemId) \
+  FIELD(XrVulkanGraphicsDeviceGetInfoKHR, vulkanInstance) \
+  TYPED_STRUCT(XrVulkanSwapchainFormatListCreateInfoKHR, XR_TYPE_VULKAN_SWAPCHAIN_FORMAT_LIST_CREATE_INFO_KHR) \
+  FIELD(XrVulkanSwapchainFormatListCreateInfoKHR, type) \
+  FIELD(XrVulkanSwapchainFormatListCreateInfoKHR, next) \
+  FIELD(XrVulkanSwapchainFormatListCreateInfoKHR, viewFormatCount) \
+  FIELD(XrVulkanSwapchainFormatListCreateInfoKHR, viewFormats) \
+
+// The extensions' command types: the mangled type names spell out return and parameter types.
+#define KL_VULKAN_COMMANDS \
+  COMMAND(PFN_xrGetVulkanInstanceExtensionsKHR) \
+  COMMAND(PFN_xrGetVulkanDeviceExtensionsKHR) \
+  COMMAND(PFN_xrGetVulkanGraphicsDeviceKHR) \
+  COMMAND(PFN_xrGetVulkanGraphicsRequirementsKHR) \
+  COMMAND(PFN_xrCreateVulkanInstanceKHR) \
+  COMMAND(PFN_xrCreateVulkanDeviceKHR) \
+  COMMAND(PFN_xrGetVulkanGraphicsDevice2KHR) \
+  COMMAND(PFN_xrGetVulkanGraphicsRequirements2KHR)
+
 // The loader <-> runtime / API layer negotiation interface.
 #define KL_NEGOTIATION_STRUCTS \
   STRUCT(XrNegotiateLoaderInfo) \
@@ -397,7 +466,10 @@ int main() {
 #define TYPED_STRUCT(T, TYPE) STRUCT(T) std::printf("%s type %lld\n", #T, static_cast<long long>(TYPE));
 #define FIELD(T, M) std::printf("%s.%s offset %zu size %zu\n", #T, #M, offsetof(T, M), sizeof(T::M));
 #define CONSTANT(C) std::printf("%s %lld\n", #C, static_cast<long long>(C));
+#define COMMAND(P) std::printf("%s %s\n", #P, typeid(P).name());
   KL_API_STRUCTS
+  KL_VULKAN_STRUCTS
+  KL_VULKAN_COMMANDS
   KL_NEGOTIATION_STRUCTS
   KL_CONSTANTS
   return 0;

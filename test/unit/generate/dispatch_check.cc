@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "openxr_commands.h"
+#include "openxr_vulkan_types.h"
 #include "vulkan_commands.h"
 
 using namespace khronos_loader::generated;
