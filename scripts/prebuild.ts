@@ -7,7 +7,7 @@
 //   tsx scripts/prebuild.ts --host           this machine's own target (what npm pack ships)
 //   tsx scripts/prebuild.ts linux-arm64 ...  the targets named
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -63,6 +63,12 @@ function buildTarget(target: PrebuildTarget): void {
     throw new Error(`prebuild ${target.name}: ${target.compiler} is missing (Debian: apt-get install ${target.packages.join(' ')})`);
   }
   const out = path.join('build', 'prebuild', target.name);
+  // A configure that failed earlier leaves a cache without a build file, which cmake-js build
+  // would take as configured: start that folder again.
+  const outDir = path.join(root, out);
+  if (existsSync(path.join(outDir, 'CMakeCache.txt')) && !existsSync(path.join(outDir, 'build.ninja')) && !existsSync(path.join(outDir, 'Makefile'))) {
+    rmSync(outDir, { recursive: true, force: true });
+  }
   process.stderr.write(`prebuild ${target.name}: cmake-js build --out ${out}\n`);
   execFileSync(process.execPath, [path.join(root, 'node_modules/cmake-js/bin/cmake-js'), 'build', '--out', out, '--parallel', '2', ...target.cmakeArgs], {
     cwd: root,
