@@ -13,7 +13,7 @@ tar -xzf "$here/consumer.tgz" -C "$work"
 export PATH="$work/package/bin:$PATH"
 cd "$work/consumer"
 {
-  echo "## machine"; grep PRETTY_NAME /etc/os-release; ldd --version | head -1; uname -m
+  echo "## machine"; grep PRETTY_NAME /etc/os-release; ldd --version | sed -n 1p  # sed reads it all: no SIGPIPE under pipefail; uname -m
   echo "which g++: $(command -v g++ || echo none)  which cmake: $(command -v cmake || echo none)"
   echo "## node"; node --version
   echo "## load"
