@@ -47,7 +47,9 @@ F ChainFunction(Napi::Env env, LoaderInstance& li, const char* name, const char*
 
 constexpr const char* kEnableVulkan2 = "enable XR_KHR_vulkan_enable2 on the instance";
 
-// Both results of a runtime-made Vulkan object: the XrResult first, then the VkResult.
+// Both results of a runtime-made Vulkan object: the XrResult first, then the VkResult. Call it
+// after the runtime call, never with the call as an argument: argument order is unspecified, and
+// `vk` read before the call is the VK_SUCCESS it was initialised with.
 void CheckBoth(Napi::Env env, XrResult xr, VkResult vk, const char* command) {
   Check(env, xr, command);
   if (vk != VK_SUCCESS) throw VkErrorToJs(env, vk, std::string(command) + ": the Vulkan call the runtime made failed");
@@ -80,7 +82,8 @@ Napi::Value CreateVulkanInstance(const Napi::CallbackInfo& info) {
   const XrVulkanInstanceCreateInfoKHR create{XR_TYPE_VULKAN_INSTANCE_CREATE_INFO_KHR, nullptr, system, 0, &::vkGetInstanceProcAddr, &holder.create, nullptr};
   VkInstance instance = nullptr;
   VkResult vk = VK_SUCCESS;
-  CheckBoth(env, fn(li.handle(), &create, &instance, &vk), vk, "xrCreateVulkanInstanceKHR");
+  const XrResult xr = fn(li.handle(), &create, &instance, &vk);
+  CheckBoth(env, xr, vk, "xrCreateVulkanInstanceKHR");
   return HandleToJs(env, instance);
 }
 
@@ -110,7 +113,8 @@ Napi::Value CreateVulkanDevice(const Napi::CallbackInfo& info) {
   const XrVulkanDeviceCreateInfoKHR create{XR_TYPE_VULKAN_DEVICE_CREATE_INFO_KHR, nullptr, system, 0, &::vkGetInstanceProcAddr, physicalDevice, &holder.create, nullptr};
   VkDevice device = nullptr;
   VkResult vk = VK_SUCCESS;
-  CheckBoth(env, fn(li.handle(), &create, &device, &vk), vk, "xrCreateVulkanDeviceKHR");
+  const XrResult xr = fn(li.handle(), &create, &device, &vk);
+  CheckBoth(env, xr, vk, "xrCreateVulkanDeviceKHR");
   return HandleToJs(env, device);
 }
 

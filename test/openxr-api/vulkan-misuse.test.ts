@@ -14,6 +14,16 @@ import { VIEW_FLOATS } from '../../lib/openxr/api/types.js';
 import { createLoader as createVulkanLoader } from '../../lib/vulkan/loader.js';
 import { VulkanError } from '../../lib/vulkan/errors.js';
 import { openXrErrorFrom } from '../helpers/errors.js';
+
+function vulkanErrorFrom(f: () => unknown): VulkanError {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(VulkanError);
+    return e as VulkanError;
+  }
+  throw new Error('expected a VulkanError');
+}
 import { missingSystemComponent } from '../helpers/system.js';
 import { createTestInstance, runUntil, type TestInstance } from './helpers.js';
 
@@ -151,6 +161,29 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 misuse', () => {
       expect(() => plain.createSwapchain({ format: 37, width: 8, height: 8 })).toThrow(TypeError);
     } finally {
       headless.dispose();
+    }
+  });
+
+  it('#11.4: a Vulkan call the runtime makes that fails (no driver; an unknown device extension) is a VulkanError with its VkResult, not a bogus handle', () => {
+    const t = createTestInstance({ extensions: ['XR_KHR_vulkan_enable2'] });
+    try {
+      const system = t.instance.getSystem();
+      const noDriver = createVulkanLoader({ platform: createLinuxPlatform({ env: { ...process.env, VK_DRIVER_FILES: '/nonexistent/icd.json' } }) });
+      const instanceFailure = vulkanErrorFrom(() => t.instance.createVulkanGraphics(system, { loader: noDriver, applicationName: 'no driver' }));
+      expect(instanceFailure.result).toBe('VK_ERROR_INCOMPATIBLE_DRIVER');
+      expect(instanceFailure.message).toContain('xrCreateVulkanInstanceKHR');
+      const lavapipe = createVulkanLoader({ platform: createLinuxPlatform({ env: { ...process.env, VK_DRIVER_FILES: LAVAPIPE } }) });
+      const deviceFailure = vulkanErrorFrom(() =>
+        t.instance.createVulkanGraphics(system, { loader: lavapipe, applicationName: 'bad extension', deviceExtensionNames: ['VK_KL_no_such_extension'] }),
+      );
+      expect(deviceFailure.result).toBe('VK_ERROR_EXTENSION_NOT_PRESENT');
+      expect(deviceFailure.message).toContain('xrCreateVulkanDeviceKHR');
+      // Nothing half-made stays behind: the same instance then makes working graphics.
+      const graphics = t.instance.createVulkanGraphics(system, { loader: lavapipe, applicationName: 'after the failures' });
+      expect(graphics.physicalDevice.properties.deviceName).toMatch(/llvmpipe/);
+      graphics.instance.destroy();
+    } finally {
+      t.dispose();
     }
   });
 
