@@ -2,7 +2,7 @@
 // pass numbers and kept handles to the native side: no JavaScript objects are created per call.
 import { VulkanError } from '../errors.js';
 import {
-  Buffer,
+  VulkanBuffer,
   checkSize as size,
   checkUint as uint,
   ComputePipeline,
@@ -20,7 +20,7 @@ import { vulkanCompute, type NativeVulkanCompute } from './native-compute.js';
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 const NO_HANDLE = 0n;
 
-// `Function & { prototype: T }`: Buffer has a private constructor, which no `new (...) => T` type admits.
+// `Function & { prototype: T }`: VulkanBuffer has a private constructor, which no `new (...) => T` type admits.
 function usable<T extends DeviceChild>(name: string, v: unknown, type: Function & { prototype: T }): T {
   if (!(v instanceof type)) throw new TypeError(`${name} must be a ${type.name}`);
   const child = v as T;
@@ -154,9 +154,9 @@ export class CommandBuffer extends DeviceChild {
   }
 
   /** vkCmdCopyBuffer (one region). */
-  copyBuffer(src: Buffer, dst: Buffer, bytes: number | bigint, srcOffset: number | bigint = 0, dstOffset: number | bigint = 0): this {
-    const s = usable('src', src, Buffer);
-    const d = usable('dst', dst, Buffer);
+  copyBuffer(src: VulkanBuffer, dst: VulkanBuffer, bytes: number | bigint, srcOffset: number | bigint = 0, dstOffset: number | bigint = 0): this {
+    const s = usable('src', src, VulkanBuffer);
+    const d = usable('dst', dst, VulkanBuffer);
     size('bytes', bytes);
     size('srcOffset', srcOffset);
     size('dstOffset', dstOffset);
