@@ -62,6 +62,7 @@ export class CommandBuffer extends DeviceChild {
   protected readonly kind = 'VkCommandBuffer';
   readonly #pool: CommandPool;
   readonly #n: NativeVulkanCompute;
+  readonly #colour = new Float32Array(4);
 
   /** @internal */
   constructor(device: DeviceOwner, pool: CommandPool, handle: bigint) {
@@ -199,7 +200,14 @@ export class CommandBuffer extends DeviceChild {
     if (typeof r !== 'number' || typeof g !== 'number' || typeof b !== 'number' || typeof a !== 'number') throw new TypeError('clearColorImage: the colour is 4 numbers');
     uint('baseArrayLayer', baseArrayLayer);
     uint('layerCount', layerCount);
-    this.#n.cmdClearColorImage(this.handle, handle, IMAGE_LAYOUTS[layout], r, g, b, a, baseArrayLayer, layerCount);
+    // Through a kept Float32Array: four fractional numbers passed to a native function would each
+    // be boxed (a heap object per channel per call).
+    const colour = this.#colour;
+    colour[0] = r;
+    colour[1] = g;
+    colour[2] = b;
+    colour[3] = a;
+    this.#n.cmdClearColorImage(this.handle, handle, IMAGE_LAYOUTS[layout], colour, baseArrayLayer, layerCount);
     return this;
   }
 

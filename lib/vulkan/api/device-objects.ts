@@ -447,7 +447,12 @@ export class Fence extends SimpleChild {
   /** vkGetFenceStatus */
   get signaled(): boolean {
     this.live();
-    return withVulkanErrors(() => this.native.fenceStatus(this.device.liveHandle, this.handle));
+    // try/catch, not withVulkanErrors: a closure per call would be garbage in every frame that polls.
+    try {
+      return this.native.fenceStatus(this.device.liveHandle, this.handle);
+    } catch (error) {
+      throw toVulkanError(error);
+    }
   }
 
   /** vkResetFences */
