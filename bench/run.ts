@@ -113,6 +113,7 @@ async function vulkanSection(): Promise<string> {
   // 9 interleaved pairs per row: enough for a 96 % sign-test interval of the paired ratios (x(2)..x(8)).
   const processes = Number(process.env.KL_BENCH_PROCESSES ?? 9);
   const results: VulkanBenchResult[] = [];
+  const loadAtStart = os.loadavg().map((x) => x.toFixed(2)).join(', ');
   for (const [command, n] of [['vkGetDeviceQueue', 1_000_000], ['vkCmdPushConstants', 200_000]] as const) {
     results.push(await runVulkanBench({ command, passthroughCounts: [0, 1, 3], realLayers: validation, iterations: iterations(n), repeats, processes, onProgress: progress }));
   }
@@ -125,7 +126,7 @@ async function vulkanSection(): Promise<string> {
     '',
     '`khronos-loader bench vulkan` measures any one of these tables on an installed package.',
     '',
-    `- date: ${first?.date ?? new Date().toISOString()}; load average at the end: ${load} (a shared machine: other work was running)`,
+    `- date: ${first?.date ?? new Date().toISOString()}; load average (1, 5, 15 min) at the start: ${loadAtStart}, at the end: ${load} (above the core count: other work was running)`,
     `- machine: ${cpuModel()}, ${first?.machine.cores ?? '?'} cores (${first?.machine.os ?? ''}); Node ${process.version}`,
     `- Khronos loader: ${first && 'path' in first.khronosLoader ? `${first.khronosLoader.path}${version ? `, Debian libvulkan1 ${version}` : ''}` : 'not installed'}, dlopened in a child process per row with the same driver and layers`,
     `- each side in ${processes} fresh child processes per row, interleaved (ours, Khronos, Khronos, ours, ...); KL_BENCH_SCALE ${scale}`,
