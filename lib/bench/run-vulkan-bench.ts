@@ -2,8 +2,10 @@
 // VK_LAYER_KHRONOS_validation) a device command timed through this package's loader and through
 // the Khronos loader (libvulkan.so.1), each through its exported trampoline and through the
 // vkGetDeviceProcAddr pointer; both sides in child processes of the same shape with the row's
-// VK_DRIVER_FILES / VK_LAYER_PATH / VK_INSTANCE_LAYERS, alternating, each cell a warm-up and
-// `repeats` timed runs summarized by their median and spread.
+// VK_DRIVER_FILES / VK_LAYER_PATH / VK_INSTANCE_LAYERS, interleaved (ours, Khronos, Khronos, ours,
+// ...: a drift of the shared machine hits both sides alike), each process a warm-up and `repeats`
+// timed runs summarized by their median and spread; the processes' medians are kept, in order, so
+// the report can pair them.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { PointerOrigin } from '../native.js';
@@ -50,8 +52,11 @@ export function vulkanBenchCommand(name: string): VulkanBenchCommand {
   return command;
 }
 
-/** A measured cell or why it is empty. */
-export type VulkanCell = { readonly wall: Summary; readonly cpu: Summary } | { readonly skipped: string };
+/**
+ * A measured cell or why it is empty. `processWalls`: each process's median wall ns per call, in
+ * the order the processes ran (index p of ours ran next to index p of Khronos).
+ */
+export type VulkanCell = { readonly wall: Summary; readonly cpu: Summary; readonly processWalls: readonly number[] } | { readonly skipped: string };
 
 export interface VulkanBenchRow {
   readonly label: string;
@@ -95,7 +100,7 @@ export interface VulkanBenchOptions {
   readonly driverManifest?: string;
   readonly iterations?: number;
   readonly repeats?: number;
-  /** Fresh child processes per side and row, alternating the sides (default 1). */
+  /** Fresh child processes per side and row, interleaved ours/Khronos with the order swapped every pair (default 1). */
   readonly processes?: number;
   /** The Khronos loader library; false leaves it out (default: found in the usual places). */
   readonly khronosLoader?: string | false;
@@ -145,14 +150,22 @@ function acrossProcesses(summaries: readonly Summary[]): Summary {
   return summaries.length === 1 && summaries[0] !== undefined ? summaries[0] : summarize(summaries.map((x) => x.median));
 }
 
-function combine(answers: readonly VulkanChildResult[]): VulkanChildResult {
+type CombinedAnswer =
+  | (Omit<Extract<VulkanChildResult, { ok: true }>, 'trampoline' | 'pointer'> & {
+      readonly trampoline: Extract<VulkanCell, { wall: Summary }>;
+      readonly pointer: Extract<VulkanCell, { wall: Summary }>;
+    })
+  | Extract<VulkanChildResult, { ok: false }>;
+
+function combine(answers: readonly VulkanChildResult[]): CombinedAnswer {
   const failed = answers.find((a) => !a.ok);
   if (failed || answers.length === 0) return failed ?? { ok: false, error: 'no process ran' };
   const ok = answers as readonly Extract<VulkanChildResult, { ok: true }>[];
   const first = ok[0]!;
-  const merge = (pick: (a: (typeof ok)[number]) => Measurement): Measurement => ({
+  const merge = (pick: (a: (typeof ok)[number]) => Measurement) => ({
     wall: acrossProcesses(ok.map((a) => pick(a).wall)),
     cpu: acrossProcesses(ok.map((a) => pick(a).cpu)),
+    processWalls: ok.map((a) => pick(a).wall.median),
   });
   return { ...first, trampoline: merge((a) => a.trampoline), pointer: merge((a) => a.pointer) };
 }
@@ -198,8 +211,12 @@ export async function runVulkanBench(options: VulkanBenchOptions): Promise<Vulka
       const ours: VulkanChildResult[] = [];
       const khronos: VulkanChildResult[] = [];
       for (let p = 0; p < processes; p++) {
-        ours.push(await ask({ side: 'ours', command: command.name, plan }));
-        if (khronosPath !== undefined) khronos.push(await ask({ side: 'khronos', libraryPath: khronosPath, command: command.name, plan }));
+        // ours, Khronos | Khronos, ours | ...: neither side always runs first after the other's process.
+        const runOurs = async () => void ours.push(await ask({ side: 'ours', command: command.name, plan }));
+        const runKhronos = async () => {
+          if (khronosPath !== undefined) khronos.push(await ask({ side: 'khronos', libraryPath: khronosPath, command: command.name, plan }));
+        };
+        for (const side of p % 2 === 0 ? [runOurs, runKhronos] : [runKhronos, runOurs]) await side();
       }
       const cells: Partial<Record<VulkanColumnId, VulkanCell>> = {};
       const pointerOrigins: { ours?: PointerOrigin | null; khronos?: PointerOrigin | null } = {};

@@ -40,3 +40,38 @@ export function formatSummary(summary: Summary, unit = 'ns'): string {
   const spread = (summary.relativeIqr * 50).toFixed(1);
   return `${summary.median.toFixed(digits)} ${unit} ±${spread} %`;
 }
+
+/** A distribution-free interval for a median: two order statistics and how often such an interval holds the true median. */
+export interface MedianInterval {
+  readonly low: number;
+  readonly high: number;
+  /** The probability (0..1) that an interval built this way holds the median, whatever the distribution. */
+  readonly coverage: number;
+  readonly samples: number;
+}
+
+function binomialHalfCdf(n: number, k: number): number {
+  // P(X <= k) for X ~ Binomial(n, 1/2), exactly enough for the few dozen samples a bench has.
+  let term = 0.5 ** n;
+  let sum = 0;
+  for (let i = 0; i <= k; i++) {
+    sum += term;
+    term = (term * (n - i)) / (i + 1);
+  }
+  return sum;
+}
+
+/**
+ * The narrowest interval [x(k), x(n+1-k)] of the sorted samples whose coverage is at least
+ * `confidence` (sign-test interval; no assumption about the distribution). With too few samples
+ * for that confidence it is [min, max] and its coverage says how much less it holds.
+ */
+export function medianInterval(samples: readonly number[], confidence = 0.95): MedianInterval {
+  const sorted = samples.filter((s) => Number.isFinite(s)).sort((x, y) => x - y);
+  const n = sorted.length;
+  if (n === 0) throw new RangeError('medianInterval: no finite samples');
+  let k = 1;
+  while (k + 1 <= Math.floor((n + 1) / 2) && 1 - 2 * binomialHalfCdf(n, k) >= confidence) k++;
+  const coverage = n === 1 ? 0 : 1 - 2 * binomialHalfCdf(n, k - 1);
+  return { low: sorted[k - 1]!, high: sorted[n - k]!, coverage, samples: n };
+}

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { PointerOrigin } from '../native.js';
 import { markdownTable } from './markdown-table.js';
-import { formatSummary, type Summary } from './stats.js';
+import { formatSummary, medianInterval, type MedianInterval, type Summary } from './stats.js';
 import { VULKAN_COLUMN_TITLES, type VulkanBenchResult, type VulkanBenchRow, type VulkanCell } from './run-vulkan-bench.js';
 
 function wall(cell: VulkanCell | undefined): Summary | undefined {
@@ -63,18 +63,52 @@ export function formatVulkanBenchTable(result: VulkanBenchResult, notes: Map<str
   return markdownTable(header, rows);
 }
 
+export type SpeedVerdict = 'met' | 'within noise' | 'missed';
+
+export interface TrampolineComparison {
+  /** ours ÷ Khronos of the cells' medians (the table's figure). */
+  readonly ratio: number;
+  /** The sign-test interval of the median of the paired per-process ratios (process p of ours ÷ process p of Khronos, which ran next to each other). */
+  readonly interval: MedianInterval;
+  /**
+   * met: our median at or below Khronos's. missed: above, and even the interval's low end is above 1
+   * (the processes agree ours is slower). within noise: above, but the interval reaches 1 or below:
+   * the pairs disagree about which side is faster.
+   */
+  readonly verdict: SpeedVerdict;
+}
+
+/** How our trampoline compares with Khronos's in one row, judged against the spread between processes. */
+export function compareTrampolines(ours: VulkanCell | undefined, khronos: VulkanCell | undefined): TrampolineComparison | undefined {
+  if (ours === undefined || khronos === undefined || !('wall' in ours) || !('wall' in khronos) || khronos.wall.median === 0) return undefined;
+  const pairs = Math.min(ours.processWalls.length, khronos.processWalls.length);
+  if (pairs === 0) return undefined;
+  const ratios = Array.from({ length: pairs }, (_, p) => ours.processWalls[p]! / khronos.processWalls[p]!);
+  const interval = medianInterval(ratios);
+  const ratio = ours.wall.median / khronos.wall.median;
+  const verdict: SpeedVerdict = ratio <= 1 ? 'met' : interval.low > 1 ? 'missed' : 'within noise';
+  return { ratio, interval, verdict };
+}
+
+function describeComparison(c: TrampolineComparison, ours: Summary, khronos: Summary): string {
+  const { interval } = c;
+  const pairs =
+    interval.samples === 1
+      ? 'one process per side: no interval'
+      : `per-process ratios ${interval.low.toFixed(2)}–${interval.high.toFixed(2)}× (${(interval.coverage * 100).toFixed(0)} % interval of their median, ${interval.samples} interleaved pairs)`;
+  return `ours ÷ Khronos = ${c.ratio.toFixed(2)}×; ${pairs}; spreads ±${(ours.relativeIqr * 50).toFixed(1)} % / ±${(khronos.relativeIqr * 50).toFixed(1)} % — ${c.verdict}`;
+}
+
 /** Target lines: trampolines at or below Khronos at every layer count; device-command pointers the same function. */
 export function vulkanTargets(result: VulkanBenchResult): string[] {
   const lines: string[] = [];
   for (const row of result.rows) {
     const ours = wall(row.cells['ours-trampoline']);
     const khronos = wall(row.cells['khronos-trampoline']);
+    const comparison = compareTrampolines(row.cells['ours-trampoline'], row.cells['khronos-trampoline']);
     const text = `Vulkan \`${result.command.name}\`, ${row.label}, trampoline: ours at or below Khronos`;
-    if (ours === undefined || khronos === undefined) lines.push(`- ${text}: not measured`);
-    else {
-      const r = ours.median / khronos.median;
-      lines.push(`- ${text}: ours ÷ Khronos = ${r.toFixed(2)}× (spreads ±${(ours.relativeIqr * 50).toFixed(0)} % / ±${(khronos.relativeIqr * 50).toFixed(0)} %) — ${r <= 1 ? 'met' : 'NOT met'}`);
-    }
+    if (ours === undefined || khronos === undefined || comparison === undefined) lines.push(`- ${text}: not measured`);
+    else lines.push(`- ${text}: ${describeComparison(comparison, ours, khronos)}`);
     const p = pointerComparison(row);
     lines.push(`- Vulkan \`${result.command.name}\`, ${row.label}, pointer: ${p.text} — ${p.same ? 'met' : p.loaderOwn ? 'not applicable (a loader command)' : 'NOT met'}`);
   }
@@ -100,7 +134,9 @@ export function formatVulkanBenchMarkdown(result: VulkanBenchResult, options: Vu
     `- method: per cell a warm-up run, then ${result.plan.repeats} runs of ${result.plan.iterations.toLocaleString('en-US')} calls timed in one C++ loop ` +
       '(native/napi/vulkan_bench.cc) for both loaders; ' +
       (result.processes > 1
-        ? `${result.processes} fresh child processes per side, alternating; the cell is the median of the processes' medians ± half their interquartile range.`
+        ? `${result.processes} fresh child processes per side, interleaved (ours, Khronos, Khronos, ours, ...); the cell is the median of the processes' medians ± half their interquartile range; ` +
+          "the trampoline verdict pairs each of our processes with the Khronos process next to it: met when our median is at or below Khronos's, " +
+          'missed when above and the 95 % sign-test interval of the paired ratios lies above 1, within noise otherwise.'
         : 'the median of the runs ± half the interquartile range; each side in a child process of its own.'),
     `- driver: ${result.driver.deviceName ?? ''} (${result.driver.manifestPath}, VK_DRIVER_FILES); implicit layers off for both loaders (VK_LOADER_LAYERS_DISABLE=~implicit~); ` +
       'layers enabled with VK_INSTANCE_LAYERS: copies of the bundled pass-through Vulkan layer (it wraps the timed commands) and the real layers named.',
@@ -115,4 +151,14 @@ export function formatVulkanBenchMarkdown(result: VulkanBenchResult, options: Vu
   }
   lines.push('');
   return lines.join('\n');
+}
+
+/** "8 rows: 6 met, 2 within noise, 0 missed": the trampoline target over several runs' rows. */
+export function vulkanTrampolineTally(results: readonly VulkanBenchResult[]): string {
+  const counts: Record<SpeedVerdict | 'not measured', number> = { met: 0, 'within noise': 0, missed: 0, 'not measured': 0 };
+  for (const result of results) {
+    for (const row of result.rows) counts[compareTrampolines(row.cells['ours-trampoline'], row.cells['khronos-trampoline'])?.verdict ?? 'not measured']++;
+  }
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  return `${total} trampoline rows: ${counts.met} met, ${counts['within noise']} within noise, ${counts.missed} missed${counts['not measured'] > 0 ? `, ${counts['not measured']} not measured` : ''}`;
 }

@@ -17,7 +17,8 @@ export const BENCH_VULKAN_USAGE = `usage: khronos-loader bench vulkan [options]
                         and names of real layers for a row each (e.g. VK_LAYER_KHRONOS_validation)
   --iterations <n>      calls per timed run (default per command)
   --repeats <n>         timed runs per cell, after a warm-up (default 7)
-  --processes <n>       fresh child processes per side and row, alternating the sides (default 1)
+  --processes <n>       fresh child processes per side and row, interleaved (default 1; 6 or more
+                        give the trampoline verdict an interval: met / within noise / missed)
   --driver <manifest>   the driver manifest (default lavapipe's)
   --json                the results as JSON instead of Markdown
   --no-khronos          leave the Khronos loader out

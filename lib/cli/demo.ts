@@ -197,7 +197,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     const total = { beginFrame: 0, locateViews: 0, locate: 0, endFrame: 0 };
     let timedFrames = 0;
     const eyeSize = options.eyeSize ?? 256;
-    const renderer = graphics === undefined ? undefined : new EyeColourRenderer(session, graphics, local, eyeSize, views);
+    const renderer = graphics === undefined ? undefined : new EyeColourRenderer(session, graphics, local, eyeSize, views, { kind: 'clear' }, { timeCalls: true });
 
     // The histogram records the interval between its 1 ms timer's callbacks; the lag is what
     // exceeds that interval.

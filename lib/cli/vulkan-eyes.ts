@@ -4,7 +4,9 @@
 // shader as storage images — submitted on the session's queue and released; the frame's
 // projection layer goes to endFrame. What it drew is known exactly (eyeColour), so the simulated
 // runtime's readback can be checked against it. The per-frame path reuses its command buffers,
-// fences, descriptor sets, push-constant array, views and layer.
+// fences, descriptor sets, push-constant array, views and layer, and allocates nothing unless it
+// is asked to time its calls (performance.now() answers a new number each call).
+import { performance } from 'node:perf_hooks';
 import type { FrameState, ProjectionLayer, Session } from '../openxr/api/session.js';
 import type { Space } from '../openxr/api/space.js';
 import type { Swapchain } from '../openxr/api/swapchain.js';
@@ -128,14 +130,25 @@ export class EyeColourRenderer {
   readonly #acquired = [0, 0];
   readonly #compute: ComputeEyes | undefined;
   readonly #size: number;
+  readonly #timeCalls: boolean;
 
   /**
    * `views`: where the caller's locateViews writes each frame (VIEW_FLOATS per view): the layer's
-   * poses and fields of view are read from it.
+   * poses and fields of view are read from it. `timeCalls`: time acquire, wait, record + submit
+   * and release for times() (the demo's per-call cost).
    */
-  constructor(session: Session, graphics: VulkanGraphics, space: Space, size: number, views: Float32Array, drawing: EyeDrawing = { kind: 'clear' }) {
+  constructor(
+    session: Session,
+    graphics: VulkanGraphics,
+    space: Space,
+    size: number,
+    views: Float32Array,
+    drawing: EyeDrawing = { kind: 'clear' },
+    options: { readonly timeCalls?: boolean } = {},
+  ) {
     this.#graphics = graphics;
     this.#size = size;
+    this.#timeCalls = options.timeCalls === true;
     const formats = session.swapchainFormats();
     const format = formats.find((f) => f === VK_FORMAT_R8G8B8A8_UNORM || f === VK_FORMAT_B8G8R8A8_UNORM);
     if (format === undefined) throw new Error(`the runtime offers no 8-bit UNORM swapchain format (it offers ${formats.join(', ')})`);
@@ -188,15 +201,12 @@ export class EyeColourRenderer {
       slot.fence.reset();
     }
     const swapchains = this.swapchains;
-    let t = performance.now();
+    const timeCalls = this.#timeCalls;
+    let t = timeCalls ? performance.now() : 0;
     for (let eye = 0; eye < swapchains.length; eye++) this.#acquired[eye] = (swapchains[eye] as Swapchain).acquire();
-    let t1 = performance.now();
-    this.#ns.acquire += t1 - t;
-    t = t1;
+    if (timeCalls) t = this.#lap('acquire', t);
     for (let eye = 0; eye < swapchains.length; eye++) (swapchains[eye] as Swapchain).wait();
-    t1 = performance.now();
-    this.#ns.wait += t1 - t;
-    t = t1;
+    if (timeCalls) t = this.#lap('wait', t);
     const cb = slot.commandBuffer.begin(ONE_TIME_SUBMIT);
     const compute = this.#compute;
     for (let eye = 0; eye < swapchains.length; eye++) {
@@ -221,16 +231,22 @@ export class EyeColourRenderer {
     cb.end();
     this.#graphics.queue.submit(cb, slot.fence);
     slot.submitted = true;
-    t1 = performance.now();
-    this.#ns.recordAndSubmit += t1 - t;
-    t = t1;
+    if (timeCalls) t = this.#lap('recordAndSubmit', t);
     for (let eye = 0; eye < swapchains.length; eye++) (swapchains[eye] as Swapchain).release();
-    this.#ns.release += performance.now() - t;
+    if (timeCalls) this.#lap('release', t);
     this.#displayTimes[n % REMEMBERED_FRAMES] = time;
     this.#framesDrawn = n + 1;
     return this.#layers;
   }
 
+  // Adds the ms since `since` to the call's total; answers now.
+  #lap(call: keyof EyeRendererTimes, since: number): number {
+    const now = performance.now();
+    this.#ns[call] += now - since;
+    return now;
+  }
+
+  /** Mean ns per call over the frames drawn (zeros unless constructed with timeCalls). */
   times(): EyeRendererTimes {
     const per = (ms: number) => (this.#framesDrawn === 0 ? 0 : (ms * 1e6) / this.#framesDrawn);
     return { acquire: per(this.#ns.acquire), wait: per(this.#ns.wait), recordAndSubmit: per(this.#ns.recordAndSubmit), release: per(this.#ns.release) };

@@ -10,10 +10,17 @@
 
 namespace kl::napi::xr {
 
-void FillFrameState(Napi::Env env, Napi::Object target, const XrFrameState& state) {
-  target.Set("predictedDisplayTime", Napi::Number::New(env, static_cast<double>(state.predictedDisplayTime)));
-  target.Set("predictedDisplayPeriod", Napi::Number::New(env, static_cast<double>(state.predictedDisplayPeriod)));
-  target.Set("shouldRender", Napi::Boolean::New(env, state.shouldRender == XR_TRUE));
+// A number beyond the small-integer range is a new heap object each time it is set (and reading
+// one back through the API would box it again): compare with what was written last, in C++.
+void FillFrameState(Napi::Env env, Napi::Object target, const XrFrameState& state, XrFrameState& shown, bool all) {
+  if (all || state.predictedDisplayTime != shown.predictedDisplayTime) {
+    target.Set("predictedDisplayTime", Napi::Number::New(env, static_cast<double>(state.predictedDisplayTime)));
+  }
+  if (all || state.predictedDisplayPeriod != shown.predictedDisplayPeriod) {
+    target.Set("predictedDisplayPeriod", Napi::Number::New(env, static_cast<double>(state.predictedDisplayPeriod)));
+  }
+  if (all || state.shouldRender != shown.shouldRender) target.Set("shouldRender", Napi::Boolean::New(env, state.shouldRender == XR_TRUE));
+  shown = state;
 }
 
 // --- FrameWaiter
@@ -131,7 +138,7 @@ void FrameWaiter::Deliver(Napi::Env env) {
   }
   core_->lastWaitedDisplayTime = state.predictedDisplayTime;
   Napi::Object target = frameState_.Value();
-  FillFrameState(env, target, state);
+  FillFrameState(env, target, state, core_->shownFrameState);
   deferred.Resolve(target);
 }
 
@@ -196,7 +203,7 @@ Napi::Value OpenXrSession::WaitFrameSync(const Napi::CallbackInfo& info) {
   Check(env, Need(env, core->instance->table.WaitFrame, "xrWaitFrame")(core->handle, &waitInfo, &state), "xrWaitFrame");
   core->lastWaitedDisplayTime = state.predictedDisplayTime;
   Napi::Object target = frameState_.Value();
-  FillFrameState(env, target, state);
+  FillFrameState(env, target, state, core->shownFrameState);
   return target;
 }
 

@@ -55,7 +55,8 @@ class FrameWaiter : public std::enable_shared_from_this<FrameWaiter> {
   Napi::ObjectReference frameState_;
 };
 
-// Writes { predictedDisplayTime, predictedDisplayPeriod, shouldRender } into `target`.
-void FillFrameState(Napi::Env env, Napi::Object target, const XrFrameState& state);
+// Writes { predictedDisplayTime, predictedDisplayPeriod, shouldRender } into `target`: every
+// field when `all`, else only those that differ from `shown` (what `target` holds), which it updates.
+void FillFrameState(Napi::Env env, Napi::Object target, const XrFrameState& state, XrFrameState& shown, bool all = false);
 
 }  // namespace kl::napi::xr

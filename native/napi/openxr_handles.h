@@ -34,6 +34,9 @@ struct SessionCore {
   // xrWaitFrame returned, and of the frame xrBeginFrame began (xrEndFrame's default).
   XrTime lastWaitedDisplayTime = 0;
   XrTime begunDisplayTime = 0;
+  // What the session's one frame-state object (waitFrame's answer) holds now, so a wait writes
+  // only the fields that changed (JavaScript thread only).
+  XrFrameState shownFrameState{XR_TYPE_FRAME_STATE, nullptr, 0, 0, XR_FALSE};
   // Spaces created from this session: xrDestroySession destroys them (JavaScript thread only).
   std::vector<std::weak_ptr<SpaceCore>> spaces;
   // Swapchains created from this session: xrDestroySession destroys them (JavaScript thread only).

@@ -56,7 +56,7 @@ OpenXrSession::OpenXrSession(const Napi::CallbackInfo& info) : Napi::ObjectWrap<
   core_->instance->RecordChildHandle(openxr::HandleValue(session));
   TagObject(env, info.This().As<Napi::Object>(), kSessionTag);
   Napi::Object frameState = Napi::Object::New(env);
-  FillFrameState(env, frameState, XrFrameState{XR_TYPE_FRAME_STATE, nullptr, 0, 0, XR_FALSE});
+  FillFrameState(env, frameState, XrFrameState{XR_TYPE_FRAME_STATE, nullptr, 0, 0, XR_FALSE}, core_->shownFrameState, true);
   frameState_ = Napi::Persistent(frameState);
 }
 

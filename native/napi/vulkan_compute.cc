@@ -586,15 +586,18 @@ Napi::Value CmdImageBarrier(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// vkCmdClearColorImage with a float colour: (cb, image, layout, r, g, b, a, baseArrayLayer, layerCount).
+// vkCmdClearColorImage with a float colour: (cb, image, layout, rgba: Float32Array(4), baseArrayLayer, layerCount).
+// The colour comes in a typed array the caller keeps: fractional numbers as arguments would be
+// boxed on the JavaScript heap at every call.
 Napi::Value CmdClearColorImage(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  VkClearColorValue color{};
-  for (uint32_t i = 0; i < 4; ++i) {
-    if (!info[3 + i].IsNumber()) throw ArgumentError(env, "clearColorImage: the colour must be 4 numbers");
-    color.float32[i] = info[3 + i].As<Napi::Number>().FloatValue();
+  if (!info[3].IsTypedArray() || info[3].As<Napi::TypedArray>().TypedArrayType() != napi_float32_array || info[3].As<Napi::Float32Array>().ElementLength() < 4) {
+    throw ArgumentError(env, "clearColorImage: the colour must be a Float32Array of 4 numbers");
   }
-  const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, U32(env, info[7], "baseArrayLayer"), U32(env, info[8], "layerCount")};
+  const Napi::Float32Array rgba = info[3].As<Napi::Float32Array>();
+  VkClearColorValue color{};
+  for (uint32_t i = 0; i < 4; ++i) color.float32[i] = rgba[i];
+  const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, U32(env, info[4], "baseArrayLayer"), U32(env, info[5], "layerCount")};
   vkCmdClearColorImage(Handle<VkCommandBuffer>(env, info[0], "commandBuffer"), Handle<VkImage>(env, info[1], "image"),
                        static_cast<VkImageLayout>(U32(env, info[2], "layout")), &color, 1, &range);
   return env.Undefined();

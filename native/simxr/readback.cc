@@ -79,12 +79,36 @@ void recordView(const VulkanDevice& device, VkCommandBuffer cmd, const ViewReadb
 
 }  // namespace
 
+XrResult finishReadback(Session& session) {
+  if (session.pendingReadback.empty()) return XR_SUCCESS;
+  std::vector<XrSubmittedPixelSIMXR> records = std::move(session.pendingReadback);
+  session.pendingReadback.clear();
+  VulkanDevice& device = *session.vulkan;
+  VkResult read = device.waitSubmitted();
+  session.pendingResolveTargets.reset();
+  uint8_t texels[VulkanDevice::kReadbackBytes];
+  if (read == VK_SUCCESS) read = device.readReadback(texels, records.size() * kTexelBytes);
+  if (read != VK_SUCCESS) {
+    std::fprintf(stderr, "simxr: reading back the views submitted by xrEndFrame failed (VkResult %d)\n", static_cast<int>(read));
+    return XR_ERROR_RUNTIME_FAILURE;
+  }
+  for (size_t i = 0; i < records.size(); ++i) {
+    std::memcpy(records[i].bytes, texels + i * kTexelBytes, kTexelBytes);
+    // At most XR_SIMXR_MAX_SUBMITTED_PIXELS are kept: the oldest go first.
+    if (session.submittedPixels.size() >= XR_SIMXR_MAX_SUBMITTED_PIXELS) session.submittedPixels.pop_front();
+    session.submittedPixels.push_back(records[i]);
+  }
+  return XR_SUCCESS;
+}
+
 XrResult readBackViews(Session& session, XrTime displayTime, const std::vector<ViewReadback>& views) {
   if (views.empty()) return XR_SUCCESS;
   if (views.size() > kMaxReadbackViews || !session.vulkan) return XR_ERROR_RUNTIME_FAILURE;
+  // The readback buffer is one: the previous frame's texels are read before it is reused.
+  if (XrResult r = finishReadback(session); r != XR_SUCCESS) return r;
   VulkanDevice& device = *session.vulkan;
   std::vector<VkImage> images(views.size());
-  std::vector<DeviceImage> resolveTargets(views.size());
+  auto resolveTargets = std::make_shared<std::vector<DeviceImage>>(views.size());
   for (size_t i = 0; i < views.size(); ++i) {
     Swapchain& swapchain = *views[i].swapchain;
     {
@@ -92,13 +116,15 @@ XrResult readBackViews(Session& session, XrTime displayTime, const std::vector<V
       if (views[i].imageIndex >= swapchain.images.size()) return XR_ERROR_RUNTIME_FAILURE;
       images[i] = swapchain.images[views[i].imageIndex].image.get();
     }
-    if (swapchain.sampleCount > 1 && createResolveTarget(device, swapchain.format, resolveTargets[i]) != VK_SUCCESS) {
+    if (swapchain.sampleCount > 1 && createResolveTarget(device, swapchain.format, (*resolveTargets)[i]) != VK_SUCCESS) {
       return XR_ERROR_RUNTIME_FAILURE;
     }
   }
-  const VkResult submitted = device.submitAndWait([&](VkCommandBuffer cmd) {
+  // The copy's last barrier (to ALL_COMMANDS) orders everything the application submits later on
+  // this queue after it, so the application may draw into these images again without a wait here.
+  const VkResult submitted = device.submit([&](VkCommandBuffer cmd) {
     for (size_t i = 0; i < views.size(); ++i) {
-      recordView(device, cmd, views[i], images[i], resolveTargets[i].image.get(), i * kTexelBytes);
+      recordView(device, cmd, views[i], images[i], (*resolveTargets)[i].image.get(), i * kTexelBytes);
     }
     VkBufferMemoryBarrier toHost{};
     toHost.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
@@ -112,22 +138,19 @@ XrResult readBackViews(Session& session, XrTime displayTime, const std::vector<V
     device.fn.cmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr, 1, &toHost, 0,
                                  nullptr);
   });
-  uint8_t texels[VulkanDevice::kReadbackBytes];
-  const VkResult read = submitted == VK_SUCCESS ? device.readReadback(texels, views.size() * kTexelBytes) : submitted;
-  if (read != VK_SUCCESS) {
-    std::fprintf(stderr, "simxr: xrEndFrame: reading back the submitted views failed (VkResult %d)\n", static_cast<int>(read));
+  if (submitted != VK_SUCCESS) {
+    std::fprintf(stderr, "simxr: xrEndFrame: submitting the readback of the views failed (VkResult %d)\n", static_cast<int>(submitted));
     return XR_ERROR_RUNTIME_FAILURE;
   }
-  for (size_t i = 0; i < views.size(); ++i) {
+  session.pendingResolveTargets = std::move(resolveTargets);
+  session.pendingReadback.reserve(views.size());
+  for (const ViewReadback& view : views) {
     XrSubmittedPixelSIMXR record{};
     record.frameIndex = session.framesWithLayers;
     record.displayTime = displayTime;
-    record.viewIndex = views[i].viewIndex;
-    record.format = views[i].swapchain->format;
-    std::memcpy(record.bytes, texels + i * kTexelBytes, kTexelBytes);
-    // At most XR_SIMXR_MAX_SUBMITTED_PIXELS are kept: the oldest go first.
-    if (session.submittedPixels.size() >= XR_SIMXR_MAX_SUBMITTED_PIXELS) session.submittedPixels.pop_front();
-    session.submittedPixels.push_back(record);
+    record.viewIndex = view.viewIndex;
+    record.format = view.swapchain->format;
+    session.pendingReadback.push_back(record);
   }
   return XR_SUCCESS;
 }
@@ -138,6 +161,7 @@ SIMXR_ENTRY DrainSubmittedPixelsSIMXR(XrSession session, uint32_t capacity, uint
   if (!object) return XR_ERROR_HANDLE_INVALID;
   if (countOutput == nullptr || (capacity != 0 && pixels == nullptr)) return XR_ERROR_VALIDATION_FAILURE;
   std::lock_guard lock(object->mutex);
+  if (XrResult r = finishReadback(*object); r != XR_SUCCESS) return r;
   auto& waiting = object->submittedPixels;
   if (capacity == 0) {
     *countOutput = static_cast<uint32_t>(waiting.size());

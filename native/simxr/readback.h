@@ -1,6 +1,8 @@
 // The runtime's readback of submitted projection views (the xrvk contract): after xrEndFrame has
 // validated its layers, the centre texel of each projection view's image is copied on the
 // binding's queue and kept as an XrSubmittedPixelSIMXR until xrDrainSubmittedPixelsSIMXR takes it.
+// xrEndFrame does not wait for the copy (the application's frame would wait for the GPU): the next
+// readback or the drain does.
 #pragma once
 
 #include <cstdint>
@@ -23,10 +25,14 @@ struct ViewReadback {
 };
 
 /**
- * Reads back `views` (at most kMaxReadbackViews) and records them under the session's current
- * framesWithLayers and `displayTime`. Call with the session's mutex held.
+ * Submits the readback of `views` (at most kMaxReadbackViews), to be recorded under the session's
+ * current framesWithLayers and `displayTime`, without waiting for it; finishes the one before
+ * first. Call with the session's mutex held.
  */
 XrResult readBackViews(Session& session, XrTime displayTime, const std::vector<ViewReadback>& views);
+
+/** Waits for the session's pending readback, if any, and records its texels. Call with the session's mutex held. */
+XrResult finishReadback(Session& session);
 
 constexpr uint32_t kMaxReadbackViews = static_cast<uint32_t>(VulkanDevice::kReadbackBytes / 4);
 

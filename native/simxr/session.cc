@@ -56,6 +56,11 @@ XrTime Session::sampleTime() const { return lastPredictedDisplayTime != 0 ? last
 void Session::onDestroyed() {
   {
     std::lock_guard lock(mutex);
+    // The pending readback's records go with the session; its commands are waited for before
+    // the resolve targets they use are freed.
+    if (vulkan && !pendingReadback.empty()) vulkan->waitSubmitted();
+    pendingReadback.clear();
+    pendingResolveTargets.reset();
     destroyed = true;
     running = false;
     waitedFrame.reset();

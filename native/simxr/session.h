@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 #include "simxr/actions.h"
 #include "simxr/frame_timing.h"
@@ -54,6 +55,14 @@ class Session : public HandleObject {
   uint64_t framesWithLayers = 0;
   /** The centre texels read back from submitted projection views, oldest first (readback.cc). */
   std::deque<XrSubmittedPixelSIMXR> submittedPixels;
+  /**
+   * The records of the readback the last xrEndFrame with layers submitted, their bytes not yet
+   * read: the copy runs on the GPU while the application goes on (as a compositor's would), and
+   * the next xrEndFrame with layers or xrDrainSubmittedPixelsSIMXR waits for it (readback.cc).
+   */
+  std::vector<XrSubmittedPixelSIMXR> pendingReadback;
+  /** Resolve targets (multisampled views) the pending readback's commands use: freed once it is done. */
+  std::shared_ptr<void> pendingResolveTargets;
 
   /** Changes state and queues XrEventDataSessionStateChanged. Call with `mutex` held. */
   void transitionTo(XrSessionState next, XrTime time);

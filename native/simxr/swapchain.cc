@@ -116,6 +116,8 @@ VkResult transitionNewImages(Swapchain& swapchain) {
 }  // namespace
 
 void Swapchain::onDestroyed() {
+  // A readback xrEndFrame submitted may still be copying from these images.
+  device->waitSubmitted();
   std::lock_guard lock(mutex);
   images.clear();  // each image destroyed and its memory freed (DeviceObject)
   acquired.clear();

@@ -183,9 +183,17 @@ VkResult VulkanDevice::createImage(const VkImageCreateInfo& info, DeviceImage& o
   return fn.bindImageMemory(d, image, memory, 0);
 }
 
-VkResult VulkanDevice::submitAndWait(const std::function<void(VkCommandBuffer)>& record) {
+VulkanDevice::~VulkanDevice() { waitSubmitted(); }
+
+VkResult VulkanDevice::submit(const std::function<void(VkCommandBuffer)>& record) {
   std::lock_guard lock(submitMutex_);
   const VkDevice d = target.device;
+  VkFence fence = fence_.get();
+  if (inFlight_) {
+    // The command buffer and fence are reused: the previous submission must be done first.
+    if (VkResult r = fn.waitForFences(d, 1, &fence, VK_TRUE, kFenceTimeoutNs); r != VK_SUCCESS) return r;
+    inFlight_ = false;
+  }
   if (VkResult r = fn.resetCommandBuffer(commandBuffer_, 0); r != VK_SUCCESS) return r;
   VkCommandBufferBeginInfo begin{};
   begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
@@ -193,14 +201,28 @@ VkResult VulkanDevice::submitAndWait(const std::function<void(VkCommandBuffer)>&
   if (VkResult r = fn.beginCommandBuffer(commandBuffer_, &begin); r != VK_SUCCESS) return r;
   record(commandBuffer_);
   if (VkResult r = fn.endCommandBuffer(commandBuffer_); r != VK_SUCCESS) return r;
-  VkFence fence = fence_.get();
   if (VkResult r = fn.resetFences(d, 1, &fence); r != VK_SUCCESS) return r;
-  VkSubmitInfo submit{};
-  submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &commandBuffer_;
-  if (VkResult r = fn.queueSubmit(queue, 1, &submit, fence); r != VK_SUCCESS) return r;
-  return fn.waitForFences(d, 1, &fence, VK_TRUE, kFenceTimeoutNs);
+  VkSubmitInfo submitInfo{};
+  submitInfo.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+  submitInfo.commandBufferCount = 1;
+  submitInfo.pCommandBuffers = &commandBuffer_;
+  if (VkResult r = fn.queueSubmit(queue, 1, &submitInfo, fence); r != VK_SUCCESS) return r;
+  inFlight_ = true;
+  return VK_SUCCESS;
+}
+
+VkResult VulkanDevice::waitSubmitted() {
+  std::lock_guard lock(submitMutex_);
+  if (!inFlight_) return VK_SUCCESS;
+  VkFence fence = fence_.get();
+  const VkResult r = fn.waitForFences(target.device, 1, &fence, VK_TRUE, kFenceTimeoutNs);
+  if (r == VK_SUCCESS) inFlight_ = false;
+  return r;
+}
+
+VkResult VulkanDevice::submitAndWait(const std::function<void(VkCommandBuffer)>& record) {
+  if (VkResult r = submit(record); r != VK_SUCCESS) return r;
+  return waitSubmitted();
 }
 
 VkResult VulkanDevice::readReadback(void* destination, VkDeviceSize bytes) const {

@@ -123,6 +123,8 @@ class VulkanDevice {
 
   VulkanDevice(const VulkanDevice&) = delete;
   VulkanDevice& operator=(const VulkanDevice&) = delete;
+  /** Waits for a submission still in flight: its command buffer and what it uses are freed next. */
+  ~VulkanDevice();
 
   const VulkanBindingTarget target;
   DeviceFunctions fn;
@@ -138,9 +140,16 @@ class VulkanDevice {
   VkResult createImage(const VkImageCreateInfo& info, DeviceImage& out) const;
 
   /**
-   * Records commands with `record`, submits them on the binding's queue and waits for them
-   * (one submission at a time per device).
+   * Records commands with `record` and submits them on the binding's queue without waiting for
+   * them (one submission in flight at a time per device: a submission first waits for the one
+   * before it).
    */
+  VkResult submit(const std::function<void(VkCommandBuffer)>& record);
+
+  /** Waits for the submission in flight, if any. */
+  VkResult waitSubmitted();
+
+  /** submit(), then waitSubmitted(). */
   VkResult submitAndWait(const std::function<void(VkCommandBuffer)>& record);
 
   /** The host-visible readback buffer (kReadbackBytes bytes), its mapped memory and its invalidation. */
@@ -161,6 +170,7 @@ class VulkanDevice {
   DeviceObject<VkCommandPool> commandPool_;
   VkCommandBuffer commandBuffer_ = nullptr;  // freed with the pool
   DeviceObject<VkFence> fence_;
+  bool inFlight_ = false;  // commandBuffer_ submitted and not yet waited for (under submitMutex_)
   DeviceObject<VkBuffer> readback_;
   DeviceObject<VkDeviceMemory> readbackMemory_;
   VkMemoryPropertyFlags readbackFlags_ = 0;

@@ -1,7 +1,7 @@
-// #11.4 NODE-3: the Vulkan-rendered frame's calls allocate little and keep nothing: a child
-// process (--expose-gc) runs 450 frames of waitFrameSync, beginFrame, locateViews, both eyes
-// acquired, waited, cleared, submitted and released, and endFrame with the projection layer (its
-// native structures built once and reused), and reports heapUsed growth with no GC in between.
+// #11.4 NODE-3: the Vulkan-rendered frame's calls allocate nothing per frame but the frame's display
+// time: a child process (--expose-gc) runs frames of waitFrameSync, beginFrame, locateViews, both
+// eyes acquired, waited, cleared, submitted and released, and endFrame with the projection layer
+// (its native structures built once and reused), and reports heapUsed growth with no GC in between.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,20 +12,30 @@ const LAVAPIPE = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
 const missing = missingSystemComponent({ 'Mesa lavapipe (mesa-vulkan-drivers)': [LAVAPIPE] });
 
 describe.skipIf(missing !== null)('heap of the Vulkan-rendered frame', () => {
-  it('#11.4 NODE-3: 450 rendered frames allocate under 1.5 KB each and retain nothing per frame (the layers are not rebuilt)', () => {
-    const frames = 450;
-    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(repoRoot, 'test/openxr-api/fixtures/heap-vulkan-frame.ts'), String(frames)], {
+  it('#11.4 NODE-3: 3,000 rendered frames after a 1,000-frame warm-up allocate under 96 bytes each (the display time, little else) and retain under 256 KB', () => {
+    const frames = 3000;
+    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(repoRoot, 'test/openxr-api/fixtures/heap-vulkan-frame.ts'), String(frames), '1000'], {
       cwd: repoRoot,
       encoding: 'utf8',
-      env: { ...process.env, VK_DRIVER_FILES: LAVAPIPE },
-      timeout: 60_000,
+      // 1000 Hz: the simulated runtime paces xrWaitFrame; 4,000 frames at 90 Hz would take 44 s.
+      env: { ...process.env, VK_DRIVER_FILES: LAVAPIPE, SIMXR_DISPLAY_HZ: '1000' },
+      timeout: 90_000,
     });
     const r = JSON.parse(out.trim().split('\n').pop() as string) as { allocated: number; retained: number; collectionsDuringRun: number };
-    process.stderr.write(`[#11.4 heap] ${frames} Vulkan-rendered frames: ${r.allocated} bytes allocated, ${r.retained} retained\n`);
+    process.stderr.write(`[#11.4 heap] ${frames} Vulkan-rendered frames: ${r.allocated} bytes allocated (${(r.allocated / frames).toFixed(1)} per frame), ${r.retained} retained\n`);
     expect(r.collectionsDuringRun).toBe(0);
-    // Measured: about 0.9 KB per frame, most of it the frame calls' numbers (frame state, times);
-    // rebuilding the layers' native structures every frame would be about 3 KB.
-    expect(r.allocated / frames).toBeLessThan(1536);
-    expect(r.retained).toBeLessThan(128 * 1024);
-  }, 90_000);
+    // Measured (heapUsed, 3,000 frames after a warm-up of 60 / 300 / 1,000 / 3,000 frames): now
+    // 102 / 89 / 58 / 50 bytes per frame; before the per-frame path was cleaned up (a closure in
+    // fence.signaled and in waitFrameSync, four boxed colour channels per clear, performance.now()
+    // per call, the frame state's fields all rewritten every frame, poses copied number by number)
+    // 516 / 485 / 413 / 74: TurboFan removes most of it only after some 3,000 frames (33 s at 90 Hz).
+    // A sampling heap profile of the warm loop puts 33 bytes in the frame's calls: two numbers,
+    // the frame's predictedDisplayTime (beyond the small-integer range: a heap number each time
+    // the runtime gives a new one) and that number boxed again where the application passes it
+    // to locateViews(); the rest is V8's own bookkeeping.
+    expect(r.allocated / frames).toBeLessThan(96);
+    // What survives full collections is mostly the code and feedback the JIT made during the run
+    // (17-148 KB measured): a leak of a 4 KB structure every 50 frames would show.
+    expect(r.retained).toBeLessThan(256 * 1024);
+  }, 120_000);
 });

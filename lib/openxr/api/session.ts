@@ -251,12 +251,16 @@ export class Session extends EventEmitter<SessionEvents> {
     } catch (error) {
       return Promise.reject(asOpenXrError(error));
     }
-    return promise.then(undefined, (error: unknown) => rethrowNative(error));
+    return promise.then(undefined, rethrowNative);
   }
 
   /** xrWaitFrame on this thread (blocks the event loop until the frame; for workers and scripts). */
   waitFrameSync(): FrameState {
-    return callNative(() => this.#native.waitFrameSync());
+    try {
+      return this.#native.waitFrameSync();
+    } catch (error) {
+      rethrowNative(error); // not callNative(() => ...): no closure per frame
+    }
   }
 
   /** xrBeginFrame. Returns true when the previous begun frame was discarded (XR_FRAME_DISCARDED). */
@@ -298,9 +302,12 @@ export class Session extends EventEmitter<SessionEvents> {
       for (let v = 0; v < layerViews.length; v++) {
         const view = layerViews[v] as ProjectionView;
         const pose = view.pose;
-        for (let i = 0; i < 7; i++) data[o + i] = pose[i] as number;
+        // Float32Array to Float32Array: a copy that boxes no number, even before the JIT optimises this.
+        if (pose instanceof Float32Array && pose.length === 7) data.set(pose, o);
+        else for (let i = 0; i < 7; i++) data[o + i] = pose[i] as number;
         const fov = view.fov;
-        if (fov instanceof Float32Array || Array.isArray(fov)) {
+        if (fov instanceof Float32Array && fov.length === 4) data.set(fov, o + 7);
+        else if (fov instanceof Float32Array || Array.isArray(fov)) {
           for (let i = 0; i < 4; i++) data[o + 7 + i] = (fov as ArrayLike<number>)[i] as number;
         } else {
           const f = fov as Fov;

@@ -2,7 +2,7 @@
 // pass numbers and kept handles to the native side: no JavaScript objects are created per call.
 import { VulkanError } from '../errors.js';
 import {
-  Buffer,
+  VulkanBuffer,
   checkSize as size,
   checkUint as uint,
   ComputePipeline,
@@ -20,7 +20,7 @@ import { vulkanCompute, type NativeVulkanCompute } from './native-compute.js';
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 const NO_HANDLE = 0n;
 
-// `Function & { prototype: T }`: Buffer has a private constructor, which no `new (...) => T` type admits.
+// `Function & { prototype: T }`: VulkanBuffer has a private constructor, which no `new (...) => T` type admits.
 function usable<T extends DeviceChild>(name: string, v: unknown, type: Function & { prototype: T }): T {
   if (!(v instanceof type)) throw new TypeError(`${name} must be a ${type.name}`);
   const child = v as T;
@@ -62,6 +62,7 @@ export class CommandBuffer extends DeviceChild {
   protected readonly kind = 'VkCommandBuffer';
   readonly #pool: CommandPool;
   readonly #n: NativeVulkanCompute;
+  readonly #colour = new Float32Array(4);
 
   /** @internal */
   constructor(device: DeviceOwner, pool: CommandPool, handle: bigint) {
@@ -154,9 +155,9 @@ export class CommandBuffer extends DeviceChild {
   }
 
   /** vkCmdCopyBuffer (one region). */
-  copyBuffer(src: Buffer, dst: Buffer, bytes: number | bigint, srcOffset: number | bigint = 0, dstOffset: number | bigint = 0): this {
-    const s = usable('src', src, Buffer);
-    const d = usable('dst', dst, Buffer);
+  copyBuffer(src: VulkanBuffer, dst: VulkanBuffer, bytes: number | bigint, srcOffset: number | bigint = 0, dstOffset: number | bigint = 0): this {
+    const s = usable('src', src, VulkanBuffer);
+    const d = usable('dst', dst, VulkanBuffer);
     size('bytes', bytes);
     size('srcOffset', srcOffset);
     size('dstOffset', dstOffset);
@@ -199,7 +200,14 @@ export class CommandBuffer extends DeviceChild {
     if (typeof r !== 'number' || typeof g !== 'number' || typeof b !== 'number' || typeof a !== 'number') throw new TypeError('clearColorImage: the colour is 4 numbers');
     uint('baseArrayLayer', baseArrayLayer);
     uint('layerCount', layerCount);
-    this.#n.cmdClearColorImage(this.handle, handle, IMAGE_LAYOUTS[layout], r, g, b, a, baseArrayLayer, layerCount);
+    // Through a kept Float32Array: four fractional numbers passed to a native function would each
+    // be boxed (a heap object per channel per call).
+    const colour = this.#colour;
+    colour[0] = r;
+    colour[1] = g;
+    colour[2] = b;
+    colour[3] = a;
+    this.#n.cmdClearColorImage(this.handle, handle, IMAGE_LAYOUTS[layout], colour, baseArrayLayer, layerCount);
     return this;
   }
 

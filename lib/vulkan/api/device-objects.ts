@@ -174,7 +174,8 @@ export interface BufferCreateOptions {
   readonly usage: number;
 }
 
-export class Buffer extends SimpleChild {
+/** A VkBuffer. Not called `Buffer`: a named or `import *` import would shadow Node's global Buffer. */
+export class VulkanBuffer extends SimpleChild {
   protected readonly kind = 'VkBuffer';
   protected readonly nativeKind = 'buffer';
   readonly size: number | bigint;
@@ -183,15 +184,15 @@ export class Buffer extends SimpleChild {
   #memory: DeviceMemory | null = null;
 
   /** @internal */
-  static create(device: DeviceOwner, options: BufferCreateOptions): Buffer {
+  static create(device: DeviceOwner, options: BufferCreateOptions): VulkanBuffer {
     if (typeof options !== 'object' || options === null) throw new TypeError('createBuffer(options): options must be an object');
     checkSize('size', options.size);
     checkUint('usage', options.usage);
     const info = withVulkanErrors(() => vulkanCompute().createBuffer(device.liveHandle, options.size, options.usage));
-    return new Buffer(device, info.handle, options.size, info);
+    return new VulkanBuffer(device, info.handle, options.size, info);
   }
 
-  private constructor(device: DeviceOwner, handle: bigint, size: number | bigint, req: Buffer['memoryRequirements']) {
+  private constructor(device: DeviceOwner, handle: bigint, size: number | bigint, req: VulkanBuffer['memoryRequirements']) {
     super(device, handle);
     this.size = size;
     this.memoryRequirements = { size: req.size, alignment: req.alignment, memoryTypeBits: req.memoryTypeBits };
@@ -254,7 +255,7 @@ export class DescriptorSetLayout extends SimpleChild {
 export interface DescriptorBufferWrite {
   readonly binding: number;
   readonly descriptorType: number;
-  readonly buffer: Buffer;
+  readonly buffer: VulkanBuffer;
   readonly offset?: number | bigint;
   readonly range?: number | bigint;
 }
@@ -318,7 +319,7 @@ export class DescriptorSet extends DeviceChild {
   writeBuffers(writes: readonly DescriptorBufferWrite[]): void {
     if (!Array.isArray(writes)) throw new TypeError('writeBuffers(writes): writes must be an array');
     const flat = writes.map((w: DescriptorBufferWrite, i) => {
-      if (typeof w !== 'object' || w === null || !(w.buffer instanceof Buffer)) throw new TypeError(`writes[${i}].buffer must be a Buffer`);
+      if (typeof w !== 'object' || w === null || !(w.buffer instanceof VulkanBuffer)) throw new TypeError(`writes[${i}].buffer must be a VulkanBuffer`);
       checkUint(`writes[${i}].binding`, w.binding);
       checkUint(`writes[${i}].descriptorType`, w.descriptorType);
       if (w.buffer.isDestroyed) throw destroyedError('VkBuffer');
@@ -446,7 +447,12 @@ export class Fence extends SimpleChild {
   /** vkGetFenceStatus */
   get signaled(): boolean {
     this.live();
-    return withVulkanErrors(() => this.native.fenceStatus(this.device.liveHandle, this.handle));
+    // try/catch, not withVulkanErrors: a closure per call would be garbage in every frame that polls.
+    try {
+      return this.native.fenceStatus(this.device.liveHandle, this.handle);
+    } catch (error) {
+      throw toVulkanError(error);
+    }
   }
 
   /** vkResetFences */

@@ -4,7 +4,7 @@
 import { loadVulkanAddon, type NativeVulkanDevice, type NativeVulkanInstance } from '../native-api.js';
 import { CommandPool, Queue } from './commands.js';
 import {
-  Buffer,
+  VulkanBuffer,
   ComputePipeline,
   DescriptorPool,
   DescriptorSetLayout,
@@ -176,9 +176,9 @@ export class Device implements DeviceOwner {
     return queue;
   }
 
-  createBuffer(options: BufferCreateOptions): Buffer {
+  createBuffer(options: BufferCreateOptions): VulkanBuffer {
     this.liveHandle;
-    return Buffer.create(this, options);
+    return VulkanBuffer.create(this, options);
   }
 
   /** vkAllocateMemory (pick the type with physicalDevice.findMemoryType()). */

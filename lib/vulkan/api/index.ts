@@ -7,7 +7,7 @@ export type { DeviceCreateOptions, QueueCreateInfo } from './device.js';
 export { VulkanError } from '../errors.js';
 // Compute (issue 11): the objects a Device makes, its queues, and the physical-device queries.
 export {
-  Buffer,
+  VulkanBuffer,
   ComputePipeline,
   DescriptorPool,
   DescriptorSet,

@@ -112,7 +112,8 @@ export interface NativeVulkanCompute {
     set: bigint,
     writes: readonly { binding: number; descriptorType: number; imageView: bigint; imageLayout: number }[],
   ): void;
-  cmdClearColorImage(commandBuffer: bigint, image: bigint, layout: number, r: number, g: number, b: number, a: number, baseArrayLayer: number, layerCount: number): void;
+  /** `rgba`: the float colour, 4 numbers. */
+  cmdClearColorImage(commandBuffer: bigint, image: bigint, layout: number, rgba: Float32Array, baseArrayLayer: number, layerCount: number): void;
   createFence(device: bigint, signaled: boolean): bigint;
   fenceStatus(device: bigint, fence: bigint): boolean;
   resetFence(device: bigint, fence: bigint): void;
