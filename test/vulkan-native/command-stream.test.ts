@@ -2,9 +2,17 @@
 // addon's validate(): whatever the bytes, a stream is either accepted with its command count or
 // refused with a CommandStreamError naming the command at fault and why — never a crash, never
 // another error. Streams are built here from the format (native/vulkan/command_stream.h), not by
-// the CommandEncoder, so every malformation can be written. Seeded: a failure reproduces.
+// the CommandEncoder, so every malformation can be written. Seeded: a failure reproduces. The same
+// cases also run through the decoder built with AddressSanitizer and UndefinedBehaviorSanitizer
+// (test/native/command_stream_fuzz), which replays the accepted ones into reading fake commands.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/paths.js';
+import { findFirst, skipOrFail } from '../helpers/system.js';
 import { COMMAND_OPCODE, CommandStreamError, HANDLE_KIND, validateCommandStream, type CommandStreamRefusal } from '../../lib/vulkan/api/command-encoder.js';
 
 const SEED = 14;
@@ -160,4 +168,52 @@ describe('the encoded-command decoder', () => {
       { seed: SEED, numRuns: 2000 },
     );
   });
+
+  it('#14: the fuzz cases under AddressSanitizer and UndefinedBehaviorSanitizer: the decoder reads nothing outside the stream and the table, validating or replaying, and agrees with the addon', (ctx) => {
+    const compiler = findFirst(['/usr/bin/g++', '/usr/local/bin/g++']);
+    if (compiler === undefined) skipOrFail(ctx, 'no g++ to build the sanitized decoder');
+    const dir = mkdtempSync(path.join(tmpdir(), 'kl-stream-fuzz-'));
+    const harness = path.join(dir, 'replay_fuzz');
+    execFileSync(compiler, [
+      '-std=c++20', '-Wall', '-Wextra', '-Werror', '-fsanitize=address,undefined', '-fno-sanitize-recover=undefined', '-fno-omit-frame-pointer', '-g', '-O1',
+      '-I', path.join(repoRoot, 'native'), '-o', harness,
+      path.join(repoRoot, 'test/native/command_stream_fuzz/replay_fuzz.cc'), path.join(repoRoot, 'native/vulkan/command_stream.cc'),
+    ]);
+    // Cases: well-formed streams (replayed), one word changed, cut short, arbitrary words; each against KINDS or a random table.
+    const kindsTable = fc.oneof(fc.constant(KINDS), fc.uint8Array({ max: 6, maxLength: 10 }));
+    const mutated = fc.tuple(commands, fc.nat(), u32).map(([cmds, where, value]) => {
+      const words = cmds.flat();
+      words[where % words.length] = value;
+      return { words, byteLength: words.length * 4 };
+    });
+    const cut = fc.tuple(commands, fc.nat()).map(([cmds, where]) => {
+      const words = cmds.flat();
+      return { words, byteLength: where % (words.length * 4 + 1) };
+    });
+    const arbitrary = fc.array(fc.oneof(u32, fc.nat(12)), { maxLength: 48 }).map((words) => ({ words, byteLength: words.length * 4 }));
+    const valid = commands.map((cmds) => ({ words: cmds.flat(), byteLength: cmds.flat().length * 4 }));
+    const cases = fc.sample(fc.tuple(fc.oneof(valid, mutated, cut, arbitrary), kindsTable), { seed: SEED, numRuns: 4000 });
+    const parts: Buffer[] = [];
+    const u32le = (n: number) => {
+      const b = Buffer.alloc(4);
+      b.writeUInt32LE(n);
+      return b;
+    };
+    const pad = (b: Buffer) => Buffer.concat([b, Buffer.alloc((4 - (b.length % 4)) % 4)]);
+    const expected: string[] = [];
+    for (const [{ words, byteLength }, kinds] of cases) {
+      const bytes = Buffer.from(new Uint32Array(words).buffer).subarray(0, byteLength);
+      parts.push(u32le(kinds.length), pad(Buffer.from(kinds)), u32le(byteLength), pad(bytes));
+      const r = check(stream(words), byteLength, kinds);
+      expected.push(typeof r === 'number' ? `ok ${r}` : `refused ${r.reason} ${r.byteOffset}`);
+    }
+    const input = path.join(dir, 'cases.bin');
+    writeFileSync(input, Buffer.concat(parts));
+    const out = execFileSync(harness, [input], { encoding: 'utf8', env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1:abort_on_error=0', UBSAN_OPTIONS: 'print_stacktrace=1' } });
+    const lines = out.trim().split('\n');
+    expect(lines).toEqual(expected);
+    // Both sides were exercised: many accepted (and so replayed), many refused.
+    expect(lines.filter((l) => l.startsWith('ok ') && l !== 'ok 0').length).toBeGreaterThan(800);
+    expect(lines.filter((l) => l.startsWith('refused')).length).toBeGreaterThan(800);
+  }, 120_000);
 });
