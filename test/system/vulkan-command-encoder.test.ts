@@ -187,7 +187,13 @@ describe.skipIf(skip !== null)('CommandEncoder on the real driver', () => {
     expect(() => encoder.slot(s.y)).toThrow(TypeError);
     expect(() => new CommandEncoder({} as never, [])).toThrow(TypeError);
     expect(() => new CommandEncoder(encoder.commandBuffer, [s.pipeline, 'x' as never])).toThrow(TypeError);
-    encoder.bindPipeline(0).dispatch(1);
+    // Push-constant data from any view lands as the same bits in the stream.
+    const bits = new Uint32Array([0x3f80_0000, 0xffc0_0001, 7]); // 1.0f, a NaN with a payload, 7
+    const views: ArrayBufferView[] = [bits, new Int32Array(bits.buffer), new Float32Array(bits.buffer), new Uint8Array(bits.buffer), new DataView(bits.buffer)];
+    for (const view of views) encoder.pushConstants(1, STAGE_COMPUTE, 0, view);
+    const written = new Uint32Array(encoder.stream, 0, encoder.byteLength / 4);
+    for (let i = 0; i < views.length; i++) expect([...written.subarray(i * 8 + 5, i * 8 + 8)]).toEqual([...bits]);
+    encoder.begin().bindPipeline(0).dispatch(1);
     s.x.destroy();
     expect(() => encoder.end()).toThrow(/table slot 3 \(a VulkanBuffer\) was destroyed/);
     encoder.bind([s.pipeline, s.layout, s.set]).begin().bindPipeline(0);

@@ -237,12 +237,12 @@ export class CommandEncoder {
     u[w + 2] = offset;
     u[w + 3] = bytes;
     const at = w + 4;
-    // Same-type set() copies bits; other views are copied byte by byte.
-    if (data instanceof Uint32Array) u.set(data, at);
+    // Push constants are a few words: for integers an element loop costs less than set(); set()
+    // between arrays of one type copies bits (a float NaN's payload too); other views byte by byte.
+    if (data instanceof Uint32Array) for (let i = 0; i < words; i++) u[at + i] = data[i]!;
+    else if (data instanceof Int32Array) for (let i = 0, s = this.#i32; i < words; i++) s[at + i] = data[i]!;
     else if (data instanceof Float32Array) this.#f32.set(data, at);
-    else if (data instanceof Int32Array) this.#i32.set(data, at);
-    else if (data instanceof Uint8Array) this.#u8.set(data, at * 4);
-    else this.#u8.set(new Uint8Array(data.buffer, data.byteOffset, bytes), at * 4);
+    else this.#u8.set(data instanceof Uint8Array ? data : new Uint8Array(data.buffer, data.byteOffset, bytes), at * 4);
     return this;
   }
 
