@@ -123,7 +123,7 @@ async function vulkanSection(): Promise<string> {
   const version = khronosVulkanLoaderPackageVersion();
   const lines = [
     VULKAN_START,
-    '## Vulkan on lavapipe (issue 10)',
+    '## Vulkan on lavapipe (issues 10 and 14)',
     '',
     '`khronos-loader bench vulkan` measures any one of these tables on an installed package.',
     '',
