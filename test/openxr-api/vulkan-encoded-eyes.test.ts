@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
 import type { ProjectionLayer } from '../../lib/openxr/api/session.js';
 import { VIEW_FLOATS } from '../../lib/openxr/api/types.js';
-import { ACCESS, CommandEncoder, PIPELINE_STAGE, type ImageBarrier } from '../../lib/vulkan/api/index.js';
+import { toAttachment, toTransfer } from '../../lib/cli/vulkan-eyes.js';
+import { CommandEncoder } from '../../lib/vulkan/api/index.js';
 import { createLoader as createVulkanLoader } from '../../lib/vulkan/loader.js';
 import { missingSystemComponent } from '../helpers/system.js';
 import { createTestInstance, runUntil } from './helpers.js';
@@ -16,23 +17,6 @@ const RGBA8 = 37;
 const BGRA8 = 44;
 const FRAMES = 12;
 
-// XR_KHR_vulkan_enable2: a waited image is in COLOR_ATTACHMENT_OPTIMAL and must be left there.
-const toTransfer: ImageBarrier = {
-  oldLayout: 'color-attachment-optimal',
-  newLayout: 'transfer-dst-optimal',
-  srcStageMask: PIPELINE_STAGE.COLOR_ATTACHMENT_OUTPUT,
-  dstStageMask: PIPELINE_STAGE.TRANSFER,
-  srcAccessMask: ACCESS.COLOR_ATTACHMENT_WRITE,
-  dstAccessMask: ACCESS.TRANSFER_WRITE,
-};
-const toAttachment: ImageBarrier = {
-  oldLayout: 'transfer-dst-optimal',
-  newLayout: 'color-attachment-optimal',
-  srcStageMask: PIPELINE_STAGE.TRANSFER,
-  dstStageMask: PIPELINE_STAGE.COLOR_ATTACHMENT_OUTPUT,
-  srcAccessMask: ACCESS.TRANSFER_WRITE,
-  dstAccessMask: ACCESS.COLOR_ATTACHMENT_WRITE,
-};
 const colour = (frame: number, eye: number): [number, number, number, number] => [(frame * 19 + 5) & 255, eye === 0 ? 60 : 200, (frame * 7) & 255, 255];
 
 describe.skipIf(missing !== null)('encoded command buffers on swapchain images', () => {
