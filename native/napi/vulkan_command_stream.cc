@@ -112,6 +112,7 @@ Napi::Value Record(const Napi::CallbackInfo& info) {
 
 // One command of the benchmark's mix (lib/bench/vulkan-record.ts records the same from JavaScript).
 enum class MixCommand : uint8_t { BindPipeline, BindSet, Push, Dispatch, Barrier };
+constexpr uint32_t kMaxLoopCommands = 10'000'000;
 
 // cLoop(commandBuffer, pipeline, layout, set, commands, frames) → mean wall ns per frame.
 Napi::Value CLoop(const Napi::CallbackInfo& info) {
@@ -123,6 +124,7 @@ Napi::Value CLoop(const Napi::CallbackInfo& info) {
   const uint32_t commands = U32Arg(env, info[4], "commands");
   const uint32_t frames = U32Arg(env, info[5], "frames");
   if (cb == nullptr || frames == 0) throw ArgumentError(env, "cLoop needs a command buffer and at least one frame");
+  if (commands > kMaxLoopCommands) throw ArgumentError(env, "cLoop records at most 10,000,000 commands a frame");
   std::vector<MixCommand> mix(commands);
   for (uint32_t i = 0; i < commands; ++i) mix[i] = static_cast<MixCommand>(i % 5);
   const uint32_t values[2] = {0x3f800000, 256};  // the SAXPY shader's (a = 1.0f, n = 256)

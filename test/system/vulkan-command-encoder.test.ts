@@ -13,6 +13,7 @@ import {
   CommandBuffer,
   CommandEncoder,
   CommandStreamError,
+  HANDLE_KIND,
   VK_API_VERSION_1_1,
   VulkanError,
   type Device,
@@ -185,6 +186,8 @@ describe.skipIf(skip !== null)('CommandEncoder on the real driver', () => {
     expect(() => encoder.copyBuffer(3, 3, -4)).toThrow(TypeError);
     expect(() => encoder.bind([])).toThrow(VulkanError); // not while recording
     expect(() => encoder.slot(s.y)).toThrow(TypeError);
+    encoder.kinds[0] = HANDLE_KIND.buffer; // a copy: the table end() checks against is the encoder's own
+    expect([...encoder.kinds]).toEqual([HANDLE_KIND.pipeline, HANDLE_KIND.pipelineLayout, HANDLE_KIND.descriptorSet, HANDLE_KIND.buffer]);
     expect(() => new CommandEncoder({} as never, [])).toThrow(TypeError);
     expect(() => new CommandEncoder(encoder.commandBuffer, [s.pipeline, 'x' as never])).toThrow(TypeError);
     // Push-constant data from any view lands as the same bits in the stream.

@@ -171,9 +171,9 @@ export class CommandEncoder {
     return i;
   }
 
-  /** The bound table's kinds (HANDLE_KIND per slot), for validateCommandStream. */
+  /** A copy of the bound table's kinds (HANDLE_KIND per slot), for validateCommandStream. */
   get kinds(): Uint8Array {
-    return this.#kinds;
+    return this.#kinds.slice(); // a copy: the table end() checks against stays the encoder's own
   }
 
   /** The stream (its first `byteLength` bytes are this recording's). */
