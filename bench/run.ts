@@ -7,7 +7,8 @@
 //     pass-through layers and core_validation when installed, then the other commands.
 //  3. Monado, when built (issue 17): xrLocateSpace with 0..4 pass-through layers and core_validation.
 //  4. Vulkan (issue 10): vkGetDeviceQueue and vkCmdPushConstants on lavapipe with 0/1/3
-//     pass-through Vulkan layers and VK_LAYER_KHRONOS_validation, ours beside the Khronos loader.
+//     pass-through Vulkan layers and VK_LAYER_KHRONOS_validation, ours beside the Khronos loader;
+//     and (issue 14) 10,000 commands recorded per call, through the CommandEncoder and in a C loop.
 // KL_BENCH_SCALE (default 1) multiplies every iteration count (e.g. 0.01 for a quick look).
 // KL_BENCH_ONLY=vulkan runs part 4 alone and replaces only its section of bench/RESULTS.md.
 import { execFileSync } from 'node:child_process';
@@ -24,6 +25,7 @@ import { packageRoot } from '../lib/native.js';
 import type { Summary } from '../lib/bench/stats.js';
 import { runVulkanBench, SYSTEM_EXPLICIT_LAYER_FOLDER, khronosVulkanLoaderPackageVersion, type VulkanBenchResult } from '../lib/bench/run-vulkan-bench.js';
 import { formatVulkanBenchMarkdown, vulkanTargets, vulkanTrampolineTally } from '../lib/bench/vulkan-report.js';
+import { formatRecordBenchMarkdown, RECORD_DEFAULT_FRAMES, recordTargets, runRecordBench } from '../lib/bench/run-vulkan-record-bench.js';
 
 const scale = Number(process.env.KL_BENCH_SCALE ?? 1);
 const repeats = Number(process.env.KL_BENCH_REPEATS ?? 7);
@@ -117,12 +119,13 @@ async function vulkanSection(): Promise<string> {
   for (const [command, n] of [['vkGetDeviceQueue', 1_000_000], ['vkCmdPushConstants', 200_000]] as const) {
     results.push(await runVulkanBench({ command, passthroughCounts: [0, 1, 3], realLayers: validation, iterations: iterations(n), repeats, processes, onProgress: progress }));
   }
+  const record = await runRecordBench({ frames: iterations(RECORD_DEFAULT_FRAMES), repeats, onProgress: progress });
   const first = results[0];
   const load = os.loadavg().map((x) => x.toFixed(2)).join(', ');
   const version = khronosVulkanLoaderPackageVersion();
   const lines = [
     VULKAN_START,
-    '## Vulkan on lavapipe (issue 10)',
+    '## Vulkan on lavapipe (issues 10 and 14)',
     '',
     '`khronos-loader bench vulkan` measures any one of these tables on an installed package.',
     '',
@@ -136,8 +139,10 @@ async function vulkanSection(): Promise<string> {
     `${vulkanTrampolineTally(results)} (met: our median at or below Khronos's; within noise: above, but the interleaved processes disagree on which is faster; missed: above in a way the spread does not explain).`,
     '',
     ...results.flatMap(vulkanTargets),
+    ...recordTargets(record),
     '',
     ...results.map((r) => formatVulkanBenchMarkdown(r, { headingLevel: 3, omitRunInfo: true })),
+    formatRecordBenchMarkdown(record, 3),
     VULKAN_END,
     '',
   ];

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../native.js';
 
-export type BenchChildModule = 'ours-child' | 'khronos-child' | 'vulkan-child';
+export type BenchChildModule = 'ours-child' | 'khronos-child' | 'vulkan-child' | 'vulkan-record-child';
 
 /** node arguments that run a child module: the .js beside this file, or the .ts through tsx in a source checkout. */
 function childCommand(module: BenchChildModule): string[] {

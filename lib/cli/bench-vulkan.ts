@@ -6,13 +6,16 @@ import { runVulkanBench, vulkanBenchCommand, VULKAN_BENCH_COMMANDS } from '../be
 import type { VulkanBenchCommandName } from '../bench/vulkan-child-protocol.js';
 import { formatVulkanBenchMarkdown, vulkanTargets } from '../bench/vulkan-report.js';
 import { flagsOf, positiveInteger, type BenchCliIo, type CommonBenchArgs } from './bench-args.js';
+import { formatRecordBenchMarkdown, RECORD_COMMAND, runRecordBench } from '../bench/run-vulkan-record-bench.js';
 
 export const BENCH_VULKAN_USAGE = `usage: khronos-loader bench vulkan [options]
 
   Times one Vulkan device command through this loader (its exported trampoline and the pointer
   from vkGetDeviceProcAddr) with copies of the bundled pass-through Vulkan layer and with real
   layers, beside the Khronos loader (libvulkan.so.1, in a child process), on lavapipe.
-  --command <name>      ${Object.keys(VULKAN_BENCH_COMMANDS).join(', ')} (default vkGetDeviceQueue)
+  --command <name>      ${Object.keys(VULKAN_BENCH_COMMANDS).join(', ')} (default vkGetDeviceQueue), or
+                        ${RECORD_COMMAND}: a frame of 10,000 compute commands recorded one N-API call per command,
+                        through the CommandEncoder, and in a C loop (no layers; --iterations is frames per run)
   --layers <list>       comma-separated: numbers of pass-through layers for a row each (default 0,1,3),
                         and names of real layers for a row each (e.g. VK_LAYER_KHRONOS_validation)
   --iterations <n>      calls per timed run (default per command)
@@ -27,12 +30,15 @@ export const BENCH_VULKAN_USAGE = `usage: khronos-loader bench vulkan [options]
 
 export interface VulkanBenchCliArgs extends CommonBenchArgs {
   readonly command: VulkanBenchCommandName;
+  /** `--command record`: the command-recording benchmark instead of a per-call one. */
+  readonly record?: true;
   readonly driverManifest?: string;
 }
 
 /** Parses the arguments after "bench vulkan"; a string is the usage error. */
 export function parseVulkanBenchArgs(args: readonly string[]): VulkanBenchCliArgs | string {
   let command: VulkanBenchCommandName = 'vkGetDeviceQueue';
+  let record = false;
   const counts = new Set<number>();
   const realLayers: string[] = [];
   const numbers: { iterations?: number; repeats?: number; processes?: number } = {};
@@ -47,13 +53,19 @@ export function parseVulkanBenchArgs(args: readonly string[]): VulkanBenchCliArg
       case '--no-khronos':
         khronosLoader = false;
         break;
-      case '--command':
+      case '--command': {
+        const name = value() ?? '';
+        if (name === RECORD_COMMAND) {
+          record = true;
+          break;
+        }
         try {
-          command = vulkanBenchCommand(value() ?? '').name;
+          command = vulkanBenchCommand(name).name;
         } catch (error) {
-          return (error as Error).message;
+          return `${(error as Error).message}, ${RECORD_COMMAND}`;
         }
         break;
+      }
       case '--layers': {
         const list = value();
         if (list === undefined || list.trim() === '') return '--layers needs numbers or layer names';
@@ -84,8 +96,10 @@ export function parseVulkanBenchArgs(args: readonly string[]): VulkanBenchCliArg
         return `unknown argument ${JSON.stringify(arg)}`;
     }
   }
+  if (record && (counts.size > 0 || realLayers.length > 0)) return `--command ${RECORD_COMMAND} runs without layers: leave --layers out`;
   return {
     command,
+    ...(record ? { record: true as const } : {}),
     passthroughCounts: counts.size > 0 ? [...counts].sort((a, b) => a - b) : realLayers.length > 0 ? [0] : [0, 1, 3],
     realLayers,
     json,
@@ -106,6 +120,16 @@ export async function runVulkanBenchCli(args: readonly string[], io: BenchCliIo)
     return 2;
   }
   try {
+    if (parsed.record) {
+      const result = await runRecordBench({
+        ...(parsed.iterations !== undefined ? { frames: parsed.iterations } : {}),
+        ...(parsed.repeats !== undefined ? { repeats: parsed.repeats } : {}),
+        ...(parsed.driverManifest !== undefined ? { driverManifest: parsed.driverManifest } : {}),
+        onProgress: (line) => io.stderr(`bench: ${line}\n`),
+      });
+      io.stdout(parsed.json ? `${JSON.stringify(result, null, 2)}\n` : formatRecordBenchMarkdown(result));
+      return 0;
+    }
     const result = await runVulkanBench({ ...parsed, onProgress: (line) => io.stderr(`bench: ${line}\n`) });
     io.stdout(parsed.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatVulkanBenchMarkdown(result)}\n${vulkanTargets(result).join('\n')}\n`);
     return 0;

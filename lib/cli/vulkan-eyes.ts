@@ -72,7 +72,8 @@ interface ComputeEyes {
   readonly constants: Uint32Array;
 }
 
-const toAttachment: ImageBarrier = {
+/** The clear path's transitions of a swapchain image, around its clear (exported for the tests that clear eyes their own way). */
+export const toAttachment: ImageBarrier = {
   oldLayout: 'transfer-dst-optimal',
   newLayout: 'color-attachment-optimal',
   srcStageMask: PIPELINE_STAGE.TRANSFER,
@@ -81,7 +82,7 @@ const toAttachment: ImageBarrier = {
   dstAccessMask: ACCESS.COLOR_ATTACHMENT_WRITE | ACCESS.COLOR_ATTACHMENT_READ,
 };
 // XR_KHR_vulkan_enable2: a waited image is in COLOR_ATTACHMENT_OPTIMAL; the clear needs TRANSFER_DST.
-const toTransfer: ImageBarrier = {
+export const toTransfer: ImageBarrier = {
   oldLayout: 'color-attachment-optimal',
   newLayout: 'transfer-dst-optimal',
   srcStageMask: PIPELINE_STAGE.COLOR_ATTACHMENT_OUTPUT,

@@ -15,6 +15,7 @@
 #include "napi/vulkan.h"
 #include "napi/vulkan_probe.h"
 #include "napi/vulkan_compute.h"
+#include "napi/vulkan_command_stream.h"
 #include "napi/vulkan_layer_introspection.h"
 
 namespace kl::napi {
@@ -51,6 +52,7 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     exports.Set("vulkanGetInstanceProcAddr", Napi::Function::New<VulkanGetInstanceProcAddr>(env, "vulkanGetInstanceProcAddr"));
     exports.Set("vulkanIntrospectLayerLibrary", Napi::Function::New<VulkanIntrospectLayerLibrary>(env, "vulkanIntrospectLayerLibrary"));
     exports.Set("vulkanCompute", VulkanComputeFunctions(env));
+    exports.Set("vulkanCommandStream", VulkanCommandStreamFunctions(env));  // encoded command buffers (issue 14)
     xr::RegisterOpenXrApi(env, exports);  // sessions, spaces, actions, systems, events (the typed API)
     exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
   }

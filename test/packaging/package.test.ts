@@ -96,6 +96,8 @@ describe('BUILD: the npm package', () => {
     expect(packedFiles.filter((f) => f.startsWith('build/') || f.startsWith('node_modules/'))).toEqual([]);
     // The install check, and what a source build needs besides native/: the portability CMake module.
     expect(packedFiles).toContain('install.cjs');
+    // The SPIR-V `bench vulkan --command record` and the compute example load, from the installed package too.
+    expect(packedFiles).toContain('examples/shaders/saxpy.spv');
     expect(packedFiles).toContain('cmake/GlibcBaseline.cmake');
     expect(packedFiles.filter((f) => /\.test\.[cm]?[jt]s$/.test(f) || f.endsWith('.tgz'))).toEqual([]);
   });

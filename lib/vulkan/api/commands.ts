@@ -15,6 +15,7 @@ import {
 } from './device-objects.js';
 import { toVulkanError, withVulkanErrors } from './errors.js';
 import { IMAGE_LAYOUTS, Image, type ImageLayoutName } from './image.js';
+import { IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
 import { vulkanCompute, type NativeVulkanCompute } from './native-compute.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
@@ -172,20 +173,9 @@ export class CommandBuffer extends DeviceChild {
    */
   imageBarrier(image: Image, barrier: ImageBarrier): this {
     const handle = this.#image('imageBarrier', image);
-    if (typeof barrier !== 'object' || barrier === null) throw new TypeError('imageBarrier(image, barrier): barrier must be an object');
-    const oldLayout = layout('barrier.oldLayout', barrier.oldLayout);
-    const newLayout = layout('barrier.newLayout', barrier.newLayout);
-    uint('barrier.srcStageMask', barrier.srcStageMask);
-    uint('barrier.dstStageMask', barrier.dstStageMask);
-    const srcAccess = barrier.srcAccessMask ?? 0;
-    const dstAccess = barrier.dstAccessMask ?? 0;
-    uint('barrier.srcAccessMask', srcAccess);
-    uint('barrier.dstAccessMask', dstAccess);
-    const base = barrier.baseArrayLayer ?? 0;
-    const count = barrier.layerCount ?? image.arrayLayers - base;
-    uint('barrier.baseArrayLayer', base);
-    uint('barrier.layerCount', count);
-    this.#n.cmdImageBarrier(this.handle, handle, oldLayout, newLayout, barrier.srcStageMask, barrier.dstStageMask, srcAccess, dstAccess, base, count);
+    const b = BARRIER_WORDS;
+    writeImageBarrier(barrier, image.arrayLayers, b, 0);
+    this.#n.cmdImageBarrier(this.handle, handle, b[0]!, b[1]!, b[2]!, b[3]!, b[4]!, b[5]!, b[6]!, b[7]!);
     return this;
   }
 
@@ -224,11 +214,8 @@ export class CommandBuffer extends DeviceChild {
   }
 }
 
-function layout(name: string, v: unknown): number {
-  const value = typeof v === 'string' ? (IMAGE_LAYOUTS as Record<string, number>)[v] : undefined;
-  if (value === undefined) throw new TypeError(`${name} must be one of ${Object.keys(IMAGE_LAYOUTS).join(', ')}`);
-  return value;
-}
+// imageBarrier's words, reused (recording allocates nothing).
+const BARRIER_WORDS = new Uint32Array(IMAGE_BARRIER_WORDS);
 
 /** An image layout transition (VkImageMemoryBarrier; the stage and access masks are VkPipelineStageFlags / VkAccessFlags, see PIPELINE_STAGE and ACCESS). */
 export interface ImageBarrier {

@@ -22,6 +22,17 @@ export {
 } from './device-objects.js';
 export type { BufferCreateOptions, DescriptorBufferWrite, DescriptorImageWrite, DescriptorSetLayoutBinding, PushConstantRange } from './device-objects.js';
 export { CommandBuffer, CommandPool, Queue, type ImageBarrier, type SubmitSemaphores } from './commands.js';
+// Encoded command buffers (issue 14): a frame's commands written into one ArrayBuffer, recorded in one native call.
+export {
+  COMMAND_OPCODE,
+  CommandEncoder,
+  CommandStreamError,
+  HANDLE_KIND,
+  validateCommandStream,
+  type CommandEncoderOptions,
+  type CommandStreamRefusal,
+  type EncodableObject,
+} from './command-encoder.js';
 // Images others own (an OpenXR swapchain's), and the constants a frame's barriers use.
 export { ACCESS, IMAGE_LAYOUTS, Image, PIPELINE_STAGE, type ImageInfo, type ImageLayoutName, type ImageOwner } from './image.js';
 export { PHYSICAL_DEVICE_FEATURE_NAMES, type PhysicalDeviceFeatureName, type PhysicalDeviceFeatures } from './physical-device-features.js';

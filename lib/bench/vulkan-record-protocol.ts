@@ -1,0 +1,12 @@
+// What the record bench parent (run-vulkan-record-bench.ts) asks its child process (vulkan-record-child.ts) and what it answers.
+import type { MeasurePlan } from './measure-native.js';
+import type { RecordMeasurement } from './vulkan-record.js';
+
+export interface RecordChildRequest {
+  /** Frames per timed run (iterations) and timed runs (repeats). */
+  readonly plan: MeasurePlan;
+  /** Commands per frame. */
+  readonly commands: number;
+}
+
+export type RecordChildResult = { readonly ok: true; readonly deviceName: string; readonly measurement: RecordMeasurement } | { readonly ok: false; readonly error: string };

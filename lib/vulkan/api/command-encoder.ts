@@ -1,0 +1,414 @@
+// Encoded command buffers (issue 14): commands are written from JavaScript into one reusable
+// ArrayBuffer (opcode and arguments, objects as indices into a table bound once) and recorded
+// natively in one call at end(), through the device's dispatch table, so a frame of thousands of
+// commands crosses into the addon once. The native side checks the whole stream before it makes
+// any Vulkan call (native/vulkan/command_stream.h has the format). Steady-state frames allocate
+// nothing: the stream grows only when a frame needs more room than any frame before.
+import { loadNativeAddon } from '../../native.js';
+import { VulkanError } from '../errors.js';
+import { CommandBuffer, type ImageBarrier } from './commands.js';
+// VulkanBuffer is the typed API's buffer class (named Buffer in device-objects.ts until issue 11's rename).
+import { VulkanBuffer, checkSize, checkUint as uint, ComputePipeline, DescriptorSet, PipelineLayout } from './device-objects.js';
+import { toVulkanError } from './errors.js';
+import { IMAGE_LAYOUTS, Image } from './image.js';
+import { IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
+
+const VK_ERROR_VALIDATION_FAILED = -1000011001;
+
+/** The opcode of each command (bits 0-15 of a command's header word; bits 16-31 are its length in words). */
+export const COMMAND_OPCODE = {
+  bindPipeline: 1,
+  bindDescriptorSet: 2,
+  pushConstants: 3,
+  dispatch: 4,
+  pipelineBarrier: 5,
+  copyBuffer: 6,
+  imageBarrier: 7,
+  clearColorImage: 8,
+} as const;
+
+/** What a table slot holds; a command checks that its index names the kind it needs. */
+export const HANDLE_KIND = { pipeline: 1, pipelineLayout: 2, descriptorSet: 3, buffer: 4, image: 5 } as const;
+
+/** The objects an encoder's table can hold. */
+export type EncodableObject = ComputePipeline | PipelineLayout | DescriptorSet | VulkanBuffer | Image;
+
+/** Why the native side refused a stream (native/vulkan/command_stream.h). */
+export type CommandStreamRefusal =
+  | 'unaligned'
+  | 'unknown-opcode'
+  | 'truncated'
+  | 'bad-length'
+  | 'count-past-end'
+  | 'misaligned'
+  | 'handle-index'
+  | 'handle-kind'
+  | 'bad-value'
+  | 'table-mismatch';
+
+/** A malformed stream, refused before any Vulkan call (VK_ERROR_VALIDATION_FAILED_EXT). */
+export class CommandStreamError extends VulkanError {
+  readonly reason: CommandStreamRefusal;
+  /** Where the command at fault starts. */
+  readonly byteOffset: number;
+  /** Its opcode (as written, possibly unknown). */
+  readonly opcode: number;
+  /** How many commands precede it. */
+  readonly commandIndex: number;
+  constructor(reason: CommandStreamRefusal, byteOffset: number, opcode: number, commandIndex: number, message: string) {
+    super(VK_ERROR_VALIDATION_FAILED, message);
+    this.name = 'CommandStreamError';
+    this.reason = reason;
+    this.byteOffset = byteOffset;
+    this.opcode = opcode;
+    this.commandIndex = commandIndex;
+  }
+}
+
+/** @internal The addon's functions (native/napi/vulkan_command_stream.h). */
+export interface NativeCommandStream {
+  validate(stream: ArrayBuffer, byteLength: number, kinds: Uint8Array): number;
+  record(commandBuffer: bigint, beginFlags: number, stream: ArrayBuffer, byteLength: number, handles: BigUint64Array, kinds: Uint8Array): number;
+  cLoop(commandBuffer: bigint, pipeline: bigint, layout: bigint, set: bigint, commands: number, frames: number): number;
+}
+
+/** @internal */
+export function nativeCommandStream(): NativeCommandStream {
+  return (loadNativeAddon() as unknown as { vulkanCommandStream: NativeCommandStream }).vulkanCommandStream;
+}
+
+/** A native refusal ('KL_COMMAND_STREAM') as CommandStreamError, a VkResult as VulkanError, the rest unchanged. */
+export function toCommandStreamError(error: unknown): unknown {
+  if (error instanceof Error && (error as { code?: unknown }).code === 'KL_COMMAND_STREAM') {
+    const e = error as Error & { reason: CommandStreamRefusal; byteOffset: number; opcode: number; commandIndex: number };
+    return new CommandStreamError(e.reason, e.byteOffset, e.opcode, e.commandIndex, e.message);
+  }
+  return toVulkanError(error);
+}
+
+/**
+ * Checks a stream against a table's kinds without recording it: the number of commands, or
+ * CommandStreamError. (`kinds[i]` is the HANDLE_KIND of slot i.)
+ */
+export function validateCommandStream(stream: ArrayBuffer, byteLength: number, kinds: Uint8Array): number {
+  try {
+    return nativeCommandStream().validate(stream, byteLength, kinds);
+  } catch (error) {
+    throw toCommandStreamError(error);
+  }
+}
+
+function kindOf(object: unknown): number {
+  if (object instanceof ComputePipeline) return HANDLE_KIND.pipeline;
+  if (object instanceof PipelineLayout) return HANDLE_KIND.pipelineLayout;
+  if (object instanceof DescriptorSet) return HANDLE_KIND.descriptorSet;
+  if (object instanceof VulkanBuffer) return HANDLE_KIND.buffer;
+  if (object instanceof Image) return HANDLE_KIND.image;
+  throw new TypeError('an encoder table holds ComputePipeline, PipelineLayout, DescriptorSet, VulkanBuffer and Image objects');
+}
+
+const KIND_NAMES = ['nothing', 'a ComputePipeline', 'a PipelineLayout', 'a DescriptorSet', 'a VulkanBuffer', 'an Image'] as const;
+const TWO_32 = 0x1_0000_0000;
+const MAX_U64 = 0xffff_ffff_ffff_ffffn;
+
+export interface CommandEncoderOptions {
+  /** The stream's first size in bytes (default 64 KiB); it doubles when a frame needs more. */
+  readonly initialBytes?: number;
+}
+
+/**
+ * Records a CommandBuffer from an encoded stream: `begin()`, then the same commands as
+ * CommandBuffer's, each naming objects by their index in the table (`slot(object)`), then `end()`,
+ * which checks the stream and records it (vkBeginCommandBuffer … vkEndCommandBuffer) in one call.
+ */
+export class CommandEncoder {
+  readonly commandBuffer: CommandBuffer;
+  #native: NativeCommandStream;
+  #objects: readonly EncodableObject[] = [];
+  #handles = new BigUint64Array(0);
+  #kinds = new Uint8Array(0);
+  #buffer!: ArrayBuffer;
+  #u8!: Uint8Array;
+  #u32!: Uint32Array;
+  #i32!: Int32Array;
+  #f32!: Float32Array;
+  #at = 0; // words written
+  #commands = 0;
+  #flags = 0;
+  #recording = false;
+
+  constructor(commandBuffer: CommandBuffer, objects: readonly EncodableObject[], options: CommandEncoderOptions = {}) {
+    if (!(commandBuffer instanceof CommandBuffer)) throw new TypeError('CommandEncoder: commandBuffer must be a CommandBuffer');
+    const initial = options.initialBytes ?? 65536;
+    uint('initialBytes', initial);
+    this.commandBuffer = commandBuffer;
+    this.#native = nativeCommandStream();
+    this.#allocate(Math.max(64, initial - (initial % 4)));
+    this.bind(objects);
+  }
+
+  /** Binds a new table (the only call here that allocates, besides the stream's growth). Not while recording. */
+  bind(objects: readonly EncodableObject[]): this {
+    if (!Array.isArray(objects)) throw new TypeError('CommandEncoder: objects must be an array');
+    if (this.#recording) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'CommandEncoder.bind: the table cannot change while recording (call end() first)');
+    const kinds = new Uint8Array(objects.length);
+    const handles = new BigUint64Array(objects.length);
+    objects.forEach((object, i) => {
+      kinds[i] = kindOf(object);
+      if (object.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, `CommandEncoder: objects[${i}] was destroyed`);
+      handles[i] = object.handle;
+    });
+    this.#objects = [...objects];
+    this.#kinds = kinds;
+    this.#handles = handles;
+    return this;
+  }
+
+  /** The table index of `object` (TypeError when the table does not hold it). */
+  slot(object: EncodableObject): number {
+    const i = this.#objects.indexOf(object);
+    if (i < 0) throw new TypeError('CommandEncoder.slot: the object is not in the bound table');
+    return i;
+  }
+
+  /** A copy of the bound table's kinds (HANDLE_KIND per slot), for validateCommandStream. */
+  get kinds(): Uint8Array {
+    return this.#kinds.slice(); // a copy: the table end() checks against stays the encoder's own
+  }
+
+  /** The stream (its first `byteLength` bytes are this recording's). */
+  get stream(): ArrayBuffer {
+    return this.#buffer;
+  }
+
+  get byteLength(): number {
+    return this.#at * 4;
+  }
+
+  /** Commands written since begin(). */
+  get commandCount(): number {
+    return this.#commands;
+  }
+
+  /** Starts a recording (flags: VkCommandBufferUsageFlags for vkBeginCommandBuffer at end()); the stream is reused. */
+  begin(flags = 0): this {
+    uint('flags', flags);
+    this.#flags = flags;
+    this.#at = 0;
+    this.#commands = 0;
+    this.#recording = true;
+    return this;
+  }
+
+  /** vkCmdBindPipeline (compute) of table slot `pipeline`. */
+  bindPipeline(pipeline: number): this {
+    this.#slot('bindPipeline', pipeline, HANDLE_KIND.pipeline);
+    const w = this.#header(COMMAND_OPCODE.bindPipeline, 2);
+    this.#u32[w] = pipeline;
+    return this;
+  }
+
+  /** vkCmdBindDescriptorSets (compute, one set at `firstSet`). */
+  bindDescriptorSet(layout: number, set: number, firstSet = 0): this {
+    this.#slot('bindDescriptorSet', layout, HANDLE_KIND.pipelineLayout);
+    this.#slot('bindDescriptorSet', set, HANDLE_KIND.descriptorSet);
+    uint('firstSet', firstSet);
+    const w = this.#header(COMMAND_OPCODE.bindDescriptorSet, 4);
+    const u = this.#u32;
+    u[w] = layout;
+    u[w + 1] = set;
+    u[w + 2] = firstSet;
+    return this;
+  }
+
+  /** vkCmdPushConstants: `data`'s bytes (a multiple of 4, at least 4) at `offset` (a multiple of 4). */
+  pushConstants(layout: number, stageFlags: number, offset: number, data: ArrayBufferView): this {
+    this.#slot('pushConstants', layout, HANDLE_KIND.pipelineLayout);
+    uint('stageFlags', stageFlags);
+    uint('offset', offset);
+    if (!ArrayBuffer.isView(data)) throw new TypeError('pushConstants: data must be a TypedArray or DataView');
+    const bytes = data.byteLength;
+    if (bytes === 0 || bytes % 4 !== 0 || offset % 4 !== 0) throw new TypeError('pushConstants: offset and the data size must be multiples of 4, the size at least 4');
+    const words = bytes / 4;
+    const w = this.#header(COMMAND_OPCODE.pushConstants, 5 + words);
+    const u = this.#u32;
+    u[w] = layout;
+    u[w + 1] = stageFlags;
+    u[w + 2] = offset;
+    u[w + 3] = bytes;
+    const at = w + 4;
+    // Push constants are a few words: for integers an element loop costs less than set(); set()
+    // between arrays of one type copies bits (a float NaN's payload too); other views byte by byte.
+    if (data instanceof Uint32Array) for (let i = 0; i < words; i++) u[at + i] = data[i]!;
+    else if (data instanceof Int32Array) for (let i = 0, s = this.#i32; i < words; i++) s[at + i] = data[i]!;
+    else if (data instanceof Float32Array) this.#f32.set(data, at);
+    else this.#u8.set(data instanceof Uint8Array ? data : new Uint8Array(data.buffer, data.byteOffset, bytes), at * 4);
+    return this;
+  }
+
+  /** vkCmdDispatch */
+  dispatch(groupCountX: number, groupCountY = 1, groupCountZ = 1): this {
+    uint('groupCountX', groupCountX);
+    uint('groupCountY', groupCountY);
+    uint('groupCountZ', groupCountZ);
+    const w = this.#header(COMMAND_OPCODE.dispatch, 4);
+    const u = this.#u32;
+    u[w] = groupCountX;
+    u[w + 1] = groupCountY;
+    u[w + 2] = groupCountZ;
+    return this;
+  }
+
+  /** vkCmdPipelineBarrier with one global VkMemoryBarrier. */
+  pipelineBarrier(srcStageMask: number, dstStageMask: number, srcAccessMask: number, dstAccessMask: number): this {
+    uint('srcStageMask', srcStageMask);
+    uint('dstStageMask', dstStageMask);
+    uint('srcAccessMask', srcAccessMask);
+    uint('dstAccessMask', dstAccessMask);
+    const w = this.#header(COMMAND_OPCODE.pipelineBarrier, 5);
+    const u = this.#u32;
+    u[w] = srcStageMask;
+    u[w + 1] = dstStageMask;
+    u[w + 2] = srcAccessMask;
+    u[w + 3] = dstAccessMask;
+    return this;
+  }
+
+  /** vkCmdCopyBuffer (one region) between table slots `src` and `dst`. */
+  copyBuffer(src: number, dst: number, bytes: number | bigint, srcOffset: number | bigint = 0, dstOffset: number | bigint = 0): this {
+    this.#slot('copyBuffer', src, HANDLE_KIND.buffer);
+    this.#slot('copyBuffer', dst, HANDLE_KIND.buffer);
+    u64('bytes', bytes);
+    u64('srcOffset', srcOffset);
+    u64('dstOffset', dstOffset);
+    const w = this.#header(COMMAND_OPCODE.copyBuffer, 9);
+    const u = this.#u32;
+    u[w] = src;
+    u[w + 1] = dst;
+    writeU64(u, w + 2, srcOffset);
+    writeU64(u, w + 4, dstOffset);
+    writeU64(u, w + 6, bytes);
+    return this;
+  }
+
+  /** vkCmdPipelineBarrier with one VkImageMemoryBarrier on table slot `image` (as CommandBuffer.imageBarrier). */
+  imageBarrier(image: number, barrier: ImageBarrier): this {
+    this.#slot('imageBarrier', image, HANDLE_KIND.image);
+    this.#needRecording('imageBarrier');
+    // The barrier's words first, past the stream's end: a refused barrier leaves no command behind.
+    this.#reserve(2 + IMAGE_BARRIER_WORDS);
+    writeImageBarrier(barrier, (this.#objects[image] as Image).arrayLayers, this.#u32, this.#at + 2);
+    this.#u32[this.#header(COMMAND_OPCODE.imageBarrier, 2 + IMAGE_BARRIER_WORDS)] = image;
+    return this;
+  }
+
+  /** vkCmdClearColorImage with a float colour on table slot `image` (as CommandBuffer.clearColorImage). */
+  clearColorImage(image: number, layout: 'transfer-dst-optimal' | 'general', r: number, g: number, b: number, a: number, baseArrayLayer = 0, layerCount = 1): this {
+    this.#slot('clearColorImage', image, HANDLE_KIND.image);
+    if (layout !== 'transfer-dst-optimal' && layout !== 'general') throw new TypeError("clearColorImage: layout must be 'transfer-dst-optimal' or 'general'");
+    if (typeof r !== 'number' || typeof g !== 'number' || typeof b !== 'number' || typeof a !== 'number') throw new TypeError('clearColorImage: the colour is 4 numbers');
+    uint('baseArrayLayer', baseArrayLayer);
+    uint('layerCount', layerCount);
+    const w = this.#header(COMMAND_OPCODE.clearColorImage, 9);
+    const u = this.#u32;
+    const f = this.#f32;
+    u[w] = image;
+    u[w + 1] = IMAGE_LAYOUTS[layout];
+    f[w + 2] = r;
+    f[w + 3] = g;
+    f[w + 4] = b;
+    f[w + 5] = a;
+    u[w + 6] = baseArrayLayer;
+    u[w + 7] = layerCount;
+    return this;
+  }
+
+  /**
+   * Appends words encoded elsewhere (whole commands in this format, e.g. kept from an earlier
+   * frame). They are checked with the rest at end(); commandCount does not count them.
+   */
+  writeWords(words: Uint32Array): this {
+    if (!(words instanceof Uint32Array)) throw new TypeError('writeWords: words must be a Uint32Array');
+    this.#needRecording('writeWords');
+    this.#reserve(words.length);
+    this.#u32.set(words, this.#at);
+    this.#at += words.length;
+    return this;
+  }
+
+  /**
+   * Checks the whole stream, then records it into the command buffer (vkBeginCommandBuffer, the
+   * commands, vkEndCommandBuffer) in one native call. A malformed stream throws CommandStreamError
+   * before any Vulkan call, and the command buffer keeps what it held. Returns the number of
+   * commands recorded.
+   */
+  end(): number {
+    this.#needRecording('end');
+    this.#recording = false;
+    const cb = this.commandBuffer;
+    if (cb.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'CommandEncoder.end: the command buffer (or its pool or device) was destroyed');
+    const objects = this.#objects;
+    for (let i = 0; i < objects.length; i++) {
+      if (objects[i]!.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, `CommandEncoder.end: table slot ${i} (${KIND_NAMES[this.#kinds[i]!]}) was destroyed`);
+    }
+    try {
+      return this.#native.record(cb.handle, this.#flags, this.#buffer, this.#at * 4, this.#handles, this.#kinds);
+    } catch (error) {
+      throw toCommandStreamError(error);
+    }
+  }
+
+  #needRecording(what: string): void {
+    if (!this.#recording) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, `CommandEncoder.${what}: not recording (call begin() first)`);
+  }
+
+  #slot(what: string, index: number, kind: number): void {
+    if (this.#kinds[index] !== kind || !Number.isInteger(index)) {
+      throw new TypeError(`${what}: table slot ${String(index)} is not ${KIND_NAMES[kind]} (the table has ${this.#kinds.length} slots)`);
+    }
+  }
+
+  /** Writes the header of a command of `words` words; returns where its arguments go. */
+  #header(opcode: number, words: number): number {
+    if (!this.#recording) this.#needRecording('record');
+    this.#reserve(words);
+    const at = this.#at;
+    this.#u32[at] = (opcode | (words << 16)) >>> 0;
+    this.#at = at + words;
+    this.#commands++;
+    return at + 1;
+  }
+
+  #reserve(words: number): void {
+    const need = (this.#at + words) * 4;
+    if (need <= this.#buffer.byteLength) return;
+    let size = this.#buffer.byteLength * 2;
+    while (size < need) size *= 2;
+    const old = this.#u32.subarray(0, this.#at);
+    this.#allocate(size);
+    this.#u32.set(old);
+  }
+
+  #allocate(bytes: number): void {
+    this.#buffer = new ArrayBuffer(bytes);
+    this.#u8 = new Uint8Array(this.#buffer);
+    this.#u32 = new Uint32Array(this.#buffer);
+    this.#i32 = new Int32Array(this.#buffer);
+    this.#f32 = new Float32Array(this.#buffer);
+  }
+}
+
+function u64(name: string, v: number | bigint): void {
+  checkSize(name, v);
+  if (typeof v === 'bigint' && v > MAX_U64) throw new TypeError(`${name} must fit a VkDeviceSize (64 bits)`);
+}
+
+function writeU64(u: Uint32Array, at: number, v: number | bigint): void {
+  if (typeof v === 'bigint') {
+    u[at] = Number(v & 0xffff_ffffn);
+    u[at + 1] = Number(v >> 32n);
+  } else {
+    u[at] = v % TWO_32;
+    u[at + 1] = Math.floor(v / TWO_32);
+  }
+}

@@ -1,0 +1,174 @@
+#include "vulkan/command_stream.h"
+
+#include <cstring>
+#include <optional>
+#include <type_traits>
+
+namespace kl::vulkan::command_stream {
+namespace {
+
+// Each opcode's fixed length in words (header included); PushConstants' is its minimum.
+constexpr uint32_t kLength[kOpcodeCount + 1] = {0, 2, 4, 5, 4, 5, 9, 10, 9};
+
+// VkImageLayout values the typed API takes (lib/vulkan/api/image.ts IMAGE_LAYOUTS).
+bool KnownLayout(uint32_t v) { return v == 0 || v == 1 || v == 2 || v == 5 || v == 6 || v == 7; }
+// vkCmdClearColorImage: TRANSFER_DST_OPTIMAL or GENERAL.
+bool ClearLayout(uint32_t v) { return v == 1 || v == 7; }
+
+template <typename T>
+T As(uint64_t raw) {
+  if constexpr (std::is_pointer_v<T>) {
+    return reinterpret_cast<T>(static_cast<uintptr_t>(raw));
+  } else {
+    return static_cast<T>(raw);
+  }
+}
+
+uint64_t U64(const uint32_t* w) { return static_cast<uint64_t>(w[0]) | (static_cast<uint64_t>(w[1]) << 32); }
+
+float F32(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+}  // namespace
+
+const char* ReasonName(Reason reason) noexcept {
+  switch (reason) {
+    case Reason::Unaligned: return "unaligned";
+    case Reason::UnknownOpcode: return "unknown-opcode";
+    case Reason::Truncated: return "truncated";
+    case Reason::BadLength: return "bad-length";
+    case Reason::CountPastEnd: return "count-past-end";
+    case Reason::Misaligned: return "misaligned";
+    case Reason::HandleIndex: return "handle-index";
+    case Reason::HandleKind: return "handle-kind";
+    case Reason::BadValue: return "bad-value";
+    case Reason::TableMismatch: return "table-mismatch";
+  }
+  return "unknown";
+}
+
+Verdict Validate(const void* data, std::size_t bytes, const Table& table) noexcept {
+  Verdict v;
+  auto refuse = [&](Reason reason, std::size_t word, uint16_t opcode) {
+    v.ok = false;
+    v.reason = reason;
+    v.byteOffset = word * 4;
+    v.opcode = opcode;
+    return v;
+  };
+  if (bytes % 4 != 0 || (bytes > 0 && reinterpret_cast<uintptr_t>(data) % 4 != 0)) return refuse(Reason::Unaligned, 0, 0);
+  const auto* words = static_cast<const uint32_t*>(data);
+  const std::size_t count = bytes / 4;
+  // Why table slot `index` cannot be used as `kind` (nullopt: it can).
+  auto slot = [&](uint32_t index, HandleKind kind) -> std::optional<Reason> {
+    if (index >= table.size) return Reason::HandleIndex;
+    if (table.kinds[index] != static_cast<uint8_t>(kind)) return Reason::HandleKind;
+    return std::nullopt;
+  };
+  std::size_t at = 0;
+  while (at < count) {
+    const uint32_t header = words[at];
+    const uint16_t opcode = static_cast<uint16_t>(header & 0xffff);
+    const uint32_t length = header >> 16;
+    if (opcode == 0 || opcode > kOpcodeCount) return refuse(Reason::UnknownOpcode, at, opcode);
+    if (length == 0 || length > count - at) return refuse(Reason::Truncated, at, opcode);
+    const uint32_t* a = words + at + 1;  // the arguments
+    if (static_cast<Opcode>(opcode) == Opcode::PushConstants) {
+      if (length < kLength[opcode]) return refuse(Reason::BadLength, at, opcode);
+      const uint32_t offset = a[2], size = a[3];
+      if (size == 0 || size % 4 != 0 || offset % 4 != 0) return refuse(Reason::Misaligned, at, opcode);
+      if (size / 4 > length - kLength[opcode]) return refuse(Reason::CountPastEnd, at, opcode);
+      if (size / 4 != length - kLength[opcode]) return refuse(Reason::BadLength, at, opcode);
+    } else if (length != kLength[opcode]) {
+      return refuse(Reason::BadLength, at, opcode);
+    }
+    std::optional<Reason> bad;
+    switch (static_cast<Opcode>(opcode)) {
+      case Opcode::BindPipeline: bad = slot(a[0], HandleKind::Pipeline); break;
+      case Opcode::BindDescriptorSet:
+        bad = slot(a[0], HandleKind::PipelineLayout);
+        if (!bad) bad = slot(a[1], HandleKind::DescriptorSet);
+        break;
+      case Opcode::PushConstants: bad = slot(a[0], HandleKind::PipelineLayout); break;
+      case Opcode::Dispatch:
+      case Opcode::PipelineBarrier: break;
+      case Opcode::CopyBuffer:
+        bad = slot(a[0], HandleKind::Buffer);
+        if (!bad) bad = slot(a[1], HandleKind::Buffer);
+        break;
+      case Opcode::ImageBarrier:
+        bad = slot(a[0], HandleKind::Image);
+        if (!bad && (!KnownLayout(a[1]) || !KnownLayout(a[2]))) return refuse(Reason::BadValue, at, opcode);
+        break;
+      case Opcode::ClearColorImage:
+        bad = slot(a[0], HandleKind::Image);
+        if (!bad && !ClearLayout(a[1])) return refuse(Reason::BadValue, at, opcode);
+        break;
+    }
+    if (bad) return refuse(*bad, at, opcode);
+    at += length;
+    ++v.commands;
+  }
+  return v;
+}
+
+void Replay(const gen::VkDeviceDispatchTable& d, VkCommandBuffer cb, const void* data, std::size_t bytes, const Table& table) noexcept {
+  const auto* words = static_cast<const uint32_t*>(data);
+  const std::size_t count = bytes / 4;
+  const uint64_t* h = table.handles;
+  std::size_t at = 0;
+  while (at < count) {
+    const uint32_t header = words[at];
+    const uint32_t* a = words + at + 1;
+    switch (static_cast<Opcode>(header & 0xffff)) {
+      case Opcode::BindPipeline: d.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, As<VkPipeline>(h[a[0]])); break;
+      case Opcode::BindDescriptorSet: {
+        const VkDescriptorSet set = As<VkDescriptorSet>(h[a[1]]);
+        d.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, As<VkPipelineLayout>(h[a[0]]), a[2], 1, &set, 0, nullptr);
+        break;
+      }
+      case Opcode::PushConstants: d.CmdPushConstants(cb, As<VkPipelineLayout>(h[a[0]]), a[1], a[2], a[3], a + 4); break;
+      case Opcode::Dispatch: d.CmdDispatch(cb, a[0], a[1], a[2]); break;
+      case Opcode::PipelineBarrier: {
+        VkMemoryBarrier barrier{};
+        barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+        barrier.srcAccessMask = a[2];
+        barrier.dstAccessMask = a[3];
+        d.CmdPipelineBarrier(cb, a[0], a[1], 0, 1, &barrier, 0, nullptr, 0, nullptr);
+        break;
+      }
+      case Opcode::CopyBuffer: {
+        const VkBufferCopy region{U64(a + 2), U64(a + 4), U64(a + 6)};
+        d.CmdCopyBuffer(cb, As<VkBuffer>(h[a[0]]), As<VkBuffer>(h[a[1]]), 1, &region);
+        break;
+      }
+      case Opcode::ImageBarrier: {
+        VkImageMemoryBarrier barrier{};
+        barrier.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+        barrier.image = As<VkImage>(h[a[0]]);
+        barrier.oldLayout = static_cast<VkImageLayout>(a[1]);
+        barrier.newLayout = static_cast<VkImageLayout>(a[2]);
+        barrier.srcAccessMask = a[5];
+        barrier.dstAccessMask = a[6];
+        barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, a[7], a[8]};
+        d.CmdPipelineBarrier(cb, a[3], a[4], 0, 0, nullptr, 0, nullptr, 1, &barrier);
+        break;
+      }
+      case Opcode::ClearColorImage: {
+        VkClearColorValue color{};
+        for (int i = 0; i < 4; ++i) color.float32[i] = F32(a[2 + i]);
+        const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, a[6], a[7]};
+        d.CmdClearColorImage(cb, As<VkImage>(h[a[0]]), static_cast<VkImageLayout>(a[1]), &color, 1, &range);
+        break;
+      }
+    }
+    at += header >> 16;
+  }
+}
+
+}  // namespace kl::vulkan::command_stream

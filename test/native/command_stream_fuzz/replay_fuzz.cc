@@ -1,0 +1,104 @@
+// The encoded-command decoder (native/vulkan/command_stream.cc) under AddressSanitizer and
+// UndefinedBehaviorSanitizer: test/vulkan-native/command-stream.test.ts compiles this with the
+// decoder (-fsanitize=address,undefined) and feeds it the fuzz cases it also gives the addon.
+// Each case is validated; an accepted one is replayed into a dispatch table of functions that
+// read every byte their pointers reach. The stream and the kinds are heap copies of exactly their
+// length, so a read past either is reported. Prints one line per case: "ok <commands>" or
+// "refused <reason> <byteOffset>".
+//
+// Input file: cases, each [u32 kind count][kinds, padded to 4 bytes][u32 byteLength][bytes, padded to 4].
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <vector>
+
+#include "vulkan/command_stream.h"
+
+namespace {
+
+namespace cs = kl::vulkan::command_stream;
+namespace gen = kl::vulkan::gen;
+
+// What the fake commands read, summed so the reads are not optimised away.
+struct Reads {
+  uint64_t sum = 0;
+  void Bytes(const void* p, std::size_t n) {
+    const auto* b = static_cast<const unsigned char*>(p);
+    for (std::size_t i = 0; i < n; ++i) sum += b[i];
+  }
+};
+Reads& reads() {
+  static Reads r;  // this test program's one tally
+  return r;
+}
+
+void VKAPI_CALL BindPipeline(VkCommandBuffer, VkPipelineBindPoint, VkPipeline p) { reads().Bytes(&p, sizeof p); }
+void VKAPI_CALL BindDescriptorSets(VkCommandBuffer, VkPipelineBindPoint, VkPipelineLayout, uint32_t, uint32_t count, const VkDescriptorSet* sets,
+                                   uint32_t dynamicCount, const uint32_t* dynamic) {
+  reads().Bytes(sets, count * sizeof *sets);
+  reads().Bytes(dynamic, dynamicCount * sizeof *dynamic);
+}
+void VKAPI_CALL PushConstants(VkCommandBuffer, VkPipelineLayout, VkShaderStageFlags, uint32_t, uint32_t size, const void* values) { reads().Bytes(values, size); }
+void VKAPI_CALL Dispatch(VkCommandBuffer, uint32_t x, uint32_t y, uint32_t z) { reads().sum += x + y + z; }
+void VKAPI_CALL PipelineBarrier(VkCommandBuffer, VkPipelineStageFlags, VkPipelineStageFlags, VkDependencyFlags, uint32_t memoryCount,
+                                const VkMemoryBarrier* memory, uint32_t bufferCount, const VkBufferMemoryBarrier* buffers, uint32_t imageCount,
+                                const VkImageMemoryBarrier* images) {
+  reads().Bytes(memory, memoryCount * sizeof *memory);
+  reads().Bytes(buffers, bufferCount * sizeof *buffers);
+  reads().Bytes(images, imageCount * sizeof *images);
+}
+void VKAPI_CALL CopyBuffer(VkCommandBuffer, VkBuffer, VkBuffer, uint32_t count, const VkBufferCopy* regions) { reads().Bytes(regions, count * sizeof *regions); }
+void VKAPI_CALL ClearColorImage(VkCommandBuffer, VkImage, VkImageLayout, const VkClearColorValue* color, uint32_t count, const VkImageSubresourceRange* ranges) {
+  reads().Bytes(color, sizeof *color);
+  reads().Bytes(ranges, count * sizeof *ranges);
+}
+
+uint32_t ReadU32(const std::vector<unsigned char>& in, std::size_t& at) {
+  uint32_t v = 0;
+  if (at + 4 > in.size()) throw std::runtime_error("input ends inside a case");
+  std::memcpy(&v, in.data() + at, 4);
+  at += 4;
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: replay_fuzz <cases file>\n");
+    return 2;
+  }
+  std::ifstream file(argv[1], std::ios::binary);
+  const std::vector<unsigned char> in((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  gen::VkDeviceDispatchTable table{};
+  table.CmdBindPipeline = BindPipeline;
+  table.CmdBindDescriptorSets = BindDescriptorSets;
+  table.CmdPushConstants = PushConstants;
+  table.CmdDispatch = Dispatch;
+  table.CmdPipelineBarrier = PipelineBarrier;
+  table.CmdCopyBuffer = CopyBuffer;
+  table.CmdClearColorImage = ClearColorImage;
+  std::size_t at = 0;
+  while (at < in.size()) {
+    const uint32_t kindCount = ReadU32(in, at);
+    std::vector<uint8_t> kinds(in.begin() + static_cast<std::ptrdiff_t>(at), in.begin() + static_cast<std::ptrdiff_t>(at + kindCount));
+    at += (kindCount + 3) / 4 * 4;
+    const uint32_t bytes = ReadU32(in, at);
+    std::vector<unsigned char> stream(in.begin() + static_cast<std::ptrdiff_t>(at), in.begin() + static_cast<std::ptrdiff_t>(at + bytes));
+    at += (bytes + 3) / 4 * 4;
+    std::vector<uint64_t> handles(kindCount);
+    for (uint32_t i = 0; i < kindCount; ++i) handles[i] = 0x1000 + i;
+    const cs::Table t{handles.data(), kinds.data(), kinds.size()};
+    const cs::Verdict v = cs::Validate(stream.data(), stream.size(), t);
+    if (v.ok) {
+      cs::Replay(table, reinterpret_cast<VkCommandBuffer>(&table), stream.data(), stream.size(), t);
+      std::printf("ok %u\n", v.commands);
+    } else {
+      std::printf("refused %s %zu\n", cs::ReasonName(v.reason), v.byteOffset);
+    }
+  }
+  std::fprintf(stderr, "tally %llu\n", static_cast<unsigned long long>(reads().sum));
+  return 0;
+}
