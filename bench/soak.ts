@@ -10,7 +10,11 @@
 // bench/RESULTS.md. KL_SOAK_SCALE (default 1) multiplies the cycle counts, KL_SOAK_FRAME_MINUTES
 // (default 10) sets the frame loop's length, KL_SOAK_WORKERS / KL_SOAK_ROUNDS (8 / 1000) phase 4;
 // KL_SOAK_WRITE=0 prints without writing. Run with --expose-gc (npm run soak does).
+// Each phase also reads RSS after glibc's malloc_trim(0) at its start and end: memory the program
+// freed but malloc keeps in its arenas is given back then, so what remains is memory still held
+// (bench/soak-rss-probe.ts takes the instance cycle apart the same way).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import koffi from 'koffi';
 import os from 'node:os';
 import path from 'node:path';
 import { createLinuxPlatform } from '../lib/core/platform/linux.js';
@@ -36,6 +40,15 @@ interface Sample {
   readonly fds: number;
   readonly maps: number;
   readonly heap: number;
+}
+
+const mallocTrim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)');
+
+/** RSS once freed memory is given back by malloc_trim(0) (after a gc). */
+function trimmedRss(): number {
+  gc!();
+  mallocTrim(0);
+  return Number(readFileSync('/proc/self/statm', 'utf8').split(' ')[1]) * 4096;
 }
 
 function sample(at: number): Sample {
@@ -72,31 +85,42 @@ interface PhaseResult {
   readonly per: number;
   readonly perUnit: string;
   readonly extra?: string;
+  /** RSS after malloc_trim(0) at the phase's start and end. */
+  readonly trimmed: { readonly start: number; readonly end: number };
 }
 
 const env = { ...process.env, XR_RUNTIME_JSON: simulatedRuntime() };
 
-async function cyclePhase(name: string, n: number, step: (i: number) => void | Promise<void>): Promise<Sample[]> {
+/** A turn of the event loop: N-API finalizers that Node defers to the loop run in it. */
+const eventLoopTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+async function cyclePhase(name: string, n: number, step: (i: number) => void | Promise<void>): Promise<{ samples: Sample[]; trimmed: PhaseResult['trimmed'] }> {
   await step(0); // the first cycle loads the addon and fills the caches: the baseline comes after it
+  await eventLoopTurn();
+  const trimmedStart = trimmedRss();
   const samples: Sample[] = [sample(0)];
   const every = Math.max(1, Math.floor(n / 40));
   const started = performance.now();
   for (let i = 1; i <= n; i++) {
     await step(i);
+    // As an application between frames or requests: without a turn of the loop, the finalizers
+    // of the handles each cycle drops pile up (about 1.8 KiB of native memory a cycle).
+    if (i % 100 === 0) await eventLoopTurn();
     if (i % every === 0) samples.push(sample(i));
   }
   progress(`${name}: ${n} cycles in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return samples;
+  await eventLoopTurn();
+  return { samples, trimmed: { start: trimmedStart, end: trimmedRss() } };
 }
 
 async function instanceCycles(): Promise<PhaseResult> {
   const layers = createPassthroughLayers(2);
   try {
     const loader = createLoader({ platform: createLinuxPlatform({ env: { ...env, XR_API_LAYER_PATH: layers.folder } }) });
-    const samples = await cyclePhase('instances', cycles, () => {
+    const { samples, trimmed } = await cyclePhase('instances', cycles, () => {
       loader.createInstance({ applicationName: 'soak', enabledApiLayerNames: layers.names, enabledExtensionNames: ['XR_MND_headless'] }).destroy();
     });
-    return { name: 'xrCreateInstance + xrDestroyInstance, 2 pass-through layers', count: `${cycles} cycles`, samples, per: 1000, perUnit: '1,000 cycles' };
+    return { name: 'xrCreateInstance + xrDestroyInstance, 2 pass-through layers', count: `${cycles} cycles`, samples, trimmed, per: 1000, perUnit: '1,000 cycles' };
   } finally {
     layers.dispose();
   }
@@ -107,14 +131,14 @@ async function sessionCycles(): Promise<PhaseResult> {
   const instance = loader.createInstance({ applicationName: 'soak', enabledExtensionNames: ['XR_MND_headless'] });
   try {
     const system = instance.getSystem();
-    const samples = await cyclePhase('sessions', cycles, () => {
+    const { samples, trimmed } = await cyclePhase('sessions', cycles, () => {
       const session = instance.createSession(system, { headless: true });
       session.createReferenceSpace('local');
       session.createReferenceSpace('view');
       session.destroy();
       instance.pollEvents();
     });
-    return { name: 'xrCreateSession + 2 × xrCreateReferenceSpace + xrDestroySession', count: `${cycles} cycles`, samples, per: 1000, perUnit: '1,000 cycles' };
+    return { name: 'xrCreateSession + 2 × xrCreateReferenceSpace + xrDestroySession', count: `${cycles} cycles`, samples, trimmed, per: 1000, perUnit: '1,000 cycles' };
   } finally {
     instance.destroy();
   }
@@ -129,6 +153,7 @@ async function frameLoop(): Promise<PhaseResult> {
     const view = session.createReferenceSpace('view');
     const head = new Float32Array(7);
     const durationMs = frameMinutes * 60_000;
+    const trimmedStart = trimmedRss();
     const samples: Sample[] = [sample(0)];
     const started = performance.now();
     const timer = setInterval(() => samples.push(sample((performance.now() - started) / 1000)), Math.max(1000, durationMs / 40));
@@ -146,6 +171,7 @@ async function frameLoop(): Promise<PhaseResult> {
       name: `90 Hz frame loop (runFrameLoop, a locate per frame), ${frameMinutes} min`,
       count: `${stats.frames} frames, ${stats.missed} missed (${missedPct.toFixed(3)} %)`,
       samples,
+      trimmed: { start: trimmedStart, end: trimmedRss() },
       per: 60,
       perUnit: 'minute',
     };
@@ -155,6 +181,7 @@ async function frameLoop(): Promise<PhaseResult> {
 }
 
 async function concurrency(): Promise<PhaseResult> {
+  const trimmedStart = trimmedRss();
   const samples: Sample[] = [sample(0)];
   const started = performance.now();
   const results = await Promise.all(
@@ -172,7 +199,9 @@ async function concurrency(): Promise<PhaseResult> {
   const located = results.reduce((a, r) => a + r.located, 0);
   progress(`concurrency: ${workers} × ${rounds} rounds in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   if (frames !== workers * rounds * 3 || located !== frames) throw new Error(`concurrency: ${frames} frames, ${located} located, expected ${workers * rounds * 3}`);
-  return { name: `${workers} workers at once, each ${rounds} × (instance, session, 2 spaces, 3 frames, destroy)`, count: `${workers * rounds} rounds, ${frames} frames, all located`, samples, per: 0, perUnit: '' };
+  await eventLoopTurn();
+  const trimmed = { start: trimmedStart, end: trimmedRss() };
+  return { name: `${workers} workers at once, each ${rounds} × (instance, session, 2 spaces, 3 frames, destroy)`, count: `${workers * rounds} rounds, ${frames} frames, all located`, samples, trimmed, per: 0, perUnit: '' };
 }
 
 function mib(bytes: number): string {
@@ -190,6 +219,7 @@ function row(p: PhaseResult): string {
     flat((s) => s.rss, (x) => `${(x / 1024).toFixed(1)} KiB`),
     `${mib(first.heap)} → ${mib(last.heap)}`,
     flat((s) => s.heap, (x) => `${(x / 1024).toFixed(1)} KiB`),
+    `${mib(p.trimmed.start)} → ${mib(p.trimmed.end)}`,
     `${first.fds} → ${last.fds}`,
     `${first.maps} → ${last.maps}`,
   ].join(' | ');
@@ -206,10 +236,12 @@ const section = [
   '',
   `\`npm run soak\` on ${os.cpus()[0]?.model ?? 'this machine'} (${os.cpus().length} cores, shared), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; the simulated runtime.`,
   'RSS and the JavaScript heap are sampled after a gc, 40 times a phase; the slope is a least-squares fit over the second half of the samples',
-  '(the first half is warm-up). fds: open file descriptors; maps: distinct shared objects mapped.',
+  '(the first half is warm-up). RSS trimmed: RSS after a gc and glibc malloc_trim(0) at the phase start and end (freed memory malloc keeps',
+  'in its arenas is given back; what remains is held). The cycle phases give the event loop a turn every 100 cycles.',
+  'fds: open file descriptors; maps: distinct shared objects mapped.',
   '',
-  '| phase | done | RSS MiB | RSS slope | heap MiB | heap slope | fds | maps |',
-  '|---|---|---|---|---|---|---|---|',
+  '| phase | done | RSS MiB | RSS slope | heap MiB | heap slope | RSS trimmed MiB | fds | maps |',
+  '|---|---|---|---|---|---|---|---|---|',
   ...phases.map((p) => `| ${row(p)} |`),
   '',
 ].join('\n');

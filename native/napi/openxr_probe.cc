@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/dynamic_library.h"
+#include "common/two_call.h"
 #include "napi/errors.h"
 #include "openxr/api_layer_negotiation.h"
 #include "openxr/runtime_negotiation.h"
@@ -86,18 +87,15 @@ void AddRuntimeExtensions(Napi::Env env, Napi::Object out, PFN_xrGetInstanceProc
     return;
   }
   auto enumerate = reinterpret_cast<PFN_xrEnumerateInstanceExtensionProperties>(f);
-  uint32_t count = 0;
-  XrResult r = enumerate(nullptr, 0, &count, nullptr);
   std::vector<XrExtensionProperties> props;
-  if (XR_SUCCEEDED(r)) {
-    props.assign(count, XrExtensionProperties{XR_TYPE_EXTENSION_PROPERTIES, nullptr, {}, 0});
-    r = enumerate(nullptr, count, &count, props.data());
-  }
+  const XrResult r = EnumerateTwoCall(props, XrExtensionProperties{XR_TYPE_EXTENSION_PROPERTIES, nullptr, {}, 0}, XR_ERROR_SIZE_INSUFFICIENT,
+                                      [&](uint32_t capacity, uint32_t* count, XrExtensionProperties* into) {
+                                        return enumerate(nullptr, capacity, count, into);
+                                      });
   if (XR_FAILED(r)) {
     out.Set("extensionsError", "xrEnumerateInstanceExtensionProperties returned " + std::to_string(r));
     return;
   }
-  props.resize(count);
   Napi::Array list = Napi::Array::New(env, props.size());
   for (uint32_t i = 0; i < props.size(); ++i) {
     Napi::Object e = Napi::Object::New(env);

@@ -484,17 +484,19 @@ Napi::Value CmdBindComputeDescriptorSet(const Napi::CallbackInfo& info) {
 Napi::Value CmdPushConstants(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (!info[4].IsTypedArray() && !info[4].IsDataView()) throw ArgumentError(env, "data must be a TypedArray or DataView");
-  const void* data = nullptr;
+  // The view's own data pointer: its buffer may be a SharedArrayBuffer (which Napi::ArrayBuffer
+  // refuses) or resizable; a detached or out-of-bounds view has no bytes.
+  void* data = nullptr;
   size_t length = 0;
   if (info[4].IsTypedArray()) {
-    Napi::TypedArray t = info[4].As<Napi::TypedArray>();
-    data = static_cast<const uint8_t*>(t.ArrayBuffer().Data()) + t.ByteOffset();
-    length = t.ByteLength();
+    napi_typedarray_type type;
+    size_t elements = 0;
+    NAPI_THROW_IF_FAILED(env, napi_get_typedarray_info(env, info[4], &type, &elements, &data, nullptr, nullptr), env.Undefined());
+    length = info[4].As<Napi::TypedArray>().ByteLength();
   } else {
-    Napi::DataView d = info[4].As<Napi::DataView>();
-    data = static_cast<const uint8_t*>(d.ArrayBuffer().Data()) + d.ByteOffset();
-    length = d.ByteLength();
+    NAPI_THROW_IF_FAILED(env, napi_get_dataview_info(env, info[4], &length, &data, nullptr, nullptr), env.Undefined());
   }
+  if (data == nullptr || length == 0) throw ArgumentError(env, "data has no bytes (an empty, detached or out-of-bounds view)");
   vkCmdPushConstants(Handle<VkCommandBuffer>(env, info[0], "commandBuffer"), Handle<VkPipelineLayout>(env, info[1], "layout"),
                      U32(env, info[2], "stageFlags"), U32(env, info[3], "offset"), static_cast<uint32_t>(length), data);
   return env.Undefined();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/two_call.h"
 #include "openxr/instance_chain.h"
 #include "openxr/instance_registry.h"
 #include "openxr/terminators.h"
@@ -109,11 +110,18 @@ void LoaderInstance::QueryRuntimeExtensions() {
     return;
   }
   auto enumerate = reinterpret_cast<PFN_xrEnumerateInstanceExtensionProperties>(f);
-  uint32_t count = 0;
-  if (XR_FAILED(enumerate(nullptr, 0, &count, nullptr))) return;
-  std::vector<XrExtensionProperties> props(count, XrExtensionProperties{XR_TYPE_EXTENSION_PROPERTIES, nullptr, {}, 0});
-  if (XR_FAILED(enumerate(nullptr, count, &count, props.data()))) return;
-  for (uint32_t i = 0; i < count; ++i) runtimeExtensions_.emplace_back(props[i].extensionName);
+  std::vector<XrExtensionProperties> props;
+  const XrResult r = EnumerateTwoCall(props, XrExtensionProperties{XR_TYPE_EXTENSION_PROPERTIES, nullptr, {}, 0}, XR_ERROR_SIZE_INSUFFICIENT,
+                                      [&](uint32_t capacity, uint32_t* count, XrExtensionProperties* out) {
+                                        return enumerate(nullptr, capacity, count, out);
+                                      });
+  if (XR_FAILED(r)) {
+    Report(LogLevel::Warn, "xrCreateInstance",
+           "the runtime's xrEnumerateInstanceExtensionProperties returned " + std::to_string(r) + "; no runtime extension is passed on");
+    return;
+  }
+  // Bounded: a runtime that forgets the terminator must not make us read past the element.
+  for (const auto& p : props) runtimeExtensions_.emplace_back(p.extensionName, strnlen(p.extensionName, XR_MAX_EXTENSION_NAME_SIZE));
   runtimeHasDebugUtils_ =
       std::find(runtimeExtensions_.begin(), runtimeExtensions_.end(), "XR_EXT_debug_utils") != runtimeExtensions_.end();
 }

@@ -5,6 +5,9 @@
 #include <cstring>
 #include <set>
 #include <unordered_set>
+#include <utility>
+
+#include "common/two_call.h"
 
 namespace kl::vulkan {
 
@@ -17,12 +20,25 @@ thread_local LoaderInstance* constructingInstance = nullptr;
 
 std::vector<std::string> DriverExtensions(const NegotiatedDriver& driver) {
   std::vector<std::string> names;
-  uint32_t count = 0;
-  if (driver.enumerateInstanceExtensionProperties(nullptr, &count, nullptr) != VK_SUCCESS) return names;
-  std::vector<VkExtensionProperties> props(count);
-  if (driver.enumerateInstanceExtensionProperties(nullptr, &count, props.data()) < 0) return names;
-  for (uint32_t i = 0; i < count; ++i) names.emplace_back(props[i].extensionName);
+  std::vector<VkExtensionProperties> props;
+  const VkResult r = EnumerateTwoCall(props, VkExtensionProperties{}, VK_INCOMPLETE, [&](uint32_t, uint32_t* count, VkExtensionProperties* out) {
+    return driver.enumerateInstanceExtensionProperties(nullptr, count, out);
+  });
+  if (r != VK_SUCCESS) {
+    Log(LogLevel::Warn, "vulkan.driver",
+        DescribeDriver(driver.description) + ": vkEnumerateInstanceExtensionProperties returned " + std::to_string(r) + "; no extension is passed to it");
+    return names;
+  }
+  // Bounded: a driver that forgets the terminator must not make us read past the element.
+  for (const auto& p : props) names.emplace_back(p.extensionName, strnlen(p.extensionName, VK_MAX_EXTENSION_NAME_SIZE));
   return names;
+}
+
+// A driver's physical devices, through the two-call idiom it may get wrong.
+VkResult DriverPhysicalDevices(const DriverInstance& di, std::vector<VkPhysicalDevice>& out) {
+  return EnumerateTwoCall(out, VkPhysicalDevice{}, VK_INCOMPLETE, [&](uint32_t, uint32_t* n, VkPhysicalDevice* into) {
+    return di.table.EnumeratePhysicalDevices(di.handle, n, into);
+  });
 }
 
 bool Contains(const std::vector<std::string>& v, std::string_view s) { return std::find(v.begin(), v.end(), s) != v.end(); }
@@ -361,13 +377,11 @@ void LoaderInstance::Destroy(const VkAllocationCallbacks* allocator) {
 
 VkResult LoaderInstance::EnumeratePhysicalDevices(uint32_t* count, VkPhysicalDevice* devices) {
   if (count == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
-  uint32_t total = 0;
-  VkResult res = table_.EnumeratePhysicalDevices(handle(), &total, nullptr);
+  std::vector<VkPhysicalDevice> chain;
+  const VkResult res = EnumerateTwoCall(chain, VkPhysicalDevice{}, VK_INCOMPLETE, [&](uint32_t, uint32_t* n, VkPhysicalDevice* out) {
+    return table_.EnumeratePhysicalDevices(handle(), n, out);
+  });
   if (res != VK_SUCCESS) return res;
-  std::vector<VkPhysicalDevice> chain(total);
-  res = table_.EnumeratePhysicalDevices(handle(), &total, chain.data());
-  if (res < 0) return res;
-  chain.resize(total);
   std::lock_guard lock(mutex_);
   // One trampoline object per chain handle, kept for the instance's life (handles stay stable).
   std::vector<VkPhysicalDevice> wrapped;
@@ -426,14 +440,14 @@ void LoaderInstance::CollectTerminatorPhysicalDevices() {
   for (auto it = driverInstances_.rbegin(); it != driverInstances_.rend(); ++it) {
     auto& di = *it;
     if (di->table.EnumeratePhysicalDevices == nullptr) continue;
-    uint32_t count = 0;
-    if (di->table.EnumeratePhysicalDevices(di->handle, &count, nullptr) != VK_SUCCESS) {
-      Report(LogLevel::Warn, DescribeDriver(di->driver->description) + ": vkEnumeratePhysicalDevices failed; its devices are left out");
+    std::vector<VkPhysicalDevice> handles;
+    const VkResult listed = DriverPhysicalDevices(*di, handles);
+    if (listed != VK_SUCCESS) {
+      Report(LogLevel::Warn, DescribeDriver(di->driver->description) + ": vkEnumeratePhysicalDevices returned " + std::to_string(listed) +
+                                 "; its devices are left out");
       continue;
     }
-    std::vector<VkPhysicalDevice> handles(count);
-    if (di->table.EnumeratePhysicalDevices(di->handle, &count, handles.data()) < 0) continue;
-    for (uint32_t i = 0; i < count; ++i) {
+    for (std::size_t i = 0; i < handles.size(); ++i) {
       auto o = std::make_unique<PhysicalDeviceObject>();
       o->dispatch = &table_;
       o->next = handles[i];
@@ -527,11 +541,9 @@ VkResult LoaderInstance::TerminatorEnumeratePhysicalDeviceGroups(uint32_t* count
                                     : di->table.EnumeratePhysicalDeviceGroups;
     std::vector<std::pair<std::vector<VkPhysicalDevice>, VkBool32>> driverGroups;
     if (enumerate == nullptr) {
-      uint32_t n = 0;
-      if (di->table.EnumeratePhysicalDevices(di->handle, &n, nullptr) != VK_SUCCESS) continue;
-      std::vector<VkPhysicalDevice> handles(n);
-      if (di->table.EnumeratePhysicalDevices(di->handle, &n, handles.data()) < 0) continue;
-      for (uint32_t i = 0; i < n; ++i) driverGroups.push_back({{handles[i]}, VK_FALSE});
+      std::vector<VkPhysicalDevice> handles;
+      if (DriverPhysicalDevices(*di, handles) != VK_SUCCESS) continue;
+      for (VkPhysicalDevice h : handles) driverGroups.push_back({{h}, VK_FALSE});
     } else {
       uint32_t n = 0;
       if (enumerate(di->handle, &n, nullptr) != VK_SUCCESS) {
@@ -766,9 +778,18 @@ VkResult LoaderInstance::TerminatorCreateInstance(const VkInstanceCreateInfo* in
     }
     gen::fillVkInstanceDispatchTable(di->table, d->getInstanceProcAddr, di->handle);
     di->getDeviceProcAddr = reinterpret_cast<PFN_vkGetDeviceProcAddr>(d->getInstanceProcAddr(di->handle, "vkGetDeviceProcAddr"));
-    if (di->table.DestroyInstance == nullptr || di->table.EnumeratePhysicalDevices == nullptr || di->getDeviceProcAddr == nullptr) {
+    // What the loader itself calls on every driver instance.
+    const std::pair<const void*, const char*> required[] = {
+        {reinterpret_cast<const void*>(di->table.DestroyInstance), "vkDestroyInstance"},
+        {reinterpret_cast<const void*>(di->table.EnumeratePhysicalDevices), "vkEnumeratePhysicalDevices"},
+        {reinterpret_cast<const void*>(di->table.GetPhysicalDeviceProperties), "vkGetPhysicalDeviceProperties"},
+        {reinterpret_cast<const void*>(di->table.CreateDevice), "vkCreateDevice"},
+        {reinterpret_cast<const void*>(di->getDeviceProcAddr), "vkGetDeviceProcAddr"},
+    };
+    const auto missing = std::find_if(std::begin(required), std::end(required), [](const auto& r) { return r.first == nullptr; });
+    if (missing != std::end(required)) {
       Log(LogLevel::Warn, "vulkan.driver",
-          DescribeDriver(d->description) + " not used: vkGetInstanceProcAddr gave no vkDestroyInstance, vkEnumeratePhysicalDevices or vkGetDeviceProcAddr");
+          DescribeDriver(d->description) + " not used: its vkGetInstanceProcAddr(instance, \"" + missing->second + "\") returned NULL");
       if (di->table.DestroyInstance != nullptr) di->table.DestroyInstance(di->handle, allocator);
       continue;
     }

@@ -129,6 +129,7 @@ export class CommandBuffer extends DeviceChild {
     uint('stageFlags', stageFlags);
     uint('offset', offset);
     if (!ArrayBuffer.isView(data)) throw new TypeError('pushConstants: data must be a TypedArray or DataView');
+    l.checkPushConstants(stageFlags, offset, data.byteLength);
     this.live();
     this.#n.cmdPushConstants(this.handle, l.handle, stageFlags, offset, data);
     return this;

@@ -3,6 +3,7 @@
 // its queues. Each is destroyed by its own destroy() or with its owner; after that, using it
 // throws VulkanError. Wrong arguments throw TypeError. Recording and submission pass numbers and
 // the handles these objects keep, so those calls create nothing on the JavaScript heap.
+import { constants as bufferConstants } from 'node:buffer';
 import { VulkanError } from '../errors.js';
 import { vulkanCompute, type DeviceChildKind, type NativeVulkanCompute } from './native-compute.js';
 import { toVulkanError, withVulkanErrors } from './errors.js';
@@ -11,6 +12,8 @@ import { IMAGE_LAYOUTS, type Image, type ImageLayoutName } from './image.js';
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 const VK_ERROR_MEMORY_MAP_FAILED = -5;
 const VK_WHOLE_SIZE = 0xffff_ffff_ffff_ffffn;
+/** The largest ArrayBuffer this Node can make (one mapping must fit in one). */
+const MAX_ARRAY_BUFFER_BYTES = bufferConstants.MAX_LENGTH;
 
 function destroyedError(what: string): VulkanError {
   return new VulkanError(VK_ERROR_VALIDATION_FAILED, `the ${what} (or the device that owns it) was destroyed`);
@@ -116,9 +119,13 @@ export class DeviceMemory extends SimpleChild {
   map(offset: number | bigint = 0, size: number | bigint = VK_WHOLE_SIZE): ArrayBuffer {
     checkSize('offset', offset);
     checkSize('size', size);
+    // The ArrayBuffer spans exactly what the driver mapped: never a byte past the allocation.
+    const length = this.#range('map', offset, size, false);
+    if (length > BigInt(MAX_ARRAY_BUFFER_BYTES)) {
+      throw new RangeError(`map: ${length} bytes is more than one ArrayBuffer can hold here (${MAX_ARRAY_BUFFER_BYTES}); map a smaller range`);
+    }
     this.live();
     if (this.#mapping !== null) throw new VulkanError(VK_ERROR_MEMORY_MAP_FAILED, 'the memory is already mapped (unmap it first)');
-    const length = size === VK_WHOLE_SIZE ? BigInt(this.size) - BigInt(offset) : BigInt(size);
     this.#mapping = withVulkanErrors(() => this.native.mapMemory(this.device.liveHandle, this.handle, offset, length));
     return this.#mapping;
   }
@@ -138,9 +145,27 @@ export class DeviceMemory extends SimpleChild {
     withVulkanErrors(() => this.native.invalidateMemory(this.device.liveHandle, this.handle, offset, size));
   }
 
+  /**
+   * The length of [offset, offset + size) (size VK_WHOLE_SIZE: to the end), or RangeError unless it
+   * lies inside the allocation (VUID-vkMapMemory-offset-00679, -size-00680, -size-00681;
+   * VUID-VkMappedMemoryRange-size-00685).
+   */
+  #range(what: string, offset: number | bigint, size: number | bigint, allowEmpty: boolean): bigint {
+    const total = BigInt(this.size);
+    const start = BigInt(offset);
+    if (start >= total) throw new RangeError(`${what}: offset ${offset} is not below the allocation's size ${this.size}`);
+    if (BigInt(size) === VK_WHOLE_SIZE) return total - start;
+    const length = BigInt(size);
+    if ((length === 0n && !allowEmpty) || start + length > total) {
+      throw new RangeError(`${what}: offset ${offset} + size ${size} must lie inside the allocation (size ${this.size})${allowEmpty ? '' : ', size above 0'}`);
+    }
+    return length;
+  }
+
   #mappedRange(what: string, offset: unknown, size: unknown): void {
     checkSize('offset', offset);
     checkSize('size', size);
+    this.#range(what, offset, size, true);
     this.live();
     if (this.#mapping === null) throw new VulkanError(VK_ERROR_MEMORY_MAP_FAILED, `${what}: the memory is not mapped`);
   }
@@ -413,6 +438,32 @@ export class PipelineLayout extends SimpleChild {
     });
     if (setLayouts.some((l) => l.isDestroyed)) throw destroyedError('VkDescriptorSetLayout');
     super(device, withVulkanErrors(() => vulkanCompute().createPipelineLayout(device.liveHandle, setLayouts.map((l) => l.handle), ranges)));
+    this.pushConstantRanges = ranges;
+  }
+
+  /** The push-constant ranges the layout was created with. */
+  readonly pushConstantRanges: readonly PushConstantRange[];
+
+  /**
+   * @internal RangeError unless `size` bytes at `offset` may be pushed for `stageFlags` with this
+   * layout (VUID-vkCmdPushConstants-offset-00368/-size-00369/-size-00370/-offset-01795,
+   * -stageFlags-requiredbitmask): a driver copies them into a fixed-size block without checking.
+   */
+  checkPushConstants(stageFlags: number, offset: number, size: number): void {
+    if (stageFlags === 0) throw new RangeError('pushConstants: stageFlags must name at least one shader stage');
+    if (offset % 4 !== 0 || size % 4 !== 0 || size === 0) throw new RangeError(`pushConstants: offset (${offset}) and data's byte length (${size}) must be multiples of 4, the length above 0`);
+    // Indexed loops: this runs per recorded command, and must allocate nothing (NODE-3).
+    const ranges = this.pushConstantRanges;
+    for (let at = offset; at < offset + size; at += 4) {
+      let stagesCovered = 0;
+      for (let i = 0; i < ranges.length; i++) {
+        const r = ranges[i]!;
+        if (at >= r.offset && at < r.offset + r.size) stagesCovered |= r.stageFlags;
+      }
+      if ((stagesCovered & stageFlags) !== stageFlags) {
+        throw new RangeError(`pushConstants: byte ${at} is in no push-constant range of the layout for every stage of 0x${stageFlags.toString(16)}`);
+      }
+    }
   }
 }
 

@@ -10,6 +10,9 @@
 //   KL_LAYER_NEGOTIATE_FAIL  one way of failing xrNegotiateLoaderApiLayerInterface
 //   KL_LAYER_CREATE_FAIL     xrCreateApiLayerInstance fails (without calling down)
 //   KL_LAYER_NEGOTIATE_SYMBOL the exported name of the negotiate function
+//   KL_LAYER_FAULTS          1: the environment chooses a fault to inject (KL_FAULT_IN=layer,
+//                            ../fault_injection/fault_injection.h) in negotiation,
+//                            xrCreateApiLayerInstance or xrGetInstanceProcAddr look-ups
 // Every layer traces (trace.h) "layer:<name>:create", "layer:<name>:destroy" and each
 // intercepted call, so tests can see the chain order.
 #include <cstdint>
@@ -18,6 +21,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "../fault_injection/fault_injection.h"
 #include "../openxr_test_runtime/trace.h"
 #include "generated/openxr_types.h"
 
@@ -48,6 +52,9 @@
 #ifndef KL_LAYER_CREATE_FAIL
 #define KL_LAYER_CREATE_FAIL 0
 #endif
+#ifndef KL_LAYER_FAULTS
+#define KL_LAYER_FAULTS 0
+#endif
 #ifndef KL_LAYER_NEGOTIATE_SYMBOL
 #define KL_LAYER_NEGOTIATE_SYMBOL xrNegotiateLoaderApiLayerInterface
 #endif
@@ -57,6 +64,12 @@ namespace {
 const std::string kName = KL_LAYER_NAME;
 
 void Trace(const std::string& what) { kl_test::Trace("layer:" + kName + ":" + what); }
+
+// The fault the environment chose for this call (none unless this is the faults build).
+kl_fault::Kind Fault(const char* command, bool lookup = false) {
+  if constexpr (KL_LAYER_FAULTS == 0) return kl_fault::Kind::None;
+  return kl_fault::Act(kl_fault::At("layer", command, lookup));
+}
 
 // What this layer calls next, per instance (keyed by the handle the layer hands upward).
 struct Next {
@@ -149,6 +162,10 @@ namespace {
 XRAPI_ATTR XrResult XRAPI_CALL LayerGetInstanceProcAddr(XrInstance instance, const char* name, PFN_xrVoidFunction* function) {
   if (name == nullptr || function == nullptr) return XR_ERROR_VALIDATION_FAILURE;
   const std::string n = name;
+  if (Fault(name, true) == kl_fault::Kind::Null) {
+    *function = nullptr;  // malformed: success and no pointer
+    return XR_SUCCESS;
+  }
   if (n == "xrGetInstanceProcAddr") {
     *function = reinterpret_cast<PFN_xrVoidFunction>(LayerGetInstanceProcAddr);
     return XR_SUCCESS;
@@ -221,6 +238,7 @@ XRAPI_ATTR XrResult XRAPI_CALL LayerCreateApiLayerInstance(const XrInstanceCreat
     Trace(std::string("wrong-next-info:") + layerInfo->nextInfo->layerName);
     return XR_ERROR_INITIALIZATION_FAILED;
   }
+  if (Fault("xrCreateApiLayerInstance") == kl_fault::Kind::Fail) return XR_ERROR_INITIALIZATION_FAILED;
 #if KL_LAYER_CREATE_FAIL
   Trace("create-fails");
   return XR_ERROR_INITIALIZATION_FAILED;
@@ -264,6 +282,7 @@ extern "C" __attribute__((visibility("default"))) XrResult KL_LAYER_NEGOTIATE_SY
   Trace("negotiate");
   Trace("loaderInfo:" + kl_test::DescribeLoaderInfo(loaderInfo) + ":request:" + kl_test::DescribeHeader(request) + ":sizes:" +
         std::to_string(sizeof(XrNegotiateLoaderInfo)) + "," + std::to_string(sizeof(XrNegotiateApiLayerRequest)));
+  if (Fault("negotiate") == kl_fault::Kind::Fail) return XR_ERROR_INITIALIZATION_FAILED;
   if (loaderInfo == nullptr || request == nullptr || layerName == nullptr || kName != layerName ||
       loaderInfo->structType != XR_LOADER_INTERFACE_STRUCT_LOADER_INFO || loaderInfo->structVersion != XR_LOADER_INFO_STRUCT_VERSION ||
       loaderInfo->structSize != sizeof(XrNegotiateLoaderInfo) || request->structType != XR_LOADER_INTERFACE_STRUCT_API_LAYER_REQUEST ||

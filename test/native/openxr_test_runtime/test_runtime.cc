@@ -2,7 +2,8 @@
 // KL_RUNTIME_MODE, every way of failing it), one instance per create, a headless session,
 // reference spaces with fixed poses and xrLocateSpace. With KL_RUNTIME_DEBUG_UTILS it also
 // implements XR_EXT_debug_utils. Every call it receives is traced (trace.h) as
-// "runtime:<command>", so tests can see what reached the bottom of the chain.
+// "runtime:<command>", so tests can see what reached the bottom of the chain. With
+// KL_RUNTIME_FAULTS the environment chooses a fault to inject (../fault_injection/fault_injection.h).
 #include <cstdint>
 #include <cstring>
 #include <mutex>
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../fault_injection/fault_injection.h"
 #include "generated/openxr_types.h"
 #include "trace.h"
 
@@ -18,6 +20,9 @@
 #endif
 #ifndef KL_RUNTIME_DEBUG_UTILS
 #define KL_RUNTIME_DEBUG_UTILS 0
+#endif
+#ifndef KL_RUNTIME_FAULTS
+#define KL_RUNTIME_FAULTS 0
 #endif
 #ifndef KL_RUNTIME_NAME
 #define KL_RUNTIME_NAME "khronos-loader test runtime"
@@ -34,6 +39,12 @@
 #define KL_RT_BAD_STRUCT_VERSION 7
 
 namespace {
+
+// The fault the environment chose for this call (none unless this is the faults build).
+kl_fault::Kind Fault(const char* command, bool lookup = false) {
+  if constexpr (KL_RUNTIME_FAULTS == 0) return kl_fault::Kind::None;
+  return kl_fault::Act(kl_fault::At("runtime", command, lookup));
+}
 
 constexpr std::uint64_t kInstanceMagic = 0x6b6c2d696e737431ULL;
 constexpr std::uint64_t kSessionMagic = 0x6b6c2d7365737331ULL;
@@ -109,10 +120,18 @@ XRAPI_ATTR XrResult XRAPI_CALL RtEnumerateInstanceExtensionProperties(const char
   kl_test::Trace(std::string("runtime:xrEnumerateInstanceExtensionProperties:") + (layerName ? layerName : "(null)"));
   if (layerName != nullptr) return XR_ERROR_API_LAYER_NOT_PRESENT;
   if (count == nullptr) return XR_ERROR_VALIDATION_FAILURE;
-  constexpr uint32_t n = sizeof(kExtensions) / sizeof(kExtensions[0]);
+  const kl_fault::Kind fault = Fault("xrEnumerateInstanceExtensionProperties");
+  if (fault == kl_fault::Kind::Fail) return XR_ERROR_RUNTIME_FAILURE;
+  uint32_t n = sizeof(kExtensions) / sizeof(kExtensions[0]);
+  if (capacity > 0 && fault == kl_fault::Kind::CountGrow) {
+    *count = n + 1;  // one more extension appeared since the size query
+    return XR_ERROR_SIZE_INSUFFICIENT;
+  }
+  if (capacity > 0 && fault == kl_fault::Kind::CountShrink) n -= 1;
   *count = n;
   if (capacity == 0) return XR_SUCCESS;
   if (capacity < n) return XR_ERROR_SIZE_INSUFFICIENT;
+  if (fault == kl_fault::Kind::CountLie) *count = capacity + 5;  // more than it wrote, and success
   for (uint32_t i = 0; i < n; ++i) {
     if (props[i].type != XR_TYPE_EXTENSION_PROPERTIES) return XR_ERROR_VALIDATION_FAILURE;
     CopyString(props[i].extensionName, XR_MAX_EXTENSION_NAME_SIZE, kExtensions[i].name);
@@ -144,6 +163,7 @@ XRAPI_ATTR XrResult XRAPI_CALL RtCreateInstance(const XrInstanceCreateInfo* info
     trace += std::string(i == 0 ? ":" : ",") + info->enabledExtensionNames[i];
   }
   kl_test::Trace(trace);
+  if (Fault("xrCreateInstance") == kl_fault::Kind::Fail) return XR_ERROR_RUNTIME_FAILURE;
   if (info->applicationInfo.applicationName[0] == '\0') return XR_ERROR_NAME_INVALID;
   const XrVersion api = info->applicationInfo.apiVersion;
   if (XR_VERSION_MAJOR(api) != 1 || XR_VERSION_MINOR(api) > 1) return XR_ERROR_API_VERSION_UNSUPPORTED;
@@ -168,11 +188,13 @@ XRAPI_ATTR XrResult XRAPI_CALL RtDestroyInstance(XrInstance instance) {
   inst->magic = 0;
   for (Messenger* m : inst->messengers) delete m;
   delete inst;
-  return XR_SUCCESS;
+  // A failing destroy still frees: the loader must unload the runtime all the same.
+  return Fault("xrDestroyInstance") == kl_fault::Kind::Fail ? XR_ERROR_RUNTIME_FAILURE : XR_SUCCESS;
 }
 
 XRAPI_ATTR XrResult XRAPI_CALL RtGetInstanceProperties(XrInstance instance, XrInstanceProperties* props) {
   kl_test::Trace("runtime:xrGetInstanceProperties");
+  if (Fault("xrGetInstanceProperties") == kl_fault::Kind::Fail) return XR_ERROR_RUNTIME_FAILURE;
   if (FromHandle<Instance>(instance, kInstanceMagic) == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (props == nullptr || props->type != XR_TYPE_INSTANCE_PROPERTIES) return XR_ERROR_VALIDATION_FAILURE;
   props->runtimeVersion = XR_MAKE_VERSION(0, 4, 2);
@@ -217,6 +239,7 @@ XRAPI_ATTR XrResult XRAPI_CALL RtStructureTypeToString(XrInstance instance, XrSt
 
 XRAPI_ATTR XrResult XRAPI_CALL RtGetSystem(XrInstance instance, const XrSystemGetInfo* info, XrSystemId* systemId) {
   kl_test::Trace("runtime:xrGetSystem");
+  if (Fault("xrGetSystem") == kl_fault::Kind::Fail) return XR_ERROR_RUNTIME_FAILURE;
   if (FromHandle<Instance>(instance, kInstanceMagic) == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || systemId == nullptr || info->type != XR_TYPE_SYSTEM_GET_INFO) return XR_ERROR_VALIDATION_FAILURE;
   if (info->formFactor != XR_FORM_FACTOR_HEAD_MOUNTED_DISPLAY) return XR_ERROR_FORM_FACTOR_UNSUPPORTED;
@@ -226,6 +249,7 @@ XRAPI_ATTR XrResult XRAPI_CALL RtGetSystem(XrInstance instance, const XrSystemGe
 
 XRAPI_ATTR XrResult XRAPI_CALL RtCreateSession(XrInstance instance, const XrSessionCreateInfo* info, XrSession* session) {
   kl_test::Trace("runtime:xrCreateSession");
+  if (Fault("xrCreateSession") == kl_fault::Kind::Fail) return XR_ERROR_RUNTIME_FAILURE;
   Instance* inst = FromHandle<Instance>(instance, kInstanceMagic);
   if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || session == nullptr || info->type != XR_TYPE_SESSION_CREATE_INFO) return XR_ERROR_VALIDATION_FAILURE;
@@ -248,6 +272,7 @@ XRAPI_ATTR XrResult XRAPI_CALL RtDestroySession(XrSession session) {
 
 XRAPI_ATTR XrResult XRAPI_CALL RtCreateReferenceSpace(XrSession session, const XrReferenceSpaceCreateInfo* info, XrSpace* space) {
   kl_test::Trace("runtime:xrCreateReferenceSpace");
+  if (Fault("xrCreateReferenceSpace") == kl_fault::Kind::Fail) return XR_ERROR_RUNTIME_FAILURE;
   Session* s = FromHandle<Session>(session, kSessionMagic);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || space == nullptr || info->type != XR_TYPE_REFERENCE_SPACE_CREATE_INFO) return XR_ERROR_VALIDATION_FAILURE;
@@ -379,6 +404,7 @@ XRAPI_ATTR XrResult XRAPI_CALL RtGetInstanceProcAddr(XrInstance instance, const 
   for (const Entry& e : kEntries) {
     if (std::strcmp(e.name, name) != 0) continue;
     if (instance == XR_NULL_HANDLE && !e.needsNoInstance) return XR_ERROR_HANDLE_INVALID;
+    if (Fault(name, true) == kl_fault::Kind::Null) return XR_SUCCESS;  // malformed: success and no pointer
     *function = e.function;
     return XR_SUCCESS;
   }
@@ -392,6 +418,7 @@ extern "C" __attribute__((visibility("default"))) XrResult xrNegotiateLoaderRunt
   kl_test::Trace("runtime:xrNegotiateLoaderRuntimeInterface");
   kl_test::Trace("runtime:loaderInfo:" + kl_test::DescribeLoaderInfo(loaderInfo) + ":request:" + kl_test::DescribeHeader(request) +
                  ":sizes:" + std::to_string(sizeof(XrNegotiateLoaderInfo)) + "," + std::to_string(sizeof(XrNegotiateRuntimeRequest)));
+  if (Fault("negotiate") == kl_fault::Kind::Fail) return XR_ERROR_INITIALIZATION_FAILED;
   if (loaderInfo == nullptr || request == nullptr || loaderInfo->structType != XR_LOADER_INTERFACE_STRUCT_LOADER_INFO ||
       loaderInfo->structVersion != XR_LOADER_INFO_STRUCT_VERSION || loaderInfo->structSize != sizeof(XrNegotiateLoaderInfo) ||
       request->structType != XR_LOADER_INTERFACE_STRUCT_RUNTIME_REQUEST ||

@@ -13,6 +13,9 @@
 //   KL_DRIVER_NO_MAGIC       1: the VkDevice does not start with the loader magic
 //   KL_DRIVER_API_1_0        1: no vkEnumerateInstanceVersion; vkCreateInstance refuses apiVersion > 1.0
 //   KL_DRIVER_PORTABILITY    1: reports VK_KHR_portability_enumeration
+//   KL_DRIVER_FAULTS         1: the environment chooses a fault to inject (KL_FAULT_IN=driver,
+//                            ../fault_injection/fault_injection.h): negotiation, vkCreateInstance,
+//                            the two-call enumerations, vkCreateDevice, vk_icdGetInstanceProcAddr look-ups
 //   KL_DRIVER_TOPOLOGY       1: the physical devices come from "<this library>.topology" (a text
 //                            file beside the library, so copies of one build differ): lines
 //                              groups                       the driver answers vkEnumeratePhysicalDeviceGroups
@@ -32,11 +35,28 @@
 #include <string_view>
 #include <vector>
 
+#include "../fault_injection/fault_injection.h"
 #include "vulkan/loader_interface.h"
 
 #define KL_EXPORT extern "C" __attribute__((visibility("default")))
+#ifndef KL_DRIVER_FAULTS
+#define KL_DRIVER_FAULTS 0
+#endif
 
 namespace {
+
+// The fault the environment chose for this call (none unless this is the faults build).
+kl_fault::Kind Fault(const char* command, bool lookup = false) {
+  if constexpr (KL_DRIVER_FAULTS == 0) return kl_fault::Kind::None;
+  return kl_fault::Act(kl_fault::At("driver", command, lookup));
+}
+
+// The second call of a two-call enumeration under a count fault: how many elements there are now.
+uint32_t TotalNow(kl_fault::Kind fault, uint32_t total) {
+  if (fault == kl_fault::Kind::CountGrow) return total + 1;
+  if (fault == kl_fault::Kind::CountShrink && total > 0) return total - 1;
+  return total;
+}
 
 struct Queue {
   VK_LOADER_DATA loaderData;
@@ -125,19 +145,23 @@ constexpr const char* kInstanceExtensions[] = {
 
 VkResult VKAPI_CALL EnumerateInstanceExtensionProperties(const char* layerName, uint32_t* count, VkExtensionProperties* props) {
   if (layerName != nullptr) return VK_ERROR_LAYER_NOT_PRESENT;
-  const uint32_t total = sizeof(kInstanceExtensions) / sizeof(kInstanceExtensions[0]);
+  const kl_fault::Kind fault = Fault("vkEnumerateInstanceExtensionProperties");
+  if (fault == kl_fault::Kind::Fail) return VK_ERROR_INITIALIZATION_FAILED;
+  constexpr uint32_t kTotal = sizeof(kInstanceExtensions) / sizeof(kInstanceExtensions[0]);
   if (props == nullptr) {
-    *count = total;
+    *count = kTotal;
     return VK_SUCCESS;
   }
-  const uint32_t n = std::min(*count, total);
+  const uint32_t total = TotalNow(fault, kTotal);
+  const uint32_t n = std::min({*count, total, kTotal});
   for (uint32_t i = 0; i < n; ++i) {
     std::memset(&props[i], 0, sizeof(props[i]));
     std::snprintf(props[i].extensionName, sizeof(props[i].extensionName), "%s", kInstanceExtensions[i]);
     props[i].specVersion = 1;
   }
-  *count = n;
-  return n < total ? VK_INCOMPLETE : VK_SUCCESS;
+  const bool incomplete = n < total;
+  *count = fault == kl_fault::Kind::CountLie ? *count + 3 : n;  // malformed: more than it wrote, with success
+  return incomplete ? VK_INCOMPLETE : VK_SUCCESS;
 }
 
 [[maybe_unused]] VkResult VKAPI_CALL EnumerateInstanceVersion(uint32_t* version) {
@@ -146,6 +170,7 @@ VkResult VKAPI_CALL EnumerateInstanceExtensionProperties(const char* layerName, 
 }
 
 VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, const VkAllocationCallbacks*, VkInstance* out) {
+  if (Fault("vkCreateInstance") == kl_fault::Kind::Fail) return VK_ERROR_INITIALIZATION_FAILED;
   const uint32_t api = info->pApplicationInfo != nullptr ? info->pApplicationInfo->apiVersion : 0;
 #if KL_DRIVER_API_1_0 && KL_DRIVER_VERSION < 5
   // Before interface 5 a 1.0 driver may refuse a higher apiVersion; the loader must pass 1.0.
@@ -186,15 +211,19 @@ void VKAPI_CALL DestroyInstance(VkInstance instance, const VkAllocationCallbacks
 
 VkResult VKAPI_CALL EnumeratePhysicalDevices(VkInstance instance, uint32_t* count, VkPhysicalDevice* devices) {
   const auto& all = reinterpret_cast<Instance*>(instance)->physicalDevices;
-  const uint32_t total = static_cast<uint32_t>(all.size());
+  const kl_fault::Kind fault = Fault("vkEnumeratePhysicalDevices");
+  if (fault == kl_fault::Kind::Fail) return VK_ERROR_INITIALIZATION_FAILED;
+  const uint32_t existing = static_cast<uint32_t>(all.size());
   if (devices == nullptr) {
-    *count = total;
+    *count = existing;
     return VK_SUCCESS;
   }
-  const uint32_t n = std::min(*count, total);
+  const uint32_t total = TotalNow(fault, existing);
+  const uint32_t n = std::min({*count, total, existing});
   for (uint32_t i = 0; i < n; ++i) devices[i] = reinterpret_cast<VkPhysicalDevice>(all[i].get());
-  *count = n;
-  return n < total ? VK_INCOMPLETE : VK_SUCCESS;
+  const bool incomplete = n < total;
+  *count = fault == kl_fault::Kind::CountLie ? *count + 3 : n;  // malformed: more than it wrote, with success
+  return incomplete ? VK_INCOMPLETE : VK_SUCCESS;
 }
 
 void VKAPI_CALL GetPhysicalDeviceProperties(VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties* p) {
@@ -303,6 +332,7 @@ VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevice physical
 }
 
 VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo*, const VkAllocationCallbacks*, VkDevice* out) {
+  if (Fault("vkCreateDevice") == kl_fault::Kind::Fail) return VK_ERROR_INITIALIZATION_FAILED;
   auto* device = new Device{};
   device->loaderData.loaderMagic = KL_DRIVER_NO_MAGIC ? 0x12345678 : ICD_LOADER_MAGIC;
   device->physicalDevice = reinterpret_cast<PhysicalDevice*>(physicalDevice);
@@ -356,6 +386,7 @@ PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice, const char* name) {
 }
 
 [[maybe_unused]] VkResult VKAPI_CALL Negotiate(uint32_t* version) {
+  if (Fault("negotiate") == kl_fault::Kind::Fail) return VK_ERROR_INCOMPATIBLE_DRIVER;
 #if KL_DRIVER_NEGOTIATE_FAIL == 1
   (void)version;
   return VK_ERROR_INCOMPATIBLE_DRIVER;
@@ -377,6 +408,7 @@ PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice, const char* name) {
 
 PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name) {
   const std::string_view n = name;
+  if (Fault(name, true) == kl_fault::Kind::Null) return nullptr;
   KL_ANSWER("vkCreateInstance", CreateInstance)
   KL_ANSWER("vkEnumerateInstanceExtensionProperties", EnumerateInstanceExtensionProperties)
 #if !KL_DRIVER_API_1_0

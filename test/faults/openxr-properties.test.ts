@@ -1,0 +1,149 @@
+// Every public OpenXR function against bad arguments (#13 item 5), property-based (fast-check),
+// over the simulated runtime: each call succeeds, or throws TypeError / RangeError / OpenXrError
+// (or the application's own error from its throwing proxy or getter) — never a crash, never a
+// plain Error from the native side. Handles destroyed from inside a callback: a getter or
+// valueOf that destroys the instance in the middle of a call.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
+import { createLoader } from '../../lib/openxr/loader.js';
+import { nativeRuntimeExtensions } from '../../lib/openxr/api/native-instance.js';
+import { OpenXrError } from '../../lib/openxr/errors.js';
+import { simulatedRuntime } from '../../lib/openxr/simulated-runtime.js';
+import type { Instance } from '../../lib/openxr/api/instance.js';
+import type { Session } from '../../lib/openxr/api/session.js';
+import type { Space } from '../../lib/openxr/api/space.js';
+import type { System } from '../../lib/openxr/api/system.js';
+import { everyPosition, detachedFloat32Array, refusedCleanly, resizableBuffer, sharedView, shrunkResizableView, trackingResizableView } from './bad-values.js';
+
+const loader = createLoader({ platform: createLinuxPlatform({ env: { ...process.env, XR_RUNTIME_JSON: simulatedRuntime(), XR_API_LAYER_PATH: '' } }), runtimeExtensions: nativeRuntimeExtensions });
+const newInstance = (): Instance => loader.createInstance({ applicationName: 'properties', enabledExtensionNames: ['XR_MND_headless'] });
+
+let instance: Instance;
+let system: System;
+let session: Session;
+let local: Space;
+let view: Space;
+beforeAll(() => {
+  instance = newInstance();
+  system = instance.getSystem();
+  session = instance.createSession(system);
+  local = session.createReferenceSpace('local');
+  view = session.createReferenceSpace('view');
+});
+afterAll(() => instance.destroy());
+
+
+describe('OpenXR public functions against bad arguments (fast-check)', () => {
+  it('NODE-1, NODE-2: createLoader() and loader.createInstance()', () => {
+    everyPosition([{ platform: createLinuxPlatform() }], ([o]) => createLoader(o as never).discover());
+    everyPosition([{ applicationName: 'ok', enabledExtensionNames: ['XR_MND_headless'] }], ([o]) => loader.createInstance(o as never));
+    everyPosition([null], ([name]) => loader.enumerateInstanceExtensionProperties(name as never));
+  });
+
+  it('NODE-1, NODE-2: Instance methods', () => {
+    everyPosition(['head-mounted-display'], ([f]) => instance.getSystem(f as never));
+    everyPosition([system, { headless: true }], ([s, o]) => instance.createSession(s as never, o as never));
+    everyPosition(['xrGetSystem'], ([n]) => instance.getInstanceProcAddr(n as never));
+    everyPosition(['/user/hand/left'], ([p]) => instance.stringToPath(p as never));
+    everyPosition([{ name: 'set', localizedName: 'Set', priority: 0 }], ([o]) => instance.createActionSet(o as never));
+    everyPosition(['/interaction_profiles/khr/simple_controller', []], ([p, b]) => instance.suggestBindings(p as never, b as never));
+    everyPosition([1, 1, 'message'], ([s, t, m]) => instance.submitDebugUtilsMessage(s as never, t as never, m as never));
+  });
+
+  it('NODE-1, NODE-2: System and Session methods', () => {
+    everyPosition(['primary-stereo'], ([t]) => system.viewConfigurationViews(t as never));
+    everyPosition(['primary-stereo'], ([t]) => system.environmentBlendModes(t as never));
+    everyPosition(['local', [0, 0, 0, 0, 0, 0, 1]], ([t, p]) => session.createReferenceSpace(t as never, p as never));
+    everyPosition(['primary-stereo'], ([t]) => session.viewCount(t as never));
+    everyPosition([local, 1, new Float32Array(64), 'primary-stereo'], ([s, t, o, v]) => session.locateViews(s as never, t as never, o as never, v as never));
+    everyPosition(['/user/hand/left'], ([p]) => session.currentInteractionProfile(p as never));
+    everyPosition([[]], ([a]) => session.syncActions(a as never));
+  });
+
+  it('NODE-1, NODE-3: space.locate() with every kind of bad base, time and output buffer', () => {
+    everyPosition([local, 1, new Float32Array(7)], ([b, t, o]) => view.locate(b as never, t as never, o as never));
+  });
+
+  it('NODE-3: a bound output buffer that is then detached, shrunk or swapped is refused, never written through a stale pointer', () => {
+    const out = new Float32Array(7);
+    expect(view.locate(local, 1, out)).toBeGreaterThan(0);
+    structuredClone(out.buffer, { transfer: [out.buffer] });
+    expect(() => view.locate(local, 1, out)).toThrow(TypeError);
+    const buffer = resizableBuffer(28, 64);
+    const fixed = new Float32Array(buffer, 0, 7);
+    expect(view.locate(local, 1, fixed)).toBeGreaterThan(0);
+    buffer.resize(8);
+    expect(() => view.locate(local, 1, fixed)).toThrow(TypeError);
+    for (const o of [trackingResizableView(7), sharedView(7)]) {
+      expect(view.locate(local, 1, o)).toBeGreaterThan(0);
+      expect(Math.hypot(o[3]!, o[4]!, o[5]!, o[6]!)).toBeCloseTo(1, 4); // a unit quaternion was written
+    }
+    for (const o of [detachedFloat32Array(7), shrunkResizableView(7)]) expect(() => view.locate(local, 1, o)).toThrow(TypeError);
+    const views = new Float32Array(64);
+    session.locateViews(local, 1, views);
+    structuredClone(views.buffer, { transfer: [views.buffer] });
+    expect(() => session.locateViews(local, 1, views)).toThrow(TypeError);
+  });
+});
+
+describe('OpenXR handles destroyed from inside a callback', () => {
+  function destroyedMidCall(call: (own: Instance, destroyer: () => void) => unknown): void {
+    const own = newInstance();
+    const e = refusedCleanly(() => call(own, () => own.destroy()));
+    expect(e).toBeUndefined();
+    expect(own.isDestroyed).toBe(true);
+  }
+
+  it('NODE-1: createSession options whose getter destroys the instance: XR_ERROR_HANDLE_INVALID or TypeError, no crash', () => {
+    destroyedMidCall((own, destroy) =>
+      own.createSession(own.getSystem(), {
+        get headless() {
+          destroy();
+          return true;
+        },
+      } as never),
+    );
+  });
+
+  it('NODE-1: a pose whose element getter destroys the instance under createReferenceSpace()', () => {
+    destroyedMidCall((own, destroy) => {
+      const s = own.createSession(own.getSystem());
+      const pose = [0, 0, 0, 0, 0, 0, 1];
+      Object.defineProperty(pose, 6, { get: () => (destroy(), 1) });
+      return s.createReferenceSpace('local', pose as never);
+    });
+  });
+
+  it('NODE-1: action-set options whose getter destroys the instance', () => {
+    destroyedMidCall((own, destroy) =>
+      own.createActionSet({
+        get name() {
+          destroy();
+          return 'set';
+        },
+        localizedName: 'Set',
+      } as never),
+    );
+  });
+
+  it('NODE-1, NODE-4: the instance destroyed from a waitFrame continuation and from a debug messenger listener', async () => {
+    const own = newInstance();
+    const s = own.createSession(own.getSystem());
+    s.beginSession();
+    const pending = s.waitFrame().then(() => own.destroy());
+    await pending;
+    expect(own.isDestroyed).toBe(true);
+    expect(() => s.beginFrame()).toThrow(OpenXrError);
+
+    const withUtils = loader.createInstance({ applicationName: 'listener', enabledExtensionNames: ['XR_MND_headless', 'XR_EXT_debug_utils'] });
+    let heard = 0;
+    withUtils.createDebugUtilsMessenger(() => {
+      heard++;
+      withUtils.destroy();
+    });
+    withUtils.submitDebugUtilsMessage(0x1000, 0x1, 'destroy me');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(heard).toBeGreaterThanOrEqual(1);
+    expect(withUtils.isDestroyed).toBe(true);
+  });
+});
