@@ -13,17 +13,7 @@ import type { VulkanGraphics } from '../../lib/openxr/api/vulkan-graphics.js';
 import { VIEW_FLOATS } from '../../lib/openxr/api/types.js';
 import { createLoader as createVulkanLoader } from '../../lib/vulkan/loader.js';
 import { VulkanError } from '../../lib/vulkan/errors.js';
-import { openXrErrorFrom } from '../helpers/errors.js';
-
-function vulkanErrorFrom(f: () => unknown): VulkanError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(VulkanError);
-    return e as VulkanError;
-  }
-  throw new Error('expected a VulkanError');
-}
+import { openXrErrorFrom, vulkanErrorFrom } from '../helpers/errors.js';
 import { missingSystemComponent } from '../helpers/system.js';
 import { createTestInstance, runUntil, type TestInstance } from './helpers.js';
 
