@@ -1,5 +1,6 @@
 #include "napi/openxr_frame_query.h"
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,9 +34,10 @@ struct FrameQuery {
   std::vector<std::shared_ptr<SpaceCore>> spaceOwners;
   std::vector<std::shared_ptr<ActionCore>> actionOwners;
 
-  // Spaces: entry i locates located[i] in bases[i]; `distinct` is every space core once (the
-  // per-call destroyed check).
+  // Spaces: entry i locates located[i] in bases[i]; `distinct` is every space core once (checked
+  // whenever the session's count of destroyed spaces moved from `spacesDestroyedSeen`).
   std::vector<const SpaceCore*> located, bases, distinct;
+  uint64_t spacesDestroyedSeen = 0;
   std::vector<XrSpace> locatedHandles, baseHandles;
   PFN_xrLocateSpace locateSpace = nullptr;
   PFN_xrLocateSpaces locateSpaces = nullptr;  // set: the xrLocateSpaces path
@@ -80,21 +82,29 @@ std::string FirstDestroyed(const FrameQuery& q) {
   return {};
 }
 
-// Every handle still alive? The session (and with it the instance) once, then each space's and
-// action's own flag: they all belong to this session's instance (checked when bound).
-bool AllAlive(const FrameQuery& q) {
-  for (const SpaceCore* s : q.distinct) {
-    if (s->destroyed) return false;
+// Every handle still alive? The session (and with it the instance) is checked first; the spaces
+// only when one of the session's spaces was destroyed since they were last found alive; each
+// action's own flag (they all belong to the session's instance, checked when bound).
+bool AllAlive(FrameQuery& q) {
+  if (q.session->spacesDestroyed != q.spacesDestroyedSeen) {
+    for (const SpaceCore* s : q.distinct) {
+      if (s->destroyed) return false;
+    }
+    if (q.viewSpace != nullptr && q.viewSpace->destroyed) return false;
+    q.spacesDestroyedSeen = q.session->spacesDestroyed;
   }
-  if (q.viewSpace != nullptr && q.viewSpace->destroyed) return false;
   for (const ActionEntry& a : q.actions) {
     if (a.action->destroyed || a.action->set->destroyed) return false;
   }
   return true;
 }
 
+// px py pz qx qy qz qw flags: position and orientation as two block copies (XrPosef holds the
+// orientation first), so the per-space cost over the runtime's stays a few instructions.
 inline void WriteLocation(float* o, const XrPosef& pose, XrSpaceLocationFlags flags) noexcept {
-  WritePose(o, pose);
+  static_assert(sizeof(XrVector3f) == 3 * sizeof(float) && sizeof(XrQuaternionf) == 4 * sizeof(float));
+  std::memcpy(o, &pose.position, sizeof(XrVector3f));
+  std::memcpy(o + 3, &pose.orientation, sizeof(XrQuaternionf));
   o[7] = static_cast<float>(flags);
 }
 
@@ -114,9 +124,13 @@ bool LocateSpaces(napi_env env, FrameQuery& q, XrTime time) {
     return true;
   }
   const std::size_t n = q.locatedHandles.size();
+  const PFN_xrLocateSpace locate = q.locateSpace;
+  const XrSpace* spaces = q.locatedHandles.data();
+  const XrSpace* bases = q.baseHandles.data();
+  // One structure for every call: the runtime writes its flags and pose each time.
+  XrSpaceLocation location{XR_TYPE_SPACE_LOCATION, nullptr, 0, {{0, 0, 0, 1}, {0, 0, 0}}};
   for (std::size_t i = 0; i < n; ++i) {
-    XrSpaceLocation location{XR_TYPE_SPACE_LOCATION, nullptr, 0, {{0, 0, 0, 1}, {0, 0, 0}}};
-    const XrResult r = q.locateSpace(q.locatedHandles[i], q.baseHandles[i], time, &location);
+    const XrResult r = locate(spaces[i], bases[i], time, &location);
     if (XR_FAILED(r)) return Fail(env, r, "xrLocateSpace failed (frame query: spaces[" + std::to_string(i) + "])");
     WriteLocation(out + i * kFrameSpaceFloats, location.pose, location.locationFlags);
   }
@@ -219,7 +233,7 @@ std::shared_ptr<SpaceCore> SessionSpace(Napi::Env env, Napi::Value value, const 
   return space;
 }
 
-void BindSpaces(Napi::Env env, FrameQuery& q, Napi::Array spaces, Napi::Array bases) {
+void BindSpaces(Napi::Env env, FrameQuery& q, Napi::Array spaces, Napi::Array bases, bool allowLocateSpaces) {
   if (spaces.Length() != bases.Length()) throw ArgumentError(env, "frame query: spaces and bases must have the same length");
   std::vector<const SpaceCore*>& distinct = q.distinct;
   auto own = [&](std::shared_ptr<SpaceCore> core) {
@@ -245,7 +259,7 @@ void BindSpaces(Napi::Env env, FrameQuery& q, Napi::Array spaces, Napi::Array ba
   const LoaderInstance& li = *q.session->instance;
   // xrLocateSpaces is an OpenXR 1.1 command: only a 1.1 instance may call it, and only when the
   // call chain (the runtime, or a layer) provides it.
-  if (li.applicationApiVersion() >= XR_MAKE_VERSION(1, 1, 0) && li.table.LocateSpaces != nullptr) {
+  if (allowLocateSpaces && li.applicationApiVersion() >= XR_MAKE_VERSION(1, 1, 0) && li.table.LocateSpaces != nullptr) {
     q.locateSpaces = li.table.LocateSpaces;
     for (uint32_t i = 0; i < q.located.size(); ++i) {
       BaseGroup* group = nullptr;
@@ -318,11 +332,15 @@ void BindActions(Napi::Env env, FrameQuery& q, Napi::Array actions) {
 Napi::Value BindFrameQuery(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() < 6 || !info[1].IsArray() || !info[2].IsArray() || !info[4].IsArray()) {
-    throw ArgumentError(env, "openxrBindFrameQuery(session, spaces: Space[], bases: Space[], views | null, actions: { action, subactionPath? }[], out: Float32Array)");
+    throw ArgumentError(env,
+                        "openxrBindFrameQuery(session, spaces: Space[], bases: Space[], views | null, actions: { action, subactionPath? }[], out: Float32Array, "
+                        "allowLocateSpaces?: boolean)");
   }
+  const bool allowLocateSpaces = info.Length() < 7 || info[6].IsUndefined() || info[6].ToBoolean().Value();
   auto q = std::make_unique<FrameQuery>();
   q->session = OpenXrSession::From(env, info[0])->Live(env);
-  BindSpaces(env, *q, info[1].As<Napi::Array>(), info[2].As<Napi::Array>());
+  q->spacesDestroyedSeen = q->session->spacesDestroyed;  // the spaces are checked alive as they are bound
+  BindSpaces(env, *q, info[1].As<Napi::Array>(), info[2].As<Napi::Array>(), allowLocateSpaces);
   BindViews(env, *q, info[3]);
   BindActions(env, *q, info[4].As<Napi::Array>());
   if (q->located.empty() && q->viewSpace == nullptr && q->actions.empty()) throw ArgumentError(env, "frame query: nothing to query (no spaces, views or actions)");

@@ -25,9 +25,11 @@ inline constexpr std::size_t kFrameActionFloats = 4;
 
 // openxrBindFrameQuery(session, spaces: OpenXrSpace[], bases: OpenXrSpace[],
 //                      views: { space, viewConfigurationType, viewCount } | null,
-//                      actions: { action: OpenXrAction, subactionPath?: bigint }[], out: Float32Array)
+//                      actions: { action: OpenXrAction, subactionPath?: bigint }[], out: Float32Array,
+//                      allowLocateSpaces = true)
 //   → (time: number) => void, with `locatePath` ('xrLocateSpaces' | 'xrLocateSpace' | 'none') and
-//   `floats` (the output's length) as properties.
+//   `floats` (the output's length) as properties. allowLocateSpaces false: the xrLocateSpace loop
+//   even where xrLocateSpaces exists.
 Napi::Value BindFrameQuery(const Napi::CallbackInfo& info);
 
 }  // namespace kl::napi::xr

@@ -36,6 +36,9 @@ struct SessionCore {
   XrTime begunDisplayTime = 0;
   // Spaces created from this session: xrDestroySession destroys them (JavaScript thread only).
   std::vector<std::weak_ptr<SpaceCore>> spaces;
+  // How many of them were destroyed one by one (JavaScript thread only): a frame query checks its
+  // spaces again only when this moved.
+  uint64_t spacesDestroyed = 0;
   // Swapchains created from this session: xrDestroySession destroys them (JavaScript thread only).
   std::vector<std::weak_ptr<SwapchainCore>> swapchains;
   // With a Vulkan graphics binding: the Vulkan instance and device the session renders with

@@ -235,15 +235,21 @@ describe.each(VERSIONS)('frame query on an OpenXR %s instance (simulated runtime
 });
 
 describe('frame query through an API layer', () => {
-  it('NODE-3: on a 1.1 instance with a pass-through layer, xrLocateSpaces goes through the chain and agrees with xrLocateSpace', async () => {
+  it('NODE-3: on a 1.1 instance with a pass-through layer, xrLocateSpaces goes through the chain and agrees with xrLocateSpace; locateWith forces the loop', async () => {
     const rig = await focusedRig(XR_API_VERSION_1_1, 1);
     const { session, local, view, stage } = rig;
     const pairs = [[view, local], [stage, local], [stage, view], [local, stage], [view, stage]] as const;
     const query = session.createFrameQuery({ spaces: pairs });
     expect(query.locatePath).toBe('xrLocateSpaces');
+    // locateWith 'xrLocateSpace': the native loop even where xrLocateSpaces exists, with the same results.
+    const loop = session.createFrameQuery({ spaces: pairs, locateWith: 'xrLocateSpace' });
+    expect(loop.locatePath).toBe('xrLocateSpace');
+    expect(() => session.createFrameQuery({ spaces: pairs, locateWith: 'fast' as 'auto' })).toThrow(/locateWith must be 'auto' or 'xrLocateSpace'/);
     const pose = new Float32Array(POSE_FLOATS);
     for (const time of [1e9, 1.5e9, 4.25e9]) {
       query.run(time);
+      loop.run(time);
+      expect(bits(loop.out)).toEqual(bits(query.out));
       pairs.forEach(([s, b], i) => {
         expect(query.out[i * FRAME_SPACE_FLOATS + 7]).toBe(s.locate(b, time, pose));
         expect(bits(query.out.subarray(i * FRAME_SPACE_FLOATS, i * FRAME_SPACE_FLOATS + 7))).toEqual(bits(pose));

@@ -39,6 +39,12 @@ export interface FrameQueryOptions {
   /** Boolean, float, vector2f and pose actions: an Action, or `{ action, subactionPath }`. */
   readonly actions?: readonly (Action | FrameQueryAction)[];
   /**
+   * How the spaces are located: 'auto' (the default) uses xrLocateSpaces on an OpenXR 1.1 instance
+   * whose runtime has it, 'xrLocateSpace' always loops over xrLocateSpace natively — for a runtime
+   * whose xrLocateSpaces costs more than the loop (Monado's, see bench/RESULTS.md).
+   */
+  readonly locateWith?: 'auto' | 'xrLocateSpace';
+  /**
    * The output run() writes when it is given none (default: a new Float32Array of `layout.length`,
    * `query.out`). At least `layout.length` floats.
    */
@@ -78,6 +84,7 @@ interface NativeArguments {
   readonly bases: NativeSpace[];
   readonly views: { readonly space: NativeSpace; readonly viewConfigurationType: number; readonly viewCount: number } | null;
   readonly actions: NativeFrameQueryAction[];
+  readonly allowLocateSpaces: boolean;
 }
 
 export class FrameQuery {
@@ -169,10 +176,10 @@ export class FrameQuery {
     if (out.length < this.layout.length) {
       throw new TypeError(`frame query: out must have at least ${this.layout.length} elements (see query.layout; a detached buffer has none), got ${out.length}`);
     }
-    const { spaces, bases, views, actions } = this.#args;
+    const { spaces, bases, views, actions, allowLocateSpaces } = this.#args;
     const native = nativeSessionOf(this.session);
     const api = instanceState(this.session.instance).api;
-    return callNative(() => api.openxrBindFrameQuery(native, spaces, bases, views, actions, out)) as BoundRun;
+    return callNative(() => api.openxrBindFrameQuery(native, spaces, bases, views, actions, out, allowLocateSpaces)) as BoundRun;
   }
 }
 
@@ -218,5 +225,7 @@ function nativeArguments(session: Session, options: FrameQueryOptions): NativeAr
     const path = e.subactionPath === undefined ? undefined : pathOf(session.instance, e.subactionPath);
     return path === undefined ? { action: nativeAction } : { action: nativeAction, subactionPath: path };
   });
-  return { spaces, bases, views, actions };
+  const locateWith = options.locateWith ?? 'auto';
+  if (locateWith !== 'auto' && locateWith !== 'xrLocateSpace') throw new TypeError(`frame query: locateWith must be 'auto' or 'xrLocateSpace', got ${String(locateWith)}`);
+  return { spaces, bases, views, actions, allowLocateSpaces: locateWith === 'auto' };
 }

@@ -205,6 +205,7 @@ export interface NativeOpenXrApi {
     views: { readonly space: NativeSpace; readonly viewConfigurationType: number; readonly viewCount: number } | null,
     actions: readonly NativeFrameQueryAction[],
     out: Float32Array,
+    allowLocateSpaces?: boolean,
   ): ((time: number) => void) & { readonly locatePath: 'xrLocateSpaces' | 'xrLocateSpace' | 'none'; readonly floats: number };
   /** The cheapest N-API call taking two numbers (the benchmark's yardstick). */
   benchEmpty(a: number, b: number): number;
