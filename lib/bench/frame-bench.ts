@@ -24,7 +24,10 @@ export interface FrameBenchOptions {
   readonly runtime: { readonly manifestPath: string; readonly label: string };
   readonly apiVersions?: readonly FrameBenchApiVersion[];
   readonly spaceCounts?: readonly number[];
-  /** Located spaces per timed run (frames = this ÷ N). Default 400,000. */
+  /**
+   * Located spaces per timed run (frames = this ÷ N). Default 40,000: short runs, many of them,
+   * so that on a shared machine most runs are not preempted and the median is the uncontended cost.
+   */
   readonly locatesPerRun?: number;
   readonly repeats?: number;
   /** The environment the runtime is found in (XR_RUNTIME_JSON is set over it); default process.env. */
@@ -135,8 +138,8 @@ function cpuModel(): string {
 
 export function runFrameBench(options: FrameBenchOptions): FrameBenchResult {
   const counts = options.spaceCounts ?? FRAME_BENCH_SPACE_COUNTS;
-  const locatesPerRun = options.locatesPerRun ?? 400_000;
-  const repeats = options.repeats ?? 7;
+  const locatesPerRun = options.locatesPerRun ?? 40_000;
+  const repeats = options.repeats ?? 21;
   const emptyNapiCall = measureEmptyNapiCall({ iterations: Math.max(1000, locatesPerRun), repeats });
   const runs = (options.apiVersions ?? ['1.0', '1.1']).map((v) => runVersion(options, v, counts, locatesPerRun, repeats));
   return {
@@ -197,7 +200,7 @@ export function formatFrameBenchMarkdown(result: FrameBenchResult, options: Fram
     '- measured: ns per frame to locate N reference spaces in LOCAL at one time: N `space.locate` calls from JavaScript, one ' +
       '`query.run` of a frame query (session.createFrameQuery) from JavaScript, and the query\'s native work in C through this ' +
       'loader\'s dispatch table (a loop of xrLocateSpace; on an OpenXR 1.1 instance one xrLocateSpaces), with the same handles.',
-    `- method: per cell a warm-up run, then ${result.repeats} runs of ${result.locatesPerRun.toLocaleString('en-US')} located spaces (${result.locatesPerRun.toLocaleString('en-US')} ÷ N frames); the median, ± half the interquartile range as a percentage of it; all in one process.`,
+    `- method: per cell a warm-up run, then ${result.repeats} runs of ${result.locatesPerRun.toLocaleString('en-US')} located spaces (${result.locatesPerRun.toLocaleString('en-US')} ÷ N frames); the median, ± half the interquartile range as a percentage of it; all in one process (short runs, many of them: on a shared machine most go unpreempted).`,
     `- runtime: ${result.runtime.label} (${result.runtime.manifestPath}); no API layers.`,
     `- yardstick: an empty N-API call taking two numbers costs ${formatSummary(result.emptyNapiCall)} from JavaScript.`,
     '- "separate ÷ query": how many times cheaper the query is; "query ÷ (C + empty)": the query against its work in C plus one N-API crossing (1.00 = no overhead beyond the crossing).',

@@ -14,8 +14,8 @@ export const BENCH_FRAME_USAGE = `usage: khronos-loader bench openxr --command f
   (xrLocateSpace in a loop; xrLocateSpaces on an OpenXR 1.1 instance), on the simulated runtime.
   --spaces <list>       comma-separated space counts (default ${FRAME_BENCH_SPACE_COUNTS.join(',')})
   --api <list>          OpenXR instance versions: 1.0, 1.1 or both (default 1.0,1.1)
-  --iterations <n>      located spaces per timed run; frames = n ÷ spaces (default 400000)
-  --repeats <n>         timed runs per cell, after a warm-up (default 7)
+  --iterations <n>      located spaces per timed run; frames = n ÷ spaces (default 40000)
+  --repeats <n>         timed runs per cell, after a warm-up (default 21)
   --runtime <manifest>  run on this runtime instead of the simulated runtime
   --json                the results as JSON instead of Markdown
 `;
