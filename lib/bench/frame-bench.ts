@@ -14,7 +14,8 @@ import { POSE_FLOATS } from '../openxr/api/types.js';
 import { createLoader } from '../openxr/loader.js';
 import { loadNativeAddon, type NativeBenchSamples } from '../native.js';
 import { markdownTable } from './markdown-table.js';
-import { measureEmptyNapiCall, timeJsLoop } from './measure-js.js';
+import { timeJsLoop } from './measure-js.js';
+import { loadOpenXrApi } from '../openxr/api/native-api.js';
 import { summarize, formatSummary, type Summary } from './stats.js';
 
 export const FRAME_BENCH_SPACE_COUNTS = [1, 4, 16, 64] as const;
@@ -37,6 +38,7 @@ export interface FrameBenchOptions {
 
 export interface FrameBenchRow {
   readonly spaces: number;
+  /** Frames of the warm-up and of each timed C run (locatesPerRun ÷ N). */
   readonly frames: number;
   /** ns per frame: N space.locate calls from JavaScript. */
   readonly separateJs: Summary;
@@ -51,6 +53,8 @@ export interface FrameBenchRow {
 export interface FrameBenchRun {
   readonly apiVersion: FrameBenchApiVersion;
   readonly locatePath: string;
+  /** ns: an empty N-API call taking two numbers, measured just before this run's rows. */
+  readonly emptyNapiCall: Summary;
   readonly rows: readonly FrameBenchRow[];
 }
 
@@ -61,7 +65,6 @@ export interface FrameBenchResult {
   readonly node: string;
   readonly locatesPerRun: number;
   readonly repeats: number;
-  readonly emptyNapiCall: Summary;
   readonly runs: readonly FrameBenchRun[];
 }
 
@@ -103,21 +106,22 @@ function runVersion(options: FrameBenchOptions, apiVersion: FrameBenchApiVersion
     );
     // One time for every call: a new number per call would make JavaScript allocate a HeapNumber.
     const time = clock ? instance.monotonicNowAsXrTime() + 20e6 : 1e9;
+    const api = loadOpenXrApi();
+    const emptyNapiCall = timeJsRuns(locatesPerRun, repeats, () => api.benchEmpty(1, 2));
     const rows: FrameBenchRow[] = [];
     let locatePath = 'none';
     for (const n of counts) {
       options.onProgress?.(`frame, OpenXR ${apiVersion}, ${n} spaces`);
       const spaces = all.slice(0, n);
       const frames = Math.max(1, Math.round(locatesPerRun / n));
-      const plan = { iterations: frames, repeats };
       const outs = spaces.map(() => new Float32Array(POSE_FLOATS));
-      const separateJs = timeJsLoop(plan, () => {
+      const separateJs = timeJsRuns(frames, repeats, () => {
         for (let i = 0; i < n; i++) (spaces[i] as Space).locate(base, time, outs[i] as Float32Array);
       });
       const query = session.createFrameQuery({ spaces: spaces.map((s) => [s, base] as const) });
       locatePath = query.locatePath;
       const out = query.out;
-      const queryJs = timeJsLoop(plan, () => query.run(time, out));
+      const queryJs = timeJsRuns(frames, repeats, () => query.run(time, out));
       const natives = spaces.map((s) => nativeSpaceOf(s));
       const bases = spaces.map(() => nativeSpaceOf(base));
       const native = (command: 'xrLocateSpace' | 'xrLocateSpaces'): Summary =>
@@ -126,10 +130,25 @@ function runVersion(options: FrameBenchOptions, apiVersion: FrameBenchApiVersion
       const nativeC = query.locatePath === 'xrLocateSpaces' ? native('xrLocateSpaces') : nativeLoopC;
       rows.push({ spaces: n, frames, separateJs, queryJs, nativeC, nativeLoopC });
     }
-    return { apiVersion, locatePath, rows };
+    return { apiVersion, locatePath, emptyNapiCall, rows };
   } finally {
     instance.destroy();
   }
+}
+
+/** How long one timed JavaScript run lasts (about): short, so that on a shared machine most runs go unpreempted. */
+const JS_RUN_NS = 250_000;
+
+/**
+ * ns per call of `call`: a warm-up of `warmup` calls, which also sizes the timed runs to about
+ * JS_RUN_NS each (the same length whatever a call costs, so slower calls are not preempted more
+ * often), then `repeats` runs.
+ */
+function timeJsRuns(warmup: number, repeats: number, call: () => void): Summary {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < warmup; i++) call();
+  const perCall = Number(process.hrtime.bigint() - start) / warmup;
+  return timeJsLoop({ iterations: Math.max(1, Math.round(JS_RUN_NS / perCall)), repeats, warmupIterations: 1 }, call);
 }
 
 function cpuModel(): string {
@@ -140,7 +159,6 @@ export function runFrameBench(options: FrameBenchOptions): FrameBenchResult {
   const counts = options.spaceCounts ?? FRAME_BENCH_SPACE_COUNTS;
   const locatesPerRun = options.locatesPerRun ?? 40_000;
   const repeats = options.repeats ?? 21;
-  const emptyNapiCall = measureEmptyNapiCall({ iterations: Math.max(1000, locatesPerRun), repeats });
   const runs = (options.apiVersions ?? ['1.0', '1.1']).map((v) => runVersion(options, v, counts, locatesPerRun, repeats));
   return {
     runtime: options.runtime,
@@ -149,7 +167,6 @@ export function runFrameBench(options: FrameBenchOptions): FrameBenchResult {
     node: process.version,
     locatesPerRun,
     repeats,
-    emptyNapiCall,
     runs,
   };
 }
@@ -175,7 +192,7 @@ export function frameTargets(result: FrameBenchResult): string[] {
       continue;
     }
     const speedup = separateOverQuery(row);
-    const floor = queryOverFloor(row, result.emptyNapiCall);
+    const floor = queryOverFloor(row, run.emptyNapiCall);
     lines.push(
       `- issue 14, 16 spaces, ${where}: frame query ≥ 8× cheaper than 16 space.locate: ${speedup.toFixed(2)}× — ${speedup >= 8 ? 'met' : 'NOT met'}`,
       `- issue 14, 16 spaces, ${where}: frame query ≤ 1.3× (C + one empty N-API call): ${floor.toFixed(2)}× — ${floor <= 1.3 ? 'met' : 'NOT met'}`,
@@ -200,9 +217,9 @@ export function formatFrameBenchMarkdown(result: FrameBenchResult, options: Fram
     '- measured: ns per frame to locate N reference spaces in LOCAL at one time: N `space.locate` calls from JavaScript, one ' +
       '`query.run` of a frame query (session.createFrameQuery) from JavaScript, and the query\'s native work in C through this ' +
       'loader\'s dispatch table (a loop of xrLocateSpace; on an OpenXR 1.1 instance one xrLocateSpaces), with the same handles.',
-    `- method: per cell a warm-up run, then ${result.repeats} runs of ${result.locatesPerRun.toLocaleString('en-US')} located spaces (${result.locatesPerRun.toLocaleString('en-US')} ÷ N frames); the median, ± half the interquartile range as a percentage of it; all in one process (short runs, many of them: on a shared machine most go unpreempted).`,
+    `- method: per cell a warm-up of ${result.locatesPerRun.toLocaleString('en-US')} located spaces (${result.locatesPerRun.toLocaleString('en-US')} ÷ N frames), then ${result.repeats} timed runs: of about ${JS_RUN_NS / 1000} µs each from JavaScript (sized by the warm-up), of the warm-up's frames in C; the median, ± half the interquartile range as a percentage of it; all in one process. Short runs, many of them: on a shared machine most go unpreempted, whatever a frame costs.`,
     `- runtime: ${result.runtime.label} (${result.runtime.manifestPath}); no API layers.`,
-    `- yardstick: an empty N-API call taking two numbers costs ${formatSummary(result.emptyNapiCall)} from JavaScript.`,
+    `- yardstick: an empty N-API call taking two numbers costs ${result.runs.map((r) => `${formatSummary(r.emptyNapiCall)} (before the ${r.apiVersion} rows)`).join(', ')} from JavaScript.`,
     '- "separate ÷ query": how many times cheaper the query is; "query ÷ (C + empty)": the query against its work in C plus one N-API crossing (1.00 = no overhead beyond the crossing).',
     ...(options.omitRunInfo ? [] : [`- machine: ${result.machine.cpu}, ${result.machine.cores} cores, ${result.machine.os}; Node ${result.node}; ${result.date}.`]),
     '',
@@ -216,7 +233,7 @@ export function formatFrameBenchMarkdown(result: FrameBenchResult, options: Fram
       formatSummary(row.nativeC),
       formatSummary(row.nativeLoopC),
       `${separateOverQuery(row).toFixed(2)}×`,
-      `${queryOverFloor(row, result.emptyNapiCall).toFixed(2)}×`,
+      `${queryOverFloor(row, run.emptyNapiCall).toFixed(2)}×`,
     ]),
   );
   lines.push(

@@ -177,6 +177,8 @@ describe.each(VERSIONS)('frame query on an OpenXR %s instance (simulated runtime
     expect(() => session.createFrameQuery({ spaces: [view as unknown as [Space, Space]] })).toThrow(TypeError);
     expect(() => session.createFrameQuery({ actions: [{} as Action] })).toThrow(/actions\[0\] must be an Action/);
     expect(() => session.createFrameQuery({})).toThrow(/nothing to query/);
+    const rumble = rig.instance.createActionSet({ name: 'haptics', localizedName: 'Haptics' }).createAction({ name: 'rumble', localizedName: 'Rumble', type: 'vibration' });
+    expect(openXrErrorFrom(() => session.createFrameQuery({ actions: [rumble] }))).toMatchObject({ result: 'XR_ERROR_ACTION_TYPE_MISMATCH', message: expect.stringMatching(/actions\[0\] \(rumble\) is a vibration output/) });
     expect(() => session.createFrameQuery({ views: { space: local, viewConfigurationType: 'sideways' as 'primary-stereo' } })).toThrow(/viewConfigurationType must be one of/);
 
     const query = session.createFrameQuery({ spaces: [[view, local], [stage, local]], actions: [select] });
