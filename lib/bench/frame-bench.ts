@@ -38,7 +38,7 @@ export interface FrameBenchOptions {
 
 export interface FrameBenchRow {
   readonly spaces: number;
-  /** Frames of the warm-up and of each timed C run (locatesPerRun ÷ N). */
+  /** Frames of the warm-up (locatesPerRun ÷ N). */
   readonly frames: number;
   /** ns per frame: N space.locate calls from JavaScript. */
   readonly separateJs: Summary;
@@ -124,8 +124,12 @@ function runVersion(options: FrameBenchOptions, apiVersion: FrameBenchApiVersion
       const queryJs = timeJsRuns(frames, repeats, () => query.run(time, out));
       const natives = spaces.map((s) => nativeSpaceOf(s));
       const bases = spaces.map(() => nativeSpaceOf(base));
-      const native = (command: 'xrLocateSpace' | 'xrLocateSpaces'): Summary =>
-        summarize(addon.benchOpenXrFrameNative(nativeSessionOf(session), natives, bases, command, time, frames, repeats).wallNs);
+      // C runs sized like the JavaScript ones: a warm-up of `frames` says how many frames last about RUN_NS.
+      const native = (command: 'xrLocateSpace' | 'xrLocateSpaces'): Summary => {
+        const timed = (iterations: number, runs: number) => addon.benchOpenXrFrameNative(nativeSessionOf(session), natives, bases, command, time, iterations, runs).wallNs;
+        const perFrame = summarize(timed(frames, 1)).median;
+        return summarize(timed(Math.max(1, Math.round(RUN_NS / perFrame)), repeats));
+      };
       const nativeLoopC = native('xrLocateSpace');
       const nativeC = query.locatePath === 'xrLocateSpaces' ? native('xrLocateSpaces') : nativeLoopC;
       rows.push({ spaces: n, frames, separateJs, queryJs, nativeC, nativeLoopC });
@@ -136,19 +140,19 @@ function runVersion(options: FrameBenchOptions, apiVersion: FrameBenchApiVersion
   }
 }
 
-/** How long one timed JavaScript run lasts (about): short, so that on a shared machine most runs go unpreempted. */
-const JS_RUN_NS = 250_000;
+/** How long one timed run lasts (about), in JavaScript and in C: short, so that on a shared machine most runs go unpreempted. */
+const RUN_NS = 250_000;
 
 /**
  * ns per call of `call`: a warm-up of `warmup` calls, which also sizes the timed runs to about
- * JS_RUN_NS each (the same length whatever a call costs, so slower calls are not preempted more
+ * RUN_NS each (the same length whatever a call costs, so slower calls are not preempted more
  * often), then `repeats` runs.
  */
 function timeJsRuns(warmup: number, repeats: number, call: () => void): Summary {
   const start = process.hrtime.bigint();
   for (let i = 0; i < warmup; i++) call();
   const perCall = Number(process.hrtime.bigint() - start) / warmup;
-  return timeJsLoop({ iterations: Math.max(1, Math.round(JS_RUN_NS / perCall)), repeats, warmupIterations: 1 }, call);
+  return timeJsLoop({ iterations: Math.max(1, Math.round(RUN_NS / perCall)), repeats, warmupIterations: 1 }, call);
 }
 
 function cpuModel(): string {
@@ -217,7 +221,7 @@ export function formatFrameBenchMarkdown(result: FrameBenchResult, options: Fram
     '- measured: ns per frame to locate N reference spaces in LOCAL at one time: N `space.locate` calls from JavaScript, one ' +
       '`query.run` of a frame query (session.createFrameQuery) from JavaScript, and the query\'s native work in C through this ' +
       'loader\'s dispatch table (a loop of xrLocateSpace; on an OpenXR 1.1 instance one xrLocateSpaces), with the same handles.',
-    `- method: per cell a warm-up of ${result.locatesPerRun.toLocaleString('en-US')} located spaces (${result.locatesPerRun.toLocaleString('en-US')} ÷ N frames), then ${result.repeats} timed runs: of about ${JS_RUN_NS / 1000} µs each from JavaScript (sized by the warm-up), of the warm-up's frames in C; the median, ± half the interquartile range as a percentage of it; all in one process. Short runs, many of them: on a shared machine most go unpreempted, whatever a frame costs.`,
+    `- method: per cell a warm-up of ${result.locatesPerRun.toLocaleString('en-US')} located spaces (${result.locatesPerRun.toLocaleString('en-US')} ÷ N frames), then ${result.repeats} timed runs of about ${RUN_NS / 1000} µs each (as many frames as the warm-up says fit), in JavaScript and in C alike; the median, ± half the interquartile range as a percentage of it; all in one process. Short runs, many of them: on a shared machine most go unpreempted, whatever a frame costs.`,
     `- runtime: ${result.runtime.label} (${result.runtime.manifestPath}); no API layers.`,
     `- yardstick: an empty N-API call taking two numbers costs ${result.runs.map((r) => `${formatSummary(r.emptyNapiCall)} (before the ${r.apiVersion} rows)`).join(', ')} from JavaScript.`,
     '- "separate ÷ query": how many times cheaper the query is; "query ÷ (C + empty)": the query against its work in C plus one N-API crossing (1.00 = no overhead beyond the crossing).',
