@@ -34,3 +34,20 @@ export function* flagsOf(args: readonly string[]): Generator<{ readonly flag: st
     yield { flag, arg, value: () => (flag !== arg ? arg.slice(eq + 1) : args[++i]) };
   }
 }
+
+/**
+ * The CLI's first steps for a bench command: --help prints `usage` (exit 0), a usage error prints
+ * it with the error (exit 2); otherwise the parsed arguments.
+ */
+export function parseOrExitCode<T>(args: readonly string[], io: BenchCliIo, usage: string, parse: (args: readonly string[]) => T | string): T | number {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout(usage);
+    return 0;
+  }
+  const parsed = parse(args);
+  if (typeof parsed === 'string') {
+    io.stderr(`${parsed}\n${usage}`);
+    return 2;
+  }
+  return parsed;
+}

@@ -10,6 +10,7 @@ import { benchCommand, supportedCommandNames, type BenchCommandName } from '../b
 import { formatBenchMarkdown, renderBenchChart } from '../bench/report.js';
 import { runOpenXrBench, type OpenXrBenchOptions } from '../bench/run-openxr-bench.js';
 import { runVulkanBenchCli } from './bench-vulkan.js';
+import { isFrameBench, runFrameBenchCli } from './bench-frame.js';
 
 export type { BenchCliIo } from './bench-args.js';
 
@@ -20,7 +21,8 @@ export const BENCH_USAGE = `usage: khronos-loader bench openxr [options]
   xrGetInstanceProcAddr, and from JavaScript where the typed API has the call) with 0..N copies of
   the bundled pass-through layer and with real layers, beside the Khronos loader and koffi when
   installed, on the simulated runtime that ships with the package.
-  --command <name>      ${supportedCommandNames()} (default xrLocateSpace)
+  --command <name>      ${supportedCommandNames()} (default xrLocateSpace), or frame: N spaces per
+                        frame, N locate calls against one frame query (bench openxr --command frame --help)
   --layers <list>       comma-separated: a number N for rows with 0..N pass-through layers (default 4),
                         and names of real API layers for a row each (e.g. XR_APILAYER_LUNARG_core_validation)
   --iterations <n>      calls (frames for xrWaitFrame) per timed run (default per command)
@@ -158,6 +160,7 @@ export function runtimeLabel(manifest: string): string {
 
 export async function runBenchCli(args: readonly string[], io: BenchCliIo): Promise<number> {
   if (args[0] === 'vulkan') return runVulkanBenchCli(args.slice(1), io);
+  if (args[0] === 'openxr' && isFrameBench(args)) return runFrameBenchCli(args, io, runtimeLabel);
   if (args.includes('--help') || args.includes('-h')) {
     io.stdout(BENCH_USAGE);
     return 0;

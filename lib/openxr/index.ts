@@ -43,6 +43,16 @@ export type { VulkanGraphics, VulkanGraphicsOptions, VulkanGraphicsRequirements,
 export type { SubmittedPixel } from './api/native-api.js';
 export { Space, type SpaceKind } from './api/space.js';
 export {
+  FrameQuery,
+  FRAME_ACTION_FLOATS,
+  FRAME_SPACE_FLOATS,
+  type FrameQueryAction,
+  type FrameQueryLayout,
+  type FrameQueryLocatePath,
+  type FrameQueryOptions,
+  type FrameQuerySpace,
+} from './api/frame-query.js';
+export {
   Action,
   ActionSet,
   type ActionOptions,

@@ -8,6 +8,7 @@
 #include "napi/library.h"
 #include "napi/log_bridge.h"
 #include "napi/bench.h"
+#include "napi/bench_frame.h"
 #include "napi/vulkan_bench.h"
 #include "napi/openxr.h"
 #include "napi/openxr_api.h"
@@ -39,6 +40,7 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     exports.Set("vulkanProbeLayer", Napi::Function::New<VulkanProbeLayer>(env, "vulkanProbeLayer"));
     exports.Set("benchOpenXrLocateSpace", Napi::Function::New<BenchOpenXrLocateSpace>(env, "benchOpenXrLocateSpace"));
     exports.Set("OpenXrBenchScenario", DefineOpenXrBenchScenario(env));
+    exports.Set("benchOpenXrFrameNative", Napi::Function::New<xr::BenchOpenXrFrameNative>(env, "benchOpenXrFrameNative"));
     exports.Set("VulkanBenchScenario", DefineVulkanBenchScenario(env));
     exports.Set("vulkanBenchCommands", Napi::Function::New<VulkanBenchCommands>(env, "vulkanBenchCommands"));
     exports.Set("openxrBenchCommands", Napi::Function::New<OpenXrBenchCommands>(env, "openxrBenchCommands"));

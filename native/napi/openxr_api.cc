@@ -1,6 +1,7 @@
 #include "napi/openxr_api.h"
 
 #include "napi/openxr_actions.h"
+#include "napi/openxr_frame_query.h"
 #include "napi/openxr_session.h"
 #include "napi/openxr_space.h"
 #include "napi/openxr_system.h"
@@ -45,6 +46,7 @@ void RegisterOpenXrApi(Napi::Env env, Napi::Object exports) {
   exports.Set("openxrConvertMonotonicNow", Napi::Function::New<ConvertMonotonicNow>(env, "openxrConvertMonotonicNow"));
   exports.Set("openxrDisplayRefreshRates", Napi::Function::New<DisplayRefreshRates>(env, "openxrDisplayRefreshRates"));
   exports.Set("openxrSuggestBindings", Napi::Function::New<SuggestBindings>(env, "openxrSuggestBindings"));
+  exports.Set("openxrBindFrameQuery", Napi::Function::New<BindFrameQuery>(env, "openxrBindFrameQuery"));
   napi_value empty = nullptr;
   NAPI_THROW_IF_FAILED_VOID(env, napi_create_function(env, "benchEmpty", NAPI_AUTO_LENGTH, BenchEmpty, nullptr, &empty));
   exports.Set("benchEmpty", Napi::Value(env, empty));

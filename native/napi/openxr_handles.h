@@ -39,6 +39,9 @@ struct SessionCore {
   XrFrameState shownFrameState{XR_TYPE_FRAME_STATE, nullptr, 0, 0, XR_FALSE};
   // Spaces created from this session: xrDestroySession destroys them (JavaScript thread only).
   std::vector<std::weak_ptr<SpaceCore>> spaces;
+  // How many of them were destroyed one by one (JavaScript thread only): a frame query checks its
+  // spaces again only when this moved.
+  uint64_t spacesDestroyed = 0;
   // Swapchains created from this session: xrDestroySession destroys them (JavaScript thread only).
   std::vector<std::weak_ptr<SwapchainCore>> swapchains;
   // With a Vulkan graphics binding: the Vulkan instance and device the session renders with

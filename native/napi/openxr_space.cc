@@ -55,6 +55,7 @@ OpenXrSpace::~OpenXrSpace() {
     if (li.table.DestroySpace) li.table.DestroySpace(core_->handle);
     li.ForgetChildHandle(openxr::HandleValue(core_->handle));
     core_->destroyed = true;
+    ++core_->session->spacesDestroyed;
   }
 }
 
@@ -71,6 +72,7 @@ Napi::Value OpenXrSpace::Destroy(const Napi::CallbackInfo& info) {
   LoaderInstance& li = *core->session->instance;
   const XrResult r = Need(env, li.table.DestroySpace, "xrDestroySpace")(core->handle);
   core->destroyed = true;
+  ++core->session->spacesDestroyed;
   li.ForgetChildHandle(openxr::HandleValue(core->handle));
   Check(env, r, "xrDestroySpace");
   return env.Undefined();

@@ -47,6 +47,7 @@ void LoaderInstance::Report(LogLevel level, const std::string& functionName, con
 std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan, const XrInstanceCreateInfo& createInfo) {
   auto li = std::make_shared<LoaderInstance>(PrivateTag{});
   li->messengers_.AddFromNextChain(createInfo.next);
+  li->applicationApiVersion_ = createInfo.applicationInfo.apiVersion;
   const std::string fn = "xrCreateInstance";
 
   try {

@@ -48,6 +48,9 @@ class LoaderInstance {
   const std::vector<std::string>& layerNames() const noexcept { return layerNames_; }
   const std::string& runtimeLibraryPath() const noexcept { return runtimeLibraryPath_; }
   XrVersion runtimeApiVersion() const noexcept { return runtime_.apiVersion; }
+  // XrApplicationInfo::apiVersion: the version the instance was created for (1.1 commands such as
+  // xrLocateSpaces exist only for a 1.1 instance).
+  XrVersion applicationApiVersion() const noexcept { return applicationApiVersion_; }
 
   // A handle created from this instance without the exported trampolines (by the JavaScript API
   // or the benchmark), so the trampolines can route it when several instances are live.
@@ -82,6 +85,7 @@ class LoaderInstance {
   std::vector<std::string> runtimeExtensions_;
   bool runtimeHasDebugUtils_ = false;
   bool debugUtilsEnabled_ = false;
+  XrVersion applicationApiVersion_ = 0;
   XrInstance handle_ = XR_NULL_HANDLE;         // the top of the chain's handle (the application's)
   XrInstance runtimeHandle_ = XR_NULL_HANDLE;  // the runtime's
   PFN_xrGetInstanceProcAddr topGetInstanceProcAddr_ = nullptr;

@@ -141,6 +141,12 @@ export interface SubmittedPixel {
   readonly bytes: readonly [number, number, number, number];
 }
 
+/** An action of a frame query as the native binding takes it. */
+export interface NativeFrameQueryAction {
+  readonly action: NativeAction;
+  readonly subactionPath?: bigint;
+}
+
 export interface NativeOpenXrApi {
   readonly OpenXrSession: new (instance: NativeOpenXrInstance, systemId: bigint, graphics?: NativeVulkanBinding) => NativeSession;
   readonly OpenXrSwapchain: new (session: NativeSession, createInfo: NativeSwapchainCreateInfo) => NativeSwapchain;
@@ -191,6 +197,16 @@ export interface NativeOpenXrApi {
   /** XR_FB_display_refresh_rate: the session's current rate (0 when the runtime has none) and the ones it offers, Hz. */
   openxrDisplayRefreshRates(instance: NativeOpenXrInstance, session: bigint): { current: number; available: number[] };
   openxrSuggestBindings(instance: NativeOpenXrInstance, profile: bigint, actions: readonly NativeAction[], bindings: readonly bigint[]): void;
+  /** A frame query (native/napi/openxr_frame_query.h): one call per frame writes every result into `out`. */
+  openxrBindFrameQuery(
+    session: NativeSession,
+    spaces: readonly NativeSpace[],
+    bases: readonly NativeSpace[],
+    views: { readonly space: NativeSpace; readonly viewConfigurationType: number; readonly viewCount: number } | null,
+    actions: readonly NativeFrameQueryAction[],
+    out: Float32Array,
+    allowLocateSpaces?: boolean,
+  ): ((time: number) => void) & { readonly locatePath: 'xrLocateSpaces' | 'xrLocateSpace' | 'none'; readonly floats: number };
   /** The cheapest N-API call taking two numbers (the benchmark's yardstick). */
   benchEmpty(a: number, b: number): number;
 }

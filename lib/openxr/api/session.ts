@@ -12,6 +12,7 @@ import { callNative, instanceState, pathOf, registerNativeSession } from './hand
 import { rethrowNative } from './native-instance.js';
 import type { NativeFrameState, NativeSession } from './native-api.js';
 import { Space, nativeSpaceOf } from './space.js';
+import { FrameQuery, type FrameQueryOptions } from './frame-query.js';
 import type { System } from './system.js';
 import type { Device } from '../../vulkan/api/device.js';
 import type { PhysicalDevice } from '../../vulkan/api/instance.js';
@@ -422,6 +423,16 @@ export class Session extends EventEmitter<SessionEvents> {
     } catch (error) {
       rethrowNative(error);
     }
+  }
+
+  /**
+   * A frame query (issue 14): bound once to a list of (space, base) pairs, the views and action
+   * states, its run(time, out) does all of them in one native call and writes every result into
+   * one Float32Array (layout: query.layout). Use it instead of many locate()/locateViews()/
+   * getBoolean() calls per frame.
+   */
+  createFrameQuery(options: FrameQueryOptions): FrameQuery {
+    return new FrameQuery(this, options);
   }
 
   /** The number of views of a view configuration (from the system). */

@@ -316,6 +316,35 @@ XRAPI_ATTR XrResult XRAPI_CALL RtLocateSpace(XrSpace space, XrSpace baseSpace, X
   return XR_SUCCESS;
 }
 
+// OpenXR 1.1: many spaces against one base, as cheap per space as xrLocateSpace (the frame-query
+// benchmark measures the loader's and the addon's cost around it). Counted like xrLocateSpace.
+XRAPI_ATTR XrResult XRAPI_CALL RtLocateSpaces(XrSession session, const XrSpacesLocateInfo* info, XrSpaceLocations* locations) {
+  Session* s = FromHandle<Session>(session, kSessionMagic);
+  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info == nullptr || locations == nullptr || info->type != XR_TYPE_SPACES_LOCATE_INFO || locations->type != XR_TYPE_SPACE_LOCATIONS ||
+      info->spaceCount == 0 || info->spaces == nullptr || locations->locations == nullptr || locations->locationCount != info->spaceCount) {
+    return XR_ERROR_VALIDATION_FAILURE;
+  }
+  Space* b = FromHandle<Space>(info->baseSpace, kSpaceMagic);
+  if (b == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info->time <= 0) return XR_ERROR_TIME_INVALID;
+  for (uint32_t i = 0; i < info->spaceCount; ++i) {
+    if (FromHandle<Space>(info->spaces[i], kSpaceMagic) == nullptr) return XR_ERROR_HANDLE_INVALID;
+  }
+  for (uint32_t i = 0; i < info->spaceCount; ++i) {
+    Space* space = reinterpret_cast<Space*>(info->spaces[i]);
+    ++space->locateCalls;
+    XrSpaceLocationData& out = locations->locations[i];
+    out.locationFlags = XR_SPACE_LOCATION_ORIENTATION_VALID_BIT | XR_SPACE_LOCATION_POSITION_VALID_BIT |
+                        XR_SPACE_LOCATION_ORIENTATION_TRACKED_BIT | XR_SPACE_LOCATION_POSITION_TRACKED_BIT;
+    out.pose.orientation = space->pose.orientation;
+    out.pose.position.x = space->pose.position.x - b->pose.position.x;
+    out.pose.position.y = space->pose.position.y - b->pose.position.y;
+    out.pose.position.z = space->pose.position.z - b->pose.position.z;
+  }
+  return XR_SUCCESS;
+}
+
 #if KL_RUNTIME_DEBUG_UTILS
 XRAPI_ATTR XrResult XRAPI_CALL RtCreateDebugUtilsMessengerEXT(XrInstance instance, const XrDebugUtilsMessengerCreateInfoEXT* info,
                                                               XrDebugUtilsMessengerEXT* messenger) {
@@ -370,9 +399,11 @@ struct Entry {
   const char* name;
   PFN_xrVoidFunction function;
   bool needsNoInstance;
+  bool needsApi11 = false;  // an OpenXR 1.1 command: only a 1.1 instance gets it
 };
 
 #define KL_RT_ENTRY(command, impl, noInstance) {#command, reinterpret_cast<PFN_xrVoidFunction>(static_cast<PFN_##command>(impl)), noInstance}
+#define KL_RT_ENTRY_1_1(command, impl) {#command, reinterpret_cast<PFN_xrVoidFunction>(static_cast<PFN_##command>(impl)), false, true}
 
 const Entry kEntries[] = {
     KL_RT_ENTRY(xrGetInstanceProcAddr, RtGetInstanceProcAddr, true),
@@ -389,6 +420,7 @@ const Entry kEntries[] = {
     KL_RT_ENTRY(xrCreateReferenceSpace, RtCreateReferenceSpace, false),
     KL_RT_ENTRY(xrDestroySpace, RtDestroySpace, false),
     KL_RT_ENTRY(xrLocateSpace, RtLocateSpace, false),
+    KL_RT_ENTRY_1_1(xrLocateSpaces, RtLocateSpaces),
 #if KL_RUNTIME_DEBUG_UTILS
     KL_RT_ENTRY(xrCreateDebugUtilsMessengerEXT, RtCreateDebugUtilsMessengerEXT, false),
     KL_RT_ENTRY(xrDestroyDebugUtilsMessengerEXT, RtDestroyDebugUtilsMessengerEXT, false),
@@ -399,11 +431,12 @@ const Entry kEntries[] = {
 XRAPI_ATTR XrResult XRAPI_CALL RtGetInstanceProcAddr(XrInstance instance, const char* name, PFN_xrVoidFunction* function) {
   if (name == nullptr || function == nullptr) return XR_ERROR_VALIDATION_FAILURE;
   *function = nullptr;
-  const bool valid = FromHandle<Instance>(instance, kInstanceMagic) != nullptr;
-  if (instance != XR_NULL_HANDLE && !valid) return XR_ERROR_HANDLE_INVALID;
+  const Instance* inst = FromHandle<Instance>(instance, kInstanceMagic);
+  if (instance != XR_NULL_HANDLE && inst == nullptr) return XR_ERROR_HANDLE_INVALID;
   for (const Entry& e : kEntries) {
     if (std::strcmp(e.name, name) != 0) continue;
     if (instance == XR_NULL_HANDLE && !e.needsNoInstance) return XR_ERROR_HANDLE_INVALID;
+    if (e.needsApi11 && (inst == nullptr || inst->apiVersion < XR_MAKE_VERSION(1, 1, 0))) return XR_ERROR_FUNCTION_UNSUPPORTED;
     if (Fault(name, true) == kl_fault::Kind::Null) return XR_SUCCESS;  // malformed: success and no pointer
     *function = e.function;
     return XR_SUCCESS;

@@ -1,0 +1,35 @@
+// The frame query: one native call per frame for everything a frame reads from the runtime — a
+// list of (space, base) locations, the views, and action states — written into one caller's
+// Float32Array with a fixed layout (lib/openxr/api/frame-query.ts documents it for users):
+//
+//   spaces:  kFrameSpaceFloats per entry: px py pz qx qy qz qw, XrSpaceLocationFlags
+//   views:   (when bound) XrViewStateFlags, then kFrameViewFloats per view: pose (7), fov (4)
+//   actions: kFrameActionFloats per entry: value x, value y, changedSinceLastSync, isActive
+//            (boolean: x = 0/1; float: x; vector2f: x, y; pose: isActive alone)
+//
+// Everything is resolved when the query is bound (handles, dispatch table entries, structures
+// for the runtime, the output's data pointer), so a call unpacks one number and allocates
+// nothing. Spaces are located with xrLocateSpaces (one call per distinct base space) on an
+// OpenXR 1.1 instance whose call chain has it, with a loop of xrLocateSpace otherwise.
+#pragma once
+
+#include <napi.h>
+
+#include <cstddef>
+
+namespace kl::napi::xr {
+
+inline constexpr std::size_t kFrameSpaceFloats = 8;
+inline constexpr std::size_t kFrameViewFloats = 11;
+inline constexpr std::size_t kFrameActionFloats = 4;
+
+// openxrBindFrameQuery(session, spaces: OpenXrSpace[], bases: OpenXrSpace[],
+//                      views: { space, viewConfigurationType, viewCount } | null,
+//                      actions: { action: OpenXrAction, subactionPath?: bigint }[], out: Float32Array,
+//                      allowLocateSpaces = true)
+//   → (time: number) => void, with `locatePath` ('xrLocateSpaces' | 'xrLocateSpace' | 'none') and
+//   `floats` (the output's length) as properties. allowLocateSpaces false: the xrLocateSpace loop
+//   even where xrLocateSpaces exists.
+Napi::Value BindFrameQuery(const Napi::CallbackInfo& info);
+
+}  // namespace kl::napi::xr

@@ -1,0 +1,29 @@
+// NODE-3 (issue 14): a frame query allocates nothing per frame. A child process (--expose-gc) runs
+// 100,000 queries of 16 spaces, the views and three actions after a warm-up and reports heapUsed
+// growth with no GC in between (every byte allocated, garbage or not) and after a full collection.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/paths.js';
+
+function measure(runs: number, apiVersion: '1.0' | '1.1'): { allocated: number; retained: number; collectionsDuringRun: number; locatePath: string; spaces: number } {
+  const fixture = path.join(repoRoot, 'test/openxr-api/fixtures/heap-frame-query.ts');
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', fixture, String(runs), apiVersion], { cwd: repoRoot, encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').pop() as string);
+}
+
+describe('heap: frame query', () => {
+  it.each([
+    ['1.0', 'xrLocateSpace'],
+    ['1.1', 'xrLocateSpaces'],
+  ] as const)('NODE-3: heapUsed stays flat over 100,000 frame-query runs on a %s instance (%s; no per-frame allocation)', (apiVersion, locatePath) => {
+    const r = measure(100_000, apiVersion);
+    process.stderr.write(`[NODE-3 heap, frame query ${apiVersion}] 100,000 runs of ${r.spaces} spaces: ${r.allocated} bytes allocated, ${r.retained} retained\n`);
+    expect(r.locatePath).toBe(locatePath);
+    expect(r.spaces).toBe(16);
+    expect(r.collectionsDuringRun).toBe(0);
+    // 8 bytes per run would be 800 KB.
+    expect(r.allocated).toBeLessThan(256 * 1024);
+    expect(r.retained).toBeLessThan(128 * 1024);
+  });
+});
