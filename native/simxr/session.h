@@ -13,6 +13,7 @@
 #include "simxr/actions.h"
 #include "simxr/frame_timing.h"
 #include "simxr/handle_registry.h"
+#include "simxr/include/simxr_haptics.h"
 #include "simxr/include/simxr_readback.h"
 #include "simxr/instance.h"
 #include "simxr/xr_api.h"
@@ -54,6 +55,8 @@ class Session : public HandleObject {
   uint64_t framesWithLayers = 0;
   /** The centre texels read back from submitted projection views, oldest first (readback.cc). */
   std::deque<XrSubmittedPixelSIMXR> submittedPixels;
+  /** What xrApplyHapticFeedback / xrStopHapticFeedback reached, oldest first (haptics.cc). */
+  std::deque<XrHapticEventSIMXR> hapticEvents;
 
   /** Changes state and queues XrEventDataSessionStateChanged. Call with `mutex` held. */
   void transitionTo(XrSessionState next, XrTime time);
