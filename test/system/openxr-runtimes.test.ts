@@ -110,12 +110,12 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
     const local = session.createReferenceSpace('local');
     const view = session.createReferenceSpace('view');
     const head = new Float32Array(7);
-    const times: number[] = [];
+    const times: bigint[] = [];
     const stats = await runFrameLoop(session, {
       durationMs: 1000,
       onFrame: (frame) => {
         times.push(frame.predictedDisplayTime);
-        if (frame.predictedDisplayTime > 0) expect(view.locate(local, frame.predictedDisplayTime, head) & ALL_VALID).toBe(ALL_VALID);
+        if (frame.predictedDisplayTime > 0n) expect(view.locate(local, frame.predictedDisplayTime, head) & ALL_VALID).toBe(ALL_VALID);
       },
     });
     process.stderr.write(`[openxr-runtimes] ${runtime.title}: ${stats.frames} frames in ${stats.elapsedMs.toFixed(0)} ms, ${describeFrameLoopMode(stats.mode)}\n`);
@@ -127,10 +127,10 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
     expect(stats.frames).toBeLessThanOrEqual(expected + 2);
     expect(stats.rendered).toBeGreaterThan(0);
     // Frame times from the runtime's clock, increasing.
-    expect(times.every((t, i) => t > 0 && (i === 0 || t > (times[i - 1] ?? 0)))).toBe(true);
+    expect(times.every((t, i) => t > 0n && (i === 0 || t > (times[i - 1] ?? 0n)))).toBe(true);
     if (runtime.expect.frameLoop.frameTimes === 'convert-timespec') {
       const now = instance.monotonicNowAsXrTime();
-      expect(now).toBeGreaterThan(times[times.length - 1]! - 1e9);
+      expect(now).toBeGreaterThan(times[times.length - 1]! - 1_000_000_000n);
     }
   });
 
@@ -138,7 +138,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
     const { instance } = setup({ optionalExtensions: false });
     const session = instance.createSession(instance.getSystem(), { headless: true });
     let timed = 0;
-    const stats = await runFrameLoop(session, { durationMs: 500, displayRateHz: 30, onFrame: (frame) => void (frame.predictedDisplayTime > 0 && timed++) });
+    const stats = await runFrameLoop(session, { durationMs: 500, displayRateHz: 30, onFrame: (frame) => void (frame.predictedDisplayTime > 0n && timed++) });
     expectFrameLoopMode(stats.mode, runtime.expect.frameLoopWithoutExtensions);
     expect(session.state).toBe('exiting');
     expect(stats.rendered).toBeGreaterThan(0);
@@ -160,8 +160,8 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
     const local = session.createReferenceSpace('local');
     const view = session.createReferenceSpace('view');
     const out = new Float32Array(7);
-    for (const offsetNs of [0, 11e6, 250e6]) {
-      const time = (runtime.expect.frameLoop.frameTimes === 'convert-timespec' ? instance.monotonicNowAsXrTime() : Number(process.hrtime.bigint())) + offsetNs;
+    for (const offsetNs of [0n, 11_000_000n, 250_000_000n]) {
+      const time = (runtime.expect.frameLoop.frameTimes === 'convert-timespec' ? instance.monotonicNowAsXrTime() : process.hrtime.bigint()) + offsetNs;
       expect(view.locate(local, time, out) & ALL_VALID).toBe(ALL_VALID);
       expect(Math.hypot(out[3]!, out[4]!, out[5]!, out[6]!)).toBeCloseTo(1, 4);
       const views = new Float32Array(2 * VIEW_FLOATS);
@@ -203,7 +203,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
         expect(select.getBoolean('/user/hand/left').isActive).toBe(runtime.expect.controllers);
         expect(grip.getPose('/user/hand/left').isActive).toBe(runtime.expect.controllers);
         expect(grip.getPose('/user/hand/right').isActive).toBe(false); // no right binding suggested
-        const flags = leftGrip.locate(local, instance.enabledExtensionNames.includes('XR_KHR_convert_timespec_time') ? instance.monotonicNowAsXrTime() : Number(process.hrtime.bigint()), new Float32Array(7));
+        const flags = leftGrip.locate(local, instance.enabledExtensionNames.includes('XR_KHR_convert_timespec_time') ? instance.monotonicNowAsXrTime() : process.hrtime.bigint(), new Float32Array(7));
         expect((flags & ALL_VALID) === ALL_VALID).toBe(runtime.expect.controllers);
       },
     });
@@ -292,7 +292,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
       const stats = await runFrameLoop(session, {
         durationMs: 500,
         onFrame: (frame) => {
-          if (frame.predictedDisplayTime > 0) expect(session.locateViews(local, frame.predictedDisplayTime, views) & ALL_VALID).toBe(ALL_VALID);
+          if (frame.predictedDisplayTime > 0n) expect(session.locateViews(local, frame.predictedDisplayTime, views) & ALL_VALID).toBe(ALL_VALID);
         },
       });
       expectFrameLoopMode(stats.mode);
