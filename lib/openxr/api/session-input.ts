@@ -3,6 +3,7 @@
 // haptics record. Session's methods delegate here, so session.ts stays about the session itself.
 import { nativeActionOf, type Action } from './action.js';
 import { callNative, instanceState, nativeSessionOf, pathOf } from './handles.js';
+import { openXrErrorFromCode } from './native-instance.js';
 import { HandTracker } from './hand-tracker.js';
 import type { Session } from './session.js';
 import { HANDS, INPUT_SOURCE_NAME_PARTS, REFERENCE_SPACE_TYPES, enumValue, type HandName, type InputSourceNamePart, type ReferenceSpaceTypeName, type XrTime } from './types.js';
@@ -45,10 +46,31 @@ export function inputSourceLocalizedName(session: Session, source: string, parts
   return callNative(() => s.api.openxrInputSourceLocalizedName(nativeSessionOf(session), path, flags));
 }
 
+const XR_ERROR_RUNTIME_FAILURE = -2;
+
 export function referenceSpaceBounds(session: Session, type: ReferenceSpaceTypeName): SpaceBounds | null {
   const value = enumValue(REFERENCE_SPACE_TYPES, type, 'referenceSpaceType');
   const s = instanceState(session.instance);
-  return callNative(() => s.api.openxrReferenceSpaceBounds(nativeSessionOf(session), value));
+  const nativeSession = nativeSessionOf(session);
+  callNative(() => nativeSession.handle); // a destroyed session: XR_ERROR_HANDLE_INVALID first
+  refuseCompositorlessBounds(session);
+  return callNative(() => s.api.openxrReferenceSpaceBounds(nativeSession, value));
+}
+
+/**
+ * Monado (up to at least the commit this project pins) asks its compositor for the bounds in
+ * xrGetReferenceSpaceBoundsRect (oxr_space.c) without checking that the session has one; a
+ * headless session has none, and the call dereferences a null pointer. Refused here with a typed
+ * error instead of crashing the process.
+ */
+function refuseCompositorlessBounds(session: Session): void {
+  const runtimeName = session.instance.getProperties().runtimeName;
+  if (session.vulkanDevice === undefined && /^Monado\b/.test(runtimeName)) {
+    throw openXrErrorFromCode(
+      XR_ERROR_RUNTIME_FAILURE,
+      `${runtimeName} reads xrGetReferenceSpaceBoundsRect from the session's compositor, which a headless session does not have (the call would crash the process)`,
+    );
+  }
 }
 
 export function createHandTracker(session: Session, hand: HandName): HandTracker {
