@@ -1,4 +1,4 @@
-// The native surface of the typed OpenXR API (native/napi/openxr_{api,session,space,actions,
+// The native surface of the typed OpenXR API (native/napi/openxr_{api,session,space,actions,input,hand_tracking,
 // frame,system}.cc), as the TypeScript classes see it. Internal: applications use Session, Space,
 // ActionSet, Action.
 import { loadNativeAddon, type NativeAddon, type NativeOpenXrInstance } from '../../native.js';
