@@ -1,5 +1,6 @@
 #include "napi/openxr_input.h"
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -78,7 +79,7 @@ Napi::Value InputSourceLocalizedName(const Napi::CallbackInfo& info) {
   auto text = EnumerateTwoCall(env, "xrGetInputSourceLocalizedName", '\0', [&](uint32_t capacity, uint32_t* count, char* data) {
     return fn(session->handle, &getInfo, capacity, count, data);
   });
-  return Napi::String::New(env, std::string(text.data()));
+  return Napi::String::New(env, text.empty() ? std::string() : std::string(text.data(), strnlen(text.data(), text.size())));
 }
 
 Napi::Value ReferenceSpaceBounds(const Napi::CallbackInfo& info) {

@@ -44,7 +44,7 @@ Sample combineLargest(const std::vector<Sample>& samples) {
   Sample out{};
   float largest = -1.0f;
   for (const auto& s : samples) {
-    const float magnitude = std::hypot(s.x, s.y);
+    const float magnitude = std::sqrt(s.x * s.x + s.y * s.y);  // not std::hypot: hypotf needs glibc 2.35
     if (magnitude > largest) {
       largest = magnitude;
       out = s;

@@ -102,7 +102,8 @@ InputSample sampleInput(Hand hand, Component component, Feature feature, XrTime 
     case Component::Thumbstick:
     case Component::Trackpad: {
       const InputSample v = component == Component::Thumbstick ? thumbstick(hand, time) : trackpad(hand, time);
-      const bool touched = std::hypot(v.x, v.y) > 0.1f;
+      // Not std::hypot: its float version needs glibc 2.35 (prebuilds load on 2.28).
+      const bool touched = std::sqrt(v.x * v.x + v.y * v.y) > 0.1f;
       switch (feature) {
         case Feature::TwoAxis:
           return v;
