@@ -24,15 +24,15 @@ const head = session.createReferenceSpace('view');
 // Output arrays, allocated once: the frame loop itself allocates nothing.
 const headPose = new Float32Array(POSE_FLOATS);
 const views = new Float32Array(session.viewCount() * VIEW_FLOATS);
-let lastPrint = 0;
+let lastPrint = 0n;
 
 const stats = await runFrameLoop(session, {
   durationMs: 3000,
   onFrame(frame) {
-    if (frame.predictedDisplayTime === 0) return; // a runtime that gives no frame times: nothing to locate at
+    if (frame.predictedDisplayTime === 0n) return; // a runtime that gives no frame times: nothing to locate at
     session.locateViews(local, frame.predictedDisplayTime, views); // left eye: views[0..10], right: views[11..21]
     head.locate(local, frame.predictedDisplayTime, headPose);
-    if (frame.predictedDisplayTime - lastPrint > 1e9) {
+    if (frame.predictedDisplayTime - lastPrint > 1_000_000_000n) {
       lastPrint = frame.predictedDisplayTime;
       console.log(`head at (${headPose[0]?.toFixed(3)}, ${headPose[1]?.toFixed(3)}, ${headPose[2]?.toFixed(3)})`);
     }

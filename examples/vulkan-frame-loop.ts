@@ -70,7 +70,7 @@ let frameNumber = 0;
 const stats = await runFrameLoop(session, {
   durationMs: 3000,
   onFrame(frame) {
-    if (frame.predictedDisplayTime !== 0) session.locateViews(local, frame.predictedDisplayTime, views);
+    if (frame.predictedDisplayTime !== 0n) session.locateViews(local, frame.predictedDisplayTime, views);
     const slot = slots[frameNumber % slots.length] as (typeof slots)[number];
     if (!slot.fence.signaled) vulkan.queue.waitIdle(); // the GPU fell three frames behind
     slot.fence.reset();

@@ -53,7 +53,7 @@ cmake --build "$out/test-native" --parallel "$jobs" >/dev/null
 default_tests=(
   test/openxr-api/api.test.ts test/openxr-api/new-user.test.ts test/openxr-api/misuse.test.ts
   test/openxr-api/workers.test.ts test/openxr-api/shutdown.test.ts test/openxr-api/heap.test.ts
-  test/openxr-api/public-surface.test.ts
+  test/openxr-api/public-surface.test.ts test/openxr-api/input.test.ts test/openxr-api/hand-tracking.test.ts
   test/openxr-native/js-api.test.ts test/openxr-native/negotiation.test.ts test/openxr-native/runtime-choice.test.ts
   test/simxr/simulated-runtime.test.ts
   test/vulkan-native/drivers.test.ts test/vulkan-native/messengers.test.ts test/vulkan-native/pre-instance.test.ts

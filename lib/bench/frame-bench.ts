@@ -105,7 +105,7 @@ function runVersion(options: FrameBenchOptions, apiVersion: FrameBenchApiVersion
       session.createReferenceSpace(REFERENCE_TYPES[i % REFERENCE_TYPES.length] as (typeof REFERENCE_TYPES)[number], [0.01 * i, 0, -0.01 * i, 0, 0, 0, 1]),
     );
     // One time for every call: a new number per call would make JavaScript allocate a HeapNumber.
-    const time = clock ? instance.monotonicNowAsXrTime() + 20e6 : 1e9;
+    const time = clock ? instance.monotonicNowAsXrTime() + 20_000_000n : 1_000_000_000n;
     const api = loadOpenXrApi();
     const emptyNapiCall = timeJsRuns(locatesPerRun, repeats, () => api.benchEmpty(1, 2));
     const rows: FrameBenchRow[] = [];
@@ -126,7 +126,7 @@ function runVersion(options: FrameBenchOptions, apiVersion: FrameBenchApiVersion
       const bases = spaces.map(() => nativeSpaceOf(base));
       // C runs sized like the JavaScript ones: a warm-up of `frames` says how many frames last about RUN_NS.
       const native = (command: 'xrLocateSpace' | 'xrLocateSpaces'): Summary => {
-        const timed = (iterations: number, runs: number) => addon.benchOpenXrFrameNative(nativeSessionOf(session), natives, bases, command, time, iterations, runs).wallNs;
+        const timed = (iterations: number, runs: number) => addon.benchOpenXrFrameNative(nativeSessionOf(session), natives, bases, command, Number(time), iterations, runs).wallNs;
         const perFrame = summarize(timed(frames, 1)).median;
         return summarize(timed(Math.max(1, Math.round(RUN_NS / perFrame)), repeats));
       };

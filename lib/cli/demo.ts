@@ -207,7 +207,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       durationMs: seconds * 1000,
       timeCalls: true,
       onFrame: (frame) => {
-        if (frame.predictedDisplayTime === 0) return renderer?.render(frame); // no frame times from this runtime: nothing to locate at
+        if (frame.predictedDisplayTime === 0n) return renderer?.render(frame); // no frame times from this runtime: nothing to locate at
         const t0 = performance.now();
         running.locateViews(local, frame.predictedDisplayTime, views);
         const t1 = performance.now();

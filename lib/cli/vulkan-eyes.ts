@@ -126,7 +126,7 @@ export class EyeColourRenderer {
   readonly #views: Float32Array;
   readonly #layers: readonly ProjectionLayer[];
   readonly #slots: Slot[] = [];
-  readonly #displayTimes = new Float64Array(REMEMBERED_FRAMES);
+  readonly #displayTimes = new BigInt64Array(REMEMBERED_FRAMES);
   readonly #ns = { acquire: 0, wait: 0, recordAndSubmit: 0, release: 0 };
   readonly #acquired = [0, 0];
   readonly #compute: ComputeEyes | undefined;

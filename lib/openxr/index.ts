@@ -61,13 +61,24 @@ export {
   type FloatActionState,
   type PoseActionState,
   type SuggestedBinding,
+  type HapticVibration,
+  type Vector2fActionState,
+  MIN_HAPTIC_DURATION,
 } from './api/action.js';
+// XR_EXT_hand_tracking, haptics record, bounds (issue 18).
+export { HandTracker } from './api/hand-tracker.js';
+export type { HapticEvent, SpaceBounds } from './api/session-input.js';
 export type { EventIteratorOptions, OpenXrEvent } from './api/events.js';
 export { describeFrameLoopMode, runFrameLoop, type FrameLoopMode, type FrameLoopOptions, type FrameLoopStats } from './api/frame-loop.js';
 export {
   ACTION_TYPES,
   ENVIRONMENT_BLEND_MODES,
   FORM_FACTORS,
+  HAND_JOINT_COUNT,
+  HAND_JOINT_FLOATS,
+  HAND_JOINTS,
+  HANDS,
+  INPUT_SOURCE_NAME_PARTS,
   POSE_FLOATS,
   REFERENCE_SPACE_TYPES,
   SESSION_STATES,
@@ -78,6 +89,10 @@ export {
   type ActionTypeName,
   type EnvironmentBlendModeName,
   type FormFactorName,
+  type HandJointName,
+  type HandName,
+  type InputSourceNamePart,
+  type XrTime,
   type ReferenceSpaceTypeName,
   type SessionStateName,
   type ViewConfigurationTypeName,

@@ -227,17 +227,29 @@ Napi::Value OpenXrSession::CurrentInteractionProfile(const Napi::CallbackInfo& i
 
 namespace {
 
-// out: [currentState, changedSinceLastSync, lastChangeTime, isActive] (pose actions: isActive only).
+// out: [currentState (vector2f: x), changedSinceLastSync, isActive, vector2f: y]; time[0]: lastChangeTime
+// (an XrTime, so a BigInt64Array: it exceeds 2^53 ns after 104 days of uptime). Pose actions: isActive only.
 struct BoundActionState {
   std::shared_ptr<SessionCore> session;
   std::shared_ptr<ActionCore> action;
   XrPath subactionPath = XR_NULL_PATH;
   double* out = nullptr;
-  Napi::Reference<Napi::Value> keep;
+  int64_t* time = nullptr;
+  Napi::Reference<Napi::Value> keepOut, keepTime;
   PFN_xrGetActionStateBoolean getBoolean = nullptr;
   PFN_xrGetActionStateFloat getFloat = nullptr;
+  PFN_xrGetActionStateVector2f getVector2f = nullptr;
   PFN_xrGetActionStatePose getPose = nullptr;
 };
+
+template <typename State>
+void WriteState(double* o, int64_t* time, double x, double y, const State& s) {
+  o[0] = x;
+  o[1] = s.changedSinceLastSync == XR_TRUE ? 1 : 0;
+  o[2] = s.isActive == XR_TRUE ? 1 : 0;
+  o[3] = y;
+  *time = s.lastChangeTime;
+}
 
 napi_value CallActionState(napi_env env, napi_callback_info info) {
   BoundActionState* d = nullptr;
@@ -251,28 +263,27 @@ napi_value CallActionState(napi_env env, napi_callback_info info) {
     case XR_ACTION_TYPE_BOOLEAN_INPUT: {
       XrActionStateBoolean s{XR_TYPE_ACTION_STATE_BOOLEAN, nullptr, XR_FALSE, XR_FALSE, 0, XR_FALSE};
       r = d->getBoolean(d->session->handle, &getInfo, &s);
-      o[0] = s.currentState == XR_TRUE ? 1 : 0;
-      o[1] = s.changedSinceLastSync == XR_TRUE ? 1 : 0;
-      o[2] = static_cast<double>(s.lastChangeTime);
-      o[3] = s.isActive == XR_TRUE ? 1 : 0;
+      WriteState(o, d->time, s.currentState == XR_TRUE ? 1 : 0, 0, s);
       break;
     }
     case XR_ACTION_TYPE_FLOAT_INPUT: {
       XrActionStateFloat s{XR_TYPE_ACTION_STATE_FLOAT, nullptr, 0, XR_FALSE, 0, XR_FALSE};
       r = d->getFloat(d->session->handle, &getInfo, &s);
-      o[0] = s.currentState;
-      o[1] = s.changedSinceLastSync == XR_TRUE ? 1 : 0;
-      o[2] = static_cast<double>(s.lastChangeTime);
-      o[3] = s.isActive == XR_TRUE ? 1 : 0;
+      WriteState(o, d->time, s.currentState, 0, s);
+      break;
+    }
+    case XR_ACTION_TYPE_VECTOR2F_INPUT: {
+      XrActionStateVector2f s{XR_TYPE_ACTION_STATE_VECTOR2F, nullptr, {0, 0}, XR_FALSE, 0, XR_FALSE};
+      r = d->getVector2f(d->session->handle, &getInfo, &s);
+      WriteState(o, d->time, s.currentState.x, s.currentState.y, s);
       break;
     }
     default: {
       XrActionStatePose s{XR_TYPE_ACTION_STATE_POSE, nullptr, XR_FALSE};
       r = d->getPose(d->session->handle, &getInfo, &s);
-      o[0] = 0;
-      o[1] = 0;
-      o[2] = 0;
-      o[3] = s.isActive == XR_TRUE ? 1 : 0;
+      o[0] = o[1] = o[3] = 0;
+      o[2] = s.isActive == XR_TRUE ? 1 : 0;
+      *d->time = 0;
       break;
     }
   }
@@ -282,23 +293,29 @@ napi_value CallActionState(napi_env env, napi_callback_info info) {
 
 }  // namespace
 
-// bindActionState(action, subactionPath: bigint | undefined, out: Float64Array(4)): () => void
+// bindActionState(action, subactionPath: bigint | undefined, out: Float64Array(4), time: BigInt64Array(1)): () => void
 Napi::Value OpenXrSession::BindActionState(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const auto& core = Live(env);
-  if (info.Length() < 3) throw ArgumentError(env, "bindActionState(action, subactionPath, out: Float64Array)");
+  if (info.Length() < 4) throw ArgumentError(env, "bindActionState(action, subactionPath, out: Float64Array, time: BigInt64Array)");
   const auto& action = OpenXrAction::From(env, info[0])->Live(env);
   if (action->set->instance != core->instance) throw XrErrorToJs(env, XR_ERROR_VALIDATION_FAILURE, "the action belongs to another instance");
   if (!info[2].IsTypedArray() || info[2].As<Napi::TypedArray>().TypedArrayType() != napi_float64_array ||
       info[2].As<Napi::TypedArray>().ElementLength() < 4) {
     throw ArgumentError(env, "out must be a Float64Array of at least 4 elements");
   }
+  if (!info[3].IsTypedArray() || info[3].As<Napi::TypedArray>().TypedArrayType() != napi_bigint64_array ||
+      info[3].As<Napi::TypedArray>().ElementLength() < 1) {
+    throw ArgumentError(env, "time must be a BigInt64Array of at least 1 element");
+  }
   auto d = std::make_unique<BoundActionState>();
   d->session = core;
   d->action = action;
   d->subactionPath = PathArgument(env, info[1], "subactionPath");
   d->out = info[2].As<Napi::Float64Array>().Data();
-  d->keep = Napi::Persistent(info[2]);
+  d->time = static_cast<int64_t*>(info[3].As<Napi::TypedArray>().ArrayBuffer().Data()) + info[3].As<Napi::TypedArray>().ByteOffset() / sizeof(int64_t);
+  d->keepOut = Napi::Persistent(info[2]);
+  d->keepTime = Napi::Persistent(info[3]);
   const auto& t = core->instance->table;
   switch (action->type) {
     case XR_ACTION_TYPE_BOOLEAN_INPUT:
@@ -307,11 +324,14 @@ Napi::Value OpenXrSession::BindActionState(const Napi::CallbackInfo& info) {
     case XR_ACTION_TYPE_FLOAT_INPUT:
       d->getFloat = Need(env, t.GetActionStateFloat, "xrGetActionStateFloat");
       break;
+    case XR_ACTION_TYPE_VECTOR2F_INPUT:
+      d->getVector2f = Need(env, t.GetActionStateVector2f, "xrGetActionStateVector2f");
+      break;
     case XR_ACTION_TYPE_POSE_INPUT:
       d->getPose = Need(env, t.GetActionStatePose, "xrGetActionStatePose");
       break;
     default:
-      throw XrErrorToJs(env, XR_ERROR_ACTION_TYPE_MISMATCH, "state readers exist for boolean, float and pose actions");
+      throw XrErrorToJs(env, XR_ERROR_ACTION_TYPE_MISMATCH, "state readers exist for boolean, float, vector2f and pose actions");
   }
   return MakeBoundFunction(env, "getActionState", std::move(d), CallActionState);
 }

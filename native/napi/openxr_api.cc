@@ -2,6 +2,8 @@
 
 #include "napi/openxr_actions.h"
 #include "napi/openxr_frame_query.h"
+#include "napi/openxr_hand_tracking.h"
+#include "napi/openxr_input.h"
 #include "napi/openxr_session.h"
 #include "napi/openxr_space.h"
 #include "napi/openxr_system.h"
@@ -47,6 +49,13 @@ void RegisterOpenXrApi(Napi::Env env, Napi::Object exports) {
   exports.Set("openxrDisplayRefreshRates", Napi::Function::New<DisplayRefreshRates>(env, "openxrDisplayRefreshRates"));
   exports.Set("openxrSuggestBindings", Napi::Function::New<SuggestBindings>(env, "openxrSuggestBindings"));
   exports.Set("openxrBindFrameQuery", Napi::Function::New<BindFrameQuery>(env, "openxrBindFrameQuery"));
+  exports.Set("OpenXrHandTracker", OpenXrHandTracker::Define(env));
+  exports.Set("openxrApplyHaptic", Napi::Function::New<ApplyHaptic>(env, "openxrApplyHaptic"));
+  exports.Set("openxrStopHaptic", Napi::Function::New<StopHaptic>(env, "openxrStopHaptic"));
+  exports.Set("openxrBoundSources", Napi::Function::New<BoundSources>(env, "openxrBoundSources"));
+  exports.Set("openxrInputSourceLocalizedName", Napi::Function::New<InputSourceLocalizedName>(env, "openxrInputSourceLocalizedName"));
+  exports.Set("openxrReferenceSpaceBounds", Napi::Function::New<ReferenceSpaceBounds>(env, "openxrReferenceSpaceBounds"));
+  exports.Set("openxrDrainHapticEvents", Napi::Function::New<DrainHapticEvents>(env, "openxrDrainHapticEvents"));
   napi_value empty = nullptr;
   NAPI_THROW_IF_FAILED_VOID(env, napi_create_function(env, "benchEmpty", NAPI_AUTO_LENGTH, BenchEmpty, nullptr, &empty));
   exports.Set("benchEmpty", Napi::Value(env, empty));

@@ -14,7 +14,7 @@ namespace kl::napi::xr {
 // one back through the API would box it again): compare with what was written last, in C++.
 void FillFrameState(Napi::Env env, Napi::Object target, const XrFrameState& state, XrFrameState& shown, bool all) {
   if (all || state.predictedDisplayTime != shown.predictedDisplayTime) {
-    target.Set("predictedDisplayTime", Napi::Number::New(env, static_cast<double>(state.predictedDisplayTime)));
+    target.Set("predictedDisplayTime", TimeToJs(env, state.predictedDisplayTime));
   }
   if (all || state.predictedDisplayPeriod != shown.predictedDisplayPeriod) {
     target.Set("predictedDisplayPeriod", Napi::Number::New(env, static_cast<double>(state.predictedDisplayPeriod)));
@@ -217,19 +217,16 @@ Napi::Value OpenXrSession::BeginFrame(const Napi::CallbackInfo& info) {
   return Napi::Number::New(env, r);  // XR_SUCCESS or XR_FRAME_DISCARDED
 }
 
-// endFrame(displayTime?: number, environmentBlendMode?: number): with no layers (valid for a
+// endFrame(displayTime?: bigint | number, environmentBlendMode?: number): with no layers (valid for a
 // headless session). The display time defaults to the begun frame's, exactly as the runtime gave it.
 Napi::Value OpenXrSession::EndFrame(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const auto& core = Live(env);
   XrTime displayTime = core->begunDisplayTime;
-  if (info.Length() > 0 && !info[0].IsUndefined()) {
-    if (!info[0].IsNumber()) throw ArgumentError(env, "endFrame(displayTime?: number, environmentBlendMode?: number)");
-    displayTime = static_cast<XrTime>(info[0].As<Napi::Number>().Int64Value());
-  }
+  if (info.Length() > 0 && !info[0].IsUndefined()) displayTime = TimeArgument(env, info[0], "endFrame: displayTime");
   XrEnvironmentBlendMode blend = XR_ENVIRONMENT_BLEND_MODE_OPAQUE;
   if (info.Length() > 1 && !info[1].IsUndefined()) {
-    if (!info[1].IsNumber()) throw ArgumentError(env, "endFrame(displayTime?: number, environmentBlendMode?: number)");
+    if (!info[1].IsNumber()) throw ArgumentError(env, "endFrame(displayTime?: bigint, environmentBlendMode?: number)");
     blend = static_cast<XrEnvironmentBlendMode>(info[1].As<Napi::Number>().Int32Value());
   }
   XrFrameEndInfo endInfo{XR_TYPE_FRAME_END_INFO, nullptr, displayTime, blend, 0, nullptr};
@@ -255,10 +252,10 @@ struct BoundViewLocator {
 
 napi_value CallViewLocator(napi_env env, napi_callback_info info) {
   BoundViewLocator* d = nullptr;
-  double time = 0;
-  if (!BoundCall(env, info, &d, &time)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "locateViews(time: number)"));
+  XrTime time = 0;
+  if (!BoundTimeCall(env, info, &d, &time)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "locateViews: time must be an XrTime (a bigint of ns, or a number)"));
   if (!d->space->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), d->session->alive() ? "space" : "session"));
-  XrViewLocateInfo locateInfo{XR_TYPE_VIEW_LOCATE_INFO, nullptr, d->type, static_cast<XrTime>(time), d->space->handle};
+  XrViewLocateInfo locateInfo{XR_TYPE_VIEW_LOCATE_INFO, nullptr, d->type, time, d->space->handle};
   XrViewState state{XR_TYPE_VIEW_STATE, nullptr, 0};
   uint32_t count = 0;
   const auto capacity = static_cast<uint32_t>(d->views.size());

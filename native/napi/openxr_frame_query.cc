@@ -210,14 +210,15 @@ bool ReadActions(napi_env env, FrameQuery& q) {
 // The per-frame call: (time) => undefined.
 napi_value RunFrameQuery(napi_env env, napi_callback_info info) {
   FrameQuery* q = nullptr;
-  double time = 0;
-  if (!BoundCall(env, info, &q, &time)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "frame query: time must be a number (XrTime in ns)"));
+  XrTime t = 0;
+  if (!BoundTimeCall(env, info, &q, &t)) {
+    return ThrowFromCallback(ArgumentError(Napi::Env(env), "frame query: time must be an XrTime: a bigint of nanoseconds (or a number)"));
+  }
   if (!q->session->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), "frame query's session"));
   if (!AllAlive(*q)) {
     Fail(env, XR_ERROR_HANDLE_INVALID, "frame query: " + FirstDestroyed(*q) + " has been destroyed (bind a new query without it)");
     return nullptr;
   }
-  const auto t = static_cast<XrTime>(time);
   // Each step throws (and answers false) on failure; the output then holds what came before it.
   if (!q->locatedHandles.empty() && !LocateSpaces(env, *q, t)) return nullptr;
   if (q->viewSpace != nullptr && !LocateViews(env, *q, t)) return nullptr;

@@ -25,6 +25,7 @@ using openxr::LoaderInstance;
 
 struct SpaceCore;
 struct SwapchainCore;
+struct HandTrackerCore;
 
 struct SessionCore {
   std::shared_ptr<LoaderInstance> instance;
@@ -44,6 +45,8 @@ struct SessionCore {
   uint64_t spacesDestroyed = 0;
   // Swapchains created from this session: xrDestroySession destroys them (JavaScript thread only).
   std::vector<std::weak_ptr<SwapchainCore>> swapchains;
+  // Hand trackers (XR_EXT_hand_tracking) created from this session: destroyed with it (JavaScript thread only).
+  std::vector<std::weak_ptr<HandTrackerCore>> handTrackers;
   // With a Vulkan graphics binding: the Vulkan instance and device the session renders with
   // (openxr_vulkan.cc), kept until the session is gone, so the runtime never sees them destroyed
   // under a live session even when JavaScript collects them in the wrong order.
@@ -70,6 +73,13 @@ struct SwapchainCore {
   bool alive() const noexcept { return !destroyed && session->alive(); }
 };
 
+struct HandTrackerCore {
+  std::shared_ptr<SessionCore> session;
+  XrHandTrackerEXT handle = XR_NULL_HANDLE;
+  bool destroyed = false;
+  bool alive() const noexcept { return !destroyed && session->alive(); }
+};
+
 struct ActionSetCore {
   std::shared_ptr<LoaderInstance> instance;
   XrActionSet handle = XR_NULL_HANDLE;
@@ -91,6 +101,7 @@ inline constexpr napi_type_tag kSpaceTag{0x6b686c6f61646572ULL, 0x73706163650000
 inline constexpr napi_type_tag kActionSetTag{0x6b686c6f61646572ULL, 0x616374696f6e7303ULL};
 inline constexpr napi_type_tag kActionTag{0x6b686c6f61646572ULL, 0x616374696f6e0004ULL};
 inline constexpr napi_type_tag kSwapchainTag{0x6b686c6f61646572ULL, 0x7377617063680005ULL};
+inline constexpr napi_type_tag kHandTrackerTag{0x6b686c6f61646572ULL, 0x68616e6474720006ULL};
 
 inline void TagObject(Napi::Env env, Napi::Object object, const napi_type_tag& tag) {
   NAPI_THROW_IF_FAILED_VOID(env, napi_type_tag_object(env, object, &tag));
@@ -126,6 +137,20 @@ std::vector<T> EnumerateTwoCall(Napi::Env env, const char* command, const T& bla
   return items;
 }
 
+// Everything a runtime drain command (the simulated runtime's readback and haptics records) holds,
+// oldest first, taken in chunks: `drain(capacity, &count, data)` moves up to capacity records out.
+template <typename T, typename Drain>
+std::vector<T> DrainAll(Napi::Env env, const char* command, Drain drain) {
+  std::vector<T> all;
+  std::vector<T> chunk(256);
+  for (;;) {
+    uint32_t count = 0;
+    Check(env, drain(static_cast<uint32_t>(chunk.size()), &count, chunk.data()), command);
+    all.insert(all.end(), chunk.begin(), chunk.begin() + count);
+    if (count < chunk.size()) return all;
+  }
+}
+
 // An enum list as a JavaScript array of numbers.
 template <typename T>
 Napi::Array NumberArray(Napi::Env env, const std::vector<T>& values) {
@@ -140,6 +165,43 @@ F Need(Napi::Env env, F function, const char* command) {
   if (function == nullptr) throw XrErrorToJs(env, XR_ERROR_FUNCTION_UNSUPPORTED, std::string(command) + " is not available in this instance's call chain");
   return function;
 }
+
+// A command reached through xrGetInstanceProcAddr down the chain (runtime commands such as the
+// simulated runtime's drains); XR_ERROR_FUNCTION_UNSUPPORTED with `remedy` when the chain has none.
+template <typename F>
+F ChainFunction(Napi::Env env, LoaderInstance& li, const char* name, const char* remedy) {
+  PFN_xrVoidFunction fn = nullptr;
+  const XrResult r = li.GetInstanceProcAddr(name, &fn);
+  if (XR_FAILED(r) || fn == nullptr) {
+    throw XrErrorToJs(env, XR_FAILED(r) ? r : XR_ERROR_FUNCTION_UNSUPPORTED, std::string(name) + " is not available: " + remedy);
+  }
+  return reinterpret_cast<F>(fn);
+}
+
+// An XrTime from a bigint (exact) or a number (exact up to 2^53 ns, about 104 days); false for anything else.
+inline bool ReadTime(napi_env env, napi_value value, XrTime* time) noexcept {
+  napi_valuetype type = napi_undefined;
+  if (value == nullptr || napi_typeof(env, value, &type) != napi_ok) return false;
+  if (type == napi_bigint) {
+    int64_t v = 0;
+    bool lossless = false;
+    if (napi_get_value_bigint_int64(env, value, &v, &lossless) != napi_ok || !lossless) return false;
+    *time = v;
+    return true;
+  }
+  double d = 0;
+  if (type != napi_number || napi_get_value_double(env, value, &d) != napi_ok || !(d >= -9.2e18 && d <= 9.2e18)) return false;
+  *time = static_cast<XrTime>(d);
+  return true;
+}
+
+inline XrTime TimeArgument(Napi::Env env, Napi::Value value, const char* what) {
+  XrTime time = 0;
+  if (!ReadTime(env, value, &time)) throw ArgumentError(env, std::string(what) + " must be an XrTime: a bigint of nanoseconds (or a number)");
+  return time;
+}
+
+inline Napi::BigInt TimeToJs(Napi::Env env, XrTime time) { return Napi::BigInt::New(env, static_cast<int64_t>(time)); }
 
 inline XrPath PathArgument(Napi::Env env, Napi::Value value, const char* what) {
   if (value.IsUndefined() || value.IsNull()) return XR_NULL_PATH;
@@ -205,16 +267,29 @@ Napi::Function MakeBoundFunction(Napi::Env env, const char* name, std::unique_pt
   return Napi::Function(env, fn);
 }
 
-// The bound function's data and its first argument as a number; false when it is not a number.
+// The bound function's data and its first argument (null when called without one).
 template <typename Data>
-bool BoundCall(napi_env env, napi_callback_info info, Data** data, double* number) {
+napi_value BoundArgument(napi_env env, napi_callback_info info, Data** data) {
   std::size_t argc = 1;
   napi_value argv[1] = {nullptr};
   void* raw = nullptr;
   napi_get_cb_info(env, info, &argc, argv, nullptr, &raw);
   *data = static_cast<Data*>(raw);
+  return argc >= 1 ? argv[0] : nullptr;
+}
+
+// The bound function's data and its first argument as a number; false when it is not a number.
+template <typename Data>
+bool BoundCall(napi_env env, napi_callback_info info, Data** data, double* number) {
+  napi_value argument = BoundArgument(env, info, data);
   if (number == nullptr) return true;
-  return argc >= 1 && napi_get_value_double(env, argv[0], number) == napi_ok;
+  return argument != nullptr && napi_get_value_double(env, argument, number) == napi_ok;
+}
+
+// The bound function's data and its first argument as an XrTime (bigint or number); false when it is neither.
+template <typename Data>
+bool BoundTimeCall(napi_env env, napi_callback_info info, Data** data, XrTime* time) {
+  return ReadTime(env, BoundArgument(env, info, data), time);
 }
 
 }  // namespace kl::napi::xr

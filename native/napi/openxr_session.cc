@@ -6,6 +6,21 @@
 
 namespace kl::napi::xr {
 
+namespace {
+
+template <typename Core>
+void MarkChildrenDestroyed(std::vector<std::weak_ptr<Core>>& children, LoaderInstance& li, bool instanceLive) {
+  for (const auto& weak : children) {
+    if (auto child = weak.lock()) {
+      if (instanceLive && !child->destroyed) li.ForgetChildHandle(openxr::HandleValue(child->handle));
+      child->destroyed = true;
+    }
+  }
+  children.clear();
+}
+
+}  // namespace
+
 Napi::Function OpenXrSession::Define(Napi::Env env) {
   return DefineClass(env, "OpenXrSession",
                      {
@@ -121,20 +136,10 @@ XrResult OpenXrSession::DestroyNow(Napi::Env env) {
   if (!destroyedHandle) destroyHandle();
   core_->destroyed = true;
   if (instanceLive) li.ForgetChildHandle(openxr::HandleValue(core_->handle));
-  for (const auto& weak : core_->swapchains) {
-    if (auto swapchain = weak.lock()) {
-      if (instanceLive && !swapchain->destroyed) li.ForgetChildHandle(openxr::HandleValue(swapchain->handle));
-      swapchain->destroyed = true;
-    }
-  }
-  core_->swapchains.clear();
-  for (const auto& weak : core_->spaces) {
-    if (auto space = weak.lock()) {
-      if (instanceLive && !space->destroyed) li.ForgetChildHandle(openxr::HandleValue(space->handle));
-      space->destroyed = true;
-    }
-  }
-  core_->spaces.clear();
+  // The runtime destroyed the session's children with it.
+  MarkChildrenDestroyed(core_->swapchains, li, instanceLive);
+  MarkChildrenDestroyed(core_->handTrackers, li, instanceLive);
+  MarkChildrenDestroyed(core_->spaces, li, instanceLive);
   core_->graphics.reset();  // the Vulkan device may go now
   if (waiter_) waiter_->Close(env, "the session was destroyed while waitFrame() was pending");
   return result;

@@ -104,13 +104,13 @@ struct BoundLocator {
 
 napi_value CallLocator(napi_env env, napi_callback_info info) {
   BoundLocator* d = nullptr;
-  double time = 0;
-  if (!BoundCall(env, info, &d, &time)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "locate: time must be a number (XrTime in ns)"));
+  XrTime time = 0;
+  if (!BoundTimeCall(env, info, &d, &time)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "locate: time must be an XrTime (a bigint of ns, or a number)"));
   if (!d->space->alive() || !d->base->alive()) {
     return ThrowFromCallback(DestroyedError(Napi::Env(env), d->space->session->alive() ? "space" : "space's session"));
   }
   XrResult r;
-  const XrSpaceLocationFlags flags = LocateInto(*d->space, *d->base, d->locate, static_cast<XrTime>(time), d->out, &r);
+  const XrSpaceLocationFlags flags = LocateInto(*d->space, *d->base, d->locate, time, d->out, &r);
   if (XR_FAILED(r)) return ThrowFromCallback(XrErrorToJs(Napi::Env(env), r, "xrLocateSpace failed"));
   napi_value value = nullptr;
   napi_create_uint32(env, static_cast<uint32_t>(flags), &value);
@@ -121,14 +121,15 @@ napi_value CallLocator(napi_env env, napi_callback_info info) {
 
 Napi::Value OpenXrSpace::Locate(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (info.Length() < 3 || !info[1].IsNumber()) throw ArgumentError(env, "locate(base: Space, time: number, out: Float32Array)");
+  if (info.Length() < 3) throw ArgumentError(env, "locate(base: Space, time: bigint, out: Float32Array)");
+  const XrTime time = TimeArgument(env, info[1], "locate: time");
   const auto& core = Live(env);
   const auto& base = From(env, info[0])->Live(env);
   if (base->session != core->session) throw XrErrorToJs(env, XR_ERROR_VALIDATION_FAILURE, "the base space belongs to another session");
   float* out = Float32Data(env, info[2], 7, "out");
   XrResult r;
   const XrSpaceLocationFlags flags = LocateInto(*core, *base, Need(env, core->session->instance->table.LocateSpace, "xrLocateSpace"),
-                                                static_cast<XrTime>(info[1].As<Napi::Number>().DoubleValue()), out, &r);
+                                                time, out, &r);
   Check(env, r, "xrLocateSpace");
   return Napi::Number::New(env, static_cast<double>(flags));
 }

@@ -27,9 +27,9 @@ class OpenXrSpace : public Napi::ObjectWrap<OpenXrSpace> {
   Napi::Value Destroy(const Napi::CallbackInfo& info);
   Napi::Value IsDestroyed(const Napi::CallbackInfo& info);
   Napi::Value Handle(const Napi::CallbackInfo& info);
-  // locate(base, time: number, out: Float32Array(7+)): XrSpaceLocationFlags (the general path)
+  // locate(base, time: bigint | number, out: Float32Array(7+)): XrSpaceLocationFlags (the general path)
   Napi::Value Locate(const Napi::CallbackInfo& info);
-  // bindLocator(base, out: Float32Array(7+)): (time: number) => XrSpaceLocationFlags
+  // bindLocator(base, out: Float32Array(7+)): (time: bigint | number) => XrSpaceLocationFlags
   Napi::Value BindLocator(const Napi::CallbackInfo& info);
 
   std::shared_ptr<SpaceCore> core_;

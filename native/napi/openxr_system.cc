@@ -31,13 +31,13 @@ Napi::Object EventObject(Napi::Env env, const XrEventDataBuffer& buffer) {
       o.Set("type", "sessionStateChanged");
       o.Set("session", ToBigInt(env, openxr::HandleValue(e.session)));
       o.Set("state", Napi::Number::New(env, e.state));
-      o.Set("time", Napi::Number::New(env, static_cast<double>(e.time)));
+      o.Set("time", TimeToJs(env, e.time));
       break;
     }
     case XR_TYPE_EVENT_DATA_INSTANCE_LOSS_PENDING: {
       const auto& e = reinterpret_cast<const XrEventDataInstanceLossPending&>(buffer);
       o.Set("type", "instanceLossPending");
-      o.Set("lossTime", Napi::Number::New(env, static_cast<double>(e.lossTime)));
+      o.Set("lossTime", TimeToJs(env, e.lossTime));
       break;
     }
     case XR_TYPE_EVENT_DATA_INTERACTION_PROFILE_CHANGED: {
@@ -57,7 +57,7 @@ Napi::Object EventObject(Napi::Env env, const XrEventDataBuffer& buffer) {
       o.Set("type", "referenceSpaceChangePending");
       o.Set("session", ToBigInt(env, openxr::HandleValue(e.session)));
       o.Set("referenceSpaceType", Napi::Number::New(env, e.referenceSpaceType));
-      o.Set("changeTime", Napi::Number::New(env, static_cast<double>(e.changeTime)));
+      o.Set("changeTime", TimeToJs(env, e.changeTime));
       o.Set("poseValid", Napi::Boolean::New(env, e.poseValid == XR_TRUE));
       break;
     }
@@ -200,7 +200,7 @@ Napi::Value ConvertMonotonicNow(const Napi::CallbackInfo& info) {
   clock_gettime(CLOCK_MONOTONIC, &now);
   XrTime time = 0;
   Check(env, reinterpret_cast<ConvertTimespec>(fn)(li.handle(), &now, &time), "xrConvertTimespecTimeToTimeKHR");
-  return Napi::Number::New(env, static_cast<double>(time));
+  return TimeToJs(env, time);
 }
 
 Napi::Value DisplayRefreshRates(const Napi::CallbackInfo& info) {

@@ -34,17 +34,6 @@ Napi::BigInt HandleToJs(Napi::Env env, const void* handle) {
   return Napi::BigInt::New(env, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(handle)));
 }
 
-// A runtime command through the chain (the dispatch table holds no platform-protected command).
-template <typename F>
-F ChainFunction(Napi::Env env, LoaderInstance& li, const char* name, const char* remedy) {
-  PFN_xrVoidFunction fn = nullptr;
-  const XrResult r = li.GetInstanceProcAddr(name, &fn);
-  if (XR_FAILED(r) || fn == nullptr) {
-    throw XrErrorToJs(env, XR_FAILED(r) ? r : XR_ERROR_FUNCTION_UNSUPPORTED, std::string(name) + " is not available: " + remedy);
-  }
-  return reinterpret_cast<F>(fn);
-}
-
 constexpr const char* kEnableVulkan2 = "enable XR_KHR_vulkan_enable2 on the instance";
 
 // Both results of a runtime-made Vulkan object: the XrResult first, then the VkResult. Call it
@@ -135,20 +124,15 @@ Napi::Value DrainSubmittedPixels(const Napi::CallbackInfo& info) {
   const auto& core = OpenXrSession::From(env, info[0])->Live(env);
   auto fn = ChainFunction<PFN_xrDrainSubmittedPixelsSIMXR>(env, *core->instance, XR_SIMXR_DRAIN_SUBMITTED_PIXELS_NAME,
                                                           "only the simulated runtime offers it, on instances with XR_KHR_vulkan_enable2");
-  std::vector<XrSubmittedPixelSIMXR> all;
-  std::vector<XrSubmittedPixelSIMXR> chunk(1024);
-  for (;;) {
-    uint32_t count = 0;
-    Check(env, fn(core->handle, static_cast<uint32_t>(chunk.size()), &count, chunk.data()), XR_SIMXR_DRAIN_SUBMITTED_PIXELS_NAME);
-    all.insert(all.end(), chunk.begin(), chunk.begin() + count);
-    if (count < chunk.size()) break;
-  }
+  const auto all = DrainAll<XrSubmittedPixelSIMXR>(env, XR_SIMXR_DRAIN_SUBMITTED_PIXELS_NAME, [&](uint32_t capacity, uint32_t* count, XrSubmittedPixelSIMXR* data) {
+    return fn(core->handle, capacity, count, data);
+  });
   Napi::Array out = Napi::Array::New(env, all.size());
   for (uint32_t i = 0; i < all.size(); ++i) {
     const XrSubmittedPixelSIMXR& p = all[i];
     Napi::Object o = Napi::Object::New(env);
     o.Set("frameIndex", Napi::Number::New(env, static_cast<double>(p.frameIndex)));
-    o.Set("displayTime", Napi::Number::New(env, static_cast<double>(p.displayTime)));
+    o.Set("displayTime", TimeToJs(env, p.displayTime));
     o.Set("viewIndex", Napi::Number::New(env, p.viewIndex));
     o.Set("format", Napi::Number::New(env, static_cast<double>(p.format)));
     Napi::Array bytes = Napi::Array::New(env, 4);
@@ -177,14 +161,9 @@ struct BoundEndFrame {
 };
 
 napi_value CallEndFrame(napi_env env, napi_callback_info info) {
-  std::size_t argc = 1;
-  napi_value argv[1] = {nullptr};
-  void* raw = nullptr;
-  napi_get_cb_info(env, info, &argc, argv, nullptr, &raw);
-  auto* d = static_cast<BoundEndFrame*>(raw);
-  XrTime displayTime = d->session->begunDisplayTime;
-  double time = 0;
-  if (argc >= 1 && napi_get_value_double(env, argv[0], &time) == napi_ok) displayTime = static_cast<XrTime>(time);
+  BoundEndFrame* d = nullptr;
+  XrTime displayTime = 0;
+  if (!BoundTimeCall(env, info, &d, &displayTime)) displayTime = d->session->begunDisplayTime;
   if (!d->session->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), "session"));
   for (const auto& space : d->spaces) {
     if (!space->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), "space of a projection layer"));
@@ -206,7 +185,7 @@ napi_value CallEndFrame(napi_env env, napi_callback_info info) {
 }
 
 // openxrBindEndFrame(session, layers: [{ space, views: [{ swapchain, x, y, width, height, arrayIndex }] }],
-// environmentBlendMode, data: Float32Array(11 per view)): (displayTime?: number) => void
+// environmentBlendMode, data: Float32Array(11 per view)): (displayTime?: bigint | number) => void
 Napi::Value BindEndFrame(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const auto& core = OpenXrSession::From(env, info[0])->Live(env);

@@ -1,70 +1,120 @@
 // Attaching action sets to a session, syncing actions against the scripted controllers, and
 // reading action state.
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <string>
 
 #include "simxr/actions.h"
 #include "simxr/entry_points.h"
-#include "simxr/scripted_motion.h"
+#include "simxr/scripted_inputs.h"
 #include "simxr/session.h"
 #include "simxr/two_call.h"
 
 namespace simxr {
 namespace {
 
-struct Sample {
-  bool pressed;
-  XrTime lastChangeTime;
-};
+/** One binding's reading: x (and y for a vector), and the exact time of its last edge (0: moves continuously). */
+using Sample = InputSample;
 
 /**
- * Combines button samples as "any pressed": pressed since the first of the pressed ones went
- * down; released since the last of them went up.
+ * Combines boolean samples as "any pressed": pressed since the first of the pressed ones went
+ * down; released since the last of them went up. An edge time is exact only when every sample's is.
  */
-Sample combine(const std::vector<Sample>& samples) {
-  Sample out{false, 0};
+Sample combineBooleans(const std::vector<Sample>& samples) {
   bool anyPressed = false;
-  for (const auto& s : samples) anyPressed = anyPressed || s.pressed;
-  out.pressed = anyPressed;
+  bool exact = true;
+  for (const auto& s : samples) {
+    anyPressed = anyPressed || s.x != 0.0f;
+    exact = exact && s.edge != 0;
+  }
+  Sample out{anyPressed ? 1.0f : 0.0f, 0.0f, 0};
+  if (!exact) return out;
   bool first = true;
   for (const auto& s : samples) {
-    if (anyPressed && !s.pressed) continue;
-    if (first) {
-      out.lastChangeTime = s.lastChangeTime;
-      first = false;
-    } else {
-      out.lastChangeTime = anyPressed ? std::min(out.lastChangeTime, s.lastChangeTime)
-                                      : std::max(out.lastChangeTime, s.lastChangeTime);
+    if (anyPressed && s.x == 0.0f) continue;
+    out.edge = first ? s.edge : anyPressed ? std::min(out.edge, s.edge) : std::max(out.edge, s.edge);
+    first = false;
+  }
+  return out;
+}
+
+/** Combines float and vector samples as the spec says: the one of largest magnitude. */
+Sample combineLargest(const std::vector<Sample>& samples) {
+  Sample out{};
+  float largest = -1.0f;
+  for (const auto& s : samples) {
+    const float magnitude = std::sqrt(s.x * s.x + s.y * s.y);  // not std::hypot: hypotf needs glibc 2.35
+    if (magnitude > largest) {
+      largest = magnitude;
+      out = s;
     }
   }
   return out;
 }
 
-/** Stores a new sample, computing changedSinceLastSync against the previous synced state. */
-void update(SubactionState& state, bool active, const Sample& sample) {
+Sample combine(XrActionType type, const std::vector<Sample>& samples) {
+  if (samples.empty()) return Sample{};
+  return type == XR_ACTION_TYPE_BOOLEAN_INPUT ? combineBooleans(samples) : combineLargest(samples);
+}
+
+/**
+ * Stores a new sample, computing changedSinceLastSync against the previous synced state. The last
+ * change time is the input's exact edge when it has one, else the sync time of the first sync
+ * that saw the new value.
+ */
+void update(SubactionState& state, bool active, const Sample& sample, XrTime syncTime) {
   const bool wasActive = state.active;
-  const bool was = state.pressed;
+  const float wasX = state.x, wasY = state.y;
   state.active = active;
-  state.pressed = active && sample.pressed;
-  state.lastChangeTime = active ? sample.lastChangeTime : 0;
-  state.changed = active && wasActive && was != state.pressed;
+  state.x = active ? sample.x : 0.0f;
+  state.y = active ? sample.y : 0.0f;
+  state.changed = active && wasActive && (wasX != state.x || wasY != state.y);
+  if (!active) {
+    state.lastChangeTime = 0;
+  } else if (sample.edge != 0) {
+    state.lastChangeTime = sample.edge;
+  } else if (state.changed || !wasActive) {
+    state.lastChangeTime = syncTime;
+  }
+}
+
+/** What one binding reads for an action of `type`: booleans threshold values at 0.5. */
+Sample readBinding(const ControllerInput& input, XrActionType type, XrTime time) {
+  Sample s = sampleInput(input.hand, input.component, input.feature, time);
+  if (type == XR_ACTION_TYPE_BOOLEAN_INPUT) {
+    const bool on = input.feature == Feature::Click || input.feature == Feature::Touch ? s.x != 0.0f : s.x >= 0.5f;
+    return Sample{on ? 1.0f : 0.0f, 0.0f, s.edge};
+  }
+  if (type == XR_ACTION_TYPE_FLOAT_INPUT && input.feature == Feature::Y) return Sample{s.y, 0.0f, s.edge};
+  return s;
 }
 
 Sample sampleInputs(const AttachedAction& action, Hand hand, XrTime time) {
   std::vector<Sample> samples;
   for (const ControllerInput& input : action.bindings) {
-    if (input.hand != hand) continue;
-    if (input.kind == InputKind::SelectClick || input.kind == InputKind::MenuClick) {
-      auto s = buttonState(hand, input.kind == InputKind::SelectClick ? Button::Select : Button::Menu, time);
-      samples.push_back(Sample{s.pressed, s.lastChangeTime});
-    }
+    if (input.hand != hand || input.feature == Feature::Pose || input.feature == Feature::Haptic) continue;
+    samples.push_back(readBinding(input, action.type, time));
   }
-  return samples.empty() ? Sample{false, 0} : combine(samples);
+  return combine(action.type, samples);
 }
 
 bool isBound(const AttachedAction& action, Hand hand) {
   return std::any_of(action.bindings.begin(), action.bindings.end(),
                      [hand](const ControllerInput& input) { return input.hand == hand; });
+}
+
+/** The profile the controllers answer to: the device's own if suggested, else the first suggested in kProfiles' order. */
+std::optional<Profile> chooseProfile(Instance& instance) {
+  auto suggested = [&instance](Profile p) {
+    auto atom = instance.paths.intern(profilePath(p));
+    return atom && instance.suggestedBindings.contains(*atom);
+  };
+  if (suggested(instance.config.controller)) return instance.config.controller;
+  for (Profile p : kProfiles) {
+    if (suggested(p)) return p;
+  }
+  return std::nullopt;
 }
 
 /** Looks up the attached action for a get-state call; validates the subaction path. */
@@ -111,25 +161,6 @@ XrResult getState(XrSession session, const XrActionStateGetInfo* getInfo, State*
   return XR_SUCCESS;
 }
 
-/** Validates a haptic call's action: attached, a vibration output, a declared subaction path. */
-XrResult checkHapticAction(Session& session, const XrHapticActionInfo* info) {
-  if (!hasType(info, XR_TYPE_HAPTIC_ACTION_INFO)) return XR_ERROR_VALIDATION_FAILURE;
-  auto action = findAction(info->action);
-  if (!action) return XR_ERROR_HANDLE_INVALID;
-  std::lock_guard lock(session.mutex);
-  auto it = session.actions.actions.find(action->handle);
-  if (it == session.actions.actions.end()) return XR_ERROR_ACTIONSET_NOT_ATTACHED;
-  if (it->second.type != XR_ACTION_TYPE_VIBRATION_OUTPUT) return XR_ERROR_ACTION_TYPE_MISMATCH;
-  if (info->subactionPath != XR_NULL_PATH) {
-    if (!session.instance->paths.toString(info->subactionPath)) return XR_ERROR_PATH_INVALID;
-    const auto& declared = it->second.subactionPaths;
-    if (std::find(declared.begin(), declared.end(), info->subactionPath) == declared.end()) {
-      return XR_ERROR_PATH_UNSUPPORTED;
-    }
-  }
-  return XR_SUCCESS;
-}
-
 }  // namespace
 
 SIMXR_ENTRY AttachSessionActionSets(XrSession session, const XrSessionActionSetsAttachInfo* attachInfo) {
@@ -149,11 +180,12 @@ SIMXR_ENTRY AttachSessionActionSets(XrSession session, const XrSessionActionSets
   std::lock_guard sessionLock(object->mutex);
   SessionActions& actions = object->actions;
   if (actions.attached) return XR_ERROR_ACTIONSETS_ALREADY_ATTACHED;
-  bool anyBinding = false;
   {
     std::lock_guard bindingsLock(instance.bindingsMutex);
     instance.actionSetsAttached = true;
-    const auto suggested = instance.suggestedBindings.find(instance.wellKnown.simpleController);
+    actions.profile = chooseProfile(instance);
+    const auto suggested = actions.profile ? instance.suggestedBindings.find(*instance.paths.intern(profilePath(*actions.profile)))
+                                           : instance.suggestedBindings.end();
     for (const auto& set : sets) {
       set->attached = true;
       actions.attachedSets.push_back(set->handle);
@@ -165,20 +197,20 @@ SIMXR_ENTRY AttachSessionActionSets(XrSession session, const XrSessionActionSets
         if (suggested != instance.suggestedBindings.end()) {
           for (const SuggestedBinding& binding : suggested->second) {
             if (binding.action != action->handle) continue;
-            auto parsed = parseSimpleControllerBinding(*instance.paths.toString(binding.binding));
+            // Validated when suggested: it parses.
+            auto parsed = parseBinding(*actions.profile, *instance.paths.toString(binding.binding), action->type);
             const XrPath source = *instance.paths.intern(parsed->fullPath);
-            attached.bindings.push_back(ControllerInput{parsed->hand, parsed->kind, source});
+            attached.bindings.push_back(ControllerInput{parsed->hand, parsed->component, parsed->feature, source});
           }
         }
-        anyBinding = anyBinding || !attached.bindings.empty();
         actions.actions.emplace(action->handle, std::move(attached));
       }
     }
   }
   actions.attached = true;
-  if (anyBinding) {
-    // The simulated controllers now answer to the suggested simple_controller bindings.
-    actions.handProfile = instance.wellKnown.simpleController;
+  if (actions.profile) {
+    // The simulated controllers now answer to the chosen profile's suggested bindings.
+    actions.handProfile = *instance.paths.intern(profilePath(*actions.profile));
     XrEventDataInteractionProfileChanged event{XR_TYPE_EVENT_DATA_INTERACTION_PROFILE_CHANGED, nullptr, session};
     instance.events.push(event, object->handle);
   }
@@ -239,10 +271,10 @@ SIMXR_ENTRY SyncActions(XrSession session, const XrActionsSyncInfo* syncInfo) {
       });
       const bool isActive = focused && setActive && isBound(action, hand);
       const Sample sample = sampleInputs(action, hand, time);
-      update(action.hands[static_cast<int>(hand)], isActive, sample);
+      update(action.hands[static_cast<int>(hand)], isActive, sample, time);
       if (isActive) activeSamples.push_back(sample);
     }
-    update(action.combined, !activeSamples.empty(), activeSamples.empty() ? Sample{false, 0} : combine(activeSamples));
+    update(action.combined, !activeSamples.empty(), combine(action.type, activeSamples), time);
   }
   actions.activeSets = std::move(active);
   actions.syncedWhileFocused = focused;
@@ -252,7 +284,7 @@ SIMXR_ENTRY SyncActions(XrSession session, const XrActionsSyncInfo* syncInfo) {
 SIMXR_ENTRY GetActionStateBoolean(XrSession session, const XrActionStateGetInfo* getInfo, XrActionStateBoolean* state) {
   return getState<XrActionStateBoolean>(session, getInfo, state, XR_TYPE_ACTION_STATE_BOOLEAN,
                                         XR_ACTION_TYPE_BOOLEAN_INPUT, [](const SubactionState& s, XrActionStateBoolean& out) {
-                                          out.currentState = s.pressed ? XR_TRUE : XR_FALSE;
+                                          out.currentState = s.pressed() ? XR_TRUE : XR_FALSE;
                                           out.changedSinceLastSync = s.changed ? XR_TRUE : XR_FALSE;
                                           out.lastChangeTime = s.lastChangeTime;
                                           out.isActive = s.active ? XR_TRUE : XR_FALSE;
@@ -262,7 +294,7 @@ SIMXR_ENTRY GetActionStateBoolean(XrSession session, const XrActionStateGetInfo*
 SIMXR_ENTRY GetActionStateFloat(XrSession session, const XrActionStateGetInfo* getInfo, XrActionStateFloat* state) {
   return getState<XrActionStateFloat>(session, getInfo, state, XR_TYPE_ACTION_STATE_FLOAT, XR_ACTION_TYPE_FLOAT_INPUT,
                                       [](const SubactionState& s, XrActionStateFloat& out) {
-                                        out.currentState = s.pressed ? 1.0f : 0.0f;
+                                        out.currentState = s.x;
                                         out.changedSinceLastSync = s.changed ? XR_TRUE : XR_FALSE;
                                         out.lastChangeTime = s.lastChangeTime;
                                         out.isActive = s.active ? XR_TRUE : XR_FALSE;
@@ -271,13 +303,12 @@ SIMXR_ENTRY GetActionStateFloat(XrSession session, const XrActionStateGetInfo* g
 
 SIMXR_ENTRY GetActionStateVector2f(XrSession session, const XrActionStateGetInfo* getInfo,
                                    XrActionStateVector2f* state) {
-  // The simple controller has no two-axis input, so such an action is never bound and never active.
   return getState<XrActionStateVector2f>(session, getInfo, state, XR_TYPE_ACTION_STATE_VECTOR2F,
                                          XR_ACTION_TYPE_VECTOR2F_INPUT,
                                          [](const SubactionState& s, XrActionStateVector2f& out) {
-                                           out.currentState = XrVector2f{0.0f, 0.0f};
-                                           out.changedSinceLastSync = XR_FALSE;
-                                           out.lastChangeTime = 0;
+                                           out.currentState = XrVector2f{s.x, s.y};
+                                           out.changedSinceLastSync = s.changed ? XR_TRUE : XR_FALSE;
+                                           out.lastChangeTime = s.lastChangeTime;
                                            out.isActive = s.active ? XR_TRUE : XR_FALSE;
                                          });
 }
@@ -315,38 +346,29 @@ SIMXR_ENTRY GetInputSourceLocalizedName(XrSession session, const XrInputSourceLo
   if (getInfo->whichComponents == 0 || (getInfo->whichComponents & ~kAllFlags) != 0) return XR_ERROR_VALIDATION_FAILURE;
   auto source = object->instance->paths.toString(getInfo->sourcePath);
   if (!source) return XR_ERROR_PATH_INVALID;
+  std::optional<Profile> profile;
   {
     std::lock_guard lock(object->mutex);
     if (!object->actions.attached) return XR_ERROR_ACTIONSET_NOT_ATTACHED;
+    profile = object->actions.profile;
   }
-  auto parsed = parseSimpleControllerBinding(*source);
-  if (!parsed || parsed->fullPath != *source) return XR_ERROR_PATH_UNSUPPORTED;
+  // A source is a full input path of the profile in use (what xrEnumerateBoundSourcesForAction answers).
+  if (!profile || !isFullSourcePath(*profile, *source)) return XR_ERROR_PATH_UNSUPPORTED;
+  const bool left = source->starts_with("/user/hand/left");
+  auto parsed = parseBinding(*profile, *source, XR_ACTION_TYPE_FLOAT_INPUT);
+  if (!parsed) parsed = parseBinding(*profile, *source, XR_ACTION_TYPE_VECTOR2F_INPUT);
+  if (!parsed) parsed = parseBinding(*profile, *source, XR_ACTION_TYPE_POSE_INPUT);
+  if (!parsed) parsed = parseBinding(*profile, *source, XR_ACTION_TYPE_VIBRATION_OUTPUT);
+  if (!parsed) return XR_ERROR_PATH_UNSUPPORTED;
   std::string name;
   auto append = [&name](std::string_view part) {
     if (!name.empty()) name += ' ';
     name += part;
   };
-  if (getInfo->whichComponents & XR_INPUT_SOURCE_LOCALIZED_NAME_USER_PATH_BIT) {
-    append(parsed->hand == Hand::Left ? "Left Hand" : "Right Hand");
-  }
-  if (getInfo->whichComponents & XR_INPUT_SOURCE_LOCALIZED_NAME_INTERACTION_PROFILE_BIT) append("Simple Controller");
-  if (getInfo->whichComponents & XR_INPUT_SOURCE_LOCALIZED_NAME_COMPONENT_BIT) append(componentName(parsed->kind));
+  if (getInfo->whichComponents & XR_INPUT_SOURCE_LOCALIZED_NAME_USER_PATH_BIT) append(left ? "Left Hand" : "Right Hand");
+  if (getInfo->whichComponents & XR_INPUT_SOURCE_LOCALIZED_NAME_INTERACTION_PROFILE_BIT) append(profileName(*profile));
+  if (getInfo->whichComponents & XR_INPUT_SOURCE_LOCALIZED_NAME_COMPONENT_BIT) append(componentName(parsed->component));
   return answerString(capacity, countOutput, buffer, name);
-}
-
-SIMXR_ENTRY ApplyHapticFeedback(XrSession session, const XrHapticActionInfo* hapticActionInfo,
-                                const XrHapticBaseHeader* hapticFeedback) {
-  auto object = findSession(session);
-  if (!object) return XR_ERROR_HANDLE_INVALID;
-  if (!hasType(hapticFeedback, XR_TYPE_HAPTIC_VIBRATION)) return XR_ERROR_VALIDATION_FAILURE;
-  // The simulated controllers have no motor: a valid vibration is accepted and felt by nobody.
-  return checkHapticAction(*object, hapticActionInfo);
-}
-
-SIMXR_ENTRY StopHapticFeedback(XrSession session, const XrHapticActionInfo* hapticActionInfo) {
-  auto object = findSession(session);
-  if (!object) return XR_ERROR_HANDLE_INVALID;
-  return checkHapticAction(*object, hapticActionInfo);
 }
 
 }  // namespace simxr

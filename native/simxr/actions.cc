@@ -137,9 +137,8 @@ SIMXR_ENTRY SuggestInteractionProfileBindings(XrInstance instance,
   }
   auto profile = owner->paths.toString(suggestedBindings->interactionProfile);
   if (!profile) return XR_ERROR_PATH_INVALID;
-  const bool simulated = *profile == kSimpleControllerProfile;
-  // Profiles of other devices are accepted (applications suggest for many) but never used: the
-  // simulated device is a simple controller.
+  const std::optional<Profile> simulated = profileOf(*profile);
+  // Profiles of other devices are accepted (applications suggest for many) but never used.
   if (!simulated && !std::string_view(*profile).starts_with("/interaction_profiles/")) return XR_ERROR_PATH_UNSUPPORTED;
 
   std::vector<SuggestedBinding> accepted;
@@ -151,8 +150,7 @@ SIMXR_ENTRY SuggestInteractionProfileBindings(XrInstance instance,
     auto binding = owner->paths.toString(suggestion.binding);
     if (!binding) return XR_ERROR_PATH_INVALID;
     if (simulated) {
-      auto parsed = parseSimpleControllerBinding(*binding);
-      if (!parsed || !isCompatible(action->type, parsed->kind)) return XR_ERROR_PATH_UNSUPPORTED;
+      if (!parseBinding(*simulated, *binding, action->type)) return XR_ERROR_PATH_UNSUPPORTED;
     } else if (!isPlausibleBinding(*binding)) {
       return XR_ERROR_PATH_UNSUPPORTED;
     }

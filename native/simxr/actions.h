@@ -4,12 +4,13 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "simxr/handle_registry.h"
 #include "simxr/instance.h"
-#include "simxr/simple_controller.h"
+#include "simxr/interaction_profiles.h"
 #include "simxr/xr_api.h"
 
 namespace simxr {
@@ -47,12 +48,14 @@ class Action : public HandleObject {
 /** The state of an action for one hand (or for all hands together), as of the last xrSyncActions. */
 struct SubactionState {
   bool active = false;
-  bool pressed = false;  // boolean value; float actions read 1.0 / 0.0 from it
+  float x = 0.0f;  // boolean: 0 or 1; float: the value; vector2f: x
+  float y = 0.0f;  // vector2f: y
   bool changed = false;
   XrTime lastChangeTime = 0;
+  bool pressed() const { return x != 0.0f; }
 };
 
-/** An attached action: its bindings on the simulated simple controller and its synced state. */
+/** An attached action: its bindings on the simulated controllers and its synced state. */
 struct AttachedAction {
   uint64_t set = 0;
   XrActionType type = XR_ACTION_TYPE_BOOLEAN_INPUT;
@@ -68,6 +71,7 @@ struct SessionActions {
   std::vector<uint64_t> attachedSets;
   std::map<uint64_t, AttachedAction> actions;  // by XrAction handle value
   XrPath handProfile = XR_NULL_PATH;           // current interaction profile of both hands
+  std::optional<Profile> profile;              // the profile whose suggested bindings are used
   struct ActiveSet {
     uint64_t set;
     XrPath subactionPath;

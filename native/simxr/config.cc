@@ -73,6 +73,30 @@ ConfigResult readSimConfig(const char* (*getenv)(const char*)) {
     }
     config.ipdMeters = *value;
   }
+  if (const char* controller = getenv("SIMXR_CONTROLLER"); controller != nullptr && *controller != '\0') {
+    const std::string_view name(controller);
+    if (name == "simple") {
+      config.controller = Profile::Simple;
+    } else if (name == "touch") {
+      config.controller = Profile::Touch;
+    } else if (name == "index") {
+      config.controller = Profile::Index;
+    } else {
+      return fail(std::string("SIMXR_CONTROLLER='") + controller + "': expected simple, touch or index");
+    }
+  }
+  if (const char* area = getenv("SIMXR_PLAY_AREA_M"); area != nullptr && *area != '\0') {
+    std::string_view text(area);
+    const auto x = text.find('x');
+    auto width = x == std::string_view::npos ? std::nullopt : parseNumber(text.substr(0, x));
+    auto depth = x == std::string_view::npos ? std::nullopt : parseNumber(text.substr(x + 1));
+    auto inRange = [](const std::optional<double>& v) { return v && *v > 0.0 && *v <= 100.0; };
+    if (!inRange(width) || !inRange(depth)) {
+      return fail(std::string("SIMXR_PLAY_AREA_M='") + area + "': expected WIDTHxDEPTH in metres, each in (0, 100] (e.g. 3x2.5)");
+    }
+    config.playAreaWidth = static_cast<float>(*width);
+    config.playAreaDepth = static_cast<float>(*depth);
+  }
   if (const char* device = getenv("SIMXR_VULKAN_DEVICE"); device != nullptr) config.vulkanDevice = device;
   return ConfigResult{config, {}};
 }

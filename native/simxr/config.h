@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "simxr/interaction_profiles.h"
+
 namespace simxr {
 
 struct SimConfig {
@@ -17,6 +19,11 @@ struct SimConfig {
   double ipdMeters = 0.063;
   /** SIMXR_VULKAN_DEVICE: the physical device xrGetVulkanGraphicsDevice2KHR picks (empty: the first). */
   std::string vulkanDevice;
+  /** SIMXR_CONTROLLER: the controllers in the user's hands; their own profile is preferred at attach. */
+  Profile controller = Profile::Touch;
+  /** SIMXR_PLAY_AREA_M: the STAGE bounds, metres along X and Z. */
+  float playAreaWidth = 2.0f;
+  float playAreaDepth = 2.0f;
 
   /** The display period in nanoseconds. */
   int64_t periodNs() const;

@@ -2,6 +2,7 @@
 // the loader reaches them through xrGetInstanceProcAddr (proc_table.cc).
 #pragma once
 
+#include "simxr/include/simxr_haptics.h"
 #include "simxr/xr_api.h"
 
 #define SIMXR_ENTRY XRAPI_ATTR XrResult XRAPI_CALL
@@ -88,9 +89,18 @@ SIMXR_ENTRY EnumerateBoundSourcesForAction(XrSession session, const XrBoundSourc
                                            uint32_t capacity, uint32_t* countOutput, XrPath* sources);
 SIMXR_ENTRY GetInputSourceLocalizedName(XrSession session, const XrInputSourceLocalizedNameGetInfo* getInfo,
                                         uint32_t capacity, uint32_t* countOutput, char* buffer);
+
+// haptics.cc
 SIMXR_ENTRY ApplyHapticFeedback(XrSession session, const XrHapticActionInfo* hapticActionInfo,
                                 const XrHapticBaseHeader* hapticFeedback);
 SIMXR_ENTRY StopHapticFeedback(XrSession session, const XrHapticActionInfo* hapticActionInfo);
+SIMXR_ENTRY DrainHapticEventsSIMXR(XrSession session, uint32_t capacity, uint32_t* countOutput, XrHapticEventSIMXR* events);
+
+// hand_tracking.cc (XR_EXT_hand_tracking)
+SIMXR_ENTRY CreateHandTrackerEXT(XrSession session, const XrHandTrackerCreateInfoEXT* createInfo, XrHandTrackerEXT* handTracker);
+SIMXR_ENTRY DestroyHandTrackerEXT(XrHandTrackerEXT handTracker);
+SIMXR_ENTRY LocateHandJointsEXT(XrHandTrackerEXT handTracker, const XrHandJointsLocateInfoEXT* locateInfo,
+                                XrHandJointLocationsEXT* locations);
 
 // swapchain.cc
 SIMXR_ENTRY EnumerateSwapchainFormats(XrSession session, uint32_t capacity, uint32_t* countOutput, int64_t* formats);

@@ -11,7 +11,7 @@
 
 namespace simxr {
 
-enum class HandleKind : uint8_t { Instance, Session, Space, ActionSet, Action, Swapchain };
+enum class HandleKind : uint8_t { Instance, Session, Space, ActionSet, Action, Swapchain, HandTracker };
 
 /** Base of every object behind a handle. */
 class HandleObject {

@@ -24,6 +24,7 @@ struct SupportedExtension {
 constexpr SupportedExtension kExtensions[] = {
     {XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME, XR_KHR_vulkan_enable2_SPEC_VERSION},
     {XR_MND_HEADLESS_EXTENSION_NAME, XR_MND_headless_SPEC_VERSION},
+    {XR_EXT_HAND_TRACKING_EXTENSION_NAME, XR_EXT_hand_tracking_SPEC_VERSION},
 };
 
 constexpr const char* kRuntimeName = "khronos-loader simulated runtime (simxr)";
@@ -36,15 +37,16 @@ bool isSupportedApiVersion(XrVersion version) {
 
 }  // namespace
 
-Instance::Instance(XrVersion apiVersion_, bool headless, bool vulkanEnable2, SimConfig config_)
+Instance::Instance(XrVersion apiVersion_, bool headless, bool vulkanEnable2, bool handTracking, SimConfig config_)
     : apiVersion(apiVersion_),
       headlessEnabled(headless),
       vulkanEnable2Enabled(vulkanEnable2),
+      handTrackingEnabled(handTracking),
       config(std::move(config_)),
       vulkan(std::make_unique<VulkanEnableState>()) {
   auto atom = [this](std::string_view text) { return *paths.intern(text); };
   wellKnown = WellKnownPaths{atom("/user/hand/left"), atom("/user/hand/right"), atom("/user/head"),
-                             atom("/user/gamepad"), atom("/interaction_profiles/khr/simple_controller")};
+                             atom("/user/gamepad")};
 }
 
 Instance::~Instance() = default;
@@ -88,6 +90,7 @@ SIMXR_ENTRY CreateInstance(const XrInstanceCreateInfo* createInfo, XrInstance* i
   }
   bool headless = false;
   bool vulkanEnable2 = false;
+  bool handTracking = false;
   for (uint32_t i = 0; i < createInfo->enabledExtensionCount; ++i) {
     const char* name = createInfo->enabledExtensionNames[i];
     if (name == nullptr) return XR_ERROR_VALIDATION_FAILURE;
@@ -96,13 +99,14 @@ SIMXR_ENTRY CreateInstance(const XrInstanceCreateInfo* createInfo, XrInstance* i
     if (!known) return XR_ERROR_EXTENSION_NOT_PRESENT;
     if (std::strcmp(name, XR_MND_HEADLESS_EXTENSION_NAME) == 0) headless = true;
     if (std::strcmp(name, XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME) == 0) vulkanEnable2 = true;
+    if (std::strcmp(name, XR_EXT_HAND_TRACKING_EXTENSION_NAME) == 0) handTracking = true;
   }
   ConfigResult config = readSimConfig();
   if (!config.config) {
     std::fprintf(stderr, "simxr: xrCreateInstance failed: %s\n", config.error.c_str());
     return XR_ERROR_INITIALIZATION_FAILED;
   }
-  auto object = std::make_shared<Instance>(app.apiVersion, headless, vulkanEnable2, *config.config);
+  auto object = std::make_shared<Instance>(app.apiVersion, headless, vulkanEnable2, handTracking, *config.config);
   *instance = toHandle<XrInstance>(HandleRegistry::global().insert(HandleKind::Instance, 0, std::move(object)));
   return XR_SUCCESS;
 }

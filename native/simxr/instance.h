@@ -29,7 +29,6 @@ struct WellKnownPaths {
   XrPath rightHand;
   XrPath head;
   XrPath gamepad;
-  XrPath simpleController;
 };
 
 /** One suggested binding, kept after validation. */
@@ -42,13 +41,15 @@ class Instance : public HandleObject {
  public:
   static constexpr HandleKind kKind = HandleKind::Instance;
 
-  Instance(XrVersion apiVersion, bool headless, bool vulkanEnable2, SimConfig config);
+  Instance(XrVersion apiVersion, bool headless, bool vulkanEnable2, bool handTracking, SimConfig config);
   ~Instance() override;
 
   const XrVersion apiVersion;
   const bool headlessEnabled;
   /** XR_KHR_vulkan_enable2 was enabled: its commands, Vulkan sessions and swapchains are usable. */
   const bool vulkanEnable2Enabled;
+  /** XR_EXT_hand_tracking was enabled: hand trackers can be created. */
+  const bool handTrackingEnabled;
   const SimConfig config;
   PathTable paths;
   EventQueue events;

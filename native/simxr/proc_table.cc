@@ -8,7 +8,7 @@
 namespace simxr {
 namespace {
 
-enum class Needs { NoInstance, Instance, Api11, VulkanEnable2 };
+enum class Needs { NoInstance, Instance, Api11, VulkanEnable2, HandTracking };
 
 struct ProcEntry {
   const char* name;
@@ -22,7 +22,7 @@ PFN_xrVoidFunction fn(F* f) {
 }
 
 // Every OpenXR 1.0 and 1.1 core command, XR_KHR_vulkan_enable2's commands and the runtime's
-// readback command. (XR_MND_headless adds no command.)
+// readback and haptics commands, XR_EXT_hand_tracking's. (XR_MND_headless adds no command.)
 const ProcEntry kProcs[] = {
     {"xrGetInstanceProcAddr", fn(GetInstanceProcAddr), Needs::Instance},
     {"xrEnumerateApiLayerProperties", fn(EnumerateApiLayerProperties), Needs::NoInstance},
@@ -88,6 +88,12 @@ const ProcEntry kProcs[] = {
     {"xrGetVulkanGraphicsDevice2KHR", fn(GetVulkanGraphicsDevice2KHR), Needs::VulkanEnable2},
     {"xrCreateVulkanDeviceKHR", fn(CreateVulkanDeviceKHR), Needs::VulkanEnable2},
     {XR_SIMXR_DRAIN_SUBMITTED_PIXELS_NAME, fn(DrainSubmittedPixelsSIMXR), Needs::VulkanEnable2},
+    // XR_EXT_hand_tracking: only for instances that enabled it.
+    {"xrCreateHandTrackerEXT", fn(CreateHandTrackerEXT), Needs::HandTracking},
+    {"xrDestroyHandTrackerEXT", fn(DestroyHandTrackerEXT), Needs::HandTracking},
+    {"xrLocateHandJointsEXT", fn(LocateHandJointsEXT), Needs::HandTracking},
+    // The haptics record (simxr_haptics.h), for every instance.
+    {XR_SIMXR_DRAIN_HAPTIC_EVENTS_NAME, fn(DrainHapticEventsSIMXR), Needs::Instance},
 };
 
 }  // namespace
@@ -113,6 +119,7 @@ SIMXR_ENTRY GetInstanceProcAddr(XrInstance instance, const char* name, PFN_xrVoi
   if (entry == nullptr) return XR_ERROR_FUNCTION_UNSUPPORTED;
   if (entry->needs == Needs::Api11 && !usesApi11(*object)) return XR_ERROR_FUNCTION_UNSUPPORTED;
   if (entry->needs == Needs::VulkanEnable2 && !object->vulkanEnable2Enabled) return XR_ERROR_FUNCTION_UNSUPPORTED;
+  if (entry->needs == Needs::HandTracking && !object->handTrackingEnabled) return XR_ERROR_FUNCTION_UNSUPPORTED;
   *function = entry->function;
   return XR_SUCCESS;
 }

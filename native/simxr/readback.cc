@@ -1,5 +1,7 @@
 #include "simxr/readback.h"
 
+#include "simxr/two_call.h"
+
 #include <cstdio>
 #include <cstring>
 
@@ -159,19 +161,9 @@ SIMXR_ENTRY DrainSubmittedPixelsSIMXR(XrSession session, uint32_t capacity, uint
                                       XrSubmittedPixelSIMXR* pixels) {
   auto object = findSession(session);
   if (!object) return XR_ERROR_HANDLE_INVALID;
-  if (countOutput == nullptr || (capacity != 0 && pixels == nullptr)) return XR_ERROR_VALIDATION_FAILURE;
   std::lock_guard lock(object->mutex);
   if (XrResult r = finishReadback(*object); r != XR_SUCCESS) return r;
-  auto& waiting = object->submittedPixels;
-  if (capacity == 0) {
-    *countOutput = static_cast<uint32_t>(waiting.size());
-    return XR_SUCCESS;
-  }
-  const auto n = static_cast<uint32_t>(std::min<size_t>(capacity, waiting.size()));
-  std::copy(waiting.begin(), waiting.begin() + n, pixels);
-  waiting.erase(waiting.begin(), waiting.begin() + n);
-  *countOutput = n;
-  return XR_SUCCESS;
+  return answerDrain(object->submittedPixels, capacity, countOutput, pixels);
 }
 
 }  // namespace simxr

@@ -68,12 +68,16 @@ XrPosef aimPoseInStage(Hand hand, XrTime time) {
 
 ButtonSample buttonState(Hand hand, Button button, XrTime time) {
   const Schedule s = scheduleOf(hand, button);
-  int64_t offset = time % s.period;
-  if (offset < 0) offset += s.period;
+  return scheduledPress(s.period, s.pressStart, s.pressEnd, time);
+}
+
+ButtonSample scheduledPress(int64_t period, int64_t pressStart, int64_t pressEnd, XrTime time) {
+  int64_t offset = time % period;
+  if (offset < 0) offset += period;
   const XrTime periodStart = time - offset;
-  if (offset >= s.pressStart && offset < s.pressEnd) return ButtonSample{true, periodStart + s.pressStart};
-  if (offset >= s.pressEnd) return ButtonSample{false, periodStart + s.pressEnd};
-  return ButtonSample{false, periodStart - s.period + s.pressEnd};
+  if (offset >= pressStart && offset < pressEnd) return ButtonSample{true, periodStart + pressStart};
+  if (offset >= pressEnd) return ButtonSample{false, periodStart + pressEnd};
+  return ButtonSample{false, periodStart - period + pressEnd};
 }
 
 XrPosef localSpaceInStage() {

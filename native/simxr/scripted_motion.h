@@ -28,6 +28,9 @@ XrPosef aimPoseInStage(Hand hand, XrTime time);
 /** Buttons toggle on fixed schedules: select every 1 s (left) or 1.5 s (right), menu rarely. */
 ButtonSample buttonState(Hand hand, Button button, XrTime time);
 
+/** A button held down in [pressStart, pressEnd) of every period (ns), with the exact time of its last edge. */
+ButtonSample scheduledPress(int64_t period, int64_t pressStart, int64_t pressEnd, XrTime time);
+
 /** The LOCAL reference space origin: where the head rests, at eye height, facing -Z. */
 XrPosef localSpaceInStage();
 

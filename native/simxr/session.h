@@ -14,6 +14,7 @@
 #include "simxr/actions.h"
 #include "simxr/frame_timing.h"
 #include "simxr/handle_registry.h"
+#include "simxr/include/simxr_haptics.h"
 #include "simxr/include/simxr_readback.h"
 #include "simxr/instance.h"
 #include "simxr/xr_api.h"
@@ -63,6 +64,8 @@ class Session : public HandleObject {
   std::vector<XrSubmittedPixelSIMXR> pendingReadback;
   /** Resolve targets (multisampled views) the pending readback's commands use: freed once it is done. */
   std::shared_ptr<void> pendingResolveTargets;
+  /** What xrApplyHapticFeedback / xrStopHapticFeedback reached, oldest first (haptics.cc). */
+  std::deque<XrHapticEventSIMXR> hapticEvents;
 
   /** Changes state and queues XrEventDataSessionStateChanged. Call with `mutex` held. */
   void transitionTo(XrSessionState next, XrTime time);

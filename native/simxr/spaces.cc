@@ -11,9 +11,6 @@
 namespace simxr {
 namespace {
 
-constexpr float kStageWidth = 2.0f;  // metres, X
-constexpr float kStageDepth = 2.0f;  // metres, Z
-
 bool isSupportedReferenceSpace(const Session& session, XrReferenceSpaceType type) {
   switch (type) {
     case XR_REFERENCE_SPACE_TYPE_VIEW:
@@ -55,8 +52,8 @@ std::optional<XrPosef> actionOriginInStage(const Space& space, XrTime time) {
     if (!action.hands[static_cast<int>(hand)].active) continue;
     for (const ControllerInput& input : action.bindings) {
       if (input.hand != hand) continue;
-      if (input.kind == InputKind::GripPose) return gripPoseInStage(hand, time);
-      if (input.kind == InputKind::AimPose) return aimPoseInStage(hand, time);
+      if (input.component == Component::Grip) return gripPoseInStage(hand, time);
+      if (input.component == Component::Aim) return aimPoseInStage(hand, time);
     }
   }
   return std::nullopt;
@@ -146,7 +143,7 @@ SIMXR_ENTRY GetReferenceSpaceBoundsRect(XrSession session, XrReferenceSpaceType 
     *bounds = XrExtent2Df{0.0f, 0.0f};
     return XR_SPACE_BOUNDS_UNAVAILABLE;
   }
-  *bounds = XrExtent2Df{kStageWidth, kStageDepth};
+  *bounds = XrExtent2Df{object->instance->config.playAreaWidth, object->instance->config.playAreaDepth};
   return XR_SUCCESS;
 }
 

@@ -53,6 +53,8 @@ SIMXR_ENTRY GetSystemProperties(XrInstance instance, XrSystemId systemId, XrSyst
   properties->graphicsProperties.maxLayerCount = kMaxLayerCount;
   properties->trackingProperties.orientationTracking = XR_TRUE;
   properties->trackingProperties.positionTracking = XR_TRUE;
+  auto* hands = findInNextChainMutable<XrSystemHandTrackingPropertiesEXT>(properties, XR_TYPE_SYSTEM_HAND_TRACKING_PROPERTIES_EXT);
+  if (hands != nullptr) hands->supportsHandTracking = XR_TRUE;  // the scripted hands (hand_tracking.cc)
   return XR_SUCCESS;
 }
 

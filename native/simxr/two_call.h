@@ -1,7 +1,9 @@
 // The two-call idiom of the OpenXR spec ("Buffer Size Parameters"), in one place.
 #pragma once
 
+#include <algorithm>
 #include <cstring>
+#include <deque>
 #include <string_view>
 
 #include "simxr/xr_api.h"
@@ -40,6 +42,24 @@ inline XrResult answerString(uint32_t capacity, uint32_t* countOutput, char* buf
   if (capacity < count) return XR_ERROR_SIZE_INSUFFICIENT;
   std::memcpy(buffer, text.data(), text.size());
   buffer[text.size()] = '\0';
+  return XR_SUCCESS;
+}
+
+/**
+ * The runtime's test-only drain commands: capacity 0 asks how many records wait (nothing removed);
+ * otherwise the oldest up to `capacity` are moved into `out`, oldest first.
+ */
+template <class T>
+XrResult answerDrain(std::deque<T>& waiting, uint32_t capacity, uint32_t* countOutput, T* out) {
+  if (countOutput == nullptr || (capacity != 0 && out == nullptr)) return XR_ERROR_VALIDATION_FAILURE;
+  if (capacity == 0) {
+    *countOutput = static_cast<uint32_t>(waiting.size());
+    return XR_SUCCESS;
+  }
+  const auto n = static_cast<uint32_t>(std::min<std::size_t>(capacity, waiting.size()));
+  std::copy(waiting.begin(), waiting.begin() + n, out);
+  waiting.erase(waiting.begin(), waiting.begin() + n);
+  *countOutput = n;
   return XR_SUCCESS;
 }
 

@@ -41,6 +41,10 @@ export interface OpenXrRuntimeUnderTest {
     readonly vulkanFrameRateHz: number;
     /** Whether the runtime reads back what it received (xrDrainSubmittedPixelsSIMXR). */
     readonly pixelReadback: boolean;
+    /** XR_EXT_hand_tracking (#18.2): scripted hands, or what xrCreateHandTrackerEXT answers without a hand-tracking device. */
+    readonly handTracking: 'scripted' | 'XR_ERROR_FEATURE_UNSUPPORTED';
+    /** session.referenceSpaceBounds('stage') of a headless session (#18.2), or the error it is refused with. */
+    readonly stageBounds: { readonly width: number; readonly height: number } | 'XR_ERROR_RUNTIME_FAILURE';
   };
 }
 
@@ -71,6 +75,8 @@ export function simulatedRuntimeUnderTest(): OpenXrRuntimeUnderTest {
       vulkanThroughThisLoader: 'renders',
       vulkanFrameRateHz: 90,
       pixelReadback: true,
+      handTracking: 'scripted',
+      stageBounds: { width: 2, height: 2 },
     },
   };
 }
@@ -102,6 +108,10 @@ export function monadoUnderTest(): OpenXrRuntimeUnderTest {
       // Its null compositor paces a rendering session at 20 Hz, although xrWaitFrame's period says 62.5 Hz.
       vulkanFrameRateHz: 20,
       pixelReadback: false,
+      // Its simulated HMD has no hand-tracking device.
+      handTracking: 'XR_ERROR_FEATURE_UNSUPPORTED',
+      // Its xrGetReferenceSpaceBoundsRect asks the session's compositor, which a headless session lacks (lib/openxr/api/session-input.ts).
+      stageBounds: 'XR_ERROR_RUNTIME_FAILURE',
     },
   };
 }

@@ -85,7 +85,7 @@ describe('frame loop', () => {
     session.beginSession();
     let ticks = 0;
     const timer = setInterval(() => ticks++, 1);
-    let last = 0;
+    let last = 0n;
     for (let i = 0; i < 20; i++) {
       const frame = await session.waitFrame();
       expect(frame.predictedDisplayTime).toBeGreaterThan(last);

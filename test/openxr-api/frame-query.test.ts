@@ -131,7 +131,7 @@ describe.each(VERSIONS)('frame query on an OpenXR %s instance (simulated runtime
       session.beginFrame();
       session.syncActions([rig.set]);
       // The frame's time and a time between frames (the scripted motion is a function of time).
-      for (const time of [state.predictedDisplayTime, state.predictedDisplayTime + 3_456_789]) {
+      for (const time of [state.predictedDisplayTime, state.predictedDisplayTime + 3_456_789n]) {
         query.run(time, out);
         pairs.forEach(([space, base], i) => {
           const flags = space.locate(base, time, pose[i] as Float32Array);

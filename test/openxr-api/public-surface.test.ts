@@ -57,7 +57,7 @@ describe('the typed API beyond the frame loop', () => {
     const frame = await session.waitFrame();
     session.beginFrame();
     // The runtime checks both: a display time other than the frame's, and a blend mode it lacks.
-    expect(openXrErrorFrom(() => session.endFrame({ displayTime: frame.predictedDisplayTime + 1, environmentBlendMode: 'opaque' })).result).toBe('XR_ERROR_TIME_INVALID');
+    expect(openXrErrorFrom(() => session.endFrame({ displayTime: frame.predictedDisplayTime + 1n, environmentBlendMode: 'opaque' })).result).toBe('XR_ERROR_TIME_INVALID');
     expect(openXrErrorFrom(() => session.endFrame({ displayTime: frame.predictedDisplayTime, environmentBlendMode: 'additive' })).result).toBe(
       'XR_ERROR_ENVIRONMENT_BLEND_MODE_UNSUPPORTED',
     );

@@ -62,8 +62,8 @@ describe.each(cases)('frame query on %s, OpenXR %s instance', (_title, _version,
     expect(query.locatePath).toBe(locatePath);
     const pose = new Float32Array(POSE_FLOATS);
     const views = new Float32Array(2 * VIEW_FLOATS);
-    for (const offsetNs of [0, 11e6, 250e6]) {
-      const time = (clock ? instance.monotonicNowAsXrTime() : Number(process.hrtime.bigint())) + offsetNs;
+    for (const offsetNs of [0n, 11_000_000n, 250_000_000n]) {
+      const time = (clock ? instance.monotonicNowAsXrTime() : process.hrtime.bigint()) + offsetNs;
       query.run(time);
       pairs.forEach(([space, base], i) => {
         const flags = space.locate(base, time, pose);

@@ -1,13 +1,14 @@
 // Action sets and actions. State reads are per-frame calls: each (action, subaction path,
-// session) gets a native reader bound to a Float64Array, and the result object it answers with is
-// reused (copy what you keep).
+// session) gets a native reader bound to a Float64Array and a BigInt64Array (lastChangeTime, an
+// XrTime), and the result object it answers with is reused (copy what you keep). Haptics:
+// applyHapticFeedback / stopHapticFeedback on vibration actions.
 import type { Instance } from './instance.js';
 import { OpenXrError } from '../errors.js';
 import { callNative, instanceState, nativeSessionOf, pathOf } from './handles.js';
 import { rethrowNative } from './native-instance.js';
 import type { NativeAction, NativeActionSet } from './native-api.js';
 import type { Session } from './session.js';
-import { ACTION_TYPES, enumValue, type ActionTypeName } from './types.js';
+import { ACTION_TYPES, enumValue, type ActionTypeName, type XrTime } from './types.js';
 
 let actionSetNativeOf: (set: ActionSet) => NativeActionSet;
 let actionNativeOf: (action: Action) => NativeAction;
@@ -43,8 +44,8 @@ export interface ActionOptions {
 export interface BooleanActionState {
   readonly currentState: boolean;
   readonly changedSinceLastSync: boolean;
-  /** XrTime in ns. */
-  readonly lastChangeTime: number;
+  /** When the state last changed (XrTime, ns); 0n when inactive. Read on access: not reading it allocates nothing. */
+  readonly lastChangeTime: XrTime;
   readonly isActive: boolean;
 }
 
@@ -52,7 +53,16 @@ export interface BooleanActionState {
 export interface FloatActionState {
   readonly currentState: number;
   readonly changedSinceLastSync: boolean;
-  readonly lastChangeTime: number;
+  readonly lastChangeTime: XrTime;
+  readonly isActive: boolean;
+}
+
+/** The reused answer of action.getVector2f() (a thumbstick, a trackpad): x and y in [-1, 1]. */
+export interface Vector2fActionState {
+  /** The same object every call, updated in place. */
+  readonly currentState: { readonly x: number; readonly y: number };
+  readonly changedSinceLastSync: boolean;
+  readonly lastChangeTime: XrTime;
   readonly isActive: boolean;
 }
 
@@ -60,11 +70,39 @@ export interface PoseActionState {
   readonly isActive: boolean;
 }
 
+/** XrHapticVibration. */
+export interface HapticVibration {
+  /** ns (bigint or number); default -1n, XR_MIN_HAPTIC_DURATION: the shortest pulse the device can make. */
+  readonly duration?: XrTime | number;
+  /** Hz; default 0, XR_FREQUENCY_UNSPECIFIED: the runtime's choice. */
+  readonly frequency?: number;
+  /** 0..1. */
+  readonly amplitude: number;
+}
+
+/** XR_MIN_HAPTIC_DURATION. */
+export const MIN_HAPTIC_DURATION = -1n;
+
+/** What a state reader answers with: the fields read from the bound arrays (lastChangeTime only when asked for). */
+class ActionStateView {
+  currentState: boolean | number | { x: number; y: number } = false;
+  changedSinceLastSync = false;
+  isActive = false;
+  readonly #time: BigInt64Array;
+  constructor(time: BigInt64Array) {
+    this.#time = time;
+  }
+  get lastChangeTime(): XrTime {
+    return this.#time[0] as bigint;
+  }
+}
+
 interface Reader {
   readonly session: Session;
   readonly read: () => void;
   readonly out: Float64Array;
-  readonly result: { currentState: boolean | number; changedSinceLastSync: boolean; lastChangeTime: number; isActive: boolean };
+  readonly result: ActionStateView;
+  readonly vector: { x: number; y: number };
 }
 
 export class ActionSet {
@@ -147,17 +185,19 @@ export class Action {
     return this.#read('float', subactionPath, session) as FloatActionState;
   }
 
+  /** xrGetActionStateVector2f (a thumbstick or trackpad); the returned object and its currentState are reused. */
+  getVector2f(subactionPath?: string, session?: Session): Vector2fActionState {
+    return this.#read('vector2f', subactionPath, session) as Vector2fActionState;
+  }
+
   /** xrGetActionStatePose (locate it through session.createActionSpace()); the returned object is reused. */
   getPose(subactionPath?: string, session?: Session): PoseActionState {
     return this.#read('pose', subactionPath, session);
   }
 
-  #read(type: ActionTypeName, subactionPath: string | undefined, session: Session | undefined): Reader['result'] {
+  #read(type: ActionTypeName, subactionPath: string | undefined, session: Session | undefined): ActionStateView {
     if (this.type !== type) throw new OpenXrError('XR_ERROR_ACTION_TYPE_MISMATCH', `the action ${this.name} is a ${this.type} action, not ${type}`);
-    const key = subactionPath ?? '';
-    let reader = this.#readers.get(key);
-    const target = session ?? this.actionSet.attachedSession;
-    if (reader === undefined || (session !== undefined && reader.session !== session)) reader = this.#bindReader(key, subactionPath, target);
+    const reader = this.#reader(subactionPath, session);
     try {
       reader.read();
     } catch (error) {
@@ -165,24 +205,82 @@ export class Action {
     }
     const o = reader.out;
     const r = reader.result;
-    r.currentState = type === 'boolean' ? o[0] === 1 : (o[0] as number);
+    if (type === 'boolean') r.currentState = o[0] === 1;
+    else if (type === 'vector2f') {
+      reader.vector.x = o[0] as number;
+      reader.vector.y = o[3] as number;
+      r.currentState = reader.vector;
+    } else r.currentState = o[0] as number;
     r.changedSinceLastSync = o[1] === 1;
-    r.lastChangeTime = o[2] as number;
-    r.isActive = o[3] === 1;
+    r.isActive = o[2] === 1;
     return r;
   }
 
+  #reader(subactionPath: string | undefined, session: Session | undefined): Reader {
+    const key = subactionPath ?? '';
+    const reader = this.#readers.get(key);
+    if (reader !== undefined && (session === undefined || reader.session === session)) return reader;
+    return this.#bindReader(key, subactionPath, session ?? this.actionSet.attachedSession);
+  }
+
   #bindReader(key: string, subactionPath: string | undefined, session: Session | undefined): Reader {
+    const nativeSession = this.#sessionFor(session);
+    const path = subactionPath === undefined ? undefined : pathOf(this.actionSet.instance, subactionPath);
+    const out = new Float64Array(4);
+    const time = new BigInt64Array(1);
+    const read = callNative(() => nativeSession.bindActionState(this.#native, path, out, time));
+    const reader: Reader = { session: session as Session, read, out, result: new ActionStateView(time), vector: { x: 0, y: 0 } };
+    this.#readers.set(key, reader);
+    return reader;
+  }
+
+  #sessionFor(session: Session | undefined): ReturnType<typeof nativeSessionOf> {
     if (session === undefined) {
       throw new OpenXrError('XR_ERROR_ACTIONSET_NOT_ATTACHED', `the action set ${this.actionSet.name} is not attached to a session`);
     }
+    return nativeSessionOf(session);
+  }
+
+  /**
+   * xrApplyHapticFeedback on a vibration action: every output it is bound to (on `subactionPath`'s
+   * hand, when given) vibrates. Returns false when the session is not focused
+   * (XR_SESSION_NOT_FOCUSED: nothing vibrates). Allocates nothing for a number duration.
+   */
+  applyHapticFeedback(vibration: HapticVibration, subactionPath?: string, session?: Session): boolean {
+    if (typeof vibration !== 'object' || vibration === null || typeof vibration.amplitude !== 'number') {
+      throw new TypeError('applyHapticFeedback(vibration: { amplitude, duration?, frequency? }, subactionPath?, session?)');
+    }
+    const duration = vibration.duration ?? MIN_HAPTIC_DURATION;
+    const frequency = vibration.frequency ?? 0;
+    if ((typeof duration !== 'bigint' && typeof duration !== 'number') || typeof frequency !== 'number') {
+      throw new TypeError('applyHapticFeedback: duration must be a bigint or number of ns and frequency a number of Hz');
+    }
+    this.#requireVibration();
+    const nativeSession = this.#sessionFor(session ?? this.actionSet.attachedSession);
     const path = subactionPath === undefined ? undefined : pathOf(this.actionSet.instance, subactionPath);
-    const out = new Float64Array(4);
-    const nativeSession = nativeSessionOf(session);
-    const read = callNative(() => nativeSession.bindActionState(this.#native, path, out));
-    const reader: Reader = { session, read, out, result: { currentState: false, changedSinceLastSync: false, lastChangeTime: 0, isActive: false } };
-    this.#readers.set(key, reader);
-    return reader;
+    const api = instanceState(this.actionSet.instance).api;
+    try {
+      return api.openxrApplyHaptic(nativeSession, this.#native, path, duration, frequency, vibration.amplitude) === 0;
+    } catch (error) {
+      rethrowNative(error);
+    }
+  }
+
+  /** xrStopHapticFeedback. Returns false when the session is not focused. */
+  stopHapticFeedback(subactionPath?: string, session?: Session): boolean {
+    this.#requireVibration();
+    const nativeSession = this.#sessionFor(session ?? this.actionSet.attachedSession);
+    const path = subactionPath === undefined ? undefined : pathOf(this.actionSet.instance, subactionPath);
+    const api = instanceState(this.actionSet.instance).api;
+    try {
+      return api.openxrStopHaptic(nativeSession, this.#native, path) === 0;
+    } catch (error) {
+      rethrowNative(error);
+    }
+  }
+
+  #requireVibration(): void {
+    if (this.type !== 'vibration') throw new OpenXrError('XR_ERROR_ACTION_TYPE_MISMATCH', `the action ${this.name} is a ${this.type} action, not vibration`);
   }
 
   /** xrDestroyAction. Does nothing once destroyed (or its action set is). */

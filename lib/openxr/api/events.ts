@@ -6,18 +6,18 @@ import type { Instance } from './instance.js';
 import { callNative, instanceState } from './handles.js';
 import type { NativeEvent } from './native-api.js';
 import { sessionByHandle, type Session } from './session.js';
-import { REFERENCE_SPACE_TYPES, SESSION_STATES, enumName, type ReferenceSpaceTypeName, type SessionStateName } from './types.js';
+import { REFERENCE_SPACE_TYPES, SESSION_STATES, enumName, type ReferenceSpaceTypeName, type SessionStateName, type XrTime } from './types.js';
 
 export type OpenXrEvent =
-  | { readonly type: 'sessionStateChanged'; readonly session: Session | undefined; readonly state: SessionStateName; readonly time: number }
-  | { readonly type: 'instanceLossPending'; readonly lossTime: number }
+  | { readonly type: 'sessionStateChanged'; readonly session: Session | undefined; readonly state: SessionStateName; readonly time: XrTime }
+  | { readonly type: 'instanceLossPending'; readonly lossTime: XrTime }
   | { readonly type: 'interactionProfileChanged'; readonly session: Session | undefined }
   | { readonly type: 'eventsLost'; readonly lostEventCount: number }
   | {
       readonly type: 'referenceSpaceChangePending';
       readonly session: Session | undefined;
       readonly referenceSpaceType: ReferenceSpaceTypeName | number;
-      readonly changeTime: number;
+      readonly changeTime: XrTime;
       readonly poseValid: boolean;
     }
   | { readonly type: 'other'; readonly structureType: number };

@@ -12,7 +12,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { OpenXrError } from '../errors.js';
 import type { EndFrameOptions, FrameState, ProjectionLayer, Session } from './session.js';
-import type { ViewConfigurationTypeName } from './types.js';
+import type { ViewConfigurationTypeName, XrTime } from './types.js';
 
 export interface FrameLoopOptions {
   /**
@@ -105,7 +105,7 @@ function isCallOrderInvalid(error: unknown): boolean {
 
 /** The frame state the loop hands onFrame when it paces itself (one object, updated in place). */
 interface TimedFrame {
-  predictedDisplayTime: number;
+  predictedDisplayTime: XrTime;
   predictedDisplayPeriod: number;
   shouldRender: boolean;
 }
@@ -116,7 +116,7 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
   let rendered = 0;
   let missed = 0;
   let period = 0;
-  let lastDisplayTime = 0;
+  let lastDisplayTime = 0n;
   let firstFrameAt: number | undefined;
   let lastFrameAt = 0;
   let exitRequested = false;
@@ -126,10 +126,10 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
   let mode: FrameLoopMode | undefined;
   // Timer pacing: the next deadline (performance.now() ms) and the frame object handed to onFrame.
   let nextDeadline = 0;
-  const timed: TimedFrame = { predictedDisplayTime: 0, predictedDisplayPeriod: 0, shouldRender: false };
+  const timed: TimedFrame = { predictedDisplayTime: 0n, predictedDisplayPeriod: 0, shouldRender: false };
   const timeCalls = options.timeCalls === true;
   // endFrame's options for frames with layers: one object, updated each frame.
-  const withLayers: { displayTime: number | undefined; layers: readonly ProjectionLayer[] } = { displayTime: undefined, layers: [] };
+  const withLayers: { displayTime: XrTime | undefined; layers: readonly ProjectionLayer[] } = { displayTime: undefined, layers: [] };
   for (;;) {
     instance.pollEvents();
     const state = session.state;
@@ -168,13 +168,13 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
       if (nextDeadline > now) await delay(nextDeadline - now);
       nextDeadline += periodMs;
       timed.predictedDisplayPeriod = period;
-      timed.predictedDisplayTime = mode.frameTimes === 'convert-timespec' ? instance.monotonicNowAsXrTime() + period : 0;
+      timed.predictedDisplayTime = mode.frameTimes === 'convert-timespec' ? instance.monotonicNowAsXrTime() + BigInt(Math.round(period)) : 0n;
       // No runtime frame state to say so: render while the session is visible or focused.
       timed.shouldRender = session.state === 'visible' || session.state === 'focused';
       frame = timed;
     } else {
       period = waited.predictedDisplayPeriod;
-      if (lastDisplayTime !== 0 && period > 0) missed += Math.max(0, Math.round((waited.predictedDisplayTime - lastDisplayTime) / period) - 1);
+      if (lastDisplayTime !== 0n && period > 0) missed += Math.max(0, Math.round(Number(waited.predictedDisplayTime - lastDisplayTime) / period) - 1);
       lastDisplayTime = waited.predictedDisplayTime;
     }
     const now = performance.now();
@@ -225,7 +225,7 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
 
 /** The mode, from the first waited frame: does xrWaitFrame pace, and where do frame times come from. */
 function chooseMode(session: Session, first: FrameState, options: FrameLoopOptions): FrameLoopMode {
-  if (first.predictedDisplayTime !== 0) {
+  if (first.predictedDisplayTime !== 0n) {
     return { pacing: 'runtime', frameTimes: 'wait-frame', beginEndFrame: true, displayRateHz: 1e9 / first.predictedDisplayPeriod, displayRateSource: 'wait-frame' };
   }
   const [displayRateHz, displayRateSource] = timerRate(session, first, options);

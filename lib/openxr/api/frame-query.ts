@@ -77,7 +77,7 @@ export interface FrameQueryLayout {
 /** 'xrLocateSpaces' (OpenXR 1.1), 'xrLocateSpace' (a native loop), or 'none' (no spaces in the list). */
 export type FrameQueryLocatePath = 'xrLocateSpaces' | 'xrLocateSpace' | 'none';
 
-type BoundRun = ((time: number) => void) & { readonly locatePath: FrameQueryLocatePath; readonly floats: number };
+type BoundRun = ((time: bigint | number) => void) & { readonly locatePath: FrameQueryLocatePath; readonly floats: number };
 
 interface NativeArguments {
   readonly spaces: NativeSpace[];
@@ -158,7 +158,7 @@ export class FrameQuery {
    * A destroyed handle in the list throws OpenXrError XR_ERROR_HANDLE_INVALID naming its entry; a
    * runtime failure throws its XrResult, and the output then holds the results before it.
    */
-  run(time: number, out: Float32Array = this.#out): void {
+  run(time: bigint | number, out: Float32Array = this.#out): void {
     if (out !== this.#out || out.length !== this.#outLength) {
       this.#run = this.#bind(out);
       this.#out = out;

@@ -19,7 +19,7 @@ import {
   type VulkanGraphicsOptions,
   type VulkanGraphicsRequirements,
 } from './vulkan-graphics.js';
-import type { FormFactorName } from './types.js';
+import type { FormFactorName, XrTime } from './types.js';
 
 /** What xrCreateInstance gets: the native create info, with the debug messenger as a listener. */
 export interface CreateInstanceOptions extends Omit<NativeOpenXrCreateInfo, 'debugMessenger'> {
@@ -111,7 +111,7 @@ export class Instance {
    * CLOCK_MONOTONIC now as this runtime's XrTime, through xrConvertTimespecTimeToTimeKHR: enable
    * XR_KHR_convert_timespec_time, or this throws OpenXrError XR_ERROR_FUNCTION_UNSUPPORTED.
    */
-  monotonicNowAsXrTime(): number {
+  monotonicNowAsXrTime(): XrTime {
     // Checked here: a layer may hand out its own pointer for a command whose extension is not
     // enabled and crash when it is called (Debian's core_validation 1.0.20 does).
     this.requireExtension('XR_KHR_convert_timespec_time', 'xrConvertTimespecTimeToTimeKHR');

@@ -1,11 +1,11 @@
-// The native surface of the typed OpenXR API (native/napi/openxr_{api,session,space,actions,
+// The native surface of the typed OpenXR API (native/napi/openxr_{api,session,space,actions,input,hand_tracking,
 // frame,system}.cc), as the TypeScript classes see it. Internal: applications use Session, Space,
 // ActionSet, Action.
 import { loadNativeAddon, type NativeAddon, type NativeOpenXrInstance } from '../../native.js';
 import type { NativeVulkanDevice, NativeVulkanDeviceCreateInfo } from '../../vulkan/native-api.js';
 
 export interface NativeFrameState {
-  predictedDisplayTime: number;
+  predictedDisplayTime: bigint;
   predictedDisplayPeriod: number;
   shouldRender: boolean;
 }
@@ -23,12 +23,13 @@ export interface NativeSession {
   waitFrameSync(): NativeFrameState;
   /** XR_SUCCESS (0) or XR_FRAME_DISCARDED (9). */
   beginFrame(): number;
-  endFrame(displayTime?: number, environmentBlendMode?: number): void;
-  bindViewLocator(space: NativeSpace, viewConfigurationType: number, viewCount: number, out: Float32Array): (time: number) => number;
+  endFrame(displayTime?: bigint | number, environmentBlendMode?: number): void;
+  bindViewLocator(space: NativeSpace, viewConfigurationType: number, viewCount: number, out: Float32Array): (time: bigint | number) => number;
   attachActionSets(sets: readonly NativeActionSet[]): void;
   /** XR_SUCCESS (0) or XR_SESSION_NOT_FOCUSED (8). */
   syncActions(sets: readonly NativeActionSet[], subactionPaths: readonly (bigint | undefined)[]): number;
-  bindActionState(action: NativeAction, subactionPath: bigint | undefined, out: Float64Array): () => void;
+  /** out: [currentState (vector2f: x), changedSinceLastSync, isActive, vector2f: y]; time[0]: lastChangeTime. */
+  bindActionState(action: NativeAction, subactionPath: bigint | undefined, out: Float64Array, time: BigInt64Array): () => void;
   currentInteractionProfile(topLevelUserPath: bigint): bigint;
 }
 
@@ -36,8 +37,27 @@ export interface NativeSpace {
   destroy(): void;
   readonly isDestroyed: boolean;
   readonly handle: bigint;
-  locate(base: NativeSpace, time: number, out: Float32Array): number;
-  bindLocator(base: NativeSpace, out: Float32Array): (time: number) => number;
+  locate(base: NativeSpace, time: bigint | number, out: Float32Array): number;
+  bindLocator(base: NativeSpace, out: Float32Array): (time: bigint | number) => number;
+}
+
+export interface NativeHandTracker {
+  destroy(): void;
+  readonly isDestroyed: boolean;
+  readonly handle: bigint;
+  /** A locator writing 9 floats per joint into `out`; answers 1 when the hand is tracked, else 0. */
+  bindLocator(base: NativeSpace, out: Float32Array): (time: bigint | number) => number;
+}
+
+/** The simulated runtime's record of one haptic call reaching one output (native/simxr/include/simxr_haptics.h). */
+export interface NativeHapticEvent {
+  readonly time: bigint;
+  readonly source: bigint;
+  readonly action: bigint;
+  readonly duration: bigint;
+  readonly frequency: number;
+  readonly amplitude: number;
+  readonly stopped: boolean;
 }
 
 export interface NativeActionSet {
@@ -70,8 +90,8 @@ export interface NativeViewConfigurationView {
 }
 
 export type NativeEvent =
-  | { readonly type: 'sessionStateChanged'; readonly structureType: number; readonly session: bigint; readonly state: number; readonly time: number }
-  | { readonly type: 'instanceLossPending'; readonly structureType: number; readonly lossTime: number }
+  | { readonly type: 'sessionStateChanged'; readonly structureType: number; readonly session: bigint; readonly state: number; readonly time: bigint }
+  | { readonly type: 'instanceLossPending'; readonly structureType: number; readonly lossTime: bigint }
   | { readonly type: 'interactionProfileChanged'; readonly structureType: number; readonly session: bigint }
   | { readonly type: 'eventsLost'; readonly structureType: number; readonly lostEventCount: number }
   | {
@@ -79,7 +99,7 @@ export type NativeEvent =
       readonly structureType: number;
       readonly session: bigint;
       readonly referenceSpaceType: number;
-      readonly changeTime: number;
+      readonly changeTime: bigint;
       readonly poseValid: boolean;
     }
   | { readonly type: 'other'; readonly structureType: number };
@@ -133,7 +153,7 @@ export interface NativeProjectionLayer {
 /** The simulated runtime's record of one submitted eye image's centre texel (native/simxr/include/simxr_readback.h). */
 export interface SubmittedPixel {
   readonly frameIndex: number;
-  readonly displayTime: number;
+  readonly displayTime: bigint;
   readonly viewIndex: number;
   /** The swapchain's VkFormat. */
   readonly format: number;
@@ -170,7 +190,7 @@ export interface NativeOpenXrApi {
     layers: readonly NativeProjectionLayer[],
     environmentBlendMode: number,
     data: Float32Array,
-  ): (displayTime?: number) => void;
+  ): (displayTime?: bigint | number) => void;
   openxrDrainSubmittedPixels(session: NativeSession): SubmittedPixel[];
   readonly OpenXrSpace: {
     new (session: NativeSession, kind: 'reference', referenceSpaceType: number, pose?: Float32Array): NativeSpace;
@@ -193,7 +213,7 @@ export interface NativeOpenXrApi {
   openxrPathToString(instance: NativeOpenXrInstance, path: bigint): string;
   openxrPollEvent(instance: NativeOpenXrInstance): NativeEvent | null;
   /** CLOCK_MONOTONIC now as an XrTime, through xrConvertTimespecTimeToTimeKHR. */
-  openxrConvertMonotonicNow(instance: NativeOpenXrInstance): number;
+  openxrConvertMonotonicNow(instance: NativeOpenXrInstance): bigint;
   /** XR_FB_display_refresh_rate: the session's current rate (0 when the runtime has none) and the ones it offers, Hz. */
   openxrDisplayRefreshRates(instance: NativeOpenXrInstance, session: bigint): { current: number; available: number[] };
   openxrSuggestBindings(instance: NativeOpenXrInstance, profile: bigint, actions: readonly NativeAction[], bindings: readonly bigint[]): void;
@@ -206,7 +226,23 @@ export interface NativeOpenXrApi {
     actions: readonly NativeFrameQueryAction[],
     out: Float32Array,
     allowLocateSpaces?: boolean,
-  ): ((time: number) => void) & { readonly locatePath: 'xrLocateSpaces' | 'xrLocateSpace' | 'none'; readonly floats: number };
+  ): ((time: bigint | number) => void) & { readonly locatePath: 'xrLocateSpaces' | 'xrLocateSpace' | 'none'; readonly floats: number };
+  readonly OpenXrHandTracker: new (session: NativeSession, hand: number) => NativeHandTracker;
+  /** XR_SUCCESS (0) or XR_SESSION_NOT_FOCUSED (8). */
+  openxrApplyHaptic(
+    session: NativeSession,
+    action: NativeAction,
+    subactionPath: bigint | undefined,
+    duration: bigint | number,
+    frequency: number,
+    amplitude: number,
+  ): number;
+  openxrStopHaptic(session: NativeSession, action: NativeAction, subactionPath: bigint | undefined): number;
+  openxrBoundSources(session: NativeSession, action: NativeAction): bigint[];
+  openxrInputSourceLocalizedName(session: NativeSession, source: bigint, whichComponents: number): string;
+  /** null when the runtime answers XR_SPACE_BOUNDS_UNAVAILABLE. */
+  openxrReferenceSpaceBounds(session: NativeSession, referenceSpaceType: number): { width: number; height: number } | null;
+  openxrDrainHapticEvents(session: NativeSession): NativeHapticEvent[];
   /** The cheapest N-API call taking two numbers (the benchmark's yardstick). */
   benchEmpty(a: number, b: number): number;
 }

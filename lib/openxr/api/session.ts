@@ -29,15 +29,20 @@ import {
   type ReferenceSpaceTypeName,
   type SessionStateName,
   type ViewConfigurationTypeName,
+  type HandName,
+  type InputSourceNamePart,
+  type XrTime,
 } from './types.js';
+import type { HandTracker } from './hand-tracker.js';
+import * as input from './session-input.js';
 
 /**
  * What waitFrame() answers. The same object every frame (per session), updated in place: copy
  * the fields you keep beyond the frame.
  */
 export interface FrameState {
-  /** XrTime in ns (CLOCK_MONOTONIC; exact as a number for 104 days of uptime). */
-  readonly predictedDisplayTime: number;
+  /** XrTime in ns (CLOCK_MONOTONIC), a bigint: past 104 days of uptime it no longer fits a number exactly. */
+  readonly predictedDisplayTime: XrTime;
   /** ns. */
   readonly predictedDisplayPeriod: number;
   readonly shouldRender: boolean;
@@ -92,7 +97,7 @@ export interface ProjectionLayer {
 
 export interface EndFrameOptions {
   /** Default: the begun frame's predictedDisplayTime, exactly as the runtime gave it. */
-  readonly displayTime?: number;
+  readonly displayTime?: XrTime | number;
   readonly environmentBlendMode?: EnvironmentBlendModeName;
   /**
    * Composition layers (a session with graphics). The layers' structures are built natively once
@@ -144,7 +149,7 @@ export class Session extends EventEmitter<SessionEvents> {
   #running = false;
   readonly #viewCounts = new Map<number, number>();
   // The bound view locator and what it was bound to.
-  #viewLocator: ((time: number) => number) | undefined;
+  #viewLocator: ((time: XrTime | number) => number) | undefined;
   #viewSpace: Space | undefined;
   #viewOut: Float32Array | undefined;
   #viewLength = -1;
@@ -158,7 +163,7 @@ export class Session extends EventEmitter<SessionEvents> {
   readonly description = 'an OpenXR session';
   // endFrame with layers: the bound native call, what it was bound to (flattened: per layer the
   // space and view count, per view the swapchain, rectangle and array index), and its pose data.
-  #endFrameBound: ((displayTime?: number) => void) | undefined;
+  #endFrameBound: ((displayTime?: XrTime | number) => void) | undefined;
   #endFrameKey: unknown[] = [];
   #endFrameBlend = -1;
   #endFrameData = new Float32Array(0);
@@ -322,7 +327,7 @@ export class Session extends EventEmitter<SessionEvents> {
     }
     if (Number.isNaN(data[0]) || Number.isNaN(data[o - 1])) throw new TypeError('endFrame: each view needs a pose (7 numbers) and a fov (4 numbers)');
     try {
-      (this.#endFrameBound as (displayTime?: number) => void)(options.displayTime);
+      (this.#endFrameBound as (displayTime?: XrTime | number) => void)(options.displayTime);
     } catch (error) {
       rethrowNative(error);
     }
@@ -413,13 +418,13 @@ export class Session extends EventEmitter<SessionEvents> {
    * px py pz qx qy qz qw, then fov angleLeft angleRight angleUp angleDown (radians) — and returns
    * the XrViewStateFlags. Allocates nothing once bound: keep passing the same space and out.
    */
-  locateViews(space: Space, time: number, out: Float32Array, viewConfigurationType: ViewConfigurationTypeName = 'primary-stereo'): number {
+  locateViews(space: Space, time: XrTime | number, out: Float32Array, viewConfigurationType: ViewConfigurationTypeName = 'primary-stereo'): number {
     const type = viewConfigurationType === 'primary-stereo' ? 2 : enumValue(VIEW_CONFIGURATION_TYPES, viewConfigurationType, 'viewConfigurationType');
     if (space !== this.#viewSpace || out !== this.#viewOut || out.length !== this.#viewLength || type !== this.#viewType) {
       this.#bindViewLocator(space, out, type);
     }
     try {
-      return (this.#viewLocator as (time: number) => number)(time);
+      return (this.#viewLocator as (time: XrTime | number) => number)(time);
     } catch (error) {
       rethrowNative(error);
     }
@@ -497,6 +502,35 @@ export class Session extends EventEmitter<SessionEvents> {
     } catch (error) {
       rethrowNative(error);
     }
+  }
+
+  /** xrEnumerateBoundSourcesForAction: the input paths the action is bound to ('/user/hand/left/input/trigger/value'). */
+  boundSources(action: Action): string[] {
+    return input.boundSources(this, action);
+  }
+
+  /** xrGetInputSourceLocalizedName: e.g. ['user-path', 'component'] gives 'Left Hand Trigger'. */
+  inputSourceLocalizedName(source: string, parts: readonly InputSourceNamePart[] = ['user-path', 'interaction-profile', 'component']): string {
+    return input.inputSourceLocalizedName(this, source, parts);
+  }
+
+  /** xrGetReferenceSpaceBoundsRect: the play area's extent in metres; null when the runtime has none (XR_SPACE_BOUNDS_UNAVAILABLE). */
+  referenceSpaceBounds(type: ReferenceSpaceTypeName): input.SpaceBounds | null {
+    return input.referenceSpaceBounds(this, type);
+  }
+
+  /** xrCreateHandTrackerEXT (enable XR_EXT_hand_tracking on the instance): destroyed with the session. */
+  createHandTracker(hand: HandName): HandTracker {
+    return input.createHandTracker(this, hand);
+  }
+
+  /**
+   * The simulated runtime's record of the haptic feedback it received (one record per output
+   * reached), oldest first, removed from the runtime. Other runtimes throw OpenXrError
+   * XR_ERROR_FUNCTION_UNSUPPORTED.
+   */
+  drainHapticEvents(): input.HapticEvent[] {
+    return input.drainHapticEvents(this);
   }
 
   /** xrGetCurrentInteractionProfile for a top-level user path; null when none is bound. */

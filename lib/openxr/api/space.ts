@@ -1,12 +1,12 @@
 // A Space: an XrSpace (reference or action space) of a session. space.locate(base, time, out) is
 // the per-frame path: it keeps a native locator bound to (this, base, out) and rebuilds it only
-// when base or out changes, so a call is one N-API call with one number and allocates nothing.
+// when base or out changes (LocatorBinding), so a call is one N-API call and allocates nothing.
 import { OpenXrError } from '../errors.js';
 import { callNative } from './handles.js';
-import { rethrowNative } from './native-instance.js';
+import { LocatorBinding } from './locator-binding.js';
 import type { NativeSpace } from './native-api.js';
 import type { Session } from './session.js';
-import { POSE_FLOATS, type ReferenceSpaceTypeName } from './types.js';
+import { POSE_FLOATS, type ReferenceSpaceTypeName, type XrTime } from './types.js';
 
 let nativeOf: (space: Space) => NativeSpace;
 
@@ -22,11 +22,7 @@ export class Space {
   readonly session: Session;
   readonly description: SpaceKind;
   readonly #native: NativeSpace;
-  // The bound locator and what it was bound to.
-  #locator: ((time: number) => number) | undefined;
-  #locatorBase: Space | undefined;
-  #locatorOut: Float32Array | undefined;
-  #locatorLength = -1;
+  readonly #locator = new LocatorBinding<Space>((base, out) => this.#bind(base, out));
 
   static {
     nativeOf = (space) => space.#native;
@@ -50,42 +46,27 @@ export class Space {
   }
 
   /**
-   * xrLocateSpace: this space's pose in `base` at `time` (XrTime in ns, e.g. a frame's
-   * predictedDisplayTime), written into `out` as [px, py, pz, qx, qy, qz, qw]. Returns the
+   * xrLocateSpace: this space's pose in `base` at `time` (an XrTime in ns, e.g. a frame's
+   * predictedDisplayTime; a bigint, or a number for small times), written into `out` as [px, py, pz, qx, qy, qz, qw]. Returns the
    * XrSpaceLocationFlags (see SpaceLocationFlags). Allocates nothing once bound: keep passing the
    * same `base` and `out`.
    */
-  locate(base: Space, time: number, out: Float32Array): number {
-    if (base !== this.#locatorBase || out !== this.#locatorOut || out.length !== this.#locatorLength) this.#bind(base, out);
-    try {
-      return (this.#locator as (time: number) => number)(time);
-    } catch (error) {
-      rethrowNative(error);
-    }
+  locate(base: Space, time: XrTime | number, out: Float32Array): number {
+    return this.#locator.locate(base, time, out);
   }
 
-  #bind(base: Space, out: Float32Array): void {
+  #bind(base: Space, out: Float32Array): (time: XrTime | number) => number {
     const nativeBase = nativeSpaceOf(base, 'base');
     if (!(out instanceof Float32Array)) throw new TypeError('out must be a Float32Array');
     if (out.length < POSE_FLOATS) throw new TypeError(`out must have at least ${POSE_FLOATS} elements (a detached buffer has none)`);
-    this.#locator = callNative(() => this.#native.bindLocator(nativeBase, out));
-    this.#locatorBase = base;
-    this.#locatorOut = out;
-    this.#locatorLength = out.length;
+    return callNative(() => this.#native.bindLocator(nativeBase, out));
   }
 
   /** xrDestroySpace. Calls on a destroyed space throw XR_ERROR_HANDLE_INVALID; destroy() itself then does nothing. */
   destroy(): void {
     if (this.#native.isDestroyed) return;
     callNative(() => this.#native.destroy());
-    this.#forgetLocator();
-  }
-
-  #forgetLocator(): void {
-    this.#locator = undefined;
-    this.#locatorBase = undefined;
-    this.#locatorOut = undefined;
-    this.#locatorLength = -1;
+    this.#locator.forget();
   }
 }
 

@@ -55,3 +55,55 @@ export function enumName<T extends Record<string, number>>(table: T, value: numb
   for (const [k, v] of Object.entries(table)) if (v === value) return k as keyof T;
   return undefined;
 }
+
+/**
+ * An XrTime: nanoseconds of the runtime's clock, as a bigint (a number is exact only to 2^53 ns,
+ * 104 days of uptime). Calls that take a time also take a number, for times known to be small.
+ */
+export type XrTime = bigint;
+
+/** XrHandEXT (XR_EXT_hand_tracking). */
+export const HANDS = { left: 1, right: 2 } as const;
+export type HandName = keyof typeof HANDS;
+
+/** The joints of XR_HAND_JOINT_SET_DEFAULT_EXT, in XrHandJointEXT order (the index of each in tracker.locate()'s output). */
+export const HAND_JOINTS = [
+  'palm',
+  'wrist',
+  'thumb-metacarpal',
+  'thumb-proximal',
+  'thumb-distal',
+  'thumb-tip',
+  'index-metacarpal',
+  'index-proximal',
+  'index-intermediate',
+  'index-distal',
+  'index-tip',
+  'middle-metacarpal',
+  'middle-proximal',
+  'middle-intermediate',
+  'middle-distal',
+  'middle-tip',
+  'ring-metacarpal',
+  'ring-proximal',
+  'ring-intermediate',
+  'ring-distal',
+  'ring-tip',
+  'little-metacarpal',
+  'little-proximal',
+  'little-intermediate',
+  'little-distal',
+  'little-tip',
+] as const;
+export type HandJointName = (typeof HAND_JOINTS)[number];
+/** XR_HAND_JOINT_COUNT_EXT. */
+export const HAND_JOINT_COUNT = 26;
+/**
+ * Floats per joint in tracker.locate()'s output: pose px py pz qx qy qz qw, radius (metres), then
+ * the joint's XrSpaceLocationFlags (see SpaceLocationFlags) as a float.
+ */
+export const HAND_JOINT_FLOATS = 9;
+
+/** XrInputSourceLocalizedNameFlags, for session.inputSourceLocalizedName(). */
+export const INPUT_SOURCE_NAME_PARTS = { 'user-path': 0x1, 'interaction-profile': 0x2, component: 0x4 } as const;
+export type InputSourceNamePart = keyof typeof INPUT_SOURCE_NAME_PARTS;

@@ -3,8 +3,10 @@
 // Runs one scenario against whatever runtime the system OpenXR loader picks (the tests point
 // XR_RUNTIME_JSON at the simulated runtime's manifest) and writes one JSON object with what it
 // observed. The probe records; the vitest files judge. Scenarios: negotiation, lifecycle, pacing,
-// call-order, locate, actions, two-call, correct-app, wrong-call.
+// call-order, locate, actions, input, two-call, correct-app, wrong-call.
 #include <openxr/openxr.h>
+
+#include "simxr/include/simxr_haptics.h"
 
 #include <atomic>
 #include <chrono>
@@ -586,6 +588,150 @@ void actions() {
   field("getAfterSetDestroyed", xrGetActionStateBoolean(app.session, &get, &boolState));
 }
 
+// The controllers of the profile SIMXR_CONTROLLER names (the test sets index), the haptics record
+// reached through the loader by name, and XR_EXT_hand_tracking's commands with velocities chained.
+void input(int frames) {
+  App app;
+  const char* extensions[] = {"XR_MND_headless", XR_EXT_HAND_TRACKING_EXTENSION_NAME};
+  XrInstanceCreateInfo info{XR_TYPE_INSTANCE_CREATE_INFO};
+  std::strcpy(info.applicationInfo.applicationName, "simxr_probe input");
+  info.applicationInfo.apiVersion = XR_MAKE_VERSION(1, 0, 0);
+  info.enabledExtensionCount = 2;
+  info.enabledExtensionNames = extensions;
+  field("createInstance", xrCreateInstance(&info, &app.instance));
+  XrSystemGetInfo systemInfo{XR_TYPE_SYSTEM_GET_INFO};
+  systemInfo.formFactor = XR_FORM_FACTOR_HEAD_MOUNTED_DISPLAY;
+  xrGetSystem(app.instance, &systemInfo, &app.system);
+  XrSystemHandTrackingPropertiesEXT handProperties{XR_TYPE_SYSTEM_HAND_TRACKING_PROPERTIES_EXT};
+  XrSystemProperties properties{XR_TYPE_SYSTEM_PROPERTIES, &handProperties};
+  xrGetSystemProperties(app.instance, app.system, &properties);
+  fieldBool("supportsHandTracking", handProperties.supportsHandTracking == XR_TRUE);
+  field("createSession", createSession(app));
+
+  XrActionSet set = XR_NULL_HANDLE;
+  XrActionSetCreateInfo setInfo{XR_TYPE_ACTION_SET_CREATE_INFO};
+  std::strcpy(setInfo.actionSetName, "input");
+  std::strcpy(setInfo.localizedActionSetName, "Input");
+  xrCreateActionSet(app.instance, &setInfo, &set);
+  XrPath left = path(app, "/user/hand/left");
+  auto makeAction = [&](const char* name, XrActionType type) {
+    XrActionCreateInfo actionInfo{XR_TYPE_ACTION_CREATE_INFO};
+    std::strcpy(actionInfo.actionName, name);
+    std::strcpy(actionInfo.localizedActionName, name);
+    actionInfo.actionType = type;
+    XrAction action = XR_NULL_HANDLE;
+    xrCreateAction(set, &actionInfo, &action);
+    return action;
+  };
+  XrAction pad = makeAction("pad", XR_ACTION_TYPE_VECTOR2F_INPUT);
+  XrAction squeeze = makeAction("squeeze", XR_ACTION_TYPE_FLOAT_INPUT);
+  XrAction buzz = makeAction("buzz", XR_ACTION_TYPE_VIBRATION_OUTPUT);
+  std::vector<XrActionSuggestedBinding> bindings{{pad, path(app, "/user/hand/left/input/trackpad")},
+                                                 {squeeze, path(app, "/user/hand/left/input/squeeze/force")},
+                                                 {buzz, path(app, "/user/hand/left/output/haptic")},
+                                                 {buzz, path(app, "/user/hand/right/output/haptic")}};
+  XrInteractionProfileSuggestedBinding suggested{XR_TYPE_INTERACTION_PROFILE_SUGGESTED_BINDING};
+  suggested.interactionProfile = path(app, "/interaction_profiles/valve/index_controller");
+  suggested.countSuggestedBindings = static_cast<uint32_t>(bindings.size());
+  suggested.suggestedBindings = bindings.data();
+  field("suggest", xrSuggestInteractionProfileBindings(app.instance, &suggested));
+  XrSessionActionSetsAttachInfo attach{XR_TYPE_SESSION_ACTION_SETS_ATTACH_INFO};
+  attach.countActionSets = 1;
+  attach.actionSets = &set;
+  field("attach", xrAttachSessionActionSets(app.session, &attach));
+  XrInteractionProfileState profile{XR_TYPE_INTERACTION_PROFILE_STATE};
+  xrGetCurrentInteractionProfile(app.session, left, &profile);
+  char profileName[XR_MAX_PATH_LENGTH];
+  uint32_t length = 0;
+  xrPathToString(app.instance, profile.interactionProfile, sizeof(profileName), &length, profileName);
+  fieldStr("profile", profile.interactionProfile == XR_NULL_PATH ? "" : profileName);
+
+  PFN_xrCreateHandTrackerEXT createHandTracker = nullptr;
+  PFN_xrLocateHandJointsEXT locateHandJoints = nullptr;
+  PFN_xrDestroyHandTrackerEXT destroyHandTracker = nullptr;
+  PFN_xrDrainHapticEventsSIMXR drain = nullptr;
+  field("getCreateHandTracker", xrGetInstanceProcAddr(app.instance, "xrCreateHandTrackerEXT", reinterpret_cast<PFN_xrVoidFunction*>(&createHandTracker)));
+  xrGetInstanceProcAddr(app.instance, "xrLocateHandJointsEXT", reinterpret_cast<PFN_xrVoidFunction*>(&locateHandJoints));
+  xrGetInstanceProcAddr(app.instance, "xrDestroyHandTrackerEXT", reinterpret_cast<PFN_xrVoidFunction*>(&destroyHandTracker));
+  field("getDrain", xrGetInstanceProcAddr(app.instance, XR_SIMXR_DRAIN_HAPTIC_EVENTS_NAME, reinterpret_cast<PFN_xrVoidFunction*>(&drain)));
+  if (createHandTracker == nullptr || locateHandJoints == nullptr || destroyHandTracker == nullptr || drain == nullptr) return;
+  XrHandTrackerCreateInfoEXT trackerInfo{XR_TYPE_HAND_TRACKER_CREATE_INFO_EXT};
+  trackerInfo.hand = XR_HAND_RIGHT_EXT;
+  trackerInfo.handJointSet = XR_HAND_JOINT_SET_DEFAULT_EXT;
+  XrHandTrackerEXT tracker = XR_NULL_HANDLE;
+  field("createHandTracker", createHandTracker(app.session, &trackerInfo, &tracker));
+  trackerInfo.hand = static_cast<XrHandEXT>(3);
+  XrHandTrackerEXT bad = XR_NULL_HANDLE;
+  field("createHandTrackerBadHand", createHandTracker(app.session, &trackerInfo, &bad));
+
+  beginSession(app);
+  fieldBool("focused", runUntilFocused(app));
+  XrSpace stage = referenceSpace(app, XR_REFERENCE_SPACE_TYPE_STAGE);
+  XrActionsSyncInfo syncInfo{XR_TYPE_ACTIONS_SYNC_INFO};
+  XrActiveActionSet active{set, XR_NULL_PATH};
+  syncInfo.countActiveActionSets = 1;
+  syncInfo.activeActionSets = &active;
+  XrHandJointLocationEXT joints[XR_HAND_JOINT_COUNT_EXT];
+  XrHandJointVelocityEXT velocities[XR_HAND_JOINT_COUNT_EXT];
+  XrResult applied = XR_ERROR_RUNTIME_FAILURE;
+  XrTime hapticTime = 0;
+  json.key("samples").open('[');
+  for (int i = 0; i < frames; ++i) {
+    XrFrameState state = frame(app);
+    xrSyncActions(app.session, &syncInfo);
+    XrActionStateGetInfo get{XR_TYPE_ACTION_STATE_GET_INFO};
+    get.action = pad;
+    XrActionStateVector2f padState{XR_TYPE_ACTION_STATE_VECTOR2F};
+    xrGetActionStateVector2f(app.session, &get, &padState);
+    get.action = squeeze;
+    XrActionStateFloat squeezeState{XR_TYPE_ACTION_STATE_FLOAT};
+    xrGetActionStateFloat(app.session, &get, &squeezeState);
+    XrHandJointVelocitiesEXT jointVelocities{XR_TYPE_HAND_JOINT_VELOCITIES_EXT, nullptr, XR_HAND_JOINT_COUNT_EXT, velocities};
+    XrHandJointLocationsEXT locations{XR_TYPE_HAND_JOINT_LOCATIONS_EXT, &jointVelocities, XR_FALSE, XR_HAND_JOINT_COUNT_EXT, joints};
+    XrHandJointsLocateInfoEXT locateInfo{XR_TYPE_HAND_JOINTS_LOCATE_INFO_EXT, nullptr, stage, state.predictedDisplayTime};
+    const XrResult located = locateHandJoints(tracker, &locateInfo, &locations);
+    const XrHandJointVelocityEXT& tip = velocities[XR_HAND_JOINT_INDEX_TIP_EXT];
+    json.open('[').integer(state.predictedDisplayTime).boolean(padState.isActive).num(padState.currentState.x).num(padState.currentState.y)
+        .boolean(padState.changedSinceLastSync).num(squeezeState.currentState).integer(located).boolean(locations.isActive)
+        .integer(static_cast<long long>(joints[XR_HAND_JOINT_INDEX_TIP_EXT].locationFlags)).num(joints[XR_HAND_JOINT_INDEX_TIP_EXT].radius)
+        .integer(static_cast<long long>(tip.velocityFlags)).num(std::hypot(tip.linearVelocity.x, tip.linearVelocity.y, tip.linearVelocity.z));
+    json.close(']');
+    if (i == frames / 2) {
+      XrHapticActionInfo hapticInfo{XR_TYPE_HAPTIC_ACTION_INFO};
+      hapticInfo.action = buzz;
+      XrHapticVibration vibration{XR_TYPE_HAPTIC_VIBRATION};
+      vibration.duration = 5000000;
+      vibration.frequency = 200.0f;
+      vibration.amplitude = 0.25f;
+      applied = xrApplyHapticFeedback(app.session, &hapticInfo, reinterpret_cast<const XrHapticBaseHeader*>(&vibration));
+      hapticTime = state.predictedDisplayTime;
+    }
+    if (i % 10 == 0) pollEvents(app);
+  }
+  json.close(']');
+  field("applyHaptic", applied);
+  field("hapticTime", hapticTime);
+  XrHandJointLocationsEXT wrongCount{XR_TYPE_HAND_JOINT_LOCATIONS_EXT, nullptr, XR_FALSE, 25, joints};
+  XrHandJointsLocateInfoEXT locateInfo{XR_TYPE_HAND_JOINTS_LOCATE_INFO_EXT, nullptr, stage, 1};
+  field("locateWrongCount", locateHandJoints(tracker, &locateInfo, &wrongCount));
+  uint32_t waiting = 0;
+  field("drainCount", drain(app.session, 0, &waiting, nullptr));
+  std::vector<XrHapticEventSIMXR> events(waiting);
+  uint32_t got = 0;
+  field("drain", drain(app.session, waiting, &got, events.data()));
+  json.key("haptics").open('[');
+  for (uint32_t i = 0; i < got; ++i) {
+    char source[XR_MAX_PATH_LENGTH];
+    xrPathToString(app.instance, events[i].source, sizeof(source), &length, source);
+    json.open('[').integer(events[i].time).str(source).integer(events[i].duration).num(events[i].frequency).num(events[i].amplitude)
+        .boolean(events[i].stopped != 0).boolean(events[i].action == buzz);
+    json.close(']');
+  }
+  json.close(']');
+  field("destroyHandTracker", destroyHandTracker(tracker));
+  field("locateDestroyed", locateHandJoints(tracker, &locateInfo, &wrongCount));
+}
+
 void twoCall() {
   App app;
   createInstance(app, true);
@@ -743,6 +889,7 @@ int main(int argc, char** argv) {
   else if (scenario == "call-order") callOrder();
   else if (scenario == "locate") locate();
   else if (scenario == "actions") actions();
+  else if (scenario == "input") input(frames);
   else if (scenario == "two-call") twoCall();
   else if (scenario == "correct-app") correctApp(frames);
   else if (scenario == "wrong-call") wrongCall();
