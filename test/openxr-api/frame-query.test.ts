@@ -190,7 +190,7 @@ describe.each(VERSIONS)('frame query on an OpenXR %s instance (simulated runtime
     expect(() => session.createFrameQuery({ spaces: [[view, local]], out: new Float32Array(7) })).toThrow(/at least 8 elements/);
     // The runtime's own refusal: XrTime must be positive.
     expect(openXrErrorFrom(() => query.run(0)).result).toBe('XR_ERROR_TIME_INVALID');
-    expect(() => query.run('soon' as unknown as number)).toThrow(/time must be a number/);
+    expect(() => query.run('soon' as unknown as number)).toThrow(/time must be an XrTime/);
     // An output whose buffer was transferred away: the query sees it has no elements, also when it is the query's own.
     const moved = new Float32Array(query.length);
     query.run(1e9, moved);

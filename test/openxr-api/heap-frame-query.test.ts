@@ -24,6 +24,8 @@ describe('heap: frame query', () => {
     expect(r.collectionsDuringRun).toBe(0);
     // 8 bytes per run would be 800 KB.
     expect(r.allocated).toBeLessThan(256 * 1024);
-    expect(r.retained).toBeLessThan(128 * 1024);
+    // Retained after a full collection varies from run to run (10–150 KB seen: code and feedback
+    // V8 keeps for the JIT); 3 bytes kept per run would be 300 KB.
+    expect(r.retained).toBeLessThan(256 * 1024);
   });
 });
