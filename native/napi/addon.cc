@@ -16,6 +16,7 @@
 #include "napi/vulkan_probe.h"
 #include "napi/vulkan_compute.h"
 #include "napi/vulkan_layer_introspection.h"
+#include "napi/windows_registry.h"
 
 namespace kl::napi {
 
@@ -52,6 +53,7 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     exports.Set("vulkanIntrospectLayerLibrary", Napi::Function::New<VulkanIntrospectLayerLibrary>(env, "vulkanIntrospectLayerLibrary"));
     exports.Set("vulkanCompute", VulkanComputeFunctions(env));
     xr::RegisterOpenXrApi(env, exports);  // sessions, spaces, actions, systems, events (the typed API)
+    RegisterWindowsRegistry(env, exports);  // windowsRegistryReadKey, windowsHighIntegrity (Windows only)
     exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
   }
 
