@@ -150,7 +150,7 @@ bool ProcessIsHighIntegrity() {
   const DWORD* count = reinterpret_cast<const DWORD*>(GetSidSubAuthorityCount(label->Label.Sid));
   if (count == nullptr || *count == 0) return false;
   const DWORD level = *GetSidSubAuthority(label->Label.Sid, *count - 1);
-  return level >= SECURITY_MANDATORY_HIGH_RID;
+  return level > SECURITY_MANDATORY_MEDIUM_RID;  // the Khronos loaders' IsHighIntegrityLevel
 }
 
 }  // namespace kl::windows

@@ -46,7 +46,7 @@ std::string RegistryString(const std::vector<std::uint8_t>& bytes);
 std::vector<std::string> RegistryMultiString(const std::vector<std::uint8_t>& bytes);
 
 // A high-integrity (elevated) process: the Khronos loaders then ignore secure environment
-// variables and HKEY_CURRENT_USER. Mandatory integrity level of the process token >= HIGH.
+// variables and HKEY_CURRENT_USER. The process token's mandatory integrity level above MEDIUM.
 bool ProcessIsHighIntegrity();
 
 }  // namespace kl::windows
