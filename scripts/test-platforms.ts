@@ -331,6 +331,19 @@ function win32Checks(consumer: string): void {
     if (report.frames > 2 * 2 * report.hz) throw new Error(`frames not paced: ${report.frames} frames in 2 s at ${report.hz} Hz`);
     return `${report.rendered} frames rendered of ${report.frames} at ${report.hz} Hz, pass-through layer ${report.passthroughLayers}`;
   });
+
+  check('win32-x64: the native loader\'s OpenXR typed-API and log-bridge tests pass on the win32 prebuild (vitest under wine)', () => {
+    // vitest's bundler for the Windows Node: rolldown's Windows binding, with the one DLL of its
+    // imports wine 8.0 lacks (bcryptprimitives.dll's ProcessPrng, which Rust's std calls) built
+    // from scripts/platforms/wine-bcryptprimitives.c beside it.
+    const rolldown = npmPackage(`@rolldown/binding-win32-x64-msvc@${readPackageVersion('rolldown')}`, 'rolldown-binding-win32-x64');
+    mustRun('x86_64-w64-mingw32-gcc', ['-shared', '-O2', '-Wall', '-Wextra', '-Werror', path.join(root, 'scripts/platforms/wine-bcryptprimitives.c'), '-o', path.join(rolldown, 'bcryptprimitives.dll'), '-ladvapi32']);
+    const env = { PREBUILDS_ONLY: '1', NAPI_RS_NATIVE_LIBRARY_PATH: windowsPath(path.join(rolldown, 'rolldown-binding.win32-x64-msvc.node')) };
+    const output = wine.run([nodeExe, path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'test/platforms/vitest.wine.config.ts'], root, env);
+    const counts = /Tests\s+(.*)/.exec(output.replace(/\x1b\[[0-9;]*m/g, ''))?.[1] ?? '';
+    if (!/passed/.test(counts) || /failed/.test(counts)) throw new Error(output.slice(-4000));
+    return counts.trim();
+  });
 }
 
 function summary(): number {

@@ -12,8 +12,8 @@ export function windowsPath(unixPath: string): string {
 }
 
 export interface Wine {
-  /** Runs a Windows program; its stdout, or an Error with its exit status and output. */
-  run(args: readonly string[], cwd: string): string;
+  /** Runs a Windows program (`env`: variables added for it); its stdout, or an Error with its exit status and output. */
+  run(args: readonly string[], cwd: string, env?: Readonly<Record<string, string>>): string;
   /** wine's reg.exe (add, delete, query); `mayFail` for a delete of what may not be there. */
   reg(args: readonly string[], mayFail?: boolean): void;
 }
@@ -37,14 +37,14 @@ export function createWine(prefix: string): Wine {
     WINEDEBUG: '-all',
     WINEDLLOVERRIDES: 'mscoree,mshtml=',
   };
-  const runRaw = (args: readonly string[], cwd: string): { status: number | null; stdout: string; stderr: string } => {
+  const runRaw = (args: readonly string[], cwd: string, extra: Readonly<Record<string, string>> = {}): { status: number | null; stdout: string; stderr: string } => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'kl-wine-'));
     const outFile = path.join(dir, 'stdout');
     const errFile = path.join(dir, 'stderr');
     const out = openSync(outFile, 'w');
     const err = openSync(errFile, 'w');
     try {
-      const result = spawnSync(command, args, { cwd, env, stdio: ['ignore', out, err], timeout: 10 * 60 * 1000 });
+      const result = spawnSync(command, args, { cwd, env: { ...env, ...extra }, stdio: ['ignore', out, err], timeout: 10 * 60 * 1000 });
       return { status: result.status, stdout: readFileSync(outFile, 'utf8'), stderr: readFileSync(errFile, 'utf8') };
     } finally {
       closeSync(out);
@@ -52,8 +52,8 @@ export function createWine(prefix: string): Wine {
       rmSync(dir, { recursive: true, force: true });
     }
   };
-  const mustRun = (args: readonly string[], cwd: string): string => {
-    const result = runRaw(args, cwd);
+  const mustRun = (args: readonly string[], cwd: string, extra?: Readonly<Record<string, string>>): string => {
+    const result = runRaw(args, cwd, extra);
     if (result.status !== 0) throw new Error(`wine ${args.join(' ')} exited ${result.status}:\n${(result.stdout + result.stderr).slice(-4000)}`);
     return result.stdout;
   };
