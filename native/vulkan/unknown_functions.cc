@@ -45,6 +45,24 @@ asm(R"(
   .size \name, .-\name
   .endm
 )");
+#define KL_VK_TABLES_SECTION ".section .data.rel.ro,\"aw\"\n"
+#define KL_VK_HIDE(name) ".hidden " name "\n"
+#elif defined(__x86_64__) && defined(_WIN32)
+// COFF: a static function symbol (storage class 3, type 32); tables in read-only data, kept out of
+// the DLL's exports by not being dllexport.
+asm(R"(
+  .text
+  .altmacro
+  .macro KL_VK_BEGIN name
+  .p2align 4
+  .def \name; .scl 3; .type 32; .endef
+\name:
+  .endm
+  .macro KL_VK_END name
+  .endm
+)");
+#define KL_VK_TABLES_SECTION ".section .rdata,\"dr\"\n"
+#define KL_VK_HIDE(name) ""
 #endif
 #if defined(__x86_64__) && defined(__linux__)
 // PhysicalDeviceObject: dispatch at 0, next at 8, unknown-slot table at 16 (static_asserts in
@@ -61,6 +79,25 @@ asm(R"(
   .macro KL_VK_DEV_STUB i
   KL_VK_BEGIN kl_vk_dev_stub_\i
   movq (%rdi), %rax
+  jmpq *(-8*(64-\i))(%rax)
+  KL_VK_END kl_vk_dev_stub_\i
+  .endm
+)");
+#elif defined(__x86_64__) && defined(_WIN32)
+// The Microsoft x64 convention: the first argument in rcx, the others in rdx, r8, r9, xmm0-3 and
+// the stack (with its 32-byte home area), left untouched; rax is scratch. Same object layouts.
+#define KL_VK_HAS_STUBS 1
+asm(R"(
+  .macro KL_VK_PD_STUB i
+  KL_VK_BEGIN kl_vk_pd_stub_\i
+  movq 16(%rcx), %rax
+  movq 8(%rcx), %rcx
+  jmpq *(8*\i)(%rax)
+  KL_VK_END kl_vk_pd_stub_\i
+  .endm
+  .macro KL_VK_DEV_STUB i
+  KL_VK_BEGIN kl_vk_dev_stub_\i
+  movq (%rcx), %rax
   jmpq *(-8*(64-\i))(%rax)
   KL_VK_END kl_vk_dev_stub_\i
   .endm
@@ -108,10 +145,10 @@ asm(R"(
   .macro KL_VK_DEV_ENTRY i
   .quad kl_vk_dev_stub_\i
   .endm
-  .section .data.rel.ro,"aw"
+)" KL_VK_TABLES_SECTION R"(
   .p2align 3
   .globl kl_vk_pd_stubs
-  .hidden kl_vk_pd_stubs
+)" KL_VK_HIDE("kl_vk_pd_stubs") R"(
 kl_vk_pd_stubs:
   .set kl_i, 0
   .rept 64
@@ -119,7 +156,7 @@ kl_vk_pd_stubs:
   .set kl_i, kl_i+1
   .endr
   .globl kl_vk_dev_stubs
-  .hidden kl_vk_dev_stubs
+)" KL_VK_HIDE("kl_vk_dev_stubs") R"(
 kl_vk_dev_stubs:
   .set kl_i, 0
   .rept 64
