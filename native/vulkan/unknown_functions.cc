@@ -64,40 +64,28 @@ asm(R"(
 #define KL_VK_TABLES_SECTION ".section .rdata,\"dr\"\n"
 #define KL_VK_HIDE(name) ""
 #endif
-#if defined(__x86_64__) && defined(__linux__)
+#if defined(__x86_64__) && (defined(__linux__) || defined(_WIN32))
 // PhysicalDeviceObject: dispatch at 0, next at 8, unknown-slot table at 16 (static_asserts in
 // loader_instance.h). DeviceDispatch: 64 slots, then the table the object's first word points at.
+// The first argument is in rdi (System V) or rcx (Microsoft x64); the others (registers and
+// stack, with Windows' 32-byte home area) are left untouched; rax is scratch in both.
+#ifdef _WIN32
+#define KL_VK_ARG0 "%rcx"
+#else
+#define KL_VK_ARG0 "%rdi"
+#endif
 #define KL_VK_HAS_STUBS 1
 asm(R"(
   .macro KL_VK_PD_STUB i
   KL_VK_BEGIN kl_vk_pd_stub_\i
-  movq 16(%rdi), %rax
-  movq 8(%rdi), %rdi
+  movq 16()" KL_VK_ARG0 R"(), %rax
+  movq 8()" KL_VK_ARG0 R"(), )" KL_VK_ARG0 R"(
   jmpq *(8*\i)(%rax)
   KL_VK_END kl_vk_pd_stub_\i
   .endm
   .macro KL_VK_DEV_STUB i
   KL_VK_BEGIN kl_vk_dev_stub_\i
-  movq (%rdi), %rax
-  jmpq *(-8*(64-\i))(%rax)
-  KL_VK_END kl_vk_dev_stub_\i
-  .endm
-)");
-#elif defined(__x86_64__) && defined(_WIN32)
-// The Microsoft x64 convention: the first argument in rcx, the others in rdx, r8, r9, xmm0-3 and
-// the stack (with its 32-byte home area), left untouched; rax is scratch. Same object layouts.
-#define KL_VK_HAS_STUBS 1
-asm(R"(
-  .macro KL_VK_PD_STUB i
-  KL_VK_BEGIN kl_vk_pd_stub_\i
-  movq 16(%rcx), %rax
-  movq 8(%rcx), %rcx
-  jmpq *(8*\i)(%rax)
-  KL_VK_END kl_vk_pd_stub_\i
-  .endm
-  .macro KL_VK_DEV_STUB i
-  KL_VK_BEGIN kl_vk_dev_stub_\i
-  movq (%rcx), %rax
+  movq ()" KL_VK_ARG0 R"(), %rax
   jmpq *(-8*(64-\i))(%rax)
   KL_VK_END kl_vk_dev_stub_\i
   .endm
