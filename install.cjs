@@ -8,7 +8,7 @@ const path = require('node:path');
 if (!existsSync(path.join(__dirname, 'lib'))) {
   import('./dist/native-binary.js').then((binary) => {
     const target = binary.currentNativeTarget();
-    if (!binary.availablePrebuilds(__dirname).includes(`${target.platform}-${target.arch}`)) {
+    if (!binary.hasPrebuild(target, binary.availablePrebuilds(__dirname))) {
       process.stderr.write(`${binary.missingPrebuildMessage(target, binary.availablePrebuilds(__dirname), __dirname)}\n`);
       process.exitCode = 1;
     }

@@ -6,18 +6,41 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
-/** A platform-arch pair as node-gyp-build names the prebuild folders ("linux-x64"). */
+/**
+ * A platform-arch pair as node-gyp-build names the prebuild folders ("linux-x64"); `libc` is set
+ * only on a Linux with musl (Alpine), which the glibc prebuilds do not serve.
+ */
 export interface NativeTarget {
   readonly platform: string;
   readonly arch: string;
+  readonly libc?: 'musl';
+}
+
+/**
+ * This process's C library on Linux: musl when Node's own report names no glibc (as detect-libc
+ * decides), else glibc.
+ */
+export function hostLibc(): 'glibc' | 'musl' {
+  if (process.platform !== 'linux') return 'glibc';
+  const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
+  return header?.glibcVersionRuntime === undefined ? 'musl' : 'glibc';
 }
 
 /**
  * The target node-gyp-build resolves for: npm_config_platform / npm_config_arch when set (as
- * node-gyp-build reads them, for cross-installs), else this process's.
+ * node-gyp-build reads them, for cross-installs), else this process's; LIBC (node-gyp-build's
+ * variable) or this process's C library for the libc.
  */
-export function currentNativeTarget(env: Readonly<Record<string, string | undefined>> = process.env): NativeTarget {
-  return { platform: env.npm_config_platform || process.platform, arch: env.npm_config_arch || process.arch };
+export function currentNativeTarget(env: Readonly<Record<string, string | undefined>> = process.env, libc: () => 'glibc' | 'musl' = hostLibc): NativeTarget {
+  const platform = env.npm_config_platform || process.platform;
+  const arch = env.npm_config_arch || process.arch;
+  const musl = platform === 'linux' && (env.LIBC !== undefined && env.LIBC !== '' ? env.LIBC === 'musl' : libc() === 'musl');
+  return musl ? { platform, arch, libc: 'musl' } : { platform, arch };
+}
+
+/** Whether the package ships a binary for `target` (every Linux prebuild is built for glibc). */
+export function hasPrebuild(target: NativeTarget, available: readonly string[]): boolean {
+  return target.libc !== 'musl' && available.includes(`${target.platform}-${target.arch}`);
 }
 
 /** The prebuild folders the package ships, sorted ("linux-arm64", "linux-x64", ...). */
@@ -36,10 +59,18 @@ function readdirNames(dir: string): string[] {
 /** The whole message: what is missing, what exists, how to build it. */
 export function missingPrebuildMessage(target: NativeTarget, available: readonly string[], packageRoot: string): string {
   const have = available.length > 0 ? available.join(', ') : 'none';
+  const build = `  cd ${packageRoot} && npm install --no-save cmake-js node-addon-api && npx cmake-js build`;
+  if (target.libc === 'musl') {
+    return [
+      `khronos-loader has no prebuilt binary for ${target.platform}-${target.arch} with musl libc (Alpine): the prebuilt Linux binaries need glibc 2.28 or later (prebuilt: ${have}).`,
+      'Build it from source in the package folder (needs CMake and a C++20 compiler; on Alpine: apk add build-base cmake linux-headers):',
+      build,
+    ].join('\n');
+  }
   return [
     `khronos-loader has no prebuilt binary for ${target.platform}-${target.arch} (prebuilt: ${have}).`,
     'Build it from source in the package folder (needs CMake and a C++20 compiler):',
-    `  cd ${packageRoot} && npm install --no-save cmake-js node-addon-api && npx cmake-js build`,
+    build,
   ].join('\n');
 }
 
@@ -58,7 +89,8 @@ export class PrebuildMissingError extends Error {
 
 /**
  * The addon binary's path from `resolve` (node-gyp-build's path()), or a PrebuildMissingError
- * when it finds none.
+ * when it finds none — or finds only a glibc prebuild for a musl system (node-gyp-build takes an
+ * untagged prebuild for either C library; a local build in build/ is still used).
  */
 export function locateAddonBinary(
   packageRoot: string,
@@ -66,9 +98,14 @@ export function locateAddonBinary(
   target: NativeTarget = currentNativeTarget(),
   listDir?: (dir: string) => string[],
 ): string {
+  let found: string;
   try {
-    return resolve(packageRoot);
+    found = resolve(packageRoot);
   } catch {
     throw new PrebuildMissingError(target, availablePrebuilds(packageRoot, listDir), packageRoot);
   }
+  if (target.libc === 'musl' && path.relative(path.join(packageRoot, 'prebuilds'), found).split(/[\\/]/)[0] !== '..') {
+    throw new PrebuildMissingError(target, availablePrebuilds(packageRoot, listDir), packageRoot);
+  }
+  return found;
 }

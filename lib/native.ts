@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { emitLog, logLevelFromNative } from './core/log.js';
 import { locateAddonBinary } from './native-binary.js';
+import type { RegistryHive } from './core/platform/platform.js';
+import type { RegistryKeyContents } from './core/platform/windows-registry.js';
 
 /** A shared library opened by the native side (dlopen RTLD_NOW | RTLD_LOCAL). */
 export interface NativeLibrary {
@@ -219,6 +221,10 @@ export interface NativeAddon {
   readonly VulkanBenchScenario: new (target: { readonly command: string; readonly loaderLibrary?: string }) => NativeVulkanBenchScenario;
   /** The commands VulkanBenchScenario can time. */
   vulkanBenchCommands(): string[];
+  /** Windows only (native/napi/windows_registry.h): one registry key, null when it does not exist; throws KL_REGISTRY_ERROR when it cannot be read. */
+  windowsRegistryReadKey?(hive: RegistryHive, key: string): RegistryKeyContents | null;
+  /** Windows only: the process runs at high integrity (elevated). */
+  windowsHighIntegrity?(): boolean;
 }
 
 /** The package root: dist/native.js and lib/native.ts both sit one level below it. */

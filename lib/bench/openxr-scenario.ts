@@ -8,7 +8,7 @@ import { createLoader } from '../openxr/loader.js';
 import { discover } from '../openxr/discovery/discover.js';
 import { nativeInstanceOf, type Instance } from '../openxr/api/instance.js';
 import { nativeRuntimeExtensions } from '../openxr/api/native-instance.js';
-import { createLinuxPlatform } from '../core/platform/linux.js';
+import { createHostPlatform } from '../core/platform/host.js';
 import type { BenchCommandName } from './openxr-commands.js';
 
 /** A row of the benchmark: which layers sit between the application and the runtime. */
@@ -39,7 +39,7 @@ export function layerCount(config: LayerConfig): number {
 /** The manifest folders of real layers, found as the loader finds them; throws for a name no manifest has. */
 export function realLayerFolders(names: readonly string[], baseEnv: Readonly<Record<string, string | undefined>> = process.env): string[] {
   if (names.length === 0) return [];
-  const found = discover({ platform: createLinuxPlatform({ env: baseEnv }), logWriter: () => undefined }).apiLayers;
+  const found = discover({ platform: createHostPlatform({ env: baseEnv }), logWriter: () => undefined }).apiLayers;
   return names.map((name) => {
     const layer = found.find((l) => l.name === name);
     if (!layer) {
@@ -81,7 +81,7 @@ export function configEnvironment(env: BenchEnvironment, config: LayerConfig): R
 /** An instance of this package's loader for the row (XR_MND_headless, API 1.0). */
 export function createBenchInstance(env: BenchEnvironment, config: LayerConfig): Instance {
   const loader = createLoader({
-    platform: createLinuxPlatform({ env: configEnvironment(env, config) }),
+    platform: createHostPlatform({ env: configEnvironment(env, config) }),
     runtimeExtensions: nativeRuntimeExtensions,
     logWriter: (text) => process.stderr.write(text),
   });

@@ -4,9 +4,10 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sharedLibraryFileName } from '../core/shared-library-name.js';
 import { nativeArtifactDir } from '../native.js';
 
-export const VULKAN_PASSTHROUGH_LAYER_LIBRARY = 'libkhronos_vk_layer_passthrough.so';
+export const VULKAN_PASSTHROUGH_LAYER_LIBRARY = sharedLibraryFileName('khronos_vk_layer_passthrough');
 export const VULKAN_PASSTHROUGH_LAYER_PREFIX = 'VK_LAYER_KHRONOSLOADER_passthrough';
 
 export interface VulkanPassthroughLayerSet {
@@ -36,7 +37,7 @@ export function createVulkanPassthroughLayers(count: number, folder?: string): V
   const names: string[] = [];
   for (let i = 1; i <= count; i++) {
     const name = `${VULKAN_PASSTHROUGH_LAYER_PREFIX}_${i}`;
-    const library = `libkhronos_vk_layer_passthrough_${i}.so`;
+    const library = sharedLibraryFileName(`khronos_vk_layer_passthrough_${i}`);
     copyFileSync(source, path.join(target, library));
     const manifest = {
       file_format_version: '1.1.2',

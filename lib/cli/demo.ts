@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createLinuxPlatform } from '../core/platform/linux.js';
+import { createHostPlatform } from '../core/platform/host.js';
 import { createPassthroughLayers } from '../openxr/bundled-layers.js';
 import { discover } from '../openxr/discovery/discover.js';
 import { isRuntimePath } from '../openxr/discovery/runtime-choice.js';
@@ -79,6 +79,11 @@ export interface DemoResult {
   readonly runtimeName: string;
   readonly apiLayers: readonly string[];
   readonly coreValidation: 'on' | 'not installed' | 'off';
+  /**
+   * 'elevated': the bundled pass-through layers were left out, since an elevated process's loader
+   * ignores XR_API_LAYER_PATH (as the Khronos loader does), the only way the demo can offer them.
+   */
+  readonly passthroughLayers: 'on' | 'off' | 'elevated';
   /** The runtime manifest the demo ran on. */
   readonly runtimeManifest: string;
   /** The rate frames ran at (the runtime's, or runFrameLoop's timer). */
@@ -119,7 +124,7 @@ function builtForThisCpu(libraryPath: string): boolean {
 }
 
 function findCoreValidation(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const found = discover({ platform: createLinuxPlatform({ env }), logWriter: () => {} }).apiLayers.find((l) => l.name === CORE_VALIDATION_LAYER);
+  const found = discover({ platform: createHostPlatform({ env }), logWriter: () => {} }).apiLayers.find((l) => l.name === CORE_VALIDATION_LAYER);
   return found === undefined || !builtForThisCpu(found.libraryPath) ? undefined : path.dirname(found.manifestPath);
 }
 
@@ -131,10 +136,11 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   const validationDir = wantValidation === false ? undefined : findCoreValidation(baseEnv);
   if (wantValidation === true && validationDir === undefined) throw new Error(`${CORE_VALIDATION_LAYER} is not installed`);
 
-  const layers = createPassthroughLayers(options.passthroughLayers ?? 1);
+  const elevated = createHostPlatform({ env: baseEnv }).elevated;
+  const layers = createPassthroughLayers(elevated ? 0 : (options.passthroughLayers ?? 1));
   const env = {
     ...baseEnv,
-    XR_API_LAYER_PATH: [layers.folder, ...(validationDir ? [validationDir] : [])].join(':'),
+    XR_API_LAYER_PATH: [layers.folder, ...(validationDir ? [validationDir] : [])].join(path.delimiter),
   };
   // The loader reads its own environment copy; the runtime reads the process's (SIMXR_DISPLAY_HZ),
   // so that one variable is set for the moment the instance is created.
@@ -146,7 +152,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   let vulkanSetup: VulkanDemoSetup | undefined;
   try {
     // The application's choice of runtime, for this loader only (the demo's default: the simulated one).
-    const loader = createLoader({ platform: createLinuxPlatform({ env }), runtime: options.runtime ?? simulatedRuntime(), runtimeExtensions: nativeRuntimeExtensions });
+    const loader = createLoader({ platform: createHostPlatform({ env }), runtime: options.runtime ?? simulatedRuntime(), runtimeExtensions: nativeRuntimeExtensions });
     runtimeManifest = loader.discover().runtime?.manifestPath ?? '';
     // Frame times and the display rate from the runtime where it offers them (runFrameLoop uses
     // them when xrWaitFrame does not pace a headless session).
@@ -253,6 +259,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       runtimeName,
       apiLayers,
       coreValidation: validationDir ? 'on' : wantValidation === false ? 'off' : 'not installed',
+      passthroughLayers: elevated ? 'elevated' : layers.names.length > 0 ? 'on' : 'off',
       runtimeManifest,
       hz: stats.mode?.displayRateHz ?? hz,
       frameLoop: describeFrameLoopMode(stats.mode),
@@ -298,7 +305,7 @@ interface VulkanDemoSetup {
 
 /** The Vulkan loader for --vulkan, with VK_LAYER_KHRONOS_validation when installed (or asked for). */
 function vulkanLoaderForDemo(env: NodeJS.ProcessEnv, want: boolean | 'auto'): VulkanDemoSetup {
-  const loader = createVulkanLoader({ platform: createLinuxPlatform({ env }) });
+  const loader = createVulkanLoader({ platform: createHostPlatform({ env }) });
   const installed = want !== false && loader.enumerateInstanceLayerProperties().some((l) => l.layerName === VULKAN_VALIDATION_LAYER);
   if (want === true && !installed) throw new Error(`${VULKAN_VALIDATION_LAYER} is not installed`);
   return { loader, layerNames: installed ? [VULKAN_VALIDATION_LAYER] : [], validation: installed ? 'on' : want === false ? 'off' : 'not installed' };
@@ -339,7 +346,7 @@ export function formatDemo(r: DemoResult): string {
     `khronos-loader demo: ${r.seconds} s ${r.vulkan !== undefined ? 'Vulkan-rendered ' : ''}frame loop at ${Number(r.hz.toFixed(2))} Hz through the loader`,
     `  runtime:      ${r.runtimeName} (${r.runtimeManifest})`,
     `  frame loop:   ${r.frameLoop}`,
-    `  API layers:   ${r.apiLayers.join(', ') || '(none)'}  (core_validation: ${r.coreValidation})`,
+    `  API layers:   ${r.apiLayers.join(', ') || '(none)'}  (core_validation: ${r.coreValidation}${r.passthroughLayers === 'elevated' ? '; pass-through layer left out: an elevated process ignores XR_API_LAYER_PATH' : ''})`,
     `  frames:       ${r.rendered} rendered, ${r.missed} missed (${fmt(r.missedPercent)} %), ${r.frames} in all`,
     `  event loop:   lag p50 ${fmt(r.lagP50Ms, 3)} ms, p99 ${fmt(r.lagP99Ms, 3)} ms, max ${fmt(r.lagMaxMs, 3)} ms (waitFrame runs off the JavaScript thread)`,
     `  ns per frame call from JavaScript: ${fmt(r.nsPerFrameCall, 0)} mean — beginFrame ${fmtCall(r.nsPerCall.beginFrame)}, ` +

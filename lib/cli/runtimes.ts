@@ -1,7 +1,7 @@
 // `khronos-loader runtimes [--json] [--check] [--all] [--timeout ms]`: formats what listRuntimes()
 // (and, with --check, checkRuntimes()) returns. No decisions are taken here.
 import type { LogWriter } from '../core/log.js';
-import { createLinuxPlatform } from '../core/platform/linux.js';
+import { createHostPlatform } from '../core/platform/host.js';
 import { formatDiagnostic } from '../openxr/discovery/diagnostics.js';
 import { listRuntimes, type ListedRuntime } from '../openxr/discovery/runtime-list.js';
 import { checkRuntimes, type RuntimeCheckReport } from '../doctor/check-runtimes.js';
@@ -112,7 +112,7 @@ export async function runRuntimesCli(args: readonly string[], io: RuntimesCliIo)
   }
   const env = io.env ?? process.env;
   const runtimes = listRuntimes({
-    platform: createLinuxPlatform({ env }),
+    platform: createHostPlatform({ env }),
     includeDisabled: parsed.all,
     // The list says everything; the loader's own lines only when asked for.
     logWriter: env.XR_LOADER_DEBUG !== undefined ? io.stderr : () => undefined,

@@ -5,7 +5,7 @@ import type { Platform } from './platform/platform.js';
 import { diagnosticLogLevel, formatDiagnostic, type Diagnostic } from './diagnostics.js';
 
 export interface DiscoveryOptions {
-  /** The platform to discover on (default: the real Linux platform). */
+  /** The platform to discover on (default: this process's own, lib/core/platform/host.ts). */
   platform?: Platform;
   /** SYSCONFDIR compiled into a C loader (default /usr/local/etc). */
   sysconfdir?: string;

@@ -1,7 +1,7 @@
 // The ELF header of a shared library: enough to tell whether this process can load it at all
 // (a non-ELF file, a 32-bit library in a 64-bit process, another CPU's library) before dlopen
 // gives its terser answer.
-import * as fs from 'node:fs';
+import { readFileStart } from './file-start.js';
 
 export interface ElfHeader {
   readonly bits: 32 | 64;
@@ -88,16 +88,6 @@ export function parseElfHeader(bytes: Uint8Array): ElfReadResult {
 
 /** Reads and parses the ELF header of a file on the host file system. */
 export function readElfHeader(file: string): ElfReadResult {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(file, 'r');
-    const buf = Buffer.alloc(64);
-    const n = fs.readSync(fd, buf, 0, buf.length, 0);
-    return parseElfHeader(new Uint8Array(buf.buffer, buf.byteOffset, n));
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    return { kind: 'unreadable', reason: e.code ? `${e.code}: ${e.message}` : String(err) };
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
+  const start = readFileStart(file, 64);
+  return 'bytes' in start ? parseElfHeader(start.bytes) : { kind: 'unreadable', reason: start.unreadable };
 }

@@ -3,7 +3,7 @@
 // manifest or a library does.
 import { createContext, type DiscoveryOptions } from '../openxr/discovery/context.js';
 import { discoverWith } from '../openxr/discovery/discover.js';
-import { createLinuxPlatform } from '../core/platform/linux.js';
+import { createHostPlatform } from '../core/platform/host.js';
 import type { Platform } from '../core/platform/platform.js';
 import { reportComponent } from './probe-problems.js';
 import { verdict, type ComponentReport, type DoctorReport } from './report.js';
@@ -28,7 +28,7 @@ export interface DoctorOptions extends Omit<DiscoveryOptions, 'platform'> {
 
 export async function doctor(options: DoctorOptions = {}): Promise<DoctorReport> {
   const env = options.env ?? process.env;
-  const platform: Platform = createLinuxPlatform({ env, ...(options.elevated !== undefined ? { elevated: options.elevated } : {}) });
+  const platform: Platform = createHostPlatform({ env, ...(options.elevated !== undefined ? { elevated: options.elevated } : {}) });
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   const discovery = discoverWith(createContext(platform, options));
   const checked = staticChecks(discovery, platform, options.nodeArch ?? process.arch);

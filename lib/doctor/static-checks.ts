@@ -10,6 +10,7 @@ import type { ApiLayerKind } from '../openxr/discovery/manifest.js';
 import { parseApiLayerManifest } from '../openxr/discovery/manifest.js';
 import type { Platform } from '../core/platform/platform.js';
 import { expectedElf, machineName, readElfHeader } from './elf.js';
+import { expectedPeMachine, peMachineName, readPeHeader } from './pe.js';
 import type { ProbeJob } from './protocol.js';
 import type { ComponentKind, Problem } from './report.js';
 
@@ -65,10 +66,18 @@ export function diagnosticProblem(d: Diagnostic): Problem {
 }
 
 /**
- * The library checks: present, an ELF file, of this process's class and machine. Returns the
- * problems; a fatal one means loading is pointless (dlopen would only say the same, tersely).
+ * The library checks: present, an ELF file (a PE DLL on Windows), of this process's class and
+ * machine. Returns the problems; a fatal one means loading is pointless (dlopen would only say
+ * the same, tersely).
  */
-export function checkLibraryFile(libraryPath: string, manifestPath: string, field: string, nodeArch: string = process.arch): { problems: Problem[]; fatal: boolean } {
+export function checkLibraryFile(
+  libraryPath: string,
+  manifestPath: string,
+  field: string,
+  nodeArch: string = process.arch,
+  os: NodeJS.Platform = process.platform,
+): { problems: Problem[]; fatal: boolean } {
+  if (os === 'win32') return checkDllFile(libraryPath, manifestPath, field, nodeArch);
   const problems: Problem[] = [];
   const elf = readElfHeader(libraryPath);
   if (elf.kind === 'unreadable') {
@@ -124,6 +133,26 @@ export function checkLibraryFile(libraryPath: string, manifestPath: string, fiel
     });
   }
   return { problems, fatal: false };
+}
+
+function checkDllFile(libraryPath: string, manifestPath: string, field: string, nodeArch: string): { problems: Problem[]; fatal: boolean } {
+  const pe = readPeHeader(libraryPath);
+  const problem = (what: string, reason: string, fix: string): { problems: Problem[]; fatal: boolean } => ({
+    problems: [{ severity: 'error', stage: pe.kind === 'unreadable' ? 'library' : 'architecture', what, why: { file: pe.kind === 'unreadable' ? manifestPath : libraryPath, field, reason }, fix }],
+    fatal: true,
+  });
+  if (pe.kind === 'unreadable') return problem(`the library ${libraryPath} cannot be read`, pe.reason, `install the library, or correct ${field} in ${manifestPath}`);
+  if (pe.kind === 'not-pe') return problem(`${libraryPath} is not a Windows DLL`, pe.reason, `${field} in ${manifestPath} must name the component's DLL; reinstall the component or correct the path`);
+  const want = expectedPeMachine(nodeArch);
+  if (want !== undefined && pe.header.machine !== want) {
+    return problem(
+      `${libraryPath} is built for ${peMachineName(pe.header.machine)}; this process runs on ${peMachineName(want)}`,
+      `PE machine 0x${pe.header.machine.toString(16)}, expected 0x${want.toString(16)}`,
+      `install the ${peMachineName(want)} build of this component, or point ${field} in ${manifestPath} at it`,
+    );
+  }
+  if (!pe.header.dll) return problem(`${libraryPath} is a program, not a DLL`, 'IMAGE_FILE_DLL is not set', `${field} in ${manifestPath} should name the component's DLL`);
+  return { problems: [], fatal: false };
 }
 
 /** Absolute paths stay, bare names go to the system search, anything else is made absolute here (the child's cwd differs). */

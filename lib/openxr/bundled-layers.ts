@@ -3,9 +3,10 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sharedLibraryFileName } from '../core/shared-library-name.js';
 import { nativeArtifactDir } from '../native.js';
 
-export const PASSTHROUGH_LAYER_LIBRARY = 'libkhronos_layer_passthrough.so';
+export const PASSTHROUGH_LAYER_LIBRARY = sharedLibraryFileName('khronos_layer_passthrough');
 export const PASSTHROUGH_LAYER_PREFIX = 'XR_APILAYER_KHRONOSLOADER_passthrough';
 
 export interface PassthroughLayerSet {
@@ -36,7 +37,7 @@ export function createPassthroughLayers(count: number, folder?: string): Passthr
   const names: string[] = [];
   for (let i = 1; i <= count; i++) {
     const name = `${PASSTHROUGH_LAYER_PREFIX}_${i}`;
-    const library = `libkhronos_layer_passthrough_${i}.so`;
+    const library = sharedLibraryFileName(`khronos_layer_passthrough_${i}`);
     copyFileSync(source, path.join(target, library));
     const manifest = {
       file_format_version: '1.0.0',

@@ -9,9 +9,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sharedLibraryFileName } from '../core/shared-library-name.js';
 import { nativeArtifactDir } from '../native.js';
 
-export const SIMULATED_RUNTIME_LIBRARY = 'libkhronos_simxr.so';
+export const SIMULATED_RUNTIME_LIBRARY = sharedLibraryFileName('khronos_simxr');
 export const SIMULATED_RUNTIME_MANIFEST = 'khronos_simxr.json';
 export const SIMULATED_RUNTIME_NAME = 'khronos-loader simulated runtime (simxr)';
 
@@ -23,6 +24,9 @@ export interface SimulatedRuntimeOptions {
 }
 
 function defaultCacheDir(): string {
+  if (process.platform === 'win32' && process.env.LOCALAPPDATA !== undefined && path.isAbsolute(process.env.LOCALAPPDATA)) {
+    return path.join(process.env.LOCALAPPDATA, 'khronos-loader');
+  }
   const base = process.env.XDG_CACHE_HOME !== undefined && path.isAbsolute(process.env.XDG_CACHE_HOME)
     ? process.env.XDG_CACHE_HOME
     : path.join(os.homedir(), '.cache');

@@ -1,7 +1,7 @@
 // createLoader(): the Vulkan loader's pre-instance surface over one discovery — the layers and
 // their extensions as vkEnumerateInstance*Properties report them, the chain an instance would get,
 // the plan the native core carries out, and createInstance() which carries it out.
-import { createLinuxPlatform } from '../core/platform/linux.js';
+import { createHostPlatform } from '../core/platform/host.js';
 import type { VulkanDiscoveryOptions } from './discovery/context.js';
 import { discoverState, type VulkanDiscoveryResult, type VulkanDiscoveryState } from './discovery/discover.js';
 import { planInstance, type PlanInstanceOptions } from './discovery/instance-plan.js';
@@ -60,7 +60,7 @@ function checkNames(what: string, names: unknown): readonly string[] {
 }
 
 export function createLoader(options: VulkanDiscoveryOptions = {}): VulkanLoader {
-  const platform = options.platform ?? createLinuxPlatform();
+  const platform = options.platform ?? createHostPlatform();
   const state: VulkanDiscoveryState = discoverState(platform, options);
   const available = state.configured.filter((c) => c.control !== 'off').map((c) => c.layer);
   return {

@@ -1,6 +1,12 @@
 #include "common/dynamic_library.h"
 
+#ifdef _WIN32
+#include "common/windows_headers.h"
+
+#include "common/windows_text.h"
+#else
 #include <dlfcn.h>
+#endif
 
 #include <mutex>
 #include <unordered_map>
@@ -41,10 +47,59 @@ OpenLibraryRegistry& Registry() {
   return registry;
 }
 
+#ifdef _WIN32
+// LoadLibraryExW with the path in UTF-16. A fully qualified path is searched with its own folder
+// first for the DLLs it imports (LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR, as the Khronos loaders open
+// runtimes and layers), then the application folder and System32 — never the current directory.
+// A bare name is left to the standard search. No error dialog box: a missing dependency is an
+// error code, reported.
+void* OpenNative(const std::string& path) {
+  auto wide = windows::Utf8ToWide(path);
+  if (!wide) throw LibraryError(path, "", "the path is not valid UTF-8");
+  // LoadLibraryExW wants backslashes in a path (manifests may write either).
+  for (auto& c : *wide) c = c == L'/' ? L'\\' : c;
+  // C:\dir\x.dll or \\server\share\x.dll
+  const bool qualified = (wide->size() > 2 && (*wide)[1] == L':' && (*wide)[2] == L'\\') ||
+                         (wide->size() > 1 && (*wide)[0] == L'\\' && (*wide)[1] == L'\\');
+  const DWORD flags = qualified ? (LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_DEFAULT_DIRS) : 0;
+  DWORD previousMode = 0;
+  SetThreadErrorMode(SEM_FAILCRITICALERRORS | SEM_NOOPENFILEERRORBOX, &previousMode);
+  HMODULE module = LoadLibraryExW(wide->c_str(), nullptr, flags);
+  const DWORD error = GetLastError();
+  SetThreadErrorMode(previousMode, nullptr);
+  if (module == nullptr) throw LibraryError(path, "", windows::ErrorText(error));
+  return reinterpret_cast<void*>(module);
+}
+
+void CloseNative(void* handle) { FreeLibrary(reinterpret_cast<HMODULE>(handle)); }
+
+void* SymbolNative(void* handle, const char* name) {
+  return reinterpret_cast<void*>(GetProcAddress(reinterpret_cast<HMODULE>(handle), name));
+}
+
+std::string LastSymbolError() { return windows::ErrorText(GetLastError()); }
+#else
 std::string LastDlError(const char* fallback) {
   const char* text = dlerror();
   return text != nullptr ? std::string(text) : std::string(fallback);
 }
+
+void* OpenNative(const std::string& path) {
+  dlerror();  // clear a stale message so the one we report is ours
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) throw LibraryError(path, "", LastDlError("dlopen failed"));
+  return handle;
+}
+
+void CloseNative(void* handle) { dlclose(handle); }
+
+void* SymbolNative(void* handle, const char* name) {
+  dlerror();
+  return dlsym(handle, name);
+}
+
+std::string LastSymbolError() { return LastDlError("symbol not found"); }
+#endif
 
 std::string Describe(const std::string& path, const std::string& symbol, const std::string& reason) {
   if (symbol.empty()) return "cannot load library '" + path + "': " + reason;
@@ -63,9 +118,7 @@ std::shared_ptr<DynamicLibrary> DynamicLibrary::Open(const std::string& path) {
   auto& registry = Registry();
   std::lock_guard<std::mutex> lock(registry.mutex);
   if (auto existing = registry.Find(path)) return existing;
-  dlerror();  // clear a stale message so the one we report is ours
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) throw LibraryError(path, "", LastDlError("dlopen failed"));
+  void* handle = OpenNative(path);
   auto library = std::make_shared<DynamicLibrary>(PrivateTag{}, path, handle);
   registry.Remember(path, library);
   return library;
@@ -75,18 +128,17 @@ DynamicLibrary::DynamicLibrary(PrivateTag, std::string path, void* handle) noexc
     : path_(std::move(path)), handle_(handle) {}
 
 DynamicLibrary::~DynamicLibrary() {
-  dlclose(handle_);
+  CloseNative(handle_);
   auto& registry = Registry();
   std::lock_guard<std::mutex> lock(registry.mutex);
   registry.Forget(path_);
 }
 
-void* DynamicLibrary::FindSymbol(const char* name) const noexcept { return dlsym(handle_, name); }
+void* DynamicLibrary::FindSymbol(const char* name) const noexcept { return SymbolNative(handle_, name); }
 
 void* DynamicLibrary::RequireSymbol(const char* name) const {
-  dlerror();
-  void* symbol = dlsym(handle_, name);
-  if (symbol == nullptr) throw LibraryError(path_, name, LastDlError("symbol not found"));
+  void* symbol = SymbolNative(handle_, name);
+  if (symbol == nullptr) throw LibraryError(path_, name, LastSymbolError());
   return symbol;
 }
 

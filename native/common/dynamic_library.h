@@ -1,4 +1,4 @@
-// A shared library opened with dlopen, owned through shared_ptr: every owner (a loader
+// A shared library opened with dlopen (LoadLibraryExW on Windows), owned through shared_ptr: every owner (a loader
 // instance, a layer, a test) holds a reference, and the library is closed when the last one
 // lets go. Opening the same path twice while it is open yields the same object.
 #pragma once
@@ -9,7 +9,8 @@
 
 namespace kl {
 
-// Carries the library path, the symbol (empty when opening failed) and the dlerror() text.
+// Carries the library path (UTF-8), the symbol (empty when opening failed) and the reason: the
+// dlerror() text, or on Windows the system's message for GetLastError() (FormatMessageW).
 class LibraryError : public std::runtime_error {
  public:
   LibraryError(std::string path, std::string symbol, std::string reason);
@@ -25,7 +26,8 @@ class LibraryError : public std::runtime_error {
 
 class DynamicLibrary {
  public:
-  // dlopen(path, RTLD_NOW | RTLD_LOCAL); throws LibraryError with dlerror's text.
+  // dlopen(path, RTLD_NOW | RTLD_LOCAL), or LoadLibraryExW with the UTF-8 path in UTF-16 (a fully
+  // qualified one searching its own folder for its dependencies); throws LibraryError.
   static std::shared_ptr<DynamicLibrary> Open(const std::string& path);
 
   DynamicLibrary(const DynamicLibrary&) = delete;

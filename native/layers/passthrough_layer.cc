@@ -22,9 +22,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/export.h"
 #include "generated/openxr_commands.h"
 
-#define KL_LAYER_EXPORT extern "C" __attribute__((visibility("default")))
+#define KL_LAYER_EXPORT KL_EXPORT_C
 
 namespace {
 

@@ -18,9 +18,10 @@
 #include <string_view>
 #include <vector>
 
+#include "common/export.h"
 #include "vulkan/loader_interface.h"
 
-#define KL_LAYER_EXPORT extern "C" __attribute__((visibility("default")))
+#define KL_LAYER_EXPORT KL_EXPORT_C
 
 namespace {
 

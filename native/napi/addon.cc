@@ -18,6 +18,7 @@
 #include "napi/vulkan_compute.h"
 #include "napi/vulkan_command_stream.h"
 #include "napi/vulkan_layer_introspection.h"
+#include "napi/windows_registry.h"
 
 namespace kl::napi {
 
@@ -56,6 +57,7 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     exports.Set("vulkanCompute", VulkanComputeFunctions(env));
     exports.Set("vulkanCommandStream", VulkanCommandStreamFunctions(env));  // encoded command buffers (issue 14)
     xr::RegisterOpenXrApi(env, exports);  // sessions, spaces, actions, systems, events (the typed API)
+    RegisterWindowsRegistry(env, exports);  // windowsRegistryReadKey, windowsHighIntegrity (Windows only)
     exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));
   }
 

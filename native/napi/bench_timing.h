@@ -2,11 +2,18 @@
 // loop, the measure(mode, iterations, repeats) call shape, and where a function pointer lives.
 #pragma once
 
-#include <dlfcn.h>
 #include <napi.h>
 #include <time.h>
+#ifdef _WIN32
+#include "common/windows_headers.h"
+
+#include "common/windows_text.h"
+#else
+#include <dlfcn.h>
+#endif
 
 #include <cstdint>
+#include <iterator>
 #include <string>
 
 #include "napi/errors.h"
@@ -65,11 +72,26 @@ Napi::Value MeasureRepeats(const Napi::CallbackInfo& info, F&& sample) {
 // Where a function lives: { file, offset } of its shared object, so two loaders' pointers can be
 // told identical across processes (their load addresses differ); null when unknown.
 inline Napi::Value PointerOrigin(Napi::Env env, const void* fn) {
+#ifdef _WIN32
+  HMODULE module = nullptr;
+  if (fn == nullptr || !GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+                                           static_cast<LPCWSTR>(fn), &module)) {
+    return env.Null();
+  }
+  wchar_t name[32768];
+  const DWORD length = GetModuleFileNameW(module, name, static_cast<DWORD>(std::size(name)));
+  if (length == 0 || length >= std::size(name)) return env.Null();
+  const std::string file = windows::WideToUtf8(name, length);
+  const void* base = module;  // a module's handle is its load address
+#else
   Dl_info where{};
   if (fn == nullptr || dladdr(fn, &where) == 0 || where.dli_fname == nullptr) return env.Null();
+  const std::string file = where.dli_fname;
+  const void* base = where.dli_fbase;
+#endif
   Napi::Object out = Napi::Object::New(env);
-  out.Set("file", Napi::String::New(env, where.dli_fname));
-  out.Set("offset", Napi::Number::New(env, static_cast<double>(static_cast<const char*>(fn) - static_cast<const char*>(where.dli_fbase))));
+  out.Set("file", Napi::String::New(env, file));
+  out.Set("offset", Napi::Number::New(env, static_cast<double>(static_cast<const char*>(fn) - static_cast<const char*>(base))));
   return out;
 }
 

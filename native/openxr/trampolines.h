@@ -2,9 +2,10 @@
 // exported trampolines are defined in trampolines.cc from the command list).
 #pragma once
 
+#include "common/export.h"
 #include "openxr/xr_error.h"
 
-#define KL_XR_EXPORT extern "C" __attribute__((visibility("default")))
+#define KL_XR_EXPORT KL_EXPORT_C
 
 KL_XR_EXPORT XRAPI_ATTR XrResult XRAPI_CALL xrGetInstanceProcAddr(XrInstance instance, const char* name, PFN_xrVoidFunction* function);
 KL_XR_EXPORT XRAPI_ATTR XrResult XRAPI_CALL xrDestroyInstance(XrInstance instance);

@@ -1,7 +1,9 @@
 #include "simxr/frame_timing.h"
 
 #include <cerrno>
+#include <chrono>
 #include <ctime>
+#include <thread>
 
 namespace simxr {
 
@@ -11,6 +13,15 @@ XrTime monotonicNow() {
   return static_cast<XrTime>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
+#ifdef _WIN32
+// winpthreads' clock_nanosleep takes CLOCK_REALTIME only (EINVAL for CLOCK_MONOTONIC, which would
+// leave frames unpaced): sleep the remaining time on the same clock until it is reached.
+void sleepUntil(XrTime time) {
+  for (XrTime now = monotonicNow(); now < time; now = monotonicNow()) {
+    std::this_thread::sleep_for(std::chrono::nanoseconds(time - now));
+  }
+}
+#else
 void sleepUntil(XrTime time) {
   timespec target{};
   target.tv_sec = static_cast<time_t>(time / 1'000'000'000);
@@ -19,5 +30,6 @@ void sleepUntil(XrTime time) {
   while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nullptr) == EINTR) {
   }
 }
+#endif
 
 }  // namespace simxr

@@ -1,5 +1,6 @@
 // xrNegotiateLoaderRuntimeInterface: the one symbol the runtime exports (runtime interface spec,
 // "Loader/Runtime Interface Negotiation").
+#include "common/export.h"
 #include "simxr/entry_points.h"
 
 namespace {
@@ -32,7 +33,7 @@ XrVersion chooseApiVersion(XrVersion minimum, XrVersion maximum) {
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) XRAPI_ATTR XrResult XRAPI_CALL
+KL_EXPORT_C XRAPI_ATTR XrResult XRAPI_CALL
 xrNegotiateLoaderRuntimeInterface(const XrNegotiateLoaderInfo* loaderInfo, XrNegotiateRuntimeRequest* runtimeRequest) {
   if (loaderInfo == nullptr || runtimeRequest == nullptr) return XR_ERROR_INITIALIZATION_FAILED;
   if (loaderInfo->structType != XR_LOADER_INTERFACE_STRUCT_LOADER_INFO ||

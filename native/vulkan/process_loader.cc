@@ -1,5 +1,21 @@
 #include "vulkan/process_loader.h"
 
+#ifdef _WIN32
+
+namespace kl::vulkan {
+
+// Windows has no SONAME reuse to lean on: a runtime's vulkan-1.dll import is the system's
+// loader, and nothing here replaces it.
+ProcessVulkanLoader InspectProcessVulkanLoader() { return {}; }
+
+ProcessVulkanLoader ProvideProcessVulkanLoader(const std::string& libraryPath) {
+  throw ProcessLoaderRefused("", "the process Vulkan loader (" + libraryPath + ") is for Linux (glibc) only, not Windows");
+}
+
+}  // namespace kl::vulkan
+
+#else
+
 #include <dlfcn.h>
 
 #include <mutex>
@@ -97,3 +113,5 @@ ProcessVulkanLoader ProvideProcessVulkanLoader(const std::string& libraryPath) {
 }
 
 }  // namespace kl::vulkan
+
+#endif

@@ -3,9 +3,10 @@
 // instances and devices this loader made. Everything else in the addon has hidden visibility.
 #pragma once
 
+#include "common/export.h"
 #include "vulkan/vk_error.h"
 
-#define KL_VK_EXPORT extern "C" __attribute__((visibility("default")))
+#define KL_VK_EXPORT KL_EXPORT_C
 
 KL_VK_EXPORT PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char* pName);
 KL_VK_EXPORT PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char* pName);

@@ -45,22 +45,47 @@ asm(R"(
   .size \name, .-\name
   .endm
 )");
+#define KL_VK_TABLES_SECTION ".section .data.rel.ro,\"aw\"\n"
+#define KL_VK_HIDE(name) ".hidden " name "\n"
+#elif defined(__x86_64__) && defined(_WIN32)
+// COFF: a static function symbol (storage class 3, type 32); tables in read-only data, kept out of
+// the DLL's exports by not being dllexport.
+asm(R"(
+  .text
+  .altmacro
+  .macro KL_VK_BEGIN name
+  .p2align 4
+  .def \name; .scl 3; .type 32; .endef
+\name:
+  .endm
+  .macro KL_VK_END name
+  .endm
+)");
+#define KL_VK_TABLES_SECTION ".section .rdata,\"dr\"\n"
+#define KL_VK_HIDE(name) ""
 #endif
-#if defined(__x86_64__) && defined(__linux__)
+#if defined(__x86_64__) && (defined(__linux__) || defined(_WIN32))
 // PhysicalDeviceObject: dispatch at 0, next at 8, unknown-slot table at 16 (static_asserts in
 // loader_instance.h). DeviceDispatch: 64 slots, then the table the object's first word points at.
+// The first argument is in rdi (System V) or rcx (Microsoft x64); the others (registers and
+// stack, with Windows' 32-byte home area) are left untouched; rax is scratch in both.
+#ifdef _WIN32
+#define KL_VK_ARG0 "%rcx"
+#else
+#define KL_VK_ARG0 "%rdi"
+#endif
 #define KL_VK_HAS_STUBS 1
 asm(R"(
   .macro KL_VK_PD_STUB i
   KL_VK_BEGIN kl_vk_pd_stub_\i
-  movq 16(%rdi), %rax
-  movq 8(%rdi), %rdi
+  movq 16()" KL_VK_ARG0 R"(), %rax
+  movq 8()" KL_VK_ARG0 R"(), )" KL_VK_ARG0 R"(
   jmpq *(8*\i)(%rax)
   KL_VK_END kl_vk_pd_stub_\i
   .endm
   .macro KL_VK_DEV_STUB i
   KL_VK_BEGIN kl_vk_dev_stub_\i
-  movq (%rdi), %rax
+  movq ()" KL_VK_ARG0 R"(), %rax
   jmpq *(-8*(64-\i))(%rax)
   KL_VK_END kl_vk_dev_stub_\i
   .endm
@@ -108,10 +133,10 @@ asm(R"(
   .macro KL_VK_DEV_ENTRY i
   .quad kl_vk_dev_stub_\i
   .endm
-  .section .data.rel.ro,"aw"
+)" KL_VK_TABLES_SECTION R"(
   .p2align 3
   .globl kl_vk_pd_stubs
-  .hidden kl_vk_pd_stubs
+)" KL_VK_HIDE("kl_vk_pd_stubs") R"(
 kl_vk_pd_stubs:
   .set kl_i, 0
   .rept 64
@@ -119,7 +144,7 @@ kl_vk_pd_stubs:
   .set kl_i, kl_i+1
   .endr
   .globl kl_vk_dev_stubs
-  .hidden kl_vk_dev_stubs
+)" KL_VK_HIDE("kl_vk_dev_stubs") R"(
 kl_vk_dev_stubs:
   .set kl_i, 0
   .rept 64

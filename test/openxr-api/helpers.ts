@@ -1,6 +1,6 @@
 // Shared by the typed-API tests: an instance over the simulated runtime (optionally with the
 // bundled pass-through layers), through createLoader with its own environment copy.
-import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
+import { createHostPlatform } from '../../lib/core/platform/host.js';
 import { createPassthroughLayers, type PassthroughLayerSet } from '../../lib/openxr/bundled-layers.js';
 import { createLoader } from '../../lib/openxr/loader.js';
 import type { Instance } from '../../lib/openxr/api/instance.js';
@@ -17,7 +17,10 @@ export interface TestInstance {
 export function createTestInstance(options: { passthroughLayers?: number; headless?: boolean; extensions?: readonly string[] } = {}): TestInstance {
   const layers = options.passthroughLayers ? createPassthroughLayers(options.passthroughLayers) : undefined;
   const env = { ...process.env, XR_RUNTIME_JSON: simulatedRuntime(), XR_API_LAYER_PATH: layers?.folder ?? '' };
-  const loader = createLoader({ platform: createLinuxPlatform({ env }), runtimeExtensions: nativeRuntimeExtensions });
+  // This process's platform (Windows under wine in test:platforms), configured through its own
+  // environment copy: never elevated, since wine runs every process elevated and the elevated
+  // rules (which ignore XR_RUNTIME_JSON) are discovery's tests, not these.
+  const loader = createLoader({ platform: createHostPlatform({ env, elevated: false }), runtimeExtensions: nativeRuntimeExtensions });
   const instance = loader.createInstance({
     applicationName: 'openxr-api test',
     enabledApiLayerNames: layers?.names ?? [],

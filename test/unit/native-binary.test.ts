@@ -1,7 +1,7 @@
 // Which addon binary loads, and the one message a platform without a prebuild gets (the
 // packaging test checks the same through the installed CLI and install.cjs).
 import { describe, expect, it } from 'vitest';
-import { availablePrebuilds, currentNativeTarget, locateAddonBinary, PrebuildMissingError } from '../../lib/native-binary.js';
+import { availablePrebuilds, currentNativeTarget, hasPrebuild, locateAddonBinary, PrebuildMissingError } from '../../lib/native-binary.js';
 
 const noBinary = (): string => {
   throw new Error('No native build was found for platform=freebsd arch=riscv64 runtime=node abi=115 uv=1 libc=glibc node=20.20.2');
@@ -49,5 +49,29 @@ describe('BUILD: the addon binary for this platform', () => {
   it('BUILD: the target is npm_config_platform / npm_config_arch when set, as node-gyp-build reads them, else this process', () => {
     expect(currentNativeTarget({ npm_config_platform: 'darwin', npm_config_arch: 'arm64' })).toEqual({ platform: 'darwin', arch: 'arm64' });
     expect(currentNativeTarget({})).toEqual({ platform: process.platform, arch: process.arch });
+  });
+
+  it('BUILD: musl Linux (Alpine): the glibc prebuild node-gyp-build would take is refused with one message naming musl and the source build; a local build still loads', () => {
+    const musl = currentNativeTarget({ npm_config_platform: 'linux', npm_config_arch: 'x64' }, () => 'musl');
+    expect(musl).toEqual({ platform: 'linux', arch: 'x64', libc: 'musl' });
+    expect(currentNativeTarget({ npm_config_platform: 'linux', LIBC: 'musl' }, () => 'glibc').libc).toBe('musl');
+    expect(currentNativeTarget({ npm_config_platform: 'linux', npm_config_arch: 'x64' }, () => 'glibc')).toEqual({ platform: 'linux', arch: 'x64' });
+    const available = ['linux-arm64', 'linux-x64', 'win32-x64'];
+    expect(hasPrebuild(musl, available)).toBe(false);
+    expect(hasPrebuild({ platform: 'linux', arch: 'x64' }, available)).toBe(true);
+    const list = listing({ '/pkg/prebuilds': available });
+    let error: unknown;
+    try {
+      locateAddonBinary('/pkg', () => '/pkg/prebuilds/linux-x64/khronos-loader.node', musl, list);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(PrebuildMissingError);
+    expect((error as PrebuildMissingError).message).toBe(
+      'khronos-loader has no prebuilt binary for linux-x64 with musl libc (Alpine): the prebuilt Linux binaries need glibc 2.28 or later (prebuilt: linux-arm64, linux-x64, win32-x64).\n' +
+        'Build it from source in the package folder (needs CMake and a C++20 compiler; on Alpine: apk add build-base cmake linux-headers):\n' +
+        '  cd /pkg && npm install --no-save cmake-js node-addon-api && npx cmake-js build',
+    );
+    expect(locateAddonBinary('/pkg', () => '/pkg/build/Release/khronos_loader.node', musl, list)).toBe('/pkg/build/Release/khronos_loader.node');
   });
 });

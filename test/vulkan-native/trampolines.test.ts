@@ -1,7 +1,8 @@
 // The generic unknown-command trampolines (native/vulkan/unknown_functions.cc) called directly with
 // fake loader objects by test/native/vulkan_trampoline_check: natively (x86-64 here), and
 // cross-compiled for AArch64 and run under qemu-user (Debian g++-aarch64-linux-gnu,
-// qemu-user-static). Every slot, integer, floating-point and stack arguments passed through.
+// qemu-user-static), and for Windows x64 with mingw-w64 and run under wine (Debian
+// g++-mingw-w64-x86-64, wine64). Every slot, integer, floating-point and stack arguments passed through.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, testNativeDir } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
+import { createWine } from '../../scripts/platforms/wine.js';
 
 const check = path.join(testNativeDir, 'vulkan_trampoline_check/kl_vk_trampoline_check');
 const sources = [path.join(repoRoot, 'test/native/vulkan_trampoline_check/trampoline_check.cc'), path.join(repoRoot, 'native/vulkan/unknown_functions.cc')];
@@ -18,6 +20,11 @@ const missingCross = missingSystemComponent({
   'AArch64 cross compiler (g++-aarch64-linux-gnu)': ['/usr/bin/aarch64-linux-gnu-g++'],
   'AArch64 C library (libc6-arm64-cross)': [path.join(AARCH64_SYSROOT, 'lib/ld-linux-aarch64.so.1')],
   'qemu-user for AArch64 (qemu-user-static)': ['/usr/bin/qemu-aarch64-static', '/usr/bin/qemu-aarch64'],
+});
+
+const missingWindows = missingSystemComponent({
+  'mingw-w64 cross compiler (g++-mingw-w64-x86-64)': ['/usr/bin/x86_64-w64-mingw32-g++-posix'],
+  'wine (wine64)': ['/usr/lib/wine/wine64', '/usr/bin/wine64', '/usr/bin/wine'],
 });
 
 describe('generic unknown-command trampolines', () => {
@@ -36,4 +43,16 @@ describe('generic unknown-command trampolines', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it.skipIf(missingWindows !== null)('VK-CH-4: the Windows x64 stubs (first argument in rcx) do the same under wine (mingw-w64 cross-compiled)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'kl-win64-'));
+    try {
+      const program = path.join(dir, 'trampoline_check.exe');
+      execFileSync('x86_64-w64-mingw32-g++-posix', ['-std=c++20', '-O2', '-Wall', '-Wextra', '-Werror', '-I', path.join(repoRoot, 'native'), ...sources, '-static', '-o', program], { stdio: ['ignore', 'ignore', 'inherit'] });
+      const wine = createWine(path.join(repoRoot, 'build/wine-prefix-tests'));
+      expect(wine.run([program], dir).trim()).toBe('trampolines ok: 128 calls');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

@@ -41,9 +41,14 @@ export interface PlatformFileSystem {
 
 export type RegistryHive = 'HKLM' | 'HKCU';
 
+/**
+ * A registry value. `data`: a string for REG_SZ / REG_EXPAND_SZ (unexpanded), string[] for
+ * REG_MULTI_SZ, a number for REG_DWORD / REG_QWORD, the stored bytes for every other type
+ * (`REG_0x<hex>` names a type Windows does not define).
+ */
 export interface RegistryValue {
   readonly name: string;
-  readonly type: 'REG_SZ' | 'REG_EXPAND_SZ' | 'REG_MULTI_SZ' | 'REG_DWORD' | 'REG_QWORD' | 'REG_BINARY';
+  readonly type: 'REG_SZ' | 'REG_EXPAND_SZ' | 'REG_MULTI_SZ' | 'REG_DWORD' | 'REG_QWORD' | 'REG_BINARY' | 'REG_NONE' | `REG_${string}`;
   readonly data: string | number | readonly string[] | Uint8Array;
 }
 

@@ -1,5 +1,5 @@
-// Windows as a platform adapter: the registry and file system views are injected (a Node
-// process on Windows would pass views over the real registry; tests pass fixtures).
+// Windows as a platform adapter: the registry and file system views are injected (on Windows,
+// host.ts passes the real registry through the addon; tests pass fixtures).
 import type { PlatformEnv, PlatformFileSystem, Platform, RegistryView } from './platform.js';
 
 export interface WindowsPlatformOptions {

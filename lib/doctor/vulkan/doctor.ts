@@ -1,7 +1,7 @@
 // doctorVulkan(): checks every Vulkan driver and layer manifest discovery found, then loads and
 // negotiates each driver and each layer library in a child process of its own, and returns the
 // report. Never throws for anything a manifest or a library does.
-import { createLinuxPlatform } from '../../core/platform/linux.js';
+import { createHostPlatform } from '../../core/platform/host.js';
 import type { NativeVulkanProbeResult } from '../../native.js';
 import type { VulkanDiscoveryOptions } from '../../vulkan/discovery/context.js';
 import { discoverState } from '../../vulkan/discovery/discover.js';
@@ -26,7 +26,7 @@ export interface VulkanDoctorOptions extends Omit<VulkanDiscoveryOptions, 'platf
 
 export async function doctorVulkan(options: VulkanDoctorOptions = {}): Promise<VulkanDoctorReport> {
   const env = options.env ?? process.env;
-  const platform = createLinuxPlatform({ env, ...(options.elevated !== undefined ? { elevated: options.elevated } : {}) });
+  const platform = createHostPlatform({ env, ...(options.elevated !== undefined ? { elevated: options.elevated } : {}) });
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   const { env: _env, elevated: _elevated, timeoutMs: _t, concurrency, nodeArch, ...discoveryOptions } = options;
   const state = discoverState(platform, discoveryOptions);

@@ -1,5 +1,5 @@
 // discover(): everything the OpenXR loader decides before any library is loaded.
-import { createLinuxPlatform } from '../../core/platform/linux.js';
+import { createHostPlatform } from '../../core/platform/host.js';
 import type { Platform } from '../../core/platform/platform.js';
 import { createContext, type DiscoveryContext, type DiscoveryOptions } from './context.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -26,7 +26,7 @@ export interface DiscoveryResult {
 }
 
 export function resolvePlatform(options: DiscoveryOptions): Platform {
-  return options.platform ?? createLinuxPlatform();
+  return options.platform ?? createHostPlatform();
 }
 
 /** With `runtimeChoice`, the runtime is the one the application chose instead of the active one. */

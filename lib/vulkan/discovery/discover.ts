@@ -1,7 +1,7 @@
 // discover(): everything the Vulkan loader decides before it loads a library — the settings file,
 // drivers, layers with their on/off state and why, the filters — as plain data. Never throws:
 // every problem is a diagnostic.
-import { createLinuxPlatform } from '../../core/platform/linux.js';
+import { createHostPlatform } from '../../core/platform/host.js';
 import type { Platform } from '../../core/platform/platform.js';
 import { formatVulkanVersion } from './api-version.js';
 import { createVulkanContext, type VulkanDiscoveryContext, type VulkanDiscoveryOptions } from './context.js';
@@ -166,5 +166,5 @@ export function discoverState(platform: Platform, options: VulkanDiscoveryOption
 
 /** Never throws: every problem is in `diagnostics`. */
 export function discover(options: VulkanDiscoveryOptions = {}): VulkanDiscoveryResult {
-  return discoverState(options.platform ?? createLinuxPlatform(), options).result;
+  return discoverState(options.platform ?? createHostPlatform(), options).result;
 }
