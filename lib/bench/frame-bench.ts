@@ -3,7 +3,7 @@
 // through this loader (a loop of xrLocateSpace, or xrLocateSpaces on a 1.1 instance), for
 // N = 1, 4, 16, 64, on OpenXR 1.0 and 1.1 instances, with an empty N-API call as the yardstick.
 import os from 'node:os';
-import { createLinuxPlatform } from '../core/platform/linux.js';
+import { createHostPlatform } from '../core/platform/host.js';
 import { XR_API_VERSION_1_0, XR_API_VERSION_1_1 } from '../generated/openxr.js';
 import { nativeSessionOf } from '../openxr/api/handles.js';
 import type { Instance } from '../openxr/api/instance.js';
@@ -84,7 +84,7 @@ const REFERENCE_TYPES = ['view', 'stage', 'local'] as const;
 
 function benchInstance(options: FrameBenchOptions, apiVersion: FrameBenchApiVersion): { instance: Instance; clock: boolean } {
   const env = { ...(options.baseEnv ?? process.env), XR_RUNTIME_JSON: options.runtime.manifestPath };
-  const loader = createLoader({ platform: createLinuxPlatform({ env }), runtimeExtensions: nativeRuntimeExtensions, logWriter: (text) => process.stderr.write(text) });
+  const loader = createLoader({ platform: createHostPlatform({ env }), runtimeExtensions: nativeRuntimeExtensions, logWriter: (text) => process.stderr.write(text) });
   const clock = loader.enumerateInstanceExtensionProperties().some((e) => e.name === 'XR_KHR_convert_timespec_time');
   const instance = loader.createInstance({
     applicationName: 'khronos-loader bench frame',
