@@ -5,6 +5,10 @@ import { OPENXR, VULKAN, type ApiConfig } from './apis.js';
 import { dispatchCommands } from './commands.js';
 import { emitPlatformTypesHeader, emitTypesHeaders, enumsHeaderName } from './ctypes.js';
 import { emitOpenXrCommands, emitVulkanCommands } from './dispatch.js';
+import { emitLayoutCheck } from './marshal-layout.js';
+import { buildMarshalModel } from './marshal-model.js';
+import { emitMarshalHeader } from './marshal-native.js';
+import { emitCommandsModule } from './marshal-ts.js';
 import { readRegistry, type ApiName } from './registry.js';
 import { RegistrySelector, type Selection } from './select.js';
 import { emitOpenXrModule, emitVulkanModule } from './typescript.js';
@@ -70,6 +74,13 @@ export function renderAll(registryDir: string): GeneratedFile[] {
     files.push({ path: rel(NATIVE_DIR, cfg.commandsHeader), content: dispatch(cfg, selection, commands) });
     const ts = cfg.api === 'openxr' ? emitOpenXrModule : emitVulkanModule;
     files.push({ path: rel(TS_DIR, cfg.tsModule), content: ts(cfg, selection, commands) });
+    if (cfg.api === 'openxr') {
+      // The generated bindings: marshal tables, their TypeScript types, and the layout check.
+      const model = buildMarshalModel(selection, commands);
+      files.push({ path: rel(NATIVE_DIR, 'openxr_marshal.h'), content: emitMarshalHeader(cfg, selection, model) });
+      files.push({ path: rel(NATIVE_DIR, 'openxr_layout_check.h'), content: emitLayoutCheck(cfg, selection, model) });
+      files.push({ path: rel(TS_DIR, 'openxr-commands.ts'), content: emitCommandsModule(cfg, selection, model) });
+    }
   }
   return files;
 }
