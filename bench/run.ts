@@ -6,7 +6,9 @@
 //  2. The simulated runtime that ships with the package (issue 6): xrLocateSpace with 0..4
 //     pass-through layers and core_validation when installed, then the other commands.
 //  3. Monado, when built (issue 17): xrLocateSpace with 0..4 pass-through layers and core_validation.
-//  4. Vulkan (issue 10): vkGetDeviceQueue and vkCmdPushConstants on lavapipe with 0/1/3
+//  4. The generated bindings (issue 18): xrGetActionStateFloat, xrLocateSpace and
+//     xrGetSystemProperties through openXrCommands beside the hand-written typed API, on the simulated runtime.
+//  5. Vulkan (issue 10): vkGetDeviceQueue and vkCmdPushConstants on lavapipe with 0/1/3
 //     pass-through Vulkan layers and VK_LAYER_KHRONOS_validation, ours beside the Khronos loader.
 // KL_BENCH_SCALE (default 1) multiplies every iteration count (e.g. 0.01 for a quick look).
 // KL_BENCH_ONLY=vulkan runs part 4 alone and replaces only its section of bench/RESULTS.md.
@@ -24,6 +26,10 @@ import { packageRoot } from '../lib/native.js';
 import type { Summary } from '../lib/bench/stats.js';
 import { runVulkanBench, SYSTEM_EXPLICIT_LAYER_FOLDER, khronosVulkanLoaderPackageVersion, type VulkanBenchResult } from '../lib/bench/run-vulkan-bench.js';
 import { formatVulkanBenchMarkdown, vulkanTargets } from '../lib/bench/vulkan-report.js';
+import { formatGeneratedBench, measureGeneratedBesideHandWritten } from '../lib/bench/generated-commands.js';
+import { createLinuxPlatform } from '../lib/core/platform/linux.js';
+import { createLoader } from '../lib/openxr/loader.js';
+import { simulatedRuntime } from '../lib/openxr/simulated-runtime.js';
 
 const scale = Number(process.env.KL_BENCH_SCALE ?? 1);
 const repeats = Number(process.env.KL_BENCH_REPEATS ?? 7);
@@ -102,6 +108,29 @@ function targets(dispatch: OpenXrBenchResult): string[] {
     target('issue 5, no layers: JS space.locate ≥ 2× faster than koffi', js && koffi ? koffi.median / js.median : undefined, (v) => v >= 2, (v) => `koffi ÷ space.locate = ${v.toFixed(2)}×`),
   );
   return lines;
+}
+
+/** Part 4: the generated bindings' cost per call beside the hand-written typed API (issue 18). */
+function generatedSection(): string[] {
+  progress('the generated bindings beside the hand-written typed API');
+  const env = { ...process.env, XR_RUNTIME_JSON: simulatedRuntime(), XR_API_LAYER_PATH: '' };
+  const instance = createLoader({ platform: createLinuxPlatform({ env }) }).createInstance({ applicationName: 'bench generated', enabledExtensionNames: ['XR_MND_headless'] });
+  try {
+    const rows = measureGeneratedBesideHandWritten(instance, 1_000_000_000, { iterations: iterations(200_000), repeats });
+    return [
+      '## The generated bindings beside the hand-written typed API (issue 18)',
+      '',
+      'The same command on the same headless session of the simulated runtime, no layers, from JavaScript:',
+      'the generated bindings (`openXrCommands(instance)`, plain objects marshalled through the generated tables on',
+      'every call, a fresh result object returned) beside the hand-written typed API (bound once, writing into',
+      'reused storage). The hand-written per-frame paths are unchanged; the generated ones are for everything else.',
+      '',
+      ...formatGeneratedBench(rows),
+      '',
+    ];
+  } finally {
+    instance.destroy();
+  }
 }
 
 const VULKAN_START = '<!-- vulkan-bench:start (bench/run.ts writes this section) -->';
@@ -209,6 +238,9 @@ async function main(): Promise<void> {
     });
   } else progress(`Monado not built (${monado}): its section is left out; scripts/build-monado.sh builds it`);
 
+  // 4. The generated bindings beside the hand-written paths (issue 18).
+  const generated = generatedSection();
+
   // NODE-4's strict figures (the test keeps loose sanity bounds: it runs on a shared CI machine).
   const vulkan = await vulkanSection();
 
@@ -240,6 +272,7 @@ async function main(): Promise<void> {
     lines.push(formatBenchMarkdown(s.result, { title: s.title, omitRunInfo: true, ...(s.chart ? { chartLink: s.chart } : {}) }));
     if (s.chart) lines.push(`![${s.title.replace(/`/g, '')}](${s.chart})`, '');
   }
+  lines.push(...generated);
   lines.push(vulkan);
   // Results measured by hand elsewhere (the compute example on several machines) are kept, appended as they are.
   const elsewhere = path.join(packageRoot, 'bench/VULKAN-COMPUTE.md');

@@ -2,13 +2,32 @@
 // Types of the generated OpenXR bindings (lib/openxr/commands.ts builds the functions from XR_GENERATED_COMMANDS).
 // Platform rule: the tables cover every structure and command of OpenXR 1.0, 1.1 and of every extension
 // that needs no platform header. Extensions the registry marks with a platform or a protecting macro
-// (XR_USE_PLATFORM_WIN32, _ANDROID, _EGL, _XLIB, XR_USE_GRAPHICS_API_D3D11/12, _METAL, _OPENGL(_ES), _VULKAN, ...)
-// name types of those headers and are left out on every target; their commands are not in the tables.
+// (XR_USE_PLATFORM_WIN32, _ANDROID, _EGL, _XLIB, XR_USE_GRAPHICS_API_D3D11/12, _METAL, _OPENGL(_ES), ...)
+// name types of those headers and are left out on every target; their commands are not in the tables. The Vulkan
+// graphics binding (XR_USE_GRAPHICS_API_VULKAN) is in: its Vulkan handles are 64-bit handles, its Vulkan
+// structures pointers (bigint addresses), and its commands are resolved by name through xrGetInstanceProcAddr.
 // Left out (26): XR_KHR_android_thread_settings XR_KHR_android_surface_swapchain XR_KHR_android_create_instance XR_KHR_vulkan_swapchain_format_list XR_KHR_opengl_enable XR_KHR_opengl_es_enable XR_KHR_vulkan_enable XR_KHR_D3D11_enable XR_KHR_D3D12_enable XR_KHR_metal_enable XR_KHR_win32_convert_performance_counter_time XR_KHR_convert_timespec_time XR_MNDX_egl_enable XR_MSFT_perception_anchor_interop XR_MSFT_holographic_window_attachment XR_FB_android_surface_swapchain_create XR_KHR_loader_init_android XR_KHR_vulkan_enable2 XR_ML_compat XR_OCULUS_audio_device_guid XR_FB_foveation_vulkan XR_FB_swapchain_update_state_android_surface XR_FB_swapchain_update_state_opengl_es XR_FB_swapchain_update_state_vulkan XR_META_vulkan_swapchain_create_info XR_ANDROID_anchor_sharing_export
 /* eslint-disable */
 
 /** A structure in a next chain or behind a base-header pointer: its `type` says which it is. */
 export type XrChained<T extends { readonly type?: number }> = T & { readonly type: NonNullable<T['type']> };
+
+/** What seeds a structure the runtime fills: any part of it (a next chain to fill, a caller-sized array or its length). */
+export type XrInit<T> = {
+  readonly [K in keyof T]?: K extends 'next'
+    ? XrInitChained<XrNextElement<T[K]>> | readonly XrInitChained<XrNextElement<T[K]>>[] | null
+    : T[K] extends readonly (infer E)[]
+      ? readonly XrInit<E>[] | number
+      : T[K] extends object
+        ? XrInit<T[K]>
+        : T[K];
+};
+/** A structure as a command returns it: every member there (null for a null pointer), `next` only when chained. */
+export type XrReturned<T> = { readonly [K in Exclude<keyof T, 'next'>]-?: Exclude<T[K], undefined> } & { readonly [K in Extract<keyof T, 'next'>]?: T[K] };
+/** One structure of a next chain (one object or an array of them). */
+export type XrNextElement<N> = N extends readonly (infer E)[] ? E : N extends null | undefined ? never : N;
+/** A chained structure the runtime fills, seeded: its type, and any part of it. */
+export type XrInitChained<E> = E extends { readonly type?: number } ? XrInit<E> & { readonly type: NonNullable<E['type']> } : never;
 
 /** XrVector2f. */
 export interface XrVector2f {
@@ -91,13 +110,13 @@ export interface XrRect2Di {
 
 /** XrBaseInStructure. */
 export interface XrBaseInStructure {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next: XrBaseInStructure;
 }
 
 /** XrBaseOutStructure. */
 export interface XrBaseOutStructure {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next: XrBaseOutStructure;
 }
 
@@ -181,6 +200,17 @@ export interface XrSystemTrackingProperties {
   readonly positionTracking: boolean;
 }
 
+/** XrGraphicsBindingVulkanKHR. */
+export interface XrGraphicsBindingVulkanKHR {
+  readonly type?: 1000025000;
+  readonly next?: null;
+  readonly instance: bigint;
+  readonly physicalDevice: bigint;
+  readonly device: bigint;
+  readonly queueFamilyIndex: number;
+  readonly queueIndex: number;
+}
+
 /** XrSessionCreateInfo. */
 export interface XrSessionCreateInfo {
   readonly type?: 8;
@@ -189,7 +219,7 @@ export interface XrSessionCreateInfo {
   readonly systemId: bigint;
 }
 /** What XrSessionCreateInfo.next may hold (the registry's structextends). */
-export type XrSessionCreateInfoNext = XrChained<XrSessionCreateInfoOverlayEXTX>;
+export type XrSessionCreateInfoNext = XrChained<XrGraphicsBindingVulkanKHR> | XrChained<XrSessionCreateInfoOverlayEXTX>;
 
 /** XrSessionBeginInfo. */
 export interface XrSessionBeginInfo {
@@ -215,13 +245,22 @@ export interface XrSwapchainCreateInfo {
   readonly mipCount: number;
 }
 /** What XrSwapchainCreateInfo.next may hold (the registry's structextends). */
-export type XrSwapchainCreateInfoNext = XrChained<XrSecondaryViewConfigurationSwapchainCreateInfoMSFT> | XrChained<XrSwapchainCreateInfoFoveationFB>;
+export type XrSwapchainCreateInfoNext = XrChained<XrVulkanSwapchainFormatListCreateInfoKHR> | XrChained<XrVulkanSwapchainCreateInfoMETA> | XrChained<XrSecondaryViewConfigurationSwapchainCreateInfoMSFT> | XrChained<XrSwapchainCreateInfoFoveationFB>;
 
 /** XrSwapchainImageBaseHeader. Filled by the runtime. */
 export interface XrSwapchainImageBaseHeader {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next?: null;
 }
+
+/** XrSwapchainImageVulkanKHR. Filled by the runtime. */
+export interface XrSwapchainImageVulkanKHR {
+  readonly type?: 1000025001;
+  readonly next?: XrSwapchainImageVulkanKHRNext | readonly XrSwapchainImageVulkanKHRNext[] | null;
+  readonly image: bigint;
+}
+/** What XrSwapchainImageVulkanKHR.next may hold (the registry's structextends). */
+export type XrSwapchainImageVulkanKHRNext = XrChained<XrSwapchainImageFoveationVulkanFB>;
 
 /** XrSwapchainImageAcquireInfo. */
 export interface XrSwapchainImageAcquireInfo {
@@ -335,7 +374,7 @@ export interface XrSwapchainSubImage {
 
 /** XrCompositionLayerBaseHeader. */
 export interface XrCompositionLayerBaseHeader {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next?: XrCompositionLayerBaseHeaderNext | readonly XrCompositionLayerBaseHeaderNext[] | null;
   readonly layerFlags?: bigint;
   readonly space: bigint;
@@ -464,7 +503,7 @@ export type XrFrameStateNext = XrChained<XrSecondaryViewConfigurationFrameStateM
 
 /** XrHapticBaseHeader. */
 export interface XrHapticBaseHeader {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next?: null;
 }
 
@@ -479,7 +518,7 @@ export interface XrHapticVibration {
 
 /** XrEventDataBaseHeader. Filled by the runtime. */
 export interface XrEventDataBaseHeader {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next?: null;
 }
 
@@ -692,6 +731,13 @@ export interface XrActionCreateInfo {
   readonly localizedActionName: string;
 }
 
+/** XrVulkanSwapchainFormatListCreateInfoKHR. */
+export interface XrVulkanSwapchainFormatListCreateInfoKHR {
+  readonly type?: 1000014000;
+  readonly next?: null;
+  readonly viewFormats: readonly number[];
+}
+
 /** XrDebugUtilsObjectNameInfoEXT. */
 export interface XrDebugUtilsObjectNameInfoEXT {
   readonly type?: 1000019000;
@@ -735,6 +781,53 @@ export interface XrVisibilityMaskKHR {
   readonly next?: null;
   readonly vertices?: readonly XrVector2f[];
   readonly indices?: readonly number[];
+}
+
+/** XrGraphicsRequirementsVulkanKHR. */
+export interface XrGraphicsRequirementsVulkanKHR {
+  readonly type?: 1000025002;
+  readonly next?: null;
+  readonly minApiVersionSupported: bigint;
+  readonly maxApiVersionSupported: bigint;
+}
+
+/** XrVulkanInstanceCreateInfoKHR. */
+export interface XrVulkanInstanceCreateInfoKHR {
+  readonly type?: 1000090000;
+  readonly next?: null;
+  readonly systemId: bigint;
+  readonly createFlags?: bigint;
+  readonly pfnGetInstanceProcAddr: bigint;
+  readonly vulkanCreateInfo: bigint;
+  readonly vulkanAllocator?: bigint;
+}
+
+/** XrVulkanDeviceCreateInfoKHR. */
+export interface XrVulkanDeviceCreateInfoKHR {
+  readonly type?: 1000090001;
+  readonly next?: null;
+  readonly systemId: bigint;
+  readonly createFlags?: bigint;
+  readonly pfnGetInstanceProcAddr: bigint;
+  readonly vulkanPhysicalDevice: bigint;
+  readonly vulkanCreateInfo: bigint;
+  readonly vulkanAllocator?: bigint;
+}
+
+/** XrVulkanGraphicsDeviceGetInfoKHR. */
+export interface XrVulkanGraphicsDeviceGetInfoKHR {
+  readonly type?: 1000090003;
+  readonly next?: null;
+  readonly systemId: bigint;
+  readonly vulkanInstance: bigint;
+}
+
+/** XrVulkanSwapchainCreateInfoMETA. */
+export interface XrVulkanSwapchainCreateInfoMETA {
+  readonly type?: 1000227000;
+  readonly next?: null;
+  readonly additionalCreateFlags: number;
+  readonly additionalUsageFlags: number;
 }
 
 /** XrSessionCreateInfoOverlayEXTX. */
@@ -815,7 +908,7 @@ export interface XrBindingModificationsKHR {
 
 /** XrBindingModificationBaseHeaderKHR. */
 export interface XrBindingModificationBaseHeaderKHR {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next?: null;
 }
 
@@ -959,7 +1052,7 @@ export interface XrHandJointLocationEXT {
 
 /** XrHandJointVelocityEXT. Filled by the runtime. */
 export interface XrHandJointVelocityEXT {
-  readonly velocityFlags?: bigint;
+  readonly velocityFlags: bigint;
   readonly linearVelocity: XrVector3f;
   readonly angularVelocity: XrVector3f;
 }
@@ -1222,7 +1315,7 @@ export interface XrHandTrackingDataSourceStateEXT {
   readonly type?: 1000428001;
   readonly next?: null;
   readonly isActive: boolean;
-  readonly dataSource?: number;
+  readonly dataSource: number;
 }
 
 /** XrHandMeshSpaceCreateInfoMSFT. */
@@ -1333,8 +1426,25 @@ export interface XrSecondaryViewConfigurationSwapchainCreateInfoMSFT {
 
 /** XrSwapchainStateBaseHeaderFB. */
 export interface XrSwapchainStateBaseHeaderFB {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next?: null;
+}
+
+/** XrSwapchainStateSamplerVulkanFB. */
+export interface XrSwapchainStateSamplerVulkanFB {
+  readonly type?: 1000163000;
+  readonly next?: null;
+  readonly minFilter: number;
+  readonly magFilter: number;
+  readonly mipmapMode: number;
+  readonly wrapModeS: number;
+  readonly wrapModeT: number;
+  readonly swizzleRed: number;
+  readonly swizzleGreen: number;
+  readonly swizzleBlue: number;
+  readonly swizzleAlpha: number;
+  readonly maxAnisotropy: number;
+  readonly borderColor: XrColor4f;
 }
 
 /** XrCompositionLayerSecureContentFB. */
@@ -1346,7 +1456,7 @@ export interface XrCompositionLayerSecureContentFB {
 
 /** XrLoaderInitInfoBaseHeaderKHR. */
 export interface XrLoaderInitInfoBaseHeaderKHR {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next?: XrLoaderInitInfoBaseHeaderKHRNext | readonly XrLoaderInitInfoBaseHeaderKHRNext[] | null;
 }
 /** What XrLoaderInitInfoBaseHeaderKHR.next may hold (the registry's structextends). */
@@ -1758,6 +1868,15 @@ export interface XrSwapchainStateFoveationFB {
   readonly profile: bigint;
 }
 
+/** XrSwapchainImageFoveationVulkanFB. Filled by the runtime. */
+export interface XrSwapchainImageFoveationVulkanFB {
+  readonly type?: 1000160000;
+  readonly next?: null;
+  readonly image: bigint;
+  readonly width: number;
+  readonly height: number;
+}
+
 /** XrFoveationLevelProfileCreateInfoFB. */
 export interface XrFoveationLevelProfileCreateInfoFB {
   readonly type?: 1000115000;
@@ -1821,14 +1940,14 @@ export interface XrHandTrackingScaleFB {
   readonly sensorOutput: number;
   readonly currentOutput: number;
   readonly overrideHandScale: boolean;
-  readonly overrideValueInput?: number;
+  readonly overrideValueInput: number;
 }
 
 /** XrHandTrackingAimStateFB. Filled by the runtime. */
 export interface XrHandTrackingAimStateFB {
   readonly type?: 1000111001;
   readonly next?: null;
-  readonly status?: bigint;
+  readonly status: bigint;
   readonly aimPose: XrPosef;
   readonly pinchStrengthIndex: number;
   readonly pinchStrengthMiddle: number;
@@ -1900,7 +2019,7 @@ export interface XrSystemRenderModelPropertiesFB {
 
 /** XrSpaceQueryInfoBaseHeaderFB. */
 export interface XrSpaceQueryInfoBaseHeaderFB {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next?: XrSpaceQueryInfoBaseHeaderFBNext | readonly XrSpaceQueryInfoBaseHeaderFBNext[] | null;
 }
 /** What XrSpaceQueryInfoBaseHeaderFB.next may hold (the registry's structextends). */
@@ -1908,7 +2027,7 @@ export type XrSpaceQueryInfoBaseHeaderFBNext = XrChained<XrSpaceGroupUuidFilterI
 
 /** XrSpaceFilterInfoBaseHeaderFB. */
 export interface XrSpaceFilterInfoBaseHeaderFB {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next?: XrSpaceFilterInfoBaseHeaderFBNext | readonly XrSpaceFilterInfoBaseHeaderFBNext[] | null;
 }
 /** What XrSpaceFilterInfoBaseHeaderFB.next may hold (the registry's structextends). */
@@ -2062,8 +2181,8 @@ export interface XrSpaceTriangleMeshGetInfoMETA {
 export interface XrSpaceTriangleMeshMETA {
   readonly type?: 1000269002;
   readonly next?: null;
-  readonly vertices?: readonly XrVector3f[];
-  readonly indices?: readonly number[];
+  readonly vertices: readonly XrVector3f[];
+  readonly indices: readonly number[];
 }
 
 /** XrRoomMeshFaceMETA. */
@@ -2299,7 +2418,7 @@ export interface XrSystemSpatialEntitySharingPropertiesMETA {
 
 /** XrShareSpacesRecipientBaseHeaderMETA. */
 export interface XrShareSpacesRecipientBaseHeaderMETA {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next?: null;
 }
 
@@ -2408,7 +2527,7 @@ export interface XrSystemPassthroughPropertiesFB {
 export interface XrSystemPassthroughProperties2FB {
   readonly type?: 1000118006;
   readonly next?: null;
-  readonly capabilities?: bigint;
+  readonly capabilities: bigint;
 }
 
 /** XrPassthroughCreateInfoFB. */
@@ -2711,7 +2830,7 @@ export interface XrViveTrackerPathsHTCX {
   readonly type?: 1000103000;
   readonly next?: null;
   readonly persistentPath: bigint;
-  readonly rolePath?: bigint;
+  readonly rolePath: bigint;
 }
 
 /** XrEventDataViveTrackerConnectedHTCX. Filled by the runtime. */
@@ -2757,7 +2876,7 @@ export interface XrBodyJointsLocateInfoHTC {
 
 /** XrBodyJointLocationHTC. Filled by the runtime. */
 export interface XrBodyJointLocationHTC {
-  readonly locationFlags?: bigint;
+  readonly locationFlags: bigint;
   readonly pose: XrPosef;
 }
 
@@ -2944,7 +3063,7 @@ export interface XrSystemSpaceDiscoveryPropertiesMETA {
 
 /** XrSpaceFilterBaseHeaderMETA. */
 export interface XrSpaceFilterBaseHeaderMETA {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next?: null;
 }
 
@@ -3371,7 +3490,7 @@ export interface XrPerformanceMetricsStateANDROID {
 export interface XrPerformanceMetricsCounterANDROID {
   readonly type?: 1000465001;
   readonly next?: null;
-  readonly counterFlags?: bigint;
+  readonly counterFlags: bigint;
   readonly counterUnit: number;
   readonly uintValue: number;
   readonly floatValue: number;
@@ -3827,7 +3946,7 @@ export interface XrEventDataLocalizationChangedML {
 
 /** XrLocalizationMapQueryInfoBaseHeaderML. */
 export interface XrLocalizationMapQueryInfoBaseHeaderML {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next?: null;
 }
 
@@ -4019,7 +4138,7 @@ export interface XrEventDataUserPresenceChangedEXT {
 
 /** XrFutureCompletionBaseHeaderEXT. */
 export interface XrFutureCompletionBaseHeaderEXT {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next?: null;
   readonly futureResult: number;
 }
@@ -4173,7 +4292,7 @@ export interface XrSpatialCapabilityComponentTypesEXT {
 
 /** XrSpatialCapabilityConfigurationBaseHeaderEXT. */
 export interface XrSpatialCapabilityConfigurationBaseHeaderEXT {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next?: null;
   readonly capability: number;
   readonly enabledComponents: readonly number[];
@@ -4654,7 +4773,7 @@ export interface XrSoundObstacleMaterialConfigBD {
 
 /** XrSpatialAnchorsCreateInfoBaseHeaderML. */
 export interface XrSpatialAnchorsCreateInfoBaseHeaderML {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next?: null;
 }
 
@@ -4690,7 +4809,7 @@ export interface XrSpatialAnchorsCreateStorageInfoML {
 
 /** XrSpatialAnchorsQueryInfoBaseHeaderML. */
 export interface XrSpatialAnchorsQueryInfoBaseHeaderML {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next?: null;
 }
 
@@ -5041,7 +5160,7 @@ export type XrSpatialEntityComponentGetInfoBDNext = XrChained<XrSpatialEntityLoc
 
 /** XrSpatialEntityComponentDataBaseHeaderBD. */
 export interface XrSpatialEntityComponentDataBaseHeaderBD {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next?: XrSpatialEntityComponentDataBaseHeaderBDNext | readonly XrSpatialEntityComponentDataBaseHeaderBDNext[] | null;
 }
 /** What XrSpatialEntityComponentDataBaseHeaderBD.next may hold (the registry's structextends). */
@@ -5824,7 +5943,7 @@ export interface XrEnvironmentRaycasterCreateCompletionMETA {
 
 /** XrEnvironmentRaycastFilterBaseHeaderMETA. */
 export interface XrEnvironmentRaycastFilterBaseHeaderMETA {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next?: null;
 }
 
@@ -5918,7 +6037,7 @@ export interface XrSystemHapticParametricPropertiesEXT {
 
 /** XrGoogleCloudAuthInfoBaseHeaderANDROID. */
 export interface XrGoogleCloudAuthInfoBaseHeaderANDROID {
-  readonly type?: 0;
+  readonly type?: number;
   readonly next?: XrGoogleCloudAuthInfoBaseHeaderANDROIDNext | readonly XrGoogleCloudAuthInfoBaseHeaderANDROIDNext[] | null;
 }
 /** What XrGoogleCloudAuthInfoBaseHeaderANDROID.next may hold (the registry's structextends). */
@@ -5960,17 +6079,17 @@ export interface XrCommands {
   /** xrGetInstanceProcAddr (XR_VERSION_1_0). */
   xrGetInstanceProcAddr(instance: bigint | null | undefined, name: string): { readonly result: number; readonly function: bigint };
   /** xrEnumerateApiLayerProperties (XR_VERSION_1_0). */
-  xrEnumerateApiLayerProperties(properties?: Partial<XrApiLayerProperties>): { readonly result: number; readonly properties: XrApiLayerProperties[] };
+  xrEnumerateApiLayerProperties(properties?: XrInit<XrApiLayerProperties>): { readonly result: number; readonly properties: XrReturned<XrApiLayerProperties>[] };
   /** xrEnumerateInstanceExtensionProperties (XR_VERSION_1_0). */
-  xrEnumerateInstanceExtensionProperties(layerName?: string | null, properties?: Partial<XrExtensionProperties>): { readonly result: number; readonly properties: XrExtensionProperties[] };
+  xrEnumerateInstanceExtensionProperties(layerName?: string | null, properties?: XrInit<XrExtensionProperties>): { readonly result: number; readonly properties: XrReturned<XrExtensionProperties>[] };
   /** xrCreateInstance (XR_VERSION_1_0). */
   xrCreateInstance(createInfo: XrInstanceCreateInfo): { readonly result: number; readonly instance: bigint };
   /** xrDestroyInstance (XR_VERSION_1_0). */
   xrDestroyInstance(instance: bigint): { readonly result: number };
   /** xrGetInstanceProperties (XR_VERSION_1_0). */
-  xrGetInstanceProperties(instance: bigint, instanceProperties?: Partial<XrInstanceProperties>): { readonly result: number; readonly instanceProperties: XrInstanceProperties };
+  xrGetInstanceProperties(instance: bigint, instanceProperties?: XrInit<XrInstanceProperties>): { readonly result: number; readonly instanceProperties: XrReturned<XrInstanceProperties> };
   /** xrPollEvent (XR_VERSION_1_0). */
-  xrPollEvent(instance: bigint, eventData?: Partial<XrEventDataBuffer>): { readonly result: number; readonly eventData: XrEventDataBuffer };
+  xrPollEvent(instance: bigint, eventData?: XrInit<XrEventDataBuffer>): { readonly result: number; readonly eventData: XrReturned<XrEventDataBuffer> };
   /** xrResultToString (XR_VERSION_1_0). */
   xrResultToString(instance: bigint, value: number): { readonly result: number; readonly buffer: string };
   /** xrStructureTypeToString (XR_VERSION_1_0). */
@@ -5978,9 +6097,9 @@ export interface XrCommands {
   /** xrGetSystem (XR_VERSION_1_0). */
   xrGetSystem(instance: bigint, getInfo: XrSystemGetInfo): { readonly result: number; readonly systemId: bigint };
   /** xrGetSystemProperties (XR_VERSION_1_0). */
-  xrGetSystemProperties(instance: bigint, systemId: bigint, properties?: Partial<XrSystemProperties>): { readonly result: number; readonly properties: XrSystemProperties };
+  xrGetSystemProperties(instance: bigint, systemId: bigint | number, properties?: XrInit<XrSystemProperties>): { readonly result: number; readonly properties: XrReturned<XrSystemProperties> };
   /** xrEnumerateEnvironmentBlendModes (XR_VERSION_1_0). */
-  xrEnumerateEnvironmentBlendModes(instance: bigint, systemId: bigint, viewConfigurationType: number): { readonly result: number; readonly environmentBlendModes: number[] };
+  xrEnumerateEnvironmentBlendModes(instance: bigint, systemId: bigint | number, viewConfigurationType: number): { readonly result: number; readonly environmentBlendModes: number[] };
   /** xrCreateSession (XR_VERSION_1_0). */
   xrCreateSession(instance: bigint, createInfo: XrSessionCreateInfo): { readonly result: number; readonly session: bigint };
   /** xrDestroySession (XR_VERSION_1_0). */
@@ -5990,19 +6109,19 @@ export interface XrCommands {
   /** xrCreateReferenceSpace (XR_VERSION_1_0). */
   xrCreateReferenceSpace(session: bigint, createInfo: XrReferenceSpaceCreateInfo): { readonly result: number; readonly space: bigint };
   /** xrGetReferenceSpaceBoundsRect (XR_VERSION_1_0). */
-  xrGetReferenceSpaceBoundsRect(session: bigint, referenceSpaceType: number, bounds?: Partial<XrExtent2Df>): { readonly result: number; readonly bounds: XrExtent2Df };
+  xrGetReferenceSpaceBoundsRect(session: bigint, referenceSpaceType: number, bounds?: XrInit<XrExtent2Df>): { readonly result: number; readonly bounds: XrReturned<XrExtent2Df> };
   /** xrCreateActionSpace (XR_VERSION_1_0). */
   xrCreateActionSpace(session: bigint, createInfo: XrActionSpaceCreateInfo): { readonly result: number; readonly space: bigint };
   /** xrLocateSpace (XR_VERSION_1_0). */
-  xrLocateSpace(space: bigint, baseSpace: bigint, time: bigint, location?: Partial<XrSpaceLocation>): { readonly result: number; readonly location: XrSpaceLocation };
+  xrLocateSpace(space: bigint, baseSpace: bigint, time: bigint | number, location?: XrInit<XrSpaceLocation>): { readonly result: number; readonly location: XrReturned<XrSpaceLocation> };
   /** xrDestroySpace (XR_VERSION_1_0). */
   xrDestroySpace(space: bigint): { readonly result: number };
   /** xrEnumerateViewConfigurations (XR_VERSION_1_0). */
-  xrEnumerateViewConfigurations(instance: bigint, systemId: bigint): { readonly result: number; readonly viewConfigurationTypes: number[] };
+  xrEnumerateViewConfigurations(instance: bigint, systemId: bigint | number): { readonly result: number; readonly viewConfigurationTypes: number[] };
   /** xrGetViewConfigurationProperties (XR_VERSION_1_0). */
-  xrGetViewConfigurationProperties(instance: bigint, systemId: bigint, viewConfigurationType: number, configurationProperties?: Partial<XrViewConfigurationProperties>): { readonly result: number; readonly configurationProperties: XrViewConfigurationProperties };
+  xrGetViewConfigurationProperties(instance: bigint, systemId: bigint | number, viewConfigurationType: number, configurationProperties?: XrInit<XrViewConfigurationProperties>): { readonly result: number; readonly configurationProperties: XrReturned<XrViewConfigurationProperties> };
   /** xrEnumerateViewConfigurationViews (XR_VERSION_1_0). */
-  xrEnumerateViewConfigurationViews(instance: bigint, systemId: bigint, viewConfigurationType: number, views?: Partial<XrViewConfigurationView>): { readonly result: number; readonly views: XrViewConfigurationView[] };
+  xrEnumerateViewConfigurationViews(instance: bigint, systemId: bigint | number, viewConfigurationType: number, views?: XrInit<XrViewConfigurationView>): { readonly result: number; readonly views: XrReturned<XrViewConfigurationView>[] };
   /** xrEnumerateSwapchainFormats (XR_VERSION_1_0). */
   xrEnumerateSwapchainFormats(session: bigint): { readonly result: number; readonly formats: bigint[] };
   /** xrCreateSwapchain (XR_VERSION_1_0). */
@@ -6010,7 +6129,7 @@ export interface XrCommands {
   /** xrDestroySwapchain (XR_VERSION_1_0). */
   xrDestroySwapchain(swapchain: bigint): { readonly result: number };
   /** xrEnumerateSwapchainImages (XR_VERSION_1_0). */
-  xrEnumerateSwapchainImages(swapchain: bigint, images?: Partial<XrSwapchainImageBaseHeader>): { readonly result: number; readonly images: XrSwapchainImageBaseHeader[] };
+  xrEnumerateSwapchainImages(swapchain: bigint, images?: XrInit<XrSwapchainImageBaseHeader>): { readonly result: number; readonly images: XrReturned<XrChained<XrSwapchainImageBaseHeader | XrSwapchainImageVulkanKHR>>[] };
   /** xrAcquireSwapchainImage (XR_VERSION_1_0). */
   xrAcquireSwapchainImage(swapchain: bigint, acquireInfo?: XrSwapchainImageAcquireInfo | null): { readonly result: number; readonly index: number };
   /** xrWaitSwapchainImage (XR_VERSION_1_0). */
@@ -6024,17 +6143,17 @@ export interface XrCommands {
   /** xrRequestExitSession (XR_VERSION_1_0). */
   xrRequestExitSession(session: bigint): { readonly result: number };
   /** xrWaitFrame (XR_VERSION_1_0). */
-  xrWaitFrame(session: bigint, frameWaitInfo?: XrFrameWaitInfo | null, frameState?: Partial<XrFrameState>): { readonly result: number; readonly frameState: XrFrameState };
+  xrWaitFrame(session: bigint, frameWaitInfo?: XrFrameWaitInfo | null, frameState?: XrInit<XrFrameState>): { readonly result: number; readonly frameState: XrReturned<XrFrameState> };
   /** xrBeginFrame (XR_VERSION_1_0). */
   xrBeginFrame(session: bigint, frameBeginInfo?: XrFrameBeginInfo | null): { readonly result: number };
   /** xrEndFrame (XR_VERSION_1_0). */
   xrEndFrame(session: bigint, frameEndInfo: XrFrameEndInfo): { readonly result: number };
   /** xrLocateViews (XR_VERSION_1_0). */
-  xrLocateViews(session: bigint, viewLocateInfo: XrViewLocateInfo, viewState?: Partial<XrViewState>, views?: Partial<XrView>): { readonly result: number; readonly viewState: XrViewState; readonly views: XrView[] };
+  xrLocateViews(session: bigint, viewLocateInfo: XrViewLocateInfo, viewState?: XrInit<XrViewState>, views?: XrInit<XrView>): { readonly result: number; readonly viewState: XrReturned<XrViewState>; readonly views: XrReturned<XrView>[] };
   /** xrStringToPath (XR_VERSION_1_0). */
   xrStringToPath(instance: bigint, pathString: string): { readonly result: number; readonly path: bigint };
   /** xrPathToString (XR_VERSION_1_0). */
-  xrPathToString(instance: bigint, path: bigint): { readonly result: number; readonly buffer: string };
+  xrPathToString(instance: bigint, path: bigint | number): { readonly result: number; readonly buffer: string };
   /** xrCreateActionSet (XR_VERSION_1_0). */
   xrCreateActionSet(instance: bigint, createInfo: XrActionSetCreateInfo): { readonly result: number; readonly actionSet: bigint };
   /** xrDestroyActionSet (XR_VERSION_1_0). */
@@ -6048,15 +6167,15 @@ export interface XrCommands {
   /** xrAttachSessionActionSets (XR_VERSION_1_0). */
   xrAttachSessionActionSets(session: bigint, attachInfo: XrSessionActionSetsAttachInfo): { readonly result: number };
   /** xrGetCurrentInteractionProfile (XR_VERSION_1_0). */
-  xrGetCurrentInteractionProfile(session: bigint, topLevelUserPath: bigint, interactionProfile?: Partial<XrInteractionProfileState>): { readonly result: number; readonly interactionProfile: XrInteractionProfileState };
+  xrGetCurrentInteractionProfile(session: bigint, topLevelUserPath: bigint | number, interactionProfile?: XrInit<XrInteractionProfileState>): { readonly result: number; readonly interactionProfile: XrReturned<XrInteractionProfileState> };
   /** xrGetActionStateBoolean (XR_VERSION_1_0). */
-  xrGetActionStateBoolean(session: bigint, getInfo: XrActionStateGetInfo, state?: Partial<XrActionStateBoolean>): { readonly result: number; readonly state: XrActionStateBoolean };
+  xrGetActionStateBoolean(session: bigint, getInfo: XrActionStateGetInfo, state?: XrInit<XrActionStateBoolean>): { readonly result: number; readonly state: XrReturned<XrActionStateBoolean> };
   /** xrGetActionStateFloat (XR_VERSION_1_0). */
-  xrGetActionStateFloat(session: bigint, getInfo: XrActionStateGetInfo, state?: Partial<XrActionStateFloat>): { readonly result: number; readonly state: XrActionStateFloat };
+  xrGetActionStateFloat(session: bigint, getInfo: XrActionStateGetInfo, state?: XrInit<XrActionStateFloat>): { readonly result: number; readonly state: XrReturned<XrActionStateFloat> };
   /** xrGetActionStateVector2f (XR_VERSION_1_0). */
-  xrGetActionStateVector2f(session: bigint, getInfo: XrActionStateGetInfo, state?: Partial<XrActionStateVector2f>): { readonly result: number; readonly state: XrActionStateVector2f };
+  xrGetActionStateVector2f(session: bigint, getInfo: XrActionStateGetInfo, state?: XrInit<XrActionStateVector2f>): { readonly result: number; readonly state: XrReturned<XrActionStateVector2f> };
   /** xrGetActionStatePose (XR_VERSION_1_0). */
-  xrGetActionStatePose(session: bigint, getInfo: XrActionStateGetInfo, state?: Partial<XrActionStatePose>): { readonly result: number; readonly state: XrActionStatePose };
+  xrGetActionStatePose(session: bigint, getInfo: XrActionStateGetInfo, state?: XrInit<XrActionStatePose>): { readonly result: number; readonly state: XrReturned<XrActionStatePose> };
   /** xrSyncActions (XR_VERSION_1_0). */
   xrSyncActions(session: bigint, syncInfo: XrActionsSyncInfo): { readonly result: number };
   /** xrEnumerateBoundSourcesForAction (XR_VERSION_1_0). */
@@ -6068,7 +6187,7 @@ export interface XrCommands {
   /** xrStopHapticFeedback (XR_VERSION_1_0). */
   xrStopHapticFeedback(session: bigint, hapticActionInfo: XrHapticActionInfo): { readonly result: number };
   /** xrLocateSpaces (XR_VERSION_1_1). */
-  xrLocateSpaces(session: bigint, locateInfo: XrSpacesLocateInfo, spaceLocations?: Partial<XrSpaceLocations>): { readonly result: number; readonly spaceLocations: XrSpaceLocations };
+  xrLocateSpaces(session: bigint, locateInfo: XrSpacesLocateInfo, spaceLocations?: XrInit<XrSpaceLocations>): { readonly result: number; readonly spaceLocations: XrReturned<XrSpaceLocations> };
   /** xrPerfSettingsSetPerformanceLevelEXT (XR_EXT_performance_settings). */
   xrPerfSettingsSetPerformanceLevelEXT(session: bigint, domain: number, level: number): { readonly result: number };
   /** xrThermalGetTemperatureTrendEXT (XR_EXT_thermal_query). */
@@ -6080,7 +6199,7 @@ export interface XrCommands {
   /** xrDestroyDebugUtilsMessengerEXT (XR_EXT_debug_utils). */
   xrDestroyDebugUtilsMessengerEXT(messenger: bigint): { readonly result: number };
   /** xrSubmitDebugUtilsMessageEXT (XR_EXT_debug_utils). */
-  xrSubmitDebugUtilsMessageEXT(instance: bigint, messageSeverity: bigint, messageTypes: bigint, callbackData: XrDebugUtilsMessengerCallbackDataEXT): { readonly result: number };
+  xrSubmitDebugUtilsMessageEXT(instance: bigint, messageSeverity: bigint | number, messageTypes: bigint | number, callbackData: XrDebugUtilsMessengerCallbackDataEXT): { readonly result: number };
   /** xrSessionBeginDebugUtilsLabelRegionEXT (XR_EXT_debug_utils). */
   xrSessionBeginDebugUtilsLabelRegionEXT(session: bigint, labelInfo: XrDebugUtilsLabelEXT): { readonly result: number };
   /** xrSessionEndDebugUtilsLabelRegionEXT (XR_EXT_debug_utils). */
@@ -6088,7 +6207,7 @@ export interface XrCommands {
   /** xrSessionInsertDebugUtilsLabelEXT (XR_EXT_debug_utils). */
   xrSessionInsertDebugUtilsLabelEXT(session: bigint, labelInfo: XrDebugUtilsLabelEXT): { readonly result: number };
   /** xrGetVisibilityMaskKHR (XR_KHR_visibility_mask). */
-  xrGetVisibilityMaskKHR(session: bigint, viewConfigurationType: number, viewIndex: number, visibilityMaskType: number, visibilityMask?: Partial<XrVisibilityMaskKHR>): { readonly result: number; readonly visibilityMask: XrVisibilityMaskKHR };
+  xrGetVisibilityMaskKHR(session: bigint, viewConfigurationType: number, viewIndex: number, visibilityMaskType: number, visibilityMask?: XrInit<XrVisibilityMaskKHR>): { readonly result: number; readonly visibilityMask: XrReturned<XrVisibilityMaskKHR> };
   /** xrCreateSpatialAnchorMSFT (XR_MSFT_spatial_anchor). */
   xrCreateSpatialAnchorMSFT(session: bigint, createInfo: XrSpatialAnchorCreateInfoMSFT): { readonly result: number; readonly anchor: bigint };
   /** xrCreateSpatialAnchorSpaceMSFT (XR_MSFT_spatial_anchor). */
@@ -6096,15 +6215,15 @@ export interface XrCommands {
   /** xrDestroySpatialAnchorMSFT (XR_MSFT_spatial_anchor). */
   xrDestroySpatialAnchorMSFT(anchor: bigint): { readonly result: number };
   /** xrSetInputDeviceActiveEXT (XR_EXT_conformance_automation). */
-  xrSetInputDeviceActiveEXT(session: bigint, interactionProfile: bigint, topLevelPath: bigint, isActive: boolean): { readonly result: number };
+  xrSetInputDeviceActiveEXT(session: bigint, interactionProfile: bigint | number, topLevelPath: bigint | number, isActive: boolean): { readonly result: number };
   /** xrSetInputDeviceStateBoolEXT (XR_EXT_conformance_automation). */
-  xrSetInputDeviceStateBoolEXT(session: bigint, topLevelPath: bigint, inputSourcePath: bigint, state: boolean): { readonly result: number };
+  xrSetInputDeviceStateBoolEXT(session: bigint, topLevelPath: bigint | number, inputSourcePath: bigint | number, state: boolean): { readonly result: number };
   /** xrSetInputDeviceStateFloatEXT (XR_EXT_conformance_automation). */
-  xrSetInputDeviceStateFloatEXT(session: bigint, topLevelPath: bigint, inputSourcePath: bigint, state: number): { readonly result: number };
+  xrSetInputDeviceStateFloatEXT(session: bigint, topLevelPath: bigint | number, inputSourcePath: bigint | number, state: number): { readonly result: number };
   /** xrSetInputDeviceStateVector2fEXT (XR_EXT_conformance_automation). */
-  xrSetInputDeviceStateVector2fEXT(session: bigint, topLevelPath: bigint, inputSourcePath: bigint, state: XrVector2f): { readonly result: number };
+  xrSetInputDeviceStateVector2fEXT(session: bigint, topLevelPath: bigint | number, inputSourcePath: bigint | number, state: XrVector2f): { readonly result: number };
   /** xrSetInputDeviceLocationEXT (XR_EXT_conformance_automation). */
-  xrSetInputDeviceLocationEXT(session: bigint, topLevelPath: bigint, inputSourcePath: bigint, space: bigint, pose: XrPosef): { readonly result: number };
+  xrSetInputDeviceLocationEXT(session: bigint, topLevelPath: bigint | number, inputSourcePath: bigint | number, space: bigint, pose: XrPosef): { readonly result: number };
   /** xrCreateSpatialGraphNodeSpaceMSFT (XR_MSFT_spatial_graph_bridge). */
   xrCreateSpatialGraphNodeSpaceMSFT(session: bigint, createInfo: XrSpatialGraphNodeSpaceCreateInfoMSFT): { readonly result: number; readonly space: bigint };
   /** xrTryCreateSpatialGraphStaticNodeBindingMSFT (XR_MSFT_spatial_graph_bridge). */
@@ -6112,43 +6231,43 @@ export interface XrCommands {
   /** xrDestroySpatialGraphNodeBindingMSFT (XR_MSFT_spatial_graph_bridge). */
   xrDestroySpatialGraphNodeBindingMSFT(nodeBinding: bigint): { readonly result: number };
   /** xrGetSpatialGraphNodeBindingPropertiesMSFT (XR_MSFT_spatial_graph_bridge). */
-  xrGetSpatialGraphNodeBindingPropertiesMSFT(nodeBinding: bigint, getInfo?: XrSpatialGraphNodeBindingPropertiesGetInfoMSFT | null, properties?: Partial<XrSpatialGraphNodeBindingPropertiesMSFT>): { readonly result: number; readonly properties: XrSpatialGraphNodeBindingPropertiesMSFT };
+  xrGetSpatialGraphNodeBindingPropertiesMSFT(nodeBinding: bigint, getInfo?: XrSpatialGraphNodeBindingPropertiesGetInfoMSFT | null, properties?: XrInit<XrSpatialGraphNodeBindingPropertiesMSFT>): { readonly result: number; readonly properties: XrReturned<XrSpatialGraphNodeBindingPropertiesMSFT> };
   /** xrCreateHandTrackerEXT (XR_EXT_hand_tracking). */
   xrCreateHandTrackerEXT(session: bigint, createInfo: XrHandTrackerCreateInfoEXT): { readonly result: number; readonly handTracker: bigint };
   /** xrDestroyHandTrackerEXT (XR_EXT_hand_tracking). */
   xrDestroyHandTrackerEXT(handTracker: bigint): { readonly result: number };
   /** xrLocateHandJointsEXT (XR_EXT_hand_tracking). */
-  xrLocateHandJointsEXT(handTracker: bigint, locateInfo: XrHandJointsLocateInfoEXT, locations?: Partial<XrHandJointLocationsEXT>): { readonly result: number; readonly locations: XrHandJointLocationsEXT };
+  xrLocateHandJointsEXT(handTracker: bigint, locateInfo: XrHandJointsLocateInfoEXT, locations?: XrInit<XrHandJointLocationsEXT>): { readonly result: number; readonly locations: XrReturned<XrHandJointLocationsEXT> };
   /** xrCreateHandMeshSpaceMSFT (XR_MSFT_hand_tracking_mesh). */
   xrCreateHandMeshSpaceMSFT(handTracker: bigint, createInfo: XrHandMeshSpaceCreateInfoMSFT): { readonly result: number; readonly space: bigint };
   /** xrUpdateHandMeshMSFT (XR_MSFT_hand_tracking_mesh). */
-  xrUpdateHandMeshMSFT(handTracker: bigint, updateInfo: XrHandMeshUpdateInfoMSFT, handMesh?: Partial<XrHandMeshMSFT>): { readonly result: number; readonly handMesh: XrHandMeshMSFT };
+  xrUpdateHandMeshMSFT(handTracker: bigint, updateInfo: XrHandMeshUpdateInfoMSFT, handMesh?: XrInit<XrHandMeshMSFT>): { readonly result: number; readonly handMesh: XrReturned<XrHandMeshMSFT> };
   /** xrGetControllerModelKeyMSFT (XR_MSFT_controller_model). */
-  xrGetControllerModelKeyMSFT(session: bigint, topLevelUserPath: bigint, controllerModelKeyState?: Partial<XrControllerModelKeyStateMSFT>): { readonly result: number; readonly controllerModelKeyState: XrControllerModelKeyStateMSFT };
+  xrGetControllerModelKeyMSFT(session: bigint, topLevelUserPath: bigint | number, controllerModelKeyState?: XrInit<XrControllerModelKeyStateMSFT>): { readonly result: number; readonly controllerModelKeyState: XrReturned<XrControllerModelKeyStateMSFT> };
   /** xrLoadControllerModelMSFT (XR_MSFT_controller_model). */
-  xrLoadControllerModelMSFT(session: bigint, modelKey: bigint): { readonly result: number; readonly buffer: number[] };
+  xrLoadControllerModelMSFT(session: bigint, modelKey: bigint | number): { readonly result: number; readonly buffer: number[] };
   /** xrGetControllerModelPropertiesMSFT (XR_MSFT_controller_model). */
-  xrGetControllerModelPropertiesMSFT(session: bigint, modelKey: bigint, properties?: Partial<XrControllerModelPropertiesMSFT>): { readonly result: number; readonly properties: XrControllerModelPropertiesMSFT };
+  xrGetControllerModelPropertiesMSFT(session: bigint, modelKey: bigint | number, properties?: XrInit<XrControllerModelPropertiesMSFT>): { readonly result: number; readonly properties: XrReturned<XrControllerModelPropertiesMSFT> };
   /** xrGetControllerModelStateMSFT (XR_MSFT_controller_model). */
-  xrGetControllerModelStateMSFT(session: bigint, modelKey: bigint, state?: Partial<XrControllerModelStateMSFT>): { readonly result: number; readonly state: XrControllerModelStateMSFT };
+  xrGetControllerModelStateMSFT(session: bigint, modelKey: bigint | number, state?: XrInit<XrControllerModelStateMSFT>): { readonly result: number; readonly state: XrReturned<XrControllerModelStateMSFT> };
   /** xrEnumerateReprojectionModesMSFT (XR_MSFT_composition_layer_reprojection). */
-  xrEnumerateReprojectionModesMSFT(instance: bigint, systemId: bigint, viewConfigurationType: number): { readonly result: number; readonly modes: number[] };
+  xrEnumerateReprojectionModesMSFT(instance: bigint, systemId: bigint | number, viewConfigurationType: number): { readonly result: number; readonly modes: number[] };
   /** xrUpdateSwapchainFB (XR_FB_swapchain_update_state). */
-  xrUpdateSwapchainFB(swapchain: bigint, state: XrChained<XrSwapchainStateBaseHeaderFB | XrSwapchainStateFoveationFB>): { readonly result: number };
+  xrUpdateSwapchainFB(swapchain: bigint, state: XrChained<XrSwapchainStateBaseHeaderFB | XrSwapchainStateSamplerVulkanFB | XrSwapchainStateFoveationFB>): { readonly result: number };
   /** xrGetSwapchainStateFB (XR_FB_swapchain_update_state). */
-  xrGetSwapchainStateFB(swapchain: bigint, state?: Partial<XrChained<XrSwapchainStateBaseHeaderFB | XrSwapchainStateFoveationFB>>): { readonly result: number; readonly state: XrChained<XrSwapchainStateBaseHeaderFB | XrSwapchainStateFoveationFB> };
+  xrGetSwapchainStateFB(swapchain: bigint, state?: XrInit<XrChained<XrSwapchainStateBaseHeaderFB | XrSwapchainStateSamplerVulkanFB | XrSwapchainStateFoveationFB>>): { readonly result: number; readonly state: XrReturned<XrChained<XrSwapchainStateBaseHeaderFB | XrSwapchainStateSamplerVulkanFB | XrSwapchainStateFoveationFB>> };
   /** xrCreateBodyTrackerFB (XR_FB_body_tracking). */
   xrCreateBodyTrackerFB(session: bigint, createInfo: XrBodyTrackerCreateInfoFB): { readonly result: number; readonly bodyTracker: bigint };
   /** xrDestroyBodyTrackerFB (XR_FB_body_tracking). */
   xrDestroyBodyTrackerFB(bodyTracker: bigint): { readonly result: number };
   /** xrLocateBodyJointsFB (XR_FB_body_tracking). */
-  xrLocateBodyJointsFB(bodyTracker: bigint, locateInfo: XrBodyJointsLocateInfoFB, locations?: Partial<XrBodyJointLocationsFB>): { readonly result: number; readonly locations: XrBodyJointLocationsFB };
+  xrLocateBodyJointsFB(bodyTracker: bigint, locateInfo: XrBodyJointsLocateInfoFB, locations?: XrInit<XrBodyJointLocationsFB>): { readonly result: number; readonly locations: XrReturned<XrBodyJointLocationsFB> };
   /** xrGetBodySkeletonFB (XR_FB_body_tracking). */
-  xrGetBodySkeletonFB(bodyTracker: bigint, skeleton?: Partial<XrBodySkeletonFB>): { readonly result: number; readonly skeleton: XrBodySkeletonFB };
+  xrGetBodySkeletonFB(bodyTracker: bigint, skeleton?: XrInit<XrBodySkeletonFB>): { readonly result: number; readonly skeleton: XrReturned<XrBodySkeletonFB> };
   /** xrInitializeLoaderKHR (XR_KHR_loader_init). */
   xrInitializeLoaderKHR(loaderInitInfo: XrChained<XrLoaderInitInfoBaseHeaderKHR | XrLoaderInitInfoPropertiesEXT>): { readonly result: number };
   /** xrEnumerateSceneComputeFeaturesMSFT (XR_MSFT_scene_understanding). */
-  xrEnumerateSceneComputeFeaturesMSFT(instance: bigint, systemId: bigint): { readonly result: number; readonly features: number[] };
+  xrEnumerateSceneComputeFeaturesMSFT(instance: bigint, systemId: bigint | number): { readonly result: number; readonly features: number[] };
   /** xrCreateSceneObserverMSFT (XR_MSFT_scene_understanding). */
   xrCreateSceneObserverMSFT(session: bigint, createInfo?: XrSceneObserverCreateInfoMSFT | null): { readonly result: number; readonly sceneObserver: bigint };
   /** xrDestroySceneObserverMSFT (XR_MSFT_scene_understanding). */
@@ -6162,11 +6281,11 @@ export interface XrCommands {
   /** xrGetSceneComputeStateMSFT (XR_MSFT_scene_understanding). */
   xrGetSceneComputeStateMSFT(sceneObserver: bigint): { readonly result: number; readonly state: number };
   /** xrGetSceneComponentsMSFT (XR_MSFT_scene_understanding). */
-  xrGetSceneComponentsMSFT(scene: bigint, getInfo: XrSceneComponentsGetInfoMSFT, components?: Partial<XrSceneComponentsMSFT>): { readonly result: number; readonly components: XrSceneComponentsMSFT };
+  xrGetSceneComponentsMSFT(scene: bigint, getInfo: XrSceneComponentsGetInfoMSFT, components?: XrInit<XrSceneComponentsMSFT>): { readonly result: number; readonly components: XrReturned<XrSceneComponentsMSFT> };
   /** xrLocateSceneComponentsMSFT (XR_MSFT_scene_understanding). */
-  xrLocateSceneComponentsMSFT(scene: bigint, locateInfo: XrSceneComponentsLocateInfoMSFT, locations?: Partial<XrSceneComponentLocationsMSFT>): { readonly result: number; readonly locations: XrSceneComponentLocationsMSFT };
+  xrLocateSceneComponentsMSFT(scene: bigint, locateInfo: XrSceneComponentsLocateInfoMSFT, locations?: XrInit<XrSceneComponentLocationsMSFT>): { readonly result: number; readonly locations: XrReturned<XrSceneComponentLocationsMSFT> };
   /** xrGetSceneMeshBuffersMSFT (XR_MSFT_scene_understanding). */
-  xrGetSceneMeshBuffersMSFT(scene: bigint, getInfo: XrSceneMeshBuffersGetInfoMSFT, buffers?: Partial<XrSceneMeshBuffersMSFT>): { readonly result: number; readonly buffers: XrSceneMeshBuffersMSFT };
+  xrGetSceneMeshBuffersMSFT(scene: bigint, getInfo: XrSceneMeshBuffersGetInfoMSFT, buffers?: XrInit<XrSceneMeshBuffersMSFT>): { readonly result: number; readonly buffers: XrReturned<XrSceneMeshBuffersMSFT> };
   /** xrDeserializeSceneMSFT (XR_MSFT_scene_understanding_serialization). */
   xrDeserializeSceneMSFT(sceneObserver: bigint, deserializeInfo: XrSceneDeserializeInfoMSFT): { readonly result: number };
   /** xrGetSerializedSceneFragmentDataMSFT (XR_MSFT_scene_understanding_serialization). */
@@ -6178,35 +6297,35 @@ export interface XrCommands {
   /** xrRequestDisplayRefreshRateFB (XR_FB_display_refresh_rate). */
   xrRequestDisplayRefreshRateFB(session: bigint, displayRefreshRate: number): { readonly result: number };
   /** xrEnumerateViveTrackerPathsHTCX (XR_HTCX_vive_tracker_interaction). */
-  xrEnumerateViveTrackerPathsHTCX(instance: bigint, paths?: Partial<XrViveTrackerPathsHTCX>): { readonly result: number; readonly paths: XrViveTrackerPathsHTCX[] };
+  xrEnumerateViveTrackerPathsHTCX(instance: bigint, paths?: XrInit<XrViveTrackerPathsHTCX>): { readonly result: number; readonly paths: XrReturned<XrViveTrackerPathsHTCX>[] };
   /** xrCreateFacialTrackerHTC (XR_HTC_facial_tracking). */
   xrCreateFacialTrackerHTC(session: bigint, createInfo: XrFacialTrackerCreateInfoHTC): { readonly result: number; readonly facialTracker: bigint };
   /** xrDestroyFacialTrackerHTC (XR_HTC_facial_tracking). */
   xrDestroyFacialTrackerHTC(facialTracker: bigint): { readonly result: number };
   /** xrGetFacialExpressionsHTC (XR_HTC_facial_tracking). */
-  xrGetFacialExpressionsHTC(facialTracker: bigint, facialExpressions?: Partial<XrFacialExpressionsHTC>): { readonly result: number; readonly facialExpressions: XrFacialExpressionsHTC };
+  xrGetFacialExpressionsHTC(facialTracker: bigint, facialExpressions?: XrInit<XrFacialExpressionsHTC>): { readonly result: number; readonly facialExpressions: XrReturned<XrFacialExpressionsHTC> };
   /** xrEnumerateColorSpacesFB (XR_FB_color_space). */
   xrEnumerateColorSpacesFB(session: bigint): { readonly result: number; readonly colorSpaces: number[] };
   /** xrSetColorSpaceFB (XR_FB_color_space). */
   xrSetColorSpaceFB(session: bigint, colorSpace: number): { readonly result: number };
   /** xrGetHandMeshFB (XR_FB_hand_tracking_mesh). */
-  xrGetHandMeshFB(handTracker: bigint, mesh?: Partial<XrHandTrackingMeshFB>): { readonly result: number; readonly mesh: XrHandTrackingMeshFB };
+  xrGetHandMeshFB(handTracker: bigint, mesh?: XrInit<XrHandTrackingMeshFB>): { readonly result: number; readonly mesh: XrReturned<XrHandTrackingMeshFB> };
   /** xrCreateSpatialAnchorFB (XR_FB_spatial_entity). */
   xrCreateSpatialAnchorFB(session: bigint, info: XrSpatialAnchorCreateInfoFB): { readonly result: number; readonly requestId: bigint };
   /** xrGetSpaceUuidFB (XR_FB_spatial_entity). */
-  xrGetSpaceUuidFB(space: bigint, uuid?: Partial<XrUuid>): { readonly result: number; readonly uuid: XrUuid };
+  xrGetSpaceUuidFB(space: bigint, uuid?: XrInit<XrUuid>): { readonly result: number; readonly uuid: XrReturned<XrUuid> };
   /** xrEnumerateSpaceSupportedComponentsFB (XR_FB_spatial_entity). */
   xrEnumerateSpaceSupportedComponentsFB(space: bigint): { readonly result: number; readonly componentTypes: number[] };
   /** xrSetSpaceComponentStatusFB (XR_FB_spatial_entity). */
   xrSetSpaceComponentStatusFB(space: bigint, info: XrSpaceComponentStatusSetInfoFB): { readonly result: number; readonly requestId: bigint };
   /** xrGetSpaceComponentStatusFB (XR_FB_spatial_entity). */
-  xrGetSpaceComponentStatusFB(space: bigint, componentType: number, status?: Partial<XrSpaceComponentStatusFB>): { readonly result: number; readonly status: XrSpaceComponentStatusFB };
+  xrGetSpaceComponentStatusFB(space: bigint, componentType: number, status?: XrInit<XrSpaceComponentStatusFB>): { readonly result: number; readonly status: XrReturned<XrSpaceComponentStatusFB> };
   /** xrCreateFoveationProfileFB (XR_FB_foveation). */
   xrCreateFoveationProfileFB(session: bigint, createInfo: XrFoveationProfileCreateInfoFB): { readonly result: number; readonly profile: bigint };
   /** xrDestroyFoveationProfileFB (XR_FB_foveation). */
   xrDestroyFoveationProfileFB(profile: bigint): { readonly result: number };
   /** xrQuerySystemTrackedKeyboardFB (XR_FB_keyboard_tracking). */
-  xrQuerySystemTrackedKeyboardFB(session: bigint, queryInfo: XrKeyboardTrackingQueryFB, keyboard?: Partial<XrKeyboardTrackingDescriptionFB>): { readonly result: number; readonly keyboard: XrKeyboardTrackingDescriptionFB };
+  xrQuerySystemTrackedKeyboardFB(session: bigint, queryInfo: XrKeyboardTrackingQueryFB, keyboard?: XrInit<XrKeyboardTrackingDescriptionFB>): { readonly result: number; readonly keyboard: XrReturned<XrKeyboardTrackingDescriptionFB> };
   /** xrCreateKeyboardSpaceFB (XR_FB_keyboard_tracking). */
   xrCreateKeyboardSpaceFB(session: bigint, createInfo: XrKeyboardSpaceCreateInfoFB): { readonly result: number; readonly keyboardSpace: bigint };
   /** xrCreateTriangleMeshFB (XR_FB_triangle_mesh). */
@@ -6250,21 +6369,21 @@ export interface XrCommands {
   /** xrGeometryInstanceSetTransformFB (XR_FB_passthrough). */
   xrGeometryInstanceSetTransformFB(instance: bigint, transformation: XrGeometryInstanceTransformFB): { readonly result: number };
   /** xrEnumerateRenderModelPathsFB (XR_FB_render_model). */
-  xrEnumerateRenderModelPathsFB(session: bigint, paths?: Partial<XrRenderModelPathInfoFB>): { readonly result: number; readonly paths: XrRenderModelPathInfoFB[] };
+  xrEnumerateRenderModelPathsFB(session: bigint, paths?: XrInit<XrRenderModelPathInfoFB>): { readonly result: number; readonly paths: XrReturned<XrRenderModelPathInfoFB>[] };
   /** xrGetRenderModelPropertiesFB (XR_FB_render_model). */
-  xrGetRenderModelPropertiesFB(session: bigint, path: bigint, properties?: Partial<XrRenderModelPropertiesFB>): { readonly result: number; readonly properties: XrRenderModelPropertiesFB };
+  xrGetRenderModelPropertiesFB(session: bigint, path: bigint | number, properties?: XrInit<XrRenderModelPropertiesFB>): { readonly result: number; readonly properties: XrReturned<XrRenderModelPropertiesFB> };
   /** xrLoadRenderModelFB (XR_FB_render_model). */
-  xrLoadRenderModelFB(session: bigint, info: XrRenderModelLoadInfoFB, buffer?: Partial<XrRenderModelBufferFB>): { readonly result: number; readonly buffer: XrRenderModelBufferFB };
+  xrLoadRenderModelFB(session: bigint, info: XrRenderModelLoadInfoFB, buffer?: XrInit<XrRenderModelBufferFB>): { readonly result: number; readonly buffer: XrReturned<XrRenderModelBufferFB> };
   /** xrSetEnvironmentDepthEstimationVARJO (XR_VARJO_environment_depth_estimation). */
   xrSetEnvironmentDepthEstimationVARJO(session: bigint, enabled: boolean): { readonly result: number };
   /** xrSetMarkerTrackingVARJO (XR_VARJO_marker_tracking). */
   xrSetMarkerTrackingVARJO(session: bigint, enabled: boolean): { readonly result: number };
   /** xrSetMarkerTrackingTimeoutVARJO (XR_VARJO_marker_tracking). */
-  xrSetMarkerTrackingTimeoutVARJO(session: bigint, markerId: bigint, timeout: bigint): { readonly result: number };
+  xrSetMarkerTrackingTimeoutVARJO(session: bigint, markerId: bigint | number, timeout: bigint | number): { readonly result: number };
   /** xrSetMarkerTrackingPredictionVARJO (XR_VARJO_marker_tracking). */
-  xrSetMarkerTrackingPredictionVARJO(session: bigint, markerId: bigint, enable: boolean): { readonly result: number };
+  xrSetMarkerTrackingPredictionVARJO(session: bigint, markerId: bigint | number, enable: boolean): { readonly result: number };
   /** xrGetMarkerSizeVARJO (XR_VARJO_marker_tracking). */
-  xrGetMarkerSizeVARJO(session: bigint, markerId: bigint, size?: Partial<XrExtent2Df>): { readonly result: number; readonly size: XrExtent2Df };
+  xrGetMarkerSizeVARJO(session: bigint, markerId: bigint | number, size?: XrInit<XrExtent2Df>): { readonly result: number; readonly size: XrReturned<XrExtent2Df> };
   /** xrCreateMarkerSpaceVARJO (XR_VARJO_marker_tracking). */
   xrCreateMarkerSpaceVARJO(session: bigint, createInfo: XrMarkerSpaceCreateInfoVARJO): { readonly result: number; readonly space: bigint };
   /** xrSetViewOffsetVARJO (XR_VARJO_view_offset). */
@@ -6274,29 +6393,29 @@ export interface XrCommands {
   /** xrDestroyMarkerDetectorML (XR_ML_marker_understanding). */
   xrDestroyMarkerDetectorML(markerDetector: bigint): { readonly result: number };
   /** xrSnapshotMarkerDetectorML (XR_ML_marker_understanding). */
-  xrSnapshotMarkerDetectorML(markerDetector: bigint, snapshotInfo?: Partial<XrMarkerDetectorSnapshotInfoML>): { readonly result: number; readonly snapshotInfo: XrMarkerDetectorSnapshotInfoML };
+  xrSnapshotMarkerDetectorML(markerDetector: bigint, snapshotInfo?: XrInit<XrMarkerDetectorSnapshotInfoML>): { readonly result: number; readonly snapshotInfo: XrReturned<XrMarkerDetectorSnapshotInfoML> };
   /** xrGetMarkerDetectorStateML (XR_ML_marker_understanding). */
-  xrGetMarkerDetectorStateML(markerDetector: bigint, state?: Partial<XrMarkerDetectorStateML>): { readonly result: number; readonly state: XrMarkerDetectorStateML };
+  xrGetMarkerDetectorStateML(markerDetector: bigint, state?: XrInit<XrMarkerDetectorStateML>): { readonly result: number; readonly state: XrReturned<XrMarkerDetectorStateML> };
   /** xrGetMarkersML (XR_ML_marker_understanding). */
   xrGetMarkersML(markerDetector: bigint): { readonly result: number; readonly markers: bigint[] };
   /** xrGetMarkerReprojectionErrorML (XR_ML_marker_understanding). */
-  xrGetMarkerReprojectionErrorML(markerDetector: bigint, marker: bigint): { readonly result: number; readonly reprojectionErrorMeters: number };
+  xrGetMarkerReprojectionErrorML(markerDetector: bigint, marker: bigint | number): { readonly result: number; readonly reprojectionErrorMeters: number };
   /** xrGetMarkerLengthML (XR_ML_marker_understanding). */
-  xrGetMarkerLengthML(markerDetector: bigint, marker: bigint): { readonly result: number; readonly meters: number };
+  xrGetMarkerLengthML(markerDetector: bigint, marker: bigint | number): { readonly result: number; readonly meters: number };
   /** xrGetMarkerNumberML (XR_ML_marker_understanding). */
-  xrGetMarkerNumberML(markerDetector: bigint, marker: bigint): { readonly result: number; readonly number: bigint };
+  xrGetMarkerNumberML(markerDetector: bigint, marker: bigint | number): { readonly result: number; readonly number: bigint };
   /** xrGetMarkerStringML (XR_ML_marker_understanding). */
-  xrGetMarkerStringML(markerDetector: bigint, marker: bigint): { readonly result: number; readonly buffer: string };
+  xrGetMarkerStringML(markerDetector: bigint, marker: bigint | number): { readonly result: number; readonly buffer: string };
   /** xrCreateMarkerSpaceML (XR_ML_marker_understanding). */
   xrCreateMarkerSpaceML(session: bigint, createInfo: XrMarkerSpaceCreateInfoML): { readonly result: number; readonly space: bigint };
   /** xrEnableLocalizationEventsML (XR_ML_localization_map). */
   xrEnableLocalizationEventsML(session: bigint, info: XrLocalizationEnableEventsInfoML): { readonly result: number };
   /** xrQueryLocalizationMapsML (XR_ML_localization_map). */
-  xrQueryLocalizationMapsML(session: bigint, queryInfo?: XrLocalizationMapQueryInfoBaseHeaderML | null, maps?: Partial<XrLocalizationMapML>): { readonly result: number; readonly maps: XrLocalizationMapML[] };
+  xrQueryLocalizationMapsML(session: bigint, queryInfo?: XrLocalizationMapQueryInfoBaseHeaderML | null, maps?: XrInit<XrLocalizationMapML>): { readonly result: number; readonly maps: XrReturned<XrLocalizationMapML>[] };
   /** xrRequestMapLocalizationML (XR_ML_localization_map). */
   xrRequestMapLocalizationML(session: bigint, requestInfo: XrMapLocalizationRequestInfoML): { readonly result: number };
   /** xrImportLocalizationMapML (XR_ML_localization_map). */
-  xrImportLocalizationMapML(session: bigint, importInfo: XrLocalizationMapImportInfoML, mapUuid?: Partial<XrUuid>): { readonly result: number; readonly mapUuid: XrUuid };
+  xrImportLocalizationMapML(session: bigint, importInfo: XrLocalizationMapImportInfoML, mapUuid?: XrInit<XrUuid>): { readonly result: number; readonly mapUuid: XrReturned<XrUuid> };
   /** xrCreateExportedLocalizationMapML (XR_ML_localization_map). */
   xrCreateExportedLocalizationMapML(session: bigint, mapUuid: XrUuid): { readonly result: number; readonly map: bigint };
   /** xrDestroyExportedLocalizationMapML (XR_ML_localization_map). */
@@ -6306,9 +6425,9 @@ export interface XrCommands {
   /** xrCreateSpatialAnchorsAsyncML (XR_ML_spatial_anchors). */
   xrCreateSpatialAnchorsAsyncML(session: bigint, createInfo: XrChained<XrSpatialAnchorsCreateInfoBaseHeaderML | XrSpatialAnchorsCreateInfoFromPoseML | XrSpatialAnchorsCreateInfoFromUuidsML>): { readonly result: number; readonly future: bigint };
   /** xrCreateSpatialAnchorsCompleteML (XR_ML_spatial_anchors). */
-  xrCreateSpatialAnchorsCompleteML(session: bigint, future: bigint, completion?: Partial<XrCreateSpatialAnchorsCompletionML>): { readonly result: number; readonly completion: XrCreateSpatialAnchorsCompletionML };
+  xrCreateSpatialAnchorsCompleteML(session: bigint, future: bigint | number, completion?: XrInit<XrCreateSpatialAnchorsCompletionML>): { readonly result: number; readonly completion: XrReturned<XrCreateSpatialAnchorsCompletionML> };
   /** xrGetSpatialAnchorStateML (XR_ML_spatial_anchors). */
-  xrGetSpatialAnchorStateML(anchor: bigint, state?: Partial<XrSpatialAnchorStateML>): { readonly result: number; readonly state: XrSpatialAnchorStateML };
+  xrGetSpatialAnchorStateML(anchor: bigint, state?: XrInit<XrSpatialAnchorStateML>): { readonly result: number; readonly state: XrReturned<XrSpatialAnchorStateML> };
   /** xrCreateSpatialAnchorsStorageML (XR_ML_spatial_anchors_storage). */
   xrCreateSpatialAnchorsStorageML(session: bigint, createInfo: XrSpatialAnchorsCreateStorageInfoML): { readonly result: number; readonly storage: bigint };
   /** xrDestroySpatialAnchorsStorageML (XR_ML_spatial_anchors_storage). */
@@ -6316,19 +6435,19 @@ export interface XrCommands {
   /** xrQuerySpatialAnchorsAsyncML (XR_ML_spatial_anchors_storage). */
   xrQuerySpatialAnchorsAsyncML(storage: bigint, queryInfo: XrChained<XrSpatialAnchorsQueryInfoBaseHeaderML | XrSpatialAnchorsQueryInfoRadiusML>): { readonly result: number; readonly future: bigint };
   /** xrQuerySpatialAnchorsCompleteML (XR_ML_spatial_anchors_storage). */
-  xrQuerySpatialAnchorsCompleteML(storage: bigint, future: bigint, completion?: Partial<XrSpatialAnchorsQueryCompletionML>): { readonly result: number; readonly completion: XrSpatialAnchorsQueryCompletionML };
+  xrQuerySpatialAnchorsCompleteML(storage: bigint, future: bigint | number, completion?: XrInit<XrSpatialAnchorsQueryCompletionML>): { readonly result: number; readonly completion: XrReturned<XrSpatialAnchorsQueryCompletionML> };
   /** xrPublishSpatialAnchorsAsyncML (XR_ML_spatial_anchors_storage). */
   xrPublishSpatialAnchorsAsyncML(storage: bigint, publishInfo: XrSpatialAnchorsPublishInfoML): { readonly result: number; readonly future: bigint };
   /** xrPublishSpatialAnchorsCompleteML (XR_ML_spatial_anchors_storage). */
-  xrPublishSpatialAnchorsCompleteML(storage: bigint, future: bigint, completion?: Partial<XrSpatialAnchorsPublishCompletionML>): { readonly result: number; readonly completion: XrSpatialAnchorsPublishCompletionML };
+  xrPublishSpatialAnchorsCompleteML(storage: bigint, future: bigint | number, completion?: XrInit<XrSpatialAnchorsPublishCompletionML>): { readonly result: number; readonly completion: XrReturned<XrSpatialAnchorsPublishCompletionML> };
   /** xrDeleteSpatialAnchorsAsyncML (XR_ML_spatial_anchors_storage). */
   xrDeleteSpatialAnchorsAsyncML(storage: bigint, deleteInfo: XrSpatialAnchorsDeleteInfoML): { readonly result: number; readonly future: bigint };
   /** xrDeleteSpatialAnchorsCompleteML (XR_ML_spatial_anchors_storage). */
-  xrDeleteSpatialAnchorsCompleteML(storage: bigint, future: bigint, completion?: Partial<XrSpatialAnchorsDeleteCompletionML>): { readonly result: number; readonly completion: XrSpatialAnchorsDeleteCompletionML };
+  xrDeleteSpatialAnchorsCompleteML(storage: bigint, future: bigint | number, completion?: XrInit<XrSpatialAnchorsDeleteCompletionML>): { readonly result: number; readonly completion: XrReturned<XrSpatialAnchorsDeleteCompletionML> };
   /** xrUpdateSpatialAnchorsExpirationAsyncML (XR_ML_spatial_anchors_storage). */
   xrUpdateSpatialAnchorsExpirationAsyncML(storage: bigint, updateInfo: XrSpatialAnchorsUpdateExpirationInfoML): { readonly result: number; readonly future: bigint };
   /** xrUpdateSpatialAnchorsExpirationCompleteML (XR_ML_spatial_anchors_storage). */
-  xrUpdateSpatialAnchorsExpirationCompleteML(storage: bigint, future: bigint, completion?: Partial<XrSpatialAnchorsUpdateExpirationCompletionML>): { readonly result: number; readonly completion: XrSpatialAnchorsUpdateExpirationCompletionML };
+  xrUpdateSpatialAnchorsExpirationCompleteML(storage: bigint, future: bigint | number, completion?: XrInit<XrSpatialAnchorsUpdateExpirationCompletionML>): { readonly result: number; readonly completion: XrReturned<XrSpatialAnchorsUpdateExpirationCompletionML> };
   /** xrEnableUserCalibrationEventsML (XR_ML_user_calibration). */
   xrEnableUserCalibrationEventsML(instance: bigint, enableInfo: XrUserCalibrationEnableEventsInfoML): { readonly result: number };
   /** xrCreateSpatialAnchorStoreConnectionMSFT (XR_MSFT_spatial_anchor_persistence). */
@@ -6338,7 +6457,7 @@ export interface XrCommands {
   /** xrPersistSpatialAnchorMSFT (XR_MSFT_spatial_anchor_persistence). */
   xrPersistSpatialAnchorMSFT(spatialAnchorStore: bigint, spatialAnchorPersistenceInfo: XrSpatialAnchorPersistenceInfoMSFT): { readonly result: number };
   /** xrEnumeratePersistedSpatialAnchorNamesMSFT (XR_MSFT_spatial_anchor_persistence). */
-  xrEnumeratePersistedSpatialAnchorNamesMSFT(spatialAnchorStore: bigint, spatialAnchorNames?: Partial<XrSpatialAnchorPersistenceNameMSFT>): { readonly result: number; readonly spatialAnchorNames: XrSpatialAnchorPersistenceNameMSFT[] };
+  xrEnumeratePersistedSpatialAnchorNamesMSFT(spatialAnchorStore: bigint, spatialAnchorNames?: XrInit<XrSpatialAnchorPersistenceNameMSFT>): { readonly result: number; readonly spatialAnchorNames: XrReturned<XrSpatialAnchorPersistenceNameMSFT>[] };
   /** xrCreateSpatialAnchorFromPersistedNameMSFT (XR_MSFT_spatial_anchor_persistence). */
   xrCreateSpatialAnchorFromPersistedNameMSFT(session: bigint, spatialAnchorCreateInfo: XrSpatialAnchorFromPersistedAnchorCreateInfoMSFT): { readonly result: number; readonly spatialAnchor: bigint };
   /** xrUnpersistSpatialAnchorMSFT (XR_MSFT_spatial_anchor_persistence). */
@@ -6354,7 +6473,7 @@ export interface XrCommands {
   /** xrQuerySpacesFB (XR_FB_spatial_entity_query). */
   xrQuerySpacesFB(session: bigint, info: XrChained<XrSpaceQueryInfoBaseHeaderFB | XrSpaceQueryInfoFB>): { readonly result: number; readonly requestId: bigint };
   /** xrRetrieveSpaceQueryResultsFB (XR_FB_spatial_entity_query). */
-  xrRetrieveSpaceQueryResultsFB(session: bigint, requestId: bigint, results?: Partial<XrSpaceQueryResultsFB>): { readonly result: number; readonly results: XrSpaceQueryResultsFB };
+  xrRetrieveSpaceQueryResultsFB(session: bigint, requestId: bigint | number, results?: XrInit<XrSpaceQueryResultsFB>): { readonly result: number; readonly results: XrReturned<XrSpaceQueryResultsFB> };
   /** xrSaveSpaceFB (XR_FB_spatial_entity_storage). */
   xrSaveSpaceFB(session: bigint, info: XrSpaceSaveInfoFB): { readonly result: number; readonly requestId: bigint };
   /** xrEraseSpaceFB (XR_FB_spatial_entity_storage). */
@@ -6362,41 +6481,41 @@ export interface XrCommands {
   /** xrShareSpacesFB (XR_FB_spatial_entity_sharing). */
   xrShareSpacesFB(session: bigint, info: XrSpaceShareInfoFB): { readonly result: number; readonly requestId: bigint };
   /** xrGetSpaceBoundingBox2DFB (XR_FB_scene). */
-  xrGetSpaceBoundingBox2DFB(session: bigint, space: bigint, boundingBox2DOutput?: Partial<XrRect2Df>): { readonly result: number; readonly boundingBox2DOutput: XrRect2Df };
+  xrGetSpaceBoundingBox2DFB(session: bigint, space: bigint, boundingBox2DOutput?: XrInit<XrRect2Df>): { readonly result: number; readonly boundingBox2DOutput: XrReturned<XrRect2Df> };
   /** xrGetSpaceBoundingBox3DFB (XR_FB_scene). */
-  xrGetSpaceBoundingBox3DFB(session: bigint, space: bigint, boundingBox3DOutput?: Partial<XrRect3DfFB>): { readonly result: number; readonly boundingBox3DOutput: XrRect3DfFB };
+  xrGetSpaceBoundingBox3DFB(session: bigint, space: bigint, boundingBox3DOutput?: XrInit<XrRect3DfFB>): { readonly result: number; readonly boundingBox3DOutput: XrReturned<XrRect3DfFB> };
   /** xrGetSpaceSemanticLabelsFB (XR_FB_scene). */
-  xrGetSpaceSemanticLabelsFB(session: bigint, space: bigint, semanticLabelsOutput?: Partial<XrSemanticLabelsFB>): { readonly result: number; readonly semanticLabelsOutput: XrSemanticLabelsFB };
+  xrGetSpaceSemanticLabelsFB(session: bigint, space: bigint, semanticLabelsOutput?: XrInit<XrSemanticLabelsFB>): { readonly result: number; readonly semanticLabelsOutput: XrReturned<XrSemanticLabelsFB> };
   /** xrGetSpaceBoundary2DFB (XR_FB_scene). */
-  xrGetSpaceBoundary2DFB(session: bigint, space: bigint, boundary2DOutput?: Partial<XrBoundary2DFB>): { readonly result: number; readonly boundary2DOutput: XrBoundary2DFB };
+  xrGetSpaceBoundary2DFB(session: bigint, space: bigint, boundary2DOutput?: XrInit<XrBoundary2DFB>): { readonly result: number; readonly boundary2DOutput: XrReturned<XrBoundary2DFB> };
   /** xrGetSpaceRoomLayoutFB (XR_FB_scene). */
-  xrGetSpaceRoomLayoutFB(session: bigint, space: bigint, roomLayoutOutput?: Partial<XrRoomLayoutFB>): { readonly result: number; readonly roomLayoutOutput: XrRoomLayoutFB };
+  xrGetSpaceRoomLayoutFB(session: bigint, space: bigint, roomLayoutOutput?: XrInit<XrRoomLayoutFB>): { readonly result: number; readonly roomLayoutOutput: XrReturned<XrRoomLayoutFB> };
   /** xrSetDigitalLensControlALMALENCE (XR_ALMALENCE_digital_lens_control). */
   xrSetDigitalLensControlALMALENCE(session: bigint, digitalLensControl: XrDigitalLensControlALMALENCE): { readonly result: number };
   /** xrRequestSceneCaptureFB (XR_FB_scene_capture). */
   xrRequestSceneCaptureFB(session: bigint, info: XrSceneCaptureRequestInfoFB): { readonly result: number; readonly requestId: bigint };
   /** xrGetSpaceContainerFB (XR_FB_spatial_entity_container). */
-  xrGetSpaceContainerFB(session: bigint, space: bigint, spaceContainerOutput?: Partial<XrSpaceContainerFB>): { readonly result: number; readonly spaceContainerOutput: XrSpaceContainerFB };
+  xrGetSpaceContainerFB(session: bigint, space: bigint, spaceContainerOutput?: XrInit<XrSpaceContainerFB>): { readonly result: number; readonly spaceContainerOutput: XrReturned<XrSpaceContainerFB> };
   /** xrGetFoveationEyeTrackedStateMETA (XR_META_foveation_eye_tracked). */
-  xrGetFoveationEyeTrackedStateMETA(session: bigint, foveationState?: Partial<XrFoveationEyeTrackedStateMETA>): { readonly result: number; readonly foveationState: XrFoveationEyeTrackedStateMETA };
+  xrGetFoveationEyeTrackedStateMETA(session: bigint, foveationState?: XrInit<XrFoveationEyeTrackedStateMETA>): { readonly result: number; readonly foveationState: XrReturned<XrFoveationEyeTrackedStateMETA> };
   /** xrCreateFaceTrackerFB (XR_FB_face_tracking). */
   xrCreateFaceTrackerFB(session: bigint, createInfo: XrFaceTrackerCreateInfoFB): { readonly result: number; readonly faceTracker: bigint };
   /** xrDestroyFaceTrackerFB (XR_FB_face_tracking). */
   xrDestroyFaceTrackerFB(faceTracker: bigint): { readonly result: number };
   /** xrGetFaceExpressionWeightsFB (XR_FB_face_tracking). */
-  xrGetFaceExpressionWeightsFB(faceTracker: bigint, expressionInfo: XrFaceExpressionInfoFB, expressionWeights?: Partial<XrFaceExpressionWeightsFB>): { readonly result: number; readonly expressionWeights: XrFaceExpressionWeightsFB };
+  xrGetFaceExpressionWeightsFB(faceTracker: bigint, expressionInfo: XrFaceExpressionInfoFB, expressionWeights?: XrInit<XrFaceExpressionWeightsFB>): { readonly result: number; readonly expressionWeights: XrReturned<XrFaceExpressionWeightsFB> };
   /** xrCreateEyeTrackerFB (XR_FB_eye_tracking_social). */
   xrCreateEyeTrackerFB(session: bigint, createInfo: XrEyeTrackerCreateInfoFB): { readonly result: number; readonly eyeTracker: bigint };
   /** xrDestroyEyeTrackerFB (XR_FB_eye_tracking_social). */
   xrDestroyEyeTrackerFB(eyeTracker: bigint): { readonly result: number };
   /** xrGetEyeGazesFB (XR_FB_eye_tracking_social). */
-  xrGetEyeGazesFB(eyeTracker: bigint, gazeInfo: XrEyeGazesInfoFB, eyeGazes?: Partial<XrEyeGazesFB>): { readonly result: number; readonly eyeGazes: XrEyeGazesFB };
+  xrGetEyeGazesFB(eyeTracker: bigint, gazeInfo: XrEyeGazesInfoFB, eyeGazes?: XrInit<XrEyeGazesFB>): { readonly result: number; readonly eyeGazes: XrReturned<XrEyeGazesFB> };
   /** xrPassthroughLayerSetKeyboardHandsIntensityFB (XR_FB_passthrough_keyboard_hands). */
   xrPassthroughLayerSetKeyboardHandsIntensityFB(layer: bigint, intensity: XrPassthroughKeyboardHandsIntensityFB): { readonly result: number };
   /** xrGetDeviceSampleRateFB (XR_FB_haptic_pcm). */
-  xrGetDeviceSampleRateFB(session: bigint, hapticActionInfo: XrHapticActionInfo, deviceSampleRate?: Partial<XrDevicePcmSampleRateStateFB>): { readonly result: number; readonly deviceSampleRate: XrDevicePcmSampleRateStateFB };
+  xrGetDeviceSampleRateFB(session: bigint, hapticActionInfo: XrHapticActionInfo, deviceSampleRate?: XrInit<XrDevicePcmSampleRateStateFB>): { readonly result: number; readonly deviceSampleRate: XrReturned<XrDevicePcmSampleRateStateFB> };
   /** xrGetPassthroughPreferencesMETA (XR_META_passthrough_preferences). */
-  xrGetPassthroughPreferencesMETA(session: bigint, preferences?: Partial<XrPassthroughPreferencesMETA>): { readonly result: number; readonly preferences: XrPassthroughPreferencesMETA };
+  xrGetPassthroughPreferencesMETA(session: bigint, preferences?: XrInit<XrPassthroughPreferencesMETA>): { readonly result: number; readonly preferences: XrReturned<XrPassthroughPreferencesMETA> };
   /** xrCreateVirtualKeyboardMETA (XR_META_virtual_keyboard). */
   xrCreateVirtualKeyboardMETA(session: bigint, createInfo: XrVirtualKeyboardCreateInfoMETA): { readonly result: number; readonly keyboard: bigint };
   /** xrDestroyVirtualKeyboardMETA (XR_META_virtual_keyboard). */
@@ -6410,25 +6529,25 @@ export interface XrCommands {
   /** xrSetVirtualKeyboardModelVisibilityMETA (XR_META_virtual_keyboard). */
   xrSetVirtualKeyboardModelVisibilityMETA(keyboard: bigint, modelVisibility: XrVirtualKeyboardModelVisibilitySetInfoMETA): { readonly result: number };
   /** xrGetVirtualKeyboardModelAnimationStatesMETA (XR_META_virtual_keyboard). */
-  xrGetVirtualKeyboardModelAnimationStatesMETA(keyboard: bigint, animationStates?: Partial<XrVirtualKeyboardModelAnimationStatesMETA>): { readonly result: number; readonly animationStates: XrVirtualKeyboardModelAnimationStatesMETA };
+  xrGetVirtualKeyboardModelAnimationStatesMETA(keyboard: bigint, animationStates?: XrInit<XrVirtualKeyboardModelAnimationStatesMETA>): { readonly result: number; readonly animationStates: XrReturned<XrVirtualKeyboardModelAnimationStatesMETA> };
   /** xrGetVirtualKeyboardDirtyTexturesMETA (XR_META_virtual_keyboard). */
   xrGetVirtualKeyboardDirtyTexturesMETA(keyboard: bigint): { readonly result: number; readonly textureIds: bigint[] };
   /** xrGetVirtualKeyboardTextureDataMETA (XR_META_virtual_keyboard). */
-  xrGetVirtualKeyboardTextureDataMETA(keyboard: bigint, textureId: bigint, textureData?: Partial<XrVirtualKeyboardTextureDataMETA>): { readonly result: number; readonly textureData: XrVirtualKeyboardTextureDataMETA };
+  xrGetVirtualKeyboardTextureDataMETA(keyboard: bigint, textureId: bigint | number, textureData?: XrInit<XrVirtualKeyboardTextureDataMETA>): { readonly result: number; readonly textureData: XrReturned<XrVirtualKeyboardTextureDataMETA> };
   /** xrSendVirtualKeyboardInputMETA (XR_META_virtual_keyboard). */
-  xrSendVirtualKeyboardInputMETA(keyboard: bigint, info: XrVirtualKeyboardInputInfoMETA, interactorRootPose?: Partial<XrPosef>): { readonly result: number; readonly interactorRootPose: XrPosef };
+  xrSendVirtualKeyboardInputMETA(keyboard: bigint, info: XrVirtualKeyboardInputInfoMETA, interactorRootPose?: XrInit<XrPosef>): { readonly result: number; readonly interactorRootPose: XrReturned<XrPosef> };
   /** xrChangeVirtualKeyboardTextContextMETA (XR_META_virtual_keyboard). */
   xrChangeVirtualKeyboardTextContextMETA(keyboard: bigint, changeInfo: XrVirtualKeyboardTextContextChangeInfoMETA): { readonly result: number };
   /** xrEnumerateExternalCamerasOCULUS (XR_OCULUS_external_camera). */
-  xrEnumerateExternalCamerasOCULUS(session: bigint, cameras?: Partial<XrExternalCameraOCULUS>): { readonly result: number; readonly cameras: XrExternalCameraOCULUS[] };
+  xrEnumerateExternalCamerasOCULUS(session: bigint, cameras?: XrInit<XrExternalCameraOCULUS>): { readonly result: number; readonly cameras: XrReturned<XrExternalCameraOCULUS>[] };
   /** xrEnumeratePerformanceMetricsCounterPathsMETA (XR_META_performance_metrics). */
   xrEnumeratePerformanceMetricsCounterPathsMETA(instance: bigint): { readonly result: number; readonly counterPaths: bigint[] };
   /** xrSetPerformanceMetricsStateMETA (XR_META_performance_metrics). */
   xrSetPerformanceMetricsStateMETA(session: bigint, state: XrPerformanceMetricsStateMETA): { readonly result: number };
   /** xrGetPerformanceMetricsStateMETA (XR_META_performance_metrics). */
-  xrGetPerformanceMetricsStateMETA(session: bigint, state?: Partial<XrPerformanceMetricsStateMETA>): { readonly result: number; readonly state: XrPerformanceMetricsStateMETA };
+  xrGetPerformanceMetricsStateMETA(session: bigint, state?: XrInit<XrPerformanceMetricsStateMETA>): { readonly result: number; readonly state: XrReturned<XrPerformanceMetricsStateMETA> };
   /** xrQueryPerformanceMetricsCounterMETA (XR_META_performance_metrics). */
-  xrQueryPerformanceMetricsCounterMETA(session: bigint, counterPath: bigint, counter?: Partial<XrPerformanceMetricsCounterMETA>): { readonly result: number; readonly counter: XrPerformanceMetricsCounterMETA };
+  xrQueryPerformanceMetricsCounterMETA(session: bigint, counterPath: bigint | number, counter?: XrInit<XrPerformanceMetricsCounterMETA>): { readonly result: number; readonly counter: XrReturned<XrPerformanceMetricsCounterMETA> };
   /** xrSaveSpaceListFB (XR_FB_spatial_entity_storage_batch). */
   xrSaveSpaceListFB(session: bigint, info: XrSpaceListSaveInfoFB): { readonly result: number; readonly requestId: bigint };
   /** xrCreateSpaceUserFB (XR_FB_spatial_entity_user). */
@@ -6440,9 +6559,9 @@ export interface XrCommands {
   /** xrDiscoverSpacesMETA (XR_META_spatial_entity_discovery). */
   xrDiscoverSpacesMETA(session: bigint, info: XrSpaceDiscoveryInfoMETA): { readonly result: number; readonly requestId: bigint };
   /** xrRetrieveSpaceDiscoveryResultsMETA (XR_META_spatial_entity_discovery). */
-  xrRetrieveSpaceDiscoveryResultsMETA(session: bigint, requestId: bigint, results?: Partial<XrSpaceDiscoveryResultsMETA>): { readonly result: number; readonly results: XrSpaceDiscoveryResultsMETA };
+  xrRetrieveSpaceDiscoveryResultsMETA(session: bigint, requestId: bigint | number, results?: XrInit<XrSpaceDiscoveryResultsMETA>): { readonly result: number; readonly results: XrReturned<XrSpaceDiscoveryResultsMETA> };
   /** xrGetRecommendedLayerResolutionMETA (XR_META_recommended_layer_resolution). */
-  xrGetRecommendedLayerResolutionMETA(session: bigint, info: XrRecommendedLayerResolutionGetInfoMETA, resolution?: Partial<XrRecommendedLayerResolutionMETA>): { readonly result: number; readonly resolution: XrRecommendedLayerResolutionMETA };
+  xrGetRecommendedLayerResolutionMETA(session: bigint, info: XrRecommendedLayerResolutionGetInfoMETA, resolution?: XrInit<XrRecommendedLayerResolutionMETA>): { readonly result: number; readonly resolution: XrReturned<XrRecommendedLayerResolutionMETA> };
   /** xrSaveSpacesMETA (XR_META_spatial_entity_persistence). */
   xrSaveSpacesMETA(session: bigint, info: XrSpacesSaveInfoMETA): { readonly result: number; readonly requestId: bigint };
   /** xrEraseSpacesMETA (XR_META_spatial_entity_persistence). */
@@ -6454,7 +6573,7 @@ export interface XrCommands {
   /** xrUpdatePassthroughColorLutMETA (XR_META_passthrough_color_lut). */
   xrUpdatePassthroughColorLutMETA(colorLut: bigint, updateInfo: XrPassthroughColorLutUpdateInfoMETA): { readonly result: number };
   /** xrGetSpaceTriangleMeshMETA (XR_META_spatial_entity_mesh). */
-  xrGetSpaceTriangleMeshMETA(space: bigint, getInfo: XrSpaceTriangleMeshGetInfoMETA, triangleMeshOutput?: Partial<XrSpaceTriangleMeshMETA>): { readonly result: number; readonly triangleMeshOutput: XrSpaceTriangleMeshMETA };
+  xrGetSpaceTriangleMeshMETA(space: bigint, getInfo: XrSpaceTriangleMeshGetInfoMETA, triangleMeshOutput?: XrInit<XrSpaceTriangleMeshMETA>): { readonly result: number; readonly triangleMeshOutput: XrReturned<XrSpaceTriangleMeshMETA> };
   /** xrSuggestBodyTrackingCalibrationOverrideMETA (XR_META_body_tracking_calibration). */
   xrSuggestBodyTrackingCalibrationOverrideMETA(bodyTracker: bigint, calibrationInfo: XrBodyTrackingCalibrationInfoMETA): { readonly result: number };
   /** xrResetBodyTrackingCalibrationMETA (XR_META_body_tracking_calibration). */
@@ -6466,7 +6585,7 @@ export interface XrCommands {
   /** xrDestroyFaceTracker2FB (XR_FB_face_tracking2). */
   xrDestroyFaceTracker2FB(faceTracker: bigint): { readonly result: number };
   /** xrGetFaceExpressionWeights2FB (XR_FB_face_tracking2). */
-  xrGetFaceExpressionWeights2FB(faceTracker: bigint, expressionInfo: XrFaceExpressionInfo2FB, expressionWeights?: Partial<XrFaceExpressionWeights2FB>): { readonly result: number; readonly expressionWeights: XrFaceExpressionWeights2FB };
+  xrGetFaceExpressionWeights2FB(faceTracker: bigint, expressionInfo: XrFaceExpressionInfo2FB, expressionWeights?: XrInit<XrFaceExpressionWeights2FB>): { readonly result: number; readonly expressionWeights: XrReturned<XrFaceExpressionWeights2FB> };
   /** xrShareSpacesMETA (XR_META_spatial_entity_sharing). */
   xrShareSpacesMETA(session: bigint, info: XrShareSpacesInfoMETA): { readonly result: number; readonly requestId: bigint };
   /** xrCreateEnvironmentDepthProviderMETA (XR_META_environment_depth). */
@@ -6482,11 +6601,11 @@ export interface XrCommands {
   /** xrDestroyEnvironmentDepthSwapchainMETA (XR_META_environment_depth). */
   xrDestroyEnvironmentDepthSwapchainMETA(swapchain: bigint): { readonly result: number };
   /** xrEnumerateEnvironmentDepthSwapchainImagesMETA (XR_META_environment_depth). */
-  xrEnumerateEnvironmentDepthSwapchainImagesMETA(swapchain: bigint, images?: Partial<XrSwapchainImageBaseHeader>): { readonly result: number; readonly images: XrSwapchainImageBaseHeader[] };
+  xrEnumerateEnvironmentDepthSwapchainImagesMETA(swapchain: bigint, images?: XrInit<XrSwapchainImageBaseHeader>): { readonly result: number; readonly images: XrReturned<XrChained<XrSwapchainImageBaseHeader | XrSwapchainImageVulkanKHR>>[] };
   /** xrGetEnvironmentDepthSwapchainStateMETA (XR_META_environment_depth). */
-  xrGetEnvironmentDepthSwapchainStateMETA(swapchain: bigint, state?: Partial<XrEnvironmentDepthSwapchainStateMETA>): { readonly result: number; readonly state: XrEnvironmentDepthSwapchainStateMETA };
+  xrGetEnvironmentDepthSwapchainStateMETA(swapchain: bigint, state?: XrInit<XrEnvironmentDepthSwapchainStateMETA>): { readonly result: number; readonly state: XrReturned<XrEnvironmentDepthSwapchainStateMETA> };
   /** xrAcquireEnvironmentDepthImageMETA (XR_META_environment_depth). */
-  xrAcquireEnvironmentDepthImageMETA(environmentDepthProvider: bigint, acquireInfo: XrEnvironmentDepthImageAcquireInfoMETA, environmentDepthImage?: Partial<XrEnvironmentDepthImageMETA>): { readonly result: number; readonly environmentDepthImage: XrEnvironmentDepthImageMETA };
+  xrAcquireEnvironmentDepthImageMETA(environmentDepthProvider: bigint, acquireInfo: XrEnvironmentDepthImageAcquireInfoMETA, environmentDepthImage?: XrInit<XrEnvironmentDepthImageMETA>): { readonly result: number; readonly environmentDepthImage: XrReturned<XrEnvironmentDepthImageMETA> };
   /** xrSetEnvironmentDepthHandRemovalMETA (XR_META_environment_depth). */
   xrSetEnvironmentDepthHandRemovalMETA(environmentDepthProvider: bigint, setInfo: XrEnvironmentDepthHandRemovalSetInfoMETA): { readonly result: number };
   /** xrCreateRenderModelEXT (XR_EXT_render_model). */
@@ -6494,7 +6613,7 @@ export interface XrCommands {
   /** xrDestroyRenderModelEXT (XR_EXT_render_model). */
   xrDestroyRenderModelEXT(renderModel: bigint): { readonly result: number };
   /** xrGetRenderModelPropertiesEXT (XR_EXT_render_model). */
-  xrGetRenderModelPropertiesEXT(renderModel: bigint, getInfo?: XrRenderModelPropertiesGetInfoEXT | null, properties?: Partial<XrRenderModelPropertiesEXT>): { readonly result: number; readonly properties: XrRenderModelPropertiesEXT };
+  xrGetRenderModelPropertiesEXT(renderModel: bigint, getInfo?: XrRenderModelPropertiesGetInfoEXT | null, properties?: XrInit<XrRenderModelPropertiesEXT>): { readonly result: number; readonly properties: XrReturned<XrRenderModelPropertiesEXT> };
   /** xrCreateRenderModelSpaceEXT (XR_EXT_render_model). */
   xrCreateRenderModelSpaceEXT(session: bigint, createInfo: XrRenderModelSpaceCreateInfoEXT): { readonly result: number; readonly space: bigint };
   /** xrCreateRenderModelAssetEXT (XR_EXT_render_model). */
@@ -6502,11 +6621,11 @@ export interface XrCommands {
   /** xrDestroyRenderModelAssetEXT (XR_EXT_render_model). */
   xrDestroyRenderModelAssetEXT(asset: bigint): { readonly result: number };
   /** xrGetRenderModelAssetDataEXT (XR_EXT_render_model). */
-  xrGetRenderModelAssetDataEXT(asset: bigint, getInfo?: XrRenderModelAssetDataGetInfoEXT | null, buffer?: Partial<XrRenderModelAssetDataEXT>): { readonly result: number; readonly buffer: XrRenderModelAssetDataEXT };
+  xrGetRenderModelAssetDataEXT(asset: bigint, getInfo?: XrRenderModelAssetDataGetInfoEXT | null, buffer?: XrInit<XrRenderModelAssetDataEXT>): { readonly result: number; readonly buffer: XrReturned<XrRenderModelAssetDataEXT> };
   /** xrGetRenderModelAssetPropertiesEXT (XR_EXT_render_model). */
-  xrGetRenderModelAssetPropertiesEXT(asset: bigint, getInfo?: XrRenderModelAssetPropertiesGetInfoEXT | null, properties?: Partial<XrRenderModelAssetPropertiesEXT>): { readonly result: number; readonly properties: XrRenderModelAssetPropertiesEXT };
+  xrGetRenderModelAssetPropertiesEXT(asset: bigint, getInfo?: XrRenderModelAssetPropertiesGetInfoEXT | null, properties?: XrInit<XrRenderModelAssetPropertiesEXT>): { readonly result: number; readonly properties: XrReturned<XrRenderModelAssetPropertiesEXT> };
   /** xrGetRenderModelStateEXT (XR_EXT_render_model). */
-  xrGetRenderModelStateEXT(renderModel: bigint, getInfo: XrRenderModelStateGetInfoEXT, state?: Partial<XrRenderModelStateEXT>): { readonly result: number; readonly state: XrRenderModelStateEXT };
+  xrGetRenderModelStateEXT(renderModel: bigint, getInfo: XrRenderModelStateGetInfoEXT, state?: XrInit<XrRenderModelStateEXT>): { readonly result: number; readonly state: XrReturned<XrRenderModelStateEXT> };
   /** xrEnumerateInteractionRenderModelIdsEXT (XR_EXT_interaction_render_model). */
   xrEnumerateInteractionRenderModelIdsEXT(session: bigint, getInfo: XrInteractionRenderModelIdsEnumerateInfoEXT): { readonly result: number; readonly renderModelIds: bigint[] };
   /** xrEnumerateRenderModelSubactionPathsEXT (XR_EXT_interaction_render_model). */
@@ -6516,7 +6635,7 @@ export interface XrCommands {
   /** xrSetTrackingOptimizationSettingsHintQCOM (XR_QCOM_tracking_optimization_settings). */
   xrSetTrackingOptimizationSettingsHintQCOM(session: bigint, domain: number, hint: number): { readonly result: number };
   /** xrGetHandGestureQCOM (XR_QCOM_hand_tracking_gesture). */
-  xrGetHandGestureQCOM(handTracker: bigint, time: bigint, handGesture?: Partial<XrHandGestureQCOM>): { readonly result: number; readonly handGesture: XrHandGestureQCOM };
+  xrGetHandGestureQCOM(handTracker: bigint, time: bigint | number, handGesture?: XrInit<XrHandGestureQCOM>): { readonly result: number; readonly handGesture: XrReturned<XrHandGestureQCOM> };
   /** xrCreatePassthroughHTC (XR_HTC_passthrough). */
   xrCreatePassthroughHTC(session: bigint, createInfo: XrPassthroughCreateInfoHTC): { readonly result: number; readonly passthrough: bigint };
   /** xrDestroyPassthroughHTC (XR_HTC_passthrough). */
@@ -6526,15 +6645,15 @@ export interface XrCommands {
   /** xrCreateSpatialAnchorHTC (XR_HTC_anchor). */
   xrCreateSpatialAnchorHTC(session: bigint, createInfo: XrSpatialAnchorCreateInfoHTC): { readonly result: number; readonly anchor: bigint };
   /** xrGetSpatialAnchorNameHTC (XR_HTC_anchor). */
-  xrGetSpatialAnchorNameHTC(anchor: bigint, name?: Partial<XrSpatialAnchorNameHTC>): { readonly result: number; readonly name: XrSpatialAnchorNameHTC };
+  xrGetSpatialAnchorNameHTC(anchor: bigint, name?: XrInit<XrSpatialAnchorNameHTC>): { readonly result: number; readonly name: XrReturned<XrSpatialAnchorNameHTC> };
   /** xrCreateBodyTrackerHTC (XR_HTC_body_tracking). */
   xrCreateBodyTrackerHTC(session: bigint, createInfo: XrBodyTrackerCreateInfoHTC): { readonly result: number; readonly bodyTracker: bigint };
   /** xrDestroyBodyTrackerHTC (XR_HTC_body_tracking). */
   xrDestroyBodyTrackerHTC(bodyTracker: bigint): { readonly result: number };
   /** xrLocateBodyJointsHTC (XR_HTC_body_tracking). */
-  xrLocateBodyJointsHTC(bodyTracker: bigint, locateInfo: XrBodyJointsLocateInfoHTC, locations?: Partial<XrBodyJointLocationsHTC>): { readonly result: number; readonly locations: XrBodyJointLocationsHTC };
+  xrLocateBodyJointsHTC(bodyTracker: bigint, locateInfo: XrBodyJointsLocateInfoHTC, locations?: XrInit<XrBodyJointLocationsHTC>): { readonly result: number; readonly locations: XrReturned<XrBodyJointLocationsHTC> };
   /** xrGetBodySkeletonHTC (XR_HTC_body_tracking). */
-  xrGetBodySkeletonHTC(bodyTracker: bigint, baseSpace: bigint, skeletonGenerationId: number, skeleton?: Partial<XrBodySkeletonHTC>): { readonly result: number; readonly skeleton: XrBodySkeletonHTC };
+  xrGetBodySkeletonHTC(bodyTracker: bigint, baseSpace: bigint, skeletonGenerationId: number, skeleton?: XrInit<XrBodySkeletonHTC>): { readonly result: number; readonly skeleton: XrReturned<XrBodySkeletonHTC> };
   /** xrApplyForceFeedbackCurlMNDX (XR_MNDX_force_feedback_curl). */
   xrApplyForceFeedbackCurlMNDX(handTracker: bigint, locations: XrForceFeedbackCurlApplyLocationsMNDX): { readonly result: number };
   /** xrCreateBodyTrackerBD (XR_BD_body_tracking). */
@@ -6542,7 +6661,7 @@ export interface XrCommands {
   /** xrDestroyBodyTrackerBD (XR_BD_body_tracking). */
   xrDestroyBodyTrackerBD(bodyTracker: bigint): { readonly result: number };
   /** xrLocateBodyJointsBD (XR_BD_body_tracking). */
-  xrLocateBodyJointsBD(bodyTracker: bigint, locateInfo: XrBodyJointsLocateInfoBD, locations?: Partial<XrBodyJointLocationsBD>): { readonly result: number; readonly locations: XrBodyJointLocationsBD };
+  xrLocateBodyJointsBD(bodyTracker: bigint, locateInfo: XrBodyJointsLocateInfoBD, locations?: XrInit<XrBodyJointLocationsBD>): { readonly result: number; readonly locations: XrReturned<XrBodyJointLocationsBD> };
   /** xrEnumerateFacialSimulationModesBD (XR_BD_facial_simulation). */
   xrEnumerateFacialSimulationModesBD(session: bigint): { readonly result: number; readonly modes: number[] };
   /** xrCreateFaceTrackerBD (XR_BD_facial_simulation). */
@@ -6550,33 +6669,33 @@ export interface XrCommands {
   /** xrDestroyFaceTrackerBD (XR_BD_facial_simulation). */
   xrDestroyFaceTrackerBD(tracker: bigint): { readonly result: number };
   /** xrGetFacialSimulationDataBD (XR_BD_facial_simulation). */
-  xrGetFacialSimulationDataBD(tracker: bigint, info: XrFacialSimulationDataGetInfoBD, facialData?: Partial<XrFacialSimulationDataBD>): { readonly result: number; readonly facialData: XrFacialSimulationDataBD };
+  xrGetFacialSimulationDataBD(tracker: bigint, info: XrFacialSimulationDataGetInfoBD, facialData?: XrInit<XrFacialSimulationDataBD>): { readonly result: number; readonly facialData: XrReturned<XrFacialSimulationDataBD> };
   /** xrSetFacialSimulationModeBD (XR_BD_facial_simulation). */
   xrSetFacialSimulationModeBD(tracker: bigint, mode: number): { readonly result: number };
   /** xrGetFacialSimulationModeBD (XR_BD_facial_simulation). */
   xrGetFacialSimulationModeBD(tracker: bigint): { readonly result: number; readonly mode: number };
   /** xrEnumerateSpatialEntityComponentTypesBD (XR_BD_spatial_sensing). */
-  xrEnumerateSpatialEntityComponentTypesBD(snapshot: bigint, entityId: bigint): { readonly result: number; readonly componentTypes: number[] };
+  xrEnumerateSpatialEntityComponentTypesBD(snapshot: bigint, entityId: bigint | number): { readonly result: number; readonly componentTypes: number[] };
   /** xrGetSpatialEntityUuidBD (XR_BD_spatial_sensing). */
-  xrGetSpatialEntityUuidBD(snapshot: bigint, entityId: bigint, uuid?: Partial<XrUuid>): { readonly result: number; readonly uuid: XrUuid };
+  xrGetSpatialEntityUuidBD(snapshot: bigint, entityId: bigint | number, uuid?: XrInit<XrUuid>): { readonly result: number; readonly uuid: XrReturned<XrUuid> };
   /** xrGetSpatialEntityComponentDataBD (XR_BD_spatial_sensing). */
-  xrGetSpatialEntityComponentDataBD(snapshot: bigint, getInfo: XrSpatialEntityComponentGetInfoBD, componentData?: Partial<XrSpatialEntityComponentDataBaseHeaderBD>): { readonly result: number; readonly componentData: XrSpatialEntityComponentDataBaseHeaderBD };
+  xrGetSpatialEntityComponentDataBD(snapshot: bigint, getInfo: XrSpatialEntityComponentGetInfoBD, componentData?: XrInit<XrSpatialEntityComponentDataBaseHeaderBD>): { readonly result: number; readonly componentData: XrReturned<XrSpatialEntityComponentDataBaseHeaderBD> };
   /** xrCreateSenseDataProviderBD (XR_BD_spatial_sensing). */
   xrCreateSenseDataProviderBD(session: bigint, createInfo: XrSenseDataProviderCreateInfoBD): { readonly result: number; readonly provider: bigint };
   /** xrStartSenseDataProviderAsyncBD (XR_BD_spatial_sensing). */
   xrStartSenseDataProviderAsyncBD(provider: bigint, startInfo: XrSenseDataProviderStartInfoBD): { readonly result: number; readonly future: bigint };
   /** xrStartSenseDataProviderCompleteBD (XR_BD_spatial_sensing). */
-  xrStartSenseDataProviderCompleteBD(session: bigint, future: bigint, completion?: Partial<XrFutureCompletionEXT>): { readonly result: number; readonly completion: XrFutureCompletionEXT };
+  xrStartSenseDataProviderCompleteBD(session: bigint, future: bigint | number, completion?: XrInit<XrFutureCompletionEXT>): { readonly result: number; readonly completion: XrReturned<XrFutureCompletionEXT> };
   /** xrGetSenseDataProviderStateBD (XR_BD_spatial_sensing). */
   xrGetSenseDataProviderStateBD(provider: bigint): { readonly result: number; readonly state: number };
   /** xrQuerySenseDataAsyncBD (XR_BD_spatial_sensing). */
   xrQuerySenseDataAsyncBD(provider: bigint, queryInfo: XrSenseDataQueryInfoBD): { readonly result: number; readonly future: bigint };
   /** xrQuerySenseDataCompleteBD (XR_BD_spatial_sensing). */
-  xrQuerySenseDataCompleteBD(provider: bigint, future: bigint, completion?: Partial<XrSenseDataQueryCompletionBD>): { readonly result: number; readonly completion: XrSenseDataQueryCompletionBD };
+  xrQuerySenseDataCompleteBD(provider: bigint, future: bigint | number, completion?: XrInit<XrSenseDataQueryCompletionBD>): { readonly result: number; readonly completion: XrReturned<XrSenseDataQueryCompletionBD> };
   /** xrDestroySenseDataSnapshotBD (XR_BD_spatial_sensing). */
   xrDestroySenseDataSnapshotBD(snapshot: bigint): { readonly result: number };
   /** xrGetQueriedSenseDataBD (XR_BD_spatial_sensing). */
-  xrGetQueriedSenseDataBD(snapshot: bigint, getInfo?: Partial<XrQueriedSenseDataGetInfoBD>, queriedSenseData?: Partial<XrQueriedSenseDataBD>): { readonly result: number; readonly getInfo: XrQueriedSenseDataGetInfoBD; readonly queriedSenseData: XrQueriedSenseDataBD };
+  xrGetQueriedSenseDataBD(snapshot: bigint, getInfo?: XrInit<XrQueriedSenseDataGetInfoBD>, queriedSenseData?: XrInit<XrQueriedSenseDataBD>): { readonly result: number; readonly getInfo: XrReturned<XrQueriedSenseDataGetInfoBD>; readonly queriedSenseData: XrReturned<XrQueriedSenseDataBD> };
   /** xrStopSenseDataProviderBD (XR_BD_spatial_sensing). */
   xrStopSenseDataProviderBD(provider: bigint): { readonly result: number };
   /** xrDestroySenseDataProviderBD (XR_BD_spatial_sensing). */
@@ -6586,37 +6705,37 @@ export interface XrCommands {
   /** xrDestroyAnchorBD (XR_BD_spatial_sensing). */
   xrDestroyAnchorBD(anchor: bigint): { readonly result: number };
   /** xrGetAnchorUuidBD (XR_BD_spatial_sensing). */
-  xrGetAnchorUuidBD(anchor: bigint, uuid?: Partial<XrUuid>): { readonly result: number; readonly uuid: XrUuid };
+  xrGetAnchorUuidBD(anchor: bigint, uuid?: XrInit<XrUuid>): { readonly result: number; readonly uuid: XrReturned<XrUuid> };
   /** xrCreateAnchorSpaceBD (XR_BD_spatial_sensing). */
   xrCreateAnchorSpaceBD(session: bigint, createInfo: XrAnchorSpaceCreateInfoBD): { readonly result: number; readonly space: bigint };
   /** xrCreateSpatialAnchorAsyncBD (XR_BD_spatial_anchor). */
   xrCreateSpatialAnchorAsyncBD(provider: bigint, info: XrSpatialAnchorCreateInfoBD): { readonly result: number; readonly future: bigint };
   /** xrCreateSpatialAnchorCompleteBD (XR_BD_spatial_anchor). */
-  xrCreateSpatialAnchorCompleteBD(provider: bigint, future: bigint, completion?: Partial<XrSpatialAnchorCreateCompletionBD>): { readonly result: number; readonly completion: XrSpatialAnchorCreateCompletionBD };
+  xrCreateSpatialAnchorCompleteBD(provider: bigint, future: bigint | number, completion?: XrInit<XrSpatialAnchorCreateCompletionBD>): { readonly result: number; readonly completion: XrReturned<XrSpatialAnchorCreateCompletionBD> };
   /** xrPersistSpatialAnchorAsyncBD (XR_BD_spatial_anchor). */
   xrPersistSpatialAnchorAsyncBD(provider: bigint, info: XrSpatialAnchorPersistInfoBD): { readonly result: number; readonly future: bigint };
   /** xrPersistSpatialAnchorCompleteBD (XR_BD_spatial_anchor). */
-  xrPersistSpatialAnchorCompleteBD(provider: bigint, future: bigint, completion?: Partial<XrFutureCompletionEXT>): { readonly result: number; readonly completion: XrFutureCompletionEXT };
+  xrPersistSpatialAnchorCompleteBD(provider: bigint, future: bigint | number, completion?: XrInit<XrFutureCompletionEXT>): { readonly result: number; readonly completion: XrReturned<XrFutureCompletionEXT> };
   /** xrUnpersistSpatialAnchorAsyncBD (XR_BD_spatial_anchor). */
   xrUnpersistSpatialAnchorAsyncBD(provider: bigint, info: XrSpatialAnchorUnpersistInfoBD): { readonly result: number; readonly future: bigint };
   /** xrUnpersistSpatialAnchorCompleteBD (XR_BD_spatial_anchor). */
-  xrUnpersistSpatialAnchorCompleteBD(provider: bigint, future: bigint, completion?: Partial<XrFutureCompletionEXT>): { readonly result: number; readonly completion: XrFutureCompletionEXT };
+  xrUnpersistSpatialAnchorCompleteBD(provider: bigint, future: bigint | number, completion?: XrInit<XrFutureCompletionEXT>): { readonly result: number; readonly completion: XrReturned<XrFutureCompletionEXT> };
   /** xrShareSpatialAnchorAsyncBD (XR_BD_spatial_anchor_sharing). */
   xrShareSpatialAnchorAsyncBD(provider: bigint, info: XrSpatialAnchorShareInfoBD): { readonly result: number; readonly future: bigint };
   /** xrShareSpatialAnchorCompleteBD (XR_BD_spatial_anchor_sharing). */
-  xrShareSpatialAnchorCompleteBD(provider: bigint, future: bigint, completion?: Partial<XrFutureCompletionEXT>): { readonly result: number; readonly completion: XrFutureCompletionEXT };
+  xrShareSpatialAnchorCompleteBD(provider: bigint, future: bigint | number, completion?: XrInit<XrFutureCompletionEXT>): { readonly result: number; readonly completion: XrReturned<XrFutureCompletionEXT> };
   /** xrDownloadSharedSpatialAnchorAsyncBD (XR_BD_spatial_anchor_sharing). */
   xrDownloadSharedSpatialAnchorAsyncBD(provider: bigint, info: XrSharedSpatialAnchorDownloadInfoBD): { readonly result: number; readonly future: bigint };
   /** xrDownloadSharedSpatialAnchorCompleteBD (XR_BD_spatial_anchor_sharing). */
-  xrDownloadSharedSpatialAnchorCompleteBD(provider: bigint, future: bigint, completion?: Partial<XrFutureCompletionEXT>): { readonly result: number; readonly completion: XrFutureCompletionEXT };
+  xrDownloadSharedSpatialAnchorCompleteBD(provider: bigint, future: bigint | number, completion?: XrInit<XrFutureCompletionEXT>): { readonly result: number; readonly completion: XrReturned<XrFutureCompletionEXT> };
   /** xrCaptureSceneAsyncBD (XR_BD_spatial_scene). */
   xrCaptureSceneAsyncBD(provider: bigint, info: XrSceneCaptureInfoBD): { readonly result: number; readonly future: bigint };
   /** xrCaptureSceneCompleteBD (XR_BD_spatial_scene). */
-  xrCaptureSceneCompleteBD(provider: bigint, future: bigint, completion?: Partial<XrFutureCompletionEXT>): { readonly result: number; readonly completion: XrFutureCompletionEXT };
+  xrCaptureSceneCompleteBD(provider: bigint, future: bigint | number, completion?: XrInit<XrFutureCompletionEXT>): { readonly result: number; readonly completion: XrReturned<XrFutureCompletionEXT> };
   /** xrStartBodyTrackingCalibrationAppBD (XR_BD_body_tracking_auxiliary_metrics). */
   xrStartBodyTrackingCalibrationAppBD(session: bigint): { readonly result: number };
   /** xrGetBodyTrackingStateBD (XR_BD_body_tracking_auxiliary_metrics). */
-  xrGetBodyTrackingStateBD(session: bigint, state?: Partial<XrBodyTrackingStateBD>): { readonly result: number; readonly state: XrBodyTrackingStateBD };
+  xrGetBodyTrackingStateBD(session: bigint, state?: XrInit<XrBodyTrackingStateBD>): { readonly result: number; readonly state: XrReturned<XrBodyTrackingStateBD> };
   /** xrEnumerateSupportedAudioSampleRateBD (XR_BD_spatial_audio_rendering). */
   xrEnumerateSupportedAudioSampleRateBD(session: bigint): { readonly result: number; readonly sampleRates: number[] };
   /** xrQueryFramesPerBufferRangeBD (XR_BD_spatial_audio_rendering). */
@@ -6634,13 +6753,13 @@ export interface XrCommands {
   /** xrCreateSoundObstacleBD (XR_BD_spatial_audio_rendering). */
   xrCreateSoundObstacleBD(renderer: bigint, config: XrSoundObstacleConfigBD, mesh: XrSoundTriangleMeshBD): { readonly result: number; readonly soundObstacle: bigint };
   /** xrUpdateSoundObstacleConfigBD (XR_BD_spatial_audio_rendering). */
-  xrUpdateSoundObstacleConfigBD(soundObstacle: bigint, config: XrSoundObstacleConfigBD | null | undefined, mesh: XrSoundTriangleMeshBD | null | undefined, flags: bigint): { readonly result: number };
+  xrUpdateSoundObstacleConfigBD(soundObstacle: bigint, config: XrSoundObstacleConfigBD | null | undefined, mesh: XrSoundTriangleMeshBD | null | undefined, flags: bigint | number): { readonly result: number };
   /** xrDestroySoundObstacleBD (XR_BD_spatial_audio_rendering). */
   xrDestroySoundObstacleBD(soundObstacle: bigint): { readonly result: number };
   /** xrCreateSoundObjectBD (XR_BD_spatial_audio_rendering). */
   xrCreateSoundObjectBD(renderer: bigint, config: XrSoundObjectConfigBD): { readonly result: number; readonly soundObject: bigint };
   /** xrUpdateSoundObjectConfigBD (XR_BD_spatial_audio_rendering). */
-  xrUpdateSoundObjectConfigBD(soundObject: bigint, config: XrSoundObjectConfigBD, flags: bigint): { readonly result: number };
+  xrUpdateSoundObjectConfigBD(soundObject: bigint, config: XrSoundObjectConfigBD, flags: bigint | number): { readonly result: number };
   /** xrSubmitSoundObjectBufferBD (XR_BD_spatial_audio_rendering). */
   xrSubmitSoundObjectBufferBD(soundObject: bigint, buffer: XrAudioBufferBD): { readonly result: number };
   /** xrDestroySoundObjectBD (XR_BD_spatial_audio_rendering). */
@@ -6648,13 +6767,13 @@ export interface XrCommands {
   /** xrCreateSoundFieldBD (XR_BD_spatial_audio_rendering). */
   xrCreateSoundFieldBD(renderer: bigint, config: XrSoundFieldConfigBD): { readonly result: number; readonly soundField: bigint };
   /** xrUpdateSoundFieldConfigBD (XR_BD_spatial_audio_rendering). */
-  xrUpdateSoundFieldConfigBD(soundField: bigint, config: XrSoundFieldConfigBD | null | undefined, flags: bigint): { readonly result: number };
+  xrUpdateSoundFieldConfigBD(soundField: bigint, config: XrSoundFieldConfigBD | null | undefined, flags: bigint | number): { readonly result: number };
   /** xrSubmitSoundFieldBufferBD (XR_BD_spatial_audio_rendering). */
   xrSubmitSoundFieldBufferBD(soundField: bigint, buffer: XrAudioBufferBD): { readonly result: number };
   /** xrDestroySoundFieldBD (XR_BD_spatial_audio_rendering). */
   xrDestroySoundFieldBD(soundField: bigint): { readonly result: number };
   /** xrWaitAudioPeriodBD (XR_BD_spatial_audio_rendering). */
-  xrWaitAudioPeriodBD(renderer: bigint, timeout: bigint): { readonly result: number };
+  xrWaitAudioPeriodBD(renderer: bigint, timeout: bigint | number): { readonly result: number };
   /** xrEndAudioPeriodBD (XR_BD_spatial_audio_rendering). */
   xrEndAudioPeriodBD(renderer: bigint): { readonly result: number };
   /** xrCreatePlaneDetectorEXT (XR_EXT_plane_detection). */
@@ -6666,13 +6785,13 @@ export interface XrCommands {
   /** xrGetPlaneDetectionStateEXT (XR_EXT_plane_detection). */
   xrGetPlaneDetectionStateEXT(planeDetector: bigint): { readonly result: number; readonly state: number };
   /** xrGetPlaneDetectionsEXT (XR_EXT_plane_detection). */
-  xrGetPlaneDetectionsEXT(planeDetector: bigint, info: XrPlaneDetectorGetInfoEXT, locations?: Partial<XrPlaneDetectorLocationsEXT>): { readonly result: number; readonly locations: XrPlaneDetectorLocationsEXT };
+  xrGetPlaneDetectionsEXT(planeDetector: bigint, info: XrPlaneDetectorGetInfoEXT, locations?: XrInit<XrPlaneDetectorLocationsEXT>): { readonly result: number; readonly locations: XrReturned<XrPlaneDetectorLocationsEXT> };
   /** xrGetPlanePolygonBufferEXT (XR_EXT_plane_detection). */
-  xrGetPlanePolygonBufferEXT(planeDetector: bigint, planeId: bigint, polygonBufferIndex: number, polygonBuffer?: Partial<XrPlaneDetectorPolygonBufferEXT>): { readonly result: number; readonly polygonBuffer: XrPlaneDetectorPolygonBufferEXT };
+  xrGetPlanePolygonBufferEXT(planeDetector: bigint, planeId: bigint | number, polygonBufferIndex: number, polygonBuffer?: XrInit<XrPlaneDetectorPolygonBufferEXT>): { readonly result: number; readonly polygonBuffer: XrReturned<XrPlaneDetectorPolygonBufferEXT> };
   /** xrEnumerateSupportedTrackableTypesANDROID (XR_ANDROID_trackables). */
-  xrEnumerateSupportedTrackableTypesANDROID(instance: bigint, systemId: bigint): { readonly result: number; readonly trackableTypes: number[] };
+  xrEnumerateSupportedTrackableTypesANDROID(instance: bigint, systemId: bigint | number): { readonly result: number; readonly trackableTypes: number[] };
   /** xrEnumerateSupportedAnchorTrackableTypesANDROID (XR_ANDROID_trackables). */
-  xrEnumerateSupportedAnchorTrackableTypesANDROID(instance: bigint, systemId: bigint): { readonly result: number; readonly trackableTypes: number[] };
+  xrEnumerateSupportedAnchorTrackableTypesANDROID(instance: bigint, systemId: bigint | number): { readonly result: number; readonly trackableTypes: number[] };
   /** xrCreateTrackableTrackerANDROID (XR_ANDROID_trackables). */
   xrCreateTrackableTrackerANDROID(session: bigint, createInfo: XrTrackableTrackerCreateInfoANDROID): { readonly result: number; readonly trackableTracker: bigint };
   /** xrDestroyTrackableTrackerANDROID (XR_ANDROID_trackables). */
@@ -6680,7 +6799,7 @@ export interface XrCommands {
   /** xrGetAllTrackablesANDROID (XR_ANDROID_trackables). */
   xrGetAllTrackablesANDROID(trackableTracker: bigint): { readonly result: number; readonly trackables: bigint[] };
   /** xrGetTrackablePlaneANDROID (XR_ANDROID_trackables). */
-  xrGetTrackablePlaneANDROID(trackableTracker: bigint, getInfo: XrTrackableGetInfoANDROID, planeOutput?: Partial<XrTrackablePlaneANDROID>): { readonly result: number; readonly planeOutput: XrTrackablePlaneANDROID };
+  xrGetTrackablePlaneANDROID(trackableTracker: bigint, getInfo: XrTrackableGetInfoANDROID, planeOutput?: XrInit<XrTrackablePlaneANDROID>): { readonly result: number; readonly planeOutput: XrReturned<XrTrackablePlaneANDROID> };
   /** xrCreateAnchorSpaceANDROID (XR_ANDROID_trackables). */
   xrCreateAnchorSpaceANDROID(session: bigint, createInfo: XrAnchorSpaceCreateInfoANDROID): { readonly result: number; readonly anchorOutput: bigint };
   /** xrCreateEyeTrackerANDROID (XR_ANDROID_eye_tracking). */
@@ -6688,23 +6807,23 @@ export interface XrCommands {
   /** xrDestroyEyeTrackerANDROID (XR_ANDROID_eye_tracking). */
   xrDestroyEyeTrackerANDROID(eyeTracker: bigint): { readonly result: number };
   /** xrGetFineTrackingEyesInfoANDROID (XR_ANDROID_eye_tracking). */
-  xrGetFineTrackingEyesInfoANDROID(eyeTracker: bigint, getInfo: XrEyesGetInfoANDROID, eyesOutput?: Partial<XrEyesANDROID>): { readonly result: number; readonly eyesOutput: XrEyesANDROID };
+  xrGetFineTrackingEyesInfoANDROID(eyeTracker: bigint, getInfo: XrEyesGetInfoANDROID, eyesOutput?: XrInit<XrEyesANDROID>): { readonly result: number; readonly eyesOutput: XrReturned<XrEyesANDROID> };
   /** xrGetCoarseTrackingEyesInfoANDROID (XR_ANDROID_eye_tracking). */
-  xrGetCoarseTrackingEyesInfoANDROID(eyeTracker: bigint, getInfo: XrEyesGetInfoANDROID, eyesOutput?: Partial<XrEyesANDROID>): { readonly result: number; readonly eyesOutput: XrEyesANDROID };
+  xrGetCoarseTrackingEyesInfoANDROID(eyeTracker: bigint, getInfo: XrEyesGetInfoANDROID, eyesOutput?: XrInit<XrEyesANDROID>): { readonly result: number; readonly eyesOutput: XrReturned<XrEyesANDROID> };
   /** xrEnumerateSupportedPersistenceAnchorTypesANDROID (XR_ANDROID_device_anchor_persistence). */
-  xrEnumerateSupportedPersistenceAnchorTypesANDROID(instance: bigint, systemId: bigint): { readonly result: number; readonly trackableTypes: number[] };
+  xrEnumerateSupportedPersistenceAnchorTypesANDROID(instance: bigint, systemId: bigint | number): { readonly result: number; readonly trackableTypes: number[] };
   /** xrCreateDeviceAnchorPersistenceANDROID (XR_ANDROID_device_anchor_persistence). */
   xrCreateDeviceAnchorPersistenceANDROID(session: bigint, createInfo: XrDeviceAnchorPersistenceCreateInfoANDROID): { readonly result: number; readonly outHandle: bigint };
   /** xrDestroyDeviceAnchorPersistenceANDROID (XR_ANDROID_device_anchor_persistence). */
   xrDestroyDeviceAnchorPersistenceANDROID(handle: bigint): { readonly result: number };
   /** xrPersistAnchorANDROID (XR_ANDROID_device_anchor_persistence). */
-  xrPersistAnchorANDROID(handle: bigint, persistedInfo: XrPersistedAnchorSpaceInfoANDROID, anchorIdOutput?: Partial<XrUuid>): { readonly result: number; readonly anchorIdOutput: XrUuid };
+  xrPersistAnchorANDROID(handle: bigint, persistedInfo: XrPersistedAnchorSpaceInfoANDROID, anchorIdOutput?: XrInit<XrUuid>): { readonly result: number; readonly anchorIdOutput: XrReturned<XrUuid> };
   /** xrGetAnchorPersistStateANDROID (XR_ANDROID_device_anchor_persistence). */
   xrGetAnchorPersistStateANDROID(handle: bigint, anchorId: XrUuid): { readonly result: number; readonly persistState: number };
   /** xrCreatePersistedAnchorSpaceANDROID (XR_ANDROID_device_anchor_persistence). */
   xrCreatePersistedAnchorSpaceANDROID(handle: bigint, createInfo: XrPersistedAnchorSpaceCreateInfoANDROID): { readonly result: number; readonly anchorOutput: bigint };
   /** xrEnumeratePersistedAnchorsANDROID (XR_ANDROID_device_anchor_persistence). */
-  xrEnumeratePersistedAnchorsANDROID(handle: bigint, anchorIds?: Partial<XrUuid>): { readonly result: number; readonly anchorIds: XrUuid[] };
+  xrEnumeratePersistedAnchorsANDROID(handle: bigint, anchorIds?: XrInit<XrUuid>): { readonly result: number; readonly anchorIds: XrReturned<XrUuid>[] };
   /** xrUnpersistAnchorANDROID (XR_ANDROID_device_anchor_persistence). */
   xrUnpersistAnchorANDROID(handle: bigint, anchorId: XrUuid): { readonly result: number };
   /** xrCreateFaceTrackerANDROID (XR_ANDROID_face_tracking). */
@@ -6712,7 +6831,7 @@ export interface XrCommands {
   /** xrDestroyFaceTrackerANDROID (XR_ANDROID_face_tracking). */
   xrDestroyFaceTrackerANDROID(faceTracker: bigint): { readonly result: number };
   /** xrGetFaceStateANDROID (XR_ANDROID_face_tracking). */
-  xrGetFaceStateANDROID(faceTracker: bigint, getInfo: XrFaceStateGetInfoANDROID, faceStateOutput?: Partial<XrFaceStateANDROID>): { readonly result: number; readonly faceStateOutput: XrFaceStateANDROID };
+  xrGetFaceStateANDROID(faceTracker: bigint, getInfo: XrFaceStateGetInfoANDROID, faceStateOutput?: XrInit<XrFaceStateANDROID>): { readonly result: number; readonly faceStateOutput: XrReturned<XrFaceStateANDROID> };
   /** xrGetFaceCalibrationStateANDROID (XR_ANDROID_face_tracking). */
   xrGetFaceCalibrationStateANDROID(faceTracker: bigint): { readonly result: number; readonly faceIsCalibratedOutput: boolean };
   /** xrGetPassthroughCameraStateANDROID (XR_ANDROID_passthrough_camera_state). */
@@ -6724,25 +6843,25 @@ export interface XrCommands {
   /** xrSetPassthroughLayerMeshANDROID (XR_ANDROID_composition_layer_passthrough_mesh). */
   xrSetPassthroughLayerMeshANDROID(layer: bigint, mesh: XrPassthroughLayerMeshANDROID): { readonly result: number };
   /** xrEnumerateRaycastSupportedTrackableTypesANDROID (XR_ANDROID_raycast). */
-  xrEnumerateRaycastSupportedTrackableTypesANDROID(instance: bigint, systemId: bigint): { readonly result: number; readonly trackableTypes: number[] };
+  xrEnumerateRaycastSupportedTrackableTypesANDROID(instance: bigint, systemId: bigint | number): { readonly result: number; readonly trackableTypes: number[] };
   /** xrRaycastANDROID (XR_ANDROID_raycast). */
-  xrRaycastANDROID(session: bigint, rayInfo: XrRaycastInfoANDROID, results?: Partial<XrRaycastHitResultsANDROID>): { readonly result: number; readonly results: XrRaycastHitResultsANDROID };
+  xrRaycastANDROID(session: bigint, rayInfo: XrRaycastInfoANDROID, results?: XrInit<XrRaycastHitResultsANDROID>): { readonly result: number; readonly results: XrReturned<XrRaycastHitResultsANDROID> };
   /** xrEnumeratePerformanceMetricsCounterPathsANDROID (XR_ANDROID_performance_metrics). */
   xrEnumeratePerformanceMetricsCounterPathsANDROID(instance: bigint): { readonly result: number; readonly counterPaths: bigint[] };
   /** xrSetPerformanceMetricsStateANDROID (XR_ANDROID_performance_metrics). */
   xrSetPerformanceMetricsStateANDROID(session: bigint, state: XrPerformanceMetricsStateANDROID): { readonly result: number };
   /** xrGetPerformanceMetricsStateANDROID (XR_ANDROID_performance_metrics). */
-  xrGetPerformanceMetricsStateANDROID(session: bigint, state?: Partial<XrPerformanceMetricsStateANDROID>): { readonly result: number; readonly state: XrPerformanceMetricsStateANDROID };
+  xrGetPerformanceMetricsStateANDROID(session: bigint, state?: XrInit<XrPerformanceMetricsStateANDROID>): { readonly result: number; readonly state: XrReturned<XrPerformanceMetricsStateANDROID> };
   /** xrQueryPerformanceMetricsCounterANDROID (XR_ANDROID_performance_metrics). */
-  xrQueryPerformanceMetricsCounterANDROID(session: bigint, counterPath: bigint, counter?: Partial<XrPerformanceMetricsCounterANDROID>): { readonly result: number; readonly counter: XrPerformanceMetricsCounterANDROID };
+  xrQueryPerformanceMetricsCounterANDROID(session: bigint, counterPath: bigint | number, counter?: XrInit<XrPerformanceMetricsCounterANDROID>): { readonly result: number; readonly counter: XrReturned<XrPerformanceMetricsCounterANDROID> };
   /** xrGetTrackableObjectANDROID (XR_ANDROID_trackables_object). */
-  xrGetTrackableObjectANDROID(tracker: bigint, getInfo: XrTrackableGetInfoANDROID, objectOutput?: Partial<XrTrackableObjectANDROID>): { readonly result: number; readonly objectOutput: XrTrackableObjectANDROID };
+  xrGetTrackableObjectANDROID(tracker: bigint, getInfo: XrTrackableGetInfoANDROID, objectOutput?: XrInit<XrTrackableObjectANDROID>): { readonly result: number; readonly objectOutput: XrReturned<XrTrackableObjectANDROID> };
   /** xrPollFutureEXT (XR_EXT_future). */
-  xrPollFutureEXT(instance: bigint, pollInfo: XrFuturePollInfoEXT, pollResult?: Partial<XrFuturePollResultEXT>): { readonly result: number; readonly pollResult: XrFuturePollResultEXT };
+  xrPollFutureEXT(instance: bigint, pollInfo: XrFuturePollInfoEXT, pollResult?: XrInit<XrFuturePollResultEXT>): { readonly result: number; readonly pollResult: XrReturned<XrFuturePollResultEXT> };
   /** xrCancelFutureEXT (XR_EXT_future). */
   xrCancelFutureEXT(instance: bigint, cancelInfo: XrFutureCancelInfoEXT): { readonly result: number };
   /** xrLocateSpacesKHR (XR_KHR_locate_spaces). */
-  xrLocateSpacesKHR(session: bigint, locateInfo: XrSpacesLocateInfo, spaceLocations?: Partial<XrSpaceLocations>): { readonly result: number; readonly spaceLocations: XrSpaceLocations };
+  xrLocateSpacesKHR(session: bigint, locateInfo: XrSpacesLocateInfo, spaceLocations?: XrInit<XrSpaceLocations>): { readonly result: number; readonly spaceLocations: XrReturned<XrSpaceLocations> };
   /** xrSetSystemNotificationsML (XR_ML_system_notifications). */
   xrSetSystemNotificationsML(instance: bigint, info: XrSystemNotificationsSetInfoML): { readonly result: number };
   /** xrCreateWorldMeshDetectorML (XR_ML_world_mesh_detection). */
@@ -6752,23 +6871,23 @@ export interface XrCommands {
   /** xrRequestWorldMeshStateAsyncML (XR_ML_world_mesh_detection). */
   xrRequestWorldMeshStateAsyncML(detector: bigint, stateRequest: XrWorldMeshStateRequestInfoML): { readonly result: number; readonly future: bigint };
   /** xrRequestWorldMeshStateCompleteML (XR_ML_world_mesh_detection). */
-  xrRequestWorldMeshStateCompleteML(detector: bigint, future: bigint, completion?: Partial<XrWorldMeshStateRequestCompletionML>): { readonly result: number; readonly completion: XrWorldMeshStateRequestCompletionML };
+  xrRequestWorldMeshStateCompleteML(detector: bigint, future: bigint | number, completion?: XrInit<XrWorldMeshStateRequestCompletionML>): { readonly result: number; readonly completion: XrReturned<XrWorldMeshStateRequestCompletionML> };
   /** xrGetWorldMeshBufferRecommendSizeML (XR_ML_world_mesh_detection). */
-  xrGetWorldMeshBufferRecommendSizeML(detector: bigint, sizeInfo: XrWorldMeshBufferRecommendedSizeInfoML, size?: Partial<XrWorldMeshBufferSizeML>): { readonly result: number; readonly size: XrWorldMeshBufferSizeML };
+  xrGetWorldMeshBufferRecommendSizeML(detector: bigint, sizeInfo: XrWorldMeshBufferRecommendedSizeInfoML, size?: XrInit<XrWorldMeshBufferSizeML>): { readonly result: number; readonly size: XrReturned<XrWorldMeshBufferSizeML> };
   /** xrAllocateWorldMeshBufferML (XR_ML_world_mesh_detection). */
-  xrAllocateWorldMeshBufferML(detector: bigint, size: XrWorldMeshBufferSizeML, buffer?: Partial<XrWorldMeshBufferML>): { readonly result: number; readonly buffer: XrWorldMeshBufferML };
+  xrAllocateWorldMeshBufferML(detector: bigint, size: XrWorldMeshBufferSizeML, buffer?: XrInit<XrWorldMeshBufferML>): { readonly result: number; readonly buffer: XrReturned<XrWorldMeshBufferML> };
   /** xrFreeWorldMeshBufferML (XR_ML_world_mesh_detection). */
   xrFreeWorldMeshBufferML(detector: bigint, buffer: XrWorldMeshBufferML): { readonly result: number };
   /** xrRequestWorldMeshAsyncML (XR_ML_world_mesh_detection). */
-  xrRequestWorldMeshAsyncML(detector: bigint, getInfo: XrWorldMeshGetInfoML, buffer?: Partial<XrWorldMeshBufferML>): { readonly result: number; readonly buffer: XrWorldMeshBufferML; readonly future: bigint };
+  xrRequestWorldMeshAsyncML(detector: bigint, getInfo: XrWorldMeshGetInfoML, buffer?: XrInit<XrWorldMeshBufferML>): { readonly result: number; readonly buffer: XrReturned<XrWorldMeshBufferML>; readonly future: bigint };
   /** xrRequestWorldMeshCompleteML (XR_ML_world_mesh_detection). */
-  xrRequestWorldMeshCompleteML(detector: bigint, completionInfo: XrWorldMeshRequestCompletionInfoML, future: bigint, completion?: Partial<XrWorldMeshRequestCompletionML>): { readonly result: number; readonly completion: XrWorldMeshRequestCompletionML };
+  xrRequestWorldMeshCompleteML(detector: bigint, completionInfo: XrWorldMeshRequestCompletionInfoML, future: bigint | number, completion?: XrInit<XrWorldMeshRequestCompletionML>): { readonly result: number; readonly completion: XrReturned<XrWorldMeshRequestCompletionML> };
   /** xrCreateFacialExpressionClientML (XR_ML_facial_expression). */
   xrCreateFacialExpressionClientML(session: bigint, createInfo: XrFacialExpressionClientCreateInfoML): { readonly result: number; readonly facialExpressionClient: bigint };
   /** xrDestroyFacialExpressionClientML (XR_ML_facial_expression). */
   xrDestroyFacialExpressionClientML(facialExpressionClient: bigint): { readonly result: number };
   /** xrGetFacialExpressionBlendShapePropertiesML (XR_ML_facial_expression). */
-  xrGetFacialExpressionBlendShapePropertiesML(facialExpressionClient: bigint, blendShapeGetInfo: XrFacialExpressionBlendShapeGetInfoML, blendShapes?: readonly Partial<XrFacialExpressionBlendShapePropertiesML>[] | number): { readonly result: number; readonly blendShapes: XrFacialExpressionBlendShapePropertiesML[] };
+  xrGetFacialExpressionBlendShapePropertiesML(facialExpressionClient: bigint, blendShapeGetInfo: XrFacialExpressionBlendShapeGetInfoML, blendShapes?: readonly XrInit<XrFacialExpressionBlendShapePropertiesML>[] | number): { readonly result: number; readonly blendShapes: XrReturned<XrFacialExpressionBlendShapePropertiesML>[] };
   /** xrRequestBoundaryVisibilityMETA (XR_META_boundary_visibility). */
   xrRequestBoundaryVisibilityMETA(session: bigint, boundaryVisibility: number): { readonly result: number };
   /** xrResumeSimultaneousHandsAndControllersTrackingMETA (XR_META_simultaneous_hands_and_controllers). */
@@ -6776,9 +6895,9 @@ export interface XrCommands {
   /** xrPauseSimultaneousHandsAndControllersTrackingMETA (XR_META_simultaneous_hands_and_controllers). */
   xrPauseSimultaneousHandsAndControllersTrackingMETA(session: bigint, pauseInfo: XrSimultaneousHandsAndControllersTrackingPauseInfoMETA): { readonly result: number };
   /** xrGetSpaceRoomMeshMETA (XR_META_spatial_entity_room_mesh). */
-  xrGetSpaceRoomMeshMETA(space: bigint, getInfo: XrSpaceRoomMeshGetInfoMETA, roomMeshOutput?: Partial<XrRoomMeshMETA>): { readonly result: number; readonly roomMeshOutput: XrRoomMeshMETA };
+  xrGetSpaceRoomMeshMETA(space: bigint, getInfo: XrSpaceRoomMeshGetInfoMETA, roomMeshOutput?: XrInit<XrRoomMeshMETA>): { readonly result: number; readonly roomMeshOutput: XrReturned<XrRoomMeshMETA> };
   /** xrGetSpaceRoomMeshFaceIndicesMETA (XR_META_spatial_entity_room_mesh). */
-  xrGetSpaceRoomMeshFaceIndicesMETA(space: bigint, faceUuid: XrUuid, roomMeshFaceIndicesOutput?: Partial<XrRoomMeshFaceIndicesMETA>): { readonly result: number; readonly roomMeshFaceIndicesOutput: XrRoomMeshFaceIndicesMETA };
+  xrGetSpaceRoomMeshFaceIndicesMETA(space: bigint, faceUuid: XrUuid, roomMeshFaceIndicesOutput?: XrInit<XrRoomMeshFaceIndicesMETA>): { readonly result: number; readonly roomMeshFaceIndicesOutput: XrReturned<XrRoomMeshFaceIndicesMETA> };
   /** xrStartColocationDiscoveryMETA (XR_META_colocation_discovery). */
   xrStartColocationDiscoveryMETA(session: bigint, info: XrColocationDiscoveryStartInfoMETA): { readonly result: number; readonly discoveryRequestId: bigint };
   /** xrStopColocationDiscoveryMETA (XR_META_colocation_discovery). */
@@ -6790,29 +6909,29 @@ export interface XrCommands {
   /** xrCreateEnvironmentRaycasterAsyncMETA (XR_META_environment_raycast). */
   xrCreateEnvironmentRaycasterAsyncMETA(session: bigint, info?: XrEnvironmentRaycasterCreateInfoMETA | null): { readonly result: number; readonly future: bigint };
   /** xrCreateEnvironmentRaycasterCompleteMETA (XR_META_environment_raycast). */
-  xrCreateEnvironmentRaycasterCompleteMETA(session: bigint, future: bigint, completion?: Partial<XrEnvironmentRaycasterCreateCompletionMETA>): { readonly result: number; readonly completion: XrEnvironmentRaycasterCreateCompletionMETA };
+  xrCreateEnvironmentRaycasterCompleteMETA(session: bigint, future: bigint | number, completion?: XrInit<XrEnvironmentRaycasterCreateCompletionMETA>): { readonly result: number; readonly completion: XrReturned<XrEnvironmentRaycasterCreateCompletionMETA> };
   /** xrDestroyEnvironmentRaycasterMETA (XR_META_environment_raycast). */
   xrDestroyEnvironmentRaycasterMETA(environmentRaycaster: bigint): { readonly result: number };
   /** xrPerformEnvironmentRaycastMETA (XR_META_environment_raycast). */
-  xrPerformEnvironmentRaycastMETA(environmentRaycaster: bigint, info: XrEnvironmentRaycastHitGetInfoMETA, hitPoint?: Partial<XrEnvironmentRaycastHitMETA>): { readonly result: number; readonly hitPoint: XrEnvironmentRaycastHitMETA };
+  xrPerformEnvironmentRaycastMETA(environmentRaycaster: bigint, info: XrEnvironmentRaycastHitGetInfoMETA, hitPoint?: XrInit<XrEnvironmentRaycastHitMETA>): { readonly result: number; readonly hitPoint: XrReturned<XrEnvironmentRaycastHitMETA> };
   /** xrSetTilePropertiesHintMETA (XR_META_tile_properties_hint). */
   xrSetTilePropertiesHintMETA(session: bigint, properties: XrTilePropertiesHintMETA): { readonly result: number };
   /** xrSetHandTrackingFrequencyHintMETA (XR_META_hand_tracking_frequency_hint). */
   xrSetHandTrackingFrequencyHintMETA(session: bigint, frequencyHint: number): { readonly result: number };
   /** xrCreateLightEstimatorANDROID (XR_ANDROID_light_estimation). */
-  xrCreateLightEstimatorANDROID(session: bigint, createInfo?: Partial<XrLightEstimatorCreateInfoANDROID>): { readonly result: number; readonly createInfo: XrLightEstimatorCreateInfoANDROID; readonly outHandle: bigint };
+  xrCreateLightEstimatorANDROID(session: bigint, createInfo?: XrInit<XrLightEstimatorCreateInfoANDROID>): { readonly result: number; readonly createInfo: XrReturned<XrLightEstimatorCreateInfoANDROID>; readonly outHandle: bigint };
   /** xrDestroyLightEstimatorANDROID (XR_ANDROID_light_estimation). */
   xrDestroyLightEstimatorANDROID(estimator: bigint): { readonly result: number };
   /** xrGetLightEstimateANDROID (XR_ANDROID_light_estimation). */
-  xrGetLightEstimateANDROID(estimator: bigint, input: XrLightEstimateGetInfoANDROID, output?: Partial<XrLightEstimateANDROID>): { readonly result: number; readonly output: XrLightEstimateANDROID };
+  xrGetLightEstimateANDROID(estimator: bigint, input: XrLightEstimateGetInfoANDROID, output?: XrInit<XrLightEstimateANDROID>): { readonly result: number; readonly output: XrReturned<XrLightEstimateANDROID> };
   /** xrGetTrackableMarkerANDROID (XR_ANDROID_trackables_marker). */
-  xrGetTrackableMarkerANDROID(tracker: bigint, getInfo: XrTrackableGetInfoANDROID, markerOutput?: Partial<XrTrackableMarkerANDROID>): { readonly result: number; readonly markerOutput: XrTrackableMarkerANDROID };
+  xrGetTrackableMarkerANDROID(tracker: bigint, getInfo: XrTrackableGetInfoANDROID, markerOutput?: XrInit<XrTrackableMarkerANDROID>): { readonly result: number; readonly markerOutput: XrReturned<XrTrackableMarkerANDROID> };
   /** xrGetTrackableQrCodeANDROID (XR_ANDROID_trackables_qr_code). */
-  xrGetTrackableQrCodeANDROID(tracker: bigint, getInfo: XrTrackableGetInfoANDROID, qrCodeOutput?: Partial<XrTrackableQrCodeANDROID>): { readonly result: number; readonly qrCodeOutput: XrTrackableQrCodeANDROID };
+  xrGetTrackableQrCodeANDROID(tracker: bigint, getInfo: XrTrackableGetInfoANDROID, qrCodeOutput?: XrInit<XrTrackableQrCodeANDROID>): { readonly result: number; readonly qrCodeOutput: XrReturned<XrTrackableQrCodeANDROID> };
   /** xrCreateTrackableImageDatabaseAsyncANDROID (XR_ANDROID_trackables_image). */
   xrCreateTrackableImageDatabaseAsyncANDROID(session: bigint, createInfo: XrTrackableImageDatabaseCreateInfoANDROID): { readonly result: number; readonly future: bigint };
   /** xrCreateTrackableImageDatabaseCompleteANDROID (XR_ANDROID_trackables_image). */
-  xrCreateTrackableImageDatabaseCompleteANDROID(session: bigint, future: bigint, completion?: Partial<XrCreateTrackableImageDatabaseCompletionANDROID>): { readonly result: number; readonly completion: XrCreateTrackableImageDatabaseCompletionANDROID };
+  xrCreateTrackableImageDatabaseCompleteANDROID(session: bigint, future: bigint | number, completion?: XrInit<XrCreateTrackableImageDatabaseCompletionANDROID>): { readonly result: number; readonly completion: XrReturned<XrCreateTrackableImageDatabaseCompletionANDROID> };
   /** xrDestroyTrackableImageDatabaseANDROID (XR_ANDROID_trackables_image). */
   xrDestroyTrackableImageDatabaseANDROID(database: bigint): { readonly result: number };
   /** xrAddTrackableImageDatabaseANDROID (XR_ANDROID_trackables_image). */
@@ -6820,39 +6939,39 @@ export interface XrCommands {
   /** xrRemoveTrackableImageDatabaseANDROID (XR_ANDROID_trackables_image). */
   xrRemoveTrackableImageDatabaseANDROID(tracker: bigint, database: bigint): { readonly result: number };
   /** xrGetTrackableImageANDROID (XR_ANDROID_trackables_image). */
-  xrGetTrackableImageANDROID(tracker: bigint, getInfo: XrTrackableGetInfoANDROID, trackable?: Partial<XrTrackableImageANDROID>): { readonly result: number; readonly trackable: XrTrackableImageANDROID };
+  xrGetTrackableImageANDROID(tracker: bigint, getInfo: XrTrackableGetInfoANDROID, trackable?: XrInit<XrTrackableImageANDROID>): { readonly result: number; readonly trackable: XrReturned<XrTrackableImageANDROID> };
   /** xrEnumerateSupportedSemanticLabelSetsANDROID (XR_ANDROID_scene_meshing). */
-  xrEnumerateSupportedSemanticLabelSetsANDROID(instance: bigint, systemId: bigint): { readonly result: number; readonly supportedSemanticLabelSets: number[] };
+  xrEnumerateSupportedSemanticLabelSetsANDROID(instance: bigint, systemId: bigint | number): { readonly result: number; readonly supportedSemanticLabelSets: number[] };
   /** xrCreateSceneMeshingTrackerANDROID (XR_ANDROID_scene_meshing). */
   xrCreateSceneMeshingTrackerANDROID(session: bigint, createInfo: XrSceneMeshingTrackerCreateInfoANDROID): { readonly result: number; readonly tracker: bigint };
   /** xrDestroySceneMeshingTrackerANDROID (XR_ANDROID_scene_meshing). */
   xrDestroySceneMeshingTrackerANDROID(tracker: bigint): { readonly result: number };
   /** xrCreateSceneMeshSnapshotANDROID (XR_ANDROID_scene_meshing). */
-  xrCreateSceneMeshSnapshotANDROID(tracker: bigint, createInfo: XrSceneMeshSnapshotCreateInfoANDROID, outSnapshotCreationResult?: Partial<XrSceneMeshSnapshotCreationResultANDROID>): { readonly result: number; readonly outSnapshotCreationResult: XrSceneMeshSnapshotCreationResultANDROID };
+  xrCreateSceneMeshSnapshotANDROID(tracker: bigint, createInfo: XrSceneMeshSnapshotCreateInfoANDROID, outSnapshotCreationResult?: XrInit<XrSceneMeshSnapshotCreationResultANDROID>): { readonly result: number; readonly outSnapshotCreationResult: XrReturned<XrSceneMeshSnapshotCreationResultANDROID> };
   /** xrDestroySceneMeshSnapshotANDROID (XR_ANDROID_scene_meshing). */
   xrDestroySceneMeshSnapshotANDROID(snapshot: bigint): { readonly result: number };
   /** xrGetAllSubmeshStatesANDROID (XR_ANDROID_scene_meshing). */
-  xrGetAllSubmeshStatesANDROID(snapshot: bigint, submeshStates?: Partial<XrSceneSubmeshStateANDROID>): { readonly result: number; readonly submeshStates: XrSceneSubmeshStateANDROID[] };
+  xrGetAllSubmeshStatesANDROID(snapshot: bigint, submeshStates?: XrInit<XrSceneSubmeshStateANDROID>): { readonly result: number; readonly submeshStates: XrReturned<XrSceneSubmeshStateANDROID>[] };
   /** xrGetSubmeshDataANDROID (XR_ANDROID_scene_meshing). */
-  xrGetSubmeshDataANDROID(snapshot: bigint, inoutSubmeshData?: readonly Partial<XrSceneSubmeshDataANDROID>[] | number): { readonly result: number; readonly inoutSubmeshData: XrSceneSubmeshDataANDROID[] };
+  xrGetSubmeshDataANDROID(snapshot: bigint, inoutSubmeshData?: readonly XrInit<XrSceneSubmeshDataANDROID>[] | number): { readonly result: number; readonly inoutSubmeshData: XrReturned<XrSceneSubmeshDataANDROID>[] };
   /** xrEnumerateSpatialCapabilitiesEXT (XR_EXT_spatial_entity). */
-  xrEnumerateSpatialCapabilitiesEXT(instance: bigint, systemId: bigint): { readonly result: number; readonly capabilities: number[] };
+  xrEnumerateSpatialCapabilitiesEXT(instance: bigint, systemId: bigint | number): { readonly result: number; readonly capabilities: number[] };
   /** xrEnumerateSpatialCapabilityComponentTypesEXT (XR_EXT_spatial_entity). */
-  xrEnumerateSpatialCapabilityComponentTypesEXT(instance: bigint, systemId: bigint, capability: number, capabilityComponents?: Partial<XrSpatialCapabilityComponentTypesEXT>): { readonly result: number; readonly capabilityComponents: XrSpatialCapabilityComponentTypesEXT };
+  xrEnumerateSpatialCapabilityComponentTypesEXT(instance: bigint, systemId: bigint | number, capability: number, capabilityComponents?: XrInit<XrSpatialCapabilityComponentTypesEXT>): { readonly result: number; readonly capabilityComponents: XrReturned<XrSpatialCapabilityComponentTypesEXT> };
   /** xrEnumerateSpatialCapabilityFeaturesEXT (XR_EXT_spatial_entity). */
-  xrEnumerateSpatialCapabilityFeaturesEXT(instance: bigint, systemId: bigint, capability: number): { readonly result: number; readonly capabilityFeatures: number[] };
+  xrEnumerateSpatialCapabilityFeaturesEXT(instance: bigint, systemId: bigint | number, capability: number): { readonly result: number; readonly capabilityFeatures: number[] };
   /** xrCreateSpatialContextAsyncEXT (XR_EXT_spatial_entity). */
   xrCreateSpatialContextAsyncEXT(session: bigint, createInfo: XrSpatialContextCreateInfoEXT): { readonly result: number; readonly future: bigint };
   /** xrCreateSpatialContextCompleteEXT (XR_EXT_spatial_entity). */
-  xrCreateSpatialContextCompleteEXT(session: bigint, future: bigint, completion?: Partial<XrCreateSpatialContextCompletionEXT>): { readonly result: number; readonly completion: XrCreateSpatialContextCompletionEXT };
+  xrCreateSpatialContextCompleteEXT(session: bigint, future: bigint | number, completion?: XrInit<XrCreateSpatialContextCompletionEXT>): { readonly result: number; readonly completion: XrReturned<XrCreateSpatialContextCompletionEXT> };
   /** xrDestroySpatialContextEXT (XR_EXT_spatial_entity). */
   xrDestroySpatialContextEXT(spatialContext: bigint): { readonly result: number };
   /** xrCreateSpatialDiscoverySnapshotAsyncEXT (XR_EXT_spatial_entity). */
   xrCreateSpatialDiscoverySnapshotAsyncEXT(spatialContext: bigint, createInfo: XrSpatialDiscoverySnapshotCreateInfoEXT): { readonly result: number; readonly future: bigint };
   /** xrCreateSpatialDiscoverySnapshotCompleteEXT (XR_EXT_spatial_entity). */
-  xrCreateSpatialDiscoverySnapshotCompleteEXT(spatialContext: bigint, createSnapshotCompletionInfo: XrCreateSpatialDiscoverySnapshotCompletionInfoEXT, completion?: Partial<XrCreateSpatialDiscoverySnapshotCompletionEXT>): { readonly result: number; readonly completion: XrCreateSpatialDiscoverySnapshotCompletionEXT };
+  xrCreateSpatialDiscoverySnapshotCompleteEXT(spatialContext: bigint, createSnapshotCompletionInfo: XrCreateSpatialDiscoverySnapshotCompletionInfoEXT, completion?: XrInit<XrCreateSpatialDiscoverySnapshotCompletionEXT>): { readonly result: number; readonly completion: XrReturned<XrCreateSpatialDiscoverySnapshotCompletionEXT> };
   /** xrQuerySpatialComponentDataEXT (XR_EXT_spatial_entity). */
-  xrQuerySpatialComponentDataEXT(snapshot: bigint, queryCondition: XrSpatialComponentDataQueryConditionEXT, queryResult?: Partial<XrSpatialComponentDataQueryResultEXT>): { readonly result: number; readonly queryResult: XrSpatialComponentDataQueryResultEXT };
+  xrQuerySpatialComponentDataEXT(snapshot: bigint, queryCondition: XrSpatialComponentDataQueryConditionEXT, queryResult?: XrInit<XrSpatialComponentDataQueryResultEXT>): { readonly result: number; readonly queryResult: XrReturned<XrSpatialComponentDataQueryResultEXT> };
   /** xrDestroySpatialSnapshotEXT (XR_EXT_spatial_entity). */
   xrDestroySpatialSnapshotEXT(snapshot: bigint): { readonly result: number };
   /** xrCreateSpatialEntityFromIdEXT (XR_EXT_spatial_entity). */
@@ -6872,51 +6991,51 @@ export interface XrCommands {
   /** xrGetSpatialBufferFloatEXT (XR_EXT_spatial_entity). */
   xrGetSpatialBufferFloatEXT(snapshot: bigint, info: XrSpatialBufferGetInfoEXT): { readonly result: number; readonly buffer: number[] };
   /** xrGetSpatialBufferVector2fEXT (XR_EXT_spatial_entity). */
-  xrGetSpatialBufferVector2fEXT(snapshot: bigint, info: XrSpatialBufferGetInfoEXT, buffer?: Partial<XrVector2f>): { readonly result: number; readonly buffer: XrVector2f[] };
+  xrGetSpatialBufferVector2fEXT(snapshot: bigint, info: XrSpatialBufferGetInfoEXT, buffer?: XrInit<XrVector2f>): { readonly result: number; readonly buffer: XrReturned<XrVector2f>[] };
   /** xrGetSpatialBufferVector3fEXT (XR_EXT_spatial_entity). */
-  xrGetSpatialBufferVector3fEXT(snapshot: bigint, info: XrSpatialBufferGetInfoEXT, buffer?: Partial<XrVector3f>): { readonly result: number; readonly buffer: XrVector3f[] };
+  xrGetSpatialBufferVector3fEXT(snapshot: bigint, info: XrSpatialBufferGetInfoEXT, buffer?: XrInit<XrVector3f>): { readonly result: number; readonly buffer: XrReturned<XrVector3f>[] };
   /** xrGetStationaryReferenceSpaceGenerationIdEXT (XR_EXT_stationary_reference_space). */
-  xrGetStationaryReferenceSpaceGenerationIdEXT(session: bigint, getInfo?: XrStationaryReferenceSpaceGenerationIdGetInfoEXT | null, generationIdResult?: Partial<XrStationaryReferenceSpaceGenerationIdResultEXT>): { readonly result: number; readonly generationIdResult: XrStationaryReferenceSpaceGenerationIdResultEXT };
+  xrGetStationaryReferenceSpaceGenerationIdEXT(session: bigint, getInfo?: XrStationaryReferenceSpaceGenerationIdGetInfoEXT | null, generationIdResult?: XrInit<XrStationaryReferenceSpaceGenerationIdResultEXT>): { readonly result: number; readonly generationIdResult: XrReturned<XrStationaryReferenceSpaceGenerationIdResultEXT> };
   /** xrCreateSpatialAnchorEXT (XR_EXT_spatial_anchor). */
   xrCreateSpatialAnchorEXT(spatialContext: bigint, createInfo: XrSpatialAnchorCreateInfoEXT): { readonly result: number; readonly anchorEntityId: bigint; readonly anchorEntity: bigint };
   /** xrEnumerateSpatialPersistenceScopesEXT (XR_EXT_spatial_persistence). */
-  xrEnumerateSpatialPersistenceScopesEXT(instance: bigint, systemId: bigint): { readonly result: number; readonly persistenceScopes: number[] };
+  xrEnumerateSpatialPersistenceScopesEXT(instance: bigint, systemId: bigint | number): { readonly result: number; readonly persistenceScopes: number[] };
   /** xrCreateSpatialPersistenceContextAsyncEXT (XR_EXT_spatial_persistence). */
   xrCreateSpatialPersistenceContextAsyncEXT(session: bigint, createInfo: XrSpatialPersistenceContextCreateInfoEXT): { readonly result: number; readonly future: bigint };
   /** xrCreateSpatialPersistenceContextCompleteEXT (XR_EXT_spatial_persistence). */
-  xrCreateSpatialPersistenceContextCompleteEXT(session: bigint, future: bigint, completion?: Partial<XrCreateSpatialPersistenceContextCompletionEXT>): { readonly result: number; readonly completion: XrCreateSpatialPersistenceContextCompletionEXT };
+  xrCreateSpatialPersistenceContextCompleteEXT(session: bigint, future: bigint | number, completion?: XrInit<XrCreateSpatialPersistenceContextCompletionEXT>): { readonly result: number; readonly completion: XrReturned<XrCreateSpatialPersistenceContextCompletionEXT> };
   /** xrDestroySpatialPersistenceContextEXT (XR_EXT_spatial_persistence). */
   xrDestroySpatialPersistenceContextEXT(persistenceContext: bigint): { readonly result: number };
   /** xrHapticParametricGetPropertiesEXT (XR_EXT_haptic_parametric). */
-  xrHapticParametricGetPropertiesEXT(session: bigint, hapticActionInfo: XrHapticActionInfo, parametricProperties?: Partial<XrHapticParametricPropertiesEXT>): { readonly result: number; readonly parametricProperties: XrHapticParametricPropertiesEXT };
+  xrHapticParametricGetPropertiesEXT(session: bigint, hapticActionInfo: XrHapticActionInfo, parametricProperties?: XrInit<XrHapticParametricPropertiesEXT>): { readonly result: number; readonly parametricProperties: XrReturned<XrHapticParametricPropertiesEXT> };
   /** xrPersistSpatialEntityAsyncEXT (XR_EXT_spatial_persistence_operations). */
   xrPersistSpatialEntityAsyncEXT(persistenceContext: bigint, persistInfo: XrSpatialEntityPersistInfoEXT): { readonly result: number; readonly future: bigint };
   /** xrPersistSpatialEntityCompleteEXT (XR_EXT_spatial_persistence_operations). */
-  xrPersistSpatialEntityCompleteEXT(persistenceContext: bigint, future: bigint, completion?: Partial<XrPersistSpatialEntityCompletionEXT>): { readonly result: number; readonly completion: XrPersistSpatialEntityCompletionEXT };
+  xrPersistSpatialEntityCompleteEXT(persistenceContext: bigint, future: bigint | number, completion?: XrInit<XrPersistSpatialEntityCompletionEXT>): { readonly result: number; readonly completion: XrReturned<XrPersistSpatialEntityCompletionEXT> };
   /** xrUnpersistSpatialEntityAsyncEXT (XR_EXT_spatial_persistence_operations). */
   xrUnpersistSpatialEntityAsyncEXT(persistenceContext: bigint, unpersistInfo: XrSpatialEntityUnpersistInfoEXT): { readonly result: number; readonly future: bigint };
   /** xrUnpersistSpatialEntityCompleteEXT (XR_EXT_spatial_persistence_operations). */
-  xrUnpersistSpatialEntityCompleteEXT(persistenceContext: bigint, future: bigint, completion?: Partial<XrUnpersistSpatialEntityCompletionEXT>): { readonly result: number; readonly completion: XrUnpersistSpatialEntityCompletionEXT };
+  xrUnpersistSpatialEntityCompleteEXT(persistenceContext: bigint, future: bigint | number, completion?: XrInit<XrUnpersistSpatialEntityCompletionEXT>): { readonly result: number; readonly completion: XrReturned<XrUnpersistSpatialEntityCompletionEXT> };
   /** xrCreateSpatialRaycastSnapshotANDROID (XR_ANDROID_spatial_discovery_raycast). */
   xrCreateSpatialRaycastSnapshotANDROID(spatialContext: bigint, createInfo: XrSpatialRaycastSnapshotCreateInfoANDROID): { readonly result: number; readonly snapshot: bigint };
   /** xrSetGoogleCloudAuthAsyncANDROID (XR_ANDROID_google_cloud_auth). */
   xrSetGoogleCloudAuthAsyncANDROID(session: bigint, authInfo: XrChained<XrGoogleCloudAuthInfoBaseHeaderANDROID | XrGoogleCloudAuthInfoApiKeyANDROID | XrGoogleCloudAuthInfoTokenANDROID | XrGoogleCloudAuthInfoKeylessANDROID>): { readonly result: number; readonly future: bigint };
   /** xrSetGoogleCloudAuthCompleteANDROID (XR_ANDROID_google_cloud_auth). */
-  xrSetGoogleCloudAuthCompleteANDROID(session: bigint, future: bigint, completion?: Partial<XrFutureCompletionEXT>): { readonly result: number; readonly completion: XrFutureCompletionEXT };
+  xrSetGoogleCloudAuthCompleteANDROID(session: bigint, future: bigint | number, completion?: XrInit<XrFutureCompletionEXT>): { readonly result: number; readonly completion: XrReturned<XrFutureCompletionEXT> };
   /** xrCreateGeospatialTrackerANDROID (XR_ANDROID_geospatial). */
   xrCreateGeospatialTrackerANDROID(session: bigint, createInfo: XrGeospatialTrackerCreateInfoANDROID): { readonly result: number; readonly geospatialTrackerOutput: bigint };
   /** xrDestroyGeospatialTrackerANDROID (XR_ANDROID_geospatial). */
   xrDestroyGeospatialTrackerANDROID(geospatialTracker: bigint): { readonly result: number };
   /** xrLocateGeospatialPoseFromPoseANDROID (XR_ANDROID_geospatial). */
-  xrLocateGeospatialPoseFromPoseANDROID(geospatialTracker: bigint, locateInfo: XrGeospatialPoseFromPoseLocateInfoANDROID, geospatialPoseResult?: Partial<XrGeospatialPoseResultANDROID>): { readonly result: number; readonly geospatialPoseResult: XrGeospatialPoseResultANDROID };
+  xrLocateGeospatialPoseFromPoseANDROID(geospatialTracker: bigint, locateInfo: XrGeospatialPoseFromPoseLocateInfoANDROID, geospatialPoseResult?: XrInit<XrGeospatialPoseResultANDROID>): { readonly result: number; readonly geospatialPoseResult: XrReturned<XrGeospatialPoseResultANDROID> };
   /** xrLocateGeospatialPoseANDROID (XR_ANDROID_geospatial). */
-  xrLocateGeospatialPoseANDROID(geospatialTracker: bigint, locateInfo: XrGeospatialPoseLocateInfoANDROID, location?: Partial<XrSpaceLocation>): { readonly result: number; readonly location: XrSpaceLocation };
+  xrLocateGeospatialPoseANDROID(geospatialTracker: bigint, locateInfo: XrGeospatialPoseLocateInfoANDROID, location?: XrInit<XrSpaceLocation>): { readonly result: number; readonly location: XrReturned<XrSpaceLocation> };
   /** xrCheckVpsAvailabilityAsyncANDROID (XR_ANDROID_geospatial). */
   xrCheckVpsAvailabilityAsyncANDROID(session: bigint, latitude: number, longitude: number): { readonly result: number; readonly future: bigint };
   /** xrCheckVpsAvailabilityCompleteANDROID (XR_ANDROID_geospatial). */
-  xrCheckVpsAvailabilityCompleteANDROID(session: bigint, future: bigint, completion?: Partial<XrVPSAvailabilityCheckCompletionANDROID>): { readonly result: number; readonly completion: XrVPSAvailabilityCheckCompletionANDROID };
+  xrCheckVpsAvailabilityCompleteANDROID(session: bigint, future: bigint | number, completion?: XrInit<XrVPSAvailabilityCheckCompletionANDROID>): { readonly result: number; readonly completion: XrReturned<XrVPSAvailabilityCheckCompletionANDROID> };
   /** xrEnumerateSpatialAnchorAttachableComponentsANDROID (XR_ANDROID_spatial_entity_bound_anchor). */
-  xrEnumerateSpatialAnchorAttachableComponentsANDROID(instance: bigint, systemId: bigint): { readonly result: number; readonly attachableComponents: number[] };
+  xrEnumerateSpatialAnchorAttachableComponentsANDROID(instance: bigint, systemId: bigint | number): { readonly result: number; readonly attachableComponents: number[] };
   /** xrCreateSpatialAnchorSpaceANDROID (XR_ANDROID_spatial_anchor_space). */
   xrCreateSpatialAnchorSpaceANDROID(session: bigint, spatialContext: bigint, createInfo: XrSpatialAnchorCreateInfoEXT): { readonly result: number; readonly anchorEntityId: bigint; readonly anchorSpace: bigint };
   /** xrCreateSpatialAnchorSpaceFromIdANDROID (XR_ANDROID_spatial_anchor_space). */
@@ -6926,7 +7045,23 @@ export interface XrCommands {
   /** xrCreateSurfaceAnchorAsyncANDROID (XR_ANDROID_geospatial_anchor). */
   xrCreateSurfaceAnchorAsyncANDROID(spatialContext: bigint, createInfo: XrSurfaceAnchorCreateInfoANDROID): { readonly result: number; readonly future: bigint };
   /** xrCreateSurfaceAnchorCompleteANDROID (XR_ANDROID_geospatial_anchor). */
-  xrCreateSurfaceAnchorCompleteANDROID(spatialContext: bigint, future: bigint, completion?: Partial<XrSurfaceAnchorCreateCompletionANDROID>): { readonly result: number; readonly completion: XrSurfaceAnchorCreateCompletionANDROID };
+  xrCreateSurfaceAnchorCompleteANDROID(spatialContext: bigint, future: bigint | number, completion?: XrInit<XrSurfaceAnchorCreateCompletionANDROID>): { readonly result: number; readonly completion: XrReturned<XrSurfaceAnchorCreateCompletionANDROID> };
+  /** xrGetVulkanInstanceExtensionsKHR (XR_KHR_vulkan_enable). */
+  xrGetVulkanInstanceExtensionsKHR(instance: bigint, systemId: bigint | number): { readonly result: number; readonly buffer: string };
+  /** xrGetVulkanDeviceExtensionsKHR (XR_KHR_vulkan_enable). */
+  xrGetVulkanDeviceExtensionsKHR(instance: bigint, systemId: bigint | number): { readonly result: number; readonly buffer: string };
+  /** xrGetVulkanGraphicsDeviceKHR (XR_KHR_vulkan_enable). */
+  xrGetVulkanGraphicsDeviceKHR(instance: bigint, systemId: bigint | number, vkInstance: bigint): { readonly result: number; readonly vkPhysicalDevice: bigint };
+  /** xrGetVulkanGraphicsRequirementsKHR (XR_KHR_vulkan_enable). */
+  xrGetVulkanGraphicsRequirementsKHR(instance: bigint, systemId: bigint | number, graphicsRequirements?: XrInit<XrGraphicsRequirementsVulkanKHR>): { readonly result: number; readonly graphicsRequirements: XrReturned<XrGraphicsRequirementsVulkanKHR> };
+  /** xrCreateVulkanInstanceKHR (XR_KHR_vulkan_enable2). */
+  xrCreateVulkanInstanceKHR(instance: bigint, createInfo: XrVulkanInstanceCreateInfoKHR): { readonly result: number; readonly vulkanInstance: bigint; readonly vulkanResult: number };
+  /** xrCreateVulkanDeviceKHR (XR_KHR_vulkan_enable2). */
+  xrCreateVulkanDeviceKHR(instance: bigint, createInfo: XrVulkanDeviceCreateInfoKHR): { readonly result: number; readonly vulkanDevice: bigint; readonly vulkanResult: number };
+  /** xrGetVulkanGraphicsDevice2KHR (XR_KHR_vulkan_enable2). */
+  xrGetVulkanGraphicsDevice2KHR(instance: bigint, getInfo: XrVulkanGraphicsDeviceGetInfoKHR): { readonly result: number; readonly vulkanPhysicalDevice: bigint };
+  /** xrGetVulkanGraphicsRequirements2KHR (XR_KHR_vulkan_enable2). */
+  xrGetVulkanGraphicsRequirements2KHR(instance: bigint, systemId: bigint | number, graphicsRequirements?: XrInit<XrGraphicsRequirementsVulkanKHR>): { readonly result: number; readonly graphicsRequirements: XrReturned<XrGraphicsRequirementsVulkanKHR> };
 }
 
 /** The commands in native table order (kCommands in native/generated/openxr_marshal.h). */
@@ -7052,5 +7187,7 @@ export const XR_GENERATED_COMMANDS = [
   'xrSetGoogleCloudAuthCompleteANDROID', 'xrCreateGeospatialTrackerANDROID', 'xrDestroyGeospatialTrackerANDROID', 'xrLocateGeospatialPoseFromPoseANDROID',
   'xrLocateGeospatialPoseANDROID', 'xrCheckVpsAvailabilityAsyncANDROID', 'xrCheckVpsAvailabilityCompleteANDROID', 'xrEnumerateSpatialAnchorAttachableComponentsANDROID',
   'xrCreateSpatialAnchorSpaceANDROID', 'xrCreateSpatialAnchorSpaceFromIdANDROID', 'xrCreateGeospatialAnchorANDROID', 'xrCreateSurfaceAnchorAsyncANDROID',
-  'xrCreateSurfaceAnchorCompleteANDROID',
+  'xrCreateSurfaceAnchorCompleteANDROID', 'xrGetVulkanInstanceExtensionsKHR', 'xrGetVulkanDeviceExtensionsKHR', 'xrGetVulkanGraphicsDeviceKHR',
+  'xrGetVulkanGraphicsRequirementsKHR', 'xrCreateVulkanInstanceKHR', 'xrCreateVulkanDeviceKHR', 'xrGetVulkanGraphicsDevice2KHR',
+  'xrGetVulkanGraphicsRequirements2KHR',
 ] as const satisfies readonly (keyof XrCommands)[];

@@ -9,6 +9,8 @@ import { rethrowNative } from './api/native-instance.js';
 
 export type * from '../generated/openxr-commands.js';
 export { XR_GENERATED_COMMANDS };
+/** The `type` values of the structures (XR_TYPE_...), for next chains and base-header pointers. */
+export { XrStructureType } from '../generated/openxr.js';
 
 /** The bindings, with the XrInstance they are bound to (null for the pre-instance commands only). */
 export type OpenXrCommands = XrCommands & { readonly instanceHandle: bigint | null };

@@ -75,6 +75,7 @@ struct CallFrame {
   std::array<marshal::Arg, kMaxParams> args{};
   std::array<void*, kMaxParams> out{};  // where each output parameter points
   std::array<Napi::Value, kMaxParams> templates{};
+  std::array<std::int32_t, kMaxParams> elementStruct{};  // two-call arrays of a base header: the concrete structure
   std::vector<std::uint32_t> twoCall;     // parameters that are two-call arrays
 };
 
@@ -141,7 +142,12 @@ Napi::Value OpenXrCommands::Call(const Napi::CallbackInfo& info) {
       throw XrErrorToJs(env, XR_ERROR_FUNCTION_UNSUPPORTED,
                         std::string(cmd.name) + " is OpenXR 1." + std::to_string(cmd.coreMinor) + "; this instance asked for " + openxr::VersionString(li->requestedApiVersion()));
     }
-    fn = khronos_loader::generated::getXrCommand(li->table, cmd.dispatchIndex);
+    if (cmd.dispatchIndex == marshal::kByName) {
+      // Outside the dispatch table (the Vulkan graphics binding): the loader's xrGetInstanceProcAddr.
+      if (XR_FAILED(li->GetInstanceProcAddr(cmd.name, &fn))) fn = nullptr;
+    } else {
+      fn = khronos_loader::generated::getXrCommand(li->table, cmd.dispatchIndex);
+    }
     if (fn == nullptr) throw XrErrorToJs(env, XR_ERROR_FUNCTION_UNSUPPORTED, std::string(cmd.name) + " is not provided by the runtime or a layer");
   }
 
@@ -197,6 +203,7 @@ Napi::Value OpenXrCommands::Call(const Napi::CallbackInfo& info) {
           // Two-call: first with capacity 0 to learn the count.
           frame.twoCall.push_back(i);
           frame.templates[i] = v;
+          frame.elementStruct[i] = m.ElementStruct(f, v, where);  // checked now, before any call
           frame.out[f.countOutputIndex] = arena.Allocate(sizeof(std::uint64_t));
           frame.args[f.countOutputIndex].p = frame.out[f.countOutputIndex];
           break;
@@ -268,7 +275,7 @@ Napi::Value OpenXrCommands::Call(const Napi::CallbackInfo& info) {
       if (count == 0 || count == frame.args[f.lenIndex].u) continue;
       any = true;
       frame.args[f.lenIndex].u = count;
-      frame.args[i].p = m.NewElements(f, count, frame.templates[i], std::string(cmd.name) + " " + f.name);
+      frame.args[i].p = m.NewElements(f, count, frame.templates[i], std::string(cmd.name) + " " + f.name, &frame.elementStruct[i]);
       frame.out[i] = frame.args[i].p;
     }
     if (!any) break;
@@ -312,7 +319,7 @@ Napi::Value OpenXrCommands::Call(const Napi::CallbackInfo& info) {
         } else if (f.lenIndex >= 0) {
           count = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(frame.out[f.lenIndex]));
         }
-        out.Set(f.name, m.ReadArray(f, p, count));
+        out.Set(f.name, m.ReadArray(f, p, count, f.countOutputIndex >= 0 ? frame.elementStruct[i] : -1));
         break;
       }
       case Shape::Unsupported:

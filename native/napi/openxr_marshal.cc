@@ -236,9 +236,15 @@ std::byte* StructMarshaller::NewStruct(std::uint32_t index, Napi::Value value, c
       const marshal::Struct& declared = StructAt(index);
       if (t != declared.structureType) {
         const std::int32_t concrete = StructForType(t);
-        // A base header (no fixed type of its own) stands for any structure its type names.
-        if (declared.structureType != 0 || concrete < 0) {
-          throw Error(where, "type " + std::to_string(t) + " is not " + declared.name + (concrete < 0 ? " (no structure has that type)" : ""));
+        // A base header (no fixed type of its own) stands for the structures that specialize it
+        // (the registry's parentstruct; any structure when the registry names none).
+        bool specializes = declared.structureType == 0 && concrete >= 0 && declared.childCount == 0;
+        for (std::uint16_t c = 0; c < declared.childCount && concrete >= 0; ++c) {
+          specializes = specializes || marshal::kChildren[declared.firstChild + c] == static_cast<std::uint16_t>(concrete);
+        }
+        if (!specializes) {
+          const std::string actual = concrete < 0 ? "no structure has that type" : StructAt(static_cast<std::uint32_t>(concrete)).name;
+          throw Error(where, "type " + std::to_string(t) + " (" + actual + ") is not " + declared.name + (declared.structureType == 0 ? " or a structure that specializes it" : ""));
         }
         chosen = static_cast<std::uint32_t>(concrete);
       }
@@ -254,17 +260,39 @@ std::byte* StructMarshaller::NewStruct(std::uint32_t index, Napi::Value value, c
 void StructMarshaller::WriteStruct(std::uint32_t index, std::byte* dst, Napi::Value value, const std::string& where) {
   const marshal::Struct& s = StructAt(index);
   if (!IsAbsent(value) && !value.IsObject()) throw Error(where, std::string("must be an object (") + s.name + ")");
-  Napi::Object o = value.IsObject() ? value.As<Napi::Object>() : Napi::Object::New(env_);
   const Field* fields = FieldsOf(s);
+  if (!value.IsObject()) {
+    // Nothing given (a structure the runtime fills): its type, and its two-call arrays to size later.
+    for (std::uint16_t i = 0; i < s.fieldCount; ++i) {
+      const Field& f = fields[i];
+      if (f.shape == Shape::StructureType && s.structureType != 0) std::memcpy(dst + f.offset, &s.structureType, sizeof s.structureType);
+      if (f.shape == Shape::Array && f.countOutputIndex >= 0) {
+        pending_.push_back({dst, &f, &fields[f.lenIndex], &fields[f.countOutputIndex], env_.Undefined()});
+      }
+    }
+    return;
+  }
+  Napi::Object o = value.As<Napi::Object>();
   for (std::uint16_t i = 0; i < s.fieldCount; ++i) WriteField(s, fields, i, dst, o, where);
 }
 
-void* StructMarshaller::NewElements(const Field& f, std::uint32_t count, Napi::Value elementTemplate, const std::string& where) {
-  const std::size_t size = ElementSize(f);
+std::int32_t StructMarshaller::ElementStruct(const Field& f, Napi::Value elementTemplate, const std::string& where) {
+  if (f.structIndex < 0 || !elementTemplate.IsObject()) return f.structIndex;
+  std::uint32_t actual = static_cast<std::uint32_t>(f.structIndex);
+  // NewStruct checks the template's type against the base header (a scratch copy, then dropped).
+  NewStruct(static_cast<std::uint32_t>(f.structIndex), elementTemplate, where, &actual);
+  return static_cast<std::int32_t>(actual);
+}
+
+void* StructMarshaller::NewElements(const Field& f, std::uint32_t count, Napi::Value elementTemplate, const std::string& where,
+                                    std::int32_t* elementStruct) {
+  const std::int32_t element = ElementStruct(f, elementTemplate, where);
+  if (elementStruct != nullptr) *elementStruct = element;
+  const std::size_t size = element >= 0 ? StructAt(static_cast<std::uint32_t>(element)).size : ElementSize(f);
   auto* p = static_cast<std::byte*>(arena_.Allocate(size * count));
-  if (f.structIndex >= 0) {
+  if (element >= 0) {
     for (std::uint32_t k = 0; k < count; ++k) {
-      WriteStruct(static_cast<std::uint32_t>(f.structIndex), p + k * size, elementTemplate, where + "[" + std::to_string(k) + "]");
+      WriteStruct(static_cast<std::uint32_t>(element), p + k * size, elementTemplate, where + "[" + std::to_string(k) + "]");
     }
   }
   return p;
@@ -471,7 +499,7 @@ Napi::Value StructMarshaller::ReadNext(const void* next) {
   return out;
 }
 
-Napi::Value StructMarshaller::ReadArray(const Field& f, const void* data, std::uint32_t count) {
+Napi::Value StructMarshaller::ReadArray(const Field& f, const void* data, std::uint32_t count, std::int32_t elementStruct) {
   if (data == nullptr) return f.scalar == Scalar::Char && f.structIndex < 0 ? Napi::String::New(env_, "") : Napi::Array::New(env_, 0).As<Napi::Value>();
   if (f.scalar == Scalar::Char && f.structIndex < 0) {
     const char* s = static_cast<const char*>(data);
@@ -480,11 +508,12 @@ Napi::Value StructMarshaller::ReadArray(const Field& f, const void* data, std::u
   if (f.scalar == Scalar::Address && f.structIndex < 0) {
     return Napi::Buffer<std::uint8_t>::Copy(env_, static_cast<const std::uint8_t*>(data), count);
   }
-  const std::size_t size = ElementSize(f);
+  const std::int32_t element = elementStruct >= 0 ? elementStruct : f.structIndex;
+  const std::size_t size = element >= 0 ? StructAt(static_cast<std::uint32_t>(element)).size : ElementSize(f);
   const auto* p = static_cast<const std::byte*>(data);
   Napi::Array a = Napi::Array::New(env_, count);
   for (std::uint32_t k = 0; k < count; ++k) {
-    a.Set(k, f.structIndex >= 0 ? ReadStruct(static_cast<std::uint32_t>(f.structIndex), p + k * size) : ReadScalar(f.scalar, p + k * size));
+    a.Set(k, element >= 0 ? ReadStruct(static_cast<std::uint32_t>(element), p + k * size) : ReadScalar(f.scalar, p + k * size));
   }
   return a;
 }

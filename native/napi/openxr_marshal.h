@@ -57,9 +57,14 @@ class StructMarshaller {
 
   // Writes a JS array of elements (structures or scalars) into a fresh native array.
   void* WriteArray(const marshal::Field& f, Napi::Value value, std::uint32_t* count, const std::string& where);
-  Napi::Value ReadArray(const marshal::Field& f, const void* data, std::uint32_t count);
-  // `count` zeroed elements of the field's type, structures written from `elementTemplate`.
-  void* NewElements(const marshal::Field& f, std::uint32_t count, Napi::Value elementTemplate, const std::string& where);
+  // `elementStruct` >= 0: the elements are that structure (a specialization of the field's base header).
+  Napi::Value ReadArray(const marshal::Field& f, const void* data, std::uint32_t count, std::int32_t elementStruct = -1);
+  // `count` zeroed elements of the field's type, structures written from `elementTemplate` (whose
+  // type may name a structure that specializes the field's base header: *elementStruct says which).
+  void* NewElements(const marshal::Field& f, std::uint32_t count, Napi::Value elementTemplate, const std::string& where,
+                    std::int32_t* elementStruct = nullptr);
+  // The structure a template's type names for a field of base-header type (the field's own otherwise).
+  std::int32_t ElementStruct(const marshal::Field& f, Napi::Value elementTemplate, const std::string& where);
 
   std::vector<PendingTwoCall>& pendingTwoCalls() { return pending_; }
 

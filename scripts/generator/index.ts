@@ -5,8 +5,7 @@ import { OPENXR, VULKAN, type ApiConfig } from './apis.js';
 import { dispatchCommands } from './commands.js';
 import { emitPlatformTypesHeader, emitTypesHeaders, enumsHeaderName } from './ctypes.js';
 import { emitOpenXrCommands, emitVulkanCommands } from './dispatch.js';
-import { emitLayoutCheck } from './marshal-layout.js';
-import { buildMarshalModel } from './marshal-model.js';
+import { buildMarshalModel, vulkanScalar } from './marshal-model.js';
 import { emitMarshalHeader } from './marshal-native.js';
 import { emitCommandsModule } from './marshal-ts.js';
 import { readRegistry, type ApiName } from './registry.js';
@@ -75,10 +74,10 @@ export function renderAll(registryDir: string): GeneratedFile[] {
     const ts = cfg.api === 'openxr' ? emitOpenXrModule : emitVulkanModule;
     files.push({ path: rel(TS_DIR, cfg.tsModule), content: ts(cfg, selection, commands) });
     if (cfg.api === 'openxr') {
-      // The generated bindings: marshal tables, their TypeScript types, and the layout check.
-      const model = buildMarshalModel(selection, commands);
+      // The generated bindings: the marshal tables and their TypeScript types.
+      const vulkan = selections.get('vulkan');
+      const model = buildMarshalModel(selection, commands, vulkan === undefined ? undefined : (name) => vulkanScalar(vulkan.registry, name));
       files.push({ path: rel(NATIVE_DIR, 'openxr_marshal.h'), content: emitMarshalHeader(cfg, selection, model) });
-      files.push({ path: rel(NATIVE_DIR, 'openxr_layout_check.h'), content: emitLayoutCheck(cfg, selection, model) });
       files.push({ path: rel(TS_DIR, 'openxr-commands.ts'), content: emitCommandsModule(cfg, selection, model) });
     }
   }

@@ -132,13 +132,43 @@ const C_SCALARS: Readonly<Record<string, ScalarKind>> = {
   void: 'Address',
 };
 
+/** How a type another registry defines (Vulkan's, for XR_KHR_vulkan_enable2) is stored. */
+export type ForeignScalar = (typeName: string) => ScalarKind | undefined;
+
+/** How a Vulkan type is stored where an OpenXR structure or command uses it (pointers to Vulkan structures are addresses). */
+export function vulkanScalar(vk: Registry, typeName: string): ScalarKind | undefined {
+  // PFN_vk<command>: the header derives one per command, the registry lists none.
+  if (typeName.startsWith('PFN_vk')) return 'Address';
+  const t = vk.types.get(typeName);
+  switch (t?.category) {
+    case 'handle':
+      return 'Handle';
+    case 'enum':
+      return 'Enum';
+    case 'funcpointer':
+    case 'struct':
+      return 'Address';
+    case 'bitmask':
+      return /VkFlags64/.test(t.text) ? 'U64' : 'U32';
+    case 'basetype':
+      return /uint64_t/.test(t.text) ? 'U64' : 'U32';
+    default:
+      return undefined;
+  }
+}
+
 /** The scalar kind a registry type name is stored as, or undefined for structures. */
-export function scalarOf(reg: Registry, typeName: string): ScalarKind | undefined {
+export function scalarOf(reg: Registry, typeName: string, foreign?: ForeignScalar): ScalarKind | undefined {
   const builtin = C_SCALARS[typeName];
   if (builtin !== undefined) return builtin;
   const t = reg.types.get(typeName);
   if (t === undefined) throw new Error(`unknown type ${typeName}`);
   switch (t.category) {
+    case '': {
+      const kind = foreign?.(typeName);
+      if (kind === undefined) throw new Error(`type ${typeName} comes from ${t.requires ?? 'another header'} and has no marshalling`);
+      return kind;
+    }
     case 'basetype': {
       if (typeName === 'XrBool32') return 'Bool32';
       if (/XR_DEFINE_(ATOM|OPAQUE_64)/.test(t.text)) return 'U64';
@@ -183,12 +213,19 @@ function constantValue(sel: Selection, name: string): number {
 }
 
 /** Classifies the members of a structure or the parameters of a command. */
-function classify(sel: Selection, owner: string, decls: readonly Declaration[], structIndex: ReadonlyMap<string, number>, isCommand: boolean): MarshalField[] {
+function classify(
+  sel: Selection,
+  owner: string,
+  decls: readonly Declaration[],
+  structIndex: ReadonlyMap<string, number>,
+  isCommand: boolean,
+  foreign: ForeignScalar | undefined,
+): MarshalField[] {
   const reg = sel.registry;
   const byName = new Map(decls.map((d, i) => [d.name, i]));
   const out: MarshalField[] = decls.map((d) => {
     const depth = pointerDepth(d);
-    const scalar = scalarOf(reg, d.typeName) ?? 'None';
+    const scalar = scalarOf(reg, d.typeName, foreign) ?? 'None';
     const struct = structIndex.get(d.typeName) ?? -1;
     const isStruct = reg.types.get(d.typeName)?.category === 'struct';
     if (isStruct && struct < 0) throw new Error(`${owner}.${d.name}: structure ${d.typeName} is not selected`);
@@ -298,6 +335,7 @@ function definingUnits(sel: Selection): Map<string, string> {
   };
   for (const f of sel.features) visitBlocks(f.name, f.requires);
   for (const e of sel.extensions) visitBlocks(e.name, e.requires);
+  for (const e of sel.platform?.extensions ?? []) visitBlocks(e.name, e.requires);
   return units;
 }
 
@@ -313,11 +351,16 @@ export function takesArgument(f: MarshalField): boolean {
   return f.struct >= 0 && f.shape === 'Pointer';
 }
 
-export function buildMarshalModel(sel: Selection, dispatch: readonly DispatchCommand[]): MarshalModel {
+/**
+ * `dispatch`: the commands of the dispatch table; the protected platform's commands (the Vulkan
+ * graphics binding) come from the selection and are resolved by name (dispatchIndex -1), their
+ * foreign types stored as `foreign` says.
+ */
+export function buildMarshalModel(sel: Selection, dispatch: readonly DispatchCommand[], foreign?: ForeignScalar): MarshalModel {
   const reg = sel.registry;
   const units = definingUnits(sel);
   // The loader-interface structures (negotiation, layer chain) are the loader's own business.
-  const structTypes: RegistryType[] = [...sel.types]
+  const structTypes: RegistryType[] = [...sel.types, ...(sel.platform?.types ?? [])]
     .map((n) => reg.types.get(n))
     .filter((t): t is RegistryType => t !== undefined && t.category === 'struct' && t.alias === undefined && !LOADER_UNITS.has(units.get(t.name) ?? ''))
     .sort((a, b) => a.order - b.order);
@@ -346,7 +389,7 @@ export function buildMarshalModel(sel: Selection, dispatch: readonly DispatchCom
       index,
       structureType,
       structureTypeValue: structureType === undefined ? 0 : (typeValues.get(structureType) ?? 0),
-      fields: classify(sel, t.name, t.members, structIndex, false),
+      fields: classify(sel, t.name, t.members, structIndex, false, foreign),
       extenders: extenders.get(t.name) ?? [],
       returnedOnly: t.returnedOnly,
       children: structTypes.flatMap((c, i) => (c.parentStruct === t.name ? [i] : [])),
@@ -356,7 +399,7 @@ export function buildMarshalModel(sel: Selection, dispatch: readonly DispatchCom
 
   // Which extensions require each command (a command can be required by several).
   const requiredBy = new Map<string, string[]>();
-  for (const e of sel.extensions) {
+  for (const e of [...sel.extensions, ...(sel.platform?.extensions ?? [])]) {
     for (const b of e.requires) {
       for (const c of b.commands) {
         const list = requiredBy.get(c) ?? [];
@@ -368,12 +411,25 @@ export function buildMarshalModel(sel: Selection, dispatch: readonly DispatchCom
   const thunkKeys: string[] = [];
   const commands: MarshalCommand[] = [];
   const skipped: { name: string; reason: string }[] = [];
-  for (const d of dispatch) {
+  const platformCommands: DispatchCommand[] = (sel.platform?.commands ?? []).map((c) => ({
+    name: c.name,
+    member: c.name.slice(2),
+    level: 'instance',
+    index: -1,
+    requiredBy: c.requiredBy,
+    isCore: false,
+    extensionType: c.extension?.type ?? '',
+    aliasOf: c.aliasOf ?? '',
+    needsInstance: true,
+    returnType: c.signature.returnType,
+    params: c.signature.params,
+  }));
+  for (const d of [...dispatch, ...platformCommands]) {
     if (d.returnType !== 'XrResult') {
       skipped.push({ name: d.name, reason: `returns ${d.returnType}` });
       continue;
     }
-    const params = classify(sel, d.name, d.params, structIndex, true);
+    const params = classify(sel, d.name, d.params, structIndex, true, foreign);
     const key = params.map((p) => thunkClass(p, reg)).join(',');
     let thunk = thunkKeys.indexOf(key);
     if (thunk < 0) {

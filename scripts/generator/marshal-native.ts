@@ -18,8 +18,10 @@ export function platformRuleText(sel: Selection): string[] {
   const lines = [
     'Platform rule: the tables cover every structure and command of OpenXR 1.0, 1.1 and of every extension',
     'that needs no platform header. Extensions the registry marks with a platform or a protecting macro',
-    '(XR_USE_PLATFORM_WIN32, _ANDROID, _EGL, _XLIB, XR_USE_GRAPHICS_API_D3D11/12, _METAL, _OPENGL(_ES), _VULKAN, ...)',
-    'name types of those headers and are left out on every target; their commands are not in the tables.',
+    '(XR_USE_PLATFORM_WIN32, _ANDROID, _EGL, _XLIB, XR_USE_GRAPHICS_API_D3D11/12, _METAL, _OPENGL(_ES), ...)',
+    'name types of those headers and are left out on every target; their commands are not in the tables. The Vulkan',
+    'graphics binding (XR_USE_GRAPHICS_API_VULKAN) is in: its Vulkan handles are 64-bit handles, its Vulkan',
+    'structures pointers (bigint addresses), and its commands are resolved by name through xrGetInstanceProcAddr.',
     `Left out (${sel.skipped.length}): ${sel.skipped.map((s) => s.name).join(' ')}`,
   ];
   return lines;
@@ -80,7 +82,9 @@ export function emitMarshalHeader(cfg: ApiConfig, sel: Selection, model: Marshal
   for (const line of platformRuleText(sel)) out.push(...wrap(line, '// '));
   out.push('#pragma once', '');
   out.push('#include <cstddef>', '#include <cstdint>', '');
-  out.push(`#include "${cfg.typesHeader}"`, '');
+  out.push(`#include "${cfg.typesHeader}"`);
+  if (cfg.protectedPlatform !== undefined) out.push(`#include "${cfg.protectedPlatform.header}"`);
+  out.push('');
   out.push('namespace khronos_loader::generated::marshal {', '');
   out.push('// Handles are pointers and every table offset is the compiler\'s (offsetof), but the call thunks');
   out.push('// pass handles and pointers in one 64-bit slot.');
@@ -112,10 +116,14 @@ export function emitMarshalHeader(cfg: ApiConfig, sel: Selection, model: Marshal
   out.push('    std::uint16_t fieldCount;');
   out.push('    std::uint16_t extenderCount;  // kExtenders[firstExtender...]: what its next chain may hold');
   out.push('    std::uint32_t firstExtender;');
+  out.push('    std::uint16_t childCount;     // kChildren[firstChild...]: what may stand behind a pointer to this base header');
+  out.push('    std::uint32_t firstChild;');
   out.push('};', '');
+  out.push('/** Command.dispatchIndex of a command outside XrDispatchTable: resolved with xrGetInstanceProcAddr. */');
+  out.push('inline constexpr std::uint32_t kByName = 0xffffffffu;', '');
   out.push('struct Command {');
   out.push('    const char* name;');
-  out.push('    std::uint32_t dispatchIndex;  // position in XrDispatchTable');
+  out.push('    std::uint32_t dispatchIndex;  // position in XrDispatchTable, or kByName');
   out.push('    std::uint32_t firstParam;     // kParams[firstParam...]');
   out.push('    std::uint16_t paramCount;');
   out.push('    std::uint16_t thunk;          // kThunks[thunk]');
@@ -151,22 +159,29 @@ export function emitMarshalHeader(cfg: ApiConfig, sel: Selection, model: Marshal
   out.push(`inline constexpr std::uint16_t kExtenders[${Math.max(extenders.length, 1)}] = {`);
   for (let i = 0; i < extenders.length; i += 20) out.push(`    ${extenders.slice(i, i + 20).join(', ')},`);
   out.push('};', '');
+  const children = model.structs.flatMap((s) => s.children);
+  out.push(`inline constexpr std::uint16_t kChildren[${Math.max(children.length, 1)}] = {`);
+  for (let i = 0; i < children.length; i += 20) out.push(`    ${children.slice(i, i + 20).join(', ')},`);
+  out.push('};', '');
   out.push(`inline constexpr Struct kStructs[${model.structs.length}] = {`);
   let field = 0;
   let ext = 0;
+  let child = 0;
   for (const s of model.structs) {
     const type = s.structureType ?? '0';
-    out.push(`    {"${s.name}", sizeof(${s.name}), alignof(${s.name}), ${type}, ${field}, ${s.fields.length}, ${s.extenders.length}, ${ext}},`);
+    out.push(`    {"${s.name}", sizeof(${s.name}), alignof(${s.name}), ${type}, ${field}, ${s.fields.length}, ${s.extenders.length}, ${ext}, ${s.children.length}, ${child}},`);
     field += s.fields.length;
     ext += s.extenders.length;
+    child += s.children.length;
   }
   out.push('};', '');
   out.push(`inline constexpr Command kCommands[${model.commands.length}] = {`);
   let param = 0;
   for (const c of model.commands) {
     const minor = c.coreVersion === undefined ? '0xffff' : (/_1_(\d+)$/.exec(c.coreVersion)?.[1] ?? '0');
+    const index = c.dispatchIndex < 0 ? 'kByName' : String(c.dispatchIndex);
     out.push(
-      `    {"${c.name}", ${c.dispatchIndex}, ${param}, ${c.params.length}, ${c.thunk}, ${minor}, ${c.createsHandle}, ${c.destroysHandle}, "${c.extensions.join(' ')}"},`,
+      `    {"${c.name}", ${index}, ${param}, ${c.params.length}, ${c.thunk}, ${minor}, ${c.createsHandle}, ${c.destroysHandle}, "${c.extensions.join(' ')}"},`,
     );
     param += c.params.length;
   }

@@ -67,12 +67,14 @@ function emitStruct(out: string[], model: MarshalModel, s: MarshalStruct): void 
   for (const f of s.fields) {
     if (isHidden(f)) continue;
     if (f.shape === 'StructureType') {
-      out.push(`  readonly type?: ${s.structureTypeValue};`);
+      // A base header takes the type of whichever structure stands in for it.
+      out.push(`  readonly type?: ${s.structureType === undefined ? 'number' : s.structureTypeValue};`);
     } else if (f.shape === 'Next') {
       const next = s.extenders.length === 0 ? 'null' : `${s.name}Next | readonly ${s.name}Next[] | null`;
       out.push(`  readonly next?: ${next};`);
     } else {
-      const optional = f.optional || f.shape === 'Unsupported' ? '?' : '';
+      // What the runtime fills is always there when it comes back.
+      const optional = (f.optional && !s.returnedOnly) || f.shape === 'Unsupported' ? '?' : '';
       const nullable = f.optional && (f.shape === 'Pointer' || f.shape === 'String') ? ' | null' : '';
       out.push(`  readonly ${f.name}${optional}: ${valueType(model, f)}${nullable};`);
     }
@@ -89,19 +91,21 @@ function outputType(model: MarshalModel, f: MarshalField): string {
   if (f.shape === 'Unsupported') return 'bigint';
   if (f.shape === 'Value' && f.scalar === 'Char') return 'string';
   if (f.shape === 'Array' && f.scalar === 'Char') return 'string';
-  if (f.shape === 'Array') return `${wrapUnion(f.struct >= 0 ? structRef(model, f.struct) : scalarType(f))}[]`;
-  if (f.shape === 'Pointer') return f.struct >= 0 ? structRef(model, f.struct) : scalarType(f);
+  if (f.shape === 'Array') return f.struct >= 0 ? `XrReturned<${structRef(model, f.struct)}>[]` : `${scalarType(f)}[]`;
+  if (f.shape === 'Pointer') return f.struct >= 0 ? `XrReturned<${structRef(model, f.struct)}>` : scalarType(f);
   return valueType(model, f);
 }
 
 function argumentType(model: MarshalModel, f: MarshalField): string {
   if (f.output && f.shape === 'Array') {
-    const element = f.struct >= 0 ? `Partial<${model.structs[f.struct]?.name ?? ''}>` : 'never';
+    const element = f.struct >= 0 ? `XrInit<${model.structs[f.struct]?.name ?? ''}>` : 'never';
     // A two-call array takes one template for its elements; a caller-sized one its elements or their number.
     return f.countOutputIndex >= 0 ? element : `readonly ${element}[] | number`;
   }
-  if (f.output) return `Partial<${structRef(model, f.struct)}>`;
+  if (f.output) return `XrInit<${structRef(model, f.struct)}>`;
   if (f.shape === 'Array' && f.struct < 0 && f.scalar === 'Address') return 'Uint8Array';
+  // A safe-integer number is accepted where a 64-bit value (a time, a path, flags) is expected.
+  if (f.shape === 'Value' && f.struct < 0 && (f.scalar === 'U64' || f.scalar === 'I64')) return 'bigint | number';
   return valueType(model, f);
 }
 
@@ -141,6 +145,22 @@ export function emitCommandsModule(cfg: ApiConfig, sel: Selection, model: Marsha
   out.push('/* eslint-disable */', '');
   out.push('/** A structure in a next chain or behind a base-header pointer: its `type` says which it is. */');
   out.push('export type XrChained<T extends { readonly type?: number }> = T & { readonly type: NonNullable<T[\'type\']> };', '');
+  out.push('/** What seeds a structure the runtime fills: any part of it (a next chain to fill, a caller-sized array or its length). */');
+  out.push('export type XrInit<T> = {');
+  out.push('  readonly [K in keyof T]?: K extends \'next\'');
+  out.push('    ? XrInitChained<XrNextElement<T[K]>> | readonly XrInitChained<XrNextElement<T[K]>>[] | null');
+  out.push('    : T[K] extends readonly (infer E)[]');
+  out.push('      ? readonly XrInit<E>[] | number');
+  out.push('      : T[K] extends object');
+  out.push('        ? XrInit<T[K]>');
+  out.push('        : T[K];');
+  out.push('};');
+  out.push('/** A structure as a command returns it: every member there (null for a null pointer), `next` only when chained. */');
+  out.push('export type XrReturned<T> = { readonly [K in Exclude<keyof T, \'next\'>]-?: Exclude<T[K], undefined> } & { readonly [K in Extract<keyof T, \'next\'>]?: T[K] };');
+  out.push('/** One structure of a next chain (one object or an array of them). */');
+  out.push('export type XrNextElement<N> = N extends readonly (infer E)[] ? E : N extends null | undefined ? never : N;');
+  out.push('/** A chained structure the runtime fills, seeded: its type, and any part of it. */');
+  out.push('export type XrInitChained<E> = E extends { readonly type?: number } ? XrInit<E> & { readonly type: NonNullable<E[\'type\']> } : never;', '');
   for (const s of model.structs) emitStruct(out, model, s);
   out.push('/**');
   out.push(' * Every command of the generated bindings: arguments in C order without counts and capacities');
