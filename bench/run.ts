@@ -11,7 +11,8 @@
 //  5. Vulkan (issue 10): vkGetDeviceQueue and vkCmdPushConstants on lavapipe with 0/1/3
 //     pass-through Vulkan layers and VK_LAYER_KHRONOS_validation, ours beside the Khronos loader.
 // KL_BENCH_SCALE (default 1) multiplies every iteration count (e.g. 0.01 for a quick look).
-// KL_BENCH_ONLY=vulkan runs part 4 alone and replaces only its section of bench/RESULTS.md.
+// KL_BENCH_ONLY=vulkan runs part 5 alone, KL_BENCH_ONLY=generated part 4, each replacing only its
+// section of bench/RESULTS.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -110,6 +111,9 @@ function targets(dispatch: OpenXrBenchResult): string[] {
   return lines;
 }
 
+const GENERATED_START = '<!-- generated-bench:start (bench/run.ts writes this section) -->';
+const GENERATED_END = '<!-- generated-bench:end -->';
+
 /** Part 4: the generated bindings' cost per call beside the hand-written typed API (issue 18). */
 function generatedSection(): string[] {
   progress('the generated bindings beside the hand-written typed API');
@@ -118,6 +122,7 @@ function generatedSection(): string[] {
   try {
     const rows = measureGeneratedBesideHandWritten(instance, 1_000_000_000, { iterations: iterations(200_000), repeats });
     return [
+      GENERATED_START,
       '## The generated bindings beside the hand-written typed API (issue 18)',
       '',
       'The same command on the same headless session of the simulated runtime, no layers, from JavaScript:',
@@ -126,6 +131,9 @@ function generatedSection(): string[] {
       'reused storage). The hand-written per-frame paths are unchanged; the generated ones are for everything else.',
       '',
       ...formatGeneratedBench(rows),
+      '',
+      `- date: ${new Date().toISOString()}; load average at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(', ')} (a shared machine); KL_BENCH_SCALE ${scale}`,
+      GENERATED_END,
       '',
     ];
   } finally {
@@ -169,19 +177,28 @@ async function vulkanSection(): Promise<string> {
   return lines.join('\n');
 }
 
-/** Replaces the Vulkan section of bench/RESULTS.md (or appends it), keeping the rest. */
-function spliceVulkanSection(existing: string, section: string): string {
-  const start = existing.indexOf(VULKAN_START);
-  const end = existing.indexOf(VULKAN_END);
+/** Replaces one marked section of bench/RESULTS.md (or appends it), keeping the rest. */
+function spliceSection(existing: string, section: string, startMarker: string, endMarker: string): string {
+  const start = existing.indexOf(startMarker);
+  const end = existing.indexOf(endMarker);
   if (start < 0 || end < start) return `${existing.trimEnd()}\n\n${section}`;
-  return `${existing.slice(0, start)}${section}${existing.slice(end + VULKAN_END.length).replace(/^\n+/, '')}`;
+  return `${existing.slice(0, start)}${section}${existing.slice(end + endMarker.length).replace(/^\n+/, '')}`;
 }
 
 async function main(): Promise<void> {
   const resultsFile = path.join(packageRoot, 'bench/RESULTS.md');
+  const existing = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '# Benchmark results\n';
   if (process.env.KL_BENCH_ONLY === 'vulkan') {
     const section = await vulkanSection();
-    writeFileSync(resultsFile, spliceVulkanSection(existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '# Benchmark results\n', section));
+    writeFileSync(resultsFile, spliceSection(existing, section, VULKAN_START, VULKAN_END));
+    process.stdout.write(section);
+    return;
+  }
+  if (process.env.KL_BENCH_ONLY === 'generated') {
+    // Before the Vulkan section, where a full run puts it.
+    const section = generatedSection().join('\n');
+    const marked = existing.includes(GENERATED_START) ? existing : existing.replace(VULKAN_START, `${GENERATED_START}\n${GENERATED_END}\n\n${VULKAN_START}`);
+    writeFileSync(resultsFile, spliceSection(marked, section, GENERATED_START, GENERATED_END));
     process.stdout.write(section);
     return;
   }
