@@ -226,6 +226,11 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('gene
       const q = location.pose.orientation;
       expect(Math.hypot(q.x, q.y, q.z, q.w)).toBeCloseTo(1, 5);
       expect(location.next).toEqual([expect.objectContaining({ type: XrStructureType.XR_TYPE_SPACE_VELOCITY, velocityFlags: expect.any(BigInt) })]);
+      // Misuse is a TypeError naming the command, the member and why, before anything is called.
+      const notAllowed = { next: { type: XrStructureType.XR_TYPE_SYSTEM_PROPERTIES } } as never;
+      expect(() => xr.xrLocateSpace(view, local, at, notAllowed)).toThrow(/xrLocateSpace location\.next\[0\]: XrSystemProperties may not extend XrSpaceLocation/);
+      expect(() => xr.xrGetSystem(instance, { formFactor: 'hmd' as never })).toThrow(/xrGetSystem getInfo\.formFactor: must be a number/);
+      expect(() => xr.xrGetSystem(instance, { formFactor: 'hmd' as never })).toThrow(TypeError);
       // OpenXR 1.1: xrLocateSpaces, a caller-sized output array inside XrSpaceLocations.
       const { spaceLocations } = xr.xrLocateSpaces(session, { baseSpace: local, time: at, spaces: [view, local] }, { locations: 2 });
       expect(spaceLocations.locations).toHaveLength(2);
