@@ -6,15 +6,17 @@
 //  2. The simulated runtime that ships with the package (issue 6): xrLocateSpace with 0..4
 //     pass-through layers and core_validation when installed, then the other commands.
 //  3. Monado, when built (issue 17): xrLocateSpace with 0..4 pass-through layers and core_validation.
-//  4. Vulkan (issue 10): vkGetDeviceQueue and vkCmdPushConstants on lavapipe with 0/1/3
+//  4. The generated bindings (issue 18): xrGetActionStateFloat, xrLocateSpace and
+//     xrGetSystemProperties through openXrCommands beside the hand-written typed API, on the simulated runtime.
+//  5. Vulkan (issue 10): vkGetDeviceQueue and vkCmdPushConstants on lavapipe with 0/1/3
 //     pass-through Vulkan layers and VK_LAYER_KHRONOS_validation, ours beside the Khronos loader;
 //     and (issue 14) 10,000 commands recorded per call, through the CommandEncoder and in a C loop.
-// KL_BENCH_SCALE (default 1) multiplies every iteration count (e.g. 0.01 for a quick look).
-//  5. Frame queries (issue 14): N = 1, 4, 16, 64 spaces per frame, N space.locate calls vs one frame
+//  6. Frame queries (issue 14): N = 1, 4, 16, 64 spaces per frame, N space.locate calls vs one frame
 //     query vs the same work in C, OpenXR 1.0 and 1.1 instances, on the test runtime, the simulated
 //     runtime and Monado when built.
-// KL_BENCH_ONLY=vulkan runs part 4 alone and replaces only its section of bench/RESULTS.md;
-// KL_BENCH_ONLY=frame does the same for part 5.
+// KL_BENCH_SCALE (default 1) multiplies every iteration count (e.g. 0.01 for a quick look).
+// KL_BENCH_ONLY=vulkan runs part 5 alone, KL_BENCH_ONLY=generated part 4, KL_BENCH_ONLY=frame
+// part 6, each replacing only its section of bench/RESULTS.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -31,6 +33,9 @@ import { runVulkanBench, SYSTEM_EXPLICIT_LAYER_FOLDER, khronosVulkanLoaderPackag
 import { formatVulkanBenchMarkdown, vulkanTargets, vulkanTrampolineTally } from '../lib/bench/vulkan-report.js';
 import { formatRecordBenchMarkdown, RECORD_DEFAULT_FRAMES, recordTargets, runRecordBench } from '../lib/bench/run-vulkan-record-bench.js';
 import { formatFrameBenchMarkdown, frameTargets, runFrameBench, type FrameBenchResult } from '../lib/bench/frame-bench.js';
+import { formatGeneratedBench, measureGeneratedBesideHandWritten } from '../lib/bench/generated-commands.js';
+import { createHostPlatform } from '../lib/core/platform/host.js';
+import { createLoader } from '../lib/openxr/loader.js';
 import { simulatedRuntime } from '../lib/openxr/simulated-runtime.js';
 
 const scale = Number(process.env.KL_BENCH_SCALE ?? 1);
@@ -112,6 +117,36 @@ function targets(dispatch: OpenXrBenchResult): string[] {
   return lines;
 }
 
+const GENERATED_START = '<!-- generated-bench:start (bench/run.ts writes this section) -->';
+const GENERATED_END = '<!-- generated-bench:end -->';
+
+/** Part 4: the generated bindings' cost per call beside the hand-written typed API (issue 18). */
+function generatedSection(): string[] {
+  progress('the generated bindings beside the hand-written typed API');
+  const env = { ...process.env, XR_RUNTIME_JSON: simulatedRuntime(), XR_API_LAYER_PATH: '' };
+  const instance = createLoader({ platform: createHostPlatform({ env }) }).createInstance({ applicationName: 'bench generated', enabledExtensionNames: ['XR_MND_headless'] });
+  try {
+    const rows = measureGeneratedBesideHandWritten(instance, 1_000_000_000, { iterations: iterations(200_000), repeats });
+    return [
+      GENERATED_START,
+      '## The generated bindings beside the hand-written typed API (issue 18)',
+      '',
+      'The same command on the same headless session of the simulated runtime, no layers, from JavaScript:',
+      'the generated bindings (`openXrCommands(instance)`, plain objects marshalled through the generated tables on',
+      'every call, a fresh result object returned) beside the hand-written typed API (bound once, writing into',
+      'reused storage). The hand-written per-frame paths are unchanged; the generated ones are for everything else.',
+      '',
+      ...formatGeneratedBench(rows),
+      '',
+      `- date: ${new Date().toISOString()}; load average at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(', ')} (a shared machine); KL_BENCH_SCALE ${scale}`,
+      GENERATED_END,
+      '',
+    ];
+  } finally {
+    instance.destroy();
+  }
+}
+
 const VULKAN_START = '<!-- vulkan-bench:start (bench/run.ts writes this section) -->';
 const VULKAN_END = '<!-- vulkan-bench:end -->';
 
@@ -155,8 +190,8 @@ async function vulkanSection(): Promise<string> {
   return lines.join('\n');
 }
 
-/** Replaces the section between `startMarker` and `endMarker` of bench/RESULTS.md (or appends it), keeping the rest. */
-function spliceSection(existing: string, section: string, startMarker = VULKAN_START, endMarker = VULKAN_END): string {
+/** Replaces one marked section of bench/RESULTS.md (or appends it), keeping the rest. */
+function spliceSection(existing: string, section: string, startMarker: string, endMarker: string): string {
   const start = existing.indexOf(startMarker);
   const end = existing.indexOf(endMarker);
   if (start < 0 || end < start) return `${existing.trimEnd()}\n\n${section}`;
@@ -226,16 +261,25 @@ function frameSection(testRuntime: string): string {
 
 async function main(): Promise<void> {
   const resultsFile = path.join(packageRoot, 'bench/RESULTS.md');
+  const existing = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '# Benchmark results\n';
   if (process.env.KL_BENCH_ONLY === 'vulkan') {
     const section = await vulkanSection();
-    writeFileSync(resultsFile, spliceSection(existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '# Benchmark results\n', section));
+    writeFileSync(resultsFile, spliceSection(existing, section, VULKAN_START, VULKAN_END));
+    process.stdout.write(section);
+    return;
+  }
+  if (process.env.KL_BENCH_ONLY === 'generated') {
+    // Before the Vulkan section, where a full run puts it.
+    const section = generatedSection().join('\n');
+    const marked = existing.includes(GENERATED_START) ? existing : existing.replace(VULKAN_START, `${GENERATED_START}\n${GENERATED_END}\n\n${VULKAN_START}`);
+    writeFileSync(resultsFile, spliceSection(marked, section, GENERATED_START, GENERATED_END));
     process.stdout.write(section);
     return;
   }
   const testRuntime = buildTestRuntime();
   if (process.env.KL_BENCH_ONLY === 'frame') {
     const section = frameSection(testRuntime);
-    writeFileSync(resultsFile, spliceSection(existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '# Benchmark results\n', section, FRAME_START, FRAME_END));
+    writeFileSync(resultsFile, spliceSection(existing, section, FRAME_START, FRAME_END));
     process.stdout.write(section);
     return;
   }
@@ -292,6 +336,10 @@ async function main(): Promise<void> {
   } else progress(`Monado not built (${monado}): its section is left out; scripts/build-monado.sh builds it`);
 
   const frame = frameSection(testRuntime);
+
+  // 4. The generated bindings beside the hand-written paths (issue 18).
+  const generated = generatedSection();
+
   // NODE-4's strict figures (the test keeps loose sanity bounds: it runs on a shared CI machine).
   const vulkan = await vulkanSection();
 
@@ -323,6 +371,7 @@ async function main(): Promise<void> {
     lines.push(formatBenchMarkdown(s.result, { title: s.title, omitRunInfo: true, ...(s.chart ? { chartLink: s.chart } : {}) }));
     if (s.chart) lines.push(`![${s.title.replace(/`/g, '')}](${s.chart})`, '');
   }
+  lines.push(...generated);
   lines.push(frame, vulkan);
   // Results measured by hand elsewhere (the compute example on several machines) are kept, appended as they are.
   const elsewhere = path.join(packageRoot, 'bench/VULKAN-COMPUTE.md');

@@ -84,6 +84,13 @@ export interface NativeOpenXrInstance {
   submitDebugUtilsMessage(severity: number, types: number, message: string): void;
 }
 
+/** The generated bindings' native side: runs kCommands[index] with the arguments in C order (counts left out). */
+export interface NativeOpenXrCommands {
+  call(index: number, args: readonly unknown[]): unknown;
+  /** The XrInstance the bindings are bound to, null for the pre-instance commands only. */
+  readonly instance: bigint | null;
+}
+
 /** What a doctor probe loads (native/napi/openxr_probe.cc). */
 export interface NativeOpenXrProbeTarget {
   readonly libraryPath: string;
@@ -192,6 +199,8 @@ export interface NativeAddon {
   emitLog(level: number, source: string, message: string): void;
   openLibraryCount(): number;
   readonly OpenXrInstance: new (plan: NativeOpenXrPlan, createInfo: NativeOpenXrCreateInfo) => NativeOpenXrInstance;
+  /** The generated bindings (native/napi/openxr_commands.cc): none, an instance, or a handle the generated xrCreateInstance made. */
+  readonly OpenXrCommands: new (instance?: NativeOpenXrInstance | bigint) => NativeOpenXrCommands;
   openxrRuntimeExtensions(runtime: NativeOpenXrPlan['runtime']): { extensionName: string; extensionVersion: number }[];
   /** `khronos-loader doctor`: load, look up the negotiate symbol and negotiate one runtime; never throws for a broken library. */
   openxrProbeRuntime(runtime: NativeOpenXrProbeTarget & { readonly createInstance?: boolean }): NativeOpenXrProbeResult;

@@ -101,3 +101,5 @@ export { simulatedRuntime, type SimulatedRuntimeOptions } from './simulated-runt
 export { createPassthroughLayers, type PassthroughLayerSet } from './bundled-layers.js';
 export { createInstanceFromPlan } from './api/instance.js';
 export { publishOpenXrPlan, type PublishedLists } from './api/publish-plan.js';
+export { openXrCommands, XR_GENERATED_COMMANDS, XrStructureType, type OpenXrCommands } from './commands.js';
+export type * as XrTypes from '../generated/openxr-commands.js';

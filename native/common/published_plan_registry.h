@@ -49,6 +49,13 @@ class PublishedPlanRegistry {
     return taken;
   }
 
+  // Shares ownership of an instance native code created (the generated bindings bound to its
+  // handle keep it alive while they use it); null when it is not here.
+  std::shared_ptr<Instance> FindNativeInstance(const Instance* instance) const {
+    std::lock_guard lock(mutex_);
+    auto it = std::find_if(nativeInstances_.begin(), nativeInstances_.end(), [&](const auto& i) { return i.get() == instance; });
+    return instance == nullptr || it == nativeInstances_.end() ? nullptr : *it;
+  }
   // Drops the instance if native code created it (after its destroy call); JavaScript-owned
   // instances are not here and stay untouched.
   void ReleaseNativeInstance(const Instance* instance) {

@@ -12,6 +12,7 @@
 #include "napi/vulkan_bench.h"
 #include "napi/openxr.h"
 #include "napi/openxr_api.h"
+#include "napi/openxr_commands.h"
 #include "napi/openxr_probe.h"
 #include "napi/vulkan.h"
 #include "napi/vulkan_probe.h"
@@ -32,6 +33,7 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
                          });
     exports.Set("NativeLibrary", NativeLibrary::Define(env));
     exports.Set("OpenXrInstance", OpenXrInstance::Define(env));
+    exports.Set("OpenXrCommands", xr::OpenXrCommands::Define(env));  // the generated bindings
     exports.Set("openxrRuntimeExtensions", Napi::Function::New<OpenXrRuntimeExtensions>(env, "openxrRuntimeExtensions"));
     exports.Set("openxrGetInstanceProcAddr", Napi::Function::New<OpenXrGetInstanceProcAddr>(env, "openxrGetInstanceProcAddr"));
     exports.Set("openxrPublishPlan", Napi::Function::New<OpenXrPublishPlan>(env, "openxrPublishPlan"));

@@ -87,7 +87,7 @@ Napi::Value BenchOpenXrFrameNative(const Napi::CallbackInfo& info) {
   if (command == "xrLocateSpace") {
     locateSpace = Need(env, table.LocateSpace, "xrLocateSpace");
   } else if (command == "xrLocateSpaces") {
-    if (w.session->instance->applicationApiVersion() < XR_MAKE_VERSION(1, 1, 0)) {
+    if (w.session->instance->requestedApiVersion() < XR_MAKE_VERSION(1, 1, 0)) {
       throw XrErrorToJs(env, XR_ERROR_FUNCTION_UNSUPPORTED, "xrLocateSpaces is an OpenXR 1.1 command; this instance is 1.0");
     }
     locateSpaces = Need(env, table.LocateSpaces, "xrLocateSpaces");

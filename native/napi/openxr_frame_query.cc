@@ -260,7 +260,7 @@ void BindSpaces(Napi::Env env, FrameQuery& q, Napi::Array spaces, Napi::Array ba
   const LoaderInstance& li = *q.session->instance;
   // xrLocateSpaces is an OpenXR 1.1 command: only a 1.1 instance may call it, and only when the
   // call chain (the runtime, or a layer) provides it.
-  if (allowLocateSpaces && li.applicationApiVersion() >= XR_MAKE_VERSION(1, 1, 0) && li.table.LocateSpaces != nullptr) {
+  if (allowLocateSpaces && li.requestedApiVersion() >= XR_MAKE_VERSION(1, 1, 0) && li.table.LocateSpaces != nullptr) {
     q.locateSpaces = li.table.LocateSpaces;
     for (uint32_t i = 0; i < q.located.size(); ++i) {
       BaseGroup* group = nullptr;

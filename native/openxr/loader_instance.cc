@@ -47,7 +47,8 @@ void LoaderInstance::Report(LogLevel level, const std::string& functionName, con
 std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan, const XrInstanceCreateInfo& createInfo) {
   auto li = std::make_shared<LoaderInstance>(PrivateTag{});
   li->messengers_.AddFromNextChain(createInfo.next);
-  li->applicationApiVersion_ = createInfo.applicationInfo.apiVersion;
+  li->requestedApiVersion_ = createInfo.applicationInfo.apiVersion;
+  for (uint32_t i = 0; i < createInfo.enabledExtensionCount; ++i) li->enabledExtensions_.emplace_back(createInfo.enabledExtensionNames[i]);
   const std::string fn = "xrCreateInstance";
 
   try {
@@ -102,6 +103,10 @@ std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan,
   InstanceRegistry::Get().Add(li.get(), top);
   li->messengers_.ForgetCreateInfoMessengers();
   return li;
+}
+
+bool LoaderInstance::extensionEnabled(std::string_view name) const noexcept {
+  return std::find(enabledExtensions_.begin(), enabledExtensions_.end(), name) != enabledExtensions_.end();
 }
 
 void LoaderInstance::QueryRuntimeExtensions() {

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/log.h"
@@ -48,9 +49,11 @@ class LoaderInstance {
   const std::vector<std::string>& layerNames() const noexcept { return layerNames_; }
   const std::string& runtimeLibraryPath() const noexcept { return runtimeLibraryPath_; }
   XrVersion runtimeApiVersion() const noexcept { return runtime_.apiVersion; }
-  // XrApplicationInfo::apiVersion: the version the instance was created for (1.1 commands such as
-  // xrLocateSpaces exist only for a 1.1 instance).
-  XrVersion applicationApiVersion() const noexcept { return applicationApiVersion_; }
+  // What the application asked for in XrInstanceCreateInfo: the generated bindings refuse the
+  // commands of extensions it did not enable, and 1.1 commands (xrLocateSpaces, which the frame
+  // query uses) exist only for a 1.1 instance.
+  XrVersion requestedApiVersion() const noexcept { return requestedApiVersion_; }
+  bool extensionEnabled(std::string_view name) const noexcept;
 
   // A handle created from this instance without the exported trampolines (by the JavaScript API
   // or the benchmark), so the trampolines can route it when several instances are live.
@@ -83,9 +86,10 @@ class LoaderInstance {
   std::vector<std::string> layerNames_;
   std::string runtimeLibraryPath_;
   std::vector<std::string> runtimeExtensions_;
+  std::vector<std::string> enabledExtensions_;
+  XrVersion requestedApiVersion_ = 0;
   bool runtimeHasDebugUtils_ = false;
   bool debugUtilsEnabled_ = false;
-  XrVersion applicationApiVersion_ = 0;
   XrInstance handle_ = XR_NULL_HANDLE;         // the top of the chain's handle (the application's)
   XrInstance runtimeHandle_ = XR_NULL_HANDLE;  // the runtime's
   PFN_xrGetInstanceProcAddr topGetInstanceProcAddr_ = nullptr;

@@ -5,6 +5,9 @@ import { OPENXR, VULKAN, type ApiConfig } from './apis.js';
 import { dispatchCommands } from './commands.js';
 import { emitPlatformTypesHeader, emitTypesHeaders, enumsHeaderName } from './ctypes.js';
 import { emitOpenXrCommands, emitVulkanCommands } from './dispatch.js';
+import { buildMarshalModel, vulkanScalar } from './marshal-model.js';
+import { emitMarshalHeader } from './marshal-native.js';
+import { emitCommandsModule } from './marshal-ts.js';
 import { readRegistry, type ApiName } from './registry.js';
 import { RegistrySelector, type Selection } from './select.js';
 import { emitOpenXrModule, emitVulkanModule } from './typescript.js';
@@ -70,6 +73,13 @@ export function renderAll(registryDir: string): GeneratedFile[] {
     files.push({ path: rel(NATIVE_DIR, cfg.commandsHeader), content: dispatch(cfg, selection, commands) });
     const ts = cfg.api === 'openxr' ? emitOpenXrModule : emitVulkanModule;
     files.push({ path: rel(TS_DIR, cfg.tsModule), content: ts(cfg, selection, commands) });
+    if (cfg.api === 'openxr') {
+      // The generated bindings: the marshal tables and their TypeScript types.
+      const vulkan = selections.get('vulkan');
+      const model = buildMarshalModel(selection, commands, vulkan === undefined ? undefined : (name) => vulkanScalar(vulkan.registry, name));
+      files.push({ path: rel(NATIVE_DIR, 'openxr_marshal.h'), content: emitMarshalHeader(cfg, selection, model) });
+      files.push({ path: rel(TS_DIR, 'openxr-commands.ts'), content: emitCommandsModule(cfg, selection, model) });
+    }
   }
   return files;
 }

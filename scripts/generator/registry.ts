@@ -15,6 +15,14 @@ export interface Declaration {
   readonly typeName: string;
   /** True when the declaration holds the type itself (not a pointer to it), so the type must be complete. */
   readonly byValue: boolean;
+  /** The registry's `len` (a member or parameter name, `null-terminated`, or both comma-separated). */
+  readonly len: string | undefined;
+  /** The registry's `optional` (`true`, or per pointer level `true,false`). */
+  readonly optional: string | undefined;
+  /** For a `type` member: the XrStructureType value the structure must carry. */
+  readonly values: string | undefined;
+  /** Fixed array sizes written after the name (`[XR_MAX_SYSTEM_NAME_SIZE]`, `[4]`), outermost first. */
+  readonly arraySizes: readonly string[];
 }
 
 export interface RegistryType {
@@ -36,6 +44,12 @@ export interface RegistryType {
   readonly deps: readonly string[];
   /** Position in the registry, for stable ordering. */
   readonly order: number;
+  /** Structures whose `next` chain this structure may extend (`structextends`). */
+  readonly structExtends: readonly string[];
+  /** Written only by the runtime (`returnedonly="true"`). */
+  readonly returnedOnly: boolean;
+  /** The base header structure this one specializes (`parentstruct`). */
+  readonly parentStruct: string | undefined;
 }
 
 /** One `<enum>` as written in the registry, in an `<enums>` group or a `<require>`. */
@@ -66,6 +80,8 @@ export interface Command {
   readonly returnType: string;
   readonly params: readonly Declaration[];
   readonly protect: string | undefined;
+  /** The XrResult / VkResult values that mean success (`successcodes`). */
+  readonly successCodes: readonly string[];
 }
 
 export interface RequireBlock {
@@ -128,11 +144,17 @@ function readDeclaration(el: Element): Declaration {
   if (nameEl === undefined || typeEl === undefined) {
     throw new Error(`declaration without <name> or <type>: ${text}`);
   }
+  const name = codeText(nameEl).trim();
+  const afterName = text.slice(text.lastIndexOf(name) + name.length);
   return {
     text,
-    name: codeText(nameEl).trim(),
+    name,
     typeName: codeText(typeEl).trim(),
     byValue: !text.includes('*'),
+    len: attr(el, 'len'),
+    optional: attr(el, 'optional'),
+    values: attr(el, 'values'),
+    arraySizes: [...afterName.matchAll(/\[\s*([A-Za-z0-9_]+)\s*\]/g)].map((m) => m[1] ?? ''),
   };
 }
 
@@ -203,6 +225,9 @@ function readType(el: Element, api: ApiName, order: number): RegistryType | unde
     text: codeText(el),
     deps: deps.filter((d) => d !== name),
     order,
+    structExtends: (attr(el, 'structextends') ?? '').split(',').filter((n) => n !== ''),
+    returnedOnly: attr(el, 'returnedonly') === 'true',
+    parentStruct: attr(el, 'parentstruct'),
   };
 }
 
@@ -211,7 +236,7 @@ function readCommand(el: Element, api: ApiName): Command | undefined {
   if (alias !== undefined) {
     const name = attr(el, 'name');
     if (name === undefined) throw new Error('command alias without a name');
-    return { name, alias, returnType: '', params: [], protect: attr(el, 'protect') };
+    return { name, alias, returnType: '', params: [], protect: attr(el, 'protect'), successCodes: [] };
   }
   const proto = child(el, 'proto');
   const nameEl = proto === undefined ? undefined : child(proto, 'name');
@@ -226,6 +251,7 @@ function readCommand(el: Element, api: ApiName): Command | undefined {
       .filter((p) => forApi(p, api))
       .map(readDeclaration),
     protect: attr(el, 'protect'),
+    successCodes: (attr(el, 'successcodes') ?? '').split(',').filter((n) => n !== ''),
   };
 }
 
