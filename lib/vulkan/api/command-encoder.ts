@@ -11,7 +11,7 @@ import { CommandBuffer, type ImageBarrier } from './commands.js';
 import { VulkanBuffer, checkSize, checkUint as uint, ComputePipeline, DescriptorSet, PipelineLayout } from './device-objects.js';
 import { toVulkanError } from './errors.js';
 import { IMAGE_LAYOUTS, Image } from './image.js';
-import { IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
+import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 
@@ -261,10 +261,7 @@ export class CommandEncoder {
 
   /** vkCmdPipelineBarrier with one global VkMemoryBarrier. */
   pipelineBarrier(srcStageMask: number, dstStageMask: number, srcAccessMask: number, dstAccessMask: number): this {
-    uint('srcStageMask', srcStageMask);
-    uint('dstStageMask', dstStageMask);
-    uint('srcAccessMask', srcAccessMask);
-    uint('dstAccessMask', dstAccessMask);
+    checkMemoryBarrierMasks(srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
     const w = this.#header(COMMAND_OPCODE.pipelineBarrier, 5);
     const u = this.#u32;
     u[w] = srcStageMask;

@@ -15,7 +15,7 @@ import {
 } from './device-objects.js';
 import { toVulkanError, withVulkanErrors } from './errors.js';
 import { IMAGE_LAYOUTS, Image, type ImageLayoutName } from './image.js';
-import { IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
+import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
 import { vulkanCompute, type NativeVulkanCompute } from './native-compute.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
@@ -147,10 +147,7 @@ export class CommandBuffer extends DeviceChild {
 
   /** vkCmdPipelineBarrier with one global VkMemoryBarrier. */
   pipelineBarrier(srcStageMask: number, dstStageMask: number, srcAccessMask: number, dstAccessMask: number): this {
-    uint('srcStageMask', srcStageMask);
-    uint('dstStageMask', dstStageMask);
-    uint('srcAccessMask', srcAccessMask);
-    uint('dstAccessMask', dstAccessMask);
+    checkMemoryBarrierMasks(srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
     this.live();
     this.#n.cmdPipelineBarrier(this.handle, srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
     return this;

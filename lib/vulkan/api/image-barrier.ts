@@ -8,6 +8,14 @@ import { IMAGE_LAYOUTS } from './image.js';
 /** oldLayout, newLayout, srcStageMask, dstStageMask, srcAccessMask, dstAccessMask, baseArrayLayer, layerCount */
 export const IMAGE_BARRIER_WORDS = 8;
 
+/** @internal The four masks of a global VkMemoryBarrier (pipelineBarrier): each a uint32 (TypeError otherwise). */
+export function checkMemoryBarrierMasks(srcStageMask: number, dstStageMask: number, srcAccessMask: number, dstAccessMask: number): void {
+  uint('srcStageMask', srcStageMask);
+  uint('dstStageMask', dstStageMask);
+  uint('srcAccessMask', srcAccessMask);
+  uint('dstAccessMask', dstAccessMask);
+}
+
 /** @internal An ImageLayoutName's VkImageLayout value (TypeError for anything else). */
 export function imageLayoutValue(name: string, v: unknown): number {
   const value = typeof v === 'string' ? (IMAGE_LAYOUTS as Record<string, number>)[v] : undefined;
