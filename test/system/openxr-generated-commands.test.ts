@@ -10,6 +10,8 @@ import { openXrCommands, type OpenXrCommands, type XrCommands } from '../../lib/
 import { OpenXrError } from '../../lib/openxr/errors.js';
 import { createLoader } from '../../lib/openxr/loader.js';
 import { createLoader as createVulkanLoader } from '../../lib/vulkan/loader.js';
+import { provideProcessVulkanLoader } from '../../lib/vulkan/api/process-loader.js';
+import { publishVulkanPlan } from '../../lib/vulkan/api/instance.js';
 import { applyProcessEnv, openXrRuntimesUnderTest, type OpenXrRuntimeUnderTest } from '../helpers/openxr-runtimes.js';
 
 const API_1_0 = 1n << 48n;
@@ -60,6 +62,14 @@ function expectOpenXrError(f: () => unknown, result?: string): OpenXrError {
   }
   throw new Error('expected an OpenXrError');
 }
+
+// Monado calls the libvulkan.so.1 it links against with the application's VkInstance: this
+// package's Vulkan loader is that library here, provided before any runtime loads, with a plan
+// published for the Vulkan instance Monado makes in xrCreateInstance (as the runtimes' Vulkan suite does).
+beforeAll(() => {
+  provideProcessVulkanLoader();
+  publishVulkanPlan(createVulkanLoader({ platform: createLinuxPlatform({ env: process.env }) }).planInstance());
+});
 
 describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('generated OpenXR bindings on %s', (_title: string, runtime: OpenXrRuntimeUnderTest) => {
   const skip = runtime.skip;
@@ -374,60 +384,56 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('gene
     }
   });
 
-  // Defined only where the runtime renders through this loader (Monado's refusal is tested in the
-  // runtimes' Vulkan suite), so no runtime reports it skipped.
-  if (runtime.expect.vulkanThroughThisLoader === 'renders') {
-    it.skipIf(skip !== null)(
-      '#18.1 XR-CI-5 NODE-2: swapchains of a Vulkan session through the generated bindings (base-header image array, acquire/wait/release, a projection layer)',
-      () => {
-        // The Vulkan session from the typed API (this package's Vulkan loader on lavapipe); its handles go to the generated bindings.
-        const env = { ...process.env, XR_RUNTIME_JSON: runtime.manifest ?? '', XR_API_LAYER_PATH: '' };
-        const loader = createLoader({ platform: createLinuxPlatform({ env }), runtimeExtensions: nativeRuntimeExtensions });
-        const typed = loader.createInstance({ applicationName: 'generated swapchains', enabledExtensionNames: ['XR_KHR_vulkan_enable2'] });
-        try {
-          const system = typed.getSystem();
-          const graphics = typed.createVulkanGraphics(system, { loader: createVulkanLoader({ platform: createLinuxPlatform({ env }) }), applicationName: 'generated swapchains' });
-          const typedSession = typed.createSession(system, { graphics: { vulkan: graphics } });
-          const xr = recording(openXrCommands(typed), called);
-          const session = typedSession.handle;
-          const { formats } = xr.xrEnumerateSwapchainFormats(session);
-          expect(formats.length).toBeGreaterThan(0);
-          expect(typeof formats[0]).toBe('bigint');
-          const { swapchain } = xr.xrCreateSwapchain(session, {
-            usageFlags: 0x21n, // COLOR_ATTACHMENT | TRANSFER_DST
-            format: formats[0] ?? 0n,
-            sampleCount: 1,
-            width: 64,
-            height: 64,
-            faceCount: 1,
-            arraySize: 1,
-            mipCount: 1,
-            createFlags: 0n,
-          });
-          // The element template's type picks XrSwapchainImageVulkan2KHR behind XrSwapchainImageBaseHeader.
-          const { images } = xr.xrEnumerateSwapchainImages(swapchain, { type: XrStructureType.XR_TYPE_SWAPCHAIN_IMAGE_VULKAN2_KHR });
-          expect(images.length).toBeGreaterThan(0);
-          for (const image of images) {
-            expect(image.type).toBe(XrStructureType.XR_TYPE_SWAPCHAIN_IMAGE_VULKAN2_KHR);
-            expect((image as { image?: bigint }).image).not.toBe(0n);
-          }
-          // A structure that does not specialize the base header is refused before any call.
-          expect(() => xr.xrEnumerateSwapchainImages(swapchain, { type: XrStructureType.XR_TYPE_SPACE_LOCATION } as never)).toThrow(/XrSpaceLocation.*XrSwapchainImageBaseHeader/);
-          const { index } = xr.xrAcquireSwapchainImage(swapchain);
-          expect(index).toBeGreaterThanOrEqual(0);
-          expect(index).toBeLessThan(images.length);
-          expect(xr.xrWaitSwapchainImage(swapchain, { timeout: 1_000_000_000n }).result).toBe(0);
-          expect(xr.xrReleaseSwapchainImage(swapchain).result).toBe(0);
-          expect(xr.xrDestroySwapchain(swapchain).result).toBe(0);
-          expectOpenXrError(() => xr.xrAcquireSwapchainImage(swapchain), 'XR_ERROR_HANDLE_INVALID');
-          typedSession.destroy();
-          graphics.instance.destroy();
-        } finally {
-          typed.destroy();
+  it.skipIf(skip !== null)(
+    '#18.1 XR-CI-5 NODE-2: swapchains of a Vulkan session through the generated bindings (base-header image array, acquire/wait/release, a projection layer)',
+    () => {
+      // The Vulkan session from the typed API (this package's Vulkan loader on lavapipe); its handles go to the generated bindings.
+      const env = { ...process.env, XR_RUNTIME_JSON: runtime.manifest ?? '', XR_API_LAYER_PATH: '' };
+      const loader = createLoader({ platform: createLinuxPlatform({ env }), runtimeExtensions: nativeRuntimeExtensions });
+      const typed = loader.createInstance({ applicationName: 'generated swapchains', enabledExtensionNames: ['XR_KHR_vulkan_enable2'] });
+      try {
+        const system = typed.getSystem();
+        const graphics = typed.createVulkanGraphics(system, { loader: createVulkanLoader({ platform: createLinuxPlatform({ env }) }), applicationName: 'generated swapchains' });
+        const typedSession = typed.createSession(system, { graphics: { vulkan: graphics } });
+        const xr = recording(openXrCommands(typed), called);
+        const session = typedSession.handle;
+        const { formats } = xr.xrEnumerateSwapchainFormats(session);
+        expect(formats.length).toBeGreaterThan(0);
+        expect(typeof formats[0]).toBe('bigint');
+        const { swapchain } = xr.xrCreateSwapchain(session, {
+          usageFlags: 0x21n, // COLOR_ATTACHMENT | TRANSFER_DST
+          format: formats[0] ?? 0n,
+          sampleCount: 1,
+          width: 64,
+          height: 64,
+          faceCount: 1,
+          arraySize: 1,
+          mipCount: 1,
+          createFlags: 0n,
+        });
+        // The element template's type picks XrSwapchainImageVulkan2KHR behind XrSwapchainImageBaseHeader.
+        const { images } = xr.xrEnumerateSwapchainImages(swapchain, { type: XrStructureType.XR_TYPE_SWAPCHAIN_IMAGE_VULKAN2_KHR });
+        expect(images.length).toBeGreaterThan(0);
+        for (const image of images) {
+          expect(image.type).toBe(XrStructureType.XR_TYPE_SWAPCHAIN_IMAGE_VULKAN2_KHR);
+          expect((image as { image?: bigint }).image).not.toBe(0n);
         }
-      },
-    );
-  }
+        // A structure that does not specialize the base header is refused before any call.
+        expect(() => xr.xrEnumerateSwapchainImages(swapchain, { type: XrStructureType.XR_TYPE_SPACE_LOCATION } as never)).toThrow(/XrSpaceLocation.*XrSwapchainImageBaseHeader/);
+        const { index } = xr.xrAcquireSwapchainImage(swapchain);
+        expect(index).toBeGreaterThanOrEqual(0);
+        expect(index).toBeLessThan(images.length);
+        expect(xr.xrWaitSwapchainImage(swapchain, { timeout: 1_000_000_000n }).result).toBe(0);
+        expect(xr.xrReleaseSwapchainImage(swapchain).result).toBe(0);
+        expect(xr.xrDestroySwapchain(swapchain).result).toBe(0);
+        expectOpenXrError(() => xr.xrAcquireSwapchainImage(swapchain), 'XR_ERROR_HANDLE_INVALID');
+        typedSession.destroy();
+        graphics.instance.destroy();
+      } finally {
+        typed.destroy();
+      }
+    },
+  );
 
   it.skipIf(skip !== null)('#18.1 XR-CI-5: every core command of xr.xml (1.0 and 1.1) was called through the generated bindings', () => {
     const missing = CORE_COMMANDS.filter((c) => !called.has(c));
