@@ -10,7 +10,9 @@
 //    addon, the registry reader reads what `reg add` wrote, LoadLibraryExW opens a DLL by a
 //    non-ASCII path and reports the system's errors, OpenXR discovery finds the runtime and an API
 //    layer registered in wine's HKLM and creates an instance through them, Vulkan discovery finds
-//    and negotiates a layer registered there, and the demo runs on the simulated runtime DLL
+//    and negotiates a layer registered there, and a driver (test/native's Vulkan test driver,
+//    cross-built as a DLL) registered there creates an instance and enumerates its physical
+//    device, and the demo runs on the simulated runtime DLL
 //    (scripts/platforms/win32-probe.mjs runs inside the Windows Node).
 // `--symbols-only`: the symbol-version and DLL-import checks alone (the release workflow, on
 // downloaded prebuilds). `--only=<platform-arch>`: that prebuild's checks alone.
@@ -109,11 +111,19 @@ function listFiles(dir: string): string[] {
     .map((e) => path.join(e.parentPath, e.name));
 }
 
+/** The test/native components each emulated target uses, and the toolchain that cross-builds them. */
+const TEST_COMPONENTS = {
+  'linux-arm64': { toolchain: 'cmake/toolchain-aarch64-linux-gnu.cmake', targets: ['kl_vk_driver_v7', 'kl_vk_layer_a', 'kl_vk_layer_b', 'kl_call_probe'] },
+  // The Vulkan test driver as a DLL (cmake/Windows.cmake's static C++ runtime), registered in wine's HKLM.
+  'win32-x64': { toolchain: 'cmake/toolchain-x86_64-w64-mingw32.cmake', targets: ['kl_vk_driver_v7'] },
+} as const;
+
 /** The test/native components the emulated tests use, cross-built into build/test-native-<target>. */
-function crossBuildTestComponents(target: 'linux-arm64'): string {
+function crossBuildTestComponents(target: keyof typeof TEST_COMPONENTS): string {
+  const { toolchain, targets: components } = TEST_COMPONENTS[target];
   const out = path.join(root, `build/test-native-${target}`);
-  mustRun('cmake', ['-S', 'test/native', '-B', out, '-DCMAKE_BUILD_TYPE=RelWithDebInfo', `-DCMAKE_TOOLCHAIN_FILE=${path.join(root, 'cmake/toolchain-aarch64-linux-gnu.cmake')}`]);
-  mustRun('cmake', ['--build', out, '--parallel', '2', '--target', 'kl_vk_driver_v7', 'kl_vk_layer_a', 'kl_vk_layer_b', 'kl_call_probe']);
+  mustRun('cmake', ['-S', 'test/native', '-B', out, '-DCMAKE_BUILD_TYPE=RelWithDebInfo', `-DCMAKE_TOOLCHAIN_FILE=${path.join(root, toolchain)}`]);
+  mustRun('cmake', ['--build', out, '--parallel', '2', '--target', ...components]);
   return out;
 }
 
@@ -321,6 +331,21 @@ function win32Checks(consumer: string): void {
     const r = probe<{ layers: { name: string; source: string }[]; library: string | null; probe: { ok: boolean; interfaceVersion?: number; reason: string } | null }>('vulkan', vkLayer);
     if (!r.layers.some((l) => l.name === vkLayer && l.source === 'registry') || r.probe?.ok !== true) throw new Error(JSON.stringify(r));
     return `${vkLayer} from ${r.library}, interface version ${r.probe.interfaceVersion}`;
+  });
+
+  check('win32-x64: VK-DR-1: Vulkan discovery reads a driver registered in wine\'s HKLM Drivers key (VK_DRIVER_FILES unset), and an instance enumerates its physical device through the negotiated DLL (wine)', () => {
+    const testNative = crossBuildTestComponents('win32-x64');
+    copyFileSync(path.join(testNative, 'vulkan_test_driver/kl_vk_driver_v7.dll'), path.join(registered, 'kl_vk_driver_v7.dll'));
+    const driverJson = writeJson('vk_driver.json', { file_format_version: '1.0.1', ICD: { library_path: '.\\kl_vk_driver_v7.dll', api_version: '1.3.239' } });
+    wine.reg(['add', 'HKLM\\SOFTWARE\\Khronos\\Vulkan\\Drivers', '/v', driverJson, '/t', 'REG_DWORD', '/d', '0', '/f']);
+    const application = 'win32 driver probe';
+    const r = probe<{ driverFiles: string | null; drivers: { manifestPath: string; source: string; libraryPath: string; selected: boolean }[]; physicalDevices: { deviceName: string; driverVersion: number }[] }>('vulkan-driver', application);
+    const driver = r.drivers.find((d) => d.manifestPath === driverJson);
+    // deviceName: "<driver>|<application name it received>"; driverVersion: the interface version it negotiated.
+    const device = r.physicalDevices.find((d) => d.deviceName === `kl-v7|${application}`);
+    const ok = r.driverFiles === null && driver?.source === 'registry' && driver.selected && driver.libraryPath === `${windowsPath(registered)}\\.\\kl_vk_driver_v7.dll` && device?.driverVersion === 7;
+    if (!ok) throw new Error(JSON.stringify(r));
+    return `${driver.manifestPath} (registry), physical device "${device.deviceName}" at interface version ${device.driverVersion}; ${r.drivers.length} drivers, ${r.physicalDevices.length} physical devices in all`;
   });
 
   check('win32-x64: npx khronos-loader demo runs on the simulated runtime DLL (wine)', () => {

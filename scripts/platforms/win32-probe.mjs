@@ -6,6 +6,7 @@
 //   node win32-probe.mjs <package folder> library <dll path> <missing dll path>
 //   node win32-probe.mjs <package folder> openxr <explicit layer name>
 //   node win32-probe.mjs <package folder> vulkan <explicit layer name>
+//   node win32-probe.mjs <package folder> vulkan-driver <application name>
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -64,6 +65,25 @@ const probes = {
     const layer = found.layers.find((l) => l.name === layerName);
     const probe = layer?.library && addon.vulkanProbeLayer({ name: layer.name, libraryPath: layer.library, manifestPath: layer.manifestPath });
     return { elevated: found.platform?.elevated, layers: found.layers.map((l) => ({ name: l.name, source: l.source })), library: layer?.library ?? null, probe: probe ?? null };
+  },
+  async 'vulkan-driver'([applicationName]) {
+    const { createLoader } = await load('vulkan/loader.js');
+    const loader = createLoader({ logWriter: () => {} });
+    const found = {
+      driverFiles: process.env.VK_DRIVER_FILES ?? null,
+      drivers: loader.discovery.drivers.map((d) => ({ manifestPath: d.manifestPath, source: d.source, libraryPath: d.libraryPath, selected: d.selected })),
+    };
+    let instance;
+    try {
+      instance = loader.createInstance({ applicationName });
+    } catch (error) {
+      return { ...found, physicalDevices: [], instanceError: error.message };
+    }
+    try {
+      return { ...found, physicalDevices: instance.enumeratePhysicalDevices().map((d) => ({ deviceName: d.properties.deviceName, driverVersion: d.properties.driverVersion })) };
+    } finally {
+      instance.destroy();
+    }
   },
 };
 

@@ -17,14 +17,14 @@
 // Calls are counted per library load (the counts live in the library, so an unload resets them).
 #pragma once
 
-#include <unistd.h>
-
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
+#include <thread>
 
 namespace kl_fault {
 
@@ -83,7 +83,7 @@ inline Kind Act(Kind kind) {
     case Kind::Abort: std::abort();
     case Kind::Segv: std::raise(SIGSEGV); std::abort();
     case Kind::Hang:
-      for (;;) pause();
+      for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
     default: return kind;
   }
 }

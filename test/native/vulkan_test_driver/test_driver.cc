@@ -22,12 +22,17 @@
 //                              device NAME TYPE VENDOR ID [pci=DOMAIN:BUS:DEVICE.FUNCTION] [group=N]
 //                            (numbers in hex but TYPE; a device with pci= reports VK_EXT_pci_bus_info;
 //                            devices of one group= number form one group, the others a group each)
+#ifdef _WIN32
+#include <windows.h>
+#else
 #include <dlfcn.h>
+#endif
 
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -38,7 +43,11 @@
 #include "../fault_injection/fault_injection.h"
 #include "vulkan/loader_interface.h"
 
+#ifdef _WIN32
+#define KL_EXPORT extern "C" __declspec(dllexport)
+#else
 #define KL_EXPORT extern "C" __attribute__((visibility("default")))
+#endif
 #ifndef KL_DRIVER_FAULTS
 #define KL_DRIVER_FAULTS 0
 #endif
@@ -84,11 +93,26 @@ struct Instance {
   bool groups = false;
 };
 
-// The topology file beside this library: "<path of this .so>.topology".
-[[maybe_unused]] bool ReadTopology(std::vector<DeviceSpec>& devices, bool& groups) {
+// The path of this library (the .so, or the DLL of the Windows build).
+std::filesystem::path ThisLibrary() {
+#ifdef _WIN32
+  HMODULE self = nullptr;
+  if (!GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT, reinterpret_cast<LPCWSTR>(&ThisLibrary), &self)) return {};
+  wchar_t name[MAX_PATH * 4];
+  const DWORD length = GetModuleFileNameW(self, name, MAX_PATH * 4);
+  return length == 0 || length == MAX_PATH * 4 ? std::filesystem::path() : std::filesystem::path(name);
+#else
   Dl_info self{};
-  if (dladdr(reinterpret_cast<const void*>(&ReadTopology), &self) == 0 || self.dli_fname == nullptr) return false;
-  std::ifstream in(std::string(self.dli_fname) + ".topology");
+  if (dladdr(reinterpret_cast<const void*>(&ThisLibrary), &self) == 0 || self.dli_fname == nullptr) return {};
+  return self.dli_fname;
+#endif
+}
+
+// The topology file beside this library: "<path of this library>.topology".
+[[maybe_unused]] bool ReadTopology(std::vector<DeviceSpec>& devices, bool& groups) {
+  const std::filesystem::path self = ThisLibrary();
+  if (self.empty()) return false;
+  std::ifstream in(std::filesystem::path(self).concat(".topology"));
   if (!in) return false;
   std::string line;
   while (std::getline(in, line)) {
