@@ -259,6 +259,14 @@ function frameSection(testRuntime: string): string {
   ].join('\n');
 }
 
+/** The section `npm run soak` writes (bench/soak.ts): from its heading to the next one, as it is. */
+function soakSection(existing: string): string | undefined {
+  const start = existing.indexOf('## Soak (issue 13)');
+  if (start < 0) return undefined;
+  const next = existing.indexOf('\n## ', start + 1);
+  return next < 0 ? existing.slice(start) : existing.slice(start, next + 1);
+}
+
 async function main(): Promise<void> {
   const resultsFile = path.join(packageRoot, 'bench/RESULTS.md');
   const existing = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '# Benchmark results\n';
@@ -373,9 +381,12 @@ async function main(): Promise<void> {
   }
   lines.push(...generated);
   lines.push(frame, vulkan);
-  // Results measured by hand elsewhere (the compute example on several machines) are kept, appended as they are.
+  // Results measured by hand elsewhere (the compute example on several machines, the device
+  // machine's runs) are kept, appended as they are; so is the soak table `npm run soak` wrote.
   const elsewhere = path.join(packageRoot, 'bench/VULKAN-COMPUTE.md');
   if (existsSync(elsewhere)) lines.push(readFileSync(elsewhere, 'utf8'));
+  const soak = soakSection(existing);
+  if (soak !== undefined) lines.push(soak);
   const text = lines.join('\n');
   writeFileSync(resultsFile, text);
   process.stdout.write(text);

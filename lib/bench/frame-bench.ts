@@ -14,6 +14,7 @@ import { POSE_FLOATS } from '../openxr/api/types.js';
 import { createLoader } from '../openxr/loader.js';
 import { loadNativeAddon, type NativeBenchSamples } from '../native.js';
 import { markdownTable } from './markdown-table.js';
+import { shownPath } from './report.js';
 import { timeJsLoop } from './measure-js.js';
 import { loadOpenXrApi } from '../openxr/api/native-api.js';
 import { summarize, formatSummary, type Summary } from './stats.js';
@@ -222,7 +223,7 @@ export function formatFrameBenchMarkdown(result: FrameBenchResult, options: Fram
       '`query.run` of a frame query (session.createFrameQuery) from JavaScript, and the query\'s native work in C through this ' +
       'loader\'s dispatch table (a loop of xrLocateSpace; on an OpenXR 1.1 instance one xrLocateSpaces), with the same handles.',
     `- method: per cell a warm-up of ${result.locatesPerRun.toLocaleString('en-US')} located spaces (${result.locatesPerRun.toLocaleString('en-US')} ÷ N frames), then ${result.repeats} timed runs of about ${RUN_NS / 1000} µs each (as many frames as the warm-up says fit), in JavaScript and in C alike; the median, ± half the interquartile range as a percentage of it; all in one process. Short runs, many of them: on a shared machine most go unpreempted, whatever a frame costs.`,
-    `- runtime: ${result.runtime.label} (${result.runtime.manifestPath}); no API layers.`,
+    `- runtime: ${result.runtime.label} (${shownPath(result.runtime.manifestPath)}); no API layers.`,
     `- yardstick: an empty N-API call taking two numbers costs ${result.runs.map((r) => `${formatSummary(r.emptyNapiCall)} (before the ${r.apiVersion} rows)`).join(', ')} from JavaScript.`,
     '- "separate ÷ query": how many times cheaper the query is; "query ÷ (C + empty)": the query against its work in C plus one N-API crossing (1.00 = no overhead beyond the crossing).',
     ...(options.omitRunInfo ? [] : [`- machine: ${result.machine.cpu}, ${result.machine.cores} cores, ${result.machine.os}; Node ${result.node}; ${result.date}.`]),

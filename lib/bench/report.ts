@@ -8,7 +8,7 @@ import { COLUMNS, type BenchRow, type Cell, type ColumnId, type OpenXrBenchResul
 import { formatSummary, type Summary } from './stats.js';
 
 /** A path inside the package as a relative one, so a report reads the same on every machine. */
-function shownPath(p: string): string {
+export function shownPath(p: string): string {
   const rel = path.relative(packageRoot, p);
   return rel.startsWith('..') || path.isAbsolute(rel) ? p : rel;
 }
