@@ -1,10 +1,15 @@
 // For child processes run with --expose-gc: heapUsed growth across `run` with no garbage
 // collection in between (a gc observer proves none ran: `collectionsDuringRun`), so every byte
 // allocated counts, garbage or not (`allocated`), and the growth after full collections (`retained`).
+// `youngAllocated` counts only the young generation, where JavaScript objects are born: what the
+// code under test allocates, without the old-space and code-space growth of the JIT optimising it
+// concurrently (which on a loaded machine lands in a measured round now and then, 100-200 KB).
 import { PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 
 export interface HeapMeasurement {
   readonly allocated: number;
+  readonly youngAllocated: number;
   readonly retained: number;
   readonly collectionsDuringRun: number;
 }
@@ -19,12 +24,22 @@ export async function measureHeap(run: () => void): Promise<HeapMeasurement> {
   gc();
   gc();
   const before = process.memoryUsage().heapUsed;
+  const youngBefore = youngUsed();
   observer.observe({ entryTypes: ['gc'] });
   run();
+  const youngAfter = youngUsed();
   const afterRun = process.memoryUsage().heapUsed;
   await new Promise((resolve) => setImmediate(resolve)); // let the observer report
   observer.disconnect();
   gc();
   gc();
-  return { allocated: afterRun - before, retained: process.memoryUsage().heapUsed - before, collectionsDuringRun: collections };
+  return { allocated: afterRun - before, youngAllocated: youngAfter - youngBefore, retained: process.memoryUsage().heapUsed - before, collectionsDuringRun: collections };
+}
+
+function youngUsed(): number {
+  let used = 0;
+  for (const space of getHeapSpaceStatistics()) {
+    if (space.space_name === 'new_space' || space.space_name === 'new_large_object_space') used += space.space_used_size;
+  }
+  return used;
 }

@@ -1,7 +1,7 @@
 // #18 check, NODE-3: examples/controllers-and-hands.ts reads a thumbstick, fires a haptic pulse on
 // each button press and locates both hands' joints every frame on the simulated runtime with no
 // per-frame allocation: a child process (--expose-gc) runs its onFrame for 5,000 frames (5 s at
-// 1000 Hz, after as many to warm up) and reports heapUsed growth with no GC in between, against
+// 1000 Hz, after as many to warm up) and reports young-generation growth with no GC in between, against
 // the frame calls alone, and after a full collection. The example itself also runs as a user runs it.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -18,7 +18,9 @@ describe('examples/controllers-and-hands.ts', () => {
     });
     const r = JSON.parse(out.trim().split('\n').pop() as string) as {
       allocated: number;
+      youngAllocated: number;
       bareAllocated: number;
+      bareYoungAllocated: number;
       bareCollections: number;
       retained: number;
       collectionsDuringRun: number;
@@ -29,15 +31,18 @@ describe('examples/controllers-and-hands.ts', () => {
       position: number[];
       closestPinch: number[];
     };
-    const perFrame = (r.allocated - r.bareAllocated) / frames;
+    // Young-generation bytes: the objects JavaScript code makes; heapUsed also grows by the JIT's
+    // own old-space and code-space allocations, 100-300 KB in a round now and then on a loaded machine.
+    const perFrame = (r.youngAllocated - r.bareYoungAllocated) / frames;
     process.stderr.write(
-      `[#18 heap] ${frames} frames: ${r.allocated} bytes allocated (${r.bareAllocated} by the frame calls alone: ${perFrame.toFixed(1)} a frame by the app), ${r.retained} retained, ${r.shots} shots, hands ${r.handFrames.join('/')}, closest pinch ${r.closestPinch.join('/')}\n`,
+      `[#18 heap] ${frames} frames: ${r.youngAllocated} young-generation bytes allocated (${r.bareYoungAllocated} by the frame calls alone: ${perFrame.toFixed(1)} a frame by the app; heapUsed ${r.allocated} and ${r.bareAllocated}), ${r.retained} retained, ${r.shots} shots, hands ${r.handFrames.join('/')}, closest pinch ${r.closestPinch.join('/')}\n`,
     );
     expect(r.collectionsDuringRun).toBe(0);
     expect(r.bareCollections).toBe(0);
     // What the app adds to the frame calls' own numbers: nothing, give or take the heap's noise
-    // (one state object, array or closure made per frame would be 40 bytes and more).
-    expect(perFrame).toBeLessThan(32);
+    // (the smallest object made once a frame is 32 bytes a frame; the young-generation count varies
+    // by well under 1 byte a frame between rounds).
+    expect(perFrame).toBeLessThan(8);
     expect(r.retained).toBeLessThan(64 * 1024);
     // It did its work: the A and X buttons were pressed (several times in 5 s), each press pulsed,
     // the thumbstick moved the user and both hands were tracked in most frames (each is lost 1 s

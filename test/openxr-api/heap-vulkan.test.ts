@@ -21,8 +21,10 @@ describe.skipIf(missing !== null)('heap of the Vulkan-rendered frame', () => {
       env: { ...process.env, VK_DRIVER_FILES: LAVAPIPE, SIMXR_DISPLAY_HZ: '1000' },
       timeout: 90_000,
     });
-    const r = JSON.parse(out.trim().split('\n').pop() as string) as { allocated: number; retained: number; collectionsDuringRun: number };
-    process.stderr.write(`[#11.4 heap] ${frames} Vulkan-rendered frames: ${r.allocated} bytes allocated (${(r.allocated / frames).toFixed(1)} per frame), ${r.retained} retained\n`);
+    const r = JSON.parse(out.trim().split('\n').pop() as string) as { allocated: number; youngAllocated: number; retained: number; collectionsDuringRun: number };
+    process.stderr.write(
+      `[#11.4 heap] ${frames} Vulkan-rendered frames: ${r.youngAllocated} young-generation bytes allocated (${(r.youngAllocated / frames).toFixed(1)} per frame; heapUsed ${r.allocated}), ${r.retained} retained\n`,
+    );
     expect(r.collectionsDuringRun).toBe(0);
     // Measured (heapUsed, 3,000 frames after a warm-up of 60 / 300 / 1,000 / 3,000 frames): now
     // 102 / 89 / 58 / 50 bytes per frame; before the per-frame path was cleaned up (a closure in
@@ -32,8 +34,10 @@ describe.skipIf(missing !== null)('heap of the Vulkan-rendered frame', () => {
     // A sampling heap profile of the warm loop puts 33 bytes in the frame's calls: two numbers,
     // the frame's predictedDisplayTime (beyond the small-integer range: a heap number each time
     // the runtime gives a new one) and that number boxed again where the application passes it
-    // to locateViews(); the rest is V8's own bookkeeping.
-    expect(r.allocated / frames).toBeLessThan(96);
+    // to locateViews(); the rest is V8's own bookkeeping. The bound is on the young generation,
+    // where JavaScript objects are born: heapUsed also counts the JIT's concurrent old-space and
+    // code-space growth, 100-300 KB in a round now and then on a loaded machine.
+    expect(r.youngAllocated / frames).toBeLessThan(96);
     // What survives full collections is mostly the code and feedback the JIT made during the run
     // (17-148 KB measured): a leak of a 4 KB structure every 50 frames would show.
     expect(r.retained).toBeLessThan(256 * 1024);
