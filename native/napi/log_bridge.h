@@ -1,6 +1,7 @@
 // Delivers native log records to one JavaScript function per environment (main thread or
 // worker), whatever thread emitted them, through a thread-safe function that does not keep
-// the event loop alive.
+// the event loop alive. Records wait in the bridge's own queue, not in Node's: one the
+// environment never got to deliver (it was torn down first) is freed with the bridge.
 #pragma once
 
 #include <napi.h>
