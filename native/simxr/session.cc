@@ -65,8 +65,10 @@ void Session::onDestroyed() {
     running = false;
     waitedFrame.reset();
     begunFrame.reset();
+    // Under the lock: a frame thread woken here may hold the last reference and destroy the
+    // condition variable as soon as it has the mutex back, so the broadcast must be over by then.
+    frameCondition.notify_all();
   }
-  frameCondition.notify_all();
   instance->events.dropSession(handle);
   uint64_t expected = handle;
   instance->session.compare_exchange_strong(expected, 0);
