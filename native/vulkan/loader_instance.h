@@ -11,6 +11,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -81,6 +82,15 @@ struct DeviceDispatch {
   std::array<PFN_vkVoidFunction, kUnknownSlots> unknown{};  // at negative offsets from `table`
   gen::VkDeviceDispatchTable table{};
   LoaderDevice* owner = nullptr;
+  // The queue vkGetDeviceQueue pointed at `table` last: asked for again (the usual case), it is
+  // known to carry the table without reading the queue's first word, a load that would wait on
+  // the driver's write of the handle (issue 10's per-call cost). Relaxed: any value is a hint,
+  // and a queue missing here only takes the checked path.
+  std::atomic<const void*> stampedQueue{nullptr};
+
+  static DeviceDispatch& FromTable(const gen::VkDeviceDispatchTable* table) noexcept {
+    return *reinterpret_cast<DeviceDispatch*>(reinterpret_cast<char*>(const_cast<gen::VkDeviceDispatchTable*>(table)) - offsetof(DeviceDispatch, table));
+  }
 };
 static_assert(offsetof(DeviceDispatch, table) == 8 * kUnknownSlots, "the generic device trampolines read unknown slots below the table");
 

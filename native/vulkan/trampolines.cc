@@ -88,14 +88,26 @@ struct DeviceTrampoline<&DeviceTable::DestroyDevice> {
 };
 // Queues and command buffers come from the driver with the loader magic: point them at the
 // device's table before the application dispatches on them. The table is the device's first
-// word; the per-call path is one load, one call and an inline compare (and store the first time),
-// as lean as the Khronos loader's (issue 10).
+// word; the per-call path is one load, one call and a compare with the queue stamped last (the
+// queue's own first word is read, and written, only for a queue not seen last), as lean as the
+// Khronos loader's unconditional store (issue 10).
+inline void StampQueue(const DeviceTable* table, VkQueue* queue) noexcept {
+  const VkQueue q = *queue;
+  if (q == nullptr) return;
+  std::atomic<const void*>& stamped = DeviceDispatch::FromTable(table).stampedQueue;
+  if (q == stamped.load(std::memory_order_relaxed)) return;
+  if (!LoaderDevice::SetDispatch(q, table, "VkQueue")) {
+    *queue = nullptr;
+    return;
+  }
+  stamped.store(q, std::memory_order_relaxed);
+}
 template <>
 struct DeviceTrampoline<&DeviceTable::GetDeviceQueue> {
   static void Call(VkDevice device, uint32_t family, uint32_t index, VkQueue* queue) {
     const DeviceTable* table = *reinterpret_cast<const DeviceTable* const*>(device);
     table->GetDeviceQueue(device, family, index, queue);
-    if (queue != nullptr && *queue != nullptr && !LoaderDevice::SetDispatch(*queue, table, "VkQueue")) *queue = nullptr;
+    if (queue != nullptr) StampQueue(table, queue);
   }
 };
 template <>
@@ -103,7 +115,7 @@ struct DeviceTrampoline<&DeviceTable::GetDeviceQueue2> {
   static void Call(VkDevice device, const VkDeviceQueueInfo2* info, VkQueue* queue) {
     const DeviceTable* table = *reinterpret_cast<const DeviceTable* const*>(device);
     table->GetDeviceQueue2(device, info, queue);
-    if (queue != nullptr && *queue != nullptr && !LoaderDevice::SetDispatch(*queue, table, "VkQueue")) *queue = nullptr;
+    if (queue != nullptr) StampQueue(table, queue);
   }
 };
 template <>

@@ -131,6 +131,32 @@ describe('VK-CH: chains and dispatch', () => {
     expect(koffi.decode(instance.enumeratePhysicalDevices()[0]!.handle, 'uint64_t')).toBe(koffi.decode(instance.handle, 'uint64_t'));
   });
 
+  it('VK-CH-2: every queue asked for, again and in any order, carries the device dispatch pointer; a queue without the loader magic is refused and left as the driver wrote it', async () => {
+    // The test driver's family 0: queues 0 and 1 with the magic, queue 2 without (8 bytes each, in a row).
+    const instance = create([]);
+    const device = instance.enumeratePhysicalDevices()[0]!.createDevice({ queueCreateInfos: [{ queueFamilyIndex: 0, queuePriorities: [1, 1, 1] }] });
+    const deviceWord = koffi.decode(device.handle, 'uint64_t') as bigint;
+    const q0 = device.getQueue(0, 0);
+    const q1 = device.getQueue(0, 1);
+    expect(q1).toBe(q0 + 8n);
+    // Alternating: the trampoline remembers only the queue it stamped last.
+    for (const [family, index, queue] of [[0, 0, q0], [0, 1, q1], [0, 1, q1], [0, 0, q0]] as const) {
+      expect(device.getQueue(family, index)).toBe(queue);
+      expect(koffi.decode(queue, 'uint64_t')).toBe(deviceWord);
+    }
+    let error: unknown;
+    try {
+      device.getQueue(0, 2);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(VulkanError);
+    await log.settle();
+    expect(log.records.some((r) => r.level === 'error' && r.message.startsWith(`VkQueue ${q0 + 16n} from the driver does not start with the loader magic value`))).toBe(true);
+    expect(BigInt(koffi.decode(q0 + 16n, 'uint64_t') as number)).toBe(0x12345678n);
+    device.destroy();
+  });
+
   it('VK-CH-3: device commands go straight to the first layer, or to the driver without layers; exported trampolines reach them', () => {
     const plain = create([]);
     const d0 = plain.enumeratePhysicalDevices()[0]!.createDevice({ queueCreateInfos: [{ queueFamilyIndex: 0, queuePriorities: [1] }] });

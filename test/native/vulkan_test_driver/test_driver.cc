@@ -144,10 +144,13 @@ bool OwnsDevice(const Instance* instance, const PhysicalDevice* pd) {
   }
   return false;
 }
+// Family 0 has three queues; the third carries no loader magic, as a broken driver's would (the
+// loader must refuse it, not write its dispatch pointer over the driver's data).
+constexpr uint32_t kQueueCount = 3;
 struct Device {
   VK_LOADER_DATA loaderData;
   PhysicalDevice* physicalDevice;
-  Queue queue;
+  Queue queues[kQueueCount];
 };
 
 // What this driver negotiated (its one piece of process state).
@@ -320,7 +323,7 @@ void VKAPI_CALL GetPhysicalDeviceQueueFamilyProperties(VkPhysicalDevice, uint32_
   if (*count < 1) return;
   std::memset(props, 0, sizeof(*props));
   props->queueFlags = VK_QUEUE_COMPUTE_BIT;
-  props->queueCount = 1;
+  props->queueCount = kQueueCount;
   *count = 1;
 }
 
@@ -360,7 +363,9 @@ VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, const VkDevice
   auto* device = new Device{};
   device->loaderData.loaderMagic = KL_DRIVER_NO_MAGIC ? 0x12345678 : ICD_LOADER_MAGIC;
   device->physicalDevice = reinterpret_cast<PhysicalDevice*>(physicalDevice);
-  device->queue.loaderData.loaderMagic = ICD_LOADER_MAGIC;
+  device->queues[0].loaderData.loaderMagic = ICD_LOADER_MAGIC;
+  device->queues[1].loaderData.loaderMagic = ICD_LOADER_MAGIC;
+  device->queues[2].loaderData.loaderMagic = 0x12345678;
   *out = reinterpret_cast<VkDevice>(device);
   return VK_SUCCESS;
 }
@@ -368,7 +373,7 @@ VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, const VkDevice
 void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCallbacks*) { delete reinterpret_cast<Device*>(device); }
 
 void VKAPI_CALL GetDeviceQueue(VkDevice device, uint32_t family, uint32_t index, VkQueue* queue) {
-  *queue = family == 0 && index == 0 ? reinterpret_cast<VkQueue>(&reinterpret_cast<Device*>(device)->queue) : nullptr;
+  *queue = family == 0 && index < kQueueCount ? reinterpret_cast<VkQueue>(&reinterpret_cast<Device*>(device)->queues[index]) : nullptr;
 }
 
 VkResult VKAPI_CALL QueueWaitIdle(VkQueue) { return VK_SUCCESS; }
