@@ -187,10 +187,13 @@ async function concurrency(): Promise<PhaseResult> {
   const results = await Promise.all(
     Array.from({ length: workers }, () => {
       const worker = tsWorker(new URL('../test/openxr-api/fixtures/worker-rounds.ts', import.meta.url), { workerData: { rounds, frames: 3 } });
+      // Settled when the worker has exited, not when it reports: a worker still tearing down holds
+      // its event loop's descriptors, which the phase's end sample would count.
       return new Promise<{ rounds: number; frames: number; located: number }>((resolve, reject) => {
-        worker.once('message', resolve);
+        let report: { rounds: number; frames: number; located: number } | undefined;
+        worker.once('message', (m: { rounds: number; frames: number; located: number }) => (report = m));
         worker.once('error', reject);
-        worker.once('exit', (code) => code !== 0 && reject(new Error(`worker exited with ${code}`)));
+        worker.once('exit', (code) => (code === 0 && report !== undefined ? resolve(report) : reject(new Error(`worker exited with ${code}${report === undefined ? ', no report' : ''}`))));
       });
     }),
   );
