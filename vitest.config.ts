@@ -11,6 +11,7 @@ const timingSensitive = [
   'test/simxr/runtime.test.ts',
   'test/openxr-api/vulkan-frame-loop-10s.test.ts',
   'test/openxr-native/vulkan-process-loader-monado-10s.test.ts',
+  'test/faults/soak-short.test.ts',
 ];
 
 const timeouts = { testTimeout: 60_000, hookTimeout: 300_000 };

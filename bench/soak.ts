@@ -9,7 +9,9 @@
 // (the first half is warm-up: caches, the allocator's arenas). Writes the "Soak" section of
 // bench/RESULTS.md. KL_SOAK_SCALE (default 1) multiplies the cycle counts, KL_SOAK_FRAME_MINUTES
 // (default 10) sets the frame loop's length, KL_SOAK_WORKERS / KL_SOAK_ROUNDS (8 / 1000) phase 4;
-// KL_SOAK_WRITE=0 prints without writing. Run with --expose-gc (npm run soak does).
+// KL_SOAK_WRITE=0 prints without writing; KL_SOAK_JSON=<file> also writes each phase's first and
+// last sample, slopes and frame counts there (test/faults/soak-short.test.ts, CI's shortened run).
+// Run with --expose-gc (npm run soak does).
 // Each phase also reads RSS after glibc's malloc_trim(0) at its start and end: memory the program
 // freed but malloc keeps in its arenas is given back then, so what remains is memory still held
 // (bench/soak-rss-probe.ts takes the instance cycle apart the same way).
@@ -85,6 +87,8 @@ interface PhaseResult {
   readonly per: number;
   readonly perUnit: string;
   readonly extra?: string;
+  /** The frame loop's frames and missed frames. */
+  readonly frames?: { readonly total: number; readonly missed: number };
   /** RSS after malloc_trim(0) at the phase's start and end. */
   readonly trimmed: { readonly start: number; readonly end: number };
 }
@@ -174,6 +178,7 @@ async function frameLoop(): Promise<PhaseResult> {
       trimmed: { start: trimmedStart, end: trimmedRss() },
       per: 60,
       perUnit: 'minute',
+      frames: { total: stats.frames, missed: stats.missed },
     };
   } finally {
     instance.destroy();
@@ -249,6 +254,19 @@ const section = [
   '',
 ].join('\n');
 process.stdout.write(`${section}\n`);
+
+if (process.env.KL_SOAK_JSON) {
+  const json = phases.map((p) => ({
+    name: p.name,
+    first: p.samples[0],
+    last: p.samples[p.samples.length - 1],
+    rssSlope: slope(p.samples, (x) => x.rss),
+    heapSlope: slope(p.samples, (x) => x.heap),
+    trimmed: p.trimmed,
+    frames: p.frames,
+  }));
+  writeFileSync(process.env.KL_SOAK_JSON, `${JSON.stringify(json, null, 2)}\n`);
+}
 
 if (process.env.KL_SOAK_WRITE !== '0') {
   const file = path.join(packageRoot, 'bench/RESULTS.md');

@@ -1,0 +1,73 @@
+// Issue 13, item 2, CI's shortened soak: bench/soak.ts (npm run soak) at a fraction of its size —
+// 1,000 instance cycles through two pass-through layers, 1,000 session + space cycles, a 20 s
+// 90 Hz frame loop, 2 workers × 50 rounds at once — with its samples written as JSON. What must
+// hold at any length: every phase ends with the file descriptors and shared objects it began with,
+// the JavaScript heap does not grow with the cycles, memory still held after malloc_trim(0) stays
+// within a few MiB, and the frame loop keeps pace. The full run's numbers are in bench/RESULTS.md.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os, { availableParallelism, loadavg } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/paths.js';
+
+interface Sample {
+  at: number;
+  rss: number;
+  fds: number;
+  maps: number;
+  heap: number;
+}
+interface Phase {
+  name: string;
+  first: Sample;
+  last: Sample;
+  rssSlope: number;
+  heapSlope: number;
+  trimmed: { start: number; end: number };
+  frames?: { total: number; missed: number };
+}
+
+const MiB = 2 ** 20;
+
+describe('#13.2 shortened soak (npm run soak at a fraction of its size)', () => {
+  it('#13.2 NODE-3: instance, session, frame-loop and worker phases end with the fds, shared objects and heap they began with; the loop keeps pace', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'kl-soak-'));
+    try {
+      const json = path.join(dir, 'soak.json');
+      execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/soak.ts'], {
+        cwd: repoRoot,
+        env: { ...process.env, KL_SOAK_WRITE: '0', KL_SOAK_JSON: json, KL_SOAK_SCALE: '0.1', KL_SOAK_FRAME_MINUTES: String(20 / 60), KL_SOAK_WORKERS: '2', KL_SOAK_ROUNDS: '50' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: 240_000,
+      });
+      const phases = JSON.parse(readFileSync(json, 'utf8')) as Phase[];
+      expect(phases.map((p) => p.name.split(' ')[0])).toEqual(['xrCreateInstance', 'xrCreateSession', '90', '2']);
+      for (const p of phases) {
+        process.stderr.write(
+          `[#13.2 soak] ${p.name}: fds ${p.first.fds} -> ${p.last.fds}, maps ${p.first.maps} -> ${p.last.maps}, heap ${(p.first.heap / MiB).toFixed(1)} -> ${(p.last.heap / MiB).toFixed(1)} MiB, trimmed RSS ${(p.trimmed.start / MiB).toFixed(1)} -> ${(p.trimmed.end / MiB).toFixed(1)} MiB${p.frames ? `, ${p.frames.total} frames, ${p.frames.missed} missed` : ''}\n`,
+        );
+        // Descriptors and libraries: exactly what the phase began with (a leaked layer or runtime
+        // library, an event fd of a thread never joined, shows here).
+        expect(p.last.fds, p.name).toBe(p.first.fds);
+        expect(p.last.maps, p.name).toBe(p.first.maps);
+        // The heap after a gc: what a leaked handle object per cycle (100 bytes and more, 1,000
+        // cycles) would add is 100 KB; the phase may move by V8's own bookkeeping, well under 1 MiB.
+        expect(Math.abs(p.last.heap - p.first.heap), p.name).toBeLessThan(MiB);
+        // Memory still held after malloc_trim(0): the full run measures 0.3 MiB per 1,000 instance
+        // cycles; 8 MiB is room for a worker isolate's leftovers, not for a leak of a chain per cycle.
+        expect(p.trimmed.end - p.trimmed.start, p.name).toBeLessThan(8 * MiB);
+      }
+      const loop = phases[2]!.frames!;
+      expect(loop.total).toBeGreaterThan(20 * 90 * 0.9);
+      // The full, quiet run misses 0.007 %. On a machine whose load per core exceeds 1.5 (thread
+      // wake-ups late by a frame) the bound is 5 %, as in the other frame-loop tests.
+      const loadPerCore = (loadavg()[0] as number) / availableParallelism();
+      const bound = loadPerCore > 1.5 ? 0.05 : 0.01;
+      if (bound !== 0.01) process.stderr.write(`[#13.2 soak] load ${loadPerCore.toFixed(2)} per core: missed frames checked against 5 %, not 1 %\n`);
+      expect(loop.missed / loop.total).toBeLessThan(bound);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
