@@ -229,7 +229,9 @@ namespace {
 
 // out: [currentState (vector2f: x), changedSinceLastSync, isActive, vector2f: y]; time[0]: lastChangeTime
 // (an XrTime, so a BigInt64Array: it exceeds 2^53 ns after 104 days of uptime). Pose actions: isActive only.
-struct BoundActionState {
+struct BoundActionState : BoundData {
+  static constexpr BoundKind kKind = BoundKind::kActionState;
+  BoundActionState() noexcept : BoundData(kKind) {}
   std::shared_ptr<SessionCore> session;
   std::shared_ptr<ActionCore> action;
   XrPath subactionPath = XR_NULL_PATH;
@@ -251,9 +253,12 @@ void WriteState(double* o, int64_t* time, double x, double y, const State& s) {
   *time = s.lastChangeTime;
 }
 
-napi_value CallActionState(napi_env env, napi_callback_info info) {
+}  // namespace
+
+napi_value CallBoundActionState(napi_env env, napi_callback_info info) {
   BoundActionState* d = nullptr;
-  BoundCall<BoundActionState>(env, info, &d, nullptr);
+  napi_value unused = nullptr;
+  if (!BoundDataCall(env, info, &d, &unused)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "openxrReadActionState(reader): reader must be a bound action state reader"));
   if (!d->session->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), "session"));
   if (!d->action->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), "action"));
   XrActionStateGetInfo getInfo{XR_TYPE_ACTION_STATE_GET_INFO, nullptr, d->action->handle, d->subactionPath};
@@ -290,8 +295,6 @@ napi_value CallActionState(napi_env env, napi_callback_info info) {
   if (XR_FAILED(r)) return ThrowFromCallback(XrErrorToJs(Napi::Env(env), r, "xrGetActionState failed"));
   return nullptr;  // undefined
 }
-
-}  // namespace
 
 // bindActionState(action, subactionPath: bigint | undefined, out: Float64Array(4), time: BigInt64Array(1)): () => void
 Napi::Value OpenXrSession::BindActionState(const Napi::CallbackInfo& info) {
@@ -333,7 +336,7 @@ Napi::Value OpenXrSession::BindActionState(const Napi::CallbackInfo& info) {
     default:
       throw XrErrorToJs(env, XR_ERROR_ACTION_TYPE_MISMATCH, "state readers exist for boolean, float, vector2f and pose actions");
   }
-  return MakeBoundFunction(env, "getActionState", std::move(d), CallActionState);
+  return MakeBoundData(env, std::move(d));
 }
 
 }  // namespace kl::napi::xr

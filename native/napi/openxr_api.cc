@@ -14,7 +14,7 @@ namespace kl::napi::xr {
 namespace {
 
 // benchEmpty(a, b): the cheapest N-API call taking two numbers, the yardstick for the per-call
-// cost of the bound functions (bench/openxr-js-locate.ts).
+// cost of the per-frame calls (lib/bench/frame-bench.ts).
 napi_value BenchEmpty(napi_env env, napi_callback_info info) {
   std::size_t argc = 2;
   napi_value argv[2];
@@ -49,6 +49,11 @@ void RegisterOpenXrApi(Napi::Env env, Napi::Object exports) {
   exports.Set("openxrDisplayRefreshRates", Napi::Function::New<DisplayRefreshRates>(env, "openxrDisplayRefreshRates"));
   exports.Set("openxrSuggestBindings", Napi::Function::New<SuggestBindings>(env, "openxrSuggestBindings"));
   exports.Set("openxrBindFrameQuery", Napi::Function::New<BindFrameQuery>(env, "openxrBindFrameQuery"));
+  ExportBoundCall(env, exports, "openxrRunFrameQuery", RunFrameQuery);
+  ExportBoundCall(env, exports, "openxrLocateSpace", CallBoundLocator);
+  ExportBoundCall(env, exports, "openxrLocateHandJoints", CallBoundJointLocator);
+  ExportBoundCall(env, exports, "openxrLocateViews", CallBoundViewLocator);
+  ExportBoundCall(env, exports, "openxrReadActionState", CallBoundActionState);
   exports.Set("OpenXrHandTracker", OpenXrHandTracker::Define(env));
   exports.Set("openxrApplyHaptic", Napi::Function::New<ApplyHaptic>(env, "openxrApplyHaptic"));
   exports.Set("openxrStopHaptic", Napi::Function::New<StopHaptic>(env, "openxrStopHaptic"));
@@ -56,9 +61,7 @@ void RegisterOpenXrApi(Napi::Env env, Napi::Object exports) {
   exports.Set("openxrInputSourceLocalizedName", Napi::Function::New<InputSourceLocalizedName>(env, "openxrInputSourceLocalizedName"));
   exports.Set("openxrReferenceSpaceBounds", Napi::Function::New<ReferenceSpaceBounds>(env, "openxrReferenceSpaceBounds"));
   exports.Set("openxrDrainHapticEvents", Napi::Function::New<DrainHapticEvents>(env, "openxrDrainHapticEvents"));
-  napi_value empty = nullptr;
-  NAPI_THROW_IF_FAILED_VOID(env, napi_create_function(env, "benchEmpty", NAPI_AUTO_LENGTH, BenchEmpty, nullptr, &empty));
-  exports.Set("benchEmpty", Napi::Value(env, empty));
+  ExportBoundCall(env, exports, "benchEmpty", BenchEmpty);
 }
 
 }  // namespace kl::napi::xr

@@ -240,7 +240,9 @@ Napi::Value OpenXrSession::EndFrame(const Napi::CallbackInfo& info) {
 
 namespace {
 
-struct BoundViewLocator {
+struct BoundViewLocator : BoundData {
+  static constexpr BoundKind kKind = BoundKind::kViewLocator;
+  BoundViewLocator() noexcept : BoundData(kKind) {}
   std::shared_ptr<SessionCore> session;
   std::shared_ptr<SpaceCore> space;
   PFN_xrLocateViews locateViews = nullptr;
@@ -250,10 +252,14 @@ struct BoundViewLocator {
   Napi::Reference<Napi::Value> keep;  // the Float32Array, so `out` stays valid
 };
 
-napi_value CallViewLocator(napi_env env, napi_callback_info info) {
+}  // namespace
+
+napi_value CallBoundViewLocator(napi_env env, napi_callback_info info) {
   BoundViewLocator* d = nullptr;
+  napi_value argument = nullptr;
+  if (!BoundDataCall(env, info, &d, &argument)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "openxrLocateViews(locator, time): locator must be a bound view locator"));
   XrTime time = 0;
-  if (!BoundTimeCall(env, info, &d, &time)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "locateViews: time must be an XrTime (a bigint of ns, or a number)"));
+  if (!ReadTime(env, argument, &time)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "locateViews: time must be an XrTime (a bigint of ns, or a number)"));
   if (!d->space->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), d->session->alive() ? "space" : "session"));
   XrViewLocateInfo locateInfo{XR_TYPE_VIEW_LOCATE_INFO, nullptr, d->type, time, d->space->handle};
   XrViewState state{XR_TYPE_VIEW_STATE, nullptr, 0};
@@ -274,8 +280,6 @@ napi_value CallViewLocator(napi_env env, napi_callback_info info) {
   return flags;
 }
 
-}  // namespace
-
 // bindViewLocator(space: OpenXrSpace, viewConfigurationType: number, viewCount: number, out: Float32Array): (time) => flags
 Napi::Value OpenXrSession::BindViewLocator(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -295,7 +299,7 @@ Napi::Value OpenXrSession::BindViewLocator(const Napi::CallbackInfo& info) {
   d->locateViews = Need(env, core->instance->table.LocateViews, "xrLocateViews");
   d->type = static_cast<XrViewConfigurationType>(info[1].As<Napi::Number>().Int32Value());
   d->views.assign(viewCount, XrView{XR_TYPE_VIEW, nullptr, {{0, 0, 0, 1}, {0, 0, 0}}, {0, 0, 0, 0}});
-  return MakeBoundFunction(env, "locateViews", std::move(d), CallViewLocator);
+  return MakeBoundData(env, std::move(d));
 }
 
 }  // namespace kl::napi::xr

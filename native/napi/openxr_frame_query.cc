@@ -28,7 +28,9 @@ struct ActionEntry {
   XrActionStateGetInfo getInfo{XR_TYPE_ACTION_STATE_GET_INFO, nullptr, XR_NULL_HANDLE, XR_NULL_PATH};
 };
 
-struct FrameQuery {
+struct FrameQuery : BoundData {
+  static constexpr BoundKind kKind = BoundKind::kFrameQuery;
+  FrameQuery() noexcept : BoundData(kKind) {}
   std::shared_ptr<SessionCore> session;
   // Owners of the cores the raw pointers below point into.
   std::vector<std::shared_ptr<SpaceCore>> spaceOwners;
@@ -207,11 +209,14 @@ bool ReadActions(napi_env env, FrameQuery& q) {
   return true;
 }
 
-// The per-frame call: (time) => undefined.
+}  // namespace
+
 napi_value RunFrameQuery(napi_env env, napi_callback_info info) {
   FrameQuery* q = nullptr;
+  napi_value time = nullptr;
+  if (!BoundDataCall(env, info, &q, &time)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "openxrRunFrameQuery(query, time): query must be a bound frame query"));
   XrTime t = 0;
-  if (!BoundTimeCall(env, info, &q, &t)) {
+  if (!ReadTime(env, time, &t)) {
     return ThrowFromCallback(ArgumentError(Napi::Env(env), "frame query: time must be an XrTime: a bigint of nanoseconds (or a number)"));
   }
   if (!q->session->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), "frame query's session"));
@@ -225,6 +230,8 @@ napi_value RunFrameQuery(napi_env env, napi_callback_info info) {
   if (!q->actions.empty()) ReadActions(env, *q);
   return nullptr;
 }
+
+namespace {
 
 // A live space of `session` (the space's own errors when destroyed; VALIDATION_FAILURE naming
 // `what` when it belongs to another session).
@@ -351,10 +358,11 @@ Napi::Value BindFrameQuery(const Napi::CallbackInfo& info) {
   q->out = Float32Data(env, info[5], floats, "out");
   q->keep = Napi::Persistent(info[5]);
   const char* path = q->locateSpaces != nullptr ? "xrLocateSpaces" : (q->locateSpace != nullptr ? "xrLocateSpace" : "none");
-  Napi::Function run = MakeBoundFunction(env, "runFrameQuery", std::move(q), RunFrameQuery);
-  run.Set("locatePath", Napi::String::New(env, path));
-  run.Set("floats", Napi::Number::New(env, static_cast<double>(floats)));
-  return run;
+  Napi::Object bound = Napi::Object::New(env);
+  bound.Set("query", MakeBoundData(env, std::move(q)));
+  bound.Set("locatePath", Napi::String::New(env, path));
+  bound.Set("floats", Napi::Number::New(env, static_cast<double>(floats)));
+  return bound;
 }
 
 }  // namespace kl::napi::xr

@@ -27,9 +27,13 @@ inline constexpr std::size_t kFrameActionFloats = 4;
 //                      views: { space, viewConfigurationType, viewCount } | null,
 //                      actions: { action: OpenXrAction, subactionPath?: bigint }[], out: Float32Array,
 //                      allowLocateSpaces = true)
-//   → (time: number) => void, with `locatePath` ('xrLocateSpaces' | 'xrLocateSpace' | 'none') and
-//   `floats` (the output's length) as properties. allowLocateSpaces false: the xrLocateSpace loop
-//   even where xrLocateSpaces exists.
+//   → { query: the bound query (an external), locatePath: 'xrLocateSpaces' | 'xrLocateSpace' | 'none',
+//   floats: the output's length }. allowLocateSpaces false: the xrLocateSpace loop even where
+//   xrLocateSpaces exists.
 Napi::Value BindFrameQuery(const Napi::CallbackInfo& info);
+
+// openxrRunFrameQuery(query, time: bigint | number) → undefined: the per-frame call, one function
+// for every query (openxr_handles.h: BoundData says why).
+napi_value RunFrameQuery(napi_env env, napi_callback_info info);
 
 }  // namespace kl::napi::xr

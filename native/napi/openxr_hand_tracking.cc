@@ -69,7 +69,9 @@ Napi::Value OpenXrHandTracker::Handle(const Napi::CallbackInfo& info) {
 
 namespace {
 
-struct BoundJointLocator {
+struct BoundJointLocator : BoundData {
+  static constexpr BoundKind kKind = BoundKind::kHandJointLocator;
+  BoundJointLocator() noexcept : BoundData(kKind) {}
   std::shared_ptr<HandTrackerCore> tracker;
   std::shared_ptr<SpaceCore> base;
   PFN_xrLocateHandJointsEXT locate = nullptr;
@@ -78,10 +80,16 @@ struct BoundJointLocator {
   Napi::Reference<Napi::Value> keep;  // the Float32Array, so `out` stays valid
 };
 
-napi_value CallJointLocator(napi_env env, napi_callback_info info) {
+}  // namespace
+
+napi_value CallBoundJointLocator(napi_env env, napi_callback_info info) {
   BoundJointLocator* d = nullptr;
+  napi_value argument = nullptr;
+  if (!BoundDataCall(env, info, &d, &argument)) {
+    return ThrowFromCallback(ArgumentError(Napi::Env(env), "openxrLocateHandJoints(locator, time): locator must be a bound hand joint locator"));
+  }
   XrTime time = 0;
-  if (!BoundTimeCall(env, info, &d, &time)) {
+  if (!ReadTime(env, argument, &time)) {
     return ThrowFromCallback(ArgumentError(Napi::Env(env), "locate: time must be an XrTime (a bigint of ns, or a number)"));
   }
   if (!d->tracker->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), d->tracker->session->alive() ? "hand tracker" : "hand tracker's session"));
@@ -101,8 +109,6 @@ napi_value CallJointLocator(napi_env env, napi_callback_info info) {
   return active;
 }
 
-}  // namespace
-
 Napi::Value OpenXrHandTracker::BindLocator(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() < 2) throw ArgumentError(env, "bindLocator(base: Space, out: Float32Array)");
@@ -116,7 +122,7 @@ Napi::Value OpenXrHandTracker::BindLocator(const Napi::CallbackInfo& info) {
   d->base = base;
   d->locate = Need(env, core->session->instance->table.LocateHandJointsEXT, "xrLocateHandJointsEXT");
   for (auto& joint : d->joints) joint.pose.orientation.w = 1;
-  return MakeBoundFunction(env, "locateHandJoints", std::move(d), CallJointLocator);
+  return MakeBoundData(env, std::move(d));
 }
 
 }  // namespace kl::napi::xr

@@ -28,10 +28,14 @@ class OpenXrHandTracker : public Napi::ObjectWrap<OpenXrHandTracker> {
   Napi::Value Destroy(const Napi::CallbackInfo& info);
   Napi::Value IsDestroyed(const Napi::CallbackInfo& info);
   Napi::Value Handle(const Napi::CallbackInfo& info);
-  // bindLocator(base: OpenXrSpace, out: Float32Array(26 * 9)): (time: bigint | number) => 1 when the hand is tracked, else 0
+  // bindLocator(base: OpenXrSpace, out: Float32Array(26 * 9)): a bound locator for
+  // openxrLocateHandJoints(locator, time: bigint | number) → 1 when the hand is tracked, else 0
   Napi::Value BindLocator(const Napi::CallbackInfo& info);
 
   std::shared_ptr<HandTrackerCore> core_;
 };
+
+// openxrLocateHandJoints(locator, time): 26 joints into the bound output; 1 when the hand is tracked, else 0.
+napi_value CallBoundJointLocator(napi_env env, napi_callback_info info);
 
 }  // namespace kl::napi::xr

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "napi/errors.h"
@@ -242,9 +243,6 @@ inline void WritePose(float* out, const XrPosef& pose) noexcept {
   out[6] = pose.orientation.w;
 }
 
-// --- Bound functions: a JavaScript function whose native data carries everything a per-frame
-// call needs, so the call itself unpacks one number and allocates nothing.
-
 // A JavaScript exception from inside a raw napi_callback; returns nullptr for the callback to return.
 inline napi_value ThrowFromCallback(const Napi::Error& error) noexcept {
   try {
@@ -255,41 +253,65 @@ inline napi_value ThrowFromCallback(const Napi::Error& error) noexcept {
   return nullptr;
 }
 
+// --- Bound data: everything a per-frame call needs (handles, dispatch table entries, the
+// output's address), made once and handed to JavaScript as an external, which the caller passes
+// back to the one native function of its kind (`openxrLocateSpace(locator, time)`), so a call
+// unpacks one number and allocates nothing. Why not a JavaScript function per binding: V8 calls
+// a native function directly from a call site that has seen only that target, while a site that
+// has seen several (16 spaces' locators, two frame queries) takes the generic call path, about
+// 25 ns more a call (bench/RESULTS.md, "Frame queries").
+
+// Each kind's data starts with its tag, so a function handed another kind's external refuses it.
+enum class BoundKind : uint32_t {
+  kSpaceLocator = 0x4b4c4201,
+  kHandJointLocator,
+  kViewLocator,
+  kActionState,
+  kFrameQuery,
+  kEndFrame,
+};
+
+struct BoundData {
+  explicit BoundData(BoundKind k) noexcept : kind(k) {}
+  BoundData(const BoundData&) = delete;
+  BoundData& operator=(const BoundData&) = delete;
+  const BoundKind kind;
+};
+
 template <typename Data>
-Napi::Function MakeBoundFunction(Napi::Env env, const char* name, std::unique_ptr<Data> data, napi_callback callback) {
-  napi_value fn = nullptr;
-  NAPI_THROW_IF_FAILED(env, napi_create_function(env, name, NAPI_AUTO_LENGTH, callback, data.get(), &fn), Napi::Function());
+Napi::Value MakeBoundData(Napi::Env env, std::unique_ptr<Data> data) {
+  static_assert(std::is_base_of_v<BoundData, Data>);
+  napi_value external = nullptr;
+  BoundData* base = data.get();
   NAPI_THROW_IF_FAILED(env,
-                       napi_add_finalizer(
-                           env, fn, data.get(), [](napi_env, void* d, void*) { delete static_cast<Data*>(d); }, nullptr, nullptr),
-                       Napi::Function());
+                       napi_create_external(
+                           env, base, [](napi_env, void* d, void*) { delete static_cast<Data*>(static_cast<BoundData*>(d)); }, nullptr, &external),
+                       Napi::Value());
   data.release();
-  return Napi::Function(env, fn);
+  return Napi::Value(env, external);
 }
 
-// The bound function's data and its first argument (null when called without one).
+// The bound data of kind Data::kKind passed as the first argument, and the second argument
+// (null when absent); false when the first is not such data.
 template <typename Data>
-napi_value BoundArgument(napi_env env, napi_callback_info info, Data** data) {
-  std::size_t argc = 1;
-  napi_value argv[1] = {nullptr};
+bool BoundDataCall(napi_env env, napi_callback_info info, Data** data, napi_value* argument) noexcept {
+  std::size_t argc = 2;
+  napi_value argv[2] = {nullptr, nullptr};
   void* raw = nullptr;
-  napi_get_cb_info(env, info, &argc, argv, nullptr, &raw);
-  *data = static_cast<Data*>(raw);
-  return argc >= 1 ? argv[0] : nullptr;
+  if (napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr) != napi_ok || argc < 1 || napi_get_value_external(env, argv[0], &raw) != napi_ok ||
+      raw == nullptr || static_cast<BoundData*>(raw)->kind != Data::kKind) {
+    return false;
+  }
+  *data = static_cast<Data*>(static_cast<BoundData*>(raw));
+  *argument = argc >= 2 ? argv[1] : nullptr;
+  return true;
 }
 
-// The bound function's data and its first argument as a number; false when it is not a number.
-template <typename Data>
-bool BoundCall(napi_env env, napi_callback_info info, Data** data, double* number) {
-  napi_value argument = BoundArgument(env, info, data);
-  if (number == nullptr) return true;
-  return argument != nullptr && napi_get_value_double(env, argument, number) == napi_ok;
-}
-
-// The bound function's data and its first argument as an XrTime (bigint or number); false when it is neither.
-template <typename Data>
-bool BoundTimeCall(napi_env env, napi_callback_info info, Data** data, XrTime* time) {
-  return ReadTime(env, BoundArgument(env, info, data), time);
+// A per-frame call (a raw napi_callback taking bound data) as exports[name].
+inline void ExportBoundCall(Napi::Env env, Napi::Object exports, const char* name, napi_callback callback) {
+  napi_value fn = nullptr;
+  NAPI_THROW_IF_FAILED_VOID(env, napi_create_function(env, name, NAPI_AUTO_LENGTH, callback, nullptr, &fn));
+  exports.Set(name, Napi::Value(env, fn));
 }
 
 }  // namespace kl::napi::xr

@@ -52,4 +52,9 @@ class OpenXrSession : public Napi::ObjectWrap<OpenXrSession> {
   Napi::ObjectReference frameState_;  // the one object every waitFrame answers with
 };
 
+// openxrLocateViews(locator, time: bigint | number) → XrViewStateFlags, 11 floats a view in the bound output.
+napi_value CallBoundViewLocator(napi_env env, napi_callback_info info);
+// openxrReadActionState(reader) → undefined: the action's state into the bound outputs.
+napi_value CallBoundActionState(napi_env env, napi_callback_info info);
+
 }  // namespace kl::napi::xr

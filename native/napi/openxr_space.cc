@@ -95,17 +95,23 @@ XrSpaceLocationFlags LocateInto(const SpaceCore& space, const SpaceCore& base, P
   return location.locationFlags;
 }
 
-struct BoundLocator {
+struct BoundLocator : BoundData {
+  static constexpr BoundKind kKind = BoundKind::kSpaceLocator;
+  BoundLocator() noexcept : BoundData(kKind) {}
   std::shared_ptr<SpaceCore> space, base;
   PFN_xrLocateSpace locate = nullptr;
   float* out = nullptr;
   Napi::Reference<Napi::Value> keep;  // the Float32Array, so `out` stays valid
 };
 
-napi_value CallLocator(napi_env env, napi_callback_info info) {
+}  // namespace
+
+napi_value CallBoundLocator(napi_env env, napi_callback_info info) {
   BoundLocator* d = nullptr;
+  napi_value argument = nullptr;
+  if (!BoundDataCall(env, info, &d, &argument)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "openxrLocateSpace(locator, time): locator must be a bound space locator"));
   XrTime time = 0;
-  if (!BoundTimeCall(env, info, &d, &time)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "locate: time must be an XrTime (a bigint of ns, or a number)"));
+  if (!ReadTime(env, argument, &time)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "locate: time must be an XrTime (a bigint of ns, or a number)"));
   if (!d->space->alive() || !d->base->alive()) {
     return ThrowFromCallback(DestroyedError(Napi::Env(env), d->space->session->alive() ? "space" : "space's session"));
   }
@@ -116,8 +122,6 @@ napi_value CallLocator(napi_env env, napi_callback_info info) {
   napi_create_uint32(env, static_cast<uint32_t>(flags), &value);
   return value;
 }
-
-}  // namespace
 
 Napi::Value OpenXrSpace::Locate(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -146,7 +150,7 @@ Napi::Value OpenXrSpace::BindLocator(const Napi::CallbackInfo& info) {
   d->space = core;
   d->base = base;
   d->locate = Need(env, core->session->instance->table.LocateSpace, "xrLocateSpace");
-  return MakeBoundFunction(env, "locate", std::move(d), CallLocator);
+  return MakeBoundData(env, std::move(d));
 }
 
 }  // namespace kl::napi::xr

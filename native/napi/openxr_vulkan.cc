@@ -147,7 +147,9 @@ Napi::Value DrainSubmittedPixels(const Napi::CallbackInfo& info) {
 // copies each view's pose and field of view (11 floats, as locateViews writes them) from the bound
 // Float32Array and calls xrEndFrame.
 
-struct BoundEndFrame {
+struct BoundEndFrame : BoundData {
+  static constexpr BoundKind kKind = BoundKind::kEndFrame;
+  BoundEndFrame() noexcept : BoundData(kKind) {}
   std::shared_ptr<SessionCore> session;
   std::vector<std::shared_ptr<SpaceCore>> spaces;          // one per layer
   std::vector<std::shared_ptr<SwapchainCore>> swapchains;  // one per view, all layers in order
@@ -160,10 +162,14 @@ struct BoundEndFrame {
   Napi::Reference<Napi::Value> keep;  // the Float32Array, so `data` stays valid
 };
 
-napi_value CallEndFrame(napi_env env, napi_callback_info info) {
+}  // namespace
+
+napi_value CallBoundEndFrame(napi_env env, napi_callback_info info) {
   BoundEndFrame* d = nullptr;
+  napi_value argument = nullptr;
+  if (!BoundDataCall(env, info, &d, &argument)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "openxrEndFrame(frame, displayTime?): frame must be a bound end frame"));
   XrTime displayTime = 0;
-  if (!BoundTimeCall(env, info, &d, &displayTime)) displayTime = d->session->begunDisplayTime;
+  if (!ReadTime(env, argument, &displayTime)) displayTime = d->session->begunDisplayTime;
   if (!d->session->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), "session"));
   for (const auto& space : d->spaces) {
     if (!space->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), "space of a projection layer"));
@@ -183,6 +189,8 @@ napi_value CallEndFrame(napi_env env, napi_callback_info info) {
   if (XR_FAILED(r)) return ThrowFromCallback(XrErrorToJs(Napi::Env(env), r, "xrEndFrame failed"));
   return nullptr;
 }
+
+namespace {
 
 // openxrBindEndFrame(session, layers: [{ space, views: [{ swapchain, x, y, width, height, arrayIndex }] }],
 // environmentBlendMode, data: Float32Array(11 per view)): (displayTime?: bigint | number) => void
@@ -233,7 +241,7 @@ Napi::Value BindEndFrame(const Napi::CallbackInfo& info) {
     first += viewCounts[l];
   }
   for (const auto& layer : d->layers) d->layerPointers.push_back(reinterpret_cast<const XrCompositionLayerBaseHeader*>(&layer));
-  return MakeBoundFunction(env, "endFrame", std::move(d), CallEndFrame);
+  return MakeBoundData(env, std::move(d));
 }
 
 }  // namespace
@@ -392,6 +400,7 @@ void RegisterOpenXrVulkan(Napi::Env env, Napi::Object exports) {
   exports.Set("openxrCreateVulkanDevice", Napi::Function::New<CreateVulkanDevice>(env, "openxrCreateVulkanDevice"));
   exports.Set("openxrSwapchainFormats", Napi::Function::New<SwapchainFormats>(env, "openxrSwapchainFormats"));
   exports.Set("openxrBindEndFrame", Napi::Function::New<BindEndFrame>(env, "openxrBindEndFrame"));
+  ExportBoundCall(env, exports, "openxrEndFrame", CallBoundEndFrame);
   exports.Set("openxrDrainSubmittedPixels", Napi::Function::New<DrainSubmittedPixels>(env, "openxrDrainSubmittedPixels"));
 }
 

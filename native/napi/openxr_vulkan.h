@@ -2,7 +2,7 @@
 // the runtime (xrCreateVulkanInstanceKHR / xrGetVulkanGraphicsDevice2KHR / xrCreateVulkanDeviceKHR
 // with this addon's exported vkGetInstanceProcAddr, so they land in this package's Vulkan loader
 // and JavaScript adopts them), the session's graphics binding, swapchains of VkImages
-// (OpenXrSwapchain), and xrEndFrame with projection layers as a bound function (the per-frame
+// (OpenXrSwapchain), and xrEndFrame with projection layers bound once (openxrEndFrame: the per-frame
 // path: poses and fields of view read from a Float32Array the caller fills, nothing allocated).
 #pragma once
 
@@ -54,5 +54,9 @@ class OpenXrSwapchain : public Napi::ObjectWrap<OpenXrSwapchain> {
 };
 
 void RegisterOpenXrVulkan(Napi::Env env, Napi::Object exports);
+
+// openxrEndFrame(frame, displayTime?: bigint | number): xrEndFrame with the bound projection layers
+// (the displayTime of the last beginFrame without one).
+napi_value CallBoundEndFrame(napi_env env, napi_callback_info info);
 
 }  // namespace kl::napi::xr

@@ -6,7 +6,7 @@ import type { Instance } from './instance.js';
 import { OpenXrError } from '../errors.js';
 import { callNative, instanceState, nativeSessionOf, pathOf } from './handles.js';
 import { rethrowNative } from './native-instance.js';
-import type { NativeAction, NativeActionSet } from './native-api.js';
+import { loadOpenXrApi, type NativeAction, type NativeActionSet, type NativeBound } from './native-api.js';
 import type { Session } from './session.js';
 import { ACTION_TYPES, enumValue, type ActionTypeName, type XrTime } from './types.js';
 
@@ -97,9 +97,13 @@ class ActionStateView {
   }
 }
 
+// The one native function that reads every action's state (bound on first use): the call in
+// #read() keeps one target.
+let readActionState: (reader: NativeBound<'actionState'>) => void;
+
 interface Reader {
   readonly session: Session;
-  readonly read: () => void;
+  readonly bound: NativeBound<'actionState'>;
   readonly out: Float64Array;
   readonly result: ActionStateView;
   readonly vector: { x: number; y: number };
@@ -199,7 +203,7 @@ export class Action {
     if (this.type !== type) throw new OpenXrError('XR_ERROR_ACTION_TYPE_MISMATCH', `the action ${this.name} is a ${this.type} action, not ${type}`);
     const reader = this.#reader(subactionPath, session);
     try {
-      reader.read();
+      readActionState(reader.bound);
     } catch (error) {
       rethrowNative(error);
     }
@@ -228,8 +232,9 @@ export class Action {
     const path = subactionPath === undefined ? undefined : pathOf(this.actionSet.instance, subactionPath);
     const out = new Float64Array(4);
     const time = new BigInt64Array(1);
-    const read = callNative(() => nativeSession.bindActionState(this.#native, path, out, time));
-    const reader: Reader = { session: session as Session, read, out, result: new ActionStateView(time), vector: { x: 0, y: 0 } };
+    const bound = callNative(() => nativeSession.bindActionState(this.#native, path, out, time));
+    readActionState ??= loadOpenXrApi().openxrReadActionState;
+    const reader: Reader = { session: session as Session, bound, out, result: new ActionStateView(time), vector: { x: 0, y: 0 } };
     this.#readers.set(key, reader);
     return reader;
   }

@@ -8,7 +8,7 @@ import { OpenXrError } from '../errors.js';
 import { nativeActionOf, type Action } from './action.js';
 import { callNative, instanceState, nativeSessionOf, pathOf } from './handles.js';
 import { rethrowNative } from './native-instance.js';
-import type { NativeFrameQueryAction, NativeSpace } from './native-api.js';
+import type { NativeFrameQueryAction, NativeOpenXrApi, NativeSpace } from './native-api.js';
 import type { Session } from './session.js';
 import { handleDestroyed, nativeSpaceOf, Space } from './space.js';
 import { VIEW_CONFIGURATION_TYPES, VIEW_FLOATS, enumValue, type ViewConfigurationTypeName } from './types.js';
@@ -77,7 +77,7 @@ export interface FrameQueryLayout {
 /** 'xrLocateSpaces' (OpenXR 1.1), 'xrLocateSpace' (a native loop), or 'none' (no spaces in the list). */
 export type FrameQueryLocatePath = 'xrLocateSpaces' | 'xrLocateSpace' | 'none';
 
-type BoundRun = ((time: bigint | number) => void) & { readonly locatePath: FrameQueryLocatePath; readonly floats: number };
+type BoundQuery = ReturnType<NativeOpenXrApi['openxrBindFrameQuery']>;
 
 interface NativeArguments {
   readonly spaces: NativeSpace[];
@@ -91,8 +91,10 @@ export class FrameQuery {
   readonly session: Session;
   readonly layout: FrameQueryLayout;
   readonly #args: NativeArguments;
-  // The bound native call and the output it writes (rebound when another output is passed).
-  #run: BoundRun;
+  // The bound native query and the output it writes (rebound when another output is passed); one
+  // native function runs every query, so the call in run() keeps one target.
+  readonly #runNative: NativeOpenXrApi['openxrRunFrameQuery'];
+  #bound: BoundQuery;
   #out: Float32Array;
   #outLength: number;
 
@@ -116,7 +118,8 @@ export class FrameQuery {
       length: actionStart + actions.length * FRAME_ACTION_FLOATS,
     });
     const out = options.out ?? new Float32Array(this.layout.length);
-    this.#run = this.#bind(out);
+    this.#runNative = instanceState(session.instance).api.openxrRunFrameQuery;
+    this.#bound = this.#bind(out);
     this.#out = out;
     this.#outLength = out.length;
   }
@@ -133,7 +136,7 @@ export class FrameQuery {
 
   /** How the spaces are located: 'xrLocateSpaces' on an OpenXR 1.1 instance whose runtime has it, else 'xrLocateSpace'. */
   get locatePath(): FrameQueryLocatePath {
-    return this.#run.locatePath;
+    return this.#bound.locatePath;
   }
 
   /** Offset of spaces[i]'s pose in the output (its flags follow at + 7). */
@@ -160,18 +163,18 @@ export class FrameQuery {
    */
   run(time: bigint | number, out: Float32Array = this.#out): void {
     if (out !== this.#out || out.length !== this.#outLength) {
-      this.#run = this.#bind(out);
+      this.#bound = this.#bind(out);
       this.#out = out;
       this.#outLength = out.length;
     }
     try {
-      this.#run(time);
+      this.#runNative(this.#bound.query, time);
     } catch (error) {
       rethrowNative(error);
     }
   }
 
-  #bind(out: Float32Array): BoundRun {
+  #bind(out: Float32Array): BoundQuery {
     if (!(out instanceof Float32Array)) throw new TypeError('frame query: out must be a Float32Array');
     if (out.length < this.layout.length) {
       throw new TypeError(`frame query: out must have at least ${this.layout.length} elements (see query.layout; a detached buffer has none), got ${out.length}`);
@@ -179,7 +182,7 @@ export class FrameQuery {
     const { spaces, bases, views, actions, allowLocateSpaces } = this.#args;
     const native = nativeSessionOf(this.session);
     const api = instanceState(this.session.instance).api;
-    return callNative(() => api.openxrBindFrameQuery(native, spaces, bases, views, actions, out, allowLocateSpaces)) as BoundRun;
+    return callNative(() => api.openxrBindFrameQuery(native, spaces, bases, views, actions, out, allowLocateSpaces));
   }
 }
 

@@ -3,7 +3,8 @@
 // (base, out) (LocatorBinding), so a call is one N-API call with one XrTime and allocates nothing.
 import { callNative } from './handles.js';
 import { LocatorBinding } from './locator-binding.js';
-import type { NativeHandTracker } from './native-api.js';
+import { loadOpenXrApi, type NativeBound, type NativeHandTracker, type NativeOpenXrApi } from './native-api.js';
+import { rethrowNative } from './native-instance.js';
 import type { Session } from './session.js';
 import { nativeSpaceOf, type Space } from './space.js';
 import { HAND_JOINT_COUNT, HAND_JOINT_FLOATS, type HandName, type XrTime } from './types.js';
@@ -12,7 +13,9 @@ export class HandTracker {
   readonly session: Session;
   readonly hand: HandName;
   readonly #native: NativeHandTracker;
-  readonly #locator = new LocatorBinding<Space>((base, out) => this.#bind(base, out));
+  readonly #locator = new LocatorBinding<Space, NativeBound<'handJointLocator'>>((base, out) => this.#bind(base, out));
+  // The one native function that locates every tracker's joints: the call in locate() keeps one target.
+  readonly #locateNative: NativeOpenXrApi['openxrLocateHandJoints'] = loadOpenXrApi().openxrLocateHandJoints;
 
   /** @internal Use session.createHandTracker(). */
   constructor(session: Session, native: NativeHandTracker, hand: HandName) {
@@ -39,10 +42,15 @@ export class HandTracker {
    * and radius read 0. Allocates nothing once bound: keep passing the same `base` and `out`.
    */
   locate(base: Space, time: XrTime | number, out: Float32Array): boolean {
-    return this.#locator.locate(base, time, out) === 1;
+    const locator = this.#locator.bound(base, out);
+    try {
+      return this.#locateNative(locator, time) === 1;
+    } catch (error) {
+      rethrowNative(error);
+    }
   }
 
-  #bind(base: Space, out: Float32Array): (time: XrTime | number) => number {
+  #bind(base: Space, out: Float32Array): NativeBound<'handJointLocator'> {
     const nativeBase = nativeSpaceOf(base, 'base');
     if (!(out instanceof Float32Array)) throw new TypeError('out must be a Float32Array');
     const needed = HAND_JOINT_COUNT * HAND_JOINT_FLOATS;

@@ -24,12 +24,14 @@ export interface NativeSession {
   /** XR_SUCCESS (0) or XR_FRAME_DISCARDED (9). */
   beginFrame(): number;
   endFrame(displayTime?: bigint | number, environmentBlendMode?: number): void;
-  bindViewLocator(space: NativeSpace, viewConfigurationType: number, viewCount: number, out: Float32Array): (time: bigint | number) => number;
+  /** For openxrLocateViews. */
+  bindViewLocator(space: NativeSpace, viewConfigurationType: number, viewCount: number, out: Float32Array): NativeBound<'viewLocator'>;
   attachActionSets(sets: readonly NativeActionSet[]): void;
   /** XR_SUCCESS (0) or XR_SESSION_NOT_FOCUSED (8). */
   syncActions(sets: readonly NativeActionSet[], subactionPaths: readonly (bigint | undefined)[]): number;
   /** out: [currentState (vector2f: x), changedSinceLastSync, isActive, vector2f: y]; time[0]: lastChangeTime. */
-  bindActionState(action: NativeAction, subactionPath: bigint | undefined, out: Float64Array, time: BigInt64Array): () => void;
+  /** For openxrReadActionState. */
+  bindActionState(action: NativeAction, subactionPath: bigint | undefined, out: Float64Array, time: BigInt64Array): NativeBound<'actionState'>;
   currentInteractionProfile(topLevelUserPath: bigint): bigint;
 }
 
@@ -38,15 +40,16 @@ export interface NativeSpace {
   readonly isDestroyed: boolean;
   readonly handle: bigint;
   locate(base: NativeSpace, time: bigint | number, out: Float32Array): number;
-  bindLocator(base: NativeSpace, out: Float32Array): (time: bigint | number) => number;
+  /** For openxrLocateSpace. */
+  bindLocator(base: NativeSpace, out: Float32Array): NativeBound<'spaceLocator'>;
 }
 
 export interface NativeHandTracker {
   destroy(): void;
   readonly isDestroyed: boolean;
   readonly handle: bigint;
-  /** A locator writing 9 floats per joint into `out`; answers 1 when the hand is tracked, else 0. */
-  bindLocator(base: NativeSpace, out: Float32Array): (time: bigint | number) => number;
+  /** A locator for openxrLocateHandJoints, writing 9 floats per joint into `out`. */
+  bindLocator(base: NativeSpace, out: Float32Array): NativeBound<'handJointLocator'>;
 }
 
 /** The simulated runtime's record of one haptic call reaching one output (native/simxr/include/simxr_haptics.h). */
@@ -161,6 +164,14 @@ export interface SubmittedPixel {
   readonly bytes: readonly [number, number, number, number];
 }
 
+/**
+ * A per-frame call's data, bound once (handles, dispatch entries, the output's address): an opaque
+ * native external, passed back to the one native function of its kind each call.
+ */
+export interface NativeBound<Kind extends string> {
+  readonly __nativeBound: Kind;
+}
+
 /** An action of a frame query as the native binding takes it. */
 export interface NativeFrameQueryAction {
   readonly action: NativeAction;
@@ -190,7 +201,7 @@ export interface NativeOpenXrApi {
     layers: readonly NativeProjectionLayer[],
     environmentBlendMode: number,
     data: Float32Array,
-  ): (displayTime?: bigint | number) => void;
+  ): NativeBound<'endFrame'>;
   openxrDrainSubmittedPixels(session: NativeSession): SubmittedPixel[];
   readonly OpenXrSpace: {
     new (session: NativeSession, kind: 'reference', referenceSpaceType: number, pose?: Float32Array): NativeSpace;
@@ -226,7 +237,19 @@ export interface NativeOpenXrApi {
     actions: readonly NativeFrameQueryAction[],
     out: Float32Array,
     allowLocateSpaces?: boolean,
-  ): ((time: bigint | number) => void) & { readonly locatePath: 'xrLocateSpaces' | 'xrLocateSpace' | 'none'; readonly floats: number };
+  ): { readonly query: NativeBound<'frameQuery'>; readonly locatePath: 'xrLocateSpaces' | 'xrLocateSpace' | 'none'; readonly floats: number };
+  // The per-frame calls: one native function per kind, taking what was bound (native/napi/openxr_handles.h,
+  // "Bound data", says why).
+  openxrRunFrameQuery(query: NativeBound<'frameQuery'>, time: bigint | number): void;
+  /** XrSpaceLocationFlags; the pose in the bound output. */
+  openxrLocateSpace(locator: NativeBound<'spaceLocator'>, time: bigint | number): number;
+  /** 1 when the hand is tracked, else 0; the joints in the bound output. */
+  openxrLocateHandJoints(locator: NativeBound<'handJointLocator'>, time: bigint | number): number;
+  /** XrViewStateFlags; 11 floats a view in the bound output. */
+  openxrLocateViews(locator: NativeBound<'viewLocator'>, time: bigint | number): number;
+  openxrReadActionState(reader: NativeBound<'actionState'>): void;
+  /** Without displayTime: the one of the last beginFrame. */
+  openxrEndFrame(frame: NativeBound<'endFrame'>, displayTime?: bigint | number): void;
   readonly OpenXrHandTracker: new (session: NativeSession, hand: number) => NativeHandTracker;
   /** XR_SUCCESS (0) or XR_SESSION_NOT_FOCUSED (8). */
   openxrApplyHaptic(

@@ -10,7 +10,7 @@ import { nativeActionOf, nativeActionSetOf, type Action, type ActionSet } from '
 import type { OpenXrEvent } from './events.js';
 import { callNative, instanceState, pathOf, registerNativeSession } from './handles.js';
 import { rethrowNative } from './native-instance.js';
-import type { NativeFrameState, NativeSession } from './native-api.js';
+import { loadOpenXrApi, type NativeBound, type NativeFrameState, type NativeOpenXrApi, type NativeSession } from './native-api.js';
 import { Space, nativeSpaceOf } from './space.js';
 import { FrameQuery, type FrameQueryOptions } from './frame-query.js';
 import type { System } from './system.js';
@@ -148,8 +148,11 @@ export class Session extends EventEmitter<SessionEvents> {
   #state: SessionStateName = 'unknown';
   #running = false;
   readonly #viewCounts = new Map<number, number>();
+  // The one native function of each per-frame kind (every session's calls keep one target).
+  readonly #locateViewsNative: NativeOpenXrApi['openxrLocateViews'] = loadOpenXrApi().openxrLocateViews;
+  readonly #endFrameNative: NativeOpenXrApi['openxrEndFrame'] = loadOpenXrApi().openxrEndFrame;
   // The bound view locator and what it was bound to.
-  #viewLocator: ((time: XrTime | number) => number) | undefined;
+  #viewLocator: NativeBound<'viewLocator'> | undefined;
   #viewSpace: Space | undefined;
   #viewOut: Float32Array | undefined;
   #viewLength = -1;
@@ -163,7 +166,7 @@ export class Session extends EventEmitter<SessionEvents> {
   readonly description = 'an OpenXR session';
   // endFrame with layers: the bound native call, what it was bound to (flattened: per layer the
   // space and view count, per view the swapchain, rectangle and array index), and its pose data.
-  #endFrameBound: ((displayTime?: XrTime | number) => void) | undefined;
+  #endFrameBound: NativeBound<'endFrame'> | undefined;
   #endFrameKey: unknown[] = [];
   #endFrameBlend = -1;
   #endFrameData = new Float32Array(0);
@@ -327,7 +330,7 @@ export class Session extends EventEmitter<SessionEvents> {
     }
     if (Number.isNaN(data[0]) || Number.isNaN(data[o - 1])) throw new TypeError('endFrame: each view needs a pose (7 numbers) and a fov (4 numbers)');
     try {
-      (this.#endFrameBound as (displayTime?: XrTime | number) => void)(options.displayTime);
+      this.#endFrameNative(this.#endFrameBound as NativeBound<'endFrame'>, options.displayTime);
     } catch (error) {
       rethrowNative(error);
     }
@@ -424,7 +427,7 @@ export class Session extends EventEmitter<SessionEvents> {
       this.#bindViewLocator(space, out, type);
     }
     try {
-      return (this.#viewLocator as (time: XrTime | number) => number)(time);
+      return this.#locateViewsNative(this.#viewLocator as NativeBound<'viewLocator'>, time);
     } catch (error) {
       rethrowNative(error);
     }

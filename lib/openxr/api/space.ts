@@ -4,7 +4,8 @@
 import { OpenXrError } from '../errors.js';
 import { callNative } from './handles.js';
 import { LocatorBinding } from './locator-binding.js';
-import type { NativeSpace } from './native-api.js';
+import { loadOpenXrApi, type NativeBound, type NativeOpenXrApi, type NativeSpace } from './native-api.js';
+import { rethrowNative } from './native-instance.js';
 import type { Session } from './session.js';
 import { POSE_FLOATS, type ReferenceSpaceTypeName, type XrTime } from './types.js';
 
@@ -22,7 +23,9 @@ export class Space {
   readonly session: Session;
   readonly description: SpaceKind;
   readonly #native: NativeSpace;
-  readonly #locator = new LocatorBinding<Space>((base, out) => this.#bind(base, out));
+  readonly #locator = new LocatorBinding<Space, NativeBound<'spaceLocator'>>((base, out) => this.#bind(base, out));
+  // The one native function that locates every space: the call in locate() keeps one target.
+  readonly #locateNative: NativeOpenXrApi['openxrLocateSpace'] = loadOpenXrApi().openxrLocateSpace;
 
   static {
     nativeOf = (space) => space.#native;
@@ -52,10 +55,15 @@ export class Space {
    * same `base` and `out`.
    */
   locate(base: Space, time: XrTime | number, out: Float32Array): number {
-    return this.#locator.locate(base, time, out);
+    const locator = this.#locator.bound(base, out);
+    try {
+      return this.#locateNative(locator, time);
+    } catch (error) {
+      rethrowNative(error);
+    }
   }
 
-  #bind(base: Space, out: Float32Array): (time: XrTime | number) => number {
+  #bind(base: Space, out: Float32Array): NativeBound<'spaceLocator'> {
     const nativeBase = nativeSpaceOf(base, 'base');
     if (!(out instanceof Float32Array)) throw new TypeError('out must be a Float32Array');
     if (out.length < POSE_FLOATS) throw new TypeError(`out must have at least ${POSE_FLOATS} elements (a detached buffer has none)`);
