@@ -12,7 +12,7 @@ const LAVAPIPE = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
 const missing = missingSystemComponent({ 'Mesa lavapipe (mesa-vulkan-drivers)': [LAVAPIPE] });
 
 describe.skipIf(missing !== null)('heap of the Vulkan-rendered frame', () => {
-  it('#11.4 NODE-3: 3,000 rendered frames after a 1,000-frame warm-up allocate under 96 bytes each (the display time, little else) and retain under 256 KB', () => {
+  it('#11.4 NODE-3: 3,000 rendered frames after a 1,000-frame warm-up allocate under 96 bytes each (the display time, little else) and retain under 128 KB', () => {
     const frames = 3000;
     const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(repoRoot, 'test/openxr-api/fixtures/heap-vulkan-frame.ts'), String(frames), '1000'], {
       cwd: repoRoot,
@@ -38,8 +38,9 @@ describe.skipIf(missing !== null)('heap of the Vulkan-rendered frame', () => {
     // where JavaScript objects are born: heapUsed also counts the JIT's concurrent old-space and
     // code-space growth, 100-300 KB in a round now and then on a loaded machine.
     expect(r.youngAllocated / frames).toBeLessThan(96);
-    // What survives full collections is mostly the code and feedback the JIT made during the run
-    // (17-148 KB measured): a leak of a 4 KB structure every 50 frames would show.
-    expect(r.retained).toBeLessThan(256 * 1024);
+    // What survives full collections, the JIT's code spaces left out (measureHeap), is mostly the
+    // feedback and metadata of code optimised during the run: 24-45 KB measured. A 4 KB array kept
+    // every 50 frames measured 276 KB.
+    expect(r.retained).toBeLessThan(128 * 1024);
   }, 120_000);
 });

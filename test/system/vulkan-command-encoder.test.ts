@@ -210,16 +210,20 @@ describe.skipIf(skip !== null)('CommandEncoder on the real driver', () => {
     for (const name of recorded) expect(typeof (CommandEncoder.prototype as unknown as Record<string, unknown>)[name]).toBe('function');
   });
 
-  it('#14 NODE-3: a recorded frame allocates nothing: heapUsed flat over 8,000 encoded frames of 1,000 commands (child process, --expose-gc)', () => {
+  it('#14 NODE-3: a recorded frame allocates nothing: the young generation flat over 8,000 encoded frames of 1,000 commands (child process, --expose-gc)', () => {
     const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'test/system/fixtures/vulkan-heap-encoded.ts', '8000'], { cwd: packageRoot, encoding: 'utf8' });
-    type Round = { allocated: number; retained: number; collectionsDuringRun: number };
+    type Round = { allocated: number; youngAllocated: number; retained: number; collectionsDuringRun: number };
     const r = JSON.parse(out.trim().split('\n').pop()!) as { frames: number; rounds: Round[] };
-    process.stderr.write(`[#14 encoder heap] 4 rounds of ${r.frames} frames of 1,000 commands: ${r.rounds.map((x) => x.allocated).join(', ')} bytes allocated\n`);
+    process.stderr.write(
+      `[#14 encoder heap] 4 rounds of ${r.frames} frames of 1,000 commands: ${r.rounds.map((x) => x.youngAllocated).join(', ')} young-generation bytes allocated (heapUsed ${r.rounds.map((x) => x.allocated).join(', ')})\n`,
+    );
     for (const round of r.rounds) expect(round.collectionsDuringRun).toBe(0);
-    // Measured: 40-60 KB in the first rounds (the JIT's), then 7-12 KB (the submissions' own, the
-    // measurement's). 16 KB over 8,000 frames is 2 bytes a frame, less than the smallest heap
-    // object: a frame allocates nothing. One boxed number per command would be 128 MB.
-    expect(Math.min(...r.rounds.map((x) => x.allocated))).toBeLessThan(16 * 1024);
+    // The young generation, where JavaScript objects are born (heapUsed also counts the JIT's
+    // old-space and code-space growth: 16-300 KB a round, measured). Measured 5.9-7.1 KB a round
+    // (the submissions' own, the measurement's). 16 KB over 8,000 frames is 2 bytes a frame, less
+    // than the smallest heap object: a frame allocates nothing. One boxed number per command would
+    // be 128 MB.
+    expect(Math.min(...r.rounds.map((x) => x.youngAllocated))).toBeLessThan(16 * 1024);
     expect(Math.min(...r.rounds.map((x) => x.retained))).toBeLessThan(16 * 1024);
   }, 120_000);
 });
