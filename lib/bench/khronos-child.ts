@@ -7,13 +7,12 @@ import { loadNativeAddon } from '../native.js';
 import { runChildMain } from './child-process.js';
 import type { KhronosChildRequest, KhronosChildResult } from './child-protocol.js';
 import { loadKoffi, measureKoffiLocateSpace } from './koffi-side.js';
-import { measureNative } from './measure-native.js';
+import { measureNativePair } from './measure-native.js';
 
 async function run(request: KhronosChildRequest): Promise<KhronosChildResult> {
   const scenario = new (loadNativeAddon().OpenXrBenchScenario)({ command: request.command, loaderLibrary: request.libraryPath });
   try {
-    const trampoline = measureNative(scenario, 'trampoline', request.plan);
-    const pointer = measureNative(scenario, 'pointer', request.plan);
+    const { trampoline, pointer } = measureNativePair(scenario, request.plan);
     const pointerOrigin = scenario.pointerOrigin;
     if (!request.koffi) return { ok: true, trampoline, pointer, pointerOrigin };
     const koffi = await loadKoffi();

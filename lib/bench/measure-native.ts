@@ -35,3 +35,23 @@ export function measureNative(scenario: MeasurableScenario, mode: 'trampoline' |
   scenario.measure(mode, warmupIterations(plan), 1);
   return summarizeSamples(scenario.measure(mode, plan.iterations, plan.repeats));
 }
+
+/**
+ * The trampoline and the pointer of one scenario, their timed runs interleaved (trampoline,
+ * pointer, then pointer, trampoline, ...) after a warm-up of each. Measured one after the other,
+ * the first paid for what the process still had to grow: lavapipe's vkCmdPushConstants allocates
+ * per command, and whichever cell ran first measured ~14 ns more a call, for either loader.
+ */
+export function measureNativePair(scenario: MeasurableScenario, plan: MeasurePlan): { trampoline: Measurement; pointer: Measurement } {
+  scenario.measure('trampoline', warmupIterations(plan), 1);
+  scenario.measure('pointer', warmupIterations(plan), 1);
+  const runs = { trampoline: { wallNs: [] as number[], cpuNs: [] as number[] }, pointer: { wallNs: [] as number[], cpuNs: [] as number[] } };
+  for (let r = 0; r < plan.repeats; r++) {
+    for (const mode of r % 2 === 0 ? (['trampoline', 'pointer'] as const) : (['pointer', 'trampoline'] as const)) {
+      const s = scenario.measure(mode, plan.iterations, 1);
+      runs[mode].wallNs.push(...s.wallNs);
+      runs[mode].cpuNs.push(...s.cpuNs);
+    }
+  }
+  return { trampoline: summarizeSamples(runs.trampoline), pointer: summarizeSamples(runs.pointer) };
+}

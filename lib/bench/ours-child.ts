@@ -7,7 +7,7 @@ import type { Instance } from '../openxr/api/instance.js';
 import { runChildMain } from './child-process.js';
 import type { OursChildRequest, OursChildResult } from './child-protocol.js';
 import { measureEmptyNapiCall, measureJsLocateSpace } from './measure-js.js';
-import { measureNative } from './measure-native.js';
+import { measureNative, measureNativePair } from './measure-native.js';
 import { createBenchInstance, createOurScenario } from './openxr-scenario.js';
 
 const NO_LAYERS = { label: 'other', passthrough: 0, realLayers: [] } as const;
@@ -24,11 +24,7 @@ function withInstance<T>(request: OursChildRequest, config: OursChildRequest['co
 function trampolineAndPointer(request: OursChildRequest, instance: Instance) {
   const scenario = createOurScenario(instance, request.command);
   try {
-    return {
-      trampoline: measureNative(scenario, 'trampoline', request.plan),
-      pointer: measureNative(scenario, 'pointer', request.plan),
-      pointerOrigin: scenario.pointerOrigin,
-    };
+    return { ...measureNativePair(scenario, request.plan), pointerOrigin: scenario.pointerOrigin };
   } finally {
     scenario.destroy();
   }

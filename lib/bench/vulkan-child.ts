@@ -7,7 +7,7 @@ import { publishVulkanPlan } from '../vulkan/api/instance.js';
 import { createLoader } from '../vulkan/loader.js';
 import { loadNativeAddon } from '../native.js';
 import { runChildMain } from './child-process.js';
-import { measureNative } from './measure-native.js';
+import { measureNativePair } from './measure-native.js';
 import type { VulkanChildRequest, VulkanChildResult } from './vulkan-child-protocol.js';
 
 function run(request: VulkanChildRequest): VulkanChildResult {
@@ -24,8 +24,7 @@ function run(request: VulkanChildRequest): VulkanChildResult {
     ...(request.side === 'khronos' && request.libraryPath !== undefined ? { loaderLibrary: request.libraryPath } : {}),
   });
   try {
-    const trampoline = measureNative(scenario, 'trampoline', request.plan);
-    const pointer = measureNative(scenario, 'pointer', request.plan);
+    const { trampoline, pointer } = measureNativePair(scenario, request.plan);
     return {
       ok: true,
       ...(layerNames !== undefined ? { layerNames } : {}),

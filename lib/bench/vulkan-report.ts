@@ -100,17 +100,18 @@ function describeComparison(c: TrampolineComparison, ours: Summary, khronos: Sum
 }
 
 /** Target lines: trampolines at or below Khronos at every layer count; device-command pointers the same function. */
-export function vulkanTargets(result: VulkanBenchResult): string[] {
+export function vulkanTargets(result: VulkanBenchResult, driverLabel?: string): string[] {
   const lines: string[] = [];
+  const on = driverLabel === undefined ? '' : ` on ${driverLabel}`;
   for (const row of result.rows) {
     const ours = wall(row.cells['ours-trampoline']);
     const khronos = wall(row.cells['khronos-trampoline']);
     const comparison = compareTrampolines(row.cells['ours-trampoline'], row.cells['khronos-trampoline']);
-    const text = `Vulkan \`${result.command.name}\`, ${row.label}, trampoline: ours at or below Khronos`;
+    const text = `Vulkan \`${result.command.name}\`${on}, ${row.label}, trampoline: ours at or below Khronos`;
     if (ours === undefined || khronos === undefined || comparison === undefined) lines.push(`- ${text}: not measured`);
     else lines.push(`- ${text}: ${describeComparison(comparison, ours, khronos)}`);
     const p = pointerComparison(row);
-    lines.push(`- Vulkan \`${result.command.name}\`, ${row.label}, pointer: ${p.text} — ${p.same ? 'met' : p.loaderOwn ? 'not applicable (a loader command)' : 'NOT met'}`);
+    lines.push(`- Vulkan \`${result.command.name}\`${on}, ${row.label}, pointer: ${p.text} — ${p.same ? 'met' : p.loaderOwn ? 'not applicable (a loader command)' : 'NOT met'}`);
   }
   return lines;
 }

@@ -1,7 +1,8 @@
 // `khronos-loader bench vulkan`: the CLI with tiny iteration counts (no timing thresholds: speed
 // targets live in the benchmark, not in tests), on lavapipe, with the bundled pass-through Vulkan
 // layer, VK_LAYER_KHRONOS_validation and the Khronos loader (Debian libvulkan1).
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../lib/cli/main.js';
@@ -10,6 +11,7 @@ import { parseVulkanBenchArgs } from '../../lib/cli/bench-vulkan.js';
 import { KHRONOS_VULKAN_LOADER_CANDIDATES, LAVAPIPE_MANIFEST_CANDIDATES, type VulkanBenchResult } from '../../lib/bench/run-vulkan-bench.js';
 import { VULKAN_PASSTHROUGH_LAYER_PREFIX } from '../../lib/bench/vulkan-layers.js';
 import { pointerComparison, vulkanTargets } from '../../lib/bench/vulkan-report.js';
+import { testNativeDir } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
 
 const VALIDATION_MANIFEST = ['/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json'];
@@ -94,6 +96,31 @@ describe('bench vulkan CLI', () => {
     }
     // The Khronos loader was only ever loaded in the children.
     expect(readFileSync('/proc/self/maps', 'utf8')).not.toMatch(/libvulkan\.so\.1/);
+  });
+
+  it('#10 BENCH: --driver the Vulkan test driver (whose commands do next to nothing): both loaders record into its command buffers and hand out its own vkCmdPushConstants, so the trampolines are what the rows measure (system: libvulkan1)', async (ctx) => {
+    const missing = missingSystemComponent({ 'Khronos Vulkan loader': KHRONOS_VULKAN_LOADER_CANDIDATES });
+    if (missing) return ctx.skip(missing);
+    const manifest = path.join(mkdtempSync(path.join(tmpdir(), 'kl-bench-driver-')), 'kl_vk_driver_v7.json');
+    const library = path.join(testNativeDir, 'vulkan_test_driver/libkl_vk_driver_v7.so');
+    writeFileSync(manifest, JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: library, api_version: '1.3.0' } }));
+    for (const command of ['vkCmdPushConstants', 'vkGetDeviceQueue'] as const) {
+      const { code, stdout, stderr } = await cli(['bench', 'vulkan', '--command', command, '--driver', manifest, '--layers', '0,1', ...tiny, '--json']);
+      expect(code, stderr).toBe(0);
+      const result = JSON.parse(stdout) as VulkanBenchResult;
+      expect(result.driver.deviceName).toMatch(/^kl-v7\|/);
+      for (const row of result.rows) {
+        for (const cell of ['ours-trampoline', 'ours-pointer', 'khronos-trampoline', 'khronos-pointer'] as const) expect(runs(row.cells[cell])).toBe(3);
+      }
+      const [none, one] = result.rows;
+      if (command === 'vkCmdPushConstants') {
+        expect(none?.pointerOrigins.ours?.file).toBe(library);
+        expect(none?.pointerOrigins.khronos?.file).toBe(library);
+        expect(one?.pointerOrigins.ours?.file).toMatch(/libkhronos_vk_layer_passthrough_1\.so$/);
+      } else {
+        expect(pointerComparison(none as VulkanBenchResult['rows'][number]).loaderOwn).toBe(true);
+      }
+    }
   });
 
   it('BENCH: "each loader\'s own" is told by where each loader\'s exports live, whatever the files are called (the packaged addon is khronos-loader.node; a Khronos loader may be any libvulkan)', () => {

@@ -153,6 +153,17 @@ struct Device {
   Queue queues[kQueueCount];
 };
 
+// Command buffers that record nothing but how many vkCmdPushConstants calls reached the driver
+// (`bench vulkan --driver`: the loader's trampoline, with no driver work beside it to hide it).
+struct CommandBuffer {
+  VK_LOADER_DATA loaderData;
+  uint64_t pushConstants = 0;
+};
+struct CommandPool {
+  std::vector<std::unique_ptr<CommandBuffer>> buffers;
+};
+struct PipelineLayout {};
+
 // What this driver negotiated (its one piece of process state).
 struct DriverState {
   uint32_t negotiatedVersion = KL_DRIVER_VERSION;
@@ -378,6 +389,41 @@ void VKAPI_CALL GetDeviceQueue(VkDevice device, uint32_t family, uint32_t index,
 
 VkResult VKAPI_CALL QueueWaitIdle(VkQueue) { return VK_SUCCESS; }
 
+VkResult VKAPI_CALL CreatePipelineLayout(VkDevice, const VkPipelineLayoutCreateInfo*, const VkAllocationCallbacks*, VkPipelineLayout* out) {
+  *out = reinterpret_cast<VkPipelineLayout>(new PipelineLayout{});
+  return VK_SUCCESS;
+}
+void VKAPI_CALL DestroyPipelineLayout(VkDevice, VkPipelineLayout layout, const VkAllocationCallbacks*) {
+  delete reinterpret_cast<PipelineLayout*>(layout);
+}
+VkResult VKAPI_CALL CreateCommandPool(VkDevice, const VkCommandPoolCreateInfo*, const VkAllocationCallbacks*, VkCommandPool* out) {
+  *out = reinterpret_cast<VkCommandPool>(new CommandPool{});
+  return VK_SUCCESS;
+}
+void VKAPI_CALL DestroyCommandPool(VkDevice, VkCommandPool pool, const VkAllocationCallbacks*) { delete reinterpret_cast<CommandPool*>(pool); }
+VkResult VKAPI_CALL AllocateCommandBuffers(VkDevice, const VkCommandBufferAllocateInfo* info, VkCommandBuffer* out) {
+  auto* pool = reinterpret_cast<CommandPool*>(info->commandPool);
+  for (uint32_t i = 0; i < info->commandBufferCount; ++i) {
+    auto buffer = std::make_unique<CommandBuffer>();
+    buffer->loaderData.loaderMagic = ICD_LOADER_MAGIC;
+    out[i] = reinterpret_cast<VkCommandBuffer>(buffer.get());
+    pool->buffers.push_back(std::move(buffer));
+  }
+  return VK_SUCCESS;
+}
+void VKAPI_CALL FreeCommandBuffers(VkDevice, VkCommandPool commandPool, uint32_t count, const VkCommandBuffer* buffers) {
+  auto& owned = reinterpret_cast<CommandPool*>(commandPool)->buffers;
+  for (uint32_t i = 0; i < count; ++i) {
+    std::erase_if(owned, [&](const std::unique_ptr<CommandBuffer>& b) { return reinterpret_cast<VkCommandBuffer>(b.get()) == buffers[i]; });
+  }
+}
+VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer, const VkCommandBufferBeginInfo*) { return VK_SUCCESS; }
+VkResult VKAPI_CALL EndCommandBuffer(VkCommandBuffer) { return VK_SUCCESS; }
+VkResult VKAPI_CALL ResetCommandBuffer(VkCommandBuffer, VkCommandBufferResetFlags) { return VK_SUCCESS; }
+void VKAPI_CALL CmdPushConstants(VkCommandBuffer commandBuffer, VkPipelineLayout, VkShaderStageFlags, uint32_t, uint32_t, const void*) {
+  ++reinterpret_cast<CommandBuffer*>(commandBuffer)->pushConstants;
+}
+
 // Commands the loader does not know: one physical-device command (answered by
 // vk_icdGetPhysicalDeviceProcAddr) and one device command (answered by vkGetDeviceProcAddr).
 // Both check they received this driver's own handle, not a loader wrapper.
@@ -404,6 +450,16 @@ PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice, const char* name) {
   KL_ANSWER("vkDestroyDevice", DestroyDevice)
   KL_ANSWER("vkGetDeviceQueue", GetDeviceQueue)
   KL_ANSWER("vkQueueWaitIdle", QueueWaitIdle)
+  KL_ANSWER("vkCreatePipelineLayout", CreatePipelineLayout)
+  KL_ANSWER("vkDestroyPipelineLayout", DestroyPipelineLayout)
+  KL_ANSWER("vkCreateCommandPool", CreateCommandPool)
+  KL_ANSWER("vkDestroyCommandPool", DestroyCommandPool)
+  KL_ANSWER("vkAllocateCommandBuffers", AllocateCommandBuffers)
+  KL_ANSWER("vkFreeCommandBuffers", FreeCommandBuffers)
+  KL_ANSWER("vkBeginCommandBuffer", BeginCommandBuffer)
+  KL_ANSWER("vkEndCommandBuffer", EndCommandBuffer)
+  KL_ANSWER("vkResetCommandBuffer", ResetCommandBuffer)
+  KL_ANSWER("vkCmdPushConstants", CmdPushConstants)
   KL_ANSWER("vkKlTestDeviceCommand", KlTestDeviceCommand)
   return nullptr;
 }
