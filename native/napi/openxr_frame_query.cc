@@ -43,6 +43,7 @@ struct FrameQuery : BoundData {
   std::vector<XrSpace> locatedHandles, baseHandles;
   PFN_xrLocateSpace locateSpace = nullptr;
   PFN_xrLocateSpaces locateSpaces = nullptr;  // set: the xrLocateSpaces path
+  std::vector<XrSpaceLocation> locations;     // the xrLocateSpace path's, one per space
   std::vector<BaseGroup> groups;
 
   // Views.
@@ -107,7 +108,7 @@ inline void WriteLocation(float* o, const XrPosef& pose, XrSpaceLocationFlags fl
   static_assert(sizeof(XrVector3f) == 3 * sizeof(float) && sizeof(XrQuaternionf) == 4 * sizeof(float));
   std::memcpy(o, &pose.position, sizeof(XrVector3f));
   std::memcpy(o + 3, &pose.orientation, sizeof(XrQuaternionf));
-  o[7] = static_cast<float>(flags);
+  o[7] = static_cast<float>(static_cast<uint32_t>(flags));  // the defined bits are the low four: one conversion instruction
 }
 
 bool LocateSpaces(napi_env env, FrameQuery& q, XrTime time) {
@@ -121,7 +122,11 @@ bool LocateSpaces(napi_env env, FrameQuery& q, XrTime time) {
       if (XR_FAILED(r)) {
         return Fail(env, r, "xrLocateSpaces failed (frame query: the spaces located in the base of spaces[" + std::to_string(g.entries[0]) + "])");
       }
-      for (uint32_t k = 0; k < count; ++k) WriteLocation(out + g.entries[k] * kFrameSpaceFloats, g.locations[k].pose, g.locations[k].locationFlags);
+      // Locals, not the vectors' members: the copies' stores could alias those, and every
+      // iteration would load them again.
+      const XrSpaceLocationData* located = g.locations.data();
+      const uint32_t* entries = g.entries.data();
+      for (uint32_t k = 0; k < count; ++k) WriteLocation(out + entries[k] * kFrameSpaceFloats, located[k].pose, located[k].locationFlags);
     }
     return true;
   }
@@ -129,13 +134,14 @@ bool LocateSpaces(napi_env env, FrameQuery& q, XrTime time) {
   const PFN_xrLocateSpace locate = q.locateSpace;
   const XrSpace* spaces = q.locatedHandles.data();
   const XrSpace* bases = q.baseHandles.data();
-  // One structure for every call: the runtime writes its flags and pose each time.
-  XrSpaceLocation location{XR_TYPE_SPACE_LOCATION, nullptr, 0, {{0, 0, 0, 1}, {0, 0, 0}}};
+  // A structure per space, every call first, then the copies: read right after the runtime's
+  // own stores, a copy waits on them (their widths need not match its loads).
+  XrSpaceLocation* located = q.locations.data();
   for (std::size_t i = 0; i < n; ++i) {
-    const XrResult r = locate(spaces[i], bases[i], time, &location);
+    const XrResult r = locate(spaces[i], bases[i], time, &located[i]);
     if (XR_FAILED(r)) return Fail(env, r, "xrLocateSpace failed (frame query: spaces[" + std::to_string(i) + "])");
-    WriteLocation(out + i * kFrameSpaceFloats, location.pose, location.locationFlags);
   }
+  for (std::size_t i = 0; i < n; ++i) WriteLocation(out + i * kFrameSpaceFloats, located[i].pose, located[i].locationFlags);
   return true;
 }
 
@@ -285,6 +291,7 @@ void BindSpaces(Napi::Env env, FrameQuery& q, Napi::Array spaces, Napi::Array ba
     for (BaseGroup& g : q.groups) g.locations.assign(g.spaces.size(), XrSpaceLocationData{0, {{0, 0, 0, 1}, {0, 0, 0}}});
   } else {
     q.locateSpace = Need(env, li.table.LocateSpace, "xrLocateSpace");
+    q.locations.assign(q.located.size(), XrSpaceLocation{XR_TYPE_SPACE_LOCATION, nullptr, 0, {{0, 0, 0, 1}, {0, 0, 0}}});
   }
 }
 
