@@ -262,6 +262,8 @@ inline napi_value ThrowFromCallback(const Napi::Error& error) noexcept {
 // 25 ns more a call (bench/RESULTS.md, "Frame queries").
 
 // Each kind's data starts with its tag, so a function handed another kind's external refuses it.
+// (These functions are reached through this package's own JavaScript, never the public API; an
+// external some other addon made would be read for a tag it does not have.)
 enum class BoundKind : uint32_t {
   kSpaceLocator = 0x4b4c4201,
   kHandJointLocator,

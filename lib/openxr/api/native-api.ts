@@ -29,8 +29,7 @@ export interface NativeSession {
   attachActionSets(sets: readonly NativeActionSet[]): void;
   /** XR_SUCCESS (0) or XR_SESSION_NOT_FOCUSED (8). */
   syncActions(sets: readonly NativeActionSet[], subactionPaths: readonly (bigint | undefined)[]): number;
-  /** out: [currentState (vector2f: x), changedSinceLastSync, isActive, vector2f: y]; time[0]: lastChangeTime. */
-  /** For openxrReadActionState. */
+  /** For openxrReadActionState: out [currentState (vector2f: x), changedSinceLastSync, isActive, vector2f: y]; time[0]: lastChangeTime. */
   bindActionState(action: NativeAction, subactionPath: bigint | undefined, out: Float64Array, time: BigInt64Array): NativeBound<'actionState'>;
   currentInteractionProfile(topLevelUserPath: bigint): bigint;
 }
