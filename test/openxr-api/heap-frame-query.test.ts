@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/paths.js';
 
-function measure(runs: number, apiVersion: '1.0' | '1.1'): { allocated: number; retained: number; collectionsDuringRun: number; locatePath: string; spaces: number } {
+function measure(runs: number, apiVersion: '1.0' | '1.1'): { allocated: number; youngAllocated: number; retained: number; collectionsDuringRun: number; locatePath: string; spaces: number } {
   const fixture = path.join(repoRoot, 'test/openxr-api/fixtures/heap-frame-query.ts');
   const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', fixture, String(runs), apiVersion], { cwd: repoRoot, encoding: 'utf8' });
   return JSON.parse(out.trim().split('\n').pop() as string);
@@ -16,16 +16,21 @@ describe('heap: frame query', () => {
   it.each([
     ['1.0', 'xrLocateSpace'],
     ['1.1', 'xrLocateSpaces'],
-  ] as const)('NODE-3: heapUsed stays flat over 100,000 frame-query runs on a %s instance (%s; no per-frame allocation)', (apiVersion, locatePath) => {
+  ] as const)('NODE-3: the heap stays flat over 100,000 frame-query runs on a %s instance (%s; no per-frame allocation)', (apiVersion, locatePath) => {
     const r = measure(100_000, apiVersion);
-    process.stderr.write(`[NODE-3 heap, frame query ${apiVersion}] 100,000 runs of ${r.spaces} spaces: ${r.allocated} bytes allocated, ${r.retained} retained\n`);
+    process.stderr.write(
+      `[NODE-3 heap, frame query ${apiVersion}] 100,000 runs of ${r.spaces} spaces: ${r.youngAllocated} young-generation bytes allocated (heapUsed ${r.allocated}), ${r.retained} retained\n`,
+    );
     expect(r.locatePath).toBe(locatePath);
     expect(r.spaces).toBe(16);
     expect(r.collectionsDuringRun).toBe(0);
-    // 8 bytes per run would be 800 KB.
-    expect(r.allocated).toBeLessThan(256 * 1024);
-    // Retained after a full collection varies from run to run (10–150 KB seen: code and feedback
-    // V8 keeps for the JIT); 3 bytes kept per run would be 300 KB.
+    // The young generation, where JavaScript objects are born: 66-100 KB measured over the 100,000
+    // runs (less than a byte a run: no object per run). heapUsed also takes in the JIT's old-space
+    // and code-space growth, which once reached 266 KB in a CI run. 8 bytes per run would be 800 KB.
+    expect(r.youngAllocated).toBeLessThan(256 * 1024);
+    // Retained after full collections, the code spaces left out (measureHeap): -100 to +8 KB
+    // measured (the heap before the run still held some of the warm-up's); 3 bytes kept per run
+    // would be 300 KB.
     expect(r.retained).toBeLessThan(256 * 1024);
   });
 });

@@ -209,16 +209,17 @@ describe.skipIf(skip !== null)('the typed Vulkan compute API on the real driver'
     fence.destroy();
   });
 
-  it('NODE-3: recording and submission allocate nothing: heapUsed flat over 100,000 recordings of 8 commands (child process, --expose-gc)', () => {
+  it('NODE-3: recording and submission allocate nothing: the heap flat over 100,000 recordings of 8 commands (child process, --expose-gc)', () => {
     const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'test/system/fixtures/vulkan-heap-record.ts', '100000'], {
       cwd: packageRoot,
       encoding: 'utf8',
     });
-    const r = JSON.parse(out.trim().split('\n').pop()!) as { allocated: number; retained: number; collectionsDuringRun: number };
-    process.stderr.write(`[NODE-3 vulkan heap] 100,000 recordings: ${r.allocated} bytes allocated, ${r.retained} retained\n`);
+    const r = JSON.parse(out.trim().split('\n').pop()!) as { allocated: number; youngAllocated: number; retained: number; collectionsDuringRun: number };
+    process.stderr.write(`[NODE-3 vulkan heap] 100,000 recordings: ${r.youngAllocated} young-generation bytes allocated (heapUsed ${r.allocated}), ${r.retained} retained\n`);
     expect(r.collectionsDuringRun).toBe(0);
-    // 16 bytes per call would be 12.8 MB.
-    expect(r.allocated).toBeLessThan(512 * 1024);
+    // The young generation (heapUsed also counts the JIT's own growth, 110-293 KB measured): 41 KB
+    // measured. 16 bytes per call would be 12.8 MB.
+    expect(r.youngAllocated).toBeLessThan(512 * 1024);
     expect(r.retained).toBeLessThan(256 * 1024);
   });
 
