@@ -57,9 +57,10 @@ function buildTestRuntime(): string {
  * vkCmdPushConstants and vkGetDeviceQueue cost a nanosecond or two, so what the bench measures
  * through it is the loader's trampoline (and the layers), not the driver's own work.
  */
+const TEST_DRIVER_LIBRARY = 'build/test-native/vulkan_test_driver/libkl_vk_driver_v7.so';
 function testDriverManifest(): string {
   buildTestRuntime();
-  const library = path.join(packageRoot, 'build/test-native/vulkan_test_driver/libkl_vk_driver_v7.so');
+  const library = path.join(packageRoot, TEST_DRIVER_LIBRARY);
   const manifest = path.join(mkdtempSync(path.join(os.tmpdir(), 'kl-bench-driver-')), 'kl_vk_driver_v7.json');
   writeFileSync(manifest, JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: library, api_version: '1.3.0' } }));
   return manifest;
@@ -209,7 +210,13 @@ async function vulkanSection(): Promise<string> {
     ...results.flatMap((r) => vulkanTargets(r)),
     ...recordTargets(record),
     '',
-    ...alone.map((r) => formatVulkanBenchMarkdown(r, { headingLevel: 3, omitRunInfo: true, title: `Vulkan \`${r.command.name}\` on the test driver: the trampoline alone` })),
+    ...alone.map((r) =>
+      formatVulkanBenchMarkdown(
+        // The manifest is a temporary file; say what it names.
+        { ...r, driver: { ...r.driver, manifestPath: `${TEST_DRIVER_LIBRARY}, a manifest written for the run` } },
+        { headingLevel: 3, omitRunInfo: true, title: `Vulkan \`${r.command.name}\` on the test driver: the trampoline alone` },
+      ),
+    ),
     ...results.map((r) => formatVulkanBenchMarkdown(r, { headingLevel: 3, omitRunInfo: true })),
     formatRecordBenchMarkdown(record, 3),
     VULKAN_END,
