@@ -256,10 +256,11 @@ struct BoundViewLocator : BoundData {
 
 napi_value CallBoundViewLocator(napi_env env, napi_callback_info info) {
   BoundViewLocator* d = nullptr;
-  napi_value argument = nullptr;
-  if (!BoundDataCall(env, info, &d, &argument)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "openxrLocateViews(locator, time): locator must be a bound view locator"));
   XrTime time = 0;
-  if (!ReadTime(env, argument, &time)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "locateViews: time must be an XrTime (a bigint of ns, or a number)"));
+  if (!BoundTimeCall(env, info, &d, &time, "openxrLocateViews(locator, time): locator must be a bound view locator",
+                     "locateViews: time must be an XrTime (a bigint of ns, or a number)")) {
+    return nullptr;
+  }
   if (!d->space->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), d->session->alive() ? "space" : "session"));
   XrViewLocateInfo locateInfo{XR_TYPE_VIEW_LOCATE_INFO, nullptr, d->type, time, d->space->handle};
   XrViewState state{XR_TYPE_VIEW_STATE, nullptr, 0};

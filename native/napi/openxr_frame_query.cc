@@ -219,11 +219,10 @@ bool ReadActions(napi_env env, FrameQuery& q) {
 
 napi_value RunFrameQuery(napi_env env, napi_callback_info info) {
   FrameQuery* q = nullptr;
-  napi_value time = nullptr;
-  if (!BoundDataCall(env, info, &q, &time)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "openxrRunFrameQuery(query, time): query must be a bound frame query"));
   XrTime t = 0;
-  if (!ReadTime(env, time, &t)) {
-    return ThrowFromCallback(ArgumentError(Napi::Env(env), "frame query: time must be an XrTime: a bigint of nanoseconds (or a number)"));
+  if (!BoundTimeCall(env, info, &q, &t, "openxrRunFrameQuery(query, time): query must be a bound frame query",
+                     "frame query: time must be an XrTime: a bigint of nanoseconds (or a number)")) {
+    return nullptr;
   }
   if (!q->session->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), "frame query's session"));
   if (!AllAlive(*q)) {

@@ -84,13 +84,10 @@ struct BoundJointLocator : BoundData {
 
 napi_value CallBoundJointLocator(napi_env env, napi_callback_info info) {
   BoundJointLocator* d = nullptr;
-  napi_value argument = nullptr;
-  if (!BoundDataCall(env, info, &d, &argument)) {
-    return ThrowFromCallback(ArgumentError(Napi::Env(env), "openxrLocateHandJoints(locator, time): locator must be a bound hand joint locator"));
-  }
   XrTime time = 0;
-  if (!ReadTime(env, argument, &time)) {
-    return ThrowFromCallback(ArgumentError(Napi::Env(env), "locate: time must be an XrTime (a bigint of ns, or a number)"));
+  if (!BoundTimeCall(env, info, &d, &time, "openxrLocateHandJoints(locator, time): locator must be a bound hand joint locator",
+                     "locate: time must be an XrTime (a bigint of ns, or a number)")) {
+    return nullptr;
   }
   if (!d->tracker->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), d->tracker->session->alive() ? "hand tracker" : "hand tracker's session"));
   if (!d->base->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), "base space"));

@@ -309,6 +309,16 @@ bool BoundDataCall(napi_env env, napi_callback_info info, Data** data, napi_valu
   return true;
 }
 
+// The bound data and the XrTime after it (the locate calls); false, with a TypeError thrown
+// saying `dataUsage` or `timeUsage`, when either is wrong.
+template <typename Data>
+bool BoundTimeCall(napi_env env, napi_callback_info info, Data** data, XrTime* time, const char* dataUsage, const char* timeUsage) noexcept {
+  napi_value argument = nullptr;
+  const char* wrong = !BoundDataCall(env, info, data, &argument) ? dataUsage : !ReadTime(env, argument, time) ? timeUsage : nullptr;
+  if (wrong != nullptr) ThrowFromCallback(ArgumentError(Napi::Env(env), wrong));
+  return wrong == nullptr;
+}
+
 // A per-frame call (a raw napi_callback taking bound data) as exports[name].
 inline void ExportBoundCall(Napi::Env env, Napi::Object exports, const char* name, napi_callback callback) {
   napi_value fn = nullptr;

@@ -108,10 +108,11 @@ struct BoundLocator : BoundData {
 
 napi_value CallBoundLocator(napi_env env, napi_callback_info info) {
   BoundLocator* d = nullptr;
-  napi_value argument = nullptr;
-  if (!BoundDataCall(env, info, &d, &argument)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "openxrLocateSpace(locator, time): locator must be a bound space locator"));
   XrTime time = 0;
-  if (!ReadTime(env, argument, &time)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "locate: time must be an XrTime (a bigint of ns, or a number)"));
+  if (!BoundTimeCall(env, info, &d, &time, "openxrLocateSpace(locator, time): locator must be a bound space locator",
+                     "locate: time must be an XrTime (a bigint of ns, or a number)")) {
+    return nullptr;
+  }
   if (!d->space->alive() || !d->base->alive()) {
     return ThrowFromCallback(DestroyedError(Napi::Env(env), d->space->session->alive() ? "space" : "space's session"));
   }

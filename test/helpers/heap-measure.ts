@@ -41,19 +41,19 @@ export async function measureHeap(run: () => void): Promise<HeapMeasurement> {
   return { allocated: afterRun - before, youngAllocated: youngAfter - youngBefore, retained, collectionsDuringRun: collections };
 }
 
-function youngUsed(): number {
+const YOUNG_SPACES = new Set(['new_space', 'new_large_object_space']);
+const CODE_SPACES = new Set(['code_space', 'code_large_object_space']);
+
+/** Bytes used in the heap spaces `include` accepts (by V8's space names). */
+function spacesUsed(include: (name: string) => boolean): number {
   let used = 0;
-  for (const space of getHeapSpaceStatistics()) {
-    if (space.space_name === 'new_space' || space.space_name === 'new_large_object_space') used += space.space_used_size;
-  }
+  for (const space of getHeapSpaceStatistics()) if (include(space.space_name)) used += space.space_used_size;
   return used;
 }
 
+// The predicates are made once: a closure made per reading would itself count in the young generation.
+const isYoung = (name: string): boolean => YOUNG_SPACES.has(name);
+const isNotCode = (name: string): boolean => !CODE_SPACES.has(name);
+const youngUsed = (): number => spacesUsed(isYoung);
 // Every heap space but the JIT's code spaces.
-function objectSpacesUsed(): number {
-  let used = 0;
-  for (const space of getHeapSpaceStatistics()) {
-    if (space.space_name !== 'code_space' && space.space_name !== 'code_large_object_space') used += space.space_used_size;
-  }
-  return used;
-}
+const objectSpacesUsed = (): number => spacesUsed(isNotCode);
