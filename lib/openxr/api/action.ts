@@ -6,7 +6,7 @@ import type { Instance } from './instance.js';
 import { OpenXrError } from '../errors.js';
 import { callNative, instanceState, nativeSessionOf, pathOf } from './handles.js';
 import { rethrowNative } from './native-instance.js';
-import { loadOpenXrApi, type NativeAction, type NativeActionSet, type NativeBound } from './native-api.js';
+import { loadOpenXrApi, type NativeAction, type NativeActionSet, type NativeBound, type NativeOpenXrApi } from './native-api.js';
 import type { Session } from './session.js';
 import { ACTION_TYPES, enumValue, type ActionTypeName, type XrTime } from './types.js';
 
@@ -97,10 +97,6 @@ class ActionStateView {
   }
 }
 
-// The one native function that reads every action's state (bound on first use): the call in
-// #read() keeps one target.
-let readActionState: (reader: NativeBound<'actionState'>) => void;
-
 interface Reader {
   readonly session: Session;
   readonly bound: NativeBound<'actionState'>;
@@ -158,6 +154,8 @@ export class Action {
   readonly type: ActionTypeName;
   readonly #native: NativeAction;
   readonly #readers = new Map<string, Reader>();
+  // The one native function that reads every action's state: the call in #read() keeps one target.
+  readonly #readNative: NativeOpenXrApi['openxrReadActionState'] = loadOpenXrApi().openxrReadActionState;
 
   static {
     actionNativeOf = (action) => action.#native;
@@ -203,7 +201,7 @@ export class Action {
     if (this.type !== type) throw new OpenXrError('XR_ERROR_ACTION_TYPE_MISMATCH', `the action ${this.name} is a ${this.type} action, not ${type}`);
     const reader = this.#reader(subactionPath, session);
     try {
-      readActionState(reader.bound);
+      this.#readNative(reader.bound);
     } catch (error) {
       rethrowNative(error);
     }
@@ -233,7 +231,6 @@ export class Action {
     const out = new Float64Array(4);
     const time = new BigInt64Array(1);
     const bound = callNative(() => nativeSession.bindActionState(this.#native, path, out, time));
-    readActionState ??= loadOpenXrApi().openxrReadActionState;
     const reader: Reader = { session: session as Session, bound, out, result: new ActionStateView(time), vector: { x: 0, y: 0 } };
     this.#readers.set(key, reader);
     return reader;

@@ -8,7 +8,7 @@ import { OpenXrError } from '../errors.js';
 import { nativeActionOf, type Action } from './action.js';
 import { callNative, instanceState, nativeSessionOf, pathOf } from './handles.js';
 import { rethrowNative } from './native-instance.js';
-import type { NativeFrameQueryAction, NativeOpenXrApi, NativeSpace } from './native-api.js';
+import { loadOpenXrApi, type NativeFrameQueryAction, type NativeOpenXrApi, type NativeSpace } from './native-api.js';
 import type { Session } from './session.js';
 import { handleDestroyed, nativeSpaceOf, Space } from './space.js';
 import { VIEW_CONFIGURATION_TYPES, VIEW_FLOATS, enumValue, type ViewConfigurationTypeName } from './types.js';
@@ -93,7 +93,7 @@ export class FrameQuery {
   readonly #args: NativeArguments;
   // The bound native query and the output it writes (rebound when another output is passed); one
   // native function runs every query, so the call in run() keeps one target.
-  readonly #runNative: NativeOpenXrApi['openxrRunFrameQuery'];
+  readonly #runNative: NativeOpenXrApi['openxrRunFrameQuery'] = loadOpenXrApi().openxrRunFrameQuery;
   #bound: BoundQuery;
   #out: Float32Array;
   #outLength: number;
@@ -118,7 +118,6 @@ export class FrameQuery {
       length: actionStart + actions.length * FRAME_ACTION_FLOATS,
     });
     const out = options.out ?? new Float32Array(this.layout.length);
-    this.#runNative = instanceState(session.instance).api.openxrRunFrameQuery;
     this.#bound = this.#bind(out);
     this.#out = out;
     this.#outLength = out.length;
