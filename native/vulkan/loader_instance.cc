@@ -371,6 +371,7 @@ void LoaderInstance::Destroy(const VkAllocationCallbacks* allocator) {
   driverInstances_.clear();
   layers_.clear();   // the libraries unload when their last owner lets go
   drivers_.clear();
+  handleObject_.magic.Clear();  // the trampolines refuse the handle from now on
 }
 
 // ---- physical devices ----
@@ -389,7 +390,7 @@ VkResult LoaderInstance::EnumeratePhysicalDevices(uint32_t* count, VkPhysicalDev
     auto it = std::find_if(trampolinePhysicalDevices_.begin(), trampolinePhysicalDevices_.end(),
                            [&](const auto& o) { return o->next == pd; });
     if (it == trampolinePhysicalDevices_.end()) {
-      auto o = std::make_unique<PhysicalDeviceObject>();
+      auto o = std::make_unique<PhysicalDeviceObject>(HandleMagic::TrampolinePhysicalDevice);
       o->dispatch = &table_;
       o->next = pd;
       o->unknown = trampolineUnknownPhysical_.data();
@@ -448,7 +449,7 @@ void LoaderInstance::CollectTerminatorPhysicalDevices() {
       continue;
     }
     for (std::size_t i = 0; i < handles.size(); ++i) {
-      auto o = std::make_unique<PhysicalDeviceObject>();
+      auto o = std::make_unique<PhysicalDeviceObject>(HandleMagic::TerminatorPhysicalDevice);
       o->dispatch = &table_;
       o->next = handles[i];
       o->unknown = di->unknownPhysical.data();
@@ -667,6 +668,7 @@ VkResult LoaderInstance::CreateDevice(PhysicalDeviceObject* physicalDevice, cons
 void LoaderInstance::DestroyDevice(LoaderDevice* device, const VkAllocationCallbacks* allocator) {
   if (device == nullptr || device->destroyed) return;
   device->destroyed = true;
+  device->dispatch.magic.Clear();  // the trampolines refuse its device, queues and command buffers from now on
   if (device->dispatch.table.DestroyDevice != nullptr) device->dispatch.table.DestroyDevice(device->handle, allocator);
   std::lock_guard lock(mutex_);
   devices_.erase(std::remove_if(devices_.begin(), devices_.end(), [&](const auto& d) { return d.get() == device; }), devices_.end());

@@ -60,13 +60,40 @@ struct DriverInstance {
   std::array<PFN_vkVoidFunction, kUnknownSlots> unknownPhysical{};
 };
 
+// What the trampolines check before they dispatch through a handle, as the Khronos loader's do:
+// a loader object carries its kind's magic while it lives, and a handle without it (NULL, another
+// loader's, a destroyed one) ends in "<command>: Invalid <parameter> [VUID-...]" and abort(), not
+// in a jump through whatever its first word points at. Cleared when the object goes.
+enum class HandleMagic : std::uint64_t {
+  Instance = 0x4b4c56494e535431ull,                  // "KLVINST1"
+  TrampolinePhysicalDevice = 0x4b4c565044545231ull,  // "KLVPDTR1": handed to the application
+  TerminatorPhysicalDevice = 0x4b4c565044544d31ull,  // "KLVPDTM1": handed to the bottom of the chain
+  Device = 0x4b4c5644455649ull,                      // "KLVDEVI"
+};
+class LiveMagic {
+ public:
+  explicit constexpr LiveMagic(HandleMagic magic) noexcept : value_(magic) {}
+  LiveMagic(const LiveMagic&) = delete;
+  LiveMagic& operator=(const LiveMagic&) = delete;
+  ~LiveMagic() { Clear(); }
+  bool Is(HandleMagic magic) const noexcept { return value_ == magic; }
+  // Volatile: a store the compiler may not drop as dead (the object's storage is freed next).
+  void Clear() noexcept { *const_cast<volatile HandleMagic*>(&value_) = HandleMagic{}; }
+
+ private:
+  HandleMagic value_;
+};
+static_assert(sizeof(LiveMagic) == 8);
+
 // A physical device as the loader hands it out: by the terminator (next = the driver's handle,
 // unknown = the driver's slots) or by the trampoline (next = the chain's handle, unknown = the
 // chain's slots). The generic physical-device stubs rely on this layout.
 struct PhysicalDeviceObject {
+  explicit PhysicalDeviceObject(HandleMagic kind) noexcept : magic(kind) {}
   const void* dispatch;                   // the instance's dispatch key
   VkPhysicalDevice next;
   const PFN_vkVoidFunction* unknown;
+  LiveMagic magic;
   LoaderInstance* owner;
   DriverInstance* driver;                 // terminator objects only
   VkPhysicalDeviceProperties properties;  // terminator objects only
@@ -79,7 +106,8 @@ static_assert(offsetof(PhysicalDeviceObject, next) == 8 && offsetof(PhysicalDevi
               "the generic physical-device trampolines read these offsets");
 
 struct DeviceDispatch {
-  std::array<PFN_vkVoidFunction, kUnknownSlots> unknown{};  // at negative offsets from `table`
+  std::array<PFN_vkVoidFunction, kUnknownSlots> unknown{};  // at negative offsets from `table`, below the magic
+  LiveMagic magic{HandleMagic::Device};                     // the word just below `table`: the trampolines' check
   gen::VkDeviceDispatchTable table{};
   LoaderDevice* owner = nullptr;
   // The queue vkGetDeviceQueue pointed at `table` last: asked for again (the usual case), it is
@@ -92,7 +120,20 @@ struct DeviceDispatch {
     return *reinterpret_cast<DeviceDispatch*>(reinterpret_cast<char*>(const_cast<gen::VkDeviceDispatchTable*>(table)) - offsetof(DeviceDispatch, table));
   }
 };
-static_assert(offsetof(DeviceDispatch, table) == 8 * kUnknownSlots, "the generic device trampolines read unknown slots below the table");
+static_assert(offsetof(DeviceDispatch, magic) == 8 * kUnknownSlots && offsetof(DeviceDispatch, table) == 8 * kUnknownSlots + 8,
+              "the trampolines read the magic just below the table, the generic device stubs the unknown slots below it");
+
+// The device table behind a device-level dispatchable handle (VkDevice, VkQueue, VkCommandBuffer)
+// this loader set up, or nullptr: a NULL handle, a NULL first word, or one that is not a live
+// device's table. Three never-taken branches on the per-call path, as the Khronos loader's.
+inline const gen::VkDeviceDispatchTable* CheckedDeviceTable(const void* object) noexcept {
+  if (object == nullptr) [[unlikely]] return nullptr;
+  const auto* table = *static_cast<const gen::VkDeviceDispatchTable* const*>(object);
+  if (table == nullptr) [[unlikely]] return nullptr;
+  const auto* magic = reinterpret_cast<const LiveMagic*>(reinterpret_cast<const char*>(table) - sizeof(LiveMagic));
+  if (!magic->Is(HandleMagic::Device)) [[unlikely]] return nullptr;
+  return table;
+}
 
 class LoaderDevice {
  public:
@@ -145,6 +186,14 @@ class LoaderInstance {
   static LoaderInstance* FromHandle(VkInstance instance) noexcept {
     if (instance == nullptr) return nullptr;
     return reinterpret_cast<HandleObject*>(instance)->owner;
+  }
+  // The instance table behind a VkInstance the application holds, or nullptr when it is NULL or
+  // not a live instance of this loader (the trampolines' check, as CheckedDeviceTable).
+  static const gen::VkInstanceDispatchTable* CheckedTable(VkInstance instance) noexcept {
+    if (instance == nullptr) [[unlikely]] return nullptr;
+    const auto* object = reinterpret_cast<const HandleObject*>(instance);
+    if (!object->magic.Is(HandleMagic::Instance)) [[unlikely]] return nullptr;
+    return static_cast<const gen::VkInstanceDispatchTable*>(object->dispatch);
   }
   // Whether `instance` is the handle of a LoaderInstance that exists now (any instance of this
   // loader, JavaScript's or native code's): what the exported vkGetInstanceProcAddr asks before it
@@ -215,6 +264,7 @@ class LoaderInstance {
   struct HandleObject {
     const void* dispatch;
     LoaderInstance* owner;
+    LiveMagic magic{HandleMagic::Instance};
   };
 
  public:

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string_view>
 #include <type_traits>
 
@@ -19,53 +20,88 @@ namespace {
 using InstanceTable = gen::VkInstanceDispatchTable;
 using DeviceTable = gen::VkDeviceDispatchTable;
 
+// The command a trampoline serves and the name of its dispatchable parameter, for the message
+// when the handle is not one this loader made.
+struct Site {
+  const char* command;
+  const char* handle;
+};
+
+// The Khronos loader's answer to an invalid dispatchable handle (its trampolines log a fatal
+// "<command>: Invalid <parameter> [VUID-<command>-<parameter>-parameter]" and abort "so the user
+// can correct the issue"): the same words on stderr, with the handle's value, then abort() —
+// never a jump through whatever the handle's first word points at. Cold and out of line: the
+// per-call path keeps only the compare and the branch.
+[[noreturn, gnu::cold, gnu::noinline]] void InvalidHandle(Site site, const void* handle) noexcept {
+  std::fprintf(stderr, "khronos-loader: %s: Invalid %s [VUID-%s-%s-parameter] (%p is not a live %s of this loader); aborting\n",
+               site.command, site.handle, site.command, site.handle, handle, site.handle);
+  std::fflush(stderr);
+  std::abort();
+}
+
+inline const InstanceTable& CheckedInstance(Site site, VkInstance instance) noexcept {
+  const InstanceTable* table = LoaderInstance::CheckedTable(instance);
+  if (table == nullptr) [[unlikely]] InvalidHandle(site, instance);
+  return *table;
+}
+inline PhysicalDeviceObject& CheckedPhysicalDevice(Site site, VkPhysicalDevice physicalDevice) noexcept {
+  auto* pd = reinterpret_cast<PhysicalDeviceObject*>(physicalDevice);
+  if (pd == nullptr || !pd->magic.Is(HandleMagic::TrampolinePhysicalDevice)) [[unlikely]] InvalidHandle(site, physicalDevice);
+  return *pd;
+}
+inline const DeviceTable& CheckedDevice(Site site, const void* object) noexcept {
+  const DeviceTable* table = CheckedDeviceTable(object);
+  if (table == nullptr) [[unlikely]] InvalidHandle(site, object);
+  return *table;
+}
+
 template <auto Member>
 struct InstanceTrampoline;
 template <typename Fn, Fn InstanceTable::*Member>
 struct InstanceTrampoline<Member> {
   template <typename First, typename... Args>
-  static auto Call(First first, Args... args) {
+  static auto Call(Site site, First first, Args... args) {
     if constexpr (std::is_same_v<First, VkPhysicalDevice>) {
-      auto* pd = reinterpret_cast<PhysicalDeviceObject*>(first);
-      return (static_cast<const InstanceTable*>(pd->dispatch)->*Member)(pd->next, args...);
+      PhysicalDeviceObject& pd = CheckedPhysicalDevice(site, first);
+      return (static_cast<const InstanceTable*>(pd.dispatch)->*Member)(pd.next, args...);
     } else {
-      return ((*reinterpret_cast<const InstanceTable* const*>(first))->*Member)(first, args...);
+      return (CheckedInstance(site, first).*Member)(first, args...);
     }
   }
 };
 
 template <>
 struct InstanceTrampoline<&InstanceTable::DestroyInstance> {
-  static void Call(VkInstance instance, const VkAllocationCallbacks* allocator) {
-    if (LoaderInstance* li = LoaderInstance::FromHandle(instance)) {
-      li->Destroy(allocator);
-      PublishedPlans::Get().ReleaseNativeInstance(li);
-    }
+  static void Call(Site site, VkInstance instance, const VkAllocationCallbacks* allocator) {
+    if (instance == nullptr) return;  // valid: destroys nothing
+    CheckedInstance(site, instance);
+    LoaderInstance* li = LoaderInstance::FromHandle(instance);
+    li->Destroy(allocator);
+    PublishedPlans::Get().ReleaseNativeInstance(li);
   }
 };
 template <>
 struct InstanceTrampoline<&InstanceTable::EnumeratePhysicalDevices> {
-  static VkResult Call(VkInstance instance, uint32_t* count, VkPhysicalDevice* devices) {
-    LoaderInstance* li = LoaderInstance::FromHandle(instance);
-    return li != nullptr ? li->EnumeratePhysicalDevices(count, devices) : VK_ERROR_INITIALIZATION_FAILED;
+  static VkResult Call(Site site, VkInstance instance, uint32_t* count, VkPhysicalDevice* devices) {
+    CheckedInstance(site, instance);
+    return LoaderInstance::FromHandle(instance)->EnumeratePhysicalDevices(count, devices);
   }
 };
 template <>
 struct InstanceTrampoline<&InstanceTable::EnumeratePhysicalDeviceGroups> {
-  static VkResult Call(VkInstance instance, uint32_t* count, VkPhysicalDeviceGroupProperties* groups) {
-    LoaderInstance* li = LoaderInstance::FromHandle(instance);
-    return li != nullptr ? li->EnumeratePhysicalDeviceGroups(count, groups) : VK_ERROR_INITIALIZATION_FAILED;
+  static VkResult Call(Site site, VkInstance instance, uint32_t* count, VkPhysicalDeviceGroupProperties* groups) {
+    CheckedInstance(site, instance);
+    return LoaderInstance::FromHandle(instance)->EnumeratePhysicalDeviceGroups(count, groups);
   }
 };
 template <>
 struct InstanceTrampoline<&InstanceTable::EnumeratePhysicalDeviceGroupsKHR> : InstanceTrampoline<&InstanceTable::EnumeratePhysicalDeviceGroups> {};
 template <>
 struct InstanceTrampoline<&InstanceTable::CreateDevice> {
-  static VkResult Call(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* info, const VkAllocationCallbacks* allocator,
+  static VkResult Call(Site site, VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* info, const VkAllocationCallbacks* allocator,
                        VkDevice* device) {
-    auto* pd = reinterpret_cast<PhysicalDeviceObject*>(physicalDevice);
-    if (pd == nullptr || pd->owner == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
-    return pd->owner->CreateDevice(pd, info, allocator, device);
+    PhysicalDeviceObject& pd = CheckedPhysicalDevice(site, physicalDevice);
+    return pd.owner->CreateDevice(&pd, info, allocator, device);
   }
 };
 
@@ -74,16 +110,18 @@ struct DeviceTrampoline;
 template <typename Fn, Fn DeviceTable::*Member>
 struct DeviceTrampoline<Member> {
   template <typename First, typename... Args>
-  static auto Call(First first, Args... args) {
-    return ((*reinterpret_cast<const DeviceTable* const*>(first))->*Member)(first, args...);
+  static auto Call(Site site, First first, Args... args) {
+    return (CheckedDevice(site, first).*Member)(first, args...);
   }
 };
 
 template <>
 struct DeviceTrampoline<&DeviceTable::DestroyDevice> {
-  static void Call(VkDevice device, const VkAllocationCallbacks* allocator) {
+  static void Call(Site site, VkDevice device, const VkAllocationCallbacks* allocator) {
+    if (device == nullptr) return;  // valid: destroys nothing
+    CheckedDevice(site, device);
     LoaderDevice* ld = LoaderDevice::FromObject(device);
-    if (ld != nullptr && !ld->destroyed) ld->instance->DestroyDevice(ld, allocator);
+    ld->instance->DestroyDevice(ld, allocator);
   }
 };
 // Queues and command buffers come from the driver with the loader magic: point them at the
@@ -104,24 +142,24 @@ inline void StampQueue(const DeviceTable* table, VkQueue* queue) noexcept {
 }
 template <>
 struct DeviceTrampoline<&DeviceTable::GetDeviceQueue> {
-  static void Call(VkDevice device, uint32_t family, uint32_t index, VkQueue* queue) {
-    const DeviceTable* table = *reinterpret_cast<const DeviceTable* const*>(device);
+  static void Call(Site site, VkDevice device, uint32_t family, uint32_t index, VkQueue* queue) {
+    const DeviceTable* table = &CheckedDevice(site, device);
     table->GetDeviceQueue(device, family, index, queue);
     if (queue != nullptr) StampQueue(table, queue);
   }
 };
 template <>
 struct DeviceTrampoline<&DeviceTable::GetDeviceQueue2> {
-  static void Call(VkDevice device, const VkDeviceQueueInfo2* info, VkQueue* queue) {
-    const DeviceTable* table = *reinterpret_cast<const DeviceTable* const*>(device);
+  static void Call(Site site, VkDevice device, const VkDeviceQueueInfo2* info, VkQueue* queue) {
+    const DeviceTable* table = &CheckedDevice(site, device);
     table->GetDeviceQueue2(device, info, queue);
     if (queue != nullptr) StampQueue(table, queue);
   }
 };
 template <>
 struct DeviceTrampoline<&DeviceTable::AllocateCommandBuffers> {
-  static VkResult Call(VkDevice device, const VkCommandBufferAllocateInfo* info, VkCommandBuffer* buffers) {
-    const DeviceTable* table = *reinterpret_cast<const DeviceTable* const*>(device);
+  static VkResult Call(Site site, VkDevice device, const VkCommandBufferAllocateInfo* info, VkCommandBuffer* buffers) {
+    const DeviceTable* table = &CheckedDevice(site, device);
     const VkResult res = table->AllocateCommandBuffers(device, info, buffers);
     if (res == VK_SUCCESS && info != nullptr) {
       for (uint32_t i = 0; i < info->commandBufferCount; ++i) {
@@ -140,7 +178,8 @@ const DeviceTable& DeviceTrampolines();
 // top of the chain.
 template <>
 struct DeviceTrampoline<&DeviceTable::GetDeviceProcAddr> {
-  static PFN_vkVoidFunction Call(VkDevice device, const char* name) {
+  // No handle check: NULL (or a destroyed device) gets NULL, as from the Khronos loader.
+  static PFN_vkVoidFunction Call(Site, VkDevice device, const char* name) {
     if (device == nullptr || name == nullptr) return nullptr;
     LoaderDevice* ld = LoaderDevice::FromObject(device);
     if (ld == nullptr || ld->destroyed) return nullptr;
@@ -161,10 +200,14 @@ struct DeviceTrampoline<&DeviceTable::GetDeviceProcAddr> {
 
 // Every instance and device command as a (hidden) trampoline; vkGetInstanceProcAddr hands
 // these out, and the core ones are exported below.
+// KL_VK_SITE(name, (first, ...)): the command's name and its first (dispatchable) parameter's.
+#define KL_VK_FIRST_NAME(first, ...) #first
+#define KL_VK_ARGS(...) __VA_ARGS__
+#define KL_VK_SITE(name, args) Site{#name, KL_VK_FIRST_NAME args}
 #define KL_VK_INSTANCE_TRAMPOLINE(name, member, ret, params, args) \
-  ret VKAPI_CALL Trampoline_##name params { return InstanceTrampoline<&InstanceTable::member>::Call args; }
+  ret VKAPI_CALL Trampoline_##name params { return InstanceTrampoline<&InstanceTable::member>::Call(KL_VK_SITE(name, args), KL_VK_ARGS args); }
 #define KL_VK_DEVICE_TRAMPOLINE(name, member, ret, params, args) \
-  ret VKAPI_CALL Trampoline_##name params { return DeviceTrampoline<&DeviceTable::member>::Call args; }
+  ret VKAPI_CALL Trampoline_##name params { return DeviceTrampoline<&DeviceTable::member>::Call(KL_VK_SITE(name, args), KL_VK_ARGS args); }
 namespace {
 KL_VK_INSTANCE_COMMAND_SIGNATURES(KL_VK_INSTANCE_TRAMPOLINE)
 KL_VK_DEVICE_COMMAND_SIGNATURES(KL_VK_DEVICE_TRAMPOLINE)

@@ -66,7 +66,7 @@ asm(R"(
 #endif
 #if defined(__x86_64__) && (defined(__linux__) || defined(_WIN32))
 // PhysicalDeviceObject: dispatch at 0, next at 8, unknown-slot table at 16 (static_asserts in
-// loader_instance.h). DeviceDispatch: 64 slots, then the table the object's first word points at.
+// loader_instance.h). DeviceDispatch: 64 slots, the magic word, then the table the object's first word points at.
 // The first argument is in rdi (System V) or rcx (Microsoft x64); the others (registers and
 // stack, with Windows' 32-byte home area) are left untouched; rax is scratch in both.
 #ifdef _WIN32
@@ -86,7 +86,7 @@ asm(R"(
   .macro KL_VK_DEV_STUB i
   KL_VK_BEGIN kl_vk_dev_stub_\i
   movq ()" KL_VK_ARG0 R"(), %rax
-  jmpq *(-8*(64-\i))(%rax)
+  jmpq *(-8*(65-\i))(%rax)
   KL_VK_END kl_vk_dev_stub_\i
   .endm
 )");
@@ -110,7 +110,7 @@ asm(R"(
   KL_VK_BEGIN kl_vk_dev_stub_\i
   hint #34
   ldr x16, [x0]
-  sub x16, x16, #(8*(64-\i))
+  sub x16, x16, #(8*(65-\i))
   ldr x16, [x16]
   br x16
   KL_VK_END kl_vk_dev_stub_\i

@@ -6,7 +6,8 @@
 //    with its `next` handle and jumps to unknown[i] of the object's slot table (the trampoline's
 //    chain or a driver's);
 //  - device stub i: the first argument is any device-level dispatchable object; its first word
-//    points at a DeviceDispatch::table, preceded by the kUnknownSlots unknown-command slots.
+//    points at a DeviceDispatch::table, preceded by its magic word and, below that, the
+//    kUnknownSlots unknown-command slots.
 #pragma once
 
 #include <cstddef>

@@ -1,10 +1,13 @@
 // The C ABI for native callers in the same process: after the application publishes a plan,
 // native code that only uses the addon's exported functions (test/native/vulkan_c_abi) lists
-// extensions, creates an instance, a device and a queue, and destroys them.
+// extensions, creates an instance, a device and a queue, and destroys them; a wrong dispatchable
+// handle ends the process in abort() with the Khronos loader's words, never in a jump through it.
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../lib/native.js';
+import { repoRoot } from '../helpers/paths.js';
 import { publishVulkanPlan } from '../../lib/vulkan/api/index.js';
 import { driver, layer, mappedLibraries, plan, testLibrary } from './helpers.js';
 
@@ -36,5 +39,37 @@ describe('the exported C functions for native callers', () => {
   it('VK-CH-4: publishing again replaces the snapshot', () => {
     publishVulkanPlan(plan([driver(testLibrary('vulkan_test_driver', 'kl_vk_driver_v6'))]));
     expect(runNative().report).toContain('name=kl-v6|c-abi queue=ok');
+  });
+
+  // What the Khronos loader's trampolines do with a handle that is not theirs: a fatal
+  // "<command>: Invalid <parameter> [VUID-<command>-<parameter>-parameter]", then abort().
+  function misuse(what: string) {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'test/vulkan-native/fixtures/c-abi-misuse.ts'), what], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    return { signal: r.signal, status: r.status, stdout: r.stdout, stderr: r.stderr };
+  }
+
+  it.each([
+    ['command-buffer-null', 'vkCmdPushConstants', 'commandBuffer', '(nil)'],
+    ['command-buffer-foreign', 'vkCmdPushConstants', 'commandBuffer', '0x'],
+    ['queue-foreign', 'vkQueueWaitIdle', 'queue', '0x'],
+    ['physical-device-null', 'vkGetPhysicalDeviceProperties', 'physicalDevice', '(nil)'],
+    ['physical-device-foreign', 'vkGetPhysicalDeviceProperties', 'physicalDevice', '0x'],
+    ['instance-foreign', 'vkEnumeratePhysicalDevices', 'instance', '0x'],
+  ])('VK-CH-2: %s: the exported %s refuses the %s handle with the Khronos loader\'s message and abort(), not a crash', (what, command, handle, value) => {
+    const r = misuse(what);
+    expect(r.stdout).not.toContain('survived');
+    expect(r.stderr).toContain(`khronos-loader: ${command}: Invalid ${handle} [VUID-${command}-${handle}-parameter] (${value}`);
+    expect(r.signal).toBe('SIGABRT');
+  });
+
+  it('VK-CH-2: vkDestroyDevice(NULL) and vkDestroyInstance(NULL) are valid and do nothing; the real ones still work after', () => {
+    const r = misuse('destroy-null');
+    expect(r.stderr).not.toContain('Invalid');
+    expect(r.stdout.trim()).toBe('destroy-null ok');
+    expect(r.status).toBe(0);
   });
 });

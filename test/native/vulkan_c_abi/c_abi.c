@@ -90,3 +90,88 @@ KL_EXPORT int kl_vk_c_abi_run(const char* addonPath, char* report, size_t size) 
            props.deviceName, queue != NULL ? "ok" : "null", (int)wait);
   return 0;
 }
+
+/* Misuse through the exports, as the Khronos loader's trampolines meet it: `what` names one wrong
+ * call, made after an instance, a physical device and a device exist (the plan's driver):
+ *   "destroy-null"         vkDestroyDevice(NULL) and vkDestroyInstance(NULL): valid, nothing happens;
+ *                          then the real ones; report "destroy-null ok"
+ *   "command-buffer-null"  vkCmdPushConstants(NULL, ...)
+ *   "command-buffer-foreign" vkCmdPushConstants on an object whose first word points at a table
+ *                          this loader did not make (another loader's command buffer)
+ *   "queue-foreign"        vkQueueWaitIdle on such an object
+ *   "physical-device-null" vkGetPhysicalDeviceProperties(NULL, ...)
+ *   "physical-device-foreign" vkGetPhysicalDeviceProperties on the device's own VkDevice handle
+ *   "instance-foreign"     vkEnumeratePhysicalDevices on an object that is not an instance
+ * Every call but "destroy-null" must end the process in abort() with the loader's message; if it
+ * returns, the report says "survived <what>" and the function returns 1. */
+KL_EXPORT int kl_vk_c_abi_misuse(const char* addonPath, const char* what, char* report, size_t size) {
+  void* addon = dlopen(addonPath, RTLD_NOW | RTLD_NOLOAD);
+  if (addon == NULL) FAIL("dlopen", 0);
+  PFN_vkCreateInstance createInstance = (PFN_vkCreateInstance)dlsym(addon, "vkCreateInstance");
+  PFN_vkDestroyInstance destroyInstance = (PFN_vkDestroyInstance)dlsym(addon, "vkDestroyInstance");
+  PFN_vkEnumeratePhysicalDevices enumerateDevices = (PFN_vkEnumeratePhysicalDevices)dlsym(addon, "vkEnumeratePhysicalDevices");
+  PFN_vkGetPhysicalDeviceProperties getProperties = (PFN_vkGetPhysicalDeviceProperties)dlsym(addon, "vkGetPhysicalDeviceProperties");
+  PFN_vkCreateDevice createDevice = (PFN_vkCreateDevice)dlsym(addon, "vkCreateDevice");
+  PFN_vkDestroyDevice destroyDevice = (PFN_vkDestroyDevice)dlsym(addon, "vkDestroyDevice");
+  PFN_vkCmdPushConstants pushConstants = (PFN_vkCmdPushConstants)dlsym(addon, "vkCmdPushConstants");
+  PFN_vkQueueWaitIdle waitIdle = (PFN_vkQueueWaitIdle)dlsym(addon, "vkQueueWaitIdle");
+  dlclose(addon);
+  if (!createInstance || !destroyInstance || !enumerateDevices || !getProperties || !createDevice || !destroyDevice || !pushConstants ||
+      !waitIdle)
+    FAIL("dlsym", 0);
+
+  VkInstanceCreateInfo info;
+  memset(&info, 0, sizeof(info));
+  info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+  VkInstance instance = NULL;
+  VkResult res = createInstance(&info, NULL, &instance);
+  if (res != VK_SUCCESS) FAIL("vkCreateInstance", res);
+  uint32_t count = 1;
+  VkPhysicalDevice physicalDevice = NULL;
+  res = enumerateDevices(instance, &count, &physicalDevice);
+  if (res < 0 || count == 0) FAIL("vkEnumeratePhysicalDevices", res);
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo queueInfo;
+  memset(&queueInfo, 0, sizeof(queueInfo));
+  queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+  queueInfo.queueCount = 1;
+  queueInfo.pQueuePriorities = &priority;
+  VkDeviceCreateInfo deviceInfo;
+  memset(&deviceInfo, 0, sizeof(deviceInfo));
+  deviceInfo.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  deviceInfo.queueCreateInfoCount = 1;
+  deviceInfo.pQueueCreateInfos = &queueInfo;
+  VkDevice device = NULL;
+  res = createDevice(physicalDevice, &deviceInfo, NULL, &device);
+  if (res != VK_SUCCESS) FAIL("vkCreateDevice", res);
+
+  /* Another loader's object: its first word points into a table of zeros (readable around it). */
+  static const void* foreignTable[1024];
+  const void* foreignObject[2] = {&foreignTable[8], NULL};
+  const uint32_t values[4] = {1, 2, 3, 4};
+  VkPhysicalDeviceProperties props;
+  if (strcmp(what, "destroy-null") == 0) {
+    destroyDevice(NULL, NULL);
+    destroyInstance(NULL, NULL);
+    destroyDevice(device, NULL);
+    destroyInstance(instance, NULL);
+    snprintf(report, size, "destroy-null ok");
+    return 0;
+  } else if (strcmp(what, "command-buffer-null") == 0) {
+    pushConstants(NULL, VK_NULL_HANDLE, 0x20, 0, sizeof(values), values);
+  } else if (strcmp(what, "command-buffer-foreign") == 0) {
+    pushConstants((VkCommandBuffer)(void*)foreignObject, VK_NULL_HANDLE, 0x20, 0, sizeof(values), values);
+  } else if (strcmp(what, "queue-foreign") == 0) {
+    waitIdle((VkQueue)(void*)foreignObject);
+  } else if (strcmp(what, "physical-device-null") == 0) {
+    getProperties(NULL, &props);
+  } else if (strcmp(what, "physical-device-foreign") == 0) {
+    getProperties((VkPhysicalDevice)(void*)device, &props);
+  } else if (strcmp(what, "instance-foreign") == 0) {
+    enumerateDevices((VkInstance)(void*)foreignObject, &count, NULL);
+  } else {
+    FAIL("unknown misuse", 0);
+  }
+  snprintf(report, size, "survived %s", what);
+  return 1;
+}

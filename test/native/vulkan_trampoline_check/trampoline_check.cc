@@ -21,8 +21,9 @@ struct FakePhysicalDevice {  // PhysicalDeviceObject's first three words
   void* next;
   const PFN_vkVoidFunction* unknown;
 };
-struct FakeDeviceDispatch {  // DeviceDispatch: the slots, then the table the object points at
+struct FakeDeviceDispatch {  // DeviceDispatch: the slots, the magic word, then the table the object points at
   std::array<PFN_vkVoidFunction, kUnknownSlots> unknown{};
+  uint64_t magic = 0;
   std::array<void*, 4> table{};
 };
 struct FakeDevice {
