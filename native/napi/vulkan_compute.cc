@@ -13,6 +13,7 @@
 
 #include "napi/errors.h"
 #include "napi/vulkan.h"
+#include "napi/vulkan_record_calls.h"
 #include "vulkan/trampolines.h"
 
 // The addon's exported core commands (defined in vulkan/trampolines.cc), declared for this file.
@@ -466,61 +467,6 @@ Napi::Value ResetCommandBuffer(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-Napi::Value CmdBindComputePipeline(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  vkCmdBindPipeline(Handle<VkCommandBuffer>(env, info[0], "commandBuffer"), VK_PIPELINE_BIND_POINT_COMPUTE,
-                    Handle<VkPipeline>(env, info[1], "pipeline"));
-  return env.Undefined();
-}
-
-Napi::Value CmdBindComputeDescriptorSet(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  VkDescriptorSet set = Handle<VkDescriptorSet>(env, info[3], "set");
-  vkCmdBindDescriptorSets(Handle<VkCommandBuffer>(env, info[0], "commandBuffer"), VK_PIPELINE_BIND_POINT_COMPUTE,
-                          Handle<VkPipelineLayout>(env, info[1], "layout"), U32(env, info[2], "firstSet"), 1, &set, 0, nullptr);
-  return env.Undefined();
-}
-
-Napi::Value CmdPushConstants(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (!info[4].IsTypedArray() && !info[4].IsDataView()) throw ArgumentError(env, "data must be a TypedArray or DataView");
-  // The view's own data pointer: its buffer may be a SharedArrayBuffer (which Napi::ArrayBuffer
-  // refuses) or resizable; a detached or out-of-bounds view has no bytes.
-  void* data = nullptr;
-  size_t length = 0;
-  if (info[4].IsTypedArray()) {
-    napi_typedarray_type type;
-    size_t elements = 0;
-    NAPI_THROW_IF_FAILED(env, napi_get_typedarray_info(env, info[4], &type, &elements, &data, nullptr, nullptr), env.Undefined());
-    length = info[4].As<Napi::TypedArray>().ByteLength();
-  } else {
-    NAPI_THROW_IF_FAILED(env, napi_get_dataview_info(env, info[4], &length, &data, nullptr, nullptr), env.Undefined());
-  }
-  if (data == nullptr || length == 0) throw ArgumentError(env, "data has no bytes (an empty, detached or out-of-bounds view)");
-  vkCmdPushConstants(Handle<VkCommandBuffer>(env, info[0], "commandBuffer"), Handle<VkPipelineLayout>(env, info[1], "layout"),
-                     U32(env, info[2], "stageFlags"), U32(env, info[3], "offset"), static_cast<uint32_t>(length), data);
-  return env.Undefined();
-}
-
-Napi::Value CmdDispatch(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  vkCmdDispatch(Handle<VkCommandBuffer>(env, info[0], "commandBuffer"), U32(env, info[1], "groupCountX"), U32(env, info[2], "groupCountY"),
-                U32(env, info[3], "groupCountZ"));
-  return env.Undefined();
-}
-
-// One global VkMemoryBarrier between two stages.
-Napi::Value CmdPipelineBarrier(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  VkMemoryBarrier barrier{};
-  barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-  barrier.srcAccessMask = U32(env, info[3], "srcAccessMask");
-  barrier.dstAccessMask = U32(env, info[4], "dstAccessMask");
-  vkCmdPipelineBarrier(Handle<VkCommandBuffer>(env, info[0], "commandBuffer"), U32(env, info[1], "srcStageMask"),
-                       U32(env, info[2], "dstStageMask"), 0, 1, &barrier, 0, nullptr, 0, nullptr);
-  return env.Undefined();
-}
-
 Napi::Value CmdCopyBuffer(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   VkBufferCopy region{U64(env, info[3], "srcOffset"), U64(env, info[4], "dstOffset"), U64(env, info[5], "size")};
@@ -761,11 +707,7 @@ Napi::Object VulkanComputeFunctions(Napi::Env env) {
   add("beginCommandBuffer", BeginCommandBuffer);
   add("endCommandBuffer", EndCommandBuffer);
   add("resetCommandBuffer", ResetCommandBuffer);
-  add("cmdBindComputePipeline", CmdBindComputePipeline);
-  add("cmdBindComputeDescriptorSet", CmdBindComputeDescriptorSet);
-  add("cmdPushConstants", CmdPushConstants);
-  add("cmdDispatch", CmdDispatch);
-  add("cmdPipelineBarrier", CmdPipelineBarrier);
+  AddRecordCalls(env, o);  // cmdBindComputePipeline ... cmdPipelineBarrier: raw N-API
   add("cmdCopyBuffer", CmdCopyBuffer);
   add("cmdImageBarrier", CmdImageBarrier);
   add("createImageView", CreateImageView);

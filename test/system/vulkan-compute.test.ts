@@ -13,6 +13,7 @@ import { createInstanceFromPlan, VK_API_VERSION_1_1, VulkanError, type Device, t
 import { missingSystemComponent } from '../helpers/system.js';
 import { hasValidation, missingRealDriver, missingValidation, ON_LAVAPIPE, REAL_DEVICE_NAME, REAL_DRIVER_MANIFEST, realDriverLoader } from '../helpers/vulkan-lavapipe.js';
 import { driver, plan, testLibrary } from '../vulkan-native/helpers.js';
+import { vulkanCompute } from '../../lib/vulkan/api/native-compute.js';
 import { tsWorker } from '../openxr-api/fixtures/ts-worker.js';
 
 const skip = missingRealDriver();
@@ -264,7 +265,7 @@ describe.skipIf(skip !== null)('the typed Vulkan compute API on the real driver'
 
 describe('the typed Vulkan API on the project\'s test driver (no vkDeviceWaitIdle)', () => {
   it('NODE-1, NODE-2: waitIdle() on a chain without vkDeviceWaitIdle throws VulkanError instead of calling NULL; a device with no objects is destroyed without waiting', () => {
-    const instance = createInstanceFromPlan(plan([driver(testLibrary('vulkan_test_driver', 'kl_vk_driver_v7'))]), { applicationName: 'kl-no-wait' });
+    const instance = createInstanceFromPlan(plan([driver(testLibrary('vulkan_test_driver', 'kl_vk_driver_no_wait_idle'))]), { applicationName: 'kl-no-wait' });
     open.push(instance);
     const device = instance.enumeratePhysicalDevices()[0]!.createDevice({ queueCreateInfos: [{ queueFamilyIndex: 0, queuePriorities: [1] }] });
     try {
@@ -276,6 +277,37 @@ describe('the typed Vulkan API on the project\'s test driver (no vkDeviceWaitIdl
     }
     device.destroy();
     expect(device.isDestroyed).toBe(true);
+  });
+
+  it('NODE-2: the per-command recording functions (raw N-API) refuse a wrong argument with a TypeError naming it, before any Vulkan call', () => {
+    const instance = createInstanceFromPlan(plan([driver(testLibrary('vulkan_test_driver', 'kl_vk_driver_v7'))]), { applicationName: 'kl-record-args' });
+    open.push(instance);
+    const device = instance.enumeratePhysicalDevices()[0]!.createDevice({ queueCreateInfos: [{ queueFamilyIndex: 0, queuePriorities: [1] }] });
+    const cb = device.createCommandPool(0).allocateCommandBuffer().begin();
+    const layout = device.createPipelineLayout([], [{ stageFlags: 0x20, offset: 0, size: 8 }]);
+    const n = vulkanCompute();
+    const refused = (call: () => void, message: string) => {
+      try {
+        call();
+        expect.unreachable(message);
+      } catch (e) {
+        expect(e).toBeInstanceOf(TypeError);
+        expect((e as TypeError & { code?: string }).code).toBe('KL_INVALID_ARGUMENT');
+        expect((e as Error).message).toBe(message);
+      }
+    };
+    refused(() => n.cmdDispatch(1 as unknown as bigint, 1, 1, 1), 'commandBuffer must be a bigint handle');
+    refused(() => n.cmdDispatch(cb.handle, -1, 1, 1), 'groupCountX must be an integer in [0, 2^32)');
+    refused(() => n.cmdDispatch(cb.handle, 1, 1.5, 1), 'groupCountY must be an integer in [0, 2^32)');
+    refused(() => n.cmdBindComputePipeline(cb.handle, 'p' as unknown as bigint), 'pipeline must be a bigint handle');
+    refused(() => n.cmdBindComputeDescriptorSet(cb.handle, layout.handle, 2 ** 32, 1n), 'firstSet must be an integer in [0, 2^32)');
+    refused(() => n.cmdPushConstants(cb.handle, layout.handle, 0x20, 0, [1, 2] as unknown as Uint32Array), 'data must be a TypedArray or DataView');
+    refused(() => n.cmdPushConstants(cb.handle, layout.handle, 0x20, 0, new Uint32Array(0)), 'data has no bytes (an empty, detached or out-of-bounds view)');
+    refused(() => n.cmdPipelineBarrier(cb.handle, 0x800, 0x800, 0x40, undefined as unknown as number), 'dstAccessMask must be an integer in [0, 2^32)');
+    // Right arguments are recorded (the test driver counts them; recording them raises nothing).
+    n.cmdDispatch(cb.handle, 1, 1, 1);
+    n.cmdPushConstants(cb.handle, layout.handle, 0x20, 0, new DataView(new ArrayBuffer(8)));
+    cb.end();
   });
 });
 

@@ -43,6 +43,10 @@ interface PhysicalDeviceLike {
 
 export class Device implements DeviceOwner {
   readonly #native: NativeVulkanDevice;
+  // Kept here, not asked of the native device: every recorded command checks it (through each
+  // object it names), and the native getter is an N-API call each time. Only destroy() below
+  // destroys the native device (the instance's destroy() goes through it too).
+  #destroyed = false;
   readonly #queueCounts: ReadonlyMap<number, number>;
   readonly #onDestroy: (d: Device) => void;
   /** The VkDevice, read once: the per-call paths pass it without asking the native side again. */
@@ -126,7 +130,7 @@ export class Device implements DeviceOwner {
   }
 
   get isDestroyed(): boolean {
-    return this.#native.isDestroyed;
+    return this.#destroyed;
   }
 
   get handle(): bigint {
@@ -151,7 +155,7 @@ export class Device implements DeviceOwner {
 
   /** @internal The VkDevice; VulkanError once the device (or its instance) is destroyed. */
   get liveHandle(): bigint {
-    if (this.#native.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'the Vulkan device (or its instance) was destroyed');
+    if (this.#destroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'the Vulkan device (or its instance) was destroyed');
     return this.#handle;
   }
 
@@ -246,7 +250,7 @@ export class Device implements DeviceOwner {
 
   /** Waits for the device to go idle, destroys what it owns (newest first), then the device. Does nothing once destroyed. */
   destroy(): void {
-    if (this.#native.isDestroyed) return;
+    if (this.#destroyed) return;
     this.checkUnused();
     for (const child of this.#children) {
       if (child instanceof Fence && child.waiting) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'a fence of this device is being waited on (await fence.wait() first)');
@@ -258,6 +262,7 @@ export class Device implements DeviceOwner {
     this.#children.clear();
     this.#queues.clear();
     withVulkanErrors(() => this.#native.destroy());
+    this.#destroyed = true;
     this.#onDestroy(this);
   }
 }

@@ -13,6 +13,7 @@
 //   KL_DRIVER_NO_MAGIC       1: the VkDevice does not start with the loader magic
 //   KL_DRIVER_API_1_0        1: no vkEnumerateInstanceVersion; vkCreateInstance refuses apiVersion > 1.0
 //   KL_DRIVER_PORTABILITY    1: reports VK_KHR_portability_enumeration
+//   KL_DRIVER_NO_DEVICE_WAIT_IDLE 1: vkGetDeviceProcAddr answers NULL for vkDeviceWaitIdle
 //   KL_DRIVER_FAULTS         1: the environment chooses a fault to inject (KL_FAULT_IN=driver,
 //                            ../fault_injection/fault_injection.h): negotiation, vkCreateInstance,
 //                            the two-call enumerations, vkCreateDevice, vk_icdGetInstanceProcAddr look-ups
@@ -50,6 +51,9 @@
 #endif
 #ifndef KL_DRIVER_FAULTS
 #define KL_DRIVER_FAULTS 0
+#endif
+#ifndef KL_DRIVER_NO_DEVICE_WAIT_IDLE
+#define KL_DRIVER_NO_DEVICE_WAIT_IDLE 0
 #endif
 
 namespace {
@@ -153,16 +157,27 @@ struct Device {
   Queue queues[kQueueCount];
 };
 
-// Command buffers that record nothing but how many vkCmdPushConstants calls reached the driver
-// (`bench vulkan --driver`: the loader's trampoline, with no driver work beside it to hide it).
+// Command buffers that record nothing but how many commands reached the driver (`bench vulkan
+// --driver` and `--command record --driver`: the loader's trampolines and the encoder, with no
+// driver work beside them to hide them).
 struct CommandBuffer {
   VK_LOADER_DATA loaderData;
-  uint64_t pushConstants = 0;
+  uint64_t commands = 0;
 };
 struct CommandPool {
   std::vector<std::unique_ptr<CommandBuffer>> buffers;
 };
+// The compute objects the record benchmark and the typed API create: buffers, memory (real bytes,
+// so mapping works), descriptor set layouts, pools and sets, shader modules, pipeline layouts and
+// pipelines. None does any work; each is a heap object its destroy call frees.
 struct PipelineLayout {};
+struct Object {};
+struct Memory {
+  std::vector<std::byte> bytes;
+};
+struct DescriptorPool {
+  std::vector<std::unique_ptr<Object>> sets;
+};
 
 // What this driver negotiated (its one piece of process state).
 struct DriverState {
@@ -339,7 +354,7 @@ void VKAPI_CALL GetPhysicalDeviceQueueFamilyProperties(VkPhysicalDevice, uint32_
 }
 
 // The rest of what the Khronos loader requires of every driver: a device with no features, no
-// formats, no memory types (the tests only create devices and queues).
+// formats, and one memory type (below).
 void VKAPI_CALL GetPhysicalDeviceFeatures(VkPhysicalDevice, VkPhysicalDeviceFeatures* f) { std::memset(f, 0, sizeof(*f)); }
 void VKAPI_CALL GetPhysicalDeviceFormatProperties(VkPhysicalDevice, VkFormat, VkFormatProperties* p) { std::memset(p, 0, sizeof(*p)); }
 VkResult VKAPI_CALL GetPhysicalDeviceImageFormatProperties(VkPhysicalDevice, VkFormat, VkImageType, VkImageTiling, VkImageUsageFlags,
@@ -347,7 +362,16 @@ VkResult VKAPI_CALL GetPhysicalDeviceImageFormatProperties(VkPhysicalDevice, VkF
   std::memset(p, 0, sizeof(*p));
   return VK_ERROR_FORMAT_NOT_SUPPORTED;
 }
-void VKAPI_CALL GetPhysicalDeviceMemoryProperties(VkPhysicalDevice, VkPhysicalDeviceMemoryProperties* p) { std::memset(p, 0, sizeof(*p)); }
+// One memory type (device-local, host-visible and coherent) in one 1 GiB heap.
+void VKAPI_CALL GetPhysicalDeviceMemoryProperties(VkPhysicalDevice, VkPhysicalDeviceMemoryProperties* p) {
+  std::memset(p, 0, sizeof(*p));
+  p->memoryTypeCount = 1;
+  p->memoryTypes[0].propertyFlags = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  p->memoryTypes[0].heapIndex = 0;
+  p->memoryHeapCount = 1;
+  p->memoryHeaps[0].size = VkDeviceSize{1} << 30;
+  p->memoryHeaps[0].flags = VK_MEMORY_HEAP_DEVICE_LOCAL_BIT;
+}
 void VKAPI_CALL GetPhysicalDeviceSparseImageFormatProperties(VkPhysicalDevice, VkFormat, VkImageType, VkSampleCountFlagBits, VkImageUsageFlags,
                                                              VkImageTiling, uint32_t* count, VkSparseImageFormatProperties*) {
   *count = 0;
@@ -388,6 +412,7 @@ void VKAPI_CALL GetDeviceQueue(VkDevice device, uint32_t family, uint32_t index,
 }
 
 VkResult VKAPI_CALL QueueWaitIdle(VkQueue) { return VK_SUCCESS; }
+VkResult VKAPI_CALL DeviceWaitIdle(VkDevice) { return VK_SUCCESS; }
 
 VkResult VKAPI_CALL CreatePipelineLayout(VkDevice, const VkPipelineLayoutCreateInfo*, const VkAllocationCallbacks*, VkPipelineLayout* out) {
   *out = reinterpret_cast<VkPipelineLayout>(new PipelineLayout{});
@@ -421,8 +446,82 @@ VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer, const VkCommandBufferBeg
 VkResult VKAPI_CALL EndCommandBuffer(VkCommandBuffer) { return VK_SUCCESS; }
 VkResult VKAPI_CALL ResetCommandBuffer(VkCommandBuffer, VkCommandBufferResetFlags) { return VK_SUCCESS; }
 void VKAPI_CALL CmdPushConstants(VkCommandBuffer commandBuffer, VkPipelineLayout, VkShaderStageFlags, uint32_t, uint32_t, const void*) {
-  ++reinterpret_cast<CommandBuffer*>(commandBuffer)->pushConstants;
+  ++reinterpret_cast<CommandBuffer*>(commandBuffer)->commands;
 }
+void VKAPI_CALL CmdBindPipeline(VkCommandBuffer commandBuffer, VkPipelineBindPoint, VkPipeline) {
+  ++reinterpret_cast<CommandBuffer*>(commandBuffer)->commands;
+}
+void VKAPI_CALL CmdBindDescriptorSets(VkCommandBuffer commandBuffer, VkPipelineBindPoint, VkPipelineLayout, uint32_t, uint32_t, const VkDescriptorSet*,
+                                      uint32_t, const uint32_t*) {
+  ++reinterpret_cast<CommandBuffer*>(commandBuffer)->commands;
+}
+void VKAPI_CALL CmdDispatch(VkCommandBuffer commandBuffer, uint32_t, uint32_t, uint32_t) { ++reinterpret_cast<CommandBuffer*>(commandBuffer)->commands; }
+void VKAPI_CALL CmdPipelineBarrier(VkCommandBuffer commandBuffer, VkPipelineStageFlags, VkPipelineStageFlags, VkDependencyFlags, uint32_t,
+                                   const VkMemoryBarrier*, uint32_t, const VkBufferMemoryBarrier*, uint32_t, const VkImageMemoryBarrier*) {
+  ++reinterpret_cast<CommandBuffer*>(commandBuffer)->commands;
+}
+
+template <typename Handle, typename T = Object>
+VkResult Create(Handle* out) {
+  *out = reinterpret_cast<Handle>(new T{});
+  return VK_SUCCESS;
+}
+template <typename T = Object, typename Handle>
+void Destroy(Handle handle) {
+  delete reinterpret_cast<T*>(handle);
+}
+VkResult VKAPI_CALL CreateBuffer(VkDevice, const VkBufferCreateInfo*, const VkAllocationCallbacks*, VkBuffer* out) { return Create(out); }
+void VKAPI_CALL DestroyBuffer(VkDevice, VkBuffer b, const VkAllocationCallbacks*) { Destroy(b); }
+void VKAPI_CALL GetBufferMemoryRequirements(VkDevice, VkBuffer, VkMemoryRequirements* r) {
+  r->size = 4096;
+  r->alignment = 256;
+  r->memoryTypeBits = 1;
+}
+VkResult VKAPI_CALL AllocateMemory(VkDevice, const VkMemoryAllocateInfo* info, const VkAllocationCallbacks*, VkDeviceMemory* out) {
+  if (info->memoryTypeIndex != 0) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  *out = reinterpret_cast<VkDeviceMemory>(new Memory{std::vector<std::byte>(info->allocationSize)});
+  return VK_SUCCESS;
+}
+void VKAPI_CALL FreeMemory(VkDevice, VkDeviceMemory m, const VkAllocationCallbacks*) { Destroy<Memory>(m); }
+VkResult VKAPI_CALL BindBufferMemory(VkDevice, VkBuffer, VkDeviceMemory, VkDeviceSize) { return VK_SUCCESS; }
+VkResult VKAPI_CALL MapMemory(VkDevice, VkDeviceMemory m, VkDeviceSize offset, VkDeviceSize, VkMemoryMapFlags, void** data) {
+  *data = reinterpret_cast<Memory*>(m)->bytes.data() + offset;
+  return VK_SUCCESS;
+}
+void VKAPI_CALL UnmapMemory(VkDevice, VkDeviceMemory) {}
+VkResult VKAPI_CALL FlushOrInvalidateMemory(VkDevice, uint32_t, const VkMappedMemoryRange*) { return VK_SUCCESS; }
+VkResult VKAPI_CALL CreateShaderModule(VkDevice, const VkShaderModuleCreateInfo*, const VkAllocationCallbacks*, VkShaderModule* out) { return Create(out); }
+void VKAPI_CALL DestroyShaderModule(VkDevice, VkShaderModule m, const VkAllocationCallbacks*) { Destroy(m); }
+VkResult VKAPI_CALL CreateDescriptorSetLayout(VkDevice, const VkDescriptorSetLayoutCreateInfo*, const VkAllocationCallbacks*, VkDescriptorSetLayout* out) {
+  return Create(out);
+}
+void VKAPI_CALL DestroyDescriptorSetLayout(VkDevice, VkDescriptorSetLayout l, const VkAllocationCallbacks*) { Destroy(l); }
+VkResult VKAPI_CALL CreateDescriptorPool(VkDevice, const VkDescriptorPoolCreateInfo*, const VkAllocationCallbacks*, VkDescriptorPool* out) {
+  return Create<VkDescriptorPool, DescriptorPool>(out);
+}
+void VKAPI_CALL DestroyDescriptorPool(VkDevice, VkDescriptorPool p, const VkAllocationCallbacks*) { Destroy<DescriptorPool>(p); }
+VkResult VKAPI_CALL AllocateDescriptorSets(VkDevice, const VkDescriptorSetAllocateInfo* info, VkDescriptorSet* out) {
+  auto& sets = reinterpret_cast<DescriptorPool*>(info->descriptorPool)->sets;
+  for (uint32_t i = 0; i < info->descriptorSetCount; ++i) {
+    sets.push_back(std::make_unique<Object>());
+    out[i] = reinterpret_cast<VkDescriptorSet>(sets.back().get());
+  }
+  return VK_SUCCESS;
+}
+VkResult VKAPI_CALL FreeDescriptorSets(VkDevice, VkDescriptorPool pool, uint32_t count, const VkDescriptorSet* freed) {
+  auto& sets = reinterpret_cast<DescriptorPool*>(pool)->sets;
+  for (uint32_t i = 0; i < count; ++i) {
+    std::erase_if(sets, [&](const std::unique_ptr<Object>& s) { return reinterpret_cast<VkDescriptorSet>(s.get()) == freed[i]; });
+  }
+  return VK_SUCCESS;
+}
+void VKAPI_CALL UpdateDescriptorSets(VkDevice, uint32_t, const VkWriteDescriptorSet*, uint32_t, const VkCopyDescriptorSet*) {}
+VkResult VKAPI_CALL CreateComputePipelines(VkDevice, VkPipelineCache, uint32_t count, const VkComputePipelineCreateInfo*, const VkAllocationCallbacks*,
+                                           VkPipeline* out) {
+  for (uint32_t i = 0; i < count; ++i) Create(&out[i]);
+  return VK_SUCCESS;
+}
+void VKAPI_CALL DestroyPipeline(VkDevice, VkPipeline p, const VkAllocationCallbacks*) { Destroy(p); }
 
 // Commands the loader does not know: one physical-device command (answered by
 // vk_icdGetPhysicalDeviceProcAddr) and one device command (answered by vkGetDeviceProcAddr).
@@ -450,6 +549,9 @@ PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice, const char* name) {
   KL_ANSWER("vkDestroyDevice", DestroyDevice)
   KL_ANSWER("vkGetDeviceQueue", GetDeviceQueue)
   KL_ANSWER("vkQueueWaitIdle", QueueWaitIdle)
+  if constexpr (KL_DRIVER_NO_DEVICE_WAIT_IDLE == 0) {
+    KL_ANSWER("vkDeviceWaitIdle", DeviceWaitIdle)
+  }
   KL_ANSWER("vkCreatePipelineLayout", CreatePipelineLayout)
   KL_ANSWER("vkDestroyPipelineLayout", DestroyPipelineLayout)
   KL_ANSWER("vkCreateCommandPool", CreateCommandPool)
@@ -460,6 +562,31 @@ PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice, const char* name) {
   KL_ANSWER("vkEndCommandBuffer", EndCommandBuffer)
   KL_ANSWER("vkResetCommandBuffer", ResetCommandBuffer)
   KL_ANSWER("vkCmdPushConstants", CmdPushConstants)
+  KL_ANSWER("vkCmdBindPipeline", CmdBindPipeline)
+  KL_ANSWER("vkCmdBindDescriptorSets", CmdBindDescriptorSets)
+  KL_ANSWER("vkCmdDispatch", CmdDispatch)
+  KL_ANSWER("vkCmdPipelineBarrier", CmdPipelineBarrier)
+  KL_ANSWER("vkCreateBuffer", CreateBuffer)
+  KL_ANSWER("vkDestroyBuffer", DestroyBuffer)
+  KL_ANSWER("vkGetBufferMemoryRequirements", GetBufferMemoryRequirements)
+  KL_ANSWER("vkAllocateMemory", AllocateMemory)
+  KL_ANSWER("vkFreeMemory", FreeMemory)
+  KL_ANSWER("vkBindBufferMemory", BindBufferMemory)
+  KL_ANSWER("vkMapMemory", MapMemory)
+  KL_ANSWER("vkUnmapMemory", UnmapMemory)
+  KL_ANSWER("vkFlushMappedMemoryRanges", FlushOrInvalidateMemory)
+  KL_ANSWER("vkInvalidateMappedMemoryRanges", FlushOrInvalidateMemory)
+  KL_ANSWER("vkCreateShaderModule", CreateShaderModule)
+  KL_ANSWER("vkDestroyShaderModule", DestroyShaderModule)
+  KL_ANSWER("vkCreateDescriptorSetLayout", CreateDescriptorSetLayout)
+  KL_ANSWER("vkDestroyDescriptorSetLayout", DestroyDescriptorSetLayout)
+  KL_ANSWER("vkCreateDescriptorPool", CreateDescriptorPool)
+  KL_ANSWER("vkDestroyDescriptorPool", DestroyDescriptorPool)
+  KL_ANSWER("vkAllocateDescriptorSets", AllocateDescriptorSets)
+  KL_ANSWER("vkFreeDescriptorSets", FreeDescriptorSets)
+  KL_ANSWER("vkUpdateDescriptorSets", UpdateDescriptorSets)
+  KL_ANSWER("vkCreateComputePipelines", CreateComputePipelines)
+  KL_ANSWER("vkDestroyPipeline", DestroyPipeline)
   KL_ANSWER("vkKlTestDeviceCommand", KlTestDeviceCommand)
   return nullptr;
 }
