@@ -182,6 +182,9 @@ async function vulkanSection(): Promise<string> {
     alone.push(await runVulkanBench({ command, passthroughCounts: [0, 1, 3], iterations: iterations(1_000_000), repeats, processes, driverManifest, onProgress: progress }));
   }
   const record = await runRecordBench({ frames: iterations(RECORD_DEFAULT_FRAMES), repeats, onProgress: progress });
+  // And on the test driver, whose commands only count: the crossing and the encoder alone.
+  const recordAlone = await runRecordBench({ frames: iterations(RECORD_DEFAULT_FRAMES), repeats, driverManifest, onProgress: progress });
+  const recordAloneNamed = { ...recordAlone, driver: { ...recordAlone.driver, manifestPath: `${TEST_DRIVER_LIBRARY}, a manifest written for the run` } };
   const first = results[0];
   const load = os.loadavg().map((x) => x.toFixed(2)).join(', ');
   const version = khronosVulkanLoaderPackageVersion();
@@ -208,7 +211,8 @@ async function vulkanSection(): Promise<string> {
     '',
     ...alone.flatMap((r) => vulkanTargets(r, 'the test driver')),
     ...results.flatMap((r) => vulkanTargets(r)),
-    ...recordTargets(record),
+    ...recordTargets(record).map((line) => `${line} — on lavapipe`),
+    ...recordTargets(recordAlone).map((line) => `${line} — on the test driver`),
     '',
     ...alone.map((r) =>
       formatVulkanBenchMarkdown(
@@ -219,6 +223,7 @@ async function vulkanSection(): Promise<string> {
     ),
     ...results.map((r) => formatVulkanBenchMarkdown(r, { headingLevel: 3, omitRunInfo: true })),
     formatRecordBenchMarkdown(record, 3),
+    formatRecordBenchMarkdown(recordAloneNamed, 3, 'on the test driver: the crossing and the encoder alone'),
     VULKAN_END,
     '',
   ];
