@@ -1,10 +1,14 @@
 // `khronos-loader bench vulkan --command record` (issue 14): the CLI with tiny frame counts on
 // lavapipe (no timing thresholds: the targets live in the benchmark's report, not in tests).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../lib/cli/main.js';
 import { parseVulkanBenchArgs } from '../../lib/cli/bench-vulkan.js';
 import type { RecordBenchResult } from '../../lib/bench/run-vulkan-record-bench.js';
 import { LAVAPIPE_MANIFEST_CANDIDATES } from '../../lib/bench/run-vulkan-bench.js';
+import { testNativeDir } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -40,5 +44,16 @@ describe('bench vulkan --command record', () => {
       expect(result.measurement[way].runs).toBe(2);
       expect(result.measurement[way].median).toBeGreaterThan(0);
     }
+  }, 120_000);
+
+  it('BENCH #14: --driver the Vulkan test driver (its compute objects do nothing, its commands only count): the three ways run on it, so the crossing and the encoder are what its rows measure', async () => {
+    const manifest = path.join(mkdtempSync(path.join(tmpdir(), 'kl-record-driver-')), 'kl_vk_driver_v7.json');
+    const library = path.join(testNativeDir, 'vulkan_test_driver/libkl_vk_driver_v7.so');
+    writeFileSync(manifest, JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: library, api_version: '1.3.0' } }));
+    const json = await cli(['bench', 'vulkan', '--command', 'record', '--driver', manifest, '--iterations', '2', '--repeats', '2', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    const result = JSON.parse(json.stdout) as RecordBenchResult;
+    expect(result.driver.deviceName).toMatch(/^kl-v7\|/);
+    for (const way of ['perCall', 'encoder', 'cLoop'] as const) expect(result.measurement[way].runs).toBe(2);
   }, 120_000);
 });
