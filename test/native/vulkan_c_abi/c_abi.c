@@ -18,6 +18,22 @@
     return -1;                                                     \
   } while (0)
 
+/* vkCreateDevice with one queue of family 0. */
+static VkResult CreateDeviceWithOneQueue(PFN_vkCreateDevice createDevice, VkPhysicalDevice physicalDevice, VkDevice* device) {
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo queueInfo;
+  memset(&queueInfo, 0, sizeof(queueInfo));
+  queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+  queueInfo.queueCount = 1;
+  queueInfo.pQueuePriorities = &priority;
+  VkDeviceCreateInfo deviceInfo;
+  memset(&deviceInfo, 0, sizeof(deviceInfo));
+  deviceInfo.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  deviceInfo.queueCreateInfoCount = 1;
+  deviceInfo.pQueueCreateInfos = &queueInfo;
+  return createDevice(physicalDevice, &deviceInfo, NULL, device);
+}
+
 KL_EXPORT int kl_vk_c_abi_run(const char* addonPath, char* report, size_t size) {
   void* addon = dlopen(addonPath, RTLD_NOW | RTLD_NOLOAD);
   if (addon == NULL) FAIL("dlopen", 0);
@@ -63,19 +79,8 @@ KL_EXPORT int kl_vk_c_abi_run(const char* addonPath, char* report, size_t size) 
   VkPhysicalDeviceProperties props;
   getProperties(physicalDevice, &props);
 
-  float priority = 1.0f;
-  VkDeviceQueueCreateInfo queueInfo;
-  memset(&queueInfo, 0, sizeof(queueInfo));
-  queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
-  queueInfo.queueCount = 1;
-  queueInfo.pQueuePriorities = &priority;
-  VkDeviceCreateInfo deviceInfo;
-  memset(&deviceInfo, 0, sizeof(deviceInfo));
-  deviceInfo.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
-  deviceInfo.queueCreateInfoCount = 1;
-  deviceInfo.pQueueCreateInfos = &queueInfo;
   VkDevice device = NULL;
-  res = createDevice(physicalDevice, &deviceInfo, NULL, &device);
+  res = CreateDeviceWithOneQueue(createDevice, physicalDevice, &device);
   if (res != VK_SUCCESS) FAIL("vkCreateDevice", res);
   PFN_vkGetDeviceQueue getQueue = (PFN_vkGetDeviceQueue)gdpa(device, "vkGetDeviceQueue");
   PFN_vkQueueWaitIdle waitIdle = (PFN_vkQueueWaitIdle)gdpa(device, "vkQueueWaitIdle");
@@ -130,19 +135,8 @@ KL_EXPORT int kl_vk_c_abi_misuse(const char* addonPath, const char* what, char* 
   VkPhysicalDevice physicalDevice = NULL;
   res = enumerateDevices(instance, &count, &physicalDevice);
   if (res < 0 || count == 0) FAIL("vkEnumeratePhysicalDevices", res);
-  float priority = 1.0f;
-  VkDeviceQueueCreateInfo queueInfo;
-  memset(&queueInfo, 0, sizeof(queueInfo));
-  queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
-  queueInfo.queueCount = 1;
-  queueInfo.pQueuePriorities = &priority;
-  VkDeviceCreateInfo deviceInfo;
-  memset(&deviceInfo, 0, sizeof(deviceInfo));
-  deviceInfo.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
-  deviceInfo.queueCreateInfoCount = 1;
-  deviceInfo.pQueueCreateInfos = &queueInfo;
   VkDevice device = NULL;
-  res = createDevice(physicalDevice, &deviceInfo, NULL, &device);
+  res = CreateDeviceWithOneQueue(createDevice, physicalDevice, &device);
   if (res != VK_SUCCESS) FAIL("vkCreateDevice", res);
 
   /* Another loader's object: its first word points into a table of zeros (readable around it). */
