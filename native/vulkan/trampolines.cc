@@ -1,6 +1,7 @@
 // Trampolines: the functions the application calls. Instance-level ones dispatch through the
 // first word of the VkInstance or of the loader's PhysicalDeviceObject; device-level ones
-// through the first word of the dispatchable object (one load, one indirect call: VK-CH-3).
+// through the first word of the dispatchable object (one load, one indirect call: VK-CH-3),
+// after the Khronos loader's handle check (Invalid <handle> [VUID-...], then abort()).
 #include "vulkan/trampolines.h"
 
 #include <algorithm>
