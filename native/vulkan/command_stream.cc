@@ -7,8 +7,24 @@
 namespace kl::vulkan::command_stream {
 namespace {
 
-// Each opcode's fixed length in words (header included); PushConstants' is its minimum.
-constexpr uint32_t kLength[kOpcodeCount + 1] = {0, 2, 4, 5, 4, 5, 9, 10, 9};
+// Each opcode's length in words (header included; PushConstants' is its minimum) and the table
+// slots its first arguments name.
+struct Shape {
+  uint32_t length;
+  uint32_t slots;  // how many of the first arguments are table indices (0-2)
+  HandleKind kinds[2];
+};
+constexpr Shape kShape[kOpcodeCount + 1] = {
+    {0, 0, {}},
+    {2, 1, {HandleKind::Pipeline}},                                   // BindPipeline
+    {4, 2, {HandleKind::PipelineLayout, HandleKind::DescriptorSet}},  // BindDescriptorSet
+    {5, 1, {HandleKind::PipelineLayout}},                             // PushConstants
+    {4, 0, {}},                                                       // Dispatch
+    {5, 0, {}},                                                       // PipelineBarrier
+    {9, 2, {HandleKind::Buffer, HandleKind::Buffer}},                 // CopyBuffer
+    {10, 1, {HandleKind::Image}},                                     // ImageBarrier
+    {9, 1, {HandleKind::Image}},                                      // ClearColorImage
+};
 
 // VkImageLayout values the typed API takes (lib/vulkan/api/image.ts IMAGE_LAYOUTS).
 bool KnownLayout(uint32_t v) { return v == 0 || v == 1 || v == 2 || v == 5 || v == 6 || v == 7; }
@@ -52,63 +68,47 @@ const char* ReasonName(Reason reason) noexcept {
 
 Verdict Validate(const void* data, std::size_t bytes, const Table& table) noexcept {
   Verdict v;
-  auto refuse = [&](Reason reason, std::size_t word, uint16_t opcode) {
+  auto refuse = [&](Reason reason, const uint32_t* at, uint16_t opcode) {
     v.ok = false;
     v.reason = reason;
-    v.byteOffset = word * 4;
+    v.byteOffset = static_cast<std::size_t>(at - static_cast<const uint32_t*>(data)) * 4;
     v.opcode = opcode;
     return v;
   };
-  if (bytes % 4 != 0 || (bytes > 0 && reinterpret_cast<uintptr_t>(data) % 4 != 0)) return refuse(Reason::Unaligned, 0, 0);
-  const auto* words = static_cast<const uint32_t*>(data);
-  const std::size_t count = bytes / 4;
+  if (bytes % 4 != 0 || (bytes > 0 && reinterpret_cast<uintptr_t>(data) % 4 != 0)) return refuse(Reason::Unaligned, static_cast<const uint32_t*>(data), 0);
   // Why table slot `index` cannot be used as `kind` (nullopt: it can).
   auto slot = [&](uint32_t index, HandleKind kind) -> std::optional<Reason> {
     if (index >= table.size) return Reason::HandleIndex;
     if (table.kinds[index] != static_cast<uint8_t>(kind)) return Reason::HandleKind;
     return std::nullopt;
   };
-  std::size_t at = 0;
-  while (at < count) {
-    const uint32_t header = words[at];
+  // The walk is one chain of loads (each header says where the next one is), so it moves a
+  // pointer (the shortest load-to-load latency) and keeps every other check off that chain.
+  const auto* at = static_cast<const uint32_t*>(data);
+  const uint32_t* const end = at + bytes / 4;
+  while (at < end) {
+    const uint32_t header = *at;
     const uint16_t opcode = static_cast<uint16_t>(header & 0xffff);
     const uint32_t length = header >> 16;
     if (opcode == 0 || opcode > kOpcodeCount) return refuse(Reason::UnknownOpcode, at, opcode);
-    if (length == 0 || length > count - at) return refuse(Reason::Truncated, at, opcode);
-    const uint32_t* a = words + at + 1;  // the arguments
+    if (length == 0 || length > static_cast<std::size_t>(end - at)) return refuse(Reason::Truncated, at, opcode);
+    const Shape& shape = kShape[opcode];
+    const uint32_t* a = at + 1;  // the arguments
     if (static_cast<Opcode>(opcode) == Opcode::PushConstants) {
-      if (length < kLength[opcode]) return refuse(Reason::BadLength, at, opcode);
+      if (length < shape.length) return refuse(Reason::BadLength, at, opcode);
       const uint32_t offset = a[2], size = a[3];
       if (size == 0 || size % 4 != 0 || offset % 4 != 0) return refuse(Reason::Misaligned, at, opcode);
-      if (size / 4 > length - kLength[opcode]) return refuse(Reason::CountPastEnd, at, opcode);
-      if (size / 4 != length - kLength[opcode]) return refuse(Reason::BadLength, at, opcode);
-    } else if (length != kLength[opcode]) {
+      if (size / 4 > length - shape.length) return refuse(Reason::CountPastEnd, at, opcode);
+      if (size / 4 != length - shape.length) return refuse(Reason::BadLength, at, opcode);
+    } else if (length != shape.length) {
       return refuse(Reason::BadLength, at, opcode);
     }
     std::optional<Reason> bad;
-    switch (static_cast<Opcode>(opcode)) {
-      case Opcode::BindPipeline: bad = slot(a[0], HandleKind::Pipeline); break;
-      case Opcode::BindDescriptorSet:
-        bad = slot(a[0], HandleKind::PipelineLayout);
-        if (!bad) bad = slot(a[1], HandleKind::DescriptorSet);
-        break;
-      case Opcode::PushConstants: bad = slot(a[0], HandleKind::PipelineLayout); break;
-      case Opcode::Dispatch:
-      case Opcode::PipelineBarrier: break;
-      case Opcode::CopyBuffer:
-        bad = slot(a[0], HandleKind::Buffer);
-        if (!bad) bad = slot(a[1], HandleKind::Buffer);
-        break;
-      case Opcode::ImageBarrier:
-        bad = slot(a[0], HandleKind::Image);
-        if (!bad && (!KnownLayout(a[1]) || !KnownLayout(a[2]))) return refuse(Reason::BadValue, at, opcode);
-        break;
-      case Opcode::ClearColorImage:
-        bad = slot(a[0], HandleKind::Image);
-        if (!bad && !ClearLayout(a[1])) return refuse(Reason::BadValue, at, opcode);
-        break;
-    }
+    if (shape.slots >= 1) bad = slot(a[0], shape.kinds[0]);
+    if (!bad && shape.slots == 2) bad = slot(a[1], shape.kinds[1]);
     if (bad) return refuse(*bad, at, opcode);
+    if (static_cast<Opcode>(opcode) == Opcode::ImageBarrier && (!KnownLayout(a[1]) || !KnownLayout(a[2]))) return refuse(Reason::BadValue, at, opcode);
+    if (static_cast<Opcode>(opcode) == Opcode::ClearColorImage && !ClearLayout(a[1])) return refuse(Reason::BadValue, at, opcode);
     at += length;
     ++v.commands;
   }

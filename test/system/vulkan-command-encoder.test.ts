@@ -204,6 +204,66 @@ describe.skipIf(skip !== null)('CommandEncoder on the real driver', () => {
     expect(() => encoder.end()).toThrow(VulkanError);
   });
 
+  it('#14 NODE-1: the recording methods\' one-expression checks refuse what the full checks refuse (a bigint, a string, a fraction, -1, 2^32, NaN in each argument: TypeError naming it, nothing written); after end() each throws VulkanError; a stream that grows while recording keeps every word', () => {
+    const { pd, device } = validatedDevice();
+    const s = saxpy(pd, device);
+    const pool = device.createCommandPool(0);
+    const objects = [s.pipeline, s.layout, s.set];
+    const encoder = new CommandEncoder(pool.allocateCommandBuffer(), objects, { initialBytes: 64 });
+    const push = new Uint32Array([1, 2]);
+    // Each method with good arguments, and what a refusal of argument i names.
+    const calls: { name: string; args: unknown[]; names: (string | RegExp)[] }[] = [
+      { name: 'bindPipeline', args: [0], names: [/bindPipeline: table slot .* is not a ComputePipeline/] },
+      { name: 'bindDescriptorSet', args: [1, 2, 0], names: [/table slot .* is not a PipelineLayout/, /table slot .* is not a DescriptorSet/, 'firstSet'] },
+      { name: 'pushConstants', args: [1, STAGE_COMPUTE, 4, push], names: [/table slot .* is not a PipelineLayout/, 'stageFlags', /offset/, /data/] },
+      { name: 'dispatch', args: [1, 2, 3], names: ['groupCountX', 'groupCountY', 'groupCountZ'] },
+      { name: 'pipelineBarrier', args: [PIPELINE_STAGE_COMPUTE, PIPELINE_STAGE_COMPUTE, ACCESS_SHADER_WRITE, ACCESS_SHADER_READ], names: ['srcStageMask', 'dstStageMask', 'srcAccessMask', 'dstAccessMask'] },
+    ];
+    const bad: unknown[] = [1n, '1', 1.5, -1, 2 ** 32, NaN, null, {}];
+    const methodOf = (e: CommandEncoder, name: string) => (e as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!.bind(e);
+    const method = (name: string) => methodOf(encoder, name);
+    encoder.begin();
+    let refusals = 0;
+    for (const call of calls) {
+      for (let i = 0; i < call.args.length; i++) {
+        for (const value of bad) {
+          if (call.name === 'pushConstants' && i === 3 && typeof value === 'number') continue; // data: numbers are not views (the others are tried)
+          const args = call.args.slice();
+          args[i] = value;
+          const [bytes, commands] = [encoder.byteLength, encoder.commandCount];
+          expect(() => method(call.name)(...args), `${call.name} argument ${i} = ${String(value)}`).toThrow(TypeError);
+          expect(() => method(call.name)(...args)).toThrow(call.names[i]!);
+          expect([encoder.byteLength, encoder.commandCount]).toEqual([bytes, commands]);
+          refusals++;
+        }
+      }
+    }
+    expect(refusals).toBeGreaterThan(100);
+    // Offsets that are integers but not multiples of 4.
+    expect(() => encoder.pushConstants(1, STAGE_COMPUTE, 2, push)).toThrow(/multiples of 4/);
+    expect(encoder.byteLength).toBe(0);
+    // Grown from 64 bytes while recording: the same words as an encoder that never grew.
+    const roomy = new CommandEncoder(pool.allocateCommandBuffer(), objects, { initialBytes: 1 << 16 }).begin();
+    for (let k = 0; k < 200; k++) {
+      for (const call of calls) {
+        method(call.name)(...call.args);
+        methodOf(roomy, call.name)(...call.args);
+      }
+    }
+    expect(encoder.stream.byteLength).toBeGreaterThan(64);
+    expect(encoder.byteLength).toBe(roomy.byteLength);
+    expect(Buffer.from(encoder.stream, 0, encoder.byteLength).equals(Buffer.from(roomy.stream, 0, roomy.byteLength))).toBe(true);
+    expect(encoder.end()).toBe(1000);
+    expect(roomy.end()).toBe(1000);
+    // Not recording: every method refuses with VulkanError and writes nothing.
+    for (const call of calls) {
+      expect(() => method(call.name)(...call.args), call.name).toThrow(VulkanError);
+      expect(() => method(call.name)(...call.args)).toThrow(new RegExp(`CommandEncoder.${call.name}: not recording`));
+    }
+    encoder.begin();
+    expect(encoder.byteLength).toBe(0);
+  });
+
   it('#14: every command the typed CommandBuffer records has an encoding (an opcode and an encoder method)', () => {
     const recorded = Object.getOwnPropertyNames(CommandBuffer.prototype).filter((name) => !['constructor', 'begin', 'end', 'reset', 'release'].includes(name));
     expect(recorded.sort()).toEqual(Object.keys(COMMAND_OPCODE).sort());

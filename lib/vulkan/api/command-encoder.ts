@@ -108,6 +108,15 @@ function kindOf(object: unknown): number {
 }
 
 const KIND_NAMES = ['nothing', 'a ComputePipeline', 'a PipelineLayout', 'a DescriptorSet', 'a VulkanBuffer', 'an Image'] as const;
+
+// Each command's header word (opcode | length in words << 16) where its length is fixed.
+const HEADER_BIND_PIPELINE = COMMAND_OPCODE.bindPipeline | (2 << 16);
+const HEADER_BIND_DESCRIPTOR_SET = COMMAND_OPCODE.bindDescriptorSet | (4 << 16);
+const HEADER_DISPATCH = COMMAND_OPCODE.dispatch | (4 << 16);
+const HEADER_PIPELINE_BARRIER = COMMAND_OPCODE.pipelineBarrier | (5 << 16);
+const PIPELINE = HANDLE_KIND.pipeline;
+const PIPELINE_LAYOUT = HANDLE_KIND.pipelineLayout;
+const DESCRIPTOR_SET = HANDLE_KIND.descriptorSet;
 const TWO_32 = 0x1_0000_0000;
 const MAX_U64 = 0xffff_ffff_ffff_ffffn;
 
@@ -133,6 +142,9 @@ export class CommandEncoder {
   #i32!: Int32Array;
   #f32!: Float32Array;
   #at = 0; // words written
+  // Words the stream may hold while recording, 0 otherwise: one compare per command checks both
+  // that there is room and that a recording is open (the cold #room() tells which failed).
+  #limit = 0;
   #commands = 0;
   #flags = 0;
   #recording = false;
@@ -197,33 +209,73 @@ export class CommandEncoder {
     this.#at = 0;
     this.#commands = 0;
     this.#recording = true;
+    this.#limit = this.#u32.length;
     return this;
   }
 
+  // The recording methods below are written to stay small: a call site records several kinds of
+  // command in a row, and V8 inlines them all into it only while their bytecode is short, so each
+  // checks its arguments in one expression (notU32) and its slots against the table's kinds and leaves
+  // the messages, the growth and the not-recording case to cold functions.
+
   /** vkCmdBindPipeline (compute) of table slot `pipeline`. */
   bindPipeline(pipeline: number): this {
-    this.#slot('bindPipeline', pipeline, HANDLE_KIND.pipeline);
-    const w = this.#header(COMMAND_OPCODE.bindPipeline, 2);
-    this.#u32[w] = pipeline;
+    if (this.#kinds[pipeline] !== PIPELINE || notU32(pipeline)) this.#slot('bindPipeline', pipeline, PIPELINE);
+    const w = this.#at;
+    if (w + 2 > this.#limit) this.#room(2, 'bindPipeline');
+    const u = this.#u32;
+    u[w] = HEADER_BIND_PIPELINE;
+    u[w + 1] = pipeline;
+    this.#at = w + 2;
+    this.#commands++;
     return this;
   }
 
   /** vkCmdBindDescriptorSets (compute, one set at `firstSet`). */
   bindDescriptorSet(layout: number, set: number, firstSet = 0): this {
-    this.#slot('bindDescriptorSet', layout, HANDLE_KIND.pipelineLayout);
-    this.#slot('bindDescriptorSet', set, HANDLE_KIND.descriptorSet);
-    uint('firstSet', firstSet);
-    const w = this.#header(COMMAND_OPCODE.bindDescriptorSet, 4);
+    const kinds = this.#kinds;
+    if (kinds[layout] !== PIPELINE_LAYOUT || kinds[set] !== DESCRIPTOR_SET || notU32(layout) || notU32(set) || notU32(firstSet)) {
+      this.#slot('bindDescriptorSet', layout, PIPELINE_LAYOUT);
+      this.#slot('bindDescriptorSet', set, DESCRIPTOR_SET);
+      uint('firstSet', firstSet);
+    }
+    const w = this.#at;
+    if (w + 4 > this.#limit) this.#room(4, 'bindDescriptorSet');
     const u = this.#u32;
-    u[w] = layout;
-    u[w + 1] = set;
-    u[w + 2] = firstSet;
+    u[w] = HEADER_BIND_DESCRIPTOR_SET;
+    u[w + 1] = layout;
+    u[w + 2] = set;
+    u[w + 3] = firstSet;
+    this.#at = w + 4;
+    this.#commands++;
     return this;
   }
 
   /** vkCmdPushConstants: `data`'s bytes (a multiple of 4, at least 4) at `offset` (a multiple of 4). */
   pushConstants(layout: number, stageFlags: number, offset: number, data: ArrayBufferView): this {
-    this.#slot('pushConstants', layout, HANDLE_KIND.pipelineLayout);
+    // Uint32Array data here; any other view (and every refusal) in #pushConstantsOf.
+    if (!(data instanceof Uint32Array) || this.#kinds[layout] !== PIPELINE_LAYOUT || notU32(layout) || notU32(stageFlags) || notU32(offset) || (offset & 3) !== 0 || data.length === 0) {
+      return this.#pushConstantsOf(layout, stageFlags, offset, data);
+    }
+    const words = data.length;
+    const w = this.#at;
+    const length = 5 + words;
+    if (w + length > this.#limit) this.#room(length, 'pushConstants');
+    const u = this.#u32;
+    u[w] = COMMAND_OPCODE.pushConstants | (length << 16);
+    u[w + 1] = layout;
+    u[w + 2] = stageFlags;
+    u[w + 3] = offset;
+    u[w + 4] = words * 4;
+    // Push constants are a few words: an element loop costs less than set().
+    for (let i = 0; i < words; i++) u[w + 5 + i] = data[i]!;
+    this.#at = w + length;
+    this.#commands++;
+    return this;
+  }
+
+  #pushConstantsOf(layout: number, stageFlags: number, offset: number, data: ArrayBufferView): this {
+    this.#slot('pushConstants', layout, PIPELINE_LAYOUT);
     uint('stageFlags', stageFlags);
     uint('offset', offset);
     if (!ArrayBuffer.isView(data)) throw new TypeError('pushConstants: data must be a TypedArray or DataView');
@@ -237,10 +289,9 @@ export class CommandEncoder {
     u[w + 2] = offset;
     u[w + 3] = bytes;
     const at = w + 4;
-    // Push constants are a few words: for integers an element loop costs less than set(); set()
-    // between arrays of one type copies bits (a float NaN's payload too); other views byte by byte.
-    if (data instanceof Uint32Array) for (let i = 0; i < words; i++) u[at + i] = data[i]!;
-    else if (data instanceof Int32Array) for (let i = 0, s = this.#i32; i < words; i++) s[at + i] = data[i]!;
+    // set() between arrays of one type copies bits (a float NaN's payload too); other views byte by byte.
+    if (data instanceof Uint32Array) u.set(data, at);
+    else if (data instanceof Int32Array) this.#i32.set(data, at);
     else if (data instanceof Float32Array) this.#f32.set(data, at);
     else this.#u8.set(data instanceof Uint8Array ? data : new Uint8Array(data.buffer, data.byteOffset, bytes), at * 4);
     return this;
@@ -248,26 +299,38 @@ export class CommandEncoder {
 
   /** vkCmdDispatch */
   dispatch(groupCountX: number, groupCountY = 1, groupCountZ = 1): this {
-    uint('groupCountX', groupCountX);
-    uint('groupCountY', groupCountY);
-    uint('groupCountZ', groupCountZ);
-    const w = this.#header(COMMAND_OPCODE.dispatch, 4);
+    if (notU32(groupCountX) || notU32(groupCountY) || notU32(groupCountZ)) {
+      uint('groupCountX', groupCountX);
+      uint('groupCountY', groupCountY);
+      uint('groupCountZ', groupCountZ);
+    }
+    const w = this.#at;
+    if (w + 4 > this.#limit) this.#room(4, 'dispatch');
     const u = this.#u32;
-    u[w] = groupCountX;
-    u[w + 1] = groupCountY;
-    u[w + 2] = groupCountZ;
+    u[w] = HEADER_DISPATCH;
+    u[w + 1] = groupCountX;
+    u[w + 2] = groupCountY;
+    u[w + 3] = groupCountZ;
+    this.#at = w + 4;
+    this.#commands++;
     return this;
   }
 
   /** vkCmdPipelineBarrier with one global VkMemoryBarrier. */
   pipelineBarrier(srcStageMask: number, dstStageMask: number, srcAccessMask: number, dstAccessMask: number): this {
-    checkMemoryBarrierMasks(srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
-    const w = this.#header(COMMAND_OPCODE.pipelineBarrier, 5);
+    if (notU32(srcStageMask) || notU32(dstStageMask) || notU32(srcAccessMask) || notU32(dstAccessMask)) {
+      checkMemoryBarrierMasks(srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
+    }
+    const w = this.#at;
+    if (w + 5 > this.#limit) this.#room(5, 'pipelineBarrier');
     const u = this.#u32;
-    u[w] = srcStageMask;
-    u[w + 1] = dstStageMask;
-    u[w + 2] = srcAccessMask;
-    u[w + 3] = dstAccessMask;
+    u[w] = HEADER_PIPELINE_BARRIER;
+    u[w + 1] = srcStageMask;
+    u[w + 2] = dstStageMask;
+    u[w + 3] = srcAccessMask;
+    u[w + 4] = dstAccessMask;
+    this.#at = w + 5;
+    this.#commands++;
     return this;
   }
 
@@ -342,6 +405,7 @@ export class CommandEncoder {
   end(): number {
     this.#needRecording('end');
     this.#recording = false;
+    this.#limit = 0;
     const cb = this.commandBuffer;
     if (cb.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'CommandEncoder.end: the command buffer (or its pool or device) was destroyed');
     const objects = this.#objects;
@@ -363,6 +427,12 @@ export class CommandEncoder {
     if (this.#kinds[index] !== kind || !Number.isInteger(index)) {
       throw new TypeError(`${what}: table slot ${String(index)} is not ${KIND_NAMES[kind]} (the table has ${this.#kinds.length} slots)`);
     }
+  }
+
+  /** The cold side of a command's room check: not recording (VulkanError), or a full stream (grows it). */
+  #room(words: number, what: string): void {
+    this.#needRecording(what);
+    this.#reserve(words);
   }
 
   /** Writes the header of a command of `words` words; returns where its arguments go. */
@@ -392,7 +462,13 @@ export class CommandEncoder {
     this.#u32 = new Uint32Array(this.#buffer);
     this.#i32 = new Int32Array(this.#buffer);
     this.#f32 = new Float32Array(this.#buffer);
+    if (this.#recording) this.#limit = this.#u32.length;
   }
+}
+
+/** Whether `v` is anything but an integer in [0, 2^32) (one compare when it is a number). */
+function notU32(v: unknown): boolean {
+  return typeof v !== 'number' || v >>> 0 !== v;
 }
 
 function u64(name: string, v: number | bigint): void {
