@@ -289,9 +289,9 @@ export class CommandEncoder {
     u[w + 2] = offset;
     u[w + 3] = bytes;
     const at = w + 4;
-    // set() between arrays of one type copies bits (a float NaN's payload too); other views byte by byte.
-    if (data instanceof Uint32Array) u.set(data, at);
-    else if (data instanceof Int32Array) this.#i32.set(data, at);
+    // (A Uint32Array reaches here only to be refused.) set() between arrays of one type copies
+    // bits (a float NaN's payload too); other views byte by byte.
+    if (data instanceof Int32Array) this.#i32.set(data, at);
     else if (data instanceof Float32Array) this.#f32.set(data, at);
     else this.#u8.set(data instanceof Uint8Array ? data : new Uint8Array(data.buffer, data.byteOffset, bytes), at * 4);
     return this;
@@ -429,7 +429,7 @@ export class CommandEncoder {
     }
   }
 
-  /** The cold side of a command's room check: not recording (VulkanError), or a full stream (grows it). */
+  /** Not recording (VulkanError), or makes room for `words` more (the cold side of the recording methods' one compare). */
   #room(words: number, what: string): void {
     this.#needRecording(what);
     this.#reserve(words);
@@ -437,8 +437,7 @@ export class CommandEncoder {
 
   /** Writes the header of a command of `words` words; returns where its arguments go. */
   #header(opcode: number, words: number): number {
-    if (!this.#recording) this.#needRecording('record');
-    this.#reserve(words);
+    this.#room(words, 'record');
     const at = this.#at;
     this.#u32[at] = (opcode | (words << 16)) >>> 0;
     this.#at = at + words;
