@@ -109,14 +109,22 @@ function kindOf(object: unknown): number {
 
 const KIND_NAMES = ['nothing', 'a ComputePipeline', 'a PipelineLayout', 'a DescriptorSet', 'a VulkanBuffer', 'an Image'] as const;
 
-// Each command's header word (opcode | length in words << 16) where its length is fixed.
-const HEADER_BIND_PIPELINE = COMMAND_OPCODE.bindPipeline | (2 << 16);
-const HEADER_BIND_DESCRIPTOR_SET = COMMAND_OPCODE.bindDescriptorSet | (4 << 16);
-const HEADER_DISPATCH = COMMAND_OPCODE.dispatch | (4 << 16);
-const HEADER_PIPELINE_BARRIER = COMMAND_OPCODE.pipelineBarrier | (5 << 16);
-const PIPELINE = HANDLE_KIND.pipeline;
-const PIPELINE_LAYOUT = HANDLE_KIND.pipelineLayout;
-const DESCRIPTOR_SET = HANDLE_KIND.descriptorSet;
+// Literal constants in the recording methods (a const enum is inlined; a module constant is a
+// load with a check that it is initialised, more bytecode against V8's inlining budget).
+const enum Opcode {
+  PushConstants = 3,
+}
+const enum Header { // opcode | length in words << 16, for the commands of fixed length
+  BindPipeline = 1 | (2 << 16),
+  BindDescriptorSet = 2 | (4 << 16),
+  Dispatch = 4 | (4 << 16),
+  PipelineBarrier = 5 | (5 << 16),
+}
+const enum Kind {
+  Pipeline = 1,
+  PipelineLayout = 2,
+  DescriptorSet = 3,
+}
 const TWO_32 = 0x1_0000_0000;
 const MAX_U64 = 0xffff_ffff_ffff_ffffn;
 
@@ -145,7 +153,6 @@ export class CommandEncoder {
   // Words the stream may hold while recording, 0 otherwise: one compare per command checks both
   // that there is room and that a recording is open (the cold #room() tells which failed).
   #limit = 0;
-  #commands = 0;
   #flags = 0;
   #recording = false;
 
@@ -197,9 +204,20 @@ export class CommandEncoder {
     return this.#at * 4;
   }
 
-  /** Commands written since begin(). */
+  /**
+   * Commands in the stream since begin(), those appended with writeWords among them (their headers
+   * say where each ends). It walks the stream: the recording methods keep no count, one store less
+   * a command.
+   */
   get commandCount(): number {
-    return this.#commands;
+    const u = this.#u32;
+    let commands = 0;
+    for (let w = 0; w < this.#at; commands++) {
+      const length = u[w]! >>> 16;
+      if (length === 0) break; // a malformed header in words from writeWords: end() refuses it
+      w += length;
+    }
+    return commands;
   }
 
   /** Starts a recording (flags: VkCommandBufferUsageFlags for vkBeginCommandBuffer at end()); the stream is reused. */
@@ -207,131 +225,153 @@ export class CommandEncoder {
     uint('flags', flags);
     this.#flags = flags;
     this.#at = 0;
-    this.#commands = 0;
     this.#recording = true;
     this.#limit = this.#u32.length;
     return this;
   }
 
-  // The recording methods below are written to stay small: a call site records several kinds of
-  // command in a row, and V8 inlines them all into it only while their bytecode is short, so each
-  // checks its arguments in one expression (notU32) and its slots against the table's kinds and leaves
-  // the messages, the growth and the not-recording case to cold functions.
+  // The five recording methods below are written to stay small: a call site records several kinds
+  // of command in a row, and V8 inlines them all into it only while their bytecode adds up to less
+  // than its budget (920 bytes in Node 20, cold paths and small helpers counted). So each makes one
+  // test, written out: its numbers are integers in [0, 2^32) (`typeof v !== 'number' || v >>> 0 !== v`,
+  // checkUint's set), a slot is a number whose entry in the table's kinds is the kind it needs (which
+  // an index past the table, a fraction or NaN does not have), and the stream has room (one compare:
+  // #limit is 0 when not recording). Every other case goes to one cold method, which checks again
+  // with the messages, makes room (or says it is not recording) and calls back: the arguments are
+  // then good, so the call back writes.
 
   /** vkCmdBindPipeline (compute) of table slot `pipeline`. */
   bindPipeline(pipeline: number): this {
-    if (this.#kinds[pipeline] !== PIPELINE || notU32(pipeline)) this.#slot('bindPipeline', pipeline, PIPELINE);
     const w = this.#at;
-    if (w + 2 > this.#limit) this.#room(2, 'bindPipeline');
+    if (w + 2 > this.#limit || this.#kinds[pipeline] !== Kind.Pipeline || typeof pipeline !== 'number') return this.#bindPipelineCold(pipeline);
     const u = this.#u32;
-    u[w] = HEADER_BIND_PIPELINE;
+    u[w] = Header.BindPipeline;
     u[w + 1] = pipeline;
     this.#at = w + 2;
-    this.#commands++;
     return this;
   }
 
+  #bindPipelineCold(pipeline: number): this {
+    this.#slot('bindPipeline', pipeline, Kind.Pipeline);
+    this.#room(2, 'bindPipeline');
+    return this.bindPipeline(pipeline);
+  }
+
   /** vkCmdBindDescriptorSets (compute, one set at `firstSet`). */
-  bindDescriptorSet(layout: number, set: number, firstSet = 0): this {
-    const kinds = this.#kinds;
-    if (kinds[layout] !== PIPELINE_LAYOUT || kinds[set] !== DESCRIPTOR_SET || notU32(layout) || notU32(set) || notU32(firstSet)) {
-      this.#slot('bindDescriptorSet', layout, PIPELINE_LAYOUT);
-      this.#slot('bindDescriptorSet', set, DESCRIPTOR_SET);
-      uint('firstSet', firstSet);
-    }
+  bindDescriptorSet(layout: number, set: number, firstSet?: number): this {
+    if (firstSet === undefined) firstSet = 0; // (less bytecode than a default parameter)
     const w = this.#at;
-    if (w + 4 > this.#limit) this.#room(4, 'bindDescriptorSet');
+    const kinds = this.#kinds;
+    if (w + 4 > this.#limit || kinds[layout] !== Kind.PipelineLayout || kinds[set] !== Kind.DescriptorSet || typeof layout !== 'number' || typeof set !== 'number' || typeof firstSet !== 'number' || firstSet >>> 0 !== firstSet) {
+      return this.#bindDescriptorSetCold(layout, set, firstSet);
+    }
     const u = this.#u32;
-    u[w] = HEADER_BIND_DESCRIPTOR_SET;
+    u[w] = Header.BindDescriptorSet;
     u[w + 1] = layout;
     u[w + 2] = set;
     u[w + 3] = firstSet;
     this.#at = w + 4;
-    this.#commands++;
     return this;
+  }
+
+  #bindDescriptorSetCold(layout: number, set: number, firstSet: number): this {
+    this.#slot('bindDescriptorSet', layout, Kind.PipelineLayout);
+    this.#slot('bindDescriptorSet', set, Kind.DescriptorSet);
+    uint('firstSet', firstSet);
+    this.#room(4, 'bindDescriptorSet');
+    return this.bindDescriptorSet(layout, set, firstSet);
   }
 
   /** vkCmdPushConstants: `data`'s bytes (a multiple of 4, at least 4) at `offset` (a multiple of 4). */
   pushConstants(layout: number, stageFlags: number, offset: number, data: ArrayBufferView): this {
-    // Uint32Array data here; any other view (and every refusal) in #pushConstantsOf.
-    if (!(data instanceof Uint32Array) || this.#kinds[layout] !== PIPELINE_LAYOUT || notU32(layout) || notU32(stageFlags) || notU32(offset) || (offset & 3) !== 0 || data.length === 0) {
+    // Uint32Array data here; any other view, a stream without room, and every refusal in #pushConstantsOf.
+    const w = this.#at;
+    const words = data instanceof Uint32Array ? data.length : 0;
+    const end = w + 5 + words;
+    if (
+      words === 0 || end > this.#limit || this.#kinds[layout] !== Kind.PipelineLayout || typeof layout !== 'number' ||
+      typeof stageFlags !== 'number' || stageFlags >>> 0 !== stageFlags || typeof offset !== 'number' || (offset & ~3) >>> 0 !== offset // a multiple of 4 too
+    ) {
       return this.#pushConstantsOf(layout, stageFlags, offset, data);
     }
-    const words = data.length;
-    const w = this.#at;
-    const length = 5 + words;
-    if (w + length > this.#limit) this.#room(length, 'pushConstants');
     const u = this.#u32;
-    u[w] = COMMAND_OPCODE.pushConstants | (length << 16);
+    u[w] = Opcode.PushConstants | ((5 + words) << 16);
     u[w + 1] = layout;
     u[w + 2] = stageFlags;
     u[w + 3] = offset;
     u[w + 4] = words * 4;
     // Push constants are a few words: an element loop costs less than set().
-    for (let i = 0; i < words; i++) u[w + 5 + i] = data[i]!;
-    this.#at = w + length;
-    this.#commands++;
+    for (let i = 0; i < words; i++) u[w + 5 + i] = (data as Uint32Array)[i]!;
+    this.#at = end;
     return this;
   }
 
   #pushConstantsOf(layout: number, stageFlags: number, offset: number, data: ArrayBufferView): this {
-    this.#slot('pushConstants', layout, PIPELINE_LAYOUT);
+    this.#slot('pushConstants', layout, Kind.PipelineLayout);
     uint('stageFlags', stageFlags);
     uint('offset', offset);
     if (!ArrayBuffer.isView(data)) throw new TypeError('pushConstants: data must be a TypedArray or DataView');
     const bytes = data.byteLength;
     if (bytes === 0 || bytes % 4 !== 0 || offset % 4 !== 0) throw new TypeError('pushConstants: offset and the data size must be multiples of 4, the size at least 4');
     const words = bytes / 4;
-    const w = this.#header(COMMAND_OPCODE.pushConstants, 5 + words);
+    const w = this.#header(Opcode.PushConstants, 5 + words, 'pushConstants');
     const u = this.#u32;
     u[w] = layout;
     u[w + 1] = stageFlags;
     u[w + 2] = offset;
     u[w + 3] = bytes;
     const at = w + 4;
-    // (A Uint32Array reaches here only to be refused.) set() between arrays of one type copies
-    // bits (a float NaN's payload too); other views byte by byte.
-    if (data instanceof Int32Array) this.#i32.set(data, at);
+    // set() between arrays of one type copies bits (a float NaN's payload too); other views byte by byte.
+    if (data instanceof Uint32Array) u.set(data, at);
+    else if (data instanceof Int32Array) this.#i32.set(data, at);
     else if (data instanceof Float32Array) this.#f32.set(data, at);
     else this.#u8.set(data instanceof Uint8Array ? data : new Uint8Array(data.buffer, data.byteOffset, bytes), at * 4);
     return this;
   }
 
   /** vkCmdDispatch */
-  dispatch(groupCountX: number, groupCountY = 1, groupCountZ = 1): this {
-    if (notU32(groupCountX) || notU32(groupCountY) || notU32(groupCountZ)) {
-      uint('groupCountX', groupCountX);
-      uint('groupCountY', groupCountY);
-      uint('groupCountZ', groupCountZ);
-    }
+  dispatch(groupCountX: number, groupCountY?: number, groupCountZ?: number): this {
+    if (groupCountY === undefined) groupCountY = 1; // (less bytecode than default parameters)
+    if (groupCountZ === undefined) groupCountZ = 1;
     const w = this.#at;
-    if (w + 4 > this.#limit) this.#room(4, 'dispatch');
+    if (w + 4 > this.#limit || typeof groupCountX !== 'number' || groupCountX >>> 0 !== groupCountX || typeof groupCountY !== 'number' || groupCountY >>> 0 !== groupCountY || typeof groupCountZ !== 'number' || groupCountZ >>> 0 !== groupCountZ) return this.#dispatchCold(groupCountX, groupCountY, groupCountZ);
     const u = this.#u32;
-    u[w] = HEADER_DISPATCH;
+    u[w] = Header.Dispatch;
     u[w + 1] = groupCountX;
     u[w + 2] = groupCountY;
     u[w + 3] = groupCountZ;
     this.#at = w + 4;
-    this.#commands++;
     return this;
+  }
+
+  #dispatchCold(groupCountX: number, groupCountY: number, groupCountZ: number): this {
+    uint('groupCountX', groupCountX);
+    uint('groupCountY', groupCountY);
+    uint('groupCountZ', groupCountZ);
+    this.#room(4, 'dispatch');
+    return this.dispatch(groupCountX, groupCountY, groupCountZ);
   }
 
   /** vkCmdPipelineBarrier with one global VkMemoryBarrier. */
   pipelineBarrier(srcStageMask: number, dstStageMask: number, srcAccessMask: number, dstAccessMask: number): this {
-    if (notU32(srcStageMask) || notU32(dstStageMask) || notU32(srcAccessMask) || notU32(dstAccessMask)) {
-      checkMemoryBarrierMasks(srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
-    }
     const w = this.#at;
-    if (w + 5 > this.#limit) this.#room(5, 'pipelineBarrier');
+    if (w + 5 > this.#limit || typeof srcStageMask !== 'number' || srcStageMask >>> 0 !== srcStageMask || typeof dstStageMask !== 'number' || dstStageMask >>> 0 !== dstStageMask || typeof srcAccessMask !== 'number' || srcAccessMask >>> 0 !== srcAccessMask || typeof dstAccessMask !== 'number' || dstAccessMask >>> 0 !== dstAccessMask) {
+      return this.#pipelineBarrierCold(srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
+    }
     const u = this.#u32;
-    u[w] = HEADER_PIPELINE_BARRIER;
+    u[w] = Header.PipelineBarrier;
     u[w + 1] = srcStageMask;
     u[w + 2] = dstStageMask;
     u[w + 3] = srcAccessMask;
     u[w + 4] = dstAccessMask;
     this.#at = w + 5;
-    this.#commands++;
     return this;
+  }
+
+  #pipelineBarrierCold(srcStageMask: number, dstStageMask: number, srcAccessMask: number, dstAccessMask: number): this {
+    checkMemoryBarrierMasks(srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
+    this.#room(5, 'pipelineBarrier');
+    return this.pipelineBarrier(srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
   }
 
   /** vkCmdCopyBuffer (one region) between table slots `src` and `dst`. */
@@ -341,7 +381,7 @@ export class CommandEncoder {
     u64('bytes', bytes);
     u64('srcOffset', srcOffset);
     u64('dstOffset', dstOffset);
-    const w = this.#header(COMMAND_OPCODE.copyBuffer, 9);
+    const w = this.#header(COMMAND_OPCODE.copyBuffer, 9, 'copyBuffer');
     const u = this.#u32;
     u[w] = src;
     u[w + 1] = dst;
@@ -358,7 +398,7 @@ export class CommandEncoder {
     // The barrier's words first, past the stream's end: a refused barrier leaves no command behind.
     this.#reserve(2 + IMAGE_BARRIER_WORDS);
     writeImageBarrier(barrier, (this.#objects[image] as Image).arrayLayers, this.#u32, this.#at + 2);
-    this.#u32[this.#header(COMMAND_OPCODE.imageBarrier, 2 + IMAGE_BARRIER_WORDS)] = image;
+    this.#u32[this.#header(COMMAND_OPCODE.imageBarrier, 2 + IMAGE_BARRIER_WORDS, 'imageBarrier')] = image;
     return this;
   }
 
@@ -369,7 +409,7 @@ export class CommandEncoder {
     if (typeof r !== 'number' || typeof g !== 'number' || typeof b !== 'number' || typeof a !== 'number') throw new TypeError('clearColorImage: the colour is 4 numbers');
     uint('baseArrayLayer', baseArrayLayer);
     uint('layerCount', layerCount);
-    const w = this.#header(COMMAND_OPCODE.clearColorImage, 9);
+    const w = this.#header(COMMAND_OPCODE.clearColorImage, 9, 'clearColorImage');
     const u = this.#u32;
     const f = this.#f32;
     u[w] = image;
@@ -385,7 +425,7 @@ export class CommandEncoder {
 
   /**
    * Appends words encoded elsewhere (whole commands in this format, e.g. kept from an earlier
-   * frame). They are checked with the rest at end(); commandCount does not count them.
+   * frame). They are checked with the rest at end().
    */
   writeWords(words: Uint32Array): this {
     if (!(words instanceof Uint32Array)) throw new TypeError('writeWords: words must be a Uint32Array');
@@ -435,13 +475,12 @@ export class CommandEncoder {
     this.#reserve(words);
   }
 
-  /** Writes the header of a command of `words` words; returns where its arguments go. */
-  #header(opcode: number, words: number): number {
-    this.#room(words, 'record');
+  /** Writes the header of a command of `words` words (`what` names it when not recording); returns where its arguments go. */
+  #header(opcode: number, words: number, what: string): number {
+    this.#room(words, what);
     const at = this.#at;
     this.#u32[at] = (opcode | (words << 16)) >>> 0;
     this.#at = at + words;
-    this.#commands++;
     return at + 1;
   }
 
@@ -463,11 +502,6 @@ export class CommandEncoder {
     this.#f32 = new Float32Array(this.#buffer);
     if (this.#recording) this.#limit = this.#u32.length;
   }
-}
-
-/** Whether `v` is anything but an integer in [0, 2^32) (one compare when it is a number). */
-function notU32(v: unknown): boolean {
-  return typeof v !== 'number' || v >>> 0 !== v;
 }
 
 function u64(name: string, v: number | bigint): void {
