@@ -111,6 +111,8 @@ const KIND_NAMES = ['nothing', 'a ComputePipeline', 'a PipelineLayout', 'a Descr
 
 // Literal constants in the recording methods (a const enum is inlined; a module constant is a
 // load with a check that it is initialised, more bytecode against V8's inlining budget).
+// The longest of bindPipeline, bindDescriptorSet, dispatch and pipelineBarrier, and push constants' words before the data.
+const FAST_WORDS = 5;
 const enum Opcode {
   PushConstants = 3,
 }
@@ -150,9 +152,10 @@ export class CommandEncoder {
   #i32!: Int32Array;
   #f32!: Float32Array;
   #at = 0; // words written
-  // Words the stream may hold while recording, 0 otherwise: one compare per command checks both
-  // that there is room and that a recording is open (the cold #room() tells which failed).
-  #limit = 0;
+  // While recording, the last word where a command of FAST_WORDS words still fits (-1 otherwise):
+  // the recording methods' one compare `w > #lastStart` checks both that there is room and that a
+  // recording is open (the cold #room() tells which failed).
+  #lastStart = -1;
   #flags = 0;
   #recording = false;
 
@@ -226,24 +229,24 @@ export class CommandEncoder {
     this.#flags = flags;
     this.#at = 0;
     this.#recording = true;
-    this.#limit = this.#u32.length;
+    this.#lastStart = this.#u32.length - FAST_WORDS;
     return this;
   }
 
   // The five recording methods below are written to stay small: a call site records several kinds
   // of command in a row, and V8 inlines them all into it only while their bytecode adds up to less
   // than its budget (920 bytes in Node 20, cold paths and small helpers counted). So each makes one
-  // test, written out: its numbers are integers in [0, 2^32) (`typeof v !== 'number' || v >>> 0 !== v`,
+  // test, written out: its numbers are integers in [0, 2^32) (`typeof v !== 'number' || v !== v >>> 0`,
   // checkUint's set), a slot is a number whose entry in the table's kinds is the kind it needs (which
-  // an index past the table, a fraction or NaN does not have), and the stream has room (one compare:
-  // #limit is 0 when not recording). Every other case goes to one cold method, which checks again
-  // with the messages, makes room (or says it is not recording) and calls back: the arguments are
-  // then good, so the call back writes.
+  // an index past the table, a fraction or NaN does not have), and the stream has room (one compare
+  // with #lastStart). Every other case goes to one cold method, which checks again with the
+  // messages, makes room for FAST_WORDS (or says it is not recording) and calls back: the arguments
+  // are then good and the room there, so the call back writes.
 
   /** vkCmdBindPipeline (compute) of table slot `pipeline`. */
   bindPipeline(pipeline: number): this {
     const w = this.#at;
-    if (w + 2 > this.#limit || this.#kinds[pipeline] !== Kind.Pipeline || typeof pipeline !== 'number') return this.#bindPipelineCold(pipeline);
+    if (w > this.#lastStart || this.#kinds[pipeline] !== Kind.Pipeline || typeof pipeline !== 'number') return this.#bindPipelineCold(pipeline);
     const u = this.#u32;
     u[w] = Header.BindPipeline;
     u[w + 1] = pipeline;
@@ -253,7 +256,7 @@ export class CommandEncoder {
 
   #bindPipelineCold(pipeline: number): this {
     this.#slot('bindPipeline', pipeline, Kind.Pipeline);
-    this.#room(2, 'bindPipeline');
+    this.#room(FAST_WORDS, 'bindPipeline');
     return this.bindPipeline(pipeline);
   }
 
@@ -262,7 +265,7 @@ export class CommandEncoder {
     if (firstSet === undefined) firstSet = 0; // (less bytecode than a default parameter)
     const w = this.#at;
     const kinds = this.#kinds;
-    if (w + 4 > this.#limit || kinds[layout] !== Kind.PipelineLayout || kinds[set] !== Kind.DescriptorSet || typeof layout !== 'number' || typeof set !== 'number' || typeof firstSet !== 'number' || firstSet >>> 0 !== firstSet) {
+    if (w > this.#lastStart || kinds[layout] !== Kind.PipelineLayout || kinds[set] !== Kind.DescriptorSet || typeof layout !== 'number' || typeof set !== 'number' || typeof firstSet !== 'number' || firstSet !== firstSet >>> 0) {
       return this.#bindDescriptorSetCold(layout, set, firstSet);
     }
     const u = this.#u32;
@@ -278,7 +281,7 @@ export class CommandEncoder {
     this.#slot('bindDescriptorSet', layout, Kind.PipelineLayout);
     this.#slot('bindDescriptorSet', set, Kind.DescriptorSet);
     uint('firstSet', firstSet);
-    this.#room(4, 'bindDescriptorSet');
+    this.#room(FAST_WORDS, 'bindDescriptorSet');
     return this.bindDescriptorSet(layout, set, firstSet);
   }
 
@@ -287,22 +290,22 @@ export class CommandEncoder {
     // Uint32Array data here; any other view, a stream without room, and every refusal in #pushConstantsOf.
     const w = this.#at;
     const words = data instanceof Uint32Array ? data.length : 0;
-    const end = w + 5 + words;
     if (
-      words === 0 || end > this.#limit || this.#kinds[layout] !== Kind.PipelineLayout || typeof layout !== 'number' ||
-      typeof stageFlags !== 'number' || stageFlags >>> 0 !== stageFlags || typeof offset !== 'number' || (offset & ~3) >>> 0 !== offset // a multiple of 4 too
+      words === 0 || w + words > this.#lastStart || this.#kinds[layout] !== Kind.PipelineLayout || typeof layout !== 'number' ||
+      typeof stageFlags !== 'number' || stageFlags !== stageFlags >>> 0 || typeof offset !== 'number' || offset !== (offset & ~3) >>> 0 // a multiple of 4 too
     ) {
       return this.#pushConstantsOf(layout, stageFlags, offset, data);
     }
     const u = this.#u32;
-    u[w] = Opcode.PushConstants | ((5 + words) << 16);
+    const d = w + 5; // where the data goes
+    u[w] = ((words + 5) << 16) | Opcode.PushConstants;
     u[w + 1] = layout;
     u[w + 2] = stageFlags;
     u[w + 3] = offset;
     u[w + 4] = words * 4;
     // Push constants are a few words: an element loop costs less than set().
-    for (let i = 0; i < words; i++) u[w + 5 + i] = (data as Uint32Array)[i]!;
-    this.#at = end;
+    for (let i = 0; i < words; i++) u[d + i] = (data as Uint32Array)[i]!;
+    this.#at = d + words;
     return this;
   }
 
@@ -334,7 +337,7 @@ export class CommandEncoder {
     if (groupCountY === undefined) groupCountY = 1; // (less bytecode than default parameters)
     if (groupCountZ === undefined) groupCountZ = 1;
     const w = this.#at;
-    if (w + 4 > this.#limit || typeof groupCountX !== 'number' || groupCountX >>> 0 !== groupCountX || typeof groupCountY !== 'number' || groupCountY >>> 0 !== groupCountY || typeof groupCountZ !== 'number' || groupCountZ >>> 0 !== groupCountZ) return this.#dispatchCold(groupCountX, groupCountY, groupCountZ);
+    if (w > this.#lastStart || typeof groupCountX !== 'number' || groupCountX !== groupCountX >>> 0 || typeof groupCountY !== 'number' || groupCountY !== groupCountY >>> 0 || typeof groupCountZ !== 'number' || groupCountZ !== groupCountZ >>> 0) return this.#dispatchCold(groupCountX, groupCountY, groupCountZ);
     const u = this.#u32;
     u[w] = Header.Dispatch;
     u[w + 1] = groupCountX;
@@ -348,14 +351,14 @@ export class CommandEncoder {
     uint('groupCountX', groupCountX);
     uint('groupCountY', groupCountY);
     uint('groupCountZ', groupCountZ);
-    this.#room(4, 'dispatch');
+    this.#room(FAST_WORDS, 'dispatch');
     return this.dispatch(groupCountX, groupCountY, groupCountZ);
   }
 
   /** vkCmdPipelineBarrier with one global VkMemoryBarrier. */
   pipelineBarrier(srcStageMask: number, dstStageMask: number, srcAccessMask: number, dstAccessMask: number): this {
     const w = this.#at;
-    if (w + 5 > this.#limit || typeof srcStageMask !== 'number' || srcStageMask >>> 0 !== srcStageMask || typeof dstStageMask !== 'number' || dstStageMask >>> 0 !== dstStageMask || typeof srcAccessMask !== 'number' || srcAccessMask >>> 0 !== srcAccessMask || typeof dstAccessMask !== 'number' || dstAccessMask >>> 0 !== dstAccessMask) {
+    if (w > this.#lastStart || typeof srcStageMask !== 'number' || srcStageMask !== srcStageMask >>> 0 || typeof dstStageMask !== 'number' || dstStageMask !== dstStageMask >>> 0 || typeof srcAccessMask !== 'number' || srcAccessMask !== srcAccessMask >>> 0 || typeof dstAccessMask !== 'number' || dstAccessMask !== dstAccessMask >>> 0) {
       return this.#pipelineBarrierCold(srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
     }
     const u = this.#u32;
@@ -370,7 +373,7 @@ export class CommandEncoder {
 
   #pipelineBarrierCold(srcStageMask: number, dstStageMask: number, srcAccessMask: number, dstAccessMask: number): this {
     checkMemoryBarrierMasks(srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
-    this.#room(5, 'pipelineBarrier');
+    this.#room(FAST_WORDS, 'pipelineBarrier');
     return this.pipelineBarrier(srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
   }
 
@@ -445,7 +448,7 @@ export class CommandEncoder {
   end(): number {
     this.#needRecording('end');
     this.#recording = false;
-    this.#limit = 0;
+    this.#lastStart = -1;
     const cb = this.commandBuffer;
     if (cb.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'CommandEncoder.end: the command buffer (or its pool or device) was destroyed');
     const objects = this.#objects;
@@ -500,7 +503,7 @@ export class CommandEncoder {
     this.#u32 = new Uint32Array(this.#buffer);
     this.#i32 = new Int32Array(this.#buffer);
     this.#f32 = new Float32Array(this.#buffer);
-    if (this.#recording) this.#limit = this.#u32.length;
+    if (this.#recording) this.#lastStart = this.#u32.length - FAST_WORDS;
   }
 }
 
