@@ -77,11 +77,21 @@ constexpr uint32_t HeaderOf(Opcode opcode) {
 // switches on the whole header word and advances by each case's constant length, so the walk's
 // next load waits on a predicted branch rather than on this header's load: the commands are
 // checked side by side instead of one load after another.
+// kRoomForAny: the caller knows that kLongestFixed words are left, so a command of fixed length
+// needs no check of its own that it ends before the stream does.
+constexpr std::size_t kLongestFixed = 10;
+static_assert([] {
+  for (uint16_t op = 1; op <= kOpcodeCount; ++op) {
+    if (static_cast<Opcode>(op) != Opcode::PushConstants && kShape[op].length > kLongestFixed) return false;
+  }
+  return true;
+}(), "kLongestFixed must be the longest command of fixed length");
+template <bool kRoomForAny>
 inline const uint32_t* WellFormedEnd(const uint32_t* at, const uint32_t* end, const Table& table) noexcept {
   const auto left = static_cast<std::size_t>(end - at);
   const uint32_t header = *at;
   auto is = [&](uint32_t index, HandleKind kind) { return index < table.size && table.kinds[index] == static_cast<uint8_t>(kind); };
-  auto fixed = [&](Opcode opcode) { return header == HeaderOf(opcode) && left >= kShape[static_cast<uint16_t>(opcode)].length; };
+  auto fixed = [&](Opcode opcode) { return header == HeaderOf(opcode) && (kRoomForAny || left >= kShape[static_cast<uint16_t>(opcode)].length); };
   switch (static_cast<Opcode>(header & 0xffff)) {
     case Opcode::BindPipeline:
       return fixed(Opcode::BindPipeline) && is(at[1], HandleKind::Pipeline) ? at + 2 : nullptr;
@@ -108,60 +118,73 @@ inline const uint32_t* WellFormedEnd(const uint32_t* at, const uint32_t* end, co
   return nullptr;
 }
 
-}  // namespace
-
-Verdict Validate(const void* data, std::size_t bytes, const Table& table) noexcept {
-  Verdict v;
-  // Counted in a local (a register): a count in `v`, which the lambda below takes by reference,
-  // would be a store and a reload each command, one more chain between commands.
-  uint32_t commands = 0;
-  auto refuse = [&](Reason reason, const uint32_t* at, uint16_t opcode) {
-    v.ok = false;
-    v.commands = commands;
-    v.reason = reason;
-    v.byteOffset = static_cast<std::size_t>(at - static_cast<const uint32_t*>(data)) * 4;
-    v.opcode = opcode;
-    return v;
-  };
-  if (bytes % 4 != 0 || (bytes > 0 && reinterpret_cast<uintptr_t>(data) % 4 != 0)) return refuse(Reason::Unaligned, static_cast<const uint32_t*>(data), 0);
-  // Why table slot `index` cannot be used as `kind` (nullopt: it can).
+// Why the command at `at`, which WellFormedEnd() did not accept, is refused (nullopt: it is
+// well-formed after all). Out of line and cold, so that the walk over well-formed commands stays a
+// short loop of its own.
+[[gnu::noinline, gnu::cold]] std::optional<Reason> WhyRefused(const uint32_t* at, const uint32_t* end, const Table& table) noexcept {
   auto slot = [&](uint32_t index, HandleKind kind) -> std::optional<Reason> {
     if (index >= table.size) return Reason::HandleIndex;
     if (table.kinds[index] != static_cast<uint8_t>(kind)) return Reason::HandleKind;
     return std::nullopt;
   };
-  const auto* at = static_cast<const uint32_t*>(data);
-  const uint32_t* const end = at + bytes / 4;
+  const uint32_t header = *at;
+  const uint16_t opcode = static_cast<uint16_t>(header & 0xffff);
+  const uint32_t length = header >> 16;
+  if (opcode == 0 || opcode > kOpcodeCount) return Reason::UnknownOpcode;
+  if (length == 0 || length > static_cast<std::size_t>(end - at)) return Reason::Truncated;
+  const Shape& shape = kShape[opcode];
+  const uint32_t* a = at + 1;  // the arguments
+  if (static_cast<Opcode>(opcode) == Opcode::PushConstants) {
+    if (length < shape.length) return Reason::BadLength;
+    const uint32_t offset = a[2], size = a[3];
+    if (size == 0 || size % 4 != 0 || offset % 4 != 0) return Reason::Misaligned;
+    if (size / 4 > length - shape.length) return Reason::CountPastEnd;
+    if (size / 4 != length - shape.length) return Reason::BadLength;
+  } else if (length != shape.length) {
+    return Reason::BadLength;
+  }
+  std::optional<Reason> bad;
+  if (shape.slots >= 1) bad = slot(a[0], shape.kinds[0]);
+  if (!bad && shape.slots == 2) bad = slot(a[1], shape.kinds[1]);
+  if (bad) return bad;
+  if (static_cast<Opcode>(opcode) == Opcode::ImageBarrier && (!KnownLayout(a[1]) || !KnownLayout(a[2]))) return Reason::BadValue;
+  if (static_cast<Opcode>(opcode) == Opcode::ClearColorImage && !ClearLayout(a[1])) return Reason::BadValue;
+  return std::nullopt;
+}
+
+}  // namespace
+
+Verdict Validate(const void* data, std::size_t bytes, const Table& table) noexcept {
+  const auto* const begin = static_cast<const uint32_t*>(data);
+  Verdict v;
+  auto refuse = [&](Reason reason, const uint32_t* at, uint32_t commands) {
+    v.ok = false;
+    v.commands = commands;
+    v.reason = reason;
+    v.byteOffset = static_cast<std::size_t>(at - begin) * 4;
+    v.opcode = static_cast<uint16_t>(reason == Reason::Unaligned ? 0 : *at & 0xffff);
+    return v;
+  };
+  if (bytes % 4 != 0 || (bytes > 0 && reinterpret_cast<uintptr_t>(data) % 4 != 0)) return refuse(Reason::Unaligned, begin, 0);
+  const uint32_t* at = begin;
+  const uint32_t* const end = begin + bytes / 4;
+  uint32_t commands = 0;  // a local (a register), not v.commands: no store and reload each command
+  // Far from the end, the usual commands need no check that they end in the stream.
+  const uint32_t* const roomy = bytes / 4 >= kLongestFixed ? end - kLongestFixed : begin;
+  while (at < roomy) {
+    const uint32_t* next = WellFormedEnd<true>(at, end, table);
+    if (next == nullptr) [[unlikely]] break;
+    at = next;
+    ++commands;
+  }
   while (at < end) {
-    if (const uint32_t* next = WellFormedEnd(at, end, table)) {
+    if (const uint32_t* next = WellFormedEnd<false>(at, end, table)) [[likely]] {
       at = next;
-      ++commands;
-      continue;
+    } else if (const std::optional<Reason> reason = WhyRefused(at, end, table)) {
+      return refuse(*reason, at, commands);
+    } else {
+      at += *at >> 16;  // (not reached: WellFormedEnd accepts every well-formed command)
     }
-    // The full check of one command WellFormedEnd did not accept: why it is refused.
-    const uint32_t header = *at;
-    const uint16_t opcode = static_cast<uint16_t>(header & 0xffff);
-    const uint32_t length = header >> 16;
-    if (opcode == 0 || opcode > kOpcodeCount) return refuse(Reason::UnknownOpcode, at, opcode);
-    if (length == 0 || length > static_cast<std::size_t>(end - at)) return refuse(Reason::Truncated, at, opcode);
-    const Shape& shape = kShape[opcode];
-    const uint32_t* a = at + 1;  // the arguments
-    if (static_cast<Opcode>(opcode) == Opcode::PushConstants) {
-      if (length < shape.length) return refuse(Reason::BadLength, at, opcode);
-      const uint32_t offset = a[2], size = a[3];
-      if (size == 0 || size % 4 != 0 || offset % 4 != 0) return refuse(Reason::Misaligned, at, opcode);
-      if (size / 4 > length - shape.length) return refuse(Reason::CountPastEnd, at, opcode);
-      if (size / 4 != length - shape.length) return refuse(Reason::BadLength, at, opcode);
-    } else if (length != shape.length) {
-      return refuse(Reason::BadLength, at, opcode);
-    }
-    std::optional<Reason> bad;
-    if (shape.slots >= 1) bad = slot(a[0], shape.kinds[0]);
-    if (!bad && shape.slots == 2) bad = slot(a[1], shape.kinds[1]);
-    if (bad) return refuse(*bad, at, opcode);
-    if (static_cast<Opcode>(opcode) == Opcode::ImageBarrier && (!KnownLayout(a[1]) || !KnownLayout(a[2]))) return refuse(Reason::BadValue, at, opcode);
-    if (static_cast<Opcode>(opcode) == Opcode::ClearColorImage && !ClearLayout(a[1])) return refuse(Reason::BadValue, at, opcode);
-    at += length;
     ++commands;
   }
   v.commands = commands;
