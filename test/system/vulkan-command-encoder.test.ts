@@ -148,6 +148,7 @@ describe.skipIf(skip !== null)('CommandEncoder on the real driver', () => {
     const fence = device.createFence();
     // Then a stream whose first command (z = y) is fine and whose second is not.
     encoder.begin().copyBuffer(1, 2, N * 4).writeWords(new Uint32Array([0x0002_0063, 0]));
+    expect(encoder.commandCount).toBe(2); // the written words' header counts as a command (it says where it ends)
     try {
       encoder.end();
       expect.unreachable();
@@ -166,6 +167,10 @@ describe.skipIf(skip !== null)('CommandEncoder on the real driver', () => {
     // A handle index past the table, written raw, is refused the same way.
     encoder.begin().writeWords(new Uint32Array([COMMAND_OPCODE.copyBuffer | (9 << 16), 0, 3, 0, 0, 0, 0, 16, 0]));
     expect(() => encoder.end()).toThrow(expect.objectContaining({ reason: 'handle-index', commandIndex: 0 }));
+    // A header of length 0 ends the count there (end() refuses it as truncated).
+    encoder.begin().copyBuffer(1, 2, N * 4).writeWords(new Uint32Array([COMMAND_OPCODE.copyBuffer, 0])).copyBuffer(1, 2, N * 4);
+    expect(encoder.commandCount).toBe(1);
+    expect(() => encoder.end()).toThrow(expect.objectContaining({ reason: 'truncated', commandIndex: 1 }));
     expect(instance.takeDebugMessages().filter((m) => m.severity >= WARNING)).toEqual([]);
   });
 
