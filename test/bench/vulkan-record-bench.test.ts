@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../lib/cli/main.js';
 import { parseVulkanBenchArgs } from '../../lib/cli/bench-vulkan.js';
-import type { RecordBenchResult } from '../../lib/bench/run-vulkan-record-bench.js';
+import { recordTargets, type RecordBenchResult } from '../../lib/bench/run-vulkan-record-bench.js';
 import { LAVAPIPE_MANIFEST_CANDIDATES } from '../../lib/bench/run-vulkan-bench.js';
 import { testNativeDir } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
@@ -56,4 +56,28 @@ describe('bench vulkan --command record', () => {
     expect(result.driver.deviceName).toMatch(/^kl-v7\|/);
     for (const way of ['perCall', 'encoder', 'cLoop'] as const) expect(result.measurement[way].runs).toBe(2);
   }, 120_000);
+
+  it('BENCH #14: the targets\' lines: the ratios and what the encoder adds above the C loop, and no ratio of a negative difference when the encoder measured no slower than the C loop (a driver whose own recording dominates)', () => {
+    const summary = (ns: number) => ({ runs: 3, median: ns * 10_000, min: ns * 10_000, max: ns * 10_000, relativeIqr: 0 });
+    const result = (perCall: number, encoder: number, cLoop: number): RecordBenchResult => ({
+      date: '2026-11-26T00:00:00.000Z',
+      machine: { cpu: 'test', cores: 1, os: 'test', node: 'v0' } as unknown as RecordBenchResult['machine'],
+      driver: { manifestPath: 'x.json', deviceName: 'x' },
+      frames: 1,
+      repeats: 3,
+      measurement: { commands: 10_000, perCall: summary(perCall), encoder: summary(encoder), cLoop: summary(cLoop) },
+    });
+    const [cheaper, near] = recordTargets(result(80, 7.8, 2));
+    expect(cheaper).toContain('per-call ÷ encoder = 10.26× — met');
+    expect(cheaper).toContain('per-call ÷ C loop = 40.00×');
+    expect(cheaper).toContain('13.4× less through the encoder'); // (80 - 2) / (7.8 - 2)
+    expect(near).toContain('encoder ÷ C loop = 3.90× — NOT met');
+    expect(near).toContain('5.8 ns above it');
+    const [slowDriver, within] = recordTargets(result(270, 161, 165));
+    expect(slowDriver).toContain('per-call ÷ encoder = 1.68× — NOT met');
+    expect(slowDriver).toContain('the encoder measured no slower than the C loop in this run');
+    expect(within).toContain('encoder ÷ C loop = 0.98× — met');
+    expect(within).toContain('within its noise');
+    expect(slowDriver + within).not.toMatch(/-\d|e\+/); // no negative nanoseconds, no astronomical ratio
+  });
 });
