@@ -109,10 +109,10 @@ function kindOf(object: unknown): number {
 
 const KIND_NAMES = ['nothing', 'a ComputePipeline', 'a PipelineLayout', 'a DescriptorSet', 'a VulkanBuffer', 'an Image'] as const;
 
-// Literal constants in the recording methods (a const enum is inlined; a module constant is a
-// load with a check that it is initialised, more bytecode against V8's inlining budget).
 // The longest of bindPipeline, bindDescriptorSet, dispatch and pipelineBarrier, and push constants' words before the data.
 const FAST_WORDS = 5;
+// Literal constants in the recording methods (a const enum is inlined; a module constant is a
+// load with a check that it is initialised, more bytecode against V8's inlining budget).
 const enum Opcode {
   PushConstants = 3,
 }
