@@ -71,13 +71,7 @@ namespace {
 constexpr uint32_t LengthOf(Opcode opcode) { return kShape[static_cast<uint16_t>(opcode)].length; }
 constexpr uint32_t HeaderOf(Opcode opcode) { return static_cast<uint32_t>(opcode) | (LengthOf(opcode) << 16); }
 
-// Where the command at `at` ends when it is one of the usual well-formed commands, nullptr when it
-// needs the full check (the general loop below, which also says why a command is refused). It
-// switches on the whole header word and advances by each case's constant length, so the walk's
-// next load waits on a predicted branch rather than on this header's load: the commands are
-// checked side by side instead of one load after another.
-// kRoomForAny: the caller knows that kLongestFixed words are left, so a command of fixed length
-// needs no check of its own that it ends before the stream does.
+// The longest command of fixed length: this far from the stream's end, any of them fits.
 constexpr std::size_t kLongestFixed = 10;
 static_assert([] {
   for (uint16_t op = 1; op <= kOpcodeCount; ++op) {
@@ -85,6 +79,13 @@ static_assert([] {
   }
   return true;
 }(), "kLongestFixed must be the longest command of fixed length");
+
+// Where the command at `at` ends when it is well-formed, nullptr when it is not (WhyRefused() then
+// says why). It switches on the opcode, compares the whole header word with the one that command
+// must have and advances by that case's constant length, so the walk's next load waits on a
+// predicted branch rather than on this header's load: the commands are checked side by side
+// instead of one load after another. kRoomForAny: the caller knows that kLongestFixed words are
+// left, so a command of fixed length needs no check of its own that it ends inside the stream.
 template <bool kRoomForAny>
 inline const uint32_t* WellFormedEnd(const uint32_t* at, const uint32_t* end, const Table& table) noexcept {
   const auto left = static_cast<std::size_t>(end - at);
