@@ -38,6 +38,21 @@ describe('loader.createInstance', () => {
     expect(trace()).toContain('runtime:xrCreateInstance:js-api:XR_MND_headless');
   });
 
+  it('XR-CI-4 #13: a session destroyed with its spaces still alive: the runtime destroys them with it (child handles, as the spec has it; the test runtime leaked them), at session.destroy() and at instance.destroy(), and the JavaScript objects say so', () => {
+    const trace = freshTrace();
+    const instance = createLoader().createInstance({ applicationName: 'children', enabledExtensionNames: ['XR_MND_headless'] });
+    const session = instance.createSession(instance.getSystem(), { headless: true });
+    const spaces = [session.createReferenceSpace('local'), session.createReferenceSpace('view')];
+    const destroyedWithSession = () => trace().filter((l) => l === 'runtime:xrDestroySession:destroys a space').length;
+    session.destroy();
+    expect(destroyedWithSession()).toBe(2);
+    const second = instance.createSession(instance.getSystem(), { headless: true });
+    spaces.push(second.createReferenceSpace('stage'));
+    instance.destroy();
+    expect(destroyedWithSession()).toBe(3);
+    expect([second.isDestroyed, ...spaces.map((s) => s.isDestroyed)]).toEqual([true, true, true, true]);
+  });
+
   it('XR-CI-9: the runtime\'s own extension list fills enumerateInstanceExtensionProperties()', () => {
     const names = createLoader().enumerateInstanceExtensionProperties().map((e) => e.name);
     expect(names).toContain('XR_MND_headless');

@@ -60,6 +60,8 @@ struct Messenger {
   void* userData = nullptr;
 };
 
+struct Session;
+
 struct Instance {
   std::uint64_t magic = kInstanceMagic;
   std::string applicationName;
@@ -67,11 +69,16 @@ struct Instance {
   std::set<std::string> extensions;
   std::mutex mutex;
   std::set<Messenger*> messengers;
+  std::set<Session*> sessions;  // live ones: xrDestroyInstance destroys them (their child handles, per the spec)
 };
+
+struct Space;
 
 struct Session {
   std::uint64_t magic = kSessionMagic;
   Instance* instance = nullptr;
+  std::mutex mutex;
+  std::set<Space*> spaces;  // live ones: xrDestroySession destroys them, as the spec has it
 };
 
 struct Space {
@@ -83,6 +90,18 @@ struct Space {
   // calls are too many to trace one by one, but a test must see that they arrived).
   std::uint64_t locateCalls = 0;
 };
+
+// A session and the spaces still alive in it (xrDestroySession and xrDestroyInstance destroy a
+// handle's children: without this, a session destroyed before its spaces leaked them).
+void DeleteSession(Session* s) {
+  s->magic = 0;
+  for (Space* space : s->spaces) {
+    kl_test::Trace("runtime:xrDestroySession:destroys a space");
+    space->magic = 0;
+    delete space;
+  }
+  delete s;
+}
 
 template <typename T, typename H>
 T* FromHandle(H handle, std::uint64_t magic) {
@@ -187,6 +206,10 @@ XRAPI_ATTR XrResult XRAPI_CALL RtDestroyInstance(XrInstance instance) {
   if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
   inst->magic = 0;
   for (Messenger* m : inst->messengers) delete m;
+  for (Session* s : inst->sessions) {
+    kl_test::Trace("runtime:xrDestroyInstance:destroys a session");
+    DeleteSession(s);
+  }
   delete inst;
   // A failing destroy still frees: the loader must unload the runtime all the same.
   return Fault("xrDestroyInstance") == kl_fault::Kind::Fail ? XR_ERROR_RUNTIME_FAILURE : XR_SUCCESS;
@@ -257,6 +280,10 @@ XRAPI_ATTR XrResult XRAPI_CALL RtCreateSession(XrInstance instance, const XrSess
   if (info->next == nullptr && inst->extensions.count("XR_MND_headless") == 0) return XR_ERROR_GRAPHICS_DEVICE_INVALID;
   auto* created = new Session();
   created->instance = inst;
+  {
+    std::lock_guard lock(inst->mutex);
+    inst->sessions.insert(created);
+  }
   *session = ToHandle<XrSession>(created);
   return XR_SUCCESS;
 }
@@ -265,8 +292,11 @@ XRAPI_ATTR XrResult XRAPI_CALL RtDestroySession(XrSession session) {
   kl_test::Trace("runtime:xrDestroySession");
   Session* s = FromHandle<Session>(session, kSessionMagic);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
-  s->magic = 0;
-  delete s;
+  {
+    std::lock_guard lock(s->instance->mutex);
+    s->instance->sessions.erase(s);
+  }
+  DeleteSession(s);
   return XR_SUCCESS;
 }
 
@@ -285,6 +315,10 @@ XRAPI_ATTR XrResult XRAPI_CALL RtCreateReferenceSpace(XrSession session, const X
   created->type = info->referenceSpaceType;
   created->pose = info->poseInReferenceSpace;
   if (info->referenceSpaceType == XR_REFERENCE_SPACE_TYPE_VIEW) created->pose.position.y += 1.6f;  // a head 1.6 m up
+  {
+    std::lock_guard lock(s->mutex);
+    s->spaces.insert(created);
+  }
   *space = ToHandle<XrSpace>(created);
   return XR_SUCCESS;
 }
@@ -294,6 +328,10 @@ XRAPI_ATTR XrResult XRAPI_CALL RtDestroySpace(XrSpace space) {
   Space* s = FromHandle<Space>(space, kSpaceMagic);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (s->locateCalls > 0) kl_test::Trace("runtime:xrLocateSpace:calls:" + std::to_string(s->locateCalls));
+  {
+    std::lock_guard lock(s->session->mutex);
+    s->session->spaces.erase(s);
+  }
   s->magic = 0;
   delete s;
   return XR_SUCCESS;
