@@ -102,7 +102,9 @@ describe('controller input on the simulated runtime', () => {
         expect(typeof left.lastChangeTime).toBe('bigint');
         expect(left.lastChangeTime).toBeLessThanOrEqual(time);
         if (i > 0) expect(left.changedSinceLastSync).toBe(true); // it moves every frame
-        seen.add(left.currentState.x.toFixed(3));
+        // The point, not x alone: x repeats on either side of the circle's top (sin(a) = sin(π − a)),
+        // so a window of 30 frames around it had fewer than 20 distinct x values.
+        seen.add(`${left.currentState.x.toFixed(3)},${left.currentState.y.toFixed(3)}`);
         // The x component bound to a float action reads the same; the right stick its own figure.
         expect(c.stickX.getFloat('/user/hand/left').currentState).toBeCloseTo(0.8 * Math.sin(a), 4);
         const right = c.stick.getVector2f('/user/hand/right');
