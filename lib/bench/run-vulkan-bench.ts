@@ -41,7 +41,8 @@ export const VULKAN_BENCH_COMMANDS: Readonly<Record<VulkanBenchCommandName, Vulk
     name: 'vkCmdPushConstants',
     measures:
       'vkCmdPushConstants(commandBuffer, layout, COMPUTE, 0, 16, values) while recording: a command-buffer command that is valid ' +
-      'without a bound pipeline (vkCmdDispatch needs a compute pipeline, i.e. a shader, to be valid usage; validation would report every call)',
+      'without a bound pipeline (vkCmdDispatch needs a compute pipeline, i.e. a shader, to be valid usage; validation would report every call); ' +
+      "each timed run is two recordings of half the calls: a driver that allocates per command (lavapipe) is slower every other recording, as glibc's free lists alternate",
     defaultIterations: 200_000,
   },
 };
@@ -176,8 +177,11 @@ function positiveInteger(what: string, n: number): void {
 
 export async function runVulkanBench(options: VulkanBenchOptions): Promise<VulkanBenchResult> {
   const command = vulkanBenchCommand(options.command);
-  const plan: MeasurePlan = { iterations: options.iterations ?? command.defaultIterations, repeats: options.repeats ?? DEFAULT_REPEATS };
-  positiveInteger('iterations', plan.iterations);
+  const iterations = options.iterations ?? command.defaultIterations;
+  positiveInteger('iterations', iterations);
+  // The warm-up as long as a timed run: a driver that allocates per command has then grown its heap
+  // to what a run needs, so no timed run pays for it (it was the first run, the trampoline's).
+  const plan: MeasurePlan = { iterations, repeats: options.repeats ?? DEFAULT_REPEATS, warmupIterations: iterations };
   positiveInteger('repeats', plan.repeats);
   const processes = options.processes ?? 1;
   positiveInteger('processes', processes);

@@ -132,7 +132,7 @@ export function formatVulkanBenchMarkdown(result: VulkanBenchResult, options: Vu
     `${h} ${options.title ?? `Vulkan \`${result.command.name}\` on ${result.driver.deviceName ?? 'the driver'}`}`,
     '',
     `- measured: ${result.command.measures}.`,
-    `- method: per cell a warm-up run, then ${result.plan.repeats} runs of ${result.plan.iterations.toLocaleString('en-US')} calls timed in one C++ loop ` +
+    `- method: per cell a warm-up run${result.plan.warmupIterations === result.plan.iterations ? ' as long as a timed run' : ''}, then ${result.plan.repeats} runs of ${result.plan.iterations.toLocaleString('en-US')} calls timed in one C++ loop ` +
       '(native/napi/vulkan_bench.cc) for both loaders; ' +
       (result.processes > 1
         ? `${result.processes} fresh child processes per side, interleaved (ours, Khronos, Khronos, ours, ...); the cell is the median of the processes' medians ± half their interquartile range; ` +

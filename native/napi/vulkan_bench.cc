@@ -101,13 +101,31 @@ class Scenario {
       if (queue == VK_NULL_HANDLE) throw StepError(VK_ERROR_UNKNOWN, "vkGetDeviceQueue (no queue returned)");
       return s;
     }
-    // A fresh recording per run so the command buffer holds only this run's commands.
+    // A sample is two recordings of half the calls each, because a driver that allocates per
+    // command (lavapipe) alternates between two states from one reset to the next: glibc's small
+    // free lists (tcache, fastbins) hand freed chunks back last-freed first, and every other
+    // recording measured ~20 ns a call more on lavapipe (no alternation with those lists off:
+    // GLIBC_TUNABLES=glibc.malloc.mxfast=0:glibc.malloc.tcache_count=0). Two consecutive recordings
+    // hold one of each, whichever state the process started in; with one recording a sample, the
+    // trampoline/pointer interleaving gave one cell the slow state in 4 runs of 7 and the other in
+    // 3, which of the two depending on the process, for either loader.
+    const PFN_vkCmdPushConstants f = pointer ? pointerCmdPushConstants_ : x_.CmdPushConstants;
+    const uint32_t firstHalf = iterations - iterations / 2;
+    const Sample a = RecordPushConstants(f, firstHalf);
+    if (firstHalf == iterations) return a;
+    const Sample b = RecordPushConstants(f, iterations / 2);
+    const double n = iterations;
+    return {(a.wallNs * firstHalf + b.wallNs * (iterations / 2)) / n, (a.cpuNs * firstHalf + b.cpuNs * (iterations / 2)) / n};
+  }
+
+ private:
+  // One recording (a fresh one: the command buffer holds only its commands) of `calls` timed calls.
+  Sample RecordPushConstants(PFN_vkCmdPushConstants f, uint32_t calls) {
     Check(x_.ResetCommandBuffer(commandBuffer_, 0), "vkResetCommandBuffer");
     const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
     Check(x_.BeginCommandBuffer(commandBuffer_, &begin), "vkBeginCommandBuffer");
-    const PFN_vkCmdPushConstants f = pointer ? pointerCmdPushConstants_ : x_.CmdPushConstants;
     std::array<uint32_t, 4> values{};
-    const Sample s = TimeCalls(iterations, [&](uint32_t i) {
+    const Sample s = TimeCalls(calls, [&](uint32_t i) {
       values[0] = i;
       f(commandBuffer_, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(values), values.data());
     });
@@ -115,7 +133,6 @@ class Scenario {
     return s;
   }
 
- private:
   void Setup() {
     const VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO, nullptr, "khronos-loader bench", 1, nullptr, 0, VK_API_VERSION_1_1};
     const VkInstanceCreateInfo instanceInfo{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, nullptr, 0, &app, 0, nullptr, 0, nullptr};

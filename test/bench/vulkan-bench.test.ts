@@ -11,6 +11,12 @@ import { parseVulkanBenchArgs } from '../../lib/cli/bench-vulkan.js';
 import { KHRONOS_VULKAN_LOADER_CANDIDATES, LAVAPIPE_MANIFEST_CANDIDATES, type VulkanBenchResult } from '../../lib/bench/run-vulkan-bench.js';
 import { VULKAN_PASSTHROUGH_LAYER_PREFIX } from '../../lib/bench/vulkan-layers.js';
 import { pointerComparison, vulkanTargets } from '../../lib/bench/vulkan-report.js';
+import koffi from 'koffi';
+import { measureNativePair } from '../../lib/bench/measure-native.js';
+import { createHostPlatform } from '../../lib/core/platform/host.js';
+import { loadNativeAddon } from '../../lib/native.js';
+import { publishVulkanPlan } from '../../lib/vulkan/api/instance.js';
+import { createLoader } from '../../lib/vulkan/loader.js';
 import { testNativeDir } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
 
@@ -56,7 +62,7 @@ describe('bench vulkan CLI', () => {
     const { code, stdout } = await cli(['bench', 'vulkan', '--command', 'vkCmdPushConstants', '--layers', '0,1,3', ...tiny, '--no-khronos', '--json']);
     expect(code).toBe(0);
     const result = JSON.parse(stdout) as VulkanBenchResult;
-    expect(result.plan).toEqual({ iterations: 200, repeats: 3 });
+    expect(result.plan).toEqual({ iterations: 200, repeats: 3, warmupIterations: 200 });
     expect(result.rows.map((r) => r.layerNames)).toEqual([[], [`${VULKAN_PASSTHROUGH_LAYER_PREFIX}_1`], [1, 2, 3].map((i) => `${VULKAN_PASSTHROUGH_LAYER_PREFIX}_${i}`)]);
     expect(result.rows.map((r) => path.basename(r.pointerOrigins.ours?.file ?? ''))).toEqual([
       'libvulkan_lvp.so',
@@ -121,6 +127,49 @@ describe('bench vulkan CLI', () => {
         expect(pointerComparison(none as VulkanBenchResult['rows'][number]).loaderOwn).toBe(true);
       }
     }
+  });
+
+  it('#10 BENCH: a vkCmdPushConstants timed run is two recordings of half the calls, so a driver that alternates between two states from one reset to the next (lavapipe through glibc\'s free lists) gives every run one of each', () => {
+    const library = path.join(testNativeDir, 'vulkan_test_driver/libkl_vk_driver_v7.so');
+    const manifest = path.join(mkdtempSync(path.join(tmpdir(), 'kl-bench-recordings-')), 'kl_vk_driver_v7.json');
+    writeFileSync(manifest, JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: library, api_version: '1.3.0' } }));
+    const env = { VK_DRIVER_FILES: manifest, VK_LOADER_LAYERS_DISABLE: '~implicit~' };
+    publishVulkanPlan(createLoader({ platform: createHostPlatform({ env, elevated: false }) }).planInstance({}));
+    // The driver's log of what each recording held (vkEndCommandBuffer); the same library our loader opened.
+    const recordings = koffi.load(library).func('uint64_t kl_vk_test_driver_recordings(_Out_ uint64_t *counts, uint32_t capacity)');
+    const last = (n: number): { ended: number; counts: number[] } => {
+      const counts = new BigUint64Array(n);
+      const ended = Number(recordings(counts, n) as bigint);
+      return { ended, counts: [...counts].map(Number) };
+    };
+    const scenario = new (loadNativeAddon().VulkanBenchScenario)({ command: 'vkCmdPushConstants' });
+    try {
+      const before = last(1).ended;
+      for (const mode of ['trampoline', 'pointer'] as const) {
+        const samples = scenario.measure(mode, 1001, 3);
+        expect(samples.wallNs).toHaveLength(3);
+        const log = last(6);
+        expect(log.ended - before).toBe(mode === 'trampoline' ? 6 : 12);
+        expect(log.counts).toEqual([501, 500, 501, 500, 501, 500]);
+      }
+      scenario.measure('pointer', 1, 1); // one call: one recording
+      expect(last(1)).toEqual({ ended: before + 13, counts: [1] });
+    } finally {
+      scenario.destroy();
+    }
+  });
+
+  it('BENCH: the Vulkan rows warm up with a run as long as a timed one (what a driver allocates per command is grown before the first timed run), then interleave trampoline and pointer runs', async () => {
+    const calls: string[] = [];
+    const scenario = { measure: (mode: 'trampoline' | 'pointer', iterations: number, repeats: number) => (calls.push(`${mode[0]}${iterations}x${repeats}`), { wallNs: Array(repeats).fill(1), cpuNs: Array(repeats).fill(1) }) };
+    measureNativePair(scenario, { iterations: 50, repeats: 3, warmupIterations: 50 });
+    expect(calls).toEqual(['t50x1', 'p50x1', 't50x1', 'p50x1', 'p50x1', 't50x1', 't50x1', 'p50x1']);
+    const { code, stdout, stderr } = await cli(['bench', 'vulkan', '--no-khronos', '--layers', '0', ...tiny, '--json']);
+    expect(code, stderr).toBe(0);
+    const result = JSON.parse(stdout) as VulkanBenchResult;
+    expect(result.plan).toEqual({ iterations: 200, repeats: 3, warmupIterations: 200 });
+    const markdown = await cli(['bench', 'vulkan', '--no-khronos', '--layers', '0', ...tiny]);
+    expect(markdown.stdout).toContain('- method: per cell a warm-up run as long as a timed run, then 3 runs of 200 calls');
   });
 
   it('BENCH: "each loader\'s own" is told by where each loader\'s exports live, whatever the files are called (the packaged addon is khronos-loader.node; a Khronos loader may be any libvulkan)', () => {

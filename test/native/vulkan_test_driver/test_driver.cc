@@ -36,6 +36,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -167,6 +168,30 @@ struct CommandBuffer {
 struct CommandPool {
   std::vector<std::unique_ptr<CommandBuffer>> buffers;
 };
+// How many commands each of the last recordings held (vkEndCommandBuffer logs it; a recording
+// starts at 0 with vkBeginCommandBuffer or vkResetCommandBuffer), read through the exported
+// kl_vk_test_driver_recordings: the bench tests see how the benchmark records.
+class RecordingLog {
+ public:
+  static constexpr uint32_t kKept = 16;
+  void Ended(uint64_t commands) {
+    std::lock_guard lock(mutex_);
+    counts_[ended_ % kKept] = commands;
+    ++ended_;
+  }
+  // Writes up to `capacity` of the last recordings' counts, oldest first; answers how many ended in all.
+  uint64_t Read(uint64_t* out, uint32_t capacity) {
+    std::lock_guard lock(mutex_);
+    const uint64_t n = std::min<uint64_t>({capacity, kKept, ended_});
+    for (uint64_t i = 0; i < n; ++i) out[i] = counts_[(ended_ - n + i) % kKept];
+    return ended_;
+  }
+
+ private:
+  std::mutex mutex_;
+  uint64_t counts_[kKept] = {};
+  uint64_t ended_ = 0;
+};
 // The compute objects the record benchmark and the typed API create: buffers, memory (real bytes,
 // so mapping works), descriptor set layouts, pools and sets, shader modules, pipeline layouts and
 // pipelines. None does any work; each is a heap object its destroy call frees.
@@ -179,9 +204,10 @@ struct DescriptorPool {
   std::vector<std::unique_ptr<Object>> sets;
 };
 
-// What this driver negotiated (its one piece of process state).
+// This driver's process state: what it negotiated, and the recordings' log.
 struct DriverState {
   uint32_t negotiatedVersion = KL_DRIVER_VERSION;
+  RecordingLog recordings;
 };
 DriverState& State() {
   static DriverState state;
@@ -442,9 +468,18 @@ void VKAPI_CALL FreeCommandBuffers(VkDevice, VkCommandPool commandPool, uint32_t
     std::erase_if(owned, [&](const std::unique_ptr<CommandBuffer>& b) { return reinterpret_cast<VkCommandBuffer>(b.get()) == buffers[i]; });
   }
 }
-VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer, const VkCommandBufferBeginInfo*) { return VK_SUCCESS; }
-VkResult VKAPI_CALL EndCommandBuffer(VkCommandBuffer) { return VK_SUCCESS; }
-VkResult VKAPI_CALL ResetCommandBuffer(VkCommandBuffer, VkCommandBufferResetFlags) { return VK_SUCCESS; }
+VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer commandBuffer, const VkCommandBufferBeginInfo*) {
+  reinterpret_cast<CommandBuffer*>(commandBuffer)->commands = 0;
+  return VK_SUCCESS;
+}
+VkResult VKAPI_CALL EndCommandBuffer(VkCommandBuffer commandBuffer) {
+  State().recordings.Ended(reinterpret_cast<CommandBuffer*>(commandBuffer)->commands);
+  return VK_SUCCESS;
+}
+VkResult VKAPI_CALL ResetCommandBuffer(VkCommandBuffer commandBuffer, VkCommandBufferResetFlags) {
+  reinterpret_cast<CommandBuffer*>(commandBuffer)->commands = 0;
+  return VK_SUCCESS;
+}
 void VKAPI_CALL CmdPushConstants(VkCommandBuffer commandBuffer, VkPipelineLayout, VkShaderStageFlags, uint32_t, uint32_t, const void*) {
   ++reinterpret_cast<CommandBuffer*>(commandBuffer)->commands;
 }
@@ -667,6 +702,7 @@ KL_EXPORT PFN_vkVoidFunction VKAPI_CALL vk_icdGetInstanceProcAddr(VkInstance ins
   return GetInstanceProcAddr(instance, name);
 }
 #endif
+KL_EXPORT uint64_t kl_vk_test_driver_recordings(uint64_t* counts, uint32_t capacity) { return State().recordings.Read(counts, capacity); }
 #if KL_DRIVER_VERSION >= 2 && !KL_DRIVER_VIA_GIPA
 KL_EXPORT VkResult VKAPI_CALL vk_icdNegotiateLoaderICDInterfaceVersion(uint32_t* version) { return Negotiate(version); }
 #endif
