@@ -15,6 +15,16 @@
 #include "vulkan/process_loader_abi.h"
 #include "vulkan/published_plan.h"
 
+// The exported core commands (defined at the end of this file): the tables below hand these out
+// rather than the hidden copies, so a core command has one trampoline whichever way the
+// application reaches it (the Khronos loader's vkGet*ProcAddr hands out its exports too), and a
+// pointer costs what the export costs: the hidden copy of vkGetDeviceQueue, the same instructions
+// elsewhere in the library, measured 0.55 ns a call more on this VM.
+#define KL_VK_DECLARE_EXPORT(name, member, ret, params, args) KL_VK_EXPORT ret VKAPI_CALL name params;
+KL_VK_CORE_INSTANCE_COMMAND_SIGNATURES(KL_VK_DECLARE_EXPORT)
+KL_VK_CORE_DEVICE_COMMAND_SIGNATURES(KL_VK_DECLARE_EXPORT)
+#undef KL_VK_DECLARE_EXPORT
+
 namespace kl::vulkan {
 namespace {
 
@@ -199,8 +209,8 @@ struct DeviceTrampoline<&DeviceTable::GetDeviceProcAddr> {
 
 }  // namespace
 
-// Every instance and device command as a (hidden) trampoline; vkGetInstanceProcAddr hands
-// these out, and the core ones are exported below.
+// Every instance and device command as a (hidden) trampoline; the core ones are exported below,
+// and vkGetInstanceProcAddr / vkGetDeviceProcAddr hand out the exports for those, these for the rest.
 // KL_VK_SITE(name, (first, ...)): the command's name and its first (dispatchable) parameter's.
 #define KL_VK_FIRST_NAME(first, ...) #first
 #define KL_VK_ARGS(...) __VA_ARGS__
@@ -219,6 +229,9 @@ const InstanceTable& InstanceTrampolines() {
 #define KL_VK_ASSIGN(name, member, ret, params, args) t.member = Trampoline_##name;
     KL_VK_INSTANCE_COMMAND_SIGNATURES(KL_VK_ASSIGN)
 #undef KL_VK_ASSIGN
+#define KL_VK_ASSIGN_EXPORT(name, member, ret, params, args) t.member = ::name;
+    KL_VK_CORE_INSTANCE_COMMAND_SIGNATURES(KL_VK_ASSIGN_EXPORT)
+#undef KL_VK_ASSIGN_EXPORT
     return t;
   }();
   return table;
@@ -230,6 +243,9 @@ const DeviceTable& DeviceTrampolines() {
 #define KL_VK_ASSIGN(name, member, ret, params, args) t.member = Trampoline_##name;
     KL_VK_DEVICE_COMMAND_SIGNATURES(KL_VK_ASSIGN)
 #undef KL_VK_ASSIGN
+#define KL_VK_ASSIGN_EXPORT(name, member, ret, params, args) t.member = ::name;
+    KL_VK_CORE_DEVICE_COMMAND_SIGNATURES(KL_VK_ASSIGN_EXPORT)
+#undef KL_VK_ASSIGN_EXPORT
     return t;
   }();
   return table;

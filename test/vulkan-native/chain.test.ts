@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VK_COMMANDS } from '../../lib/generated/vulkan.js';
-import { packageRoot } from '../../lib/native.js';
+import { loadNativeAddon, packageRoot } from '../../lib/native.js';
 import { createInstanceFromPlan, VulkanError, type Instance } from '../../lib/vulkan/api/index.js';
 import { loadVulkanAddon } from '../../lib/vulkan/native-api.js';
 import { captureLog, driver, layer, mappedLibraries, owningLibrary, plan, testLibrary, VK_API_VERSION_1_3 } from './helpers.js';
@@ -224,6 +224,29 @@ describe('VK-CH: chains and dispatch', () => {
     expect(instance.getInstanceProcAddr('notAVulkanCommand')).toBe(0n);
     expect(owningLibrary(instance.getInstanceProcAddr('vkEnumeratePhysicalDevices'))).toBe(addonPath);
     expect(owningLibrary(instance.getInstanceProcAddr('vkQueueSubmit'))).toBe(addonPath);
+  });
+
+  it('VK-CH-4: for a core command the loader answers itself, vkGetInstanceProcAddr and vkGetDeviceProcAddr hand out its exported function (one trampoline a command, as the Khronos loader does)', () => {
+    const exports = new (loadNativeAddon().NativeLibrary)(addonPath);
+    try {
+      const instance = create([testLayer('a')]);
+      const device = instance.enumeratePhysicalDevices()[0]!.createDevice({ queueCreateInfos: [{ queueFamilyIndex: 0, queuePriorities: [1] }] });
+      let compared = 0;
+      for (const { name } of VK_COMMANDS.filter((c) => c.requiredBy.startsWith('VK_VERSION_'))) {
+        const answer = instance.getInstanceProcAddr(name);
+        if (answer === 0n) continue; // a command the chain does not provide
+        expect(answer, name).toBe(exports.symbolAddress(name));
+        compared++;
+      }
+      expect(compared).toBeGreaterThan(200);
+      // vkGetDeviceProcAddr: the driver's or first layer's function for most, the loader's own for these.
+      for (const name of ['vkGetDeviceProcAddr', 'vkDestroyDevice', 'vkGetDeviceQueue', 'vkGetDeviceQueue2', 'vkAllocateCommandBuffers']) {
+        expect(device.getDeviceProcAddr(name), name).toBe(exports.symbolAddress(name));
+      }
+      expect(owningLibrary(device.getDeviceProcAddr('vkQueueWaitIdle'))).toBe(layerLib('kl_vk_layer_a'));
+    } finally {
+      exports.close();
+    }
   });
 
   it('VK-CH-4: the addon exports vkGetInstanceProcAddr, vkGetDeviceProcAddr and every core command', () => {
