@@ -598,6 +598,26 @@ VkResult LoaderInstance::TerminatorEnumeratePhysicalDeviceGroups(uint32_t* count
 
 // ---- devices ----
 
+// A device whose driver made a queue without the loader magic gets these in its table's two
+// slots: the chain's function, then the queue refused (NULL, and logged) unless it carries the
+// magic or already the table. The trampolines then store the table only into a queue let through.
+namespace {
+void VKAPI_CALL CheckingGetDeviceQueue(VkDevice device, uint32_t family, uint32_t index, VkQueue* queue) {
+  LoaderDevice* ld = LoaderDevice::FromObject(device);
+  ld->uncheckedGetDeviceQueue(device, family, index, queue);
+  if (*queue != nullptr && !LoaderDevice::SetDispatch(*queue, &ld->dispatch.table, "VkQueue")) *queue = nullptr;
+}
+void VKAPI_CALL CheckingGetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2* info, VkQueue* queue) {
+  LoaderDevice* ld = LoaderDevice::FromObject(device);
+  if (ld->uncheckedGetDeviceQueue2 == nullptr) {  // not in the chain (a 1.0 device): nothing to get
+    *queue = nullptr;
+    return;
+  }
+  ld->uncheckedGetDeviceQueue2(device, info, queue);
+  if (*queue != nullptr && !LoaderDevice::SetDispatch(*queue, &ld->dispatch.table, "VkQueue")) *queue = nullptr;
+}
+}  // namespace
+
 VkResult LoaderInstance::CreateDevice(PhysicalDeviceObject* physicalDevice, const VkDeviceCreateInfo* info,
                                       const VkAllocationCallbacks* allocator, VkDevice* device) {
   if (info == nullptr || device == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
@@ -655,6 +675,10 @@ VkResult LoaderInstance::CreateDevice(PhysicalDeviceObject* physicalDevice, cons
   ld->topGetDeviceProcAddr = n > 0 ? deviceLayers[0]->getDeviceProcAddr : ld->driver->getDeviceProcAddr;
   ld->handle = created;
   gen::fillVkDeviceDispatchTable(ld->dispatch.table, ld->topGetDeviceProcAddr, created);
+  if (!ld->queuesCarryMagic) {
+    ld->uncheckedGetDeviceQueue = std::exchange(ld->dispatch.table.GetDeviceQueue, CheckingGetDeviceQueue);
+    ld->uncheckedGetDeviceQueue2 = std::exchange(ld->dispatch.table.GetDeviceQueue2, CheckingGetDeviceQueue2);
+  }
   const std::size_t slots = UnknownCommandSlots::Get().Count();
   for (std::size_t s = 0; s < slots; ++s) ld->FillUnknownSlot(s, UnknownCommandSlots::Get().NameOf(s));
   {

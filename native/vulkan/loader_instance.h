@@ -110,11 +110,6 @@ struct DeviceDispatch {
   LiveMagic magic{HandleMagic::Device};                     // the word just below `table`: the trampolines' check
   gen::VkDeviceDispatchTable table{};
   LoaderDevice* owner = nullptr;
-  // The queue vkGetDeviceQueue pointed at `table` last: asked for again (the usual case), it is
-  // known to carry the table without reading the queue's first word, a load that would wait on
-  // the driver's write of the handle (issue 10's per-call cost). Relaxed: any value is a hint,
-  // and a queue missing here only takes the checked path.
-  std::atomic<const void*> stampedQueue{nullptr};
 
   static DeviceDispatch& FromTable(const gen::VkDeviceDispatchTable* table) noexcept {
     return *reinterpret_cast<DeviceDispatch*>(reinterpret_cast<char*>(const_cast<gen::VkDeviceDispatchTable*>(table)) - offsetof(DeviceDispatch, table));
@@ -143,6 +138,14 @@ class LoaderDevice {
   DriverInstance* driver = nullptr;
   PFN_vkGetDeviceProcAddr topGetDeviceProcAddr = nullptr;
   bool destroyed = false;
+  // Whether every queue the device was created with carried the loader magic when the terminator
+  // asked the driver for it (CheckDriverQueues). Then the vkGetDeviceQueue trampolines store the
+  // table into the queue they get without reading it first, as the Khronos loader does; otherwise
+  // the table's two slots hold CheckingGetDeviceQueue(2), which refuse a queue without the magic,
+  // and these hold the chain's functions.
+  bool queuesCarryMagic = false;
+  PFN_vkGetDeviceQueue uncheckedGetDeviceQueue = nullptr;
+  PFN_vkGetDeviceQueue2 uncheckedGetDeviceQueue2 = nullptr;
 
   // The LoaderDevice of any device-level dispatchable object the loader has set up. Inline (as
   // SetDispatch): the exported trampolines use them on every call (issue 10).

@@ -80,6 +80,38 @@ VkResult VKAPI_CALL TerminatorEnumeratePhysicalDeviceGroups(VkInstance instance,
   return li != nullptr ? li->TerminatorEnumeratePhysicalDeviceGroups(count, groups) : VK_ERROR_INITIALIZATION_FAILED;
 }
 
+// Whether every queue `info` created carries the loader magic, asked of the driver itself (the
+// layers above see no call the application did not make): the queues an application may get
+// (VUID-vkGetDeviceQueue-queueIndex-00385). A queue with flags is asked for with
+// vkGetDeviceQueue2; where the driver has none, its queues are not known to carry the magic.
+bool CheckDriverQueues(const DriverInstance& di, VkDevice device, const VkDeviceCreateInfo& info) {
+  auto get = reinterpret_cast<PFN_vkGetDeviceQueue>(di.getDeviceProcAddr(device, "vkGetDeviceQueue"));
+  auto get2 = reinterpret_cast<PFN_vkGetDeviceQueue2>(di.getDeviceProcAddr(device, "vkGetDeviceQueue2"));
+  if (get == nullptr || info.pQueueCreateInfos == nullptr) return false;
+  bool all = true;
+  for (uint32_t c = 0; c < info.queueCreateInfoCount; ++c) {
+    const VkDeviceQueueCreateInfo& q = info.pQueueCreateInfos[c];
+    for (uint32_t i = 0; i < q.queueCount; ++i) {
+      VkQueue queue = nullptr;
+      if (q.flags == 0) {
+        get(device, q.queueFamilyIndex, i, &queue);
+      } else if (get2 != nullptr) {
+        const VkDeviceQueueInfo2 info2{VK_STRUCTURE_TYPE_DEVICE_QUEUE_INFO_2, nullptr, q.flags, q.queueFamilyIndex, i};
+        get2(device, &info2, &queue);
+      } else {
+        return false;
+      }
+      if (queue != nullptr && reinterpret_cast<const VK_LOADER_DATA*>(queue)->loaderMagic != ICD_LOADER_MAGIC) {
+        Log(LogLevel::Warn, "vulkan",
+            DescribeDriver(di.driver->description) + ": queue " + std::to_string(i) + " of family " + std::to_string(q.queueFamilyIndex) +
+                " does not start with the loader magic value 0x01CDC0DE; vkGetDeviceQueue checks every queue of this device");
+        all = false;
+      }
+    }
+  }
+  return all;
+}
+
 // Creates the driver's device, checks its loader magic and points it at the LoaderDevice's
 // table (VK-CH-2), so the trampolines and the exported functions dispatch through it.
 VkResult VKAPI_CALL TerminatorCreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo* info,
@@ -105,6 +137,7 @@ VkResult VKAPI_CALL TerminatorCreateDevice(VkPhysicalDevice physicalDevice, cons
   *reinterpret_cast<const void**>(created) = &ld->dispatch.table;
   ld->handle = created;
   ld->driver = di;
+  ld->queuesCarryMagic = CheckDriverQueues(*di, created, driverInfo);
   *device = created;
   return VK_SUCCESS;
 }

@@ -135,28 +135,22 @@ struct DeviceTrampoline<&DeviceTable::DestroyDevice> {
     ld->instance->DestroyDevice(ld, allocator);
   }
 };
-// Queues and command buffers come from the driver with the loader magic: point them at the
-// device's table before the application dispatches on them. The table is the device's first
-// word; the per-call path is one load, one call and a compare with the queue stamped last (the
-// queue's own first word is read, and written, only for a queue not seen last), as lean as the
-// Khronos loader's unconditional store (issue 10).
+// Queues come from the driver with the loader magic: point them at the device's table before
+// the application dispatches on them. The per-call path is the Khronos loader's: one load, one
+// call, one store. The store is safe because the terminator saw every queue the device was
+// created with carry the magic (CheckDriverQueues); on a device where one did not, the table's
+// vkGetDeviceQueue slots check and refuse (CheckingGetDeviceQueue), so a queue reaching the store
+// carries the magic or the table already (issue 10).
 inline void StampQueue(const DeviceTable* table, VkQueue* queue) noexcept {
-  const VkQueue q = *queue;
-  if (q == nullptr) return;
-  std::atomic<const void*>& stamped = DeviceDispatch::FromTable(table).stampedQueue;
-  if (q == stamped.load(std::memory_order_relaxed)) return;
-  if (!LoaderDevice::SetDispatch(q, table, "VkQueue")) {
-    *queue = nullptr;
-    return;
-  }
-  stamped.store(q, std::memory_order_relaxed);
+  if (queue == nullptr) return;
+  if (const VkQueue q = *queue) *reinterpret_cast<const void**>(q) = table;
 }
 template <>
 struct DeviceTrampoline<&DeviceTable::GetDeviceQueue> {
   static void Call(Site site, VkDevice device, uint32_t family, uint32_t index, VkQueue* queue) {
     const DeviceTable* table = &CheckedDevice(site, device);
     table->GetDeviceQueue(device, family, index, queue);
-    if (queue != nullptr) StampQueue(table, queue);
+    StampQueue(table, queue);
   }
 };
 template <>
@@ -164,7 +158,7 @@ struct DeviceTrampoline<&DeviceTable::GetDeviceQueue2> {
   static void Call(Site site, VkDevice device, const VkDeviceQueueInfo2* info, VkQueue* queue) {
     const DeviceTable* table = &CheckedDevice(site, device);
     table->GetDeviceQueue2(device, info, queue);
-    if (queue != nullptr) StampQueue(table, queue);
+    StampQueue(table, queue);
   }
 };
 template <>

@@ -134,12 +134,24 @@ describe('VK-CH: chains and dispatch', () => {
   it('VK-CH-2: every queue asked for, again and in any order, carries the device dispatch pointer; a queue without the loader magic is refused and left as the driver wrote it', async () => {
     // The test driver's family 0: queues 0 and 1 with the magic, queue 2 without (8 bytes each, in a row).
     const instance = create([]);
+    const magicWarning = (family: number, index: number) => (r: { level: string; message: string }) =>
+      r.level === 'warn' && r.message.endsWith(`: queue ${index} of family ${family} does not start with the loader magic value 0x01CDC0DE; vkGetDeviceQueue checks every queue of this device`);
+    // Created with the two good queues: the terminator checked both, nothing to say.
+    const good = instance.enumeratePhysicalDevices()[0]!.createDevice({ queueCreateInfos: [{ queueFamilyIndex: 0, queuePriorities: [1, 1] }] });
+    await log.settle();
+    expect(log.records.filter((r) => r.message.includes('loader magic'))).toEqual([]);
+    const goodWord = koffi.decode(good.handle, 'uint64_t') as bigint;
+    for (const index of [0, 1, 1, 0]) expect(koffi.decode(good.getQueue(0, index), 'uint64_t'), `queue ${index}`).toBe(goodWord);
+    good.destroy();
+    // Created with all three: the terminator saw queue 2 without the magic, said so, and this
+    // device's vkGetDeviceQueue checks every queue it hands out.
     const device = instance.enumeratePhysicalDevices()[0]!.createDevice({ queueCreateInfos: [{ queueFamilyIndex: 0, queuePriorities: [1, 1, 1] }] });
+    await log.settle();
+    expect(log.records.filter(magicWarning(0, 2))).toHaveLength(1);
     const deviceWord = koffi.decode(device.handle, 'uint64_t') as bigint;
     const q0 = device.getQueue(0, 0);
     const q1 = device.getQueue(0, 1);
     expect(q1).toBe(q0 + 8n);
-    // Alternating: the trampoline remembers only the queue it stamped last.
     for (const [family, index, queue] of [[0, 0, q0], [0, 1, q1], [0, 1, q1], [0, 0, q0]] as const) {
       expect(device.getQueue(family, index)).toBe(queue);
       expect(koffi.decode(queue, 'uint64_t')).toBe(deviceWord);
@@ -153,6 +165,12 @@ describe('VK-CH: chains and dispatch', () => {
     expect(error).toBeInstanceOf(VulkanError);
     await log.settle();
     expect(log.records.some((r) => r.level === 'error' && r.message.startsWith(`VkQueue ${q0 + 16n} from the driver does not start with the loader magic value`))).toBe(true);
+    expect(BigInt(koffi.decode(q0 + 16n, 'uint64_t') as number)).toBe(0x12345678n);
+    // The exported trampoline refuses it too (NULL), and writes nothing into it.
+    const getDeviceQueue = koffi.load(addonPath).func('void vkGetDeviceQueue(void*, uint32_t, uint32_t, _Out_ uint64_t*)');
+    const out = [1n];
+    getDeviceQueue(device.handle, 0, 2, out);
+    expect(BigInt(out[0]!)).toBe(0n);
     expect(BigInt(koffi.decode(q0 + 16n, 'uint64_t') as number)).toBe(0x12345678n);
     device.destroy();
   });
