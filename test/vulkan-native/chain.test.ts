@@ -142,6 +142,21 @@ describe('VK-CH: chains and dispatch', () => {
     expect(log.records.filter((r) => r.message.includes('loader magic'))).toEqual([]);
     const goodWord = koffi.decode(good.handle, 'uint64_t') as bigint;
     for (const index of [0, 1, 1, 0]) expect(koffi.decode(good.getQueue(0, index), 'uint64_t'), `queue ${index}`).toBe(goodWord);
+    // vkGetDeviceQueue2 (exported) answers the same queues.
+    const getDeviceQueue2 = koffi.load(addonPath).func('void vkGetDeviceQueue2(void*, void*, _Out_ uint64_t*)');
+    const queueInfo2 = (family: number, index: number): Buffer => {
+      const b = Buffer.alloc(32); // VkDeviceQueueInfo2: sType, pNext, flags, queueFamilyIndex, queueIndex
+      b.writeInt32LE(1000145003, 0);
+      b.writeUInt32LE(family, 20);
+      b.writeUInt32LE(index, 24);
+      return b;
+    };
+    const queue2 = (d: typeof good, family: number, index: number): bigint => {
+      const out = [1n];
+      getDeviceQueue2(d.handle, queueInfo2(family, index), out);
+      return BigInt(out[0]!);
+    };
+    expect(queue2(good, 0, 1)).toBe(good.getQueue(0, 1));
     good.destroy();
     // Created with all three: the terminator saw queue 2 without the magic, said so, and this
     // device's vkGetDeviceQueue checks every queue it hands out.
@@ -171,6 +186,8 @@ describe('VK-CH: chains and dispatch', () => {
     const out = [1n];
     getDeviceQueue(device.handle, 0, 2, out);
     expect(BigInt(out[0]!)).toBe(0n);
+    expect(queue2(device, 0, 2)).toBe(0n); // and vkGetDeviceQueue2, whose slot checks too
+    expect(queue2(device, 0, 1)).toBe(q1);
     expect(BigInt(koffi.decode(q0 + 16n, 'uint64_t') as number)).toBe(0x12345678n);
     device.destroy();
   });

@@ -436,6 +436,9 @@ void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCallbacks*) { d
 void VKAPI_CALL GetDeviceQueue(VkDevice device, uint32_t family, uint32_t index, VkQueue* queue) {
   *queue = family == 0 && index < kQueueCount ? reinterpret_cast<VkQueue>(&reinterpret_cast<Device*>(device)->queues[index]) : nullptr;
 }
+void VKAPI_CALL GetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2* info, VkQueue* queue) {
+  GetDeviceQueue(device, info->queueFamilyIndex, info->queueIndex, queue);
+}
 
 VkResult VKAPI_CALL QueueWaitIdle(VkQueue) { return VK_SUCCESS; }
 VkResult VKAPI_CALL DeviceWaitIdle(VkDevice) { return VK_SUCCESS; }
@@ -583,6 +586,7 @@ PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice, const char* name) {
   KL_ANSWER("vkGetDeviceProcAddr", GetDeviceProcAddr)
   KL_ANSWER("vkDestroyDevice", DestroyDevice)
   KL_ANSWER("vkGetDeviceQueue", GetDeviceQueue)
+  KL_ANSWER("vkGetDeviceQueue2", GetDeviceQueue2)
   KL_ANSWER("vkQueueWaitIdle", QueueWaitIdle)
   if constexpr (KL_DRIVER_NO_DEVICE_WAIT_IDLE == 0) {
     KL_ANSWER("vkDeviceWaitIdle", DeviceWaitIdle)
