@@ -81,7 +81,7 @@ export function formatRecordBenchMarkdown(result: RecordBenchResult, headingLeve
   return [
     `${'#'.repeat(headingLevel)} Recording ${commands.toLocaleString('en-US')} commands (issue 14)${subtitle ? `, ${subtitle}` : ''}`,
     '',
-    `One frame: vkBeginCommandBuffer, ${commands.toLocaleString('en-US')} commands (${RECORD_MIX.join(', ')}, in turn), vkEndCommandBuffer, on ` +
+    `One frame: vkBeginCommandBuffer, ${commands.toLocaleString('en-US')} commands (${RECORD_MIX.join(', ')}, in turn, written out group after group in each way, as a frame records them), vkEndCommandBuffer, on ` +
       `${result.driver.deviceName} (${result.driver.manifestPath}), no layers, recorded and not submitted; ${result.frames} frames per timed run, ` +
       `median of ${result.repeats} runs after a warm-up, ± half the interquartile range; one child process, ${result.date}.`,
     '',

@@ -8,6 +8,11 @@ import { runCli } from '../../lib/cli/main.js';
 import { parseVulkanBenchArgs } from '../../lib/cli/bench-vulkan.js';
 import { recordTargets, type RecordBenchResult } from '../../lib/bench/run-vulkan-record-bench.js';
 import { LAVAPIPE_MANIFEST_CANDIDATES } from '../../lib/bench/run-vulkan-bench.js';
+import koffi from 'koffi';
+import { createRecordScenario, recordEncoded, recordPerCall } from '../../lib/bench/vulkan-record.js';
+import { createHostPlatform } from '../../lib/core/platform/host.js';
+import { COMMAND_OPCODE, nativeCommandStream } from '../../lib/vulkan/api/command-encoder.js';
+import { createLoader } from '../../lib/vulkan/loader.js';
 import { testNativeDir } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
 
@@ -56,6 +61,40 @@ describe('bench vulkan --command record', () => {
     expect(result.driver.deviceName).toMatch(/^kl-v7\|/);
     for (const way of ['perCall', 'encoder', 'cLoop'] as const) expect(result.measurement[way].runs).toBe(2);
   }, 120_000);
+
+  it('BENCH #14: the three ways record exactly the commands asked for, in groups of the five and then the rest (the test driver counts what reaches it)', () => {
+    const library = path.join(testNativeDir, 'vulkan_test_driver/libkl_vk_driver_v7.so');
+    const manifest = path.join(mkdtempSync(path.join(tmpdir(), 'kl-record-count-')), 'kl_vk_driver_v7.json');
+    writeFileSync(manifest, JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: library, api_version: '1.3.0' } }));
+    const env = { VK_DRIVER_FILES: manifest, VK_LOADER_LAYERS_DISABLE: '~implicit~' };
+    const instance = createLoader({ platform: createHostPlatform({ env, elevated: false }) }).createInstance({ applicationName: 'kl-record-count' });
+    try {
+      const s = createRecordScenario(instance);
+      const recordings = koffi.load(library).func('uint64_t kl_vk_test_driver_recordings(_Out_ uint64_t *counts, uint32_t capacity)');
+      const lastCounts = (n: number): number[] => {
+        const counts = new BigUint64Array(n);
+        recordings(counts, n);
+        return [...counts].map(Number);
+      };
+      const cLoop = (commands: number, frames: number) => nativeCommandStream().cLoop(s.commandBuffer.handle, s.pipeline.handle, s.layout.handle, s.set.handle, commands, frames);
+      for (const commands of [12, 10, 3, 0]) {
+        recordPerCall(s, commands);
+        recordEncoded(s, commands);
+        cLoop(commands, 2);
+        expect(lastCounts(4), `${commands} commands`).toEqual([commands, commands, commands, commands]);
+      }
+      // The encoder's stream: the groups in order, then the rest (12 = two groups, bind pipeline, bind set).
+      recordEncoded(s, 12);
+      const opcodes: number[] = [];
+      const words = new Uint32Array(s.encoder.stream, 0, s.encoder.byteLength / 4);
+      for (let w = 0; w < words.length; w += words[w]! >>> 16) opcodes.push(words[w]! & 0xffff);
+      const { bindPipeline, bindDescriptorSet, pushConstants, dispatch, pipelineBarrier } = COMMAND_OPCODE;
+      const group = [bindPipeline, bindDescriptorSet, pushConstants, dispatch, pipelineBarrier];
+      expect(opcodes).toEqual([...group, ...group, bindPipeline, bindDescriptorSet]);
+    } finally {
+      instance.destroy();
+    }
+  });
 
   it('BENCH #14: the targets\' lines: the ratios and what the encoder adds above the C loop, and no ratio of a negative difference when the encoder measured no slower than the C loop (a driver whose own recording dominates)', () => {
     const summary = (ns: number) => ({ runs: 3, median: ns * 10_000, min: ns * 10_000, max: ns * 10_000, relativeIqr: 0 });
