@@ -128,11 +128,14 @@ interface RowConfig {
   readonly realLayers: readonly string[];
 }
 
-/** The row's environment: only the row's driver, the row's layers enabled, implicit layers off (the same chain for both loaders). */
+/**
+ * The row's environment: only the row's driver, the row's layers enabled, implicit layers off, the
+ * pass-through copies' folders first on VK_LAYER_PATH in chain order (the same chain for both loaders).
+ */
 export function vulkanRowEnvironment(
   base: Readonly<Record<string, string | undefined>>,
   driverManifest: string,
-  passthroughFolder: string,
+  passthroughFolders: readonly string[],
   layerNames: readonly string[],
 ): Record<string, string> {
   const env: Record<string, string> = {};
@@ -141,7 +144,7 @@ export function vulkanRowEnvironment(
     if (v !== undefined && !/^VK_(ICD_FILENAMES|DRIVER_FILES|ADD_DRIVER_FILES|LAYER_PATH|ADD_LAYER_PATH|INSTANCE_LAYERS|LOADER_LAYERS_ENABLE|LOADER_LAYERS_DISABLE|LOADER_DRIVERS_SELECT|LOADER_DRIVERS_DISABLE)$/.test(k)) env[k] = v;
   }
   env.VK_DRIVER_FILES = driverManifest;
-  env.VK_LAYER_PATH = [passthroughFolder, SYSTEM_EXPLICIT_LAYER_FOLDER].join(':');
+  env.VK_LAYER_PATH = [...passthroughFolders, SYSTEM_EXPLICIT_LAYER_FOLDER].join(':');
   env.VK_LOADER_LAYERS_DISABLE = '~implicit~';
   if (layerNames.length > 0) env.VK_INSTANCE_LAYERS = layerNames.join(':');
   return env;
@@ -210,7 +213,7 @@ export async function runVulkanBench(options: VulkanBenchOptions): Promise<Vulka
     for (const config of configs) {
       progress(`${command.name}: ${config.label}`);
       const names = [...layerSet.names.slice(0, config.passthrough), ...config.realLayers];
-      const env = vulkanRowEnvironment(options.baseEnv ?? process.env, driverManifest, layerSet.folder, names);
+      const env = vulkanRowEnvironment(options.baseEnv ?? process.env, driverManifest, layerSet.folders, names);
       const ask = (request: VulkanChildRequest) => runBenchChild<VulkanChildRequest, VulkanChildResult>('vulkan-child', request, env, (error) => ({ ok: false, error }));
       const ours: VulkanChildResult[] = [];
       const khronos: VulkanChildResult[] = [];

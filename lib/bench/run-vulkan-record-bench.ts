@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { runBenchChild } from './child-process.js';
 import { DEFAULT_REPEATS, machineInfo, type MachineInfo } from './run-openxr-bench.js';
-import { LAVAPIPE_MANIFEST_CANDIDATES, SYSTEM_EXPLICIT_LAYER_FOLDER, vulkanRowEnvironment } from './run-vulkan-bench.js';
+import { LAVAPIPE_MANIFEST_CANDIDATES, vulkanRowEnvironment } from './run-vulkan-bench.js';
 import { markdownTable } from './markdown-table.js';
 import { formatSummary } from './stats.js';
 import type { RecordChildRequest, RecordChildResult } from './vulkan-record-protocol.js';
@@ -44,7 +44,7 @@ export async function runRecordBench(options: RecordBenchOptions = {}): Promise<
   const manifest = options.driverManifest ?? LAVAPIPE_MANIFEST_CANDIDATES.find((p) => existsSync(p));
   if (manifest === undefined) throw new Error(`no Vulkan driver to measure on: lavapipe (${LAVAPIPE_MANIFEST_CANDIDATES.join(', ')}) is not installed; pass a driver manifest`);
   options.onProgress?.(`record: ${commands} commands per frame, ${frames} frames × ${repeats} runs per side`);
-  const env = vulkanRowEnvironment(options.baseEnv ?? process.env, manifest, SYSTEM_EXPLICIT_LAYER_FOLDER, []);
+  const env = vulkanRowEnvironment(options.baseEnv ?? process.env, manifest, [], []);
   const answer = await runBenchChild<RecordChildRequest, RecordChildResult>('vulkan-record-child', { plan: { iterations: frames, repeats }, commands }, env, (error) => ({ ok: false, error }));
   if (!answer.ok) throw new Error(answer.error);
   return { date: new Date().toISOString(), machine: machineInfo(), driver: { manifestPath: manifest, deviceName: answer.deviceName }, frames, repeats, measurement: answer.measurement };

@@ -11,8 +11,14 @@ export const VULKAN_PASSTHROUGH_LAYER_LIBRARY = sharedLibraryFileName('khronos_v
 export const VULKAN_PASSTHROUGH_LAYER_PREFIX = 'VK_LAYER_KHRONOSLOADER_passthrough';
 
 export interface VulkanPassthroughLayerSet {
-  /** The folder of explicit-layer manifests: put it on VK_LAYER_PATH. */
+  /** The folder holding the copies (one subfolder each). */
   readonly folder: string;
+  /**
+   * One folder of an explicit-layer manifest per copy, in `names` order: VK_LAYER_PATH in this order
+   * gives every loader the same discovery order, so a loader that orders layers enabled by the
+   * environment by discovery (the Khronos loader 1.3.239) builds the chain VK_INSTANCE_LAYERS names.
+   */
+  readonly folders: readonly string[];
   /** Layer names, nearest the application first: `${VULKAN_PASSTHROUGH_LAYER_PREFIX}_1` ... `_N`. */
   readonly names: readonly string[];
   /** Removes the folder (the libraries must no longer be loaded by then). */
@@ -26,8 +32,9 @@ export function vulkanPassthroughLayerLibrary(): string {
 }
 
 /**
- * Writes `count` pass-through Vulkan layers into `folder` (a new temporary folder by default), each
- * a separate copy of the library: one file opened twice is one library to the dynamic linker.
+ * Writes `count` pass-through Vulkan layers under `folder` (a new temporary folder by default), each
+ * a separate copy of the library (one file opened twice is one library to the dynamic linker) in a
+ * folder of its own.
  */
 export function createVulkanPassthroughLayers(count: number, folder?: string): VulkanPassthroughLayerSet {
   if (!Number.isInteger(count) || count < 0) throw new RangeError(`layer count must be a whole number >= 0, got ${count}`);
@@ -35,10 +42,13 @@ export function createVulkanPassthroughLayers(count: number, folder?: string): V
   const target = folder ?? mkdtempSync(path.join(os.tmpdir(), 'khronos-loader-vk-layers-'));
   mkdirSync(target, { recursive: true });
   const names: string[] = [];
+  const folders: string[] = [];
   for (let i = 1; i <= count; i++) {
     const name = `${VULKAN_PASSTHROUGH_LAYER_PREFIX}_${i}`;
     const library = sharedLibraryFileName(`khronos_vk_layer_passthrough_${i}`);
-    copyFileSync(source, path.join(target, library));
+    const dir = path.join(target, String(i));
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(source, path.join(dir, library));
     const manifest = {
       file_format_version: '1.1.2',
       layer: {
@@ -50,8 +60,9 @@ export function createVulkanPassthroughLayers(count: number, folder?: string): V
         description: `khronos-loader pass-through Vulkan layer ${i}: wraps the benchmarked device commands and forwards them unchanged`,
       },
     };
-    writeFileSync(path.join(target, `${name}.json`), `${JSON.stringify(manifest, null, 2)}\n`);
+    writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(manifest, null, 2)}\n`);
     names.push(name);
+    folders.push(dir);
   }
-  return { folder: target, names, dispose: () => rmSync(target, { recursive: true, force: true }) };
+  return { folder: target, folders, names, dispose: () => rmSync(target, { recursive: true, force: true }) };
 }

@@ -140,7 +140,8 @@ export function formatVulkanBenchMarkdown(result: VulkanBenchResult, options: Vu
           'missed when above and the 95 % sign-test interval of the paired ratios lies above 1, within noise otherwise.'
         : 'the median of the runs ± half the interquartile range; each side in a child process of its own.'),
     `- driver: ${result.driver.deviceName ?? ''} (${result.driver.manifestPath}, VK_DRIVER_FILES); implicit layers off for both loaders (VK_LOADER_LAYERS_DISABLE=~implicit~); ` +
-      'layers enabled with VK_INSTANCE_LAYERS: copies of the bundled pass-through Vulkan layer (it wraps the timed commands) and the real layers named.',
+      'layers enabled with VK_INSTANCE_LAYERS: copies of the bundled pass-through Vulkan layer (it wraps the timed commands), each in its own folder on VK_LAYER_PATH in chain order ' +
+      '(so a Khronos loader that orders such layers by discovery, as 1.3.239 does, builds the same chain), and the real layers named.',
     '- "trampoline": the loader\'s exported function; "pointer": what the loader\'s vkGetDeviceProcAddr returned (for vkGetDeviceQueue both loaders hand out their own trampoline: the queue must get the dispatch pointer).',
     `- Khronos loader: ${'path' in k ? `${k.path}${k.packageVersion ? ` (libvulkan1 ${k.packageVersion})` : ''}, dlopened in a child process with the same environment` : k.unavailable}.`,
   ];

@@ -56,6 +56,16 @@ describe('bench vulkan CLI', () => {
     expect(stdout).toMatch(/on llvmpipe/);
   });
 
+  it('BENCH: both loaders build the same chain of pass-through copies (each copy in its own folder, VK_LAYER_PATH in chain order: the Khronos loader 1.3.239 orders layers enabled by VK_INSTANCE_LAYERS by discovery), so the top copy is the same file (system: libvulkan1)', async (ctx) => {
+    const missing = missingSystemComponent({ lavapipe: LAVAPIPE_MANIFEST_CANDIDATES, 'Khronos Vulkan loader': KHRONOS_VULKAN_LOADER_CANDIDATES });
+    if (missing) return ctx.skip(missing);
+    const { code, stdout, stderr } = await cli(['bench', 'vulkan', '--command', 'vkCmdPushConstants', '--layers', '3', ...tiny, '--json']);
+    expect(code, stderr).toBe(0);
+    const [row] = (JSON.parse(stdout) as VulkanBenchResult).rows;
+    expect(path.basename(row?.pointerOrigins.ours?.file ?? '')).toBe('libkhronos_vk_layer_passthrough_1.so');
+    expect(row?.pointerOrigins.khronos).toEqual(row?.pointerOrigins.ours);
+  });
+
   it('BENCH: --json rows name the enabled pass-through copies in chain order, and each layer hands out its own vkCmdPushConstants (the top copy is what vkGetDeviceProcAddr returns)', async (ctx) => {
     const missing = missingSystemComponent({ lavapipe: LAVAPIPE_MANIFEST_CANDIDATES });
     if (missing) return ctx.skip(missing);
