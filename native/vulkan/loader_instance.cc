@@ -602,10 +602,13 @@ VkResult LoaderInstance::TerminatorEnumeratePhysicalDeviceGroups(uint32_t* count
 // slots: the chain's function, then the queue refused (NULL, and logged) unless it carries the
 // magic or already the table. The trampolines then store the table only into a queue let through.
 namespace {
+void RefuseWithoutMagic(LoaderDevice* ld, VkQueue* queue) noexcept {
+  if (*queue != nullptr && !LoaderDevice::SetDispatch(*queue, &ld->dispatch.table, "VkQueue")) *queue = nullptr;
+}
 void VKAPI_CALL CheckingGetDeviceQueue(VkDevice device, uint32_t family, uint32_t index, VkQueue* queue) {
   LoaderDevice* ld = LoaderDevice::FromObject(device);
   ld->uncheckedGetDeviceQueue(device, family, index, queue);
-  if (*queue != nullptr && !LoaderDevice::SetDispatch(*queue, &ld->dispatch.table, "VkQueue")) *queue = nullptr;
+  RefuseWithoutMagic(ld, queue);
 }
 void VKAPI_CALL CheckingGetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2* info, VkQueue* queue) {
   LoaderDevice* ld = LoaderDevice::FromObject(device);
@@ -614,7 +617,7 @@ void VKAPI_CALL CheckingGetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo
     return;
   }
   ld->uncheckedGetDeviceQueue2(device, info, queue);
-  if (*queue != nullptr && !LoaderDevice::SetDispatch(*queue, &ld->dispatch.table, "VkQueue")) *queue = nullptr;
+  RefuseWithoutMagic(ld, queue);
 }
 }  // namespace
 

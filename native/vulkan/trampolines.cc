@@ -217,15 +217,14 @@ namespace {
 KL_VK_INSTANCE_COMMAND_SIGNATURES(KL_VK_INSTANCE_TRAMPOLINE)
 KL_VK_DEVICE_COMMAND_SIGNATURES(KL_VK_DEVICE_TRAMPOLINE)
 
+// Each command's hidden trampoline, then the core commands' exports over them (declared at the top of this file).
+#define KL_VK_ASSIGN(name, member, ret, params, args) t.member = Trampoline_##name;
+#define KL_VK_ASSIGN_EXPORT(name, member, ret, params, args) t.member = ::name;
 const InstanceTable& InstanceTrampolines() {
   static const InstanceTable table = [] {
     InstanceTable t{};
-#define KL_VK_ASSIGN(name, member, ret, params, args) t.member = Trampoline_##name;
     KL_VK_INSTANCE_COMMAND_SIGNATURES(KL_VK_ASSIGN)
-#undef KL_VK_ASSIGN
-#define KL_VK_ASSIGN_EXPORT(name, member, ret, params, args) t.member = ::name;
     KL_VK_CORE_INSTANCE_COMMAND_SIGNATURES(KL_VK_ASSIGN_EXPORT)
-#undef KL_VK_ASSIGN_EXPORT
     return t;
   }();
   return table;
@@ -234,16 +233,14 @@ const InstanceTable& InstanceTrampolines() {
 const DeviceTable& DeviceTrampolines() {
   static const DeviceTable table = [] {
     DeviceTable t{};
-#define KL_VK_ASSIGN(name, member, ret, params, args) t.member = Trampoline_##name;
     KL_VK_DEVICE_COMMAND_SIGNATURES(KL_VK_ASSIGN)
-#undef KL_VK_ASSIGN
-#define KL_VK_ASSIGN_EXPORT(name, member, ret, params, args) t.member = ::name;
     KL_VK_CORE_DEVICE_COMMAND_SIGNATURES(KL_VK_ASSIGN_EXPORT)
-#undef KL_VK_ASSIGN_EXPORT
     return t;
   }();
   return table;
 }
+#undef KL_VK_ASSIGN
+#undef KL_VK_ASSIGN_EXPORT
 
 }  // namespace
 }  // namespace kl::vulkan
