@@ -8,10 +8,12 @@
 // The same library serves any layer name it is negotiated under, so the benchmark stacks N copies
 // (separate files: separate dlopen handles, separate state).
 //
-// Per wrapped call: find this layer's next functions for the call's dispatch key, then one
-// indirect call. With one device alive (the usual case) that is one atomic load.
+// Per wrapped call: find this layer's next functions for the call's dispatch key (a hash-table
+// probe without a lock, the same for every live device), then one indirect call.
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -43,13 +45,65 @@ struct LayerDevice {
   PFN_vkCmdPushConstants cmdPushConstants = nullptr;
   PFN_vkCmdDispatch cmdDispatch = nullptr;
   PFN_vkCmdSetEvent cmdSetEvent = nullptr;
+  bool inTable = false;  // found by DeviceTable (else by the registry's list, under its lock)
 };
 
-// The fast path of the registry below: the device when exactly one is live (constinit, so a
-// wrapped call reads it with one load and no guard).
-constinit std::atomic<LayerDevice*> gSoleDevice{nullptr};
+// The registry's devices for the wrapped calls, read without a lock: an open-addressed table of
+// dispatch keys (slot by hash, linear probing) beside their states. A reader compares keys only and
+// never touches another device's state, which that device's vkDestroyDevice may be freeing; Vulkan's
+// external synchronization keeps a device's own calls from racing its destruction. Every device
+// costs the same to find (by hash, not by creation order), so two loaders' devices in one process,
+// as the benchmark has them, pay alike. A removed device leaves a tombstone (probes go past it).
+class DeviceTable {
+ public:
+  static constexpr size_t kSlots = 64;
+  // The state for `key`, or null when the table does not hold it.
+  LayerDevice* Find(Key key) const {
+    for (size_t i = Home(key), n = 0; n < kSlots; i = (i + 1) % kSlots, ++n) {
+      const Key k = keys_[i].load(std::memory_order_acquire);
+      if (k == key) return states_[i].load(std::memory_order_relaxed);
+      if (k == nullptr) return nullptr;
+    }
+    return nullptr;
+  }
+  // Under the registry's lock. False when the table is half full (the registry keeps it elsewhere).
+  bool Insert(LayerDevice* d) {
+    if (used_ >= kSlots / 2) return false;
+    for (size_t i = Home(d->key);; i = (i + 1) % kSlots) {
+      const Key k = keys_[i].load(std::memory_order_relaxed);
+      if (k != nullptr && k != Tombstone()) continue;
+      states_[i].store(d, std::memory_order_relaxed);
+      keys_[i].store(d->key, std::memory_order_release);
+      ++used_;
+      return true;
+    }
+  }
+  // Under the registry's lock.
+  bool Erase(const LayerDevice* d) {
+    for (size_t i = Home(d->key), n = 0; n < kSlots; i = (i + 1) % kSlots, ++n) {
+      const Key k = keys_[i].load(std::memory_order_relaxed);
+      if (k == nullptr) return false;
+      if (k != d->key || states_[i].load(std::memory_order_relaxed) != d) continue;
+      keys_[i].store(Tombstone(), std::memory_order_release);
+      states_[i].store(nullptr, std::memory_order_relaxed);
+      --used_;
+      return true;
+    }
+    return false;
+  }
 
-// This library's instances and devices: its only mutable global state.
+ private:
+  static Key Tombstone() { return reinterpret_cast<Key>(uintptr_t{1}); }
+  // Dispatch keys are heap addresses of at least 16-byte alignment: Fibonacci hashing of what varies.
+  static size_t Home(Key key) { return static_cast<size_t>(((reinterpret_cast<uintptr_t>(key) >> 4) * 0x9E3779B97F4A7C15ull) >> 58); }
+  std::array<std::atomic<Key>, kSlots> keys_{};
+  std::array<std::atomic<LayerDevice*>, kSlots> states_{};
+  size_t used_ = 0;
+};
+static_assert(DeviceTable::kSlots == 64, "Home() keeps the top 6 bits of the hash");
+
+// This library's instances and devices: its only mutable global state. A wrapped call finds its
+// device in the lock-free table (or, past 32 live devices, in the list under the lock).
 class LayerRegistry {
  public:
   static LayerRegistry& Get() {
@@ -79,14 +133,17 @@ class LayerRegistry {
   }
   void AddDevice(std::unique_ptr<LayerDevice> d) {
     std::lock_guard lock(mutex_);
+    d->inTable = table_.Insert(d.get());
+    if (!d->inTable) ++overflow_;
     devices_.push_back(std::move(d));
-    gSoleDevice.store(devices_.size() == 1 ? devices_.front().get() : nullptr, std::memory_order_release);
   }
   LayerDevice* FindDevice(const void* object) {
-    if (LayerDevice* sole = gSoleDevice.load(std::memory_order_acquire)) return sole;
+    const Key key = KeyOf(object);
+    if (LayerDevice* d = table_.Find(key)) return d;
+    if (overflow_.load(std::memory_order_relaxed) == 0) return nullptr;
     std::lock_guard lock(mutex_);
     for (auto& d : devices_)
-      if (d->key == KeyOf(object)) return d.get();
+      if (d->key == key) return d.get();
     return nullptr;
   }
   std::unique_ptr<LayerDevice> RemoveDevice(const void* object) {
@@ -95,7 +152,8 @@ class LayerRegistry {
     if (it == devices_.end()) return nullptr;
     std::unique_ptr<LayerDevice> out = std::move(*it);
     devices_.erase(it);
-    gSoleDevice.store(devices_.size() == 1 ? devices_.front().get() : nullptr, std::memory_order_release);
+    if (out->inTable) table_.Erase(out.get());
+    else --overflow_;
     return out;
   }
 
@@ -103,6 +161,8 @@ class LayerRegistry {
   std::mutex mutex_;
   std::vector<std::unique_ptr<LayerInstance>> instances_;
   std::vector<std::unique_ptr<LayerDevice>> devices_;
+  DeviceTable table_;
+  std::atomic<size_t> overflow_{0};
 };
 
 template <typename T>
