@@ -30,8 +30,8 @@ import { runDemo, type DemoResult } from '../lib/cli/demo.js';
 import { monadoHeadlessEnv, monadoManifestPath } from '../lib/openxr/monado-headless.js';
 import { packageRoot } from '../lib/native.js';
 import type { Summary } from '../lib/bench/stats.js';
-import { runVulkanBench, SYSTEM_EXPLICIT_LAYER_FOLDER, khronosVulkanLoaderPackageVersion, type VulkanBenchResult } from '../lib/bench/run-vulkan-bench.js';
-import { formatVulkanBenchMarkdown, vulkanTargets, vulkanTrampolineTally } from '../lib/bench/vulkan-report.js';
+import { BENCH_GLIBC_TUNABLES, runVulkanBench, SYSTEM_EXPLICIT_LAYER_FOLDER, khronosVulkanLoaderPackageVersion, type VulkanBenchResult } from '../lib/bench/run-vulkan-bench.js';
+import { formatVulkanBenchMarkdown, TRAMPOLINE_MARGIN, vulkanTargets, vulkanTrampolineTally } from '../lib/bench/vulkan-report.js';
 import { formatRecordBenchMarkdown, RECORD_DEFAULT_FRAMES, recordTargets, runRecordBench } from '../lib/bench/run-vulkan-record-bench.js';
 import { formatFrameBenchMarkdown, frameTargets, runFrameBench, type FrameBenchResult } from '../lib/bench/frame-bench.js';
 import { formatGeneratedBench, measureGeneratedBesideHandWritten } from '../lib/bench/generated-commands.js';
@@ -168,8 +168,9 @@ const VULKAN_END = '<!-- vulkan-bench:end -->';
 /** Part 3: the Vulkan tables as one Markdown section between markers. */
 async function vulkanSection(): Promise<string> {
   const validation = existsSync(path.join(SYSTEM_EXPLICIT_LAYER_FOLDER, 'VkLayer_khronos_validation.json')) ? ['VK_LAYER_KHRONOS_validation'] : [];
-  // 9 interleaved pairs per row: enough for a 96 % sign-test interval of the paired ratios (x(2)..x(8)).
-  const processes = Number(process.env.KL_BENCH_PROCESSES ?? 9);
+  // 18 processes per row, each timing both loaders: 9 crossover pairs, enough for a 96 % sign-test
+  // interval of their ratios (x(2)..x(8)).
+  const processes = Number(process.env.KL_BENCH_PROCESSES ?? 18);
   const results: VulkanBenchResult[] = [];
   const loadAtStart = os.loadavg().map((x) => x.toFixed(2)).join(', ');
   for (const [command, n] of [['vkGetDeviceQueue', 1_000_000], ['vkCmdPushConstants', 200_000]] as const) {
@@ -196,15 +197,15 @@ async function vulkanSection(): Promise<string> {
     '',
     `- date: ${first?.date ?? new Date().toISOString()}; load average (1, 5, 15 min) at the start: ${loadAtStart}, at the end: ${load} (above the core count: other work was running)`,
     `- machine: ${cpuModel()}, ${first?.machine.cores ?? '?'} cores (${first?.machine.os ?? ''}); Node ${process.version}`,
-    `- Khronos loader: ${first && 'path' in first.khronosLoader ? `${first.khronosLoader.path}${version ? `, Debian libvulkan1 ${version}` : ''}` : 'not installed'}, dlopened in a child process per row with the same driver and layers`,
-    `- each side in ${processes} fresh child processes per row, interleaved (ours, Khronos, Khronos, ours, ...); KL_BENCH_SCALE ${scale}`,
+    `- Khronos loader: ${first && 'path' in first.khronosLoader ? `${first.khronosLoader.path}${version ? `, Debian libvulkan1 ${version}` : ''}` : 'not installed'}, dlopened beside ours in the same child processes (the same driver and layer code for both)`,
+    `- ${processes} fresh child processes per row, each timing both loaders, which one first alternating; glibc's small free lists off in them (GLIBC_TUNABLES=${BENCH_GLIBC_TUNABLES}); KL_BENCH_SCALE ${scale}`,
     '',
     '### Targets',
     '',
-    'The trampolines: met when our median is at or below Khronos\'s; within noise: above, but the interleaved processes disagree on which is faster; missed: above in a way the spread does not explain. ' +
+    `The trampolines: ours ÷ Khronos is the median of crossover estimates (two neighbouring processes, one timing ours first and one Khronos first); met when its 95 % interval lies at or below ${(1 + TRAMPOLINE_MARGIN).toFixed(2)} (at Khronos within ${TRAMPOLINE_MARGIN * 100} %, or below), missed when it lies above, within noise when it straddles. ` +
       'On the test driver (test/native: its commands cost a nanosecond or two) the trampoline and the layers are what is measured. ' +
-      'On lavapipe they are a nanosecond or two inside a driver call of 5 ns (vkGetDeviceQueue) to 40-55 ns (vkCmdPushConstants, which allocates per command): ' +
-      'there the driver\'s own time, which differs by up to ±15 % from one process to the next for the very same function, decides most vkCmdPushConstants rows.',
+      'On lavapipe they are a nanosecond or two inside a driver call of 5 ns (vkGetDeviceQueue) to about 40 ns (vkCmdPushConstants, which allocates per command), ' +
+      'so there the interval is as wide as the driver\'s own time varies between the two loaders\' command buffers.',
     '',
     `- On the test driver: ${vulkanTrampolineTally(alone)}.`,
     `- On lavapipe: ${vulkanTrampolineTally(results)}.`,

@@ -227,7 +227,8 @@ export interface NativeAddon {
   /** The commands OpenXrBenchScenario can time. */
   openxrBenchCommands(): string[];
   /** Without loaderLibrary: this package's exports, working from the plan published with publishVulkanPlan. */
-  readonly VulkanBenchScenario: new (target: { readonly command: string; readonly loaderLibrary?: string }) => NativeVulkanBenchScenario;
+  /** `timingLoop`: which copy of the timed loops (0 or 1; two loaders in one process each get their own). */
+  readonly VulkanBenchScenario: new (target: { readonly command: string; readonly loaderLibrary?: string; readonly timingLoop?: 0 | 1 }) => NativeVulkanBenchScenario;
   /** The commands VulkanBenchScenario can time. */
   vulkanBenchCommands(): string[];
   /** Windows only (native/napi/windows_registry.h): one registry key, null when it does not exist; throws KL_REGISTRY_ERROR when it cannot be read. */

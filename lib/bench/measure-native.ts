@@ -36,22 +36,53 @@ export function measureNative(scenario: MeasurableScenario, mode: 'trampoline' |
   return summarizeSamples(scenario.measure(mode, plan.iterations, plan.repeats));
 }
 
+/** One cell of an interleaved measurement: a scenario and which of its functions is timed. */
+export interface InterleavedCell<K extends string> {
+  readonly key: K;
+  readonly scenario: MeasurableScenario;
+  readonly mode: 'trampoline' | 'pointer';
+}
+
 /**
- * The trampoline and the pointer of one scenario, their timed runs interleaved (trampoline,
- * pointer, then pointer, trampoline, ...) after a warm-up of each. Measured one after the other,
- * the first paid for what the process still had to grow: lavapipe's vkCmdPushConstants allocates
- * per command, and whichever cell ran first measured ~14 ns more a call, for either loader.
+ * Several cells' timed runs interleaved after a warm-up of each: round r runs the cells in the
+ * given order when r is even and in reverse when odd (A B C D, D C B A, ...), so every cell's mean
+ * position in a round is the same. Measured one after the other, the first paid for what the process
+ * still had to grow: lavapipe's vkCmdPushConstants allocates per command, and whichever cell ran
+ * first measured ~14 ns more a call, for either loader.
  */
-export function measureNativePair(scenario: MeasurableScenario, plan: MeasurePlan): { trampoline: Measurement; pointer: Measurement } {
-  scenario.measure('trampoline', warmupIterations(plan), 1);
-  scenario.measure('pointer', warmupIterations(plan), 1);
-  const runs = { trampoline: { wallNs: [] as number[], cpuNs: [] as number[] }, pointer: { wallNs: [] as number[], cpuNs: [] as number[] } };
+export function measureNativeInterleaved<K extends string>(cells: readonly InterleavedCell<K>[], plan: MeasurePlan): Record<K, Measurement> {
+  for (const c of cells) c.scenario.measure(c.mode, warmupIterations(plan), 1);
+  const runs = cells.map(() => ({ wallNs: [] as number[], cpuNs: [] as number[] }));
+  const indices = cells.map((_, i) => i);
   for (let r = 0; r < plan.repeats; r++) {
-    for (const mode of r % 2 === 0 ? (['trampoline', 'pointer'] as const) : (['pointer', 'trampoline'] as const)) {
-      const s = scenario.measure(mode, plan.iterations, 1);
-      runs[mode].wallNs.push(...s.wallNs);
-      runs[mode].cpuNs.push(...s.cpuNs);
+    for (const i of r % 2 === 0 ? indices : [...indices].reverse()) {
+      const c = cells[i]!;
+      const s = c.scenario.measure(c.mode, plan.iterations, 1);
+      runs[i]!.wallNs.push(...s.wallNs);
+      runs[i]!.cpuNs.push(...s.cpuNs);
     }
   }
-  return { trampoline: summarizeSamples(runs.trampoline), pointer: summarizeSamples(runs.pointer) };
+  return Object.fromEntries(cells.map((c, i) => [c.key, summarizeSamples(runs[i]!)])) as Record<K, Measurement>;
+}
+
+/**
+ * The cells of loaders timed side by side in one process, for sides [A, B]: A's trampoline, B's
+ * trampoline, B's pointer, A's pointer (measureNativeInterleaved reverses every other round): the
+ * trampolines are timed next to each other, and neither side always goes first.
+ */
+export function sideBySideCells<S extends string>(sides: readonly { readonly side: S; readonly scenario: MeasurableScenario }[]): InterleavedCell<`${S}-${'trampoline' | 'pointer'}`>[] {
+  const trampolines = sides.map(({ side, scenario }) => ({ key: `${side}-trampoline` as const, scenario, mode: 'trampoline' as const }));
+  const pointers = sides.map(({ side, scenario }) => ({ key: `${side}-pointer` as const, scenario, mode: 'pointer' as const }));
+  return [...trampolines, ...pointers.reverse()];
+}
+
+/** The trampoline and the pointer of one scenario, interleaved (trampoline, pointer, then pointer, trampoline, ...). */
+export function measureNativePair(scenario: MeasurableScenario, plan: MeasurePlan): { trampoline: Measurement; pointer: Measurement } {
+  return measureNativeInterleaved(
+    [
+      { key: 'trampoline', scenario, mode: 'trampoline' },
+      { key: 'pointer', scenario, mode: 'pointer' },
+    ],
+    plan,
+  );
 }

@@ -1,11 +1,12 @@
 // One `bench vulkan` run: for each row (0..N bundled pass-through layers, then real layers such as
 // VK_LAYER_KHRONOS_validation) a device command timed through this package's loader and through
 // the Khronos loader (libvulkan.so.1), each through its exported trampoline and through the
-// vkGetDeviceProcAddr pointer; both sides in child processes of the same shape with the row's
-// VK_DRIVER_FILES / VK_LAYER_PATH / VK_INSTANCE_LAYERS, interleaved (ours, Khronos, Khronos, ours,
-// ...: a drift of the shared machine hits both sides alike), each process a warm-up and `repeats`
-// timed runs summarized by their median and spread; the processes' medians are kept, in order, so
-// the report can pair them.
+// vkGetDeviceProcAddr pointer. Both loaders run in the same child processes, with the row's
+// VK_DRIVER_FILES / VK_LAYER_PATH / VK_INSTANCE_LAYERS: the chains then call the very same driver
+// and layer code at the same addresses, and what differs between the two sides is the loaders
+// alone. Each process sets up both (which first alternates from process to process), warms up, and
+// interleaves their timed runs; the processes' medians are kept, in order, so the report can pair
+// each process's two loaders.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { PointerOrigin } from '../native.js';
@@ -13,7 +14,7 @@ import { runBenchChild } from './child-process.js';
 import type { Measurement, MeasurePlan } from './measure-native.js';
 import { DEFAULT_REPEATS, machineInfo, type MachineInfo } from './run-openxr-bench.js';
 import { summarize, type Summary } from './stats.js';
-import type { VulkanBenchCommandName, VulkanChildRequest, VulkanChildResult } from './vulkan-child-protocol.js';
+import type { VulkanBenchCommandName, VulkanBenchSide, VulkanChildRequest, VulkanChildResult, VulkanSideResult } from './vulkan-child-protocol.js';
 import { createVulkanPassthroughLayers } from './vulkan-layers.js';
 
 export type VulkanColumnId = 'ours-trampoline' | 'ours-pointer' | 'khronos-trampoline' | 'khronos-pointer';
@@ -55,7 +56,7 @@ export function vulkanBenchCommand(name: string): VulkanBenchCommand {
 
 /**
  * A measured cell or why it is empty. `processWalls`: each process's median wall ns per call, in
- * the order the processes ran (index p of ours ran next to index p of Khronos).
+ * the order the processes ran (index p of ours ran in the same process as index p of Khronos).
  */
 export type VulkanCell = { readonly wall: Summary; readonly cpu: Summary; readonly processWalls: readonly number[] } | { readonly skipped: string };
 
@@ -101,7 +102,7 @@ export interface VulkanBenchOptions {
   readonly driverManifest?: string;
   readonly iterations?: number;
   readonly repeats?: number;
-  /** Fresh child processes per side and row, interleaved ours/Khronos with the order swapped every pair (default 1). */
+  /** Fresh child processes per row, each timing both loaders (which goes first alternates; default 1). */
   readonly processes?: number;
   /** The Khronos loader library; false leaves it out (default: found in the usual places). */
   readonly khronosLoader?: string | false;
@@ -129,8 +130,19 @@ interface RowConfig {
 }
 
 /**
+ * glibc's small free lists off in the children (unless the caller sets GLIBC_TUNABLES): a driver
+ * that allocates per recorded command (lavapipe) then records at the same speed into both loaders'
+ * command buffers in one process. With them on, each recording reuses the chunks the other
+ * loader's last reset freed, last-freed first, and vkCmdPushConstants measured 36 to 127 ns a call
+ * from process to process, one loader up to 1.6× the other through the very same driver function
+ * (the pointer); with them off, 38 to 42 ns for both.
+ */
+export const BENCH_GLIBC_TUNABLES = 'glibc.malloc.mxfast=0:glibc.malloc.tcache_count=0';
+
+/**
  * The row's environment: only the row's driver, the row's layers enabled, implicit layers off, the
- * pass-through copies' folders first on VK_LAYER_PATH in chain order (the same chain for both loaders).
+ * pass-through copies' folders first on VK_LAYER_PATH in chain order (the same chain for both
+ * loaders), glibc's small free lists off.
  */
 export function vulkanRowEnvironment(
   base: Readonly<Record<string, string | undefined>>,
@@ -147,6 +159,7 @@ export function vulkanRowEnvironment(
   env.VK_LAYER_PATH = [...passthroughFolders, SYSTEM_EXPLICIT_LAYER_FOLDER].join(':');
   env.VK_LOADER_LAYERS_DISABLE = '~implicit~';
   if (layerNames.length > 0) env.VK_INSTANCE_LAYERS = layerNames.join(':');
+  env.GLIBC_TUNABLES ??= BENCH_GLIBC_TUNABLES;
   return env;
 }
 
@@ -154,24 +167,25 @@ function acrossProcesses(summaries: readonly Summary[]): Summary {
   return summaries.length === 1 && summaries[0] !== undefined ? summaries[0] : summarize(summaries.map((x) => x.median));
 }
 
-type CombinedAnswer =
-  | (Omit<Extract<VulkanChildResult, { ok: true }>, 'trampoline' | 'pointer'> & {
-      readonly trampoline: Extract<VulkanCell, { wall: Summary }>;
-      readonly pointer: Extract<VulkanCell, { wall: Summary }>;
-    })
-  | Extract<VulkanChildResult, { ok: false }>;
+type SideCells = { readonly ok: true; readonly trampoline: Extract<VulkanCell, { wall: Summary }>; readonly pointer: Extract<VulkanCell, { wall: Summary }>; readonly pointerOrigin: PointerOrigin | null; readonly loaderFile: string | null } | { readonly ok: false; readonly error: string };
 
-function combine(answers: readonly VulkanChildResult[]): CombinedAnswer {
-  const failed = answers.find((a) => !a.ok);
-  if (failed || answers.length === 0) return failed ?? { ok: false, error: 'no process ran' };
-  const ok = answers as readonly Extract<VulkanChildResult, { ok: true }>[];
-  const first = ok[0]!;
-  const merge = (pick: (a: (typeof ok)[number]) => Measurement) => ({
-    wall: acrossProcesses(ok.map((a) => pick(a).wall)),
-    cpu: acrossProcesses(ok.map((a) => pick(a).cpu)),
-    processWalls: ok.map((a) => pick(a).wall.median),
+/** One side's cells over the processes, or the first reason a process could not time it. */
+function combineSide(answers: readonly VulkanChildResult[], side: VulkanBenchSide): SideCells {
+  const results: Extract<VulkanSideResult, { ok: true }>[] = [];
+  for (const answer of answers) {
+    const r = answer.ok ? answer.sides[side] : answer;
+    if (r === undefined) return { ok: false, error: `vulkan-child: no ${side} result` };
+    if (!r.ok) return r;
+    results.push(r);
+  }
+  const first = results[0];
+  if (first === undefined) return { ok: false, error: 'no process ran' };
+  const merge = (pick: (a: (typeof results)[number]) => Measurement) => ({
+    wall: acrossProcesses(results.map((a) => pick(a).wall)),
+    cpu: acrossProcesses(results.map((a) => pick(a).cpu)),
+    processWalls: results.map((a) => pick(a).wall.median),
   });
-  return { ...first, trampoline: merge((a) => a.trampoline), pointer: merge((a) => a.pointer) };
+  return { ok: true, trampoline: merge((a) => a.trampoline), pointer: merge((a) => a.pointer), pointerOrigin: first.pointerOrigin, loaderFile: first.loaderFile };
 }
 
 function positiveInteger(what: string, n: number): void {
@@ -215,33 +229,29 @@ export async function runVulkanBench(options: VulkanBenchOptions): Promise<Vulka
       const names = [...layerSet.names.slice(0, config.passthrough), ...config.realLayers];
       const env = vulkanRowEnvironment(options.baseEnv ?? process.env, driverManifest, layerSet.folders, names);
       const ask = (request: VulkanChildRequest) => runBenchChild<VulkanChildRequest, VulkanChildResult>('vulkan-child', request, env, (error) => ({ ok: false, error }));
-      const ours: VulkanChildResult[] = [];
-      const khronos: VulkanChildResult[] = [];
+      const answers: VulkanChildResult[] = [];
       for (let p = 0; p < processes; p++) {
-        // ours, Khronos | Khronos, ours | ...: neither side always runs first after the other's process.
-        const runOurs = async () => void ours.push(await ask({ side: 'ours', command: command.name, plan }));
-        const runKhronos = async () => {
-          if (khronosPath !== undefined) khronos.push(await ask({ side: 'khronos', libraryPath: khronosPath, command: command.name, plan }));
-        };
-        for (const side of p % 2 === 0 ? [runOurs, runKhronos] : [runKhronos, runOurs]) await side();
+        // ours set up and timed first in even processes, Khronos in odd ones.
+        const sides: VulkanBenchSide[] = khronosPath === undefined ? ['ours'] : p % 2 === 0 ? ['ours', 'khronos'] : ['khronos', 'ours'];
+        answers.push(await ask({ sides, ...(khronosPath !== undefined ? { khronosLibrary: khronosPath } : {}), command: command.name, plan }));
       }
       const cells: Partial<Record<VulkanColumnId, VulkanCell>> = {};
       const pointerOrigins: { ours?: PointerOrigin | null; khronos?: PointerOrigin | null } = {};
       const loaderFiles: { ours?: string | null; khronos?: string | null } = {};
-      let layerNames: readonly string[] = [];
-      const o = combine(ours);
+      const answered = answers.filter((a): a is Extract<VulkanChildResult, { ok: true }> => a.ok);
+      const layerNames = answered.find((a) => a.layerNames !== undefined)?.layerNames ?? [];
+      deviceName ??= answered.find((a) => a.deviceName !== undefined)?.deviceName;
+      const o = combineSide(answers, 'ours');
       if (o.ok) {
         cells['ours-trampoline'] = o.trampoline;
         cells['ours-pointer'] = o.pointer;
         pointerOrigins.ours = o.pointerOrigin;
         loaderFiles.ours = o.loaderFile;
-        layerNames = o.layerNames ?? [];
-        deviceName ??= o.deviceName;
       } else cells['ours-trampoline'] = cells['ours-pointer'] = { skipped: o.error };
       if (khronosPath === undefined) {
         cells['khronos-trampoline'] = cells['khronos-pointer'] = { skipped: 'unavailable' in khronosLoader ? khronosLoader.unavailable : 'not installed' };
       } else {
-        const k = combine(khronos);
+        const k = combineSide(answers, 'khronos');
         if (k.ok) {
           cells['khronos-trampoline'] = k.trampoline;
           cells['khronos-pointer'] = k.pointer;

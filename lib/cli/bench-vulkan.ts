@@ -12,7 +12,7 @@ export const BENCH_VULKAN_USAGE = `usage: khronos-loader bench vulkan [options]
 
   Times one Vulkan device command through this loader (its exported trampoline and the pointer
   from vkGetDeviceProcAddr) with copies of the bundled pass-through Vulkan layer and with real
-  layers, beside the Khronos loader (libvulkan.so.1, in a child process), on lavapipe.
+  layers, beside the Khronos loader (libvulkan.so.1, dlopened in the same child processes), on lavapipe.
   --command <name>      ${Object.keys(VULKAN_BENCH_COMMANDS).join(', ')} (default vkGetDeviceQueue), or
                         ${RECORD_COMMAND}: a frame of 10,000 compute commands recorded one N-API call per command,
                         through the CommandEncoder, and in a C loop (no layers; --iterations is frames per run)
@@ -20,8 +20,8 @@ export const BENCH_VULKAN_USAGE = `usage: khronos-loader bench vulkan [options]
                         and names of real layers for a row each (e.g. VK_LAYER_KHRONOS_validation)
   --iterations <n>      calls per timed run (default per command)
   --repeats <n>         timed runs per cell, after a warm-up (default 7)
-  --processes <n>       fresh child processes per side and row, interleaved (default 1; 6 or more
-                        give the trampoline verdict an interval: met / within noise / missed)
+  --processes <n>       fresh child processes per row, each timing both loaders (default 1; 6 or
+                        more give the trampoline verdict an interval: met / within noise / missed)
   --driver <manifest>   the driver manifest (default lavapipe's)
   --json                the results as JSON instead of Markdown
   --no-khronos          leave the Khronos loader out

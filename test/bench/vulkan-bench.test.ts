@@ -1,18 +1,20 @@
 // `khronos-loader bench vulkan`: the CLI with tiny iteration counts (no timing thresholds: speed
 // targets live in the benchmark, not in tests), on lavapipe, with the bundled pass-through Vulkan
 // layer, VK_LAYER_KHRONOS_validation and the Khronos loader (Debian libvulkan1).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../lib/cli/main.js';
 import { parseBenchArgs } from '../../lib/cli/bench.js';
 import { parseVulkanBenchArgs } from '../../lib/cli/bench-vulkan.js';
-import { KHRONOS_VULKAN_LOADER_CANDIDATES, LAVAPIPE_MANIFEST_CANDIDATES, type VulkanBenchResult } from '../../lib/bench/run-vulkan-bench.js';
+import { BENCH_GLIBC_TUNABLES, KHRONOS_VULKAN_LOADER_CANDIDATES, LAVAPIPE_MANIFEST_CANDIDATES, vulkanRowEnvironment, type VulkanBenchResult } from '../../lib/bench/run-vulkan-bench.js';
+import { runBenchChild } from '../../lib/bench/child-process.js';
+import type { VulkanChildRequest, VulkanChildResult } from '../../lib/bench/vulkan-child-protocol.js';
 import { VULKAN_PASSTHROUGH_LAYER_PREFIX } from '../../lib/bench/vulkan-layers.js';
 import { pointerComparison, vulkanTargets } from '../../lib/bench/vulkan-report.js';
 import koffi from 'koffi';
-import { measureNativePair } from '../../lib/bench/measure-native.js';
+import { measureNativeInterleaved, measureNativePair, sideBySideCells } from '../../lib/bench/measure-native.js';
 import { createHostPlatform } from '../../lib/core/platform/host.js';
 import { loadNativeAddon } from '../../lib/native.js';
 import { publishVulkanPlan } from '../../lib/vulkan/api/instance.js';
@@ -137,6 +139,44 @@ describe('bench vulkan CLI', () => {
         expect(pointerComparison(none as VulkanBenchResult['rows'][number]).loaderOwn).toBe(true);
       }
     }
+  });
+
+  it('#10 BENCH: one child process times both loaders on the very same driver and layer code, each on its own copy of the timed loop, their runs interleaved; which loader is set up and timed first alternates (system: libvulkan1)', async (ctx) => {
+    const missing = missingSystemComponent({ 'Khronos Vulkan loader': KHRONOS_VULKAN_LOADER_CANDIDATES });
+    if (missing) return ctx.skip(missing);
+    const khronosLibrary = KHRONOS_VULKAN_LOADER_CANDIDATES.find((p) => existsSync(p))!;
+    const library = path.join(testNativeDir, 'vulkan_test_driver/libkl_vk_driver_v7.so');
+    const manifest = path.join(mkdtempSync(path.join(tmpdir(), 'kl-bench-sides-')), 'kl_vk_driver_v7.json');
+    writeFileSync(manifest, JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: library, api_version: '1.3.0' } }));
+    const env = vulkanRowEnvironment({ PATH: process.env.PATH }, manifest, [], []);
+    expect(env.GLIBC_TUNABLES).toBe(BENCH_GLIBC_TUNABLES);
+    expect(vulkanRowEnvironment({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=1' }, manifest, [], []).GLIBC_TUNABLES).toBe('glibc.malloc.arena_max=1');
+    for (const sides of [['ours', 'khronos'], ['khronos', 'ours']] as const) {
+      const request: VulkanChildRequest = { sides, khronosLibrary, command: 'vkCmdPushConstants', plan: { iterations: 100, repeats: 3, warmupIterations: 100 } };
+      const answer = await runBenchChild<VulkanChildRequest, VulkanChildResult>('vulkan-child', request, env, (error) => ({ ok: false, error }));
+      if (!answer.ok) throw new Error(answer.error);
+      expect(answer.deviceName).toMatch(/^kl-v7\|/);
+      for (const side of sides) {
+        const r = answer.sides[side];
+        if (!r?.ok) throw new Error(`${side}: ${r?.error ?? 'no result'}`);
+        expect(r.trampoline.wall.runs).toBe(3);
+        expect(r.pointer.wall.runs).toBe(3);
+        // No layers: the driver's own function, the one copy of it in the process.
+        expect(r.pointerOrigin?.file).toBe(library);
+      }
+      expect((answer.sides.ours as { pointerOrigin: unknown }).pointerOrigin).toEqual((answer.sides.khronos as { pointerOrigin: unknown }).pointerOrigin);
+      expect((answer.sides.ours as { loaderFile: string }).loaderFile).toMatch(/khronos[-_]loader\.node$/);
+      expect((answer.sides.khronos as { loaderFile: string }).loaderFile).toMatch(/libvulkan\.so/);
+    }
+    const refused = await runBenchChild<VulkanChildRequest, VulkanChildResult>('vulkan-child', { sides: ['ours', 'ours'], command: 'vkGetDeviceQueue', plan: { iterations: 1, repeats: 1 } }, env, (error) => ({ ok: false, error }));
+    expect(refused).toEqual({ ok: false, error: expect.stringContaining('sides must be one or two different loaders') });
+    // The order of the timed runs: A's and B's trampolines next to each other, then the pointers, reversed every other round.
+    const calls: string[] = [];
+    const fake = (side: string) => ({ measure: (mode: 'trampoline' | 'pointer', iterations: number) => (calls.push(`${side}-${mode[0]}${iterations}`), { wallNs: [1], cpuNs: [1] }) });
+    measureNativeInterleaved(sideBySideCells([{ side: 'k', scenario: fake('k') }, { side: 'o', scenario: fake('o') }]), { iterations: 5, repeats: 2, warmupIterations: 5 });
+    expect(calls).toEqual(['k-t5', 'o-t5', 'o-p5', 'k-p5', 'k-t5', 'o-t5', 'o-p5', 'k-p5', 'k-p5', 'o-p5', 'o-t5', 'k-t5']);
+    // Two copies of the timed loops: 0 and 1.
+    expect(() => new (loadNativeAddon().VulkanBenchScenario)({ command: 'vkGetDeviceQueue', timingLoop: 2 as 0 })).toThrow(/timingLoop must be 0 or 1/);
   });
 
   it('#10 BENCH: a vkCmdPushConstants timed run is two recordings of half the calls, so a driver that alternates between two states from one reset to the next (lavapipe through glibc\'s free lists) gives every run one of each', () => {
