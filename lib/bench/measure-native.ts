@@ -16,6 +16,8 @@ export interface MeasurePlan {
 export interface Measurement {
   readonly wall: Summary;
   readonly cpu: Summary;
+  /** Each timed run's wall ns per call, in the order they ran (interleaved measurements keep them, to pair runs that ran next to each other). */
+  readonly wallRuns?: readonly number[];
 }
 
 export function warmupIterations(plan: MeasurePlan): number {
@@ -62,7 +64,9 @@ export function measureNativeInterleaved<K extends string>(cells: readonly Inter
       runs[i]!.cpuNs.push(...s.cpuNs);
     }
   }
-  return Object.fromEntries(cells.map((c, i) => [c.key, summarizeSamples(runs[i]!)])) as Record<K, Measurement>;
+  const out = {} as Record<K, Measurement>;
+  cells.forEach((c, i) => (out[c.key] = { ...summarizeSamples(runs[i]!), wallRuns: runs[i]!.wallNs }));
+  return out;
 }
 
 /**

@@ -58,7 +58,15 @@ export function vulkanBenchCommand(name: string): VulkanBenchCommand {
  * A measured cell or why it is empty. `processWalls`: each process's median wall ns per call, in
  * the order the processes ran (index p of ours ran in the same process as index p of Khronos).
  */
-export type VulkanCell = { readonly wall: Summary; readonly cpu: Summary; readonly processWalls: readonly number[] } | { readonly skipped: string };
+export type VulkanCell =
+  | {
+      readonly wall: Summary;
+      readonly cpu: Summary;
+      readonly processWalls: readonly number[];
+      /** Each process's timed runs (wall ns per call), in the order they ran: run r of ours ran next to run r of Khronos in the same process. */
+      readonly processRuns?: readonly (readonly number[])[];
+    }
+  | { readonly skipped: string };
 
 export interface VulkanBenchRow {
   readonly label: string;
@@ -184,6 +192,7 @@ function combineSide(answers: readonly VulkanChildResult[], side: VulkanBenchSid
     wall: acrossProcesses(results.map((a) => pick(a).wall)),
     cpu: acrossProcesses(results.map((a) => pick(a).cpu)),
     processWalls: results.map((a) => pick(a).wall.median),
+    ...(results.every((a) => pick(a).wallRuns !== undefined) ? { processRuns: results.map((a) => pick(a).wallRuns!) } : {}),
   });
   return { ok: true, trampoline: merge((a) => a.trampoline), pointer: merge((a) => a.pointer), pointerOrigin: first.pointerOrigin, loaderFile: first.loaderFile };
 }

@@ -91,10 +91,24 @@ export interface TrampolineComparison {
   readonly verdict: SpeedVerdict;
 }
 
-/** Per process p, ours ÷ Khronos; then the geometric mean of each (even, odd) pair of processes. */
-export function crossoverRatios(ours: readonly number[], khronos: readonly number[]): number[] {
-  const perProcess = Array.from({ length: Math.min(ours.length, khronos.length) }, (_, p) => ours[p]! / khronos[p]!);
-  if (perProcess.length < 2) return perProcess;
+/**
+ * Ours ÷ Khronos in each process: the median over its rounds of run r of ours ÷ run r of Khronos
+ * (timed next to each other, so a burst of other work on the machine hits both), or, without the
+ * runs, the ratio of the process's medians.
+ */
+export function processRatios(ours: Extract<VulkanCell, { wall: Summary }>, khronos: Extract<VulkanCell, { wall: Summary }>): number[] {
+  const processes = Math.min(ours.processWalls.length, khronos.processWalls.length);
+  return Array.from({ length: processes }, (_, p) => {
+    const o = ours.processRuns?.[p];
+    const k = khronos.processRuns?.[p];
+    if (o === undefined || k === undefined || o.length !== k.length || o.length === 0) return ours.processWalls[p]! / khronos.processWalls[p]!;
+    return median(o.map((x, r) => x / k[r]!));
+  });
+}
+
+/** The geometric mean of each (even, odd) pair of per-process ratios; one ratio alone stays as it is. */
+export function crossoverRatios(perProcess: readonly number[]): number[] {
+  if (perProcess.length < 2) return [...perProcess];
   const pairs: number[] = [];
   for (let p = 0; p + 1 < perProcess.length; p += 2) pairs.push(Math.sqrt(perProcess[p]! * perProcess[p + 1]!));
   return pairs;
@@ -109,7 +123,7 @@ function median(xs: readonly number[]): number {
 /** How our trampoline compares with Khronos's in one row (both timed in each process). */
 export function compareTrampolines(ours: VulkanCell | undefined, khronos: VulkanCell | undefined): TrampolineComparison | undefined {
   if (ours === undefined || khronos === undefined || !('wall' in ours) || !('wall' in khronos)) return undefined;
-  const estimates = crossoverRatios(ours.processWalls, khronos.processWalls).filter((r) => Number.isFinite(r));
+  const estimates = crossoverRatios(processRatios(ours, khronos)).filter((r) => Number.isFinite(r));
   if (estimates.length === 0) return undefined;
   const interval = medianInterval(estimates);
   const ratio = median(estimates);
@@ -165,7 +179,7 @@ export function formatVulkanBenchMarkdown(result: VulkanBenchResult, options: Vu
       (result.processes > 1
         ? `${result.processes} fresh child processes, each timing both loaders (their runs interleaved; which loader is set up and timed first alternates from process to process); ` +
           "the cell is the median of the processes' medians ± half their interquartile range; " +
-          'the trampoline ratio is the median of crossover estimates (the geometric mean of ours ÷ Khronos in two neighbouring processes, one of each order, so the order cancels): ' +
+          "the trampoline ratio: in each process the median over its rounds of our run ÷ Khronos's run next to it; then crossover estimates (the geometric mean of two neighbouring processes' ratios, one of each order, so the order cancels), and their median: " +
           `met when its 95 % sign-test interval lies at or below ${(1 + TRAMPOLINE_MARGIN).toFixed(2)}, missed when it lies above, within noise otherwise.`
         : 'the median of the runs ± half the interquartile range; both loaders in one child process.'),
     `- driver: ${result.driver.deviceName ?? ''} (${result.driver.manifestPath}, VK_DRIVER_FILES); implicit layers off for both loaders (VK_LOADER_LAYERS_DISABLE=~implicit~); ` +
