@@ -168,9 +168,9 @@ const VULKAN_END = '<!-- vulkan-bench:end -->';
 /** Part 3: the Vulkan tables as one Markdown section between markers. */
 async function vulkanSection(): Promise<string> {
   const validation = existsSync(path.join(SYSTEM_EXPLICIT_LAYER_FOLDER, 'VkLayer_khronos_validation.json')) ? ['VK_LAYER_KHRONOS_validation'] : [];
-  // 18 processes per row, each timing both loaders: 9 crossover pairs, enough for a 96 % sign-test
-  // interval of their ratios (x(2)..x(8)).
-  const processes = Number(process.env.KL_BENCH_PROCESSES ?? 18);
+  // 26 processes per row, each timing both loaders: 13 crossover pairs, whose 98 % sign-test
+  // interval x(3)..x(11) leaves out two processes' luck at either end (with 9 pairs, x(2)..x(8), one).
+  const processes = Number(process.env.KL_BENCH_PROCESSES ?? 26);
   const results: VulkanBenchResult[] = [];
   const loadAtStart = os.loadavg().map((x) => x.toFixed(2)).join(', ');
   for (const [command, n] of [['vkGetDeviceQueue', 1_000_000], ['vkCmdPushConstants', 200_000]] as const) {
