@@ -202,7 +202,7 @@ async function vulkanSection(): Promise<string> {
     '',
     '### Targets',
     '',
-    `The trampolines: ours ÷ Khronos is the median of crossover estimates (two neighbouring processes, one timing ours first and one Khronos first, each process's ratio the median over its rounds of the two loaders' runs that ran next to each other); met when its 95 % interval lies at or below ${(1 + TRAMPOLINE_MARGIN).toFixed(2)} (at Khronos within ${TRAMPOLINE_MARGIN * 100} %, or below), missed when it lies above, within noise when it straddles. ` +
+    `The trampolines: ours ÷ Khronos is the median of crossover estimates (two neighbouring processes, one timing ours first and one Khronos first, each process's ratio the median over its rounds of the two loaders' runs that ran next to each other); met when its sign-test interval (95 % or more) lies at or below ${(1 + TRAMPOLINE_MARGIN).toFixed(2)} (at Khronos within ${TRAMPOLINE_MARGIN * 100} %, or below), missed when it lies above, within noise when it straddles. ` +
       'On the test driver (test/native: its commands cost a nanosecond or two) the trampoline and the layers are what is measured. ' +
       'On lavapipe they are a nanosecond or two inside a driver call of 5 ns (vkGetDeviceQueue) to about 40 ns (vkCmdPushConstants, which allocates per command), ' +
       'so there the interval is as wide as the driver\'s own time varies between the two loaders\' command buffers.',

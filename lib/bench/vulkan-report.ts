@@ -180,7 +180,7 @@ export function formatVulkanBenchMarkdown(result: VulkanBenchResult, options: Vu
         ? `${result.processes} fresh child processes, each timing both loaders (their runs interleaved; which loader is set up and timed first alternates from process to process); ` +
           "the cell is the median of the processes' medians ± half their interquartile range; " +
           "the trampoline ratio: in each process the median over its rounds of our run ÷ Khronos's run next to it; then crossover estimates (the geometric mean of two neighbouring processes' ratios, one of each order, so the order cancels), and their median: " +
-          `met when its 95 % sign-test interval lies at or below ${(1 + TRAMPOLINE_MARGIN).toFixed(2)}, missed when it lies above, within noise otherwise.`
+          `met when its sign-test interval (95 % or more) lies at or below ${(1 + TRAMPOLINE_MARGIN).toFixed(2)}, missed when it lies above, within noise otherwise.`
         : 'the median of the runs ± half the interquartile range; both loaders in one child process.'),
     `- driver: ${result.driver.deviceName ?? ''} (${result.driver.manifestPath}, VK_DRIVER_FILES); implicit layers off for both loaders (VK_LOADER_LAYERS_DISABLE=~implicit~); ` +
       'layers enabled with VK_INSTANCE_LAYERS: copies of the bundled pass-through Vulkan layer (it wraps the timed commands), each in its own folder on VK_LAYER_PATH in chain order ' +
