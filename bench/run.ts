@@ -198,7 +198,7 @@ async function vulkanSection(): Promise<string> {
     `- date: ${first?.date ?? new Date().toISOString()}; load average (1, 5, 15 min) at the start: ${loadAtStart}, at the end: ${load} (above the core count: other work was running)`,
     `- machine: ${cpuModel()}, ${first?.machine.cores ?? '?'} cores (${first?.machine.os ?? ''}); Node ${process.version}`,
     `- Khronos loader: ${first && 'path' in first.khronosLoader ? `${first.khronosLoader.path}${version ? `, Debian libvulkan1 ${version}` : ''}` : 'not installed'}, dlopened beside ours in the same child processes (the same driver and layer code for both)`,
-    `- ${processes} fresh child processes per row, each timing both loaders, which one first alternating; glibc's small free lists off in them (GLIBC_TUNABLES=${BENCH_GLIBC_TUNABLES}); KL_BENCH_SCALE ${scale}`,
+    `- ${processes} fresh child processes per row, each timing both loaders, which one first alternating; glibc's allocator made steady in them (GLIBC_TUNABLES=${BENCH_GLIBC_TUNABLES}); KL_BENCH_SCALE ${scale}`,
     '',
     '### Targets',
     '',

@@ -124,6 +124,8 @@ export interface VulkanBenchResult {
   readonly driver: { readonly manifestPath: string; readonly deviceName?: string };
   readonly plan: MeasurePlan;
   readonly processes: number;
+  /** What the children's GLIBC_TUNABLES was (the bench's own, or the caller's). */
+  readonly glibcTunables?: string;
   readonly date: string;
   readonly machine: MachineInfo;
   readonly khronosLoader: { readonly path: string; readonly packageVersion?: string } | { readonly unavailable: string };
@@ -138,19 +140,24 @@ interface RowConfig {
 }
 
 /**
- * glibc's small free lists off in the children (unless the caller sets GLIBC_TUNABLES): a driver
- * that allocates per recorded command (lavapipe) then records at the same speed into both loaders'
- * command buffers in one process. With them on, each recording reuses the chunks the other
- * loader's last reset freed, last-freed first, and vkCmdPushConstants measured 36 to 127 ns a call
- * from process to process, one loader up to 1.6× the other through the very same driver function
- * (the pointer); with them off, 38 to 42 ns for both.
+ * glibc's allocator made steady in the children (unless the caller sets GLIBC_TUNABLES), so a
+ * driver or layer that allocates per recorded command (lavapipe, the validation layer) records at
+ * the same speed into both loaders' command buffers in one process:
+ * - small free lists off: with them, each recording reused the chunks the other loader's last reset
+ *   freed, last-freed first, and lavapipe's vkCmdPushConstants measured 36 to 127 ns a call from
+ *   process to process, one loader up to 1.6× the other through the very same driver function (the
+ *   pointer); with them off, 38 to 42 ns for both;
+ * - fixed mmap and trim thresholds: glibc raises its mmap threshold when a mapped chunk is freed and
+ *   gives memory back above the trim threshold, and under the validation layer one loader's
+ *   recordings ran about 20 % faster than the other's (455 against 570 ns a call), whichever had
+ *   come out ahead when that happened; with both fixed, 455–480 ns for both.
  */
-export const BENCH_GLIBC_TUNABLES = 'glibc.malloc.mxfast=0:glibc.malloc.tcache_count=0';
+export const BENCH_GLIBC_TUNABLES = 'glibc.malloc.mxfast=0:glibc.malloc.tcache_count=0:glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824';
 
 /**
  * The row's environment: only the row's driver, the row's layers enabled, implicit layers off, the
  * pass-through copies' folders first on VK_LAYER_PATH in chain order (the same chain for both
- * loaders), glibc's small free lists off.
+ * loaders), glibc's allocator made steady (BENCH_GLIBC_TUNABLES).
  */
 export function vulkanRowEnvironment(
   base: Readonly<Record<string, string | undefined>>,
@@ -278,6 +285,7 @@ export async function runVulkanBench(options: VulkanBenchOptions): Promise<Vulka
     driver: { manifestPath: driverManifest, ...(deviceName !== undefined ? { deviceName } : {}) },
     plan,
     processes,
+    glibcTunables: (options.baseEnv ?? process.env).GLIBC_TUNABLES ?? BENCH_GLIBC_TUNABLES,
     date: new Date().toISOString(),
     machine: machineInfo(),
     khronosLoader,

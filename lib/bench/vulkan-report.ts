@@ -181,7 +181,8 @@ export function formatVulkanBenchMarkdown(result: VulkanBenchResult, options: Vu
           "the cell is the median of the processes' medians ± half their interquartile range; " +
           "the trampoline ratio: in each process the median over its rounds of our run ÷ Khronos's run next to it; then crossover estimates (the geometric mean of two neighbouring processes' ratios, one of each order, so the order cancels), and their median: " +
           `met when its sign-test interval (95 % or more) lies at or below ${(1 + TRAMPOLINE_MARGIN).toFixed(2)}, missed when it lies above, within noise otherwise.`
-        : 'the median of the runs ± half the interquartile range; both loaders in one child process.'),
+        : 'the median of the runs ± half the interquartile range; both loaders in one child process.') +
+      (result.glibcTunables !== undefined ? ` The children ran with GLIBC_TUNABLES=${result.glibcTunables}.` : ''),
     `- driver: ${result.driver.deviceName ?? ''} (${result.driver.manifestPath}, VK_DRIVER_FILES); implicit layers off for both loaders (VK_LOADER_LAYERS_DISABLE=~implicit~); ` +
       'layers enabled with VK_INSTANCE_LAYERS: copies of the bundled pass-through Vulkan layer (it wraps the timed commands), each in its own folder on VK_LAYER_PATH in chain order ' +
       '(so a Khronos loader that orders such layers by discovery, as 1.3.239 does, builds the same chain), and the real layers named.',

@@ -220,6 +220,8 @@ describe('bench vulkan CLI', () => {
     expect(result.plan).toEqual({ iterations: 200, repeats: 3, warmupIterations: 200 });
     const markdown = await cli(['bench', 'vulkan', '--no-khronos', '--layers', '0', ...tiny]);
     expect(markdown.stdout).toContain('- method: per cell a warm-up run as long as a timed run, then 3 runs of 200 calls');
+    // The allocator settings the children ran with are part of the method.
+    expect(markdown.stdout).toContain(`The children ran with GLIBC_TUNABLES=${process.env.GLIBC_TUNABLES ?? BENCH_GLIBC_TUNABLES}.`);
   });
 
   it('BENCH: "each loader\'s own" is told by where each loader\'s exports live, whatever the files are called (the packaged addon is khronos-loader.node; a Khronos loader may be any libvulkan)', () => {
