@@ -154,6 +154,11 @@ interface RowConfig {
  */
 export const BENCH_GLIBC_TUNABLES = 'glibc.malloc.mxfast=0:glibc.malloc.tcache_count=0:glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824';
 
+/** The children's GLIBC_TUNABLES: the caller's when set, else the bench's own. */
+function childGlibcTunables(base: Readonly<Record<string, string | undefined>>): string {
+  return base.GLIBC_TUNABLES ?? BENCH_GLIBC_TUNABLES;
+}
+
 /**
  * The row's environment: only the row's driver, the row's layers enabled, implicit layers off, the
  * pass-through copies' folders first on VK_LAYER_PATH in chain order (the same chain for both
@@ -174,7 +179,7 @@ export function vulkanRowEnvironment(
   env.VK_LAYER_PATH = [...passthroughFolders, SYSTEM_EXPLICIT_LAYER_FOLDER].join(':');
   env.VK_LOADER_LAYERS_DISABLE = '~implicit~';
   if (layerNames.length > 0) env.VK_INSTANCE_LAYERS = layerNames.join(':');
-  env.GLIBC_TUNABLES ??= BENCH_GLIBC_TUNABLES;
+  env.GLIBC_TUNABLES = childGlibcTunables(base);
   return env;
 }
 
@@ -285,7 +290,7 @@ export async function runVulkanBench(options: VulkanBenchOptions): Promise<Vulka
     driver: { manifestPath: driverManifest, ...(deviceName !== undefined ? { deviceName } : {}) },
     plan,
     processes,
-    glibcTunables: (options.baseEnv ?? process.env).GLIBC_TUNABLES ?? BENCH_GLIBC_TUNABLES,
+    glibcTunables: childGlibcTunables(options.baseEnv ?? process.env),
     date: new Date().toISOString(),
     machine: machineInfo(),
     khronosLoader,

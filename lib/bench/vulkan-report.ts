@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { PointerOrigin } from '../native.js';
 import { markdownTable } from './markdown-table.js';
-import { formatSummary, medianInterval, type MedianInterval, type Summary } from './stats.js';
+import { formatSummary, medianInterval, summarize, type MedianInterval, type Summary } from './stats.js';
 import { VULKAN_COLUMN_TITLES, type VulkanBenchResult, type VulkanBenchRow, type VulkanCell } from './run-vulkan-bench.js';
 
 function wall(cell: VulkanCell | undefined): Summary | undefined {
@@ -102,7 +102,7 @@ export function processRatios(ours: Extract<VulkanCell, { wall: Summary }>, khro
     const o = ours.processRuns?.[p];
     const k = khronos.processRuns?.[p];
     if (o === undefined || k === undefined || o.length !== k.length || o.length === 0) return ours.processWalls[p]! / khronos.processWalls[p]!;
-    return median(o.map((x, r) => x / k[r]!));
+    return summarize(o.map((x, r) => x / k[r]!)).median;
   });
 }
 
@@ -114,19 +114,13 @@ export function crossoverRatios(perProcess: readonly number[]): number[] {
   return pairs;
 }
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
 /** How our trampoline compares with Khronos's in one row (both timed in each process). */
 export function compareTrampolines(ours: VulkanCell | undefined, khronos: VulkanCell | undefined): TrampolineComparison | undefined {
   if (ours === undefined || khronos === undefined || !('wall' in ours) || !('wall' in khronos)) return undefined;
   const estimates = crossoverRatios(processRatios(ours, khronos)).filter((r) => Number.isFinite(r));
   if (estimates.length === 0) return undefined;
   const interval = medianInterval(estimates);
-  const ratio = median(estimates);
+  const ratio = summarize(estimates).median;
   const limit = 1 + TRAMPOLINE_MARGIN;
   const verdict: SpeedVerdict = interval.samples === 1 ? (ratio <= limit ? 'met' : 'missed') : interval.high <= limit ? 'met' : interval.low > limit ? 'missed' : 'within noise';
   return { ratio, interval, verdict };

@@ -45,7 +45,6 @@ struct LayerDevice {
   PFN_vkCmdPushConstants cmdPushConstants = nullptr;
   PFN_vkCmdDispatch cmdDispatch = nullptr;
   PFN_vkCmdSetEvent cmdSetEvent = nullptr;
-  bool inTable = false;  // found by DeviceTable (else by the registry's list, under its lock)
 };
 
 // The registry's devices for the wrapped calls, read without a lock: an open-addressed table of
@@ -78,7 +77,7 @@ class DeviceTable {
       return true;
     }
   }
-  // Under the registry's lock.
+  // Under the registry's lock. False when the table does not hold `d`.
   bool Erase(const LayerDevice* d) {
     for (size_t i = Home(d->key), n = 0; n < kSlots; i = (i + 1) % kSlots, ++n) {
       const Key k = keys_[i].load(std::memory_order_relaxed);
@@ -133,8 +132,7 @@ class LayerRegistry {
   }
   void AddDevice(std::unique_ptr<LayerDevice> d) {
     std::lock_guard lock(mutex_);
-    d->inTable = table_.Insert(d.get());
-    if (!d->inTable) ++overflow_;
+    if (!table_.Insert(d.get())) ++overflow_;
     devices_.push_back(std::move(d));
   }
   LayerDevice* FindDevice(const void* object) {
@@ -152,8 +150,7 @@ class LayerRegistry {
     if (it == devices_.end()) return nullptr;
     std::unique_ptr<LayerDevice> out = std::move(*it);
     devices_.erase(it);
-    if (out->inTable) table_.Erase(out.get());
-    else --overflow_;
+    if (!table_.Erase(out.get())) --overflow_;  // not in the table: it was one of the overflow
     return out;
   }
 
