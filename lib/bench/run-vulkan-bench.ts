@@ -16,6 +16,7 @@ import { DEFAULT_REPEATS, machineInfo, type MachineInfo } from './run-openxr-ben
 import { summarize, type Summary } from './stats.js';
 import type { VulkanBenchCommandName, VulkanBenchSide, VulkanChildRequest, VulkanChildResult, VulkanSideResult } from './vulkan-child-protocol.js';
 import { createVulkanPassthroughLayers } from './vulkan-layers.js';
+import { compareTrampolines, lookConfidence } from './vulkan-verdict.js';
 
 export type VulkanColumnId = 'ours-trampoline' | 'ours-pointer' | 'khronos-trampoline' | 'khronos-pointer';
 export const VULKAN_COLUMNS: readonly VulkanColumnId[] = ['ours-trampoline', 'ours-pointer', 'khronos-trampoline', 'khronos-pointer'];
@@ -72,6 +73,8 @@ export interface VulkanBenchRow {
   readonly label: string;
   readonly passthrough: number;
   readonly realLayers: readonly string[];
+  /** The child processes that timed this row (more than the run's `processes` when its verdict needed more). */
+  readonly processes: number;
   /** The layers our instance enabled, nearest the application first. */
   readonly layerNames: readonly string[];
   readonly cells: Partial<Record<VulkanColumnId, VulkanCell>>;
@@ -112,6 +115,12 @@ export interface VulkanBenchOptions {
   readonly repeats?: number;
   /** Fresh child processes per row, each timing both loaders (which goes first alternates; default 1). */
   readonly processes?: number;
+  /**
+   * A row whose trampoline verdict is within noise after `processes` is measured again, a batch of
+   * `processes` more at a time, up to this many processes (default `processes`: no more). Every
+   * look's interval is then at lookConfidence(looks), so the verdict's error stays within 5 %.
+   */
+  readonly maxProcesses?: number;
   /** The Khronos loader library; false leaves it out (default: found in the usual places). */
   readonly khronosLoader?: string | false;
   /** The environment to start from (default process.env; never modified). */
@@ -124,6 +133,10 @@ export interface VulkanBenchResult {
   readonly driver: { readonly manifestPath: string; readonly deviceName?: string };
   readonly plan: MeasurePlan;
   readonly processes: number;
+  /** The most processes a row may have taken (rows within noise take more batches). */
+  readonly maxProcesses: number;
+  /** The confidence of each look's interval, and so of the verdicts' intervals (lookConfidence of the most looks a row may take). */
+  readonly verdictConfidence: number;
   /** What the children's GLIBC_TUNABLES was (the bench's own, or the caller's). */
   readonly glibcTunables?: string;
   readonly date: string;
@@ -209,6 +222,36 @@ function combineSide(answers: readonly VulkanChildResult[], side: VulkanBenchSid
   return { ok: true, trampoline: merge((a) => a.trampoline), pointer: merge((a) => a.pointer), pointerOrigin: first.pointerOrigin, loaderFile: first.loaderFile };
 }
 
+export interface RowSampling {
+  /** Processes per batch (the first look comes after one batch). */
+  readonly processes: number;
+  readonly maxProcesses: number;
+  /** Each look's interval confidence. */
+  readonly confidence: number;
+  /** Whether there is a verdict to decide (both loaders timed); without one, a single batch. */
+  readonly judge: boolean;
+}
+
+/**
+ * A row's child processes: a batch, then, while the trampoline verdict of all processes so far is
+ * within noise, another batch, until maxProcesses. `ask(p)` runs process p (its index decides which
+ * loader goes first, so the crossover pairs stay (even, odd) across batches).
+ */
+export async function sampleRow(ask: (p: number) => Promise<VulkanChildResult>, sampling: RowSampling, onMore: (line: string) => void = () => undefined): Promise<VulkanChildResult[]> {
+  const answers: VulkanChildResult[] = [];
+  for (;;) {
+    const end = Math.min(answers.length + sampling.processes, sampling.maxProcesses);
+    while (answers.length < end) answers.push(await ask(answers.length));
+    if (!sampling.judge || answers.length >= sampling.maxProcesses) return answers;
+    const o = combineSide(answers, 'ours');
+    const k = combineSide(answers, 'khronos');
+    if (!o.ok || !k.ok) return answers;
+    const c = compareTrampolines(o.trampoline, k.trampoline, sampling.confidence);
+    if (c?.verdict !== 'within noise') return answers;
+    onMore(`within noise after ${answers.length} processes (${c.interval.low.toFixed(3)}–${c.interval.high.toFixed(3)}×): ${Math.min(sampling.processes, sampling.maxProcesses - answers.length)} more`);
+  }
+}
+
 function positiveInteger(what: string, n: number): void {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`${what} must be a whole number >= 1, got ${n}`);
 }
@@ -223,6 +266,10 @@ export async function runVulkanBench(options: VulkanBenchOptions): Promise<Vulka
   positiveInteger('repeats', plan.repeats);
   const processes = options.processes ?? 1;
   positiveInteger('processes', processes);
+  const maxProcesses = options.maxProcesses ?? processes;
+  positiveInteger('maxProcesses', maxProcesses);
+  if (maxProcesses < processes) throw new RangeError(`maxProcesses (${maxProcesses}) must be at least processes (${processes})`);
+  const confidence = lookConfidence(Math.ceil(maxProcesses / processes));
   const driverManifest = options.driverManifest ?? LAVAPIPE_MANIFEST_CANDIDATES.find((p) => existsSync(p));
   if (driverManifest === undefined) throw new Error(`no Vulkan driver to measure on: lavapipe (${LAVAPIPE_MANIFEST_CANDIDATES.join(', ')}) is not installed; pass a driver manifest`);
   const passthroughCounts = options.passthroughCounts ?? [0, 1, 3];
@@ -249,13 +296,13 @@ export async function runVulkanBench(options: VulkanBenchOptions): Promise<Vulka
       progress(`${command.name}: ${config.label}`);
       const names = [...layerSet.names.slice(0, config.passthrough), ...config.realLayers];
       const env = vulkanRowEnvironment(options.baseEnv ?? process.env, driverManifest, layerSet.folders, names);
-      const ask = (request: VulkanChildRequest) => runBenchChild<VulkanChildRequest, VulkanChildResult>('vulkan-child', request, env, (error) => ({ ok: false, error }));
-      const answers: VulkanChildResult[] = [];
-      for (let p = 0; p < processes; p++) {
+      const ask = (p: number) => {
         // ours set up and timed first in even processes, Khronos in odd ones.
         const sides: VulkanBenchSide[] = khronosPath === undefined ? ['ours'] : p % 2 === 0 ? ['ours', 'khronos'] : ['khronos', 'ours'];
-        answers.push(await ask({ sides, ...(khronosPath !== undefined ? { khronosLibrary: khronosPath } : {}), command: command.name, plan }));
-      }
+        const request: VulkanChildRequest = { sides, ...(khronosPath !== undefined ? { khronosLibrary: khronosPath } : {}), command: command.name, plan };
+        return runBenchChild<VulkanChildRequest, VulkanChildResult>('vulkan-child', request, env, (error) => ({ ok: false, error }));
+      };
+      const answers = await sampleRow(ask, { processes, maxProcesses, confidence, judge: khronosPath !== undefined }, (line) => progress(`${command.name}: ${config.label}: ${line}`));
       const cells: Partial<Record<VulkanColumnId, VulkanCell>> = {};
       const pointerOrigins: { ours?: PointerOrigin | null; khronos?: PointerOrigin | null } = {};
       const loaderFiles: { ours?: string | null; khronos?: string | null } = {};
@@ -280,7 +327,7 @@ export async function runVulkanBench(options: VulkanBenchOptions): Promise<Vulka
           loaderFiles.khronos = k.loaderFile;
         } else cells['khronos-trampoline'] = cells['khronos-pointer'] = { skipped: k.error };
       }
-      rows.push({ label: config.label, passthrough: config.passthrough, realLayers: config.realLayers, layerNames, cells, pointerOrigins, loaderFiles });
+      rows.push({ label: config.label, passthrough: config.passthrough, realLayers: config.realLayers, processes: answers.length, layerNames, cells, pointerOrigins, loaderFiles });
     }
   } finally {
     layerSet.dispose();
@@ -290,6 +337,8 @@ export async function runVulkanBench(options: VulkanBenchOptions): Promise<Vulka
     driver: { manifestPath: driverManifest, ...(deviceName !== undefined ? { deviceName } : {}) },
     plan,
     processes,
+    maxProcesses,
+    verdictConfidence: confidence,
     glibcTunables: childGlibcTunables(options.baseEnv ?? process.env),
     date: new Date().toISOString(),
     machine: machineInfo(),

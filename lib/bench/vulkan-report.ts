@@ -4,8 +4,9 @@
 import path from 'node:path';
 import type { PointerOrigin } from '../native.js';
 import { markdownTable } from './markdown-table.js';
-import { formatSummary, medianInterval, summarize, type MedianInterval, type Summary } from './stats.js';
+import { formatSummary, type Summary } from './stats.js';
 import { VULKAN_COLUMN_TITLES, type VulkanBenchResult, type VulkanBenchRow, type VulkanCell } from './run-vulkan-bench.js';
+import { compareTrampolines, TRAMPOLINE_MARGIN, VERDICT_ERROR, type SpeedVerdict, type TrampolineComparison } from './vulkan-verdict.js';
 
 function wall(cell: VulkanCell | undefined): Summary | undefined {
   return cell !== undefined && 'wall' in cell ? cell.wall : undefined;
@@ -63,75 +64,12 @@ export function formatVulkanBenchTable(result: VulkanBenchResult, notes: Map<str
   return markdownTable(header, rows);
 }
 
-export type SpeedVerdict = 'met' | 'within noise' | 'missed';
-
-/**
- * How much slower than Khronos's a trampoline may measure and still be "at" Khronos's: 2 %, 0.05 ns
- * on the cheapest row (a 2.7 ns vkGetDeviceQueue), a fraction of one clock cycle. Equality can only
- * be judged to some resolution; below this one the two loaders' ratio moves with where a process
- * happened to put things, not with the trampolines' instructions.
- */
-export const TRAMPOLINE_MARGIN = 0.02;
-
-export interface TrampolineComparison {
-  /** ours ÷ Khronos: the median of the crossover estimates (the table's figure). */
-  readonly ratio: number;
-  /**
-   * The sign-test interval of that median. Each process times both loaders; which one is set up and
-   * timed first alternates, and the set-up order alone can move a call by a third (whichever
-   * loader's objects the heap placed first). A crossover estimate is the geometric mean of the
-   * ratios of two neighbouring processes, one of each order: the order's effect cancels.
-   */
-  readonly interval: MedianInterval;
-  /**
-   * met: shown at or below Khronos within TRAMPOLINE_MARGIN (the interval's high end at most
-   * 1 + margin). missed: shown slower than that (its low end above 1 + margin). within noise: the
-   * interval straddles 1 + margin; more processes would decide.
-   */
-  readonly verdict: SpeedVerdict;
-}
-
-/**
- * Ours ÷ Khronos in each process: the median over its rounds of run r of ours ÷ run r of Khronos
- * (timed next to each other, so a burst of other work on the machine hits both), or, without the
- * runs, the ratio of the process's medians.
- */
-export function processRatios(ours: Extract<VulkanCell, { wall: Summary }>, khronos: Extract<VulkanCell, { wall: Summary }>): number[] {
-  const processes = Math.min(ours.processWalls.length, khronos.processWalls.length);
-  return Array.from({ length: processes }, (_, p) => {
-    const o = ours.processRuns?.[p];
-    const k = khronos.processRuns?.[p];
-    if (o === undefined || k === undefined || o.length !== k.length || o.length === 0) return ours.processWalls[p]! / khronos.processWalls[p]!;
-    return summarize(o.map((x, r) => x / k[r]!)).median;
-  });
-}
-
-/** The geometric mean of each (even, odd) pair of per-process ratios; one ratio alone stays as it is. */
-export function crossoverRatios(perProcess: readonly number[]): number[] {
-  if (perProcess.length < 2) return [...perProcess];
-  const pairs: number[] = [];
-  for (let p = 0; p + 1 < perProcess.length; p += 2) pairs.push(Math.sqrt(perProcess[p]! * perProcess[p + 1]!));
-  return pairs;
-}
-
-/** How our trampoline compares with Khronos's in one row (both timed in each process). */
-export function compareTrampolines(ours: VulkanCell | undefined, khronos: VulkanCell | undefined): TrampolineComparison | undefined {
-  if (ours === undefined || khronos === undefined || !('wall' in ours) || !('wall' in khronos)) return undefined;
-  const estimates = crossoverRatios(processRatios(ours, khronos)).filter((r) => Number.isFinite(r));
-  if (estimates.length === 0) return undefined;
-  const interval = medianInterval(estimates);
-  const ratio = summarize(estimates).median;
-  const limit = 1 + TRAMPOLINE_MARGIN;
-  const verdict: SpeedVerdict = interval.samples === 1 ? (ratio <= limit ? 'met' : 'missed') : interval.high <= limit ? 'met' : interval.low > limit ? 'missed' : 'within noise';
-  return { ratio, interval, verdict };
-}
-
-function describeComparison(c: TrampolineComparison, ours: Summary, khronos: Summary): string {
+function describeComparison(c: TrampolineComparison, ours: Summary, khronos: Summary, measuredAgain: boolean): string {
   const { interval } = c;
   const pairs =
     interval.samples === 1
       ? 'one estimate: no interval'
-      : `${(interval.coverage * 100).toFixed(0)} % interval ${interval.low.toFixed(3)}–${interval.high.toFixed(3)}× (${interval.samples} crossover pairs of processes)`;
+      : `${(interval.coverage * 100).toFixed(1)} % interval ${interval.low.toFixed(3)}–${interval.high.toFixed(3)}× (${interval.samples} crossover pairs of processes${measuredAgain ? ', the row measured again' : ''})`;
   return `ours ÷ Khronos = ${c.ratio.toFixed(3)}×; ${pairs}; spreads between processes ±${(ours.relativeIqr * 50).toFixed(1)} % / ±${(khronos.relativeIqr * 50).toFixed(1)} % — ${c.verdict}`;
 }
 
@@ -142,10 +80,10 @@ export function vulkanTargets(result: VulkanBenchResult, driverLabel?: string): 
   for (const row of result.rows) {
     const ours = wall(row.cells['ours-trampoline']);
     const khronos = wall(row.cells['khronos-trampoline']);
-    const comparison = compareTrampolines(row.cells['ours-trampoline'], row.cells['khronos-trampoline']);
+    const comparison = compareTrampolines(row.cells['ours-trampoline'], row.cells['khronos-trampoline'], result.verdictConfidence);
     const text = `Vulkan \`${result.command.name}\`${on}, ${row.label}, trampoline: ours at or below Khronos`;
     if (ours === undefined || khronos === undefined || comparison === undefined) lines.push(`- ${text}: not measured`);
-    else lines.push(`- ${text}: ${describeComparison(comparison, ours, khronos)}`);
+    else lines.push(`- ${text}: ${describeComparison(comparison, ours, khronos, row.processes !== undefined && row.processes > result.processes)}`);
     const p = pointerComparison(row);
     lines.push(`- Vulkan \`${result.command.name}\`${on}, ${row.label}, pointer: ${p.text} — ${p.same ? 'met' : p.loaderOwn ? 'not applicable (a loader command)' : 'NOT met'}`);
   }
@@ -174,7 +112,10 @@ export function formatVulkanBenchMarkdown(result: VulkanBenchResult, options: Vu
         ? `${result.processes} fresh child processes, each timing both loaders (their runs interleaved; which loader is set up and timed first alternates from process to process); ` +
           "the cell is the median of the processes' medians ± half their interquartile range; " +
           "the trampoline ratio: in each process the median over its rounds of our run ÷ Khronos's run next to it; then crossover estimates (the geometric mean of two neighbouring processes' ratios, one of each order, so the order cancels), and their median: " +
-          `met when its sign-test interval (95 % or more) lies at or below ${(1 + TRAMPOLINE_MARGIN).toFixed(2)}, missed when it lies above, within noise otherwise.`
+          `met when its sign-test interval (${(result.verdictConfidence * 100).toFixed(1)} % or more) lies at or below ${(1 + TRAMPOLINE_MARGIN).toFixed(2)}, missed when it lies above, within noise otherwise` +
+          (result.maxProcesses > result.processes
+            ? `; a row within noise was measured again, ${result.processes} more processes at a time up to ${result.maxProcesses}, and judged on all of them (each look's interval at ${(result.verdictConfidence * 100).toFixed(1)} %: ${VERDICT_ERROR * 100} % shared among the ${Math.ceil(result.maxProcesses / result.processes)} looks a row may take).`
+            : '.')
         : 'the median of the runs ± half the interquartile range; both loaders in one child process.') +
       (result.glibcTunables !== undefined ? ` The children ran with GLIBC_TUNABLES=${result.glibcTunables}.` : ''),
     `- driver: ${result.driver.deviceName ?? ''} (${result.driver.manifestPath}, VK_DRIVER_FILES); implicit layers off for both loaders (VK_LOADER_LAYERS_DISABLE=~implicit~); ` +
@@ -197,7 +138,7 @@ export function formatVulkanBenchMarkdown(result: VulkanBenchResult, options: Vu
 export function vulkanTrampolineTally(results: readonly VulkanBenchResult[]): string {
   const counts: Record<SpeedVerdict | 'not measured', number> = { met: 0, 'within noise': 0, missed: 0, 'not measured': 0 };
   for (const result of results) {
-    for (const row of result.rows) counts[compareTrampolines(row.cells['ours-trampoline'], row.cells['khronos-trampoline'])?.verdict ?? 'not measured']++;
+    for (const row of result.rows) counts[compareTrampolines(row.cells['ours-trampoline'], row.cells['khronos-trampoline'], result.verdictConfidence)?.verdict ?? 'not measured']++;
   }
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   return `${total} trampoline rows: ${counts.met} met, ${counts['within noise']} within noise, ${counts.missed} missed${counts['not measured'] > 0 ? `, ${counts['not measured']} not measured` : ''}`;

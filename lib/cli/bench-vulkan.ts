@@ -1,5 +1,5 @@
 // `khronos-loader bench vulkan [--command vkGetDeviceQueue|vkCmdPushConstants] [--layers <N|names>]
-// [--iterations N] [--repeats R] [--processes P] [--json] [--no-khronos] [--khronos-loader path]
+// [--iterations N] [--repeats R] [--processes P] [--max-processes M] [--json] [--no-khronos] [--khronos-loader path]
 // [--driver manifest]`: ns per device call through this loader and the Khronos loader, with 0/1/3
 // bundled pass-through Vulkan layers and real layers, on lavapipe by default.
 import { runVulkanBench, vulkanBenchCommand, VULKAN_BENCH_COMMANDS } from '../bench/run-vulkan-bench.js';
@@ -22,6 +22,9 @@ export const BENCH_VULKAN_USAGE = `usage: khronos-loader bench vulkan [options]
   --repeats <n>         timed runs per cell, after a warm-up (default 7)
   --processes <n>       fresh child processes per row, each timing both loaders (default 1; 6 or
                         more give the trampoline verdict an interval: met / within noise / missed)
+  --max-processes <n>   a row whose verdict is within noise is measured again, --processes more at
+                        a time, up to this many (default: --processes); each look's interval is
+                        then wider, so that the verdict is wrong at most 5 % of the time
   --driver <manifest>   the driver manifest (default lavapipe's)
   --json                the results as JSON instead of Markdown
   --no-khronos          leave the Khronos loader out
@@ -33,6 +36,7 @@ export interface VulkanBenchCliArgs extends CommonBenchArgs {
   /** `--command record`: the command-recording benchmark instead of a per-call one. */
   readonly record?: true;
   readonly driverManifest?: string;
+  readonly maxProcesses?: number;
 }
 
 /** Parses the arguments after "bench vulkan"; a string is the usage error. */
@@ -41,7 +45,7 @@ export function parseVulkanBenchArgs(args: readonly string[]): VulkanBenchCliArg
   let record = false;
   const counts = new Set<number>();
   const realLayers: string[] = [];
-  const numbers: { iterations?: number; repeats?: number; processes?: number } = {};
+  const numbers: { iterations?: number; repeats?: number; processes?: number; maxProcesses?: number } = {};
   let json = false;
   let khronosLoader: string | false | undefined;
   let driverManifest: string | undefined;
@@ -84,6 +88,12 @@ export function parseVulkanBenchArgs(args: readonly string[]): VulkanBenchCliArg
         numbers[flag.slice(2) as keyof typeof numbers] = n;
         break;
       }
+      case '--max-processes': {
+        const n = positiveInteger(flag, value());
+        if (typeof n === 'string') return n;
+        numbers.maxProcesses = n;
+        break;
+      }
       case '--driver':
       case '--khronos-loader': {
         const file = value();
@@ -97,6 +107,8 @@ export function parseVulkanBenchArgs(args: readonly string[]): VulkanBenchCliArg
     }
   }
   if (record && (counts.size > 0 || realLayers.length > 0)) return `--command ${RECORD_COMMAND} runs without layers: leave --layers out`;
+  if (record && numbers.maxProcesses !== undefined) return `--command ${RECORD_COMMAND} has no trampoline verdict: leave --max-processes out`;
+  if (numbers.maxProcesses !== undefined && numbers.maxProcesses < (numbers.processes ?? 1)) return `--max-processes (${numbers.maxProcesses}) must be at least --processes (${numbers.processes ?? 1})`;
   return {
     command,
     ...(record ? { record: true as const } : {}),

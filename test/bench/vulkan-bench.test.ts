@@ -229,6 +229,7 @@ describe('bench vulkan CLI', () => {
       label: 'no layers',
       passthrough: 0,
       realLayers: [],
+      processes: 1,
       layerNames: [],
       cells: {},
       pointerOrigins: { ours: { file: ours, offset: 0x100 }, khronos: { file: khronos, offset: 0x200 } },

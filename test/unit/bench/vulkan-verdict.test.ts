@@ -2,9 +2,12 @@
 // neighbouring processes paired across the set-up order, judged by the sign-test interval against
 // a 2 % margin (issue 10's target "trampolines at or below Khronos at every layer count").
 import { describe, expect, it } from 'vitest';
-import type { VulkanBenchResult, VulkanCell } from '../../../lib/bench/run-vulkan-bench.js';
+import { sampleRow, type VulkanBenchResult, type VulkanCell } from '../../../lib/bench/run-vulkan-bench.js';
+import type { VulkanChildResult } from '../../../lib/bench/vulkan-child-protocol.js';
+import { parseVulkanBenchArgs } from '../../../lib/cli/bench-vulkan.js';
 import { medianInterval, summarize } from '../../../lib/bench/stats.js';
-import { compareTrampolines, crossoverRatios, processRatios, TRAMPOLINE_MARGIN, vulkanTargets, vulkanTrampolineTally } from '../../../lib/bench/vulkan-report.js';
+import { vulkanTargets, vulkanTrampolineTally } from '../../../lib/bench/vulkan-report.js';
+import { compareTrampolines, crossoverRatios, lookConfidence, processRatios, TRAMPOLINE_MARGIN } from '../../../lib/bench/vulkan-verdict.js';
 
 function cell(processWalls: readonly number[]): VulkanCell {
   const wall = summarize(processWalls);
@@ -96,9 +99,73 @@ describe('BENCH: Vulkan trampoline verdict', () => {
       [khronos.map((k) => k * 1.2), khronos],
     ]);
     const lines = vulkanTargets(r).filter((l) => l.includes('trampoline'));
-    expect(lines[0]).toMatch(/row 0, trampoline: ours at or below Khronos: ours ÷ Khronos = 0\.900×; 96 % interval 0\.900–0\.900× \(9 crossover pairs of processes\); spreads between processes ±[\d.]+ % \/ ±[\d.]+ % — met$/);
+    expect(lines[0]).toMatch(/row 0, trampoline: ours at or below Khronos: ours ÷ Khronos = 0\.900×; 96\.1 % interval 0\.900–0\.900× \(9 crossover pairs of processes\); spreads between processes ±[\d.]+ % \/ ±[\d.]+ % — met$/);
     expect(lines[1]).toMatch(/— within noise$/);
     expect(lines[2]).toMatch(/ours ÷ Khronos = 1\.200×.* — missed$/);
     expect(vulkanTrampolineTally([r])).toBe('3 trampoline rows: 1 met, 1 within noise, 1 missed');
   });
+
+  it('#10 BENCH: a row may be judged after each of up to L batches of processes: each look\'s interval at 1 − 5 %/L (Bonferroni), so x(2)..x(12) of 13 pairs after three looks instead of x(3)..x(11)', () => {
+    expect(lookConfidence(1)).toBe(0.95);
+    expect(lookConfidence(3)).toBeCloseTo(1 - 0.05 / 3, 12);
+    expect(() => lookConfidence(0)).toThrow(RangeError);
+    const thirteen = Array.from({ length: 13 }, (_, i) => i + 1);
+    expect(medianInterval(thirteen, lookConfidence(1))).toMatchObject({ low: 3, high: 11 });
+    expect(medianInterval(thirteen, lookConfidence(3))).toMatchObject({ low: 2, high: 12 });
+    // Two pairs of 13 at 1.05: met at one look's 95 %, within noise at three looks' 98.3 %.
+    const ours = pairedWalls([...Array<number>(11).fill(1), 1.05, 1.05]);
+    const khronos = Array<number>(26).fill(10);
+    expect(compareTrampolines(cell(ours), cell(khronos))?.verdict).toBe('met');
+    expect(compareTrampolines(cell(ours), cell(khronos), lookConfidence(3))?.verdict).toBe('within noise');
+    // The targets and the tally judge at the run's confidence.
+    const r = { ...result([[ours, khronos]]), processes: 26, verdictConfidence: lookConfidence(3) } as VulkanBenchResult;
+    expect(vulkanTargets(r)[0]).toMatch(/99\.7 % interval 1\.000–1\.050× \(13 crossover pairs of processes\).* — within noise$/);
+    expect(vulkanTrampolineTally([r])).toBe('1 trampoline rows: 0 met, 1 within noise, 0 missed');
+  });
+
+  it('#10 BENCH: a row within noise is measured again, a batch at a time, and judged on all its processes; a decided row, or one at the most processes, is not', async () => {
+    // Pair estimates of the first batch straddle 1.02 at 98.3 %; the second batch's are at parity.
+    const estimates = [...Array<number>(11).fill(1), 1.05, 1.05, ...Array<number>(13).fill(1), ...Array<number>(13).fill(1)];
+    const asked: number[] = [];
+    const ask = async (p: number) => {
+      asked.push(p);
+      return childAnswer(10 * estimates[p >> 1]!, 10);
+    };
+    const more: string[] = [];
+    const answers = await sampleRow(ask, { processes: 26, maxProcesses: 78, confidence: lookConfidence(3), judge: true }, (line) => more.push(line));
+    expect(answers).toHaveLength(52);
+    // Process indices run on across batches, so even ones keep ours first and the pairs stay (even, odd).
+    expect(asked).toEqual(Array.from({ length: 52 }, (_, p) => p));
+    expect(more).toEqual(['within noise after 26 processes (1.000–1.050×): 26 more']);
+    // Still within noise at the most processes: it stops there.
+    asked.length = 0;
+    const noisy = await sampleRow(async (p) => childAnswer(10 * [1.05, 0.95, 1.0, 1.04, 0.96, 1.0][(p >> 1) % 6]!, 10), { processes: 26, maxProcesses: 60, confidence: lookConfidence(3), judge: true });
+    expect(noisy).toHaveLength(60);
+    // Met, or missed, after the first batch: no more; without a verdict to judge (no Khronos loader): one batch.
+    expect(await sampleRow(async () => childAnswer(10, 10), { processes: 26, maxProcesses: 78, confidence: lookConfidence(3), judge: true })).toHaveLength(26);
+    expect(await sampleRow(async () => childAnswer(12, 10), { processes: 26, maxProcesses: 78, confidence: lookConfidence(3), judge: true })).toHaveLength(26);
+    expect(await sampleRow(async (p) => childAnswer(10 * estimates[p >> 1]!, 10), { processes: 26, maxProcesses: 78, confidence: lookConfidence(3), judge: false })).toHaveLength(26);
+    // A process that could not time a loader ends the row (its cells say why).
+    expect(await sampleRow(async () => ({ ok: false, error: 'vkCreateDevice failed' }), { processes: 4, maxProcesses: 12, confidence: lookConfidence(3), judge: true })).toHaveLength(4);
+  });
+
+  it('#10 BENCH: --max-processes is at least --processes and has no place in the record bench', () => {
+    expect(parseVulkanBenchArgs(['--processes', '26', '--max-processes', '78'])).toMatchObject({ processes: 26, maxProcesses: 78 });
+    expect(parseVulkanBenchArgs(['--processes', '26', '--max-processes', '20'])).toMatch(/--max-processes \(20\) must be at least --processes \(26\)/);
+    expect(parseVulkanBenchArgs(['--command', 'record', '--max-processes', '4'])).toMatch(/no trampoline verdict/);
+  });
 });
+
+/** Per-process walls whose crossover pairs are these ratios (both processes of a pair at the ratio; Khronos at 10). */
+function pairedWalls(pairRatios: readonly number[]): number[] {
+  return pairRatios.flatMap((r) => [10 * r, 10 * r]);
+}
+
+/** A child's answer with one timed run per loader. */
+function childAnswer(oursNs: number, khronosNs: number): VulkanChildResult {
+  const side = (ns: number) => {
+    const m = { wall: summarize([ns]), cpu: summarize([ns]), wallRuns: [ns] };
+    return { ok: true as const, trampoline: m, pointer: m, pointerOrigin: null, loaderFile: null };
+  };
+  return { ok: true, sides: { ours: side(oursNs), khronos: side(khronosNs) } };
+}
