@@ -49,12 +49,20 @@ export interface FrameBenchRow {
   readonly nativeC: Summary;
   /** ns per frame: a C loop of N xrLocateSpace (the 1.0 way; on a 1.1 instance too, for comparison). */
   readonly nativeLoopC: Summary;
+  /** ns: an empty N-API call taking two numbers, timed in the same rounds as the row's cells. */
+  readonly emptyNapiCall: Summary;
+  /**
+   * The ratios, each the median over the rounds of that round's runs (the cells are timed round
+   * by round, so a slow spell of the machine slows a round's runs alike and cancels in its ratio):
+   * separate ÷ query, and query ÷ (C + empty).
+   */
+  readonly roundRatios: { readonly separateOverQuery: number; readonly queryOverFloor: number };
 }
 
 export interface FrameBenchRun {
   readonly apiVersion: FrameBenchApiVersion;
   readonly locatePath: string;
-  /** ns: an empty N-API call taking two numbers, measured before and after this run's rows: the lower. */
+  /** ns: an empty N-API call taking two numbers, over all the rows' rounds. */
   readonly emptyNapiCall: Summary;
   readonly rows: readonly FrameBenchRow[];
 }
@@ -109,38 +117,50 @@ function runVersion(options: FrameBenchOptions, apiVersion: FrameBenchApiVersion
     const time = clock ? instance.monotonicNowAsXrTime() + 20_000_000n : 1_000_000_000n;
     const api = loadOpenXrApi();
     const empty = () => api.benchEmpty(1, 2);
-    const emptyBefore = timeJsRuns(locatesPerRun, repeats, empty);
     const rows: FrameBenchRow[] = [];
+    const emptyAll: number[] = [];
     let locatePath = 'none';
     for (const n of counts) {
       options.onProgress?.(`frame, OpenXR ${apiVersion}, ${n} spaces`);
       const spaces = all.slice(0, n);
       const frames = Math.max(1, Math.round(locatesPerRun / n));
       const outs = spaces.map(() => new Float32Array(POSE_FLOATS));
-      const separateJs = timeJsRuns(frames, repeats, () => {
-        for (let i = 0; i < n; i++) (spaces[i] as Space).locate(base, time, outs[i] as Float32Array);
-      });
       const query = session.createFrameQuery({ spaces: spaces.map((s) => [s, base] as const) });
       locatePath = query.locatePath;
       const out = query.out;
-      const queryJs = timeJsRuns(frames, repeats, () => query.run(time, out));
       const natives = spaces.map((s) => nativeSpaceOf(s));
       const bases = spaces.map(() => nativeSpaceOf(base));
       // C runs sized like the JavaScript ones: a warm-up of `frames` says how many frames last about RUN_NS.
-      const native = (command: 'xrLocateSpace' | 'xrLocateSpaces'): Summary => {
-        const timed = (iterations: number, runs: number) => addon.benchOpenXrFrameNative(nativeSessionOf(session), natives, bases, command, Number(time), iterations, runs).wallNs;
-        const perFrame = summarize(timed(frames, 1)).median;
-        return summarize(timed(Math.max(1, Math.round(RUN_NS / perFrame)), repeats));
+      const native = (command: 'xrLocateSpace' | 'xrLocateSpaces'): TimedRun => {
+        const timed = (iterations: number) => addon.benchOpenXrFrameNative(nativeSessionOf(session), natives, bases, command, Number(time), iterations, 1).wallNs[0]!;
+        const iterations = Math.max(1, Math.round(RUN_NS / timed(frames)));
+        return () => timed(iterations);
       };
-      const nativeLoopC = native('xrLocateSpace');
-      const nativeC = query.locatePath === 'xrLocateSpaces' ? native('xrLocateSpaces') : nativeLoopC;
-      rows.push({ spaces: n, frames, separateJs, queryJs, nativeC, nativeLoopC });
+      const separate = sizedJsRun(frames, () => {
+        for (let i = 0; i < n; i++) (spaces[i] as Space).locate(base, time, outs[i] as Float32Array);
+      });
+      const queryRun = sizedJsRun(frames, () => query.run(time, out));
+      const loopRun = native('xrLocateSpace');
+      const locateSpacesRun = query.locatePath === 'xrLocateSpaces' ? native('xrLocateSpaces') : undefined;
+      const emptyRun = sizedJsRun(locatesPerRun, empty);
+      const [separateRuns, queryRuns, loopRuns, emptyRuns, spacesRuns] = timeInRounds(repeats, [separate, queryRun, loopRun, emptyRun, ...(locateSpacesRun ? [locateSpacesRun] : [])]);
+      const nativeRuns = spacesRuns ?? loopRuns!;
+      emptyAll.push(...emptyRuns!);
+      rows.push({
+        spaces: n,
+        frames,
+        separateJs: summarize(separateRuns!),
+        queryJs: summarize(queryRuns!),
+        nativeC: summarize(nativeRuns),
+        nativeLoopC: summarize(loopRuns!),
+        emptyNapiCall: summarize(emptyRuns!),
+        roundRatios: {
+          separateOverQuery: summarize(queryRuns!.map((q, r) => separateRuns![r]! / q)).median,
+          queryOverFloor: summarize(queryRuns!.map((q, r) => q / (nativeRuns[r]! + emptyRuns![r]!))).median,
+        },
+      });
     }
-    // The yardstick again once everything is warm: measured first in a fresh process it read
-    // 35-50 ns from run to run. The lower of the two: the stricter for "query ÷ (C + empty)".
-    const emptyAfter = timeJsRuns(locatesPerRun, repeats, empty);
-    const emptyNapiCall = emptyAfter.median < emptyBefore.median ? emptyAfter : emptyBefore;
-    return { apiVersion, locatePath, emptyNapiCall, rows };
+    return { apiVersion, locatePath, emptyNapiCall: summarize(emptyAll), rows };
   } finally {
     instance.destroy();
   }
@@ -149,16 +169,31 @@ function runVersion(options: FrameBenchOptions, apiVersion: FrameBenchApiVersion
 /** How long one timed run lasts (about), in JavaScript and in C: short, so that on a shared machine most runs go unpreempted. */
 const RUN_NS = 250_000;
 
+/** One timed run of about RUN_NS: ns per call (per frame). */
+type TimedRun = () => number;
+
 /**
- * ns per call of `call`: a warm-up of `warmup` calls, which also sizes the timed runs to about
- * RUN_NS each (the same length whatever a call costs, so slower calls are not preempted more
- * often), then `repeats` runs.
+ * Runs of `call`: a warm-up of `warmup` calls, which also sizes each run to about RUN_NS (the same
+ * length whatever a call costs, so slower calls are not preempted more often).
  */
-function timeJsRuns(warmup: number, repeats: number, call: () => void): Summary {
+function sizedJsRun(warmup: number, call: () => void): TimedRun {
   const start = process.hrtime.bigint();
   for (let i = 0; i < warmup; i++) call();
   const perCall = Number(process.hrtime.bigint() - start) / warmup;
-  return timeJsLoop({ iterations: Math.max(1, Math.round(RUN_NS / perCall)), repeats, warmupIterations: 1 }, call);
+  const plan = { iterations: Math.max(1, Math.round(RUN_NS / perCall)), repeats: 1, warmupIterations: 1 };
+  return () => timeJsLoop(plan, call).median;
+}
+
+/**
+ * `rounds` rounds, each one run of every cell in turn: the runs of a round lie within a few
+ * milliseconds, so a slow spell of the machine (after a child process's exit, the first rows of a
+ * full `npm run bench` measured the C loop 60 % slower and the query 80 % slower, the yardstick not)
+ * slows a round alike and cancels in the round's ratios. Each cell's runs, in round order.
+ */
+export function timeInRounds(rounds: number, cells: readonly TimedRun[]): number[][] {
+  const runs = cells.map((): number[] => []);
+  for (let r = 0; r < rounds; r++) cells.forEach((cell, c) => runs[c]!.push(cell()));
+  return runs;
 }
 
 function cpuModel(): string {
@@ -181,14 +216,14 @@ export function runFrameBench(options: FrameBenchOptions): FrameBenchResult {
   };
 }
 
-/** How many times cheaper the query is than N separate locate calls. */
+/** How many times cheaper the query is than N separate locate calls (the median over the rounds). */
 export function separateOverQuery(row: FrameBenchRow): number {
-  return row.separateJs.median / row.queryJs.median;
+  return row.roundRatios.separateOverQuery;
 }
 
-/** The query against the same work in C plus the one N-API crossing it cannot avoid. */
-export function queryOverFloor(row: FrameBenchRow, empty: Summary): number {
-  return row.queryJs.median / (row.nativeC.median + empty.median);
+/** The query against the same work in C plus the one N-API crossing it cannot avoid (the median over the rounds). */
+export function queryOverFloor(row: FrameBenchRow): number {
+  return row.roundRatios.queryOverFloor;
 }
 
 /** Issue 14's targets at 16 spaces, one line per API version: "- text: value — met / NOT met". */
@@ -202,7 +237,7 @@ export function frameTargets(result: FrameBenchResult): string[] {
       continue;
     }
     const speedup = separateOverQuery(row);
-    const floor = queryOverFloor(row, run.emptyNapiCall);
+    const floor = queryOverFloor(row);
     lines.push(
       `- issue 14, 16 spaces, ${where}: frame query ≥ 8× cheaper than 16 space.locate: ${speedup.toFixed(2)}× — ${speedup >= 8 ? 'met' : 'NOT met'}`,
       `- issue 14, 16 spaces, ${where}: frame query ≤ 1.3× (C + one empty N-API call): ${floor.toFixed(2)}× — ${floor <= 1.3 ? 'met' : 'NOT met'}`,
@@ -227,9 +262,9 @@ export function formatFrameBenchMarkdown(result: FrameBenchResult, options: Fram
     '- measured: ns per frame to locate N reference spaces in LOCAL at one time: N `space.locate` calls from JavaScript, one ' +
       '`query.run` of a frame query (session.createFrameQuery) from JavaScript, and the query\'s native work in C through this ' +
       'loader\'s dispatch table (a loop of xrLocateSpace; on an OpenXR 1.1 instance one xrLocateSpaces), with the same handles.',
-    `- method: per cell a warm-up of ${result.locatesPerRun.toLocaleString('en-US')} located spaces (${result.locatesPerRun.toLocaleString('en-US')} ÷ N frames), then ${result.repeats} timed runs of about ${RUN_NS / 1000} µs each (as many frames as the warm-up says fit), in JavaScript and in C alike; the median, ± half the interquartile range as a percentage of it; all in one process. Short runs, many of them: on a shared machine most go unpreempted, whatever a frame costs.`,
+    `- method: per cell a warm-up of ${result.locatesPerRun.toLocaleString('en-US')} located spaces (${result.locatesPerRun.toLocaleString('en-US')} ÷ N frames), then ${result.repeats} rounds, each a timed run of about ${RUN_NS / 1000} µs (as many frames as the warm-up says fit) of every cell of the row in turn, the empty call's included, in JavaScript and in C alike; a cell is the median of its runs, ± half the interquartile range as a percentage of it; a ratio is the median over the rounds of that round's ratio (a slow spell of the machine slows a round's runs alike); all in one process. Short runs, many of them: on a shared machine most go unpreempted, whatever a frame costs.`,
     `- runtime: ${result.runtime.label} (${shownPath(result.runtime.manifestPath)}); no API layers.`,
-    `- yardstick: an empty N-API call taking two numbers costs ${result.runs.map((r) => `${formatSummary(r.emptyNapiCall)} (the ${r.apiVersion} rows; the lower of before and after them)`).join(', ')} from JavaScript.`,
+    `- yardstick: an empty N-API call taking two numbers costs ${result.runs.map((r) => `${formatSummary(r.emptyNapiCall)} (the ${r.apiVersion} rows, timed in each round beside the cells)`).join(', ')} from JavaScript.`,
     '- "separate ÷ query": how many times cheaper the query is; "query ÷ (C + empty)": the query against its work in C plus one N-API crossing (1.00 = no overhead beyond the crossing).',
     ...(options.omitRunInfo ? [] : [`- machine: ${result.machine.cpu}, ${result.machine.cores} cores, ${result.machine.os}; Node ${result.node}; ${result.date}.`]),
     '',
@@ -243,7 +278,7 @@ export function formatFrameBenchMarkdown(result: FrameBenchResult, options: Fram
       formatSummary(row.nativeC),
       formatSummary(row.nativeLoopC),
       `${separateOverQuery(row).toFixed(2)}×`,
-      `${queryOverFloor(row, run.emptyNapiCall).toFixed(2)}×`,
+      `${queryOverFloor(row).toFixed(2)}×`,
     ]),
   );
   lines.push(

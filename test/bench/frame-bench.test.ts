@@ -48,6 +48,10 @@ describe('bench openxr --command frame', () => {
       expect(row.queryJs.runs).toBe(2);
       // A frame of 8 separate JavaScript calls costs more than one of its locates in C.
       expect(row.separateJs.median).toBeGreaterThan(row.nativeLoopC.median / row.spaces);
+      // The yardstick is timed in the row's rounds, beside its cells; the ratios are per round.
+      expect(row.emptyNapiCall.runs).toBe(2);
+      expect(row.roundRatios.separateOverQuery).toBeGreaterThan(0);
+      expect(row.roundRatios.queryOverFloor).toBeGreaterThan(0);
     }
     expect(result.runs[0]?.emptyNapiCall.median).toBeGreaterThan(0);
   });
