@@ -310,7 +310,7 @@ function frameSection(testRuntime: string): string {
     'Since 2026-11-26 a row\'s cells are timed round by round, each round one run of every cell, the empty call\'s too, and',
     'a ratio is the median of the rounds\' ratios. Before, each cell\'s runs came one after the other and the yardstick was',
     'timed before and after the rows: in two full runs the first rows (the 1.0 ones, which follow the Monado children)',
-    'measured the C loop about 70 % and the query about 80 % slower than minutes later, the yardstick not, and 16 spaces',
+    'measured the C loop 60–70 % and the query about 80 % slower than minutes later, the yardstick not, and 16 spaces',
     'read 1.54× and 1.60×; the same code alone, or after the Monado rows once the slow spell had passed, read 1.16–1.19×.',
     '',
     ...runs.map((r) => formatFrameBenchMarkdown(r, { headingLevel: 3, omitRunInfo: true })),

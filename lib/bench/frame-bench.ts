@@ -187,7 +187,7 @@ function sizedJsRun(warmup: number, call: () => void): TimedRun {
 /**
  * `rounds` rounds, each one run of every cell in turn: the runs of a round lie within a few
  * milliseconds, so a slow spell of the machine (after a child process's exit, the first rows of a
- * full `npm run bench` measured the C loop 60 % slower and the query 80 % slower, the yardstick not)
+ * full `npm run bench` measured the C loop 60–70 % slower and the query 80 % slower, the yardstick not)
  * slows a round alike and cancels in the round's ratios. Each cell's runs, in round order.
  */
 export function timeInRounds(rounds: number, cells: readonly TimedRun[]): number[][] {

@@ -1,6 +1,6 @@
 // Issue 14's frame bench times a row's cells round by round (each round one run of every cell),
 // so its ratios hold on a machine that slows down for a while: after a child process exits, the
-// first rows of a full `npm run bench` measured the C loop 60 % slower and the query 80 % slower,
+// first rows of a full `npm run bench` measured the C loop 60–70 % slower and the query 80 % slower,
 // while the yardstick, measured before and after the rows, was not.
 import { describe, expect, it } from 'vitest';
 import { timeInRounds } from '../../../lib/bench/frame-bench.js';
