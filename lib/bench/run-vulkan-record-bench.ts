@@ -9,7 +9,7 @@ import { LAVAPIPE_MANIFEST_CANDIDATES, vulkanRowEnvironment } from './run-vulkan
 import { markdownTable } from './markdown-table.js';
 import { formatSummary } from './stats.js';
 import type { RecordChildRequest, RecordChildResult } from './vulkan-record-protocol.js';
-import { RECORD_COMMANDS, RECORD_MIX, type RecordMeasurement } from './vulkan-record.js';
+import { RECORD_COMMANDS, RECORD_MIX, recordRatios, type RecordMeasurement } from './vulkan-record.js';
 
 export const RECORD_COMMAND = 'record';
 export const RECORD_DEFAULT_FRAMES = 20;
@@ -54,8 +54,9 @@ export async function runRecordBench(options: RecordBenchOptions = {}): Promise<
 export function recordTargets(result: RecordBenchResult): string[] {
   const { perCall, encoder, cLoop, commands } = result.measurement;
   const perCommandNs = (frameNs: number) => `${(frameNs / commands).toFixed(1)} ns`;
-  const cheaper = perCall.median / encoder.median;
-  const slower = encoder.median / cLoop.median;
+  const ratios = recordRatios(result.measurement);
+  const cheaper = ratios.perCallOverEncoder;
+  const slower = ratios.encoderOverCLoop;
   // What each way adds above the driver's own recording (the C loop): the crossing and the JavaScript work.
   const perCallAbove = perCall.median - cLoop.median;
   const encoderAbove = encoder.median - cLoop.median;
@@ -64,7 +65,7 @@ export function recordTargets(result: RecordBenchResult): string[] {
   const above = encoderAbove > 0 ? `the encoder's own writing and decoding ${perCommandNs(encoderAbove)} above it` : 'the encoder no slower in this run: the difference is within its noise';
   return [
     `- issue 14, ${result.measurement.commands} commands: the encoder ≥ 10× cheaper than one N-API call per command: per-call ÷ encoder = ${cheaper.toFixed(2)}× — ${cheaper >= 10 ? 'met' : 'NOT met'}` +
-      ` (the driver's own recording, the C loop, bounds it at per-call ÷ C loop = ${(perCall.median / cLoop.median).toFixed(2)}× on this driver; ${overhead})`,
+      ` (the driver's own recording, the C loop, bounds it at per-call ÷ C loop = ${ratios.perCallOverCLoop.toFixed(2)}× on this driver; ${overhead})`,
     `- issue 14, ${result.measurement.commands} commands: the encoder within 2× of the C loop: encoder ÷ C loop = ${slower.toFixed(2)}× — ${slower <= 2 ? 'met' : 'NOT met'}` +
       ` (the C loop ${perCommandNs(cLoop.median)} a command, ${above})`,
   ];
@@ -83,7 +84,8 @@ export function formatRecordBenchMarkdown(result: RecordBenchResult, headingLeve
     '',
     `One frame: vkBeginCommandBuffer, ${commands.toLocaleString('en-US')} commands (${RECORD_MIX.join(', ')}, in turn, written out group after group in each way, as a frame records them), vkEndCommandBuffer, on ` +
       `${result.driver.deviceName} (${result.driver.manifestPath}), no layers, recorded and not submitted; ${result.frames} frames per timed run, ` +
-      `median of ${result.repeats} runs after a warm-up, ± half the interquartile range; one child process, ${result.date}.`,
+      `median of ${result.repeats} runs after a warm-up, ± half the interquartile range; the ways timed round by round (each round one run of each), ` +
+      `the targets' ratios the median of the rounds' ratios; one child process, ${result.date}.`,
     '',
     markdownTable(
       ['way', 'per frame', 'per command', '÷ C loop'],

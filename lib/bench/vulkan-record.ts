@@ -12,7 +12,6 @@ import type { CommandBuffer } from '../vulkan/api/commands.js';
 import type { VulkanBuffer, ComputePipeline, DescriptorSet, PipelineLayout } from '../vulkan/api/device-objects.js';
 import type { Device } from '../vulkan/api/device.js';
 import type { Instance, PhysicalDevice } from '../vulkan/api/instance.js';
-import { timeJsLoop } from './measure-js.js';
 import { warmupIterations, type MeasurePlan } from './measure-native.js';
 import { summarize, type Summary } from './stats.js';
 
@@ -150,16 +149,44 @@ export interface RecordMeasurement {
   readonly perCall: Summary;
   readonly encoder: Summary;
   readonly cLoop: Summary;
+  /**
+   * Each round's runs (wall ns per frame), in round order: round r timed one run of each way in
+   * turn, so a slow spell of the machine slows the three alike and cancels in the round's ratios.
+   */
+  readonly rounds?: { readonly perCall: readonly number[]; readonly encoder: readonly number[]; readonly cLoop: readonly number[] };
 }
 
-/** Times the three ways, `plan.iterations` frames per timed run, each after a warm-up. */
+/** The targets' ratios: the median over the rounds of each round's ratio (without rounds, the ratio of the medians). */
+export function recordRatios(m: RecordMeasurement): { readonly perCallOverEncoder: number; readonly encoderOverCLoop: number; readonly perCallOverCLoop: number } {
+  const ratio = (a: readonly number[] | undefined, b: readonly number[] | undefined, sa: Summary, sb: Summary) =>
+    a !== undefined && b !== undefined && a.length === b.length && a.length > 0 ? summarize(a.map((x, r) => x / b[r]!)).median : sa.median / sb.median;
+  const r = m.rounds;
+  return {
+    perCallOverEncoder: ratio(r?.perCall, r?.encoder, m.perCall, m.encoder),
+    encoderOverCLoop: ratio(r?.encoder, r?.cLoop, m.encoder, m.cLoop),
+    perCallOverCLoop: ratio(r?.perCall, r?.cLoop, m.perCall, m.cLoop),
+  };
+}
+
+/** Times the three ways, `plan.iterations` frames per timed run, after a warm-up of each: `plan.repeats` rounds of one run of each way. */
 export function measureRecord(s: RecordScenario, plan: MeasurePlan, commands = RECORD_COMMANDS): RecordMeasurement {
-  const perCall = timeJsLoop(plan, () => recordPerCall(s, commands));
-  const encoder = timeJsLoop(plan, () => recordEncoded(s, commands));
   const native = nativeCommandStream();
   const cLoop = (frames: number) => native.cLoop(s.commandBuffer.handle, s.pipeline.handle, s.layout.handle, s.set.handle, commands, frames);
-  cLoop(warmupIterations(plan));
-  const samples: number[] = [];
-  for (let r = 0; r < plan.repeats; r++) samples.push(cLoop(plan.iterations));
-  return { commands, perCall, encoder, cLoop: summarize(samples) };
+  // ns per frame over `frames` frames recorded one way.
+  const timeFrames = (frames: number, record: (scenario: RecordScenario, count: number) => void): number => {
+    const start = process.hrtime.bigint();
+    for (let f = 0; f < frames; f++) record(s, commands);
+    return Number(process.hrtime.bigint() - start) / frames;
+  };
+  const warmup = warmupIterations(plan);
+  timeFrames(warmup, recordPerCall);
+  timeFrames(warmup, recordEncoded);
+  cLoop(warmup);
+  const rounds = { perCall: [] as number[], encoder: [] as number[], cLoop: [] as number[] };
+  for (let r = 0; r < plan.repeats; r++) {
+    rounds.perCall.push(timeFrames(plan.iterations, recordPerCall));
+    rounds.encoder.push(timeFrames(plan.iterations, recordEncoded));
+    rounds.cLoop.push(cLoop(plan.iterations));
+  }
+  return { commands, perCall: summarize(rounds.perCall), encoder: summarize(rounds.encoder), cLoop: summarize(rounds.cLoop), rounds };
 }

@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../lib/cli/main.js';
 import { parseVulkanBenchArgs } from '../../lib/cli/bench-vulkan.js';
 import { recordTargets, type RecordBenchResult } from '../../lib/bench/run-vulkan-record-bench.js';
+import { recordRatios, type RecordMeasurement } from '../../lib/bench/vulkan-record.js';
+import { summarize } from '../../lib/bench/stats.js';
 import { LAVAPIPE_MANIFEST_CANDIDATES } from '../../lib/bench/run-vulkan-bench.js';
 import koffi from 'koffi';
 import { createRecordScenario, recordEncoded, recordPerCall } from '../../lib/bench/vulkan-record.js';
@@ -118,5 +120,25 @@ describe('bench vulkan --command record', () => {
     expect(within).toContain('encoder ÷ C loop = 0.98× — met');
     expect(within).toContain('within its noise');
     expect(`${slowDriver} ${within}`).not.toMatch(/-\d|e\+/); // no negative nanoseconds, no astronomical ratio
+  });
+
+  it('BENCH #14: the targets\' ratios are the median of the rounds\' ratios (each round one run of each way), so a slow spell over some rounds cancels', () => {
+    const summary = (runs: readonly number[]) => summarize(runs);
+    // Rounds 0-3 on a machine twice as slow; per call 80, encoder 8, C loop 2 ns a command otherwise.
+    const slow = (ns: number, r: number) => ns * 10_000 * (r < 4 ? 2 : 1);
+    const rounds = {
+      perCall: Array.from({ length: 7 }, (_, r) => slow(80, r)),
+      encoder: Array.from({ length: 7 }, (_, r) => slow(8, r)),
+      cLoop: Array.from({ length: 7 }, (_, r) => slow(2, r)),
+    };
+    // Beside them, the cells as way-after-way timing had them: per call and encoder in the slow
+    // spell, the C loop after it (what the medians' ratios would judge by).
+    const measurement: RecordMeasurement = { commands: 10_000, perCall: summary(rounds.perCall), encoder: summary(rounds.encoder), cLoop: summary(Array<number>(7).fill(2 * 10_000)), rounds };
+    expect(recordRatios(measurement)).toEqual({ perCallOverEncoder: 10, encoderOverCLoop: 4, perCallOverCLoop: 40 });
+    const [cheaper, near] = recordTargets({ date: '', machine: {} as RecordBenchResult['machine'], driver: { manifestPath: 'x.json', deviceName: 'x' }, frames: 1, repeats: 7, measurement });
+    expect(cheaper).toContain('per-call ÷ encoder = 10.00× — met');
+    expect(near).toContain('encoder ÷ C loop = 4.00× — NOT met');
+    // Without rounds (an older result): the ratio of the medians.
+    expect(recordRatios({ ...measurement, rounds: undefined }).encoderOverCLoop).toBeCloseTo(8, 12);
   });
 });
