@@ -18,6 +18,7 @@ import { shownPath } from './report.js';
 import { timeJsLoop } from './measure-js.js';
 import { loadOpenXrApi } from '../openxr/api/native-api.js';
 import { summarize, formatSummary, type Summary } from './stats.js';
+import { medianRoundRatio, timeInRounds, type TimedRun } from './rounds.js';
 
 export const FRAME_BENCH_SPACE_COUNTS = [1, 4, 16, 64] as const;
 export type FrameBenchApiVersion = '1.0' | '1.1';
@@ -143,6 +144,8 @@ function runVersion(options: FrameBenchOptions, apiVersion: FrameBenchApiVersion
       const loopRun = native('xrLocateSpace');
       const locateSpacesRun = query.locatePath === 'xrLocateSpaces' ? native('xrLocateSpaces') : undefined;
       const emptyRun = sizedJsRun(locatesPerRun, empty);
+      // In rounds: after a child process's exit, the first rows of a full `npm run bench` measured
+      // the C loop 60–70 % and the query 80 % slower, while the yardstick timed apart was not.
       const [separateRuns, queryRuns, loopRuns, emptyRuns, spacesRuns] = timeInRounds(repeats, [separate, queryRun, loopRun, emptyRun, ...(locateSpacesRun ? [locateSpacesRun] : [])]);
       const nativeRuns = spacesRuns ?? loopRuns!;
       emptyAll.push(...emptyRuns!);
@@ -155,8 +158,8 @@ function runVersion(options: FrameBenchOptions, apiVersion: FrameBenchApiVersion
         nativeLoopC: summarize(loopRuns!),
         emptyNapiCall: summarize(emptyRuns!),
         roundRatios: {
-          separateOverQuery: summarize(queryRuns!.map((q, r) => separateRuns![r]! / q)).median,
-          queryOverFloor: summarize(queryRuns!.map((q, r) => q / (nativeRuns[r]! + emptyRuns![r]!))).median,
+          separateOverQuery: medianRoundRatio(separateRuns!, queryRuns!),
+          queryOverFloor: medianRoundRatio(queryRuns!, nativeRuns.map((c, r) => c + emptyRuns![r]!)),
         },
       });
     }
@@ -169,9 +172,6 @@ function runVersion(options: FrameBenchOptions, apiVersion: FrameBenchApiVersion
 /** How long one timed run lasts (about), in JavaScript and in C: short, so that on a shared machine most runs go unpreempted. */
 const RUN_NS = 250_000;
 
-/** One timed run of about RUN_NS: ns per call (per frame). */
-type TimedRun = () => number;
-
 /**
  * Runs of `call`: a warm-up of `warmup` calls, which also sizes each run to about RUN_NS (the same
  * length whatever a call costs, so slower calls are not preempted more often).
@@ -182,18 +182,6 @@ function sizedJsRun(warmup: number, call: () => void): TimedRun {
   const perCall = Number(process.hrtime.bigint() - start) / warmup;
   const plan = { iterations: Math.max(1, Math.round(RUN_NS / perCall)), repeats: 1, warmupIterations: 1 };
   return () => timeJsLoop(plan, call).median;
-}
-
-/**
- * `rounds` rounds, each one run of every cell in turn: the runs of a round lie within a few
- * milliseconds, so a slow spell of the machine (after a child process's exit, the first rows of a
- * full `npm run bench` measured the C loop 60–70 % slower and the query 80 % slower, the yardstick not)
- * slows a round alike and cancels in the round's ratios. Each cell's runs, in round order.
- */
-export function timeInRounds(rounds: number, cells: readonly TimedRun[]): number[][] {
-  const runs = cells.map((): number[] => []);
-  for (let r = 0; r < rounds; r++) cells.forEach((cell, c) => runs[c]!.push(cell()));
-  return runs;
 }
 
 function cpuModel(): string {

@@ -14,6 +14,7 @@ import type { Device } from '../vulkan/api/device.js';
 import type { Instance, PhysicalDevice } from '../vulkan/api/instance.js';
 import { warmupIterations, type MeasurePlan } from './measure-native.js';
 import { summarize, type Summary } from './stats.js';
+import { medianRoundRatio, timeInRounds } from './rounds.js';
 
 export const RECORD_COMMANDS = 10_000;
 export const RECORD_MIX = ['vkCmdBindPipeline', 'vkCmdBindDescriptorSets', 'vkCmdPushConstants (8 bytes)', 'vkCmdDispatch(1, 1, 1)', 'vkCmdPipelineBarrier (one VkMemoryBarrier)'] as const;
@@ -159,7 +160,7 @@ export interface RecordMeasurement {
 /** The targets' ratios: the median over the rounds of each round's ratio (without rounds, the ratio of the medians). */
 export function recordRatios(m: RecordMeasurement): { readonly perCallOverEncoder: number; readonly encoderOverCLoop: number; readonly perCallOverCLoop: number } {
   const ratio = (a: readonly number[] | undefined, b: readonly number[] | undefined, sa: Summary, sb: Summary) =>
-    a !== undefined && b !== undefined && a.length === b.length && a.length > 0 ? summarize(a.map((x, r) => x / b[r]!)).median : sa.median / sb.median;
+    a !== undefined && b !== undefined && a.length === b.length && a.length > 0 ? medianRoundRatio(a, b) : sa.median / sb.median;
   const r = m.rounds;
   return {
     perCallOverEncoder: ratio(r?.perCall, r?.encoder, m.perCall, m.encoder),
@@ -182,11 +183,7 @@ export function measureRecord(s: RecordScenario, plan: MeasurePlan, commands = R
   timeFrames(warmup, recordPerCall);
   timeFrames(warmup, recordEncoded);
   cLoop(warmup);
-  const rounds = { perCall: [] as number[], encoder: [] as number[], cLoop: [] as number[] };
-  for (let r = 0; r < plan.repeats; r++) {
-    rounds.perCall.push(timeFrames(plan.iterations, recordPerCall));
-    rounds.encoder.push(timeFrames(plan.iterations, recordEncoded));
-    rounds.cLoop.push(cLoop(plan.iterations));
-  }
+  const [perCall, encoder, c] = timeInRounds(plan.repeats, [() => timeFrames(plan.iterations, recordPerCall), () => timeFrames(plan.iterations, recordEncoded), () => cLoop(plan.iterations)]);
+  const rounds = { perCall: perCall!, encoder: encoder!, cLoop: c! };
   return { commands, perCall: summarize(rounds.perCall), encoder: summarize(rounds.encoder), cLoop: summarize(rounds.cLoop), rounds };
 }

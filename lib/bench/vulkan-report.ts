@@ -83,7 +83,7 @@ export function vulkanTargets(result: VulkanBenchResult, driverLabel?: string): 
     const comparison = compareTrampolines(row.cells['ours-trampoline'], row.cells['khronos-trampoline'], result.verdictConfidence);
     const text = `Vulkan \`${result.command.name}\`${on}, ${row.label}, trampoline: ours at or below Khronos`;
     if (ours === undefined || khronos === undefined || comparison === undefined) lines.push(`- ${text}: not measured`);
-    else lines.push(`- ${text}: ${describeComparison(comparison, ours, khronos, row.processes !== undefined && row.processes > result.processes)}`);
+    else lines.push(`- ${text}: ${describeComparison(comparison, ours, khronos, row.processes > result.processes)}`);
     const p = pointerComparison(row);
     lines.push(`- Vulkan \`${result.command.name}\`${on}, ${row.label}, pointer: ${p.text} — ${p.same ? 'met' : p.loaderOwn ? 'not applicable (a loader command)' : 'NOT met'}`);
   }

@@ -3,6 +3,7 @@
 // processes paired across the set-up order, judged by a sign-test interval against a 2 % margin.
 import type { VulkanCell } from './run-vulkan-bench.js';
 import { medianInterval, summarize, type MedianInterval, type Summary } from './stats.js';
+import { medianRoundRatio } from './rounds.js';
 
 export type SpeedVerdict = 'met' | 'within noise' | 'missed';
 
@@ -57,7 +58,7 @@ export function processRatios(ours: Extract<VulkanCell, { wall: Summary }>, khro
     const o = ours.processRuns?.[p];
     const k = khronos.processRuns?.[p];
     if (o === undefined || k === undefined || o.length !== k.length || o.length === 0) return ours.processWalls[p]! / khronos.processWalls[p]!;
-    return summarize(o.map((x, r) => x / k[r]!)).median;
+    return medianRoundRatio(o, k);
   });
 }
 
