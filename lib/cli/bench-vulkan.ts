@@ -82,16 +82,11 @@ export function parseVulkanBenchArgs(args: readonly string[]): VulkanBenchCliArg
       }
       case '--iterations':
       case '--repeats':
-      case '--processes': {
-        const n = positiveInteger(flag, value());
-        if (typeof n === 'string') return n;
-        numbers[flag.slice(2) as keyof typeof numbers] = n;
-        break;
-      }
+      case '--processes':
       case '--max-processes': {
         const n = positiveInteger(flag, value());
         if (typeof n === 'string') return n;
-        numbers.maxProcesses = n;
+        numbers[flag === '--max-processes' ? 'maxProcesses' : (flag.slice(2) as 'iterations' | 'repeats' | 'processes')] = n;
         break;
       }
       case '--driver':
