@@ -68,7 +68,48 @@ export function recordTargets(result: RecordBenchResult): string[] {
       ` (the driver's own recording, the C loop, bounds it at per-call ÷ C loop = ${ratios.perCallOverCLoop.toFixed(2)}× on this driver; ${overhead})`,
     `- issue 14, ${result.measurement.commands} commands: the encoder within 2× of the C loop: encoder ÷ C loop = ${slower.toFixed(2)}× — ${slower <= 2 ? 'met' : 'NOT met'}` +
       ` (the C loop ${perCommandNs(cLoop.median)} a command, ${above})`,
+    bothTargetsLine(recordTargetBand(result)),
   ];
+}
+
+/**
+ * Which drivers both targets can hold on, from this run. A command costs the driver's own
+ * recording D (the C loop), plus N through one N-API call per command, plus W through the
+ * encoder (its JavaScript writing, the check and the decoding): per call N + D, encoder W + D.
+ * "≥ 10× cheaper" is N + D ≥ 10(W + D), i.e. D ≤ (N − 10W)/9; "within 2×" is W + D ≤ 2D, i.e.
+ * D ≥ W. N and W are the loader's and this run's; D is the driver's. Both hold only for D in
+ * [W, (N − 10W)/9], which is empty unless W ≤ N/19.
+ */
+export interface RecordTargetBand {
+  /** ns a command: this driver's recording (the C loop). */
+  readonly driverNs: number;
+  /** ns a command one N-API call per command adds above the C loop. */
+  readonly crossingNs: number;
+  /** ns a command the encoder adds above the C loop (negative when it measured faster: noise). */
+  readonly encoderNs: number;
+  /** The driver recordings both targets hold on (ns a command), or undefined when none. */
+  readonly band: { readonly low: number; readonly high: number } | undefined;
+}
+
+export function recordTargetBand(result: RecordBenchResult): RecordTargetBand {
+  const ratios = recordRatios(result.measurement);
+  // From the rounds' ratios, as the targets' lines judge: N = (P/C − 1)·D, W = (E/C − 1)·D.
+  const driverNs = result.measurement.cLoop.median / result.measurement.commands;
+  const crossingNs = (ratios.perCallOverCLoop - 1) * driverNs;
+  const encoderNs = (ratios.encoderOverCLoop - 1) * driverNs;
+  const low = Math.max(0, encoderNs);
+  const high = (crossingNs - 10 * encoderNs) / 9;
+  return { driverNs, crossingNs, encoderNs, band: high >= low ? { low, high } : undefined };
+}
+
+function bothTargetsLine({ driverNs, crossingNs, encoderNs, band }: RecordTargetBand): string {
+  const ns = (v: number) => `${v.toFixed(1)} ns`;
+  const start =
+    `- issue 14, both targets at once: with this run's crossing (one N-API call a command, ${ns(crossingNs)} above the C loop) and the encoder's own work (${encoderNs > 0 ? ns(encoderNs) : 'none measured'}), ` +
+    "they hold together only on a driver whose own recording D a command is at least the encoder's work and at most (crossing − 10 × encoder)/9";
+  if (band === undefined) return `${start}: on no driver (that needs the encoder's work at most crossing/19 = ${ns(crossingNs / 19)}); this driver records at ${ns(driverNs)}`;
+  const where = driverNs < band.low ? 'below it: too fast for "within 2×"' : driverNs > band.high ? 'above it: too slow for "≥ 10× cheaper"' : 'inside it';
+  return `${start}: D from ${ns(band.low)} to ${ns(band.high)}; this driver records at ${ns(driverNs)}, ${where}`;
 }
 
 export function formatRecordBenchMarkdown(result: RecordBenchResult, headingLevel = 2, subtitle?: string): string {

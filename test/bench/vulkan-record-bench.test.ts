@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../lib/cli/main.js';
 import { parseVulkanBenchArgs } from '../../lib/cli/bench-vulkan.js';
-import { recordTargets, type RecordBenchResult } from '../../lib/bench/run-vulkan-record-bench.js';
+import { recordTargetBand, recordTargets, type RecordBenchResult } from '../../lib/bench/run-vulkan-record-bench.js';
 import { recordRatios, type RecordMeasurement } from '../../lib/bench/vulkan-record.js';
 import { summarize } from '../../lib/bench/stats.js';
 import { LAVAPIPE_MANIFEST_CANDIDATES } from '../../lib/bench/run-vulkan-bench.js';
@@ -120,6 +120,53 @@ describe('bench vulkan --command record', () => {
     expect(within).toContain('encoder ÷ C loop = 0.98× — met');
     expect(within).toContain('within its noise');
     expect(`${slowDriver} ${within}`).not.toMatch(/-\d|e\+/); // no negative nanoseconds, no astronomical ratio
+  });
+
+  it('BENCH #14: both targets at once: the drivers they can hold on together (D from W to (N − 10W)/9), and "inside" exactly when both lines say met', () => {
+    const summary = (ns: number) => ({ runs: 3, median: ns * 10_000, min: ns * 10_000, max: ns * 10_000, relativeIqr: 0 });
+    const result = (perCall: number, encoder: number, cLoop: number): RecordBenchResult => ({
+      date: '',
+      machine: {} as RecordBenchResult['machine'],
+      driver: { manifestPath: 'x.json', deviceName: 'x' },
+      frames: 1,
+      repeats: 3,
+      measurement: { commands: 10_000, perCall: summary(perCall), encoder: summary(encoder), cLoop: summary(cLoop) },
+    });
+    // This VM's test driver: crossing 78, encoder 5.8 above a 2 ns C loop: no driver (5.8 > 78/19).
+    const none = recordTargetBand(result(80, 7.8, 2));
+    expect(none.crossingNs).toBeCloseTo(78, 9);
+    expect(none.encoderNs).toBeCloseTo(5.8, 9);
+    expect(none.band).toBeUndefined();
+    expect(recordTargets(result(80, 7.8, 2))[2]).toContain('on no driver (that needs the encoder\'s work at most crossing/19 = 4.1 ns); this driver records at 2.0 ns');
+    // Crossing 77, encoder 1 above 3 ns: D from 1 to (77 − 10)/9 = 7.44; 3 is inside, and both are met.
+    const inside = recordTargets(result(80, 4, 3));
+    expect(recordTargetBand(result(80, 4, 3)).band).toEqual({ low: expect.closeTo(1, 9), high: expect.closeTo(67 / 9, 9) });
+    expect(inside[2]).toContain('D from 1.0 ns to 7.4 ns; this driver records at 3.0 ns, inside it');
+    expect(inside[0]).toContain('— met');
+    expect(inside[1]).toContain('— met');
+    expect(recordTargets(result(80, 3, 1))[2]).toContain('records at 1.0 ns, below it: too fast for "within 2×"');
+    // lavapipe-like: the encoder no slower than the C loop; D at most (105 + 40)/9; 165 is above.
+    const slow = recordTargets(result(270, 161, 165));
+    expect(slow[2]).toContain("the encoder's own work (none measured)");
+    expect(slow[2]).toContain('D from 0.0 ns to 16.1 ns; this driver records at 165.0 ns, above it: too slow for "≥ 10× cheaper"');
+    // Over many runs: the band's verdict is the two targets' verdicts together.
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    let agreed = 0;
+    for (let k = 0; k < 2000; k++) {
+      const c = 0.5 + random() * 20;
+      const e = c * (0.8 + random() * 2);
+      const p = e * (1 + random() * 20);
+      const r = result(p, e, c);
+      const lines = recordTargets(r);
+      const bothMet = lines[0]!.includes('— met') && lines[1]!.includes('— met');
+      const { band, driverNs } = recordTargetBand(r);
+      const near = (x: number, y: number) => Math.abs(x - y) < 1e-9 * Math.max(1, y);
+      if (band !== undefined && (near(driverNs, band.low) || near(driverNs, band.high))) continue; // on the edge: rounding decides
+      expect(band !== undefined && driverNs >= band.low && driverNs <= band.high, `per call ${p}, encoder ${e}, C loop ${c}`).toBe(bothMet);
+      agreed++;
+    }
+    expect(agreed).toBeGreaterThan(1990);
   });
 
   it('BENCH #14: the targets\' ratios are the median of the rounds\' ratios (each round one run of each way), so a slow spell over some rounds cancels', () => {
