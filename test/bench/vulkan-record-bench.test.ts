@@ -185,6 +185,9 @@ describe('bench vulkan --command record', () => {
     const [cheaper, near] = recordTargets({ date: '', machine: {} as RecordBenchResult['machine'], driver: { manifestPath: 'x.json', deviceName: 'x' }, frames: 1, repeats: 7, measurement });
     expect(cheaper).toContain('per-call ÷ encoder = 10.00× — met');
     expect(near).toContain('encoder ÷ C loop = 4.00× — NOT met');
+    // What the encoder adds comes from the same rounds: (4 − 1) × 2 ns, not 16 − 2 from the medians.
+    expect(near).toContain("the encoder's own writing and decoding 6.0 ns above it");
+    expect(cheaper).toContain('13.0× less through the encoder'); // (40 − 1) / (4 − 1)
     // Without rounds (an older result): the ratio of the medians.
     expect(recordRatios({ ...measurement, rounds: undefined }).encoderOverCLoop).toBeCloseTo(8, 12);
   });
