@@ -675,6 +675,7 @@ void input(int frames) {
   XrHandJointVelocityEXT velocities[XR_HAND_JOINT_COUNT_EXT];
   XrResult applied = XR_ERROR_RUNTIME_FAILURE;
   XrTime hapticTime = 0;
+  XrTime lastFrameTime = 0;
   json.key("samples").open('[');
   for (int i = 0; i < frames; ++i) {
     XrFrameState state = frame(app);
@@ -690,6 +691,7 @@ void input(int frames) {
     XrHandJointLocationsEXT locations{XR_TYPE_HAND_JOINT_LOCATIONS_EXT, &jointVelocities, XR_FALSE, XR_HAND_JOINT_COUNT_EXT, joints};
     XrHandJointsLocateInfoEXT locateInfo{XR_TYPE_HAND_JOINTS_LOCATE_INFO_EXT, nullptr, stage, state.predictedDisplayTime};
     const XrResult located = locateHandJoints(tracker, &locateInfo, &locations);
+    lastFrameTime = state.predictedDisplayTime;
     const XrHandJointVelocityEXT& tip = velocities[XR_HAND_JOINT_INDEX_TIP_EXT];
     json.open('[').integer(state.predictedDisplayTime).boolean(padState.isActive).num(padState.currentState.x).num(padState.currentState.y)
         .boolean(padState.changedSinceLastSync).num(squeezeState.currentState).integer(located).boolean(locations.isActive)
@@ -707,6 +709,24 @@ void input(int frames) {
       hapticTime = state.predictedDisplayTime;
     }
     if (i % 10 == 0) pollEvents(app);
+  }
+  json.close(']');
+  // The tip's velocity at fixed times around the edges of the right hand's loss window ([9, 10) s
+  // of every 10 s) after the frames: 1 ms and 0.25 ms before the loss, 0.25 ms and 1 ms after it.
+  // Each [time, isActive, velocityFlags, speed].
+  constexpr XrTime kSecond = 1'000'000'000, kCycle = 10 * kSecond;
+  const XrTime found = (lastFrameTime / kCycle + 1) * kCycle;  // the tracking comes back here
+  const XrTime lost = found - kSecond;
+  json.key("velocityEdges").open('[');
+  for (const XrTime t : {lost - 1'000'000, lost - 250'000, found + 250'000, found + 1'000'000}) {
+    XrHandJointVelocitiesEXT jointVelocities{XR_TYPE_HAND_JOINT_VELOCITIES_EXT, nullptr, XR_HAND_JOINT_COUNT_EXT, velocities};
+    XrHandJointLocationsEXT locations{XR_TYPE_HAND_JOINT_LOCATIONS_EXT, &jointVelocities, XR_FALSE, XR_HAND_JOINT_COUNT_EXT, joints};
+    XrHandJointsLocateInfoEXT at{XR_TYPE_HAND_JOINTS_LOCATE_INFO_EXT, nullptr, stage, t};
+    const bool ok = XR_SUCCEEDED(locateHandJoints(tracker, &at, &locations));
+    const XrHandJointVelocityEXT& tip = velocities[XR_HAND_JOINT_INDEX_TIP_EXT];
+    json.open('[').integer(t).boolean(ok && locations.isActive).integer(ok ? static_cast<long long>(tip.velocityFlags) : -1)
+        .num(std::hypot(tip.linearVelocity.x, tip.linearVelocity.y, tip.linearVelocity.z));
+    json.close(']');
   }
   json.close(']');
   field("applyHaptic", applied);
