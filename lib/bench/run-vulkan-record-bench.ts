@@ -51,9 +51,10 @@ export async function runRecordBench(options: RecordBenchOptions = {}): Promise<
 }
 
 /** The issue's two targets, each with the measured ratio and whether it is met; then on which drivers both can hold. */
+const ns = (v: number) => `${v.toFixed(1)} ns`;
+
 export function recordTargets(result: RecordBenchResult): string[] {
   const { commands } = result.measurement;
-  const ns = (v: number) => `${v.toFixed(1)} ns`;
   const ratios = recordRatios(result.measurement);
   const cheaper = ratios.perCallOverEncoder;
   const slower = ratios.encoderOverCLoop;
@@ -103,7 +104,6 @@ export function recordTargetBand(result: RecordBenchResult): RecordTargetBand {
 }
 
 function bothTargetsLine({ driverNs, crossingNs, encoderNs, band }: RecordTargetBand): string {
-  const ns = (v: number) => `${v.toFixed(1)} ns`;
   const start =
     `- issue 14, both targets at once: with this run's crossing (one N-API call a command, ${ns(crossingNs)} above the C loop) and the encoder's own work (${encoderNs > 0 ? ns(encoderNs) : 'none measured'}), ` +
     "they hold together only on a driver whose own recording D a command is at least the encoder's work and at most (crossing − 10 × encoder)/9";
@@ -114,7 +114,7 @@ function bothTargetsLine({ driverNs, crossingNs, encoderNs, band }: RecordTarget
 
 export function formatRecordBenchMarkdown(result: RecordBenchResult, headingLevel = 2, subtitle?: string): string {
   const { commands, perCall, encoder, cLoop } = result.measurement;
-  const perCommand = (ns: number) => `${(ns / commands).toFixed(1)} ns`;
+  const perCommand = (frameNs: number) => ns(frameNs / commands);
   const rows = [
     ['one N-API call per command (CommandBuffer methods)', perCall],
     ['CommandEncoder (one call at end())', encoder],

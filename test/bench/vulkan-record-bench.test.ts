@@ -18,6 +18,19 @@ import { createLoader } from '../../lib/vulkan/loader.js';
 import { testNativeDir } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
 
+// A result of three runs, each way at the same ns a command (10,000 commands), without rounds.
+function madeUpResult(perCall: number, encoder: number, cLoop: number): RecordBenchResult {
+  const summary = (ns: number) => ({ runs: 3, median: ns * 10_000, min: ns * 10_000, max: ns * 10_000, relativeIqr: 0 });
+  return {
+    date: '2026-11-26T00:00:00.000Z',
+    machine: { cpu: 'test', cores: 1, os: 'test', node: 'v0' } as unknown as RecordBenchResult['machine'],
+    driver: { manifestPath: 'x.json', deviceName: 'x' },
+    frames: 1,
+    repeats: 3,
+    measurement: { commands: 10_000, perCall: summary(perCall), encoder: summary(encoder), cLoop: summary(cLoop) },
+  };
+}
+
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
@@ -99,22 +112,13 @@ describe('bench vulkan --command record', () => {
   });
 
   it('BENCH #14: the targets\' lines: the ratios and what the encoder adds above the C loop, and no ratio of a negative difference when the encoder measured no slower than the C loop (a driver whose own recording dominates)', () => {
-    const summary = (ns: number) => ({ runs: 3, median: ns * 10_000, min: ns * 10_000, max: ns * 10_000, relativeIqr: 0 });
-    const result = (perCall: number, encoder: number, cLoop: number): RecordBenchResult => ({
-      date: '2026-11-26T00:00:00.000Z',
-      machine: { cpu: 'test', cores: 1, os: 'test', node: 'v0' } as unknown as RecordBenchResult['machine'],
-      driver: { manifestPath: 'x.json', deviceName: 'x' },
-      frames: 1,
-      repeats: 3,
-      measurement: { commands: 10_000, perCall: summary(perCall), encoder: summary(encoder), cLoop: summary(cLoop) },
-    });
-    const [cheaper, near] = recordTargets(result(80, 7.8, 2));
+    const [cheaper, near] = recordTargets(madeUpResult(80, 7.8, 2));
     expect(cheaper).toContain('per-call ÷ encoder = 10.26× — met');
     expect(cheaper).toContain('per-call ÷ C loop = 40.00×');
     expect(cheaper).toContain('13.4× less through the encoder'); // (80 - 2) / (7.8 - 2)
     expect(near).toContain('encoder ÷ C loop = 3.90× — NOT met');
     expect(near).toContain('5.8 ns above it');
-    const [slowDriver, within] = recordTargets(result(270, 161, 165));
+    const [slowDriver, within] = recordTargets(madeUpResult(270, 161, 165));
     expect(slowDriver).toContain('per-call ÷ encoder = 1.68× — NOT met');
     expect(slowDriver).toContain('the encoder measured no slower than the C loop in this run');
     expect(within).toContain('encoder ÷ C loop = 0.98× — met');
@@ -123,30 +127,21 @@ describe('bench vulkan --command record', () => {
   });
 
   it('BENCH #14: both targets at once: the drivers they can hold on together (D from W to (N − 10W)/9), and "inside" exactly when both lines say met', () => {
-    const summary = (ns: number) => ({ runs: 3, median: ns * 10_000, min: ns * 10_000, max: ns * 10_000, relativeIqr: 0 });
-    const result = (perCall: number, encoder: number, cLoop: number): RecordBenchResult => ({
-      date: '',
-      machine: {} as RecordBenchResult['machine'],
-      driver: { manifestPath: 'x.json', deviceName: 'x' },
-      frames: 1,
-      repeats: 3,
-      measurement: { commands: 10_000, perCall: summary(perCall), encoder: summary(encoder), cLoop: summary(cLoop) },
-    });
     // This VM's test driver: crossing 78, encoder 5.8 above a 2 ns C loop: no driver (5.8 > 78/19).
-    const none = recordTargetBand(result(80, 7.8, 2));
+    const none = recordTargetBand(madeUpResult(80, 7.8, 2));
     expect(none.crossingNs).toBeCloseTo(78, 9);
     expect(none.encoderNs).toBeCloseTo(5.8, 9);
     expect(none.band).toBeUndefined();
-    expect(recordTargets(result(80, 7.8, 2))[2]).toContain('on no driver (that needs the encoder\'s work at most crossing/19 = 4.1 ns); this driver records at 2.0 ns');
+    expect(recordTargets(madeUpResult(80, 7.8, 2))[2]).toContain('on no driver (that needs the encoder\'s work at most crossing/19 = 4.1 ns); this driver records at 2.0 ns');
     // Crossing 77, encoder 1 above 3 ns: D from 1 to (77 − 10)/9 = 7.44; 3 is inside, and both are met.
-    const inside = recordTargets(result(80, 4, 3));
-    expect(recordTargetBand(result(80, 4, 3)).band).toEqual({ low: expect.closeTo(1, 9), high: expect.closeTo(67 / 9, 9) });
+    const inside = recordTargets(madeUpResult(80, 4, 3));
+    expect(recordTargetBand(madeUpResult(80, 4, 3)).band).toEqual({ low: expect.closeTo(1, 9), high: expect.closeTo(67 / 9, 9) });
     expect(inside[2]).toContain('D from 1.0 ns to 7.4 ns; this driver records at 3.0 ns, inside it');
     expect(inside[0]).toContain('— met');
     expect(inside[1]).toContain('— met');
-    expect(recordTargets(result(80, 3, 1))[2]).toContain('records at 1.0 ns, below it: too fast for "within 2×"');
+    expect(recordTargets(madeUpResult(80, 3, 1))[2]).toContain('records at 1.0 ns, below it: too fast for "within 2×"');
     // lavapipe-like: the encoder no slower than the C loop; D at most (105 + 40)/9; 165 is above.
-    const slow = recordTargets(result(270, 161, 165));
+    const slow = recordTargets(madeUpResult(270, 161, 165));
     expect(slow[2]).toContain("the encoder's own work (none measured)");
     expect(slow[2]).toContain('D from 0.0 ns to 16.1 ns; this driver records at 165.0 ns, above it: too slow for "≥ 10× cheaper"');
     // Over many runs: the band's verdict is the two targets' verdicts together.
@@ -157,7 +152,7 @@ describe('bench vulkan --command record', () => {
       const c = 0.5 + random() * 20;
       const e = c * (0.8 + random() * 2);
       const p = e * (1 + random() * 20);
-      const r = result(p, e, c);
+      const r = madeUpResult(p, e, c);
       const lines = recordTargets(r);
       const bothMet = lines[0]!.includes('— met') && lines[1]!.includes('— met');
       const { band, driverNs } = recordTargetBand(r);
