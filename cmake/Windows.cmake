@@ -28,7 +28,7 @@ function(kl_windows_addon target dir)
   set(import_libs)
   foreach(def ${KL_NODE_API_DEFS})
     get_filename_component(stem ${def} NAME_WE)
-    set(lib ${CMAKE_CURRENT_BINARY_DIR}/lib${stem}_delay.a)
+    set(lib ${CMAKE_CURRENT_BINARY_DIR}/lib${stem}_${target}_delay.a)
     add_custom_command(OUTPUT ${lib}
       COMMAND ${CMAKE_DLLTOOL} --input-def ${def} --dllname node.exe --output-delaylib ${lib}
       DEPENDS ${def}

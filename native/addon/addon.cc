@@ -7,15 +7,10 @@
 #include "addon/errors.h"
 #include "addon/library.h"
 #include "addon/log_bridge.h"
-#include "tools/bench/openxr_bench.h"
-#include "tools/bench/openxr_frame_bench.h"
-#include "tools/bench/vulkan_bench.h"
 #include "openxr/addon/openxr.h"
 #include "openxr/addon/openxr_api.h"
 #include "openxr/addon/openxr_commands.h"
-#include "tools/probes/openxr_probe.h"
 #include "vulkan/addon/vulkan.h"
-#include "tools/probes/vulkan_probe.h"
 #include "vulkan/addon/vulkan_compute.h"
 #include "vulkan/addon/vulkan_command_stream.h"
 #include "vulkan/addon/vulkan_layer_introspection.h"
@@ -28,7 +23,6 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
   KhronosLoaderAddon(Napi::Env env, Napi::Object exports) {
     DefineAddon(exports, {
                              InstanceMethod<&KhronosLoaderAddon::SetLogHandler>("setLogHandler"),
-                             InstanceMethod<&KhronosLoaderAddon::EmitLog>("emitLog"),
                              InstanceMethod<&KhronosLoaderAddon::OpenLibraryCount>("openLibraryCount"),
                          });
     exports.Set("NativeLibrary", NativeLibrary::Define(env));
@@ -37,16 +31,6 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     exports.Set("openxrRuntimeExtensions", Napi::Function::New<OpenXrRuntimeExtensions>(env, "openxrRuntimeExtensions"));
     exports.Set("openxrGetInstanceProcAddr", Napi::Function::New<OpenXrGetInstanceProcAddr>(env, "openxrGetInstanceProcAddr"));
     exports.Set("openxrPublishPlan", Napi::Function::New<OpenXrPublishPlan>(env, "openxrPublishPlan"));
-    exports.Set("openxrProbeRuntime", Napi::Function::New<OpenXrProbeRuntime>(env, "openxrProbeRuntime"));
-    exports.Set("openxrProbeApiLayer", Napi::Function::New<OpenXrProbeApiLayer>(env, "openxrProbeApiLayer"));
-    exports.Set("vulkanProbeDriver", Napi::Function::New<VulkanProbeDriver>(env, "vulkanProbeDriver"));
-    exports.Set("vulkanProbeLayer", Napi::Function::New<VulkanProbeLayer>(env, "vulkanProbeLayer"));
-    exports.Set("benchOpenXrLocateSpace", Napi::Function::New<BenchOpenXrLocateSpace>(env, "benchOpenXrLocateSpace"));
-    exports.Set("OpenXrBenchScenario", DefineOpenXrBenchScenario(env));
-    exports.Set("benchOpenXrFrameNative", Napi::Function::New<xr::BenchOpenXrFrameNative>(env, "benchOpenXrFrameNative"));
-    exports.Set("VulkanBenchScenario", DefineVulkanBenchScenario(env));
-    exports.Set("vulkanBenchCommands", Napi::Function::New<VulkanBenchCommands>(env, "vulkanBenchCommands"));
-    exports.Set("openxrBenchCommands", Napi::Function::New<OpenXrBenchCommands>(env, "openxrBenchCommands"));
     exports.Set("VulkanInstance", VulkanInstance::Define(env));
     exports.Set("VulkanDevice", VulkanDevice::Define(env));
     exports.Set("vulkanInstanceExtensions", Napi::Function::New<VulkanInstanceExtensions>(env, "vulkanInstanceExtensions"));
@@ -67,18 +51,6 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
   Napi::Value SetLogHandler(const Napi::CallbackInfo& info) {
     log_bridge_.SetHandler(info.Env(), info.Length() > 0 ? info[0] : info.Env().Undefined());
     return info.Env().Undefined();
-  }
-
-  // Emits a record through the native log path, as loader code does (used to test the bridge).
-  Napi::Value EmitLog(const Napi::CallbackInfo& info) {
-    Napi::Env env = info.Env();
-    if (info.Length() < 3 || !info[0].IsNumber() || !info[1].IsString() || !info[2].IsString()) {
-      throw ArgumentError(env, "emitLog(level: number, source: string, message: string)");
-    }
-    const int level = info[0].As<Napi::Number>().Int32Value();
-    if (level < 0 || level > 3) throw ArgumentError(env, "emitLog: level must be 0..3");
-    Log(static_cast<LogLevel>(level), info[1].As<Napi::String>().Utf8Value(), info[2].As<Napi::String>().Utf8Value());
-    return env.Undefined();
   }
 
   Napi::Value OpenLibraryCount(const Napi::CallbackInfo& info) {

@@ -125,13 +125,6 @@ XRAPI_ATTR XrBool32 XRAPI_CALL QueueMessage(XrDebugUtilsMessageSeverityFlagsEXT 
 
 }  // namespace
 
-Napi::Error XrErrorToJs(Napi::Env env, XrResult result, const std::string& message) {
-  Napi::Error js = Napi::Error::New(env, message);
-  js.Set("code", Napi::String::New(env, "KL_OPENXR_ERROR"));
-  js.Set("xrResult", Napi::Number::New(env, static_cast<double>(result)));
-  return js;
-}
-
 Napi::Function OpenXrInstance::Define(Napi::Env env) {
   return DefineClass(env, "OpenXrInstance",
                      {

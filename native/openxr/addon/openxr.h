@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "openxr/addon/xr_error_js.h"
 #include "openxr/loader/loader_instance.h"
 
 namespace kl::napi {
@@ -58,8 +59,5 @@ Napi::Value OpenXrGetInstanceProcAddr(const Napi::CallbackInfo& info);
 // openxrPublishPlan(plan, lists?): replaces the snapshot the exported instance-less commands work
 // from (lists: what xrEnumerateApiLayerProperties / xrEnumerateInstanceExtensionProperties answer).
 Napi::Value OpenXrPublishPlan(const Napi::CallbackInfo& info);
-
-// The JS error for an XrError: code 'KL_OPENXR_ERROR', xrResult (number), message.
-Napi::Error XrErrorToJs(Napi::Env env, XrResult result, const std::string& message);
 
 }  // namespace kl::napi

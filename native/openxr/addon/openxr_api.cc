@@ -11,24 +11,6 @@
 
 namespace kl::napi::xr {
 
-namespace {
-
-// benchEmpty(a, b): the cheapest N-API call taking two numbers, the yardstick for the per-call
-// cost of the per-frame calls (lib/bench/frame-bench.ts).
-napi_value BenchEmpty(napi_env env, napi_callback_info info) {
-  std::size_t argc = 2;
-  napi_value argv[2];
-  napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
-  double a = 0, b = 0;
-  napi_get_value_double(env, argv[0], &a);
-  napi_get_value_double(env, argv[1], &b);
-  napi_value result = nullptr;
-  napi_create_uint32(env, a > b ? 1 : 0, &result);
-  return result;
-}
-
-}  // namespace
-
 void RegisterOpenXrApi(Napi::Env env, Napi::Object exports) {
   exports.Set("OpenXrSession", OpenXrSession::Define(env));
   RegisterOpenXrVulkan(env, exports);
@@ -61,7 +43,6 @@ void RegisterOpenXrApi(Napi::Env env, Napi::Object exports) {
   exports.Set("openxrInputSourceLocalizedName", Napi::Function::New<InputSourceLocalizedName>(env, "openxrInputSourceLocalizedName"));
   exports.Set("openxrReferenceSpaceBounds", Napi::Function::New<ReferenceSpaceBounds>(env, "openxrReferenceSpaceBounds"));
   exports.Set("openxrDrainHapticEvents", Napi::Function::New<DrainHapticEvents>(env, "openxrDrainHapticEvents"));
-  ExportBoundCall(env, exports, "benchEmpty", BenchEmpty);
 }
 
 }  // namespace kl::napi::xr

@@ -12,9 +12,8 @@
 #include "common/dynamic_library.h"
 #include "tools/bench/bench_timing.h"
 #include "addon/errors.h"
-#include "openxr/addon/openxr.h"
-#include "openxr/loader/loader_instance.h"
-#include "openxr/loader/trampolines.h"
+#include "openxr/addon/xr_error_js.h"
+#include "tools/loader_addon.h"
 
 // The loader's exported functions this benchmark uses (setup, timed commands, teardown).
 #define KL_BENCH_EXPORTS(X)                                                                                              \
@@ -23,11 +22,6 @@
       X(DestroySpace) X(LocateSpace) X(LocateViews) X(StringToPath) X(CreateActionSet) X(DestroyActionSet) X(CreateAction) \
           X(SuggestInteractionProfileBindings) X(AttachSessionActionSets) X(SyncActions) X(GetActionStateBoolean)         \
               X(WaitFrame) X(BeginFrame) X(EndFrame)
-
-// This package's exported trampolines (native/openxr/loader/trampolines.cc), declared from their PFN types.
-#define KL_BENCH_DECLARE(Cmd) extern "C" std::remove_pointer_t<PFN_xr##Cmd> xr##Cmd;
-KL_BENCH_EXPORTS(KL_BENCH_DECLARE)
-#undef KL_BENCH_DECLARE
 
 namespace kl::napi {
 
@@ -38,14 +32,6 @@ struct LoaderExports {
   KL_BENCH_EXPORTS(KL_BENCH_MEMBER)
 #undef KL_BENCH_MEMBER
   PFN_xrCreateInstance CreateInstance = nullptr;
-
-  static LoaderExports Ours() {
-    LoaderExports e;
-#define KL_BENCH_OURS(Cmd) e.Cmd = &::xr##Cmd;
-    KL_BENCH_EXPORTS(KL_BENCH_OURS)
-#undef KL_BENCH_OURS
-    return e;
-  }
 
   // Throws LibraryError naming the first missing symbol.
   static LoaderExports From(const DynamicLibrary& library) {
@@ -315,6 +301,13 @@ XrInstance CreateLibraryInstance(const LoaderExports& x) {
 
 Napi::Value HandleValue64(Napi::Env env, uint64_t value) { return Napi::BigInt::New(env, value); }
 
+// This package's instance: the OpenXrInstance of the product addon, or its handle.
+XrInstance InstanceHandle(Napi::Env env, Napi::Value value) {
+  const std::uint64_t handle = tools::HandleArgument(env, value, "instance");
+  if (handle == 0) throw XrErrorToJs(env, XR_ERROR_HANDLE_INVALID, "the instance has been destroyed");
+  return reinterpret_cast<XrInstance>(static_cast<std::uintptr_t>(handle));
+}
+
 template <typename H>
 uint64_t Raw(H handle) {
   if constexpr (std::is_pointer_v<H>) {
@@ -357,8 +350,11 @@ class OpenXrBenchScenario : public Napi::ObjectWrap<OpenXrBenchScenario> {
     const Napi::Value libraryValue = options.Get("loaderLibrary");
     try {
       if (!instanceValue.IsUndefined()) {
-        ours_ = OpenXrInstance::LiveInstanceShared(env, instanceValue);
-        scenario_ = std::make_unique<Scenario>(LoaderExports::Ours(), ours_->handle(), false, command->command);
+        // This package's instance: its trampolines (native/openxr/loader/trampolines.cc), exported
+        // by the product addon; the instance's JavaScript object is held while the scenario lives.
+        const XrInstance instance = InstanceHandle(env, instanceValue);
+        if (instanceValue.IsObject()) ours_ = Napi::Persistent(instanceValue.As<Napi::Object>());
+        scenario_ = std::make_unique<Scenario>(LoaderExports::From(tools::LoaderAddon(env)), instance, false, command->command);
       } else if (libraryValue.IsString()) {
         library_ = DynamicLibrary::Open(libraryValue.As<Napi::String>().Utf8Value());
         const LoaderExports exports = LoaderExports::From(*library_);
@@ -407,13 +403,13 @@ class OpenXrBenchScenario : public Napi::ObjectWrap<OpenXrBenchScenario> {
 
   Napi::Value Destroy(const Napi::CallbackInfo& info) {
     scenario_.reset();
-    ours_.reset();
+    ours_.Reset();
     library_.reset();
     return info.Env().Undefined();
   }
 
   // Declared first so they outlive the scenario: it destroys its handles through them.
-  std::shared_ptr<openxr::LoaderInstance> ours_;
+  Napi::ObjectReference ours_;
   std::shared_ptr<DynamicLibrary> library_;
   std::unique_ptr<Scenario> scenario_;
 };
@@ -425,12 +421,12 @@ Napi::Value BenchOpenXrLocateSpace(const Napi::CallbackInfo& info) {
   if (info.Length() < 3 || !info[1].IsNumber() || !info[2].IsNumber()) {
     throw ArgumentError(env, "benchOpenXrLocateSpace(instance, iterations, repeats)");
   }
-  std::shared_ptr<openxr::LoaderInstance> li = OpenXrInstance::LiveInstanceShared(env, info[0]);
+  const XrInstance instance = InstanceHandle(env, info[0]);
   const uint32_t iterations = std::max(1u, info[1].As<Napi::Number>().Uint32Value());
   const uint32_t repeats = std::max(1u, info[2].As<Napi::Number>().Uint32Value());
   double best[2] = {1e300, 1e300};
   try {
-    Scenario s(LoaderExports::Ours(), li->handle(), false, Command::LocateSpace);
+    Scenario s(LoaderExports::From(tools::LoaderAddon(env)), instance, false, Command::LocateSpace);
     for (int pointer = 0; pointer < 2; ++pointer) {
       s.Measure(pointer != 0, iterations / 10 + 1);  // warm-up
       for (uint32_t r = 0; r < repeats; ++r) best[pointer] = std::min(best[pointer], s.Measure(pointer != 0, iterations).wallNs);

@@ -4,17 +4,16 @@
 #include <vector>
 
 #include "tools/bench/bench_timing.h"
-#include "openxr/addon/openxr_handles.h"
-#include "openxr/addon/openxr_session.h"
-#include "openxr/addon/openxr_space.h"
+#include "addon/errors.h"
+#include "openxr/addon/xr_error_js.h"
+#include "tools/loader_addon.h"
 
 namespace kl::napi::xr {
 
 namespace {
 
 struct FrameWork {
-  std::shared_ptr<SessionCore> session;
-  std::vector<std::shared_ptr<SpaceCore>> owners;
+  XrSession session = XR_NULL_HANDLE;
   std::vector<XrSpace> spaces, bases;
 };
 
@@ -44,7 +43,7 @@ bench::Sample TimeLocateSpaces(const FrameWork& w, PFN_xrLocateSpaces locate, st
       const auto count = static_cast<uint32_t>(g.spaces.size());
       const XrSpacesLocateInfo info{XR_TYPE_SPACES_LOCATE_INFO, nullptr, g.base, time + f, count, g.spaces.data()};
       XrSpaceLocations out{XR_TYPE_SPACE_LOCATIONS, nullptr, count, g.locations.data()};
-      acc |= static_cast<int32_t>(locate(w.session->handle, &info, &out));
+      acc |= static_cast<int32_t>(locate(w.session, &info, &out));
     }
   });
   if (acc < 0) *failed = static_cast<XrResult>(acc);
@@ -56,41 +55,47 @@ bench::Sample TimeLocateSpaces(const FrameWork& w, PFN_xrLocateSpaces locate, st
 Napi::Value BenchOpenXrFrameNative(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const char* usage =
-      "benchOpenXrFrameNative(session, spaces: Space[], bases: Space[], command: 'xrLocateSpace' | 'xrLocateSpaces', time: number, iterations: number, repeats: number)";
-  if (info.Length() < 7 || !info[1].IsArray() || !info[2].IsArray() || !info[3].IsString() || !info[4].IsNumber() || !info[5].IsNumber() ||
-      !info[6].IsNumber()) {
+      "benchOpenXrFrameNative(instance, session, spaces: Space[], bases: Space[], command: 'xrLocateSpace' | 'xrLocateSpaces', time: number, iterations: number, repeats: number)";
+  if (info.Length() < 8 || !info[2].IsArray() || !info[3].IsArray() || !info[4].IsString() || !info[5].IsNumber() || !info[6].IsNumber() ||
+      !info[7].IsNumber()) {
     throw ArgumentError(env, usage);
   }
+  // Raw handles of the product addon's objects (their `handle` throws once destroyed); the
+  // function timed is the one the typed API calls: the top of the instance's chain, as the
+  // product addon's exported xrGetInstanceProcAddr hands it out.
+  const auto instance = reinterpret_cast<XrInstance>(static_cast<std::uintptr_t>(tools::HandleArgument(env, info[0], "instance")));
   FrameWork w;
-  w.session = OpenXrSession::From(env, info[0])->Live(env);
-  Napi::Array spaces = info[1].As<Napi::Array>();
-  Napi::Array bases = info[2].As<Napi::Array>();
+  w.session = reinterpret_cast<XrSession>(static_cast<std::uintptr_t>(tools::HandleArgument(env, info[1], "session")));
+  Napi::Array spaces = info[2].As<Napi::Array>();
+  Napi::Array bases = info[3].As<Napi::Array>();
   if (spaces.Length() != bases.Length() || spaces.Length() == 0) throw ArgumentError(env, "benchOpenXrFrameNative: spaces and bases: the same length, at least 1");
   for (uint32_t i = 0; i < spaces.Length(); ++i) {
     for (auto [list, handles] : {std::pair{&spaces, &w.spaces}, std::pair{&bases, &w.bases}}) {
-      std::shared_ptr<SpaceCore> core = OpenXrSpace::From(env, list->Get(i))->Live(env);
-      if (core->session != w.session) throw XrErrorToJs(env, XR_ERROR_VALIDATION_FAILURE, "benchOpenXrFrameNative: a space of another session");
-      handles->push_back(core->handle);
-      w.owners.push_back(std::move(core));
+      handles->push_back(reinterpret_cast<XrSpace>(static_cast<std::uintptr_t>(tools::HandleArgument(env, list->Get(i), "space"))));
     }
   }
-  const std::string command = info[3].As<Napi::String>().Utf8Value();
-  const auto time = static_cast<XrTime>(info[4].As<Napi::Number>().DoubleValue());
-  const uint32_t iterations = info[5].As<Napi::Number>().Uint32Value();
-  const uint32_t repeats = info[6].As<Napi::Number>().Uint32Value();
+  const auto getInstanceProcAddr = tools::LoaderAddon(env).RequireFunction<PFN_xrGetInstanceProcAddr>("xrGetInstanceProcAddr");
+  auto chainFunction = [&](const char* name) {
+    PFN_xrVoidFunction fn = nullptr;
+    const XrResult r = getInstanceProcAddr(instance, name, &fn);
+    if (XR_FAILED(r) || fn == nullptr) {
+      throw XrErrorToJs(env, XR_FAILED(r) ? r : XR_ERROR_FUNCTION_UNSUPPORTED, std::string(name) + " is not available in this instance's call chain");
+    }
+    return fn;
+  };
+  const std::string command = info[4].As<Napi::String>().Utf8Value();
+  const auto time = static_cast<XrTime>(info[5].As<Napi::Number>().DoubleValue());
+  const uint32_t iterations = info[6].As<Napi::Number>().Uint32Value();
+  const uint32_t repeats = info[7].As<Napi::Number>().Uint32Value();
   if (iterations == 0 || repeats == 0) throw ArgumentError(env, "benchOpenXrFrameNative: iterations and repeats must be at least 1");
-  const auto& table = w.session->instance->table;
 
   std::vector<Group> groups;
   PFN_xrLocateSpace locateSpace = nullptr;
   PFN_xrLocateSpaces locateSpaces = nullptr;
   if (command == "xrLocateSpace") {
-    locateSpace = Need(env, table.LocateSpace, "xrLocateSpace");
+    locateSpace = reinterpret_cast<PFN_xrLocateSpace>(chainFunction("xrLocateSpace"));
   } else if (command == "xrLocateSpaces") {
-    if (w.session->instance->requestedApiVersion() < XR_MAKE_VERSION(1, 1, 0)) {
-      throw XrErrorToJs(env, XR_ERROR_FUNCTION_UNSUPPORTED, "xrLocateSpaces is an OpenXR 1.1 command; this instance is 1.0");
-    }
-    locateSpaces = Need(env, table.LocateSpaces, "xrLocateSpaces");
+    locateSpaces = reinterpret_cast<PFN_xrLocateSpaces>(chainFunction("xrLocateSpaces"));
     for (std::size_t i = 0; i < w.spaces.size(); ++i) {
       Group* group = nullptr;
       for (Group& g : groups) {

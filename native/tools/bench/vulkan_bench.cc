@@ -10,6 +10,7 @@
 #include "common/dynamic_library.h"
 #include "tools/bench/bench_timing.h"
 #include "addon/errors.h"
+#include "tools/loader_addon.h"
 #include "vulkan/loader/loader_interface.h"
 
 // The loader's exported functions this benchmark uses (setup, timed commands, teardown).
@@ -19,11 +20,6 @@
           X(DestroyCommandPool) X(AllocateCommandBuffers) X(BeginCommandBuffer) X(EndCommandBuffer) X(ResetCommandBuffer)          \
               X(CmdPushConstants)
 
-// This package's exported trampolines (native/vulkan/loader/trampolines.cc), declared from their PFN types.
-#define KL_VK_BENCH_DECLARE(Cmd) extern "C" std::remove_pointer_t<PFN_vk##Cmd> vk##Cmd;
-KL_VK_BENCH_EXPORTS(KL_VK_BENCH_DECLARE)
-#undef KL_VK_BENCH_DECLARE
-
 namespace kl::napi {
 namespace {
 
@@ -31,14 +27,6 @@ struct VulkanExports {
 #define KL_VK_BENCH_MEMBER(Cmd) PFN_vk##Cmd Cmd = nullptr;
   KL_VK_BENCH_EXPORTS(KL_VK_BENCH_MEMBER)
 #undef KL_VK_BENCH_MEMBER
-
-  static VulkanExports Ours() {
-    VulkanExports e;
-#define KL_VK_BENCH_OURS(Cmd) e.Cmd = &::vk##Cmd;
-    KL_VK_BENCH_EXPORTS(KL_VK_BENCH_OURS)
-#undef KL_VK_BENCH_OURS
-    return e;
-  }
 
   // Throws LibraryError naming the first missing symbol.
   static VulkanExports From(const DynamicLibrary& library) {
@@ -252,7 +240,9 @@ class VulkanBenchScenario : public Napi::ObjectWrap<VulkanBenchScenario> {
         library_ = DynamicLibrary::Open(libraryValue.As<Napi::String>().Utf8Value());
         scenario_ = std::make_unique<Scenario>(VulkanExports::From(*library_), command->command, timingLoop);
       } else {
-        scenario_ = std::make_unique<Scenario>(VulkanExports::Ours(), command->command, timingLoop);
+        // This package's loader: its trampolines (native/vulkan/loader/trampolines.cc), exported by
+        // the product addon.
+        scenario_ = std::make_unique<Scenario>(VulkanExports::From(tools::LoaderAddon(env)), command->command, timingLoop);
       }
     } catch (const LibraryError& e) {
       throw LibraryErrorToJs(env, e);
