@@ -299,7 +299,7 @@ function frameSection(testRuntime: string): string {
     'shared machine the sub-100 ns cells move by ±20 ns from one run to the next (a C cell too).',
     '',
     'Every per-frame call (space.locate, the frame query, locateViews, action states, hand joints, endFrame) is one native',
-    'function per kind, handed what was bound as an external (native/napi/openxr_handles.h). Before 2026-11-23 each binding',
+    'function per kind, handed what was bound as an external (native/openxr/addon/openxr_handles.h). Before 2026-11-23 each binding',
     'was a JavaScript function of its own, and a call site that had seen several (16 spaces, or a second query) took V8\'s',
     'generic call path, about 25 ns more a call: on the test runtime 16 space.locate went from 1059 to 735 ns and the',
     '16-space query from 112 to 84 ns (1.0) and 95 to 78 ns (1.1); the copies were then reordered (the xrLocateSpace path',

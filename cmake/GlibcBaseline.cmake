@@ -3,7 +3,7 @@
 #  - the C++ runtime is linked statically (-static-libstdc++ -static-libgcc): no GLIBCXX_/CXXABI_
 #    dependency on the target's libstdc++;
 #  - the symbols that would bind to a glibc version newer than 2.28 (listed below) are redirected
-#    with `ld --wrap` to native/portability/glibc_baseline.cc, which pins each to its original
+#    with `ld --wrap` to native/common/glibc_baseline.cc, which pins each to its original
 #    version or builds it from older calls. --wrap reaches the references inside libstdc++.a and
 #    libgcc_eh.a too, which a `.symver` in our own sources cannot;
 #  - libpthread.so.0 and libdl.so.2 are named as DT_NEEDED: before glibc 2.34 the pinned
@@ -17,7 +17,7 @@ set(KL_GLIBC_BASELINE_WRAPPED
   pthread_rwlock_unlock pthread_cond_clockwait _dl_find_object arc4random __libc_single_threaded)
 
 function(kl_glibc_baseline target)
-  target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/native/portability/glibc_baseline.cc)
+  target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/native/common/glibc_baseline.cc)
   set(wraps "")
   foreach(symbol IN LISTS KL_GLIBC_BASELINE_WRAPPED)
     list(APPEND wraps "-Wl,--wrap=${symbol}")

@@ -28,7 +28,7 @@ function(kl_windows_addon target dir)
   set(import_libs)
   foreach(def ${KL_NODE_API_DEFS})
     get_filename_component(stem ${def} NAME_WE)
-    set(lib ${CMAKE_CURRENT_BINARY_DIR}/lib${stem}_delay.a)
+    set(lib ${CMAKE_CURRENT_BINARY_DIR}/lib${stem}_${target}_delay.a)
     add_custom_command(OUTPUT ${lib}
       COMMAND ${CMAKE_DLLTOOL} --input-def ${def} --dllname node.exe --output-delaylib ${lib}
       DEPENDS ${def}
@@ -37,7 +37,7 @@ function(kl_windows_addon target dir)
   endforeach()
   add_custom_target(${target}_node_imports DEPENDS ${import_libs})
   add_dependencies(${target} ${target}_node_imports)
-  target_sources(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/native/windows/node_delay_load_hook.cc)
+  target_sources(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/native/addon/windows/node_delay_load_hook.cc)
   target_link_libraries(${target} PRIVATE ${import_libs})
   target_link_options(${target} PRIVATE -static -static-libgcc -static-libstdc++ -Wl,--no-undefined)
 endfunction()
@@ -45,7 +45,7 @@ endfunction()
 # The runtime manifest beside the DLL (source checkouts; the packaged one is written by
 # lib/openxr/simulated-runtime.ts when none sits beside the library).
 function(kl_windows_simxr_manifest dir)
-  file(READ ${CMAKE_CURRENT_SOURCE_DIR}/native/simxr/khronos_simxr.json manifest)
+  file(READ ${CMAKE_CURRENT_SOURCE_DIR}/native/bundled/simxr/khronos_simxr.json manifest)
   string(REPLACE "./libkhronos_simxr.so" "./khronos_simxr.dll" manifest "${manifest}")
   file(WRITE ${dir}/khronos_simxr.json "${manifest}")
 endfunction()

@@ -187,50 +187,19 @@ export interface NativeVulkanBenchScenario {
   destroy(): void;
 }
 
-/** This package's instance, or another loader library (its xrCreateInstance makes the instance: XR_MND_headless, API 1.0). */
-export type NativeOpenXrBenchTarget =
-  | { readonly command: string; readonly instance: NativeOpenXrInstance }
-  | { readonly command: string; readonly loaderLibrary: string };
-
 export interface NativeAddon {
   readonly napiVersion: number;
   readonly NativeLibrary: new (path: string) => NativeLibrary;
   setLogHandler(handler: ((level: number, source: string, message: string) => void) | null): void;
-  emitLog(level: number, source: string, message: string): void;
   openLibraryCount(): number;
   readonly OpenXrInstance: new (plan: NativeOpenXrPlan, createInfo: NativeOpenXrCreateInfo) => NativeOpenXrInstance;
   /** The generated bindings (native/napi/openxr_commands.cc): none, an instance, or a handle the generated xrCreateInstance made. */
   readonly OpenXrCommands: new (instance?: NativeOpenXrInstance | bigint) => NativeOpenXrCommands;
   openxrRuntimeExtensions(runtime: NativeOpenXrPlan['runtime']): { extensionName: string; extensionVersion: number }[];
-  /** `khronos-loader doctor`: load, look up the negotiate symbol and negotiate one runtime; never throws for a broken library. */
-  openxrProbeRuntime(runtime: NativeOpenXrProbeTarget & { readonly createInstance?: boolean }): NativeOpenXrProbeResult;
-  /** The same for one API layer (its name goes to the negotiate function). */
-  openxrProbeApiLayer(layer: NativeOpenXrProbeTarget & { readonly name: string }): NativeOpenXrProbeResult;
-  /** Loads and negotiates one Vulkan driver, then lists its physical devices; never throws for what the library does. */
-  vulkanProbeDriver(driver: { readonly libraryPath: string; readonly manifestPath?: string }): NativeVulkanProbeResult;
-  /** Loads and negotiates one Vulkan layer (manifest names for renamed entry points). */
-  vulkanProbeLayer(layer: {
-    readonly name: string;
-    readonly libraryPath: string;
-    readonly manifestPath?: string;
-    readonly negotiateFunctionName?: string;
-    readonly getInstanceProcAddrName?: string;
-    readonly getDeviceProcAddrName?: string;
-  }): NativeVulkanProbeResult;
   /** The loader's exported xrGetInstanceProcAddr (0n: XR_NULL_HANDLE), as native code sees it. */
   openxrGetInstanceProcAddr(instance: bigint, name: string): bigint;
   /** Replaces the plan snapshot the exported xrCreateInstance works from (native/openxr/published_plan.h). */
   openxrPublishPlan(plan: NativeOpenXrPlan, lists?: NativeOpenXrPublishedLists): void;
-  /** ns per xrLocateSpace through the exported trampoline and through the xrGetInstanceProcAddr pointer. */
-  benchOpenXrLocateSpace(instance: NativeOpenXrInstance, iterations: number, repeats: number): { trampolineNs: number; procAddrNs: number };
-  readonly OpenXrBenchScenario: new (target: NativeOpenXrBenchTarget) => NativeOpenXrBenchScenario;
-  /** The commands OpenXrBenchScenario can time. */
-  openxrBenchCommands(): string[];
-  /** Without loaderLibrary: this package's exports, working from the plan published with publishVulkanPlan. */
-  /** `timingLoop`: which copy of the timed loops (0 or 1; two loaders in one process each get their own). */
-  readonly VulkanBenchScenario: new (target: { readonly command: string; readonly loaderLibrary?: string; readonly timingLoop?: 0 | 1 }) => NativeVulkanBenchScenario;
-  /** The commands VulkanBenchScenario can time. */
-  vulkanBenchCommands(): string[];
   /** Windows only (native/napi/windows_registry.h): one registry key, null when it does not exist; throws KL_REGISTRY_ERROR when it cannot be read. */
   windowsRegistryReadKey?(hive: RegistryHive, key: string): RegistryKeyContents | null;
   /** Windows only: the process runs at high integrity (elevated). */
@@ -255,7 +224,7 @@ export function nativeArtifactDir(): string {
  * The addon binary node-gyp-build picks; PrebuildMissingError (one message, no stack) when there is
  * none. KHRONOS_LOADER_NATIVE_DIR names another build's folder (npm run test:sanitize's instrumented one).
  */
-function addonBinaryPath(): string {
+export function addonBinaryPath(): string {
   const override = process.env.KHRONOS_LOADER_NATIVE_DIR;
   if (override) return path.resolve(override, 'khronos_loader.node');
   const require = createRequire(import.meta.url);

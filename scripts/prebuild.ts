@@ -60,7 +60,11 @@ function hasProgram(name: string): boolean {
   }
 }
 
-/** The shipped files of a build folder: the addon (renamed as node-gyp-build finds it) and the libraries. */
+/**
+ * The shipped files of a build folder: the addon (renamed as node-gyp-build finds it), the tools
+ * addon of bench and doctor (khronos_loader_tools.node, loaded by path, never picked by
+ * node-gyp-build: its tags tie with the addon's, and "khronos-loader.node" sorts first) and the libraries.
+ */
 function shippedFiles(buildDir: string): { from: string; to: string }[] {
   return readdirSync(buildDir)
     .filter((f) => f.endsWith('.node') || f.endsWith('.so') || f.endsWith('.dll'))

@@ -1,5 +1,5 @@
 // Emits native/generated/openxr_marshal.h: the tables the generic marshaller
-// (native/napi/openxr_marshal.cc) interprets — one row per structure member and command
+// (native/openxr/addon/openxr_marshal.cc) interprets — one row per structure member and command
 // parameter, one row per structure and command — and the call thunks, one per distinct
 // parameter-class signature (not one per command).
 import { bannerText, type ApiConfig } from './apis.js';
@@ -78,7 +78,7 @@ function thunkArg(cls: string, i: number): string {
 export function emitMarshalHeader(cfg: ApiConfig, sel: Selection, model: MarshalModel): string {
   const out: string[] = [];
   out.push(`// ${bannerText(cfg, sel.registry)}`);
-  out.push('// The tables of the generated OpenXR bindings (native/napi/openxr_marshal.cc interprets them).');
+  out.push('// The tables of the generated OpenXR bindings (native/openxr/addon/openxr_marshal.cc interprets them).');
   for (const line of platformRuleText(sel)) out.push(...wrap(line, '// '));
   out.push('#pragma once', '');
   out.push('#include <cstddef>', '#include <cstdint>', '');

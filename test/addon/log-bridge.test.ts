@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadNativeAddon } from '../../lib/native.js';
+import { loadTestHooks } from '../helpers/test-hooks.js';
 
 const addon = loadNativeAddon();
+const hooks = loadTestHooks();
 
 interface Received {
   level: number;
@@ -22,9 +24,9 @@ function nextRecords(count: number): Promise<Received[]> {
 describe('BUILD: native log bridge', () => {
   it('BUILD: records emitted by native code reach JavaScript with level, source and message, in order', async () => {
     const pending = nextRecords(3);
-    addon.emitLog(0, 'openxr', 'first');
-    addon.emitLog(2, 'openxr.negotiate', 'second');
-    addon.emitLog(3, 'vulkan', 'third');
+    hooks.emitLog(0, 'openxr', 'first');
+    hooks.emitLog(2, 'openxr.negotiate', 'second');
+    hooks.emitLog(3, 'vulkan', 'third');
     const records = await pending;
     addon.setLogHandler(null);
     expect(records).toEqual([
@@ -40,13 +42,13 @@ describe('BUILD: native log bridge', () => {
       calls += 1;
     });
     addon.setLogHandler(null);
-    addon.emitLog(1, 'openxr', 'dropped');
+    hooks.emitLog(1, 'openxr', 'dropped');
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(calls).toBe(0);
   });
 
   it('BUILD: bad arguments throw a TypeError', () => {
-    expect(() => addon.emitLog(9, 'x', 'y')).toThrow(TypeError);
+    expect(() => hooks.emitLog(9, 'x', 'y')).toThrow(TypeError);
     const setHandler = addon.setLogHandler as unknown as (h: unknown) => void;
     expect(() => setHandler(5)).toThrow(TypeError);
   });

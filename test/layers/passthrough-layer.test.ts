@@ -1,4 +1,4 @@
-// The bundled pass-through layer (native/layers/passthrough_layer.cc) in real chains: stacked
+// The bundled pass-through layer (native/bundled/layers/passthrough_layer.cc) in real chains: stacked
 // copies forward every call unchanged, and with several instances live each call still finds
 // its own instance's next entity (the layer's handle map).
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// The bundled pass-through Vulkan layer (native/layers/vulkan_passthrough_layer.cc) with many
+// The bundled pass-through Vulkan layer (native/bundled/layers/vulkan_passthrough_layer.cc) with many
 // devices live at once: each wrapped call finds its own device's next functions in the layer's
 // lock-free table (and, past 32 live devices, in the list under its lock), across removals.
 import { existsSync } from 'node:fs';

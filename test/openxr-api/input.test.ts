@@ -1,6 +1,6 @@
 // #18.2 and #18.3: the ergonomic API's input calls on the simulated runtime — vector2f actions
 // (thumbsticks), triggers and buttons of the touch and index controller profiles as scripted in
-// native/simxr/scripted_inputs.cc, haptics the runtime records, bound sources and their localized
+// native/bundled/simxr/scripted_inputs.cc, haptics the runtime records, bound sources and their localized
 // names, play-area bounds, and XrTime as bigint.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Action } from '../../lib/openxr/api/action.js';

@@ -59,7 +59,7 @@ describe.skipIf(missing !== null)('Vulkan-rendered frame loop on lavapipe', () =
     // CLOCK_MONOTONIC: the simulated runtime's xrEndFrame waited on the GPU for its readback of the
     // eye images (lavapipe runs on those same busy cores): xrEndFrame p90 4.5 ms, p99 19 ms, and
     // 11 ms (a whole period) in the median frame before a miss. The readback is now submitted
-    // without waiting (the next xrEndFrame or the drain waits; native/simxr/readback.cc):
+    // without waiting (the next xrEndFrame or the drain waits; native/bundled/simxr/readback.cc):
     // xrEndFrame p99 3.5 ms. The per-frame path allocates almost nothing (heap-vulkan.test.ts), so
     // no collection lands in a frame. What remains is the scheduler: before a missed frame, the
     // frame reached JavaScript a median 13.7 ms after the runtime woke (the xrWaitFrame thread and

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { XR_COMMANDS } from '../../lib/generated/openxr.js';
 import { loadNativeAddon, packageRoot } from '../../lib/native.js';
 import { createInstanceFromPlan, nativeInstanceOf } from '../../lib/openxr/api/instance.js';
+import { loadToolsAddon } from '../../lib/tools/tools-addon.js';
 import { freshTrace, layerDir, mappedLibraries, plannedLayer, runtimeLibrary, testPlan } from './helpers.js';
 import { openXrErrorFrom } from '../helpers/errors.js';
 import { loaderLog, type LogRecord } from '../../lib/core/log.js';
@@ -111,7 +112,7 @@ describe('instance creation and call chain', () => {
       enabledExtensionNames: ['XR_MND_headless'],
     });
     const trace = freshTrace();
-    const r = loadNativeAddon().benchOpenXrLocateSpace(nativeInstanceOf(instance), 1000, 1);
+    const r = loadToolsAddon().benchOpenXrLocateSpace(nativeInstanceOf(instance), 1000, 1);
     expect(r.trampolineNs).toBeGreaterThan(0);
     expect(r.procAddrNs).toBeGreaterThan(0);
     // The runtime counted them: per path a warm-up of 101 calls and 1000 timed ones, trampoline
@@ -201,7 +202,7 @@ describe('instance creation and call chain', () => {
     expect(instance.getProperties().runtimeName).toBe('khronos-loader test runtime');
     // The exported xrGetInstanceProcAddr finds the instance by the (wrapped) handle the application holds.
     expect(loadNativeAddon().openxrGetInstanceProcAddr(instance.handle, 'xrGetSystem')).toBe(instance.getInstanceProcAddr('xrGetSystem'));
-    const r = loadNativeAddon().benchOpenXrLocateSpace(nativeInstanceOf(instance), 100, 1);
+    const r = loadToolsAddon().benchOpenXrLocateSpace(nativeInstanceOf(instance), 100, 1);
     expect(r.trampolineNs).toBeGreaterThan(0);
     expect(instance.getInstanceProcAddr('xrKlTestPingKL')).toBeGreaterThan(0n);
     instance.destroy();
@@ -234,8 +235,8 @@ describe('several instances at once', () => {
     const addon = loadNativeAddon();
     expect(addon.openxrGetInstanceProcAddr(a.handle, 'xrGetSystem')).toBe(a.getInstanceProcAddr('xrGetSystem'));
     expect(addon.openxrGetInstanceProcAddr(b.handle, 'xrGetSystem')).toBe(b.getInstanceProcAddr('xrGetSystem'));
-    expect(addon.benchOpenXrLocateSpace(nativeInstanceOf(a), 1000, 1).trampolineNs).toBeGreaterThan(0);
-    expect(addon.benchOpenXrLocateSpace(nativeInstanceOf(b), 1000, 1).trampolineNs).toBeGreaterThan(0);
+    expect(loadToolsAddon().benchOpenXrLocateSpace(nativeInstanceOf(a), 1000, 1).trampolineNs).toBeGreaterThan(0);
+    expect(loadToolsAddon().benchOpenXrLocateSpace(nativeInstanceOf(b), 1000, 1).trampolineNs).toBeGreaterThan(0);
     const handleA = a.handle;
     a.destroy();
     expect(() => addon.openxrGetInstanceProcAddr(handleA, 'xrGetSystem')).toThrow(/failed/);

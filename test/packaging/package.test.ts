@@ -85,6 +85,7 @@ describe('BUILD: the npm package', () => {
     expect(packedFiles).toContain('dist/cli/main.js');
     expect(packedFiles).toContain('native/common/dynamic_library.cc');
     expect(packedFiles).toContain(`prebuilds/${host}/khronos-loader.node`);
+    expect(packedFiles).toContain(`prebuilds/${host}/khronos_loader_tools.node`);
     // The shared libraries that ship beside the addon: the simulated runtime and the bundled layer.
     expect(packedFiles).toContain(`prebuilds/${host}/libkhronos_simxr.so`);
     expect(packedFiles).toContain(`prebuilds/${host}/libkhronos_layer_passthrough.so`);

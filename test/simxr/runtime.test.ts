@@ -189,7 +189,7 @@ describe.skipIf(skip !== null)('simulated runtime through the Khronos loader', (
     expect(r.boundSourceCount).toBe(2);
     expect(r.getAfterSetDestroyed).toBe(XR.ERROR_HANDLE_INVALID);
 
-    // The schedule of native/simxr/scripted_motion.cc: left select down in [0.2 s, 0.6 s) of each
+    // The schedule of native/bundled/simxr/scripted_motion.cc: left select down in [0.2 s, 0.6 s) of each
     // second, right select down in [0.5 s, 1.0 s) of each 1.5 s.
     const leftDown = (t: number) => t % NS >= 0.2 * NS && t % NS < 0.6 * NS;
     const rightDown = (t: number) => t % (1.5 * NS) >= 0.5 * NS && t % (1.5 * NS) < 1.0 * NS;

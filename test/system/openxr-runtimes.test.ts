@@ -218,7 +218,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
         // Focused: the call is accepted (and felt where a controller is bound).
         expect(buzz.applyHapticFeedback({ amplitude: 0.5, duration: 10_000_000n }, '/user/hand/left')).toBe(true);
         expect(buzz.stopHapticFeedback()).toBe(true);
-        // The scripted left hand is lost in [7 s, 8 s) of every 8 s (native/simxr/README.md).
+        // The scripted left hand is lost in [7 s, 8 s) of every 8 s (native/bundled/simxr/README.md).
         if (tracker !== undefined) expect(tracker.locate(local, frame.predictedDisplayTime, joints)).toBe(frame.predictedDisplayTime % 8_000_000_000n < 7_000_000_000n);
         checked++;
       },

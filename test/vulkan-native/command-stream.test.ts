@@ -1,7 +1,7 @@
-// The encoded-command decoder (issue 14; native/vulkan/command_stream.cc), fuzzed through the
+// The encoded-command decoder (issue 14; native/vulkan/loader/command_stream.cc), fuzzed through the
 // addon's validate(): whatever the bytes, a stream is either accepted with its command count or
 // refused with a CommandStreamError naming the command at fault and why — never a crash, never
-// another error. Streams are built here from the format (native/vulkan/command_stream.h), not by
+// another error. Streams are built here from the format (native/vulkan/loader/command_stream.h), not by
 // the CommandEncoder, so every malformation can be written. Seeded: a failure reproduces. The same
 // cases also run through the decoder built with AddressSanitizer and UndefinedBehaviorSanitizer
 // (test/native/command_stream_fuzz), which replays the accepted ones into reading fake commands.
@@ -70,7 +70,7 @@ function refusal(words: readonly number[], byteLength = words.length * 4): { rea
   return { reason: r.reason, byteOffset: r.byteOffset, commandIndex: r.commandIndex, opcode: r.opcode };
 }
 
-// The format of native/vulkan/command_stream.h written out again, as simply as it reads there:
+// The format of native/vulkan/loader/command_stream.h written out again, as simply as it reads there:
 // what the decoder must answer for any stream. (The decoder itself takes a fast path for the
 // usual well-formed commands and a full check for the rest; this is neither.)
 type Verdict = number | { reason: CommandStreamRefusal; byteOffset: number; commandIndex: number; opcode: number };
@@ -242,7 +242,7 @@ describe('the encoded-command decoder', () => {
     execFileSync(compiler, [
       '-std=c++20', '-Wall', '-Wextra', '-Werror', '-fsanitize=address,undefined', '-fno-sanitize-recover=undefined', '-fno-omit-frame-pointer', '-g', '-O1',
       '-I', path.join(repoRoot, 'native'), '-o', harness,
-      path.join(repoRoot, 'test/native/command_stream_fuzz/replay_fuzz.cc'), path.join(repoRoot, 'native/vulkan/command_stream.cc'),
+      path.join(repoRoot, 'test/native/command_stream_fuzz/replay_fuzz.cc'), path.join(repoRoot, 'native/vulkan/loader/command_stream.cc'),
     ]);
     // Cases: well-formed streams (replayed), one word changed, cut short, arbitrary words; each against KINDS or a random table.
     const kindsTable = fc.oneof(fc.constant(KINDS), fc.uint8Array({ max: 6, maxLength: 10 }));

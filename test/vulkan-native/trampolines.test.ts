@@ -1,4 +1,4 @@
-// The generic unknown-command trampolines (native/vulkan/unknown_functions.cc) called directly with
+// The generic unknown-command trampolines (native/vulkan/loader/unknown_functions.cc) called directly with
 // fake loader objects by test/native/vulkan_trampoline_check: natively (x86-64 here), and
 // cross-compiled for AArch64 and run under qemu-user (Debian g++-aarch64-linux-gnu,
 // qemu-user-static), and for Windows x64 with mingw-w64 and run under wine (Debian
@@ -13,7 +13,7 @@ import { missingSystemComponent } from '../helpers/system.js';
 import { createWine } from '../../scripts/platforms/wine.js';
 
 const check = path.join(testNativeDir, 'vulkan_trampoline_check/kl_vk_trampoline_check');
-const sources = [path.join(repoRoot, 'test/native/vulkan_trampoline_check/trampoline_check.cc'), path.join(repoRoot, 'native/vulkan/unknown_functions.cc')];
+const sources = [path.join(repoRoot, 'test/native/vulkan_trampoline_check/trampoline_check.cc'), path.join(repoRoot, 'native/vulkan/loader/unknown_functions.cc')];
 const AARCH64_SYSROOT = '/usr/aarch64-linux-gnu';
 const missingNative = missingSystemComponent({ 'test/native kl_vk_trampoline_check': [check] });
 const missingCross = missingSystemComponent({

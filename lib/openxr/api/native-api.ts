@@ -265,8 +265,6 @@ export interface NativeOpenXrApi {
   /** null when the runtime answers XR_SPACE_BOUNDS_UNAVAILABLE. */
   openxrReferenceSpaceBounds(session: NativeSession, referenceSpaceType: number): { width: number; height: number } | null;
   openxrDrainHapticEvents(session: NativeSession): NativeHapticEvent[];
-  /** The cheapest N-API call taking two numbers (the benchmark's yardstick). */
-  benchEmpty(a: number, b: number): number;
 }
 
 export function loadOpenXrApi(): NativeOpenXrApi & NativeAddon {

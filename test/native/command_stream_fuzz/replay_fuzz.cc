@@ -1,4 +1,4 @@
-// The encoded-command decoder (native/vulkan/command_stream.cc) under AddressSanitizer and
+// The encoded-command decoder (native/vulkan/loader/command_stream.cc) under AddressSanitizer and
 // UndefinedBehaviorSanitizer: test/vulkan-native/command-stream.test.ts compiles this with the
 // decoder (-fsanitize=address,undefined) and feeds it the fuzz cases it also gives the addon.
 // Each case is validated; an accepted one is replayed into a dispatch table of functions that
@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "vulkan/command_stream.h"
+#include "vulkan/loader/command_stream.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 // call-order, locate, actions, input, two-call, correct-app, wrong-call.
 #include <openxr/openxr.h>
 
-#include "simxr/include/simxr_haptics.h"
+#include "include/simxr/simxr_haptics.h"
 
 #include <atomic>
 #include <chrono>

@@ -43,7 +43,7 @@
 #include <vector>
 
 #include "../fault_injection/fault_injection.h"
-#include "vulkan/loader_interface.h"
+#include "vulkan/loader/loader_interface.h"
 
 #ifdef _WIN32
 #define KL_EXPORT extern "C" __declspec(dllexport)

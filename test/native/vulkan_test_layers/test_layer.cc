@@ -21,7 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "vulkan/loader_interface.h"
+#include "vulkan/loader/loader_interface.h"
 
 #define KL_EXPORT extern "C" __attribute__((visibility("default")))
 

@@ -1,4 +1,4 @@
-// Calls every generic trampoline of native/vulkan/unknown_functions.cc (64 physical-device and 64
+// Calls every generic trampoline of native/vulkan/loader/unknown_functions.cc (64 physical-device and 64
 // device stubs) with fake objects laid out as the loader lays them out, through a target that
 // takes 8 integer, 8 floating-point and 2 stack arguments: each must arrive unchanged, the first
 // replaced by the physical device's `next` handle (physical-device stubs) or kept (device stubs),
@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <utility>
 
-#include "vulkan/unknown_functions.h"
+#include "vulkan/loader/unknown_functions.h"
 
 namespace {
 

@@ -35,7 +35,7 @@
 #include <openxr/openxr.h>
 #include <openxr/openxr_platform.h>
 
-#include "simxr/include/simxr_readback.h"
+#include "include/simxr/simxr_readback.h"
 
 #define KL_EXPORT __attribute__((visibility("default")))
 #define MAX_FRAMES 600

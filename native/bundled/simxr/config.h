@@ -1,0 +1,40 @@
+// The simulated device's configuration, read from SIMXR_* environment variables when an instance
+// is created (documented in native/bundled/simxr/README.md).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "bundled/simxr/interaction_profiles.h"
+
+namespace simxr {
+
+struct SimConfig {
+  double displayHz = 90.0;
+  uint32_t viewWidth = 1832;
+  uint32_t viewHeight = 1920;
+  double horizontalFovDeg = 90.0;  // per eye, symmetric
+  double verticalFovDeg = 90.0;    // per eye, symmetric
+  double ipdMeters = 0.063;
+  /** SIMXR_VULKAN_DEVICE: the physical device xrGetVulkanGraphicsDevice2KHR picks (empty: the first). */
+  std::string vulkanDevice;
+  /** SIMXR_CONTROLLER: the controllers in the user's hands; their own profile is preferred at attach. */
+  Profile controller = Profile::Touch;
+  /** SIMXR_PLAY_AREA_M: the STAGE bounds, metres along X and Z. */
+  float playAreaWidth = 2.0f;
+  float playAreaDepth = 2.0f;
+
+  /** The display period in nanoseconds. */
+  int64_t periodNs() const;
+};
+
+struct ConfigResult {
+  std::optional<SimConfig> config;
+  std::string error;  // which variable and why, when config is empty
+};
+
+/** Reads a configuration; `getenv` is injectable for tests, std::getenv by default. */
+ConfigResult readSimConfig(const char* (*getenv)(const char*) = nullptr);
+
+}  // namespace simxr

@@ -1,0 +1,184 @@
+// The typed API's per-command recording calls (CommandBuffer.bindPipeline, .dispatch, ...): one
+// crossing per recorded command, so they are raw N-API callbacks that read each argument with
+// one call (napi_get_value_bigint_uint64, napi_get_value_double: each fails on a wrong type,
+// no napi_typeof before it) and call the exported trampoline. Through node-addon-api's wrappers
+// the same functions cost 56-170 ns a call on the test driver (issue 14, bench/RESULTS.md).
+#include "vulkan/addon/vulkan_record_calls.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "addon/errors.h"
+#include "vulkan/loader/trampolines.h"
+
+#define KL_VK_DECLARE_EXPORTED(name, member, ret, params, args) KL_VK_EXPORT ret VKAPI_CALL name params;
+KL_VK_CORE_DEVICE_COMMAND_SIGNATURES(KL_VK_DECLARE_EXPORTED)
+#undef KL_VK_DECLARE_EXPORTED
+
+namespace kl::napi {
+namespace {
+
+// The arguments of one call, read in order; the first wrong one is remembered and thrown at the
+// end (a TypeError with the same words as the other typed-API functions').
+class Arguments {
+ public:
+  static constexpr std::size_t kMax = 6;
+  Arguments(napi_env env, napi_callback_info info) noexcept : env_(env) {
+    if (napi_get_cb_info(env, info, &argc_, argv_, nullptr, nullptr) != napi_ok) argc_ = 0;
+  }
+
+  template <typename T>
+  T Handle(std::size_t i, const char* name) noexcept {
+    uint64_t raw = 0;
+    bool lossless = true;
+    if (i >= argc_ || napi_get_value_bigint_uint64(env_, argv_[i], &raw, &lossless) != napi_ok) Wrong(name, " must be a bigint handle");
+    if constexpr (std::is_pointer_v<T>) {
+      return reinterpret_cast<T>(static_cast<uintptr_t>(raw));
+    } else {
+      return static_cast<T>(raw);
+    }
+  }
+
+  uint32_t U32(std::size_t i, const char* name) noexcept {
+    double d = -1;
+    if (i >= argc_ || napi_get_value_double(env_, argv_[i], &d) != napi_ok || !(d >= 0 && d <= 4294967295.0) ||
+        d != static_cast<double>(static_cast<uint32_t>(d))) {
+      Wrong(name, " must be an integer in [0, 2^32)");
+      return 0;
+    }
+    return static_cast<uint32_t>(d);
+  }
+
+  // The bytes of a TypedArray or DataView argument (nullptr, with the error noted, otherwise).
+  const void* Bytes(std::size_t i, const char* name, uint32_t* length) noexcept {
+    void* data = nullptr;
+    std::size_t bytes = 0;
+    bool isTypedArray = false;
+    if (i < argc_ && napi_is_typedarray(env_, argv_[i], &isTypedArray) == napi_ok && isTypedArray) {
+      napi_typedarray_type type;
+      std::size_t elements = 0;
+      if (napi_get_typedarray_info(env_, argv_[i], &type, &elements, &data, nullptr, nullptr) == napi_ok) bytes = elements * ElementSize(type);
+    } else if (i >= argc_ || napi_get_dataview_info(env_, argv_[i], &bytes, &data, nullptr, nullptr) != napi_ok) {
+      Wrong(name, " must be a TypedArray or DataView");
+      return nullptr;
+    }
+    // A detached or out-of-bounds view has no bytes.
+    if (data == nullptr || bytes == 0) Wrong(name, " has no bytes (an empty, detached or out-of-bounds view)");
+    *length = static_cast<uint32_t>(bytes);
+    return data;
+  }
+
+  // False (after throwing the TypeError) when an argument was wrong: the command is not recorded.
+  bool Ok() noexcept {
+    if (wrong_.empty()) return true;
+    napi_throw_type_error(env_, "KL_INVALID_ARGUMENT", wrong_.c_str());
+    return false;
+  }
+
+ private:
+  static std::size_t ElementSize(napi_typedarray_type type) noexcept {
+    switch (type) {
+      case napi_int8_array:
+      case napi_uint8_array:
+      case napi_uint8_clamped_array: return 1;
+      case napi_int16_array:
+      case napi_uint16_array: return 2;
+      case napi_int32_array:
+      case napi_uint32_array:
+      case napi_float32_array: return 4;
+      default: return 8;  // float64, bigint64, biguint64
+    }
+  }
+  void Wrong(const char* name, const char* what) noexcept {
+    if (!wrong_.empty()) return;
+    try {
+      wrong_ = std::string(name) + what;
+    } catch (...) {
+      wrong_ = "invalid argument";
+    }
+  }
+
+  napi_env env_;
+  std::size_t argc_ = kMax;
+  napi_value argv_[kMax] = {};
+  std::string wrong_;
+};
+
+// cmdBindComputePipeline(commandBuffer, pipeline)
+napi_value CmdBindComputePipeline(napi_env env, napi_callback_info info) {
+  Arguments a(env, info);
+  const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
+  const auto pipeline = a.Handle<VkPipeline>(1, "pipeline");
+  if (a.Ok()) vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  return nullptr;
+}
+
+// cmdBindComputeDescriptorSet(commandBuffer, layout, firstSet, set)
+napi_value CmdBindComputeDescriptorSet(napi_env env, napi_callback_info info) {
+  Arguments a(env, info);
+  const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
+  const auto layout = a.Handle<VkPipelineLayout>(1, "layout");
+  const uint32_t firstSet = a.U32(2, "firstSet");
+  const auto set = a.Handle<VkDescriptorSet>(3, "set");
+  if (a.Ok()) vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, firstSet, 1, &set, 0, nullptr);
+  return nullptr;
+}
+
+// cmdPushConstants(commandBuffer, layout, stageFlags, offset, data): data's own bytes (its buffer
+// may be a SharedArrayBuffer or resizable).
+napi_value CmdPushConstants(napi_env env, napi_callback_info info) {
+  Arguments a(env, info);
+  const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
+  const auto layout = a.Handle<VkPipelineLayout>(1, "layout");
+  const uint32_t stageFlags = a.U32(2, "stageFlags");
+  const uint32_t offset = a.U32(3, "offset");
+  uint32_t length = 0;
+  const void* data = a.Bytes(4, "data", &length);
+  if (a.Ok()) vkCmdPushConstants(cb, layout, stageFlags, offset, length, data);
+  return nullptr;
+}
+
+// cmdDispatch(commandBuffer, x, y, z)
+napi_value CmdDispatch(napi_env env, napi_callback_info info) {
+  Arguments a(env, info);
+  const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
+  const uint32_t x = a.U32(1, "groupCountX");
+  const uint32_t y = a.U32(2, "groupCountY");
+  const uint32_t z = a.U32(3, "groupCountZ");
+  if (a.Ok()) vkCmdDispatch(cb, x, y, z);
+  return nullptr;
+}
+
+// cmdPipelineBarrier(commandBuffer, srcStageMask, dstStageMask, srcAccessMask, dstAccessMask):
+// one global VkMemoryBarrier between two stages.
+napi_value CmdPipelineBarrier(napi_env env, napi_callback_info info) {
+  Arguments a(env, info);
+  const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
+  const uint32_t srcStage = a.U32(1, "srcStageMask");
+  const uint32_t dstStage = a.U32(2, "dstStageMask");
+  VkMemoryBarrier barrier{};
+  barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+  barrier.srcAccessMask = a.U32(3, "srcAccessMask");
+  barrier.dstAccessMask = a.U32(4, "dstAccessMask");
+  if (a.Ok()) vkCmdPipelineBarrier(cb, srcStage, dstStage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+  return nullptr;
+}
+
+}  // namespace
+
+void AddRecordCalls(Napi::Env env, Napi::Object functions) {
+  const auto add = [&](const char* name, napi_callback callback) {
+    napi_value fn = nullptr;
+    NAPI_THROW_IF_FAILED_VOID(env, napi_create_function(env, name, NAPI_AUTO_LENGTH, callback, nullptr, &fn));
+    functions.Set(name, Napi::Value(env, fn));
+  };
+  add("cmdBindComputePipeline", CmdBindComputePipeline);
+  add("cmdBindComputeDescriptorSet", CmdBindComputeDescriptorSet);
+  add("cmdPushConstants", CmdPushConstants);
+  add("cmdDispatch", CmdDispatch);
+  add("cmdPipelineBarrier", CmdPipelineBarrier);
+}
+
+}  // namespace kl::napi

@@ -1,0 +1,84 @@
+// Encoded command buffers (issue 14): commands written from JavaScript into one reusable
+// ArrayBuffer and replayed here through the device's dispatch table in one call.
+//
+// The stream is a sequence of 32-bit little-endian words. Each command starts with a header word,
+// opcode in bits 0-15 and the command's length in words (the header included) in bits 16-31,
+// followed by its arguments. A handle argument is an index into the table bound with the stream:
+// the table holds the raw handles and, per slot, the kind of object (HandleKind) the slot holds.
+// Every command the typed API (lib/vulkan/api/commands.ts) records has an opcode:
+//
+//   opcode                 words after the header
+//   1 BindPipeline          pipeline#                                      (compute bind point)
+//   2 BindDescriptorSet     layout#, set#, firstSet                        (compute bind point)
+//   3 PushConstants         layout#, stageFlags, offset, size, size/4 data words
+//   4 Dispatch              x, y, z
+//   5 PipelineBarrier       srcStage, dstStage, srcAccess, dstAccess       (one VkMemoryBarrier)
+//   6 CopyBuffer            src#, dst#, srcOffset lo, hi, dstOffset lo, hi, size lo, hi
+//   7 ImageBarrier          image#, oldLayout, newLayout, srcStage, dstStage, srcAccess, dstAccess,
+//                           baseArrayLayer, layerCount                     (colour, every mip level)
+//   8 ClearColorImage       image#, layout, r, g, b, a (float32 bits), baseArrayLayer, layerCount
+//
+// (# : a table index). Validate() checks the whole stream before Replay() makes any call: a
+// malformed stream is refused with the byte offset of the command at fault and why.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "vulkan/loader/vk_error.h"
+
+namespace kl::vulkan::command_stream {
+
+enum class Opcode : uint16_t {
+  BindPipeline = 1,
+  BindDescriptorSet = 2,
+  PushConstants = 3,
+  Dispatch = 4,
+  PipelineBarrier = 5,
+  CopyBuffer = 6,
+  ImageBarrier = 7,
+  ClearColorImage = 8,
+};
+inline constexpr uint16_t kOpcodeCount = 8;
+
+// What a table slot holds (0: nothing; a command naming it is refused).
+enum class HandleKind : uint8_t { None = 0, Pipeline = 1, PipelineLayout = 2, DescriptorSet = 3, Buffer = 4, Image = 5 };
+
+// Why a stream was refused; the names (ReasonName) are JavaScript's `CommandStreamError.reason`.
+enum class Reason : uint8_t {
+  Unaligned,        // the stream's byte length is not a multiple of 4
+  UnknownOpcode,    // opcode 0 or above kOpcodeCount
+  Truncated,        // the header's length runs past the end of the stream (or is 0)
+  BadLength,        // the header's length is not the opcode's
+  CountPastEnd,     // PushConstants: its size says more data words than the command holds
+  Misaligned,       // PushConstants: offset or size not a multiple of 4, or size 0
+  HandleIndex,      // a table index past the table's end
+  HandleKind,       // a table slot holding another kind of object (or nothing)
+  BadValue,         // an image layout the typed API does not take
+  TableMismatch,    // the handle and kind tables differ in length
+};
+const char* ReasonName(Reason reason) noexcept;
+
+struct Table {
+  const uint64_t* handles = nullptr;
+  const uint8_t* kinds = nullptr;
+  std::size_t size = 0;
+};
+
+struct Verdict {
+  bool ok = true;
+  uint32_t commands = 0;  // commands in the stream (when ok), or the index of the one at fault
+  std::size_t byteOffset = 0;  // where the command at fault starts
+  uint16_t opcode = 0;
+  Reason reason = Reason::Unaligned;
+};
+
+// Checks every command of `bytes` bytes at `data` (4-byte aligned) against `table`. Makes no call.
+Verdict Validate(const void* data, std::size_t bytes, const Table& table) noexcept;
+
+// Records a stream Validate() accepted into `commandBuffer` through `dispatch`, the device's
+// table (the one the command buffer's first word points at).
+void Replay(const gen::VkDeviceDispatchTable& dispatch, VkCommandBuffer commandBuffer, const void* data, std::size_t bytes,
+            const Table& table) noexcept;
+
+}  // namespace kl::vulkan::command_stream

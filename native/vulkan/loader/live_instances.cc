@@ -1,0 +1,46 @@
+// The registry of the VkInstance handles whose LoaderInstance exists now (LoaderInstance::IsLive).
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <set>
+#include <unordered_set>
+#include <utility>
+
+#include "common/two_call.h"
+#include "vulkan/loader/loader_instance.h"
+#include "vulkan/loader/loader_instance_internal.h"
+
+namespace kl::vulkan {
+
+namespace {
+// The one registry of the VkInstance handles whose LoaderInstance exists now.
+struct LiveInstanceRegistry {
+  std::mutex mutex;
+  std::unordered_set<const void*> handles;
+  static LiveInstanceRegistry& Get() {
+    static LiveInstanceRegistry registry;
+    return registry;
+  }
+};
+}  // namespace
+
+LoaderInstance::LoaderInstance(PrivateTag) {
+  auto& live = LiveInstanceRegistry::Get();
+  std::lock_guard lock(live.mutex);
+  live.handles.insert(&handleObject_);
+}
+
+bool LoaderInstance::IsLive(VkInstance instance) noexcept {
+  auto& live = LiveInstanceRegistry::Get();
+  std::lock_guard lock(live.mutex);
+  return live.handles.contains(instance);
+}
+
+LoaderInstance::~LoaderInstance() {
+  if (!destroyed_) Destroy(nullptr);
+  auto& live = LiveInstanceRegistry::Get();
+  std::lock_guard lock(live.mutex);
+  live.handles.erase(&handleObject_);
+}
+
+}  // namespace kl::vulkan

@@ -1,0 +1,95 @@
+// The debug-utils messengers: those chained to VkInstanceCreateInfo (they hear instance creation
+// and destruction) and the drivers' messengers behind the terminator.
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <set>
+#include <unordered_set>
+#include <utility>
+
+#include "common/two_call.h"
+#include "vulkan/loader/loader_instance.h"
+#include "vulkan/loader/loader_instance_internal.h"
+
+namespace kl::vulkan {
+
+LoaderInstance::CreateInfoMessengers::CreateInfoMessengers(const void* pNext) {
+  for (auto* s = static_cast<const VkBaseInStructure*>(pNext); s != nullptr; s = s->pNext) {
+    if (s->sType == VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT) {
+      VkDebugUtilsMessengerCreateInfoEXT copy = *reinterpret_cast<const VkDebugUtilsMessengerCreateInfoEXT*>(s);
+      copy.pNext = nullptr;
+      if (copy.pfnUserCallback != nullptr) messengers_.push_back(copy);
+    }
+  }
+}
+
+void LoaderInstance::CreateInfoMessengers::Deliver(const LogRecord& record) const {
+  VkDebugUtilsMessageSeverityFlagBitsEXT severity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_VERBOSE_BIT_EXT;
+  switch (record.level) {
+    case LogLevel::Error: severity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT; break;
+    case LogLevel::Warn: severity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT; break;
+    case LogLevel::Info: severity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT; break;
+    case LogLevel::Debug: break;
+  }
+  VkDebugUtilsMessengerCallbackDataEXT data{};
+  data.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CALLBACK_DATA_EXT;
+  data.pMessageIdName = "Loader Message";
+  data.pMessage = record.message.c_str();
+  for (const auto& m : messengers_) {
+    if ((m.messageSeverity & severity) != 0 && (m.messageType & VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT) != 0) {
+      m.pfnUserCallback(severity, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, &data, m.pUserData);
+    }
+  }
+}
+
+LoaderInstance::CreateInfoMessengers::Listening::Listening(const CreateInfoMessengers& messengers) {
+  if (messengers.messengers_.empty()) return;
+  const std::thread::id thread = std::this_thread::get_id();
+  token_ = LogSinkRegistry::Get().Add([&messengers, thread](const LogRecord& record) {
+    if (std::this_thread::get_id() == thread && record.source.starts_with("vulkan")) messengers.Deliver(record);
+  });
+}
+
+LoaderInstance::CreateInfoMessengers::Listening::~Listening() {
+  if (token_ != 0) LogSinkRegistry::Get().Remove(token_);
+}
+
+VkResult LoaderInstance::TerminatorCreateDebugUtilsMessenger(const VkDebugUtilsMessengerCreateInfoEXT* info,
+                                                             const VkAllocationCallbacks* allocator, VkDebugUtilsMessengerEXT* messenger) {
+  auto m = std::make_unique<DriverMessengers>();
+  for (auto& di : driverInstances_) {
+    if (di->table.CreateDebugUtilsMessengerEXT == nullptr) continue;
+    VkDebugUtilsMessengerEXT handle = nullptr;
+    const VkResult res = di->table.CreateDebugUtilsMessengerEXT(di->handle, info, allocator, &handle);
+    if (res != VK_SUCCESS) {
+      for (auto& [d, h] : m->perDriver) d->table.DestroyDebugUtilsMessengerEXT(d->handle, h, allocator);
+      return res;
+    }
+    m->perDriver.emplace_back(di.get(), handle);
+  }
+  *messenger = reinterpret_cast<VkDebugUtilsMessengerEXT>(m.get());
+  std::lock_guard lock(mutex_);
+  messengers_.push_back(std::move(m));
+  return VK_SUCCESS;
+}
+
+void LoaderInstance::TerminatorDestroyDebugUtilsMessenger(VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks* allocator) {
+  std::lock_guard lock(mutex_);
+  auto it = std::find_if(messengers_.begin(), messengers_.end(),
+                         [&](const auto& m) { return reinterpret_cast<VkDebugUtilsMessengerEXT>(m.get()) == messenger; });
+  if (it == messengers_.end()) return;
+  for (auto& [d, h] : (*it)->perDriver) d->table.DestroyDebugUtilsMessengerEXT(d->handle, h, allocator);
+  messengers_.erase(it);
+}
+
+void LoaderInstance::TerminatorSubmitDebugUtilsMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
+                                                       const VkDebugUtilsMessengerCallbackDataEXT* data) {
+  for (auto& di : driverInstances_) {
+    if (di->table.SubmitDebugUtilsMessageEXT != nullptr) {
+      di->table.SubmitDebugUtilsMessageEXT(di->handle, severity, types, data);
+      return;  // one delivery is enough: every driver's messengers share the application's callbacks
+    }
+  }
+}
+
+}  // namespace kl::vulkan
