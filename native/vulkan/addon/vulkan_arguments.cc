@@ -1,0 +1,198 @@
+// Reading plans, create infos and handles from JavaScript for the Vulkan natives, and the
+// KL_VULKAN_ERROR they throw.
+#include "vulkan/addon/vulkan_arguments.h"
+
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "addon/arguments.h"
+#include "addon/errors.h"
+#include "vulkan/addon/vulkan.h"
+
+namespace kl::napi {
+
+namespace {
+
+uint32_t GetUint(Napi::Env env, Napi::Object o, const char* key, uint32_t fallback) {
+  Napi::Value v = o.Get(key);
+  if (v.IsUndefined() || v.IsNull()) return fallback;
+  if (!v.IsNumber()) throw ArgumentError(env, std::string("'") + key + "' must be a number");
+  const double d = v.As<Napi::Number>().DoubleValue();
+  if (d < 0 || d > 4294967295.0 || d != static_cast<double>(static_cast<uint32_t>(d))) {
+    throw ArgumentError(env, std::string("'") + key + "' must be an integer in [0, 2^32)");
+  }
+  return static_cast<uint32_t>(d);
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> GetRanges(Napi::Env env, Napi::Object o, const char* key) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  Napi::Value v = o.Get(key);
+  if (v.IsUndefined() || v.IsNull()) return out;
+  if (!v.IsArray()) throw ArgumentError(env, std::string("deviceFilters.") + key + " must be an array of [low, high]");
+  Napi::Array a = v.As<Napi::Array>();
+  for (uint32_t i = 0; i < a.Length(); ++i) {
+    if (!a.Get(i).IsArray()) throw ArgumentError(env, std::string("deviceFilters.") + key + " must be an array of [low, high]");
+    Napi::Array r = a.Get(i).As<Napi::Array>();
+    if (r.Length() != 2 || !r.Get(0u).IsNumber() || !r.Get(1u).IsNumber()) {
+      throw ArgumentError(env, std::string("deviceFilters.") + key + " must be an array of [low, high]");
+    }
+    out.emplace_back(r.Get(0u).As<Napi::Number>().Uint32Value(), r.Get(1u).As<Napi::Number>().Uint32Value());
+  }
+  return out;
+}
+
+std::vector<const char*> CStrings(const std::vector<std::string>& v) {
+  std::vector<const char*> out;
+  for (const auto& s : v) out.push_back(s.c_str());
+  return out;
+}
+
+}  // namespace
+
+uint64_t BigIntArgument(Napi::Env env, Napi::Value v, const char* what) {
+  if (!v.IsBigInt()) throw ArgumentError(env, std::string(what) + " must be a bigint");
+  bool lossless = true;
+  return v.As<Napi::BigInt>().Uint64Value(&lossless);
+}
+
+vulkan::InstancePlan ReadPlan(Napi::Env env, Napi::Value v) {
+  if (!v.IsObject()) throw ArgumentError(env, "plan must be an object");
+  Napi::Object o = v.As<Napi::Object>();
+  vulkan::InstancePlan plan;
+  Napi::Value drivers = o.Get("drivers");
+  if (!drivers.IsArray()) throw ArgumentError(env, "plan.drivers must be an array");
+  Napi::Array da = drivers.As<Napi::Array>();
+  for (uint32_t i = 0; i < da.Length(); ++i) {
+    if (!da.Get(i).IsObject()) throw ArgumentError(env, "plan.drivers entries must be objects");
+    Napi::Object d = da.Get(i).As<Napi::Object>();
+    vulkan::DriverDescription desc;
+    desc.libraryPath = GetString(env, d, "libraryPath");
+    desc.manifestPath = GetString(env, d, "manifestPath", "");
+    desc.manifestApiVersion = GetUint(env, d, "apiVersion", 0);
+    Napi::Value portability = d.Get("isPortabilityDriver");
+    desc.isPortabilityDriver = portability.IsBoolean() && portability.As<Napi::Boolean>().Value();
+    plan.drivers.push_back(std::move(desc));
+  }
+  Napi::Value layers = o.Get("layers");
+  if (!layers.IsArray()) throw ArgumentError(env, "plan.layers must be an array");
+  Napi::Array la = layers.As<Napi::Array>();
+  for (uint32_t i = 0; i < la.Length(); ++i) {
+    if (!la.Get(i).IsObject()) throw ArgumentError(env, "plan.layers entries must be objects");
+    Napi::Object l = la.Get(i).As<Napi::Object>();
+    vulkan::LayerDescription desc;
+    desc.name = GetString(env, l, "name");
+    desc.libraryPath = GetString(env, l, "libraryPath");
+    desc.manifestPath = GetString(env, l, "manifestPath", "");
+    desc.negotiateSymbol = GetString(env, l, "negotiateSymbol", "vkNegotiateLoaderLayerInterfaceVersion");
+    desc.getInstanceProcAddrSymbol = GetString(env, l, "getInstanceProcAddrSymbol", "vkGetInstanceProcAddr");
+    desc.getDeviceProcAddrSymbol = GetString(env, l, "getDeviceProcAddrSymbol", "vkGetDeviceProcAddr");
+    desc.instanceExtensions = GetStrings(env, l, "instanceExtensions");
+    desc.manifestApiVersion = GetUint(env, l, "apiVersion", 0);
+    plan.layers.push_back(std::move(desc));
+  }
+  Napi::Value filters = o.Get("deviceFilters");
+  if (filters.IsObject()) {
+    Napi::Object f = filters.As<Napi::Object>();
+    Napi::Value select = f.Get("deviceSelect");
+    if (select.IsObject()) {
+      plan.deviceFilters.hasDeviceSelect = true;
+      plan.deviceFilters.selectVendorId = GetUint(env, select.As<Napi::Object>(), "vendorId", 0);
+      plan.deviceFilters.selectDeviceId = GetUint(env, select.As<Napi::Object>(), "deviceId", 0);
+    }
+    plan.deviceFilters.deviceIdRanges = GetRanges(env, f, "deviceIdRanges");
+    plan.deviceFilters.vendorIdRanges = GetRanges(env, f, "vendorIdRanges");
+    plan.deviceFilters.driverIdRanges = GetRanges(env, f, "driverIdRanges");
+    const Napi::Value disableSort = f.Get("disableSort");
+    plan.deviceFilters.disableSort = disableSort.IsBoolean() && disableSort.As<Napi::Boolean>().Value();
+  }
+  Napi::Value disable = o.Get("disableInstanceExtensionFilter");
+  plan.disableInstanceExtensionFilter = disable.IsBoolean() && disable.As<Napi::Boolean>().Value();
+  plan.knownInstanceExtensions = GetStrings(env, o, "knownInstanceExtensions");
+  return plan;
+}
+
+// The plan with what the instance-less commands need: the implicit layers' pre-instance
+// interceptors and the layer properties the loader reports.
+vulkan::PreInstancePlan ReadPreInstancePlan(Napi::Env env, Napi::Value value) {
+  vulkan::PreInstancePlan pre;
+  pre.instance = ReadPlan(env, value);
+  Napi::Array layers = value.As<Napi::Object>().Get("layers").As<Napi::Array>();
+  for (uint32_t i = 0; i < layers.Length(); ++i) {
+    Napi::Object l = layers.Get(i).As<Napi::Object>();
+    VkLayerProperties props{};
+    std::snprintf(props.layerName, sizeof(props.layerName), "%s", GetString(env, l, "name").c_str());
+    std::snprintf(props.description, sizeof(props.description), "%s", GetString(env, l, "description", "").c_str());
+    props.specVersion = GetUint(env, l, "apiVersion", 0);
+    props.implementationVersion = GetUint(env, l, "implementationVersion", 0);
+    pre.layerProperties.push_back(props);
+    if (GetString(env, l, "kind", "explicit") != "implicit" || !l.Get("preInstanceFunctions").IsObject()) continue;
+    Napi::Object f = l.Get("preInstanceFunctions").As<Napi::Object>();
+    vulkan::PreInstanceLayer layer;
+    layer.name = GetString(env, l, "name");
+    layer.libraryPath = GetString(env, l, "libraryPath");
+    layer.enumerateInstanceExtensionProperties = GetString(env, f, "vkEnumerateInstanceExtensionProperties", "");
+    layer.enumerateInstanceLayerProperties = GetString(env, f, "vkEnumerateInstanceLayerProperties", "");
+    layer.enumerateInstanceVersion = GetString(env, f, "vkEnumerateInstanceVersion", "");
+    pre.interceptors.push_back(std::move(layer));
+  }
+  return pre;
+}
+
+Napi::Error VkErrorToJs(Napi::Env env, VkResult result, const std::string& message) {
+  Napi::Error js = Napi::Error::New(env, message);
+  js.Set("code", Napi::String::New(env, "KL_VULKAN_ERROR"));
+  js.Set("vkResult", Napi::Number::New(env, static_cast<double>(result)));
+  return js;
+}
+
+void ReadInstanceCreateInfo(Napi::Env env, Napi::Object ci, InstanceCreateInfoHolder& out) {
+  out.applicationName = GetString(env, ci, "applicationName", "");
+  out.engineName = GetString(env, ci, "engineName", "");
+  out.extensions = GetStrings(env, ci, "enabledExtensionNames");
+  out.extensionPtrs = CStrings(out.extensions);
+  out.app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
+  out.app.pApplicationName = out.applicationName.c_str();
+  out.app.applicationVersion = GetUint(env, ci, "applicationVersion", 0);
+  out.app.pEngineName = out.engineName.c_str();
+  out.app.engineVersion = GetUint(env, ci, "engineVersion", 0);
+  out.app.apiVersion = GetUint(env, ci, "apiVersion", VK_API_VERSION_1_0);
+  out.create.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+  out.create.flags = GetUint(env, ci, "flags", 0);
+  out.create.pApplicationInfo = &out.app;
+  out.create.enabledExtensionCount = static_cast<uint32_t>(out.extensionPtrs.size());
+  out.create.ppEnabledExtensionNames = out.extensionPtrs.data();
+}
+
+void ReadDeviceCreateInfo(Napi::Env env, Napi::Object ci, DeviceCreateInfoHolder& out) {
+  out.extensions = GetStrings(env, ci, "enabledExtensionNames");
+  out.extensionPtrs = CStrings(out.extensions);
+  Napi::Value queues = ci.Get("queueCreateInfos");
+  if (!queues.IsArray()) throw ArgumentError(env, "'queueCreateInfos' must be an array");
+  Napi::Array qa = queues.As<Napi::Array>();
+  out.priorities.assign(qa.Length(), {});
+  out.queues.assign(qa.Length(), VkDeviceQueueCreateInfo{});
+  for (uint32_t i = 0; i < qa.Length(); ++i) {
+    if (!qa.Get(i).IsObject()) throw ArgumentError(env, "'queueCreateInfos' entries must be objects");
+    Napi::Object q = qa.Get(i).As<Napi::Object>();
+    Napi::Value pv = q.Get("queuePriorities");
+    if (!pv.IsArray() || pv.As<Napi::Array>().Length() == 0) throw ArgumentError(env, "'queuePriorities' must be a non-empty array of numbers");
+    Napi::Array pa = pv.As<Napi::Array>();
+    for (uint32_t j = 0; j < pa.Length(); ++j) {
+      if (!pa.Get(j).IsNumber()) throw ArgumentError(env, "'queuePriorities' must be a non-empty array of numbers");
+      out.priorities[i].push_back(pa.Get(j).As<Napi::Number>().FloatValue());
+    }
+    out.queues[i].sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+    out.queues[i].queueFamilyIndex = GetUint(env, q, "queueFamilyIndex", 0);
+    out.queues[i].queueCount = static_cast<uint32_t>(out.priorities[i].size());
+    out.queues[i].pQueuePriorities = out.priorities[i].data();
+  }
+  out.create.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  out.create.queueCreateInfoCount = static_cast<uint32_t>(out.queues.size());
+  out.create.pQueueCreateInfos = out.queues.data();
+  out.create.enabledExtensionCount = static_cast<uint32_t>(out.extensionPtrs.size());
+  out.create.ppEnabledExtensionNames = out.extensionPtrs.data();
+}
+
+}  // namespace kl::napi
