@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "vulkan/loader/loader_instance.h"
+#include "vulkan/loader/instance_plan.h"
 #include "vulkan/loader/pre_instance.h"
 
 namespace kl::napi {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "vulkan/loader/loader_instance.h"
+#include "vulkan/loader/instance_plan.h"
 
 namespace kl::vulkan {
 
