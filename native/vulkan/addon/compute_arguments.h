@@ -13,7 +13,7 @@
 #include "vulkan/addon/vulkan.h"
 #include "vulkan/loader/trampolines.h"
 
-// The addon's exported core commands (defined in vulkan/trampolines.cc), declared for this file.
+// The addon's exported core commands (defined in vulkan/loader/trampolines.cc), declared for these files.
 #define KL_VK_DECLARE_EXPORTED(name, member, ret, params, args) KL_VK_EXPORT ret VKAPI_CALL name params;
 KL_VK_CORE_INSTANCE_COMMAND_SIGNATURES(KL_VK_DECLARE_EXPORTED)
 KL_VK_CORE_DEVICE_COMMAND_SIGNATURES(KL_VK_DECLARE_EXPORTED)

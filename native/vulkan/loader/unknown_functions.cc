@@ -66,7 +66,8 @@ asm(R"(
 #endif
 #if defined(__x86_64__) && (defined(__linux__) || defined(_WIN32))
 // PhysicalDeviceObject: dispatch at 0, next at 8, unknown-slot table at 16 (static_asserts in
-// loader_instance.h). DeviceDispatch: 64 slots, the magic word, then the table the object's first word points at.
+// physical_device_object.h). DeviceDispatch (loader_device.h): 64 slots, the magic word, then the
+// table the object's first word points at.
 // The first argument is in rdi (System V) or rcx (Microsoft x64); the others (registers and
 // stack, with Windows' 32-byte home area) are left untouched; rax is scratch in both.
 #ifdef _WIN32
