@@ -41,7 +41,7 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     exports.Set("vulkanGetInstanceProcAddr", Napi::Function::New<VulkanGetInstanceProcAddr>(env, "vulkanGetInstanceProcAddr"));
     exports.Set("vulkanIntrospectLayerLibrary", Napi::Function::New<VulkanIntrospectLayerLibrary>(env, "vulkanIntrospectLayerLibrary"));
     exports.Set("vulkanCompute", VulkanComputeFunctions(env));
-    exports.Set("vulkanCommandStream", VulkanCommandStreamFunctions(env));  // encoded command buffers (issue 14)
+    exports.Set("vulkanCommandStream", VulkanCommandStreamFunctions(env));  // encoded command buffers (docs/usage.md, "CommandEncoder")
     xr::RegisterOpenXrApi(env, exports);  // sessions, spaces, actions, systems, events (the typed API)
     RegisterWindowsRegistry(env, exports);  // windowsRegistryReadKey, windowsHighIntegrity (Windows only)
     exports.Set("napiVersion", Napi::Number::New(env, NAPI_VERSION));

@@ -1,5 +1,5 @@
 // Loading one API layer and negotiating the loader/layer interface
-// (spec/openxr-loader-api-layer-interaction.txt, "Loader/API Layer Interface Negotiation").
+// (OpenXR Loader Design, "API Layer Interaction", "Loader/API Layer Interface Negotiation").
 #pragma once
 
 #include <memory>

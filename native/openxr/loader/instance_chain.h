@@ -1,4 +1,4 @@
-// The API layer create-instance process (spec/openxr-loader-api-layer-interaction.txt, "API
+// The API layer create-instance process (OpenXR Loader Design, "API Layer Interaction", "API
 // Layer Create Instance Process"): XrApiLayerNextInfo nodes built from the layer nearest the
 // runtime back to the one nearest the application (the nearest-runtime node points at the
 // loader's terminators), XrApiLayerCreateInfo filled, the first layer's xrCreateApiLayerInstance

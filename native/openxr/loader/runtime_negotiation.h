@@ -1,5 +1,5 @@
 // Loading the active runtime and negotiating the loader/runtime interface
-// (spec/openxr-loader-runtime-interaction.txt, "Loader/Runtime Interface Negotiation").
+// (OpenXR Loader Design, "Runtime Interaction", "Loader/Runtime Interface Negotiation").
 #pragma once
 
 #include <memory>

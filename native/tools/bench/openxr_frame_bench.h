@@ -1,4 +1,4 @@
-// The native side of `khronos-loader bench openxr --command frame` (issue 14): what a frame's
+// The native side of `khronos-loader bench openxr --command frame`: what a frame's
 // locates cost in C through this loader, the yardstick for the frame query called from JavaScript.
 #pragma once
 

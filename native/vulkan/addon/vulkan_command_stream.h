@@ -1,4 +1,4 @@
-// Encoded command buffers from JavaScript (issue 14; the format is in vulkan/command_stream.h):
+// Encoded command buffers from JavaScript (docs/usage.md, "CommandEncoder"; the format is in vulkan/loader/command_stream.h):
 // `vulkanCommandStream`.
 //   validate(stream: ArrayBuffer, byteLength, kinds: Uint8Array): the number of commands, or
 //     throws an Error with code 'KL_COMMAND_STREAM' and reason, byteOffset, opcode, commandIndex.

@@ -2,7 +2,7 @@
 // crossing per recorded command, so they are raw N-API callbacks that read each argument with
 // one call (napi_get_value_bigint_uint64, napi_get_value_double: each fails on a wrong type,
 // no napi_typeof before it) and call the exported trampoline. Through node-addon-api's wrappers
-// the same functions cost 56-170 ns a call on the test driver (issue 14, bench/RESULTS.md).
+// the same functions cost 56-170 ns a call on the test driver (bench/RESULTS.md, docs/performance.md).
 #include "vulkan/addon/vulkan_record_calls.h"
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// Encoded command buffers (issue 14): commands written from JavaScript into one reusable
+// Encoded command buffers (docs/usage.md, "CommandEncoder"): commands written from JavaScript into one reusable
 // ArrayBuffer and replayed here through the device's dispatch table in one call.
 //
 // The stream is a sequence of 32-bit little-endian words. Each command starts with a header word,

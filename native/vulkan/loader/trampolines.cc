@@ -140,7 +140,7 @@ struct DeviceTrampoline<&DeviceTable::DestroyDevice> {
 // call, one store. The store is safe because the terminator saw every queue the device was
 // created with carry the magic (CheckDriverQueues); on a device where one did not, the table's
 // vkGetDeviceQueue slots check and refuse (CheckingGetDeviceQueue), so a queue reaching the store
-// carries the magic or the table already (issue 10).
+// carries the magic or the table already (VK-CH-4).
 inline void StampQueue(const DeviceTable* table, VkQueue* queue) noexcept {
   if (queue == nullptr) return;
   if (const VkQueue q = *queue) *reinterpret_cast<const void**>(q) = table;

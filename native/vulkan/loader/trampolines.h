@@ -1,4 +1,4 @@
-// The loader's exported C functions (VK-CH-4, issue 10 "C ABI"): vkGetInstanceProcAddr,
+// The loader's exported C functions (VK-CH-4, the C ABI): vkGetInstanceProcAddr,
 // vkGetDeviceProcAddr and every core command, so native code in the same process can use the
 // instances and devices this loader made. Everything else in the addon has hidden visibility.
 #pragma once
