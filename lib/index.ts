@@ -8,9 +8,9 @@ export * as openxr from './openxr/index.js';
 export * as vulkan from './vulkan/index.js';
 export { PrebuildMissingError, type NativeTarget } from './native-binary.js';
 export { loaderLog, type LogLevel, type LogRecord } from './core/log.js';
-export { doctor, doctorVulkan, type DoctorOptions, type VulkanDoctorOptions } from './doctor/index.js';
-export type { DoctorReport } from './doctor/report.js';
-export type { VulkanDoctorReport } from './doctor/vulkan/report.js';
+export { doctor, doctorVulkan, type DoctorOptions, type VulkanDoctorOptions } from './tools/doctor/index.js';
+export type { DoctorReport } from './tools/doctor/report.js';
+export type { VulkanDoctorReport } from './tools/doctor/vulkan/report.js';
 
 export interface NativeInfo {
   /** The N-API version the addon was built for (one binary serves every Node >= 20). */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
 import type { ProjectionLayer } from '../../lib/openxr/api/session.js';
 import { VIEW_FLOATS } from '../../lib/openxr/api/types.js';
-import { toAttachment, toTransfer } from '../../lib/cli/vulkan-eyes.js';
+import { toAttachment, toTransfer } from '../../lib/tools/cli/vulkan-eyes.js';
 import { CommandEncoder } from '../../lib/vulkan/api/index.js';
 import { createLoader as createVulkanLoader } from '../../lib/vulkan/loader.js';
 import { missingSystemComponent } from '../helpers/system.js';

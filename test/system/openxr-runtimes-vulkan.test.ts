@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
-import { EyeColourRenderer } from '../../lib/cli/vulkan-eyes.js';
+import { EyeColourRenderer } from '../../lib/tools/cli/vulkan-eyes.js';
 import { describeFrameLoopMode, runFrameLoop } from '../../lib/openxr/api/frame-loop.js';
 import { nativeRuntimeExtensions } from '../../lib/openxr/api/native-instance.js';
 import { VIEW_FLOATS } from '../../lib/openxr/api/types.js';
@@ -145,7 +145,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Vulk
         if (v === undefined) delete env[k];
         else env[k] = v;
       }
-      const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'lib/cli/main.ts'), 'demo', '--vulkan', '--seconds', '2', '--runtime', runtime.manifest ?? ''], {
+      const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'lib/tools/cli/main.ts'), 'demo', '--vulkan', '--seconds', '2', '--runtime', runtime.manifest ?? ''], {
         cwd: repoRoot,
         encoding: 'utf8',
         env,

@@ -14,7 +14,7 @@ import { nativeRuntimeExtensions } from '../../lib/openxr/api/native-instance.js
 import { HAND_JOINT_COUNT, HAND_JOINT_FLOATS, SpaceLocationFlags, VIEW_FLOATS } from '../../lib/openxr/api/types.js';
 import type { Session } from '../../lib/openxr/api/session.js';
 import { createLoader } from '../../lib/openxr/loader.js';
-import type { OpenXrBenchResult } from '../../lib/bench/run-openxr-bench.js';
+import type { OpenXrBenchResult } from '../../lib/tools/bench/run-openxr-bench.js';
 import { openXrErrorFrom } from '../helpers/errors.js';
 import { applyProcessEnv, openXrRuntimesUnderTest, type OpenXrRuntimeUnderTest } from '../helpers/openxr-runtimes.js';
 import { findFirst, missingSystemComponent } from '../helpers/system.js';
@@ -297,7 +297,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
   });
 
   it.skipIf(skip !== null)(`NODE-4: khronos-loader demo --runtime runs on ${runtime.title} and prints frames, lag and how the loop ran`, async () => {
-    const { runCli } = await import('../../lib/cli/main.js');
+    const { runCli } = await import('../../lib/tools/cli/main.js');
     const out: string[] = [];
     const err: string[] = [];
     const status = await runCli(['demo', '--seconds', '1', '--runtime', runtime.manifest ?? ''], { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
@@ -309,7 +309,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
   });
 
   it.skipIf(skip !== null)(`BENCH XR-RD-1: khronos-loader bench openxr --runtime measures xrLocateSpace on ${runtime.title} through both loaders`, async () => {
-    const { runCli } = await import('../../lib/cli/main.js');
+    const { runCli } = await import('../../lib/tools/cli/main.js');
     const out: string[] = [];
     const err: string[] = [];
     const status = await runCli(['bench', 'openxr', '--runtime', runtime.manifest ?? '', '--layers', '1', '--iterations', '2000', '--repeats', '1', '--json'], {
