@@ -28,7 +28,7 @@ import { runOpenXrBench, type BenchRow, type Cell, type OpenXrBenchOptions, type
 import { discover } from '../lib/openxr/discovery/discover.js';
 import { runDemo, type DemoResult } from '../lib/tools/cli/demo.js';
 import { monadoHeadlessEnv, monadoManifestPath } from '../lib/openxr/monado-headless.js';
-import { packageRoot } from '../lib/native.js';
+import { packageRoot } from '../lib/core/native/load.js';
 import type { Summary } from '../lib/tools/bench/stats.js';
 import { BENCH_GLIBC_TUNABLES, runVulkanBench, SYSTEM_EXPLICIT_LAYER_FOLDER, khronosVulkanLoaderPackageVersion, type VulkanBenchResult } from '../lib/tools/bench/run-vulkan-bench.js';
 import { formatVulkanBenchMarkdown, vulkanTargets, vulkanTrampolineTally } from '../lib/tools/bench/vulkan-report.js';

@@ -13,7 +13,7 @@ import { resolveRuntimeChoice } from './discovery/runtime-choice.js';
 import { createInstanceFromPlan, type CreateInstanceOptions, type Instance } from './api/instance.js';
 import { checkCreateInstanceOptions } from './api/create-instance-options.js';
 import { publishOpenXrPlan } from './api/publish-plan.js';
-import { nativeRuntimeExtensions } from './api/native-instance.js';
+import { nativeRuntimeExtensions } from './native/plan.js';
 
 export interface ApiLayerProperties {
   readonly layerName: string;

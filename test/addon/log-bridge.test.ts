@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { loadNativeAddon } from '../../lib/native.js';
+import { loadNativeAddon, type NativeAddon } from '../../lib/core/native/load.js';
 
-const addon = loadNativeAddon();
+/** The test hook that emits a native log record (not part of the typed product surface). */
+type TestHooks = NativeAddon & { emitLog(level: number, source: string, message: string): void };
+
+const addon = (loadNativeAddon() as TestHooks);
 
 interface Received {
   level: number;

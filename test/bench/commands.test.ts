@@ -4,16 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { BENCH_COMMANDS, benchCommand } from '../../lib/tools/bench/openxr-commands.js';
 import { runOpenXrBench } from '../../lib/tools/bench/run-openxr-bench.js';
 import { formatBenchMarkdown, renderBenchChart } from '../../lib/tools/bench/report.js';
-import { loadNativeAddon } from '../../lib/native.js';
+import { loadToolsAddon } from '../../lib/tools/native/addon.js';
 
 describe('bench openxr commands', () => {
   it('BENCH: the TypeScript command list is the native one', () => {
-    expect(BENCH_COMMANDS.map((c) => c.name)).toEqual(loadNativeAddon().openxrBenchCommands());
+    expect(BENCH_COMMANDS.map((c) => c.name)).toEqual(loadToolsAddon().openxrBenchCommands());
     expect(() => benchCommand('xrFoo')).toThrow(/supported commands: xrLocateSpace/);
   });
 
   it('BENCH: the native scenario rejects an unknown command with the supported list', () => {
-    const { OpenXrBenchScenario } = loadNativeAddon();
+    const { OpenXrBenchScenario } = loadToolsAddon();
     expect(() => new OpenXrBenchScenario({ command: 'xrFoo', loaderLibrary: '/nonexistent' })).toThrow(
       'the benchmark cannot time xrFoo; supported commands: xrLocateSpace, xrLocateViews, xrGetActionStateBoolean, xrSyncActions, xrWaitFrame',
     );

@@ -16,11 +16,11 @@ import { pointerComparison, vulkanTargets } from '../../lib/tools/bench/vulkan-r
 import koffi from 'koffi';
 import { measureNativeInterleaved, measureNativePair, sideBySideCells } from '../../lib/tools/bench/measure-native.js';
 import { createHostPlatform } from '../../lib/core/platform/host.js';
-import { loadNativeAddon } from '../../lib/native.js';
 import { publishVulkanPlan } from '../../lib/vulkan/api/instance.js';
 import { createLoader } from '../../lib/vulkan/loader.js';
 import { testNativeDir } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
+import { loadToolsAddon } from '../../lib/tools/native/addon.js';
 
 const VALIDATION_MANIFEST = ['/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json'];
 
@@ -176,7 +176,7 @@ describe('bench vulkan CLI', () => {
     measureNativeInterleaved(sideBySideCells([{ side: 'k', scenario: fake('k') }, { side: 'o', scenario: fake('o') }]), { iterations: 5, repeats: 2, warmupIterations: 5 });
     expect(calls).toEqual(['k-t5', 'o-t5', 'o-p5', 'k-p5', 'k-t5', 'o-t5', 'o-p5', 'k-p5', 'k-p5', 'o-p5', 'o-t5', 'k-t5']);
     // Two copies of the timed loops: 0 and 1.
-    expect(() => new (loadNativeAddon().VulkanBenchScenario)({ command: 'vkGetDeviceQueue', timingLoop: 2 as 0 })).toThrow(/timingLoop must be 0 or 1/);
+    expect(() => new (loadToolsAddon().VulkanBenchScenario)({ command: 'vkGetDeviceQueue', timingLoop: 2 as 0 })).toThrow(/timingLoop must be 0 or 1/);
   });
 
   it('#10 BENCH: a vkCmdPushConstants timed run is two recordings of half the calls, so a driver that alternates between two states from one reset to the next (lavapipe through glibc\'s free lists) gives every run one of each', () => {
@@ -192,7 +192,7 @@ describe('bench vulkan CLI', () => {
       const ended = Number(recordings(counts, n) as bigint);
       return { ended, counts: [...counts].map(Number) };
     };
-    const scenario = new (loadNativeAddon().VulkanBenchScenario)({ command: 'vkCmdPushConstants' });
+    const scenario = new (loadToolsAddon().VulkanBenchScenario)({ command: 'vkCmdPushConstants' });
     try {
       const before = last(1).ended;
       for (const mode of ['trampoline', 'pointer'] as const) {

@@ -13,7 +13,8 @@ import { LAVAPIPE_MANIFEST_CANDIDATES } from '../../lib/tools/bench/run-vulkan-b
 import koffi from 'koffi';
 import { createRecordScenario, recordEncoded, recordPerCall } from '../../lib/tools/bench/vulkan-record.js';
 import { createHostPlatform } from '../../lib/core/platform/host.js';
-import { COMMAND_OPCODE, nativeCommandStream } from '../../lib/vulkan/api/command-encoder.js';
+import { COMMAND_OPCODE } from '../../lib/vulkan/api/command-encoder.js';
+import { nativeCommandStream } from '../../lib/vulkan/native/addon.js';
 import { createLoader } from '../../lib/vulkan/loader.js';
 import { testNativeDir } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';

@@ -10,6 +10,7 @@ import { CommandEncoder } from '../../lib/vulkan/api/index.js';
 import { createLoader as createVulkanLoader } from '../../lib/vulkan/loader.js';
 import { missingSystemComponent } from '../helpers/system.js';
 import { createTestInstance, runUntil } from './helpers.js';
+import { drainSubmittedPixels } from '../../lib/openxr/simulated-runtime.js';
 
 const LAVAPIPE = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
 const missing = missingSystemComponent({ 'Mesa lavapipe (mesa-vulkan-drivers)': [LAVAPIPE] });
@@ -61,7 +62,7 @@ describe.skipIf(missing !== null)('encoded command buffers on swapchain images',
         session.endFrame({ layers });
       }
       // Record k is the k-th frame ended with layers: frame k - 1 here.
-      const pixels = session.drainSubmittedPixels();
+      const pixels = drainSubmittedPixels(session);
       expect(pixels.length).toBe(2 * FRAMES);
       for (const p of pixels) {
         const rgba = colour(p.frameIndex - 1, p.viewIndex);

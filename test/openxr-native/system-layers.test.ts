@@ -5,11 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { missingSystemComponent } from '../helpers/system.js';
-import { loadNativeAddon } from '../../lib/native.js';
 import { OpenXrError } from '../../lib/openxr/errors.js';
 import { createInstanceFromPlan, nativeInstanceOf } from '../../lib/openxr/api/instance.js';
 import type { PlannedApiLayer } from '../../lib/openxr/discovery/plan.js';
 import { testPlan } from './helpers.js';
+import { loadToolsAddon } from '../../lib/tools/native/addon.js';
 
 const explicitDir = '/usr/share/openxr/1/api_layers/explicit.d';
 const libDir = '/usr/lib/x86_64-linux-gnu/openxr/1/api_layers';
@@ -53,7 +53,7 @@ function correctSequence(layers: PlannedApiLayer[], applicationName: string) {
     enabledExtensionNames: ['XR_MND_headless', 'XR_EXT_debug_utils'],
   });
   instance.getProperties();
-  loadNativeAddon().benchOpenXrLocateSpace(nativeInstanceOf(instance), 3, 1);
+  loadToolsAddon().benchOpenXrLocateSpace(nativeInstanceOf(instance), 3, 1);
   instance.submitDebugUtilsMessage(0x1000, 1, 'a correct message');
   return instance;
 }

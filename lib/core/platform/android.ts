@@ -2,7 +2,7 @@
 // system properties through an AndroidView. Layer libraries are introspected by the addon unless
 // the view brings its own introspection.
 // The addon is the package's, below every API: core reaches it through lib/native.ts, not through an API.
-import { loadNativeAddon } from '../../native.js';
+import { loadNativeAddon } from '../native/load.js';
 import type { AndroidLayerIntrospection, AndroidView, Platform, PlatformFileSystem } from './platform.js';
 
 /** The addon's introspection; a missing or unloadable addon is an error for that library, not a throw. */

@@ -1,28 +1,12 @@
 // What a Session offers about its input sources and play area beyond action state: bound sources
-// and their localized names, reference space bounds, hand trackers, and the simulated runtime's
-// haptics record. Session's methods delegate here, so session.ts stays about the session itself.
+// and their localized names, reference space bounds, hand trackers. Session's methods delegate
+// here, so session.ts stays about the session itself.
 import { nativeActionOf, type Action } from './action.js';
 import { callNative, instanceState, nativeSessionOf, pathOf } from './handles.js';
-import { openXrErrorFromCode } from './native-instance.js';
+import { openXrErrorFromCode } from '../errors.js';
 import { HandTracker } from './hand-tracker.js';
 import type { Session } from './session.js';
-import { HANDS, INPUT_SOURCE_NAME_PARTS, REFERENCE_SPACE_TYPES, enumValue, type HandName, type InputSourceNamePart, type ReferenceSpaceTypeName, type XrTime } from './types.js';
-
-/** The simulated runtime's record of one haptic call reaching one output (native/simxr/include/simxr_haptics.h). */
-export interface HapticEvent {
-  /** The session's frame time when the call came. */
-  readonly time: XrTime;
-  /** The output, e.g. '/user/hand/left/output/haptic'. */
-  readonly source: string;
-  /** The XrAction handle the call named. */
-  readonly action: bigint;
-  /** ns as given (-1n: XR_MIN_HAPTIC_DURATION); 0n for a stop. */
-  readonly duration: XrTime;
-  readonly frequency: number;
-  readonly amplitude: number;
-  /** true for xrStopHapticFeedback. */
-  readonly stopped: boolean;
-}
+import { HANDS, INPUT_SOURCE_NAME_PARTS, REFERENCE_SPACE_TYPES, enumValue, type HandName, type InputSourceNamePart, type ReferenceSpaceTypeName } from './types.js';
 
 /** The extent of a reference space's bounds rectangle, metres (XrExtent2Df: width along X, height along Z). */
 export interface SpaceBounds {
@@ -79,17 +63,4 @@ export function createHandTracker(session: Session, hand: HandName): HandTracker
   const s = instanceState(session.instance);
   const native = callNative(() => new s.api.OpenXrHandTracker(nativeSessionOf(session), value));
   return new HandTracker(session, native, hand);
-}
-
-export function drainHapticEvents(session: Session): HapticEvent[] {
-  const s = instanceState(session.instance);
-  return callNative(() => s.api.openxrDrainHapticEvents(nativeSessionOf(session))).map((e) => ({
-    time: e.time,
-    source: callNative(() => s.api.openxrPathToString(s.native, e.source)),
-    action: e.action,
-    duration: e.duration,
-    frequency: e.frequency,
-    amplitude: e.amplitude,
-    stopped: e.stopped,
-  }));
 }

@@ -9,15 +9,15 @@ import type { Instance } from './instance.js';
 import { nativeActionOf, nativeActionSetOf, type Action, type ActionSet } from './action.js';
 import type { OpenXrEvent } from './events.js';
 import { callNative, instanceState, pathOf, registerNativeSession } from './handles.js';
-import { rethrowNative } from './native-instance.js';
-import { loadOpenXrApi, type NativeBound, type NativeFrameState, type NativeOpenXrApi, type NativeSession } from './native-api.js';
+import { rethrowNative } from '../errors.js';
+import { loadOpenXrAddon, type NativeBound, type NativeFrameState, type NativeOpenXrAddon, type NativeSession } from '../native/addon.js';
 import { Space, nativeSpaceOf } from './space.js';
 import { FrameQuery, type FrameQueryOptions } from './frame-query.js';
 import type { System } from './system.js';
 import type { Device } from '../../vulkan/api/device.js';
 import type { PhysicalDevice } from '../../vulkan/api/instance.js';
 import { Swapchain, swapchainCreateInfo, type SwapchainCreateOptions } from './swapchain.js';
-import type { NativeProjectionLayer, SubmittedPixel } from './native-api.js';
+import type { NativeProjectionLayer } from '../native/addon.js';
 import {
   ENVIRONMENT_BLEND_MODES,
   REFERENCE_SPACE_TYPES,
@@ -149,8 +149,8 @@ export class Session extends EventEmitter<SessionEvents> {
   #running = false;
   readonly #viewCounts = new Map<number, number>();
   // The one native function of each per-frame kind (every session's calls keep one target).
-  readonly #locateViewsNative: NativeOpenXrApi['openxrLocateViews'] = loadOpenXrApi().openxrLocateViews;
-  readonly #endFrameNative: NativeOpenXrApi['openxrEndFrame'] = loadOpenXrApi().openxrEndFrame;
+  readonly #locateViewsNative: NativeOpenXrAddon['openxrLocateViews'] = loadOpenXrAddon().openxrLocateViews;
+  readonly #endFrameNative: NativeOpenXrAddon['openxrEndFrame'] = loadOpenXrAddon().openxrEndFrame;
   // The bound view locator and what it was bound to.
   #viewLocator: NativeBound<'viewLocator'> | undefined;
   #viewSpace: Space | undefined;
@@ -407,16 +407,6 @@ export class Session extends EventEmitter<SessionEvents> {
   }
 
   /**
-   * The simulated runtime's record of the eye images it received (the centre texel of each view
-   * of each submitted projection layer), oldest first, removed from the runtime. Other runtimes
-   * throw OpenXrError XR_ERROR_FUNCTION_UNSUPPORTED.
-   */
-  drainSubmittedPixels(): SubmittedPixel[] {
-    const s = instanceState(this.instance);
-    return callNative(() => s.api.openxrDrainSubmittedPixels(this.#native));
-  }
-
-  /**
    * xrLocateViews: for each view (2 for primary-stereo) writes 11 floats into `out` — pose
    * px py pz qx qy qz qw, then fov angleLeft angleRight angleUp angleDown (radians) — and returns
    * the XrViewStateFlags. Allocates nothing once bound: keep passing the same space and out.
@@ -525,15 +515,6 @@ export class Session extends EventEmitter<SessionEvents> {
   /** xrCreateHandTrackerEXT (enable XR_EXT_hand_tracking on the instance): destroyed with the session. */
   createHandTracker(hand: HandName): HandTracker {
     return input.createHandTracker(this, hand);
-  }
-
-  /**
-   * The simulated runtime's record of the haptic feedback it received (one record per output
-   * reached), oldest first, removed from the runtime. Other runtimes throw OpenXrError
-   * XR_ERROR_FUNCTION_UNSUPPORTED.
-   */
-  drainHapticEvents(): input.HapticEvent[] {
-    return input.drainHapticEvents(this);
   }
 
   /** xrGetCurrentInteractionProfile for a top-level user path; null when none is bound. */

@@ -4,8 +4,8 @@
 import { Image, type ImageOwner } from '../../vulkan/api/image.js';
 import type { Device } from '../../vulkan/api/device.js';
 import { callNative } from './handles.js';
-import type { NativeSwapchain } from './native-api.js';
-import { rethrowNative } from './native-instance.js';
+import type { NativeSwapchain } from '../native/addon.js';
+import { rethrowNative } from '../errors.js';
 
 /** XrSwapchainUsageFlags by name. */
 export const SWAPCHAIN_USAGE = {

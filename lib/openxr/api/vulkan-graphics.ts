@@ -12,7 +12,7 @@ import type { Queue } from '../../vulkan/api/commands.js';
 import { toVulkanError } from '../../vulkan/api/errors.js';
 import type { Instance } from './instance.js';
 import { instanceState } from './handles.js';
-import { openXrErrorFromCode, rethrowNative } from './native-instance.js';
+import { openXrErrorFromCode, rethrowNative } from '../errors.js';
 import type { System } from './system.js';
 import { processVulkanLoader } from '../../vulkan/api/process-loader.js';
 

@@ -5,7 +5,7 @@
 // there).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { packageRoot } from '../../native.js';
+import { packageRoot } from '../../core/native/load.js';
 
 export type BenchChildModule = 'ours-child' | 'khronos-child' | 'vulkan-child' | 'vulkan-record-child';
 

@@ -1,5 +1,5 @@
 // What the bench parent asks its child processes (lib/tools/bench/child-process.ts) and what they answer.
-import type { PointerOrigin } from '../../native.js';
+import type { PointerOrigin } from '../native/addon.js';
 import type { Measurement, MeasurePlan } from './measure-native.js';
 import type { BenchCommandName } from './openxr-commands.js';
 import type { BenchEnvironment, LayerConfig } from './openxr-scenario.js';

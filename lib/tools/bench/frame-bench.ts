@@ -7,16 +7,14 @@ import { createHostPlatform } from '../../core/platform/host.js';
 import { XR_API_VERSION_1_0, XR_API_VERSION_1_1 } from '../../generated/openxr.js';
 import { nativeSessionOf } from '../../openxr/api/handles.js';
 import type { Instance } from '../../openxr/api/instance.js';
-import { nativeRuntimeExtensions } from '../../openxr/api/native-instance.js';
-import type { NativeSession, NativeSpace } from '../../openxr/api/native-api.js';
+import { nativeRuntimeExtensions } from '../../openxr/native/plan.js';
 import { nativeSpaceOf, type Space } from '../../openxr/api/space.js';
 import { POSE_FLOATS } from '../../openxr/api/types.js';
 import { createLoader } from '../../openxr/loader.js';
-import { loadNativeAddon, type NativeBenchSamples } from '../../native.js';
+import { loadToolsAddon } from '../native/addon.js';
 import { markdownTable } from './markdown-table.js';
 import { shownPath } from './report.js';
 import { timeJsLoop } from './measure-js.js';
-import { loadOpenXrApi } from '../../openxr/api/native-api.js';
 import { summarize, formatSummary, type Summary } from './stats.js';
 import { medianRoundRatio, timeInRounds, type TimedRun } from './rounds.js';
 
@@ -78,18 +76,6 @@ export interface FrameBenchResult {
   readonly runs: readonly FrameBenchRun[];
 }
 
-interface FrameBenchAddon {
-  benchOpenXrFrameNative(
-    session: NativeSession,
-    spaces: readonly NativeSpace[],
-    bases: readonly NativeSpace[],
-    command: 'xrLocateSpace' | 'xrLocateSpaces',
-    time: number,
-    iterations: number,
-    repeats: number,
-  ): NativeBenchSamples;
-}
-
 const REFERENCE_TYPES = ['view', 'stage', 'local'] as const;
 
 function benchInstance(options: FrameBenchOptions, apiVersion: FrameBenchApiVersion): { instance: Instance; clock: boolean } {
@@ -106,7 +92,7 @@ function benchInstance(options: FrameBenchOptions, apiVersion: FrameBenchApiVers
 
 function runVersion(options: FrameBenchOptions, apiVersion: FrameBenchApiVersion, counts: readonly number[], locatesPerRun: number, repeats: number): FrameBenchRun {
   const { instance, clock } = benchInstance(options, apiVersion);
-  const addon = loadNativeAddon() as unknown as FrameBenchAddon;
+  const addon = loadToolsAddon();
   try {
     const session = instance.createSession(instance.getSystem(), { headless: true });
     const base = session.createReferenceSpace('local');
@@ -116,8 +102,7 @@ function runVersion(options: FrameBenchOptions, apiVersion: FrameBenchApiVersion
     );
     // One time for every call: a new number per call would make JavaScript allocate a HeapNumber.
     const time = clock ? instance.monotonicNowAsXrTime() + 20_000_000n : 1_000_000_000n;
-    const api = loadOpenXrApi();
-    const empty = () => api.benchEmpty(1, 2);
+    const empty = () => addon.benchEmpty(1, 2);
     const rows: FrameBenchRow[] = [];
     const emptyAll: number[] = [];
     let locatePath = 'none';

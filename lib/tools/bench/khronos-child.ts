@@ -3,14 +3,14 @@
 // (XR_RUNTIME_JSON, XR_API_LAYER_PATH, XR_ENABLE_API_LAYERS); it dlopens that loader through the
 // addon, sets up the command's scenario through the loader's exports, times it with the same
 // native loop as this package's side (and koffi when asked), and sends the result over IPC.
-import { loadNativeAddon } from '../../native.js';
 import { runChildMain } from './child-process.js';
 import type { KhronosChildRequest, KhronosChildResult } from './child-protocol.js';
 import { loadKoffi, measureKoffiLocateSpace } from './koffi-side.js';
 import { measureNativePair } from './measure-native.js';
+import { loadToolsAddon } from '../native/addon.js';
 
 async function run(request: KhronosChildRequest): Promise<KhronosChildResult> {
-  const scenario = new (loadNativeAddon().OpenXrBenchScenario)({ command: request.command, loaderLibrary: request.libraryPath });
+  const scenario = new (loadToolsAddon().OpenXrBenchScenario)({ command: request.command, loaderLibrary: request.libraryPath });
   try {
     const { trampoline, pointer } = measureNativePair(scenario, request.plan);
     const pointerOrigin = scenario.pointerOrigin;

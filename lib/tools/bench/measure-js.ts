@@ -2,7 +2,7 @@
 // one N-API call per locate), and the cheapest N-API call as the yardstick. The loop is the same
 // for both (and for koffi): process.hrtime.bigint() around `iterations` calls.
 import type { Instance } from '../../openxr/api/instance.js';
-import { loadOpenXrApi } from '../../openxr/api/native-api.js';
+import { loadToolsAddon } from '../native/addon.js';
 import { POSE_FLOATS } from '../../openxr/api/types.js';
 import { summarize, type Summary } from './stats.js';
 import { warmupIterations, type MeasurePlan } from './measure-native.js';
@@ -38,6 +38,6 @@ export function measureJsLocateSpace(instance: Instance, time: number, plan: Mea
 
 /** The cheapest N-API call taking two numbers (the addon's benchEmpty). */
 export function measureEmptyNapiCall(plan: MeasurePlan): Summary {
-  const api = loadOpenXrApi();
+  const api = loadToolsAddon();
   return timeJsLoop(plan, (i) => api.benchEmpty(i, 1));
 }

@@ -3,13 +3,14 @@
 // the usual discovery), an instance with XR_MND_headless, then a native scenario for a command.
 // The same configuration as environment variables for another loader (the Khronos side).
 import path from 'node:path';
-import { loadNativeAddon, type NativeOpenXrBenchScenario } from '../../native.js';
+import type { NativeOpenXrBenchScenario } from '../native/addon.js';
 import { createLoader } from '../../openxr/loader.js';
 import { discover } from '../../openxr/discovery/discover.js';
 import { nativeInstanceOf, type Instance } from '../../openxr/api/instance.js';
-import { nativeRuntimeExtensions } from '../../openxr/api/native-instance.js';
+import { nativeRuntimeExtensions } from '../../openxr/native/plan.js';
 import { createHostPlatform } from '../../core/platform/host.js';
 import type { BenchCommandName } from './openxr-commands.js';
+import { loadToolsAddon } from '../native/addon.js';
 
 /** A row of the benchmark: which layers sit between the application and the runtime. */
 export interface LayerConfig {
@@ -93,5 +94,5 @@ export function createBenchInstance(env: BenchEnvironment, config: LayerConfig):
  * needs). Action commands need an instance whose session has not attached action sets yet.
  */
 export function createOurScenario(instance: Instance, command: BenchCommandName): NativeOpenXrBenchScenario {
-  return new (loadNativeAddon().OpenXrBenchScenario)({ command, instance: nativeInstanceOf(instance) });
+  return new (loadToolsAddon().OpenXrBenchScenario)({ command, instance: nativeInstanceOf(instance) });
 }

@@ -1,7 +1,7 @@
 // A bench run as Markdown (a table with ratio columns and the notes that say what was measured)
 // and as an SVG chart of cost per call against the number of pass-through layers.
 import path from 'node:path';
-import { packageRoot } from '../../native.js';
+import { packageRoot } from '../../core/native/load.js';
 import { renderLineChart, type ChartSeries } from './chart-svg.js';
 import { markdownTable } from './markdown-table.js';
 import { COLUMNS, type BenchRow, type Cell, type ColumnId, type OpenXrBenchResult } from './run-openxr-bench.js';

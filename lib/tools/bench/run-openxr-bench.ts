@@ -9,7 +9,7 @@ import { simulatedRuntime } from '../../openxr/simulated-runtime.js';
 import { findKhronosLoader, khronosLoaderPackageVersion, measureKhronosLoader } from './khronos-loader-side.js';
 import { runBenchChild } from './child-process.js';
 import type { KhronosChildResult, OursChildRequest, OursChildResult } from './child-protocol.js';
-import type { PointerOrigin } from '../../native.js';
+import type { PointerOrigin } from '../native/addon.js';
 import type { Measurement, MeasurePlan } from './measure-native.js';
 import { benchCommand, type BenchCommand, type BenchCommandName } from './openxr-commands.js';
 import { configEnvironment, layerCount, type BenchEnvironment, type LayerConfig } from './openxr-scenario.js';

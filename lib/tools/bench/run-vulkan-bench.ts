@@ -9,7 +9,7 @@
 // each process's two loaders.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { PointerOrigin } from '../../native.js';
+import type { PointerOrigin } from '../native/addon.js';
 import { runBenchChild } from './child-process.js';
 import type { Measurement, MeasurePlan } from './measure-native.js';
 import { DEFAULT_REPEATS, machineInfo, type MachineInfo } from './run-openxr-bench.js';

@@ -1,5 +1,5 @@
 // What the Vulkan bench parent asks its child processes (lib/tools/bench/vulkan-child.ts) and what they answer.
-import type { PointerOrigin } from '../../native.js';
+import type { PointerOrigin } from '../native/addon.js';
 import type { Measurement, MeasurePlan } from './measure-native.js';
 
 export type VulkanBenchCommandName = 'vkGetDeviceQueue' | 'vkCmdPushConstants';

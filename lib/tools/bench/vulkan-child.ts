@@ -6,16 +6,17 @@
 // times them with the same native loop, their runs interleaved.
 import { publishVulkanPlan } from '../../vulkan/api/instance.js';
 import { createLoader } from '../../vulkan/loader.js';
-import { loadNativeAddon, type NativeVulkanBenchScenario } from '../../native.js';
+import type { NativeVulkanBenchScenario } from '../native/addon.js';
 import { runChildMain } from './child-process.js';
 import { measureNativeInterleaved, sideBySideCells } from './measure-native.js';
 import type { VulkanBenchSide, VulkanChildRequest, VulkanChildResult, VulkanSideResult } from './vulkan-child-protocol.js';
+import { loadToolsAddon } from '../native/addon.js';
 
 function run(request: VulkanChildRequest): VulkanChildResult {
   if (request.sides.length === 0 || request.sides.length > 2 || new Set(request.sides).size !== request.sides.length) {
     return { ok: false, error: `vulkan-child: sides must be one or two different loaders, got ${JSON.stringify(request.sides)}` };
   }
-  const Scenario = loadNativeAddon().VulkanBenchScenario;
+  const Scenario = loadToolsAddon().VulkanBenchScenario;
   const scenarios = new Map<VulkanBenchSide, NativeVulkanBenchScenario>();
   const sides: Partial<Record<VulkanBenchSide, VulkanSideResult>> = {};
   let layerNames: string[] | undefined;

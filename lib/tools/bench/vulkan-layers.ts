@@ -5,7 +5,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { sharedLibraryFileName } from '../../core/shared-library-name.js';
-import { nativeArtifactDir } from '../../native.js';
+import { nativeArtifactDir } from '../../core/native/load.js';
 
 export const VULKAN_PASSTHROUGH_LAYER_LIBRARY = sharedLibraryFileName('khronos_vk_layer_passthrough');
 export const VULKAN_PASSTHROUGH_LAYER_PREFIX = 'VK_LAYER_KHRONOSLOADER_passthrough';

@@ -6,8 +6,9 @@
 // submitted. Each frame is vkBeginCommandBuffer … vkEndCommandBuffer.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { packageRoot } from '../../native.js';
-import { CommandEncoder, nativeCommandStream } from '../../vulkan/api/command-encoder.js';
+import { packageRoot } from '../../core/native/load.js';
+import { CommandEncoder } from '../../vulkan/api/command-encoder.js';
+import { nativeCommandStream } from '../../vulkan/native/addon.js';
 import type { CommandBuffer } from '../../vulkan/api/commands.js';
 import type { VulkanBuffer, ComputePipeline, DescriptorSet, PipelineLayout } from '../../vulkan/api/device-objects.js';
 import type { Device } from '../../vulkan/api/device.js';

@@ -2,7 +2,7 @@
 // footnotes for empty cells, and the targets (ours at or below Khronos; the same device-command
 // pointer as Khronos hands out).
 import path from 'node:path';
-import type { PointerOrigin } from '../../native.js';
+import type { PointerOrigin } from '../native/addon.js';
 import { markdownTable } from './markdown-table.js';
 import { formatSummary, type Summary } from './stats.js';
 import { VULKAN_COLUMN_TITLES, type VulkanBenchResult, type VulkanBenchRow, type VulkanCell } from './run-vulkan-bench.js';

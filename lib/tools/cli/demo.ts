@@ -16,18 +16,19 @@ import { discover } from '../../openxr/discovery/discover.js';
 import { isRuntimePath } from '../../openxr/discovery/runtime-choice.js';
 import { describeFrameLoopMode, runFrameLoop } from '../../openxr/api/frame-loop.js';
 import { createLoader } from '../../openxr/loader.js';
-import { nativeRuntimeExtensions } from '../../openxr/api/native-instance.js';
+import { nativeRuntimeExtensions } from '../../openxr/native/plan.js';
 import { simulatedRuntime } from '../../openxr/simulated-runtime.js';
 import { POSE_FLOATS, VIEW_FLOATS } from '../../openxr/api/types.js';
 import { expectedElf, readElfHeader } from '../doctor/elf.js';
 import type { Session } from '../../openxr/api/session.js';
-import type { SubmittedPixel } from '../../openxr/api/native-api.js';
+import type { SubmittedPixel } from '../../openxr/simulated-runtime.js';
 import { OpenXrError } from '../../openxr/errors.js';
 import type { VulkanGraphics } from '../../openxr/api/vulkan-graphics.js';
 import { createLoader as createVulkanLoader, type VulkanLoader } from '../../vulkan/loader.js';
 import { publishVulkanPlan } from '../../vulkan/api/instance.js';
 import { provideProcessVulkanLoader, VulkanProcessLoaderError } from '../../vulkan/api/process-loader.js';
 import { EyeColourRenderer, type EyeRendererTimes, type SubmittedPixelCheck } from './vulkan-eyes.js';
+import { drainSubmittedPixels } from '../../openxr/simulated-runtime.js';
 
 export const CORE_VALIDATION_LAYER = 'XR_APILAYER_LUNARG_core_validation';
 export const VULKAN_VALIDATION_LAYER = 'VK_LAYER_KHRONOS_validation';
@@ -290,7 +291,7 @@ const fmtCall = (v: number | null) => (v === null ? 'skipped' : fmt(v, 0));
 /** The simulated runtime's readback records; null where the runtime offers no readback. */
 function drained(session: Session): SubmittedPixel[] | null {
   try {
-    return session.drainSubmittedPixels();
+    return drainSubmittedPixels(session);
   } catch (error) {
     if (error instanceof OpenXrError && error.result === 'XR_ERROR_FUNCTION_UNSUPPORTED') return null;
     throw error;

@@ -13,7 +13,7 @@ import { formatOpenXrInfo } from './info.js';
 import { discover as discoverVulkan } from '../../vulkan/discovery/discover.js';
 import { formatVulkanInfo } from './info-vulkan.js';
 import { processVulkanLoader } from '../../vulkan/api/process-loader.js';
-import { PrebuildMissingError } from '../../native-binary.js';
+import { PrebuildMissingError } from '../../core/native/binary.js';
 
 const USAGE = `usage: khronos-loader <command>
 

@@ -5,8 +5,8 @@
 // If the library crashes or hangs, only this process is lost; the parent reports it.
 import { writeSync } from 'node:fs';
 import { loaderLog, type LogRecord } from '../../core/log.js';
-import { loadNativeAddon } from '../../native.js';
 import type { ProbeAnswerLine, ProbeErrorLine, ProbeJob, ProbeStartLine } from './protocol.js';
+import { loadToolsAddon } from '../native/addon.js';
 
 function emit(line: ProbeStartLine | ProbeAnswerLine | ProbeErrorLine): void {
   // Synchronous, so the line is out before a crash that may follow.
@@ -29,7 +29,7 @@ function main(): void {
   try {
     job = readJob(process.argv[2]);
     loaderLog.on('record', (r) => log.push({ level: r.level, source: r.source, message: r.message }));
-    const addon = loadNativeAddon();
+    const addon = loadToolsAddon();
     emit({ klProbe: 'start' });
     const target = { libraryPath: job.libraryPath, negotiateFunctionName: job.negotiateFunctionName, manifestPath: job.manifestPath };
     const names = { ...(job.getInstanceProcAddrName ? { getInstanceProcAddrName: job.getInstanceProcAddrName } : {}), ...(job.getDeviceProcAddrName ? { getDeviceProcAddrName: job.getDeviceProcAddrName } : {}) };

@@ -1,7 +1,7 @@
 // The protocol between the doctor and its probe child (probe-child.ts): one job in (argv), one
 // JSON line out on stdout. Anything else the library prints to stdout is not the answer; the
 // answer is recognised by its `klProbe` field.
-import type { NativeOpenXrProbeResult, NativeVulkanProbeResult } from '../../native.js';
+import type { NativeOpenXrProbeResult, NativeVulkanProbeResult } from '../native/addon.js';
 import type { LogRecord } from '../../core/log.js';
 
 export interface ProbeJob {

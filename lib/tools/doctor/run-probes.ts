@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { NativeOpenXrProbeResult } from '../../native.js';
+import type { NativeOpenXrProbeResult } from '../native/addon.js';
 import { parseProbeOutput, type ProbeJob } from './protocol.js';
 
 export const DEFAULT_PROBE_TIMEOUT_MS = 5000;

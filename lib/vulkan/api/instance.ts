@@ -7,11 +7,11 @@ import {
   type NativeVulkanInstance,
   type NativeVulkanMessage,
   type NativeVulkanPhysicalDevice,
-} from '../native-api.js';
+} from '../native/addon.js';
 import { Device, type DeviceCreateOptions } from './device.js';
 import { VulkanError, withVulkanErrors } from './errors.js';
-import { toNativeVulkanPlan } from './native-plan.js';
-import { vulkanCompute, type NativeMemoryProperties, type NativePhysicalDeviceLimits } from './native-compute.js';
+import { toNativeVulkanPlan } from '../native/plan.js';
+import { vulkanCompute, type NativeMemoryProperties, type NativePhysicalDeviceLimits } from '../native/addon.js';
 import { namePhysicalDeviceFeatures, type PhysicalDeviceFeatures } from './physical-device-features.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;

@@ -2,7 +2,7 @@
 // negotiates each driver and each layer library in a child process of its own, and returns the
 // report. Never throws for anything a manifest or a library does.
 import { createHostPlatform } from '../../../core/platform/host.js';
-import type { NativeVulkanProbeResult } from '../../../native.js';
+import type { NativeVulkanProbeResult } from '../../native/addon.js';
 import type { VulkanDiscoveryOptions } from '../../../vulkan/discovery/context.js';
 import { discoverState } from '../../../vulkan/discovery/discover.js';
 import { componentStatus, verdict } from '../report.js';

@@ -1,7 +1,7 @@
 // What a Vulkan probe's outcome means for the report: the problem lines (what, why, fix) and,
 // when the library negotiated, what it negotiated.
 import { VkResult } from '../../../generated/vulkan.js';
-import type { NativeVulkanProbeResult } from '../../../native.js';
+import type { NativeVulkanProbeResult } from '../../native/addon.js';
 import { afterwardsProblem, nameResultCodes, processProblems } from '../probe-problems.js';
 import type { Problem } from '../report.js';
 import type { ProbeOutcome } from '../run-probes.js';

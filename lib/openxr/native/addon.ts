@@ -1,8 +1,78 @@
-// The native surface of the typed OpenXR API (native/napi/openxr_{api,session,space,actions,input,hand_tracking,
-// frame,system}.cc), as the TypeScript classes see it. Internal: applications use Session, Space,
-// ActionSet, Action.
-import { loadNativeAddon, type NativeAddon, type NativeOpenXrInstance } from '../../native.js';
-import type { NativeVulkanDevice, NativeVulkanDeviceCreateInfo } from '../../vulkan/native-api.js';
+// The addon's OpenXR surface, as the TypeScript classes see it: the instance and its chain
+// (native/napi/openxr.cc), the generated bindings, the published plan, and the typed API
+// (native/napi/openxr_{api,session,space,actions,input,hand_tracking,frame,system}.cc). Internal:
+// applications use Instance, Session, Space, ActionSet, Action.
+import { loadNativeAddon, type NativeAddon } from '../../core/native/load.js';
+import type { NativeVulkanDevice, NativeVulkanDeviceCreateInfo } from '../../vulkan/native/addon.js';
+
+/** The plan as the native side takes it (lib/openxr/native/plan.ts builds it from an InstancePlan). */
+export interface NativeOpenXrPlan {
+  readonly runtime: { readonly manifestPath: string; readonly libraryPath: string; readonly negotiateFunctionName: string };
+  /** Nearest the application first. `required`: a failure fails the instance (else the layer is left out). */
+  readonly apiLayers: readonly {
+    readonly name: string;
+    readonly manifestPath: string;
+    readonly libraryPath: string;
+    readonly negotiateFunctionName: string;
+    readonly required: boolean;
+  }[];
+}
+
+/** A loader debug-utils message (XrDebugUtilsMessengerCallbackDataEXT, flattened). */
+export interface NativeDebugUtilsMessage {
+  readonly severity: number;
+  readonly types: number;
+  readonly messageId: string;
+  readonly functionName: string;
+  readonly message: string;
+}
+
+export interface NativeOpenXrCreateInfo {
+  /**
+   * Required (OpenXR has no default, and neither does this loader): at most 127 bytes in UTF-8
+   * (XR_MAX_APPLICATION_NAME_SIZE - 1) and no NUL, else XR_ERROR_NAME_INVALID before anything
+   * loads; the runtime answers XR_ERROR_NAME_INVALID to an empty one.
+   */
+  readonly applicationName: string;
+  readonly applicationVersion?: number;
+  /** Optional; at most 127 bytes in UTF-8 (XR_MAX_ENGINE_NAME_SIZE - 1) and no NUL, else XR_ERROR_NAME_INVALID. */
+  readonly engineName?: string;
+  readonly engineVersion?: number;
+  /** XR_MAKE_VERSION value; default XR_API_VERSION_1_0 (accepted by 1.0 and 1.1 runtimes). */
+  readonly apiVersion?: bigint;
+  readonly enabledApiLayerNames?: readonly string[];
+  readonly enabledExtensionNames?: readonly string[];
+  /** Chained into XrInstanceCreateInfo.next as an XrDebugUtilsMessengerCreateInfoEXT (all severities and types). */
+  readonly debugMessenger?: (message: NativeDebugUtilsMessage) => void;
+}
+
+/** What the exported xrEnumerate* commands answer once published (lib/openxr/api/publish-plan.ts). */
+export interface NativeOpenXrPublishedLists {
+  readonly apiLayerProperties: readonly { readonly layerName: string; readonly specVersion: number; readonly layerVersion: number; readonly description: string }[];
+  readonly instanceExtensions: readonly { readonly name: string; readonly extensionVersion: number }[];
+  readonly layerExtensions: Readonly<Record<string, readonly { readonly name: string; readonly extensionVersion: number }[]>>;
+}
+
+/** A native OpenXR instance (native/napi/openxr.cc). Failures throw an Error with code 'KL_OPENXR_ERROR' and `xrResult`. */
+export interface NativeOpenXrInstance {
+  getInstanceProcAddr(name: string): bigint;
+  getProperties(): { runtimeName: string; runtimeVersion: bigint };
+  destroy(): void;
+  readonly isDestroyed: boolean;
+  readonly handle: bigint;
+  readonly apiLayerNames: string[];
+  /** xrCreateDebugUtilsMessengerEXT through the chain; the callback is called asynchronously. Returns the handle. */
+  createDebugUtilsMessenger(callback: (message: NativeDebugUtilsMessage) => void, severities: number, types: number): bigint;
+  destroyDebugUtilsMessenger(handle: bigint): void;
+  submitDebugUtilsMessage(severity: number, types: number, message: string): void;
+}
+
+/** The generated bindings' native side: runs kCommands[index] with the arguments in C order (counts left out). */
+export interface NativeOpenXrCommands {
+  call(index: number, args: readonly unknown[]): unknown;
+  /** The XrInstance the bindings are bound to, null for the pre-instance commands only. */
+  readonly instance: bigint | null;
+}
 
 export interface NativeFrameState {
   predictedDisplayTime: bigint;
@@ -49,17 +119,6 @@ export interface NativeHandTracker {
   readonly handle: bigint;
   /** A locator for openxrLocateHandJoints, writing 9 floats per joint into `out`. */
   bindLocator(base: NativeSpace, out: Float32Array): NativeBound<'handJointLocator'>;
-}
-
-/** The simulated runtime's record of one haptic call reaching one output (native/simxr/include/simxr_haptics.h). */
-export interface NativeHapticEvent {
-  readonly time: bigint;
-  readonly source: bigint;
-  readonly action: bigint;
-  readonly duration: bigint;
-  readonly frequency: number;
-  readonly amplitude: number;
-  readonly stopped: boolean;
 }
 
 export interface NativeActionSet {
@@ -152,17 +211,6 @@ export interface NativeProjectionLayer {
   }[];
 }
 
-/** The simulated runtime's record of one submitted eye image's centre texel (native/simxr/include/simxr_readback.h). */
-export interface SubmittedPixel {
-  readonly frameIndex: number;
-  readonly displayTime: bigint;
-  readonly viewIndex: number;
-  /** The swapchain's VkFormat. */
-  readonly format: number;
-  /** The texel's 4 bytes as stored (R,G,B,A for R8G8B8A8_*, B,G,R,A for B8G8R8A8_*). */
-  readonly bytes: readonly [number, number, number, number];
-}
-
 /**
  * A per-frame call's data, bound once (handles, dispatch entries, the output's address): an opaque
  * native external, passed back to the one native function of its kind each call.
@@ -177,7 +225,15 @@ export interface NativeFrameQueryAction {
   readonly subactionPath?: bigint;
 }
 
-export interface NativeOpenXrApi {
+export interface NativeOpenXrAddon {
+  readonly OpenXrInstance: new (plan: NativeOpenXrPlan, createInfo: NativeOpenXrCreateInfo) => NativeOpenXrInstance;
+  /** The generated bindings (native/napi/openxr_commands.cc): none, an instance, or a handle the generated xrCreateInstance made. */
+  readonly OpenXrCommands: new (instance?: NativeOpenXrInstance | bigint) => NativeOpenXrCommands;
+  openxrRuntimeExtensions(runtime: NativeOpenXrPlan['runtime']): { extensionName: string; extensionVersion: number }[];
+  /** The loader's exported xrGetInstanceProcAddr (0n: XR_NULL_HANDLE), as native code sees it. */
+  openxrGetInstanceProcAddr(instance: bigint, name: string): bigint;
+  /** Replaces the plan snapshot the exported xrCreateInstance works from (native/openxr/published_plan.h). */
+  openxrPublishPlan(plan: NativeOpenXrPlan, lists?: NativeOpenXrPublishedLists): void;
   readonly OpenXrSession: new (instance: NativeOpenXrInstance, systemId: bigint, graphics?: NativeVulkanBinding) => NativeSession;
   readonly OpenXrSwapchain: new (session: NativeSession, createInfo: NativeSwapchainCreateInfo) => NativeSwapchain;
   openxrVulkanGraphicsRequirements(instance: NativeOpenXrInstance, systemId: bigint): { minApiVersion: number; maxApiVersion: number };
@@ -201,7 +257,6 @@ export interface NativeOpenXrApi {
     environmentBlendMode: number,
     data: Float32Array,
   ): NativeBound<'endFrame'>;
-  openxrDrainSubmittedPixels(session: NativeSession): SubmittedPixel[];
   readonly OpenXrSpace: {
     new (session: NativeSession, kind: 'reference', referenceSpaceType: number, pose?: Float32Array): NativeSpace;
     new (session: NativeSession, kind: 'action', action: NativeAction, subactionPath?: bigint, pose?: Float32Array): NativeSpace;
@@ -264,11 +319,8 @@ export interface NativeOpenXrApi {
   openxrInputSourceLocalizedName(session: NativeSession, source: bigint, whichComponents: number): string;
   /** null when the runtime answers XR_SPACE_BOUNDS_UNAVAILABLE. */
   openxrReferenceSpaceBounds(session: NativeSession, referenceSpaceType: number): { width: number; height: number } | null;
-  openxrDrainHapticEvents(session: NativeSession): NativeHapticEvent[];
-  /** The cheapest N-API call taking two numbers (the benchmark's yardstick). */
-  benchEmpty(a: number, b: number): number;
 }
 
-export function loadOpenXrApi(): NativeOpenXrApi & NativeAddon {
-  return loadNativeAddon() as NativeAddon & NativeOpenXrApi;
+export function loadOpenXrAddon(): NativeOpenXrAddon & NativeAddon {
+  return loadNativeAddon() as NativeAddon & NativeOpenXrAddon;
 }

@@ -1,7 +1,7 @@
 // A VulkanInstancePlan (discovery's output) flattened into what the native core reads.
 import { VK_EXTENSIONS } from '../../generated/vulkan.js';
 import type { VulkanInstancePlan } from '../discovery/plan.js';
-import type { NativeVulkanPlan } from '../native-api.js';
+import type { NativeVulkanPlan } from './addon.js';
 
 const knownInstanceExtensions: readonly string[] = Object.entries(VK_EXTENSIONS)
   .filter(([, e]) => e.type === 'instance')
