@@ -18,7 +18,7 @@ export type { DiscoveredRuntime, RuntimeSource } from './discovery/runtime-disco
 export type { EnabledLayer, EnabledLayerOrigin, LayerState } from './discovery/layer-policy.js';
 export type { ApiLayerKind, ExtensionProperty } from './discovery/manifest.js';
 export type { LibraryPathKind } from '../core/library-path.js';
-export type { InstancePlan, PlannedApiLayer, PlannedRuntime } from './discovery/plan.js';
+export type { InstancePlan, PlannedApiLayer, PlannedRuntime } from './plan/plan.js';
 export { LOADER_EXTENSIONS } from './discovery/extensions.js';
 
 // The typed API (NODE-1..5).
@@ -38,8 +38,8 @@ export {
   type VulkanSessionBinding,
 } from './api/session.js';
 // XR_KHR_vulkan_enable2: the Vulkan objects made through the runtime, and swapchains.
-export { Swapchain, SWAPCHAIN_USAGE, type SwapchainCreateOptions, type SwapchainUsageName } from './api/swapchain.js';
-export type { VulkanGraphics, VulkanGraphicsOptions, VulkanGraphicsRequirements, XrVersionParts } from './api/vulkan-graphics.js';
+export { Swapchain, SWAPCHAIN_USAGE, type SwapchainCreateOptions, type SwapchainUsageName } from './vulkan/swapchain.js';
+export type { VulkanGraphics, VulkanGraphicsOptions, VulkanGraphicsRequirements, XrVersionParts } from './vulkan/graphics.js';
 export { Space, type SpaceKind } from './api/space.js';
 export {
   FrameQuery,

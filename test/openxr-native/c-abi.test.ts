@@ -10,7 +10,7 @@ import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
 import { packageRoot } from '../../lib/core/native/load.js';
 import { createPassthroughLayers } from '../../lib/openxr/bundled-layers.js';
 import { publishOpenXrPlan } from '../../lib/openxr/api/publish-plan.js';
-import type { InstancePlan } from '../../lib/openxr/discovery/plan.js';
+import type { InstancePlan } from '../../lib/openxr/plan/plan.js';
 import { nativeRuntimeExtensions } from '../../lib/openxr/native/plan.js';
 import { createLoader } from '../../lib/openxr/loader.js';
 import { SIMULATED_RUNTIME_LIBRARY, SIMULATED_RUNTIME_NAME, simulatedRuntime } from '../../lib/openxr/simulated-runtime.js';

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { missingSystemComponent } from '../helpers/system.js';
 import { OpenXrError } from '../../lib/openxr/errors.js';
 import { createInstanceFromPlan, nativeInstanceOf } from '../../lib/openxr/api/instance.js';
-import type { PlannedApiLayer } from '../../lib/openxr/discovery/plan.js';
+import type { PlannedApiLayer } from '../../lib/openxr/plan/plan.js';
 import { testPlan } from './helpers.js';
 import { loadToolsAddon } from '../../lib/tools/native/addon.js';
 

@@ -4,7 +4,7 @@ import type { NativeDebugUtilsMessage, NativeOpenXrCreateInfo, NativeOpenXrInsta
 import { XR_API_VERSION_1_0 } from '../../generated/openxr.js';
 import { toNativePlan } from '../native/plan.js';
 import { openXrErrorFromCode, rethrowNative } from '../errors.js';
-import type { InstancePlan } from '../discovery/plan.js';
+import type { InstancePlan } from '../plan/plan.js';
 import { loadOpenXrAddon } from '../native/addon.js';
 import { checkCreateInstanceOptions } from './create-instance-options.js';
 // The typed API (issue 5): the methods below delegate to these modules.
@@ -19,7 +19,7 @@ import {
   type VulkanGraphics,
   type VulkanGraphicsOptions,
   type VulkanGraphicsRequirements,
-} from './vulkan-graphics.js';
+} from '../vulkan/graphics.js';
 import type { FormFactorName, XrTime } from './types.js';
 
 /** What xrCreateInstance gets: the native create info, with the debug messenger as a listener. */

@@ -1,6 +1,6 @@
 // The C ABI for native code in this process: discovery and policy run here, so the exported
 // xrCreateInstance works from a plan the application publishes.
-import type { InstancePlan } from '../discovery/plan.js';
+import type { InstancePlan } from '../plan/plan.js';
 import type { ExtensionProperty } from '../discovery/manifest.js';
 import type { ApiLayerProperties } from '../loader.js';
 import { toNativePlan } from '../native/plan.js';

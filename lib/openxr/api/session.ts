@@ -16,7 +16,7 @@ import { FrameQuery, type FrameQueryOptions } from './frame-query.js';
 import type { System } from './system.js';
 import type { Device } from '../../vulkan/api/device.js';
 import type { PhysicalDevice } from '../../vulkan/api/instance.js';
-import { Swapchain, swapchainCreateInfo, type SwapchainCreateOptions } from './swapchain.js';
+import { Swapchain, swapchainCreateInfo, type SwapchainCreateOptions } from '../vulkan/swapchain.js';
 import type { NativeProjectionLayer } from '../native/addon.js';
 import {
   ENVIRONMENT_BLEND_MODES,

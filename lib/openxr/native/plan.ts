@@ -2,7 +2,7 @@
 // and the runtime's own extension list asked of the native side.
 import type { NativeOpenXrPlan } from './addon.js';
 import { rethrowNative } from '../errors.js';
-import type { InstancePlan } from '../discovery/plan.js';
+import type { InstancePlan } from '../plan/plan.js';
 import type { ExtensionProperty } from '../discovery/manifest.js';
 import type { DiscoveredRuntime } from '../discovery/runtime-discovery.js';
 import { loadOpenXrAddon } from './addon.js';

@@ -23,7 +23,7 @@ import { expectedElf, readElfHeader } from '../doctor/elf.js';
 import type { Session } from '../../openxr/api/session.js';
 import type { SubmittedPixel } from '../../openxr/simulated-runtime.js';
 import { OpenXrError } from '../../openxr/errors.js';
-import type { VulkanGraphics } from '../../openxr/api/vulkan-graphics.js';
+import type { VulkanGraphics } from '../../openxr/vulkan/graphics.js';
 import { createLoader as createVulkanLoader, type VulkanLoader } from '../../vulkan/loader.js';
 import { publishVulkanPlan } from '../../vulkan/api/instance.js';
 import { provideProcessVulkanLoader, VulkanProcessLoaderError } from '../../vulkan/api/process-loader.js';

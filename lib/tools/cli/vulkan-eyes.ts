@@ -9,10 +9,10 @@
 import { performance } from 'node:perf_hooks';
 import type { FrameState, ProjectionLayer, Session } from '../../openxr/api/session.js';
 import type { Space } from '../../openxr/api/space.js';
-import type { Swapchain } from '../../openxr/api/swapchain.js';
+import type { Swapchain } from '../../openxr/vulkan/swapchain.js';
 import type { SubmittedPixel } from '../../openxr/simulated-runtime.js';
 import { VIEW_FLOATS } from '../../openxr/api/types.js';
-import type { VulkanGraphics } from '../../openxr/api/vulkan-graphics.js';
+import type { VulkanGraphics } from '../../openxr/vulkan/graphics.js';
 import type { CommandBuffer } from '../../vulkan/api/commands.js';
 import type { DescriptorSet, Fence, PipelineLayout, ComputePipeline } from '../../vulkan/api/device-objects.js';
 import { ACCESS, PIPELINE_STAGE, type Image } from '../../vulkan/api/image.js';

@@ -9,7 +9,7 @@ import { VulkanError } from '../errors.js';
 import { CommandBuffer, type ImageBarrier } from './commands.js';
 // VulkanBuffer is the typed API's buffer class (named Buffer in device-objects.ts until issue 11's rename).
 import { VulkanBuffer, checkSize, checkUint as uint, ComputePipeline, DescriptorSet, PipelineLayout } from './device-objects.js';
-import { toVulkanError } from './errors.js';
+import { toVulkanError } from '../errors.js';
 import { IMAGE_LAYOUTS, Image } from './image.js';
 import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
 

@@ -13,7 +13,7 @@ import {
   Semaphore,
   type DeviceOwner,
 } from './device-objects.js';
-import { toVulkanError, withVulkanErrors } from './errors.js';
+import { toVulkanError, withVulkanErrors } from '../errors.js';
 import { IMAGE_LAYOUTS, Image, type ImageLayoutName } from './image.js';
 import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
 import { vulkanCompute, type NativeVulkanCompute } from '../native/addon.js';

@@ -6,7 +6,7 @@
 import { constants as bufferConstants } from 'node:buffer';
 import { VulkanError } from '../errors.js';
 import { vulkanCompute, type DeviceChildKind, type NativeVulkanCompute } from '../native/addon.js';
-import { toVulkanError, withVulkanErrors } from './errors.js';
+import { toVulkanError, withVulkanErrors } from '../errors.js';
 import { IMAGE_LAYOUTS, type Image, type ImageLayoutName } from './image.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;

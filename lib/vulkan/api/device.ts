@@ -20,7 +20,7 @@ import {
   type DeviceOwner,
   type PushConstantRange,
 } from './device-objects.js';
-import { VulkanError, withVulkanErrors } from './errors.js';
+import { VulkanError, withVulkanErrors } from '../errors.js';
 import { Image } from './image.js';
 import { vulkanCompute } from '../native/addon.js';
 

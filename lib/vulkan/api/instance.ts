@@ -1,6 +1,6 @@
 // The Vulkan instance as the rest of the package sees it: built from a discovery plan, owning its
 // physical devices and devices. Use after destroy() throws VulkanError; wrong arguments TypeError.
-import type { VulkanInstancePlan } from '../discovery/plan.js';
+import type { VulkanInstancePlan } from '../plan/plan.js';
 import {
   loadVulkanAddon,
   type NativeVulkanCreateInfo,
@@ -9,7 +9,7 @@ import {
   type NativeVulkanPhysicalDevice,
 } from '../native/addon.js';
 import { Device, type DeviceCreateOptions } from './device.js';
-import { VulkanError, withVulkanErrors } from './errors.js';
+import { VulkanError, withVulkanErrors } from '../errors.js';
 import { toNativeVulkanPlan } from '../native/plan.js';
 import { vulkanCompute, type NativeMemoryProperties, type NativePhysicalDeviceLimits } from '../native/addon.js';
 import { namePhysicalDeviceFeatures, type PhysicalDeviceFeatures } from './physical-device-features.js';

@@ -1,6 +1,6 @@
 // A VulkanInstancePlan (discovery's output) flattened into what the native core reads.
 import { VK_EXTENSIONS } from '../../generated/vulkan.js';
-import type { VulkanInstancePlan } from '../discovery/plan.js';
+import type { VulkanInstancePlan } from '../plan/plan.js';
 import type { NativeVulkanPlan } from './addon.js';
 
 const knownInstanceExtensions: readonly string[] = Object.entries(VK_EXTENSIONS)

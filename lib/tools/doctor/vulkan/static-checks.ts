@@ -3,7 +3,7 @@
 // ELF class and machine, what is in force, and the probe job for each library.
 import type { VulkanDiagnostic } from '../../../vulkan/discovery/diagnostic.js';
 import type { VulkanDiscoveryState } from '../../../vulkan/discovery/discover.js';
-import { layerSymbols } from '../../../vulkan/discovery/instance-plan.js';
+import { layerSymbols } from '../../../vulkan/plan/instance-plan.js';
 import type { VulkanLayerKind } from '../../../vulkan/discovery/layer-manifest.js';
 import * as path from 'node:path';
 import type { ProbeJob } from '../protocol.js';

@@ -1,9 +1,9 @@
 // The plan handed to the native side: plain data saying what to load, in what order, and why.
 import type { LibraryPathKind } from '../../core/library-path.js';
-import type { EnabledLayerOrigin } from './layer-policy.js';
-import type { ApiLayerKind } from './manifest.js';
-import type { ExtensionCheck } from './extensions.js';
-import type { RuntimeSource } from './runtime-discovery.js';
+import type { EnabledLayerOrigin } from '../discovery/layer-policy.js';
+import type { ApiLayerKind } from '../discovery/manifest.js';
+import type { ExtensionCheck } from '../discovery/extensions.js';
+import type { RuntimeSource } from '../discovery/runtime-discovery.js';
 
 export interface PlannedRuntime {
   readonly manifestPath: string;

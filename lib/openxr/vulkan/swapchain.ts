@@ -3,7 +3,7 @@
 // destroyed). The per-frame calls (acquire, wait, release) pass at most one number.
 import { Image, type ImageOwner } from '../../vulkan/api/image.js';
 import type { Device } from '../../vulkan/api/device.js';
-import { callNative } from './handles.js';
+import { callNative } from '../api/handles.js';
 import type { NativeSwapchain } from '../native/addon.js';
 import { rethrowNative } from '../errors.js';
 

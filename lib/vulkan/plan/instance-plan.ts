@@ -1,11 +1,11 @@
 // planInstance(): the VulkanInstancePlan (plan.ts) for one vkCreateInstance — the drivers to load,
 // the layer chain with the symbols to look up, the device filters — from a discovery. Pure.
 import type { PlatformEnv } from '../../core/platform/platform.js';
-import { atLeastFileFormat } from './layer-manifest.js';
-import { readDeviceFilters } from './device-filters.js';
-import type { VulkanDiscoveryState } from './discover.js';
-import { resolveLayerChain, type EnabledVulkanLayer } from './layer-policy.js';
-import type { DiscoveredVulkanLayer } from './layer-discovery.js';
+import { atLeastFileFormat } from '../discovery/layer-manifest.js';
+import { readDeviceFilters } from '../discovery/device-filters.js';
+import type { VulkanDiscoveryState } from '../discovery/discover.js';
+import { resolveLayerChain, type EnabledVulkanLayer } from '../discovery/layer-policy.js';
+import type { DiscoveredVulkanLayer } from '../discovery/layer-discovery.js';
 import type { PlannedVulkanDriver, PlannedVulkanLayer, VulkanInstancePlan, VulkanPreInstanceFunctions } from './plan.js';
 
 export interface PlanInstanceOptions {

@@ -5,15 +5,15 @@
 // included), and the typed Vulkan API adopts the results.
 import { vkMakeApiVersion } from '../../generated/vulkan.js';
 import type { VulkanLoader } from '../../vulkan/loader.js';
-import type { PlanInstanceOptions } from '../../vulkan/discovery/instance-plan.js';
+import type { PlanInstanceOptions } from '../../vulkan/plan/instance-plan.js';
 import { adoptInstance, publishVulkanPlan, type Instance as VulkanInstance, type PhysicalDevice } from '../../vulkan/api/instance.js';
 import type { Device, DeviceCreateOptions } from '../../vulkan/api/device.js';
 import type { Queue } from '../../vulkan/api/commands.js';
-import { toVulkanError } from '../../vulkan/api/errors.js';
-import type { Instance } from './instance.js';
-import { instanceState } from './handles.js';
+import { toVulkanError } from '../../vulkan/errors.js';
+import type { Instance } from '../api/instance.js';
+import { instanceState } from '../api/handles.js';
 import { openXrErrorFromCode, rethrowNative } from '../errors.js';
-import type { System } from './system.js';
+import type { System } from '../api/system.js';
 import { processVulkanLoader } from '../../vulkan/api/process-loader.js';
 
 /** An XrVersion split into its parts. */
