@@ -1,11 +1,13 @@
 // What a Session offers about its input sources and play area beyond action state: bound sources
 // and their localized names, reference space bounds, hand trackers. Session's methods delegate
 // here, so session.ts stays about the session itself.
-import { nativeActionOf, type Action } from './action.js';
+import { nativeActionOf, nativeActionSetOf, type Action, type ActionSet } from './action.js';
 import { callNative, instanceState, nativeSessionOf, pathOf } from './handles.js';
-import { openXrErrorFromCode } from '../errors.js';
+import { openXrErrorFromCode, rethrowNative } from '../errors.js';
 import { HandTracker } from './hand-tracker.js';
-import type { Session } from './session.js';
+import type { ActiveActionSet, Session } from './session.js';
+import type { Instance } from './instance.js';
+import type { NativeSession } from '../native/addon.js';
 import { HANDS, INPUT_SOURCE_NAME_PARTS, REFERENCE_SPACE_TYPES, enumValue, type HandName, type InputSourceNamePart, type ReferenceSpaceTypeName } from './types.js';
 
 /** The extent of a reference space's bounds rectangle, metres (XrExtent2Df: width along X, height along Z). */
@@ -63,4 +65,43 @@ export function createHandTracker(session: Session, hand: HandName): HandTracker
   const s = instanceState(session.instance);
   const native = callNative(() => new s.api.OpenXrHandTracker(nativeSessionOf(session), value));
   return new HandTracker(session, native, hand);
+}
+
+/** xrAttachSessionActionSets (once per session). */
+export function attachActionSets(session: Session, native: NativeSession, actionSets: readonly ActionSet[]): void {
+  if (!Array.isArray(actionSets)) throw new TypeError('attachActionSets(actionSets: ActionSet[])');
+  const natives = actionSets.map((s) => nativeActionSetOf(s));
+  callNative(() => native.attachActionSets(natives));
+  for (const s of actionSets) s.attachedSession = session;
+}
+
+/** @internal xrSyncActions: the last array passed and its native form, reused while the caller reuses it. */
+export class ActionSync {
+  readonly #instance: Instance;
+  readonly #native: NativeSession;
+  #input: readonly (ActionSet | ActiveActionSet)[] | undefined;
+  #sets: ReturnType<typeof nativeActionSetOf>[] = [];
+  #paths: (bigint | undefined)[] = [];
+
+  constructor(instance: Instance, native: NativeSession) {
+    this.#instance = instance;
+    this.#native = native;
+  }
+
+  /** false when the session is not focused (XR_SESSION_NOT_FOCUSED). */
+  sync(actionSets: readonly (ActionSet | ActiveActionSet)[]): boolean {
+    if (actionSets !== this.#input) {
+      if (!Array.isArray(actionSets)) throw new TypeError('syncActions(actionSets: (ActionSet | { actionSet, subactionPath })[])');
+      this.#sets = actionSets.map((a) => nativeActionSetOf('actionSet' in a ? a.actionSet : a));
+      this.#paths = actionSets.map((a) =>
+        'actionSet' in a && a.subactionPath !== undefined ? pathOf(this.#instance, a.subactionPath) : undefined,
+      );
+      this.#input = actionSets;
+    }
+    try {
+      return this.#native.syncActions(this.#sets, this.#paths) === 0;
+    } catch (error) {
+      rethrowNative(error);
+    }
+  }
 }
