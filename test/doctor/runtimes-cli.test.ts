@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseRuntimesArgs } from '../../lib/tools/cli/runtimes.js';
 import type { ListedRuntime } from '../../lib/openxr/discovery/runtime-list.js';
-import type { ComponentReport } from '../../lib/tools/doctor/report.js';
+import type { ComponentReport } from '../../lib/tools/doctor/openxr/report.js';
 import { SIMULATED_RUNTIME_NAME, simulatedRuntime } from '../../lib/openxr/simulated-runtime.js';
 import { MONADO_PROCESS_ENV, monadoUnderTest } from '../helpers/openxr-runtimes.js';
 import { repoRoot } from '../helpers/paths.js';

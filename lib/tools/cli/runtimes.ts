@@ -4,9 +4,9 @@ import type { LogWriter } from '../../core/log.js';
 import { createHostPlatform } from '../../core/platform/host.js';
 import { formatDiagnostic } from '../../openxr/discovery/diagnostics.js';
 import { listRuntimes, type ListedRuntime } from '../../openxr/discovery/runtime-list.js';
-import { checkRuntimes, type RuntimeCheckReport } from '../doctor/check-runtimes.js';
+import { checkRuntimes, type RuntimeCheckReport } from '../doctor/openxr/check-runtimes.js';
 import { problemLines, statusLabel } from '../doctor/format.js';
-import type { ComponentReport } from '../doctor/report.js';
+import type { ComponentReport } from '../doctor/openxr/report.js';
 
 export const RUNTIMES_USAGE = `usage: khronos-loader runtimes [--json] [--check] [--all] [--timeout <ms>]
 

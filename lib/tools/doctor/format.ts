@@ -1,7 +1,11 @@
-// The doctor's report as text (one line per problem, with what to do about it) and as JSON.
-import type { ComponentReport, DoctorReport, Problem } from './report.js';
+// The doctor's report as text (one line per problem, with what to do about it) and as JSON,
+// whichever API; each API's format.ts writes its own component blocks.
+import type { ComponentStatus, DoctorReportOf, Problem } from './report.js';
 
-const STATUS: Readonly<Record<ComponentReport['status'], string>> = { ok: '[ok]     ', warning: '[warning]', broken: '[BROKEN] ' };
+/** What every API's component entry has that the text report reads. */
+type ComponentLike = { readonly status: ComponentStatus; readonly inForce: boolean; readonly problems: readonly Problem[] };
+
+const STATUS: Readonly<Record<ComponentStatus, string>> = { ok: '[ok]     ', warning: '[warning]', broken: '[BROKEN] ' };
 
 function cause(p: Problem): string {
   const where = `${p.why.file}${p.why.field ? ` [${p.why.field}]` : ''}${p.why.symbol ? ` (symbol ${p.why.symbol})` : ''}`;
@@ -15,19 +19,13 @@ export function problemLines(p: Problem, indent: string): string[] {
   return [`${indent}${p.severity === 'error' ? 'error' : 'warning'}: ${p.what}`, `${indent}  why: ${why}`, `${indent}  fix: ${p.fix}`];
 }
 
-function title(c: ComponentReport): string {
-  if (c.kind === 'runtime') return `runtime ${c.name}`;
-  if (c.kind === 'manifest') return `manifest ${c.manifestPath}`;
-  return `${c.layerKind ?? 'API'} layer ${c.name}`;
-}
-
 /** "[ok]     ", "[warning]", "[BROKEN] ". */
-export function statusLabel(status: ComponentReport['status']): string {
+export function statusLabel(status: ComponentStatus): string {
   return STATUS[status];
 }
 
 /** The last line: broken (and what), or OK with how many problems elsewhere. */
-export function verdictLine<C extends Pick<ComponentReport, 'status' | 'inForce' | 'problems'>>(components: readonly C[], generalProblems: number, title: (c: C) => string, api: string): string {
+export function verdictLine<C extends ComponentLike>(components: readonly C[], generalProblems: number, title: (c: C) => string, api: string): string {
   const broken = components.filter((c) => c.status === 'broken');
   const brokenInForce = broken.filter((c) => c.inForce);
   const problems = components.reduce((n, c) => n + c.problems.length, generalProblems);
@@ -36,26 +34,9 @@ export function verdictLine<C extends Pick<ComponentReport, 'status' | 'inForce'
   return 'OK: no problems found.';
 }
 
-function componentLines(c: ComponentReport): string[] {
-  const head = `${STATUS[c.status]} ${title(c)}${c.inForce ? ' (in force)' : ''}`;
-  const out = [head];
-  if (c.manifestPath && c.kind !== 'manifest') out.push(`            manifest: ${c.manifestPath}`);
-  if (c.libraryPath) out.push(`            library:  ${c.libraryPath}`);
-  out.push(`            in force: ${c.inForce ? 'yes' : 'no'} — ${c.inForceReason}`);
-  if (c.negotiated) {
-    const n = c.negotiated;
-    out.push(`            negotiated: loader interface ${n.interfaceVersion}, OpenXR ${n.apiVersion}`);
-    if (n.extensions) out.push(`            extensions: ${n.extensions.length ? n.extensions.map((e) => `${e.name} v${e.extensionVersion}`).join(', ') : 'none'}`);
-  } else if (!c.probe.ran) {
-    out.push(`            not loaded: ${c.probe.reason}`);
-  }
-  for (const p of c.problems) out.push(...problemLines(p, '            '));
-  return out;
-}
-
 /** The whole text report, whichever API: the header, one block per component, the other problems, the verdict. */
-export function formatReport<C extends Pick<ComponentReport, 'status' | 'inForce' | 'problems'>>(
-  r: Pick<DoctorReport, 'platform' | 'general' | 'timeoutMs'> & { readonly components: readonly C[] },
+export function formatReport<C extends ComponentLike>(
+  r: Pick<DoctorReportOf<string, C>, 'platform' | 'general' | 'timeoutMs' | 'components'>,
   api: string,
   blockOf: (c: C) => string[],
   titleOf: (c: C) => string,
@@ -73,10 +54,6 @@ export function formatReport<C extends Pick<ComponentReport, 'status' | 'inForce
   return out.join('\n') + '\n';
 }
 
-export function formatDoctorReport(r: DoctorReport): string {
-  return formatReport(r, 'OpenXR', componentLines, title);
-}
-
-export function doctorReportJson(r: Pick<DoctorReport, 'api'> | { readonly api: 'vulkan' }): string {
+export function doctorReportJson(r: { readonly api: 'openxr' | 'vulkan' }): string {
   return JSON.stringify(r, null, 2) + '\n';
 }

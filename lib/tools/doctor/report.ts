@@ -1,8 +1,7 @@
-// The doctor's report model: one entry per component (the active runtime, each API layer, each
-// manifest that could not be used), each with its problems — what is wrong, why (file, field or
-// symbol, reason) and what to do about it — and whether it is "in force", i.e. whether every
-// OpenXR application started now would load it.
-import type { ApiLayerKind } from '../../openxr/discovery/manifest.js';
+// The doctor's report model, whichever API: one entry per component (a runtime or driver, each
+// layer, each manifest that could not be used), each with its problems — what is wrong, why (file,
+// field or symbol, reason) and what to do about it — and whether it is "in force", i.e. whether
+// every application started now would load it. Each API's report.ts names its own kinds.
 
 export type ProblemSeverity = 'error' | 'warning';
 
@@ -32,16 +31,6 @@ export interface Problem {
 export type ComponentKind = 'runtime' | 'api-layer' | 'manifest';
 export type ComponentStatus = 'ok' | 'warning' | 'broken';
 
-/** What the child process learnt by loading and negotiating. */
-export interface NegotiationSummary {
-  readonly interfaceVersion: number;
-  readonly apiVersion: string;
-  /** Runtimes: their own instance extensions (when they could be listed). */
-  readonly extensions?: readonly { readonly name: string; readonly extensionVersion: number }[];
-  /** Runtimes probed with an instance: XrInstanceProperties' runtimeName and runtimeVersion. */
-  readonly runtimeName?: string;
-  readonly runtimeVersion?: string;
-}
 
 /** One checked component, whatever the API: its kinds, layer kinds and negotiation facts are the API's. */
 export interface ComponentReportOf<Kind extends string, LayerKind extends string, Negotiation> {
@@ -79,8 +68,6 @@ export interface DoctorReportOf<Api extends string, Component> {
   readonly exitCode: 0 | 1;
 }
 
-export type ComponentReport = ComponentReportOf<ComponentKind, ApiLayerKind, NegotiationSummary>;
-export type DoctorReport = DoctorReportOf<'openxr', ComponentReport>;
 
 export function componentStatus(problems: readonly Problem[]): ComponentStatus {
   if (problems.some((p) => p.severity === 'error')) return 'broken';
@@ -89,7 +76,7 @@ export function componentStatus(problems: readonly Problem[]): ComponentStatus {
 }
 
 /** The report's verdict: broken when something in force is broken. */
-export function verdict(components: readonly Pick<ComponentReport, 'inForce' | 'status'>[]): { broken: boolean; exitCode: 0 | 1 } {
+export function verdict(components: readonly { readonly inForce: boolean; readonly status: ComponentStatus }[]): { broken: boolean; exitCode: 0 | 1 } {
   const broken = components.some((c) => c.inForce && c.status === 'broken');
   return { broken, exitCode: broken ? 1 : 0 };
 }

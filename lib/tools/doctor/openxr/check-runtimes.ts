@@ -3,12 +3,14 @@
 // its own (run-probes.ts), where an instance is also created on it for its own name and version;
 // the answer is read by the doctor's own rules (probe-problems.ts). Never throws for anything a
 // manifest or a library does.
-import type { ListedRuntime } from '../../openxr/discovery/runtime-list.js';
+import type { ListedRuntime } from '../../../openxr/discovery/runtime-list.js';
 import { reportComponent } from './probe-problems.js';
-import type { ProbeJob } from './protocol.js';
-import { verdict, type ComponentReport } from './report.js';
-import { DEFAULT_PROBE_TIMEOUT_MS, runProbes } from './run-probes.js';
-import { diagnosticProblem, loadablePath, withLibraryChecks, type ComponentDraft } from './static-checks.js';
+import type { ProbeJob } from '../protocol.js';
+import { verdict } from '../report.js';
+import type { ComponentReport } from './report.js';
+import { DEFAULT_PROBE_TIMEOUT_MS, runProbes } from '../run-probes.js';
+import { diagnosticProblem, type ComponentDraft } from './static-checks.js';
+import { loadablePath, withLibraryChecks } from '../static-checks.js';
 
 export interface CheckRuntimesOptions {
   /** Per runtime, from the moment the child starts loading it (default 5000 ms). */
