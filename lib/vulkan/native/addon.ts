@@ -4,7 +4,7 @@
 import type { AndroidLayerIntrospection } from '../../core/platform/platform.js';
 import { loadNativeAddon } from '../../core/native/load.js';
 
-/** The plan as the native side takes it (flattened from a VulkanInstancePlan by api/native-plan.ts). */
+/** The plan as the native side takes it (flattened from a VulkanInstancePlan by native/plan.ts). */
 export interface NativeVulkanPlan {
   readonly drivers: readonly {
     readonly manifestPath: string;
