@@ -6,7 +6,7 @@ const { existsSync } = require('node:fs');
 const path = require('node:path');
 
 if (!existsSync(path.join(__dirname, 'lib'))) {
-  import('./dist/native-binary.js').then((binary) => {
+  import('./dist/core/native/binary.js').then((binary) => {
     const target = binary.currentNativeTarget();
     if (!binary.hasPrebuild(target, binary.availablePrebuilds(__dirname))) {
       process.stderr.write(`${binary.missingPrebuildMessage(target, binary.availablePrebuilds(__dirname), __dirname)}\n`);

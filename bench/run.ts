@@ -22,20 +22,20 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findKhronosLoader, khronosLoaderPackageVersion } from '../lib/bench/khronos-loader-side.js';
-import { formatBenchMarkdown, renderBenchChart } from '../lib/bench/report.js';
-import { runOpenXrBench, type BenchRow, type Cell, type OpenXrBenchOptions, type OpenXrBenchResult } from '../lib/bench/run-openxr-bench.js';
+import { findKhronosLoader, khronosLoaderPackageVersion } from '../lib/tools/bench/khronos-loader-side.js';
+import { formatBenchMarkdown, renderBenchChart } from '../lib/tools/bench/report.js';
+import { runOpenXrBench, type BenchRow, type Cell, type OpenXrBenchOptions, type OpenXrBenchResult } from '../lib/tools/bench/run-openxr-bench.js';
 import { discover } from '../lib/openxr/discovery/discover.js';
-import { runDemo, type DemoResult } from '../lib/cli/demo.js';
+import { runDemo, type DemoResult } from '../lib/tools/cli/demo.js';
 import { monadoHeadlessEnv, monadoManifestPath } from '../lib/openxr/monado-headless.js';
-import { packageRoot } from '../lib/native.js';
-import type { Summary } from '../lib/bench/stats.js';
-import { BENCH_GLIBC_TUNABLES, runVulkanBench, SYSTEM_EXPLICIT_LAYER_FOLDER, khronosVulkanLoaderPackageVersion, type VulkanBenchResult } from '../lib/bench/run-vulkan-bench.js';
-import { formatVulkanBenchMarkdown, vulkanTargets, vulkanTrampolineTally } from '../lib/bench/vulkan-report.js';
-import { lookConfidence, TRAMPOLINE_MARGIN } from '../lib/bench/vulkan-verdict.js';
-import { formatRecordBenchMarkdown, RECORD_DEFAULT_FRAMES, recordTargets, runRecordBench } from '../lib/bench/run-vulkan-record-bench.js';
-import { formatFrameBenchMarkdown, frameTargets, runFrameBench, type FrameBenchResult } from '../lib/bench/frame-bench.js';
-import { formatGeneratedBench, measureGeneratedBesideHandWritten } from '../lib/bench/generated-commands.js';
+import { packageRoot } from '../lib/core/native/load.js';
+import type { Summary } from '../lib/tools/bench/stats.js';
+import { BENCH_GLIBC_TUNABLES, runVulkanBench, SYSTEM_EXPLICIT_LAYER_FOLDER, khronosVulkanLoaderPackageVersion, type VulkanBenchResult } from '../lib/tools/bench/run-vulkan-bench.js';
+import { formatVulkanBenchMarkdown, vulkanTargets, vulkanTrampolineTally } from '../lib/tools/bench/vulkan-report.js';
+import { lookConfidence, TRAMPOLINE_MARGIN } from '../lib/tools/bench/vulkan-verdict.js';
+import { formatRecordBenchMarkdown, RECORD_DEFAULT_FRAMES, recordTargets, runRecordBench } from '../lib/tools/bench/run-vulkan-record-bench.js';
+import { formatFrameBenchMarkdown, frameTargets, runFrameBench, type FrameBenchResult } from '../lib/tools/bench/frame-bench.js';
+import { formatGeneratedBench, measureGeneratedBesideHandWritten } from '../lib/tools/bench/generated-commands.js';
 import { createHostPlatform } from '../lib/core/platform/host.js';
 import { createLoader } from '../lib/openxr/loader.js';
 import { simulatedRuntime } from '../lib/openxr/simulated-runtime.js';
@@ -249,7 +249,7 @@ const FRAME_END = '<!-- frame-bench:end -->';
 
 /** Part 5: frame queries (issue 14), one table per runtime, the targets judged on each. */
 function frameSection(testRuntime: string): string {
-  // Short runs, many of them: on a shared machine most runs then go unpreempted (lib/bench/frame-bench.ts).
+  // Short runs, many of them: on a shared machine most runs then go unpreempted (lib/tools/bench/frame-bench.ts).
   const locatesPerRun = iterations(40_000);
   const runs: FrameBenchResult[] = [];
   const bench = (manifestPath: string, label: string) => {

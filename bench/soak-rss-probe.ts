@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import koffi from 'koffi';
 import { createLinuxPlatform } from '../lib/core/platform/linux.js';
-import { loadNativeAddon } from '../lib/native.js';
+import { loadNativeAddon } from '../lib/core/native/load.js';
 import { createPassthroughLayers } from '../lib/openxr/bundled-layers.js';
 import { createInstanceFromPlan } from '../lib/openxr/api/instance.js';
 import { createLoader } from '../lib/openxr/loader.js';

@@ -24,7 +24,7 @@ import { createPassthroughLayers } from '../lib/openxr/bundled-layers.js';
 import { createLoader } from '../lib/openxr/loader.js';
 import { runFrameLoop } from '../lib/openxr/api/frame-loop.js';
 import { simulatedRuntime } from '../lib/openxr/simulated-runtime.js';
-import { packageRoot } from '../lib/native.js';
+import { packageRoot } from '../lib/core/native/load.js';
 import { tsWorker } from '../test/openxr-api/fixtures/ts-worker.js';
 
 const scale = Number(process.env.KL_SOAK_SCALE ?? 1);

@@ -14,5 +14,5 @@ cd /tmp/gpu-app   # where setup.sh installed the package on the device machine
 cp -r "$root/.gpu/app/examples" .
 nvidia-smi -L || true
 date -u
-node node_modules/khronos-loader/dist/cli/main.js info vulkan
+node node_modules/khronos-loader/dist/tools/cli/main.js info vulkan
 for i in 1 2 3; do node examples/compute.mjs; done

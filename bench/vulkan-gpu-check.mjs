@@ -5,7 +5,7 @@
 //   sh bench/vulkan-gpu-run.sh    (prints and writes $OUT/gpu-check.txt)
 import { readFileSync } from 'node:fs';
 import { createInstanceFromPlan, instanceExtensionsOfPlan } from '../dist/vulkan/api/index.js';
-import { loadNativeAddon } from '../dist/native.js';
+import { loadNativeAddon } from '../dist/core/native/load.js';
 
 loadNativeAddon().setLogHandler((level, source, message) => console.log(`[log ${level} ${source}] ${message}`));
 const manifest = process.argv[2];

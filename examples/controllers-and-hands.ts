@@ -12,6 +12,7 @@
 import { pathToFileURL } from 'node:url';
 import {
   createLoader,
+  drainHapticEvents,
   runFrameLoop,
   simulatedRuntime,
   HAND_JOINT_COUNT,
@@ -129,7 +130,7 @@ async function main(): Promise<void> {
   console.log(`${s.frames} frames; moved to (${s.position[0]?.toFixed(2)}, ${s.position[1]?.toFixed(2)}); ${s.shots} shots`);
   console.log(`hands tracked in ${s.handFrames[0]} and ${s.handFrames[1]} frames; closest pinch ${s.closestPinch.map((d) => (d === Infinity ? '-' : `${(d * 100).toFixed(1)} cm`)).join(' and ')}`);
   try {
-    console.log(`the runtime felt ${session.drainHapticEvents().filter((e) => !e.stopped).length} haptic pulses`);
+    console.log(`the runtime felt ${drainHapticEvents(session).filter((e) => !e.stopped).length} haptic pulses`);
   } catch {
     // Only the simulated runtime keeps a record of haptics.
   }

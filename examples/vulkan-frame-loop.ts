@@ -7,7 +7,7 @@
 //   npx tsx examples/vulkan-frame-loop.ts
 //
 // Point XR_RUNTIME_JSON at another runtime to run there; VK_DRIVER_FILES picks the Vulkan driver.
-import { createLoader, runFrameLoop, simulatedRuntime, VIEW_FLOATS, type ProjectionLayer, type Swapchain } from 'khronos-loader/openxr';
+import { createLoader, drainSubmittedPixels, runFrameLoop, simulatedRuntime, VIEW_FLOATS, type ProjectionLayer, type Swapchain } from 'khronos-loader/openxr';
 import { createLoader as createVulkanLoader, provideProcessVulkanLoader, publishVulkanPlan, ACCESS, PIPELINE_STAGE, type ImageBarrier } from 'khronos-loader/vulkan';
 
 process.env.XR_RUNTIME_JSON ??= simulatedRuntime();
@@ -95,7 +95,7 @@ console.log(`${stats.rendered} frames rendered, ${stats.missed} missed`);
 
 // The simulated runtime read back the centre of every eye image it was given.
 try {
-  const received = session.drainSubmittedPixels();
+  const received = drainSubmittedPixels(session);
   console.log(`the runtime received ${received.length / 2} frames; the last left eye was [${received.at(-2)?.bytes.join(', ')}]`);
 } catch {
   console.log('(this runtime does not report what it received)');

@@ -1,16 +1,16 @@
 // The package entry. Importing it loads the native addon (prebuilt, or the local build in a
 // source checkout) and connects its log records to `loaderLog`.
-import { loadNativeAddon } from './native.js';
+import { loadNativeAddon } from './core/native/load.js';
 
 const addon = loadNativeAddon();
 
 export * as openxr from './openxr/index.js';
 export * as vulkan from './vulkan/index.js';
-export { PrebuildMissingError, type NativeTarget } from './native-binary.js';
+export { PrebuildMissingError, type NativeTarget } from './core/native/binary.js';
 export { loaderLog, type LogLevel, type LogRecord } from './core/log.js';
-export { doctor, doctorVulkan, type DoctorOptions, type VulkanDoctorOptions } from './doctor/index.js';
-export type { DoctorReport } from './doctor/report.js';
-export type { VulkanDoctorReport } from './doctor/vulkan/report.js';
+export { doctor, doctorVulkan, type DoctorOptions, type VulkanDoctorOptions } from './tools/doctor/index.js';
+export type { DoctorReport } from './tools/doctor/openxr/report.js';
+export type { VulkanDoctorReport } from './tools/doctor/vulkan/report.js';
 
 export interface NativeInfo {
   /** The N-API version the addon was built for (one binary serves every Node >= 20). */

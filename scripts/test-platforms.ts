@@ -199,7 +199,7 @@ function linuxArm64Checks(consumer: string): void {
   });
 
   check('linux-arm64: npx khronos-loader demo runs on the simulated runtime (qemu-user)', () => {
-    const cli = path.join(consumer, 'node_modules/khronos-loader/dist/cli/main.js');
+    const cli = path.join(consumer, 'node_modules/khronos-loader/dist/tools/cli/main.js');
     // This machine's Debian core_validation layer is an x86-64 library: the arm64 demo leaves it out.
     const report = JSON.parse(emulated([cli, 'demo', '--seconds', '2', '--json'], consumer)) as { frames: number; rendered: number; hz: number; coreValidation: string };
     if (existsSync(HOST_CORE_VALIDATION) && report.coreValidation !== 'not installed') {
@@ -349,7 +349,7 @@ function win32Checks(consumer: string): void {
   });
 
   check('win32-x64: npx khronos-loader demo runs on the simulated runtime DLL (wine)', () => {
-    const cli = windowsPath(path.join(packageDir, 'dist/cli/main.js'));
+    const cli = windowsPath(path.join(packageDir, 'dist/tools/cli/main.js'));
     const report = JSON.parse(wine.run([nodeExe, cli, 'demo', '--seconds', '2', '--json'], consumer)) as { runtimeName: string; frames: number; rendered: number; hz: number; passthroughLayers: string };
     if (!(report.rendered > 0) || !report.runtimeName.includes('simulated')) throw new Error(`no frame rendered: ${JSON.stringify(report)}`);
     // Paced by the runtime's xrWaitFrame: about 2 s worth of frames, not as many as the CPU can run.

@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { sharedLibraryFileName } from '../core/shared-library-name.js';
-import { nativeArtifactDir } from '../native.js';
+import { nativeArtifactDir } from '../core/native/load.js';
 
 export const PASSTHROUGH_LAYER_LIBRARY = sharedLibraryFileName('khronos_layer_passthrough');
 export const PASSTHROUGH_LAYER_PREFIX = 'XR_APILAYER_KHRONOSLOADER_passthrough';

@@ -1,11 +1,11 @@
 // The generated OpenXR bindings: every command of xr.xml (core 1.0, 1.1 and the extensions the
 // generator selects) as a function over plain objects. The functions are built from the command
 // list; the native side (native/napi/openxr_commands.cc) marshals through generated tables.
-import { loadNativeAddon } from '../native.js';
 import { XR_GENERATED_COMMANDS, type XrCommands } from '../generated/openxr-commands.js';
 import type { Instance } from './api/instance.js';
 import { nativeInstanceOf } from './api/handles.js';
-import { rethrowNative } from './api/native-instance.js';
+import { rethrowNative } from './errors.js';
+import { loadOpenXrAddon } from './native/addon.js';
 
 export type * from '../generated/openxr-commands.js';
 export { XR_GENERATED_COMMANDS };
@@ -27,7 +27,7 @@ export type OpenXrCommands = XrCommands & { readonly instanceHandle: bigint | nu
  * before anything reaches native code, for a command of an extension the instance did not enable.
  */
 export function openXrCommands(instance?: Instance | bigint): OpenXrCommands {
-  const addon = loadNativeAddon();
+  const addon = loadOpenXrAddon();
   let native;
   try {
     native = new addon.OpenXrCommands(instance === undefined || typeof instance === 'bigint' ? instance : nativeInstanceOf(instance));

@@ -18,7 +18,7 @@ export type { DiscoveredRuntime, RuntimeSource } from './discovery/runtime-disco
 export type { EnabledLayer, EnabledLayerOrigin, LayerState } from './discovery/layer-policy.js';
 export type { ApiLayerKind, ExtensionProperty } from './discovery/manifest.js';
 export type { LibraryPathKind } from '../core/library-path.js';
-export type { InstancePlan, PlannedApiLayer, PlannedRuntime } from './discovery/plan.js';
+export type { InstancePlan, PlannedApiLayer, PlannedRuntime } from './plan/plan.js';
 export { LOADER_EXTENSIONS } from './discovery/extensions.js';
 
 // The typed API (NODE-1..5).
@@ -37,10 +37,9 @@ export {
   type SessionEvents,
   type VulkanSessionBinding,
 } from './api/session.js';
-// XR_KHR_vulkan_enable2 (issue 11): the Vulkan objects made through the runtime, and swapchains.
-export { Swapchain, SWAPCHAIN_USAGE, type SwapchainCreateOptions, type SwapchainUsageName } from './api/swapchain.js';
-export type { VulkanGraphics, VulkanGraphicsOptions, VulkanGraphicsRequirements, XrVersionParts } from './api/vulkan-graphics.js';
-export type { SubmittedPixel } from './api/native-api.js';
+// XR_KHR_vulkan_enable2: the Vulkan objects made through the runtime, and swapchains.
+export { Swapchain, SWAPCHAIN_USAGE, type SwapchainCreateOptions, type SwapchainUsageName } from './vulkan/swapchain.js';
+export type { VulkanGraphics, VulkanGraphicsOptions, VulkanGraphicsRequirements, XrVersionParts } from './vulkan/graphics.js';
 export { Space, type SpaceKind } from './api/space.js';
 export {
   FrameQuery,
@@ -65,9 +64,9 @@ export {
   type Vector2fActionState,
   MIN_HAPTIC_DURATION,
 } from './api/action.js';
-// XR_EXT_hand_tracking, haptics record, bounds (issue 18).
+// XR_EXT_hand_tracking, reference space bounds.
 export { HandTracker } from './api/hand-tracker.js';
-export type { HapticEvent, SpaceBounds } from './api/session-input.js';
+export type { SpaceBounds } from './api/session-input.js';
 export type { EventIteratorOptions, OpenXrEvent } from './api/events.js';
 export { describeFrameLoopMode, runFrameLoop, type FrameLoopMode, type FrameLoopOptions, type FrameLoopStats } from './api/frame-loop.js';
 export {
@@ -97,7 +96,15 @@ export {
   type SessionStateName,
   type ViewConfigurationTypeName,
 } from './api/types.js';
-export { simulatedRuntime, type SimulatedRuntimeOptions } from './simulated-runtime.js';
+// The simulated runtime: its manifest, and the records only it keeps (eye images, haptics).
+export {
+  drainHapticEvents,
+  drainSubmittedPixels,
+  simulatedRuntime,
+  type HapticEvent,
+  type SimulatedRuntimeOptions,
+  type SubmittedPixel,
+} from './simulated-runtime.js';
 export { createPassthroughLayers, type PassthroughLayerSet } from './bundled-layers.js';
 export { createInstanceFromPlan } from './api/instance.js';
 export { publishOpenXrPlan, type PublishedLists } from './api/publish-plan.js';

@@ -3,17 +3,19 @@
 import { createContext, type DiscoveryOptions } from './discovery/context.js';
 import { discoverWith, resolvePlatform, type DiscoveryResult } from './discovery/discover.js';
 import { OpenXrError } from './errors.js';
-import { checkRequestedExtensions, layersInForce, mergeExtensions, nullLayerExtensionList } from './discovery/extensions.js';
+import { layersInForce, mergeExtensions, nullLayerExtensionList } from './discovery/extensions.js';
 import type { DiscoveredApiLayer } from './discovery/layer-discovery.js';
 import { resolveEnabledLayers, type EnabledLayer } from './discovery/layer-policy.js';
 import type { ExtensionProperty } from './discovery/manifest.js';
-import type { InstancePlan } from './discovery/plan.js';
-import type { DiscoveredRuntime } from './discovery/runtime-discovery.js';
+import type { InstancePlan } from './plan/plan.js';
+import { planInstance, requireRuntime, type PlanInstanceRequest, type RuntimeExtensionProvider } from './plan/instance-plan.js';
 import { resolveRuntimeChoice } from './discovery/runtime-choice.js';
 import { createInstanceFromPlan, type CreateInstanceOptions, type Instance } from './api/instance.js';
 import { checkCreateInstanceOptions } from './api/create-instance-options.js';
 import { publishOpenXrPlan } from './api/publish-plan.js';
-import { nativeRuntimeExtensions } from './api/native-instance.js';
+import { nativeRuntimeExtensions } from './native/plan.js';
+
+export type { PlanInstanceRequest, RuntimeExtensionProvider };
 
 export interface ApiLayerProperties {
   readonly layerName: string;
@@ -24,9 +26,6 @@ export interface ApiLayerProperties {
   readonly description: string;
 }
 
-/** Answers the runtime's own instance extensions (the native side loads the runtime to ask it). */
-export type RuntimeExtensionProvider = (runtime: DiscoveredRuntime) => readonly ExtensionProperty[];
-
 export interface LoaderOptions extends DiscoveryOptions {
   runtimeExtensions?: RuntimeExtensionProvider;
   /**
@@ -35,13 +34,6 @@ export interface LoaderOptions extends DiscoveryOptions {
    * No environment variable is touched, so other loaders keep theirs; XR_RUNTIME_JSON is not used.
    */
   runtime?: string;
-}
-
-export interface PlanInstanceRequest {
-  readonly enabledApiLayerNames?: readonly string[];
-  readonly enabledExtensionNames?: readonly string[];
-  /** The runtime's extension list when already known (else the loader's provider is asked, if any). */
-  readonly runtimeExtensions?: readonly ExtensionProperty[];
 }
 
 export interface OpenXrLoader {
@@ -84,14 +76,6 @@ export function createLoader(options: LoaderOptions = {}): OpenXrLoader {
   const runtimeChoice = options.runtime === undefined ? undefined : resolveRuntimeChoice(createContext(platform, { ...options, command: 'createLoader' }), options.runtime);
   const run = (command: string): DiscoveryResult => discoverWith(createContext(platform, { ...options, command }), runtimeChoice);
 
-  const requireRuntime = (d: DiscoveryResult): DiscoveredRuntime => {
-    if (!d.runtime) throw new OpenXrError('XR_ERROR_RUNTIME_UNAVAILABLE', d.runtimeUnavailableReason ?? 'no active runtime');
-    if (d.runtime.libraryExists === false) {
-      throw new OpenXrError('XR_ERROR_RUNTIME_UNAVAILABLE', `the runtime library ${d.runtime.libraryPath} (from ${d.runtime.manifestPath}) does not exist`);
-    }
-    return d.runtime;
-  };
-
   return {
     discover: () => run(''),
     enumerateApiLayerProperties() {
@@ -120,55 +104,7 @@ export function createLoader(options: LoaderOptions = {}): OpenXrLoader {
       return resolveEnabledLayers(d.apiLayers, d.enableApiLayers, requested);
     },
     planInstance(request = {}) {
-      const d = run('xrCreateInstance');
-      const decisions: string[] = [];
-      const runtime = requireRuntime(d);
-      decisions.push(`runtime ${runtime.manifestPath}: ${runtime.reason}`);
-      const enabled = resolveEnabledLayers(d.apiLayers, d.enableApiLayers, request.enabledApiLayerNames ?? []);
-      for (const e of enabled) decisions.push(`layer ${e.layer.name} (${e.layer.kind}, ${e.layer.manifestPath}): ${e.reason}`);
-      const runtimeExtensions = request.runtimeExtensions ?? (options.runtimeExtensions ? options.runtimeExtensions(runtime) : undefined);
-      const requestedExtensions = request.enabledExtensionNames ?? [];
-      const { checks, missing } = checkRequestedExtensions(
-        requestedExtensions,
-        enabled.map((e) => e.layer),
-        runtimeExtensions,
-      );
-      if (missing.length > 0) {
-        throw new OpenXrError(
-          'XR_ERROR_EXTENSION_NOT_PRESENT',
-          `extension${missing.length > 1 ? 's' : ''} ${missing.join(', ')} provided by neither the runtime nor an enabled API layer`,
-        );
-      }
-      for (const c of checks) {
-        decisions.push(
-          c.providedBy.length
-            ? `extension ${c.name}: provided by ${c.providedBy.join(', ')}`
-            : `extension ${c.name}: left to the runtime to check (its extension list is not known yet)`,
-        );
-      }
-      return {
-        runtime: {
-          manifestPath: runtime.manifestPath,
-          libraryPath: runtime.libraryPath,
-          libraryPathKind: runtime.libraryPathKind,
-          negotiateFunctionName: runtime.negotiateFunctionName,
-          reason: runtime.reason,
-          source: runtime.source,
-        },
-        apiLayers: enabled.map((e) => ({
-          name: e.layer.name,
-          kind: e.layer.kind,
-          origin: e.origin,
-          manifestPath: e.layer.manifestPath,
-          libraryPath: e.layer.libraryPath,
-          libraryPathKind: e.layer.libraryPathKind,
-          negotiateFunctionName: e.layer.negotiateFunctionName,
-          reason: e.reason,
-        })),
-        enabledExtensionNames: [...requestedExtensions],
-        extensions: checks,
-        decisions,
-      };
+      return planInstance(run('xrCreateInstance'), request, options.runtimeExtensions);
     },
     createInstance(createOptions) {
       checkCreateInstanceOptions(createOptions, 'createInstance(options)');

@@ -1,4 +1,5 @@
-// The simulated OpenXR runtime that ships with the package (native/simxr/): where its manifest is.
+// The simulated OpenXR runtime that ships with the package (native/simxr/): where its manifest is,
+// and what only it answers (the records of the eye images and haptic feedback it received).
 //
 // The runtime library sits beside the addon binary node-gyp-build picks: build/Release in a
 // source checkout (where CMake also writes khronos_simxr.json beside it), prebuilds/<platform>-<arch>
@@ -10,7 +11,11 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import os from 'node:os';
 import path from 'node:path';
 import { sharedLibraryFileName } from '../core/shared-library-name.js';
-import { nativeArtifactDir } from '../native.js';
+import { loadNativeAddon, nativeArtifactDir } from '../core/native/load.js';
+import { callNative, instanceState, nativeSessionOf } from './api/handles.js';
+import type { Session } from './api/session.js';
+import type { XrTime } from './api/types.js';
+import type { NativeSession } from './native/addon.js';
 
 export const SIMULATED_RUNTIME_LIBRARY = sharedLibraryFileName('khronos_simxr');
 export const SIMULATED_RUNTIME_MANIFEST = 'khronos_simxr.json';
@@ -69,4 +74,78 @@ export function simulatedRuntime(options: SimulatedRuntimeOptions = {}): string 
   writeFileSync(temporary, `${JSON.stringify(manifest, null, 2)}\n`);
   renameSync(temporary, manifestPath);
   return manifestPath;
+}
+
+/** The simulated runtime's record of one haptic call reaching one output (native/simxr/include/simxr_haptics.h). */
+interface NativeHapticEvent {
+  readonly time: bigint;
+  readonly source: bigint;
+  readonly action: bigint;
+  readonly duration: bigint;
+  readonly frequency: number;
+  readonly amplitude: number;
+  readonly stopped: boolean;
+}
+
+/** The simulated runtime's record of one submitted eye image's centre texel (native/simxr/include/simxr_readback.h). */
+export interface SubmittedPixel {
+  readonly frameIndex: number;
+  readonly displayTime: bigint;
+  readonly viewIndex: number;
+  /** The swapchain's VkFormat. */
+  readonly format: number;
+  /** The texel's 4 bytes as stored (R,G,B,A for R8G8B8A8_*, B,G,R,A for B8G8R8A8_*). */
+  readonly bytes: readonly [number, number, number, number];
+}
+
+/** The simulated runtime's record of one haptic call reaching one output (native/simxr/include/simxr_haptics.h). */
+export interface HapticEvent {
+  /** The session's frame time when the call came. */
+  readonly time: XrTime;
+  /** The output, e.g. '/user/hand/left/output/haptic'. */
+  readonly source: string;
+  /** The XrAction handle the call named. */
+  readonly action: bigint;
+  /** ns as given (-1n: XR_MIN_HAPTIC_DURATION); 0n for a stop. */
+  readonly duration: XrTime;
+  readonly frequency: number;
+  readonly amplitude: number;
+  /** true for xrStopHapticFeedback. */
+  readonly stopped: boolean;
+}
+
+/** The simulated runtime's own functions (XR_SIMXR_*), as the addon exposes them. */
+interface SimulatedRuntimeAddon {
+  openxrDrainSubmittedPixels(session: NativeSession): SubmittedPixel[];
+  openxrDrainHapticEvents(session: NativeSession): NativeHapticEvent[];
+}
+
+const simulatedRuntimeAddon = (): SimulatedRuntimeAddon => loadNativeAddon() as unknown as SimulatedRuntimeAddon;
+
+/**
+ * The simulated runtime's record of the eye images `session` submitted (the centre texel of each
+ * view of each submitted projection layer), oldest first, removed from the runtime. Other runtimes
+ * throw OpenXrError XR_ERROR_FUNCTION_UNSUPPORTED.
+ */
+export function drainSubmittedPixels(session: Session): SubmittedPixel[] {
+  instanceState(session.instance);
+  return callNative(() => simulatedRuntimeAddon().openxrDrainSubmittedPixels(nativeSessionOf(session)));
+}
+
+/**
+ * The simulated runtime's record of the haptic feedback `session` sent (one record per output
+ * reached), oldest first, removed from the runtime. Other runtimes throw OpenXrError
+ * XR_ERROR_FUNCTION_UNSUPPORTED.
+ */
+export function drainHapticEvents(session: Session): HapticEvent[] {
+  const s = instanceState(session.instance);
+  return callNative(() => simulatedRuntimeAddon().openxrDrainHapticEvents(nativeSessionOf(session))).map((e) => ({
+    time: e.time,
+    source: callNative(() => s.api.openxrPathToString(s.native, e.source)),
+    action: e.action,
+    duration: e.duration,
+    frequency: e.frequency,
+    amplitude: e.amplitude,
+    stopped: e.stopped,
+  }));
 }

@@ -1,6 +1,6 @@
 // The error class for Vulkan failures: `.result` is the VkResult name, `.code` its value (from the
-// registry-generated table).
-// One class for discovery and the native core alike.
+// registry-generated table). One class for discovery and the native core alike; native failures
+// ('KL_VULKAN_ERROR') become it here.
 import { VkResult, vkResultName, type VkResultName } from '../generated/vulkan.js';
 
 export class VulkanError extends Error {
@@ -30,5 +30,23 @@ export class VulkanLayerNotPresentError extends VulkanError {
     this.name = 'VulkanLayerNotPresentError';
     this.layerName = layerName;
     this.index = index;
+  }
+}
+
+/** A native error with a VkResult as VulkanError (anything else unchanged): for catch blocks on per-call paths, which take no closure. */
+export function toVulkanError(error: unknown): unknown {
+  if (error instanceof Error && (error as { code?: unknown }).code === 'KL_VULKAN_ERROR') {
+    const code = (error as { vkResult?: unknown }).vkResult;
+    return new VulkanError(typeof code === 'number' ? code : -13, error.message);
+  }
+  return error;
+}
+
+/** Runs a native call; native errors with a VkResult ('KL_VULKAN_ERROR') become VulkanError, the rest is rethrown. */
+export function withVulkanErrors<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    throw toVulkanError(error);
   }
 }

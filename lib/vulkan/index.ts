@@ -29,11 +29,11 @@ export {
   type VulkanExtensionProperties,
 } from './loader.js';
 export type { VulkanDiscoveryOptions } from './discovery/context.js';
-export type { PlanInstanceOptions } from './discovery/instance-plan.js';
+export type { PlanInstanceOptions } from './plan/instance-plan.js';
 export type { DiscoveredVulkanDriver } from './discovery/driver-discovery.js';
 export type { VulkanDiagnostic } from './discovery/diagnostic.js';
 export type { VulkanLoaderSettings } from './discovery/settings-file.js';
-export type * from './discovery/plan.js';
+export type * from './plan/plan.js';
 export { VulkanError, VulkanLayerNotPresentError } from './errors.js';
 export { VK_LOADER_DEBUG, createVkLogger, formatVkLoaderRecord } from './discovery/vk-loader-debug.js';
 

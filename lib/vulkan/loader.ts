@@ -4,9 +4,9 @@
 import { createHostPlatform } from '../core/platform/host.js';
 import type { VulkanDiscoveryOptions } from './discovery/context.js';
 import { discoverState, type VulkanDiscoveryResult, type VulkanDiscoveryState } from './discovery/discover.js';
-import { planInstance, type PlanInstanceOptions } from './discovery/instance-plan.js';
+import { planInstance, type PlanInstanceOptions } from './plan/instance-plan.js';
 import { resolveLayerChain } from './discovery/layer-policy.js';
-import type { VulkanInstancePlan } from './discovery/plan.js';
+import type { VulkanInstancePlan } from './plan/plan.js';
 import { VulkanLayerNotPresentError } from './errors.js';
 import { createInstanceFromPlan, type Instance } from './api/instance.js';
 

@@ -24,8 +24,8 @@ cd "$work/consumer"
     const dir = require('node:path').dirname(require.resolve('khronos-loader/package.json'));
     console.log(JSON.stringify({ napi: m.nativeInfo().napiVersion, file: require('node-gyp-build').path(dir) }));"
   echo "## demo"
-  node node_modules/khronos-loader/dist/cli/main.js demo --seconds 3
+  node node_modules/khronos-loader/dist/tools/cli/main.js demo --seconds 3
   echo "## doctor (the simulated runtime)"
   XR_RUNTIME_JSON=$(node --input-type=module -e "import { simulatedRuntime } from 'khronos-loader/openxr'; process.stdout.write(simulatedRuntime());") \
-    node node_modules/khronos-loader/dist/cli/main.js doctor openxr || echo "doctor exit $?"
+    node node_modules/khronos-loader/dist/tools/cli/main.js doctor openxr || echo "doctor exit $?"
 } 2>&1 | tee "$OUT/linux-x64.txt"

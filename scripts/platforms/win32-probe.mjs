@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 
 const [packageDir, probe, ...args] = process.argv.slice(2);
 const load = (file) => import(pathToFileURL(path.join(packageDir, 'dist', file)).href);
-const { loadNativeAddon } = await load('native.js');
+const { loadNativeAddon } = await load('core/native/load.js');
 const addon = loadNativeAddon();
 
 function libraryError(run) {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadNativeAddon } from '../../lib/native.js';
+import { loadNativeAddon } from '../../lib/core/native/load.js';
 import { compileSharedLibrary } from '../helpers/compile.js';
 
 const addon = loadNativeAddon();

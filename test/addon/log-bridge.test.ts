@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadNativeAddon } from '../../lib/native.js';
+import { loadNativeAddon } from '../../lib/core/native/load.js';
 import { loadTestHooks } from '../helpers/test-hooks.js';
 
 const addon = loadNativeAddon();

@@ -5,11 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { DOMParser } from '@xmldom/xmldom';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../lib/cli/main.js';
-import { parseBenchArgs } from '../../lib/cli/bench.js';
+import { runCli } from '../../lib/tools/cli/main.js';
+import { parseBenchArgs } from '../../lib/tools/bench/cli.js';
 import { PASSTHROUGH_LAYER_PREFIX } from '../../lib/openxr/bundled-layers.js';
-import { KHRONOS_LOADER_CANDIDATES } from '../../lib/bench/khronos-loader-side.js';
-import type { OpenXrBenchResult } from '../../lib/bench/run-openxr-bench.js';
+import { KHRONOS_LOADER_CANDIDATES } from '../../lib/tools/bench/khronos-loader-side.js';
+import type { OpenXrBenchResult } from '../../lib/tools/bench/run-openxr-bench.js';
 import { missingSystemComponent } from '../helpers/system.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'kl-bench-test-'));

@@ -1,10 +1,10 @@
 // Every command the benchmark accepts sets up and runs on the shipped simulated runtime, through
 // this loader with a pass-through layer (tiny counts: this checks the scenarios, not speed).
 import { describe, expect, it } from 'vitest';
-import { BENCH_COMMANDS, benchCommand } from '../../lib/bench/openxr-commands.js';
-import { runOpenXrBench } from '../../lib/bench/run-openxr-bench.js';
-import { formatBenchMarkdown, renderBenchChart } from '../../lib/bench/report.js';
-import { loadToolsAddon } from '../../lib/tools/tools-addon.js';
+import { BENCH_COMMANDS, benchCommand } from '../../lib/tools/bench/openxr-commands.js';
+import { runOpenXrBench } from '../../lib/tools/bench/run-openxr-bench.js';
+import { formatBenchMarkdown, renderBenchChart } from '../../lib/tools/bench/report.js';
+import { loadToolsAddon } from '../../lib/tools/native/addon.js';
 
 describe('bench openxr commands', () => {
   it('BENCH: the TypeScript command list is the native one', () => {

@@ -1,9 +1,9 @@
 // Issue 14: `khronos-loader bench openxr --command frame` with tiny iteration counts (no timing
 // thresholds: the targets are judged in the benchmark's report, bench/RESULTS.md).
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../lib/cli/main.js';
-import { parseFrameBenchArgs } from '../../lib/cli/bench-frame.js';
-import type { FrameBenchResult } from '../../lib/bench/frame-bench.js';
+import { runCli } from '../../lib/tools/cli/main.js';
+import { parseFrameBenchArgs } from '../../lib/tools/bench/cli-frame.js';
+import type { FrameBenchResult } from '../../lib/tools/bench/frame-bench.js';
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';

@@ -2,13 +2,13 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseDoctorArgs } from '../../lib/cli/doctor.js';
-import type { DoctorReport } from '../../lib/doctor/index.js';
+import { parseDoctorArgs } from '../../lib/tools/cli/doctor.js';
+import type { DoctorReport } from '../../lib/tools/doctor/index.js';
 import { repoRoot } from '../helpers/paths.js';
 import { componentLibrary, makeFixture } from './fixture.js';
 
 function cli(args: readonly string[], env: Record<string, string>): { status: number | null; signal: string | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'lib/cli/main.ts'), ...args], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'lib/tools/cli/main.ts'), ...args], {
     cwd: repoRoot,
     env,
     encoding: 'utf8',

@@ -3,7 +3,7 @@
 // refuse negotiation; the doctor must report each and carry on (and so must this vitest process).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { doctor, formatDoctorReport, type ComponentReport, type DoctorReport } from '../../lib/doctor/index.js';
+import { doctor, formatDoctorReport, type ComponentReport, type DoctorReport } from '../../lib/tools/doctor/index.js';
 import { componentLibrary, elf32Header, makeFixture, type Fixture } from './fixture.js';
 
 const LAYER_OK = 'XR_APILAYER_KLDOCTOR_ok';

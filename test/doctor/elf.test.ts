@@ -1,7 +1,7 @@
 // The ELF header check the doctor runs before loading a library.
 import { describe, expect, it } from 'vitest';
-import { expectedElf, parseElfHeader, readElfHeader } from '../../lib/doctor/elf.js';
-import { checkLibraryFile } from '../../lib/doctor/static-checks.js';
+import { expectedElf, parseElfHeader, readElfHeader } from '../../lib/tools/doctor/elf.js';
+import { checkLibraryFile } from '../../lib/tools/doctor/static-checks.js';
 import { componentLibrary, elf32Header, makeFixture } from './fixture.js';
 import { skipOrFail } from '../helpers/system.js';
 

@@ -1,11 +1,11 @@
-// doctor's library checks on Windows (lib/doctor/pe.ts): the PE header of a DLL, read before
+// doctor's library checks on Windows (lib/tools/doctor/pe.ts): the PE header of a DLL, read before
 // LoadLibraryExW would answer "Bad EXE format".
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parsePeHeader } from '../../lib/doctor/pe.js';
-import { checkLibraryFile } from '../../lib/doctor/static-checks.js';
+import { parsePeHeader } from '../../lib/tools/doctor/pe.js';
+import { checkLibraryFile } from '../../lib/tools/doctor/static-checks.js';
 
 /** The first bytes of a PE file: DOS stub pointing at offset 0x80, the PE signature, the COFF file header. */
 function peBytes(machine: number, characteristics: number): Uint8Array {

@@ -5,9 +5,9 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseRuntimesArgs } from '../../lib/cli/runtimes.js';
+import { parseRuntimesArgs } from '../../lib/tools/cli/runtimes.js';
 import type { ListedRuntime } from '../../lib/openxr/discovery/runtime-list.js';
-import type { ComponentReport } from '../../lib/doctor/report.js';
+import type { ComponentReport } from '../../lib/tools/doctor/openxr/report.js';
 import { SIMULATED_RUNTIME_NAME, simulatedRuntime } from '../../lib/openxr/simulated-runtime.js';
 import { MONADO_PROCESS_ENV, monadoUnderTest } from '../helpers/openxr-runtimes.js';
 import { repoRoot } from '../helpers/paths.js';
@@ -38,7 +38,7 @@ function userEnv(extra: Record<string, string | undefined> = {}): Record<string,
 }
 
 function cli(args: readonly string[], env: Record<string, string>): { status: number | null; signal: string | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'lib/cli/main.ts'), ...args], { cwd: repoRoot, env, encoding: 'utf8', timeout: 180_000 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'lib/tools/cli/main.ts'), ...args], { cwd: repoRoot, env, encoding: 'utf8', timeout: 180_000 });
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -1,7 +1,7 @@
 // The doctor on this machine's real setup: Debian's api_dump and core_validation layers must
 // load and negotiate in the probe processes.
 import { describe, expect, it } from 'vitest';
-import { doctor } from '../../lib/doctor/index.js';
+import { doctor } from '../../lib/tools/doctor/index.js';
 import { missingSystemComponent } from '../helpers/system.js';
 
 const API_DUMP = '/usr/share/openxr/1/api_layers/explicit.d/XrApiLayer_api_dump.x86_64-linux-gnu.json';

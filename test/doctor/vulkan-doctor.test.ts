@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { doctorVulkan, formatVulkanDoctorReport, type VulkanComponentReport, type VulkanDoctorReport } from '../../lib/doctor/index.js';
+import { doctorVulkan, formatVulkanDoctorReport, type VulkanComponentReport, type VulkanDoctorReport } from '../../lib/tools/doctor/index.js';
 import { repoRoot, testNativeDir } from '../helpers/paths.js';
 import { DEVICE_SELECT_MANIFEST, LAVAPIPE_MANIFEST, missingLavapipeStack } from '../helpers/vulkan-lavapipe.js';
 
@@ -164,7 +164,7 @@ describe('doctor vulkan: layers', () => {
 
   it('VK-LN-1: `khronos-loader doctor vulkan --json` prints the report and exits 1 for a layer in force that fails', () => {
     const f = makeVkFixture([ok], layers, { VK_INSTANCE_LAYERS: 'VK_LAYER_KLTEST_negotiate_fails' });
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'lib/cli/main.ts'), 'doctor', 'vulkan', '--json', '--timeout', String(TIMEOUT_MS)], { cwd: repoRoot, env: f.env, encoding: 'utf8', timeout: 60_000 });
+    const cli = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'lib/tools/cli/main.ts'), 'doctor', 'vulkan', '--json', '--timeout', String(TIMEOUT_MS)], { cwd: repoRoot, env: f.env, encoding: 'utf8', timeout: 60_000 });
     expect(cli.status).toBe(1);
     const report = JSON.parse(cli.stdout) as VulkanDoctorReport;
     expect(report.api).toBe('vulkan');

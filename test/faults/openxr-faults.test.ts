@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loaderLog, type LogRecord } from '../../lib/core/log.js';
-import { doctor, type DoctorReport } from '../../lib/doctor/index.js';
+import { doctor, type DoctorReport } from '../../lib/tools/doctor/index.js';
 import { createInstanceFromPlan, type Instance } from '../../lib/openxr/api/instance.js';
 import { OpenXrError } from '../../lib/openxr/errors.js';
 import { openXrErrorFrom } from '../helpers/errors.js';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
 import { createLoader } from '../../lib/openxr/loader.js';
-import { nativeRuntimeExtensions } from '../../lib/openxr/api/native-instance.js';
+import { nativeRuntimeExtensions } from '../../lib/openxr/native/plan.js';
 import { OpenXrError } from '../../lib/openxr/errors.js';
 import { simulatedRuntime } from '../../lib/openxr/simulated-runtime.js';
 import type { Instance } from '../../lib/openxr/api/instance.js';

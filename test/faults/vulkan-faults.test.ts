@@ -8,7 +8,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { doctorVulkan, type VulkanDoctorReport } from '../../lib/doctor/index.js';
+import { doctorVulkan, type VulkanDoctorReport } from '../../lib/tools/doctor/index.js';
 import { createInstanceFromPlan, type Instance } from '../../lib/vulkan/api/index.js';
 import { vulkanErrorFrom } from '../helpers/errors.js';
 import { captureLog, driver, mappedLibraries, plan, testLibrary, VK_API_VERSION_1_3 } from '../vulkan-native/helpers.js';

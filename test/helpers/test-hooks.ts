@@ -3,7 +3,7 @@
 // at it, so its hooks reach the product's native paths.
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { addonBinaryPath, loadNativeAddon } from '../../lib/native.js';
+import { addonBinaryPath, loadNativeAddon } from '../../lib/core/native/load.js';
 import { testNativeDir } from './paths.js';
 
 export interface TestHooks {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPassthroughLayers, PASSTHROUGH_LAYER_PREFIX } from '../../lib/openxr/bundled-layers.js';
 import { createLoader } from '../../lib/openxr/loader.js';
-import { nativeRuntimeExtensions } from '../../lib/openxr/api/native-instance.js';
+import { nativeRuntimeExtensions } from '../../lib/openxr/native/plan.js';
 import { simulatedRuntime } from '../../lib/openxr/simulated-runtime.js';
 import { POSE_FLOATS } from '../../lib/openxr/index.js';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';

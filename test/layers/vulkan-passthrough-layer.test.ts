@@ -3,7 +3,7 @@
 // lock-free table (and, past 32 live devices, in the list under its lock), across removals.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { VULKAN_PASSTHROUGH_LAYER_PREFIX, vulkanPassthroughLayerLibrary } from '../../lib/bench/vulkan-layers.js';
+import { VULKAN_PASSTHROUGH_LAYER_PREFIX, vulkanPassthroughLayerLibrary } from '../../lib/tools/bench/vulkan-layers.js';
 import { createInstanceFromPlan, type Device, type PhysicalDevice } from '../../lib/vulkan/api/index.js';
 import { missingSystemComponent } from '../helpers/system.js';
 import { driver, driverFromManifest, LAVAPIPE_MANIFEST, layer, plan, testLibrary, VK_API_VERSION_1_3 } from '../vulkan-native/helpers.js';

@@ -4,7 +4,7 @@
 // (vitest.config.ts). The strict figures (0.5 % missed, lag p99 < 2 ms) are the bench's targets
 // (bench/run.ts); on a shared CI machine this test keeps bounds that only a real fault breaks.
 import { expect, it } from 'vitest';
-import { formatDemo, runDemo } from '../../lib/cli/demo.js';
+import { formatDemo, runDemo } from '../../lib/tools/cli/demo.js';
 
 it('NODE-4: 30 s at 90 Hz: frames keep pace (missed <= 5 %), event-loop lag p99 < 20 ms', async () => {
   const result = await runDemo({ seconds: 30, hz: 90 });
@@ -15,7 +15,7 @@ it('NODE-4: 30 s at 90 Hz: frames keep pace (missed <= 5 %), event-loop lag p99 
 }, 90_000);
 
 it('NODE-4: npm run demo\'s command runs 5 s and prints frames, lag and ns per call', async () => {
-  const { runCli } = await import('../../lib/cli/main.js');
+  const { runCli } = await import('../../lib/tools/cli/main.js');
   const out: string[] = [];
   const err: string[] = [];
   const started = performance.now();

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
 import { createPassthroughLayers, type PassthroughLayerSet } from '../../lib/openxr/bundled-layers.js';
 import { createLoader } from '../../lib/openxr/loader.js';
-import { nativeRuntimeExtensions } from '../../lib/openxr/api/native-instance.js';
+import { nativeRuntimeExtensions } from '../../lib/openxr/native/plan.js';
 import { simulatedRuntime } from '../../lib/openxr/simulated-runtime.js';
 import { XR_API_VERSION_1_0, XR_API_VERSION_1_1 } from '../../lib/generated/openxr.js';
 import { FRAME_ACTION_FLOATS, FRAME_SPACE_FLOATS, type FrameQuery } from '../../lib/openxr/api/frame-query.js';

@@ -4,7 +4,7 @@ import { createHostPlatform } from '../../lib/core/platform/host.js';
 import { createPassthroughLayers, type PassthroughLayerSet } from '../../lib/openxr/bundled-layers.js';
 import { createLoader } from '../../lib/openxr/loader.js';
 import type { Instance } from '../../lib/openxr/api/instance.js';
-import { nativeRuntimeExtensions } from '../../lib/openxr/api/native-instance.js';
+import { nativeRuntimeExtensions } from '../../lib/openxr/native/plan.js';
 import { simulatedRuntime } from '../../lib/openxr/simulated-runtime.js';
 import type { Session } from '../../lib/openxr/api/session.js';
 

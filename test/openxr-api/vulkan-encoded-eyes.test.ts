@@ -5,11 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
 import type { ProjectionLayer } from '../../lib/openxr/api/session.js';
 import { VIEW_FLOATS } from '../../lib/openxr/api/types.js';
-import { toAttachment, toTransfer } from '../../lib/cli/vulkan-eyes.js';
+import { toAttachment, toTransfer } from '../../lib/tools/cli/vulkan-eyes.js';
 import { CommandEncoder } from '../../lib/vulkan/api/index.js';
 import { createLoader as createVulkanLoader } from '../../lib/vulkan/loader.js';
 import { missingSystemComponent } from '../helpers/system.js';
 import { createTestInstance, runUntil } from './helpers.js';
+import { drainSubmittedPixels } from '../../lib/openxr/simulated-runtime.js';
 
 const LAVAPIPE = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
 const missing = missingSystemComponent({ 'Mesa lavapipe (mesa-vulkan-drivers)': [LAVAPIPE] });
@@ -61,7 +62,7 @@ describe.skipIf(missing !== null)('encoded command buffers on swapchain images',
         session.endFrame({ layers });
       }
       // Record k is the k-th frame ended with layers: frame k - 1 here.
-      const pixels = session.drainSubmittedPixels();
+      const pixels = drainSubmittedPixels(session);
       expect(pixels.length).toBe(2 * FRAMES);
       for (const p of pixels) {
         const rgba = colour(p.frameIndex - 1, p.viewIndex);

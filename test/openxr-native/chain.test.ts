@@ -3,9 +3,10 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { XR_COMMANDS } from '../../lib/generated/openxr.js';
-import { loadNativeAddon, packageRoot } from '../../lib/native.js';
+import { loadNativeAddon, packageRoot } from '../../lib/core/native/load.js';
+import { loadOpenXrAddon } from '../../lib/openxr/native/addon.js';
+import { loadToolsAddon } from '../../lib/tools/native/addon.js';
 import { createInstanceFromPlan, nativeInstanceOf } from '../../lib/openxr/api/instance.js';
-import { loadToolsAddon } from '../../lib/tools/tools-addon.js';
 import { freshTrace, layerDir, mappedLibraries, plannedLayer, runtimeLibrary, testPlan } from './helpers.js';
 import { openXrErrorFrom } from '../helpers/errors.js';
 import { loaderLog, type LogRecord } from '../../lib/core/log.js';
@@ -179,7 +180,7 @@ describe('instance creation and call chain', () => {
   });
 
   it('XR-CI-10: xrGetInstanceProcAddr with XR_NULL_HANDLE answers only the instance-less functions', () => {
-    const addon = loadNativeAddon();
+    const addon = loadOpenXrAddon();
     for (const name of ['xrGetInstanceProcAddr', 'xrCreateInstance', 'xrEnumerateApiLayerProperties', 'xrEnumerateInstanceExtensionProperties']) {
       expect(addon.openxrGetInstanceProcAddr(0n, name)).toBeGreaterThan(0n);
     }
@@ -201,7 +202,7 @@ describe('instance creation and call chain', () => {
     expect(trace()).toContain('layer:XR_APILAYER_KLTEST_wrap:wrapped');
     expect(instance.getProperties().runtimeName).toBe('khronos-loader test runtime');
     // The exported xrGetInstanceProcAddr finds the instance by the (wrapped) handle the application holds.
-    expect(loadNativeAddon().openxrGetInstanceProcAddr(instance.handle, 'xrGetSystem')).toBe(instance.getInstanceProcAddr('xrGetSystem'));
+    expect(loadOpenXrAddon().openxrGetInstanceProcAddr(instance.handle, 'xrGetSystem')).toBe(instance.getInstanceProcAddr('xrGetSystem'));
     const r = loadToolsAddon().benchOpenXrLocateSpace(nativeInstanceOf(instance), 100, 1);
     expect(r.trampolineNs).toBeGreaterThan(0);
     expect(instance.getInstanceProcAddr('xrKlTestPingKL')).toBeGreaterThan(0n);
@@ -232,11 +233,12 @@ describe('several instances at once', () => {
       'runtime:xrGetInstanceProperties',
     ]);
     // The exported trampolines find each instance's table by handle when several are live.
-    const addon = loadNativeAddon();
+    const addon = loadOpenXrAddon();
+    const tools = loadToolsAddon();
     expect(addon.openxrGetInstanceProcAddr(a.handle, 'xrGetSystem')).toBe(a.getInstanceProcAddr('xrGetSystem'));
     expect(addon.openxrGetInstanceProcAddr(b.handle, 'xrGetSystem')).toBe(b.getInstanceProcAddr('xrGetSystem'));
-    expect(loadToolsAddon().benchOpenXrLocateSpace(nativeInstanceOf(a), 1000, 1).trampolineNs).toBeGreaterThan(0);
-    expect(loadToolsAddon().benchOpenXrLocateSpace(nativeInstanceOf(b), 1000, 1).trampolineNs).toBeGreaterThan(0);
+    expect(tools.benchOpenXrLocateSpace(nativeInstanceOf(a), 1000, 1).trampolineNs).toBeGreaterThan(0);
+    expect(tools.benchOpenXrLocateSpace(nativeInstanceOf(b), 1000, 1).trampolineNs).toBeGreaterThan(0);
     const handleA = a.handle;
     a.destroy();
     expect(() => addon.openxrGetInstanceProcAddr(handleA, 'xrGetSystem')).toThrow(/failed/);

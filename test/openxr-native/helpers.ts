@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { testNativeDir } from '../helpers/paths.js';
-import type { InstancePlan, PlannedApiLayer } from '../../lib/openxr/discovery/plan.js';
+import type { InstancePlan, PlannedApiLayer } from '../../lib/openxr/plan/plan.js';
 
 export const runtimeDir = path.join(testNativeDir, 'openxr_test_runtime');
 export const layerDir = path.join(testNativeDir, 'openxr_test_layers');

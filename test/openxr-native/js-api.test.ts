@@ -5,7 +5,7 @@ import { loaderLog, type LogRecord } from '../../lib/core/log.js';
 import { OpenXrError } from '../../lib/openxr/errors.js';
 import { createInstanceFromPlan } from '../../lib/openxr/api/instance.js';
 import { createLoader } from '../../lib/openxr/loader.js';
-import type { NativeDebugUtilsMessage } from '../../lib/native.js';
+import type { NativeDebugUtilsMessage } from '../../lib/openxr/native/addon.js';
 import { freshTrace, layerDir, runtimeManifest, testPlan } from './helpers.js';
 import { openXrErrorFrom } from '../helpers/errors.js';
 

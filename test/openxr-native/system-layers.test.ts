@@ -5,11 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { missingSystemComponent } from '../helpers/system.js';
-import { loadToolsAddon } from '../../lib/tools/tools-addon.js';
 import { OpenXrError } from '../../lib/openxr/errors.js';
 import { createInstanceFromPlan, nativeInstanceOf } from '../../lib/openxr/api/instance.js';
-import type { PlannedApiLayer } from '../../lib/openxr/discovery/plan.js';
+import type { PlannedApiLayer } from '../../lib/openxr/plan/plan.js';
 import { testPlan } from './helpers.js';
+import { loadToolsAddon } from '../../lib/tools/native/addon.js';
 
 const explicitDir = '/usr/share/openxr/1/api_layers/explicit.d';
 const libDir = '/usr/lib/x86_64-linux-gnu/openxr/1/api_layers';

@@ -82,7 +82,7 @@ describe('BUILD: the npm package', () => {
     expect(packedFiles).toContain('dist/index.d.ts');
     expect(packedFiles).toContain('dist/openxr/index.js');
     expect(packedFiles).toContain('dist/vulkan/index.js');
-    expect(packedFiles).toContain('dist/cli/main.js');
+    expect(packedFiles).toContain('dist/tools/cli/main.js');
     expect(packedFiles).toContain('native/common/dynamic_library.cc');
     expect(packedFiles).toContain(`prebuilds/${host}/khronos-loader.node`);
     expect(packedFiles).toContain(`prebuilds/${host}/khronos_loader_tools.node`);

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { nativeArtifactDir } from '../../lib/native.js';
+import { nativeArtifactDir } from '../../lib/core/native/load.js';
 import { testNativeDir } from '../helpers/paths.js';
 import { XrResult } from '../../lib/generated/openxr.js';
 

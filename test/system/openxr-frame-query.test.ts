@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
 import { XR_API_VERSION_1_0, XR_API_VERSION_1_1 } from '../../lib/generated/openxr.js';
 import type { Instance } from '../../lib/openxr/api/instance.js';
-import { nativeRuntimeExtensions } from '../../lib/openxr/api/native-instance.js';
+import { nativeRuntimeExtensions } from '../../lib/openxr/native/plan.js';
 import type { Space } from '../../lib/openxr/api/space.js';
 import { POSE_FLOATS, SpaceLocationFlags, VIEW_FLOATS, type ReferenceSpaceTypeName } from '../../lib/openxr/api/types.js';
 import { createLoader } from '../../lib/openxr/loader.js';

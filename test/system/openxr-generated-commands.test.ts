@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
 import { XR_COMMANDS, XrStructureType } from '../../lib/generated/openxr.js';
-import { nativeRuntimeExtensions } from '../../lib/openxr/api/native-instance.js';
+import { nativeRuntimeExtensions } from '../../lib/openxr/native/plan.js';
 import { openXrCommands, type OpenXrCommands, type XrCommands } from '../../lib/openxr/commands.js';
 import { OpenXrError } from '../../lib/openxr/errors.js';
 import { createLoader } from '../../lib/openxr/loader.js';

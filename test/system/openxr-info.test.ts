@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../lib/cli/main.js';
+import { runCli } from '../../lib/tools/cli/main.js';
 import { repoRoot } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
 
@@ -15,7 +15,7 @@ const skip = missingSystemComponent({
 /** Runs the CLI as a user would (through tsx), in this machine's environment. */
 function cli(args: string[]): { stdout: string; status: number } {
   try {
-    const stdout = execFileSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'lib/cli/main.ts'), ...args], {
+    const stdout = execFileSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'lib/tools/cli/main.ts'), ...args], {
       cwd: repoRoot,
       encoding: 'utf8',
       env: { ...process.env, XR_LOADER_DEBUG: 'none' },

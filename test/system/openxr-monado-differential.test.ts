@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
-import { nativeRuntimeExtensions } from '../../lib/openxr/api/native-instance.js';
+import { nativeRuntimeExtensions } from '../../lib/openxr/native/plan.js';
 import { ENVIRONMENT_BLEND_MODES, REFERENCE_SPACE_TYPES, VIEW_CONFIGURATION_TYPES, VIEW_FLOATS } from '../../lib/openxr/api/types.js';
 import { OpenXrError } from '../../lib/openxr/errors.js';
 import { createLoader } from '../../lib/openxr/loader.js';

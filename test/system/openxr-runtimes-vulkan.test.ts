@@ -9,9 +9,9 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
-import { EyeColourRenderer } from '../../lib/cli/vulkan-eyes.js';
+import { EyeColourRenderer } from '../../lib/tools/cli/vulkan-eyes.js';
 import { describeFrameLoopMode, runFrameLoop } from '../../lib/openxr/api/frame-loop.js';
-import { nativeRuntimeExtensions } from '../../lib/openxr/api/native-instance.js';
+import { nativeRuntimeExtensions } from '../../lib/openxr/native/plan.js';
 import { VIEW_FLOATS } from '../../lib/openxr/api/types.js';
 import { createLoader } from '../../lib/openxr/loader.js';
 import { createLoader as createVulkanLoader } from '../../lib/vulkan/loader.js';
@@ -20,6 +20,7 @@ import { publishVulkanPlan } from '../../lib/vulkan/api/instance.js';
 import { applyProcessEnv, openXrRuntimesUnderTest, type OpenXrRuntimeUnderTest } from '../helpers/openxr-runtimes.js';
 import { repoRoot } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
+import { drainSubmittedPixels } from '../../lib/openxr/simulated-runtime.js';
 
 const LAVAPIPE = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
 const noLavapipe = missingSystemComponent({ 'Mesa lavapipe (mesa-vulkan-drivers)': [LAVAPIPE] });
@@ -81,11 +82,11 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Vulk
         expect(stats.rendered).toBeGreaterThan((runtime.expect.vulkanFrameRateHz * 10) / 2);
         graphics.device.waitIdle();
         if (runtime.expect.pixelReadback) {
-          const check = renderer.check(session.drainSubmittedPixels());
+          const check = renderer.check(drainSubmittedPixels(session));
           expect(check.differences).toEqual([]);
           expect(check.framesAsDrawn).toBe(renderer.framesDrawn);
         } else {
-          expect(() => session.drainSubmittedPixels()).toThrow(/XR_ERROR_FUNCTION_UNSUPPORTED/);
+          expect(() => drainSubmittedPixels(session)).toThrow(/XR_ERROR_FUNCTION_UNSUPPORTED/);
         }
         session.destroy();
         graphics.instance.destroy();
@@ -145,7 +146,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Vulk
         if (v === undefined) delete env[k];
         else env[k] = v;
       }
-      const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'lib/cli/main.ts'), 'demo', '--vulkan', '--seconds', '2', '--runtime', runtime.manifest ?? ''], {
+      const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'lib/tools/cli/main.ts'), 'demo', '--vulkan', '--seconds', '2', '--runtime', runtime.manifest ?? ''], {
         cwd: repoRoot,
         encoding: 'utf8',
         env,

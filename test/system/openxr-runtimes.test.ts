@@ -10,14 +10,15 @@ import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
 import { createPassthroughLayers, type PassthroughLayerSet } from '../../lib/openxr/bundled-layers.js';
 import { describeFrameLoopMode, runFrameLoop, type FrameLoopMode } from '../../lib/openxr/api/frame-loop.js';
 import type { Instance } from '../../lib/openxr/api/instance.js';
-import { nativeRuntimeExtensions } from '../../lib/openxr/api/native-instance.js';
+import { nativeRuntimeExtensions } from '../../lib/openxr/native/plan.js';
 import { HAND_JOINT_COUNT, HAND_JOINT_FLOATS, SpaceLocationFlags, VIEW_FLOATS } from '../../lib/openxr/api/types.js';
 import type { Session } from '../../lib/openxr/api/session.js';
 import { createLoader } from '../../lib/openxr/loader.js';
-import type { OpenXrBenchResult } from '../../lib/bench/run-openxr-bench.js';
+import type { OpenXrBenchResult } from '../../lib/tools/bench/run-openxr-bench.js';
 import { openXrErrorFrom } from '../helpers/errors.js';
 import { applyProcessEnv, openXrRuntimesUnderTest, type OpenXrRuntimeUnderTest } from '../helpers/openxr-runtimes.js';
 import { findFirst, missingSystemComponent } from '../helpers/system.js';
+import { drainHapticEvents } from '../../lib/openxr/simulated-runtime.js';
 
 const ALL_VALID = SpaceLocationFlags.ORIENTATION_VALID | SpaceLocationFlags.POSITION_VALID;
 const KHRONOS_LAYERS = '/usr/share/openxr/1/api_layers/explicit.d';
@@ -226,8 +227,8 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
     expect(checked).toBeGreaterThan(0);
     expect(session.boundSources(stick)).toEqual(runtime.expect.controllers ? ['/user/hand/left/input/thumbstick'] : []);
     // The simulated runtime's record: per frame the left pulse and the stop on both hands.
-    if (runtime.id === 'simulated') expect(session.drainHapticEvents().map((e) => e.stopped)).toEqual(Array.from({ length: checked }, () => [false, true, true]).flat());
-    else expect(openXrErrorFrom(() => session.drainHapticEvents()).result).toBe('XR_ERROR_FUNCTION_UNSUPPORTED');
+    if (runtime.id === 'simulated') expect(drainHapticEvents(session).map((e) => e.stopped)).toEqual(Array.from({ length: checked }, () => [false, true, true]).flat());
+    else expect(openXrErrorFrom(() => drainHapticEvents(session)).result).toBe('XR_ERROR_FUNCTION_UNSUPPORTED');
   });
 
   it.skipIf(skip !== null)(`NODE-1 NODE-2: on ${runtime.title}, action sets, a suggested binding for the simple controller, attach and sync`, async () => {
@@ -297,7 +298,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
   });
 
   it.skipIf(skip !== null)(`NODE-4: khronos-loader demo --runtime runs on ${runtime.title} and prints frames, lag and how the loop ran`, async () => {
-    const { runCli } = await import('../../lib/cli/main.js');
+    const { runCli } = await import('../../lib/tools/cli/main.js');
     const out: string[] = [];
     const err: string[] = [];
     const status = await runCli(['demo', '--seconds', '1', '--runtime', runtime.manifest ?? ''], { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
@@ -309,7 +310,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
   });
 
   it.skipIf(skip !== null)(`BENCH XR-RD-1: khronos-loader bench openxr --runtime measures xrLocateSpace on ${runtime.title} through both loaders`, async () => {
-    const { runCli } = await import('../../lib/cli/main.js');
+    const { runCli } = await import('../../lib/tools/cli/main.js');
     const out: string[] = [];
     const err: string[] = [];
     const status = await runCli(['bench', 'openxr', '--runtime', runtime.manifest ?? '', '--layers', '1', '--iterations', '2000', '--repeats', '1', '--json'], {

@@ -6,8 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { saxpySpirv } from '../../examples/compute.js';
-import { createSaxpyObjects } from '../../lib/bench/vulkan-record.js';
-import { packageRoot } from '../../lib/native.js';
+import { createSaxpyObjects } from '../../lib/tools/bench/vulkan-record.js';
+import { packageRoot } from '../../lib/core/native/load.js';
 import {
   COMMAND_OPCODE,
   CommandBuffer,

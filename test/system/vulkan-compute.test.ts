@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSaxpy, saxpySpirv } from '../../examples/compute.js';
-import { packageRoot } from '../../lib/native.js';
+import { packageRoot } from '../../lib/core/native/load.js';
 import { createInstanceFromPlan, VK_API_VERSION_1_1, VulkanError, type Device, type Instance, type PhysicalDevice } from '../../lib/vulkan/index.js';
 import { missingSystemComponent } from '../helpers/system.js';
 import { hasValidation, missingRealDriver, missingValidation, ON_LAVAPIPE, REAL_DEVICE_NAME, REAL_DRIVER_MANIFEST, realDriverLoader } from '../helpers/vulkan-lavapipe.js';
 import { driver, plan, testLibrary } from '../vulkan-native/helpers.js';
-import { vulkanCompute } from '../../lib/vulkan/api/native-compute.js';
+import { vulkanCompute } from '../../lib/vulkan/native/addon.js';
 import { tsWorker } from '../openxr-api/fixtures/ts-worker.js';
 
 const skip = missingRealDriver();

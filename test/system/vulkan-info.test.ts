@@ -19,7 +19,7 @@ const skip = missingSystemComponent({
 });
 
 function cli(args: string[], env: Record<string, string> = {}): { stdout: string; stderr: string; status: number | null } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'lib/cli/main.ts'), ...args], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'lib/tools/cli/main.ts'), ...args], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, ...env } });
   return { stdout: r.stdout, stderr: r.stderr, status: r.status };
 }
 

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CORE_VALIDATION_LAYER, formatDemo, runDemo, VULKAN_VALIDATION_LAYER } from '../../lib/cli/demo.js';
+import { CORE_VALIDATION_LAYER, formatDemo, runDemo, VULKAN_VALIDATION_LAYER } from '../../lib/tools/cli/demo.js';
 import { missingSystemComponent } from '../helpers/system.js';
 
 const LAVAPIPE = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';

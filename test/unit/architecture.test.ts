@@ -1,12 +1,17 @@
-// ARCH: the shape DESIGN.md asks for, checked on the source. Modules import down the flow, never
-// back up it; what OpenXR and Vulkan share lives once, in lib/core, never as a second copy.
-import { readdirSync, readFileSync } from 'node:fs';
+// ARCH: the shape docs/architecture.md describes, checked on the source. Modules import down the
+// flow, never back up it; what OpenXR and Vulkan share lives once, in lib/core, never as a second
+// copy; a folder is a role, and both APIs have the same rooms; the product addon carries no bench
+// or test natives; the native loader chains include no N-API header; no folder holds more than a
+// quarter of its tree.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { loadNativeAddon } from '../../lib/core/native/load.js';
 import { repoRoot } from '../helpers/paths.js';
 
 const LIB = path.join(repoRoot, 'lib');
+const NATIVE = path.join(repoRoot, 'native');
 
 function tsFilesUnder(dir: string): string[] {
   const out: string[] = [];
@@ -208,5 +213,126 @@ describe('ARCH: the import graph of lib/ and what lib/openxr and lib/vulkan shar
     expect(sharedRuns(a, copy)[0]).toMatch(/^b\.ts:2 repeats a\.ts:2:/);
     const fiveOnly = new Map([['c.ts', block.slice(0, 5).join('\n')]]);
     expect(sharedRuns(a, fiveOnly)).toEqual([]);
+  });
+});
+
+/** Every relative module a file names: static imports and re-exports (type-only ones too) and import('...'). */
+function allImports(file: string, text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])(\.[^'"]*)\1/gm)) {
+    out.push(path.resolve(path.dirname(file), (m[2] as string).replace(/\.js$/, '.ts')));
+  }
+  return out;
+}
+
+/** Files under `dir` (recursively) whose names `keep` accepts; [] when `dir` does not exist. */
+function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...filesUnder(p, keep));
+    else if (keep(e.name)) out.push(p);
+  }
+  return out.sort();
+}
+
+const isNativeSource = (name: string): boolean => /\.(c|cc|cpp|h|hpp)$/.test(name);
+const isTsSource = (name: string): boolean => name.endsWith('.ts') && !name.endsWith('.d.ts');
+
+/** The names of the folders directly in `dir`. */
+function rooms(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+}
+
+const lineCount = (file: string): number => readFileSync(file, 'utf8').split('\n').length;
+
+/**
+ * Folders of `root` whose own files (not their subfolders') hold more than a quarter of the tree's
+ * hand-written lines; folders named `generated` (and what is under them) are left out of both.
+ */
+function oversizedFolders(root: string, keep: (name: string) => boolean): string[] {
+  const perFolder = new Map<string, number>();
+  let total = 0;
+  for (const f of filesUnder(root, keep)) {
+    if (path.relative(root, f).split(path.sep).includes('generated')) continue;
+    const n = lineCount(f);
+    total += n;
+    perFolder.set(path.dirname(f), (perFolder.get(path.dirname(f)) ?? 0) + n);
+  }
+  return [...perFolder]
+    .filter(([, n]) => n * 4 > total)
+    .map(([dir, n]) => `${rel(dir)}/ holds ${n} of ${total} lines (${Math.round((100 * n) / total)} %)`);
+}
+
+/**
+ * Names that belong to the bench, the doctor's probes or the tests, never to the product addon:
+ * they live in a separate tools addon (bench and doctor) or the test addon the tests build.
+ */
+const TOOL_OR_TEST_NAME = /^bench|Bench|Probe|^emitLog$|^drain|Drain/;
+
+describe('ARCH: rooms, the product addon and the size of folders', () => {
+  it('ARCH: the product addon (build/Release/khronos_loader.node) exports no bench, probe or test-hook name', () => {
+    const addon = loadNativeAddon() as unknown as Record<string, unknown>;
+    const names = Object.keys(addon);
+    expect(names.length).toBeGreaterThan(10);
+    expect(names.filter((n) => TOOL_OR_TEST_NAME.test(n)).sort()).toEqual([]);
+  });
+
+  it('ARCH: the name rule catches the bench, probe and test-hook names and lets the product names through', () => {
+    for (const n of ['benchEmpty', 'OpenXrBenchScenario', 'openxrBenchCommands', 'openxrProbeRuntime', 'vulkanProbeLayer', 'emitLog', 'openxrDrainSubmittedPixels']) {
+      expect(TOOL_OR_TEST_NAME.test(n), n).toBe(true);
+    }
+    for (const n of ['OpenXrInstance', 'VulkanInstance', 'setLogHandler', 'openLibraryCount', 'openxrLocateSpace', 'vulkanCompute', 'napiVersion']) {
+      expect(TOOL_OR_TEST_NAME.test(n), n).toBe(false);
+    }
+  });
+
+  it('ARCH: no file under lib/openxr or lib/vulkan imports lib/tools (the tools are built on the API, never the other way)', () => {
+    const tools = path.join(LIB, 'tools') + path.sep;
+    const files = [...tsFilesUnder(path.join(LIB, 'openxr')), ...tsFilesUnder(path.join(LIB, 'vulkan'))];
+    expect(files.length).toBeGreaterThan(50);
+    const found = files.flatMap((f) => allImports(f, readFileSync(f, 'utf8')).filter((i) => i.startsWith(tools)).map((i) => `${rel(f)} imports ${rel(i)}`));
+    expect(found).toEqual([]);
+  });
+
+  it('ARCH: the import finder sees static, type-only, re-exported and dynamic imports', () => {
+    const text = "import a from './a.js';\nimport type { B } from '../b.js';\nexport { c } from './c/c.js';\nconst d = await import('./d.js');\nimport './e.js';";
+    expect(allImports('/x/y/f.ts', text)).toEqual(['/x/y/a.ts', '/x/b.ts', '/x/y/c/c.ts', '/x/y/d.ts', '/x/y/e.ts']);
+  });
+
+  it('ARCH: no file under a native/**/loader/ folder includes an N-API header (the chain knows nothing of Node)', () => {
+    const loaderFiles = filesUnder(NATIVE, isNativeSource).filter((f) => path.relative(NATIVE, path.dirname(f)).split(path.sep).includes('loader'));
+    // native/openxr/loader/ and native/vulkan/loader/ hold the two chains.
+    expect(loaderFiles.length).toBeGreaterThan(0);
+    const found = loaderFiles.flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .map((line, i) => ({ line, at: i + 1 }))
+        .filter(({ line }) => /^\s*#\s*include\s*[<"](?:[^>"]*\/)?(?:napi|node_api|js_native_api)\.h[>"]/.test(line))
+        .map(({ line, at }) => `${rel(f)}:${at}: ${line.trim()}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('ARCH: lib/openxr and lib/vulkan have the same rooms (OpenXR has one more: vulkan/, its only bridge to Vulkan) and the same file names for the same roles', () => {
+    const openxr = rooms(path.join(LIB, 'openxr')).filter((r) => r !== 'vulkan');
+    const vulkan = rooms(path.join(LIB, 'vulkan'));
+    expect(openxr).toEqual(vulkan);
+    expect(vulkan).toEqual(expect.arrayContaining(['api', 'discovery', 'native', 'plan']));
+    const roles = ['index.ts', 'loader.ts', 'errors.ts', 'plan/plan.ts', 'plan/instance-plan.ts', 'native/addon.ts', 'native/plan.ts', 'discovery/discover.ts', 'discovery/context.ts', 'discovery/layer-discovery.ts', 'discovery/layer-policy.ts', 'api/instance.ts'];
+    const missing = ['openxr', 'vulkan'].flatMap((api) => roles.filter((r) => !existsSync(path.join(LIB, api, r))).map((r) => `lib/${api}/${r}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('ARCH: no folder of lib/ holds (in its own files) more than a quarter of lib\'s hand-written lines (lib/generated left out)', () => {
+    expect(oversizedFolders(LIB, isTsSource)).toEqual([]);
+  });
+
+  it('ARCH: no folder of native/ holds (in its own files) more than a quarter of native\'s hand-written lines (generated/ folders left out)', () => {
+    expect(oversizedFolders(NATIVE, isNativeSource)).toEqual([]);
   });
 });

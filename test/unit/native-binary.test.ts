@@ -1,7 +1,7 @@
 // Which addon binary loads, and the one message a platform without a prebuild gets (the
 // packaging test checks the same through the installed CLI and install.cjs).
 import { describe, expect, it } from 'vitest';
-import { availablePrebuilds, currentNativeTarget, hasPrebuild, locateAddonBinary, PrebuildMissingError } from '../../lib/native-binary.js';
+import { availablePrebuilds, currentNativeTarget, hasPrebuild, locateAddonBinary, PrebuildMissingError } from '../../lib/core/native/binary.js';
 
 const noBinary = (): string => {
   throw new Error('No native build was found for platform=freebsd arch=riscv64 runtime=node abi=115 uv=1 libc=glibc node=20.20.2');

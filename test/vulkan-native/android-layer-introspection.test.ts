@@ -5,10 +5,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAndroidPlatform } from '../../lib/core/platform/android.js';
 import { nodeFileSystem } from '../../lib/core/platform/node-fs.js';
-import { loadNativeAddon } from '../../lib/native.js';
+import { loadNativeAddon } from '../../lib/core/native/load.js';
 import { discover } from '../../lib/vulkan/discovery/discover.js';
 import { createLoader } from '../../lib/vulkan/loader.js';
-import { loadVulkanAddon } from '../../lib/vulkan/native-api.js';
+import { loadVulkanAddon } from '../../lib/vulkan/native/addon.js';
 import { testNativeDir } from '../helpers/paths.js';
 
 const folder = path.join(testNativeDir, 'android_layer_introspection');

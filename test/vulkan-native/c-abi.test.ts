@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from '../../lib/native.js';
+import { packageRoot } from '../../lib/core/native/load.js';
 import { repoRoot } from '../helpers/paths.js';
 import { publishVulkanPlan } from '../../lib/vulkan/api/index.js';
 import { driver, layer, mappedLibraries, plan, testLibrary } from './helpers.js';

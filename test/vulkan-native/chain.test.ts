@@ -7,9 +7,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VK_COMMANDS } from '../../lib/generated/vulkan.js';
-import { loadNativeAddon, packageRoot } from '../../lib/native.js';
+import { loadNativeAddon, packageRoot } from '../../lib/core/native/load.js';
 import { createInstanceFromPlan, VulkanError, type Instance } from '../../lib/vulkan/api/index.js';
-import { loadVulkanAddon } from '../../lib/vulkan/native-api.js';
+import { loadVulkanAddon } from '../../lib/vulkan/native/addon.js';
 import { captureLog, driver, layer, mappedLibraries, owningLibrary, plan, testLibrary, VK_API_VERSION_1_3 } from './helpers.js';
 
 interface Koffi {

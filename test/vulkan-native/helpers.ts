@@ -1,7 +1,7 @@
 // Plans built by hand for the native Vulkan core's tests (discovery is tested on its own).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PlannedVulkanDriver, PlannedVulkanLayer, VulkanInstancePlan } from '../../lib/vulkan/discovery/plan.js';
+import type { PlannedVulkanDriver, PlannedVulkanLayer, VulkanInstancePlan } from '../../lib/vulkan/plan/plan.js';
 import { testNativeDir } from '../helpers/paths.js';
 import { loaderLog, type LogRecord } from '../../lib/core/log.js';
 export { owningLibrary } from '../helpers/maps.js';

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../lib/native.js';
+import { packageRoot } from '../../lib/core/native/load.js';
 import { createInstanceFromPlan } from '../../lib/vulkan/api/index.js';
 import { missingSystemComponent } from '../helpers/system.js';
 import { missingRealDriverWithDebianLayers, REAL_DRIVER_MANIFEST } from '../helpers/vulkan-lavapipe.js';

@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from '../../lib/native.js';
+import { packageRoot } from '../../lib/core/native/load.js';
 import { createInstanceFromPlan } from '../../lib/vulkan/api/index.js';
 import { missingRealDriver, missingRealDriverWithDebianLayers, ON_LAVAPIPE, REAL_DEVICE_NAME, REAL_DRIVER_MANIFEST } from '../helpers/vulkan-lavapipe.js';
 import {

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nativeArtifactDir } from '../../lib/native.js';
+import { nativeArtifactDir } from '../../lib/core/native/load.js';
 import { createInstanceFromPlan, type Instance } from '../../lib/vulkan/api/index.js';
 import { testNativeDir } from '../helpers/paths.js';
 import { driver, layer, owningLibrary, plan, testLibrary, VK_API_VERSION_1_3 } from './helpers.js';

@@ -1,8 +1,8 @@
 // Android as a platform adapter: system folders through a file system view, APK assets and
 // system properties through an AndroidView. Layer libraries are introspected by the addon unless
 // the view brings its own introspection.
-// The addon is the package's, below every API: core reaches it through lib/native.ts, not through an API.
-import { loadNativeAddon } from '../../native.js';
+// The addon is the package's, below every API: core reaches it through lib/core/native/load.ts, not through an API.
+import { loadNativeAddon } from '../native/load.js';
 import type { AndroidLayerIntrospection, AndroidView, Platform, PlatformFileSystem } from './platform.js';
 
 /** The addon's introspection; a missing or unloadable addon is an error for that library, not a throw. */

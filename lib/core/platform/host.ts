@@ -1,7 +1,7 @@
 // The platform this process runs on: Linux (and other POSIX systems) as createLinuxPlatform
 // reads it, Windows with the real registry read through the addon and the process's integrity
 // level. What discovery and the CLI use when no platform is injected.
-import { loadNativeAddon } from '../../native.js';
+import { loadNativeAddon } from '../native/load.js';
 import { createLinuxPlatform } from './linux.js';
 import { nodeFileSystem } from './node-fs.js';
 import type { Platform } from './platform.js';

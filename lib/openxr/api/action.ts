@@ -5,8 +5,8 @@
 import type { Instance } from './instance.js';
 import { OpenXrError } from '../errors.js';
 import { callNative, instanceState, nativeSessionOf, pathOf } from './handles.js';
-import { rethrowNative } from './native-instance.js';
-import { loadOpenXrApi, type NativeAction, type NativeActionSet, type NativeBound, type NativeOpenXrApi } from './native-api.js';
+import { rethrowNative } from '../errors.js';
+import { loadOpenXrAddon, type NativeAction, type NativeActionSet, type NativeBound, type NativeOpenXrAddon } from '../native/addon.js';
 import type { Session } from './session.js';
 import { ACTION_TYPES, enumValue, type ActionTypeName, type XrTime } from './types.js';
 
@@ -155,7 +155,7 @@ export class Action {
   readonly #native: NativeAction;
   readonly #readers = new Map<string, Reader>();
   // The one native function that reads every action's state: the call in #read() keeps one target.
-  readonly #readNative: NativeOpenXrApi['openxrReadActionState'] = loadOpenXrApi().openxrReadActionState;
+  readonly #readNative: NativeOpenXrAddon['openxrReadActionState'] = loadOpenXrAddon().openxrReadActionState;
 
   static {
     actionNativeOf = (action) => action.#native;

@@ -4,7 +4,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Instance } from './instance.js';
 import { callNative, instanceState } from './handles.js';
-import type { NativeEvent } from './native-api.js';
+import type { NativeEvent } from '../native/addon.js';
 import { sessionByHandle, type Session } from './session.js';
 import { REFERENCE_SPACE_TYPES, SESSION_STATES, enumName, type ReferenceSpaceTypeName, type SessionStateName, type XrTime } from './types.js';
 

@@ -7,8 +7,8 @@
 import { OpenXrError } from '../errors.js';
 import { nativeActionOf, type Action } from './action.js';
 import { callNative, instanceState, nativeSessionOf, pathOf } from './handles.js';
-import { rethrowNative } from './native-instance.js';
-import { loadOpenXrApi, type NativeFrameQueryAction, type NativeOpenXrApi, type NativeSpace } from './native-api.js';
+import { rethrowNative } from '../errors.js';
+import { loadOpenXrAddon, type NativeFrameQueryAction, type NativeOpenXrAddon, type NativeSpace } from '../native/addon.js';
 import type { Session } from './session.js';
 import { handleDestroyed, nativeSpaceOf, Space } from './space.js';
 import { VIEW_CONFIGURATION_TYPES, VIEW_FLOATS, enumValue, type ViewConfigurationTypeName } from './types.js';
@@ -77,7 +77,7 @@ export interface FrameQueryLayout {
 /** 'xrLocateSpaces' (OpenXR 1.1), 'xrLocateSpace' (a native loop), or 'none' (no spaces in the list). */
 export type FrameQueryLocatePath = 'xrLocateSpaces' | 'xrLocateSpace' | 'none';
 
-type BoundQuery = ReturnType<NativeOpenXrApi['openxrBindFrameQuery']>;
+type BoundQuery = ReturnType<NativeOpenXrAddon['openxrBindFrameQuery']>;
 
 interface NativeArguments {
   readonly spaces: NativeSpace[];
@@ -93,7 +93,7 @@ export class FrameQuery {
   readonly #args: NativeArguments;
   // The bound native query and the output it writes (rebound when another output is passed); one
   // native function runs every query, so the call in run() keeps one target.
-  readonly #runNative: NativeOpenXrApi['openxrRunFrameQuery'] = loadOpenXrApi().openxrRunFrameQuery;
+  readonly #runNative: NativeOpenXrAddon['openxrRunFrameQuery'] = loadOpenXrAddon().openxrRunFrameQuery;
   #bound: BoundQuery;
   #out: Float32Array;
   #outLength: number;

@@ -3,8 +3,8 @@
 // (base, out) (LocatorBinding), so a call is one N-API call with one XrTime and allocates nothing.
 import { callNative } from './handles.js';
 import { LocatorBinding } from './locator-binding.js';
-import { loadOpenXrApi, type NativeBound, type NativeHandTracker, type NativeOpenXrApi } from './native-api.js';
-import { rethrowNative } from './native-instance.js';
+import { loadOpenXrAddon, type NativeBound, type NativeHandTracker, type NativeOpenXrAddon } from '../native/addon.js';
+import { rethrowNative } from '../errors.js';
 import type { Session } from './session.js';
 import { nativeSpaceOf, type Space } from './space.js';
 import { HAND_JOINT_COUNT, HAND_JOINT_FLOATS, type HandName, type XrTime } from './types.js';
@@ -15,7 +15,7 @@ export class HandTracker {
   readonly #native: NativeHandTracker;
   readonly #locator = new LocatorBinding<Space, NativeBound<'handJointLocator'>>((base, out) => this.#bind(base, out));
   // The one native function that locates every tracker's joints: the call in locate() keeps one target.
-  readonly #locateNative: NativeOpenXrApi['openxrLocateHandJoints'] = loadOpenXrApi().openxrLocateHandJoints;
+  readonly #locateNative: NativeOpenXrAddon['openxrLocateHandJoints'] = loadOpenXrAddon().openxrLocateHandJoints;
 
   /** @internal Use session.createHandTracker(). */
   constructor(session: Session, native: NativeHandTracker, hand: HandName) {

@@ -2,9 +2,10 @@
 // they can all import it without a circle. Calling native code with OpenXR failures turned into
 // OpenXrError; the native object behind an Instance or a Session, for the modules that hold only
 // the JavaScript object; and the per-instance state (the native API, the path cache).
-import type { NativeAddon, NativeOpenXrInstance } from '../../native.js';
-import { loadOpenXrApi, type NativeOpenXrApi, type NativeSession } from './native-api.js';
-import { rethrowNative } from './native-instance.js';
+import type { NativeAddon } from '../../core/native/load.js';
+import type { NativeOpenXrInstance } from '../native/addon.js';
+import { loadOpenXrAddon, type NativeOpenXrAddon, type NativeSession } from '../native/addon.js';
+import { rethrowNative } from '../errors.js';
 
 /** Runs a native call; native OpenXR failures become OpenXrError, argument errors stay TypeError. */
 export function callNative<T>(f: () => T): T {
@@ -45,7 +46,7 @@ export function nativeSessionOf(session: unknown): NativeSession {
 
 export interface InstanceState {
   readonly native: NativeOpenXrInstance;
-  readonly api: NativeOpenXrApi & NativeAddon;
+  readonly api: NativeOpenXrAddon & NativeAddon;
   /** xrStringToPath answers, by string. */
   readonly paths: Map<string, bigint>;
 }
@@ -56,7 +57,7 @@ const states = new WeakMap<object, InstanceState>();
 export function instanceState(instance: object): InstanceState {
   let state = states.get(instance);
   if (state === undefined) {
-    state = { native: nativeInstanceOf(instance), api: loadOpenXrApi(), paths: new Map() };
+    state = { native: nativeInstanceOf(instance), api: loadOpenXrAddon(), paths: new Map() };
     states.set(instance, state);
   }
   return state;

@@ -1,10 +1,11 @@
 // An OpenXR instance created by this loader: it holds its native LoaderInstance directly, so its
 // calls go through that instance's dispatch table with no lookup.
-import { loadNativeAddon, type NativeDebugUtilsMessage, type NativeOpenXrCreateInfo, type NativeOpenXrInstance } from '../../native.js';
+import type { NativeDebugUtilsMessage, NativeOpenXrCreateInfo, NativeOpenXrInstance } from '../native/addon.js';
 import { XR_API_VERSION_1_0 } from '../../generated/openxr.js';
-import { openXrErrorFromCode, rethrowNative, toNativePlan } from './native-instance.js';
-import type { InstancePlan } from '../discovery/plan.js';
-import { loadOpenXrApi } from './native-api.js';
+import { toNativePlan } from '../native/plan.js';
+import { openXrErrorFromCode, rethrowNative } from '../errors.js';
+import type { InstancePlan } from '../plan/plan.js';
+import { loadOpenXrAddon } from '../native/addon.js';
 import { checkCreateInstanceOptions } from './create-instance-options.js';
 // The typed API (issue 5): the methods below delegate to these modules.
 import { createActionSet, suggestBindings, type ActionSet, type ActionSetOptions, type SuggestedBinding } from './action.js';
@@ -18,7 +19,7 @@ import {
   type VulkanGraphics,
   type VulkanGraphicsOptions,
   type VulkanGraphicsRequirements,
-} from './vulkan-graphics.js';
+} from '../vulkan/graphics.js';
 import type { FormFactorName, XrTime } from './types.js';
 
 /** What xrCreateInstance gets: the native create info, with the debug messenger as a listener. */
@@ -115,7 +116,7 @@ export class Instance {
     // Checked here: a layer may hand out its own pointer for a command whose extension is not
     // enabled and crash when it is called (Debian's core_validation 1.0.20 does).
     this.requireExtension('XR_KHR_convert_timespec_time', 'xrConvertTimespecTimeToTimeKHR');
-    return this.#call(() => loadOpenXrApi().openxrConvertMonotonicNow(this.#native));
+    return this.#call(() => loadOpenXrAddon().openxrConvertMonotonicNow(this.#native));
   }
 
   /** @internal Throws XR_ERROR_FUNCTION_UNSUPPORTED unless the application enabled `extension`. */
@@ -206,7 +207,7 @@ export class Instance {
 /** Creates an instance from a plan (the plan's runtime and layers; the options' names go into XrInstanceCreateInfo). */
 export function createInstanceFromPlan(plan: Pick<InstancePlan, 'runtime' | 'apiLayers'>, options: CreateInstanceOptions): Instance {
   checkCreateInstanceOptions(options, 'createInstanceFromPlan(plan, options)');
-  const addon = loadNativeAddon();
+  const addon = loadOpenXrAddon();
   try {
     const native = new addon.OpenXrInstance(toNativePlan(plan), {
       applicationName: options.applicationName,

@@ -1,10 +1,10 @@
 // The C ABI for native code in this process: discovery and policy run here, so the exported
 // xrCreateInstance works from a plan the application publishes.
-import { loadNativeAddon } from '../../native.js';
-import type { InstancePlan } from '../discovery/plan.js';
+import type { InstancePlan } from '../plan/plan.js';
 import type { ExtensionProperty } from '../discovery/manifest.js';
 import type { ApiLayerProperties } from '../loader.js';
-import { toNativePlan } from './native-instance.js';
+import { toNativePlan } from '../native/plan.js';
+import { loadOpenXrAddon } from '../native/addon.js';
 
 /** What the exported xrEnumerateApiLayerProperties and xrEnumerateInstanceExtensionProperties answer. */
 export interface PublishedLists {
@@ -27,5 +27,5 @@ export function publishOpenXrPlan(plan: Pick<InstancePlan, 'runtime' | 'apiLayer
   if (typeof plan !== 'object' || plan === null) throw new TypeError('publishOpenXrPlan(plan): plan must be an object');
   if (typeof plan.runtime !== 'object' || plan.runtime === null) throw new TypeError('publishOpenXrPlan(plan): plan.runtime must be an object');
   if (!Array.isArray(plan.apiLayers)) throw new TypeError('publishOpenXrPlan(plan): plan.apiLayers must be an array');
-  loadNativeAddon().openxrPublishPlan(toNativePlan(plan), lists);
+  loadOpenXrAddon().openxrPublishPlan(toNativePlan(plan), lists);
 }

@@ -1,28 +1,14 @@
 // What a Session offers about its input sources and play area beyond action state: bound sources
-// and their localized names, reference space bounds, hand trackers, and the simulated runtime's
-// haptics record. Session's methods delegate here, so session.ts stays about the session itself.
-import { nativeActionOf, type Action } from './action.js';
+// and their localized names, reference space bounds, hand trackers. Session's methods delegate
+// here, so session.ts stays about the session itself.
+import { nativeActionOf, nativeActionSetOf, type Action, type ActionSet } from './action.js';
 import { callNative, instanceState, nativeSessionOf, pathOf } from './handles.js';
-import { openXrErrorFromCode } from './native-instance.js';
+import { openXrErrorFromCode, rethrowNative } from '../errors.js';
 import { HandTracker } from './hand-tracker.js';
-import type { Session } from './session.js';
-import { HANDS, INPUT_SOURCE_NAME_PARTS, REFERENCE_SPACE_TYPES, enumValue, type HandName, type InputSourceNamePart, type ReferenceSpaceTypeName, type XrTime } from './types.js';
-
-/** The simulated runtime's record of one haptic call reaching one output (native/simxr/include/simxr_haptics.h). */
-export interface HapticEvent {
-  /** The session's frame time when the call came. */
-  readonly time: XrTime;
-  /** The output, e.g. '/user/hand/left/output/haptic'. */
-  readonly source: string;
-  /** The XrAction handle the call named. */
-  readonly action: bigint;
-  /** ns as given (-1n: XR_MIN_HAPTIC_DURATION); 0n for a stop. */
-  readonly duration: XrTime;
-  readonly frequency: number;
-  readonly amplitude: number;
-  /** true for xrStopHapticFeedback. */
-  readonly stopped: boolean;
-}
+import type { ActiveActionSet, Session } from './session.js';
+import type { Instance } from './instance.js';
+import type { NativeSession } from '../native/addon.js';
+import { HANDS, INPUT_SOURCE_NAME_PARTS, REFERENCE_SPACE_TYPES, enumValue, type HandName, type InputSourceNamePart, type ReferenceSpaceTypeName } from './types.js';
 
 /** The extent of a reference space's bounds rectangle, metres (XrExtent2Df: width along X, height along Z). */
 export interface SpaceBounds {
@@ -81,15 +67,41 @@ export function createHandTracker(session: Session, hand: HandName): HandTracker
   return new HandTracker(session, native, hand);
 }
 
-export function drainHapticEvents(session: Session): HapticEvent[] {
-  const s = instanceState(session.instance);
-  return callNative(() => s.api.openxrDrainHapticEvents(nativeSessionOf(session))).map((e) => ({
-    time: e.time,
-    source: callNative(() => s.api.openxrPathToString(s.native, e.source)),
-    action: e.action,
-    duration: e.duration,
-    frequency: e.frequency,
-    amplitude: e.amplitude,
-    stopped: e.stopped,
-  }));
+/** xrAttachSessionActionSets (once per session). */
+export function attachActionSets(session: Session, native: NativeSession, actionSets: readonly ActionSet[]): void {
+  if (!Array.isArray(actionSets)) throw new TypeError('attachActionSets(actionSets: ActionSet[])');
+  const natives = actionSets.map((s) => nativeActionSetOf(s));
+  callNative(() => native.attachActionSets(natives));
+  for (const s of actionSets) s.attachedSession = session;
+}
+
+/** @internal xrSyncActions: the last array passed and its native form, reused while the caller reuses it. */
+export class ActionSync {
+  readonly #instance: Instance;
+  readonly #native: NativeSession;
+  #input: readonly (ActionSet | ActiveActionSet)[] | undefined;
+  #sets: ReturnType<typeof nativeActionSetOf>[] = [];
+  #paths: (bigint | undefined)[] = [];
+
+  constructor(instance: Instance, native: NativeSession) {
+    this.#instance = instance;
+    this.#native = native;
+  }
+
+  /** false when the session is not focused (XR_SESSION_NOT_FOCUSED). */
+  sync(actionSets: readonly (ActionSet | ActiveActionSet)[]): boolean {
+    if (actionSets !== this.#input) {
+      if (!Array.isArray(actionSets)) throw new TypeError('syncActions(actionSets: (ActionSet | { actionSet, subactionPath })[])');
+      this.#sets = actionSets.map((a) => nativeActionSetOf('actionSet' in a ? a.actionSet : a));
+      this.#paths = actionSets.map((a) =>
+        'actionSet' in a && a.subactionPath !== undefined ? pathOf(this.#instance, a.subactionPath) : undefined,
+      );
+      this.#input = actionSets;
+    }
+    try {
+      return this.#native.syncActions(this.#sets, this.#paths) === 0;
+    } catch (error) {
+      rethrowNative(error);
+    }
+  }
 }

@@ -6,26 +6,23 @@
 // caller's Float32Array and allocates nothing.
 import { EventEmitter } from 'node:events';
 import type { Instance } from './instance.js';
-import { nativeActionOf, nativeActionSetOf, type Action, type ActionSet } from './action.js';
+import { nativeActionOf, type Action, type ActionSet } from './action.js';
 import type { OpenXrEvent } from './events.js';
 import { callNative, instanceState, pathOf, registerNativeSession } from './handles.js';
-import { rethrowNative } from './native-instance.js';
-import { loadOpenXrApi, type NativeBound, type NativeFrameState, type NativeOpenXrApi, type NativeSession } from './native-api.js';
-import { Space, nativeSpaceOf } from './space.js';
+import { rethrowNative } from '../errors.js';
+import type { NativeFrameState, NativeSession } from '../native/addon.js';
+import { Space } from './space.js';
 import { FrameQuery, type FrameQueryOptions } from './frame-query.js';
 import type { System } from './system.js';
 import type { Device } from '../../vulkan/api/device.js';
 import type { PhysicalDevice } from '../../vulkan/api/instance.js';
-import { Swapchain, swapchainCreateInfo, type SwapchainCreateOptions } from './swapchain.js';
-import type { NativeProjectionLayer, SubmittedPixel } from './native-api.js';
+import type { Swapchain, SwapchainCreateOptions } from '../vulkan/swapchain.js';
 import {
   ENVIRONMENT_BLEND_MODES,
   REFERENCE_SPACE_TYPES,
   VIEW_CONFIGURATION_TYPES,
-  VIEW_FLOATS,
   enumName,
   enumValue,
-  type EnvironmentBlendModeName,
   type ReferenceSpaceTypeName,
   type SessionStateName,
   type ViewConfigurationTypeName,
@@ -35,18 +32,11 @@ import {
 } from './types.js';
 import type { HandTracker } from './hand-tracker.js';
 import * as input from './session-input.js';
+import { EndFrameBinding, ViewLocator, type EndFrameOptions, type FrameState, type PoseArray } from './session-frames.js';
+import * as swapchains from './session-swapchains.js';
 
-/**
- * What waitFrame() answers. The same object every frame (per session), updated in place: copy
- * the fields you keep beyond the frame.
- */
-export interface FrameState {
-  /** XrTime in ns (CLOCK_MONOTONIC), a bigint: past 104 days of uptime it no longer fits a number exactly. */
-  readonly predictedDisplayTime: XrTime;
-  /** ns. */
-  readonly predictedDisplayPeriod: number;
-  readonly shouldRender: boolean;
-}
+export type { EndFrameOptions, FrameState, Fov, PoseArray, ProjectionLayer, ProjectionView } from './session-frames.js';
+
 
 export interface SessionEvents {
   stateChanged: [state: SessionStateName, event: OpenXrEvent];
@@ -68,52 +58,12 @@ export type CreateSessionOptions =
   /** A session that renders through Vulkan (XR_KHR_vulkan_enable2; the device from createVulkanGraphics()). */
   | { readonly graphics: { readonly vulkan: VulkanSessionBinding } };
 
-/** An XrFovf: radians, left and down negative. */
-export interface Fov {
-  readonly angleLeft: number;
-  readonly angleRight: number;
-  readonly angleUp: number;
-  readonly angleDown: number;
-}
-
-/** One eye's image of a projection layer (XrCompositionLayerProjectionView). */
-export interface ProjectionView {
-  /** The pose the image was rendered from, in the layer's space. */
-  readonly pose: PoseArray;
-  /** Its field of view: an Fov, or [angleLeft, angleRight, angleUp, angleDown] (e.g. a subarray of locateViews' output). */
-  readonly fov: Fov | readonly [number, number, number, number] | Float32Array;
-  readonly swapchain: Swapchain;
-  /** Default: the whole image. */
-  readonly imageRect?: { readonly x: number; readonly y: number; readonly width: number; readonly height: number };
-  /** The array layer of the swapchain image. Default 0. */
-  readonly arrayIndex?: number;
-}
-
-export interface ProjectionLayer {
-  readonly type: 'projection';
-  readonly space: Space;
-  readonly views: readonly ProjectionView[];
-}
-
-export interface EndFrameOptions {
-  /** Default: the begun frame's predictedDisplayTime, exactly as the runtime gave it. */
-  readonly displayTime?: XrTime | number;
-  readonly environmentBlendMode?: EnvironmentBlendModeName;
-  /**
-   * Composition layers (a session with graphics). The layers' structures are built natively once
-   * and reused while the spaces, swapchains, rectangles and array indices stay the same; each call
-   * copies only the poses and fields of view.
-   */
-  readonly layers?: readonly ProjectionLayer[];
-}
 
 export interface ActiveActionSet {
   readonly actionSet: ActionSet;
   readonly subactionPath?: string;
 }
 
-/** A pose as [px, py, pz, qx, qy, qz, qw]. */
-export type PoseArray = readonly [number, number, number, number, number, number, number] | Float32Array;
 
 /** Each instance's live sessions by XrSession handle, so events reach their Session. */
 const liveSessions = new WeakMap<Instance, Map<bigint, Session>>();
@@ -148,28 +98,13 @@ export class Session extends EventEmitter<SessionEvents> {
   #state: SessionStateName = 'unknown';
   #running = false;
   readonly #viewCounts = new Map<number, number>();
-  // The one native function of each per-frame kind (every session's calls keep one target).
-  readonly #locateViewsNative: NativeOpenXrApi['openxrLocateViews'] = loadOpenXrApi().openxrLocateViews;
-  readonly #endFrameNative: NativeOpenXrApi['openxrEndFrame'] = loadOpenXrApi().openxrEndFrame;
-  // The bound view locator and what it was bound to.
-  #viewLocator: NativeBound<'viewLocator'> | undefined;
-  #viewSpace: Space | undefined;
-  #viewOut: Float32Array | undefined;
-  #viewLength = -1;
-  #viewType = 0;
-  // syncActions: the last array passed and its native form, reused while the caller reuses it.
-  #syncInput: readonly (ActionSet | ActiveActionSet)[] | undefined;
-  #syncSets: ReturnType<typeof nativeActionSetOf>[] = [];
-  #syncPaths: (bigint | undefined)[] = [];
+  // locateViews' bound native call, endFrame's with layers, syncActions' native arguments.
+  readonly #views: ViewLocator;
+  readonly #endFrame: EndFrameBinding;
+  readonly #sync: input.ActionSync;
   /** The Vulkan device a graphics session renders with (retained until destroy()). */
   readonly #device: Device | undefined;
   readonly description = 'an OpenXR session';
-  // endFrame with layers: the bound native call, what it was bound to (flattened: per layer the
-  // space and view count, per view the swapchain, rectangle and array index), and its pose data.
-  #endFrameBound: NativeBound<'endFrame'> | undefined;
-  #endFrameKey: unknown[] = [];
-  #endFrameBlend = -1;
-  #endFrameData = new Float32Array(0);
 
   /** @internal Use instance.createSession(). */
   constructor(instance: Instance, system: System, native: NativeSession, device?: Device) {
@@ -178,6 +113,9 @@ export class Session extends EventEmitter<SessionEvents> {
     this.system = system;
     this.#native = native;
     this.#device = device;
+    this.#views = new ViewLocator(this, native);
+    this.#endFrame = new EndFrameBinding(instance, native);
+    this.#sync = new input.ActionSync(instance, native);
     device?.retain(this);
     registerNativeSession(this, native);
   }
@@ -284,7 +222,7 @@ export class Session extends EventEmitter<SessionEvents> {
   /** xrEndFrame: with `layers` (a graphics session), or with none (valid for a headless session). */
   endFrame(options?: EndFrameOptions): void {
     if (options !== undefined && options.layers !== undefined && options.layers.length > 0) {
-      this.#endFrameWithLayers(options, options.layers);
+      this.#endFrame.end(options, options.layers);
       return;
     }
     try {
@@ -298,124 +236,6 @@ export class Session extends EventEmitter<SessionEvents> {
     }
   }
 
-  #endFrameWithLayers(options: EndFrameOptions, layers: readonly ProjectionLayer[]): void {
-    const blend = options.environmentBlendMode === undefined ? 1 : enumValue(ENVIRONMENT_BLEND_MODES, options.environmentBlendMode, 'environmentBlendMode');
-    if (!Array.isArray(layers)) throw new TypeError('endFrame: layers must be an array of projection layers');
-    if (this.#endFrameBound === undefined || blend !== this.#endFrameBlend || !this.#sameLayerShape(layers)) this.#bindEndFrame(layers, blend);
-    // Poses and fields of view, 11 floats per view (as locateViews writes them).
-    const data = this.#endFrameData;
-    let o = 0;
-    // Index loops: for-of would allocate an iterator per loop until the function is optimised.
-    for (let l = 0; l < layers.length; l++) {
-      const layerViews = (layers[l] as ProjectionLayer).views;
-      for (let v = 0; v < layerViews.length; v++) {
-        const view = layerViews[v] as ProjectionView;
-        const pose = view.pose;
-        // Float32Array to Float32Array: a copy that boxes no number, even before the JIT optimises this.
-        if (pose instanceof Float32Array && pose.length === 7) data.set(pose, o);
-        else for (let i = 0; i < 7; i++) data[o + i] = pose[i] as number;
-        const fov = view.fov;
-        if (fov instanceof Float32Array && fov.length === 4) data.set(fov, o + 7);
-        else if (fov instanceof Float32Array || Array.isArray(fov)) {
-          for (let i = 0; i < 4; i++) data[o + 7 + i] = (fov as ArrayLike<number>)[i] as number;
-        } else {
-          const f = fov as Fov;
-          data[o + 7] = f.angleLeft;
-          data[o + 8] = f.angleRight;
-          data[o + 9] = f.angleUp;
-          data[o + 10] = f.angleDown;
-        }
-        o += 11;
-      }
-    }
-    if (Number.isNaN(data[0]) || Number.isNaN(data[o - 1])) throw new TypeError('endFrame: each view needs a pose (7 numbers) and a fov (4 numbers)');
-    try {
-      this.#endFrameNative(this.#endFrameBound as NativeBound<'endFrame'>, options.displayTime);
-    } catch (error) {
-      rethrowNative(error);
-    }
-  }
-
-  // True when `layers` has the structure the bound call was built for (compared in place: no allocation).
-  #sameLayerShape(layers: readonly ProjectionLayer[]): boolean {
-    const key = this.#endFrameKey;
-    let k = 0;
-    for (let l = 0; l < layers.length; l++) {
-      const layer = layers[l] as ProjectionLayer;
-      if (key[k++] !== layer.space || key[k++] !== layer.views.length) return false;
-      for (let v = 0; v < layer.views.length; v++) {
-        const view = layer.views[v] as ProjectionView;
-        const r = view.imageRect;
-        if (key[k++] !== view.swapchain || key[k++] !== (view.arrayIndex ?? 0)) return false;
-        if (key[k++] !== (r === undefined ? 0 : r.x) || key[k++] !== (r === undefined ? 0 : r.y)) return false;
-        if (key[k++] !== (r === undefined ? view.swapchain.width : r.width) || key[k++] !== (r === undefined ? view.swapchain.height : r.height)) return false;
-      }
-    }
-    return k === key.length;
-  }
-
-  #bindEndFrame(layers: readonly ProjectionLayer[], blend: number): void {
-    const key: unknown[] = [];
-    const native: NativeProjectionLayer[] = layers.map((layer, l) => {
-      if (typeof layer !== 'object' || layer === null || layer.type !== 'projection') throw new TypeError(`endFrame: layers[${l}] must be { type: 'projection', space, views }`);
-      if (!Array.isArray(layer.views) || layer.views.length === 0) throw new TypeError(`endFrame: layers[${l}].views must be a non-empty array`);
-      key.push(layer.space, layer.views.length);
-      return {
-        space: nativeSpaceOf(layer.space),
-        views: layer.views.map((view, v) => {
-          if (!(view.swapchain instanceof Swapchain)) throw new TypeError(`endFrame: layers[${l}].views[${v}].swapchain must be a Swapchain`);
-          const fov = view.fov as unknown;
-          const pose = view.pose as unknown;
-          if (!((Array.isArray(pose) || pose instanceof Float32Array) && (pose as ArrayLike<number>).length >= 7)) {
-            throw new TypeError(`endFrame: layers[${l}].views[${v}].pose must be [px, py, pz, qx, qy, qz, qw]`);
-          }
-          if (typeof fov !== 'object' || fov === null || !('angleLeft' in fov || (fov as ArrayLike<number>).length >= 4)) {
-            throw new TypeError(`endFrame: layers[${l}].views[${v}].fov must be { angleLeft, angleRight, angleUp, angleDown } or 4 numbers`);
-          }
-          const r = view.imageRect ?? { x: 0, y: 0, width: view.swapchain.width, height: view.swapchain.height };
-          const arrayIndex = view.arrayIndex ?? 0;
-          key.push(view.swapchain, arrayIndex, r.x, r.y, r.width, r.height);
-          return { swapchain: view.swapchain.native, x: r.x, y: r.y, width: r.width, height: r.height, arrayIndex };
-        }),
-      };
-    });
-    const data = new Float32Array(native.reduce((n, layer) => n + layer.views.length, 0) * VIEW_FLOATS);
-    const s = instanceState(this.instance);
-    this.#endFrameBound = callNative(() => s.api.openxrBindEndFrame(this.#native, native, blend, data));
-    this.#endFrameData = data;
-    this.#endFrameKey = key;
-    this.#endFrameBlend = blend;
-  }
-
-  /** xrEnumerateSwapchainFormats: VkFormat values, the runtime's preference first (a Vulkan session). */
-  swapchainFormats(): number[] {
-    const s = instanceState(this.instance);
-    return callNative(() => s.api.openxrSwapchainFormats(this.#native));
-  }
-
-  /** xrCreateSwapchain and xrEnumerateSwapchainImages (a session with a Vulkan graphics binding). */
-  createSwapchain(options: SwapchainCreateOptions): Swapchain {
-    const info = swapchainCreateInfo(options);
-    const device = this.#device;
-    if (device === undefined) {
-      callNative(() => this.#native.handle);
-      throw new TypeError('createSwapchain: this session has no graphics binding (create it with { graphics: { vulkan } })');
-    }
-    const api = instanceState(this.instance).api;
-    const native = callNative(() => new api.OpenXrSwapchain(this.#native, info));
-    return new Swapchain(native, device, info);
-  }
-
-  /**
-   * The simulated runtime's record of the eye images it received (the centre texel of each view
-   * of each submitted projection layer), oldest first, removed from the runtime. Other runtimes
-   * throw OpenXrError XR_ERROR_FUNCTION_UNSUPPORTED.
-   */
-  drainSubmittedPixels(): SubmittedPixel[] {
-    const s = instanceState(this.instance);
-    return callNative(() => s.api.openxrDrainSubmittedPixels(this.#native));
-  }
-
   /**
    * xrLocateViews: for each view (2 for primary-stereo) writes 11 floats into `out` — pose
    * px py pz qx qy qz qw, then fov angleLeft angleRight angleUp angleDown (radians) — and returns
@@ -423,14 +243,7 @@ export class Session extends EventEmitter<SessionEvents> {
    */
   locateViews(space: Space, time: XrTime | number, out: Float32Array, viewConfigurationType: ViewConfigurationTypeName = 'primary-stereo'): number {
     const type = viewConfigurationType === 'primary-stereo' ? 2 : enumValue(VIEW_CONFIGURATION_TYPES, viewConfigurationType, 'viewConfigurationType');
-    if (space !== this.#viewSpace || out !== this.#viewOut || out.length !== this.#viewLength || type !== this.#viewType) {
-      this.#bindViewLocator(space, out, type);
-    }
-    try {
-      return this.#locateViewsNative(this.#viewLocator as NativeBound<'viewLocator'>, time);
-    } catch (error) {
-      rethrowNative(error);
-    }
+    return this.#views.locate(space, time, out, type);
   }
 
   /**
@@ -454,21 +267,6 @@ export class Session extends EventEmitter<SessionEvents> {
     return count;
   }
 
-  #bindViewLocator(space: Space, out: Float32Array, type: number): void {
-    const nativeSpace = nativeSpaceOf(space);
-    if (!(out instanceof Float32Array)) throw new TypeError('out must be a Float32Array');
-    const name = enumName(VIEW_CONFIGURATION_TYPES, type) as ViewConfigurationTypeName;
-    const count = this.viewCount(name);
-    if (out.length < count * VIEW_FLOATS) {
-      throw new TypeError(`out must have at least ${count * VIEW_FLOATS} elements (${VIEW_FLOATS} per view; a detached buffer has none)`);
-    }
-    this.#viewLocator = callNative(() => this.#native.bindViewLocator(nativeSpace, type, count, out));
-    this.#viewSpace = space;
-    this.#viewOut = out;
-    this.#viewLength = out.length;
-    this.#viewType = type;
-  }
-
   /**
    * XR_FB_display_refresh_rate (enable it on the instance): the session's display rate and the
    * rates the runtime offers, in Hz. A runtime without a compositor may answer current 0.
@@ -479,12 +277,19 @@ export class Session extends EventEmitter<SessionEvents> {
     return callNative(() => s.api.openxrDisplayRefreshRates(s.native, this.#native.handle));
   }
 
+  /** xrEnumerateSwapchainFormats: VkFormat values, the runtime's preference first (a Vulkan session). */
+  swapchainFormats(): number[] {
+    return swapchains.swapchainFormats(this.instance, this.#native);
+  }
+
+  /** xrCreateSwapchain and xrEnumerateSwapchainImages (a session with a Vulkan graphics binding). */
+  createSwapchain(options: SwapchainCreateOptions): Swapchain {
+    return swapchains.createSwapchain(this.instance, this.#native, this.#device, options);
+  }
+
   /** xrAttachSessionActionSets (once per session). */
   attachActionSets(actionSets: readonly ActionSet[]): void {
-    if (!Array.isArray(actionSets)) throw new TypeError('attachActionSets(actionSets: ActionSet[])');
-    const natives = actionSets.map((s) => nativeActionSetOf(s));
-    callNative(() => this.#native.attachActionSets(natives));
-    for (const s of actionSets) s.attachedSession = this;
+    input.attachActionSets(this, this.#native, actionSets);
   }
 
   /**
@@ -492,19 +297,7 @@ export class Session extends EventEmitter<SessionEvents> {
    * states then read inactive). Pass the same array every frame and nothing is allocated.
    */
   syncActions(actionSets: readonly (ActionSet | ActiveActionSet)[]): boolean {
-    if (actionSets !== this.#syncInput) {
-      if (!Array.isArray(actionSets)) throw new TypeError('syncActions(actionSets: (ActionSet | { actionSet, subactionPath })[])');
-      this.#syncSets = actionSets.map((a) => nativeActionSetOf('actionSet' in a ? a.actionSet : a));
-      this.#syncPaths = actionSets.map((a) =>
-        'actionSet' in a && a.subactionPath !== undefined ? pathOf(this.instance, a.subactionPath) : undefined,
-      );
-      this.#syncInput = actionSets;
-    }
-    try {
-      return this.#native.syncActions(this.#syncSets, this.#syncPaths) === 0;
-    } catch (error) {
-      rethrowNative(error);
-    }
+    return this.#sync.sync(actionSets);
   }
 
   /** xrEnumerateBoundSourcesForAction: the input paths the action is bound to ('/user/hand/left/input/trigger/value'). */
@@ -525,15 +318,6 @@ export class Session extends EventEmitter<SessionEvents> {
   /** xrCreateHandTrackerEXT (enable XR_EXT_hand_tracking on the instance): destroyed with the session. */
   createHandTracker(hand: HandName): HandTracker {
     return input.createHandTracker(this, hand);
-  }
-
-  /**
-   * The simulated runtime's record of the haptic feedback it received (one record per output
-   * reached), oldest first, removed from the runtime. Other runtimes throw OpenXrError
-   * XR_ERROR_FUNCTION_UNSUPPORTED.
-   */
-  drainHapticEvents(): input.HapticEvent[] {
-    return input.drainHapticEvents(this);
   }
 
   /** xrGetCurrentInteractionProfile for a top-level user path; null when none is bound. */
@@ -564,11 +348,8 @@ export class Session extends EventEmitter<SessionEvents> {
     }
     if (handle !== undefined) sessionsOf(this.instance).delete(handle);
     this.#running = false;
-    this.#endFrameBound = undefined;
-    this.#endFrameKey = [];
-    this.#viewLocator = undefined;
-    this.#viewSpace = undefined;
-    this.#viewOut = undefined;
+    this.#endFrame.release();
+    this.#views.release();
   }
 
   /** @internal Called by pollEvent() for events about this session. */

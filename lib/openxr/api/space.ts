@@ -4,8 +4,8 @@
 import { OpenXrError } from '../errors.js';
 import { callNative } from './handles.js';
 import { LocatorBinding } from './locator-binding.js';
-import { loadOpenXrApi, type NativeBound, type NativeOpenXrApi, type NativeSpace } from './native-api.js';
-import { rethrowNative } from './native-instance.js';
+import { loadOpenXrAddon, type NativeBound, type NativeOpenXrAddon, type NativeSpace } from '../native/addon.js';
+import { rethrowNative } from '../errors.js';
 import type { Session } from './session.js';
 import { POSE_FLOATS, type ReferenceSpaceTypeName, type XrTime } from './types.js';
 
@@ -25,7 +25,7 @@ export class Space {
   readonly #native: NativeSpace;
   readonly #locator = new LocatorBinding<Space, NativeBound<'spaceLocator'>>((base, out) => this.#bind(base, out));
   // The one native function that locates every space: the call in locate() keeps one target.
-  readonly #locateNative: NativeOpenXrApi['openxrLocateSpace'] = loadOpenXrApi().openxrLocateSpace;
+  readonly #locateNative: NativeOpenXrAddon['openxrLocateSpace'] = loadOpenXrAddon().openxrLocateSpace;
 
   static {
     nativeOf = (space) => space.#native;

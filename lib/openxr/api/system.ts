@@ -1,7 +1,7 @@
 // A System: what xrGetSystem found for a form factor, with its properties and view configurations.
 import type { Instance } from './instance.js';
 import { callNative, instanceState } from './handles.js';
-import type { NativeSystemProperties, NativeViewConfigurationView } from './native-api.js';
+import type { NativeSystemProperties, NativeViewConfigurationView } from '../native/addon.js';
 import {
   ENVIRONMENT_BLEND_MODES,
   FORM_FACTORS,

@@ -4,12 +4,12 @@
 // commands crosses into the addon once. The native side checks the whole stream before it makes
 // any Vulkan call (native/vulkan/command_stream.h has the format). Steady-state frames allocate
 // nothing: the stream grows only when a frame needs more room than any frame before.
-import { loadNativeAddon } from '../../native.js';
+import { nativeCommandStream, type NativeCommandStream } from '../native/addon.js';
 import { VulkanError } from '../errors.js';
 import { CommandBuffer, type ImageBarrier } from './commands.js';
 // VulkanBuffer is the typed API's buffer class (named Buffer in device-objects.ts until issue 11's rename).
 import { VulkanBuffer, checkSize, checkUint as uint, ComputePipeline, DescriptorSet, PipelineLayout } from './device-objects.js';
-import { toVulkanError } from './errors.js';
+import { toVulkanError } from '../errors.js';
 import { IMAGE_LAYOUTS, Image } from './image.js';
 import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
 
@@ -63,18 +63,6 @@ export class CommandStreamError extends VulkanError {
     this.opcode = opcode;
     this.commandIndex = commandIndex;
   }
-}
-
-/** @internal The addon's functions (native/napi/vulkan_command_stream.h). */
-export interface NativeCommandStream {
-  validate(stream: ArrayBuffer, byteLength: number, kinds: Uint8Array): number;
-  record(commandBuffer: bigint, beginFlags: number, stream: ArrayBuffer, byteLength: number, handles: BigUint64Array, kinds: Uint8Array): number;
-  cLoop(commandBuffer: bigint, pipeline: bigint, layout: bigint, set: bigint, commands: number, frames: number): number;
-}
-
-/** @internal */
-export function nativeCommandStream(): NativeCommandStream {
-  return (loadNativeAddon() as unknown as { vulkanCommandStream: NativeCommandStream }).vulkanCommandStream;
 }
 
 /** A native refusal ('KL_COMMAND_STREAM') as CommandStreamError, a VkResult as VulkanError, the rest unchanged. */

@@ -13,10 +13,10 @@ import {
   Semaphore,
   type DeviceOwner,
 } from './device-objects.js';
-import { toVulkanError, withVulkanErrors } from './errors.js';
+import { toVulkanError, withVulkanErrors } from '../errors.js';
 import { IMAGE_LAYOUTS, Image, type ImageLayoutName } from './image.js';
 import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
-import { vulkanCompute, type NativeVulkanCompute } from './native-compute.js';
+import { vulkanCompute, type NativeVulkanCompute } from '../native/addon.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 const NO_HANDLE = 0n;

@@ -5,8 +5,8 @@
 // the handles these objects keep, so those calls create nothing on the JavaScript heap.
 import { constants as bufferConstants } from 'node:buffer';
 import { VulkanError } from '../errors.js';
-import { vulkanCompute, type DeviceChildKind, type NativeVulkanCompute } from './native-compute.js';
-import { toVulkanError, withVulkanErrors } from './errors.js';
+import { vulkanCompute, type DeviceChildKind, type NativeVulkanCompute } from '../native/addon.js';
+import { toVulkanError, withVulkanErrors } from '../errors.js';
 import { IMAGE_LAYOUTS, type Image, type ImageLayoutName } from './image.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;

@@ -1,7 +1,7 @@
 // A VkDevice created through the loader's device chain. It owns the objects made from it
 // (device-objects.ts, commands.ts): destroy() waits for the device to go idle and destroys them,
 // newest first, before the device.
-import { loadVulkanAddon, type NativeVulkanDevice, type NativeVulkanInstance } from '../native-api.js';
+import { loadVulkanAddon, type NativeVulkanDevice, type NativeVulkanInstance } from '../native/addon.js';
 import { CommandPool, Queue } from './commands.js';
 import {
   VulkanBuffer,
@@ -20,9 +20,9 @@ import {
   type DeviceOwner,
   type PushConstantRange,
 } from './device-objects.js';
-import { VulkanError, withVulkanErrors } from './errors.js';
+import { VulkanError, withVulkanErrors } from '../errors.js';
 import { Image } from './image.js';
-import { vulkanCompute } from './native-compute.js';
+import { vulkanCompute } from '../native/addon.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 

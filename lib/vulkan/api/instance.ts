@@ -1,17 +1,17 @@
 // The Vulkan instance as the rest of the package sees it: built from a discovery plan, owning its
 // physical devices and devices. Use after destroy() throws VulkanError; wrong arguments TypeError.
-import type { VulkanInstancePlan } from '../discovery/plan.js';
+import type { VulkanInstancePlan } from '../plan/plan.js';
 import {
   loadVulkanAddon,
   type NativeVulkanCreateInfo,
   type NativeVulkanInstance,
   type NativeVulkanMessage,
   type NativeVulkanPhysicalDevice,
-} from '../native-api.js';
+} from '../native/addon.js';
 import { Device, type DeviceCreateOptions } from './device.js';
-import { VulkanError, withVulkanErrors } from './errors.js';
-import { toNativeVulkanPlan } from './native-plan.js';
-import { vulkanCompute, type NativeMemoryProperties, type NativePhysicalDeviceLimits } from './native-compute.js';
+import { VulkanError, withVulkanErrors } from '../errors.js';
+import { toNativeVulkanPlan } from '../native/plan.js';
+import { vulkanCompute, type NativeMemoryProperties, type NativePhysicalDeviceLimits } from '../native/addon.js';
 import { namePhysicalDeviceFeatures, type PhysicalDeviceFeatures } from './physical-device-features.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;

@@ -7,9 +7,9 @@
 // runtime is loaded: glibc then gives the runtime that library for its DT_NEEDED libvulkan.so.1,
 // and every Vulkan call it makes goes through this package's loader and the published plan.
 import path from 'node:path';
-import { nativeArtifactDir } from '../../native.js';
+import { nativeArtifactDir } from '../../core/native/load.js';
 import { VulkanError } from '../errors.js';
-import { loadVulkanAddon } from '../native-api.js';
+import { loadVulkanAddon } from '../native/addon.js';
 
 /** The library's file name (its SONAME is libvulkan.so.1). */
 export const PROCESS_VULKAN_LOADER_LIBRARY = 'libkhronos_vulkan_process_loader.so';

@@ -6,7 +6,7 @@
 // sort) and VK_LOADER_DISABLE_INST_EXT_FILTER.
 import type { PlatformEnv } from '../../core/platform/platform.js';
 import { MAX_FILTER_ENTRIES } from './name-filter.js';
-import type { VulkanDeviceFilters } from './plan.js';
+import type { VulkanDeviceFilters } from '../plan/plan.js';
 
 /** sscanf "%x": optional whitespace, optional 0x, hex digits; returns the value and the rest. */
 function scanHex(s: string): { value: number; rest: string } | undefined {

@@ -9,7 +9,7 @@
 // With a settings file's layer configuration the configured order is the chain's order.
 import type { PlatformEnv } from '../../core/platform/platform.js';
 import { VulkanLayerNotPresentError } from '../errors.js';
-import type { VulkanLayerOrigin } from './plan.js';
+import type { VulkanLayerOrigin } from '../plan/plan.js';
 import { implicitLayerState } from './implicit-layer-state.js';
 import type { LayerFilters } from './layer-filters.js';
 import type { DiscoveredVulkanLayer } from './layer-discovery.js';

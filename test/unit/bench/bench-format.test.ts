@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { niceStep, renderLineChart } from '../../../lib/bench/chart-svg.js';
-import { markdownTable } from '../../../lib/bench/markdown-table.js';
-import { formatSummary, summarize } from '../../../lib/bench/stats.js';
+import { niceStep, renderLineChart } from '../../../lib/tools/bench/chart-svg.js';
+import { markdownTable } from '../../../lib/tools/bench/markdown-table.js';
+import { formatSummary, summarize } from '../../../lib/tools/bench/stats.js';
 
 describe('BENCH: result formatting', () => {
   it('BENCH: summarize gives the median, the range and the relative IQR of repeated runs', () => {

@@ -3,7 +3,7 @@
 // first rows of a full `npm run bench` measured the C loop 60–70 % slower and the query 80 % slower,
 // while the yardstick, measured before and after the rows, was not.
 import { describe, expect, it } from 'vitest';
-import { timeInRounds } from '../../../lib/bench/rounds.js';
+import { timeInRounds } from '../../../lib/tools/bench/rounds.js';
 
 describe('BENCH: frame bench rounds', () => {
   it('#14 BENCH: timeInRounds runs every cell once per round, in turn, so a slow spell that fades over the rows cancels in each round\'s ratio', () => {

@@ -2,12 +2,12 @@
 // neighbouring processes paired across the set-up order, judged by the sign-test interval against
 // a 2 % margin (issue 10's target "trampolines at or below Khronos at every layer count").
 import { describe, expect, it } from 'vitest';
-import { sampleRow, type VulkanBenchResult, type VulkanCell } from '../../../lib/bench/run-vulkan-bench.js';
-import type { VulkanChildResult } from '../../../lib/bench/vulkan-child-protocol.js';
-import { parseVulkanBenchArgs } from '../../../lib/cli/bench-vulkan.js';
-import { medianInterval, summarize } from '../../../lib/bench/stats.js';
-import { vulkanTargets, vulkanTrampolineTally } from '../../../lib/bench/vulkan-report.js';
-import { compareTrampolines, crossoverRatios, lookConfidence, processRatios, TRAMPOLINE_MARGIN } from '../../../lib/bench/vulkan-verdict.js';
+import { sampleRow, type VulkanBenchResult, type VulkanCell } from '../../../lib/tools/bench/run-vulkan-bench.js';
+import type { VulkanChildResult } from '../../../lib/tools/bench/vulkan-child-protocol.js';
+import { parseVulkanBenchArgs } from '../../../lib/tools/bench/cli-vulkan.js';
+import { medianInterval, summarize } from '../../../lib/tools/bench/stats.js';
+import { vulkanTargets, vulkanTrampolineTally } from '../../../lib/tools/bench/vulkan-report.js';
+import { compareTrampolines, crossoverRatios, lookConfidence, processRatios, TRAMPOLINE_MARGIN } from '../../../lib/tools/bench/vulkan-verdict.js';
 
 function cell(processWalls: readonly number[]): VulkanCell {
   const wall = summarize(processWalls);

@@ -1,0 +1,232 @@
+// A Session's frames: what waitFrame() answers, the projection layers endFrame() submits, and
+// the two per-frame calls bound once and reused (locateViews' view locator, endFrame's layers).
+// Session (session.ts) keeps one of each and delegates to them.
+import type { Instance } from './instance.js';
+import { callNative, instanceState } from './handles.js';
+import { rethrowNative } from '../errors.js';
+import { loadOpenXrAddon, type NativeBound, type NativeOpenXrAddon, type NativeProjectionLayer, type NativeSession } from '../native/addon.js';
+import { nativeSpaceOf, type Space } from './space.js';
+import type { Session } from './session.js';
+import { Swapchain } from '../vulkan/swapchain.js';
+import { ENVIRONMENT_BLEND_MODES, VIEW_CONFIGURATION_TYPES, VIEW_FLOATS, enumName, enumValue, type EnvironmentBlendModeName, type ViewConfigurationTypeName, type XrTime } from './types.js';
+
+/**
+ * What waitFrame() answers. The same object every frame (per session), updated in place: copy
+ * the fields you keep beyond the frame.
+ */
+export interface FrameState {
+  /** XrTime in ns (CLOCK_MONOTONIC), a bigint: past 104 days of uptime it no longer fits a number exactly. */
+  readonly predictedDisplayTime: XrTime;
+  /** ns. */
+  readonly predictedDisplayPeriod: number;
+  readonly shouldRender: boolean;
+}
+
+/** A pose as [px, py, pz, qx, qy, qz, qw]. */
+export type PoseArray = readonly [number, number, number, number, number, number, number] | Float32Array;
+
+/** An XrFovf: radians, left and down negative. */
+export interface Fov {
+  readonly angleLeft: number;
+  readonly angleRight: number;
+  readonly angleUp: number;
+  readonly angleDown: number;
+}
+
+/** One eye's image of a projection layer (XrCompositionLayerProjectionView). */
+export interface ProjectionView {
+  /** The pose the image was rendered from, in the layer's space. */
+  readonly pose: PoseArray;
+  /** Its field of view: an Fov, or [angleLeft, angleRight, angleUp, angleDown] (e.g. a subarray of locateViews' output). */
+  readonly fov: Fov | readonly [number, number, number, number] | Float32Array;
+  readonly swapchain: Swapchain;
+  /** Default: the whole image. */
+  readonly imageRect?: { readonly x: number; readonly y: number; readonly width: number; readonly height: number };
+  /** The array layer of the swapchain image. Default 0. */
+  readonly arrayIndex?: number;
+}
+
+export interface ProjectionLayer {
+  readonly type: 'projection';
+  readonly space: Space;
+  readonly views: readonly ProjectionView[];
+}
+
+export interface EndFrameOptions {
+  /** Default: the begun frame's predictedDisplayTime, exactly as the runtime gave it. */
+  readonly displayTime?: XrTime | number;
+  readonly environmentBlendMode?: EnvironmentBlendModeName;
+  /**
+   * Composition layers (a session with graphics). The layers' structures are built natively once
+   * and reused while the spaces, swapchains, rectangles and array indices stay the same; each call
+   * copies only the poses and fields of view.
+   */
+  readonly layers?: readonly ProjectionLayer[];
+}
+
+/** @internal locateViews' native call, bound to a space, an output array and a view configuration, and rebound when they change. */
+export class ViewLocator {
+  readonly #session: Session;
+  readonly #native: NativeSession;
+  // The one native function of its per-frame kind (every session's calls keep one target).
+  readonly #locateViewsNative: NativeOpenXrAddon['openxrLocateViews'] = loadOpenXrAddon().openxrLocateViews;
+  // The bound view locator and what it was bound to.
+  #locator: NativeBound<'viewLocator'> | undefined;
+  #space: Space | undefined;
+  #out: Float32Array | undefined;
+  #length = -1;
+  #type = 0;
+
+  constructor(session: Session, native: NativeSession) {
+    this.#session = session;
+    this.#native = native;
+  }
+
+  /** Drops the bound call (the session is destroyed). */
+  release(): void {
+    this.#locator = undefined;
+    this.#space = undefined;
+    this.#out = undefined;
+  }
+
+  locate(space: Space, time: XrTime | number, out: Float32Array, type: number): number {
+    if (space !== this.#space || out !== this.#out || out.length !== this.#length || type !== this.#type) {
+      this.#bind(space, out, type);
+    }
+    try {
+      return this.#locateViewsNative(this.#locator as NativeBound<'viewLocator'>, time);
+    } catch (error) {
+      rethrowNative(error);
+    }
+  }
+
+  #bind(space: Space, out: Float32Array, type: number): void {
+    const nativeSpace = nativeSpaceOf(space);
+    if (!(out instanceof Float32Array)) throw new TypeError('out must be a Float32Array');
+    const name = enumName(VIEW_CONFIGURATION_TYPES, type) as ViewConfigurationTypeName;
+    const count = this.#session.viewCount(name);
+    if (out.length < count * VIEW_FLOATS) {
+      throw new TypeError(`out must have at least ${count * VIEW_FLOATS} elements (${VIEW_FLOATS} per view; a detached buffer has none)`);
+    }
+    this.#locator = callNative(() => this.#native.bindViewLocator(nativeSpace, type, count, out));
+    this.#space = space;
+    this.#out = out;
+    this.#length = out.length;
+    this.#type = type;
+  }
+}
+
+/**
+ * @internal endFrame with layers: the bound native call, what it was bound to (flattened: per
+ * layer the space and view count, per view the swapchain, rectangle and array index), and its
+ * pose data.
+ */
+export class EndFrameBinding {
+  readonly #instance: Instance;
+  readonly #native: NativeSession;
+  readonly #endFrameNative: NativeOpenXrAddon['openxrEndFrame'] = loadOpenXrAddon().openxrEndFrame;
+  #bound: NativeBound<'endFrame'> | undefined;
+  #key: unknown[] = [];
+  #blend = -1;
+  #data = new Float32Array(0);
+
+  constructor(instance: Instance, native: NativeSession) {
+    this.#instance = instance;
+    this.#native = native;
+  }
+
+  /** Drops the bound call (the session is destroyed). */
+  release(): void {
+    this.#bound = undefined;
+    this.#key = [];
+  }
+
+  end(options: EndFrameOptions, layers: readonly ProjectionLayer[]): void {
+    const blend = options.environmentBlendMode === undefined ? 1 : enumValue(ENVIRONMENT_BLEND_MODES, options.environmentBlendMode, 'environmentBlendMode');
+    if (!Array.isArray(layers)) throw new TypeError('endFrame: layers must be an array of projection layers');
+    if (this.#bound === undefined || blend !== this.#blend || !this.#sameLayerShape(layers)) this.#bind(layers, blend);
+    // Poses and fields of view, 11 floats per view (as locateViews writes them).
+    const data = this.#data;
+    let o = 0;
+    // Index loops: for-of would allocate an iterator per loop until the function is optimised.
+    for (let l = 0; l < layers.length; l++) {
+      const layerViews = (layers[l] as ProjectionLayer).views;
+      for (let v = 0; v < layerViews.length; v++) {
+        const view = layerViews[v] as ProjectionView;
+        const pose = view.pose;
+        // Float32Array to Float32Array: a copy that boxes no number, even before the JIT optimises this.
+        if (pose instanceof Float32Array && pose.length === 7) data.set(pose, o);
+        else for (let i = 0; i < 7; i++) data[o + i] = pose[i] as number;
+        const fov = view.fov;
+        if (fov instanceof Float32Array && fov.length === 4) data.set(fov, o + 7);
+        else if (fov instanceof Float32Array || Array.isArray(fov)) {
+          for (let i = 0; i < 4; i++) data[o + 7 + i] = (fov as ArrayLike<number>)[i] as number;
+        } else {
+          const f = fov as Fov;
+          data[o + 7] = f.angleLeft;
+          data[o + 8] = f.angleRight;
+          data[o + 9] = f.angleUp;
+          data[o + 10] = f.angleDown;
+        }
+        o += 11;
+      }
+    }
+    if (Number.isNaN(data[0]) || Number.isNaN(data[o - 1])) throw new TypeError('endFrame: each view needs a pose (7 numbers) and a fov (4 numbers)');
+    try {
+      this.#endFrameNative(this.#bound as NativeBound<'endFrame'>, options.displayTime);
+    } catch (error) {
+      rethrowNative(error);
+    }
+  }
+
+  // True when `layers` has the structure the bound call was built for (compared in place: no allocation).
+  #sameLayerShape(layers: readonly ProjectionLayer[]): boolean {
+    const key = this.#key;
+    let k = 0;
+    for (let l = 0; l < layers.length; l++) {
+      const layer = layers[l] as ProjectionLayer;
+      if (key[k++] !== layer.space || key[k++] !== layer.views.length) return false;
+      for (let v = 0; v < layer.views.length; v++) {
+        const view = layer.views[v] as ProjectionView;
+        const r = view.imageRect;
+        if (key[k++] !== view.swapchain || key[k++] !== (view.arrayIndex ?? 0)) return false;
+        if (key[k++] !== (r === undefined ? 0 : r.x) || key[k++] !== (r === undefined ? 0 : r.y)) return false;
+        if (key[k++] !== (r === undefined ? view.swapchain.width : r.width) || key[k++] !== (r === undefined ? view.swapchain.height : r.height)) return false;
+      }
+    }
+    return k === key.length;
+  }
+
+  #bind(layers: readonly ProjectionLayer[], blend: number): void {
+    const key: unknown[] = [];
+    const native: NativeProjectionLayer[] = layers.map((layer, l) => {
+      if (typeof layer !== 'object' || layer === null || layer.type !== 'projection') throw new TypeError(`endFrame: layers[${l}] must be { type: 'projection', space, views }`);
+      if (!Array.isArray(layer.views) || layer.views.length === 0) throw new TypeError(`endFrame: layers[${l}].views must be a non-empty array`);
+      key.push(layer.space, layer.views.length);
+      return {
+        space: nativeSpaceOf(layer.space),
+        views: layer.views.map((view, v) => {
+          if (!(view.swapchain instanceof Swapchain)) throw new TypeError(`endFrame: layers[${l}].views[${v}].swapchain must be a Swapchain`);
+          const fov = view.fov as unknown;
+          const pose = view.pose as unknown;
+          if (!((Array.isArray(pose) || pose instanceof Float32Array) && (pose as ArrayLike<number>).length >= 7)) {
+            throw new TypeError(`endFrame: layers[${l}].views[${v}].pose must be [px, py, pz, qx, qy, qz, qw]`);
+          }
+          if (typeof fov !== 'object' || fov === null || !('angleLeft' in fov || (fov as ArrayLike<number>).length >= 4)) {
+            throw new TypeError(`endFrame: layers[${l}].views[${v}].fov must be { angleLeft, angleRight, angleUp, angleDown } or 4 numbers`);
+          }
+          const r = view.imageRect ?? { x: 0, y: 0, width: view.swapchain.width, height: view.swapchain.height };
+          const arrayIndex = view.arrayIndex ?? 0;
+          key.push(view.swapchain, arrayIndex, r.x, r.y, r.width, r.height);
+          return { swapchain: view.swapchain.native, x: r.x, y: r.y, width: r.width, height: r.height, arrayIndex };
+        }),
+      };
+    });
+    const data = new Float32Array(native.reduce((n, layer) => n + layer.views.length, 0) * VIEW_FLOATS);
+    const s = instanceState(this.#instance);
+    this.#bound = callNative(() => s.api.openxrBindEndFrame(this.#native, native, blend, data));
+    this.#data = data;
+    this.#key = key;
+    this.#blend = blend;
+  }
+}

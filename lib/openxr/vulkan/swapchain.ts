@@ -1,0 +1,147 @@
+// A Swapchain: an XrSwapchain of a session with a Vulkan graphics binding, its VkImages as the
+// typed Vulkan API's Image objects (owned by the swapchain: usable until it or its session is
+// destroyed). The per-frame calls (acquire, wait, release) pass at most one number.
+import { Image, type ImageOwner } from '../../vulkan/api/image.js';
+import type { Device } from '../../vulkan/api/device.js';
+import { callNative } from '../api/handles.js';
+import type { NativeSwapchain } from '../native/addon.js';
+import { rethrowNative } from '../errors.js';
+
+/** XrSwapchainUsageFlags by name. */
+export const SWAPCHAIN_USAGE = {
+  'color-attachment': 0x1,
+  'depth-stencil-attachment': 0x2,
+  'unordered-access': 0x4,
+  'transfer-src': 0x8,
+  'transfer-dst': 0x10,
+  sampled: 0x20,
+  'mutable-format': 0x40,
+} as const;
+export type SwapchainUsageName = keyof typeof SWAPCHAIN_USAGE;
+
+export interface SwapchainCreateOptions {
+  /** A VkFormat the session offers (session.swapchainFormats()). */
+  readonly format: number;
+  readonly width: number;
+  readonly height: number;
+  /** Default ['color-attachment', 'transfer-dst'] (what clearColorImage and a render pass need). */
+  readonly usage?: readonly SwapchainUsageName[];
+  readonly sampleCount?: number;
+  /** Array layers per image (one per eye for a layered stereo swapchain). Default 1. */
+  readonly arraySize?: number;
+  readonly mipCount?: number;
+  readonly faceCount?: number;
+}
+
+/** xrWaitSwapchainImage's timeout when none is given: 2^53 - 1 ns (104 days), as good as infinite. */
+const NO_TIMEOUT = Number.MAX_SAFE_INTEGER;
+
+function positive(name: string, v: unknown): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 0xffff_ffff) throw new TypeError(`${name} must be a positive integer`);
+  return v;
+}
+
+/** @internal TypeError unless `options` is a valid SwapchainCreateOptions; the native create info. */
+export function swapchainCreateInfo(options: SwapchainCreateOptions): {
+  usageFlags: number;
+  format: number;
+  sampleCount: number;
+  width: number;
+  height: number;
+  faceCount: number;
+  arraySize: number;
+  mipCount: number;
+} {
+  if (typeof options !== 'object' || options === null) throw new TypeError('createSwapchain(options): options must be an object');
+  if (typeof options.format !== 'number' || !Number.isInteger(options.format)) throw new TypeError('options.format must be a VkFormat (an integer)');
+  const usage = options.usage ?? ['color-attachment', 'transfer-dst'];
+  if (!Array.isArray(usage)) throw new TypeError(`options.usage must be an array of ${Object.keys(SWAPCHAIN_USAGE).join(', ')}`);
+  let usageFlags = 0;
+  for (const u of usage) {
+    const bit = (SWAPCHAIN_USAGE as Record<string, number>)[u as string];
+    if (bit === undefined) throw new TypeError(`options.usage: '${String(u)}' is none of ${Object.keys(SWAPCHAIN_USAGE).join(', ')}`);
+    usageFlags |= bit;
+  }
+  return {
+    usageFlags,
+    format: options.format,
+    sampleCount: positive('options.sampleCount', options.sampleCount ?? 1),
+    width: positive('options.width', options.width),
+    height: positive('options.height', options.height),
+    faceCount: positive('options.faceCount', options.faceCount ?? 1),
+    arraySize: positive('options.arraySize', options.arraySize ?? 1),
+    mipCount: positive('options.mipCount', options.mipCount ?? 1),
+  };
+}
+
+export class Swapchain implements ImageOwner {
+  readonly format: number;
+  readonly width: number;
+  readonly height: number;
+  readonly arraySize: number;
+  /** The swapchain's images, in xrEnumerateSwapchainImages order (acquire() answers an index into it). */
+  readonly images: readonly Image[];
+  readonly description = 'an OpenXR swapchain';
+  readonly #native: NativeSwapchain;
+
+  /** @internal Use session.createSwapchain(). */
+  constructor(native: NativeSwapchain, device: Device, info: { format: number; width: number; height: number; arraySize: number }) {
+    this.#native = native;
+    this.format = info.format;
+    this.width = info.width;
+    this.height = info.height;
+    this.arraySize = info.arraySize;
+    const imageInfo = { format: info.format, width: info.width, height: info.height, arrayLayers: info.arraySize };
+    this.images = Object.freeze(callNative(() => native.images).map((handle) => new Image(device, handle, imageInfo, this)));
+  }
+
+  get handle(): bigint {
+    return callNative(() => this.#native.handle);
+  }
+
+  /** True once the swapchain or its session (or instance) is destroyed. */
+  get isDestroyed(): boolean {
+    return this.#native.isDestroyed;
+  }
+
+  /** xrAcquireSwapchainImage: the index of the image to render next. */
+  acquire(): number {
+    try {
+      return this.#native.acquire();
+    } catch (error) {
+      rethrowNative(error);
+    }
+  }
+
+  /**
+   * xrWaitSwapchainImage for the oldest acquired image: true once the runtime is done with it
+   * (it is then in COLOR_ATTACHMENT_OPTIMAL layout), false when `timeoutNs` expired first.
+   */
+  wait(timeoutNs: number = NO_TIMEOUT): boolean {
+    if (typeof timeoutNs !== 'number' || !(timeoutNs >= 0)) throw new TypeError('wait(timeoutNs): a non-negative number of nanoseconds');
+    try {
+      return this.#native.wait(timeoutNs < NO_TIMEOUT ? timeoutNs : NO_TIMEOUT);
+    } catch (error) {
+      rethrowNative(error);
+    }
+  }
+
+  /** xrReleaseSwapchainImage for the oldest waited image (leave it in COLOR_ATTACHMENT_OPTIMAL layout). */
+  release(): void {
+    try {
+      this.#native.release();
+    } catch (error) {
+      rethrowNative(error);
+    }
+  }
+
+  /** xrDestroySwapchain (the session's destroy does it too). */
+  destroy(): void {
+    callNative(() => this.#native.destroy());
+  }
+
+  /** @internal */
+  get native(): NativeSwapchain {
+    return this.#native;
+  }
+}

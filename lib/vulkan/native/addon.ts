@@ -1,0 +1,278 @@
+// The addon's Vulkan surface, as the TypeScript classes see it: the instance and device chains
+// (native/napi/vulkan.cc), the objects of the typed API (native/napi/vulkan_compute.cc) and the
+// command streams (native/napi/vulkan_command_stream.h). Internal: applications use lib/vulkan/api.
+import type { AndroidLayerIntrospection } from '../../core/platform/platform.js';
+import { loadNativeAddon } from '../../core/native/load.js';
+
+/** The plan as the native side takes it (flattened from a VulkanInstancePlan by native/plan.ts). */
+export interface NativeVulkanPlan {
+  readonly drivers: readonly {
+    readonly manifestPath: string;
+    readonly libraryPath: string;
+    readonly apiVersion: number;
+    readonly isPortabilityDriver: boolean;
+  }[];
+  /** Nearest the application first. */
+  readonly layers: readonly {
+    readonly name: string;
+    readonly manifestPath: string;
+    readonly libraryPath: string;
+    readonly negotiateSymbol: string;
+    readonly getInstanceProcAddrSymbol: string;
+    readonly getDeviceProcAddrSymbol: string;
+    readonly instanceExtensions: readonly string[];
+    readonly kind: 'implicit' | 'explicit';
+    readonly apiVersion: number;
+    readonly implementationVersion: number;
+    /** VK-CH-5: the exported interceptors of an implicit layer (manifest pre_instance_functions). */
+    readonly preInstanceFunctions: {
+      readonly vkEnumerateInstanceExtensionProperties?: string;
+      readonly vkEnumerateInstanceLayerProperties?: string;
+      readonly vkEnumerateInstanceVersion?: string;
+    };
+  }[];
+  readonly deviceFilters: {
+    readonly deviceSelect?: { readonly vendorId: number; readonly deviceId: number };
+    readonly deviceIdRanges?: readonly (readonly [number, number])[];
+    readonly vendorIdRanges?: readonly (readonly [number, number])[];
+    readonly driverIdRanges?: readonly (readonly [number, number])[];
+    readonly disableSort?: true;
+  };
+  readonly disableInstanceExtensionFilter: boolean;
+  /** The registry's instance extensions: what the loader knows (drivers' others are filtered out). */
+  readonly knownInstanceExtensions: readonly string[];
+}
+
+export interface NativeVulkanCreateInfo {
+  readonly applicationName: string;
+  readonly applicationVersion?: number;
+  readonly engineName?: string;
+  readonly engineVersion?: number;
+  readonly apiVersion?: number;
+  readonly flags?: number;
+  readonly enabledExtensionNames?: readonly string[];
+  /** Chain a VK_EXT_debug_utils messenger into VkInstanceCreateInfo.pNext; its messages are read with takeDebugMessages(). */
+  readonly collectCreateMessages?: boolean;
+}
+
+/** A VK_EXT_debug_utils message (VkDebugUtilsMessengerCallbackDataEXT, flattened). */
+export interface NativeVulkanMessage {
+  readonly severity: number;
+  readonly types: number;
+  readonly messageIdName: string;
+  readonly message: string;
+}
+
+export interface NativeVulkanPhysicalDevice {
+  readonly handle: bigint;
+  readonly properties: {
+    readonly deviceName: string;
+    readonly vendorID: number;
+    readonly deviceID: number;
+    readonly deviceType: number;
+    readonly apiVersion: number;
+    readonly driverVersion: number;
+  };
+  readonly queueFamilies: readonly { readonly queueFlags: number; readonly queueCount: number }[];
+}
+
+export interface NativeVulkanInstance {
+  enumeratePhysicalDevices(): NativeVulkanPhysicalDevice[];
+  enumeratePhysicalDeviceGroups(): { readonly physicalDevices: readonly bigint[]; readonly subsetAllocation: boolean }[];
+  getInstanceProcAddr(name: string): bigint;
+  destroy(): void;
+  startDebugMessenger(): void;
+  takeDebugMessages(): NativeVulkanMessage[];
+  readonly isDestroyed: boolean;
+  readonly handle: bigint;
+  readonly layerNames: string[];
+}
+
+export interface NativeVulkanDeviceCreateInfo {
+  readonly queueCreateInfos: readonly { readonly queueFamilyIndex: number; readonly queuePriorities: readonly number[] }[];
+  readonly enabledExtensionNames?: readonly string[];
+}
+
+export interface NativeVulkanDevice {
+  getDeviceProcAddr(name: string): bigint;
+  getQueue(family: number, index: number): bigint;
+  destroy(): void;
+  readonly isDestroyed: boolean;
+  readonly handle: bigint;
+}
+
+export interface NativeVulkanAddon {
+  readonly VulkanInstance: {
+    new (plan: NativeVulkanPlan, createInfo: NativeVulkanCreateInfo): NativeVulkanInstance;
+    /** Adopts a VkInstance native code created through the exported vkCreateInstance (an OpenXR runtime's xrCreateVulkanInstanceKHR). */
+    new (handle: bigint): NativeVulkanInstance;
+  };
+  readonly VulkanDevice: new (
+    instance: NativeVulkanInstance,
+    physicalDevice: bigint,
+    /** A create info, or a VkDevice native code created on the instance (adopted). */
+    createInfoOrHandle: NativeVulkanDeviceCreateInfo | bigint,
+  ) => NativeVulkanDevice;
+  /** The instance extensions available with the plan's drivers, filtered, plus the loader's own. */
+  vulkanInstanceExtensions(plan: NativeVulkanPlan): string[];
+  /** A pre-instance function through the implicit layers' interceptors (VK-CH-5). */
+  vulkanPreInstance(plan: NativeVulkanPlan, command: 'vkEnumerateInstanceVersion'): number;
+  vulkanPreInstance(plan: NativeVulkanPlan, command: 'vkEnumerateInstanceExtensionProperties' | 'vkEnumerateInstanceLayerProperties'): string[];
+  /** Publishes the plan the exported vkCreateInstance / vkEnumerateInstance* use for native callers. */
+  vulkanPublishPlan(plan: NativeVulkanPlan): void;
+  /** The addon's exported vkGetInstanceProcAddr (0n: NULL), as native code calls it. */
+  vulkanGetInstanceProcAddr(instance: bigint, name: string): bigint;
+  /** Which libvulkan.so.1 the process holds (native/vulkan/process_loader.h). */
+  vulkanProcessLoader(): { kind: 'none' | 'this-package' | 'other'; path: string };
+  /** Loads and binds this package's process loader library; throws KL_VULKAN_ERROR with `library` when refused. */
+  vulkanProvideProcessLoader(libraryPath: string): { kind: 'none' | 'this-package' | 'other'; path: string };
+  /** VK-LD-2 (Android): a layer library's own description, from its introspection functions. */
+  vulkanIntrospectLayerLibrary(path: string): AndroidLayerIntrospection;
+  readonly vulkanCompute: NativeVulkanCompute;
+  readonly vulkanCommandStream: NativeCommandStream;
+}
+
+export function loadVulkanAddon(): NativeVulkanAddon {
+  return loadNativeAddon() as unknown as NativeVulkanAddon;
+}
+
+export type DeviceChildKind =
+  | 'buffer'
+  | 'memory'
+  | 'shaderModule'
+  | 'descriptorSetLayout'
+  | 'descriptorPool'
+  | 'pipelineLayout'
+  | 'pipeline'
+  | 'commandPool'
+  | 'fence'
+  | 'semaphore'
+  | 'imageView';
+
+export interface NativePhysicalDeviceLimits {
+  readonly maxComputeSharedMemorySize: number;
+  readonly maxComputeWorkGroupCount: readonly [number, number, number];
+  readonly maxComputeWorkGroupInvocations: number;
+  readonly maxComputeWorkGroupSize: readonly [number, number, number];
+  readonly maxPushConstantsSize: number;
+  readonly maxStorageBufferRange: number;
+  readonly maxBoundDescriptorSets: number;
+  readonly maxMemoryAllocationCount: number;
+  readonly minStorageBufferOffsetAlignment: number;
+  readonly nonCoherentAtomSize: number;
+  readonly timestampPeriod: number;
+}
+
+export interface NativePhysicalDeviceProperties {
+  readonly deviceName: string;
+  readonly vendorID: number;
+  readonly deviceID: number;
+  readonly deviceType: number;
+  readonly apiVersion: number;
+  readonly driverVersion: number;
+  readonly limits: NativePhysicalDeviceLimits;
+}
+
+export interface NativeMemoryProperties {
+  readonly memoryTypes: readonly { readonly propertyFlags: number; readonly heapIndex: number }[];
+  readonly memoryHeaps: readonly { readonly size: bigint; readonly flags: number }[];
+}
+
+export interface NativeBufferInfo {
+  readonly handle: bigint;
+  /** VkMemoryRequirements */
+  readonly size: number;
+  readonly alignment: number;
+  readonly memoryTypeBits: number;
+}
+
+type Size = number | bigint;
+
+export interface NativeVulkanCompute {
+  physicalDeviceProperties(pd: bigint): NativePhysicalDeviceProperties;
+  physicalDeviceFeatures(pd: bigint): boolean[];
+  physicalDeviceMemoryProperties(pd: bigint): NativeMemoryProperties;
+  physicalDeviceExtensions(pd: bigint): { extensionName: string; specVersion: number }[];
+  createBuffer(device: bigint, size: Size, usage: number): NativeBufferInfo;
+  allocateMemory(device: bigint, size: Size, memoryTypeIndex: number): bigint;
+  bindBufferMemory(device: bigint, buffer: bigint, memory: bigint, offset: Size): void;
+  mapMemory(device: bigint, memory: bigint, offset: Size, size: Size): ArrayBuffer;
+  unmapMemory(device: bigint, memory: bigint, mapping: ArrayBuffer): void;
+  flushMemory(device: bigint, memory: bigint, offset: Size, size: Size): void;
+  invalidateMemory(device: bigint, memory: bigint, offset: Size, size: Size): void;
+  createShaderModule(device: bigint, code: Uint32Array): bigint;
+  createDescriptorSetLayout(
+    device: bigint,
+    bindings: readonly { binding: number; descriptorType: number; descriptorCount: number; stageFlags: number }[],
+  ): bigint;
+  createDescriptorPool(device: bigint, maxSets: number, poolSizes: readonly { type: number; descriptorCount: number }[]): bigint;
+  allocateDescriptorSet(device: bigint, pool: bigint, layout: bigint): bigint;
+  freeDescriptorSet(device: bigint, pool: bigint, set: bigint): void;
+  updateDescriptorSetBuffers(
+    device: bigint,
+    set: bigint,
+    writes: readonly { binding: number; descriptorType: number; buffer: bigint; offset: Size; range?: Size }[],
+  ): void;
+  createPipelineLayout(device: bigint, setLayouts: readonly bigint[], pushConstantRanges: readonly { stageFlags: number; offset: number; size: number }[]): bigint;
+  createComputePipeline(device: bigint, layout: bigint, module: bigint, entryPoint: string): bigint;
+  createCommandPool(device: bigint, queueFamilyIndex: number, flags: number): bigint;
+  allocateCommandBuffer(device: bigint, pool: bigint): bigint;
+  freeCommandBuffer(device: bigint, pool: bigint, commandBuffer: bigint): void;
+  beginCommandBuffer(commandBuffer: bigint, flags: number): void;
+  endCommandBuffer(commandBuffer: bigint): void;
+  resetCommandBuffer(commandBuffer: bigint): void;
+  cmdBindComputePipeline(commandBuffer: bigint, pipeline: bigint): void;
+  cmdBindComputeDescriptorSet(commandBuffer: bigint, layout: bigint, firstSet: number, set: bigint): void;
+  cmdPushConstants(commandBuffer: bigint, layout: bigint, stageFlags: number, offset: number, data: ArrayBufferView): void;
+  cmdDispatch(commandBuffer: bigint, x: number, y: number, z: number): void;
+  cmdPipelineBarrier(commandBuffer: bigint, srcStageMask: number, dstStageMask: number, srcAccessMask: number, dstAccessMask: number): void;
+  cmdCopyBuffer(commandBuffer: bigint, src: bigint, dst: bigint, srcOffset: Size, dstOffset: Size, size: Size): void;
+  /** One VkImageMemoryBarrier (colour aspect, every mip level). */
+  cmdImageBarrier(
+    commandBuffer: bigint,
+    image: bigint,
+    oldLayout: number,
+    newLayout: number,
+    srcStageMask: number,
+    dstStageMask: number,
+    srcAccessMask: number,
+    dstAccessMask: number,
+    baseArrayLayer: number,
+    layerCount: number,
+  ): void;
+  createImageView(device: bigint, image: bigint, format: number, baseArrayLayer: number, layerCount: number): bigint;
+  updateDescriptorSetImages(
+    device: bigint,
+    set: bigint,
+    writes: readonly { binding: number; descriptorType: number; imageView: bigint; imageLayout: number }[],
+  ): void;
+  /** `rgba`: the float colour, 4 numbers. */
+  cmdClearColorImage(commandBuffer: bigint, image: bigint, layout: number, rgba: Float32Array, baseArrayLayer: number, layerCount: number): void;
+  createFence(device: bigint, signaled: boolean): bigint;
+  fenceStatus(device: bigint, fence: bigint): boolean;
+  resetFence(device: bigint, fence: bigint): void;
+  /** Resolves true when signalled, false on timeout (nanoseconds). */
+  waitFence(device: bigint, fence: bigint, timeout: Size): Promise<boolean>;
+  createSemaphore(device: bigint): bigint;
+  queueSubmit(queue: bigint, commandBuffer: bigint, fence: bigint, waitSemaphore: bigint, waitStage: number, signalSemaphore: bigint): void;
+  queueWaitIdle(queue: bigint): void;
+  deviceWaitIdle(device: bigint): void;
+  destroy(device: bigint, kind: DeviceChildKind, handle: bigint): void;
+}
+
+/** The functions behind the typed Vulkan API's objects (native/napi/vulkan_compute.cc): handles are bigints here; the classes in lib/vulkan/api own them. */
+export function vulkanCompute(): NativeVulkanCompute {
+  return loadVulkanAddon().vulkanCompute;
+}
+
+/** @internal The addon's functions (native/napi/vulkan_command_stream.h). */
+export interface NativeCommandStream {
+  validate(stream: ArrayBuffer, byteLength: number, kinds: Uint8Array): number;
+  record(commandBuffer: bigint, beginFlags: number, stream: ArrayBuffer, byteLength: number, handles: BigUint64Array, kinds: Uint8Array): number;
+  cLoop(commandBuffer: bigint, pipeline: bigint, layout: bigint, set: bigint, commands: number, frames: number): number;
+}
+
+/** @internal */
+export function nativeCommandStream(): NativeCommandStream {
+  return loadVulkanAddon().vulkanCommandStream;
+}

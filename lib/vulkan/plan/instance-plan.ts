@@ -1,0 +1,112 @@
+// planInstance(): the VulkanInstancePlan (plan.ts) for one vkCreateInstance — the drivers to load,
+// the layer chain with the symbols to look up, the device filters — from a discovery. Pure.
+import type { PlatformEnv } from '../../core/platform/platform.js';
+import { atLeastFileFormat } from '../discovery/layer-manifest.js';
+import { readDeviceFilters } from '../discovery/device-filters.js';
+import type { VulkanDiscoveryState } from '../discovery/discover.js';
+import { resolveLayerChain, type EnabledVulkanLayer } from '../discovery/layer-policy.js';
+import type { DiscoveredVulkanLayer } from '../discovery/layer-discovery.js';
+import type { PlannedVulkanDriver, PlannedVulkanLayer, VulkanInstancePlan, VulkanPreInstanceFunctions } from './plan.js';
+
+export interface PlanInstanceOptions {
+  /** VkInstanceCreateInfo.ppEnabledLayerNames */
+  readonly enabledLayerNames?: readonly string[];
+  /** VkInstanceCreateInfo.ppEnabledExtensionNames */
+  readonly enabledExtensionNames?: readonly string[];
+  /** VkInstanceCreateInfo.flags (VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR = 1 lets portability drivers in). */
+  readonly flags?: number;
+}
+
+const ENUMERATE_PORTABILITY_BIT = 0x1;
+const NEGOTIATE = 'vkNegotiateLoaderLayerInterfaceVersion';
+
+/** The symbols the loader looks up in a layer's library, with the manifest's renames. */
+export function layerSymbols(layer: DiscoveredVulkanLayer): PlannedVulkanLayer['symbols'] {
+  const m = layer.manifest;
+  // Manifest 1.1.0 deprecated renaming vkGetInstanceProcAddr / vkGetDeviceProcAddr (interface 2 hands them over).
+  const renamesApply = !atLeastFileFormat(m.fileFormat, 1, 1, 0);
+  return {
+    negotiateLoaderLayerInterfaceVersion: m.functions[NEGOTIATE] ?? NEGOTIATE,
+    getInstanceProcAddr: (renamesApply ? m.functions['vkGetInstanceProcAddr'] : undefined) ?? 'vkGetInstanceProcAddr',
+    getDeviceProcAddr: (renamesApply ? m.functions['vkGetDeviceProcAddr'] : undefined) ?? 'vkGetDeviceProcAddr',
+  };
+}
+
+function plannedLayer(e: EnabledVulkanLayer): PlannedVulkanLayer {
+  const { layer } = e;
+  const m = layer.manifest;
+  const pre: VulkanPreInstanceFunctions = layer.kind === 'implicit' ? { ...m.pre_instance_functions } : {};
+  return {
+    name: layer.name,
+    kind: layer.kind,
+    origin: e.origin,
+    manifestPath: layer.manifestPath,
+    libraryPath: layer.libraryPath ?? '',
+    symbols: layerSymbols(layer),
+    preInstanceFunctions: pre,
+    apiVersion: m.apiVersion.packed,
+    implementationVersion: m.implementation_version,
+    reason: e.reason,
+  };
+}
+
+/** The chain as the Khronos loader describes it under VK_LOADER_DEBUG=layer. */
+function logCallStack(state: VulkanDiscoveryState, layers: readonly PlannedVulkanLayer[]): void {
+  const log = (message: string): void => state.ctx.log('info', message, 'vkCreateInstance', 'layer');
+  log('vkCreateInstance layer callstack setup to:');
+  log('   <Application>');
+  log('     ||');
+  log('   <Loader>');
+  log('     ||');
+  for (const l of layers) {
+    log(`   ${l.name}`);
+    log(`           Type: ${l.kind === 'implicit' ? 'Implicit' : 'Explicit'}`);
+    log(`           Manifest: ${l.manifestPath}`);
+    log(`           Library:  ${l.libraryPath}`);
+    log('     ||');
+  }
+  log('   <Drivers>');
+}
+
+export function planInstance(state: VulkanDiscoveryState, env: PlatformEnv, options: PlanInstanceOptions = {}): VulkanInstancePlan {
+  const decisions: string[] = [];
+  const chain = resolveLayerChain({
+    layers: state.configured,
+    requested: options.enabledLayerNames ?? [],
+    filters: state.filters,
+    env,
+    ...(state.overrideLayer ? { overrideLayer: state.overrideLayer } : {}),
+    settingsLayers: state.settings?.layers !== undefined,
+    log: (level, message) => {
+      state.ctx.log(level, message, 'vkCreateInstance', 'layer');
+      if (level !== 'debug') decisions.push(message);
+    },
+  });
+  const extensions = options.enabledExtensionNames ?? [];
+  const portability = extensions.includes('VK_KHR_portability_enumeration') && ((options.flags ?? 0) & ENUMERATE_PORTABILITY_BIT) !== 0;
+  const drivers: PlannedVulkanDriver[] = [];
+  for (const d of state.result.drivers) {
+    if (!d.selected) {
+      decisions.push(`driver ${d.manifestPath} not loaded: ${d.reason}`);
+      continue;
+    }
+    if (d.isPortabilityDriver && !portability) {
+      decisions.push(`driver ${d.manifestPath} not loaded: a portability driver, and the application did not enable VK_KHR_portability_enumeration with VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR`);
+      continue;
+    }
+    drivers.push({ manifestPath: d.manifestPath, libraryPath: d.libraryPath, apiVersion: d.apiVersion, isPortabilityDriver: d.isPortabilityDriver, reason: d.reason });
+    decisions.push(`driver ${d.manifestPath} (${d.libraryPath}): ${d.reason}`);
+  }
+  const layers = chain.map(plannedLayer);
+  layers.forEach((l, i) => decisions.push(`layer ${i} ${l.name} (${l.libraryPath}): ${l.reason}`));
+  logCallStack(state, layers);
+  const device = readDeviceFilters({ secure: (n) => state.ctx.secureEnv(n), env });
+  return {
+    drivers,
+    layers,
+    enabledExtensionNames: [...extensions],
+    deviceFilters: device.filters,
+    disableInstanceExtensionFilter: device.disableInstanceExtensionFilter,
+    decisions,
+  };
+}
