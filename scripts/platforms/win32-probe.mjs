@@ -63,7 +63,7 @@ const probes = {
     const { discover } = await load('vulkan/discovery/discover.js');
     const found = discover({ logWriter: () => {} });
     const layer = found.layers.find((l) => l.name === layerName);
-    const { loadToolsAddon } = await load('tools/tools-addon.js');
+    const { loadToolsAddon } = await load('tools/native/addon.js');
     const probe = layer?.library && loadToolsAddon().vulkanProbeLayer({ name: layer.name, libraryPath: layer.library, manifestPath: layer.manifestPath });
     return { elevated: found.platform?.elevated, layers: found.layers.map((l) => ({ name: l.name, source: l.source })), library: layer?.library ?? null, probe: probe ?? null };
   },

@@ -270,9 +270,12 @@ function oversizedFolders(root: string, keep: (name: string) => boolean): string
 
 /**
  * Names that belong to the bench, the doctor's probes or the tests, never to the product addon:
- * they live in a separate tools addon (bench and doctor) or the test addon the tests build.
+ * they live in a separate tools addon (bench and doctor) or the test addon the tests build. The
+ * simulated runtime's readback (openxrDrainSubmittedPixels, openxrDrainHapticEvents) is not among
+ * them: it backs drainSubmittedPixels/drainHapticEvents, public helpers of the simulated runtime
+ * that the demo, the examples and applications' own tests use (docs/architecture.md).
  */
-const TOOL_OR_TEST_NAME = /^bench|Bench|Probe|^emitLog$|^drain|Drain/;
+const TOOL_OR_TEST_NAME = /^bench|Bench|Probe|^emitLog$/;
 
 describe('ARCH: rooms, the product addon and the size of folders', () => {
   it('ARCH: the product addon (build/Release/khronos_loader.node) exports no bench, probe or test-hook name', () => {
@@ -283,10 +286,10 @@ describe('ARCH: rooms, the product addon and the size of folders', () => {
   });
 
   it('ARCH: the name rule catches the bench, probe and test-hook names and lets the product names through', () => {
-    for (const n of ['benchEmpty', 'OpenXrBenchScenario', 'openxrBenchCommands', 'openxrProbeRuntime', 'vulkanProbeLayer', 'emitLog', 'openxrDrainSubmittedPixels']) {
+    for (const n of ['benchEmpty', 'OpenXrBenchScenario', 'openxrBenchCommands', 'openxrProbeRuntime', 'vulkanProbeLayer', 'emitLog']) {
       expect(TOOL_OR_TEST_NAME.test(n), n).toBe(true);
     }
-    for (const n of ['OpenXrInstance', 'VulkanInstance', 'setLogHandler', 'openLibraryCount', 'openxrLocateSpace', 'vulkanCompute', 'napiVersion']) {
+    for (const n of ['OpenXrInstance', 'VulkanInstance', 'setLogHandler', 'openLibraryCount', 'openxrLocateSpace', 'vulkanCompute', 'napiVersion', 'openxrDrainSubmittedPixels']) {
       expect(TOOL_OR_TEST_NAME.test(n), n).toBe(false);
     }
   });
