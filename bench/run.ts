@@ -1,18 +1,19 @@
 // npm run bench: the standard set, in one run, written to bench/RESULTS.md with its charts.
-//  1. Dispatch overhead (issues 4 and 5): xrLocateSpace on the cheap test runtime from
+//  1. Dispatch overhead (docs/performance.md, 'OpenXR: dispatch per call'): xrLocateSpace on the cheap test runtime from
 //     test/native (it does almost nothing, so the loader's and the layers' cost shows), 0/1/4
 //     pass-through layers: ours through the trampoline, the pointer, with a second instance live,
 //     from JavaScript; the Khronos loader and koffi beside it.
-//  2. The simulated runtime that ships with the package (issue 6): xrLocateSpace with 0..4
+//  2. The simulated runtime that ships with the package: xrLocateSpace with 0..4
 //     pass-through layers and core_validation when installed, then the other commands.
-//  3. Monado, when built (issue 17): xrLocateSpace with 0..4 pass-through layers and core_validation.
-//  4. The generated bindings (issue 18): xrGetActionStateFloat, xrLocateSpace and
+//  3. Monado, when built (scripts/build-monado.sh): xrLocateSpace with 0..4 pass-through layers and core_validation.
+//  4. The generated bindings (docs/usage.md, 'Every command: the generated bindings'): xrGetActionStateFloat, xrLocateSpace and
 //     xrGetSystemProperties through openXrCommands beside the hand-written typed API, on the simulated runtime.
-//  5. Vulkan (issue 10): vkGetDeviceQueue and vkCmdPushConstants on lavapipe with 0/1/3
+//  5. Vulkan dispatch (docs/performance.md, 'Vulkan: dispatch per call'): vkGetDeviceQueue and vkCmdPushConstants on lavapipe with 0/1/3
 //     pass-through Vulkan layers and VK_LAYER_KHRONOS_validation, ours beside the Khronos loader,
 //     and the same on the Vulkan test driver from test/native (the trampolines alone);
-//     and (issue 14) 10,000 commands recorded per call, through the CommandEncoder and in a C loop.
-//  6. Frame queries (issue 14): N = 1, 4, 16, 64 spaces per frame, N space.locate calls vs one frame
+//     and 10,000 commands recorded per call, through the CommandEncoder and in a C loop (docs/performance.md,
+//     'Vulkan: recording 10,000 commands').
+//  6. Frame queries (docs/performance.md, 'OpenXR: frame queries'): N = 1, 4, 16, 64 spaces per frame, N space.locate calls vs one frame
 //     query vs the same work in C, OpenXR 1.0 and 1.1 instances, on the test runtime, the simulated
 //     runtime and Monado when built.
 // KL_BENCH_SCALE (default 1) multiplies every iteration count (e.g. 0.01 for a quick look).
@@ -97,8 +98,8 @@ function samePointer(origins: BenchRow['pointerOrigins']): string | undefined {
 /** NODE-4: a 30 s frame loop at 90 Hz misses at most 0.5 % of frames, with event-loop lag p99 under 2 ms. */
 function demoTargets(demo: DemoResult): string[] {
   return [
-    target('issue 5, 30 s at 90 Hz: missed frames ≤ 0.5 %', demo.missedPercent, (v) => v <= 0.5, (v) => `${v.toFixed(2)} % missed (${demo.rendered} rendered)`),
-    target('issue 5, 30 s at 90 Hz: event-loop lag p99 < 2 ms', demo.lagP99Ms, (v) => v < 2, (v) => `p99 ${v.toFixed(2)} ms (p50 ${demo.lagP50Ms.toFixed(2)} ms)`),
+    target('frame loop target, 30 s at 90 Hz: missed frames ≤ 0.5 %', demo.missedPercent, (v) => v <= 0.5, (v) => `${v.toFixed(2)} % missed (${demo.rendered} rendered)`),
+    target('frame loop target, 30 s at 90 Hz: event-loop lag p99 < 2 ms', demo.lagP99Ms, (v) => v < 2, (v) => `p99 ${v.toFixed(2)} ms (p50 ${demo.lagP50Ms.toFixed(2)} ms)`),
   ];
 }
 
@@ -108,7 +109,7 @@ function targets(dispatch: OpenXrBenchResult): string[] {
     for (const mode of ['trampoline', 'pointer'] as const) {
       const ours = wall(row.cells[`ours-${mode}`]);
       const khronos = wall(row.cells[`khronos-${mode}`]);
-      const text = `issue 4, ${row.layers} layers, ${mode}: ours at or below Khronos`;
+      const text = `dispatch target, ${row.layers} layers, ${mode}: ours at or below Khronos`;
       const same = mode === 'pointer' ? samePointer(row.pointerOrigins) : undefined;
       if (same !== undefined && ours && khronos) {
         // Both loaders hand out the very same function: what the call costs cannot differ, and
@@ -127,8 +128,8 @@ function targets(dispatch: OpenXrBenchResult): string[] {
   const koffi = wall(row0?.cells.koffi);
   const empty = dispatch.emptyNapiCall;
   lines.push(
-    target('issue 5, no layers: JS space.locate ≤ 1.5× an empty N-API call', js && empty ? js.median / empty.median : undefined, (v) => v <= 1.5, (v) => `space.locate ÷ empty = ${v.toFixed(2)}×`),
-    target('issue 5, no layers: JS space.locate ≥ 2× faster than koffi', js && koffi ? koffi.median / js.median : undefined, (v) => v >= 2, (v) => `koffi ÷ space.locate = ${v.toFixed(2)}×`),
+    target('space.locate target, no layers: JS space.locate ≤ 1.5× an empty N-API call', js && empty ? js.median / empty.median : undefined, (v) => v <= 1.5, (v) => `space.locate ÷ empty = ${v.toFixed(2)}×`),
+    target('space.locate target, no layers: JS space.locate ≥ 2× faster than koffi', js && koffi ? koffi.median / js.median : undefined, (v) => v >= 2, (v) => `koffi ÷ space.locate = ${v.toFixed(2)}×`),
   );
   return lines;
 }
@@ -136,7 +137,7 @@ function targets(dispatch: OpenXrBenchResult): string[] {
 const GENERATED_START = '<!-- generated-bench:start (bench/run.ts writes this section) -->';
 const GENERATED_END = '<!-- generated-bench:end -->';
 
-/** Part 4: the generated bindings' cost per call beside the hand-written typed API (issue 18). */
+/** Part 4: the generated bindings' cost per call beside the hand-written typed API. */
 function generatedSection(): string[] {
   progress('the generated bindings beside the hand-written typed API');
   const env = { ...process.env, XR_RUNTIME_JSON: simulatedRuntime(), XR_API_LAYER_PATH: '' };
@@ -145,7 +146,7 @@ function generatedSection(): string[] {
     const rows = measureGeneratedBesideHandWritten(instance, 1_000_000_000, { iterations: iterations(200_000), repeats });
     return [
       GENERATED_START,
-      '## The generated bindings beside the hand-written typed API (issue 18)',
+      '## The generated bindings beside the hand-written typed API',
       '',
       'The same command on the same headless session of the simulated runtime, no layers, from JavaScript:',
       'the generated bindings (`openXrCommands(instance)`, plain objects marshalled through the generated tables on',
@@ -195,7 +196,7 @@ async function vulkanSection(): Promise<string> {
   const version = khronosVulkanLoaderPackageVersion();
   const lines = [
     VULKAN_START,
-    '## Vulkan on lavapipe and on the test driver (issues 10 and 14)',
+    '## Vulkan on lavapipe and on the test driver: dispatch and recording',
     '',
     '`khronos-loader bench vulkan` measures any one of these tables on an installed package.',
     '',
@@ -247,7 +248,7 @@ function spliceSection(existing: string, section: string, startMarker: string, e
 const FRAME_START = '<!-- frame-bench:start (bench/run.ts writes this section) -->';
 const FRAME_END = '<!-- frame-bench:end -->';
 
-/** Part 5: frame queries (issue 14), one table per runtime, the targets judged on each. */
+/** Part 6: frame queries, one table per runtime, the targets judged on each. */
 function frameSection(testRuntime: string): string {
   // Short runs, many of them: on a shared machine most runs then go unpreempted (lib/tools/bench/frame-bench.ts).
   const locatesPerRun = iterations(40_000);
@@ -277,7 +278,7 @@ function frameSection(testRuntime: string): string {
   const load = os.loadavg().map((x) => x.toFixed(2)).join(', ');
   return [
     FRAME_START,
-    '## Frame queries: one native call per frame (issue 14)',
+    '## Frame queries: one native call per frame',
     '',
     '`khronos-loader bench openxr --command frame [--runtime manifest]` measures any one of these tables on an installed package.',
     'The targets are about the crossing from JavaScript, so the test runtime (whose xrLocateSpace and xrLocateSpaces do almost',
@@ -319,9 +320,12 @@ function frameSection(testRuntime: string): string {
   ].join('\n');
 }
 
+/** The soak section's heading: '## Soak' and whatever follows it on the line. */
+const SOAK_HEADING = /^## Soak\b/m;
+
 /** The section `npm run soak` writes (bench/soak.ts): from its heading to the next one, as it is. */
 function soakSection(existing: string): string | undefined {
-  const start = existing.indexOf('## Soak (issue 13)');
+  const start = existing.search(SOAK_HEADING);
   if (start < 0) return undefined;
   const next = existing.indexOf('\n## ', start + 1);
   return next < 0 ? existing.slice(start) : existing.slice(start, next + 1);
@@ -361,7 +365,7 @@ async function main(): Promise<void> {
   };
 
   const dispatch = await run(
-    'Dispatch overhead: `xrLocateSpace` on the test runtime, whose xrLocateSpace does almost nothing (issues 4 and 5)',
+    'Dispatch overhead: `xrLocateSpace` on the test runtime, whose xrLocateSpace does almost nothing',
     {
       command: 'xrLocateSpace',
       passthroughCounts: [0, 1, 4],
@@ -374,7 +378,7 @@ async function main(): Promise<void> {
     'openxr-dispatch.svg',
   );
   await run(
-    '`xrLocateSpace` on the simulated runtime, 0–4 layers (issue 6)',
+    '`xrLocateSpace` on the simulated runtime, 0–4 layers',
     { command: 'xrLocateSpace', passthroughCounts: [0, 1, 2, 3, 4], realLayers, iterations: iterations(1_000_000) },
     'openxr-simxr-locate-space.svg',
   );
@@ -388,11 +392,11 @@ async function main(): Promise<void> {
     iterations: Math.max(2, iterations(45)),
     repeats: Math.min(repeats, 5),
   });
-  // 3. Monado (issue 17), when built (scripts/build-monado.sh): what a layer costs over a real
+  // 3. Monado, when built (scripts/build-monado.sh): what a layer costs over a real
   //    runtime's xrLocateSpace. Monado runs headless in the children (its settings are environment variables).
   const monado = monadoManifestPath(packageRoot, process.env);
   if (existsSync(monado)) {
-    await run('`xrLocateSpace` on Monado, a runtime we did not write (issue 17)', {
+    await run('`xrLocateSpace` on Monado, a runtime we did not write', {
       command: 'xrLocateSpace',
       passthroughCounts: [0, 1, 2, 3, 4],
       realLayers,
@@ -405,7 +409,7 @@ async function main(): Promise<void> {
 
   const frame = frameSection(testRuntime);
 
-  // 4. The generated bindings beside the hand-written paths (issue 18).
+  // 4. The generated bindings beside the hand-written paths.
   const generated = generatedSection();
 
   // NODE-4's strict figures (the test keeps loose sanity bounds: it runs on a shared CI machine).

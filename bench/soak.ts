@@ -1,4 +1,4 @@
-// npm run soak (issue 13, item 2): does the loader keep anything it should give back?
+// npm run soak (docs/performance.md, 'Soak'): does the loader keep anything it should give back?
 //  1. instance create/destroy cycles through two pass-through layers over the simulated runtime;
 //  2. session + two reference spaces create/destroy cycles on one instance;
 //  3. a 90 Hz frame loop (runFrameLoop) with a head locate per frame;
@@ -250,7 +250,7 @@ phases.push(await frameLoop());
 phases.push(await concurrency());
 
 const section = [
-  '## Soak (issue 13)',
+  '## Soak (`npm run soak`)',
   '',
   `\`npm run soak\` on ${os.cpus()[0]?.model ?? 'this machine'} (${os.cpus().length} cores, shared), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; the simulated runtime.`,
   'RSS and the JavaScript heap are sampled after a gc, 40 times a phase; the slope is a least-squares fit over the second half of the samples',
@@ -281,7 +281,8 @@ if (process.env.KL_SOAK_JSON) {
 if (process.env.KL_SOAK_WRITE !== '0') {
   const file = path.join(packageRoot, 'bench/RESULTS.md');
   const text = readFileSync(file, 'utf8');
-  const start = text.indexOf('## Soak (issue 13)');
+  // The section's heading, whatever follows '## Soak' on its line (an older run's heading too).
+  const start = text.search(/^## Soak\b/m);
   const next = start < 0 ? -1 : text.indexOf('\n## ', start + 1);
   const updated = start < 0 ? `${text.trimEnd()}\n\n${section}` : `${text.slice(0, start)}${section}${next < 0 ? '' : text.slice(next + 1)}`;
   writeFileSync(file, updated);

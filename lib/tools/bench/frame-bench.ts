@@ -1,7 +1,8 @@
-// `khronos-loader bench openxr --command frame` (issue 14): what locating N spaces costs per frame
-// from JavaScript — N space.locate calls against one frame query — beside the same work in C
-// through this loader (a loop of xrLocateSpace, or xrLocateSpaces on a 1.1 instance), for
-// N = 1, 4, 16, 64, on OpenXR 1.0 and 1.1 instances, with an empty N-API call as the yardstick.
+// `khronos-loader bench openxr --command frame` (docs/performance.md, 'OpenXR: frame queries'):
+// what locating N spaces costs per frame from JavaScript — N space.locate calls against one frame
+// query — beside the same work in C through this loader (a loop of xrLocateSpace, or
+// xrLocateSpaces on a 1.1 instance), for N = 1, 4, 16, 64, on OpenXR 1.0 and 1.1 instances, with
+// an empty N-API call as the yardstick.
 import os from 'node:os';
 import { createHostPlatform } from '../../core/platform/host.js';
 import { XR_API_VERSION_1_0, XR_API_VERSION_1_1 } from '../../generated/openxr.js';
@@ -199,21 +200,21 @@ export function queryOverFloor(row: FrameBenchRow): number {
   return row.roundRatios.queryOverFloor;
 }
 
-/** Issue 14's targets at 16 spaces, one line per API version: "- text: value — met / NOT met". */
+/** The frame query targets at 16 spaces (docs/performance.md), one line per API version: "- text: value — met / NOT met". */
 export function frameTargets(result: FrameBenchResult): string[] {
   const lines: string[] = [];
   for (const run of result.runs) {
     const row = run.rows.find((r) => r.spaces === 16);
     const where = `${result.runtime.label}, OpenXR ${run.apiVersion} (${run.locatePath})`;
     if (!row) {
-      lines.push(`- issue 14, 16 spaces, ${where}: not measured`);
+      lines.push(`- frame query target, 16 spaces, ${where}: not measured`);
       continue;
     }
     const speedup = separateOverQuery(row);
     const floor = queryOverFloor(row);
     lines.push(
-      `- issue 14, 16 spaces, ${where}: frame query ≥ 8× cheaper than 16 space.locate: ${speedup.toFixed(2)}× — ${speedup >= 8 ? 'met' : 'NOT met'}`,
-      `- issue 14, 16 spaces, ${where}: frame query ≤ 1.3× (C + one empty N-API call): ${floor.toFixed(2)}× — ${floor <= 1.3 ? 'met' : 'NOT met'}`,
+      `- frame query target, 16 spaces, ${where}: frame query ≥ 8× cheaper than 16 space.locate: ${speedup.toFixed(2)}× — ${speedup >= 8 ? 'met' : 'NOT met'}`,
+      `- frame query target, 16 spaces, ${where}: frame query ≤ 1.3× (C + one empty N-API call): ${floor.toFixed(2)}× — ${floor <= 1.3 ? 'met' : 'NOT met'}`,
     );
   }
   return lines;
@@ -230,7 +231,7 @@ export interface FrameReportOptions {
 export function formatFrameBenchMarkdown(result: FrameBenchResult, options: FrameReportOptions = {}): string {
   const h = '#'.repeat(options.headingLevel ?? 2);
   const lines = [
-    `${h} ${options.title ?? `Frame queries: N spaces located per frame on the ${result.runtime.label} (issue 14)`}`,
+    `${h} ${options.title ?? `Frame queries: N spaces located per frame on the ${result.runtime.label}`}`,
     '',
     '- measured: ns per frame to locate N reference spaces in LOCAL at one time: N `space.locate` calls from JavaScript, one ' +
       '`query.run` of a frame query (session.createFrameQuery) from JavaScript, and the query\'s native work in C through this ' +

@@ -1,7 +1,7 @@
-// `bench vulkan --command record` (issue 14): the record scenario (vulkan-record.ts) in a fresh
-// child process whose environment has only the driver (lavapipe by default) and no layers, and
-// the result as Markdown with the issue's targets: the encoder at least 10× cheaper than one
-// N-API call per command, and within 2× of the C loop.
+// `bench vulkan --command record` (docs/performance.md, 'Vulkan: recording 10,000 commands'):
+// the record scenario (vulkan-record.ts) in a fresh child process whose environment has only the
+// driver (lavapipe by default) and no layers, and the result as Markdown with the record targets:
+// the encoder at least 10× cheaper than one N-API call per command, and within 2× of the C loop.
 import { existsSync } from 'node:fs';
 import { runBenchChild } from './child-process.js';
 import { DEFAULT_REPEATS, machineInfo, type MachineInfo } from './run-openxr-bench.js';
@@ -65,9 +65,9 @@ export function recordTargets(result: RecordBenchResult): string[] {
     band.encoderNs > 0 ? `what each way adds above the C loop: ${(band.crossingNs / band.encoderNs).toFixed(1)}× less through the encoder` : 'the encoder measured no slower than the C loop in this run';
   const above = band.encoderNs > 0 ? `the encoder's own writing and decoding ${ns(band.encoderNs)} above it` : 'the encoder no slower in this run: the difference is within its noise';
   return [
-    `- issue 14, ${commands} commands: the encoder ≥ 10× cheaper than one N-API call per command: per-call ÷ encoder = ${cheaper.toFixed(2)}× — ${cheaper >= 10 ? 'met' : 'NOT met'}` +
+    `- record target, ${commands} commands: the encoder ≥ 10× cheaper than one N-API call per command: per-call ÷ encoder = ${cheaper.toFixed(2)}× — ${cheaper >= 10 ? 'met' : 'NOT met'}` +
       ` (the driver's own recording, the C loop, bounds it at per-call ÷ C loop = ${ratios.perCallOverCLoop.toFixed(2)}× on this driver; ${overhead})`,
-    `- issue 14, ${commands} commands: the encoder within 2× of the C loop: encoder ÷ C loop = ${slower.toFixed(2)}× — ${slower <= 2 ? 'met' : 'NOT met'}` +
+    `- record target, ${commands} commands: the encoder within 2× of the C loop: encoder ÷ C loop = ${slower.toFixed(2)}× — ${slower <= 2 ? 'met' : 'NOT met'}` +
       ` (the C loop ${ns(band.driverNs)} a command, ${above})`,
     bothTargetsLine(band),
   ];
@@ -105,7 +105,7 @@ export function recordTargetBand(result: RecordBenchResult): RecordTargetBand {
 
 function bothTargetsLine({ driverNs, crossingNs, encoderNs, band }: RecordTargetBand): string {
   const start =
-    `- issue 14, both targets at once: with this run's crossing (one N-API call a command, ${ns(crossingNs)} above the C loop) and the encoder's own work (${encoderNs > 0 ? ns(encoderNs) : 'none measured'}), ` +
+    `- record target, both targets at once: with this run's crossing (one N-API call a command, ${ns(crossingNs)} above the C loop) and the encoder's own work (${encoderNs > 0 ? ns(encoderNs) : 'none measured'}), ` +
     "they hold together only on a driver whose own recording D a command is at least the encoder's work and at most (crossing − 10 × encoder)/9";
   if (band === undefined) return `${start}: on no driver (that needs the encoder's work at most crossing/19 = ${ns(crossingNs / 19)}); this driver records at ${ns(driverNs)}`;
   const where = driverNs < band.low ? 'below it: too fast for "within 2×"' : driverNs > band.high ? 'above it: too slow for "≥ 10× cheaper"' : 'inside it';
@@ -121,7 +121,7 @@ export function formatRecordBenchMarkdown(result: RecordBenchResult, headingLeve
     ['C loop through the loader (exported vkCmd*)', cLoop],
   ] as const;
   return [
-    `${'#'.repeat(headingLevel)} Recording ${commands.toLocaleString('en-US')} commands (issue 14)${subtitle ? `, ${subtitle}` : ''}`,
+    `${'#'.repeat(headingLevel)} Recording ${commands.toLocaleString('en-US')} commands${subtitle ? `, ${subtitle}` : ''}`,
     '',
     `One frame: vkBeginCommandBuffer, ${commands.toLocaleString('en-US')} commands (${RECORD_MIX.join(', ')}, in turn, written out group after group in each way, as a frame records them), vkEndCommandBuffer, on ` +
       `${result.driver.deviceName} (${result.driver.manifestPath}), no layers, recorded and not submitted; ${result.frames} frames per timed run, ` +
