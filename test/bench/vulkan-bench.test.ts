@@ -116,7 +116,7 @@ describe('bench vulkan CLI', () => {
     expect(readFileSync('/proc/self/maps', 'utf8')).not.toMatch(/libvulkan\.so\.1/);
   });
 
-  it('#10 BENCH: --driver the Vulkan test driver (whose commands do next to nothing): both loaders record into its command buffers and hand out its own vkCmdPushConstants, so the trampolines are what the rows measure (system: libvulkan1)', async (ctx) => {
+  it('BENCH: --driver the Vulkan test driver (whose commands do next to nothing): both loaders record into its command buffers and hand out its own vkCmdPushConstants, so the trampolines are what the rows measure (system: libvulkan1)', async (ctx) => {
     const missing = missingSystemComponent({ 'Khronos Vulkan loader': KHRONOS_VULKAN_LOADER_CANDIDATES });
     if (missing) return ctx.skip(missing);
     const manifest = path.join(mkdtempSync(path.join(tmpdir(), 'kl-bench-driver-')), 'kl_vk_driver_v7.json');
@@ -141,7 +141,7 @@ describe('bench vulkan CLI', () => {
     }
   });
 
-  it('#10 BENCH: one child process times both loaders on the very same driver and layer code, each on its own copy of the timed loop, their runs interleaved; which loader is set up and timed first alternates (system: libvulkan1)', async (ctx) => {
+  it('BENCH: one child process times both loaders on the very same driver and layer code, each on its own copy of the timed loop, their runs interleaved; which loader is set up and timed first alternates (system: libvulkan1)', async (ctx) => {
     const missing = missingSystemComponent({ 'Khronos Vulkan loader': KHRONOS_VULKAN_LOADER_CANDIDATES });
     if (missing) return ctx.skip(missing);
     const khronosLibrary = KHRONOS_VULKAN_LOADER_CANDIDATES.find((p) => existsSync(p))!;
@@ -179,7 +179,7 @@ describe('bench vulkan CLI', () => {
     expect(() => new (loadToolsAddon().VulkanBenchScenario)({ command: 'vkGetDeviceQueue', timingLoop: 2 as 0 })).toThrow(/timingLoop must be 0 or 1/);
   });
 
-  it('#10 BENCH: a vkCmdPushConstants timed run is two recordings of half the calls, so a driver that alternates between two states from one reset to the next (lavapipe through glibc\'s free lists) gives every run one of each', () => {
+  it('BENCH: a vkCmdPushConstants timed run is two recordings of half the calls, so a driver that alternates between two states from one reset to the next (lavapipe through glibc\'s free lists) gives every run one of each', () => {
     const library = path.join(testNativeDir, 'vulkan_test_driver/libkl_vk_driver_v7.so');
     const manifest = path.join(mkdtempSync(path.join(tmpdir(), 'kl-bench-recordings-')), 'kl_vk_driver_v7.json');
     writeFileSync(manifest, JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: library, api_version: '1.3.0' } }));

@@ -1,4 +1,4 @@
-// `khronos-loader bench vulkan --command record` (issue 14): the CLI with tiny frame counts on
+// `khronos-loader bench vulkan --command record` (encoded command buffers, docs/usage.md 'CommandEncoder'): the CLI with tiny frame counts on
 // lavapipe (no timing thresholds: the targets live in the benchmark's report, not in tests).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,14 +40,14 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
 }
 
 describe('bench vulkan --command record', () => {
-  it('BENCH #14: the arguments: record takes frames and repeats, and refuses layers', () => {
+  it('BENCH: the arguments: record takes frames and repeats, and refuses layers', () => {
     expect(parseVulkanBenchArgs(['--command', 'record', '--iterations', '5'])).toMatchObject({ record: true, iterations: 5 });
     expect(parseVulkanBenchArgs(['--command', 'record', '--layers', '1'])).toMatch(/without layers/);
     expect(parseVulkanBenchArgs(['--command', 'recrod'])).toMatch(/record$/);
     expect(parseVulkanBenchArgs(['--command', 'vkCmdPushConstants'])).not.toHaveProperty('record');
   });
 
-  it('BENCH #14: 10,000 commands per frame, per call, through the encoder and in a C loop: a table with the three ways and the two targets, and JSON', async (ctx) => {
+  it('BENCH: 10,000 commands per frame, per call, through the encoder and in a C loop: a table with the three ways and the two targets, and JSON', async (ctx) => {
     const missing = missingSystemComponent({ lavapipe: LAVAPIPE_MANIFEST_CANDIDATES });
     if (missing) return ctx.skip(missing);
     const md = await cli(['bench', 'vulkan', '--command', 'record', '--iterations', '2', '--repeats', '2']);
@@ -67,7 +67,7 @@ describe('bench vulkan --command record', () => {
     }
   }, 120_000);
 
-  it('BENCH #14: --driver the Vulkan test driver (its compute objects do nothing, its commands only count): the three ways run on it, so the crossing and the encoder are what its rows measure', async () => {
+  it('BENCH: --driver the Vulkan test driver (its compute objects do nothing, its commands only count): the three ways run on it, so the crossing and the encoder are what its rows measure', async () => {
     const manifest = path.join(mkdtempSync(path.join(tmpdir(), 'kl-record-driver-')), 'kl_vk_driver_v7.json');
     const library = path.join(testNativeDir, 'vulkan_test_driver/libkl_vk_driver_v7.so');
     writeFileSync(manifest, JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: library, api_version: '1.3.0' } }));
@@ -78,7 +78,7 @@ describe('bench vulkan --command record', () => {
     for (const way of ['perCall', 'encoder', 'cLoop'] as const) expect(result.measurement[way].runs).toBe(2);
   }, 120_000);
 
-  it('BENCH #14: the three ways record exactly the commands asked for, in groups of the five and then the rest (the test driver counts what reaches it)', () => {
+  it('BENCH: the three ways record exactly the commands asked for, in groups of the five and then the rest (the test driver counts what reaches it)', () => {
     const library = path.join(testNativeDir, 'vulkan_test_driver/libkl_vk_driver_v7.so');
     const manifest = path.join(mkdtempSync(path.join(tmpdir(), 'kl-record-count-')), 'kl_vk_driver_v7.json');
     writeFileSync(manifest, JSON.stringify({ file_format_version: '1.0.0', ICD: { library_path: library, api_version: '1.3.0' } }));
@@ -112,7 +112,7 @@ describe('bench vulkan --command record', () => {
     }
   });
 
-  it('BENCH #14: the targets\' lines: the ratios and what the encoder adds above the C loop, and no ratio of a negative difference when the encoder measured no slower than the C loop (a driver whose own recording dominates)', () => {
+  it('BENCH: the targets\' lines: the ratios and what the encoder adds above the C loop, and no ratio of a negative difference when the encoder measured no slower than the C loop (a driver whose own recording dominates)', () => {
     const [cheaper, near] = recordTargets(madeUpResult(80, 7.8, 2));
     expect(cheaper).toContain('per-call ÷ encoder = 10.26× — met');
     expect(cheaper).toContain('per-call ÷ C loop = 40.00×');
@@ -127,7 +127,7 @@ describe('bench vulkan --command record', () => {
     expect(`${slowDriver} ${within}`).not.toMatch(/-\d|e\+/); // no negative nanoseconds, no astronomical ratio
   });
 
-  it('BENCH #14: both targets at once: the drivers they can hold on together (D from W to (N − 10W)/9), and "inside" exactly when both lines say met', () => {
+  it('BENCH: both targets at once: the drivers they can hold on together (D from W to (N − 10W)/9), and "inside" exactly when both lines say met', () => {
     // This VM's test driver: crossing 78, encoder 5.8 above a 2 ns C loop: no driver (5.8 > 78/19).
     const none = recordTargetBand(madeUpResult(80, 7.8, 2));
     expect(none.crossingNs).toBeCloseTo(78, 9);
@@ -165,7 +165,7 @@ describe('bench vulkan --command record', () => {
     expect(agreed).toBeGreaterThan(1990);
   });
 
-  it('BENCH #14: the targets\' ratios are the median of the rounds\' ratios (each round one run of each way), so a slow spell over some rounds cancels', () => {
+  it('BENCH: the targets\' ratios are the median of the rounds\' ratios (each round one run of each way), so a slow spell over some rounds cancels', () => {
     const summary = (runs: readonly number[]) => summarize(runs);
     // Rounds 0-3 on a machine twice as slow; per call 80, encoder 8, C loop 2 ns a command otherwise.
     const slow = (ns: number, r: number) => ns * 10_000 * (r < 4 ? 2 : 1);

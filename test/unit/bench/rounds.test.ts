@@ -1,4 +1,4 @@
-// Issue 14's frame bench times a row's cells round by round (each round one run of every cell),
+// The frame query bench (lib/tools/bench/frame-bench.ts) times a row's cells round by round (each round one run of every cell),
 // so its ratios hold on a machine that slows down for a while: after a child process exits, the
 // first rows of a full `npm run bench` measured the C loop 60–70 % slower and the query 80 % slower,
 // while the yardstick, measured before and after the rows, was not.
@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { timeInRounds } from '../../../lib/tools/bench/rounds.js';
 
 describe('BENCH: frame bench rounds', () => {
-  it('#14 BENCH: timeInRounds runs every cell once per round, in turn, so a slow spell that fades over the rows cancels in each round\'s ratio', () => {
+  it('BENCH: timeInRounds runs every cell once per round, in turn, so a slow spell that fades over the rows cancels in each round\'s ratio', () => {
     let now = 0;
     // A machine twice as slow at first, back to normal after 10 runs.
     const slowdown = () => (now < 10 ? 2 : 1);

@@ -1,6 +1,6 @@
 // The Vulkan bench's trampoline verdict: ours ÷ Khronos from processes that time both loaders,
 // neighbouring processes paired across the set-up order, judged by the sign-test interval against
-// a 2 % margin (issue 10's target "trampolines at or below Khronos at every layer count").
+// a 2 % margin (the target "trampolines at or below Khronos at every layer count", docs/performance.md).
 import { describe, expect, it } from 'vitest';
 import { sampleRow, type VulkanBenchResult, type VulkanCell } from '../../../lib/tools/bench/run-vulkan-bench.js';
 import type { VulkanChildResult } from '../../../lib/tools/bench/vulkan-child-protocol.js';
@@ -43,7 +43,7 @@ describe('BENCH: Vulkan trampoline verdict', () => {
     expect(() => medianInterval([])).toThrow(RangeError);
   });
 
-  it('#10 BENCH: the trampoline ratio pairs neighbouring processes (one of each set-up order) so an order effect cancels: a loader faster only when timed first is at parity', () => {
+  it('BENCH: the trampoline ratio pairs neighbouring processes (one of each set-up order) so an order effect cancels: a loader faster only when timed first is at parity', () => {
     // Processes alternate: ours first in even ones, Khronos first in odd ones; whichever goes first
     // measures 2.75 ns, the other 3.55 (the shape of the effect before each loader had its own loop).
     const ours = Array.from({ length: 18 }, (_, p) => (p % 2 === 0 ? 2.75 : 3.55));
@@ -61,7 +61,7 @@ describe('BENCH: Vulkan trampoline verdict', () => {
     expect(crossoverRatios([1.5])).toEqual([1.5]);
   });
 
-  it('#10 BENCH: a process\'s ratio is the median over its rounds of the two loaders\' runs that ran next to each other, so a burst of other work that slows both cancels', () => {
+  it('BENCH: a process\'s ratio is the median over its rounds of the two loaders\' runs that ran next to each other, so a burst of other work that slows both cancels', () => {
     // A burst from the 4th run of Khronos (timed just before ours in that round) to the end.
     const ours: VulkanCell = { ...cell([10]), processRuns: [[10, 10, 10, 10, 20, 20, 20]] };
     const khronos: VulkanCell = { ...cell([20]), processRuns: [[10, 10, 10, 20, 20, 20, 20]] };
@@ -70,7 +70,7 @@ describe('BENCH: Vulkan trampoline verdict', () => {
     expect(processRatios(cell([10]) as Extract<VulkanCell, { wall: unknown }>, cell([20]) as Extract<VulkanCell, { wall: unknown }>)).toEqual([0.5]);
   });
 
-  it(`#10 BENCH: met when the 95 % interval lies at or below 1 + ${TRAMPOLINE_MARGIN} (at Khronos within the margin, or below); missed when it lies above; within noise when it straddles`, () => {
+  it(`BENCH: met when the 95 % interval lies at or below 1 + ${TRAMPOLINE_MARGIN} (at Khronos within the margin, or below); missed when it lies above; within noise when it straddles`, () => {
     const khronos = [10, 10.2, 9.8, 10.1, 9.9, 10, 10.3, 9.7, 10, 10.1, 9.9, 10, 10.2, 9.8, 10, 10.1, 9.9, 10];
     expect(compareTrampolines(cell(khronos.map((k) => k * 0.98)), cell(khronos))?.verdict).toBe('met');
     expect(compareTrampolines(cell(khronos), cell(khronos))?.verdict).toBe('met');
@@ -105,7 +105,7 @@ describe('BENCH: Vulkan trampoline verdict', () => {
     expect(vulkanTrampolineTally([r])).toBe('3 trampoline rows: 1 met, 1 within noise, 1 missed');
   });
 
-  it('#10 BENCH: a row may be judged after each of up to L batches of processes: each look\'s interval at 1 − 5 %/L (Bonferroni), so x(2)..x(12) of 13 pairs after three looks instead of x(3)..x(11)', () => {
+  it('BENCH: a row may be judged after each of up to L batches of processes: each look\'s interval at 1 − 5 %/L (Bonferroni), so x(2)..x(12) of 13 pairs after three looks instead of x(3)..x(11)', () => {
     expect(lookConfidence(1)).toBe(0.95);
     expect(lookConfidence(3)).toBeCloseTo(1 - 0.05 / 3, 12);
     expect(() => lookConfidence(0)).toThrow(RangeError);
@@ -123,7 +123,7 @@ describe('BENCH: Vulkan trampoline verdict', () => {
     expect(vulkanTrampolineTally([r])).toBe('1 trampoline rows: 0 met, 1 within noise, 0 missed');
   });
 
-  it('#10 BENCH: a row within noise is measured again, a batch at a time, and judged on all its processes; a decided row, or one at the most processes, is not', async () => {
+  it('BENCH: a row within noise is measured again, a batch at a time, and judged on all its processes; a decided row, or one at the most processes, is not', async () => {
     // Pair estimates of the first batch straddle 1.02 at 98.3 %; the second batch's are at parity.
     const estimates = [...Array<number>(11).fill(1), 1.05, 1.05, ...Array<number>(13).fill(1), ...Array<number>(13).fill(1)];
     const asked: number[] = [];
@@ -149,7 +149,7 @@ describe('BENCH: Vulkan trampoline verdict', () => {
     expect(await sampleRow(async () => ({ ok: false, error: 'vkCreateDevice failed' }), { processes: 4, maxProcesses: 12, confidence: lookConfidence(3), judge: true })).toHaveLength(4);
   });
 
-  it('#10 BENCH: --max-processes is at least --processes and has no place in the record bench', () => {
+  it('BENCH: --max-processes is at least --processes and has no place in the record bench', () => {
     expect(parseVulkanBenchArgs(['--processes', '26', '--max-processes', '78'])).toMatchObject({ processes: 26, maxProcesses: 78 });
     expect(parseVulkanBenchArgs(['--processes', '26', '--max-processes', '20'])).toMatch(/--max-processes \(20\) must be at least --processes \(26\)/);
     expect(parseVulkanBenchArgs(['--command', 'record', '--max-processes', '4'])).toMatch(/no trampoline verdict/);
