@@ -1,4 +1,4 @@
-// Where does RSS go over instance create/destroy cycles? (issue 13: the soak's instance phase grew
+// Where does RSS go over instance create/destroy cycles? (bench/soak.ts: the soak's instance phase grew
 // ~6 MiB per 1,000 cycles.) Runs one variant of the cycle N times and prints, before and after:
 // RSS, glibc malloc's own accounting (mallinfo2: bytes in use, free bytes kept in the arenas,
 // mmapped bytes), RSS again after malloc_trim(0), the JavaScript heap, mapped objects.

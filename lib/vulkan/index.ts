@@ -19,7 +19,7 @@ export {
   type VkStructureTypeName,
 } from '../generated/vulkan.js';
 
-// Discovery and the pre-instance loader surface (issue 9).
+// Discovery and the pre-instance loader surface (docs/usage.md, 'Vulkan discovery').
 export { discover, type VulkanDiscoveryResult, type VulkanLayerInfo } from './discovery/discover.js';
 export {
   createLoader,
@@ -37,5 +37,5 @@ export type * from './plan/plan.js';
 export { VulkanError, VulkanLayerNotPresentError } from './errors.js';
 export { VK_LOADER_DEBUG, createVkLogger, formatVkLoaderRecord } from './discovery/vk-loader-debug.js';
 
-// The typed API over the native core (issue 11): instances, physical devices, devices.
+// The typed API over the native core (docs/usage.md, 'Vulkan: instances, devices and compute'): instances, physical devices, devices.
 export * from './api/index.js';

@@ -1,4 +1,4 @@
-// Issue 13, item 2, CI's shortened soak: bench/soak.ts (npm run soak) at a fraction of its size —
+// CI's shortened soak (docs/performance.md, 'Soak'): bench/soak.ts (npm run soak) at a fraction of its size —
 // 1,000 instance cycles through two pass-through layers, 1,000 session + space cycles, a 20 s
 // 90 Hz frame loop, 2 workers × 50 rounds at once — with its samples written as JSON. What must
 // hold at any length: every phase ends with the file descriptors and shared objects it began with,

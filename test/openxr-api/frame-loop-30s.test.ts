@@ -1,4 +1,4 @@
-// The CI check of issue 5 (NODE-4): a 30-second 90 Hz frame loop through the loader on the
+// The CI check of the frame loop target (NODE-4, docs/performance.md): a 30-second 90 Hz frame loop through the loader on the
 // simulated runtime, with the bundled pass-through layer and core_validation when installed (the
 // demo's own code). It runs in vitest's 'timing' project, after every other file and alone
 // (vitest.config.ts). The strict figures (0.5 % missed, lag p99 < 2 ms) are the bench's targets

@@ -1,4 +1,4 @@
-// Issue 14: the frame query — one native call per frame for many (space, base) locations, the
+// The frame query (docs/usage.md, 'One native call per frame: frame queries') — one native call per frame for many (space, base) locations, the
 // views and action states, into one Float32Array. Its results must be exactly what the separate
 // calls (space.locate, session.locateViews, action.getBoolean/getFloat/getPose) answer, bit for
 // bit, on an OpenXR 1.0 instance (a native loop of xrLocateSpace) and on a 1.1 instance

@@ -1,4 +1,4 @@
-// NODE-3 (issue 14): a frame query allocates nothing per frame. A child process (--expose-gc) runs
+// NODE-3: a frame query allocates nothing per frame. A child process (--expose-gc) runs
 // 100,000 queries of 16 spaces, the views and three actions after a warm-up and reports heapUsed
 // growth with no GC in between (every byte allocated, garbage or not) and after a full collection.
 import { execFileSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// What a new user hits first (issue 13, item 5): destroy() twice, error messages, createInstance()
+// What a new user hits first (NODE-1, NODE-2): destroy() twice, error messages, createInstance()
 // without options, names longer than XrApplicationInfo holds. Over the simulated runtime.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';

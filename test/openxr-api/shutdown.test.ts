@@ -1,4 +1,4 @@
-// Issue 13, item 4: the process ends with live instances, sessions, spaces and pending waitFrame()
+// Shutdown with live handles (NODE-1, NODE-5): the process ends with live instances, sessions, spaces and pending waitFrame()
 // promises, a worker is terminated inside `await waitFrame()`, and several workers create and
 // destroy instances and run frame loops at once. Child processes, so a crash shows as a signal and
 // a hang as a timeout.

@@ -1,5 +1,5 @@
-// Runtime and API layer negotiation (spec/openxr-loader-runtime-interaction.txt and
-// spec/openxr-loader-api-layer-interaction.txt, negotiation sections).
+// Runtime and API layer negotiation (OpenXR Loader Design, 'Loader/Runtime Interface Negotiation'
+// and 'Loader/API Layer Interface Negotiation'; XR-RN and XR-LN in docs/requirements.md).
 import { afterEach, describe, expect, it } from 'vitest';
 import { loaderLog, type LogRecord } from '../../lib/core/log.js';
 import { OpenXrError } from '../../lib/openxr/errors.js';

@@ -1,4 +1,4 @@
-// Issue 14 on the OpenXR runtimes of the system suite (the simulated runtime and Monado, a runtime
+// Frame queries on the OpenXR runtimes of the system suite (the simulated runtime and Monado, a runtime
 // we did not write): a frame query's results equal the separate calls' (space.locate,
 // session.locateViews) bit for bit, on an OpenXR 1.0 instance (a native loop of xrLocateSpace)
 // and on a 1.1 instance (the runtime's xrLocateSpaces, one call per base space).

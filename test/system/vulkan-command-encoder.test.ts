@@ -1,4 +1,4 @@
-// Encoded command buffers (issue 14) on the real driver (Mesa lavapipe, or the one
+// Encoded command buffers (docs/usage.md, 'CommandEncoder') on the real driver (Mesa lavapipe, or the one
 // KHRONOS_LOADER_VK_DRIVER_JSON names), with VK_LAYER_KHRONOS_validation in the chain where it is
 // installed: the CommandEncoder's recording computes what the typed API's per-call recording
 // computes, bit for bit; a malformed stream is refused before any Vulkan call; misuse throws typed

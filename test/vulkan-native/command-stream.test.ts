@@ -1,4 +1,4 @@
-// The encoded-command decoder (issue 14; native/vulkan/loader/command_stream.cc), fuzzed through the
+// The encoded-command decoder (native/vulkan/loader/command_stream.cc), fuzzed through the
 // addon's validate(): whatever the bytes, a stream is either accepted with its command count or
 // refused with a CommandStreamError naming the command at fault and why — never a crash, never
 // another error. Streams are built here from the format (native/vulkan/loader/command_stream.h), not by

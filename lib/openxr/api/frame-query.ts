@@ -1,4 +1,4 @@
-// A frame query (issue 14): everything a frame reads from the runtime — many (space, base)
+// A frame query (docs/usage.md, 'One native call per frame: frame queries'): everything a frame reads from the runtime — many (space, base)
 // locations, the views, action states — in one native call per frame, written into one
 // Float32Array. Bound once to its list (session.createFrameQuery()); each run(time) crosses into
 // native code once and allocates nothing. Spaces are located with xrLocateSpaces (one call per

@@ -7,7 +7,7 @@ import { openXrErrorFromCode, rethrowNative } from '../errors.js';
 import type { InstancePlan } from '../plan/plan.js';
 import { loadOpenXrAddon } from '../native/addon.js';
 import { checkCreateInstanceOptions } from './create-instance-options.js';
-// The typed API (issue 5): the methods below delegate to these modules.
+// The typed API (NODE-1): the methods below delegate to these modules.
 import { createActionSet, suggestBindings, type ActionSet, type ActionSetOptions, type SuggestedBinding } from './action.js';
 import { events, pollEvent, pollEvents, type EventIteratorOptions, type OpenXrEvent } from './events.js';
 import { pathOf, registerNativeInstance } from './handles.js';

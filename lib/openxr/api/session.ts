@@ -247,7 +247,7 @@ export class Session extends EventEmitter<SessionEvents> {
   }
 
   /**
-   * A frame query (issue 14): bound once to a list of (space, base) pairs, the views and action
+   * A frame query (docs/usage.md, 'One native call per frame: frame queries'): bound once to a list of (space, base) pairs, the views and action
    * states, its run(time, out) does all of them in one native call and writes every result into
    * one Float32Array (layout: query.layout). Use it instead of many locate()/locateViews()/
    * getBoolean() calls per frame.

@@ -1,6 +1,7 @@
 // `khronos-loader bench openxr --command frame [--spaces 1,4,16,64] [--api 1.0,1.1] [--iterations N]
 // [--repeats R] [--runtime manifest] [--json]`: what locating N spaces costs per frame — N
-// space.locate calls against one frame query from JavaScript, and the same work in C (issue 14).
+// space.locate calls against one frame query from JavaScript, and the same work in C
+// (docs/performance.md, 'OpenXR: frame queries').
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { FRAME_BENCH_SPACE_COUNTS, formatFrameBenchMarkdown, frameTargets, runFrameBench, type FrameBenchApiVersion } from './frame-bench.js';

@@ -1,4 +1,4 @@
-// `bench vulkan --command record` (issue 14): one frame of 10,000 mixed compute commands (bind
+// `bench vulkan --command record` (docs/performance.md): one frame of 10,000 mixed compute commands (bind
 // pipeline, bind descriptor set, push constants, dispatch, pipeline barrier, in turn) recorded
 // into one command buffer three ways: the typed API's one N-API call per command, the
 // CommandEncoder (written into an ArrayBuffer, recorded in one call at end()), and a C loop

@@ -1,6 +1,7 @@
-// The Vulkan bench's trampoline verdict (issue 10: "our trampolines at or below Khronos at every
-// layer count"): ours ÷ Khronos from child processes that time both loaders, neighbouring
-// processes paired across the set-up order, judged by a sign-test interval against a 2 % margin.
+// The Vulkan bench's trampoline verdict (the target in docs/performance.md, 'Vulkan: dispatch per
+// call': "our trampolines at or below Khronos at every layer count"): ours ÷ Khronos from child
+// processes that time both loaders, neighbouring processes paired across the set-up order, judged
+// by a sign-test interval against a 2 % margin.
 import type { VulkanCell } from './run-vulkan-bench.js';
 import { medianInterval, summarize, type MedianInterval, type Summary } from './stats.js';
 import { medianRoundRatio } from './rounds.js';

@@ -1,13 +1,14 @@
-// Encoded command buffers (issue 14): commands are written from JavaScript into one reusable
-// ArrayBuffer (opcode and arguments, objects as indices into a table bound once) and recorded
-// natively in one call at end(), through the device's dispatch table, so a frame of thousands of
-// commands crosses into the addon once. The native side checks the whole stream before it makes
-// any Vulkan call (native/vulkan/command_stream.h has the format). Steady-state frames allocate
-// nothing: the stream grows only when a frame needs more room than any frame before.
+// Encoded command buffers (docs/usage.md, 'CommandEncoder'): commands are written from
+// JavaScript into one reusable ArrayBuffer (opcode and arguments, objects as indices into a table
+// bound once) and recorded natively in one call at end(), through the device's dispatch table, so
+// a frame of thousands of commands crosses into the addon once. The native side checks the whole
+// stream before it makes any Vulkan call (native/vulkan/loader/command_stream.h has the format).
+// Steady-state frames allocate nothing: the stream grows only when a frame needs more room than
+// any frame before.
 import { nativeCommandStream, type NativeCommandStream } from '../native/addon.js';
 import { VulkanError } from '../errors.js';
 import { CommandBuffer, type ImageBarrier } from './commands.js';
-// VulkanBuffer is the typed API's buffer class (named Buffer in device-objects.ts until issue 11's rename).
+// VulkanBuffer is the typed API's buffer class (named Buffer in device-objects.ts before it was renamed).
 import { VulkanBuffer, checkSize, checkUint as uint, ComputePipeline, DescriptorSet, PipelineLayout } from './device-objects.js';
 import { toVulkanError } from '../errors.js';
 import { IMAGE_LAYOUTS, Image } from './image.js';

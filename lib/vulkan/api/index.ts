@@ -5,7 +5,7 @@ export type { CreateInstanceOptions, DebugMessage, PhysicalDeviceGroup, Physical
 export { Device } from './device.js';
 export type { DeviceCreateOptions, QueueCreateInfo } from './device.js';
 export { VulkanError } from '../errors.js';
-// Compute (issue 11): the objects a Device makes, its queues, and the physical-device queries.
+// Compute (docs/usage.md, 'Vulkan: instances, devices and compute'): the objects a Device makes, its queues, and the physical-device queries.
 export {
   VulkanBuffer,
   ComputePipeline,
@@ -22,7 +22,7 @@ export {
 } from './device-objects.js';
 export type { BufferCreateOptions, DescriptorBufferWrite, DescriptorImageWrite, DescriptorSetLayoutBinding, PushConstantRange } from './device-objects.js';
 export { CommandBuffer, CommandPool, Queue, type ImageBarrier, type SubmitSemaphores } from './commands.js';
-// Encoded command buffers (issue 14): a frame's commands written into one ArrayBuffer, recorded in one native call.
+// Encoded command buffers (docs/usage.md, 'CommandEncoder'): a frame's commands written into one ArrayBuffer, recorded in one native call.
 export {
   COMMAND_OPCODE,
   CommandEncoder,
