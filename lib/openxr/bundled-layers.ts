@@ -1,4 +1,4 @@
-// The pass-through API layer that ships with the package (native/layers/passthrough_layer.cc):
+// The pass-through API layer that ships with the package (native/bundled/layers/passthrough_layer.cc):
 // copies of it, each under its own name and manifest, stacked to measure what a layer costs.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -1,6 +1,6 @@
 // The generated OpenXR bindings: every command of xr.xml (core 1.0, 1.1 and the extensions the
 // generator selects) as a function over plain objects. The functions are built from the command
-// list; the native side (native/napi/openxr_commands.cc) marshals through generated tables.
+// list; the native side (native/openxr/addon/openxr_commands.cc) marshals through generated tables.
 import { XR_GENERATED_COMMANDS, type XrCommands } from '../generated/openxr-commands.js';
 import type { Instance } from './api/instance.js';
 import { nativeInstanceOf } from './api/handles.js';

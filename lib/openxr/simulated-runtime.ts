@@ -1,4 +1,4 @@
-// The simulated OpenXR runtime that ships with the package (native/simxr/): where its manifest is,
+// The simulated OpenXR runtime that ships with the package (native/bundled/simxr/): where its manifest is,
 // and what only it answers (the records of the eye images and haptic feedback it received).
 //
 // The runtime library sits beside the addon binary node-gyp-build picks: build/Release in a
@@ -76,7 +76,7 @@ export function simulatedRuntime(options: SimulatedRuntimeOptions = {}): string 
   return manifestPath;
 }
 
-/** The simulated runtime's record of one haptic call reaching one output (native/simxr/include/simxr_haptics.h). */
+/** The simulated runtime's record of one haptic call reaching one output (native/include/simxr/simxr_haptics.h). */
 interface NativeHapticEvent {
   readonly time: bigint;
   readonly source: bigint;
@@ -87,7 +87,7 @@ interface NativeHapticEvent {
   readonly stopped: boolean;
 }
 
-/** The simulated runtime's record of one submitted eye image's centre texel (native/simxr/include/simxr_readback.h). */
+/** The simulated runtime's record of one submitted eye image's centre texel (native/include/simxr/simxr_readback.h). */
 export interface SubmittedPixel {
   readonly frameIndex: number;
   readonly displayTime: bigint;
@@ -98,7 +98,7 @@ export interface SubmittedPixel {
   readonly bytes: readonly [number, number, number, number];
 }
 
-/** The simulated runtime's record of one haptic call reaching one output (native/simxr/include/simxr_haptics.h). */
+/** The simulated runtime's record of one haptic call reaching one output (native/include/simxr/simxr_haptics.h). */
 export interface HapticEvent {
   /** The session's frame time when the call came. */
   readonly time: XrTime;

@@ -1,4 +1,4 @@
-// The Windows registry for JavaScript (lib/core/platform/windows-host.ts wraps it as the
+// The Windows registry for JavaScript (lib/core/platform/windows-registry.ts wraps it as the
 // Platform's RegistryView). Only on Windows: elsewhere nothing is registered.
 //   windowsRegistryReadKey(hive: 'HKLM' | 'HKCU', key: string)
 //     → { values: { name, type, data }[], subkeys: string[] } | null (no such key)

@@ -32,7 +32,7 @@ export interface NativeAddon {
   readonly NativeLibrary: new (path: string) => NativeLibrary;
   setLogHandler(handler: ((level: number, source: string, message: string) => void) | null): void;
   openLibraryCount(): number;
-  /** Windows only (native/napi/windows_registry.h): one registry key, null when it does not exist; throws KL_REGISTRY_ERROR when it cannot be read. */
+  /** Windows only (native/addon/windows_registry.h): one registry key, null when it does not exist; throws KL_REGISTRY_ERROR when it cannot be read. */
   windowsRegistryReadKey?(hive: RegistryHive, key: string): RegistryKeyContents | null;
   /** Windows only: the process runs at high integrity (elevated). */
   windowsHighIntegrity?(): boolean;

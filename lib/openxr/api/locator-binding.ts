@@ -1,7 +1,7 @@
 // The per-frame locate paths (space.locate, handTracker.locate) keep one native locator bound to
 // (base, out) and rebuild it only when either changes, so a call is one N-API call with one
 // XrTime and allocates nothing. The caller passes the bound locator to its kind's one native
-// function (native/napi/openxr_handles.h, "Bound data").
+// function (native/openxr/addon/openxr_handles.h, "Bound data").
 
 export class LocatorBinding<Base, Bound> {
   #locator: Bound | undefined;

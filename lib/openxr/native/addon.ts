@@ -1,7 +1,7 @@
 // The addon's OpenXR surface, as the TypeScript classes see it: the instance and its chain
-// (native/napi/openxr.cc), the generated bindings, the published plan, and the typed API
-// (native/napi/openxr_{api,session,space,actions,input,hand_tracking,frame,system}.cc). Internal:
-// applications use Instance, Session, Space, ActionSet, Action.
+// (native/openxr/addon/openxr.cc), the generated bindings, the published plan, and the typed API
+// (native/openxr/addon/openxr_{api,session,space,actions,input,hand_tracking,frame,system}.cc).
+// Internal: applications use Instance, Session, Space, ActionSet, Action.
 import { loadNativeAddon, type NativeAddon } from '../../core/native/load.js';
 import type { NativeVulkanDevice, NativeVulkanDeviceCreateInfo } from '../../vulkan/native/addon.js';
 
@@ -53,7 +53,7 @@ export interface NativeOpenXrPublishedLists {
   readonly layerExtensions: Readonly<Record<string, readonly { readonly name: string; readonly extensionVersion: number }[]>>;
 }
 
-/** A native OpenXR instance (native/napi/openxr.cc). Failures throw an Error with code 'KL_OPENXR_ERROR' and `xrResult`. */
+/** A native OpenXR instance (native/openxr/addon/openxr.cc). Failures throw an Error with code 'KL_OPENXR_ERROR' and `xrResult`. */
 export interface NativeOpenXrInstance {
   getInstanceProcAddr(name: string): bigint;
   getProperties(): { runtimeName: string; runtimeVersion: bigint };
@@ -227,12 +227,12 @@ export interface NativeFrameQueryAction {
 
 export interface NativeOpenXrAddon {
   readonly OpenXrInstance: new (plan: NativeOpenXrPlan, createInfo: NativeOpenXrCreateInfo) => NativeOpenXrInstance;
-  /** The generated bindings (native/napi/openxr_commands.cc): none, an instance, or a handle the generated xrCreateInstance made. */
+  /** The generated bindings (native/openxr/addon/openxr_commands.cc): none, an instance, or a handle the generated xrCreateInstance made. */
   readonly OpenXrCommands: new (instance?: NativeOpenXrInstance | bigint) => NativeOpenXrCommands;
   openxrRuntimeExtensions(runtime: NativeOpenXrPlan['runtime']): { extensionName: string; extensionVersion: number }[];
   /** The loader's exported xrGetInstanceProcAddr (0n: XR_NULL_HANDLE), as native code sees it. */
   openxrGetInstanceProcAddr(instance: bigint, name: string): bigint;
-  /** Replaces the plan snapshot the exported xrCreateInstance works from (native/openxr/published_plan.h). */
+  /** Replaces the plan snapshot the exported xrCreateInstance works from (native/openxr/loader/published_plan.h). */
   openxrPublishPlan(plan: NativeOpenXrPlan, lists?: NativeOpenXrPublishedLists): void;
   readonly OpenXrSession: new (instance: NativeOpenXrInstance, systemId: bigint, graphics?: NativeVulkanBinding) => NativeSession;
   readonly OpenXrSwapchain: new (session: NativeSession, createInfo: NativeSwapchainCreateInfo) => NativeSwapchain;
@@ -282,7 +282,7 @@ export interface NativeOpenXrAddon {
   /** XR_FB_display_refresh_rate: the session's current rate (0 when the runtime has none) and the ones it offers, Hz. */
   openxrDisplayRefreshRates(instance: NativeOpenXrInstance, session: bigint): { current: number; available: number[] };
   openxrSuggestBindings(instance: NativeOpenXrInstance, profile: bigint, actions: readonly NativeAction[], bindings: readonly bigint[]): void;
-  /** A frame query (native/napi/openxr_frame_query.h): one call per frame writes every result into `out`. */
+  /** A frame query (native/openxr/addon/openxr_frame_query.h): one call per frame writes every result into `out`. */
   openxrBindFrameQuery(
     session: NativeSession,
     spaces: readonly NativeSpace[],
@@ -292,7 +292,7 @@ export interface NativeOpenXrAddon {
     out: Float32Array,
     allowLocateSpaces?: boolean,
   ): { readonly query: NativeBound<'frameQuery'>; readonly locatePath: 'xrLocateSpaces' | 'xrLocateSpace' | 'none'; readonly floats: number };
-  // The per-frame calls: one native function per kind, taking what was bound (native/napi/openxr_handles.h,
+  // The per-frame calls: one native function per kind, taking what was bound (native/openxr/addon/openxr_handles.h,
   // "Bound data", says why).
   openxrRunFrameQuery(query: NativeBound<'frameQuery'>, time: bigint | number): void;
   /** XrSpaceLocationFlags; the pose in the bound output. */

@@ -1,4 +1,4 @@
-// Times a native scenario with the addon's loop (native/napi/bench.cc): a warm-up run that is
+// Times a native scenario with the addon's loop (native/tools/bench/openxr_bench.cc): a warm-up run that is
 // thrown away, then `repeats` runs of `iterations` calls, summarized.
 import type { NativeBenchSamples } from '../native/addon.js';
 import { summarize, type Summary } from './stats.js';

@@ -95,7 +95,7 @@ export function formatBenchMarkdown(result: OpenXrBenchResult, options: ReportOp
         ? `in each of ${result.processes} fresh child processes per side, alternating the sides; the cell is the median of the processes' medians, ± half their interquartile range as a percentage of it (where a function lands in memory differs from process to process and moves sub-nanosecond figures). `
         : 'the median of the runs, ± half the interquartile range as a percentage of it; each side runs in a child process of its own. ') +
       'Native cells time the calls in one C++ loop ' +
-      '(native/napi/bench.cc) for both loaders; JavaScript cells time a loop of calls with process.hrtime.bigint().',
+      '(native/tools/bench/openxr_bench.cc) for both loaders; JavaScript cells time a loop of calls with process.hrtime.bigint().',
     `- runtime: ${result.runtime.label} (${shownPath(result.runtime.manifestPath)}); layers: copies of the bundled pass-through layer, each intercepting every command, and the real layers named.`,
     '- "trampoline": the loader\'s exported function; "pointer": what the loader\'s xrGetInstanceProcAddr returned.' +
       (result.columns.includes('ours-several-trampoline') ? ' "several live": a second instance of ours is live, so the trampoline finds the table by handle.' : ''),

@@ -1,4 +1,4 @@
-// The pass-through Vulkan layer that ships with the package (native/layers/vulkan_passthrough_layer.cc):
+// The pass-through Vulkan layer that ships with the package (native/bundled/layers/vulkan_passthrough_layer.cc):
 // copies of it, each under its own name and manifest, stacked to measure what a layer costs per
 // device call, for this package's loader and the Khronos loader alike.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

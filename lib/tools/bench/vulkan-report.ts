@@ -107,7 +107,7 @@ export function formatVulkanBenchMarkdown(result: VulkanBenchResult, options: Vu
     '',
     `- measured: ${result.command.measures}.`,
     `- method: per cell a warm-up run${result.plan.warmupIterations === result.plan.iterations ? ' as long as a timed run' : ''}, then ${result.plan.repeats} runs of ${result.plan.iterations.toLocaleString('en-US')} calls timed in one C++ loop ` +
-      '(native/napi/vulkan_bench.cc) for both loaders; ' +
+      '(native/tools/bench/vulkan_bench.cc) for both loaders; ' +
       (result.processes > 1
         ? `${result.processes} fresh child processes, each timing both loaders (their runs interleaved; which loader is set up and timed first alternates from process to process); ` +
           "the cell is the median of the processes' medians ± half their interquartile range; " +

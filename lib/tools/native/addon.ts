@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { addonBinaryPath, loadNativeAddon, nativeArtifactDir } from '../../core/native/load.js';
 
-/** What a doctor probe loads (native/napi/openxr_probe.cc). */
+/** What a doctor probe loads (native/tools/probes/openxr_probe.cc). */
 export interface NativeOpenXrProbeTarget {
   readonly libraryPath: string;
   readonly negotiateFunctionName?: string;
@@ -35,7 +35,7 @@ export interface NativeOpenXrProbeResult {
   readonly instanceError?: string;
 }
 
-/** What vulkanProbeDriver / vulkanProbeLayer answer (native/napi/vulkan_probe.h). */
+/** What vulkanProbeDriver / vulkanProbeLayer answer (native/tools/probes/vulkan_probe.h). */
 export interface NativeVulkanProbeResult {
   readonly ok: boolean;
   readonly stage: 'load' | 'negotiate';
@@ -64,7 +64,7 @@ export interface PointerOrigin {
 }
 
 /**
- * A benchmark scenario (native/napi/bench.cc): what one command needs, created through a
+ * A benchmark scenario (native/tools/bench/openxr_bench.cc): what one command needs, created through a
  * loader's exported functions; `measure` times the command through the exports ("trampoline")
  * or through the pointer xrGetInstanceProcAddr returned ("pointer"), in one native loop.
  */
@@ -89,7 +89,7 @@ export interface NativeOpenXrBenchScenario {
 }
 
 /**
- * A Vulkan benchmark scenario (native/napi/vulkan_bench.cc): instance, the first physical device,
+ * A Vulkan benchmark scenario (native/tools/bench/vulkan_bench.cc): instance, the first physical device,
  * a device (and for command-buffer commands a command buffer in the recording state), created
  * through one loader's exports; `measure` times the command through the export or the pointer
  * vkGetDeviceProcAddr returned.

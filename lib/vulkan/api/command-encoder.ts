@@ -34,7 +34,7 @@ export const HANDLE_KIND = { pipeline: 1, pipelineLayout: 2, descriptorSet: 3, b
 /** The objects an encoder's table can hold. */
 export type EncodableObject = ComputePipeline | PipelineLayout | DescriptorSet | VulkanBuffer | Image;
 
-/** Why the native side refused a stream (native/vulkan/command_stream.h). */
+/** Why the native side refused a stream (native/vulkan/loader/command_stream.h). */
 export type CommandStreamRefusal =
   | 'unaligned'
   | 'unknown-opcode'

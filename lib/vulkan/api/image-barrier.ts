@@ -1,6 +1,6 @@
 // A VkImageMemoryBarrier as the typed API takes it (ImageBarrier), checked and flattened into
 // eight words: what CommandBuffer.imageBarrier passes to the addon and what CommandEncoder writes
-// into its stream (native/vulkan/command_stream.h, ImageBarrier).
+// into its stream (native/vulkan/loader/command_stream.h, ImageBarrier).
 import type { ImageBarrier } from './commands.js';
 import { checkUint as uint } from './device-objects.js';
 import { IMAGE_LAYOUTS } from './image.js';

@@ -1,10 +1,11 @@
 // The addon's Vulkan surface, as the TypeScript classes see it: the instance and device chains
-// (native/napi/vulkan.cc), the objects of the typed API (native/napi/vulkan_compute.cc) and the
-// command streams (native/napi/vulkan_command_stream.h). Internal: applications use lib/vulkan/api.
+// (native/vulkan/addon/vulkan_instance.cc, vulkan_device.cc), the objects of the typed API
+// (native/vulkan/addon/vulkan_compute.cc and compute_*.cc) and the command streams
+// (native/vulkan/addon/vulkan_command_stream.h). Internal: applications use lib/vulkan/api.
 import type { AndroidLayerIntrospection } from '../../core/platform/platform.js';
 import { loadNativeAddon } from '../../core/native/load.js';
 
-/** The plan as the native side takes it (flattened from a VulkanInstancePlan by native/plan.ts). */
+/** The plan as the native side takes it (flattened from a VulkanInstancePlan by lib/vulkan/native/plan.ts). */
 export interface NativeVulkanPlan {
   readonly drivers: readonly {
     readonly manifestPath: string;
@@ -122,7 +123,7 @@ export interface NativeVulkanAddon {
   vulkanPublishPlan(plan: NativeVulkanPlan): void;
   /** The addon's exported vkGetInstanceProcAddr (0n: NULL), as native code calls it. */
   vulkanGetInstanceProcAddr(instance: bigint, name: string): bigint;
-  /** Which libvulkan.so.1 the process holds (native/vulkan/process_loader.h). */
+  /** Which libvulkan.so.1 the process holds (native/vulkan/loader/process_loader.h). */
   vulkanProcessLoader(): { kind: 'none' | 'this-package' | 'other'; path: string };
   /** Loads and binds this package's process loader library; throws KL_VULKAN_ERROR with `library` when refused. */
   vulkanProvideProcessLoader(libraryPath: string): { kind: 'none' | 'this-package' | 'other'; path: string };
@@ -260,12 +261,12 @@ export interface NativeVulkanCompute {
   destroy(device: bigint, kind: DeviceChildKind, handle: bigint): void;
 }
 
-/** The functions behind the typed Vulkan API's objects (native/napi/vulkan_compute.cc): handles are bigints here; the classes in lib/vulkan/api own them. */
+/** The functions behind the typed Vulkan API's objects (native/vulkan/addon/vulkan_compute.cc and compute_*.cc): handles are bigints here; the classes in lib/vulkan/api own them. */
 export function vulkanCompute(): NativeVulkanCompute {
   return loadVulkanAddon().vulkanCompute;
 }
 
-/** @internal The addon's functions (native/napi/vulkan_command_stream.h). */
+/** @internal The addon's functions (native/vulkan/addon/vulkan_command_stream.h). */
 export interface NativeCommandStream {
   validate(stream: ArrayBuffer, byteLength: number, kinds: Uint8Array): number;
   record(commandBuffer: bigint, beginFlags: number, stream: ArrayBuffer, byteLength: number, handles: BigUint64Array, kinds: Uint8Array): number;

@@ -1,6 +1,6 @@
 // The N-API surface of `khronos-loader doctor`: load one OpenXR runtime or API layer library,
 // look up its negotiate function and negotiate, answering plain data instead of throwing. The
-// doctor runs these in a child process (lib/doctor/probe-child.ts), so a library that crashes or
+// doctor runs these in a child process (lib/tools/doctor/probe-child.ts), so a library that crashes or
 // hangs takes only the child down. No instance is created.
 #pragma once
 

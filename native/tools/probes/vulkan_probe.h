@@ -1,6 +1,6 @@
 // The N-API surface of `khronos-loader doctor vulkan`: load one Vulkan driver or layer library and
 // negotiate with it, answering plain data instead of throwing. The doctor runs these in a child
-// process (lib/doctor/probe-child.ts), so a library that crashes or hangs takes only the child down.
+// process (lib/tools/doctor/probe-child.ts), so a library that crashes or hangs takes only the child down.
 #pragma once
 
 #include <napi.h>

@@ -136,7 +136,7 @@ Napi::Value CLoop(const Napi::CallbackInfo& info) {
   for (uint32_t f = 0; f < frames && failed == VK_SUCCESS; ++f) {
     failed = vkBeginCommandBuffer(cb, &begin);
     if (failed != VK_SUCCESS) break;
-    // The benchmark's mix in a frame's order, group after group, as lib/bench/vulkan-record.ts
+    // The benchmark's mix in a frame's order, group after group, as lib/tools/bench/vulkan-record.ts
     // records it from JavaScript; then the rest of a count that is not a multiple of five.
     uint32_t i = 0;
     for (; i + 5 <= commands; i += 5) {
