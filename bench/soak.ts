@@ -2,8 +2,8 @@
 //  1. instance create/destroy cycles through two pass-through layers over the simulated runtime;
 //  2. session + two reference spaces create/destroy cycles on one instance;
 //  3. a 90 Hz frame loop (runFrameLoop) with a head locate per frame;
-//  4. the concurrency test at the size: workers each creating and destroying instances
-//     and running frames at once (test/openxr-api/fixtures/worker-rounds.ts).
+//  4. the concurrency test at full size: workers each creating and destroying instances and
+//     running frames at once (test/openxr-api/fixtures/worker-rounds.ts).
 // RSS, open file descriptors, mapped shared objects and the JavaScript heap are sampled (after a
 // gc) through each phase; the slope is a least-squares fit over the second half of the samples
 // (the first half is warm-up: caches, the allocator's arenas). Writes the "Soak" section of

@@ -90,8 +90,8 @@ describe('#13.4 workers', () => {
     expect(result).toEqual({ rounds: 2, frames: 6, located: 6 });
   });
 
-  // The issue's size is 8 workers × 1,000 rounds; CI runs 4 × 20 (two cores shared with the rest
-  // of the suite). KL_CONCURRENCY_WORKERS / KL_CONCURRENCY_ROUNDS give the full size.
+  // The full size (bench/soak.ts's) is 8 workers × 1,000 rounds; CI runs 4 × 20 (two cores
+  // shared with the rest of the suite). KL_CONCURRENCY_WORKERS / KL_CONCURRENCY_ROUNDS give the full size.
   const workers = Number(process.env.KL_CONCURRENCY_WORKERS ?? 4);
   const rounds = Number(process.env.KL_CONCURRENCY_ROUNDS ?? 20);
   it(`#13.4 NODE-5: ${workers} workers each create and destroy ${rounds} instances (half through a pass-through layer) with a session, spaces and 3 frames, at once`, { timeout: Math.max(60_000, rounds * workers * 200) }, async () => {

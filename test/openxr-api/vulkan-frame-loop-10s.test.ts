@@ -54,7 +54,7 @@ describe.skipIf(missing !== null)('Vulkan-rendered frame loop on lavapipe', () =
     expect(r.check.framesDrawn).toBe(r.rendered);
     expect(r.check.framesAsDrawn).toBe(r.rendered);
     expect(r.check.received).toBe(2 * r.rendered);
-    // The bound, 1 %, holds on a machine with a core to spare (measured: 0.3 %). Why frames
+    // The bound, 1 % missed, holds on a machine with a core to spare (measured: 0.3 %). Why frames
     // were missed on a loaded machine (2 cores, load 12-16 from other work), timed per frame with
     // CLOCK_MONOTONIC: the simulated runtime's xrEndFrame waited on the GPU for its readback of the
     // eye images (lavapipe runs on those same busy cores): xrEndFrame p90 4.5 ms, p99 19 ms, and

@@ -50,7 +50,7 @@ export async function runRecordBench(options: RecordBenchOptions = {}): Promise<
   return { date: new Date().toISOString(), machine: machineInfo(), driver: { manifestPath: manifest, deviceName: answer.deviceName }, frames, repeats, measurement: answer.measurement };
 }
 
-/** The issue's two targets, each with the measured ratio and whether it is met; then on which drivers both can hold. */
+/** The two record targets (docs/performance.md), each with the measured ratio and whether it is met; then on which drivers both can hold. */
 const ns = (v: number) => `${v.toFixed(1)} ns`;
 
 export function recordTargets(result: RecordBenchResult): string[] {
