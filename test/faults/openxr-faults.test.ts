@@ -1,4 +1,4 @@
-// Fault injection, OpenXR (#13 item 3): the "_faults" builds of the test runtime and test layer
+// Fault injection, OpenXR: the "_faults" builds of the test runtime and test layer
 // fail the Nth call of a chosen command, answer success with a NULL pointer from
 // xrGetInstanceProcAddr, change their counts between the two calls of the two-call idiom, or die
 // (SIGABRT, SIGSEGV) or hang in negotiation, as KL_FAULT_* choose (fault-env.ts). The loader turns

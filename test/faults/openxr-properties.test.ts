@@ -1,4 +1,4 @@
-// Every public OpenXR function against bad arguments (#13 item 5), property-based (fast-check),
+// Every public OpenXR function against bad arguments (NODE-1, NODE-2), property-based (fast-check),
 // over the simulated runtime: each call succeeds, or throws TypeError / RangeError / OpenXrError
 // (or the application's own error from its throwing proxy or getter) — never a crash, never a
 // plain Error from the native side. Handles destroyed from inside a callback: a getter or

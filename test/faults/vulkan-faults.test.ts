@@ -1,4 +1,4 @@
-// Fault injection, Vulkan (#13 item 3): the "_faults" build of the test driver fails the Nth call
+// Fault injection, Vulkan: the "_faults" build of the test driver fails the Nth call
 // of a chosen command, answers NULL from vk_icdGetInstanceProcAddr, changes its counts between
 // the two calls of the two-call idiom, or dies (SIGABRT) or hangs in negotiation, as KL_FAULT_*
 // choose (fault-env.ts). The loader turns each into a typed error or a diagnostic naming the

@@ -1,4 +1,4 @@
-// Every public Vulkan function against bad arguments (#13 item 5), property-based (fast-check):
+// Every public Vulkan function against bad arguments (NODE-1, NODE-2), property-based (fast-check):
 // the instance level over the project's test driver, the device level over the real driver
 // (Mesa lavapipe; skipped with the reason where it is missing). Each call succeeds, or throws
 // TypeError / RangeError / VulkanError (or the application's own error from its throwing proxy or

@@ -32,18 +32,18 @@ export interface OpenXrRuntimeUnderTest {
     /** Whether a controller is there to bind the simple controller profile to (Monado's simulated HMD has none). */
     readonly controllers: boolean;
     /**
-     * An XR_KHR_vulkan_enable2 session through this package's Vulkan loader (#17.5): 'renders', or
-     * refused with XR_ERROR_RUNTIME_FAILURE (createVulkanGraphics) for the reason `refused` matches.
+     * An XR_KHR_vulkan_enable2 session through this package's Vulkan loader (docs/usage.md, 'The
+     * process Vulkan loader'): 'renders', or refused with XR_ERROR_RUNTIME_FAILURE (createVulkanGraphics) for the reason `refused` matches.
      */
-    /** Without this package's loader as the process's libvulkan.so.1 (#17.5). */
+    /** Without this package's loader as the process's libvulkan.so.1. */
     readonly vulkanThroughThisLoader: 'renders' | { readonly refused: RegExp };
-    /** Frames per second a Vulkan-rendered session actually runs at (#17.5). */
+    /** Frames per second a Vulkan-rendered session actually runs at. */
     readonly vulkanFrameRateHz: number;
     /** Whether the runtime reads back what it received (xrDrainSubmittedPixelsSIMXR). */
     readonly pixelReadback: boolean;
-    /** XR_EXT_hand_tracking (#18.2): scripted hands, or what xrCreateHandTrackerEXT answers without a hand-tracking device. */
+    /** XR_EXT_hand_tracking: scripted hands, or what xrCreateHandTrackerEXT answers without a hand-tracking device. */
     readonly handTracking: 'scripted' | 'XR_ERROR_FEATURE_UNSUPPORTED';
-    /** session.referenceSpaceBounds('stage') of a headless session (#18.2), or the error it is refused with. */
+    /** session.referenceSpaceBounds('stage') of a headless session, or the error it is refused with. */
     readonly stageBounds: { readonly width: number; readonly height: number } | 'XR_ERROR_RUNTIME_FAILURE';
   };
 }

@@ -166,7 +166,7 @@ describe('destroyed handles (NODE-1)', () => {
       expect([e.result, e.code]).toEqual(['XR_ERROR_HANDLE_INVALID', -12]);
     }
     await expect(session.waitFrame()).rejects.toMatchObject({ result: 'XR_ERROR_HANDLE_INVALID' });
-    local.destroy(); // #13.5: destroy() of a destroyed handle does nothing
+    local.destroy(); // NODE-1: destroy() of a destroyed handle does nothing
     session.destroy();
     expect([local.isDestroyed, session.isDestroyed]).toEqual([true, true]);
   });
@@ -195,7 +195,7 @@ describe('destroyed handles (NODE-1)', () => {
     set.destroy();
     expect(action.isDestroyed).toBe(true);
     expect(openXrErrorFrom(() => action.handle).result).toBe('XR_ERROR_HANDLE_INVALID');
-    action.destroy(); // #13.5: does nothing once its action set is gone
+    action.destroy(); // NODE-1: does nothing once its action set is gone
     const session = instance.createSession(instance.getSystem(), { headless: true });
     const a = session.createReferenceSpace('local');
     const b = session.createReferenceSpace('stage');

@@ -1,4 +1,4 @@
-// #18.2 and #18.3: XR_EXT_hand_tracking through the typed API on the simulated runtime — the
+// XR_EXT_hand_tracking through the typed API on the simulated runtime — the
 // scripted hands of native/bundled/simxr/hand_tracking.cc (a 26-joint skeleton held 6 cm behind each
 // grip, fingers curling with the squeeze, each hand lost for a second on a schedule) written into
 // a caller's Float32Array, and the tracker's lifetime.

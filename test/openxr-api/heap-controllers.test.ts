@@ -1,4 +1,4 @@
-// #18 check, NODE-3: examples/controllers-and-hands.ts reads a thumbstick, fires a haptic pulse on
+// NODE-3: examples/controllers-and-hands.ts reads a thumbstick, fires a haptic pulse on
 // each button press and locates both hands' joints every frame on the simulated runtime with no
 // per-frame allocation: a child process (--expose-gc) runs its onFrame for 5,000 frames (5 s at
 // 1000 Hz, after as many to warm up) and reports young-generation growth with no GC in between, against

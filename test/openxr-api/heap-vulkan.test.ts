@@ -1,4 +1,4 @@
-// #11.4 NODE-3: the Vulkan-rendered frame's calls allocate nothing per frame but the frame's display
+// NODE-3: the Vulkan-rendered frame's calls allocate nothing per frame but the frame's display
 // time: a child process (--expose-gc) runs frames of waitFrameSync, beginFrame, locateViews, both
 // eyes acquired, waited, cleared, submitted and released, and endFrame with the projection layer
 // (its native structures built once and reused), and reports heapUsed growth with no GC in between.

@@ -1,4 +1,4 @@
-// #18.2 and #18.3: the ergonomic API's input calls on the simulated runtime — vector2f actions
+// The ergonomic API's input calls on the simulated runtime — vector2f actions
 // (thumbsticks), triggers and buttons of the touch and index controller profiles as scripted in
 // native/bundled/simxr/scripted_inputs.cc, haptics the runtime records, bound sources and their localized
 // names, play-area bounds, and XrTime as bigint.

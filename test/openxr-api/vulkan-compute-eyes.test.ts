@@ -1,4 +1,4 @@
-// #11.4: eye images written by a compute shader (examples/shaders/eye-pattern.comp) as storage
+// Eye images written by a compute shader (examples/shaders/eye-pattern.comp) as storage
 // images — image views, image descriptors, GENERAL-layout transitions on swapchain images made
 // with 'unordered-access' usage — on lavapipe on the simulated runtime: every frame's centre
 // texel reaches the runtime as the shader computed it.

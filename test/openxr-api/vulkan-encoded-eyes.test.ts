@@ -1,4 +1,4 @@
-// #14: the image commands (layout transitions, clears) recorded through the CommandEncoder on the
+// The image commands (layout transitions, clears) recorded through the CommandEncoder on the
 // swapchain images of an XR session rendering through Vulkan (lavapipe, simulated runtime): every
 // frame's eye images reach the runtime in the colours the encoded stream cleared them to.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// #11.5: examples/vulkan-frame-loop.ts, run as a user runs it (tsx, the package imported by name),
+// examples/vulkan-frame-loop.ts, run as a user runs it (tsx, the package imported by name),
 // renders 3 s on the simulated runtime, and the runtime received every frame it rendered.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';

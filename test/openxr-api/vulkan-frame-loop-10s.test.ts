@@ -1,4 +1,4 @@
-// #11.4 #11.5: the Vulkan-rendered XR frame loop on lavapipe, on the simulated runtime, for 10 s:
+// The Vulkan-rendered XR frame loop on lavapipe, on the simulated runtime, for 10 s:
 // every frame the application drew reached the runtime exactly as drawn (the runtime's readback
 // of each eye image's centre texel, frame by frame), at most 1 % of frames missed, the heap flat.
 // In the sequential 'timing' project (vitest.config.ts): it measures pacing.

@@ -1,4 +1,4 @@
-// #11.4: the typed XR_KHR_vulkan_enable2 API refuses misuse with typed errors and never reaches
+// The typed XR_KHR_vulkan_enable2 API refuses misuse with typed errors and never reaches
 // the runtime or the driver with a dead handle: swapchain calls out of order or after destroy,
 // endFrame naming a destroyed swapchain, the Vulkan device or instance destroyed under a live
 // session, swapchains on a headless session, wrong arguments. Simulated runtime, lavapipe.

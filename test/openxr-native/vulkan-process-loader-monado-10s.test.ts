@@ -1,4 +1,4 @@
-// #17.5 on Monado for 10 s (in the sequential `timing` project: the frame count depends on
+// The process Vulkan loader on Monado for 10 s (in the sequential `timing` project: the frame count depends on
 // Monado's pacing, 20 Hz with its null compositor): the C application
 // (test/native/xr_vulkan_frames, the addon's exported functions only) renders through this
 // package's Vulkan loader, provided as the process's libvulkan.so.1, in a child process.

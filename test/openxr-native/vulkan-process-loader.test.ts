@@ -1,4 +1,4 @@
-// #17.5: this package's Vulkan loader as the process's libvulkan.so.1 (provideProcessVulkanLoader,
+// This package's Vulkan loader as the process's libvulkan.so.1 (provideProcessVulkanLoader,
 // libkhronos_vulkan_process_loader.so). Monado links against libvulkan.so.1 and calls that
 // library's vkGetInstanceProcAddr — for its own compositor and with the application's VkInstance —
 // so an application whose instance comes from this package's loader needs this package's loader

@@ -91,7 +91,7 @@ describe('BUILD: the npm package', () => {
     expect(packedFiles).toContain(`prebuilds/${host}/libkhronos_layer_passthrough.so`);
     // The bundled pass-through Vulkan layer ships the same way (bench vulkan stacks copies of it).
     expect(packedFiles).toContain(`prebuilds/${host}/libkhronos_vk_layer_passthrough.so`);
-    // #17.5: the process-wide Vulkan loader (SONAME libvulkan.so.1) that provideProcessVulkanLoader() loads.
+    // The process-wide Vulkan loader (SONAME libvulkan.so.1) that provideProcessVulkanLoader() loads.
     expect(packedFiles).toContain(`prebuilds/${host}/libkhronos_vulkan_process_loader.so`);
     expect(packedFiles.filter((f) => f.startsWith('test/') || f.startsWith('lib/') || f.startsWith('scripts/'))).toEqual([]);
     expect(packedFiles.filter((f) => f.startsWith('build/') || f.startsWith('node_modules/'))).toEqual([]);

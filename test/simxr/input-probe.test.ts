@@ -1,4 +1,4 @@
-// #18.3: the simulated runtime's controllers, haptics record and XR_EXT_hand_tracking driven
+// The simulated runtime's controllers, haptics record and XR_EXT_hand_tracking driven
 // through the real Debian Khronos loader (OpenXR 1.0.20) by test/native/simxr_probe's 'input'
 // scenario: a C application with the system headers, as a real one is written. System test:
 // skipped with a reason when the loader or the probe is missing, unless

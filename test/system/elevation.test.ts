@@ -1,4 +1,4 @@
-// Elevation for real (#13 item 6): the loader runs in a process the kernel marked secure
+// Elevation for real: the loader runs in a process the kernel marked secure
 // (AT_SECURE: a setuid-root helper built by this test that runs node, or a setgid copy of node,
 // executed by the unprivileged user nobody), and every path-override variable of OpenXR and Vulkan is
 // ignored there — the same variables that a control run (nobody, no helper) obeys. Needs root

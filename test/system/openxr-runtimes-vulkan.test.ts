@@ -1,4 +1,4 @@
-// #17.5 #11.4: an XR session that renders through Vulkan — this package's Vulkan loader, lavapipe
+// An XR session that renders through Vulkan — this package's Vulkan loader, lavapipe
 // as the device — on each runtime of the OpenXR system suite (test/helpers/openxr-runtimes.ts):
 // 10 s of frames whose swapchain images are acquired, cleared, released and submitted in a
 // projection layer, with no error. Where the runtime reads back what it received (the simulated
@@ -27,7 +27,7 @@ const noLavapipe = missingSystemComponent({ 'Mesa lavapipe (mesa-vulkan-drivers)
 const collapse = (states: readonly string[]): string[] => states.filter((s, i) => s !== states[i - 1]);
 
 // Monado calls the libvulkan.so.1 it links against with the application's VkInstance: this
-// package's Vulkan loader must be that library before any runtime is loaded in this process (#17.5).
+// package's Vulkan loader must be that library before any runtime is loaded in this process.
 // Monado also makes its own Vulkan instance while xrCreateInstance runs: a plan is published first,
 // so no test here depends on another having published one.
 beforeAll(() => {

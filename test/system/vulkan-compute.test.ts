@@ -159,7 +159,7 @@ describe.skipIf(skip !== null)('the typed Vulkan compute API on the real driver'
     const fence = device.createFence(true);
     expect(fence.signaled).toBe(true);
     buffer.destroy();
-    buffer.destroy(); // #13.5: a second destroy() does nothing
+    buffer.destroy(); // NODE-1: a second destroy() does nothing
     expect(buffer.isDestroyed).toBe(true);
     expect(() => cb.copyBuffer(buffer, buffer, 4)).toThrow(VulkanError);
     pool.destroy();

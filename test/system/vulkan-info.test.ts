@@ -31,7 +31,7 @@ describe.skipIf(skip !== null)(`khronos-loader info vulkan on this machine${skip
     expect(stdout).toMatch(/Explicit layers[\s\S]*VK_LAYER_KHRONOS_validation\n\s+kind:\s+explicit/);
     expect(stdout).toMatch(/Implicit layers[\s\S]*VK_LAYER_MESA_device_select\n\s+kind:\s+implicit[\s\S]*?state:\s+ON/);
     expect(stdout).toMatch(/lvp_icd\.[a-z0-9_]+\.json\n\s+library:\s+\S*libvulkan_lvp\.so/);
-    // #17.5: which libvulkan.so.1 the process holds (the CLI loads none).
+    // Which libvulkan.so.1 the process holds (the CLI loads none).
     expect(stdout).toMatch(/\nlibvulkan\.so\.1 in this process: none loaded \(provideProcessVulkanLoader\(\) makes it/);
     // The report, not the loader's stderr lines about the same things.
     expect(stderr).not.toMatch(/\[Vulkan Loader\]/);

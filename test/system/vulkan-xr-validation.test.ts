@@ -1,4 +1,4 @@
-// #11.5: the Vulkan-rendered demo's calls under both validators — VK_LAYER_KHRONOS_validation in
+// The Vulkan-rendered demo's calls under both validators — VK_LAYER_KHRONOS_validation in
 // this package's Vulkan chain (its VK_EXT_debug_utils messenger hears every device call: the
 // demo's and the simulated runtime's readback, both made through this loader) and Debian's
 // XR_APILAYER_LUNARG_core_validation in the OpenXR chain (its report file) — report nothing.

@@ -307,7 +307,7 @@ describe('VK-CH: chains and dispatch', () => {
     }
     expect(() => instance.enumeratePhysicalDevices()).toThrow(VulkanError);
     expect(() => device.getQueue(0, 0)).toThrow(VulkanError);
-    // #13.5: destroy() again does nothing, for the device and the instance.
+    // NODE-1: destroy() again does nothing, for the device and the instance.
     device.destroy();
     instance.destroy();
     expect([device.isDestroyed, instance.isDestroyed]).toEqual([true, true]);
