@@ -33,7 +33,8 @@ export interface OpenXrRuntimeUnderTest {
     readonly controllers: boolean;
     /**
      * An XR_KHR_vulkan_enable2 session through this package's Vulkan loader (docs/usage.md, 'The
-     * process Vulkan loader'): 'renders', or refused with XR_ERROR_RUNTIME_FAILURE (createVulkanGraphics) for the reason `refused` matches.
+     * process Vulkan loader'): 'renders', or refused with XR_ERROR_RUNTIME_FAILURE
+     * (createVulkanGraphics) for the reason `refused` matches.
      */
     /** Without this package's loader as the process's libvulkan.so.1. */
     readonly vulkanThroughThisLoader: 'renders' | { readonly refused: RegExp };
