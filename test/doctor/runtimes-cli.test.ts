@@ -51,7 +51,7 @@ function manifest(name: string, libraryPath: string, extra: Record<string, unkno
 }
 
 describe('khronos-loader runtimes (CLI)', () => {
-  it('#16: the simulated runtime registered in ~/.config/openxr/1/ is listed with its name, text and --json', () => {
+  it('the simulated runtime registered in ~/.config/openxr/1/ is listed with its name, text and --json', () => {
     const text = cli(['runtimes'], userEnv());
     expect(text.status, text.stderr).toBe(0);
     expect(text.stdout).toMatch(new RegExp(`^  ${SIMULATED_RUNTIME_NAME.replace(/[()]/g, '\\$&')}$`, 'm'));
@@ -68,7 +68,7 @@ describe('khronos-loader runtimes (CLI)', () => {
     expect(runtimes[0]?.foundAt.map((f) => path.basename(f.path))).toEqual(['active_runtime.json', 'khronos_simxr.json']);
   });
 
-  it('#16, XR-RN-2, XR-RD-5: --check loads, negotiates and creates an instance on each runtime in a child process: the simulated runtime, Monado, broken ones', (ctx) => {
+  it('XR-RN-2, XR-RD-5: --check loads, negotiates and creates an instance on each runtime in a child process: the simulated runtime, Monado, broken ones', (ctx) => {
     const monado = monadoUnderTest();
     if (monado.manifest === undefined) skipOrFail(ctx, monado.skip ?? 'Monado is missing');
     symlinkSync(monado.manifest, path.join(folder, 'active_runtime.json'));
@@ -122,7 +122,7 @@ describe('khronos-loader runtimes (CLI)', () => {
     expect(text.stdout).toContain('BROKEN: the active runtime does not work.');
   });
 
-  it('#16: demo --runtime takes a name from the list (and an unknown name fails naming those there are)', () => {
+  it('demo --runtime takes a name from the list (and an unknown name fails naming those there are)', () => {
     const r = cli(['demo', '--seconds', '1', '--runtime', SIMULATED_RUNTIME_NAME, '--json'], userEnv());
     expect(r.status, r.stderr).toBe(0);
     const result = JSON.parse(r.stdout) as { runtimeName: string; runtimeManifest: string; rendered: number };
@@ -134,7 +134,7 @@ describe('khronos-loader runtimes (CLI)', () => {
     expect(unknown.stderr).toContain(`demo failed: XR_ERROR_RUNTIME_UNAVAILABLE: createLoader({ runtime: "No Such Runtime" }): no runtime of that name; listRuntimes() finds "${SIMULATED_RUNTIME_NAME}"`);
   });
 
-  it('#16: info openxr --runtime <name> shows what an application choosing that runtime gets, and says the application chose it', () => {
+  it('info openxr --runtime <name> shows what an application choosing that runtime gets, and says the application chose it', () => {
     const r = cli(['info', 'openxr', '--runtime', SIMULATED_RUNTIME_NAME], userEnv());
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('Runtime (chosen by the application, instead of the active one):');
@@ -146,7 +146,7 @@ describe('khronos-loader runtimes (CLI)', () => {
     expect(cli(['info', 'openxr', '--runtime'], userEnv()).status).toBe(2);
   });
 
-  it('#16: argument errors exit with 2 and the usage', () => {
+  it('argument errors exit with 2 and the usage', () => {
     expect(parseRuntimesArgs(['--check', '--json', '--all', '--timeout=100'])).toEqual({ json: true, check: true, all: true, timeoutMs: 100 });
     expect(parseRuntimesArgs(['--timeout', 'x'])).toMatch(/--timeout needs a positive number/);
     const r = cli(['runtimes', '--bogus'], userEnv());

@@ -30,8 +30,8 @@ interface Phase {
 
 const MiB = 2 ** 20;
 
-describe('#13.2 shortened soak (npm run soak at a fraction of its size)', () => {
-  it('#13.2 NODE-3: instance, session, frame-loop and worker phases end with the fds, shared objects and heap they began with; the loop keeps pace', () => {
+describe('shortened soak (npm run soak at a fraction of its size)', () => {
+  it('NODE-3: instance, session, frame-loop and worker phases end with the fds, shared objects and heap they began with; the loop keeps pace', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'kl-soak-'));
     try {
       const json = path.join(dir, 'soak.json');
@@ -45,7 +45,7 @@ describe('#13.2 shortened soak (npm run soak at a fraction of its size)', () => 
       expect(phases.map((p) => p.name.split(' ')[0])).toEqual(['xrCreateInstance', 'xrCreateSession', '90', '2']);
       for (const p of phases) {
         process.stderr.write(
-          `[#13.2 soak] ${p.name}: fds ${p.first.fds} -> ${p.last.fds}, maps ${p.first.maps} -> ${p.last.maps}, heap ${(p.first.heap / MiB).toFixed(1)} -> ${(p.last.heap / MiB).toFixed(1)} MiB, trimmed RSS ${(p.trimmed.start / MiB).toFixed(1)} -> ${(p.trimmed.end / MiB).toFixed(1)} MiB${p.frames ? `, ${p.frames.total} frames, ${p.frames.missed} missed` : ''}\n`,
+          `[soak] ${p.name}: fds ${p.first.fds} -> ${p.last.fds}, maps ${p.first.maps} -> ${p.last.maps}, heap ${(p.first.heap / MiB).toFixed(1)} -> ${(p.last.heap / MiB).toFixed(1)} MiB, trimmed RSS ${(p.trimmed.start / MiB).toFixed(1)} -> ${(p.trimmed.end / MiB).toFixed(1)} MiB${p.frames ? `, ${p.frames.total} frames, ${p.frames.missed} missed` : ''}\n`,
         );
         // Descriptors and libraries: exactly what the phase began with (a leaked layer or runtime
         // library, an event fd of a thread never joined, shows here).
@@ -64,7 +64,7 @@ describe('#13.2 shortened soak (npm run soak at a fraction of its size)', () => 
       // wake-ups late by a frame) the bound is 5 %, as in the other frame-loop tests.
       const loadPerCore = (loadavg()[0] as number) / availableParallelism();
       const bound = loadPerCore > 1.5 ? 0.05 : 0.01;
-      if (bound !== 0.01) process.stderr.write(`[#13.2 soak] load ${loadPerCore.toFixed(2)} per core: missed frames checked against 5 %, not 1 %\n`);
+      if (bound !== 0.01) process.stderr.write(`[soak] load ${loadPerCore.toFixed(2)} per core: missed frames checked against 5 %, not 1 %\n`);
       expect(loop.missed / loop.total).toBeLessThan(bound);
     } finally {
       rmSync(dir, { recursive: true, force: true });

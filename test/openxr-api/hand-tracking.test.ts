@@ -49,7 +49,7 @@ async function handsSession(): Promise<{ session: Session; stage: Space; grips: 
 }
 
 describe('hand tracking on the simulated runtime', () => {
-  it('#18.2 #18.3 NODE-3: tracker.locate writes 26 joints (pose, radius, flags) held at the grip, curling with the squeeze', async () => {
+  it('NODE-3: tracker.locate writes 26 joints (pose, radius, flags) held at the grip, curling with the squeeze', async () => {
     const { session, stage, grips, base } = await handsSession();
     const hands = [session.createHandTracker('left'), session.createHandTracker('right')];
     const out = new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_FLOATS);
@@ -86,7 +86,7 @@ describe('hand tracking on the simulated runtime', () => {
     expect(hands[1]!.locate(stage, base + 9n * SECOND + SECOND / 2n, out)).toBe(false);
   });
 
-  it('#18.2 NODE-3: locate allocates nothing per call once bound (100,000 calls)', async () => {
+  it('NODE-3: locate allocates nothing per call once bound (100,000 calls)', async () => {
     const { session, stage, base } = await handsSession();
     const tracker = session.createHandTracker('right');
     const out = new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_FLOATS);
@@ -102,7 +102,7 @@ describe('hand tracking on the simulated runtime', () => {
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(512 * 1024);
   });
 
-  it('#18.2 NODE-1 NODE-2: misuse is typed: no extension, a bad hand or array, destroyed trackers and sessions', async () => {
+  it('NODE-1 NODE-2: misuse is typed: no extension, a bad hand or array, destroyed trackers and sessions', async () => {
     opened = createTestInstance();
     const plain = opened.instance.createSession(opened.instance.getSystem(), { headless: true });
     expect(openXrErrorFrom(() => plain.createHandTracker('left')).result).toBe('XR_ERROR_FUNCTION_UNSUPPORTED');

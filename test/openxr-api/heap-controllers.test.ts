@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/paths.js';
 
 describe('examples/controllers-and-hands.ts', () => {
-  it('#18 NODE-3: 5,000 frames of thumbstick, buttons, haptics and both hands allocate almost nothing and retain nothing', () => {
+  it('NODE-3: 5,000 frames of thumbstick, buttons, haptics and both hands allocate almost nothing and retain nothing', () => {
     const frames = 5000;
     const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(repoRoot, 'test/openxr-api/fixtures/heap-controllers.ts'), String(frames)], {
       cwd: repoRoot,
@@ -35,7 +35,7 @@ describe('examples/controllers-and-hands.ts', () => {
     // own old-space and code-space allocations, 100-300 KB in a round now and then on a loaded machine.
     const perFrame = (r.youngAllocated - r.bareYoungAllocated) / frames;
     process.stderr.write(
-      `[#18 heap] ${frames} frames: ${r.youngAllocated} young-generation bytes allocated (${r.bareYoungAllocated} by the frame calls alone: ${perFrame.toFixed(1)} a frame by the app; heapUsed ${r.allocated} and ${r.bareAllocated}), ${r.retained} retained, ${r.shots} shots, hands ${r.handFrames.join('/')}, closest pinch ${r.closestPinch.join('/')}\n`,
+      `[heap] ${frames} frames: ${r.youngAllocated} young-generation bytes allocated (${r.bareYoungAllocated} by the frame calls alone: ${perFrame.toFixed(1)} a frame by the app; heapUsed ${r.allocated} and ${r.bareAllocated}), ${r.retained} retained, ${r.shots} shots, hands ${r.handFrames.join('/')}, closest pinch ${r.closestPinch.join('/')}\n`,
     );
     expect(r.collectionsDuringRun).toBe(0);
     expect(r.bareCollections).toBe(0);
@@ -54,7 +54,7 @@ describe('examples/controllers-and-hands.ts', () => {
     for (const d of r.closestPinch) expect(d).toBeLessThan(0.05);
   }, 150_000);
 
-  it('#18: runs as a user runs it (tsx, the package by name) for 3 s on the simulated runtime', () => {
+  it('runs as a user runs it (tsx, the package by name) for 3 s on the simulated runtime', () => {
     const env: NodeJS.ProcessEnv = { ...process.env };
     delete env.XR_RUNTIME_JSON; // the example's default: the simulated runtime
     const out = execFileSync(process.execPath, ['--import', 'tsx', 'examples/controllers-and-hands.ts'], { cwd: repoRoot, encoding: 'utf8', env, timeout: 60_000 });

@@ -12,7 +12,7 @@ const LAVAPIPE = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
 const missing = missingSystemComponent({ 'Mesa lavapipe (mesa-vulkan-drivers)': [LAVAPIPE] });
 
 describe.skipIf(missing !== null)('heap of the Vulkan-rendered frame', () => {
-  it('#11.4 NODE-3: 3,000 rendered frames after a 1,000-frame warm-up allocate under 96 bytes each (the display time, little else) and retain under 128 KB', () => {
+  it('NODE-3: 3,000 rendered frames after a 1,000-frame warm-up allocate under 96 bytes each (the display time, little else) and retain under 128 KB', () => {
     const frames = 3000;
     const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(repoRoot, 'test/openxr-api/fixtures/heap-vulkan-frame.ts'), String(frames), '1000'], {
       cwd: repoRoot,
@@ -23,7 +23,7 @@ describe.skipIf(missing !== null)('heap of the Vulkan-rendered frame', () => {
     });
     const r = JSON.parse(out.trim().split('\n').pop() as string) as { allocated: number; youngAllocated: number; retained: number; collectionsDuringRun: number };
     process.stderr.write(
-      `[#11.4 heap] ${frames} Vulkan-rendered frames: ${r.youngAllocated} young-generation bytes allocated (${(r.youngAllocated / frames).toFixed(1)} per frame; heapUsed ${r.allocated}), ${r.retained} retained\n`,
+      `[heap] ${frames} Vulkan-rendered frames: ${r.youngAllocated} young-generation bytes allocated (${(r.youngAllocated / frames).toFixed(1)} per frame; heapUsed ${r.allocated}), ${r.retained} retained\n`,
     );
     expect(r.collectionsDuringRun).toBe(0);
     // Measured (heapUsed, 3,000 frames after a warm-up of 60 / 300 / 1,000 / 3,000 frames): now

@@ -89,7 +89,7 @@ async function frame(c: Controls, f: (time: bigint) => void): Promise<void> {
 }
 
 describe('controller input on the simulated runtime', () => {
-  it('#18.2 #18.3 NODE-3: a vector2f action reads the touch controller thumbstick as scripted (left: radius 0.8 every 2 s)', async () => {
+  it('NODE-3: a vector2f action reads the touch controller thumbstick as scripted (left: radius 0.8 every 2 s)', async () => {
     const c = await controls([SIMPLE, TOUCH]);
     expect(c.session.currentInteractionProfile('/user/hand/left')).toBe(TOUCH);
     const seen = new Set<string>();
@@ -122,7 +122,7 @@ describe('controller input on the simulated runtime', () => {
     expect(openXrErrorFrom(() => c.stick.getFloat()).result).toBe('XR_ERROR_ACTION_TYPE_MISMATCH');
   });
 
-  it('#18.2 #18.3: triggers read their scripted triangle wave as floats and thresholded as booleans; the A button its schedule', async () => {
+  it('triggers read their scripted triangle wave as floats and thresholded as booleans; the A button its schedule', async () => {
     const c = await controls([TOUCH]);
     let pressedFrames = 0;
     for (let i = 0; i < 190; i++) {
@@ -145,7 +145,7 @@ describe('controller input on the simulated runtime', () => {
     expect(pressedFrames).toBeGreaterThan(0);
   });
 
-  it('#18.3: the runtime prefers the configured controller\'s own profile (SIMXR_CONTROLLER), else the first suggested', async () => {
+  it('the runtime prefers the configured controller\'s own profile (SIMXR_CONTROLLER), else the first suggested', async () => {
     let c = await controls([SIMPLE, TOUCH, INDEX], { SIMXR_CONTROLLER: 'index' });
     expect(c.session.currentInteractionProfile('/user/hand/right')).toBe(INDEX);
     expect(c.session.boundSources(c.buttonA)).toEqual(['/user/hand/right/input/a/click']);
@@ -158,7 +158,7 @@ describe('controller input on the simulated runtime', () => {
     expect(() => createTestInstance()).toThrow(/XR_ERROR_INITIALIZATION_FAILED/);
   });
 
-  it('#18.2 #18.3: suggestions are checked against each profile: a path it lacks or a type it cannot read is XR_ERROR_PATH_UNSUPPORTED', () => {
+  it('suggestions are checked against each profile: a path it lacks or a type it cannot read is XR_ERROR_PATH_UNSUPPORTED', () => {
     opened = createTestInstance();
     const set = opened.instance.createActionSet({ name: 'set', localizedName: 'Set' });
     const stick = set.createAction({ name: 'stick', localizedName: 'Stick', type: 'vector2f' });
@@ -172,7 +172,7 @@ describe('controller input on the simulated runtime', () => {
     suggest(INDEX, click, '/user/hand/left/input/thumbstick')(); // a boolean on the identifier reads its click
   });
 
-  it('#18.2: boundSources and inputSourceLocalizedName name the inputs of the profile in use', async () => {
+  it('boundSources and inputSourceLocalizedName name the inputs of the profile in use', async () => {
     const c = await controls([TOUCH]);
     expect(c.session.boundSources(c.trigger)).toEqual(['/user/hand/left/input/trigger/value', '/user/hand/right/input/trigger/value']);
     expect(c.session.boundSources(c.stick)).toEqual(['/user/hand/left/input/thumbstick', '/user/hand/right/input/thumbstick']);
@@ -187,7 +187,7 @@ describe('controller input on the simulated runtime', () => {
 });
 
 describe('haptics on the simulated runtime', () => {
-  it('#18.2 #18.3: applyHapticFeedback / stopHapticFeedback reach the bound outputs and the runtime records them', async () => {
+  it('applyHapticFeedback / stopHapticFeedback reach the bound outputs and the runtime records them', async () => {
     const c = await controls([TOUCH]);
     expect(drainHapticEvents(c.session)).toEqual([]);
     let when = 0n;
@@ -208,7 +208,7 @@ describe('haptics on the simulated runtime', () => {
     expect(drainHapticEvents(c.session)).toEqual([]); // drained
   });
 
-  it('#18.2 NODE-1 NODE-2: haptic misuse: wrong action type, bad amplitude, undeclared subaction path, destroyed action', async () => {
+  it('NODE-1 NODE-2: haptic misuse: wrong action type, bad amplitude, undeclared subaction path, destroyed action', async () => {
     const c = await controls([TOUCH]);
     expect(openXrErrorFrom(() => c.trigger.applyHapticFeedback({ amplitude: 1 })).result).toBe('XR_ERROR_ACTION_TYPE_MISMATCH');
     expect(openXrErrorFrom(() => c.haptic.applyHapticFeedback({ amplitude: 2 })).result).toBe('XR_ERROR_VALIDATION_FAILURE');
@@ -220,7 +220,7 @@ describe('haptics on the simulated runtime', () => {
     expect(openXrErrorFrom(() => c.haptic.applyHapticFeedback({ amplitude: 1 })).result).toBe('XR_ERROR_HANDLE_INVALID');
   });
 
-  it('#18.2: haptics on a session that is not focused answer false and nothing vibrates', async () => {
+  it('haptics on a session that is not focused answer false and nothing vibrates', async () => {
     opened = createTestInstance();
     const set = opened.instance.createActionSet({ name: 'set', localizedName: 'Set' });
     const buzz = set.createAction({ name: 'buzz', localizedName: 'Buzz', type: 'vibration' });
@@ -234,7 +234,7 @@ describe('haptics on the simulated runtime', () => {
 });
 
 describe('play-area bounds and XrTime', () => {
-  it('#18.2 #18.3: referenceSpaceBounds is the configured play area for STAGE and null where the runtime has none', () => {
+  it('referenceSpaceBounds is the configured play area for STAGE and null where the runtime has none', () => {
     process.env.SIMXR_PLAY_AREA_M = '3x2.5';
     opened = createTestInstance();
     const session = opened.instance.createSession(opened.instance.getSystem(), { headless: true });
@@ -252,7 +252,7 @@ describe('play-area bounds and XrTime', () => {
     expect(() => createTestInstance()).toThrow(/XR_ERROR_INITIALIZATION_FAILED/);
   });
 
-  it('#18.2 NODE-3: frame times, event times and action change times are bigint XrTimes; locate takes a bigint or a number', async () => {
+  it('NODE-3: frame times, event times and action change times are bigint XrTimes; locate takes a bigint or a number', async () => {
     opened = createTestInstance();
     const session = opened.instance.createSession(opened.instance.getSystem(), { headless: true });
     const events = opened.instance.pollEvents();

@@ -26,8 +26,8 @@ function occurrences(text: string, word: string): number {
   return text.split(word).length - 1;
 }
 
-describe('#13.5 destroy() twice', () => {
-  it('NODE-1 #13.5: a second destroy() of an instance, session, space, action set, action or messenger does nothing; other calls still throw XR_ERROR_HANDLE_INVALID', () => {
+describe('destroy() twice', () => {
+  it('NODE-1: a second destroy() of an instance, session, space, action set, action or messenger does nothing; other calls still throw XR_ERROR_HANDLE_INVALID', () => {
     current = createTestInstance({ passthroughLayers: 1 });
     const { instance } = current;
     const session = instance.createSession(instance.getSystem(), { headless: true });
@@ -54,8 +54,8 @@ describe('#13.5 destroy() twice', () => {
   });
 });
 
-describe('#13.5 error messages', () => {
-  it('NODE-2 #13.5: a message names its XrResult once', () => {
+describe('error messages', () => {
+  it('NODE-2: a message names its XrResult once', () => {
     current = createTestInstance();
     const { instance } = current;
     const session = instance.createSession(instance.getSystem(), { headless: true });
@@ -71,8 +71,8 @@ describe('#13.5 error messages', () => {
   });
 });
 
-describe('#13.5 createInstance() options', () => {
-  it('#13.5: createInstance() without options, or without an applicationName string, throws a TypeError saying applicationName is required', () => {
+describe('createInstance() options', () => {
+  it('createInstance() without options, or without an applicationName string, throws a TypeError saying applicationName is required', () => {
     const l = loader();
     const create = l.createInstance.bind(l) as (options?: unknown) => unknown;
     for (const options of [undefined, null, 'app', {}, { applicationName: 7 }, { applicationName: null }]) {
@@ -83,8 +83,8 @@ describe('#13.5 createInstance() options', () => {
   });
 });
 
-describe('#13.5 names longer than XrApplicationInfo holds', () => {
-  it('#13.5: an applicationName or engineName over 127 UTF-8 bytes, or with a NUL, fails with XR_ERROR_NAME_INVALID before the runtime loads; 127 bytes work', () => {
+describe('names longer than XrApplicationInfo holds', () => {
+  it('an applicationName or engineName over 127 UTF-8 bytes, or with a NUL, fails with XR_ERROR_NAME_INVALID before the runtime loads; 127 bytes work', () => {
     const l = loader();
     const euro = '\u20ac'; // 3 bytes in UTF-8
     const refused = [

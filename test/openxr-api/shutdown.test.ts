@@ -49,8 +49,8 @@ function runFixture(fixture: string, args: string[], timeoutMs: number): Promise
   });
 }
 
-describe('#13.4 shutdown with live handles', () => {
-  it('#13.4 NODE-4: process.exit() with live instances, sessions, spaces and pending waitFrame() promises (one blocked in the runtime) exits at once with the code it was given', async () => {
+describe('shutdown with live handles', () => {
+  it('NODE-4: process.exit() with live instances, sessions, spaces and pending waitFrame() promises (one blocked in the runtime) exits at once with the code it was given', async () => {
     const r = await runFixture('shutdown.ts', ['exit'], 30_000);
     expect(r.signal, r.stderr).toBeNull();
     expect(r.stdout).toBe('live\nexit within 2 s\n');
@@ -58,7 +58,7 @@ describe('#13.4 shutdown with live handles', () => {
     expect(r.stderr).toBe('');
   });
 
-  it('#13.4 NODE-4: a natural exit with live instances, sessions, spaces and pending waitFrame() promises ends with process.exitCode, no hang', async () => {
+  it('NODE-4: a natural exit with live instances, sessions, spaces and pending waitFrame() promises ends with process.exitCode, no hang', async () => {
     const r = await runFixture('shutdown.ts', ['natural'], 30_000);
     expect(r.signal, `killed after ${r.ms.toFixed(0)} ms (a hang?) ${r.stderr}`).toBeNull();
     expect(r.stdout).toBe('live\nexit within 2 s\n');
@@ -67,8 +67,8 @@ describe('#13.4 shutdown with live handles', () => {
   });
 });
 
-describe('#13.4 workers', () => {
-  it('#13.4 NODE-5: a worker terminated inside `await waitFrame()` (blocked in the runtime) ends; the process keeps running frame loops', async () => {
+describe('workers', () => {
+  it('NODE-5: a worker terminated inside `await waitFrame()` (blocked in the runtime) ends; the process keeps running frame loops', async () => {
     const worker = tsWorker(new URL('./fixtures/worker-terminated-in-wait.ts', import.meta.url));
     const messages: unknown[] = [];
     await new Promise<void>((resolve, reject) => {
@@ -94,7 +94,7 @@ describe('#13.4 workers', () => {
   // shared with the rest of the suite). KL_CONCURRENCY_WORKERS / KL_CONCURRENCY_ROUNDS give the full size.
   const workers = Number(process.env.KL_CONCURRENCY_WORKERS ?? 4);
   const rounds = Number(process.env.KL_CONCURRENCY_ROUNDS ?? 20);
-  it(`#13.4 NODE-5: ${workers} workers each create and destroy ${rounds} instances (half through a pass-through layer) with a session, spaces and 3 frames, at once`, { timeout: Math.max(60_000, rounds * workers * 200) }, async () => {
+  it(`NODE-5: ${workers} workers each create and destroy ${rounds} instances (half through a pass-through layer) with a session, spaces and 3 frames, at once`, { timeout: Math.max(60_000, rounds * workers * 200) }, async () => {
     const results = await Promise.all(
       Array.from({ length: workers }, () => {
         const worker = tsWorker(new URL('./fixtures/worker-rounds.ts', import.meta.url), { workerData: { rounds, frames: 3 } });

@@ -21,7 +21,7 @@ const FRAMES = 12;
 const colour = (frame: number, eye: number): [number, number, number, number] => [(frame * 19 + 5) & 255, eye === 0 ? 60 : 200, (frame * 7) & 255, 255];
 
 describe.skipIf(missing !== null)('encoded command buffers on swapchain images', () => {
-  it('#14 NODE-1: imageBarrier and clearColorImage through the encoder: every frame reaches the runtime as cleared', async () => {
+  it('NODE-1: imageBarrier and clearColorImage through the encoder: every frame reaches the runtime as cleared', async () => {
     const t = createTestInstance({ extensions: ['XR_KHR_vulkan_enable2'] });
     const system = t.instance.getSystem();
     const loader = createVulkanLoader({ platform: createLinuxPlatform({ env: { ...process.env, VK_DRIVER_FILES: LAVAPIPE } }) });

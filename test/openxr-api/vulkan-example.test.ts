@@ -9,7 +9,7 @@ const LAVAPIPE = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
 const missing = missingSystemComponent({ 'Mesa lavapipe (mesa-vulkan-drivers)': [LAVAPIPE] });
 
 describe.skipIf(missing !== null)('examples/vulkan-frame-loop.ts', () => {
-  it('#11.5: runs 3 s on lavapipe and the simulated runtime receives every frame it rendered', () => {
+  it('runs 3 s on lavapipe and the simulated runtime receives every frame it rendered', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, VK_DRIVER_FILES: LAVAPIPE };
     delete env.XR_RUNTIME_JSON; // the example's default: the simulated runtime
     const out = execFileSync(process.execPath, ['--import', 'tsx', 'examples/vulkan-frame-loop.ts'], { cwd: repoRoot, encoding: 'utf8', env, timeout: 60_000 });

@@ -35,16 +35,16 @@ function runLoop(): LoopReport {
 const missedPercent = (r: LoopReport): number => (100 * r.missed) / (r.frames + r.missed);
 
 describe.skipIf(missing !== null)('Vulkan-rendered frame loop on lavapipe', () => {
-  it('#11.4 #11.5 NODE-3: 10 s on the simulated runtime: every frame received exactly as drawn, ≤ 1 % missed (5 % on an overloaded machine), heap flat', () => {
+  it('NODE-3: 10 s on the simulated runtime: every frame received exactly as drawn, ≤ 1 % missed (5 % on an overloaded machine), heap flat', () => {
     // A machine busy with other work can make any loop miss frames for a while: a second run
     // decides the pacing bound (a fault in the loop misses in both); everything else holds for each run.
     let r = runLoop();
     if (missedPercent(r) > 1) {
-      process.stderr.write(`[#11.5 vulkan loop] first run missed ${missedPercent(r).toFixed(2)} % (machine load?): running again\n`);
+      process.stderr.write(`[vulkan loop] first run missed ${missedPercent(r).toFixed(2)} % (machine load?): running again\n`);
       r = runLoop();
     }
     process.stderr.write(
-      `[#11.5 vulkan loop] ${r.rendered} frames drawn, ${r.missed} missed (${missedPercent(r).toFixed(2)} %), ` +
+      `[vulkan loop] ${r.rendered} frames drawn, ${r.missed} missed (${missedPercent(r).toFixed(2)} %), ` +
         `${r.check.framesAsDrawn} received as drawn; heap ${r.heapWarm} → ${r.heapEnd} bytes\n`,
     );
     expect(r.states).toEqual(['idle', 'ready', 'synchronized', 'visible', 'focused', 'visible', 'synchronized', 'stopping', 'idle', 'exiting']);
@@ -69,7 +69,7 @@ describe.skipIf(missing !== null)('Vulkan-rendered frame loop on lavapipe', () =
     // run says so.
     const loadPerCore = (loadavg()[0] as number) / availableParallelism();
     const bound = loadPerCore > 1.5 ? 5 : 1;
-    if (bound !== 1) process.stderr.write(`[#11.5 vulkan loop] load ${loadPerCore.toFixed(2)} per core: missed frames checked against ${bound} %, not 1 %\n`);
+    if (bound !== 1) process.stderr.write(`[vulkan loop] load ${loadPerCore.toFixed(2)} per core: missed frames checked against ${bound} %, not 1 %\n`);
     expect(missedPercent(r)).toBeLessThanOrEqual(bound);
     // Retained growth over 8 s of frames after a full collection: nothing kept per frame.
     expect(r.heapEnd - r.heapWarm).toBeLessThan(256 * 1024);

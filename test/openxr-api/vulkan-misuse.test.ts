@@ -50,7 +50,7 @@ afterEach(() => {
 });
 
 describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 misuse', () => {
-  it('#11.4: the graphics come back as typed Vulkan objects made through the runtime, the swapchain\'s images as typed Images', () => {
+  it('the graphics come back as typed Vulkan objects made through the runtime, the swapchain\'s images as typed Images', () => {
     const { graphics, session, swapchain } = setUp();
     expect(graphics.physicalDevice.properties.deviceName).toMatch(/llvmpipe/);
     expect(graphics.instance.enumeratePhysicalDevices().map((d) => d.handle)).toContain(graphics.physicalDevice.handle);
@@ -60,7 +60,7 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 misuse', () => {
     expect(swapchain.images.every((i) => typeof i.handle === 'bigint' && i.handle !== 0n && i.width === 32 && i.format === VK_FORMAT_R8G8B8A8_UNORM)).toBe(true);
   });
 
-  it('#11.4: acquire, wait and release out of order throw XR_ERROR_CALL_ORDER_INVALID; in order they work', () => {
+  it('acquire, wait and release out of order throw XR_ERROR_CALL_ORDER_INVALID; in order they work', () => {
     const { swapchain } = setUp();
     expect(openXrErrorFrom(() => swapchain.release()).result).toBe('XR_ERROR_CALL_ORDER_INVALID');
     expect(openXrErrorFrom(() => swapchain.wait()).result).toBe('XR_ERROR_CALL_ORDER_INVALID');
@@ -72,7 +72,7 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 misuse', () => {
     expect(openXrErrorFrom(() => swapchain.release()).result).toBe('XR_ERROR_CALL_ORDER_INVALID');
   });
 
-  it('#11.4: a destroyed swapchain (or one whose session is gone) throws XR_ERROR_HANDLE_INVALID; its images throw VulkanError', () => {
+  it('a destroyed swapchain (or one whose session is gone) throws XR_ERROR_HANDLE_INVALID; its images throw VulkanError', () => {
     const { session, swapchain, graphics } = setUp();
     const image = swapchain.images[0];
     if (image === undefined) throw new Error('no image');
@@ -88,7 +88,7 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 misuse', () => {
     expect(openXrErrorFrom(() => second.acquire()).result).toBe('XR_ERROR_HANDLE_INVALID');
   });
 
-  it('#11.4: endFrame with a projection layer naming a destroyed swapchain throws XR_ERROR_HANDLE_INVALID; with live ones it ends the frame', async () => {
+  it('endFrame with a projection layer naming a destroyed swapchain throws XR_ERROR_HANDLE_INVALID; with live ones it ends the frame', async () => {
     const { session, swapchain } = setUp();
     const local = session.createReferenceSpace('local');
     await runUntil(session, () => session.state === 'focused');
@@ -111,7 +111,7 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 misuse', () => {
     expect(openXrErrorFrom(() => session.endFrame({ layers: [layer(swapchain)] })).result).toBe('XR_ERROR_HANDLE_INVALID');
   });
 
-  it('#11.4: the Vulkan device or instance destroyed under a live session throws VulkanError; after the session it goes', () => {
+  it('the Vulkan device or instance destroyed under a live session throws VulkanError; after the session it goes', () => {
     const { session, graphics } = setUp();
     expect(() => graphics.device.destroy()).toThrow(VulkanError);
     expect(() => graphics.device.destroy()).toThrow(/renders with this Vulkan device: destroy it before the device/);
@@ -124,7 +124,7 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 misuse', () => {
     graphics.instance.destroy();
   });
 
-  it('#11.4: destroying the OpenXR instance first destroys its sessions and lets the device go', () => {
+  it('destroying the OpenXR instance first destroys its sessions and lets the device go', () => {
     const { t, graphics, swapchain } = setUp();
     t.instance.destroy();
     expect(openXrErrorFrom(() => swapchain.acquire()).result).toBe('XR_ERROR_HANDLE_INVALID');
@@ -132,7 +132,7 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 misuse', () => {
     expect(graphics.device.isDestroyed).toBe(true);
   });
 
-  it('#11.4: wrong arguments throw TypeError; a headless session has no swapchains', () => {
+  it('wrong arguments throw TypeError; a headless session has no swapchains', () => {
     const { session, swapchain, graphics } = setUp();
     expect(() => session.createSwapchain({ format: 'rgba' as unknown as number, width: 8, height: 8 })).toThrow(TypeError);
     expect(() => session.createSwapchain({ format: 37, width: 0, height: 8 })).toThrow(TypeError);
@@ -154,7 +154,7 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 misuse', () => {
     }
   });
 
-  it('#11.4: a Vulkan call the runtime makes that fails (no driver; an unknown device extension) is a VulkanError with its VkResult, not a bogus handle', () => {
+  it('a Vulkan call the runtime makes that fails (no driver; an unknown device extension) is a VulkanError with its VkResult, not a bogus handle', () => {
     const t = createTestInstance({ extensions: ['XR_KHR_vulkan_enable2'] });
     try {
       const system = t.instance.getSystem();
@@ -177,7 +177,7 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 misuse', () => {
     }
   });
 
-  it('#11.4: image views of swapchain images: usable while the swapchain lives, VulkanError after; wrong descriptors are TypeError', () => {
+  it('image views of swapchain images: usable while the swapchain lives, VulkanError after; wrong descriptors are TypeError', () => {
     const { session, graphics } = setUp();
     const storage = session.createSwapchain({ format: VK_FORMAT_R8G8B8A8_UNORM, width: 16, height: 16, usage: ['color-attachment', 'unordered-access'] });
     const image = storage.images[0];
@@ -199,7 +199,7 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 misuse', () => {
     expect(() => device.createImageView(image)).toThrow(VulkanError);
   });
 
-  it('#11.4: everything dropped without destroy(), finalizers in the collector\'s order (work in flight too): the process survives and all is collected', () => {
+  it('everything dropped without destroy(), finalizers in the collector\'s order (work in flight too): the process survives and all is collected', () => {
     const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(repoRoot, 'test/openxr-api/fixtures/vulkan-gc-order.ts')], {
       cwd: repoRoot,
       encoding: 'utf8',

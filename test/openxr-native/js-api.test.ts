@@ -38,7 +38,7 @@ describe('loader.createInstance', () => {
     expect(trace()).toContain('runtime:xrCreateInstance:js-api:XR_MND_headless');
   });
 
-  it('XR-CI-4 #13: a session destroyed with its spaces still alive: the runtime destroys them with it (child handles, as the spec has it; the test runtime leaked them), at session.destroy() and at instance.destroy(), and the JavaScript objects say so', () => {
+  it('XR-CI-4: a session destroyed with its spaces still alive: the runtime destroys them with it (child handles, as the spec has it; the test runtime leaked them), at session.destroy() and at instance.destroy(), and the JavaScript objects say so', () => {
     const trace = freshTrace();
     const instance = createLoader().createInstance({ applicationName: 'children', enabledExtensionNames: ['XR_MND_headless'] });
     const session = instance.createSession(instance.getSystem(), { headless: true });
@@ -71,7 +71,7 @@ describe('loader.createInstance', () => {
     expect(missingLayer.result).toBe('XR_ERROR_API_LAYER_NOT_PRESENT');
   });
 
-  it('NODE-1: use after destroy throws XR_ERROR_HANDLE_INVALID and never crashes; destroy() again does nothing (#13.5)', () => {
+  it('NODE-1: use after destroy throws XR_ERROR_HANDLE_INVALID and never crashes; destroy() again does nothing', () => {
     const instance = createInstanceFromPlan(testPlan(), { applicationName: 'x' });
     instance.destroy();
     expect(instance.isDestroyed).toBe(true);

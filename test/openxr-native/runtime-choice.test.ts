@@ -24,7 +24,7 @@ afterEach(() => {
 const quiet = { logWriter: () => {} };
 
 describe('two loaders, two runtimes, one process', () => {
-  it('#16, NODE-5: the simulated runtime (by path) and the test runtime (by name) each serve their own instance, side by side', () => {
+  it('NODE-5: the simulated runtime (by path) and the test runtime (by name) each serve their own instance, side by side', () => {
     // The test runtime is installed for this user only; XR_RUNTIME_JSON names nothing usable.
     const folder = path.join(home, 'config/openxr/1');
     mkdirSync(folder, { recursive: true });

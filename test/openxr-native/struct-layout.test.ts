@@ -32,7 +32,7 @@ describe.skipIf(skip !== null)(`struct layouts against the system OpenXR headers
     expect(theirs).toContain('XR_LOADER_INTERFACE_STRUCT_API_LAYER_NEXT_INFO 5');
   });
 
-  it('#11.3 XR-RN-1: the Vulkan graphics binding of generated/openxr_vulkan_types.h has the layout, structure types and command types of the system openxr_platform.h', () => {
+  it('XR-RN-1: the Vulkan graphics binding of generated/openxr_vulkan_types.h has the layout, structure types and command types of the system openxr_platform.h', () => {
     // What the simulated runtime and the addon pass across the runtime boundary for XR_KHR_vulkan_enable2.
     const vulkan = (lines: string[]): string[] => lines.filter((l) => /Vulkan/.test(l));
     const ours = vulkan(layout(generated));

@@ -96,10 +96,10 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 on the simulated runtim
   // [title, variant, frames]: each renders every frame with its own colour per eye and compares the
   // runtime's records with what it drew.
   const frameRuns: Array<[string, string, number]> = [
-    ['#11.3 XR-CI-5 XR-CI-11 VK-CH-4: 40 frames, a swapchain per eye (RGBA and BGRA): every frame\'s centre texel reaches the runtime as drawn; validation reports nothing; nothing stays mapped', 'eyes', 40],
-    ['#11.3: one swapchain with arraySize 2, each view on its own array layer (imageArrayIndex honoured), destroyed by the application', 'array', 12],
-    ['#11.3 XR-CI-7: xrDestroyInstance alone destroys the session and its swapchains (their images and memory) before the application destroys its device', 'instance-teardown', 5],
-    ['#11.3: 4-sample swapchains: the runtime resolves the texel it reads', 'msaa', 6],
+    ['XR-CI-5 XR-CI-11 VK-CH-4: 40 frames, a swapchain per eye (RGBA and BGRA): every frame\'s centre texel reaches the runtime as drawn; validation reports nothing; nothing stays mapped', 'eyes', 40],
+    ['one swapchain with arraySize 2, each view on its own array layer (imageArrayIndex honoured), destroyed by the application', 'array', 12],
+    ['XR-CI-7: xrDestroyInstance alone destroys the session and its swapchains (their images and memory) before the application destroys its device', 'instance-teardown', 5],
+    ['4-sample swapchains: the runtime resolves the texel it reads', 'msaa', 6],
   ];
   it.each(frameRuns)('%s', (_title, variant, frames) => {
     publishPlans();
@@ -111,7 +111,7 @@ describe.skipIf(missing !== null)('XR_KHR_vulkan_enable2 on the simulated runtim
     expect(chainLibrariesMapped()).toEqual([]);
   });
 
-  it('#11.3: the spec\'s results: requirements call missing, foreign device, queue index, swapchain variants (static, cube, mips, usages) and order rules, layers with an unreleased swapchain or a bad rect, a quad layer; headless sessions list no format', () => {
+  it('the spec\'s results: requirements call missing, foreign device, queue index, swapchain variants (static, cube, mips, usages) and order rules, layers with an unreleased swapchain or a bad rect, a quad layer; headless sessions list no format', () => {
     publishPlans();
     const { rc, report } = runNative('errors');
     expect(rc, report).toBe(0);
@@ -176,7 +176,7 @@ describe.skipIf(missing !== null)('SIMXR_VULKAN_DEVICE', () => {
     delete process.env.SIMXR_VULKAN_DEVICE;
   });
 
-  it('#11.3: picks the physical device xrGetVulkanGraphicsDevice2KHR returns: by index or part of its name; one it cannot find is XR_ERROR_RUNTIME_FAILURE', () => {
+  it('picks the physical device xrGetVulkanGraphicsDevice2KHR returns: by index or part of its name; one it cannot find is XR_ERROR_RUNTIME_FAILURE', () => {
     publishPlans();
     const frameReport = `formats=${CONTRACT_FORMATS} records=4 left=0 mismatches=0 first-mismatch=none xrEndFrame=${SIMULATED_RUNTIME_LIBRARY} validation=0 destroyed`;
     for (const wanted of ['0', 'llvmpipe']) {
@@ -195,7 +195,7 @@ describe.skipIf(missing !== null)('SIMXR_VULKAN_DEVICE', () => {
 const missingCoreValidation = missing ?? missingSystemComponent({ 'XR_APILAYER_LUNARG_core_validation (openxr-layer-corevalidation)': [CORE_VALIDATION_MANIFEST] });
 
 describe.skipIf(missingCoreValidation !== null)('the Vulkan frame loop under both validation layers', () => {
-  it('#11.3 XR-CI-11: XR_APILAYER_LUNARG_core_validation in the OpenXR chain and VK_LAYER_KHRONOS_validation in the Vulkan one report nothing for 10 rendered frames', () => {
+  it('XR-CI-11: XR_APILAYER_LUNARG_core_validation in the OpenXR chain and VK_LAYER_KHRONOS_validation in the Vulkan one report nothing for 10 rendered frames', () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'kl-xrvk-validation-')), 'core_validation.txt');
     process.env.XR_CORE_VALIDATION_EXPORT_TYPE = 'text';
     process.env.XR_CORE_VALIDATION_FILE_NAME = file;

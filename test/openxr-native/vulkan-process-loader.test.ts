@@ -24,7 +24,7 @@ const missing = missingSystemComponent({
 const PROCESS_LOADER = /\/libkhronos_vulkan_process_loader\.so$/;
 
 describe.skipIf(missing !== null)('the process-wide Vulkan loader library', () => {
-  it('#17.5 VK-CH-4: once provided, dlopen("libvulkan.so.1") is this package\'s loader (glibc matches its SONAME), again is a no-op; its vkGetInstanceProcAddr answers NULL and logs for a Khronos loader instance and a made-up handle', () => {
+  it('VK-CH-4: once provided, dlopen("libvulkan.so.1") is this package\'s loader (glibc matches its SONAME), again is a no-op; its vkGetInstanceProcAddr answers NULL and logs for a Khronos loader instance and a made-up handle', () => {
     const child = runProbeChild('unknown-instance');
     const out = child.steps['unknown-instance'];
     expect(out, child.output).toBeDefined();
@@ -48,7 +48,7 @@ describe.skipIf(missing !== null)('the process-wide Vulkan loader library', () =
     ]);
   });
 
-  it('#17.5: refused with VulkanProcessLoaderError naming the library when the Khronos loader is already the process\'s libvulkan.so.1', () => {
+  it('refused with VulkanProcessLoaderError naming the library when the Khronos loader is already the process\'s libvulkan.so.1', () => {
     const child = runProbeChild('other-first');
     const out = child.steps['other-first'];
     expect(out, child.output).toBeDefined();
@@ -65,7 +65,7 @@ describe.skipIf(missing !== null)('the process-wide Vulkan loader library', () =
     expect(out?.logs).toEqual([expect.stringContaining(`error: another libvulkan.so.1 is already loaded in this process: ${before.path}`)]);
   });
 
-  it('#17.5: refused naming the library when another object already exports vkGetInstanceProcAddr to the whole process (RTLD_GLOBAL): a runtime would bind to it first', () => {
+  it('refused naming the library when another object already exports vkGetInstanceProcAddr to the whole process (RTLD_GLOBAL): a runtime would bind to it first', () => {
     const library = layerFromManifest(VALIDATION_MANIFEST, 'explicit').libraryPath;
     const child = runProbeChild('global-symbol', library);
     const out = child.steps['global-symbol'];
@@ -81,7 +81,7 @@ describe.skipIf(missing !== null)('the process-wide Vulkan loader library', () =
 });
 
 describe.skipIf(missing !== null)('the C application\'s session on the simulated runtime, with and without the process loader', () => {
-  it.each([[false], [true]])('#17.5 #11.3: process loader provided: %s — 20 frames rendered, every frame\'s centre texels reach the runtime as drawn, states to exiting', (withLoader) => {
+  it.each([[false], [true]])('process loader provided: %s — 20 frames rendered, every frame\'s centre texels reach the runtime as drawn, states to exiting', (withLoader) => {
     const child = runSessionChild(simulatedRuntime(), {}, withLoader, 'session', 20);
     const ran = child.steps.ran;
     expect(ran, child.output).toBeDefined();
@@ -97,7 +97,7 @@ describe.skipIf(missing !== null)('the C application\'s session on the simulated
 });
 
 describe.skipIf(missing !== null || monado.skip !== null)('the C application\'s Vulkan-rendered session on Monado', () => {
-  it('#17.5 XR-CI-5: with the process loader provided, 40 frames: both eyes\' swapchain images acquired, cleared, released and submitted every frame with no error; states to exiting; no readback (not offered)', () => {
+  it('XR-CI-5: with the process loader provided, 40 frames: both eyes\' swapchain images acquired, cleared, released and submitted every frame with no error; states to exiting; no readback (not offered)', () => {
     const child = runSessionChild(monado.manifest ?? '', monado.processEnv, true, 'session', 40);
     const ran = child.steps.ran;
     expect(ran, child.output).toBeDefined();
@@ -115,7 +115,7 @@ describe.skipIf(missing !== null || monado.skip !== null)('the C application\'s 
     expect(String(ran?.report)).toMatch(/ destroyed$/);
   });
 
-  it('#17.5: without it, the process aborts after xrCreateVulkanInstanceKHR, inside Monado\'s libvulkan (the Khronos loader) handed this package\'s instance', () => {
+  it('without it, the process aborts after xrCreateVulkanInstanceKHR, inside Monado\'s libvulkan (the Khronos loader) handed this package\'s instance', () => {
     const child = runSessionChild(monado.manifest ?? '', monado.processEnv, false, 'session', 40);
     expect((child.steps.published?.before as { kind: string }).kind).toBe('none');
     expect(child.steps.ran, child.output).toBeUndefined();

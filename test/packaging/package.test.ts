@@ -169,7 +169,7 @@ describe('BUILD: the npm package', () => {
     for (const row of result.rows) expect(row.cells['ours-trampoline']?.wall?.median).toBeGreaterThan(0);
   });
 
-  it('#16: `khronos-loader runtimes` lists the package\'s simulated runtime registered in ~/.config/openxr/1/ by its name, and --check loads it', () => {
+  it('`khronos-loader runtimes` lists the package\'s simulated runtime registered in ~/.config/openxr/1/ by its name, and --check loads it', () => {
     const bin = path.join(consumer, 'node_modules/.bin/khronos-loader');
     const home = path.join(work, 'home');
     const env = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_DIRS: path.join(home, 'none'), XDG_DATA_DIRS: path.join(home, 'none') };

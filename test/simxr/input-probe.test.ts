@@ -23,7 +23,7 @@ function expectTipVelocity(t: number, velocityFlags: number, speed: number): voi
 }
 
 describe.skipIf(skip !== null)('simulated runtime input through the Khronos loader', () => {
-  it('#18.3: index controller trackpad and squeeze as scripted, haptics read back by name, hand joints with velocities', () => {
+  it('index controller trackpad and squeeze as scripted, haptics read back by name, hand joints with velocities', () => {
     const r = runProbe('input', { args: ['--frames', '300'], env: { SIMXR_CONTROLLER: 'index' } }).result;
     expect(r.createInstance).toBe(XR.SUCCESS);
     expect(r.supportsHandTracking).toBe(true);

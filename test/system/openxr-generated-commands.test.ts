@@ -135,7 +135,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('gene
     return frameState.predictedDisplayTime;
   }
 
-  it.skipIf(skip !== null)('#18.1 XR-CI-8 XR-CI-9 NODE-2: the pre-instance commands answer from the published plan, with the two-call idiom done', () => {
+  it.skipIf(skip !== null)('XR-CI-8 XR-CI-9 NODE-2: the pre-instance commands answer from the published plan, with the two-call idiom done', () => {
     const { properties: extensions } = global.xrEnumerateInstanceExtensionProperties();
     expect(extensions.map((e) => e.extensionName)).toContain('XR_MND_headless');
     expect(extensions.every((e) => e.type === XrStructureType.XR_TYPE_EXTENSION_PROPERTIES && e.extensionVersion > 0)).toBe(true);
@@ -146,7 +146,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('gene
     expectOpenXrError(() => global.xrEnumerateInstanceExtensionProperties('XR_APILAYER_not_there'), 'XR_ERROR_API_LAYER_NOT_PRESENT');
   });
 
-  it.skipIf(skip !== null)('#18.1 XR-CI-5 XR-CI-10 NODE-6: instance and system commands marshal in and out (strings, atoms, two-call arrays, nested structures)', () => {
+  it.skipIf(skip !== null)('XR-CI-5 XR-CI-10 NODE-6: instance and system commands marshal in and out (strings, atoms, two-call arrays, nested structures)', () => {
     const { instance, xr } = createInstance();
     try {
       const { instanceProperties } = xr.xrGetInstanceProperties(instance);
@@ -193,7 +193,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('gene
     }
   });
 
-  it.skipIf(skip !== null)('#18.1 XR-CI-5 NODE-2: a command of an enabled extension outside the dispatch table (XR_KHR_vulkan_enable2) is resolved by name and answers', () => {
+  it.skipIf(skip !== null)('XR-CI-5 NODE-2: a command of an enabled extension outside the dispatch table (XR_KHR_vulkan_enable2) is resolved by name and answers', () => {
     const { instance, xr } = createInstance(API_1_0, ['XR_MND_headless', 'XR_KHR_vulkan_enable2']);
     try {
       const { systemId } = xr.xrGetSystem(instance, { formFactor: FORM_FACTOR_HMD });
@@ -206,7 +206,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('gene
     }
   });
 
-  it.skipIf(skip !== null)('#18.1 XR-CI-5 NODE-2: session, reference spaces, frames and views through the generated bindings, next chains filled', () => {
+  it.skipIf(skip !== null)('XR-CI-5 NODE-2: session, reference spaces, frames and views through the generated bindings, next chains filled', () => {
     const { instance, xr } = createInstance(API_1_1);
     try {
       const { systemId } = xr.xrGetSystem(instance, { formFactor: FORM_FACTOR_HMD });
@@ -273,7 +273,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('gene
     }
   });
 
-  it.skipIf(skip !== null)('#18.1 XR-CI-5 NODE-2: actions, bindings, action spaces and haptics through the generated bindings (arrays with their counts, base-header pointers)', () => {
+  it.skipIf(skip !== null)('XR-CI-5 NODE-2: actions, bindings, action spaces and haptics through the generated bindings (arrays with their counts, base-header pointers)', () => {
     const { instance, xr } = createInstance();
     try {
       const path = (p: string): bigint => xr.xrStringToPath(instance, p).path;
@@ -355,7 +355,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('gene
     }
   });
 
-  it.skipIf(skip !== null)('#18.1 XR-CI-5 NODE-2: a headless session lists no swapchain format and creates no swapchain', () => {
+  it.skipIf(skip !== null)('XR-CI-5 NODE-2: a headless session lists no swapchain format and creates no swapchain', () => {
     const { instance, xr } = createInstance();
     try {
       const { systemId } = xr.xrGetSystem(instance, { formFactor: FORM_FACTOR_HMD });
@@ -385,7 +385,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('gene
   });
 
   it.skipIf(skip !== null)(
-    '#18.1 XR-CI-5 NODE-2: swapchains of a Vulkan session through the generated bindings (base-header image array, acquire/wait/release, a projection layer)',
+    'XR-CI-5 NODE-2: swapchains of a Vulkan session through the generated bindings (base-header image array, acquire/wait/release, a projection layer)',
     () => {
       // The Vulkan session from the typed API (this package's Vulkan loader on lavapipe); its handles go to the generated bindings.
       const env = { ...process.env, XR_RUNTIME_JSON: runtime.manifest ?? '', XR_API_LAYER_PATH: '' };
@@ -435,7 +435,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('gene
     },
   );
 
-  it.skipIf(skip !== null)('#18.1 XR-CI-5: every core command of xr.xml (1.0 and 1.1) was called through the generated bindings', () => {
+  it.skipIf(skip !== null)('XR-CI-5: every core command of xr.xml (1.0 and 1.1) was called through the generated bindings', () => {
     const missing = CORE_COMMANDS.filter((c) => !called.has(c));
     expect(missing).toEqual(CRASHES_ON[runtime.id]);
     expect(CORE_COMMANDS.length).toBeGreaterThan(50);

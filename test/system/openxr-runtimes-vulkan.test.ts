@@ -55,7 +55,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Vulk
   const vulkanLoader = () => createVulkanLoader({ platform: createLinuxPlatform({ env: { ...process.env, VK_DRIVER_FILES: LAVAPIPE } }) });
 
   it.skipIf(skip !== null)(
-    `#17.5 #11.4: on ${runtime.title} (this package's Vulkan loader provided as the process's libvulkan.so.1), 10 s of frames: both eyes' swapchain images acquired, cleared, released and submitted every frame with no error`,
+    `on ${runtime.title} (this package's Vulkan loader provided as the process's libvulkan.so.1), 10 s of frames: both eyes' swapchain images acquired, cleared, released and submitted every frame with no error`,
     async () => {
       const instance = xrInstance();
       try {
@@ -74,7 +74,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Vulk
             return renderer.render(frame);
           },
         });
-        process.stderr.write(`[#17.5] ${runtime.title}: ${renderer.framesDrawn} frames drawn of ${stats.frames}, ${stats.missed} missed, ${describeFrameLoopMode(stats.mode)}\n`);
+        process.stderr.write(`${runtime.title}: ${renderer.framesDrawn} frames drawn of ${stats.frames}, ${stats.missed} missed, ${describeFrameLoopMode(stats.mode)}\n`);
         expect(collapse(seen)).toEqual(['idle', 'ready', 'synchronized', 'visible', 'focused', 'visible', 'synchronized', 'stopping', 'idle', 'exiting']);
         expect(stats.mode?.beginEndFrame).toBe(true);
         // Every frame the runtime wanted rendered was drawn and submitted: about 10 s of them.
@@ -99,7 +99,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Vulk
 
   // Only runtimes that cannot render without the process loader have these two (not skipped elsewhere: not there).
   itWhereRefused(
-    `#17.5: on ${runtime.title}, without the process loader (a child process), createVulkanGraphics refuses with XR_ERROR_RUNTIME_FAILURE naming why`,
+    `on ${runtime.title}, without the process loader (a child process), createVulkanGraphics refuses with XR_ERROR_RUNTIME_FAILURE naming why`,
     () => {
       const env: NodeJS.ProcessEnv = { ...process.env, XR_RUNTIME_JSON: runtime.manifest ?? '', XR_API_LAYER_PATH: '', VK_DRIVER_FILES: LAVAPIPE };
       for (const [k, v] of Object.entries(runtime.processEnv)) {
@@ -124,7 +124,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Vulk
   );
 
   itWhereRefused(
-    `#17.5: on ${runtime.title}, the raw sequence shows the reason: xrCreateVulkanInstanceKHR works, xrGetVulkanGraphicsDevice2KHR aborts the process in the runtime's own libvulkan`,
+    `on ${runtime.title}, the raw sequence shows the reason: xrCreateVulkanInstanceKHR works, xrGetVulkanGraphicsDevice2KHR aborts the process in the runtime's own libvulkan`,
     () => {
       const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'test/system/fixtures/xr-vulkan-graphics-device.ts')], {
         cwd: repoRoot,
@@ -139,7 +139,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Vulk
     90_000,
   );
   it.skipIf(skip !== null)(
-    `#17.5 #11.5 NODE-4: khronos-loader demo --vulkan --runtime renders on ${runtime.title} (a child process: the demo provides the process loader and publishes its plan first)`,
+    `NODE-4: khronos-loader demo --vulkan --runtime renders on ${runtime.title} (a child process: the demo provides the process loader and publishes its plan first)`,
     () => {
       const env: NodeJS.ProcessEnv = { ...process.env, XR_API_LAYER_PATH: '', VK_DRIVER_FILES: LAVAPIPE };
       for (const [k, v] of Object.entries(runtime.processEnv)) {

@@ -179,7 +179,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
     expect(openXrErrorFrom(() => view.locate(local, 0, out)).result).toBe('XR_ERROR_TIME_INVALID');
   });
 
-  it.skipIf(skip !== null)(`#18.2 NODE-1 NODE-2: on ${runtime.title}, a thumbstick action, haptics, bound sources, stage bounds and hand tracking`, async () => {
+  it.skipIf(skip !== null)(`NODE-1 NODE-2: on ${runtime.title}, a thumbstick action, haptics, bound sources, stage bounds and hand tracking`, async () => {
     const env = { ...process.env, XR_RUNTIME_JSON: runtime.manifest ?? '', XR_API_LAYER_PATH: '' };
     const offered = offeredExtensions();
     expect(offered).toContain('XR_EXT_hand_tracking');

@@ -79,7 +79,7 @@ function params(k: number): Uint32Array {
 }
 
 describe.skipIf(skip !== null)('CommandEncoder on the real driver', () => {
-  it('#14 VK-CH-3, NODE-1: encoded command buffers compute the same results as per-call recording, bit for bit (12 dispatches with pushes and barriers, then a copy); validation reports nothing', async () => {
+  it('VK-CH-3, NODE-1: encoded command buffers compute the same results as per-call recording, bit for bit (12 dispatches with pushes and barriers, then a copy); validation reports nothing', async () => {
     const { instance, pd, device } = validatedDevice();
     const s = saxpy(pd, device);
     const pool = device.createCommandPool(0);
@@ -139,7 +139,7 @@ describe.skipIf(skip !== null)('CommandEncoder on the real driver', () => {
     expect(instance.takeDebugMessages().filter((m) => m.severity >= WARNING)).toEqual([]);
   });
 
-  it('#14 NODE-2: a malformed stream throws CommandStreamError before any Vulkan call: the command buffer keeps its previous recording and submits cleanly', async () => {
+  it('NODE-2: a malformed stream throws CommandStreamError before any Vulkan call: the command buffer keeps its previous recording and submits cleanly', async () => {
     const { instance, pd, device } = validatedDevice();
     const s = saxpy(pd, device);
     const encoder = new CommandEncoder(device.createCommandPool(0).allocateCommandBuffer(), [s.x, s.y, s.z]);
@@ -174,7 +174,7 @@ describe.skipIf(skip !== null)('CommandEncoder on the real driver', () => {
     expect(instance.takeDebugMessages().filter((m) => m.severity >= WARNING)).toEqual([]);
   });
 
-  it('#14 NODE-1: misuse throws typed errors: TypeError for a wrong slot or argument, VulkanError for commands outside begin/end and for destroyed objects', () => {
+  it('NODE-1: misuse throws typed errors: TypeError for a wrong slot or argument, VulkanError for commands outside begin/end and for destroyed objects', () => {
     const { pd, device } = validatedDevice();
     const s = saxpy(pd, device);
     const pool = device.createCommandPool(0);
@@ -209,7 +209,7 @@ describe.skipIf(skip !== null)('CommandEncoder on the real driver', () => {
     expect(() => encoder.end()).toThrow(VulkanError);
   });
 
-  it('#14 NODE-1: the recording methods\' one-expression checks refuse what the full checks refuse (a bigint, a string, a fraction, -1, 2^32, NaN in each argument: TypeError naming it, nothing written); after end() each throws VulkanError; a stream that grows while recording keeps every word', () => {
+  it('NODE-1: the recording methods\' one-expression checks refuse what the full checks refuse (a bigint, a string, a fraction, -1, 2^32, NaN in each argument: TypeError naming it, nothing written); after end() each throws VulkanError; a stream that grows while recording keeps every word', () => {
     const { pd, device } = validatedDevice();
     const s = saxpy(pd, device);
     const pool = device.createCommandPool(0);
@@ -269,18 +269,18 @@ describe.skipIf(skip !== null)('CommandEncoder on the real driver', () => {
     expect(encoder.byteLength).toBe(0);
   });
 
-  it('#14: every command the typed CommandBuffer records has an encoding (an opcode and an encoder method)', () => {
+  it('every command the typed CommandBuffer records has an encoding (an opcode and an encoder method)', () => {
     const recorded = Object.getOwnPropertyNames(CommandBuffer.prototype).filter((name) => !['constructor', 'begin', 'end', 'reset', 'release'].includes(name));
     expect(recorded.sort()).toEqual(Object.keys(COMMAND_OPCODE).sort());
     for (const name of recorded) expect(typeof (CommandEncoder.prototype as unknown as Record<string, unknown>)[name]).toBe('function');
   });
 
-  it('#14 NODE-3: a recorded frame allocates nothing: the young generation flat over 8,000 encoded frames of 1,000 commands (child process, --expose-gc)', () => {
+  it('NODE-3: a recorded frame allocates nothing: the young generation flat over 8,000 encoded frames of 1,000 commands (child process, --expose-gc)', () => {
     const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'test/system/fixtures/vulkan-heap-encoded.ts', '8000'], { cwd: packageRoot, encoding: 'utf8' });
     type Round = { allocated: number; youngAllocated: number; retained: number; collectionsDuringRun: number };
     const r = JSON.parse(out.trim().split('\n').pop()!) as { frames: number; rounds: Round[] };
     process.stderr.write(
-      `[#14 encoder heap] 4 rounds of ${r.frames} frames of 1,000 commands: ${r.rounds.map((x) => x.youngAllocated).join(', ')} young-generation bytes allocated (heapUsed ${r.rounds.map((x) => x.allocated).join(', ')})\n`,
+      `[encoder heap] 4 rounds of ${r.frames} frames of 1,000 commands: ${r.rounds.map((x) => x.youngAllocated).join(', ')} young-generation bytes allocated (heapUsed ${r.rounds.map((x) => x.allocated).join(', ')})\n`,
     );
     for (const round of r.rounds) expect(round.collectionsDuringRun).toBe(0);
     // The young generation, where JavaScript objects are born (heapUsed also counts the JIT's

@@ -20,7 +20,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'kl-vk-xr-validation-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe.skipIf(missing !== null)('the Vulkan-rendered demo under the validation layers', () => {
-  it('#11.5 XR-CI-11: VK_LAYER_KHRONOS_validation and core_validation report nothing for the demo\'s calls; every frame arrives as drawn', async () => {
+  it('XR-CI-11: VK_LAYER_KHRONOS_validation and core_validation report nothing for the demo\'s calls; every frame arrives as drawn', async () => {
     const report = path.join(dir, 'core-validation.txt');
     const saved = { type: process.env.XR_CORE_VALIDATION_EXPORT_TYPE, file: process.env.XR_CORE_VALIDATION_FILE_NAME };
     process.env.XR_CORE_VALIDATION_EXPORT_TYPE = 'text';
@@ -34,7 +34,7 @@ describe.skipIf(missing !== null)('the Vulkan-rendered demo under the validation
         else process.env[k] = v;
       }
     }
-    process.stderr.write(`[#11.5 validation]\n${formatDemo(result)}`);
+    process.stderr.write(`[validation]\n${formatDemo(result)}`);
     expect(result.apiLayers).toContain(CORE_VALIDATION_LAYER);
     const vulkan = result.vulkan;
     expect(vulkan?.validation).toBe('on');

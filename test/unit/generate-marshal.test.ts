@@ -31,7 +31,7 @@ const struct = (name: string) => {
 const shapes = (fields: readonly { name: string; shape: string }[]) => Object.fromEntries(fields.map((f) => [f.name, f.shape]));
 
 describe('generated bindings: the marshal model', () => {
-  it('#18.1 GEN: a two-call command pairs its capacity, count output and array; only the inputs take arguments', () => {
+  it('GEN: a two-call command pairs its capacity, count output and array; only the inputs take arguments', () => {
     const c = command('xrEnumerateSwapchainFormats');
     expect(shapes(c.params)).toEqual({ session: 'Value', formatCapacityInput: 'Capacity', formatCountOutput: 'CountOutput', formats: 'Array' });
     const formats = c.params[3];
@@ -42,7 +42,7 @@ describe('generated bindings: the marshal model', () => {
     expect(shapes(command('xrPathToString').params)).toEqual({ instance: 'Value', path: 'Value', bufferCapacityInput: 'Capacity', bufferCountOutput: 'CountOutput', buffer: 'Array' });
   });
 
-  it('#18.1 GEN: structure members: type, next, counts of arrays and of string lists, fixed strings, nested structures', () => {
+  it('GEN: structure members: type, next, counts of arrays and of string lists, fixed strings, nested structures', () => {
     const create = struct('XrInstanceCreateInfo');
     expect(shapes(create.fields)).toEqual({
       type: 'StructureType',
@@ -64,7 +64,7 @@ describe('generated bindings: the marshal model', () => {
     );
   });
 
-  it('#18.1 GEN: next chains come from structextends, base-header pointers from parentstruct', () => {
+  it('GEN: next chains come from structextends, base-header pointers from parentstruct', () => {
     const extenders = struct('XrSystemProperties').extenders.map((i) => m.structs[i]?.name);
     expect(extenders).toContain('XrSystemHandTrackingPropertiesEXT');
     expect(extenders).not.toContain('XrSpaceVelocity');
@@ -75,7 +75,7 @@ describe('generated bindings: the marshal model', () => {
     expect(m.structs[layers?.struct ?? -1]?.name).toBe('XrCompositionLayerBaseHeader');
   });
 
-  it('#18.1 GEN: core commands know their version, extension commands their extensions; no command is left out', () => {
+  it('GEN: core commands know their version, extension commands their extensions; no command is left out', () => {
     expect(command('xrLocateSpaces').coreVersion).toBe('XR_VERSION_1_1');
     expect(command('xrGetSystem').coreVersion).toBe('XR_VERSION_1_0');
     expect(command('xrCreateHandTrackerEXT').extensions).toEqual(['XR_EXT_hand_tracking']);

@@ -119,7 +119,7 @@ function referenceVerdict(words: readonly number[], byteLength: number, kinds: U
 }
 
 describe('the encoded-command decoder', () => {
-  it('#14: well-formed streams of every command are accepted with their command count', () => {
+  it('well-formed streams of every command are accepted with their command count', () => {
     fc.assert(
       fc.property(commands, (cmds) => {
         expect(check(stream(cmds.flat()), cmds.flat().length * 4)).toBe(cmds.length);
@@ -129,7 +129,7 @@ describe('the encoded-command decoder', () => {
     expect(check(new ArrayBuffer(0), 0)).toBe(0);
   });
 
-  it('#14 NODE-2: each kind of malformation is refused with its reason, the byte offset and index of the command at fault', () => {
+  it('NODE-2: each kind of malformation is refused with its reason, the byte offset and index of the command at fault', () => {
     const ok = [header(COMMAND_OPCODE.dispatch, 4), 1, 1, 1]; // 16 bytes, command 0
     const at1 = { byteOffset: 16, commandIndex: 1 };
     expect(refusal([...ok, header(0, 1)])).toMatchObject({ reason: 'unknown-opcode', ...at1, opcode: 0 });
@@ -161,7 +161,7 @@ describe('the encoded-command decoder', () => {
     expect(check(stream([header(COMMAND_OPCODE.bindPipeline, 2), 0]), 8, new Uint8Array(0))).toMatchObject({ reason: 'handle-index' });
   });
 
-  it('#14: arbitrary bytes (any length, any byteLength) are accepted or refused with a CommandStreamError, never anything else', () => {
+  it('arbitrary bytes (any length, any byteLength) are accepted or refused with a CommandStreamError, never anything else', () => {
     fc.assert(
       fc.property(fc.array(u32, { maxLength: 64 }), fc.nat(), (words, cut) => {
         const bytes = words.length * 4;
@@ -179,7 +179,7 @@ describe('the encoded-command decoder', () => {
     );
   });
 
-  it('#14: one word of a well-formed stream changed: accepted, or refused at the changed command or later, never before it', () => {
+  it('one word of a well-formed stream changed: accepted, or refused at the changed command or later, never before it', () => {
     fc.assert(
       fc.property(commands, fc.nat(), u32, (cmds, where, value) => {
         const words = cmds.flat();
@@ -198,7 +198,7 @@ describe('the encoded-command decoder', () => {
     );
   });
 
-  it('#14: a well-formed stream cut anywhere: accepted up to a command boundary, else refused as unaligned or truncated at the cut command', () => {
+  it('a well-formed stream cut anywhere: accepted up to a command boundary, else refused as unaligned or truncated at the cut command', () => {
     fc.assert(
       fc.property(commands, fc.nat(), (cmds, where) => {
         const words = cmds.flat();
@@ -217,7 +217,7 @@ describe('the encoded-command decoder', () => {
     );
   });
 
-  it('#14: the decoder answers what the format says (a reference written from command_stream.h) for well-formed streams with up to three words changed and cut anywhere: the same count, or the same reason, command and byte offset', () => {
+  it('the decoder answers what the format says (a reference written from command_stream.h) for well-formed streams with up to three words changed and cut anywhere: the same count, or the same reason, command and byte offset', () => {
     // Changed words: anything, small numbers (slots, lengths, layouts), and headers of every opcode with lengths near their own.
     const plausibleHeader = fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 12 })).map(([op, len]) => header(op, len));
     const changedWord = fc.oneof(u32, fc.nat(12), plausibleHeader);
@@ -234,7 +234,7 @@ describe('the encoded-command decoder', () => {
     );
   });
 
-  it('#14: the fuzz cases under AddressSanitizer and UndefinedBehaviorSanitizer: the decoder reads nothing outside the stream and the table, validating or replaying, and agrees with the addon', (ctx) => {
+  it('the fuzz cases under AddressSanitizer and UndefinedBehaviorSanitizer: the decoder reads nothing outside the stream and the table, validating or replaying, and agrees with the addon', (ctx) => {
     const compiler = findFirst(['/usr/bin/g++', '/usr/local/bin/g++']);
     if (compiler === undefined) skipOrFail(ctx, 'no g++ to build the sanitized decoder');
     const dir = mkdtempSync(path.join(tmpdir(), 'kl-stream-fuzz-'));

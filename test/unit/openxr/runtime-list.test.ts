@@ -53,7 +53,7 @@ describe('listRuntimes on Windows (AvailableRuntimes)', () => {
     put(root, 'C/WMR/MixedRealityRuntime.json', named('Windows Mixed Reality', 'MixedRealityRuntime.dll'));
   });
 
-  it('XR-RD-3, #16: DWORD 0 entries are listed in registry order after the active runtime; non-zero entries disable themselves', () => {
+  it('XR-RD-3: DWORD 0 entries are listed in registry order after the active runtime; non-zero entries disable themselves', () => {
     const platform = windows([
       dword('C:\\Oculus\\oculus_openxr_64.json', 0),
       dword('C:\\Steam\\steamxr_win64.json', 0),
@@ -80,12 +80,12 @@ describe('listRuntimes on Windows (AvailableRuntimes)', () => {
     expect(all.filter((r) => r.disabled)).toHaveLength(1);
   });
 
-  it('XR-RD-3, #16: a 32-bit process on 64-bit Windows reads the WOW6432Node view of AvailableRuntimes', () => {
+  it('XR-RD-3: a 32-bit process on 64-bit Windows reads the WOW6432Node view of AvailableRuntimes', () => {
     const list = listRuntimes({ platform: windows([dword('C:\\Oculus\\oculus_openxr_64.json', 0)], undefined, 32), ...quiet });
     expect(summary(list)).toEqual([{ name: 'Oculus (32-bit)', path: 'C:\\Oculus\\oculus_openxr_32.json', active: true, usable: true }]);
   });
 
-  it('#16: a stale registration (the manifest is gone) and a value that is not a DWORD are reported, not fatal', () => {
+  it('a stale registration (the manifest is gone) and a value that is not a DWORD are reported, not fatal', () => {
     const platform = windows([
       dword('C:\\Gone\\old_runtime.json', 0),
       { name: 'C:\\WMR\\MixedRealityRuntime.json', type: 'REG_SZ', data: '0' },
@@ -106,7 +106,7 @@ describe('listRuntimes on Windows (AvailableRuntimes)', () => {
     expect(listRuntimes({ platform, ...quiet }).map((r) => r.name)).toEqual(['SteamVR', 'old_runtime', 'Oculus']);
   });
 
-  it('#16: no AvailableRuntimes key: the active runtime alone; the active runtime is listed even when its registration disables it', () => {
+  it('no AvailableRuntimes key: the active runtime alone; the active runtime is listed even when its registration disables it', () => {
     const registry = registryFromMap({ [KEY]: [{ name: 'ActiveRuntime', type: 'REG_SZ', data: 'C:\\Steam\\steamxr_win64.json' }] });
     expect(summary(listRuntimes({ platform: createFixturePlatform({ root, os: 'windows', registry }), ...quiet }))).toEqual([
       { name: 'SteamVR', path: 'C:\\Steam\\steamxr_win64.json', active: true, usable: true },
@@ -134,7 +134,7 @@ describe('listRuntimes on Linux (openxr/1 under the XDG folders)', () => {
     lib(`${HOME}/.local/share/openxr/1/libkhronos_simxr.so`);
   });
 
-  it('XR-RD-2, #16: every runtime manifest of the config and data folders, the active one first, a broken one listed with why', () => {
+  it('XR-RD-2: every runtime manifest of the config and data folders, the active one first, a broken one listed with why', () => {
     const list = listRuntimes({ platform: linux(), ...quiet });
     expect(summary(list)).toEqual([
       { name: 'Monado', path: '/usr/share/openxr/1/openxr_monado.json', active: true, usable: true },
@@ -159,7 +159,7 @@ describe('listRuntimes on Linux (openxr/1 under the XDG folders)', () => {
     expect(noLibrary.problems).toEqual([expect.objectContaining({ field: 'runtime.library_path', reason: 'required string, found missing' })]);
   });
 
-  it('XR-RD-2, #16: the folders in precedence order: XDG_CONFIG_HOME, XDG_CONFIG_DIRS, SYSCONFDIR, EXTRASYSCONFDIR, XDG_DATA_HOME, XDG_DATA_DIRS', () => {
+  it('XR-RD-2: the folders in precedence order: XDG_CONFIG_HOME, XDG_CONFIG_DIRS, SYSCONFDIR, EXTRASYSCONFDIR, XDG_DATA_HOME, XDG_DATA_DIRS', () => {
     const records: LogRecord[] = [];
     listRuntimes({ platform: linux({ XDG_CONFIG_DIRS: '/cfg/a:/cfg/b', XDG_DATA_HOME: '/data/home', XDG_DATA_DIRS: '/data/a:/data/b' }), ...quiet, onLog: (r) => records.push(r) });
     const folders = records.flatMap((r) => /^listRuntimes - looking for runtime manifests in (\S+)/.exec(r.message)?.[1] ?? []);
@@ -175,7 +175,7 @@ describe('listRuntimes on Linux (openxr/1 under the XDG folders)', () => {
     ]);
   });
 
-  it('XR-RD-1, #16: XR_RUNTIME_JSON is listed first and is the active one; the rest stay listed', () => {
+  it('XR-RD-1: XR_RUNTIME_JSON is listed first and is the active one; the rest stay listed', () => {
     put(root, '/opt/dev/dev_runtime.json', named('Dev runtime', lib('/opt/dev/libdev.so')));
     const list = listRuntimes({ platform: linux({ XR_RUNTIME_JSON: '/opt/dev/dev_runtime.json' }), ...quiet });
     expect(list.map((r) => [r.name, r.active])).toEqual([
@@ -189,14 +189,14 @@ describe('listRuntimes on Linux (openxr/1 under the XDG folders)', () => {
     expect(list[0]?.activeReason).toMatch(/XR_RUNTIME_JSON/);
   });
 
-  it('XR-RD-2, #16: elevated, the per-user folders (and XR_RUNTIME_JSON) are not read', () => {
+  it('XR-RD-2: elevated, the per-user folders (and XR_RUNTIME_JSON) are not read', () => {
     const list = listRuntimes({ platform: linux({ XR_RUNTIME_JSON: '/opt/none.json' }, true), ...quiet });
     expect(list.map((r) => r.name)).toEqual(['SteamVR', 'broken', 'no_library', 'Monado']);
     expect(list.some((r) => r.active)).toBe(false);
     expect(list[0]?.activeReason).toMatch(/^not the active runtime \(no runtime is active: /);
   });
 
-  it('#16: no active runtime is a fact of the list, not an error: nothing is logged above info', () => {
+  it('no active runtime is a fact of the list, not an error: nothing is logged above info', () => {
     const records: LogRecord[] = [];
     const list = listRuntimes({ platform: linux({ XDG_CONFIG_HOME: '/nowhere' }), ...quiet, onLog: (r) => records.push(r) });
     expect(list.some((r) => r.active)).toBe(false);
@@ -204,7 +204,7 @@ describe('listRuntimes on Linux (openxr/1 under the XDG folders)', () => {
     expect(records.filter((r) => r.level !== 'info' && r.level !== 'debug')).toEqual([]);
   });
 
-  it('#16: a second runtime with a name listed before is flagged: choosing by that name gives the first', () => {
+  it('a second runtime with a name listed before is flagged: choosing by that name gives the first', () => {
     put(root, '/usr/share/openxr/1/steam_copy.json', named('SteamVR', lib('/opt/steam2/steamxr.so')));
     const list = listRuntimes({ platform: linux(), ...quiet });
     const copy = list.find((r) => r.manifestPath === '/usr/share/openxr/1/steam_copy.json');
@@ -222,7 +222,7 @@ describe('createLoader({ runtime }): the application chooses the runtime for one
     put(root, '/opt/dev/dev.json', named('Dev', lib('/rt/dev.so')));
   });
 
-  it('#16: by name from listRuntimes() or by path; the plan, discover() and the log say the application chose it', () => {
+  it('by name from listRuntimes() or by path; the plan, discover() and the log say the application chose it', () => {
     const records: LogRecord[] = [];
     const platform = linux({ XR_RUNTIME_JSON: '/opt/dev/dev.json' });
     const byName = createLoader({ platform, runtime: 'Other runtime', ...quiet, onLog: (r) => records.push(r) });
@@ -244,7 +244,7 @@ describe('createLoader({ runtime }): the application chooses the runtime for one
     expect(createLoader({ platform, ...quiet }).planInstance({ runtimeExtensions: [] }).runtime).toMatchObject({ libraryPath: '/rt/dev.so', source: 'XR_RUNTIME_JSON' });
   });
 
-  it('#16: an unknown name is XR_ERROR_RUNTIME_UNAVAILABLE naming the runtimes there are; a non-string is a TypeError; a broken chosen manifest fails like a broken active one', () => {
+  it('an unknown name is XR_ERROR_RUNTIME_UNAVAILABLE naming the runtimes there are; a non-string is a TypeError; a broken chosen manifest fails like a broken active one', () => {
     const platform = linux();
     let error: unknown;
     try {

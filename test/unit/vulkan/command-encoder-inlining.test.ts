@@ -36,7 +36,7 @@ function inliningBudget(): number {
 }
 
 describe('CommandEncoder and V8 inlining', () => {
-  it('#14: the five recording methods fit V8\'s cumulative inlining budget together, so a loop recording all five kinds inlines every one', () => {
+  it('the five recording methods fit V8\'s cumulative inlining budget together, so a loop recording all five kinds inlines every one', () => {
     const lengths = Object.fromEntries(RECORDING_METHODS.map((m) => [m, bytecodeLength(m)]));
     const total = Object.values(lengths).reduce((a, b) => a + b, 0);
     const budget = inliningBudget();
