@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
@@ -56,6 +57,10 @@ export default defineConfig({
     // Native builds (test components, the addon) happen once, before any test file runs.
     globalSetup: ['test/setup/global-setup.ts'],
     reporters: ['default'],
+    // Two files at a time at least: vitest's default (one less than the cores) runs a 2-core
+    // machine's files one by one, while most of a file's time is spent waiting on child processes.
+    // The timing projects still run one file at a time.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // `npm test`: main and timing; `npm run test:all`: every project. Projects of one groupOrder
     // run together, the groups one after another.
     projects: [
