@@ -11,10 +11,13 @@
 # KHRONOS_LOADER_VK_KHRONOS_CURRENT at OUT/lib/libvulkan.so.1). The library path is printed last.
 # A build whose OUT already holds the library of this version is reused.
 #
-# The source comes through apt-get with a private configuration written under OUT (a deb-src list
-# of trixie, its own lists and cache: nothing system-wide changes), so apt checks the archive's
-# signature and the files' checksums. Where apt-get cannot be used (no apt, no keyring) the same
-# files are downloaded from deb.debian.org/debian/pool and checked against the SHA-256 sums below.
+# The Debian mirror is the machine's own: the first Debian archive URI in its apt sources
+# (/etc/apt/sources.list, /etc/apt/sources.list.d/*.list and *.sources), or KHRONOS_LOADER_DEBIAN_MIRROR
+# when set; no host is written in this repository. The source comes through apt-get with a private
+# configuration written under OUT (a deb-src list of trixie on that mirror, its own lists and cache:
+# nothing system-wide changes), so apt checks the archive's signature and the files' checksums.
+# Where apt-get cannot be used (no apt, no keyring) the same files are downloaded from that mirror's
+# pool and checked against the SHA-256 sums below.
 # Like Debian's rules, loader/generated is regenerated from the 1.4.309 registry (python3).
 # WSI (X11, XCB, Wayland) is off: the tests need no window system. Needs cmake, a C compiler and
 # python3 (Vulkan-Headers' CMake), about a minute on 2 cores.
@@ -22,7 +25,6 @@ set -euo pipefail
 
 VERSION=1.4.309.0
 DEBIAN_REVISION=1
-POOL=https://deb.debian.org/debian/pool/main/v/vulkan-loader
 declare -A SHA256=(
   ["vulkan-loader_${VERSION}-${DEBIAN_REVISION}.dsc"]=0f0c958cf579c47b6c8da0332bb37d8dbc86320561e1ce1275238f004f0a1063
   ["vulkan-loader_${VERSION}.orig.tar.xz"]=6e37284e5c8ef5f06cef273cc207f0b31cb3b63c1ea2875639e843b01da4e6d7
@@ -42,6 +44,52 @@ for tool in cmake cc; do
   command -v "$tool" >/dev/null || { echo "khronos-vulkan-loader: needs $tool" >&2; exit 1; }
 done
 
+# The first Debian archive in the machine's apt sources: a one-line `deb` entry or a deb822 stanza
+# (not `Enabled: no`) whose suites include a release codename or alias without a suffix (so the
+# security archive, whose suites are all `<codename>-security`, is passed over). Prints the URI.
+debian_mirror_from_apt_sources() {
+  local suite_re='^(buster|bullseye|bookworm|trixie|forky|duke|sid|oldoldstable|oldstable|stable|testing|unstable)$'
+  local file
+  for file in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+    [ -r "$file" ] || continue
+    if [[ "$file" == *.sources ]]; then
+      # deb822: stanzas separated by blank lines; fields Types, URIs, Suites, Enabled.
+      awk -v suite_re="$suite_re" '
+        function flush() {
+          if (types ~ /(^| )deb( |$)/ && enabled !~ /^(no|false)$/) {
+            n = split(suites, s, " ")
+            for (i = 1; i <= n; i++) if (s[i] ~ suite_re) { split(uris, u, " "); print u[1]; found = 1; exit }
+          }
+          types = ""; uris = ""; suites = ""; enabled = ""
+        }
+        /^[ \t]*#/ { next }
+        /^[ \t]*$/ { flush(); next }
+        /^[A-Za-z-]+:/ {
+          key = tolower($1); sub(/:$/, "", key); value = $0; sub(/^[^:]*:[ \t]*/, "", value)
+          if (key == "types") types = value; else if (key == "uris") uris = value
+          else if (key == "suites") suites = value; else if (key == "enabled") enabled = tolower(value)
+        }
+        END { if (!found) flush() }' "$file"
+    else
+      # One-line form: deb [options] URI suite component...
+      awk -v suite_re="$suite_re" '
+        $1 == "deb" {
+          i = 2
+          if ($i ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
+          if ($(i + 1) ~ suite_re) { print $i; exit }
+        }' "$file"
+    fi
+  done | head -1
+}
+
+mirror=${KHRONOS_LOADER_DEBIAN_MIRROR:-$(debian_mirror_from_apt_sources)}
+mirror=${mirror%/}
+if [ -z "$mirror" ]; then
+  echo "khronos-vulkan-loader: no Debian archive found in the apt sources; set KHRONOS_LOADER_DEBIAN_MIRROR to a Debian mirror's URI" >&2
+  exit 1
+fi
+pool="$mirror/pool/main/v/vulkan-loader"
+
 download="$out/download"
 rm -rf "$stamp" "$download"
 mkdir -p "$download"
@@ -50,7 +98,7 @@ orig="$download/vulkan-loader_${VERSION}.orig.tar.xz"
 fetch_with_apt() {
   local apt="$out/apt"
   mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
-  echo "deb-src http://deb.debian.org/debian trixie main" >"$apt/sources.list"
+  echo "deb-src $mirror trixie main" >"$apt/sources.list"
   local options=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
     -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o Debug::NoLocking=1)
   apt-get "${options[@]}" -qq update >&2 &&
@@ -60,15 +108,15 @@ fetch_with_apt() {
 fetch_from_pool() {
   local file
   for file in "${!SHA256[@]}"; do
-    curl -fsSL -o "$download/$file" "$POOL/$file"
+    curl -fsSL -o "$download/$file" "$pool/$file"
     echo "${SHA256[$file]}  $download/$file" | sha256sum -c --quiet - >&2
   done
 }
 
 if command -v apt-get >/dev/null && fetch_with_apt && [ -f "$orig" ]; then
-  echo "khronos-vulkan-loader: source from apt-get source (trixie)" >&2
+  echo "khronos-vulkan-loader: source from apt-get source (trixie, $mirror)" >&2
 else
-  echo "khronos-vulkan-loader: apt-get source unavailable; downloading from $POOL" >&2
+  echo "khronos-vulkan-loader: apt-get source unavailable; downloading from $pool" >&2
   fetch_from_pool
 fi
 # apt checked the files against the signed Sources index; check them against the pinned sums too.

@@ -9,9 +9,8 @@
 #   run.sh          .gpu-tests/run.sh NODE DRIVER_MANIFEST [vitest arguments...]: unpacks the payload
 #                   (into $KL_GPU_TESTS_DIR, default ${TMPDIR:-/tmp}/kl-gpu-tests) and runs the suites
 #                   with KHRONOS_LOADER_PREBUILT=1 (no build) and KHRONOS_LOADER_VK_DRIVER_JSON=DRIVER_MANIFEST.
-# Node itself is not in it: on the device machine it comes from ../shared/gpu/pack.sh's .gpu/
-# (`. .gpu/setup.sh` puts node on PATH and unpacks Debian's libvulkan1 1.3.239, which the
-# differential suites compare with). Builds what is missing or stale first (npm run build, the
+# Node itself is not in it: the device machine brings its own Node (>= 20) and Debian's libvulkan1
+# 1.3.239, which the differential suites compare with. Builds what is missing or stale first (npm run build, the
 # test/native CMake build, the Khronos loader), so run it here, on the machine with the compilers.
 #
 #   scripts/gpu-system-tests.sh

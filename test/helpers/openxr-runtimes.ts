@@ -1,6 +1,6 @@
 // The OpenXR runtimes the system suite runs on: the simulated runtime this package ships, and
-// Monado (the open-source runtime, built headless by scripts/build-monado.sh at a
-// pinned commit; docs/testing.md, 'Monado'). Each says what it is expected to do where real runtimes legitimately differ,
+// Monado (the open-source runtime, built headless by scripts/build-monado.sh, which CI
+// runs). Each says what it is expected to do where real runtimes legitimately differ,
 // so one suite states every other behaviour once for all of them.
 import type { FrameLoopMode } from '../../lib/openxr/api/frame-loop.js';
 import { monadoHeadlessEnv, monadoManifestPath as monadoManifestPathIn } from '../../lib/openxr/monado-headless.js';

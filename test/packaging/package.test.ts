@@ -3,7 +3,7 @@
 // prebuilt addon and run its CLI. The pack happens in a copy of the tree so this test never
 // disturbs the checkout's own build.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,9 +45,16 @@ describe('BUILD: the npm package', () => {
     copyTree(source);
     // What prepack does (the npm-scripts test checks it still is), run here so that `npm pack`
     // need not also run `prepare`, a second, unshipped source build: the TypeScript build and
-    // this machine's prebuild (scripts/prebuild.ts).
-    for (const script of ['build:ts', 'prebuild:host']) {
+    // this machine's prebuild (scripts/prebuild.ts). KHRONOS_LOADER_PACK_PREBUILDS=1 (CI, after
+    // npm run prebuild:all): the checkout's prebuilds/<host> is packed instead of building it again.
+    const prebuilt = process.env.KHRONOS_LOADER_PACK_PREBUILDS === '1';
+    for (const script of prebuilt ? ['build:ts'] : ['build:ts', 'prebuild:host']) {
       execFileSync(npm, ['run', script], { cwd: source, stdio: ['ignore', 'ignore', 'inherit'] });
+    }
+    if (prebuilt) {
+      const built = path.join(repoRoot, 'prebuilds', host);
+      if (!existsSync(path.join(built, 'khronos-loader.node'))) throw new Error(`KHRONOS_LOADER_PACK_PREBUILDS=1 but ${built} has no addon: run npm run prebuild:host (or prebuild:all) first`);
+      cpSync(built, path.join(source, 'prebuilds', host), { recursive: true });
     }
     const output = execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
       cwd: source,

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defaultRegistryDir, generate } from '../../scripts/generate.js';
+import { checkPinnedRegistries, defaultRegistryDir, generate, PINNED_REGISTRIES, PINNED_REGISTRY_DIR } from '../../scripts/generate.js';
 import { NATIVE_DIR, TS_DIR } from '../../scripts/generator/index.js';
 import { XR_COMMANDS, XR_CURRENT_API_VERSION, XR_EXTENSIONS, XrResult, xrResultName } from '../../lib/generated/openxr.js';
 import { VK_API_VERSION_1_4, VK_COMMANDS, VK_EXTENSIONS, VkResult, vkResultName } from '../../lib/generated/vulkan.js';
@@ -35,6 +35,16 @@ function probeFor(header: string, structs: readonly string[], values: readonly s
 }
 
 describe('registry code generator', () => {
+  it('GEN: the registries committed in scripts/registry have their pinned SHA-256, and the README lists them', () => {
+    expect(() => checkPinnedRegistries()).not.toThrow();
+    const readme = readFileSync(path.join(PINNED_REGISTRY_DIR, 'README.md'), 'utf8');
+    for (const [file, sha] of Object.entries(PINNED_REGISTRIES)) expect(readme, file).toContain(sha);
+    const edited = tempDir('khronos-registry-');
+    for (const file of Object.keys(PINNED_REGISTRIES)) writeFileSync(path.join(edited, file), readFileSync(path.join(PINNED_REGISTRY_DIR, file)));
+    writeFileSync(path.join(edited, 'vk.xml'), '\n', { flag: 'a' });
+    expect(() => checkPinnedRegistries(edited)).toThrow(/vk\.xml has SHA-256 [0-9a-f]{64}, pinned 82bc15ae/);
+  });
+
   it('GEN: committed output equals a fresh generation', (ctx) => {
     if (!existsSync(registryDir)) {
       skipOrFail(ctx, `registry folder ${registryDir} is absent: cannot regenerate`);
