@@ -357,7 +357,7 @@ function win32Checks(consumer: string): void {
     return `${report.rendered} frames rendered of ${report.frames} at ${report.hz} Hz, pass-through layer ${report.passthroughLayers}`;
   });
 
-  check('win32-x64: the native loader\'s OpenXR typed-API and log-bridge tests pass on the win32 prebuild (vitest under wine)', () => {
+  check('win32-x64: the native loader\'s OpenXR typed-API tests pass on the win32 prebuild (vitest under wine)', () => {
     // vitest's bundler for the Windows Node: rolldown's Windows binding, with the one DLL of its
     // imports wine 8.0 lacks (bcryptprimitives.dll's ProcessPrng, which Rust's std calls) built
     // from scripts/platforms/wine-bcryptprimitives.c beside it.
