@@ -43,7 +43,7 @@ export function namedRuleIds(files: readonly string[]): Map<string, string> {
 describe('docs/requirements.md', () => {
   const defined = definedRuleIds(readFileSync(path.join(repoRoot, 'docs', 'requirements.md'), 'utf8'));
 
-  it('defines every rule ID that a test, lib/, native/ or scripts/ names', () => {
+  it('ARCH: defines every rule ID that a test, lib/, native/ or scripts/ names', () => {
     const files = [
       ...filesUnder(path.join(repoRoot, 'test'), ['.ts', '.cc', '.h', '.c']),
       ...filesUnder(path.join(repoRoot, 'lib'), ['.ts']),
@@ -56,7 +56,7 @@ describe('docs/requirements.md', () => {
     expect(undefinedIds).toEqual([]);
   });
 
-  it('reads a table row as a definition and prose as none', () => {
+  it('ARCH: reads a table row as a definition and prose as none', () => {
     expect([...definedRuleIds('| XR-RD-1 | a rule | a source |\nXR-RD-2 is mentioned here\n| ID | rule |')]).toEqual(['XR-RD-1']);
   });
 });
