@@ -1,0 +1,70 @@
+// The one error-code scheme of the package (docs/usage.md, "Errors"): every error it throws has a
+// string `code`. Package errors use the KL_ codes below; an API's own failures (OpenXrError,
+// VulkanError) carry the result's name as their code (e.g. 'XR_ERROR_SESSION_NOT_RUNNING').
+
+/** Codes of the errors the package itself raises (API results use their XrResult/VkResult name). */
+export type PackageErrorCode =
+  /** A wrong argument: its name, what it needs and what it got are in the message. */
+  | 'KL_INVALID_ARGUMENT'
+  /** A call made in the wrong state (a command buffer not recording, memory bound twice, …). */
+  | 'KL_INVALID_STATE'
+  /** A handle used after it (or its parent) was destroyed. */
+  | 'KL_HANDLE_DESTROYED'
+  /** A shared library that could not be loaded, or a symbol it lacks (`path`, `symbol`, `reason`). */
+  | 'KL_LIBRARY_ERROR'
+  /** No native addon for this platform (neither a local build nor a prebuild). */
+  | 'KL_NO_PREBUILD'
+  /** A Windows registry key that exists but cannot be read. */
+  | 'KL_REGISTRY_ERROR';
+
+/** A wrong argument (type, range, unsafe integer): `argument` names it. */
+export class InvalidArgumentError extends TypeError {
+  readonly code = 'KL_INVALID_ARGUMENT' as const;
+  /** The argument's name as the caller wrote it (e.g. "options.size"), or undefined where the message says it. */
+  readonly argument: string | undefined;
+  constructor(message: string, argument?: string) {
+    super(message);
+    this.name = 'InvalidArgumentError';
+    this.argument = argument;
+  }
+}
+
+/** A call that is valid by its arguments but not in the object's current state. */
+export class InvalidStateError extends Error {
+  readonly code = 'KL_INVALID_STATE' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidStateError';
+  }
+}
+
+/** How a value is shown in an error message: short, and never a thrown error itself. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'number') return Number.isSafeInteger(value) || !Number.isInteger(value) ? String(value) : `${value} (not a safe integer)`;
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value === 'object') return `an object (${(value as object).constructor?.name ?? 'Object'})`;
+  return typeof value;
+}
+
+/**
+ * An integer argument in [min, max]: a number must be a safe integer (beyond 2^53 a number no longer
+ * holds every integer, so an unsafe one is named as such: pass a bigint); a bigint is range-checked.
+ */
+export function requireInteger(value: unknown, argument: string, min: number | bigint, max: number | bigint): number | bigint {
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value)) throw new InvalidArgumentError(`${argument} must be an integer in [${min}, ${max}], got ${describeValue(value)}`, argument);
+    if (!Number.isSafeInteger(value)) {
+      throw new InvalidArgumentError(`${argument} is ${value}, beyond Number.MAX_SAFE_INTEGER (2^53 - 1), where a number cannot hold every integer: pass a bigint`, argument);
+    }
+    if (value < min || value > max) throw new InvalidArgumentError(`${argument} must be in [${min}, ${max}], got ${value}`, argument);
+    return value;
+  }
+  if (typeof value === 'bigint') {
+    if (value < BigInt(min) || value > BigInt(max)) throw new InvalidArgumentError(`${argument} must be in [${min}, ${max}], got ${value}n`, argument);
+    return value;
+  }
+  throw new InvalidArgumentError(`${argument} must be an integer in [${min}, ${max}], got ${describeValue(value)}`, argument);
+}
