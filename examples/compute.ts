@@ -10,26 +10,19 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createLoader, VK_API_VERSION_1_1, type Instance } from 'khronos-loader/vulkan';
+import {
+  createLoader,
+  AccessFlags,
+  BufferUsageFlags,
+  DescriptorType,
+  MemoryPropertyFlags,
+  PipelineStageFlags,
+  QueueFlags,
+  ShaderStageFlags,
+  VK_API_VERSION_1_1,
+  type Instance,
+} from 'khronos-loader/vulkan';
 
-// Vulkan enum values this example uses (VkBufferUsageFlagBits, VkMemoryPropertyFlagBits, ...).
-const USAGE_TRANSFER_SRC = 0x1;
-const USAGE_TRANSFER_DST = 0x2;
-const USAGE_STORAGE_BUFFER = 0x20;
-const MEMORY_DEVICE_LOCAL = 0x1;
-const MEMORY_HOST_VISIBLE = 0x2;
-const MEMORY_HOST_COHERENT = 0x4;
-const DESCRIPTOR_STORAGE_BUFFER = 7;
-const STAGE_COMPUTE = 0x20;
-const QUEUE_COMPUTE = 0x2;
-const PIPELINE_STAGE_TRANSFER = 0x1000;
-const PIPELINE_STAGE_COMPUTE = 0x800;
-const PIPELINE_STAGE_HOST = 0x4000;
-const ACCESS_SHADER_READ = 0x20;
-const ACCESS_SHADER_WRITE = 0x40;
-const ACCESS_TRANSFER_READ = 0x800;
-const ACCESS_TRANSFER_WRITE = 0x1000;
-const ACCESS_HOST_READ = 0x2000;
 const WORKGROUP_SIZE = 256; // local_size_x in saxpy.comp
 
 export interface SaxpyOptions {
@@ -66,7 +59,7 @@ export async function runSaxpy(instance: Instance, options: SaxpyOptions = {}): 
 
   const physicalDevice = instance.enumeratePhysicalDevices()[0];
   if (physicalDevice === undefined) throw new Error('no Vulkan physical device');
-  const family = physicalDevice.queueFamilies.findIndex((f) => (f.queueFlags & QUEUE_COMPUTE) !== 0);
+  const family = physicalDevice.queueFamilies.findIndex((f) => (f.queueFlags & QueueFlags.COMPUTE) !== 0);
   const device = physicalDevice.createDevice({ queueCreateInfos: [{ queueFamilyIndex: family, queuePriorities: [1] }] });
   try {
     const queue = device.queue(family, 0);
@@ -76,15 +69,15 @@ export async function runSaxpy(instance: Instance, options: SaxpyOptions = {}): 
       const buffer = device.createBuffer({ size, usage });
       const { size: need, memoryTypeBits } = buffer.memoryRequirements;
       let type = physicalDevice.findMemoryType(memoryTypeBits, flags);
-      if (type < 0 && flags === MEMORY_DEVICE_LOCAL) type = physicalDevice.findMemoryType(memoryTypeBits, 0);
+      if (type < 0 && flags === MemoryPropertyFlags.DEVICE_LOCAL) type = physicalDevice.findMemoryType(memoryTypeBits, 0);
       if (type < 0) throw new Error(`no memory type with flags ${flags}`);
       const memory = device.allocateMemory(need, type);
       buffer.bindMemory(memory);
       return { buffer, memory };
     };
-    const x = storage(bytes, USAGE_STORAGE_BUFFER | USAGE_TRANSFER_DST, MEMORY_DEVICE_LOCAL);
-    const y = storage(bytes, USAGE_STORAGE_BUFFER | USAGE_TRANSFER_DST | USAGE_TRANSFER_SRC, MEMORY_DEVICE_LOCAL);
-    const staging = storage(2 * bytes, USAGE_TRANSFER_SRC | USAGE_TRANSFER_DST, MEMORY_HOST_VISIBLE | MEMORY_HOST_COHERENT);
+    const x = storage(bytes, BufferUsageFlags.STORAGE_BUFFER | BufferUsageFlags.TRANSFER_DST, MemoryPropertyFlags.DEVICE_LOCAL);
+    const y = storage(bytes, BufferUsageFlags.STORAGE_BUFFER | BufferUsageFlags.TRANSFER_DST | BufferUsageFlags.TRANSFER_SRC, MemoryPropertyFlags.DEVICE_LOCAL);
+    const staging = storage(2 * bytes, BufferUsageFlags.TRANSFER_SRC | BufferUsageFlags.TRANSFER_DST, MemoryPropertyFlags.HOST_VISIBLE | MemoryPropertyFlags.HOST_COHERENT);
 
     // Inputs, written straight into the mapped staging memory.
     const mapping = staging.memory.map();
@@ -97,16 +90,16 @@ export async function runSaxpy(instance: Instance, options: SaxpyOptions = {}): 
     const expected = new Float32Array(hostY);
 
     const setLayout = device.createDescriptorSetLayout([
-      { binding: 0, descriptorType: DESCRIPTOR_STORAGE_BUFFER, stageFlags: STAGE_COMPUTE },
-      { binding: 1, descriptorType: DESCRIPTOR_STORAGE_BUFFER, stageFlags: STAGE_COMPUTE },
+      { binding: 0, descriptorType: DescriptorType.STORAGE_BUFFER, stageFlags: ShaderStageFlags.COMPUTE },
+      { binding: 1, descriptorType: DescriptorType.STORAGE_BUFFER, stageFlags: ShaderStageFlags.COMPUTE },
     ]);
-    const pool = device.createDescriptorPool(1, [{ type: DESCRIPTOR_STORAGE_BUFFER, descriptorCount: 2 }]);
+    const pool = device.createDescriptorPool(1, [{ type: DescriptorType.STORAGE_BUFFER, descriptorCount: 2 }]);
     const set = pool.allocateSet(setLayout);
     set.writeBuffers([
-      { binding: 0, descriptorType: DESCRIPTOR_STORAGE_BUFFER, buffer: x.buffer },
-      { binding: 1, descriptorType: DESCRIPTOR_STORAGE_BUFFER, buffer: y.buffer },
+      { binding: 0, descriptorType: DescriptorType.STORAGE_BUFFER, buffer: x.buffer },
+      { binding: 1, descriptorType: DescriptorType.STORAGE_BUFFER, buffer: y.buffer },
     ]);
-    const layout = device.createPipelineLayout([setLayout], [{ stageFlags: STAGE_COMPUTE, offset: 0, size: 8 }]);
+    const layout = device.createPipelineLayout([setLayout], [{ stageFlags: ShaderStageFlags.COMPUTE, offset: 0, size: 8 }]);
     const module = device.createShaderModule(saxpySpirv());
     const pipeline = device.createComputePipeline({ layout, module });
     module.destroy(); // the pipeline keeps what it needs
@@ -122,23 +115,23 @@ export async function runSaxpy(instance: Instance, options: SaxpyOptions = {}): 
       .begin(1)
       .copyBuffer(staging.buffer, x.buffer, bytes, 0, 0)
       .copyBuffer(staging.buffer, y.buffer, bytes, bytes, 0)
-      .pipelineBarrier(PIPELINE_STAGE_TRANSFER, PIPELINE_STAGE_COMPUTE, ACCESS_TRANSFER_WRITE, ACCESS_SHADER_READ | ACCESS_SHADER_WRITE)
+      .pipelineBarrier(PipelineStageFlags.TRANSFER, PipelineStageFlags.COMPUTE_SHADER, AccessFlags.TRANSFER_WRITE, AccessFlags.SHADER_READ | AccessFlags.SHADER_WRITE)
       .end();
     const compute = commandPool.allocateCommandBuffer();
     compute
       .begin()
       .bindPipeline(pipeline)
       .bindDescriptorSet(layout, set)
-      .pushConstants(layout, STAGE_COMPUTE, 0, params)
+      .pushConstants(layout, ShaderStageFlags.COMPUTE, 0, params)
       .dispatch(groups)
-      .pipelineBarrier(PIPELINE_STAGE_COMPUTE, PIPELINE_STAGE_COMPUTE, ACCESS_SHADER_WRITE, ACCESS_SHADER_READ | ACCESS_SHADER_WRITE)
+      .pipelineBarrier(PipelineStageFlags.COMPUTE_SHADER, PipelineStageFlags.COMPUTE_SHADER, AccessFlags.SHADER_WRITE, AccessFlags.SHADER_READ | AccessFlags.SHADER_WRITE)
       .end();
     const download = commandPool.allocateCommandBuffer();
     download
       .begin(1)
-      .pipelineBarrier(PIPELINE_STAGE_COMPUTE, PIPELINE_STAGE_TRANSFER, ACCESS_SHADER_WRITE, ACCESS_TRANSFER_READ)
+      .pipelineBarrier(PipelineStageFlags.COMPUTE_SHADER, PipelineStageFlags.TRANSFER, AccessFlags.SHADER_WRITE, AccessFlags.TRANSFER_READ)
       .copyBuffer(y.buffer, staging.buffer, bytes, 0, bytes)
-      .pipelineBarrier(PIPELINE_STAGE_TRANSFER, PIPELINE_STAGE_HOST, ACCESS_TRANSFER_WRITE, ACCESS_HOST_READ)
+      .pipelineBarrier(PipelineStageFlags.TRANSFER, PipelineStageFlags.HOST, AccessFlags.TRANSFER_WRITE, AccessFlags.HOST_READ)
       .end();
 
     const fence = device.createFence();

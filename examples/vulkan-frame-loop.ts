@@ -8,11 +8,10 @@
 //
 // Point XR_RUNTIME_JSON at another runtime to run there; VK_DRIVER_FILES picks the Vulkan driver.
 import { createLoader, drainSubmittedPixels, runFrameLoop, simulatedRuntime, VIEW_FLOATS, type ProjectionLayer, type Swapchain } from 'khronos-loader/openxr';
-import { createLoader as createVulkanLoader, provideProcessVulkanLoader, publishVulkanPlan, ACCESS, PIPELINE_STAGE, type ImageBarrier } from 'khronos-loader/vulkan';
+import { createLoader as createVulkanLoader, provideProcessVulkanLoader, publishVulkanPlan, AccessFlags, Format, PipelineStageFlags, type ImageBarrier } from 'khronos-loader/vulkan';
 
 process.env.XR_RUNTIME_JSON ??= simulatedRuntime();
 
-const VK_FORMAT_R8G8B8A8_UNORM = 37;
 const SIZE = 256;
 
 // Before the runtime is loaded: this package's loader becomes the process's libvulkan.so.1, so a
@@ -30,7 +29,7 @@ console.log(`Vulkan device: ${vulkan.physicalDevice.properties.deviceName}`);
 const session = instance.createSession(system, { graphics: { vulkan } });
 const local = session.createReferenceSpace('local');
 
-const format = session.swapchainFormats().includes(VK_FORMAT_R8G8B8A8_UNORM) ? VK_FORMAT_R8G8B8A8_UNORM : (session.swapchainFormats()[0] as number);
+const format = session.swapchainFormats().includes(Format.R8G8B8A8_UNORM) ? Format.R8G8B8A8_UNORM : (session.swapchainFormats()[0] as number);
 const eyes: Swapchain[] = [0, 1].map(() => session.createSwapchain({ format, width: SIZE, height: SIZE, usage: ['color-attachment', 'transfer-dst'] }));
 
 // Everything the frame loop touches is made here, once: it allocates nothing per frame.
@@ -52,18 +51,18 @@ const slots = [0, 1, 2].map(() => ({ commandBuffer: pool.allocateCommandBuffer()
 const toTransferDst: ImageBarrier = {
   oldLayout: 'color-attachment-optimal',
   newLayout: 'transfer-dst-optimal',
-  srcStageMask: PIPELINE_STAGE.COLOR_ATTACHMENT_OUTPUT,
-  dstStageMask: PIPELINE_STAGE.TRANSFER,
-  srcAccessMask: ACCESS.COLOR_ATTACHMENT_WRITE,
-  dstAccessMask: ACCESS.TRANSFER_WRITE,
+  srcStageMask: PipelineStageFlags.COLOR_ATTACHMENT_OUTPUT,
+  dstStageMask: PipelineStageFlags.TRANSFER,
+  srcAccessMask: AccessFlags.COLOR_ATTACHMENT_WRITE,
+  dstAccessMask: AccessFlags.TRANSFER_WRITE,
 };
 const toColorAttachment: ImageBarrier = {
   oldLayout: 'transfer-dst-optimal',
   newLayout: 'color-attachment-optimal',
-  srcStageMask: PIPELINE_STAGE.TRANSFER,
-  dstStageMask: PIPELINE_STAGE.COLOR_ATTACHMENT_OUTPUT,
-  srcAccessMask: ACCESS.TRANSFER_WRITE,
-  dstAccessMask: ACCESS.COLOR_ATTACHMENT_WRITE,
+  srcStageMask: PipelineStageFlags.TRANSFER,
+  dstStageMask: PipelineStageFlags.COLOR_ATTACHMENT_OUTPUT,
+  srcAccessMask: AccessFlags.TRANSFER_WRITE,
+  dstAccessMask: AccessFlags.COLOR_ATTACHMENT_WRITE,
 };
 let frameNumber = 0;
 

@@ -1,5 +1,5 @@
 // `khronos-loader/vulkan`: the Vulkan registry's constants (result codes, structure types,
-// extensions, API versions). Layer and driver discovery and the Vulkan call chain build on these.
+// extensions, API versions, the enums and flags of the typed API). Layer and driver discovery and the Vulkan call chain build on these.
 export {
   VK_API_VERSION_1_0,
   VK_API_VERSION_1_1,
@@ -14,9 +14,27 @@ export {
   vkMakeApiVersion,
   vkResultName,
   vkStructureTypeName,
+  vkVersionParts,
+  vkVersionString,
   type VkExtensionName,
   type VkResultName,
   type VkStructureTypeName,
+  type VkVersionParts,
+  // The enums and flags the typed API takes and answers, by name (BufferUsageFlags.STORAGE_BUFFER, ...).
+  AccessFlags,
+  BufferUsageFlags,
+  CommandPoolCreateFlags,
+  DebugUtilsMessageSeverityFlagsEXT,
+  DebugUtilsMessageTypeFlagsEXT,
+  DescriptorType,
+  Format,
+  ImageLayout,
+  MemoryHeapFlags,
+  MemoryPropertyFlags,
+  PhysicalDeviceType,
+  PipelineStageFlags,
+  QueueFlags,
+  ShaderStageFlags,
 } from '../generated/vulkan.js';
 
 // Discovery and the pre-instance loader surface (docs/usage.md, 'Vulkan discovery').

@@ -20,7 +20,7 @@ export const SWAPCHAIN_USAGE = {
 export type SwapchainUsageName = keyof typeof SWAPCHAIN_USAGE;
 
 export interface SwapchainCreateOptions {
-  /** A VkFormat the session offers (session.swapchainFormats()). */
+  /** A VkFormat the session offers (one of session.swapchainFormats(); Format.R8G8B8A8_UNORM from khronos-loader/vulkan names them). */
   readonly format: number;
   readonly width: number;
   readonly height: number;

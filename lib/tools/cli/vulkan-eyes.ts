@@ -15,7 +15,8 @@ import { VIEW_FLOATS } from '../../openxr/api/types.js';
 import type { VulkanGraphics } from '../../openxr/vulkan/graphics.js';
 import type { CommandBuffer } from '../../vulkan/api/commands.js';
 import type { DescriptorSet, Fence, PipelineLayout, ComputePipeline } from '../../vulkan/api/device-objects.js';
-import { ACCESS, PIPELINE_STAGE, type Image } from '../../vulkan/api/image.js';
+import { AccessFlags, PipelineStageFlags } from '../../generated/vulkan.js';
+import type { Image } from '../../vulkan/api/image.js';
 import type { ImageBarrier } from '../../vulkan/api/commands.js';
 
 /** VkFormats whose bytes are the clear colour's, rounded: the renderer asks for one of these. */
@@ -49,18 +50,18 @@ const GROUP_SIZE = 8; // local_size_x and _y in eye-pattern.comp
 const toGeneral: ImageBarrier = {
   oldLayout: 'color-attachment-optimal',
   newLayout: 'general',
-  srcStageMask: PIPELINE_STAGE.COLOR_ATTACHMENT_OUTPUT,
-  dstStageMask: PIPELINE_STAGE.COMPUTE_SHADER,
-  srcAccessMask: ACCESS.COLOR_ATTACHMENT_WRITE,
-  dstAccessMask: ACCESS.SHADER_WRITE,
+  srcStageMask: PipelineStageFlags.COLOR_ATTACHMENT_OUTPUT,
+  dstStageMask: PipelineStageFlags.COMPUTE_SHADER,
+  srcAccessMask: AccessFlags.COLOR_ATTACHMENT_WRITE,
+  dstAccessMask: AccessFlags.SHADER_WRITE,
 };
 const generalToAttachment: ImageBarrier = {
   oldLayout: 'general',
   newLayout: 'color-attachment-optimal',
-  srcStageMask: PIPELINE_STAGE.COMPUTE_SHADER,
-  dstStageMask: PIPELINE_STAGE.COLOR_ATTACHMENT_OUTPUT,
-  srcAccessMask: ACCESS.SHADER_WRITE,
-  dstAccessMask: ACCESS.COLOR_ATTACHMENT_WRITE | ACCESS.COLOR_ATTACHMENT_READ,
+  srcStageMask: PipelineStageFlags.COMPUTE_SHADER,
+  dstStageMask: PipelineStageFlags.COLOR_ATTACHMENT_OUTPUT,
+  srcAccessMask: AccessFlags.SHADER_WRITE,
+  dstAccessMask: AccessFlags.COLOR_ATTACHMENT_WRITE | AccessFlags.COLOR_ATTACHMENT_READ,
 };
 
 /** The compute path's objects: one descriptor set per swapchain image, per eye. */
@@ -76,19 +77,19 @@ interface ComputeEyes {
 export const toAttachment: ImageBarrier = {
   oldLayout: 'transfer-dst-optimal',
   newLayout: 'color-attachment-optimal',
-  srcStageMask: PIPELINE_STAGE.TRANSFER,
-  dstStageMask: PIPELINE_STAGE.COLOR_ATTACHMENT_OUTPUT,
-  srcAccessMask: ACCESS.TRANSFER_WRITE,
-  dstAccessMask: ACCESS.COLOR_ATTACHMENT_WRITE | ACCESS.COLOR_ATTACHMENT_READ,
+  srcStageMask: PipelineStageFlags.TRANSFER,
+  dstStageMask: PipelineStageFlags.COLOR_ATTACHMENT_OUTPUT,
+  srcAccessMask: AccessFlags.TRANSFER_WRITE,
+  dstAccessMask: AccessFlags.COLOR_ATTACHMENT_WRITE | AccessFlags.COLOR_ATTACHMENT_READ,
 };
 // XR_KHR_vulkan_enable2: a waited image is in COLOR_ATTACHMENT_OPTIMAL; the clear needs TRANSFER_DST.
 export const toTransfer: ImageBarrier = {
   oldLayout: 'color-attachment-optimal',
   newLayout: 'transfer-dst-optimal',
-  srcStageMask: PIPELINE_STAGE.COLOR_ATTACHMENT_OUTPUT,
-  dstStageMask: PIPELINE_STAGE.TRANSFER,
-  srcAccessMask: ACCESS.COLOR_ATTACHMENT_WRITE,
-  dstAccessMask: ACCESS.TRANSFER_WRITE,
+  srcStageMask: PipelineStageFlags.COLOR_ATTACHMENT_OUTPUT,
+  dstStageMask: PipelineStageFlags.TRANSFER,
+  srcAccessMask: AccessFlags.COLOR_ATTACHMENT_WRITE,
+  dstAccessMask: AccessFlags.TRANSFER_WRITE,
 };
 
 export interface EyeRendererTimes {

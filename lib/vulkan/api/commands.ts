@@ -1,6 +1,7 @@
 // Command pools, command buffers and queues. Recording and submission check their arguments and
 // pass numbers and kept handles to the native side: no JavaScript objects are created per call.
 import { VulkanError } from '../errors.js';
+import type { AccessFlags, PipelineStageFlags, ShaderStageFlags } from '../../generated/vulkan.js';
 import {
   VulkanBuffer,
   checkSize as size,
@@ -123,8 +124,8 @@ export class CommandBuffer extends DeviceChild {
     return this;
   }
 
-  /** vkCmdPushConstants: `data`'s bytes at `offset` (stageFlags: VkShaderStageFlags, COMPUTE = 0x20). */
-  pushConstants(layout: PipelineLayout, stageFlags: number, offset: number, data: ArrayBufferView): this {
+  /** vkCmdPushConstants: `data`'s bytes at `offset` (stageFlags: VkShaderStageFlags, e.g. ShaderStageFlags.COMPUTE). */
+  pushConstants(layout: PipelineLayout, stageFlags: ShaderStageFlags, offset: number, data: ArrayBufferView): this {
     const l = usable('layout', layout, PipelineLayout);
     uint('stageFlags', stageFlags);
     uint('offset', offset);
@@ -145,8 +146,8 @@ export class CommandBuffer extends DeviceChild {
     return this;
   }
 
-  /** vkCmdPipelineBarrier with one global VkMemoryBarrier. */
-  pipelineBarrier(srcStageMask: number, dstStageMask: number, srcAccessMask: number, dstAccessMask: number): this {
+  /** vkCmdPipelineBarrier with one global VkMemoryBarrier (masks: PipelineStageFlags, AccessFlags). */
+  pipelineBarrier(srcStageMask: PipelineStageFlags, dstStageMask: PipelineStageFlags, srcAccessMask: AccessFlags, dstAccessMask: AccessFlags): this {
     checkMemoryBarrierMasks(srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
     this.live();
     this.#n.cmdPipelineBarrier(this.handle, srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
@@ -215,22 +216,22 @@ export class CommandBuffer extends DeviceChild {
 // imageBarrier's words, reused (recording allocates nothing).
 const BARRIER_WORDS = new Uint32Array(IMAGE_BARRIER_WORDS);
 
-/** An image layout transition (VkImageMemoryBarrier; the stage and access masks are VkPipelineStageFlags / VkAccessFlags, see PIPELINE_STAGE and ACCESS). */
+/** An image layout transition (VkImageMemoryBarrier; the stage and access masks are VkPipelineStageFlags / VkAccessFlags: PipelineStageFlags and AccessFlags). */
 export interface ImageBarrier {
   readonly oldLayout: ImageLayoutName;
   readonly newLayout: ImageLayoutName;
-  readonly srcStageMask: number;
-  readonly dstStageMask: number;
-  readonly srcAccessMask?: number;
-  readonly dstAccessMask?: number;
+  readonly srcStageMask: PipelineStageFlags;
+  readonly dstStageMask: PipelineStageFlags;
+  readonly srcAccessMask?: AccessFlags;
+  readonly dstAccessMask?: AccessFlags;
   readonly baseArrayLayer?: number;
   readonly layerCount?: number;
 }
 
 export interface SubmitSemaphores {
   readonly wait?: Semaphore;
-  /** VkPipelineStageFlags the wait applies to (default ALL_COMMANDS = 0x10000). */
-  readonly waitStage?: number;
+  /** VkPipelineStageFlags the wait applies to (default PipelineStageFlags.ALL_COMMANDS). */
+  readonly waitStage?: PipelineStageFlags;
   readonly signal?: Semaphore;
 }
 

@@ -8,6 +8,7 @@ import { VulkanError } from '../errors.js';
 import { vulkanCompute, type DeviceChildKind, type NativeVulkanCompute } from '../native/addon.js';
 import { toVulkanError, withVulkanErrors } from '../errors.js';
 import { IMAGE_LAYOUTS, type Image, type ImageLayoutName } from './image.js';
+import type { BufferUsageFlags, DescriptorType, ShaderStageFlags } from '../../generated/vulkan.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 const VK_ERROR_MEMORY_MAP_FAILED = -5;
@@ -32,7 +33,7 @@ export function checkSize(name: string, v: unknown): asserts v is number | bigin
 
 /** What a child needs of its device (the Device class implements it). */
 export interface DeviceOwner {
-  /** The VkDevice; throws VulkanError when the device is destroyed. */
+  /** @internal The VkDevice; throws VulkanError when the device is destroyed. */
   readonly liveHandle: bigint;
   readonly isDestroyed: boolean;
   /** @internal */
@@ -195,8 +196,8 @@ export class DeviceMemory extends SimpleChild {
 
 export interface BufferCreateOptions {
   readonly size: number | bigint;
-  /** VkBufferUsageFlags, e.g. STORAGE_BUFFER (0x20) | TRANSFER_SRC (0x1) | TRANSFER_DST (0x2). */
-  readonly usage: number;
+  /** VkBufferUsageFlags, e.g. BufferUsageFlags.STORAGE_BUFFER | BufferUsageFlags.TRANSFER_DST. */
+  readonly usage: BufferUsageFlags;
 }
 
 /** A VkBuffer. Not called `Buffer`: a named or `import *` import would shadow Node's global Buffer. */
@@ -251,11 +252,11 @@ export class ShaderModule extends SimpleChild {
 
 export interface DescriptorSetLayoutBinding {
   readonly binding: number;
-  /** VkDescriptorType, e.g. STORAGE_BUFFER = 7 */
-  readonly descriptorType: number;
+  /** VkDescriptorType, e.g. DescriptorType.STORAGE_BUFFER */
+  readonly descriptorType: DescriptorType;
   readonly descriptorCount?: number;
-  /** VkShaderStageFlags, e.g. COMPUTE = 0x20 */
-  readonly stageFlags: number;
+  /** VkShaderStageFlags, e.g. ShaderStageFlags.COMPUTE */
+  readonly stageFlags: ShaderStageFlags;
 }
 
 export class DescriptorSetLayout extends SimpleChild {
@@ -279,7 +280,8 @@ export class DescriptorSetLayout extends SimpleChild {
 
 export interface DescriptorBufferWrite {
   readonly binding: number;
-  readonly descriptorType: number;
+  /** VkDescriptorType: DescriptorType.STORAGE_BUFFER, UNIFORM_BUFFER, ... */
+  readonly descriptorType: DescriptorType;
   readonly buffer: VulkanBuffer;
   readonly offset?: number | bigint;
   readonly range?: number | bigint;
@@ -324,8 +326,8 @@ export class ImageView extends SimpleChild {
 /** One image descriptor: `view` in the layout it will be in when the set is used. */
 export interface DescriptorImageWrite {
   readonly binding: number;
-  /** VkDescriptorType: STORAGE_IMAGE 3, SAMPLED_IMAGE 2. */
-  readonly descriptorType: number;
+  /** VkDescriptorType: DescriptorType.STORAGE_IMAGE, SAMPLED_IMAGE, ... */
+  readonly descriptorType: DescriptorType;
   readonly view: ImageView;
   readonly layout: ImageLayoutName;
 }
@@ -382,10 +384,10 @@ export class DescriptorPool extends SimpleChild {
   protected readonly kind = 'VkDescriptorPool';
   protected readonly nativeKind = 'descriptorPool';
   /** @internal */
-  constructor(device: DeviceOwner, maxSets: number, poolSizes: readonly { readonly type: number; readonly descriptorCount: number }[]) {
+  constructor(device: DeviceOwner, maxSets: number, poolSizes: readonly DescriptorPoolSize[]) {
     checkUint('maxSets', maxSets);
     if (!Array.isArray(poolSizes)) throw new TypeError('poolSizes must be an array');
-    const flat = poolSizes.map((p: { readonly type: number; readonly descriptorCount: number }, i) => {
+    const flat = poolSizes.map((p: DescriptorPoolSize, i) => {
       if (typeof p !== 'object' || p === null) throw new TypeError(`poolSizes[${i}] must be an object`);
       checkUint(`poolSizes[${i}].type`, p.type);
       checkUint(`poolSizes[${i}].descriptorCount`, p.descriptorCount);
@@ -415,8 +417,16 @@ export class DescriptorPool extends SimpleChild {
   }
 }
 
+/** A VkDescriptorPoolSize: how many descriptors of one type a pool holds. */
+export interface DescriptorPoolSize {
+  /** VkDescriptorType, e.g. DescriptorType.STORAGE_BUFFER */
+  readonly type: DescriptorType;
+  readonly descriptorCount: number;
+}
+
 export interface PushConstantRange {
-  readonly stageFlags: number;
+  /** VkShaderStageFlags, e.g. ShaderStageFlags.COMPUTE */
+  readonly stageFlags: ShaderStageFlags;
   readonly offset: number;
   readonly size: number;
 }

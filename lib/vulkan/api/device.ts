@@ -15,6 +15,7 @@ import {
   Semaphore,
   ShaderModule,
   type BufferCreateOptions,
+  type DescriptorPoolSize,
   type DescriptorSetLayoutBinding,
   type DeviceChild,
   type DeviceOwner,
@@ -23,6 +24,7 @@ import {
 import { VulkanError, withVulkanErrors } from '../errors.js';
 import { Image } from './image.js';
 import { vulkanCompute } from '../native/addon.js';
+import type { CommandPoolCreateFlags } from '../../generated/vulkan.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 
@@ -203,7 +205,7 @@ export class Device implements DeviceOwner {
   }
 
   /** vkCreateDescriptorPool (sets can be freed one by one). */
-  createDescriptorPool(maxSets: number, poolSizes: readonly { readonly type: number; readonly descriptorCount: number }[]): DescriptorPool {
+  createDescriptorPool(maxSets: number, poolSizes: readonly DescriptorPoolSize[]): DescriptorPool {
     this.liveHandle;
     return new DescriptorPool(this, maxSets, poolSizes);
   }
@@ -218,8 +220,8 @@ export class Device implements DeviceOwner {
     return new ComputePipeline(this, options);
   }
 
-  /** vkCreateCommandPool for a queue family (its buffers can be reset one by one). */
-  createCommandPool(queueFamilyIndex: number, flags = 0): CommandPool {
+  /** vkCreateCommandPool for a queue family (its buffers can be reset one by one; flags: CommandPoolCreateFlags). */
+  createCommandPool(queueFamilyIndex: number, flags: CommandPoolCreateFlags = 0): CommandPool {
     this.liveHandle;
     if (!this.#queueCounts.has(queueFamilyIndex)) throw new TypeError(`createCommandPool: the device was created with no queue of family ${String(queueFamilyIndex)}`);
     return new CommandPool(this, queueFamilyIndex, flags);

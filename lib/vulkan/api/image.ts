@@ -2,6 +2,7 @@
 // (layout transitions, clears) but never destroys it; it is unusable (VulkanError) once its owner
 // or its device is gone.
 import { VulkanError } from '../errors.js';
+import { AccessFlags, PipelineStageFlags } from '../../generated/vulkan.js';
 import type { DeviceOwner } from './device-objects.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
@@ -17,23 +18,10 @@ export const IMAGE_LAYOUTS = {
 } as const;
 export type ImageLayoutName = keyof typeof IMAGE_LAYOUTS;
 
-/** VkPipelineStageFlagBits and VkAccessFlagBits a frame's barriers use. */
-export const PIPELINE_STAGE = {
-  TOP_OF_PIPE: 0x1,
-  COMPUTE_SHADER: 0x800,
-  COLOR_ATTACHMENT_OUTPUT: 0x400,
-  TRANSFER: 0x1000,
-  BOTTOM_OF_PIPE: 0x2000,
-  ALL_COMMANDS: 0x10000,
-} as const;
-export const ACCESS = {
-  SHADER_READ: 0x20,
-  SHADER_WRITE: 0x40,
-  COLOR_ATTACHMENT_READ: 0x80,
-  COLOR_ATTACHMENT_WRITE: 0x100,
-  TRANSFER_READ: 0x800,
-  TRANSFER_WRITE: 0x1000,
-} as const;
+/** @deprecated The same values under the names of every other Vulkan constant: use PipelineStageFlags. */
+export const PIPELINE_STAGE = PipelineStageFlags;
+/** @deprecated The same values under the names of every other Vulkan constant: use AccessFlags. */
+export const ACCESS = AccessFlags;
 
 /** What an image's owner tells it: whether it is still there, and its name for errors. */
 export interface ImageOwner {
@@ -42,7 +30,7 @@ export interface ImageOwner {
 }
 
 export interface ImageInfo {
-  /** VkFormat */
+  /** VkFormat (Format has the registry's values by name). */
   readonly format: number;
   readonly width: number;
   readonly height: number;

@@ -1,7 +1,7 @@
 // The native Vulkan core's typed entry points: an instance from a discovery plan, its physical
 // devices and devices.
 export { createInstanceFromPlan, instanceExtensionsOfPlan, Instance, preInstance, publishVulkanPlan, PhysicalDevice } from './instance.js';
-export type { CreateInstanceOptions, DebugMessage, PhysicalDeviceGroup, PhysicalDeviceProperties } from './instance.js';
+export type { CreateInstanceOptions, DebugMessage, PhysicalDeviceGroup, PhysicalDeviceProperties, QueueFamily } from './instance.js';
 export { Device } from './device.js';
 export type { DeviceCreateOptions, QueueCreateInfo } from './device.js';
 export { VulkanError } from '../errors.js';
@@ -20,7 +20,7 @@ export {
   Semaphore,
   ShaderModule,
 } from './device-objects.js';
-export type { BufferCreateOptions, DescriptorBufferWrite, DescriptorImageWrite, DescriptorSetLayoutBinding, PushConstantRange } from './device-objects.js';
+export type { BufferCreateOptions, DescriptorBufferWrite, DescriptorImageWrite, DescriptorPoolSize, DescriptorSetLayoutBinding, PushConstantRange } from './device-objects.js';
 export { CommandBuffer, CommandPool, Queue, type ImageBarrier, type SubmitSemaphores } from './commands.js';
 // Encoded command buffers (docs/usage.md, 'CommandEncoder'): a frame's commands written into one ArrayBuffer, recorded in one native call.
 export {
