@@ -2,7 +2,7 @@
 // JavaScript listeners as events. Printing to stderr under an API's debug variable
 // (XR_LOADER_DEBUG, VK_LOADER_DEBUG) is layered on top of these records by a LogDialect: the
 // environment given to a logger decides what is printed; listeners always receive every record.
-import { EventEmitter } from 'node:events';
+import { typedEventEmitter, type TypedEventEmitter } from './portable-types.js';
 
 /** Index = the native LogLevel (native/common/log.h). 'debug' is the Khronos loaders' "verbose". */
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
@@ -29,7 +29,7 @@ interface LogEvents {
 }
 
 /** Subscribe with `loaderLog.on('record', (r) => ...)`. One emitter for every API. */
-export const loaderLog = new EventEmitter<LogEvents>();
+export const loaderLog: TypedEventEmitter<LogEvents> = typedEventEmitter<LogEvents>();
 
 export function emitLog(record: LogRecord): void {
   loaderLog.emit('record', record);

@@ -113,8 +113,22 @@ export interface Platform {
   readonly android?: AndroidView;
 }
 
+/** The path functions discovery uses, with one platform's rules (node:path's posix or win32 object). */
+export interface PathOps {
+  readonly sep: string;
+  readonly delimiter: string;
+  join(...paths: string[]): string;
+  resolve(...paths: string[]): string;
+  normalize(p: string): string;
+  relative(from: string, to: string): string;
+  dirname(p: string): string;
+  basename(p: string, suffix?: string): string;
+  extname(p: string): string;
+  isAbsolute(p: string): boolean;
+}
+
 /** Path operations with the platform's own rules (win32 for Windows, posix otherwise). */
-export function pathOps(platform: Pick<Platform, 'os'>): path.PlatformPath {
+export function pathOps(platform: Pick<Platform, 'os'>): PathOps {
   return platform.os === 'windows' ? path.win32 : path.posix;
 }
 

@@ -2,6 +2,7 @@
 // tell each Session (an EventEmitter) what concerns it; instance.events() is the same as an async
 // iterator that polls on a timer. Events are consumed once, by whichever of these polls first.
 import { setTimeout as delay } from 'node:timers/promises';
+import type { AbortSignalLike } from '../../core/portable-types.js';
 import type { Instance } from './instance.js';
 import { callNative, instanceState } from './handles.js';
 import type { NativeEvent } from '../native/addon.js';
@@ -66,7 +67,7 @@ export interface EventIteratorOptions {
   /** How long to wait between polls of an empty queue (default 5 ms). */
   readonly intervalMs?: number;
   /** Ends the iteration. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignalLike;
 }
 
 /** Events as an async iterator; ends when the instance is destroyed or `signal` aborts. */
@@ -79,7 +80,7 @@ export async function* events(instance: Instance, options: EventIteratorOptions 
       continue;
     }
     try {
-      await delay(interval, undefined, options.signal ? { signal: options.signal } : {});
+      await delay(interval, undefined, options.signal ? { signal: options.signal as AbortSignal } : {});
     } catch {
       return; // aborted
     }

@@ -10,6 +10,7 @@
 // xrConvertTimespecTimeToTimeKHR when the instance enabled it, skips begin/end frame when the
 // runtime refuses them, and reports the mode it ran in (stats.mode).
 import { setTimeout as delay } from 'node:timers/promises';
+import type { AbortSignalLike } from '../../core/portable-types.js';
 import { OpenXrError } from '../errors.js';
 import type { EndFrameOptions, FrameState, ProjectionLayer, Session } from './session.js';
 import type { ViewConfigurationTypeName, XrTime } from './types.js';
@@ -25,7 +26,7 @@ export interface FrameLoopOptions {
   /** Request exit after this long (ms) of frames. */
   readonly durationMs?: number;
   /** Request exit when aborted. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignalLike;
   /** Time beginFrame and endFrame (performance.now() around each; its cost is included). */
   readonly timeCalls?: boolean;
   /**

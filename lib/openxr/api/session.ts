@@ -4,7 +4,7 @@
 // `await session.waitFrame()` runs xrWaitFrame on the session's own native thread, so the event
 // loop never blocks; beginFrame() and endFrame() are synchronous; locateViews() writes into a
 // caller's Float32Array and allocates nothing.
-import { EventEmitter } from 'node:events';
+import { typedEventEmitterClass } from '../../core/portable-types.js';
 import type { Instance } from './instance.js';
 import { nativeActionOf, type Action, type ActionSet } from './action.js';
 import type { OpenXrEvent } from './events.js';
@@ -91,7 +91,11 @@ function poseArgument(pose: PoseArray | undefined): Float32Array | undefined {
   return Float32Array.from(pose);
 }
 
-export class Session extends EventEmitter<SessionEvents> {
+// Node's EventEmitter, typed by SessionEvents without naming a Node type in the published declarations.
+const SessionEventEmitter = typedEventEmitterClass<SessionEvents>();
+
+/** An XrSession. Events: 'stateChanged' (state, event), 'interactionProfileChanged', 'referenceSpaceChangePending'. */
+export class Session extends SessionEventEmitter {
   readonly instance: Instance;
   readonly system: System;
   readonly #native: NativeSession;
