@@ -11,7 +11,13 @@ import type { Session } from './session.js';
 import { ACTION_TYPES, enumValue, type ActionTypeName, type XrTime } from './types.js';
 
 let actionSetNativeOf: (set: ActionSet) => NativeActionSet;
+let setAttachedSession: (set: ActionSet, session: Session) => void;
 let actionNativeOf: (action: Action) => NativeAction;
+
+/** @internal session.attachActionSets() records the session on each set it attached. */
+export function markAttached(set: ActionSet, session: Session): void {
+  setAttachedSession(set, session);
+}
 
 /** @internal */
 export function nativeActionSetOf(set: unknown): NativeActionSet {
@@ -109,11 +115,18 @@ export class ActionSet {
   readonly instance: Instance;
   readonly name: string;
   readonly #native: NativeActionSet;
-  /** The session the set was attached to (action state reads default to it). */
-  attachedSession: Session | undefined;
+  #attachedSession: Session | undefined;
 
   static {
     actionSetNativeOf = (set) => set.#native;
+    setAttachedSession = (set, session) => {
+      set.#attachedSession = session;
+    };
+  }
+
+  /** The session the set was attached to by session.attachActionSets() (action state reads default to it). */
+  get attachedSession(): Session | undefined {
+    return this.#attachedSession;
   }
 
   /** @internal Use instance.createActionSet(). */

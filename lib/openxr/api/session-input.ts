@@ -1,7 +1,7 @@
 // What a Session offers about its input sources and play area beyond action state: bound sources
 // and their localized names, reference space bounds, hand trackers. Session's methods delegate
 // here, so session.ts stays about the session itself.
-import { nativeActionOf, nativeActionSetOf, type Action, type ActionSet } from './action.js';
+import { markAttached, nativeActionOf, nativeActionSetOf, type Action, type ActionSet } from './action.js';
 import { callNative, instanceState, nativeSessionOf, pathOf } from './handles.js';
 import { openXrErrorFromCode, rethrowNative } from '../errors.js';
 import { HandTracker } from './hand-tracker.js';
@@ -72,7 +72,7 @@ export function attachActionSets(session: Session, native: NativeSession, action
   if (!Array.isArray(actionSets)) throw new TypeError('attachActionSets(actionSets: ActionSet[])');
   const natives = actionSets.map((s) => nativeActionSetOf(s));
   callNative(() => native.attachActionSets(natives));
-  for (const s of actionSets) s.attachedSession = session;
+  for (const s of actionSets) markAttached(s, session);
 }
 
 /** @internal xrSyncActions: the last array passed and its native form, reused while the caller reuses it. */

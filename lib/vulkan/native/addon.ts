@@ -25,7 +25,7 @@ export interface NativeVulkanPlan {
     readonly kind: 'implicit' | 'explicit';
     readonly apiVersion: number;
     readonly implementationVersion: number;
-    /** VK-CH-5: the exported interceptors of an implicit layer (manifest pre_instance_functions). */
+    /** The exported interceptors of an implicit layer (manifest pre_instance_functions). */
     readonly preInstanceFunctions: {
       readonly vkEnumerateInstanceExtensionProperties?: string;
       readonly vkEnumerateInstanceLayerProperties?: string;
@@ -116,7 +116,7 @@ export interface NativeVulkanAddon {
   ) => NativeVulkanDevice;
   /** The instance extensions available with the plan's drivers, filtered, plus the loader's own. */
   vulkanInstanceExtensions(plan: NativeVulkanPlan): string[];
-  /** A pre-instance function through the implicit layers' interceptors (VK-CH-5). */
+  /** A pre-instance function through the implicit layers' interceptors. */
   vulkanPreInstance(plan: NativeVulkanPlan, command: 'vkEnumerateInstanceVersion'): number;
   vulkanPreInstance(plan: NativeVulkanPlan, command: 'vkEnumerateInstanceExtensionProperties' | 'vkEnumerateInstanceLayerProperties'): string[];
   /** Publishes the plan the exported vkCreateInstance / vkEnumerateInstance* use for native callers. */
@@ -127,7 +127,7 @@ export interface NativeVulkanAddon {
   vulkanProcessLoader(): { kind: 'none' | 'this-package' | 'other'; path: string };
   /** Loads and binds this package's process loader library; throws KL_VULKAN_ERROR with `library` when refused. */
   vulkanProvideProcessLoader(libraryPath: string): { kind: 'none' | 'this-package' | 'other'; path: string };
-  /** VK-LD-2 (Android): a layer library's own description, from its introspection functions. */
+  /** Android: a layer library's own description, from its introspection functions. */
   vulkanIntrospectLayerLibrary(path: string): AndroidLayerIntrospection;
   readonly vulkanCompute: NativeVulkanCompute;
   readonly vulkanCommandStream: NativeCommandStream;
@@ -266,7 +266,7 @@ export function vulkanCompute(): NativeVulkanCompute {
   return loadVulkanAddon().vulkanCompute;
 }
 
-/** @internal The addon's functions (native/vulkan/addon/vulkan_command_stream.h). */
+/** The addon's functions (native/vulkan/addon/vulkan_command_stream.h). */
 export interface NativeCommandStream {
   validate(stream: ArrayBuffer, byteLength: number, kinds: Uint8Array): number;
   record(commandBuffer: bigint, beginFlags: number, stream: ArrayBuffer, byteLength: number, handles: BigUint64Array, kinds: Uint8Array): number;
