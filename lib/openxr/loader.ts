@@ -38,15 +38,19 @@ export interface LoaderOptions extends DiscoveryOptions {
 
 export interface OpenXrLoader {
   discover(): DiscoveryResult;
-  /** XR-CI-8: from manifests only; implicit layers their environment turns off are absent. */
+  // XR-CI-8
+  /** From manifests only; implicit layers their environment turns off are absent. */
   enumerateApiLayerProperties(): ApiLayerProperties[];
-  /** XR-CI-9. With a layer name: that layer's manifest list. Without: layers in force, the runtime's, the loader's. */
+  // XR-CI-9
+  /** With a layer name: that layer's manifest list. Without: layers in force, the runtime's, the loader's. */
   enumerateInstanceExtensionProperties(layerName?: string | null): ExtensionProperty[];
-  /** XR-CI-1: the final ordered list (application side first), or throws XR_ERROR_API_LAYER_NOT_PRESENT. */
+  // XR-CI-1
+  /** The final ordered list (application side first), or throws XR_ERROR_API_LAYER_NOT_PRESENT. */
   resolveEnabledLayers(requested?: readonly string[]): EnabledLayer[];
-  /** XR-CI-1, XR-CI-2: everything the native side needs to create an instance, or the exact XrResult error. */
+  // XR-CI-1, XR-CI-2
+  /** Everything the native side needs to create an instance, or the exact XrResult error. */
   planInstance(request?: PlanInstanceRequest): InstancePlan;
-  /** Plans (XR-CI-1, XR-CI-2), then negotiates, builds the chain and creates the instance natively. */
+  /** Plans, then negotiates, builds the chain and creates the instance natively. */
   createInstance(options: CreateInstanceOptions): Instance;
   /**
    * Plans (as planInstance) and publishes the plan for native code in this process: the addon's

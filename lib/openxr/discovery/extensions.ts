@@ -4,7 +4,8 @@ import { XR_EXTENSIONS } from '../../generated/openxr.js';
 import type { DiscoveredApiLayer } from './layer-discovery.js';
 import type { ExtensionProperty } from './manifest.js';
 
-/** The loader itself implements XR_EXT_debug_utils (XR-CI-12), so it is always listed. */
+// XR-CI-12
+/** The loader itself implements XR_EXT_debug_utils, so it is always listed. */
 export const LOADER_EXTENSIONS: readonly ExtensionProperty[] = [
   { name: 'XR_EXT_debug_utils', extensionVersion: XR_EXTENSIONS.XR_EXT_debug_utils.specVersion },
 ];
@@ -77,7 +78,7 @@ export interface ExtensionCheck {
 }
 
 /**
- * XR-CI-2: which of the requested extensions are provided, and by whom. `runtimeExtensions`
+ * Which of the requested extensions are provided, and by whom. `runtimeExtensions`
  * undefined means the runtime's list is not known: then nothing is reported missing that the
  * runtime might provide (the runtime's xrCreateInstance checks those itself).
  */

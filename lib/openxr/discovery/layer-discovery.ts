@@ -77,7 +77,8 @@ function linuxFolders(ctx: DiscoveryContext, kind: ApiLayerKind): Folder[] {
   return out;
 }
 
-/** XR-LD-5 (spec order): implicit product, odm, oem, system, vendor; explicit product, oem, vendor, system, odm. */
+// XR-LD-5
+/** The specification's order: implicit product, odm, oem, system, vendor; explicit product, oem, vendor, system, odm. */
 export const ANDROID_LAYER_PARTITIONS: Readonly<Record<ApiLayerKind, readonly string[]>> = {
   implicit: ['/product', '/odm', '/oem', '/system', '/vendor'],
   explicit: ['/product', '/oem', '/vendor', '/system', '/odm'],

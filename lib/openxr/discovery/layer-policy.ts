@@ -9,7 +9,7 @@ export interface LayerState {
 }
 
 /**
- * An implicit layer is on unless its environment says otherwise (XR-LM-3): with
+ * An implicit layer is on unless its environment says otherwise: with
  * `enable_environment`, only while that variable is set; a set `disable_environment` turns it off
  * and wins over enable. "Set" means present in the environment, even empty (the Khronos loader's
  * getenv() != NULL), and these are ordinary (not secure) reads.
@@ -61,7 +61,7 @@ export interface EnabledLayer {
 }
 
 /**
- * XR-CI-1: implicit layers that their environment allows (in discovery order), then the
+ * The enabled layers: implicit layers that their environment allows (in discovery order), then the
  * XR_ENABLE_API_LAYERS entries, then the application's; a name already enabled is dropped (the
  * first is kept). A requested name that no usable layer has → XR_ERROR_API_LAYER_NOT_PRESENT.
  * The result is ordered from the application (index 0) towards the runtime.

@@ -48,7 +48,7 @@ export interface AndroidIntrospectedLayer {
 }
 
 /**
- * VK-LD-2: asks each candidate library for its layers (in the libraries' order, each library's
+ * Asks each candidate library for its layers (in the libraries' order, each library's
  * layers in the order it gives them). A library whose introspection fails is a diagnostic naming
  * the file, the symbol and the reason; the others still count.
  */

@@ -36,7 +36,8 @@ export interface DriverDiscoveryResult {
   readonly searched: readonly string[];
 }
 
-/** VK-DR-2: the HAL library names Android's loader tries, in order. */
+// VK-DR-2
+/** The HAL library names Android's loader tries, in order. */
 export function androidHalDriverPaths(ctx: VulkanDiscoveryContext): string[] {
   const android = ctx.platform.android;
   if (!android) return [];

@@ -35,7 +35,8 @@ export interface DiscoveredVulkanLayer {
   readonly libraryExists?: boolean;
   readonly isMeta: boolean;
   readonly isOverride: boolean;
-  /** The manifest's own extensions, and for a meta layer those of every component (VK-ML-2). */
+  // VK-ML-2
+  /** The manifest's own extensions, and for a meta layer those of every component. */
   readonly instanceExtensions: readonly VulkanExtensionProperty[];
   readonly deviceExtensions: readonly VulkanDeviceExtensionProperty[];
 }

@@ -78,7 +78,8 @@ function disabledByFilters(l: DiscoveredVulkanLayer, filters: LayerFilters): boo
   return layerDisabledByFilter(l.name, l.kind, filters.disable) && !nameMatchesFilter(l.name, filters.allow);
 }
 
-/** VK-ML-3: the components of the override layer, when it is itself on; they ignore their own variables. */
+// VK-ML-3
+/** The components of the override layer, when it is itself on; they ignore their own variables. */
 export function activeOverrideComponents(override: DiscoveredVulkanLayer | undefined, filters: LayerFilters, env: PlatformEnv): ReadonlySet<string> {
   if (override === undefined || !implicitLayerState(override.manifest, filters, env).enabled) return new Set();
   return new Set(override.manifest.component_layers ?? []);

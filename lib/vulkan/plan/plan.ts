@@ -25,7 +25,8 @@ export interface VulkanLayerSymbols {
   readonly getDeviceProcAddr: string;
 }
 
-/** VK-CH-5: an implicit layer's pre-instance interceptors (manifest 1.1.2+), symbol names. */
+// VK-CH-5
+/** An implicit layer's pre-instance interceptors (manifest 1.1.2+), symbol names. */
 export interface VulkanPreInstanceFunctions {
   readonly vkEnumerateInstanceExtensionProperties?: string;
   readonly vkEnumerateInstanceLayerProperties?: string;
