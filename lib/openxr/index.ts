@@ -10,6 +10,16 @@ export {
   type RuntimeExtensionProvider,
 } from './loader.js';
 export type { DiscoveryOptions } from './discovery/context.js';
+// The registry's versions: XR_API_VERSION_1_1 for createInstance's apiVersion, and versions as a person reads them.
+export {
+  XR_API_VERSION_1_0,
+  XR_API_VERSION_1_1,
+  XR_CURRENT_API_VERSION,
+  xrMakeVersion,
+  xrVersionParts,
+  xrVersionString,
+  type XrVersionParts,
+} from '../generated/openxr.js';
 export type { Diagnostic, DiagnosticSeverity } from './discovery/diagnostics.js';
 export { formatDiagnostic } from './discovery/diagnostics.js';
 export { OpenXrError, XR_RESULT_CODES, type XrResultName } from './errors.js';
@@ -39,7 +49,7 @@ export {
 } from './api/session.js';
 // XR_KHR_vulkan_enable2: the Vulkan objects made through the runtime, and swapchains.
 export { Swapchain, SWAPCHAIN_USAGE, type SwapchainCreateOptions, type SwapchainUsageName } from './vulkan/swapchain.js';
-export type { VulkanGraphics, VulkanGraphicsOptions, VulkanGraphicsRequirements, XrVersionParts } from './vulkan/graphics.js';
+export type { VulkanGraphics, VulkanGraphicsOptions, VulkanGraphicsRequirements } from './vulkan/graphics.js';
 export { Space, type SpaceKind } from './api/space.js';
 export {
   FrameQuery,

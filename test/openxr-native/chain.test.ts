@@ -50,7 +50,10 @@ describe('instance creation and call chain', () => {
     });
     expect(trace()).toContain('runtime:xrCreateInstance:ci4:XR_MND_headless');
     // The layer resolved xrGetSystem etc. through the terminator's xrGetInstanceProcAddr: calls arrive.
-    expect(instance.getProperties()).toEqual({ runtimeName: 'khronos-loader test runtime', runtimeVersion: (4n << 32n) | 2n });
+    expect(instance.getProperties()).toEqual({
+      runtimeName: 'khronos-loader test runtime',
+      runtimeVersion: { major: 0, minor: 4, patch: 2, text: '0.4.2', packed: (4n << 32n) | 2n },
+    });
     instance.destroy();
   });
 

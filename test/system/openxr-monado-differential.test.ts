@@ -161,7 +161,7 @@ function runOurs(extraEnv: Record<string, string>): Answer {
     session.destroy();
     return {
       extensions: [...extensions],
-      instance: { runtimeName: props.runtimeName, runtimeVersion: String(props.runtimeVersion) },
+      instance: { runtimeName: props.runtimeName, runtimeVersion: String(props.runtimeVersion.packed) },
       system: { vendorId: sp.vendorId, systemName: sp.systemName, graphicsProperties: { ...sp.graphicsProperties }, trackingProperties: { ...sp.trackingProperties } },
       viewConfigurations,
       referenceSpaces,

@@ -1,7 +1,7 @@
 // An OpenXR instance created by this loader: it holds its native LoaderInstance directly, so its
 // calls go through that instance's dispatch table with no lookup.
 import type { NativeDebugUtilsMessage, NativeOpenXrCreateInfo, NativeOpenXrInstance } from '../native/addon.js';
-import { XR_API_VERSION_1_0 } from '../../generated/openxr.js';
+import { XR_API_VERSION_1_0, xrVersionParts, type XrVersionParts } from '../../generated/openxr.js';
 import { toNativePlan } from '../native/plan.js';
 import { openXrErrorFromCode, rethrowNative } from '../errors.js';
 import type { InstancePlan } from '../plan/plan.js';
@@ -35,10 +35,11 @@ export interface DebugUtilsMessenger {
 
 export interface InstanceProperties {
   readonly runtimeName: string;
-  /** XR_MAKE_VERSION value. */
-  readonly runtimeVersion: bigint;
+  /** The runtime's own version: `major`, `minor`, `patch`, `text` ("24.0.2"), and the XrVersion value as `packed`. */
+  readonly runtimeVersion: XrVersionParts;
 }
 
+/** @internal */
 export { nativeInstanceOf } from './handles.js';
 
 export class Instance {
@@ -68,7 +69,7 @@ export class Instance {
   }
 
   /**
-   * NODE-6: the function pointer for any command, as a BigInt for other native code. It is the
+   * The function pointer for any command, as a BigInt for other native code. It is the
    * top of the call chain's pointer (the first layer's, or the runtime's), from the dispatch table
    * for known commands and through the chain for others — except xrGetInstanceProcAddr and
    * xrDestroyInstance, which are the loader's own exported functions (so destruction unloads the
@@ -79,7 +80,8 @@ export class Instance {
   }
 
   getProperties(): InstanceProperties {
-    return this.#call(() => this.#native.getProperties());
+    const { runtimeName, runtimeVersion } = this.#call(() => this.#native.getProperties());
+    return { runtimeName, runtimeVersion: xrVersionParts(runtimeVersion) };
   }
 
   /**

@@ -4,6 +4,7 @@
 // adds what it needs, our Vulkan loader builds the chain from the published plan (layers
 // included), and the typed Vulkan API adopts the results.
 import { vkMakeApiVersion } from '../../generated/vulkan.js';
+import { xrVersionParts, type XrVersionParts } from '../../generated/openxr.js';
 import type { VulkanLoader } from '../../vulkan/loader.js';
 import type { PlanInstanceOptions } from '../../vulkan/plan/instance-plan.js';
 import { adoptInstance, publishVulkanPlan, type Instance as VulkanInstance, type PhysicalDevice } from '../../vulkan/api/instance.js';
@@ -16,12 +17,7 @@ import { openXrErrorFromCode, rethrowNative } from '../errors.js';
 import type { System } from '../api/system.js';
 import { processVulkanLoader } from '../../vulkan/api/process-loader.js';
 
-/** An XrVersion split into its parts. */
-export interface XrVersionParts {
-  readonly major: number;
-  readonly minor: number;
-  readonly patch: number;
-}
+export type { XrVersionParts };
 
 /** xrGetVulkanGraphicsRequirements2KHR: the Vulkan API versions the runtime accepts. */
 export interface VulkanGraphicsRequirements {
@@ -59,8 +55,7 @@ const VK_QUEUE_GRAPHICS_BIT = 0x1;
 const XR_ERROR_RUNTIME_FAILURE = -2;
 
 function versionParts(v: number): XrVersionParts {
-  const big = BigInt(v);
-  return { major: Number(big >> 48n), minor: Number((big >> 32n) & 0xffffn), patch: Number(big & 0xffff_ffffn) };
+  return xrVersionParts(v);
 }
 
 function checkSystem(instance: Instance, system: System): void {

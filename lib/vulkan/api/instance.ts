@@ -13,6 +13,7 @@ import { VulkanError, withVulkanErrors } from '../errors.js';
 import { toNativeVulkanPlan } from '../native/plan.js';
 import { vulkanCompute, type NativeMemoryProperties, type NativePhysicalDeviceLimits } from '../native/addon.js';
 import { namePhysicalDeviceFeatures, type PhysicalDeviceFeatures } from './physical-device-features.js';
+import { vkVersionParts, type DebugUtilsMessageSeverityFlagsEXT, type DebugUtilsMessageTypeFlagsEXT, type MemoryHeapFlags, type MemoryPropertyFlags, type PhysicalDeviceType, type QueueFlags, type VkVersionParts } from '../../generated/vulkan.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 
@@ -23,10 +24,33 @@ const VK_ERROR_VALIDATION_FAILED = -1000011001;
  */
 export type CreateInstanceOptions = NativeVulkanCreateInfo;
 
-export type DebugMessage = NativeVulkanMessage;
+/** A VK_EXT_debug_utils message. */
+export interface DebugMessage extends NativeVulkanMessage {
+  /** VkDebugUtilsMessageSeverityFlagBitsEXT: DebugUtilsMessageSeverityFlagsEXT.ERROR, WARNING, INFO, VERBOSE. */
+  readonly severity: DebugUtilsMessageSeverityFlagsEXT;
+  /** VkDebugUtilsMessageTypeFlagsEXT: DebugUtilsMessageTypeFlagsEXT.VALIDATION | GENERAL | PERFORMANCE ... */
+  readonly types: DebugUtilsMessageTypeFlagsEXT;
+}
 
 /** VkPhysicalDeviceProperties' identifying fields. */
-export type PhysicalDeviceProperties = NativeVulkanPhysicalDevice['properties'];
+export interface PhysicalDeviceProperties {
+  readonly deviceName: string;
+  readonly vendorID: number;
+  readonly deviceID: number;
+  /** VkPhysicalDeviceType: PhysicalDeviceType.DISCRETE_GPU, INTEGRATED_GPU, CPU, ... */
+  readonly deviceType: PhysicalDeviceType;
+  /** The Vulkan version the device supports: `major`, `minor`, `patch`, `text` ("1.3.289"), and the packed uint32_t as `packed`. */
+  readonly apiVersion: VkVersionParts;
+  /** The driver's version, in its vendor's own encoding (not VK_MAKE_API_VERSION's for every vendor). */
+  readonly driverVersion: number;
+}
+
+/** A VkQueueFamilyProperties' flags and count. */
+export interface QueueFamily {
+  /** VkQueueFlags: QueueFlags.GRAPHICS | QueueFlags.COMPUTE | ... */
+  readonly queueFlags: QueueFlags;
+  readonly queueCount: number;
+}
 
 /** A VkPhysicalDeviceGroupProperties: devices that can make one logical device together. */
 export interface PhysicalDeviceGroup {
@@ -36,7 +60,7 @@ export interface PhysicalDeviceGroup {
 
 export class PhysicalDevice {
   readonly properties: PhysicalDeviceProperties;
-  readonly queueFamilies: readonly { readonly queueFlags: number; readonly queueCount: number }[];
+  readonly queueFamilies: readonly QueueFamily[];
   readonly handle: bigint;
   readonly #instance: Instance;
 
@@ -44,7 +68,11 @@ export class PhysicalDevice {
   constructor(instance: Instance, native: NativeVulkanPhysicalDevice) {
     this.#instance = instance;
     this.handle = native.handle;
-    this.properties = native.properties;
+    this.properties = Object.freeze({
+      ...native.properties,
+      deviceType: native.properties.deviceType as PhysicalDeviceType,
+      apiVersion: vkVersionParts(native.properties.apiVersion),
+    });
     this.queueFamilies = native.queueFamilies;
   }
 
@@ -80,17 +108,21 @@ export class PhysicalDevice {
 
   /**
    * The first memory type in `memoryTypeBits` (from a buffer's memoryRequirements) that has every
-   * flag of `requiredFlags` (VkMemoryPropertyFlags: DEVICE_LOCAL 1, HOST_VISIBLE 2, HOST_COHERENT 4,
-   * HOST_CACHED 8); -1 when there is none.
+   * flag of `requiredFlags` (VkMemoryPropertyFlags: MemoryPropertyFlags.DEVICE_LOCAL, HOST_VISIBLE,
+   * HOST_COHERENT, HOST_CACHED, joined with `|`); -1 when there is none.
    */
-  findMemoryType(memoryTypeBits: number, requiredFlags: number): number {
+  findMemoryType(memoryTypeBits: number, requiredFlags: MemoryPropertyFlags): number {
     if (!Number.isInteger(memoryTypeBits) || !Number.isInteger(requiredFlags)) throw new TypeError('findMemoryType(memoryTypeBits, requiredFlags): integers expected');
     return this.memoryProperties.memoryTypes.findIndex((t, i) => ((memoryTypeBits >>> i) & 1) === 1 && (t.propertyFlags & requiredFlags) === requiredFlags);
   }
 }
 
 export type PhysicalDeviceLimits = NativePhysicalDeviceLimits;
-export type PhysicalDeviceMemoryProperties = NativeMemoryProperties;
+/** VkPhysicalDeviceMemoryProperties: the memory types (flags: MemoryPropertyFlags) and heaps (flags: MemoryHeapFlags). */
+export interface PhysicalDeviceMemoryProperties extends NativeMemoryProperties {
+  readonly memoryTypes: readonly { readonly propertyFlags: MemoryPropertyFlags; readonly heapIndex: number }[];
+  readonly memoryHeaps: readonly { readonly size: bigint; readonly flags: MemoryHeapFlags }[];
+}
 
 export class Instance {
   readonly enabledLayerNames: readonly string[];
@@ -195,7 +227,7 @@ export function instanceExtensionsOfPlan(plan: VulkanInstancePlan): string[] {
 }
 
 /**
- * The pre-instance functions for a plan (VK-CH-5): implicit layers with pre_instance_functions
+ * The pre-instance functions for a plan: implicit layers with pre_instance_functions
  * intercept them; their libraries are loaded for the call and unloaded after it.
  */
 export const preInstance = {
