@@ -100,17 +100,6 @@ describe('TYPES: the published declarations', () => {
     expect(checkConsumer('without-types-node', null)).toBe('');
   }, 120_000);
 
-  it('TYPES: no declaration imports a Node module or names a NodeJS type', () => {
-    const offending: string[] = [];
-    for (const file of declarationFiles(path.join(pkg, 'dist'))) {
-      const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/from ['"](node:[^'"]+|fs|path|events|os|url|buffer|child_process|worker_threads)['"]|\bNodeJS\.\w+|<reference types="node"/g)) {
-        offending.push(`${path.relative(pkg, file)}: ${m[0]}`);
-      }
-    }
-    expect(offending).toEqual([]);
-  });
-
   it('TYPES: no @internal member, rule ID or issue number is left in a doc comment', () => {
     const offending: string[] = [];
     for (const file of declarationFiles(path.join(pkg, 'dist'))) {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../lib/core/native/load.js';
 import { createInstanceFromPlan } from '../../lib/vulkan/api/index.js';
+import { vkMakeApiVersion } from '../../lib/generated/vulkan.js';
 import { missingRealDriver, missingRealDriverWithDebianLayers, ON_LAVAPIPE, REAL_DEVICE_NAME, REAL_DRIVER_MANIFEST } from '../helpers/vulkan-lavapipe.js';
 import {
   DEVICE_SELECT_MANIFEST,
@@ -38,6 +39,11 @@ describe.skipIf(missingDriver !== null)('the real driver (lavapipe, or KHRONOS_L
     const instance = createInstanceFromPlan(plan([real]), { applicationName: 'kl-real-driver', apiVersion: VK_API_VERSION_1_3 });
     const [pd] = instance.enumeratePhysicalDevices();
     expect(pd!.properties.deviceName).toMatch(REAL_DEVICE_NAME);
+    // The device's Vulkan version reads as parts and text; the packed value stays available.
+    const { apiVersion } = pd!.properties;
+    expect(apiVersion.major).toBe(1);
+    expect(apiVersion.text).toBe(`${apiVersion.major}.${apiVersion.minor}.${apiVersion.patch}`);
+    expect(apiVersion.packed).toBe(vkMakeApiVersion(0, apiVersion.major, apiVersion.minor, apiVersion.patch));
     if (ON_LAVAPIPE) {
       expect(pd!.properties.deviceType).toBe(VK_PHYSICAL_DEVICE_TYPE_CPU);
       expect(pd!.properties.vendorID).toBe(0x10005);
