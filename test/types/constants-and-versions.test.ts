@@ -18,7 +18,7 @@ function cEnums(header: string): Map<string, Map<string, number>> {
     const values = new Map<string, number>();
     for (const line of (m[2] as string).split('\n')) {
       const v = /^\s*(VK_\w+) = (-?(?:0x[0-9A-Fa-f]+|\d+)),?$/.exec(line);
-      if (v && !(v[1] as string).endsWith('_MAX_ENUM')) values.set(v[1] as string, Number(v[2]));
+      if (v && !/_MAX_ENUM(_[A-Z]+)?$/.test(v[1] as string)) values.set(v[1] as string, Number(v[2]));
     }
     enums.set(m[1] as string, values);
   }
