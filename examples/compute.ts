@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createLoader, VK_API_VERSION_1_1, type Instance } from 'khronos-loader/vulkan';
+import { createLoader, examplePath, VK_API_VERSION_1_1, type Instance } from 'khronos-loader/vulkan';
 
 // Vulkan enum values this example uses (VkBufferUsageFlagBits, VkMemoryPropertyFlagBits, ...).
 const USAGE_TRANSFER_SRC = 0x1;
@@ -53,7 +53,7 @@ export interface SaxpyResult {
 }
 
 export function saxpySpirv(): Uint32Array {
-  const bytes = readFileSync(fileURLToPath(new URL('./shaders/saxpy.spv', import.meta.url)));
+  const bytes = readFileSync(examplePath('shaders/saxpy.spv'));
   return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
 }
 
