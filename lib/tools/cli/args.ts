@@ -166,7 +166,7 @@ export function parseOptions<S extends CommandSpec>(spec: S, args: readonly stri
     const o = byName.get(name);
     if (o === undefined) return `unknown argument ${show(arg)}: ${spec.name} takes ${optionList(spec)}`;
     if (o.kind === 'switch') {
-      if (eq > 0) return `${o.name} takes no value, got ${show(arg.slice(eq + 1))}`;
+      if (eq > 0) return `${o.name} needs no value (it is a switch), got ${show(arg.slice(eq + 1))}`;
       out[o.name] = true;
       continue;
     }
