@@ -5,9 +5,10 @@
 // so a help or argument path that reached it (statically or through a lazy import) fails here;
 // a few cases also run as a real process in which loading any native addon throws.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../lib/tools/cli/main.js';
 import { BENCH, DOCTOR, INFO, TOP_LEVEL, type CommandGroup } from '../../lib/tools/cli/specs.js';
@@ -164,9 +165,10 @@ describe('khronos-loader: one argument language', () => {
 });
 
 describe('khronos-loader as a process: help and argument errors without the native addon', () => {
-  // Loading any native addon (process.dlopen) throws in these processes.
-  const noAddon = `data:text/javascript,${encodeURIComponent("process.dlopen = () => { throw new Error('a native addon was loaded'); };")}`;
+  // Loading any native addon (process.dlopen) throws in these processes; the addon's folder is empty.
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'kl-cli-'));
+  const noAddon = pathToFileURL(path.join(tmp, 'no-addon.mjs')).href;
+  writeFileSync(path.join(tmp, 'no-addon.mjs'), "process.dlopen = () => { throw new Error('a native addon was loaded'); };\n");
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   function processRun(args: readonly string[]): Promise<Run & { readonly signal: NodeJS.Signals | null }> {
@@ -194,9 +196,8 @@ describe('khronos-loader as a process: help and argument errors without the nati
       processRun(['demo', '--seconds', 'abc']),
     ]);
     for (const r of [top, demo, infoVulkan, version]) {
-      expect(r.signal).toBeNull();
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toBe('');
+      // The first line of what went wrong, not its stack.
+      expect({ signal: r.signal, code: r.code, stderr: r.stderr.split('\n')[0] }).toEqual({ signal: null, code: 0, stderr: '' });
     }
     expect(top.stdout).toMatch(/^usage: khronos-loader <command>/);
     expect(demo.stdout).toMatch(/^usage: khronos-loader demo \[options\]\n/);
