@@ -102,7 +102,7 @@ describe('khronos-loader runtimes (CLI)', () => {
     const refuses = byName.get('refuses_negotiation')?.check;
     expect(refuses).toMatchObject({ status: 'broken', probe: { ran: true } });
     expect(refuses?.problems.map((p) => p.stage)).toEqual(['negotiate']);
-    expect(refuses?.problems[0]?.fix).toContain('`khronos-loader runtimes` lists them; XR_RUNTIME_JSON or the active_runtime.json link, or createLoader({ runtime }) for one application');
+    expect(refuses?.problems[0]?.fix).toContain("`khronos-loader runtimes` lists them; XR_RUNTIME_JSON or the active_runtime.json link, or for one application only its runtime choice: --runtime '<name>' on the command line");
     const noInstance = byName.get('no_instance')?.check;
     expect(noInstance).toMatchObject({ status: 'broken', negotiated: { interfaceVersion: 1, extensions: [{ name: 'XR_KLDOCTOR_test_extension', extensionVersion: 7 }] } });
     expect(noInstance?.negotiated?.runtimeName).toBeUndefined();
