@@ -4,7 +4,7 @@
 // report says (as `runtimes --check` does) —, 2 for an argument error (or if the doctor itself
 // fails, which is a bug to report). No API named means OpenXR. The doctor's modules are imported
 // only once the arguments are right.
-import { errorMessage, parseOptions, runCommand, usageError, wantsHelp, type CliIo } from './args.js';
+import { errorMessage, parseOptions, runCommand, usageError, type CliIo } from './args.js';
 import { DOCTOR_OPENXR, DOCTOR_VULKAN } from './specs.js';
 
 export type DoctorCliIo = CliIo;
@@ -34,7 +34,7 @@ export function parseDoctorArgs(args: readonly string[]): DoctorCliArgs | string
 
 export async function runDoctorCli(args: readonly string[], io: CliIo): Promise<number> {
   const which = apiOf(args);
-  if (typeof which === 'string') return wantsHelp(args) ? runCommand(DOCTOR_OPENXR, ['--help'], io, () => '', () => 0) : usageError('doctor', which, io);
+  if (typeof which === 'string') return usageError('doctor', which, io);
   return runCommand(which.api === 'vulkan' ? DOCTOR_VULKAN : DOCTOR_OPENXR, which.rest, io, () => parseDoctorArgs(args), async (parsed) => {
     try {
       const { doctor, doctorReportJson, doctorVulkan, formatDoctorReport, formatVulkanDoctorReport } = await import('../doctor/index.js');

@@ -36,9 +36,14 @@ export function topLevelHelp(): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The words a group's sub-commands start with ("openxr", "vulkan"), once each. */
+function targetsOf(g: CommandGroup): string[] {
+  return [...new Set(g.commands.map((c) => c.name.split(' ')[1] ?? ''))];
+}
+
 /** A group's --help: its sub-commands, each with its own --help. */
 function groupHelp(g: CommandGroup): string {
-  const lines = [`usage: khronos-loader ${g.name} <${g.commands.map((c) => c.name.split(' ')[1]).filter((w, i, a) => a.indexOf(w) === i).join('|')}> [options]`, '', `  ${g.summary}`, '', 'commands:'];
+  const lines = [`usage: khronos-loader ${g.name} <${targetsOf(g).join('|')}> [options]`, '', `  ${g.summary}`, '', 'commands:'];
   for (const c of g.commands) lines.push(entry(c.usage?.replace(/ \[options\]$/, '') ?? c.name, c.summary));
   lines.push('', `\`khronos-loader ${g.name} <command> --help\` for a command's options.`);
   return `${lines.join('\n')}\n`;
@@ -89,7 +94,7 @@ function help(words: readonly string[], io: CliIo): number {
     return 0;
   }
   const sub = subCommand(top, words[1]);
-  if (sub === undefined) return usageError('help', `needs a command of ${top.name}, ${top.commands.map((c) => JSON.stringify(c.name.split(' ')[1])).filter((w, i, a) => a.indexOf(w) === i).join(' or ')}, got ${JSON.stringify(words[1])}`, io);
+  if (sub === undefined) return usageError('help', `needs a command of ${top.name}, ${targetsOf(top).map((w) => JSON.stringify(w)).join(' or ')}, got ${JSON.stringify(words[1])}`, io);
   io.stdout(formatHelp(sub === BENCH_OPENXR && words.includes('frame') ? BENCH_OPENXR_FRAME : sub));
   return 0;
 }
@@ -99,7 +104,7 @@ async function runGroup(group: CommandGroup, args: readonly string[], io: CliIo)
   const [word, ...rest] = args;
   const sub = subCommand(group, word);
   if (sub !== undefined) return run(sub, rest, io);
-  const targets = group.commands.map((c) => JSON.stringify(c.name.split(' ')[1])).filter((w, i, a) => a.indexOf(w) === i);
+  const targets = targetsOf(group).map((w) => JSON.stringify(w));
   if (word === undefined || word.startsWith('-')) {
     if (group.default !== undefined) return run(group.default, args, io);
     if (word !== undefined && wantsHelp(args)) {
