@@ -5,7 +5,7 @@
 // --help, --version and a wrong argument answer at once.
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { entry, errorMessage, formatHelp, usageError, wantsHelp, type CliIo } from './args.js';
+import { entry, errorMessage, formatHelp, usageError, wantsHelp, wrap, type CliIo } from './args.js';
 import { BENCH_OPENXR, BENCH_OPENXR_FRAME, BENCH_VULKAN, DEMO, DOCTOR_OPENXR, DOCTOR_VULKAN, INFO_OPENXR, INFO_VULKAN, RUNTIMES, TOP_LEVEL, type CommandGroup } from './specs.js';
 import type { CommandSpec } from './args.js';
 
@@ -32,7 +32,7 @@ export function topLevelHelp(): string {
   }
   lines.push(entry('help <command>', "a command's help (as <command> --help)"));
   lines.push('', 'options:', entry('-h, --help', 'this help'), entry('-V, --version', "khronos-loader's version"));
-  lines.push('', 'Exit codes: 0 success; 1 the command failed or found something broken (its --help says what); 2 a wrong argument (one line on stderr names it).');
+  lines.push('', wrap('Exit codes: 0 success; 1 the command failed or found something broken (its --help says what); 2 a wrong argument (one line on stderr names it).', 100, ''));
   return `${lines.join('\n')}\n`;
 }
 
