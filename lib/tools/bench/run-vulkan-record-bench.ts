@@ -11,7 +11,7 @@ import { formatSummary } from './stats.js';
 import type { RecordChildRequest, RecordChildResult } from './vulkan-record-protocol.js';
 import { RECORD_COMMANDS, RECORD_MIX, recordRatios, type RecordMeasurement } from './vulkan-record.js';
 
-export const RECORD_COMMAND = 'record';
+export { RECORD_COMMAND } from './vulkan-record-protocol.js';
 export const RECORD_DEFAULT_FRAMES = 20;
 
 export interface RecordBenchOptions {

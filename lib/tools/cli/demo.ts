@@ -7,13 +7,11 @@
 // --vulkan: the session renders through Vulkan (XR_KHR_vulkan_enable2, this package's Vulkan
 // loader, VK_LAYER_KHRONOS_validation when installed): each eye cleared to a colour that changes
 // every frame; on the simulated runtime the frames it received are checked against what was drawn.
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createHostPlatform } from '../../core/platform/host.js';
 import { createPassthroughLayers } from '../../openxr/bundled-layers.js';
 import { discover } from '../../openxr/discovery/discover.js';
-import { isRuntimePath } from '../../openxr/discovery/runtime-choice.js';
 import { describeFrameLoopMode, runFrameLoop } from '../../openxr/api/frame-loop.js';
 import { createLoader } from '../../openxr/loader.js';
 import { nativeRuntimeExtensions } from '../../openxr/native/plan.js';
@@ -356,38 +354,4 @@ export function formatDemo(r: DemoResult): string {
     ...(r.vulkan !== undefined ? formatVulkan(r.vulkan) : []),
     '',
   ].join('\n');
-}
-
-/** `khronos-loader demo [--seconds N] [--runtime <name|manifest>] [--vulkan] [--json]`. */
-export async function runDemoCli(args: readonly string[], io: { stdout: (t: string) => void; stderr: (t: string) => void }): Promise<number> {
-  let seconds = 5;
-  let json = false;
-  let runtime: string | undefined;
-  let vulkan = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--json') json = true;
-    else if (a === '--vulkan') vulkan = true;
-    else if (a === '--seconds' && args[i + 1] !== undefined && Number(args[i + 1]) > 0) seconds = Number(args[++i]);
-    else if (a === '--runtime' && args[i + 1] !== undefined && args[i + 1] !== '') {
-      const value = args[++i] as string;
-      // A name stays a name (listRuntimes() resolves it); a path is made absolute.
-      runtime = isRuntimePath(value, 'linux') ? path.resolve(value) : value;
-    } else {
-      io.stderr(`usage: khronos-loader demo [--seconds N] [--runtime <name from \`khronos-loader runtimes\` | runtime manifest>] [--vulkan] [--json]\n`);
-      return 2;
-    }
-  }
-  if (runtime !== undefined && isRuntimePath(runtime, 'linux') && !existsSync(runtime)) {
-    io.stderr(`demo failed: --runtime ${runtime}: no such runtime manifest\n`);
-    return 1;
-  }
-  try {
-    const result = await runDemo({ seconds, vulkan, ...(runtime !== undefined ? { runtime } : {}) });
-    io.stdout(json ? JSON.stringify(result, null, 2) + '\n' : formatDemo(result));
-    return 0;
-  } catch (error) {
-    io.stderr(`demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
-  }
 }
