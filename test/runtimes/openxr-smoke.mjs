@@ -189,6 +189,21 @@ await runChecks(
       },
     ],
     [
+      'OPENXR: space.locate in a tight loop answers a valid pose every call (its ns per call printed as "measure:")',
+      () => {
+        const head = new Float32Array(POSE_FLOATS);
+        const time = seen.times.at(-1);
+        const calls = 200_000;
+        let valid = 0;
+        for (let i = 0; i < 50_000; i++) view.locate(local, time, head); // warm-up: the JIT compiles the loop
+        const started = performance.now();
+        for (let i = 0; i < calls; i++) if ((view.locate(local, time, head) & POSE_VALID) === POSE_VALID) valid++;
+        const ns = ((performance.now() - started) * 1e6) / calls;
+        assert.equal(valid, calls);
+        console.log(`measure: space.locate ${ns.toFixed(0)} ns per call (${calls} calls, no API layer)`);
+      },
+    ],
+    [
       'OPENXR: misuse throws typed errors, never a crash',
       () => {
         // The session has ended: beginFrame is refused (by the runtime or before the call).
@@ -198,7 +213,9 @@ await runChecks(
       },
     ],
     [
-      `OPENXR: process.env written after start reaches the runtime's getenv ${IS_BUN ? 'not under Bun (its process.env does not call setenv)' : 'under Node and Deno'}`,
+      IS_BUN
+        ? "OPENXR: process.env written after start does not reach the runtime's getenv under Bun (its process.env does not call setenv)"
+        : "OPENXR: process.env written after start reaches the runtime's getenv (Node, Deno)",
       () => {
         const saved = process.env.SIMXR_RESOLUTION;
         process.env.SIMXR_RESOLUTION = '320x240';
