@@ -9,19 +9,20 @@ import { rethrowNative } from '../errors.js';
 import { loadOpenXrAddon, type NativeAction, type NativeActionSet, type NativeBound, type NativeOpenXrAddon } from '../native/addon.js';
 import type { Session } from './session.js';
 import { ACTION_TYPES, enumValue, type ActionTypeName, type XrTime } from './types.js';
+import { invalidArgument } from '../../core/errors.js';
 
 let actionSetNativeOf: (set: ActionSet) => NativeActionSet;
 let actionNativeOf: (action: Action) => NativeAction;
 
 /** @internal */
 export function nativeActionSetOf(set: unknown): NativeActionSet {
-  if (!(set instanceof ActionSet)) throw new TypeError('expected an ActionSet');
+  if (!(set instanceof ActionSet)) throw invalidArgument('actionSet', 'an ActionSet', set);
   return actionSetNativeOf(set);
 }
 
 /** @internal */
 export function nativeActionOf(action: unknown): NativeAction {
-  if (!(action instanceof Action)) throw new TypeError('expected an Action');
+  if (!(action instanceof Action)) throw invalidArgument('action', 'an Action', action);
   return actionNativeOf(action);
 }
 
@@ -133,7 +134,7 @@ export class ActionSet {
 
   /** xrCreateAction. */
   createAction(options: ActionOptions): Action {
-    if (typeof options !== 'object' || options === null) throw new TypeError('createAction(options) needs { name, localizedName, type }');
+    if (typeof options !== 'object' || options === null) throw invalidArgument('createAction(options): options', '{ name, localizedName, type }', options);
     const type = enumValue(ACTION_TYPES, options.type, 'type');
     const paths = (options.subactionPaths ?? []).map((p) => pathOf(this.instance, p));
     const api = instanceState(this.instance).api;
@@ -250,12 +251,14 @@ export class Action {
    */
   applyHapticFeedback(vibration: HapticVibration, subactionPath?: string, session?: Session): boolean {
     if (typeof vibration !== 'object' || vibration === null || typeof vibration.amplitude !== 'number') {
-      throw new TypeError('applyHapticFeedback(vibration: { amplitude, duration?, frequency? }, subactionPath?, session?)');
+      throw invalidArgument('applyHapticFeedback(vibration): vibration', '{ amplitude: number, duration?, frequency? }', vibration);
     }
     const duration = vibration.duration ?? MIN_HAPTIC_DURATION;
     const frequency = vibration.frequency ?? 0;
     if ((typeof duration !== 'bigint' && typeof duration !== 'number') || typeof frequency !== 'number') {
-      throw new TypeError('applyHapticFeedback: duration must be a bigint or number of ns and frequency a number of Hz');
+      throw typeof frequency !== 'number'
+        ? invalidArgument('applyHapticFeedback: vibration.frequency', 'a number of Hz', frequency)
+        : invalidArgument('applyHapticFeedback: vibration.duration', 'a bigint or number of ns', duration);
     }
     this.#requireVibration();
     const nativeSession = this.#sessionFor(session ?? this.actionSet.attachedSession);
@@ -294,9 +297,9 @@ export class Action {
 }
 
 export function createActionSet(instance: Instance, options: ActionSetOptions): ActionSet {
-  if (typeof options !== 'object' || options === null) throw new TypeError('createActionSet(options) needs { name, localizedName }');
+  if (typeof options !== 'object' || options === null) throw invalidArgument('createActionSet(options): options', '{ name, localizedName, priority? }', options);
   const priority = options.priority ?? 0;
-  if (!Number.isInteger(priority) || priority < 0) throw new TypeError('priority must be a whole number >= 0');
+  if (!Number.isInteger(priority) || priority < 0) throw invalidArgument('options.priority', 'a whole number >= 0', priority);
   const s = instanceState(instance);
   const native = callNative(() => new s.api.OpenXrActionSet(s.native, options.name, options.localizedName, priority));
   return new ActionSet(instance, native, options.name);
@@ -310,7 +313,7 @@ export interface SuggestedBinding {
 
 /** xrSuggestInteractionProfileBindings for one interaction profile ('/interaction_profiles/khr/simple_controller'). */
 export function suggestBindings(instance: Instance, interactionProfile: string, bindings: readonly SuggestedBinding[]): void {
-  if (!Array.isArray(bindings)) throw new TypeError('bindings must be an array of { action, path }');
+  if (!Array.isArray(bindings)) throw invalidArgument('suggestBindings(profile, bindings): bindings', 'an array of { action, path }', bindings);
   const s = instanceState(instance);
   const profile = pathOf(instance, interactionProfile);
   const actions = bindings.map((b) => nativeActionOf(b.action));

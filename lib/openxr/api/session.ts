@@ -34,6 +34,7 @@ import type { HandTracker } from './hand-tracker.js';
 import * as input from './session-input.js';
 import { EndFrameBinding, ViewLocator, type EndFrameOptions, type FrameState, type PoseArray } from './session-frames.js';
 import * as swapchains from './session-swapchains.js';
+import { InvalidArgumentError, invalidArgument } from '../../core/errors.js';
 
 export type { EndFrameOptions, FrameState, Fov, PoseArray, ProjectionLayer, ProjectionView } from './session-frames.js';
 
@@ -375,10 +376,10 @@ function asOpenXrError(error: unknown): unknown {
 
 export function createSession(instance: Instance, system: System, options: CreateSessionOptions = { headless: true }): Session {
   if (typeof options !== 'object' || options === null || !('headless' in options ? options.headless === true : 'graphics' in options)) {
-    throw new TypeError('createSession(system, options): options must be { headless: true } or { graphics: { vulkan: { device, physicalDevice, queueFamilyIndex, queueIndex } } }');
+    throw invalidArgument('createSession(system, options): options', '{ headless: true } or { graphics: { vulkan: { device, physicalDevice, queueFamilyIndex, queueIndex } } }', options);
   }
   if (system === null || typeof system !== 'object' || system.instance !== instance) {
-    throw new TypeError('system must be a System of this instance (instance.getSystem())');
+    throw invalidArgument('system', 'a System of this instance (instance.getSystem())', system);
   }
   const s = instanceState(instance);
   let native: NativeSession;
@@ -386,7 +387,7 @@ export function createSession(instance: Instance, system: System, options: Creat
   if ('graphics' in options) {
     const vulkan = (options.graphics as { vulkan?: VulkanSessionBinding } | null)?.vulkan;
     if (typeof vulkan !== 'object' || vulkan === null || typeof vulkan.device !== 'object' || vulkan.device === null || typeof vulkan.physicalDevice !== 'object') {
-      throw new TypeError('createSession: graphics.vulkan must be { device, physicalDevice, queueFamilyIndex, queueIndex } (createVulkanGraphics() answers one)');
+      throw invalidArgument('createSession: options.graphics.vulkan', '{ device, physicalDevice, queueFamilyIndex, queueIndex } (createVulkanGraphics() answers one)', vulkan);
     }
     device = vulkan.device;
     const binding = {
