@@ -83,7 +83,8 @@ export function invalidArgument(argument: string, need: string, got: unknown): I
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
   if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'number') return Number.isSafeInteger(value) || !Number.isInteger(value) ? String(value) : `${value} (not a safe integer)`;
+  // An unsafe integer exactly (String(2 ** 60) rounds it to 1152921504606847000).
+  if (typeof value === 'number') return Number.isSafeInteger(value) || !Number.isInteger(value) ? String(value) : `${BigInt(value)} (not a safe integer)`;
   if (value === null) return 'null';
   if (ArrayBuffer.isView(value)) return `a ${Object.prototype.toString.call(value).slice(8, -1)}`;
   try {
@@ -110,7 +111,7 @@ export function requireInteger(value: unknown, argument: string, min: number | b
   if (typeof value === 'number') {
     if (!Number.isInteger(value)) throw new InvalidArgumentError(`${argument} must be an integer in [${min}, ${max}], got ${describeValue(value)}`, argument);
     if (!Number.isSafeInteger(value)) {
-      throw new InvalidArgumentError(`${argument} is ${value}, beyond Number.MAX_SAFE_INTEGER (2^53 - 1), where a number cannot hold every integer: pass a bigint`, argument);
+      throw new InvalidArgumentError(`${argument} is ${BigInt(value)}, beyond Number.MAX_SAFE_INTEGER (2^53 - 1), where a number cannot hold every integer: pass a bigint`, argument);
     }
     if (value < min || value > max) throw new InvalidArgumentError(`${argument} must be in [${min}, ${max}], got ${value}`, argument);
     return value;

@@ -2,6 +2,7 @@
 // for the package (docs/usage.md, "Errors"): `code` is the result's name as a string, as for
 // every other error the package throws; `resultValue` is the XrResult number. Names and values
 // come from the registry-generated table (lib/generated/openxr.ts).
+import { InvalidArgumentError } from '../core/errors.js';
 import { XrResult, xrResultName, type XrResultName } from '../generated/openxr.js';
 
 export type { XrResultName };
@@ -43,6 +44,14 @@ export function rethrowNative(error: unknown): never {
   throw fromNative(error);
 }
 
+/** The addon's argument errors (TypeError, code 'KL_INVALID_ARGUMENT') as InvalidArgumentError, one class for both sides. */
+export function asInvalidArgument(error: unknown): unknown {
+  if (error instanceof TypeError && !(error instanceof InvalidArgumentError) && (error as { code?: unknown }).code === 'KL_INVALID_ARGUMENT') {
+    return new InvalidArgumentError(error.message);
+  }
+  return error;
+}
+
 /** A native error with an XrResult ('KL_OPENXR_ERROR') or of a destroyed handle as OpenXrError; anything else unchanged. */
 export function fromNative(error: unknown): unknown {
   if (error instanceof Error && (error as { code?: unknown }).code === 'KL_OPENXR_ERROR') {
@@ -52,5 +61,5 @@ export function fromNative(error: unknown): unknown {
   if (error instanceof Error && (error as { code?: unknown }).code === 'KL_HANDLE_DESTROYED') {
     return openXrErrorFromCode(XrResult.XR_ERROR_HANDLE_INVALID, error.message);
   }
-  return error;
+  return asInvalidArgument(error);
 }

@@ -2,6 +2,7 @@
 // one code scheme, docs/usage.md "Errors"), `.resultValue` its value (from the registry-generated
 // table). One class for discovery and the native core alike; native failures ('KL_VULKAN_ERROR')
 // become it here.
+import { InvalidArgumentError } from '../core/errors.js';
 import { VkResult, vkResultName, type VkResultName } from '../generated/vulkan.js';
 
 export class VulkanError extends Error {
@@ -42,6 +43,9 @@ export function toVulkanError(error: unknown): unknown {
   if (error instanceof Error && (error as { code?: unknown }).code === 'KL_VULKAN_ERROR') {
     const code = (error as { vkResult?: unknown }).vkResult;
     return new VulkanError(typeof code === 'number' ? code : -13, error.message);
+  }
+  if (error instanceof TypeError && !(error instanceof InvalidArgumentError) && (error as { code?: unknown }).code === 'KL_INVALID_ARGUMENT') {
+    return new InvalidArgumentError(error.message); // the addon's argument errors: one class for both sides
   }
   return error;
 }
