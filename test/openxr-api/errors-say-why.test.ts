@@ -29,7 +29,7 @@ describe('errors that say why (NODE-2)', () => {
     );
     const set = xr.createActionSet({ name: 'main', localizedName: 'Main' });
     const action = openXrErrorFrom(() => set.createAction({ name: 'Fire!', localizedName: 'Fire', type: 'boolean' }));
-    expect(action.message).toMatch(/^XR_ERROR_PATH_FORMAT_INVALID: xrCreateAction: name 'Fire!': an action name must be .*"!" at 4 is not$/);
+    expect(action.message).toMatch(/^XR_ERROR_PATH_FORMAT_INVALID: xrCreateAction: name 'Fire!': an action name must be .*"F" at 0, "!" at 4 are not$/);
     const duplicate = openXrErrorFrom(() => xr.createActionSet({ name: 'main', localizedName: 'Other' }));
     expect(duplicate.message).toBe("XR_ERROR_NAME_DUPLICATED: xrCreateActionSet: name 'main': this instance already has an action set of that name");
   });

@@ -218,9 +218,10 @@ inline std::string TimeProblem(napi_env env, napi_value value, const char* what)
   }
   double d = 0;
   napi_get_value_double(env, value, &d);
-  char text[64];
-  std::snprintf(text, sizeof text, "%.17g", d);
-  if (std::isfinite(d) && d == std::trunc(d)) {
+  char text[400];  // %.0f of the largest double: 309 digits
+  const bool whole = std::isfinite(d) && d == std::trunc(d);
+  std::snprintf(text, sizeof text, whole ? "%.0f" : "%.17g", d);
+  if (whole) {
     return std::string(what) + " is " + text + ", beyond Number.MAX_SAFE_INTEGER (2^53 - 1), where a number no longer holds every integer: pass the XrTime as a bigint";
   }
   return need + ", got " + text;
