@@ -31,7 +31,7 @@ export function passthroughLayerLibrary(): string {
  * linker and a layer must not sit in a chain twice.
  */
 export function createPassthroughLayers(count: number, folder?: string): PassthroughLayerSet {
-  if (!Number.isInteger(count) || count < 0) throw invalidArgument('count', 'a whole number >= 0', count);
+  if (!Number.isInteger(count) || count < 0) throw invalidArgument('count', 'a whole number >= 0 (the number of pass-through layers)', count);
   const source = passthroughLayerLibrary();
   const target = folder ?? mkdtempSync(path.join(os.tmpdir(), 'khronos-loader-layers-'));
   mkdirSync(target, { recursive: true });

@@ -173,7 +173,7 @@ describe.each(VERSIONS)('frame query on an OpenXR %s instance (simulated runtime
       message: expect.stringMatching(/spaces\[0\]\.base belongs to another session/),
     });
     expect(openXrErrorFrom(() => session.createFrameQuery({ views: { space: otherSpace } })).message).toMatch(/views\.space belongs to another session/);
-    expect(() => session.createFrameQuery({ spaces: [[view, {} as Space]] })).toThrow(new TypeError('frame query: spaces[0].base must be a Space'));
+    expect(() => session.createFrameQuery({ spaces: [[view, {} as Space]] })).toThrow(new TypeError('frame query: spaces[0].base must be a Space, got an object (Object)'));
     expect(() => session.createFrameQuery({ spaces: [view as unknown as [Space, Space]] })).toThrow(TypeError);
     expect(() => session.createFrameQuery({ actions: [{} as Action] })).toThrow(/actions\[0\] must be an Action/);
     expect(() => session.createFrameQuery({})).toThrow(/nothing to query/);

@@ -38,7 +38,7 @@ export function vulkanPassthroughLayerLibrary(): string {
  * folder of its own.
  */
 export function createVulkanPassthroughLayers(count: number, folder?: string): VulkanPassthroughLayerSet {
-  if (!Number.isInteger(count) || count < 0) throw invalidArgument('count', 'a whole number >= 0', count);
+  if (!Number.isInteger(count) || count < 0) throw invalidArgument('count', 'a whole number >= 0 (the number of pass-through layers)', count);
   const source = vulkanPassthroughLayerLibrary();
   const target = folder ?? mkdtempSync(path.join(os.tmpdir(), 'khronos-loader-vk-layers-'));
   mkdirSync(target, { recursive: true });
