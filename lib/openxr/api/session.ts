@@ -138,6 +138,10 @@ export class Session extends EventEmitter<SessionEvents> {
   /** The Vulkan device a graphics session renders with (retained until destroy()). */
   readonly #device: Device | undefined;
   readonly description = 'an OpenXR session';
+  // waitFrame()'s rejection handler, made once: a closure per frame would allocate.
+  readonly #waitFrameFailed = (error: unknown): never => {
+    throw withSessionState(error, this, 'xrWaitFrame');
+  };
 
   /** @internal Use instance.createSession(). */
   constructor(instance: Instance, system: System, native: NativeSession, device?: Device) {
@@ -239,9 +243,7 @@ export class Session extends EventEmitter<SessionEvents> {
     } catch (error) {
       return Promise.reject(withSessionState(error, this, 'xrWaitFrame'));
     }
-    return promise.then(undefined, (error: unknown) => {
-      throw withSessionState(error, this, 'xrWaitFrame');
-    });
+    return promise.then(undefined, this.#waitFrameFailed);
   }
 
   /** xrWaitFrame on this thread (blocks the event loop until the frame; for workers and scripts). */
