@@ -93,7 +93,10 @@ export class ActionSync {
   sync(actionSets: readonly (ActionSet | ActiveActionSet)[]): boolean {
     if (actionSets !== this.#input) {
       if (!Array.isArray(actionSets)) throw invalidArgument('syncActions(actionSets)', 'an array of ActionSet or { actionSet, subactionPath }', actionSets);
-      this.#sets = actionSets.map((a) => nativeActionSetOf('actionSet' in a ? a.actionSet : a));
+      this.#sets = actionSets.map((a, i) => {
+        if (typeof a !== 'object' || a === null) throw invalidArgument(`syncActions(actionSets): actionSets[${i}]`, 'an ActionSet or { actionSet, subactionPath }', a);
+        return nativeActionSetOf('actionSet' in a ? a.actionSet : a);
+      });
       this.#paths = actionSets.map((a) =>
         'actionSet' in a && a.subactionPath !== undefined ? pathOf(this.#instance, a.subactionPath) : undefined,
       );
