@@ -20,7 +20,7 @@ const slowTimingSensitive = [
  * (what CI runs) beside the 'main' project as before: the packaging test (packs and installs the
  * tarball, builds the prebuild), the doctor and bench CLIs (many child processes each), the heap
  * measurement of the controllers example, the trampolines under qemu-user and wine, elevation
- * (builds a setuid helper), the Monado differential suite.
+ * (builds a setuid helper), the Monado differential suite, the package under Bun and Deno.
  */
 const slow = [
   'test/packaging/package.test.ts',
@@ -36,6 +36,7 @@ const slow = [
   'test/vulkan-native/trampolines.test.ts',
   'test/system/elevation.test.ts',
   'test/system/openxr-monado-differential.test.ts',
+  'test/runtimes/bun-deno.test.ts',
 ];
 
 const timeouts = { testTimeout: 60_000, hookTimeout: 300_000 };

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   createLoader,
+  examplePath,
   AccessFlags,
   BufferUsageFlags,
   DescriptorType,
@@ -46,7 +47,7 @@ export interface SaxpyResult {
 }
 
 export function saxpySpirv(): Uint32Array {
-  const bytes = readFileSync(fileURLToPath(new URL('./shaders/saxpy.spv', import.meta.url)));
+  const bytes = readFileSync(examplePath('shaders/saxpy.spv'));
   return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
 }
 

@@ -17,6 +17,19 @@ export type PackageErrorCode =
   /** A Windows registry key that exists but cannot be read. */
   | 'KL_REGISTRY_ERROR';
 
+/** Every PackageErrorCode, for code that checks a `code` at run time (a Record, so none is left out). */
+const PACKAGE_CODES: Readonly<Record<PackageErrorCode, true>> = {
+  KL_INVALID_ARGUMENT: true,
+  KL_INVALID_STATE: true,
+  KL_HANDLE_DESTROYED: true,
+  KL_LIBRARY_ERROR: true,
+  KL_NO_PREBUILD: true,
+  KL_REGISTRY_ERROR: true,
+};
+
+/** The package's own error codes (docs/usage.md, "Errors"); API failures use their result names instead. */
+export const PACKAGE_ERROR_CODES: readonly PackageErrorCode[] = Object.freeze(Object.keys(PACKAGE_CODES) as PackageErrorCode[]);
+
 /** A wrong argument (type, range, unsafe integer): `argument` names it. */
 export class InvalidArgumentError extends TypeError {
   readonly code = 'KL_INVALID_ARGUMENT' as const;
@@ -38,14 +51,55 @@ export class InvalidStateError extends Error {
   }
 }
 
+/**
+ * A shared library that is missing or cannot be loaded: the same code and fields as the native
+ * addon's library errors (`path`, `symbol` — null when the library itself is at fault — `reason`).
+ */
+export class LibraryError extends Error {
+  readonly code = 'KL_LIBRARY_ERROR' as const;
+  readonly path: string;
+  readonly symbol: string | null;
+  readonly reason: string;
+  constructor(message: string, path: string, reason: string, symbol: string | null = null) {
+    super(message);
+    this.name = 'LibraryError';
+    this.path = path;
+    this.reason = reason;
+    this.symbol = symbol;
+  }
+}
+
+/** A library this package ships that is not where the build puts it. */
+export function libraryMissing(path: string, what: string): LibraryError {
+  return new LibraryError(`${what} ${path} is missing: rebuild the package (npm run build)`, path, 'missing');
+}
+
+/** `${argument} must be ${need}, got ${what it got}`: the one shape of an argument error's message. */
+export function invalidArgument(argument: string, need: string, got: unknown): InvalidArgumentError {
+  return new InvalidArgumentError(`${argument} must be ${need}, got ${describeValue(got)}`, argument);
+}
+
 /** How a value is shown in an error message: short, and never a thrown error itself. */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
   if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'number') return Number.isSafeInteger(value) || !Number.isInteger(value) ? String(value) : `${value} (not a safe integer)`;
+  // An unsafe integer exactly (String(2 ** 60) rounds it to 1152921504606847000).
+  if (typeof value === 'number') return Number.isSafeInteger(value) || !Number.isInteger(value) ? String(value) : `${BigInt(value)} (not a safe integer)`;
   if (value === null) return 'null';
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (typeof value === 'object') return `an object (${(value as object).constructor?.name ?? 'Object'})`;
+  if (ArrayBuffer.isView(value)) return `a ${Object.prototype.toString.call(value).slice(8, -1)}`;
+  try {
+    if (Array.isArray(value)) return `an array of ${value.length}`;
+  } catch {
+    return 'a revoked proxy';
+  }
+  if (typeof value === 'object') {
+    try {
+      const name = (value as object).constructor?.name;
+      return typeof name === 'string' && name !== '' ? `an object (${name})` : 'an object';
+    } catch {
+      return 'an object'; // a proxy or getter that throws: the message must not
+    }
+  }
   return typeof value;
 }
 
@@ -57,7 +111,7 @@ export function requireInteger(value: unknown, argument: string, min: number | b
   if (typeof value === 'number') {
     if (!Number.isInteger(value)) throw new InvalidArgumentError(`${argument} must be an integer in [${min}, ${max}], got ${describeValue(value)}`, argument);
     if (!Number.isSafeInteger(value)) {
-      throw new InvalidArgumentError(`${argument} is ${value}, beyond Number.MAX_SAFE_INTEGER (2^53 - 1), where a number cannot hold every integer: pass a bigint`, argument);
+      throw new InvalidArgumentError(`${argument} is ${BigInt(value)}, beyond Number.MAX_SAFE_INTEGER (2^53 - 1), where a number cannot hold every integer: pass a bigint`, argument);
     }
     if (value < min || value > max) throw new InvalidArgumentError(`${argument} must be in [${min}, ${max}], got ${value}`, argument);
     return value;

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sharedLibraryFileName } from '../core/shared-library-name.js';
 import { nativeArtifactDir } from '../core/native/load.js';
+import { invalidArgument, libraryMissing } from '../core/errors.js';
 
 export const PASSTHROUGH_LAYER_LIBRARY = sharedLibraryFileName('khronos_layer_passthrough');
 export const PASSTHROUGH_LAYER_PREFIX = 'XR_APILAYER_KHRONOSLOADER_passthrough';
@@ -20,7 +21,7 @@ export interface PassthroughLayerSet {
 
 export function passthroughLayerLibrary(): string {
   const library = path.join(nativeArtifactDir(), PASSTHROUGH_LAYER_LIBRARY);
-  if (!existsSync(library)) throw new Error(`the bundled pass-through layer ${library} is missing: rebuild the package (npm run build)`);
+  if (!existsSync(library)) throw libraryMissing(library, 'the bundled pass-through layer');
   return library;
 }
 
@@ -30,7 +31,7 @@ export function passthroughLayerLibrary(): string {
  * linker and a layer must not sit in a chain twice.
  */
 export function createPassthroughLayers(count: number, folder?: string): PassthroughLayerSet {
-  if (!Number.isInteger(count) || count < 0) throw new RangeError(`layer count must be a whole number >= 0, got ${count}`);
+  if (!Number.isInteger(count) || count < 0) throw invalidArgument('count', 'a whole number >= 0 (the number of pass-through layers)', count);
   const source = passthroughLayerLibrary();
   const target = folder ?? mkdtempSync(path.join(os.tmpdir(), 'khronos-loader-layers-'));
   mkdirSync(target, { recursive: true });

@@ -120,3 +120,4 @@ export { createInstanceFromPlan } from './api/instance.js';
 export { publishOpenXrPlan, type PublishedLists } from './api/publish-plan.js';
 export { openXrCommands, XR_GENERATED_COMMANDS, XrStructureType, type OpenXrCommands } from './commands.js';
 export type * as XrTypes from '../generated/openxr-commands.js';
+export { examplePath } from '../core/examples.js';

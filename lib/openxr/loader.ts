@@ -3,6 +3,7 @@
 import { createContext, type DiscoveryOptions } from './discovery/context.js';
 import { discoverWith, resolvePlatform, type DiscoveryResult } from './discovery/discover.js';
 import { OpenXrError } from './errors.js';
+import { invalidArgument } from '../core/errors.js';
 import { layersInForce, mergeExtensions, nullLayerExtensionList } from './discovery/extensions.js';
 import type { DiscoveredApiLayer } from './discovery/layer-discovery.js';
 import { resolveEnabledLayers, type EnabledLayer } from './discovery/layer-policy.js';
@@ -92,6 +93,9 @@ export function createLoader(options: LoaderOptions = {}): OpenXrLoader {
       }));
     },
     enumerateInstanceExtensionProperties(layerName) {
+      if (layerName !== undefined && layerName !== null && typeof layerName !== 'string') {
+        throw invalidArgument('layerName', 'an API layer name (a string), or null for the runtime and the layers in force', layerName);
+      }
       const d = run('xrEnumerateInstanceExtensionProperties');
       if (layerName) {
         const layer = presentLayers(d.apiLayers).find((l) => l.name === layerName);

@@ -16,6 +16,7 @@ import { callNative, instanceState, nativeSessionOf } from './api/handles.js';
 import type { Session } from './api/session.js';
 import type { XrTime } from './api/types.js';
 import type { NativeSession } from './native/addon.js';
+import { libraryMissing } from '../core/errors.js';
 
 export const SIMULATED_RUNTIME_LIBRARY = sharedLibraryFileName('khronos_simxr');
 export const SIMULATED_RUNTIME_MANIFEST = 'khronos_simxr.json';
@@ -57,7 +58,7 @@ function manifestPointsAt(manifestPath: string, library: string): boolean {
 export function simulatedRuntime(options: SimulatedRuntimeOptions = {}): string {
   const library = path.resolve(options.libraryDir ?? nativeArtifactDir(), SIMULATED_RUNTIME_LIBRARY);
   if (!existsSync(library)) {
-    throw new Error(`the simulated OpenXR runtime ${library} is missing: rebuild the package (npm run build)`);
+    throw libraryMissing(library, 'the simulated OpenXR runtime');
   }
   const beside = path.join(path.dirname(library), SIMULATED_RUNTIME_MANIFEST);
   if (manifestPointsAt(beside, library)) return beside;

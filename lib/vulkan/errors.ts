@@ -1,20 +1,25 @@
-// The error class for Vulkan failures: `.result` is the VkResult name, `.code` its value (from the
-// registry-generated table). One class for discovery and the native core alike; native failures
-// ('KL_VULKAN_ERROR') become it here.
+// The error class for Vulkan failures: `.code` and `.result` are the VkResult's name (the package's
+// one code scheme, docs/usage.md "Errors"), `.resultValue` its value (from the registry-generated
+// table). One class for discovery and the native core alike; native failures ('KL_VULKAN_ERROR')
+// become it here.
+import { InvalidArgumentError } from '../core/errors.js';
 import { VkResult, vkResultName, type VkResultName } from '../generated/vulkan.js';
 
 export class VulkanError extends Error {
-  /** The VkResult value, e.g. -6. */
-  readonly code: number;
+  /** The VkResult name, e.g. 'VK_ERROR_LAYER_NOT_PRESENT' (the same as `result`). */
+  readonly code: VkResultName | `VkResult(${number})`;
   /** The VkResult name, e.g. "VK_ERROR_LAYER_NOT_PRESENT" (`VkResult(n)` for a value the registry does not name). */
   readonly result: VkResultName | `VkResult(${number})`;
+  /** The VkResult value, e.g. -6. */
+  readonly resultValue: number;
   constructor(result: VkResultName | number, message: string) {
-    const code = typeof result === 'number' ? result : VkResult[result];
+    const value = typeof result === 'number' ? result : VkResult[result];
     const name = typeof result === 'number' ? (vkResultName(result) ?? (`VkResult(${result})` as const)) : result;
     super(`${name}: ${message}`);
     this.name = 'VulkanError';
-    this.code = code;
+    this.code = name;
     this.result = name;
+    this.resultValue = value;
   }
 }
 
@@ -38,6 +43,9 @@ export function toVulkanError(error: unknown): unknown {
   if (error instanceof Error && (error as { code?: unknown }).code === 'KL_VULKAN_ERROR') {
     const code = (error as { vkResult?: unknown }).vkResult;
     return new VulkanError(typeof code === 'number' ? code : -13, error.message);
+  }
+  if (error instanceof TypeError && !(error instanceof InvalidArgumentError) && (error as { code?: unknown }).code === 'KL_INVALID_ARGUMENT') {
+    return new InvalidArgumentError(error.message); // the addon's argument errors: one class for both sides
   }
   return error;
 }

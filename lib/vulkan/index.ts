@@ -57,3 +57,4 @@ export { VK_LOADER_DEBUG, createVkLogger, formatVkLoaderRecord } from './discove
 
 // The typed API over the native core (docs/usage.md, 'Vulkan: instances, devices and compute'): instances, physical devices, devices.
 export * from './api/index.js';
+export { examplePath } from '../core/examples.js';

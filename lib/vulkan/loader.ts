@@ -9,6 +9,7 @@ import { resolveLayerChain } from './discovery/layer-policy.js';
 import type { VulkanInstancePlan } from './plan/plan.js';
 import { VulkanLayerNotPresentError } from './errors.js';
 import { createInstanceFromPlan, type Instance } from './api/instance.js';
+import { invalidArgument } from '../core/errors.js';
 
 /** VkLayerProperties */
 export interface VulkanLayerProperties {
@@ -55,7 +56,7 @@ export interface VulkanInstanceCreateOptions extends PlanInstanceOptions {
 }
 
 function checkNames(what: string, names: unknown): readonly string[] {
-  if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) throw new TypeError(`${what} must be an array of strings`);
+  if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) throw invalidArgument(what, 'an array of strings', names);
   return names as string[];
 }
 
@@ -75,7 +76,7 @@ export function createLoader(options: VulkanDiscoveryOptions = {}): VulkanLoader
     },
     enumerateInstanceExtensionProperties(layerName?: string) {
       if (layerName !== undefined) {
-        if (typeof layerName !== 'string') throw new TypeError('layerName must be a string');
+        if (typeof layerName !== 'string') throw invalidArgument('layerName', 'a string', layerName);
         const layer = available.find((l) => l.name === layerName);
         if (!layer) throw new VulkanLayerNotPresentError(layerName, 0);
         return layer.instanceExtensions.map((e) => ({ ...e }));
@@ -104,7 +105,7 @@ export function createLoader(options: VulkanDiscoveryOptions = {}): VulkanLoader
       return planInstance(state, platform.env, opts);
     },
     createInstance(opts: VulkanInstanceCreateOptions) {
-      if (typeof opts !== 'object' || opts === null) throw new TypeError('createInstance(options): options must be an object');
+      if (typeof opts !== 'object' || opts === null) throw invalidArgument('createInstance(options): options', 'an object', opts);
       const { enabledLayerNames, enabledExtensionNames, flags, ...app } = opts;
       const plan = this.planInstance({
         ...(enabledLayerNames !== undefined && { enabledLayerNames }),

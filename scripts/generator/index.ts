@@ -11,6 +11,8 @@ import { emitCommandsModule } from './marshal-ts.js';
 import { readRegistry, type ApiName } from './registry.js';
 import { RegistrySelector, type Selection } from './select.js';
 import { emitOpenXrModule, emitVulkanModule } from './typescript.js';
+import { emitInteractionProfilesHeader, emitInteractionProfilesModule, readInteractionProfiles } from './interaction-profiles.js';
+import { bannerText } from './apis.js';
 
 /** Output folders, relative to the output root (the repository root by default). */
 export const NATIVE_DIR = path.join('native', 'generated');
@@ -79,6 +81,11 @@ export function renderAll(registryDir: string): GeneratedFile[] {
       const model = buildMarshalModel(selection, commands, vulkan === undefined ? undefined : (name) => vulkanScalar(vulkan.registry, name));
       files.push({ path: rel(NATIVE_DIR, 'openxr_marshal.h'), content: emitMarshalHeader(cfg, selection, model) });
       files.push({ path: rel(TS_DIR, 'openxr-commands.ts'), content: emitCommandsModule(cfg, selection, model) });
+      // The interaction profile allowlist, for the typed API's messages and the simulated runtime.
+      const profiles = readInteractionProfiles(readFileSync(path.join(registryDir, cfg.registryFile), 'utf8'), cfg.registryFile);
+      const banner = bannerText(cfg, selection.registry);
+      files.push({ path: rel(TS_DIR, 'openxr-interaction-profiles.ts'), content: emitInteractionProfilesModule(banner, profiles) });
+      files.push({ path: rel(NATIVE_DIR, 'openxr_interaction_profiles.h'), content: emitInteractionProfilesHeader(banner, profiles) });
     }
   }
   return files;

@@ -57,14 +57,14 @@ describe('bench openxr --command frame', () => {
   });
 
   it('BENCH: bad arguments are usage errors (exit 2) naming the argument', async () => {
-    expect(parseFrameBenchArgs(['openxr', '--command', 'frame', '--api', '2.0'])).toMatch(/--api takes 1\.0, 1\.1/);
+    expect(parseFrameBenchArgs(['openxr', '--command', 'frame', '--api', '2.0'])).toMatch(/--api needs OpenXR instance versions 1\.0 and\/or 1\.1, separated by commas, got "2\.0"/);
     expect(parseFrameBenchArgs(['openxr', '--command', 'frame', '--spaces', '4,x'])).toMatch(/--spaces needs a whole number/);
     expect(parseFrameBenchArgs(['openxr', '--command', 'frame', '--layers', '2'])).toMatch(/unknown argument "--layers"/);
     const r = await cli(['bench', 'openxr', '--command', 'frame', '--repeats', '0']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--repeats needs a whole number >= 1');
     const missing = await cli(['bench', 'openxr', '--command', 'frame', '--runtime', '/nonexistent/rt.json']);
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('no such runtime manifest');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--runtime needs "simulated" (the runtime bundled with khronos-loader), a runtime name that `khronos-loader runtimes` lists, or a runtime manifest path, got "/nonexistent/rt.json" (/nonexistent/rt.json does not exist)');
   });
 });

@@ -4,8 +4,11 @@
 // getters that throw.
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import { PACKAGE_ERROR_CODES } from '../../lib/core/errors.js';
 import { OpenXrError } from '../../lib/openxr/errors.js';
 import { VulkanError } from '../../lib/vulkan/errors.js';
+import { XrResult } from '../../lib/generated/openxr.js';
+import { VkResult } from '../../lib/generated/vulkan.js';
 
 /** What the proxies and getters below throw: the application's own error, which may pass through. */
 export class ApplicationError extends Error {}
@@ -126,13 +129,27 @@ export const badValue: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: fc.string({ maxLength: 300 }), weight: 1 },
 );
 
-/** Calls `f`; it may succeed, or throw a TypeError, RangeError, a typed loader error or the application's own error. */
-export function refusedCleanly(f: () => unknown): unknown {
+/** Whether `code` is one of the codes docs/usage.md "Errors" documents: a KL_ code, an XrResult or a VkResult name. */
+export function documentedCode(code: unknown): boolean {
+  if (typeof code !== 'string') return false;
+  return (PACKAGE_ERROR_CODES as readonly string[]).includes(code) || Object.hasOwn(XrResult, code) || Object.hasOwn(VkResult, code) || /^XR_RESULT_-?\d+$|^VkResult\(-?\d+\)$/.test(code);
+}
+
+/**
+ * Calls `f`; it may succeed, or throw a TypeError, RangeError, a typed loader error or the
+ * application's own error. With `codes`, every error but the application's must also carry a
+ * documented string `code` (nothing without one leaks from the native side).
+ */
+export function refusedCleanly(f: () => unknown, codes = false): unknown {
   try {
     return f();
   } catch (e) {
     const ok = e instanceof TypeError || e instanceof RangeError || e instanceof OpenXrError || e instanceof VulkanError || e instanceof ApplicationError;
     expect(ok, `threw ${(e as Error)?.constructor?.name}: ${(e as Error)?.message}`).toBe(true);
+    if (codes && !(e instanceof ApplicationError)) {
+      const code = (e as { code?: unknown }).code;
+      expect(documentedCode(code), `threw ${(e as Error)?.constructor?.name} with code ${String(code)}: ${(e as Error)?.message}`).toBe(true);
+    }
     return undefined;
   }
 }
@@ -142,16 +159,21 @@ export function refusedCleanly(f: () => unknown): unknown {
  * ones; what a call still creates is destroyed again (unless it is one of `keep`), so runs do not
  * pile up handles.
  */
-export function everyPosition(goodArgs: readonly unknown[], call: (args: unknown[]) => unknown, keep: readonly unknown[] = [], numRuns = 150): void {
+export function everyPosition(goodArgs: readonly unknown[], call: (args: unknown[]) => unknown, keep: readonly unknown[] = [], numRuns = 150, codes = false): void {
   fc.assert(
     fc.property(fc.array(badValue, { minLength: goodArgs.length, maxLength: goodArgs.length }), fc.nat(Math.max(0, goodArgs.length - 1)), (bad, at) => {
       const mixed = [...goodArgs];
       mixed[at] = bad[at];
       for (const args of [bad, mixed]) {
-        const made = refusedCleanly(() => call(args));
+        const made = refusedCleanly(() => call(args), codes);
         if (made && !keep.includes(made) && typeof (made as { destroy?: unknown }).destroy === 'function') (made as { destroy(): void }).destroy();
       }
     }),
     { numRuns },
   );
+}
+
+/** everyPosition() where every error (but the application's own) must carry a documented `code` (NODE-2). */
+export function everyPositionWithCodes(goodArgs: readonly unknown[], call: (args: unknown[]) => unknown, keep: readonly unknown[] = []): void {
+  everyPosition(goodArgs, call, keep, 150, true);
 }

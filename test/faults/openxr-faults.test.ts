@@ -49,7 +49,7 @@ afterEach(async () => {
 describe('OpenXR: a failing call becomes a typed error, and a failed instance leaves nothing mapped', () => {
   it('XR-RN-2, XR-CI-7: a runtime whose negotiation fails is rejected with XR_ERROR_RUNTIME_UNAVAILABLE and unloaded', () => {
     const e = withFault({ in: 'runtime', command: 'negotiate', kind: 'fail' }, () => openXrErrorFrom(() => create()));
-    expect([e.result, e.code]).toEqual(['XR_ERROR_RUNTIME_UNAVAILABLE', -51]);
+    expect([e.result, e.resultValue]).toEqual(['XR_ERROR_RUNTIME_UNAVAILABLE', -51]);
     expect(e.message).toContain(runtimeLibrary(RUNTIME));
     expect(e.message).toMatch(/xrNegotiateLoaderRuntimeInterface returned -6 instead of XR_SUCCESS/);
     expect(faultLibrariesMapped()).toEqual([]);
@@ -57,7 +57,7 @@ describe('OpenXR: a failing call becomes a typed error, and a failed instance le
 
   it('XR-CI-4, NODE-2: the runtime\'s xrCreateInstance failing gives its result as an OpenXrError; the runtime is unloaded', () => {
     const e = withFault({ in: 'runtime', command: 'xrCreateInstance', kind: 'fail' }, () => openXrErrorFrom(() => create()));
-    expect([e.result, e.code]).toEqual(['XR_ERROR_RUNTIME_FAILURE', -2]);
+    expect([e.result, e.resultValue]).toEqual(['XR_ERROR_RUNTIME_FAILURE', -2]);
     expect(e.message).toMatch(/the runtime's xrCreateInstance returned -2/);
     expect(faultLibrariesMapped()).toEqual([]);
     // The same library, loaded again without the fault, works.
@@ -76,7 +76,7 @@ describe('OpenXR: a failing call becomes a typed error, and a failed instance le
 
   it('XR-CI-3, XR-CI-7: the layer\'s xrCreateApiLayerInstance failing gives its result; layer and runtime are unloaded', () => {
     const e = withFault({ in: 'layer', command: 'xrCreateApiLayerInstance', kind: 'fail' }, () => openXrErrorFrom(() => create([LAYER])));
-    expect([e.result, e.code]).toEqual(['XR_ERROR_INITIALIZATION_FAILED', -6]);
+    expect([e.result, e.resultValue]).toEqual(['XR_ERROR_INITIALIZATION_FAILED', -6]);
     expect(e.message).toMatch(/xrCreateApiLayerInstance of XR_APILAYER_KLTEST_faults returned -6/);
     expect(faultLibrariesMapped()).toEqual([]);
   });
@@ -86,7 +86,7 @@ describe('OpenXR: a failing call becomes a typed error, and a failed instance le
       const instance = create([LAYER]);
       expect(instance.getProperties().runtimeName).toBe('khronos-loader test runtime');
       const e = openXrErrorFrom(() => instance.getProperties());
-      expect([e.result, e.code]).toEqual(['XR_ERROR_RUNTIME_FAILURE', -2]);
+      expect([e.result, e.resultValue]).toEqual(['XR_ERROR_RUNTIME_FAILURE', -2]);
       expect(e.message).toMatch(/xrGetInstanceProperties/);
       expect(instance.getProperties().runtimeName).toBe('khronos-loader test runtime');
       instance.destroy();

@@ -35,7 +35,7 @@ const warnings = (): string[] => log.records.filter((r) => r.level === 'warn' ||
 describe('Vulkan: a failing driver call becomes a typed error or a diagnostic, and a failed instance leaves nothing mapped', () => {
   it('VK-DR-1: a driver whose negotiation fails is dropped with its file and reason; alone, creation fails with VK_ERROR_INCOMPATIBLE_DRIVER; unloaded', async () => {
     const e = withFault({ in: 'driver', command: 'negotiate', kind: 'fail' }, () => vulkanErrorFrom(() => create()));
-    expect([e.result, e.code]).toEqual(['VK_ERROR_INCOMPATIBLE_DRIVER', -9]);
+    expect([e.result, e.resultValue]).toEqual(['VK_ERROR_INCOMPATIBLE_DRIVER', -9]);
     expect(e.message).toContain('kl_vk_driver_faults');
     await log.settle();
     expect(warnings().some((m) => m.includes(FAULTS) && m.includes('vk_icdNegotiateLoaderICDInterfaceVersion returned -9'))).toBe(true);
@@ -71,7 +71,7 @@ describe('Vulkan: a failing driver call becomes a typed error or a diagnostic, a
       const instance = create();
       const [pd] = instance.enumeratePhysicalDevices();
       const e = vulkanErrorFrom(() => pd!.createDevice(queue));
-      expect([e.result, e.code]).toEqual(['VK_ERROR_INITIALIZATION_FAILED', -3]);
+      expect([e.result, e.resultValue]).toEqual(['VK_ERROR_INITIALIZATION_FAILED', -3]);
       const device = pd!.createDevice(queue);
       device.destroy();
       instance.destroy();

@@ -71,7 +71,7 @@ describe('session lifecycle and events', () => {
     instance.pollEvents();
     session.beginSession();
     const e = openXrErrorFrom(() => session.endSession());
-    expect([e.result, e.code]).toEqual(['XR_ERROR_SESSION_NOT_STOPPING', -29]);
+    expect([e.result, e.resultValue]).toEqual(['XR_ERROR_SESSION_NOT_STOPPING', -29]);
     const order = openXrErrorFrom(() => session.beginFrame());
     expect(order.result).toBe('XR_ERROR_CALL_ORDER_INVALID');
   });
@@ -163,7 +163,7 @@ describe('destroyed handles (NODE-1)', () => {
     expect(local.isDestroyed).toBe(true);
     for (const f of [() => view.locate(local, 1000, out), () => local.handle, () => session.beginSession(), () => session.beginFrame(), () => session.locateViews(local, 1, new Float32Array(22))]) {
       const e = openXrErrorFrom(f);
-      expect([e.result, e.code]).toEqual(['XR_ERROR_HANDLE_INVALID', -12]);
+      expect([e.result, e.resultValue]).toEqual(['XR_ERROR_HANDLE_INVALID', -12]);
     }
     await expect(session.waitFrame()).rejects.toMatchObject({ result: 'XR_ERROR_HANDLE_INVALID' });
     local.destroy(); // NODE-1: destroy() of a destroyed handle does nothing

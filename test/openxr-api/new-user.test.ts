@@ -95,7 +95,7 @@ describe('names longer than XrApplicationInfo holds', () => {
     ];
     for (const options of refused) {
       const e = openXrErrorFrom(() => l.createInstance({ ...options, enabledExtensionNames: ['XR_MND_headless'] }));
-      expect([e.result, e.code]).toEqual(['XR_ERROR_NAME_INVALID', -45]);
+      expect([e.result, e.resultValue]).toEqual(['XR_ERROR_NAME_INVALID', -45]);
       expect(e.message).toMatch(options.engineName ? /engineName/ : /applicationName/);
       expect(occurrences(e.message, 'XR_ERROR_NAME_INVALID')).toBe(1);
       expect(runtimeMapped()).toBe(false);

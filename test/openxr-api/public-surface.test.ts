@@ -104,8 +104,8 @@ describe('helpers of the public API', () => {
 
   it('NODE-2: createPassthroughLayers refuses a count that is not a whole number >= 0', () => {
     for (const bad of [-1, 1.5, Number.NaN]) {
-      expect(() => createPassthroughLayers(bad)).toThrow(RangeError);
-      expect(() => createPassthroughLayers(bad)).toThrow(`layer count must be a whole number >= 0, got ${bad}`);
+      expect(() => createPassthroughLayers(bad)).toThrow(expect.objectContaining({ code: 'KL_INVALID_ARGUMENT', argument: 'count' }));
+      expect(() => createPassthroughLayers(bad)).toThrow(`count must be a whole number >= 0 (the number of pass-through layers), got ${bad}`);
     }
     const none = createPassthroughLayers(0);
     try {

@@ -63,9 +63,9 @@ describe('loader.createInstance', () => {
   it('NODE-2: failures carry the XrResult name, code and a readable message', () => {
     const loader = createLoader();
     const missingExt = openXrErrorFrom(() => loader.createInstance({ applicationName: 'x', enabledExtensionNames: ['XR_KHR_not_there'] }));
-    expect([missingExt.result, missingExt.code]).toEqual(['XR_ERROR_EXTENSION_NOT_PRESENT', -9]);
+    expect([missingExt.result, missingExt.resultValue]).toEqual(['XR_ERROR_EXTENSION_NOT_PRESENT', -9]);
     const emptyName = openXrErrorFrom(() => loader.createInstance({ applicationName: '' }));
-    expect([emptyName.result, emptyName.code]).toEqual(['XR_ERROR_NAME_INVALID', -45]);
+    expect([emptyName.result, emptyName.resultValue]).toEqual(['XR_ERROR_NAME_INVALID', -45]);
     expect(emptyName.message).toMatch(/runtime's xrCreateInstance returned -45/);
     const missingLayer = openXrErrorFrom(() => loader.createInstance({ applicationName: 'x', enabledApiLayerNames: ['XR_APILAYER_nope'] }));
     expect(missingLayer.result).toBe('XR_ERROR_API_LAYER_NOT_PRESENT');
@@ -79,7 +79,7 @@ describe('loader.createInstance', () => {
     expect(instance.isDestroyed).toBe(true);
     for (const f of [() => instance.getProperties(), () => instance.getInstanceProcAddr('xrGetSystem'), () => instance.handle]) {
       const e = openXrErrorFrom(f);
-      expect([e.result, e.code]).toEqual(['XR_ERROR_HANDLE_INVALID', -12]);
+      expect([e.result, e.resultValue]).toEqual(['XR_ERROR_HANDLE_INVALID', -12]);
     }
   });
 

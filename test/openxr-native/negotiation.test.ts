@@ -66,7 +66,7 @@ describe('runtime negotiation', () => {
     it(`XR-RN-2: a runtime is rejected with a logged reason (${target.replace('kl_test_runtime_', '')})`, async () => {
       const log = captureLog();
       const error = expectXrError(() => createInstanceFromPlan(testPlan([], target), { applicationName: 'rn2' }), 'XR_ERROR_RUNTIME_UNAVAILABLE');
-      expect(error.code).toBe(-51);
+      expect(error.resultValue).toBe(-51);
       expect(error.message).toMatch(reason);
       expect(error.message).toContain(`lib${target}.so`);
       await log.settle();

@@ -9,6 +9,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/paths.js';
 import { baselineViolations, readElfVersions } from '../../scripts/platforms/elf-versions.js';
+import { missingPrebuildFiles, SHIPPED_PLATFORMS } from '../../scripts/platforms/shipped-prebuilds.js';
+import { missingRealDriver, REAL_DRIVER_MANIFEST } from '../helpers/vulkan-lavapipe.js';
+import { missingPrints, readmeBlocks } from '../helpers/readme-blocks.js';
 
 const npm = 'npm';
 /** The prebuild npm pack ships from this machine (linux-x64 here, linux-arm64 on the release workflow's arm64 runner). */
@@ -54,7 +57,11 @@ describe('BUILD: the npm package', () => {
     if (prebuilt) {
       const built = path.join(repoRoot, 'prebuilds', host);
       if (!existsSync(path.join(built, 'khronos-loader.node'))) throw new Error(`KHRONOS_LOADER_PACK_PREBUILDS=1 but ${built} has no addon: run npm run prebuild:host (or prebuild:all) first`);
-      cpSync(built, path.join(source, 'prebuilds', host), { recursive: true });
+      // Every platform prebuild:all made is packed, as the release workflow packs them all.
+      for (const platform of SHIPPED_PLATFORMS) {
+        const folder = path.join(repoRoot, 'prebuilds', platform);
+        if (existsSync(folder)) cpSync(folder, path.join(source, 'prebuilds', platform), { recursive: true });
+      }
     }
     const output = execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
       cwd: source,
@@ -104,10 +111,67 @@ describe('BUILD: the npm package', () => {
     expect(packedFiles.filter((f) => f.startsWith('build/') || f.startsWith('node_modules/'))).toEqual([]);
     // The install check, and what a source build needs besides native/: the portability CMake module.
     expect(packedFiles).toContain('install.cjs');
-    // The SPIR-V `bench vulkan --command record` and the compute example load, from the installed package too.
-    expect(packedFiles).toContain('examples/shaders/saxpy.spv');
+    // The examples ship: their TypeScript, compiled JavaScript, and the shaders (source and SPIR-V)
+    // that `bench vulkan --command record` and the compute example load from the installed package.
+    for (const file of ['examples/compute.ts', 'examples/frame-loop.ts', 'dist/examples/compute.js', 'dist/examples/frame-loop.js', 'examples/shaders/saxpy.comp', 'examples/shaders/saxpy.spv']) {
+      expect(packedFiles).toContain(file);
+    }
+    expect(packedFiles).toContain('LICENSE');
+    // The Khronos registries' notices for the code generated from them.
+    expect(packedFiles).toContain('NOTICE');
+    // Every file the README links to ships, so its links hold in node_modules too.
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const linked = [...readme.matchAll(/\]\(([^)#:]+?)(?:#[^)]*)?\)/g)].map((m) => m[1] ?? '').filter((l) => !l.startsWith('http'));
+    expect(linked.length).toBeGreaterThan(5);
+    expect(linked.filter((l) => !packedFiles.includes(l))).toEqual([]);
     expect(packedFiles).toContain('cmake/GlibcBaseline.cmake');
     expect(packedFiles.filter((f) => /\.test\.[cm]?[jt]s$/.test(f) || f.endsWith('.tgz'))).toEqual([]);
+  });
+
+  it('BUILD: after prebuild:all (CI), the tarball holds every shipped platform\'s prebuild, as the release publishes it', () => {
+    expect(missingPrebuildFiles(packedFiles, [host as (typeof SHIPPED_PLATFORMS)[number]])).toEqual([]);
+    if (process.env.KHRONOS_LOADER_PACK_PREBUILDS === '1') expect(missingPrebuildFiles(packedFiles)).toEqual([]);
+  });
+
+  it('BUILD: every shipped source map carries the TypeScript it maps to (lib/ does not ship)', () => {
+    const installed = path.join(consumer, 'node_modules/khronos-loader');
+    const maps = packedFiles.filter((f) => f.endsWith('.js.map'));
+    expect(maps.length).toBeGreaterThan(50);
+    const without = maps.filter((file) => {
+      const map = JSON.parse(readFileSync(path.join(installed, file), 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+      return map.sourcesContent?.length !== map.sources.length || map.sourcesContent.some((content) => typeof content !== 'string' || content === '');
+    });
+    expect(without).toEqual([]);
+  });
+
+  it('BUILD: the examples ship runnable: examplePath and the exports resolve the SPIR-V, the compiled compute example runs from the installed package', () => {
+    const installed = path.join(consumer, 'node_modules/khronos-loader');
+    const script = "import { examplePath } from 'khronos-loader'; console.log(examplePath('shaders/saxpy.spv'));";
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, encoding: 'utf8' }).trim();
+    expect(out).toBe(path.join(realpathSync(installed), 'examples/shaders/saxpy.spv'));
+    const resolved = execFileSync(process.execPath, ['--input-type=module', '-e', "console.log(import.meta.resolve('khronos-loader/examples/shaders/saxpy.spv'))"], { cwd: consumer, encoding: 'utf8' }).trim();
+    expect(resolved.endsWith('/node_modules/khronos-loader/examples/shaders/saxpy.spv')).toBe(true);
+    const noDriver = missingRealDriver();
+    if (noDriver !== null) return void process.stdout.write(`[package] compute example not run: ${noDriver}\n`);
+    const example = path.join(installed, 'dist/examples/compute.js');
+    const ran = execFileSync(process.execPath, [example, '--elements', '65536', '--repeats', '1'], { cwd: consumer, encoding: 'utf8', env: { ...process.env, VK_DRIVER_FILES: REAL_DRIVER_MANIFEST } });
+    expect(ran).toMatch(/check against JavaScript: correct/);
+  });
+
+  it('DOCS: every README program block runs as written against the installed package (plain node, no TypeScript)', () => {
+    const noDriver = missingRealDriver();
+    const blocks = readmeBlocks().filter((b) => b.language === 'js' && (noDriver === null || !/khronos-loader\/vulkan|vulkan\./.test(b.code)));
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: mkdtempSync(path.join(work, 'home-')), VK_DRIVER_FILES: REAL_DRIVER_MANIFEST };
+    for (const name of ['XR_RUNTIME_JSON', 'XR_API_LAYER_PATH', 'XR_ENABLE_API_LAYERS', 'VK_INSTANCE_LAYERS', 'XDG_CACHE_HOME', 'XDG_CONFIG_HOME']) delete env[name];
+    for (const block of blocks) {
+      const file = path.join(consumer, `readme-${block.line}.mjs`);
+      writeFileSync(file, block.code);
+      const run = spawnSync(process.execPath, [file], { cwd: consumer, env, encoding: 'utf8', timeout: 60_000 });
+      const report = `README.md line ${block.line}: exit ${run.status} signal ${run.signal}\n${run.stdout}\n${run.stderr}`;
+      expect(run.status, report).toBe(0);
+      expect(missingPrints(block, run.stdout), report).toEqual([]);
+    }
   });
 
   it('BUILD: the tarball size is reported and stays small', () => {

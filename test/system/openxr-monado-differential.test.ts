@@ -80,7 +80,7 @@ function code(f: () => unknown): number {
     f();
     return 0;
   } catch (error) {
-    if (error instanceof OpenXrError) return error.code;
+    if (error instanceof OpenXrError) return error.resultValue;
     throw error;
   }
 }

@@ -268,7 +268,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
   it.skipIf(skip !== null)(`NODE-2: on ${runtime.title}, runtime failures carry the result name and code`, () => {
     const plain = setup({ headless: false });
     const e = openXrErrorFrom(() => plain.instance.createSession(plain.instance.getSystem(), { headless: true }));
-    expect([e.result, e.code]).toEqual(['XR_ERROR_GRAPHICS_DEVICE_INVALID', -38]);
+    expect([e.result, e.resultValue]).toEqual(['XR_ERROR_GRAPHICS_DEVICE_INVALID', -38]);
     expect(e.message).toMatch(/XR_MND_headless/);
     plain.instance.destroy();
     const { instance } = setup();
@@ -276,7 +276,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
     instance.pollEvents();
     session.beginSession();
     const early = openXrErrorFrom(() => session.endSession());
-    expect([early.result, early.code]).toEqual(['XR_ERROR_SESSION_NOT_STOPPING', -29]);
+    expect([early.result, early.resultValue]).toEqual(['XR_ERROR_SESSION_NOT_STOPPING', -29]);
     expect(openXrErrorFrom(() => session.beginSession()).result).toBe('XR_ERROR_SESSION_RUNNING');
   });
 

@@ -169,7 +169,7 @@ function ours(s: Scenario, env: Record<string, string>, layers?: string[]): Answ
       expect(answer.drivers).toEqual(plan.drivers.map((d) => real(d.libraryPath)));
     } catch (err) {
       if (!(err instanceof VulkanError)) throw err;
-      answer.create = err.code;
+      answer.create = err.resultValue;
     }
   }
   return answer;

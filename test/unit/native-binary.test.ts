@@ -19,6 +19,13 @@ describe('BUILD: the addon binary for this platform', () => {
     );
   });
 
+  it('BUILD: where node-gyp-build picks the tools addon beside the addon (Bun lists folders unsorted), the addon of that folder is loaded', () => {
+    const target = { platform: 'linux', arch: 'x64' };
+    expect(locateAddonBinary('/pkg', () => '/pkg/build/Release/khronos_loader_tools.node', target)).toBe('/pkg/build/Release/khronos_loader.node');
+    expect(locateAddonBinary('/pkg', () => '/pkg/prebuilds/linux-x64/khronos_loader_tools.node', target)).toBe('/pkg/prebuilds/linux-x64/khronos-loader.node');
+    expect(locateAddonBinary('/pkg', () => '/pkg/build/Release/khronos_loader.node', target)).toBe('/pkg/build/Release/khronos_loader.node');
+  });
+
   it('BUILD: no binary for the platform: one PrebuildMissingError naming the platform, the prebuilds that exist and the source build', () => {
     const list = listing({ '/pkg/prebuilds': ['linux-x64', 'linux-arm64', 'README.md'] });
     let error: unknown;

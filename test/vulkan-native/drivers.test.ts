@@ -72,7 +72,7 @@ describe('VK-DR-1: driver interface negotiation', () => {
     }
     expect(error).toBeInstanceOf(VulkanError);
     expect((error as VulkanError).result).toBe('VK_ERROR_INCOMPATIBLE_DRIVER');
-    expect((error as VulkanError).code).toBe(-9);
+    expect((error as VulkanError).resultValue).toBe(-9);
     expect((error as VulkanError).message).toContain('kl_vk_driver_negotiate_fails');
   });
 });

@@ -104,8 +104,18 @@ export function locateAddonBinary(
   } catch {
     throw new PrebuildMissingError(target, availablePrebuilds(packageRoot, listDir), packageRoot);
   }
-  if (target.libc === 'musl' && path.relative(path.join(packageRoot, 'prebuilds'), found).split(/[\\/]/)[0] !== '..') {
+  const inPrebuilds = path.relative(path.join(packageRoot, 'prebuilds'), found).split(/[\\/]/)[0] !== '..';
+  if (target.libc === 'musl' && inPrebuilds) {
     throw new PrebuildMissingError(target, availablePrebuilds(packageRoot, listDir), packageRoot);
   }
-  return found;
+  // node-gyp-build takes the first `.node` file of build/Release's listing, or the first of the
+  // equally tagged ones in a prebuild folder, and the tools addon sits beside the addon in both.
+  // Node lists a folder sorted, so the addon comes first; Bun lists it unsorted, and there the pick
+  // can be the tools addon: the addon of the folder node-gyp-build chose is named here instead.
+  const addon = inPrebuilds ? PREBUILD_ADDON_FILE : BUILD_ADDON_FILE;
+  return path.basename(found) === addon ? found : path.join(path.dirname(found), addon);
 }
+
+/** The addon's file name in build/Release (cmake-js) and in a prebuild folder (scripts/prebuild.ts renames it). */
+const BUILD_ADDON_FILE = 'khronos_loader.node';
+const PREBUILD_ADDON_FILE = 'khronos-loader.node';

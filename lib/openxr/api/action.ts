@@ -5,10 +5,12 @@
 import type { Instance } from './instance.js';
 import { OpenXrError } from '../errors.js';
 import { callNative, instanceState, nativeSessionOf, pathOf } from './handles.js';
-import { rethrowNative } from '../errors.js';
+import { fromNative, rethrowNative } from '../errors.js';
+import { XR_INTERACTION_PROFILES } from '../../generated/openxr-interaction-profiles.js';
 import { loadOpenXrAddon, type NativeAction, type NativeActionSet, type NativeBound, type NativeOpenXrAddon } from '../native/addon.js';
 import type { Session } from './session.js';
 import { ACTION_TYPES, enumValue, type ActionTypeName, type XrTime } from './types.js';
+import { invalidArgument } from '../../core/errors.js';
 
 let actionSetNativeOf: (set: ActionSet) => NativeActionSet;
 let setAttachedSession: (set: ActionSet, session: Session) => void;
@@ -21,13 +23,13 @@ export function markAttached(set: ActionSet, session: Session): void {
 
 /** @internal */
 export function nativeActionSetOf(set: unknown): NativeActionSet {
-  if (!(set instanceof ActionSet)) throw new TypeError('expected an ActionSet');
+  if (!(set instanceof ActionSet)) throw invalidArgument('actionSet', 'an ActionSet', set);
   return actionSetNativeOf(set);
 }
 
 /** @internal */
 export function nativeActionOf(action: unknown): NativeAction {
-  if (!(action instanceof Action)) throw new TypeError('expected an Action');
+  if (!(action instanceof Action)) throw invalidArgument('action', 'an Action', action);
   return actionNativeOf(action);
 }
 
@@ -146,11 +148,11 @@ export class ActionSet {
 
   /** xrCreateAction. */
   createAction(options: ActionOptions): Action {
-    if (typeof options !== 'object' || options === null) throw new TypeError('createAction(options) needs { name, localizedName, type }');
+    if (typeof options !== 'object' || options === null) throw invalidArgument('createAction(options): options', '{ name, localizedName, type }', options);
     const type = enumValue(ACTION_TYPES, options.type, 'type');
     const paths = (options.subactionPaths ?? []).map((p) => pathOf(this.instance, p));
     const api = instanceState(this.instance).api;
-    const native = callNative(() => new api.OpenXrAction(this.#native, options.name, options.localizedName, type, paths));
+    const native = withNameReason(() => new api.OpenXrAction(this.#native, options.name, options.localizedName, type, paths), 'action', options, `action set '${this.name}'`);
     return new Action(this, native, options.name, options.type);
   }
 
@@ -263,12 +265,14 @@ export class Action {
    */
   applyHapticFeedback(vibration: HapticVibration, subactionPath?: string, session?: Session): boolean {
     if (typeof vibration !== 'object' || vibration === null || typeof vibration.amplitude !== 'number') {
-      throw new TypeError('applyHapticFeedback(vibration: { amplitude, duration?, frequency? }, subactionPath?, session?)');
+      throw invalidArgument('applyHapticFeedback(vibration): vibration', '{ amplitude: number, duration?, frequency? }', vibration);
     }
     const duration = vibration.duration ?? MIN_HAPTIC_DURATION;
     const frequency = vibration.frequency ?? 0;
     if ((typeof duration !== 'bigint' && typeof duration !== 'number') || typeof frequency !== 'number') {
-      throw new TypeError('applyHapticFeedback: duration must be a bigint or number of ns and frequency a number of Hz');
+      throw typeof frequency !== 'number'
+        ? invalidArgument('applyHapticFeedback: vibration.frequency', 'a number of Hz', frequency)
+        : invalidArgument('applyHapticFeedback: vibration.duration', 'a bigint or number of ns', duration);
     }
     this.#requireVibration();
     const nativeSession = this.#sessionFor(session ?? this.actionSet.attachedSession);
@@ -306,12 +310,48 @@ export class Action {
   }
 }
 
+/** Which characters of `name` a well-formed path name (lower-case letters, digits, '-', '_', '.') does not allow. */
+function badNameCharacters(name: string): string {
+  const bad: string[] = [];
+  for (const [i, c] of [...name].entries()) {
+    if (!/[a-z0-9_.-]/.test(c)) bad.push(`${JSON.stringify(c)} at ${i}`);
+  }
+  return bad.length === 0 ? '' : `: ${bad.slice(0, 4).join(', ')}${bad.length > 4 ? ', …' : ''} ${bad.length === 1 ? 'is' : 'are'} not`;
+}
+
+/**
+ * Runs xrCreateActionSet / xrCreateAction; the name results of the runtime (the XrResult kept) say
+ * which name and why: the spec's well-formed path name rules for a name, empty and duplicated names.
+ */
+function withNameReason<T>(call: () => T, kind: 'action set' | 'action', options: { name: unknown; localizedName: unknown }, owner: string): T {
+  try {
+    return call();
+  } catch (error) {
+    const e = fromNative(error);
+    if (!(e instanceof OpenXrError)) throw e;
+    const name = String(options.name);
+    const localized = String(options.localizedName);
+    const reasons: Partial<Record<string, string>> = {
+      XR_ERROR_PATH_FORMAT_INVALID: `name '${name}': an ${kind} name must be lower-case letters, digits, '-', '_' or '.' (the spec's well-formed path name rules)${badNameCharacters(name)}`,
+      XR_ERROR_NAME_INVALID: `name '${name}': an ${kind} name must not be empty`,
+      XR_ERROR_LOCALIZED_NAME_INVALID: `localizedName '${localized}': an ${kind}'s localized name must not be empty`,
+      XR_ERROR_NAME_DUPLICATED: `name '${name}': ${owner} already has an ${kind} of that name`,
+      XR_ERROR_LOCALIZED_NAME_DUPLICATED: `localizedName '${localized}': ${owner} already has an ${kind} of that localized name`,
+    };
+    const command = kind === 'action' ? 'xrCreateAction' : 'xrCreateActionSet';
+    const why = reasons[e.result];
+    // Only the runtime's bare result is explained; a message that already says why is kept.
+    if (why === undefined || e.message !== `${e.result}: ${command} failed`) throw e;
+    throw new OpenXrError(e.result, `${command}: ${why}`);
+  }
+}
+
 export function createActionSet(instance: Instance, options: ActionSetOptions): ActionSet {
-  if (typeof options !== 'object' || options === null) throw new TypeError('createActionSet(options) needs { name, localizedName }');
+  if (typeof options !== 'object' || options === null) throw invalidArgument('createActionSet(options): options', '{ name, localizedName, priority? }', options);
   const priority = options.priority ?? 0;
-  if (!Number.isInteger(priority) || priority < 0) throw new TypeError('priority must be a whole number >= 0');
+  if (!Number.isInteger(priority) || priority < 0) throw invalidArgument('options.priority', 'a whole number >= 0', priority);
   const s = instanceState(instance);
-  const native = callNative(() => new s.api.OpenXrActionSet(s.native, options.name, options.localizedName, priority));
+  const native = withNameReason(() => new s.api.OpenXrActionSet(s.native, options.name, options.localizedName, priority), 'action set', options, 'this instance');
   return new ActionSet(instance, native, options.name);
 }
 
@@ -323,10 +363,51 @@ export interface SuggestedBinding {
 
 /** xrSuggestInteractionProfileBindings for one interaction profile ('/interaction_profiles/khr/simple_controller'). */
 export function suggestBindings(instance: Instance, interactionProfile: string, bindings: readonly SuggestedBinding[]): void {
-  if (!Array.isArray(bindings)) throw new TypeError('bindings must be an array of { action, path }');
+  if (!Array.isArray(bindings)) throw invalidArgument('suggestBindings(profile, bindings): bindings', 'an array of { action, path }', bindings);
   const s = instanceState(instance);
   const profile = pathOf(instance, interactionProfile);
   const actions = bindings.map((b) => nativeActionOf(b.action));
-  const paths = bindings.map((b) => pathOf(instance, b.path));
-  callNative(() => s.api.openxrSuggestBindings(s.native, profile, actions, paths));
+  const paths = bindings.map((b, i) => pathOf(instance, b.path, `bindings[${i}].path`));
+  try {
+    s.api.openxrSuggestBindings(s.native, profile, actions, paths);
+  } catch (error) {
+    const e = fromNative(error);
+    if (e instanceof OpenXrError && e.result === 'XR_ERROR_PATH_UNSUPPORTED' && e.message === 'XR_ERROR_PATH_UNSUPPORTED: xrSuggestInteractionProfileBindings failed') {
+      throw new OpenXrError(e.result, `xrSuggestInteractionProfileBindings: ${unsupportedPath(instance, interactionProfile, bindings)}`);
+    }
+    throw e;
+  }
+}
+
+/**
+ * Which path of a suggestBindings() call the runtime refused (XR_ERROR_PATH_UNSUPPORTED), judged by
+ * the OpenXR specification's interaction profile allowlist (generated from the registry): the
+ * profile, or the first binding path the profile does not have.
+ */
+export function unsupportedPath(instance: Instance, interactionProfile: string, bindings: readonly SuggestedBinding[]): string {
+  const profile = XR_INTERACTION_PROFILES[interactionProfile];
+  if (profile === undefined || !Object.prototype.hasOwnProperty.call(XR_INTERACTION_PROFILES, interactionProfile)) {
+    return `interactionProfile '${interactionProfile}' is not an interaction profile of the OpenXR specification (e.g. '/interaction_profiles/khr/simple_controller')`;
+  }
+  const enabled = (by: string | undefined): boolean => by === undefined || by === 'XR_VERSION_1_0' || by.startsWith('XR_VERSION_') || instance.enabledExtensionNames.includes(by);
+  if (!profile.requiredBy.some((by) => by === 'XR_VERSION_1_0' || instance.enabledExtensionNames.includes(by))) {
+    const versions = profile.requiredBy.filter((by) => by.startsWith('XR_VERSION_'));
+    const extensions = profile.requiredBy.filter((by) => !by.startsWith('XR_VERSION_'));
+    const needs = [...(extensions.length > 0 ? [`the extension ${extensions.join(' or ')} (enabledExtensionNames)`] : []), ...versions.map((v) => `an OpenXR ${v.slice(11).replace('_', '.')} instance (apiVersion)`)];
+    return `interactionProfile '${interactionProfile}' (${profile.title}) needs ${needs.join(' or ')}; the runtime refused it`;
+  }
+  for (const [i, binding] of bindings.entries()) {
+    const user = profile.userPaths.find((u) => binding.path.startsWith(`${u}/`));
+    if (user === undefined) {
+      return `bindings[${i}].path '${binding.path}' is not under a user path of ${interactionProfile} (${profile.userPaths.join(', ')})`;
+    }
+    const rest = binding.path.slice(user.length);
+    const components = profile.components.filter((c) => enabled(c.addedBy) && (c.userPath === undefined || c.userPath === user));
+    const identifier = (subpath: string): string => subpath.slice(0, subpath.lastIndexOf('/'));
+    if (!components.some((c) => c.subpath === rest || (identifier(c.subpath).lastIndexOf('/') > 0 && identifier(c.subpath) === rest))) {
+      const examples = components.slice(0, 4).map((c) => `${user}${c.subpath}`).join(', ');
+      return `bindings[${i}].path '${binding.path}' is not a binding path of ${interactionProfile} (its paths under ${user} include ${examples})`;
+    }
+  }
+  return `the runtime does not support interactionProfile '${interactionProfile}' or one of the ${bindings.length} binding paths, though the specification's allowlist has them all`;
 }

@@ -2,14 +2,15 @@
 // (XrApplicationInfo::applicationName, non-empty), and the loader does not invent one: a runtime
 // shows it to the user and may key per-application settings on it.
 import type { CreateInstanceOptions } from './instance.js';
+import { InvalidArgumentError, describeValue } from '../../core/errors.js';
 
-/** Throws TypeError unless `options` is an object whose applicationName is a string. */
+/** Throws InvalidArgumentError unless `options` is an object whose applicationName is a string. */
 export function checkCreateInstanceOptions(options: unknown, call: string): asserts options is CreateInstanceOptions {
   if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`${call}: options must be an object with at least applicationName (OpenXR requires an application name), e.g. { applicationName: 'my-app' }`);
+    throw new InvalidArgumentError(`${call}: options must be an object with at least applicationName (OpenXR requires an application name), e.g. { applicationName: 'my-app' }, got ${describeValue(options)}`, 'options');
   }
   const name: unknown = (options as { applicationName?: unknown }).applicationName;
   if (typeof name !== 'string') {
-    throw new TypeError(`${call}: options.applicationName must be a string (OpenXR requires an application name), got ${name === null ? 'null' : typeof name}`);
+    throw new InvalidArgumentError(`${call}: options.applicationName must be a string (OpenXR requires an application name), got ${describeValue(name)}`, 'options.applicationName');
   }
 }

@@ -14,6 +14,7 @@ import type { AbortSignalLike } from '../../core/portable-types.js';
 import { OpenXrError } from '../errors.js';
 import type { EndFrameOptions, FrameState, ProjectionLayer, Session } from './session.js';
 import type { ViewConfigurationTypeName, XrTime } from './types.js';
+import { invalidArgument } from '../../core/errors.js';
 
 export interface FrameLoopOptions {
   /**
@@ -244,7 +245,7 @@ function timerRate(session: Session, first: FrameState, options: FrameLoopOption
     if (rate > 0) return [rate, 'XR_FB_display_refresh_rate'];
   }
   if (options.displayRateHz !== undefined) {
-    if (!(options.displayRateHz > 0 && Number.isFinite(options.displayRateHz))) throw new RangeError(`displayRateHz must be a positive number, got ${String(options.displayRateHz)}`);
+    if (!(options.displayRateHz > 0 && Number.isFinite(options.displayRateHz))) throw invalidArgument('options.displayRateHz', 'a positive finite number of Hz', options.displayRateHz);
     return [options.displayRateHz, 'option'];
   }
   return [DEFAULT_DISPLAY_RATE_HZ, 'default'];

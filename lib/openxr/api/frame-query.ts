@@ -12,6 +12,7 @@ import { loadOpenXrAddon, type NativeFrameQueryAction, type NativeOpenXrAddon, t
 import type { Session } from './session.js';
 import { handleDestroyed, nativeSpaceOf, Space } from './space.js';
 import { VIEW_CONFIGURATION_TYPES, VIEW_FLOATS, enumValue, type ViewConfigurationTypeName } from './types.js';
+import { InvalidArgumentError, invalidArgument } from '../../core/errors.js';
 
 /** Floats per located space in a frame query's output: px py pz qx qy qz qw, then XrSpaceLocationFlags. */
 export const FRAME_SPACE_FLOATS = 8;
@@ -100,7 +101,7 @@ export class FrameQuery {
 
   /** @internal Use session.createFrameQuery(). */
   constructor(session: Session, options: FrameQueryOptions) {
-    if (typeof options !== 'object' || options === null) throw new TypeError('createFrameQuery(options): options must be { spaces?, views?, actions?, out? }');
+    if (typeof options !== 'object' || options === null) throw invalidArgument('createFrameQuery(options): options', '{ spaces?, views?, actions?, out? }', options);
     this.session = session;
     this.#args = nativeArguments(session, options);
     const { spaces, views, actions } = this.#args;
@@ -174,9 +175,9 @@ export class FrameQuery {
   }
 
   #bind(out: Float32Array): BoundQuery {
-    if (!(out instanceof Float32Array)) throw new TypeError('frame query: out must be a Float32Array');
+    if (!(out instanceof Float32Array)) throw invalidArgument('frame query: out', 'a Float32Array', out);
     if (out.length < this.layout.length) {
-      throw new TypeError(`frame query: out must have at least ${this.layout.length} elements (see query.layout; a detached buffer has none), got ${out.length}`);
+      throw new InvalidArgumentError(`frame query: out must have at least ${this.layout.length} elements (see query.layout; a detached buffer has none), got ${out.length}`, 'out');
     }
     const { spaces, bases, views, actions, allowLocateSpaces } = this.#args;
     const native = nativeSessionOf(this.session);
@@ -186,7 +187,7 @@ export class FrameQuery {
 }
 
 function liveSpace(space: unknown, what: string): NativeSpace {
-  if (!(space instanceof Space)) throw new TypeError(`frame query: ${what} must be a Space`);
+  if (!(space instanceof Space)) throw invalidArgument(`frame query: ${what}`, 'a Space', space);
   if (space.isDestroyed) throw handleDestroyed(`frame query's ${what}`);
   return nativeSpaceOf(space, what);
 }
@@ -195,29 +196,29 @@ function nativeArguments(session: Session, options: FrameQueryOptions): NativeAr
   const spaces: NativeSpace[] = [];
   const bases: NativeSpace[] = [];
   const list = options.spaces ?? [];
-  if (!Array.isArray(list)) throw new TypeError('frame query: spaces must be an array of { space, base } or [space, base]');
+  if (!Array.isArray(list)) throw invalidArgument('frame query: spaces', 'an array of { space, base } or [space, base]', list);
   list.forEach((entry: FrameQuerySpace | readonly [Space, Space], i: number) => {
     const pair = Array.isArray(entry) ? { space: entry[0] as unknown, base: entry[1] as unknown } : (entry as FrameQuerySpace | null);
-    if (typeof pair !== 'object' || pair === null) throw new TypeError(`frame query: spaces[${i}] must be { space, base } or [space, base]`);
+    if (typeof pair !== 'object' || pair === null) throw invalidArgument(`frame query: spaces[${i}]`, '{ space, base } or [space, base]', pair);
     spaces.push(liveSpace(pair.space, `spaces[${i}].space`));
     bases.push(liveSpace(pair.base, `spaces[${i}].base`));
   });
   let views: NativeArguments['views'] = null;
   if (options.views !== undefined) {
-    if (typeof options.views !== 'object' || options.views === null) throw new TypeError('frame query: views must be { space, viewConfigurationType? }');
+    if (typeof options.views !== 'object' || options.views === null) throw invalidArgument('frame query: views', '{ space, viewConfigurationType? }', options.views);
     const name = options.views.viewConfigurationType ?? 'primary-stereo';
     const viewConfigurationType = enumValue(VIEW_CONFIGURATION_TYPES, name, 'views.viewConfigurationType');
     views = { space: liveSpace(options.views.space, 'views.space'), viewConfigurationType, viewCount: session.viewCount(name) };
   }
   const actionList = options.actions ?? [];
-  if (!Array.isArray(actionList)) throw new TypeError('frame query: actions must be an array of Action or { action, subactionPath }');
+  if (!Array.isArray(actionList)) throw invalidArgument('frame query: actions', 'an array of Action or { action, subactionPath }', actionList);
   const actions = actionList.map((entry: Action | FrameQueryAction, i: number): NativeFrameQueryAction => {
     const e = typeof entry === 'object' && entry !== null && 'action' in entry ? entry : { action: entry as Action };
     const nativeAction = (() => {
       try {
         return nativeActionOf(e.action);
       } catch {
-        throw new TypeError(`frame query: actions[${i}] must be an Action or { action, subactionPath }`);
+        throw invalidArgument(`frame query: actions[${i}]`, 'an Action or { action, subactionPath }', entry);
       }
     })();
     if (e.action.isDestroyed) throw handleDestroyed(`frame query's actions[${i}].action`);
@@ -228,6 +229,6 @@ function nativeArguments(session: Session, options: FrameQueryOptions): NativeAr
     return path === undefined ? { action: nativeAction } : { action: nativeAction, subactionPath: path };
   });
   const locateWith = options.locateWith ?? 'auto';
-  if (locateWith !== 'auto' && locateWith !== 'xrLocateSpace') throw new TypeError(`frame query: locateWith must be 'auto' or 'xrLocateSpace', got ${String(locateWith)}`);
+  if (locateWith !== 'auto' && locateWith !== 'xrLocateSpace') throw invalidArgument('frame query: locateWith', "'auto' or 'xrLocateSpace'", locateWith);
   return { spaces, bases, views, actions, allowLocateSpaces: locateWith === 'auto' };
 }

@@ -8,6 +8,7 @@ import { rethrowNative } from '../errors.js';
 import type { Session } from './session.js';
 import { nativeSpaceOf, type Space } from './space.js';
 import { HAND_JOINT_COUNT, HAND_JOINT_FLOATS, type HandName, type XrTime } from './types.js';
+import { InvalidArgumentError, invalidArgument } from '../../core/errors.js';
 
 export class HandTracker {
   readonly session: Session;
@@ -52,9 +53,9 @@ export class HandTracker {
 
   #bind(base: Space, out: Float32Array): NativeBound<'handJointLocator'> {
     const nativeBase = nativeSpaceOf(base, 'base');
-    if (!(out instanceof Float32Array)) throw new TypeError('out must be a Float32Array');
+    if (!(out instanceof Float32Array)) throw invalidArgument('out', 'a Float32Array', out);
     const needed = HAND_JOINT_COUNT * HAND_JOINT_FLOATS;
-    if (out.length < needed) throw new TypeError(`out must have at least ${needed} elements (${HAND_JOINT_FLOATS} per joint; a detached buffer has none)`);
+    if (out.length < needed) throw new InvalidArgumentError(`out must have at least ${needed} elements (${HAND_JOINT_FLOATS} per joint; a detached buffer has none), got ${out.length}`, 'out');
     return callNative(() => this.#native.bindLocator(nativeBase, out));
   }
 

@@ -6,8 +6,9 @@ import type { NativeAddon } from '../../core/native/load.js';
 import type { NativeOpenXrInstance } from '../native/addon.js';
 import { loadOpenXrAddon, type NativeOpenXrAddon, type NativeSession } from '../native/addon.js';
 import { rethrowNative } from '../errors.js';
+import { invalidArgument } from '../../core/errors.js';
 
-/** Runs a native call; native OpenXR failures become OpenXrError, argument errors stay TypeError. */
+/** Runs a native call; native OpenXR failures become OpenXrError, argument errors stay InvalidArgumentError. */
 export function callNative<T>(f: () => T): T {
   try {
     return f();
@@ -28,7 +29,7 @@ export function registerNativeInstance(instance: object, native: NativeOpenXrIns
 /** @internal The native instance behind an Instance (for the benchmark and other native surfaces). */
 export function nativeInstanceOf(instance: object): NativeOpenXrInstance {
   const native = nativeInstances.get(instance);
-  if (!native) throw new TypeError('not an Instance created by this loader');
+  if (!native) throw invalidArgument('instance', 'an Instance created by this loader', instance);
   return native;
 }
 
@@ -37,10 +38,10 @@ export function registerNativeSession(session: object, native: NativeSession): v
   nativeSessions.set(session, native);
 }
 
-/** @internal The native session behind a Session; TypeError for anything else. */
+/** @internal The native session behind a Session; InvalidArgumentError for anything else. */
 export function nativeSessionOf(session: unknown): NativeSession {
   const native = typeof session === 'object' && session !== null ? nativeSessions.get(session) : undefined;
-  if (!native) throw new TypeError('expected a Session');
+  if (!native) throw invalidArgument('session', 'a Session', session);
   return native;
 }
 
@@ -53,7 +54,7 @@ export interface InstanceState {
 
 const states = new WeakMap<object, InstanceState>();
 
-/** The state of an Instance (TypeError for anything else). */
+/** The state of an Instance (InvalidArgumentError for anything else). */
 export function instanceState(instance: object): InstanceState {
   let state = states.get(instance);
   if (state === undefined) {
@@ -64,8 +65,8 @@ export function instanceState(instance: object): InstanceState {
 }
 
 /** xrStringToPath, cached per instance (paths are immutable for the instance's lifetime). */
-export function pathOf(instance: object, path: string): bigint {
-  if (typeof path !== 'string') throw new TypeError(`an OpenXR path must be a string, got ${typeof path}`);
+export function pathOf(instance: object, path: string, what = 'path'): bigint {
+  if (typeof path !== 'string') throw invalidArgument(what, "an OpenXR path string (e.g. '/user/hand/left')", path);
   const state = instanceState(instance);
   let value = state.paths.get(path);
   if (value === undefined) {

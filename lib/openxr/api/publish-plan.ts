@@ -5,6 +5,7 @@ import type { ExtensionProperty } from '../discovery/manifest.js';
 import type { ApiLayerProperties } from '../loader.js';
 import { toNativePlan } from '../native/plan.js';
 import { loadOpenXrAddon } from '../native/addon.js';
+import { invalidArgument } from '../../core/errors.js';
 
 /** What the exported xrEnumerateApiLayerProperties and xrEnumerateInstanceExtensionProperties answer. */
 export interface PublishedLists {
@@ -24,8 +25,8 @@ export interface PublishedLists {
  * replace it.
  */
 export function publishOpenXrPlan(plan: Pick<InstancePlan, 'runtime' | 'apiLayers'>, lists?: PublishedLists): void {
-  if (typeof plan !== 'object' || plan === null) throw new TypeError('publishOpenXrPlan(plan): plan must be an object');
-  if (typeof plan.runtime !== 'object' || plan.runtime === null) throw new TypeError('publishOpenXrPlan(plan): plan.runtime must be an object');
-  if (!Array.isArray(plan.apiLayers)) throw new TypeError('publishOpenXrPlan(plan): plan.apiLayers must be an array');
+  if (typeof plan !== 'object' || plan === null) throw invalidArgument('publishOpenXrPlan(plan): plan', 'an object', plan);
+  if (typeof plan.runtime !== 'object' || plan.runtime === null) throw invalidArgument('publishOpenXrPlan(plan): plan.runtime', 'an object', plan.runtime);
+  if (!Array.isArray(plan.apiLayers)) throw invalidArgument('publishOpenXrPlan(plan): plan.apiLayers', 'an array', plan.apiLayers);
   loadOpenXrAddon().openxrPublishPlan(toNativePlan(plan), lists);
 }

@@ -9,6 +9,7 @@ import { nativeSpaceOf, type Space } from './space.js';
 import type { Session } from './session.js';
 import { Swapchain } from '../vulkan/swapchain.js';
 import { ENVIRONMENT_BLEND_MODES, VIEW_CONFIGURATION_TYPES, VIEW_FLOATS, enumName, enumValue, type EnvironmentBlendModeName, type ViewConfigurationTypeName, type XrTime } from './types.js';
+import { InvalidArgumentError, invalidArgument } from '../../core/errors.js';
 
 /**
  * What waitFrame() answers. The same object every frame (per session), updated in place: copy
@@ -102,11 +103,11 @@ export class ViewLocator {
 
   #bind(space: Space, out: Float32Array, type: number): void {
     const nativeSpace = nativeSpaceOf(space);
-    if (!(out instanceof Float32Array)) throw new TypeError('out must be a Float32Array');
+    if (!(out instanceof Float32Array)) throw invalidArgument('out', 'a Float32Array', out);
     const name = enumName(VIEW_CONFIGURATION_TYPES, type) as ViewConfigurationTypeName;
     const count = this.#session.viewCount(name);
     if (out.length < count * VIEW_FLOATS) {
-      throw new TypeError(`out must have at least ${count * VIEW_FLOATS} elements (${VIEW_FLOATS} per view; a detached buffer has none)`);
+      throw new InvalidArgumentError(`out must have at least ${count * VIEW_FLOATS} elements (${VIEW_FLOATS} per view; a detached buffer has none), got ${out.length}`, 'out');
     }
     this.#locator = callNative(() => this.#native.bindViewLocator(nativeSpace, type, count, out));
     this.#space = space;
@@ -143,7 +144,7 @@ export class EndFrameBinding {
 
   end(options: EndFrameOptions, layers: readonly ProjectionLayer[]): void {
     const blend = options.environmentBlendMode === undefined ? 1 : enumValue(ENVIRONMENT_BLEND_MODES, options.environmentBlendMode, 'environmentBlendMode');
-    if (!Array.isArray(layers)) throw new TypeError('endFrame: layers must be an array of projection layers');
+    if (!Array.isArray(layers)) throw invalidArgument('endFrame: layers', 'an array of projection layers', layers);
     if (this.#bound === undefined || blend !== this.#blend || !this.#sameLayerShape(layers)) this.#bind(layers, blend);
     // Poses and fields of view, 11 floats per view (as locateViews writes them).
     const data = this.#data;
@@ -171,7 +172,7 @@ export class EndFrameBinding {
         o += 11;
       }
     }
-    if (Number.isNaN(data[0]) || Number.isNaN(data[o - 1])) throw new TypeError('endFrame: each view needs a pose (7 numbers) and a fov (4 numbers)');
+    if (Number.isNaN(data[0]) || Number.isNaN(data[o - 1])) throw new InvalidArgumentError('endFrame: each view needs a pose (7 numbers) and a fov (4 numbers), got NaN in one', 'layers');
     try {
       this.#endFrameNative(this.#bound as NativeBound<'endFrame'>, options.displayTime);
     } catch (error) {
@@ -200,20 +201,20 @@ export class EndFrameBinding {
   #bind(layers: readonly ProjectionLayer[], blend: number): void {
     const key: unknown[] = [];
     const native: NativeProjectionLayer[] = layers.map((layer, l) => {
-      if (typeof layer !== 'object' || layer === null || layer.type !== 'projection') throw new TypeError(`endFrame: layers[${l}] must be { type: 'projection', space, views }`);
-      if (!Array.isArray(layer.views) || layer.views.length === 0) throw new TypeError(`endFrame: layers[${l}].views must be a non-empty array`);
+      if (typeof layer !== 'object' || layer === null || layer.type !== 'projection') throw invalidArgument(`endFrame: layers[${l}]`, "{ type: 'projection', space, views }", layer);
+      if (!Array.isArray(layer.views) || layer.views.length === 0) throw invalidArgument(`endFrame: layers[${l}].views`, 'a non-empty array', layer.views);
       key.push(layer.space, layer.views.length);
       return {
         space: nativeSpaceOf(layer.space),
         views: layer.views.map((view, v) => {
-          if (!(view.swapchain instanceof Swapchain)) throw new TypeError(`endFrame: layers[${l}].views[${v}].swapchain must be a Swapchain`);
+          if (!(view.swapchain instanceof Swapchain)) throw invalidArgument(`endFrame: layers[${l}].views[${v}].swapchain`, 'a Swapchain', view.swapchain);
           const fov = view.fov as unknown;
           const pose = view.pose as unknown;
           if (!((Array.isArray(pose) || pose instanceof Float32Array) && (pose as ArrayLike<number>).length >= 7)) {
-            throw new TypeError(`endFrame: layers[${l}].views[${v}].pose must be [px, py, pz, qx, qy, qz, qw]`);
+            throw invalidArgument(`endFrame: layers[${l}].views[${v}].pose`, '[px, py, pz, qx, qy, qz, qw]', pose);
           }
           if (typeof fov !== 'object' || fov === null || !('angleLeft' in fov || (fov as ArrayLike<number>).length >= 4)) {
-            throw new TypeError(`endFrame: layers[${l}].views[${v}].fov must be { angleLeft, angleRight, angleUp, angleDown } or 4 numbers`);
+            throw invalidArgument(`endFrame: layers[${l}].views[${v}].fov`, '{ angleLeft, angleRight, angleUp, angleDown } or 4 numbers', fov);
           }
           const r = view.imageRect ?? { x: 0, y: 0, width: view.swapchain.width, height: view.swapchain.height };
           const arrayIndex = view.arrayIndex ?? 0;

@@ -9,6 +9,7 @@ import type { ActiveActionSet, Session } from './session.js';
 import type { Instance } from './instance.js';
 import type { NativeSession } from '../native/addon.js';
 import { HANDS, INPUT_SOURCE_NAME_PARTS, REFERENCE_SPACE_TYPES, enumValue, type HandName, type InputSourceNamePart, type ReferenceSpaceTypeName } from './types.js';
+import { invalidArgument } from '../../core/errors.js';
 
 /** The extent of a reference space's bounds rectangle, metres (XrExtent2Df: width along X, height along Z). */
 export interface SpaceBounds {
@@ -24,7 +25,7 @@ export function boundSources(session: Session, action: Action): string[] {
 }
 
 export function inputSourceLocalizedName(session: Session, source: string, parts: readonly InputSourceNamePart[]): string {
-  if (!Array.isArray(parts) || parts.length === 0) throw new TypeError(`parts must be a non-empty array of ${Object.keys(INPUT_SOURCE_NAME_PARTS).map((k) => `'${k}'`).join(', ')}`);
+  if (!Array.isArray(parts) || parts.length === 0) throw invalidArgument('parts', `a non-empty array of ${Object.keys(INPUT_SOURCE_NAME_PARTS).map((k) => `'${k}'`).join(', ')}`, parts);
   let flags = 0;
   for (const part of parts) flags |= enumValue(INPUT_SOURCE_NAME_PARTS, part, 'parts[]');
   const s = instanceState(session.instance);
@@ -69,7 +70,7 @@ export function createHandTracker(session: Session, hand: HandName): HandTracker
 
 /** xrAttachSessionActionSets (once per session). */
 export function attachActionSets(session: Session, native: NativeSession, actionSets: readonly ActionSet[]): void {
-  if (!Array.isArray(actionSets)) throw new TypeError('attachActionSets(actionSets: ActionSet[])');
+  if (!Array.isArray(actionSets)) throw invalidArgument('attachActionSets(actionSets)', 'an array of ActionSet', actionSets);
   const natives = actionSets.map((s) => nativeActionSetOf(s));
   callNative(() => native.attachActionSets(natives));
   for (const s of actionSets) markAttached(s, session);
@@ -91,8 +92,11 @@ export class ActionSync {
   /** false when the session is not focused (XR_SESSION_NOT_FOCUSED). */
   sync(actionSets: readonly (ActionSet | ActiveActionSet)[]): boolean {
     if (actionSets !== this.#input) {
-      if (!Array.isArray(actionSets)) throw new TypeError('syncActions(actionSets: (ActionSet | { actionSet, subactionPath })[])');
-      this.#sets = actionSets.map((a) => nativeActionSetOf('actionSet' in a ? a.actionSet : a));
+      if (!Array.isArray(actionSets)) throw invalidArgument('syncActions(actionSets)', 'an array of ActionSet or { actionSet, subactionPath }', actionSets);
+      this.#sets = actionSets.map((a, i) => {
+        if (typeof a !== 'object' || a === null) throw invalidArgument(`syncActions(actionSets): actionSets[${i}]`, 'an ActionSet or { actionSet, subactionPath }', a);
+        return nativeActionSetOf('actionSet' in a ? a.actionSet : a);
+      });
       this.#paths = actionSets.map((a) =>
         'actionSet' in a && a.subactionPath !== undefined ? pathOf(this.#instance, a.subactionPath) : undefined,
       );

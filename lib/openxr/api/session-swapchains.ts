@@ -5,6 +5,7 @@ import type { Instance } from './instance.js';
 import { callNative, instanceState } from './handles.js';
 import type { NativeSession } from '../native/addon.js';
 import { Swapchain, swapchainCreateInfo, type SwapchainCreateOptions } from '../vulkan/swapchain.js';
+import { InvalidStateError } from '../../core/errors.js';
 
 /** xrEnumerateSwapchainFormats: VkFormat values, the runtime's preference first (a Vulkan session). */
 export function swapchainFormats(instance: Instance, session: NativeSession): number[] {
@@ -17,7 +18,7 @@ export function createSwapchain(instance: Instance, session: NativeSession, devi
   const info = swapchainCreateInfo(options);
   if (device === undefined) {
     callNative(() => session.handle);
-    throw new TypeError('createSwapchain: this session has no graphics binding (create it with { graphics: { vulkan } })');
+    throw new InvalidStateError('createSwapchain: this session has no graphics binding (create it with { graphics: { vulkan } })');
   }
   const api = instanceState(instance).api;
   const native = callNative(() => new api.OpenXrSwapchain(session, info));

@@ -9,7 +9,7 @@ import type { Instance } from './instance.js';
 import { nativeActionOf, type Action, type ActionSet } from './action.js';
 import type { OpenXrEvent } from './events.js';
 import { callNative, instanceState, pathOf, registerNativeSession } from './handles.js';
-import { rethrowNative } from '../errors.js';
+import { OpenXrError, fromNative } from '../errors.js';
 import type { NativeFrameState, NativeSession } from '../native/addon.js';
 import { Space } from './space.js';
 import { FrameQuery, type FrameQueryOptions } from './frame-query.js';
@@ -34,6 +34,7 @@ import type { HandTracker } from './hand-tracker.js';
 import * as input from './session-input.js';
 import { EndFrameBinding, ViewLocator, type EndFrameOptions, type FrameState, type PoseArray } from './session-frames.js';
 import * as swapchains from './session-swapchains.js';
+import { InvalidArgumentError, invalidArgument } from '../../core/errors.js';
 
 export type { EndFrameOptions, FrameState, Fov, PoseArray, ProjectionLayer, ProjectionView } from './session-frames.js';
 
@@ -82,13 +83,45 @@ export function sessionByHandle(instance: Instance, handle: bigint): Session | u
   return liveSessions.get(instance)?.get(handle);
 }
 
-function poseArgument(pose: PoseArray | undefined): Float32Array | undefined {
+function poseArgument(pose: PoseArray | undefined, what: string): Float32Array | undefined {
   if (pose === undefined) return undefined;
-  if (pose instanceof Float32Array) return pose;
+  if (pose instanceof Float32Array) {
+    if (pose.length < 7) throw new InvalidArgumentError(`${what} must be [px, py, pz, qx, qy, qz, qw], got a Float32Array of ${pose.length}`, what);
+    return pose;
+  }
   if (!Array.isArray(pose) || pose.length !== 7 || pose.some((v) => typeof v !== 'number')) {
-    throw new TypeError('a pose is [px, py, pz, qx, qy, qz, qw] (7 numbers) or a Float32Array');
+    throw invalidArgument(what, '[px, py, pz, qx, qy, qz, qw] (7 numbers) or a Float32Array', pose);
   }
   return Float32Array.from(pose);
+}
+
+/**
+ * Why the runtime found a pose invalid (XR_ERROR_POSE_INVALID): a value that is not finite, or an
+ * orientation whose quaternion is not of unit length (the OpenXR Specification's XrPosef asks for
+ * a unit quaternion).
+ */
+export function poseProblem(pose: ArrayLike<number>, what: string): string {
+  const names = ['px', 'py', 'pz', 'qx', 'qy', 'qz', 'qw'];
+  for (let i = 0; i < 7; i++) {
+    if (!Number.isFinite(pose[i])) return `${what}: ${names[i]} is ${String(pose[i])}, not a finite number`;
+  }
+  const length = Math.hypot(pose[3] as number, pose[4] as number, pose[5] as number, pose[6] as number);
+  const q = [3, 4, 5, 6].map((i) => String(Math.round((pose[i] as number) * 1e4) / 1e4)).join(', ');
+  return `${what}: the orientation (qx, qy, qz, qw) = (${q}) has length ${length.toPrecision(6)}, not 1: a pose's quaternion must be normalized`;
+}
+
+/** Runs a create call that takes a pose; an XR_ERROR_POSE_INVALID from the runtime says which pose and why. */
+function withPose<T>(call: () => T, pose: Float32Array | undefined, what: string, command: string): T {
+  try {
+    return call();
+  } catch (error) {
+    const e = fromNative(error);
+    if (e instanceof OpenXrError && e.result === 'XR_ERROR_POSE_INVALID') {
+      const why = pose === undefined ? `${what}: the identity pose` : poseProblem(pose, what);
+      throw new OpenXrError('XR_ERROR_POSE_INVALID', `${command} refused ${why}`);
+    }
+    throw e;
+  }
 }
 
 // Node's EventEmitter, typed by SessionEvents without naming a Node type in the published declarations.
@@ -109,6 +142,10 @@ export class Session extends SessionEventEmitter {
   /** The Vulkan device a graphics session renders with (retained until destroy()). */
   readonly #device: Device | undefined;
   readonly description = 'an OpenXR session';
+  // waitFrame()'s rejection handler, made once: a closure per frame would allocate.
+  readonly #waitFrameFailed = (error: unknown): never => {
+    throw withSessionState(error, this, 'xrWaitFrame');
+  };
 
   /** @internal Use instance.createSession(). */
   constructor(instance: Instance, system: System, native: NativeSession, device?: Device) {
@@ -151,13 +188,21 @@ export class Session extends SessionEventEmitter {
   /** xrBeginSession (call when the state is 'ready'). */
   beginSession(viewConfigurationType: ViewConfigurationTypeName = 'primary-stereo'): void {
     const type = enumValue(VIEW_CONFIGURATION_TYPES, viewConfigurationType, 'viewConfigurationType');
-    callNative(() => this.#native.begin(type));
+    try {
+      this.#native.begin(type);
+    } catch (error) {
+      throw withSessionState(error, this, 'xrBeginSession');
+    }
     this.#running = true;
   }
 
   /** xrEndSession (call when the state is 'stopping'). */
   endSession(): void {
-    callNative(() => this.#native.end());
+    try {
+      this.#native.end();
+    } catch (error) {
+      throw withSessionState(error, this, 'xrEndSession');
+    }
     this.#running = false;
   }
 
@@ -174,9 +219,9 @@ export class Session extends SessionEventEmitter {
   /** xrCreateReferenceSpace, with an optional pose of the new space in the reference space. */
   createReferenceSpace(type: ReferenceSpaceTypeName, pose?: PoseArray): Space {
     const value = enumValue(REFERENCE_SPACE_TYPES, type, 'referenceSpaceType');
-    const p = poseArgument(pose);
+    const p = poseArgument(pose, 'pose');
     const api = instanceState(this.instance).api;
-    const native = callNative(() => new api.OpenXrSpace(this.#native, 'reference', value, p));
+    const native = withPose(() => new api.OpenXrSpace(this.#native, 'reference', value, p), p, 'pose', 'xrCreateReferenceSpace');
     return new Space(this, native, { kind: 'reference', referenceSpaceType: type });
   }
 
@@ -184,9 +229,9 @@ export class Session extends SessionEventEmitter {
   createActionSpace(action: Action, subactionPath?: string, pose?: PoseArray): Space {
     const nativeAction = nativeActionOf(action);
     const path = subactionPath === undefined ? undefined : pathOf(this.instance, subactionPath);
-    const p = poseArgument(pose);
+    const p = poseArgument(pose, 'pose');
     const api = instanceState(this.instance).api;
-    const native = callNative(() => new api.OpenXrSpace(this.#native, 'action', nativeAction, path, p));
+    const native = withPose(() => new api.OpenXrSpace(this.#native, 'action', nativeAction, path, p), p, 'pose', 'xrCreateActionSpace');
     return new Space(this, native, { kind: 'action' });
   }
 
@@ -200,9 +245,9 @@ export class Session extends SessionEventEmitter {
     try {
       promise = this.#native.waitFrame();
     } catch (error) {
-      return Promise.reject(asOpenXrError(error));
+      return Promise.reject(withSessionState(error, this, 'xrWaitFrame'));
     }
-    return promise.then(undefined, rethrowNative);
+    return promise.then(undefined, this.#waitFrameFailed);
   }
 
   /** xrWaitFrame on this thread (blocks the event loop until the frame; for workers and scripts). */
@@ -210,7 +255,7 @@ export class Session extends SessionEventEmitter {
     try {
       return this.#native.waitFrameSync();
     } catch (error) {
-      rethrowNative(error); // not callNative(() => ...): no closure per frame
+      throw withSessionState(error, this, 'xrWaitFrame'); // not callNative(() => ...): no closure per frame
     }
   }
 
@@ -219,7 +264,7 @@ export class Session extends SessionEventEmitter {
     try {
       return this.#native.beginFrame() !== 0;
     } catch (error) {
-      rethrowNative(error);
+      throw withSessionState(error, this, 'xrBeginFrame');
     }
   }
 
@@ -236,7 +281,7 @@ export class Session extends SessionEventEmitter {
         this.#native.endFrame(options.displayTime, blend);
       }
     } catch (error) {
-      rethrowNative(error);
+      throw withSessionState(error, this, 'xrEndFrame');
     }
   }
 
@@ -369,20 +414,32 @@ export class Session extends SessionEventEmitter {
   }
 }
 
-function asOpenXrError(error: unknown): unknown {
-  try {
-    rethrowNative(error);
-  } catch (e) {
-    return e;
-  }
+/** What a session-state result says, with the state the session is in (as of the last polled event). */
+const STATE_RESULTS: Readonly<Partial<Record<string, string>>> = {
+  XR_ERROR_SESSION_NOT_RUNNING: 'the session is not running',
+  XR_ERROR_SESSION_RUNNING: 'the session is already running',
+  XR_ERROR_SESSION_NOT_READY: "the session is not ready (beginSession() needs the state 'ready')",
+  XR_ERROR_SESSION_NOT_STOPPING: "the session is not stopping (endSession() needs the state 'stopping')",
+  XR_ERROR_CALL_ORDER_INVALID: 'the frame calls are out of order (waitFrame(), then beginFrame(), then endFrame())',
+};
+
+/** A native failure as OpenXrError; one of the session-state results says the session's state. */
+function withSessionState(error: unknown, session: Session, command: string): unknown {
+  const e = fromNative(error);
+  if (!(e instanceof OpenXrError)) return e;
+  const why = STATE_RESULTS[e.result];
+  if (why === undefined || e.message !== `${e.result}: ${command} failed`) return e;
+  const running = session.isRunning ? 'beginSession() was called' : 'beginSession() has not been called since the session was created or ended';
+  const hint = e.result === 'XR_ERROR_SESSION_NOT_RUNNING' ? "; call beginSession() once the state is 'ready' (instance.pollEvents() delivers it)" : '';
+  return new OpenXrError(e.result, `${command}: ${why}: its state is '${session.state}' as of the last polled event and ${running}${hint}`);
 }
 
 export function createSession(instance: Instance, system: System, options: CreateSessionOptions = { headless: true }): Session {
   if (typeof options !== 'object' || options === null || !('headless' in options ? options.headless === true : 'graphics' in options)) {
-    throw new TypeError('createSession(system, options): options must be { headless: true } or { graphics: { vulkan: { device, physicalDevice, queueFamilyIndex, queueIndex } } }');
+    throw invalidArgument('createSession(system, options): options', '{ headless: true } or { graphics: { vulkan: { device, physicalDevice, queueFamilyIndex, queueIndex } } }', options);
   }
   if (system === null || typeof system !== 'object' || system.instance !== instance) {
-    throw new TypeError('system must be a System of this instance (instance.getSystem())');
+    throw invalidArgument('system', 'a System of this instance (instance.getSystem())', system);
   }
   const s = instanceState(instance);
   let native: NativeSession;
@@ -390,7 +447,7 @@ export function createSession(instance: Instance, system: System, options: Creat
   if ('graphics' in options) {
     const vulkan = (options.graphics as { vulkan?: VulkanSessionBinding } | null)?.vulkan;
     if (typeof vulkan !== 'object' || vulkan === null || typeof vulkan.device !== 'object' || vulkan.device === null || typeof vulkan.physicalDevice !== 'object') {
-      throw new TypeError('createSession: graphics.vulkan must be { device, physicalDevice, queueFamilyIndex, queueIndex } (createVulkanGraphics() answers one)');
+      throw invalidArgument('createSession: options.graphics.vulkan', '{ device, physicalDevice, queueFamilyIndex, queueIndex } (createVulkanGraphics() answers one)', vulkan);
     }
     device = vulkan.device;
     const binding = {

@@ -8,12 +8,13 @@ import { loadOpenXrAddon, type NativeBound, type NativeOpenXrAddon, type NativeS
 import { rethrowNative } from '../errors.js';
 import type { Session } from './session.js';
 import { POSE_FLOATS, type ReferenceSpaceTypeName, type XrTime } from './types.js';
+import { InvalidArgumentError, invalidArgument } from '../../core/errors.js';
 
 let nativeOf: (space: Space) => NativeSpace;
 
-/** @internal The native space behind a Space; TypeError for anything else. */
+/** @internal The native space behind a Space; InvalidArgumentError for anything else. */
 export function nativeSpaceOf(space: unknown, what = 'space'): NativeSpace {
-  if (!(space instanceof Space)) throw new TypeError(`${what} must be a Space`);
+  if (!(space instanceof Space)) throw invalidArgument(what, 'a Space', space);
   return nativeOf(space);
 }
 
@@ -65,8 +66,8 @@ export class Space {
 
   #bind(base: Space, out: Float32Array): NativeBound<'spaceLocator'> {
     const nativeBase = nativeSpaceOf(base, 'base');
-    if (!(out instanceof Float32Array)) throw new TypeError('out must be a Float32Array');
-    if (out.length < POSE_FLOATS) throw new TypeError(`out must have at least ${POSE_FLOATS} elements (a detached buffer has none)`);
+    if (!(out instanceof Float32Array)) throw invalidArgument('out', `a Float32Array of at least ${POSE_FLOATS} elements`, out);
+    if (out.length < POSE_FLOATS) throw new InvalidArgumentError(`out must have at least ${POSE_FLOATS} elements (a detached buffer has none), got ${out.length}`, 'out');
     return callNative(() => this.#native.bindLocator(nativeBase, out));
   }
 

@@ -1,4 +1,5 @@
 // Names for the OpenXR enumerants the typed API takes and returns (values from the registry).
+import { invalidArgument } from '../../core/errors.js';
 
 export const FORM_FACTORS = { 'head-mounted-display': 1, 'handheld-display': 2 } as const;
 export type FormFactorName = keyof typeof FORM_FACTORS;
@@ -45,10 +46,10 @@ export const VIEW_FLOATS = 11;
 /** Floats in space.locate()' output: px py pz qx qy qz qw. */
 export const POSE_FLOATS = 7;
 
-/** The value of a name in one of the tables above; a TypeError naming the choices otherwise. */
+/** The value of a name in one of the tables above; an InvalidArgumentError naming the choices otherwise. */
 export function enumValue<T extends Record<string, number>>(table: T, name: unknown, what: string): number {
   if (typeof name === 'string' && Object.prototype.hasOwnProperty.call(table, name)) return table[name] as number;
-  throw new TypeError(`${what} must be one of ${Object.keys(table).map((k) => `'${k}'`).join(', ')}; got ${String(name)}`);
+  throw invalidArgument(what, `one of ${Object.keys(table).map((k) => `'${k}'`).join(', ')}`, name);
 }
 
 export function enumName<T extends Record<string, number>>(table: T, value: number): keyof T | undefined {

@@ -1,5 +1,6 @@
 // discover(): everything the OpenXR loader decides before any library is loaded.
 import { createHostPlatform } from '../../core/platform/host.js';
+import { invalidArgument } from '../../core/errors.js';
 import type { Platform } from '../../core/platform/platform.js';
 import { createContext, type DiscoveryContext, type DiscoveryOptions } from './context.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -26,6 +27,7 @@ export interface DiscoveryResult {
 }
 
 export function resolvePlatform(options: DiscoveryOptions): Platform {
+  if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'an object (or nothing)', options);
   return options.platform ?? createHostPlatform();
 }
 

@@ -5,16 +5,17 @@ import { OpenXrError } from '../errors.js';
 import type { DiscoveryContext } from './context.js';
 import type { ApplicationRuntimeChoice } from './runtime-discovery.js';
 import { listRuntimesWith } from './runtime-list.js';
+import { InvalidArgumentError, describeValue } from '../../core/errors.js';
 
 /** A path has a directory separator or ends in .json; anything else is a runtime's name. */
 export function isRuntimePath(runtime: string, os: DiscoveryContext['platform']['os']): boolean {
   return runtime.includes('/') || (os === 'windows' && runtime.includes('\\')) || runtime.toLowerCase().endsWith('.json');
 }
 
-/** Throws TypeError for a non-string or empty value, OpenXrError(XR_ERROR_RUNTIME_UNAVAILABLE) for an unknown name. */
+/** Throws InvalidArgumentError for a non-string or empty value, OpenXrError(XR_ERROR_RUNTIME_UNAVAILABLE) for an unknown name. */
 export function resolveRuntimeChoice(ctx: DiscoveryContext, runtime: unknown): ApplicationRuntimeChoice {
   if (typeof runtime !== 'string' || runtime === '') {
-    throw new TypeError(`createLoader({ runtime }): runtime must be a runtime manifest path or a name from listRuntimes(), got ${typeof runtime === 'string' ? 'an empty string' : typeof runtime}`);
+    throw new InvalidArgumentError(`createLoader({ runtime }): runtime must be a runtime manifest path or a name from listRuntimes(), got ${describeValue(runtime)}`, 'runtime');
   }
   if (isRuntimePath(runtime, ctx.platform.os)) return { manifestPath: runtime, requested: runtime, by: 'path' };
   const { runtimes } = listRuntimesWith(ctx);

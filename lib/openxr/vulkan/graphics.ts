@@ -16,6 +16,7 @@ import { instanceState } from '../api/handles.js';
 import { openXrErrorFromCode, rethrowNative } from '../errors.js';
 import type { System } from '../api/system.js';
 import { processVulkanLoader } from '../../vulkan/api/process-loader.js';
+import { InvalidArgumentError, describeValue, invalidArgument } from '../../core/errors.js';
 
 export type { XrVersionParts };
 
@@ -60,7 +61,7 @@ function versionParts(v: number): XrVersionParts {
 
 function checkSystem(instance: Instance, system: System): void {
   if (system === null || typeof system !== 'object' || system.instance !== instance) {
-    throw new TypeError('system must be a System of this instance (instance.getSystem())');
+    throw invalidArgument('system', 'a System of this instance (instance.getSystem())', system);
   }
 }
 
@@ -118,11 +119,11 @@ function defaultApiVersion(r: VulkanGraphicsRequirements): number {
  */
 export function createVulkanGraphics(instance: Instance, system: System, options: VulkanGraphicsOptions): VulkanGraphics {
   checkSystem(instance, system);
-  if (typeof options !== 'object' || options === null) throw new TypeError('createVulkanGraphics(system, options): options must be an object');
+  if (typeof options !== 'object' || options === null) throw invalidArgument('createVulkanGraphics(system, options): options', 'an object', options);
   if (typeof options.loader !== 'object' || options.loader === null || typeof options.loader.planInstance !== 'function') {
-    throw new TypeError('options.loader must be a Vulkan loader (createLoader() from khronos-loader/vulkan)');
+    throw invalidArgument('options.loader', 'a Vulkan loader (createLoader() from khronos-loader/vulkan)', options.loader);
   }
-  if (typeof options.applicationName !== 'string') throw new TypeError('options.applicationName must be a string');
+  if (typeof options.applicationName !== 'string') throw invalidArgument('options.applicationName', 'a string', options.applicationName);
   refuseForeignLoaderRuntimes(instance);
   const requirements = vulkanGraphicsRequirements(instance, system);
   const planOptions: PlanInstanceOptions = {
@@ -146,7 +147,7 @@ export function createVulkanGraphics(instance: Instance, system: System, options
     const physicalDevice = vkInstance.physicalDeviceOf(physicalHandle);
     const queueFamilyIndex = options.queueFamilyIndex ?? physicalDevice.queueFamilies.findIndex((f) => (f.queueFlags & VK_QUEUE_GRAPHICS_BIT) !== 0);
     if (!Number.isInteger(queueFamilyIndex) || physicalDevice.queueFamilies[queueFamilyIndex] === undefined) {
-      throw new TypeError(`queueFamilyIndex ${String(queueFamilyIndex)} is not a queue family of ${physicalDevice.properties.deviceName}`);
+      throw new InvalidArgumentError(`options.queueFamilyIndex must be a queue family of ${physicalDevice.properties.deviceName} (0 to ${physicalDevice.queueFamilies.length - 1}), got ${describeValue(queueFamilyIndex)}`, 'options.queueFamilyIndex');
     }
     const deviceOptions: DeviceCreateOptions = {
       queueCreateInfos: [{ queueFamilyIndex, queuePriorities: [1] }],

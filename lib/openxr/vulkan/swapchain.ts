@@ -6,6 +6,7 @@ import type { Device } from '../../vulkan/api/device.js';
 import { callNative } from '../api/handles.js';
 import type { NativeSwapchain } from '../native/addon.js';
 import { rethrowNative } from '../errors.js';
+import { invalidArgument } from '../../core/errors.js';
 
 /** XrSwapchainUsageFlags by name. */
 export const SWAPCHAIN_USAGE = {
@@ -37,11 +38,11 @@ export interface SwapchainCreateOptions {
 const NO_TIMEOUT = Number.MAX_SAFE_INTEGER;
 
 function positive(name: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 0xffff_ffff) throw new TypeError(`${name} must be a positive integer`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 0xffff_ffff) throw invalidArgument(name, 'an integer in [1, 2^32)', v);
   return v;
 }
 
-/** @internal TypeError unless `options` is a valid SwapchainCreateOptions; the native create info. */
+/** @internal InvalidArgumentError unless `options` is a valid SwapchainCreateOptions; the native create info. */
 export function swapchainCreateInfo(options: SwapchainCreateOptions): {
   usageFlags: number;
   format: number;
@@ -52,14 +53,14 @@ export function swapchainCreateInfo(options: SwapchainCreateOptions): {
   arraySize: number;
   mipCount: number;
 } {
-  if (typeof options !== 'object' || options === null) throw new TypeError('createSwapchain(options): options must be an object');
-  if (typeof options.format !== 'number' || !Number.isInteger(options.format)) throw new TypeError('options.format must be a VkFormat (an integer)');
+  if (typeof options !== 'object' || options === null) throw invalidArgument('createSwapchain(options): options', 'an object', options);
+  if (typeof options.format !== 'number' || !Number.isInteger(options.format)) throw invalidArgument('options.format', 'a VkFormat (an integer, e.g. one of session.swapchainFormats())', options.format);
   const usage = options.usage ?? ['color-attachment', 'transfer-dst'];
-  if (!Array.isArray(usage)) throw new TypeError(`options.usage must be an array of ${Object.keys(SWAPCHAIN_USAGE).join(', ')}`);
+  if (!Array.isArray(usage)) throw invalidArgument('options.usage', `an array of ${Object.keys(SWAPCHAIN_USAGE).map((k) => `'${k}'`).join(', ')}`, usage);
   let usageFlags = 0;
-  for (const u of usage) {
-    const bit = (SWAPCHAIN_USAGE as Record<string, number>)[u as string];
-    if (bit === undefined) throw new TypeError(`options.usage: '${String(u)}' is none of ${Object.keys(SWAPCHAIN_USAGE).join(', ')}`);
+  for (const [i, u] of usage.entries()) {
+    const bit = typeof u === 'string' && Object.prototype.hasOwnProperty.call(SWAPCHAIN_USAGE, u) ? (SWAPCHAIN_USAGE as Record<string, number>)[u] : undefined;
+    if (bit === undefined) throw invalidArgument(`options.usage[${i}]`, `one of ${Object.keys(SWAPCHAIN_USAGE).map((k) => `'${k}'`).join(', ')}`, u);
     usageFlags |= bit;
   }
   return {
@@ -118,7 +119,7 @@ export class Swapchain implements ImageOwner {
    * (it is then in COLOR_ATTACHMENT_OPTIMAL layout), false when `timeoutNs` expired first.
    */
   wait(timeoutNs: number = NO_TIMEOUT): boolean {
-    if (typeof timeoutNs !== 'number' || !(timeoutNs >= 0)) throw new TypeError('wait(timeoutNs): a non-negative number of nanoseconds');
+    if (typeof timeoutNs !== 'number' || !(timeoutNs >= 0)) throw invalidArgument('wait(timeoutNs): timeoutNs', 'a non-negative number of nanoseconds', timeoutNs);
     try {
       return this.#native.wait(timeoutNs < NO_TIMEOUT ? timeoutNs : NO_TIMEOUT);
     } catch (error) {

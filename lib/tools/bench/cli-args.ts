@@ -1,10 +1,9 @@
-// What `bench openxr` and `bench vulkan` share: the CLI's output streams and a whole-number flag.
-import type { LogWriter } from '../../core/log.js';
+// What `bench openxr` and `bench vulkan` share on the command line: their output streams, the
+// arguments both take, and --runtime's resolution to a manifest.
+import { readFileSync } from 'node:fs';
+import type { CliIo } from '../cli/args.js';
 
-export interface BenchCliIo {
-  stdout: (text: string) => void;
-  stderr: LogWriter;
-}
+export type BenchCliIo = Pick<CliIo, 'stdout' | 'stderr'> & Pick<Partial<CliIo>, 'env'>;
 
 /** What `bench openxr` and `bench vulkan` both take. */
 export interface CommonBenchArgs {
@@ -18,36 +17,32 @@ export interface CommonBenchArgs {
   readonly khronosLoader?: string | false;
 }
 
-/** A flag's value as a whole number >= 1, or the usage error. */
-export function positiveInteger(flag: string, value: string | undefined): number | string {
-  const n = Number(value);
-  if (value === undefined || value === '' || !Number.isInteger(n) || n < 1) return `${flag} needs a whole number >= 1, got ${JSON.stringify(value ?? '')}`;
-  return n;
-}
-
-/** The arguments as flags, `--flag value` and `--flag=value` alike; `value()` takes the flag's value. */
-export function* flagsOf(args: readonly string[]): Generator<{ readonly flag: string; readonly arg: string; value(): string | undefined }> {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? '';
-    const eq = arg.indexOf('=');
-    const flag = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
-    yield { flag, arg, value: () => (flag !== arg ? arg.slice(eq + 1) : args[++i]) };
-  }
-}
-
 /**
- * The CLI's first steps for a bench command: --help prints `usage` (exit 0), a usage error prints
- * it with the error (exit 2); otherwise the parsed arguments.
+ * A --layers list: numbers (layer counts) and layer names matching `names`; the reason (one line,
+ * naming --layers, what it needs and what it got) when an item is neither.
  */
-export function parseOrExitCode<T>(args: readonly string[], io: BenchCliIo, usage: string, parse: (args: readonly string[]) => T | string): T | number {
-  if (args.includes('--help') || args.includes('-h')) {
-    io.stdout(usage);
-    return 0;
+export function parseLayerList(list: string, names: RegExp, nameWords: string): { counts: number[]; layers: string[] } | string {
+  const counts: number[] = [];
+  const layers: string[] = [];
+  const items = list.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const need = `layer counts and ${nameWords} names, separated by commas`;
+  if (items.length === 0) return `--layers needs ${need}, got ${JSON.stringify(list)}`;
+  for (const item of items) {
+    if (/^\d+$/.test(item)) counts.push(Number(item));
+    else if (names.test(item)) layers.push(item);
+    else return `--layers needs ${need}, got ${JSON.stringify(list)} (${JSON.stringify(item)} is neither a layer count nor ${nameWords === 'layer' ? 'a layer' : `an ${nameWords}`} name)`;
   }
-  const parsed = parse(args);
-  if (typeof parsed === 'string') {
-    io.stderr(`${parsed}\n${usage}`);
-    return 2;
+  return { counts, layers };
+}
+
+/** The runtime's name from its manifest (runtime.name), for the report; else the manifest's file name. */
+export function runtimeLabel(manifest: string): string {
+  try {
+    const json = JSON.parse(readFileSync(manifest, 'utf8')) as { runtime?: { name?: unknown } };
+    const name = json.runtime?.name;
+    if (typeof name === 'string' && name !== '') return `${name} runtime`;
+  } catch {
+    // Unreadable or not JSON: the loader reports that when it runs; the label falls back to the path.
   }
-  return parsed;
+  return manifest;
 }

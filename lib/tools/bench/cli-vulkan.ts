@@ -1,35 +1,14 @@
-// `khronos-loader bench vulkan [--command vkGetDeviceQueue|vkCmdPushConstants] [--layers <N|names>]
+// `khronos-loader bench vulkan [--command vkGetDeviceQueue|vkCmdPushConstants|record] [--layers <N|names>]
 // [--iterations N] [--repeats R] [--processes P] [--max-processes M] [--json] [--no-khronos] [--khronos-loader path]
 // [--driver manifest]`: ns per device call through this loader and the Khronos loader, with 0/1/3
-// bundled pass-through Vulkan layers and real layers, on lavapipe by default.
-import { runVulkanBench, vulkanBenchCommand, VULKAN_BENCH_COMMANDS } from './run-vulkan-bench.js';
+// bundled pass-through Vulkan layers and real layers, on lavapipe by default. The options come from
+// the command's table (lib/tools/cli/specs.ts); the benchmark's modules are imported only once they
+// are right.
+import { errorMessage, parseOptions, runCommand } from '../cli/args.js';
+import { BENCH_VULKAN } from '../cli/specs.js';
+import { parseLayerList, type BenchCliIo, type CommonBenchArgs } from './cli-args.js';
 import type { VulkanBenchCommandName } from './vulkan-child-protocol.js';
-import { formatVulkanBenchMarkdown, vulkanTargets } from './vulkan-report.js';
-import { flagsOf, positiveInteger, type BenchCliIo, type CommonBenchArgs } from './cli-args.js';
-import { formatRecordBenchMarkdown, RECORD_COMMAND, runRecordBench } from './run-vulkan-record-bench.js';
-
-export const BENCH_VULKAN_USAGE = `usage: khronos-loader bench vulkan [options]
-
-  Times one Vulkan device command through this loader (its exported trampoline and the pointer
-  from vkGetDeviceProcAddr) with copies of the bundled pass-through Vulkan layer and with real
-  layers, beside the Khronos loader (libvulkan.so.1, dlopened in the same child processes), on lavapipe.
-  --command <name>      ${Object.keys(VULKAN_BENCH_COMMANDS).join(', ')} (default vkGetDeviceQueue), or
-                        ${RECORD_COMMAND}: a frame of 10,000 compute commands recorded one N-API call per command,
-                        through the CommandEncoder, and in a C loop (no layers; --iterations is frames per run)
-  --layers <list>       comma-separated: numbers of pass-through layers for a row each (default 0,1,3),
-                        and names of real layers for a row each (e.g. VK_LAYER_KHRONOS_validation)
-  --iterations <n>      calls per timed run (default per command)
-  --repeats <n>         timed runs per cell, after a warm-up (default 7)
-  --processes <n>       fresh child processes per row, each timing both loaders (default 1; 6 or
-                        more give the trampoline verdict an interval: met / within noise / missed)
-  --max-processes <n>   a row whose verdict is within noise is measured again, --processes more at
-                        a time, up to this many (default: --processes); each look's interval is
-                        then wider, so that the verdict is wrong at most 5 % of the time
-  --driver <manifest>   the driver manifest (default lavapipe's)
-  --json                the results as JSON instead of Markdown
-  --no-khronos          leave the Khronos loader out
-  --khronos-loader <p>  the Khronos loader library (default: libvulkan.so.1 where distributions put it)
-`;
+import { RECORD_COMMAND } from './vulkan-record-protocol.js';
 
 export interface VulkanBenchCliArgs extends CommonBenchArgs {
   readonly command: VulkanBenchCommandName;
@@ -39,109 +18,66 @@ export interface VulkanBenchCliArgs extends CommonBenchArgs {
   readonly maxProcesses?: number;
 }
 
-/** Parses the arguments after "bench vulkan"; a string is the usage error. */
-export function parseVulkanBenchArgs(args: readonly string[]): VulkanBenchCliArgs | string {
-  let command: VulkanBenchCommandName = 'vkGetDeviceQueue';
-  let record = false;
-  const counts = new Set<number>();
-  const realLayers: string[] = [];
-  const numbers: { iterations?: number; repeats?: number; processes?: number; maxProcesses?: number } = {};
-  let json = false;
-  let khronosLoader: string | false | undefined;
-  let driverManifest: string | undefined;
-  for (const { flag, arg, value } of flagsOf(args)) {
-    switch (flag) {
-      case '--json':
-        json = true;
-        break;
-      case '--no-khronos':
-        khronosLoader = false;
-        break;
-      case '--command': {
-        const name = value() ?? '';
-        if (name === RECORD_COMMAND) {
-          record = true;
-          break;
-        }
-        try {
-          command = vulkanBenchCommand(name).name;
-        } catch (error) {
-          return `${(error as Error).message}, ${RECORD_COMMAND}`;
-        }
-        break;
-      }
-      case '--layers': {
-        const list = value();
-        if (list === undefined || list.trim() === '') return '--layers needs numbers or layer names';
-        for (const item of list.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
-          if (/^\d+$/.test(item)) counts.add(Number(item));
-          else if (/^VK_LAYER_\w+$/.test(item)) realLayers.push(item);
-          else return `--layers: ${JSON.stringify(item)} is neither a layer count nor a layer name (VK_LAYER_...)`;
-        }
-        break;
-      }
-      case '--iterations':
-      case '--repeats':
-      case '--processes':
-      case '--max-processes': {
-        const n = positiveInteger(flag, value());
-        if (typeof n === 'string') return n;
-        numbers[flag === '--max-processes' ? 'maxProcesses' : (flag.slice(2) as 'iterations' | 'repeats' | 'processes')] = n;
-        break;
-      }
-      case '--driver':
-      case '--khronos-loader': {
-        const file = value();
-        if (file === undefined || file === '') return `${flag} needs a path`;
-        if (flag === '--driver') driverManifest = file;
-        else khronosLoader = file;
-        break;
-      }
-      default:
-        return `unknown argument ${JSON.stringify(arg)}`;
-    }
+function validate(o: Exclude<ReturnType<typeof parseOptions<typeof BENCH_VULKAN>>, string>): VulkanBenchCliArgs | string {
+  const record = o['--command'] === RECORD_COMMAND;
+  const command = (record ? undefined : o['--command']) ?? 'vkGetDeviceQueue';
+  let counts: number[] = [];
+  let realLayers: string[] = [];
+  if (o['--layers'] !== undefined) {
+    const list = parseLayerList(o['--layers'], /^VK_LAYER_\w+$/, 'layer');
+    if (typeof list === 'string') return list;
+    counts = [...new Set(list.counts)].sort((a, b) => a - b);
+    realLayers = list.layers;
   }
-  if (record && (counts.size > 0 || realLayers.length > 0)) return `--command ${RECORD_COMMAND} runs without layers: leave --layers out`;
-  if (record && numbers.maxProcesses !== undefined) return `--command ${RECORD_COMMAND} has no trampoline verdict: leave --max-processes out`;
-  if (numbers.maxProcesses !== undefined && numbers.maxProcesses < (numbers.processes ?? 1)) return `--max-processes (${numbers.maxProcesses}) must be at least --processes (${numbers.processes ?? 1})`;
+  const processes = o['--processes'];
+  const maxProcesses = o['--max-processes'];
+  if (record && o['--layers'] !== undefined) return `--command ${RECORD_COMMAND} runs without layers: leave --layers out, got --layers ${JSON.stringify(o['--layers'])}`;
+  if (record && maxProcesses !== undefined) return `--command ${RECORD_COMMAND} has no trampoline verdict: leave --max-processes out, got --max-processes ${maxProcesses}`;
+  if (maxProcesses !== undefined && maxProcesses < (processes ?? 1)) return `--max-processes (${maxProcesses}) must be at least --processes (${processes ?? 1})`;
+  const khronosLoader = o['--no-khronos'] === true ? false : o['--khronos-loader'];
   return {
-    command,
+    command: command as VulkanBenchCommandName,
     ...(record ? { record: true as const } : {}),
-    passthroughCounts: counts.size > 0 ? [...counts].sort((a, b) => a - b) : realLayers.length > 0 ? [0] : [0, 1, 3],
+    passthroughCounts: counts.length > 0 ? counts : realLayers.length > 0 ? [0] : [0, 1, 3],
     realLayers,
-    json,
-    ...numbers,
-    ...(driverManifest !== undefined ? { driverManifest } : {}),
+    json: o['--json'] === true,
+    ...(o['--iterations'] !== undefined ? { iterations: o['--iterations'] } : {}),
+    ...(o['--repeats'] !== undefined ? { repeats: o['--repeats'] } : {}),
+    ...(processes !== undefined ? { processes } : {}),
+    ...(maxProcesses !== undefined ? { maxProcesses } : {}),
+    ...(o['--driver'] !== undefined ? { driverManifest: o['--driver'] } : {}),
     ...(khronosLoader !== undefined ? { khronosLoader } : {}),
   };
 }
 
-export async function runVulkanBenchCli(args: readonly string[], io: BenchCliIo): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    io.stdout(BENCH_VULKAN_USAGE);
-    return 0;
-  }
-  const parsed = parseVulkanBenchArgs(args);
-  if (typeof parsed === 'string') {
-    io.stderr(`${parsed}\n${BENCH_VULKAN_USAGE}`);
-    return 2;
-  }
-  try {
-    if (parsed.record) {
-      const result = await runRecordBench({
-        ...(parsed.iterations !== undefined ? { frames: parsed.iterations } : {}),
-        ...(parsed.repeats !== undefined ? { repeats: parsed.repeats } : {}),
-        ...(parsed.driverManifest !== undefined ? { driverManifest: parsed.driverManifest } : {}),
-        onProgress: (line) => io.stderr(`bench: ${line}\n`),
-      });
-      io.stdout(parsed.json ? `${JSON.stringify(result, null, 2)}\n` : formatRecordBenchMarkdown(result));
+/** Parses the arguments after "bench vulkan"; a string is the argument error (one line). */
+export function parseVulkanBenchArgs(args: readonly string[]): VulkanBenchCliArgs | string {
+  const o = parseOptions(BENCH_VULKAN, args);
+  return typeof o === 'string' ? o : validate(o);
+}
+
+/** The arguments after "bench vulkan". */
+export function runVulkanBenchCli(args: readonly string[], io: BenchCliIo): Promise<number> {
+  return runCommand(BENCH_VULKAN, args, io, validate, async (parsed) => {
+    try {
+      if (parsed.record) {
+        const { formatRecordBenchMarkdown, runRecordBench } = await import('./run-vulkan-record-bench.js');
+        const result = await runRecordBench({
+          ...(parsed.iterations !== undefined ? { frames: parsed.iterations } : {}),
+          ...(parsed.repeats !== undefined ? { repeats: parsed.repeats } : {}),
+          ...(parsed.driverManifest !== undefined ? { driverManifest: parsed.driverManifest } : {}),
+          onProgress: (line) => io.stderr(`bench: ${line}\n`),
+        });
+        io.stdout(parsed.json ? `${JSON.stringify(result, null, 2)}\n` : formatRecordBenchMarkdown(result));
+        return 0;
+      }
+      const [{ runVulkanBench }, { formatVulkanBenchMarkdown, vulkanTargets }] = await Promise.all([import('./run-vulkan-bench.js'), import('./vulkan-report.js')]);
+      const result = await runVulkanBench({ ...parsed, onProgress: (line) => io.stderr(`bench: ${line}\n`) });
+      io.stdout(parsed.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatVulkanBenchMarkdown(result)}\n${vulkanTargets(result).join('\n')}\n`);
       return 0;
+    } catch (error) {
+      io.stderr(`khronos-loader bench vulkan: ${errorMessage(error)}\n`);
+      return 1;
     }
-    const result = await runVulkanBench({ ...parsed, onProgress: (line) => io.stderr(`bench: ${line}\n`) });
-    io.stdout(parsed.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatVulkanBenchMarkdown(result)}\n${vulkanTargets(result).join('\n')}\n`);
-    return 0;
-  } catch (error) {
-    io.stderr(`khronos-loader bench vulkan: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
-  }
+  });
 }

@@ -18,9 +18,9 @@ import { shownPath } from './report.js';
 import { timeJsLoop } from './measure-js.js';
 import { summarize, formatSummary, type Summary } from './stats.js';
 import { medianRoundRatio, timeInRounds, type TimedRun } from './rounds.js';
+import { FRAME_BENCH_SPACE_COUNTS, type FrameBenchApiVersion } from './frame-spaces.js';
 
-export const FRAME_BENCH_SPACE_COUNTS = [1, 4, 16, 64] as const;
-export type FrameBenchApiVersion = '1.0' | '1.1';
+export { FRAME_BENCH_SPACE_COUNTS, type FrameBenchApiVersion };
 
 export interface FrameBenchOptions {
   readonly runtime: { readonly manifestPath: string; readonly label: string };

@@ -1,4 +1,5 @@
 // The OpenXR commands `khronos-loader bench openxr` can time, and what each figure means.
+import { InvalidArgumentError } from '../../core/errors.js';
 
 export type BenchCommandName = 'xrLocateSpace' | 'xrLocateViews' | 'xrGetActionStateBoolean' | 'xrSyncActions' | 'xrWaitFrame';
 
@@ -58,10 +59,10 @@ export function supportedCommandNames(): string {
   return BENCH_COMMANDS.map((c) => c.name).join(', ');
 }
 
-/** The command, or a RangeError naming the supported ones. */
+/** The command, or an InvalidArgumentError naming the supported ones. */
 export function benchCommand(name: string): BenchCommand {
   const command = BENCH_COMMANDS.find((c) => c.name === name);
   if (command) return command;
   const hint = /^xr(Begin|End)Frame$/.test(name) ? ` (${name} is timed as part of the xrWaitFrame frame)` : '';
-  throw new RangeError(`cannot benchmark ${name}${hint}; supported commands: ${supportedCommandNames()}`);
+  throw new InvalidArgumentError(`command must be one of the commands bench can time (${supportedCommandNames()}), got ${name}${hint}`, 'command');
 }

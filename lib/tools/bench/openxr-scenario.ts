@@ -10,6 +10,7 @@ import { nativeInstanceOf, type Instance } from '../../openxr/api/instance.js';
 import { nativeRuntimeExtensions } from '../../openxr/native/plan.js';
 import { createHostPlatform } from '../../core/platform/host.js';
 import type { BenchCommandName } from './openxr-commands.js';
+import { InvalidArgumentError } from '../../core/errors.js';
 
 /** A row of the benchmark: which layers sit between the application and the runtime. */
 export interface LayerConfig {
@@ -43,7 +44,7 @@ export function realLayerFolders(names: readonly string[], baseEnv: Readonly<Rec
   return names.map((name) => {
     const layer = found.find((l) => l.name === name);
     if (!layer) {
-      throw new RangeError(`no API layer named ${name} was found (khronos-loader info openxr lists the layers this machine has)`);
+      throw new InvalidArgumentError(`layer names must name API layers found on this machine (khronos-loader info openxr lists them), got ${name}, which was not found`, 'layers');
     }
     return path.dirname(layer.manifestPath);
   });
@@ -52,7 +53,7 @@ export function realLayerFolders(names: readonly string[], baseEnv: Readonly<Rec
 /** The layers of a row, nearest the application first: the real ones, then the pass-through copies. */
 export function enabledLayerNames(env: BenchEnvironment, config: LayerConfig): string[] {
   if (config.passthrough > env.passthroughNames.length) {
-    throw new RangeError(`the row asks for ${config.passthrough} pass-through layers, the run made ${env.passthroughNames.length}`);
+    throw new InvalidArgumentError(`config.passthrough must be at most the ${env.passthroughNames.length} pass-through layers the run made, got ${config.passthrough}`, 'config.passthrough');
   }
   return [...config.realLayers, ...env.passthroughNames.slice(0, config.passthrough)];
 }

@@ -2,6 +2,7 @@
 // together and a slow spell of the machine slows them alike; a ratio between two cells is then
 // the median over the rounds of that round's ratio, in which the spell cancels.
 import { summarize } from './stats.js';
+import { InvalidArgumentError } from '../../core/errors.js';
 
 /** One timed run of a cell: ns per call (or per frame). */
 export type TimedRun = () => number;
@@ -15,6 +16,6 @@ export function timeInRounds(rounds: number, cells: readonly TimedRun[]): number
 
 /** The median over the rounds of a[r] ÷ b[r] (two cells' runs from the same rounds). */
 export function medianRoundRatio(a: readonly number[], b: readonly number[]): number {
-  if (a.length !== b.length || a.length === 0) throw new RangeError(`medianRoundRatio: ${a.length} and ${b.length} runs are not the same rounds`);
+  if (a.length !== b.length || a.length === 0) throw new InvalidArgumentError(`medianRoundRatio(a, b): a and b must be the same non-empty rounds, got ${a.length} and ${b.length} runs`, 'b');
   return summarize(a.map((x, r) => x / b[r]!)).median;
 }

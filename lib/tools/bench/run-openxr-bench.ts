@@ -14,6 +14,7 @@ import type { Measurement, MeasurePlan } from './measure-native.js';
 import { benchCommand, type BenchCommand, type BenchCommandName } from './openxr-commands.js';
 import { configEnvironment, layerCount, type BenchEnvironment, type LayerConfig } from './openxr-scenario.js';
 import { summarize, type Summary } from './stats.js';
+import { invalidArgument } from '../../core/errors.js';
 
 export type ColumnId =
   | 'ours-trampoline'
@@ -192,10 +193,10 @@ function measureOurs(request: OursChildRequest, env: Readonly<Record<string, str
 export async function runOpenXrBench(options: OpenXrBenchOptions): Promise<OpenXrBenchResult> {
   const command = benchCommand(options.command);
   const plan: MeasurePlan = { iterations: options.iterations ?? command.defaultIterations, repeats: options.repeats ?? DEFAULT_REPEATS };
-  if (!Number.isInteger(plan.iterations) || plan.iterations < 1) throw new RangeError(`iterations must be a whole number >= 1, got ${plan.iterations}`);
-  if (!Number.isInteger(plan.repeats) || plan.repeats < 1) throw new RangeError(`repeats must be a whole number >= 1, got ${plan.repeats}`);
+  if (!Number.isInteger(plan.iterations) || plan.iterations < 1) throw invalidArgument('iterations', 'a whole number >= 1', plan.iterations);
+  if (!Number.isInteger(plan.repeats) || plan.repeats < 1) throw invalidArgument('repeats', 'a whole number >= 1', plan.repeats);
   const processes = options.processes ?? 1;
-  if (!Number.isInteger(processes) || processes < 1) throw new RangeError(`processes must be a whole number >= 1, got ${processes}`);
+  if (!Number.isInteger(processes) || processes < 1) throw invalidArgument('processes', 'a whole number >= 1', processes);
   const passthroughCounts = options.passthroughCounts ?? [0, 1, 2, 3, 4];
   const realLayers = options.realLayers ?? [];
   const progress = options.onProgress ?? (() => undefined);

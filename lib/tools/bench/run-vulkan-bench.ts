@@ -17,6 +17,7 @@ import { summarize, type Summary } from './stats.js';
 import type { VulkanBenchCommandName, VulkanBenchSide, VulkanChildRequest, VulkanChildResult, VulkanSideResult } from './vulkan-child-protocol.js';
 import { createVulkanPassthroughLayers } from './vulkan-layers.js';
 import { compareTrampolines, lookConfidence } from './vulkan-verdict.js';
+import { InvalidArgumentError, invalidArgument } from '../../core/errors.js';
 
 export type VulkanColumnId = 'ours-trampoline' | 'ours-pointer' | 'khronos-trampoline' | 'khronos-pointer';
 export const VULKAN_COLUMNS: readonly VulkanColumnId[] = ['ours-trampoline', 'ours-pointer', 'khronos-trampoline', 'khronos-pointer'];
@@ -51,7 +52,7 @@ export const VULKAN_BENCH_COMMANDS: Readonly<Record<VulkanBenchCommandName, Vulk
 
 export function vulkanBenchCommand(name: string): VulkanBenchCommand {
   const command = (VULKAN_BENCH_COMMANDS as Readonly<Record<string, VulkanBenchCommand>>)[name];
-  if (command === undefined) throw new RangeError(`bench vulkan cannot time ${JSON.stringify(name)}; supported: ${Object.keys(VULKAN_BENCH_COMMANDS).join(', ')}`);
+  if (command === undefined) throw invalidArgument('command', `one of ${Object.keys(VULKAN_BENCH_COMMANDS).join(', ')} (the commands bench vulkan can time)`, name);
   return command;
 }
 
@@ -253,7 +254,7 @@ export async function sampleRow(ask: (p: number) => Promise<VulkanChildResult>, 
 }
 
 function positiveInteger(what: string, n: number): void {
-  if (!Number.isInteger(n) || n < 1) throw new RangeError(`${what} must be a whole number >= 1, got ${n}`);
+  if (!Number.isInteger(n) || n < 1) throw invalidArgument(what, 'a whole number >= 1', n);
 }
 
 export async function runVulkanBench(options: VulkanBenchOptions): Promise<VulkanBenchResult> {
@@ -268,7 +269,7 @@ export async function runVulkanBench(options: VulkanBenchOptions): Promise<Vulka
   positiveInteger('processes', processes);
   const maxProcesses = options.maxProcesses ?? processes;
   positiveInteger('maxProcesses', maxProcesses);
-  if (maxProcesses < processes) throw new RangeError(`maxProcesses (${maxProcesses}) must be at least processes (${processes})`);
+  if (maxProcesses < processes) throw new InvalidArgumentError(`maxProcesses must be at least processes (${processes}), got ${maxProcesses}`, 'maxProcesses');
   const confidence = lookConfidence(Math.ceil(maxProcesses / processes));
   const driverManifest = options.driverManifest ?? LAVAPIPE_MANIFEST_CANDIDATES.find((p) => existsSync(p));
   if (driverManifest === undefined) throw new Error(`no Vulkan driver to measure on: lavapipe (${LAVAPIPE_MANIFEST_CANDIDATES.join(', ')}) is not installed; pass a driver manifest`);

@@ -10,8 +10,9 @@ import { markdownTable } from './markdown-table.js';
 import { formatSummary } from './stats.js';
 import type { RecordChildRequest, RecordChildResult } from './vulkan-record-protocol.js';
 import { RECORD_COMMANDS, RECORD_MIX, recordRatios, type RecordMeasurement } from './vulkan-record.js';
+import { invalidArgument } from '../../core/errors.js';
 
-export const RECORD_COMMAND = 'record';
+export { RECORD_COMMAND } from './vulkan-record-protocol.js';
 export const RECORD_DEFAULT_FRAMES = 20;
 
 export interface RecordBenchOptions {
@@ -39,7 +40,7 @@ export async function runRecordBench(options: RecordBenchOptions = {}): Promise<
   const repeats = options.repeats ?? DEFAULT_REPEATS;
   const commands = options.commands ?? RECORD_COMMANDS;
   for (const [what, n] of [['frames', frames], ['repeats', repeats], ['commands', commands]] as const) {
-    if (!Number.isInteger(n) || n < 1) throw new RangeError(`${what} must be a whole number >= 1, got ${n}`);
+    if (!Number.isInteger(n) || n < 1) throw invalidArgument(what, 'a whole number >= 1', n);
   }
   const manifest = options.driverManifest ?? LAVAPIPE_MANIFEST_CANDIDATES.find((p) => existsSync(p));
   if (manifest === undefined) throw new Error(`no Vulkan driver to measure on: lavapipe (${LAVAPIPE_MANIFEST_CANDIDATES.join(', ')}) is not installed; pass a driver manifest`);

@@ -1,4 +1,5 @@
 // Summaries of repeated timing runs: the median is the figure, the spread says how far to trust it.
+import { InvalidArgumentError } from '../../core/errors.js';
 
 export interface Summary {
   /** How many runs. */
@@ -21,7 +22,7 @@ function quantile(sorted: readonly number[], q: number): number {
 
 export function summarize(samples: readonly number[]): Summary {
   const finite = samples.filter((s) => Number.isFinite(s));
-  if (finite.length === 0) throw new RangeError('summarize: no finite samples');
+  if (finite.length === 0) throw new InvalidArgumentError(`summarize(samples): samples must hold a finite number, got ${samples.length} sample(s), none finite`, 'samples');
   const sorted = [...finite].sort((x, y) => x - y);
   const median = quantile(sorted, 0.5);
   const iqr = quantile(sorted, 0.75) - quantile(sorted, 0.25);
@@ -69,7 +70,7 @@ function binomialHalfCdf(n: number, k: number): number {
 export function medianInterval(samples: readonly number[], confidence = 0.95): MedianInterval {
   const sorted = samples.filter((s) => Number.isFinite(s)).sort((x, y) => x - y);
   const n = sorted.length;
-  if (n === 0) throw new RangeError('medianInterval: no finite samples');
+  if (n === 0) throw new InvalidArgumentError(`medianInterval(samples): samples must hold a finite number, got ${samples.length} sample(s), none finite`, 'samples');
   let k = 1;
   while (k + 1 <= Math.floor((n + 1) / 2) && 1 - 2 * binomialHalfCdf(n, k) >= confidence) k++;
   const coverage = n === 1 ? 0 : 1 - 2 * binomialHalfCdf(n, k - 1);

@@ -2,7 +2,9 @@
 import type { PointerOrigin } from '../native/addon.js';
 import type { Measurement, MeasurePlan } from './measure-native.js';
 
-export type VulkanBenchCommandName = 'vkGetDeviceQueue' | 'vkCmdPushConstants';
+/** The device commands `bench vulkan` times one call at a time (the CLI's --command choices read this list). */
+export const VULKAN_BENCH_COMMAND_NAMES = ['vkGetDeviceQueue', 'vkCmdPushConstants'] as const;
+export type VulkanBenchCommandName = (typeof VULKAN_BENCH_COMMAND_NAMES)[number];
 export type VulkanBenchSide = 'ours' | 'khronos';
 
 export interface VulkanChildRequest {

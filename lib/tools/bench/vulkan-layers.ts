@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sharedLibraryFileName } from '../../core/shared-library-name.js';
 import { nativeArtifactDir } from '../../core/native/load.js';
+import { invalidArgument, libraryMissing } from '../../core/errors.js';
 
 export const VULKAN_PASSTHROUGH_LAYER_LIBRARY = sharedLibraryFileName('khronos_vk_layer_passthrough');
 export const VULKAN_PASSTHROUGH_LAYER_PREFIX = 'VK_LAYER_KHRONOSLOADER_passthrough';
@@ -27,7 +28,7 @@ export interface VulkanPassthroughLayerSet {
 
 export function vulkanPassthroughLayerLibrary(): string {
   const library = path.join(nativeArtifactDir(), VULKAN_PASSTHROUGH_LAYER_LIBRARY);
-  if (!existsSync(library)) throw new Error(`the bundled pass-through Vulkan layer ${library} is missing: rebuild the package (npm run build)`);
+  if (!existsSync(library)) throw libraryMissing(library, 'the bundled pass-through Vulkan layer');
   return library;
 }
 
@@ -37,7 +38,7 @@ export function vulkanPassthroughLayerLibrary(): string {
  * folder of its own.
  */
 export function createVulkanPassthroughLayers(count: number, folder?: string): VulkanPassthroughLayerSet {
-  if (!Number.isInteger(count) || count < 0) throw new RangeError(`layer count must be a whole number >= 0, got ${count}`);
+  if (!Number.isInteger(count) || count < 0) throw invalidArgument('count', 'a whole number >= 0 (the number of pass-through layers)', count);
   const source = vulkanPassthroughLayerLibrary();
   const target = folder ?? mkdtempSync(path.join(os.tmpdir(), 'khronos-loader-vk-layers-'));
   mkdirSync(target, { recursive: true });

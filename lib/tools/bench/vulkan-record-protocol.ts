@@ -2,6 +2,9 @@
 import type { MeasurePlan } from './measure-native.js';
 import type { RecordMeasurement } from './vulkan-record.js';
 
+/** `bench vulkan --command record`: the command-recording benchmark. */
+export const RECORD_COMMAND = 'record';
+
 export interface RecordChildRequest {
   /** Frames per timed run (iterations) and timed runs (repeats). */
   readonly plan: MeasurePlan;

@@ -5,6 +5,7 @@
 import type { VulkanCell } from './run-vulkan-bench.js';
 import { medianInterval, summarize, type MedianInterval, type Summary } from './stats.js';
 import { medianRoundRatio } from './rounds.js';
+import { invalidArgument } from '../../core/errors.js';
 
 export type SpeedVerdict = 'met' | 'within noise' | 'missed';
 
@@ -26,7 +27,7 @@ export const VERDICT_ERROR = 0.05;
  * missed the true ratio stays within VERDICT_ERROR, the stopping rule whatever it is.
  */
 export function lookConfidence(looks: number): number {
-  if (!Number.isInteger(looks) || looks < 1) throw new RangeError(`looks must be a whole number >= 1, got ${looks}`);
+  if (!Number.isInteger(looks) || looks < 1) throw invalidArgument('looks', 'a whole number >= 1', looks);
   return 1 - VERDICT_ERROR / looks;
 }
 

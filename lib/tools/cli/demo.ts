@@ -7,13 +7,11 @@
 // --vulkan: the session renders through Vulkan (XR_KHR_vulkan_enable2, this package's Vulkan
 // loader, VK_LAYER_KHRONOS_validation when installed): each eye cleared to a colour that changes
 // every frame; on the simulated runtime the frames it received are checked against what was drawn.
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createHostPlatform } from '../../core/platform/host.js';
 import { createPassthroughLayers } from '../../openxr/bundled-layers.js';
 import { discover } from '../../openxr/discovery/discover.js';
-import { isRuntimePath } from '../../openxr/discovery/runtime-choice.js';
 import { describeFrameLoopMode, runFrameLoop } from '../../openxr/api/frame-loop.js';
 import { createLoader } from '../../openxr/loader.js';
 import { nativeRuntimeExtensions } from '../../openxr/native/plan.js';
@@ -97,9 +95,10 @@ export interface DemoResult {
   readonly missed: number;
   /** missed / (frames + missed), percent. */
   readonly missedPercent: number;
-  readonly lagP50Ms: number;
-  readonly lagP99Ms: number;
-  readonly lagMaxMs: number;
+  /** Event-loop lag in ms; null: not measured, where monitorEventLoopDelay() does not record its timer's intervals (Bun, Deno: eventLoopLag()). */
+  readonly lagP50Ms: number | null;
+  readonly lagP99Ms: number | null;
+  readonly lagMaxMs: number | null;
   /**
    * Mean ns per call from JavaScript, per kind, over the run (each timed with performance.now());
    * null for calls that did not run (begin/end frame on a runtime that refuses them headless).
@@ -112,7 +111,34 @@ export interface DemoResult {
 }
 
 const LAG_RESOLUTION_MS = 1;
-const lagMs = (intervalNs: number) => Math.max(0, intervalNs / 1e6 - LAG_RESOLUTION_MS);
+
+/** The part of an event-loop-delay histogram the demo reads (node:perf_hooks' IntervalHistogram). */
+export interface LagHistogram {
+  readonly count: number;
+  readonly max: number;
+  percentile(percentile: number): number;
+}
+
+/** Event-loop lag in milliseconds: p50, p99 and the largest. */
+export interface EventLoopLag {
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+}
+
+/**
+ * The lag a monitorEventLoopDelay() histogram with a `resolutionMs` timer recorded, or null where it
+ * measured none. Node's histogram records each interval between the timer's callbacks, so the lag
+ * is what exceeds the resolution, and at least half of the intervals reach it. A histogram that
+ * recorded nothing, or whose median sample is under half the resolution, did not record the
+ * timer's intervals (Bun's and Deno's record other, shorter samples: docs/platforms.md, "Bun and
+ * Deno"); subtracting the resolution from those would print a lag of 0.000 ms that nobody measured.
+ */
+export function eventLoopLag(histogram: LagHistogram, resolutionMs: number = LAG_RESOLUTION_MS): EventLoopLag | null {
+  if (!(histogram.count > 0) || !(histogram.percentile(50) >= (resolutionMs * 1e6) / 2)) return null;
+  const lag = (intervalNs: number) => Math.max(0, intervalNs / 1e6 - resolutionMs);
+  return { p50Ms: lag(histogram.percentile(50)), p99Ms: lag(histogram.percentile(99)), maxMs: lag(histogram.max) };
+}
 
 /**
  * False only for a library known to be built for another CPU than this process's: a multiarch
@@ -227,6 +253,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       },
     });
     lag.disable();
+    const lagMeasured = eventLoopLag(lag);
 
     const perCall = (ms: number, n: number) => (n === 0 ? 0 : (ms * 1e6) / n);
     const nsPerCall = {
@@ -269,9 +296,9 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
       rendered: stats.rendered,
       missed: stats.missed,
       missedPercent: (100 * stats.missed) / Math.max(1, stats.frames + stats.missed),
-      lagP50Ms: lagMs(lag.percentile(50)),
-      lagP99Ms: lagMs(lag.percentile(99)),
-      lagMaxMs: lagMs(lag.max),
+      lagP50Ms: lagMeasured?.p50Ms ?? null,
+      lagP99Ms: lagMeasured?.p99Ms ?? null,
+      lagMaxMs: lagMeasured?.maxMs ?? null,
       nsPerCall,
       nsPerFrameCall: ran.reduce((a, b) => a + b, 0) / ran.length,
       ...(vulkan !== undefined && { vulkan }),
@@ -286,6 +313,13 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 }
 
 const fmt = (v: number, digits = 2) => v.toFixed(digits);
+
+function formatLag(r: DemoResult): string {
+  if (r.lagP50Ms === null || r.lagP99Ms === null || r.lagMaxMs === null) {
+    return 'lag not measured: this runtime\'s monitorEventLoopDelay() does not record its timer\'s intervals (waitFrame runs off the JavaScript thread)';
+  }
+  return `lag p50 ${fmt(r.lagP50Ms, 3)} ms, p99 ${fmt(r.lagP99Ms, 3)} ms, max ${fmt(r.lagMaxMs, 3)} ms (waitFrame runs off the JavaScript thread)`;
+}
 const fmtCall = (v: number | null) => (v === null ? 'skipped' : fmt(v, 0));
 
 /** The simulated runtime's readback records; null where the runtime offers no readback. */
@@ -349,45 +383,11 @@ export function formatDemo(r: DemoResult): string {
     `  frame loop:   ${r.frameLoop}`,
     `  API layers:   ${r.apiLayers.join(', ') || '(none)'}  (core_validation: ${r.coreValidation}${r.passthroughLayers === 'elevated' ? '; pass-through layer left out: an elevated process ignores XR_API_LAYER_PATH' : ''})`,
     `  frames:       ${r.rendered} rendered, ${r.missed} missed (${fmt(r.missedPercent)} %), ${r.frames} in all`,
-    `  event loop:   lag p50 ${fmt(r.lagP50Ms, 3)} ms, p99 ${fmt(r.lagP99Ms, 3)} ms, max ${fmt(r.lagMaxMs, 3)} ms (waitFrame runs off the JavaScript thread)`,
+    `  event loop:   ${formatLag(r)}`,
     `  ns per frame call from JavaScript: ${fmt(r.nsPerFrameCall, 0)} mean — beginFrame ${fmtCall(r.nsPerCall.beginFrame)}, ` +
       `locateViews ${fmt(r.nsPerCall.locateViews, 0)}, locate ${fmt(r.nsPerCall.locate, 0)}, endFrame ${fmtCall(r.nsPerCall.endFrame)}` +
       ` (each timed with performance.now(), whose own cost is included)`,
     ...(r.vulkan !== undefined ? formatVulkan(r.vulkan) : []),
     '',
   ].join('\n');
-}
-
-/** `khronos-loader demo [--seconds N] [--runtime <name|manifest>] [--vulkan] [--json]`. */
-export async function runDemoCli(args: readonly string[], io: { stdout: (t: string) => void; stderr: (t: string) => void }): Promise<number> {
-  let seconds = 5;
-  let json = false;
-  let runtime: string | undefined;
-  let vulkan = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--json') json = true;
-    else if (a === '--vulkan') vulkan = true;
-    else if (a === '--seconds' && args[i + 1] !== undefined && Number(args[i + 1]) > 0) seconds = Number(args[++i]);
-    else if (a === '--runtime' && args[i + 1] !== undefined && args[i + 1] !== '') {
-      const value = args[++i] as string;
-      // A name stays a name (listRuntimes() resolves it); a path is made absolute.
-      runtime = isRuntimePath(value, 'linux') ? path.resolve(value) : value;
-    } else {
-      io.stderr(`usage: khronos-loader demo [--seconds N] [--runtime <name from \`khronos-loader runtimes\` | runtime manifest>] [--vulkan] [--json]\n`);
-      return 2;
-    }
-  }
-  if (runtime !== undefined && isRuntimePath(runtime, 'linux') && !existsSync(runtime)) {
-    io.stderr(`demo failed: --runtime ${runtime}: no such runtime manifest\n`);
-    return 1;
-  }
-  try {
-    const result = await runDemo({ seconds, vulkan, ...(runtime !== undefined ? { runtime } : {}) });
-    io.stdout(json ? JSON.stringify(result, null, 2) + '\n' : formatDemo(result));
-    return 0;
-  } catch (error) {
-    io.stderr(`demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
-  }
 }

@@ -28,7 +28,7 @@ function vulkanLayerLines(l: VulkanLayerInfo): string[] {
 export function formatProcessVulkanLoader(state: ProcessVulkanLoaderState): string {
   switch (state.kind) {
     case 'none':
-      return 'none loaded (provideProcessVulkanLoader() makes it this package\'s loader, for runtimes that link against it)';
+      return "none loaded (an application can make it this package's loader before it loads a runtime that links against it, as demo --vulkan does)";
     case 'this-package':
       return `this package's Vulkan loader (${state.path ?? '?'})`;
     case 'other':

@@ -2,6 +2,7 @@
 import { formatDiagnostic } from '../../openxr/discovery/diagnostics.js';
 import type { DiscoveryResult } from '../../openxr/discovery/discover.js';
 import type { DiscoveredApiLayer } from '../../openxr/discovery/layer-discovery.js';
+import { BUNDLED_RUNTIME_HINT } from '../doctor/openxr/no-runtime.js';
 
 function layerLines(l: DiscoveredApiLayer): string[] {
   const lines = [
@@ -39,6 +40,7 @@ export function formatOpenXrInfo(d: DiscoveryResult): string {
     else {
       out.push('  No OpenXR runtime is installed: no active runtime manifest was found.');
       if (d.searched.runtime.length) out.push('  looked for:', ...d.searched.runtime.map((s) => `    ${s}`));
+      out.push(`  Without one, ${BUNDLED_RUNTIME_HINT}; \`khronos-loader runtimes\` lists the runtimes installed.`);
     }
   }
   out.push('');

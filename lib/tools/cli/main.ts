@@ -1,116 +1,162 @@
 #!/usr/bin/env node
-// The khronos-loader command line. Thin: it formats what the library returns.
-import { realpathSync } from 'node:fs';
+// The khronos-loader command line. Thin: it formats what the library returns. Every command's
+// options, help and argument errors come from its table in specs.ts (args.ts reads them); each
+// command's own modules — and with them the native addon — are imported only when it runs, so
+// --help, --version and a wrong argument answer at once.
+import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { LogWriter } from '../../core/log.js';
-import { discover } from '../../openxr/discovery/discover.js';
-import { createLoader } from '../../openxr/loader.js';
-import { runBenchCli } from '../bench/cli.js';
-import { runDemoCli } from './demo.js';
-import { runDoctorCli } from './doctor.js';
-import { runRuntimesCli } from './runtimes.js';
-import { formatOpenXrInfo } from './info.js';
-import { discover as discoverVulkan } from '../../vulkan/discovery/discover.js';
-import { formatVulkanInfo } from './info-vulkan.js';
-import { processVulkanLoader } from '../../vulkan/api/process-loader.js';
-import { PrebuildMissingError } from '../../core/native/binary.js';
+import { entry, errorMessage, formatHelp, usageError, wantsHelp, wrap, type CliIo } from './args.js';
+import { BENCH_OPENXR, BENCH_OPENXR_FRAME, BENCH_VULKAN, DEMO, DOCTOR_OPENXR, DOCTOR_VULKAN, INFO_OPENXR, INFO_VULKAN, RUNTIMES, TOP_LEVEL, type CommandGroup } from './specs.js';
+import type { CommandSpec } from './args.js';
 
-const USAGE = `usage: khronos-loader <command>
+export type { CliIo } from './args.js';
 
-commands:
-  info openxr [--json] [--runtime <name|manifest>]
-                         the active OpenXR runtime (or the one named, as an application choosing it gets it),
-                         every API layer found, every problem
-  info vulkan [--json]   the Vulkan drivers, every layer (kind, manifest, library, versions, on/off and why,
-                         meta components), the loader settings file in force, every problem
-  runtimes [--json] [--check] [--all]
-                         every OpenXR runtime installed (the active one marked, why, problems); --check loads,
-                         negotiates and creates an instance on each in a child process: its name, version, extensions
-  demo [--seconds N] [--runtime <name|manifest>] [--vulkan] [--json]
-                         a 90 Hz frame loop through the loader on the simulated runtime (or on --runtime's), with the
-                         bundled pass-through layer (and core_validation when installed): frames, event-loop lag, ns per call
-  doctor [openxr] [--json] [--timeout ms]
-                         load and negotiate every runtime and layer (each in a child process); problems and fixes
-  doctor vulkan [--json] [--timeout ms]
-                         the same for every Vulkan driver (and its physical devices) and layer
-  bench openxr [--command xrLocateSpace|...] [--layers N,names] [--json] [--svg file]
-                         ns per call with 0..N pass-through layers and real layers, beside the Khronos loader and koffi
-  bench vulkan [--command vkGetDeviceQueue|vkCmdPushConstants] [--layers 0,1,3,names] [--json]
-                         ns per device call with pass-through layers and real layers, beside the Khronos loader, on lavapipe
-`;
-
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: LogWriter;
-  env?: Readonly<Record<string, string | undefined>>;
+/** The package's version, from its package.json (lib/tools/cli/ and dist/tools/cli/ are three levels below it). */
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  return typeof pkg.version === 'string' ? pkg.version : 'unknown';
 }
 
-/** Runs the CLI; returns the exit code (a promise for the commands that wait on child processes). */
-export function runCli(argv: readonly string[], io: CliIo): number | Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === 'doctor') return runDoctorCli(rest, io);
-  if (command === 'demo') return runDemoCli(rest, io);
-  if (command === 'runtimes') return runRuntimesCli(rest, io);
-  if (command === 'bench') return runBenchCli(rest, io);
-  if (command === 'info') {
-    const target = rest[0];
-    const flags = rest.slice(1);
-    // --runtime <name|manifest>: what an application that chose that runtime gets (OpenXR only).
-    const at = flags.indexOf('--runtime');
-    const runtime = target === 'openxr' && at !== -1 ? flags[at + 1] : undefined;
-    if (runtime !== undefined) flags.splice(at, 2);
-    if ((target !== 'openxr' && target !== 'vulkan') || flags.some((f) => f !== '--json') || (at !== -1 && !runtime)) {
-      io.stderr(USAGE);
-      return 2;
-    }
-    if (target === 'vulkan') {
-      // The report says everything; the loader's own VK_LOADER_DEBUG lines would repeat it.
-      const vk = discoverVulkan({ logWriter: () => {} });
-      const processLoader = processVulkanLoader();
-      io.stdout(flags.includes('--json') ? JSON.stringify({ ...vk, processVulkanLoader: processLoader }, null, 2) + '\n' : formatVulkanInfo(vk, processLoader));
+function isGroup(c: CommandSpec | CommandGroup): c is CommandGroup {
+  return 'commands' in c;
+}
+
+/** The words after `khronos-loader` that name a top-level command or group. */
+const TOP_NAMES = TOP_LEVEL.map((c) => c.name);
+
+export function topLevelHelp(): string {
+  const lines = ['usage: khronos-loader <command> [options]', '       khronos-loader <command> --help', '', 'commands:'];
+  for (const c of TOP_LEVEL) {
+    if (isGroup(c)) for (const s of c.commands) lines.push(entry(s.usage?.replace(/ \[options\]$/, '') ?? s.name, s.summary));
+    else lines.push(entry(c.name, c.summary));
+  }
+  lines.push(entry('help <command>', "a command's help (as <command> --help)"));
+  lines.push('', 'options:', entry('-h, --help', 'this help'), entry('-V, --version', "khronos-loader's version"));
+  lines.push('', wrap('Exit codes: 0 success; 1 the command failed or found something broken (its --help says what); 2 a wrong argument (one line on stderr names it).', 100, ''));
+  return `${lines.join('\n')}\n`;
+}
+
+/** The words a group's sub-commands start with ("openxr", "vulkan"), once each. */
+function targetsOf(g: CommandGroup): string[] {
+  return [...new Set(g.commands.map((c) => c.name.split(' ')[1] ?? ''))];
+}
+
+/** A group's --help: its sub-commands, each with its own --help. */
+function groupHelp(g: CommandGroup): string {
+  const lines = [`usage: khronos-loader ${g.name} <${targetsOf(g).join('|')}> [options]`, '', `  ${g.summary}`, '', 'commands:'];
+  for (const c of g.commands) lines.push(entry(c.usage?.replace(/ \[options\]$/, '') ?? c.name, c.summary));
+  lines.push('', `\`khronos-loader ${g.name} <command> --help\` for a command's options.`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The sub-command of `group` that `word` names, when it does. */
+function subCommand(group: CommandGroup, word: string | undefined): CommandSpec | undefined {
+  return group.commands.find((c) => c.name === `${group.name} ${word}`);
+}
+
+/** Runs one command (by its table) with the arguments after its words. */
+async function run(spec: CommandSpec, args: readonly string[], io: CliIo): Promise<number> {
+  switch (spec) {
+    case INFO_OPENXR:
+      return (await import('./info-cli.js')).runInfoCli(INFO_OPENXR, args, io);
+    case INFO_VULKAN:
+      return (await import('./info-cli.js')).runInfoCli(INFO_VULKAN, args, io);
+    case RUNTIMES:
+      return (await import('./runtimes.js')).runRuntimesCli(args, io);
+    case DEMO:
+      return (await import('./demo-cli.js')).runDemoCli(args, io);
+    case DOCTOR_OPENXR:
+    case DOCTOR_VULKAN:
+      return (await import('./doctor.js')).runDoctorCli(spec === DOCTOR_VULKAN ? ['vulkan', ...args] : args, io);
+    case BENCH_OPENXR:
+    case BENCH_OPENXR_FRAME:
+      return (await import('../bench/cli.js')).runBenchCli(['openxr', ...args], io);
+    case BENCH_VULKAN:
+      return (await import('../bench/cli.js')).runBenchCli(['vulkan', ...args], io);
+  }
+  throw new Error(`no runner for ${spec.name}`);
+}
+
+/** `help <command words>`: that command's (or group's) help. */
+function help(words: readonly string[], io: CliIo): number {
+  if (words.length === 0) {
+    io.stdout(topLevelHelp());
+    return 0;
+  }
+  const top = TOP_LEVEL.find((c) => c.name === words[0]);
+  if (top === undefined) return usageError('help', `needs a command (${TOP_NAMES.join(', ')}), got ${JSON.stringify(words[0])}`, io);
+  if (!isGroup(top)) {
+    io.stdout(formatHelp(top));
+    return 0;
+  }
+  if (words.length === 1) {
+    io.stdout(groupHelp(top));
+    return 0;
+  }
+  const sub = subCommand(top, words[1]);
+  if (sub === undefined) return usageError('help', `needs a command of ${top.name}, ${targetsOf(top).map((w) => JSON.stringify(w)).join(' or ')}, got ${JSON.stringify(words[1])}`, io);
+  io.stdout(formatHelp(sub === BENCH_OPENXR && words.includes('frame') ? BENCH_OPENXR_FRAME : sub));
+  return 0;
+}
+
+/** A group's arguments: its sub-command, or its default, or the reason neither is there. */
+async function runGroup(group: CommandGroup, args: readonly string[], io: CliIo): Promise<number> {
+  const [word, ...rest] = args;
+  const sub = subCommand(group, word);
+  if (sub !== undefined) return run(sub, rest, io);
+  const targets = targetsOf(group).map((w) => JSON.stringify(w));
+  if (word === undefined || word.startsWith('-')) {
+    if (group.default !== undefined) return run(group.default, args, io);
+    if (word !== undefined && wantsHelp(args)) {
+      io.stdout(groupHelp(group));
       return 0;
     }
-    let result;
-    try {
-      result = runtime === undefined ? discover({ logWriter: io.stderr }) : createLoader({ runtime, logWriter: io.stderr }).discover();
-    } catch (error) {
-      io.stderr(`info openxr failed: ${error instanceof Error ? error.message : String(error)}\n`);
-      return 1;
-    }
-    if (flags.includes('--json')) io.stdout(JSON.stringify(result, null, 2) + '\n');
-    else io.stdout(formatOpenXrInfo(result));
+  }
+  return usageError(group.name, `needs a target, ${targets.join(' or ')}, got ${word === undefined ? 'nothing' : JSON.stringify(word)}`, io);
+}
+
+/** Runs the CLI; resolves to the exit code (0 success, 1 failure or something broken, 2 a wrong argument). */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h') {
+    io.stdout(topLevelHelp());
     return 0;
   }
-  if (command === '--help' || command === '-h' || command === 'help') {
-    io.stdout(USAGE);
+  if (command === '--version' || command === '-V') {
+    io.stdout(`${packageVersion()}\n`);
     return 0;
   }
-  io.stderr(USAGE);
-  return 2;
+  if (command === 'help') return help(rest, io);
+  if (command === undefined) return usageError('', `needs a command (${TOP_NAMES.join(', ')}), got nothing`, io);
+  const top = TOP_LEVEL.find((c) => c.name === command);
+  if (top === undefined) {
+    return usageError('', `unknown ${command.startsWith('-') ? 'option' : 'command'} ${JSON.stringify(command)}: khronos-loader takes ${[...TOP_NAMES, 'help', '--help', '--version'].join(', ')}`, io);
+  }
+  return isGroup(top) ? runGroup(top, rest, io) : run(top, rest, io);
 }
 
 function isMain(): boolean {
-  const entry = process.argv[1];
-  if (!entry) return false;
+  const entryPath = process.argv[1];
+  if (!entryPath) return false;
   try {
-    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+    return realpathSync(entryPath) === realpathSync(fileURLToPath(import.meta.url));
   } catch {
     return false;
   }
 }
 
-/** A platform without a prebuilt binary gets the message alone, not a stack trace. */
-function exitCodeForError(error: unknown, stderr: LogWriter): number {
-  if (error instanceof PrebuildMissingError) {
-    stderr(`${error.message}\n`);
+/** A platform without a prebuilt binary (KL_NO_PREBUILD) gets the message alone, not a stack trace. */
+function exitCodeForError(error: unknown, stderr: (text: string) => void): number {
+  if (error instanceof Error && (error as { code?: unknown }).code === 'KL_NO_PREBUILD') {
+    stderr(`${errorMessage(error)}\n`);
     return 1;
   }
   throw error;
 }
 
 if (isMain()) {
-  const stderr: LogWriter = (t) => process.stderr.write(t);
-  new Promise<number>((resolve) => resolve(runCli(process.argv.slice(2), { stdout: (t) => process.stdout.write(t), stderr })))
+  const stderr = (t: string): void => void process.stderr.write(t);
+  runCli(process.argv.slice(2), { stdout: (t) => process.stdout.write(t), stderr })
     .catch((error: unknown) => exitCodeForError(error, stderr))
     .then((code) => {
       process.exitCode = code;

@@ -1,27 +1,15 @@
 // `khronos-loader runtimes [--json] [--check] [--all] [--timeout ms]`: formats what listRuntimes()
-// (and, with --check, checkRuntimes()) returns. No decisions are taken here.
-import type { LogWriter } from '../../core/log.js';
-import { createHostPlatform } from '../../core/platform/host.js';
+// (and, with --check, checkRuntimes()) returns, and the simulated runtime bundled with the package,
+// listed apart. No decisions are taken here. The listing's modules are imported only once the
+// arguments are right.
 import { formatDiagnostic } from '../../openxr/discovery/diagnostics.js';
-import { listRuntimes, type ListedRuntime } from '../../openxr/discovery/runtime-list.js';
-import { checkRuntimes, type RuntimeCheckReport } from '../doctor/openxr/check-runtimes.js';
+import type { ListedRuntime } from '../../openxr/discovery/runtime-list.js';
+import type { RuntimeCheckReport } from '../doctor/openxr/check-runtimes.js';
 import { problemLines, statusLabel } from '../doctor/format.js';
+import { BUNDLED_RUNTIME_KEYWORD, noActiveRuntimeVerdict } from '../doctor/openxr/no-runtime.js';
 import type { ComponentReport } from '../doctor/openxr/report.js';
-
-export const RUNTIMES_USAGE = `usage: khronos-loader runtimes [--json] [--check] [--all] [--timeout <ms>]
-
-  Lists every OpenXR runtime installed: on Linux the runtime manifests in the openxr/1 folders of
-  the XDG configuration and data folders, on Windows the AvailableRuntimes registry values, and
-  XR_RUNTIME_JSON; the active one is marked, with why, and each one's problems.
-  --check         also load and negotiate each runtime in a child process of its own and create an
-                  instance on it: its own name, version and extensions, or what is wrong
-  --all           Windows: also the runtimes whose AvailableRuntimes value disables them
-  --json          the list (and checks) as JSON
-  --timeout <ms>  with --check: how long each runtime may take (default 5000)
-  Any runtime listed can be used by one application without changing the active one:
-  createLoader({ runtime: '<name>' }), or khronos-loader demo --runtime '<name>'.
-  Exit code: with --check, 1 when the active runtime is broken; else 0.
-`;
+import { errorMessage, parseOptions, runCommand, type CliIo } from './args.js';
+import { RUNTIMES } from './specs.js';
 
 export interface RuntimesCliArgs {
   readonly json: boolean;
@@ -30,31 +18,23 @@ export interface RuntimesCliArgs {
   readonly timeoutMs?: number;
 }
 
-export interface RuntimesCliIo {
-  stdout: (text: string) => void;
-  stderr: LogWriter;
-  env?: Readonly<Record<string, string | undefined>>;
+/** The simulated runtime bundled with the package: not installed, usable by --runtime simulated. */
+export interface BundledRuntime {
+  /** The --runtime value that names it. */
+  readonly keyword: typeof BUNDLED_RUNTIME_KEYWORD;
+  /** The name in its manifest. */
+  readonly name: string;
+  readonly manifestPath: string;
 }
 
-/** Parses the arguments after "runtimes"; a string is the usage error. */
+function argsOf(o: Exclude<ReturnType<typeof parseOptions<typeof RUNTIMES>>, string>): RuntimesCliArgs {
+  return { json: o['--json'] === true, check: o['--check'] === true, all: o['--all'] === true, ...(o['--timeout'] !== undefined ? { timeoutMs: o['--timeout'] } : {}) };
+}
+
+/** Parses the arguments after "runtimes"; a string is the argument error (one line). */
 export function parseRuntimesArgs(args: readonly string[]): RuntimesCliArgs | string {
-  let json = false;
-  let check = false;
-  let all = false;
-  let timeoutMs: number | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] ?? '';
-    if (a === '--json') json = true;
-    else if (a === '--check') check = true;
-    else if (a === '--all') all = true;
-    else if (a === '--timeout' || a.startsWith('--timeout=')) {
-      const value = a === '--timeout' ? args[++i] : a.slice('--timeout='.length);
-      const n = Number(value);
-      if (value === undefined || value === '' || !Number.isFinite(n) || n <= 0) return `--timeout needs a positive number of milliseconds, got ${JSON.stringify(value ?? '')}`;
-      timeoutMs = n;
-    } else return `unknown argument ${JSON.stringify(a)}`;
-  }
-  return { json, check, all, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
+  const o = parseOptions(RUNTIMES, args);
+  return typeof o === 'string' ? o : argsOf(o);
 }
 
 const INDENT = '      ';
@@ -93,36 +73,72 @@ function runtimeLines(r: ListedRuntime, check: ComponentReport | undefined): str
   return out;
 }
 
-export function formatRuntimes(runtimes: readonly ListedRuntime[], checks?: RuntimeCheckReport): string {
-  const out = [`OpenXR runtimes (${runtimes.length} found${runtimes.some((r) => r.active) ? '; * marks the active one' : '; none is active'})`, ''];
+function bundledLines(bundled: BundledRuntime | undefined): string[] {
+  if (bundled === undefined) return [];
+  return [
+    `Bundled with khronos-loader (not installed, not counted above; needs no installing):`,
+    `  ${bundled.keyword} — ${bundled.name}`,
+    `    manifest:  ${bundled.manifestPath}`,
+    `    use:       --runtime ${bundled.keyword} on demo, info openxr and bench openxr`,
+    '',
+  ];
+}
+
+export function formatRuntimes(runtimes: readonly ListedRuntime[], checks?: RuntimeCheckReport, bundled?: BundledRuntime): string {
+  const active = runtimes.some((r) => r.active);
+  const out = [`OpenXR runtimes installed: ${runtimes.length}${active ? '; * marks the active one' : '; none is active'}`, ''];
   runtimes.forEach((r, i) => {
     out.push(...runtimeLines(r, checks?.components[i]), '');
   });
   if (runtimes.length === 0) out.push('No OpenXR runtime manifest was found.', '');
-  else out.push(`Use one without changing the active runtime: createLoader({ runtime: '<name or manifest>' }) or khronos-loader demo --runtime '<name or manifest>'.`);
-  if (checks) out.push(checks.broken ? 'BROKEN: the active runtime does not work.' : 'The active runtime works (or none is active).');
+  else out.push(`Use one without changing the active runtime: --runtime '<name or manifest>' on demo, info openxr and bench openxr.`, '');
+  out.push(...bundledLines(bundled));
+  // The same words as the doctor's, and the same exit code (0): no active runtime is not a broken one.
+  if (!active) out.push(noActiveRuntimeVerdict(runtimes.length));
+  else if (checks) out.push(checks.broken ? 'BROKEN: the active runtime does not work.' : 'OK: the active runtime works.');
   return out.join('\n') + '\n';
 }
 
-export async function runRuntimesCli(args: readonly string[], io: RuntimesCliIo): Promise<number> {
-  const parsed = parseRuntimesArgs(args);
-  if (typeof parsed === 'string') {
-    io.stderr(`${parsed}\n${RUNTIMES_USAGE}`);
-    return 2;
+/** The bundled simulated runtime, or undefined when this build has none (its library is not built). */
+async function bundledRuntime(): Promise<BundledRuntime | undefined> {
+  const { SIMULATED_RUNTIME_NAME, simulatedRuntime } = await import('../../openxr/simulated-runtime.js');
+  try {
+    return { keyword: BUNDLED_RUNTIME_KEYWORD, name: SIMULATED_RUNTIME_NAME, manifestPath: simulatedRuntime() };
+  } catch {
+    return undefined;
   }
-  const env = io.env ?? process.env;
-  const runtimes = listRuntimes({
-    platform: createHostPlatform({ env }),
-    includeDisabled: parsed.all,
-    // The list says everything; the loader's own lines only when asked for.
-    logWriter: env.XR_LOADER_DEBUG !== undefined ? io.stderr : () => undefined,
+}
+
+export function runRuntimesCli(args: readonly string[], io: CliIo): Promise<number> {
+  return runCommand(RUNTIMES, args, io, argsOf, async (parsed) => {
+    try {
+      const [{ createHostPlatform }, { listRuntimes }, { checkRuntimes }] = await Promise.all([
+        import('../../core/platform/host.js'),
+        import('../../openxr/discovery/runtime-list.js'),
+        import('../doctor/openxr/check-runtimes.js'),
+      ]);
+      const env = io.env ?? process.env;
+      const runtimes = listRuntimes({
+        platform: createHostPlatform({ env }),
+        includeDisabled: parsed.all,
+        // The list says everything; the loader's own lines only when asked for.
+        logWriter: env.XR_LOADER_DEBUG !== undefined ? io.stderr : () => undefined,
+      });
+      const checks = parsed.check
+        ? await checkRuntimes(runtimes, { env, ...(parsed.timeoutMs !== undefined ? { timeoutMs: parsed.timeoutMs } : {}) })
+        : undefined;
+      const bundled = await bundledRuntime();
+      if (parsed.json) {
+        const entries = runtimes.map((r, i) => ({ ...r, ...(checks ? { check: checks.components[i] } : {}) }));
+        const noActive = !runtimes.some((r) => r.active);
+        io.stdout(
+          JSON.stringify({ runtimes: entries, bundled: bundled ?? null, activeRuntime: !noActive, ...(checks ? { broken: checks.broken, exitCode: checks.exitCode } : {}) }, null, 2) + '\n',
+        );
+      } else io.stdout(formatRuntimes(runtimes, checks, bundled));
+      return checks?.exitCode ?? 0;
+    } catch (error) {
+      io.stderr(`khronos-loader runtimes failed: ${errorMessage(error)}\n`);
+      return 1;
+    }
   });
-  const checks = parsed.check
-    ? await checkRuntimes(runtimes, { env, ...(parsed.timeoutMs !== undefined ? { timeoutMs: parsed.timeoutMs } : {}) })
-    : undefined;
-  if (parsed.json) {
-    const entries = runtimes.map((r, i) => ({ ...r, ...(checks ? { check: checks.components[i] } : {}) }));
-    io.stdout(JSON.stringify({ runtimes: entries, ...(checks ? { broken: checks.broken, exitCode: checks.exitCode } : {}) }, null, 2) + '\n');
-  } else io.stdout(formatRuntimes(runtimes, checks));
-  return checks?.exitCode ?? 0;
 }

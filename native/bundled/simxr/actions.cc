@@ -6,6 +6,7 @@
 
 #include "bundled/simxr/entry_points.h"
 #include "bundled/simxr/two_call.h"
+#include "generated/openxr_interaction_profiles.h"
 
 namespace simxr {
 namespace {
@@ -34,10 +35,47 @@ bool isTopLevelUserPath(const WellKnownPaths& paths, XrPath path) {
   return path == paths.leftHand || path == paths.rightHand || path == paths.head || path == paths.gamepad;
 }
 
-/** A binding of a profile other than the simulated one: "/user/<...>/input|output/<...>". */
-bool isPlausibleBinding(std::string_view binding) {
-  return binding.starts_with("/user/") &&
-         (binding.find("/input/") != std::string_view::npos || binding.find("/output/") != std::string_view::npos);
+using kl::generated::xr::InteractionProfile;
+
+/** Whether a feature or extension that provides a profile or component is one this instance has. */
+bool provided(std::string_view by, XrVersion apiVersion) {
+  if (by.empty() || by == "XR_VERSION_1_0") return true;
+  return by == "XR_VERSION_1_1" && majorMinor(apiVersion) >= majorMinor(XR_MAKE_VERSION(1, 1, 0));
+}
+
+/**
+ * A profile of the OpenXR specification's allowlist (generated from xr.xml) that this instance's
+ * API version provides; nothing for any other path: xrSuggestInteractionProfileBindings answers
+ * XR_ERROR_PATH_UNSUPPORTED for a profile not in the allowlist.
+ */
+const InteractionProfile* allowlistedProfile(std::string_view path, XrVersion apiVersion) {
+  for (const InteractionProfile& profile : kl::generated::xr::kInteractionProfiles) {
+    if (profile.path != path) continue;
+    for (std::string_view by : profile.requiredBy) {
+      if (provided(by, apiVersion)) return &profile;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+/**
+ * Whether `binding` is a binding path of an allowlisted profile: a top-level user path of it and
+ * a component subpath, or the identifier alone ("/user/hand/left/input/trigger", the spec lets the
+ * runtime choose the component).
+ */
+bool isAllowlistedBinding(const InteractionProfile& profile, std::string_view binding, XrVersion apiVersion) {
+  for (std::string_view user : profile.userPaths) {
+    if (!binding.starts_with(user) || binding.size() == user.size() || binding[user.size()] != '/') continue;
+    const std::string_view rest = binding.substr(user.size());
+    for (const auto& component : profile.components) {
+      if (!provided(component.addedBy, apiVersion) || (!component.userPath.empty() && component.userPath != user)) continue;
+      if (component.subpath == rest) return true;
+      const std::size_t last = component.subpath.rfind('/');
+      if (last > 0 && component.subpath.find('/', 1) < last && component.subpath.substr(0, last) == rest) return true;
+    }
+  }
+  return false;
 }
 
 bool isValidActionType(XrActionType type) {
@@ -138,8 +176,10 @@ SIMXR_ENTRY SuggestInteractionProfileBindings(XrInstance instance,
   auto profile = owner->paths.toString(suggestedBindings->interactionProfile);
   if (!profile) return XR_ERROR_PATH_INVALID;
   const std::optional<Profile> simulated = profileOf(*profile);
-  // Profiles of other devices are accepted (applications suggest for many) but never used.
-  if (!simulated && !std::string_view(*profile).starts_with("/interaction_profiles/")) return XR_ERROR_PATH_UNSUPPORTED;
+  // Profiles of other devices in the spec's allowlist are accepted (applications suggest for many)
+  // but never used; any other profile path is refused, as the spec asks.
+  const InteractionProfile* allowlisted = allowlistedProfile(*profile, owner->apiVersion);
+  if (!simulated && allowlisted == nullptr) return XR_ERROR_PATH_UNSUPPORTED;
 
   std::vector<SuggestedBinding> accepted;
   for (uint32_t i = 0; i < suggestedBindings->countSuggestedBindings; ++i) {
@@ -151,7 +191,7 @@ SIMXR_ENTRY SuggestInteractionProfileBindings(XrInstance instance,
     if (!binding) return XR_ERROR_PATH_INVALID;
     if (simulated) {
       if (!parseBinding(*simulated, *binding, action->type)) return XR_ERROR_PATH_UNSUPPORTED;
-    } else if (!isPlausibleBinding(*binding)) {
+    } else if (!isAllowlistedBinding(*allowlisted, *binding, owner->apiVersion)) {
       return XR_ERROR_PATH_UNSUPPORTED;
     }
     accepted.push_back(SuggestedBinding{action->handle, suggestion.binding});

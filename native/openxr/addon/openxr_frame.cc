@@ -258,7 +258,7 @@ napi_value CallBoundViewLocator(napi_env env, napi_callback_info info) {
   BoundViewLocator* d = nullptr;
   XrTime time = 0;
   if (!BoundTimeCall(env, info, &d, &time, "openxrLocateViews(locator, time): locator must be a bound view locator",
-                     "locateViews: time must be an XrTime (a bigint of ns, or a number)")) {
+                     "locateViews: time")) {
     return nullptr;
   }
   if (!d->space->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), d->session->alive() ? "space" : "session"));

@@ -221,7 +221,7 @@ napi_value RunFrameQuery(napi_env env, napi_callback_info info) {
   FrameQuery* q = nullptr;
   XrTime t = 0;
   if (!BoundTimeCall(env, info, &q, &t, "openxrRunFrameQuery(query, time): query must be a bound frame query",
-                     "frame query: time must be an XrTime: a bigint of nanoseconds (or a number)")) {
+                     "frame query: time")) {
     return nullptr;
   }
   if (!q->session->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), "frame query's session"));

@@ -86,7 +86,7 @@ napi_value CallBoundJointLocator(napi_env env, napi_callback_info info) {
   BoundJointLocator* d = nullptr;
   XrTime time = 0;
   if (!BoundTimeCall(env, info, &d, &time, "openxrLocateHandJoints(locator, time): locator must be a bound hand joint locator",
-                     "locate: time must be an XrTime (a bigint of ns, or a number)")) {
+                     "locate: time")) {
     return nullptr;
   }
   if (!d->tracker->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), d->tracker->session->alive() ? "hand tracker" : "hand tracker's session"));

@@ -10,6 +10,9 @@
 #include <napi.h>
 
 #include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -179,7 +182,11 @@ F ChainFunction(Napi::Env env, LoaderInstance& li, const char* name, const char*
   return reinterpret_cast<F>(fn);
 }
 
-// An XrTime from a bigint (exact) or a number (exact up to 2^53 ns, about 104 days); false for anything else.
+// The largest integer a double holds exactly with every integer below it (Number.MAX_SAFE_INTEGER).
+inline constexpr double kMaxSafeInteger = 9007199254740991.0;
+
+// An XrTime from a bigint (any int64) or a number that is a safe integer (exact up to 2^53 - 1 ns,
+// about 104 days); false for anything else, TimeProblem says why.
 inline bool ReadTime(napi_env env, napi_value value, XrTime* time) noexcept {
   napi_valuetype type = napi_undefined;
   if (value == nullptr || napi_typeof(env, value, &type) != napi_ok) return false;
@@ -191,14 +198,38 @@ inline bool ReadTime(napi_env env, napi_value value, XrTime* time) noexcept {
     return true;
   }
   double d = 0;
-  if (type != napi_number || napi_get_value_double(env, value, &d) != napi_ok || !(d >= -9.2e18 && d <= 9.2e18)) return false;
+  if (type != napi_number || napi_get_value_double(env, value, &d) != napi_ok) return false;
+  if (!(d >= -kMaxSafeInteger && d <= kMaxSafeInteger) || d != static_cast<double>(static_cast<int64_t>(d))) return false;
   *time = static_cast<XrTime>(d);
   return true;
 }
 
+// Why `value` is not an XrTime (only called once ReadTime said no): "<what> must be ...,
+// got ...", naming a number beyond 2^53 as not a safe integer.
+inline std::string TimeProblem(napi_env env, napi_value value, const char* what) {
+  const std::string need = std::string(what) + " must be an XrTime, a whole number of nanoseconds: a bigint, or a number up to Number.MAX_SAFE_INTEGER";
+  napi_valuetype type = napi_undefined;
+  if (value == nullptr || napi_typeof(env, value, &type) != napi_ok) return need + ", got nothing";
+  if (type == napi_bigint) return std::string(what) + " must be an XrTime (a signed 64-bit count of nanoseconds), got a bigint outside [-2^63, 2^63)";
+  if (type != napi_number) {
+    static constexpr const char* kTypeNames[] = {"undefined", "null", "a boolean", "a number", "a string", "a symbol", "an object", "a function", "an external", "a bigint"};
+    const auto index = static_cast<std::size_t>(type);
+    return need + ", got " + (index < std::size(kTypeNames) ? kTypeNames[index] : "another type");
+  }
+  double d = 0;
+  napi_get_value_double(env, value, &d);
+  char text[400];  // %.0f of the largest double: 309 digits
+  const bool whole = std::isfinite(d) && d == std::trunc(d);
+  std::snprintf(text, sizeof text, whole ? "%.0f" : "%.17g", d);
+  if (whole) {
+    return std::string(what) + " is " + text + ", beyond Number.MAX_SAFE_INTEGER (2^53 - 1), where a number no longer holds every integer: pass the XrTime as a bigint";
+  }
+  return need + ", got " + text;
+}
+
 inline XrTime TimeArgument(Napi::Env env, Napi::Value value, const char* what) {
   XrTime time = 0;
-  if (!ReadTime(env, value, &time)) throw ArgumentError(env, std::string(what) + " must be an XrTime: a bigint of nanoseconds (or a number)");
+  if (!ReadTime(env, value, &time)) throw ArgumentError(env, TimeProblem(env, value, what));
   return time;
 }
 
@@ -310,13 +341,21 @@ bool BoundDataCall(napi_env env, napi_callback_info info, Data** data, napi_valu
 }
 
 // The bound data and the XrTime after it (the locate calls); false, with a TypeError thrown
-// saying `dataUsage` or `timeUsage`, when either is wrong.
+// saying `dataUsage`, or why the time argument (`timeName`) is not an XrTime, when either is wrong.
 template <typename Data>
-bool BoundTimeCall(napi_env env, napi_callback_info info, Data** data, XrTime* time, const char* dataUsage, const char* timeUsage) noexcept {
+bool BoundTimeCall(napi_env env, napi_callback_info info, Data** data, XrTime* time, const char* dataUsage, const char* timeName) noexcept {
   napi_value argument = nullptr;
-  const char* wrong = !BoundDataCall(env, info, data, &argument) ? dataUsage : !ReadTime(env, argument, time) ? timeUsage : nullptr;
-  if (wrong != nullptr) ThrowFromCallback(ArgumentError(Napi::Env(env), wrong));
-  return wrong == nullptr;
+  if (!BoundDataCall(env, info, data, &argument)) {
+    ThrowFromCallback(ArgumentError(Napi::Env(env), dataUsage));
+    return false;
+  }
+  if (ReadTime(env, argument, time)) return true;
+  try {
+    ThrowFromCallback(ArgumentError(Napi::Env(env), TimeProblem(env, argument, timeName)));
+  } catch (...) {
+    ThrowFromCallback(ArgumentError(Napi::Env(env), std::string(timeName) + " must be an XrTime"));
+  }
+  return false;
 }
 
 // A per-frame call (a raw napi_callback taking bound data) as exports[name].

@@ -110,7 +110,7 @@ napi_value CallBoundLocator(napi_env env, napi_callback_info info) {
   BoundLocator* d = nullptr;
   XrTime time = 0;
   if (!BoundTimeCall(env, info, &d, &time, "openxrLocateSpace(locator, time): locator must be a bound space locator",
-                     "locate: time must be an XrTime (a bigint of ns, or a number)")) {
+                     "locate: time")) {
     return nullptr;
   }
   if (!d->space->alive() || !d->base->alive()) {

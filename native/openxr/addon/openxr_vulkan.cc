@@ -168,8 +168,12 @@ napi_value CallBoundEndFrame(napi_env env, napi_callback_info info) {
   BoundEndFrame* d = nullptr;
   napi_value argument = nullptr;
   if (!BoundDataCall(env, info, &d, &argument)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "openxrEndFrame(frame, displayTime?): frame must be a bound end frame"));
-  XrTime displayTime = 0;
-  if (!ReadTime(env, argument, &displayTime)) displayTime = d->session->begunDisplayTime;
+  XrTime displayTime = d->session->begunDisplayTime;
+  napi_valuetype argumentType = napi_undefined;
+  const bool given = argument != nullptr && napi_typeof(env, argument, &argumentType) == napi_ok && argumentType != napi_undefined;
+  if (given && !ReadTime(env, argument, &displayTime)) {
+    return ThrowFromCallback(ArgumentError(Napi::Env(env), TimeProblem(env, argument, "endFrame: displayTime")));
+  }
   if (!d->session->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), "session"));
   for (const auto& space : d->spaces) {
     if (!space->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), "space of a projection layer"));

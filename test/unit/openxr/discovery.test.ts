@@ -182,7 +182,7 @@ describe('OpenXR runtime discovery', () => {
     expect(problem).toMatchObject({ severity: 'error', code: 'XR_ERROR_RUNTIME_UNAVAILABLE' });
     expect(problem?.field).toBe(field);
     expect(() => createLoader({ platform: linux(), ...quiet }).planInstance()).toThrow(
-      expect.objectContaining({ result: 'XR_ERROR_RUNTIME_UNAVAILABLE', code: -51 }),
+      expect.objectContaining({ result: 'XR_ERROR_RUNTIME_UNAVAILABLE', code: 'XR_ERROR_RUNTIME_UNAVAILABLE', resultValue: -51 }),
     );
   });
 

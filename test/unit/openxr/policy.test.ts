@@ -215,7 +215,7 @@ describe('OpenXR enable policy and instance plan', () => {
     };
     const e = attempt(['XR_APILAYER_a', 'XR_APILAYER_missing']);
     expect(e.result).toBe('XR_ERROR_API_LAYER_NOT_PRESENT');
-    expect(e.code).toBe(-36);
+    expect(e.resultValue).toBe(-36);
     expect(e.message).toMatch(/XR_APILAYER_missing/);
     expect(attempt(["XR_APILAYER_off"]).message).toMatch(/implicit layer its environment turns off \(off: its enable_environment variable WANT_OFF is not set\)/);
     // XR_ENABLE_API_LAYERS entries are requests too, and are split as the Khronos loader splits them.
@@ -247,7 +247,7 @@ describe('OpenXR enable policy and instance plan', () => {
     ]);
     // XR_EXT_b belongs to a layer that is not enabled.
     expect(() => loader.planInstance({ enabledApiLayerNames: ['XR_APILAYER_a'], enabledExtensionNames: ['XR_EXT_b'] })).toThrow(
-      expect.objectContaining({ result: 'XR_ERROR_EXTENSION_NOT_PRESENT', code: -9 }),
+      expect.objectContaining({ result: 'XR_ERROR_EXTENSION_NOT_PRESENT', code: 'XR_ERROR_EXTENSION_NOT_PRESENT', resultValue: -9 }),
     );
     // An injected runtime list takes precedence over the provider.
     expect(() => loader.planInstance({ enabledExtensionNames: ['XR_KHR_runtime_ext'], runtimeExtensions: [] })).toThrow(

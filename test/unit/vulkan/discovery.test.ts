@@ -309,7 +309,7 @@ describe('drivers and the plan', () => {
     } catch (err) {
       expect(err).toBeInstanceOf(VulkanLayerNotPresentError);
       const e = err as VulkanLayerNotPresentError;
-      expect([e.result, e.code, e.layerName]).toEqual(['VK_ERROR_LAYER_NOT_PRESENT', -6, 'VK_LAYER_T_missing']);
+      expect([e.result, e.resultValue, e.layerName]).toEqual(['VK_ERROR_LAYER_NOT_PRESENT', -6, 'VK_LAYER_T_missing']);
       expect(e.message).toContain('loader_validate_layers: Layer 0 does not exist in the list of available layers');
     }
     expect(() => loader.resolveEnabledLayers('VK_LAYER_X' as unknown as string[])).toThrow(TypeError);

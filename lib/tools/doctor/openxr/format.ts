@@ -1,8 +1,10 @@
 // The OpenXR doctor's report as text: one block per runtime, API layer or unusable manifest.
 import { formatReport, problemLines, statusLabel } from '../format.js';
 import type { ComponentReport, DoctorReport } from './report.js';
+import { isNoActiveRuntime, noActiveRuntimeVerdict } from './no-runtime.js';
 
 function title(c: ComponentReport): string {
+  if (isNoActiveRuntime(c)) return 'runtime: none active';
   if (c.kind === 'runtime') return `runtime ${c.name}`;
   if (c.kind === 'manifest') return `manifest ${c.manifestPath}`;
   return `${c.layerKind ?? 'API'} layer ${c.name}`;
@@ -26,5 +28,10 @@ function componentLines(c: ComponentReport): string[] {
 }
 
 export function formatDoctorReport(r: DoctorReport): string {
-  return formatReport(r, 'OpenXR', componentLines, title);
+  const text = formatReport(r, 'OpenXR', componentLines, title);
+  if (!r.components.some(isNoActiveRuntime) || r.broken) return text;
+  // No runtime active and nothing else broken: the verdict `runtimes` gives too (no-runtime.ts).
+  const lines = text.trimEnd().split('\n');
+  lines[lines.length - 1] = noActiveRuntimeVerdict();
+  return `${lines.join('\n')}\n`;
 }

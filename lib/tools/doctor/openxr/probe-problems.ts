@@ -21,7 +21,7 @@ function what(c: ComponentDraft): string {
 /** How to keep a misbehaving library out of the way until it is fixed. */
 function workaround(c: ComponentDraft): string {
   if (c.kind === 'runtime') {
-    return `switch to another runtime (\`khronos-loader runtimes\` lists them; XR_RUNTIME_JSON or the active_runtime.json link, or createLoader({ runtime }) for one application), or reinstall this one`;
+    return `switch to another runtime (\`khronos-loader runtimes\` lists them; XR_RUNTIME_JSON or the active_runtime.json link, or for one application only its runtime choice: --runtime '<name>' on the command line), or reinstall this one`;
   }
   if (c.layerKind === 'implicit' && c.disableEnvironment) return `set ${c.disableEnvironment}=1 to turn the layer off, or remove ${c.manifestPath}`;
   return `do not enable it (application or XR_ENABLE_API_LAYERS), or remove ${c.manifestPath}`;

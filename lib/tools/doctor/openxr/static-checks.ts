@@ -13,6 +13,7 @@ import type { ProbeJob } from '../protocol.js';
 import type { Problem } from '../report.js';
 import { loadablePath, withLibraryChecks } from '../static-checks.js';
 import type { ComponentKind } from './report.js';
+import { BUNDLED_RUNTIME_HINT, INSTALL_RUNTIME_FIX, NO_ACTIVE_RUNTIME_NAME } from './no-runtime.js';
 
 /** A component before probing: the report entry's static part. */
 export interface ComponentDraft {
@@ -40,7 +41,7 @@ export interface StaticCheckResult {
 /** What to do about a discovery diagnostic. */
 export function diagnosticFix(d: Diagnostic): string {
   const field = d.field ?? '';
-  if (d.file === 'active runtime') return 'install an OpenXR runtime (it writes active_runtime.json), or point XR_RUNTIME_JSON at its manifest';
+  if (d.file === 'active runtime') return `${INSTALL_RUNTIME_FIX}; without one, ${BUNDLED_RUNTIME_HINT}`;
   if (field.endsWith('library_path') && /does not exist/.test(d.reason)) {
     return `install the library, or correct ${field} in ${d.file}`;
   }
@@ -108,19 +109,23 @@ export function staticChecks(d: DiscoveryResult, platform: Platform, nodeArch: s
     const runtimeDiags = d.diagnostics.filter((x) => x.code === 'XR_ERROR_RUNTIME_UNAVAILABLE');
     for (const x of runtimeDiags) claimed.add(x.file);
     const manifestPath = runtimeDiags.find((x) => x.file !== 'active runtime')?.file ?? '';
-    const problems = runtimeDiags.map(diagnosticProblem);
+    // No runtime manifest named at all (none installed, or none made active) is not a broken
+    // runtime: a warning, as `runtimes --check` sees it (no-runtime.ts); a named one that cannot
+    // be used stays an error.
+    const noActiveRuntime = manifestPath === '';
+    const problems = runtimeDiags.map(diagnosticProblem).map((p) => (noActiveRuntime ? { ...p, severity: 'warning' as const } : p));
     if (problems.length === 0) {
       problems.push({
-        severity: 'error',
+        severity: noActiveRuntime ? 'warning' : 'error',
         stage: 'manifest',
         what: 'no usable OpenXR runtime',
         why: { file: 'active runtime', reason: d.runtimeUnavailableReason ?? 'no active runtime manifest' },
-        fix: 'install an OpenXR runtime, or point XR_RUNTIME_JSON at its manifest',
+        fix: `${INSTALL_RUNTIME_FIX}; without one, ${BUNDLED_RUNTIME_HINT}`,
       });
     }
     components.push({
       kind: 'runtime',
-      name: 'active runtime',
+      name: NO_ACTIVE_RUNTIME_NAME,
       manifestPath,
       inForce: true,
       inForceReason: 'every OpenXR application needs the active runtime',

@@ -1,0 +1,58 @@
+// Every code block of the README runs as written (a reader copies it into an ES module of their
+// own): each ```js block is run as a program in a fresh folder, the package resolved by name, on
+// the simulated runtime it ships and on the real Vulkan driver (lavapipe here). The shell blocks
+// name npm scripts that exist. The same blocks run against the installed tarball in the packaging test.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/paths.js';
+import { missingPrints, readmeBlocks } from '../helpers/readme-blocks.js';
+import { missingRealDriver, REAL_DRIVER_MANIFEST } from '../helpers/vulkan-lavapipe.js';
+
+const blocks = readmeBlocks();
+const programs = blocks.filter((b) => ['js', 'mjs', 'javascript'].includes(b.language));
+const folder = mkdtempSync(path.join(os.tmpdir(), 'kl-readme-'));
+writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ name: 'readme-reader', version: '1.0.0', type: 'module' }));
+const noDriver = missingRealDriver();
+
+let failures = 0;
+// A failed block's file stays (its path is in the failure's stack); a clean run leaves nothing.
+afterAll(() => {
+  if (failures === 0) rmSync(folder, { recursive: true, force: true });
+});
+
+describe('DOCS: the README code blocks', () => {
+  it('DOCS: the README has program blocks, and every block is js or sh', () => {
+    expect(programs.length).toBeGreaterThanOrEqual(4);
+    expect(blocks.filter((b) => !['js', 'sh'].includes(b.language)).map((b) => `line ${b.line}: \`\`\`${b.language}`)).toEqual([]);
+  });
+
+  it('DOCS: every `npm run <script>` in a shell block is a script of package.json', () => {
+    const scripts = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const named = blocks.filter((b) => b.language === 'sh').flatMap((b) => [...b.code.matchAll(/npm run ([\w-]+(?::[\w-]+)*)/g)].map((m) => m[1] ?? ''));
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((s) => scripts[s] === undefined)).toEqual([]);
+  });
+
+  for (const block of programs) {
+    const usesVulkan = /khronos-loader\/vulkan|vulkan\./.test(block.code);
+    it.skipIf(usesVulkan && noDriver !== null)(`DOCS: the block at README.md line ${block.line} runs as written and prints what it says`, () => {
+      const file = path.join(folder, `block-${block.line}.mjs`);
+      writeFileSync(file, block.code);
+      // The package by name, mapped to this checkout's sources by tsconfig's paths (tsx); HOME in a
+      // fresh folder so no runtime of this machine is active and the simulated runtime's cache is new.
+      const home = mkdtempSync(path.join(folder, 'home-'));
+      const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CACHE_HOME: path.join(home, '.cache'), XDG_CONFIG_HOME: path.join(home, '.config'), TSX_TSCONFIG_PATH: path.join(repoRoot, 'tsconfig.json'), VK_DRIVER_FILES: REAL_DRIVER_MANIFEST };
+      for (const name of ['XR_RUNTIME_JSON', 'XR_API_LAYER_PATH', 'XR_ENABLE_API_LAYERS', 'VK_INSTANCE_LAYERS', 'VK_LOADER_DEBUG', 'XR_LOADER_DEBUG']) delete env[name];
+      const run = spawnSync(process.execPath, ['--import', path.join(repoRoot, 'node_modules/tsx/dist/esm/index.mjs'), file], { cwd: folder, env, encoding: 'utf8', timeout: 60_000 });
+      failures++;
+      const report = `exit ${run.status} signal ${run.signal}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
+      expect(run.signal, report).toBeNull();
+      expect(run.status, report).toBe(0);
+      expect(missingPrints(block, run.stdout), report).toEqual([]);
+      failures--;
+    });
+  }
+});
