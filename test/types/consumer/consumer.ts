@@ -123,6 +123,9 @@ export async function compute(spirvWords: Uint32Array, params: Uint32Array, n: n
   const setLayout = device.createDescriptorSetLayout([{ binding: 0, descriptorType: DescriptorType.STORAGE_BUFFER, stageFlags: ShaderStageFlags.COMPUTE }]);
   const set = device.createDescriptorPool(1, [{ type: DescriptorType.STORAGE_BUFFER, descriptorCount: 1 }]).allocateSet(setLayout);
   set.writeBuffers([{ binding: 0, descriptorType: DescriptorType.STORAGE_BUFFER, buffer }]);
+  // The README's shape: one object spread into both bindings keeps the constants' types.
+  const storage = { descriptorType: DescriptorType.STORAGE_BUFFER, stageFlags: ShaderStageFlags.COMPUTE };
+  device.createDescriptorSetLayout([{ binding: 0, ...storage }, { binding: 1, ...storage }]);
   // @ts-expect-error: a descriptor type is one of VkDescriptorType's values
   device.createDescriptorSetLayout([{ binding: 0, descriptorType: 12345, stageFlags: ShaderStageFlags.COMPUTE }]);
   const layout = device.createPipelineLayout([setLayout], [{ stageFlags: ShaderStageFlags.COMPUTE, offset: 0, size: 8 }]);
