@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import { OpenXrError } from '../../lib/openxr/errors.js';
 import { VulkanError } from '../../lib/vulkan/errors.js';
+import { InvalidStateError } from '../../lib/core/errors.js';
 
 /** What the proxies and getters below throw: the application's own error, which may pass through. */
 export class ApplicationError extends Error {}
@@ -131,7 +132,7 @@ export function refusedCleanly(f: () => unknown): unknown {
   try {
     return f();
   } catch (e) {
-    const ok = e instanceof TypeError || e instanceof RangeError || e instanceof OpenXrError || e instanceof VulkanError || e instanceof ApplicationError;
+    const ok = e instanceof TypeError || e instanceof RangeError || e instanceof InvalidStateError || e instanceof OpenXrError || e instanceof VulkanError || e instanceof ApplicationError;
     expect(ok, `threw ${(e as Error)?.constructor?.name}: ${(e as Error)?.message}`).toBe(true);
     return undefined;
   }

@@ -1,7 +1,12 @@
 // Command pools, command buffers and queues. Recording and submission check their arguments and
 // pass numbers and kept handles to the native side: no JavaScript objects are created per call.
 import { VulkanError } from '../errors.js';
+import { InvalidArgumentError, InvalidStateError } from '../../core/errors.js';
 import {
+  BUFFER_USAGE,
+  DescriptorPool,
+  DeviceMemory,
+  type SubmissionQueue,
   VulkanBuffer,
   checkSize as size,
   checkUint as uint,
@@ -22,12 +27,27 @@ const VK_ERROR_VALIDATION_FAILED = -1000011001;
 const NO_HANDLE = 0n;
 
 // `Function & { prototype: T }`: VulkanBuffer has a private constructor, which no `new (...) => T` type admits.
-function usable<T extends DeviceChild>(name: string, v: unknown, type: Function & { prototype: T }): T {
+function usable<T extends DeviceChild>(name: string, v: unknown, type: Function & { prototype: T }, device?: DeviceOwner): T {
   if (!(v instanceof type)) throw new TypeError(`${name} must be a ${type.name}`);
   const child = v as T;
   if (child.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, `${name} (a ${type.name}) was destroyed`);
+  if (device !== undefined && !child.ownedBy(device)) throw new InvalidArgumentError(`${name} (a ${type.name}) belongs to another device`, name);
   return child;
 }
+
+// VkCommandBufferUsageFlagBits
+const ONE_TIME_SUBMIT = 0x1;
+const SIMULTANEOUS_USE = 0x4;
+const KNOWN_BEGIN_FLAGS = 0x7;
+// The command buffer lifecycle (the specification's "Command Buffer Lifecycle"); pending is
+// executable plus a submission not known to have completed.
+const enum Lifecycle {
+  Initial = 0,
+  Recording = 1,
+  Executable = 2,
+}
+/** Bytes of push constants a command buffer tracks (every device's maxPushConstantsSize fits). */
+const PUSH_WORDS = 1024;
 
 export class CommandPool extends DeviceChild {
   protected readonly kind = 'VkCommandPool';
@@ -53,6 +73,8 @@ export class CommandPool extends DeviceChild {
 
   /** vkDestroyCommandPool frees its command buffers too. */
   protected release(): void {
+    // VUID-vkDestroyCommandPool-commandPool-00041: none of its buffers pending.
+    if (!this.device.isDestroyed) for (const cb of this.buffers) if (cb.pending) throw new InvalidStateError('destroy: a command buffer of the pool was submitted and has not completed (wait for its fence or the queue first)');
     for (const cb of [...this.buffers]) cb.abandon();
     this.buffers.clear();
     this.native.destroy(this.device.liveHandle, 'commandPool', this.handle);
@@ -65,6 +87,26 @@ export class CommandBuffer extends DeviceChild {
   readonly #n: NativeVulkanCompute;
   readonly #colour = new Float32Array(4);
 
+  // Recording state, kept so that no command reaches the driver in a state where it would be
+  // undefined behaviour (docs/usage.md, "What the typed Vulkan API checks"). Reused arrays and
+  // counts: recording allocates nothing.
+  #lifecycle = Lifecycle.Initial;
+  #flags = 0;
+  #pipeline: ComputePipeline | null = null;
+  readonly #boundLayouts: (PipelineLayout | null)[] = [];
+  readonly #boundSets: (DescriptorSet | null)[] = [];
+  #pushLayout: PipelineLayout | null = null;
+  readonly #pushed = new Uint8Array(PUSH_WORDS / 4);
+  // The objects the recorded commands use (each once), and each descriptor set's updateSerial then.
+  readonly #used: (DeviceChild | Image)[] = [];
+  readonly #usedSerial: number[] = [];
+  #usedCount = 0;
+  // The last submission: its queue, serial and fence; and whether a one-time recording was submitted.
+  #queue: SubmissionQueue | null = null;
+  #serial = 0;
+  #fence: Fence | null = null;
+  #submittedOnce = false;
+
   /** @internal */
   constructor(device: DeviceOwner, pool: CommandPool, handle: bigint) {
     super(device, handle);
@@ -72,66 +114,163 @@ export class CommandBuffer extends DeviceChild {
     this.#n = this.native;
   }
 
+  /** Whether begin() was called and end() not yet. */
+  get isRecording(): boolean {
+    return this.#lifecycle === Lifecycle.Recording;
+  }
+
+  /** @internal Whether the last submission of the buffer is not known to have completed. */
+  get pending(): boolean {
+    const queue = this.#queue;
+    if (queue === null) return false;
+    if (queue.completedSerial >= this.#serial) return false;
+    const fence = this.#fence;
+    if (fence !== null && fence.signals(queue, this.#serial) && !fence.inFlight) return false;
+    return queue.completedSerial < this.#serial;
+  }
+
+  /** @internal Whether a command recorded since the last begin() uses `child` (directly, through a set, or as a buffer's memory). */
+  uses(child: DeviceChild): boolean {
+    if (child === this || child === this.#pool) return true;
+    for (let i = 0; i < this.#usedCount; i++) {
+      const u = this.#used[i]!;
+      if (u === child) return true;
+      if (u instanceof VulkanBuffer && child instanceof DeviceMemory && u.memory === child) return true;
+      if (u instanceof DescriptorSet && ((child instanceof DescriptorPool && u.pool === child) || u.references(child))) return true;
+    }
+    return false;
+  }
+
+  #notPending(what: string): void {
+    if (this.pending) throw new InvalidStateError(`${what}: the command buffer was submitted and has not completed (await its fence, or queue.waitIdle(), first)`);
+  }
+
+  #recording(what: string): void {
+    if (this.#lifecycle !== Lifecycle.Recording) {
+      throw new InvalidStateError(
+        this.#lifecycle === Lifecycle.Initial ? `${what}: the command buffer is not recording (call begin() first)` : `${what}: the command buffer's recording was ended (call begin() to record it again)`,
+      );
+    }
+  }
+
+  #use(object: DeviceChild | Image): void {
+    const used = this.#used;
+    const count = this.#usedCount;
+    for (let i = 0; i < count; i++) {
+      if (used[i] === object) {
+        if (object instanceof DescriptorSet) this.#usedSerial[i] = object.updateSerial;
+        return;
+      }
+    }
+    used[count] = object;
+    this.#usedSerial[count] = object instanceof DescriptorSet ? object.updateSerial : 0;
+    this.#usedCount = count + 1;
+  }
+
   /** vkBeginCommandBuffer (flags: VkCommandBufferUsageFlags; ONE_TIME_SUBMIT = 1). Resets a recorded buffer. */
   begin(flags = 0): this {
     uint('flags', flags);
+    if ((flags & ~KNOWN_BEGIN_FLAGS) !== 0) throw new InvalidArgumentError(`begin(flags): flags must be VkCommandBufferUsageFlags (bits of 0x7), got 0x${flags.toString(16)}`, 'flags');
     this.live();
+    // VUID-vkBeginCommandBuffer-commandBuffer-00049: not recording, not pending.
+    if (this.#lifecycle === Lifecycle.Recording) throw new InvalidStateError('begin: the command buffer is already recording (end() it first)');
+    this.#notPending('begin');
     try {
       this.#n.beginCommandBuffer(this.handle, flags);
     } catch (error) {
       throw toVulkanError(error);
     }
+    this.#startRecording(flags);
     return this;
+  }
+
+  #startRecording(flags: number): void {
+    this.#lifecycle = Lifecycle.Recording;
+    this.#flags = flags;
+    this.#pipeline = null;
+    this.#boundLayouts.fill(null);
+    this.#boundSets.fill(null);
+    this.#pushLayout = null;
+    this.#pushed.fill(0);
+    for (let i = 0; i < this.#usedCount; i++) this.#used[i] = this; // drop the references (the array keeps its length)
+    this.#usedCount = 0;
+    this.#submittedOnce = false;
   }
 
   end(): this {
     this.live();
+    // VUID-vkEndCommandBuffer-commandBuffer-00059
+    this.#recording('end');
     try {
       this.#n.endCommandBuffer(this.handle);
     } catch (error) {
       throw toVulkanError(error);
     }
+    this.#lifecycle = Lifecycle.Executable;
     return this;
   }
 
   /** vkResetCommandBuffer */
   reset(): this {
     this.live();
+    // VUID-vkResetCommandBuffer-commandBuffer-00045
+    this.#notPending('reset');
     try {
       this.#n.resetCommandBuffer(this.handle);
     } catch (error) {
       throw toVulkanError(error);
     }
+    this.#startRecording(0);
+    this.#lifecycle = Lifecycle.Initial;
     return this;
   }
 
   /** vkCmdBindPipeline (compute bind point). */
   bindPipeline(pipeline: ComputePipeline): this {
-    const p = usable('pipeline', pipeline, ComputePipeline);
+    const p = usable('pipeline', pipeline, ComputePipeline, this.device);
     this.live();
+    this.#recording('bindPipeline');
     this.#n.cmdBindComputePipeline(this.handle, p.handle);
+    this.#pipeline = p;
+    this.#use(p);
     return this;
   }
 
   /** vkCmdBindDescriptorSets (compute bind point, one set at `firstSet`). */
   bindDescriptorSet(layout: PipelineLayout, set: DescriptorSet, firstSet = 0): this {
-    const l = usable('layout', layout, PipelineLayout);
-    const s = usable('set', set, DescriptorSet);
+    const l = usable('layout', layout, PipelineLayout, this.device);
+    const s = usable('set', set, DescriptorSet, this.device);
     uint('firstSet', firstSet);
     this.live();
+    this.#recording('bindDescriptorSet');
+    // VUID-vkCmdBindDescriptorSets-firstSet-00360, -pDescriptorSets-00358
+    const setLayout = l.setLayouts[firstSet];
+    if (setLayout === undefined) throw new InvalidArgumentError(`bindDescriptorSet: firstSet ${firstSet} is not a set of the layout (it has ${l.setLayouts.length})`, 'firstSet');
+    if (setLayout !== s.layout && setLayout.key !== s.layout.key) throw new InvalidArgumentError(`bindDescriptorSet: the set was allocated with a set layout unlike the layout's set ${firstSet}`, 'set');
     this.#n.cmdBindComputeDescriptorSet(this.handle, l.handle, firstSet, s.handle);
+    this.#boundLayouts[firstSet] = l;
+    this.#boundSets[firstSet] = s;
+    this.#use(l);
+    this.#use(s);
     return this;
   }
 
   /** vkCmdPushConstants: `data`'s bytes at `offset` (stageFlags: VkShaderStageFlags, COMPUTE = 0x20). */
   pushConstants(layout: PipelineLayout, stageFlags: number, offset: number, data: ArrayBufferView): this {
-    const l = usable('layout', layout, PipelineLayout);
+    const l = usable('layout', layout, PipelineLayout, this.device);
     uint('stageFlags', stageFlags);
     uint('offset', offset);
     if (!ArrayBuffer.isView(data)) throw new TypeError('pushConstants: data must be a TypedArray or DataView');
-    l.checkPushConstants(stageFlags, offset, data.byteLength);
+    const bytes = data.byteLength;
+    l.checkPushConstants(stageFlags, offset, bytes);
     this.live();
+    this.#recording('pushConstants');
     this.#n.cmdPushConstants(this.handle, l.handle, stageFlags, offset, data);
+    // Values pushed with a layout of other push-constant ranges are not kept for this one.
+    if (this.#pushLayout !== null && this.#pushLayout !== l && this.#pushLayout.pushKey !== l.pushKey) this.#pushed.fill(0);
+    this.#pushLayout = l;
+    this.#pushed.fill(1, offset / 4, (offset + bytes) / 4);
+    this.#use(l);
     return this;
   }
 
@@ -141,27 +280,79 @@ export class CommandBuffer extends DeviceChild {
     uint('groupCountY', groupCountY);
     uint('groupCountZ', groupCountZ);
     this.live();
+    this.#recording('dispatch');
+    // VUID-vkCmdDispatch-groupCountX-00386 (Y, Z alike)
+    const max = this.device.limits.maxComputeWorkGroupCount;
+    if (groupCountX > max[0] || groupCountY > max[1] || groupCountZ > max[2]) {
+      throw new InvalidArgumentError(`dispatch: the group counts (${groupCountX}, ${groupCountY}, ${groupCountZ}) must be at most maxComputeWorkGroupCount (${max[0]}, ${max[1]}, ${max[2]})`, 'groupCountX');
+    }
+    this.#checkDispatchState();
     this.#n.cmdDispatch(this.handle, groupCountX, groupCountY, groupCountZ);
     return this;
+  }
+
+  /**
+   * InvalidStateError unless a dispatch now reads only what is bound and defined: a live compute
+   * pipeline (VUID-vkCmdDispatch-None-08606), a set bound for each set the shader declares with a
+   * layout compatible with the pipeline's (-08600, -08114: each binding it declares written with
+   * a live resource) and its push constants pushed with a compatible layout (-maintenance4-08602).
+   */
+  #checkDispatchState(): void {
+    const p = this.#pipeline;
+    if (p === null) throw new InvalidStateError('dispatch: no compute pipeline is bound (bindPipeline() first)');
+    if (p.isDestroyed) throw new InvalidStateError('dispatch: the bound compute pipeline was destroyed');
+    const sets = p.requiredSets;
+    const layoutKeys = p.layout.compatKeys;
+    for (let i = 0; i < sets.length; i++) {
+      const n = sets[i]!;
+      const boundLayout = this.#boundLayouts[n];
+      const set = this.#boundSets[n];
+      if (boundLayout === undefined || boundLayout === null || set === undefined || set === null) {
+        throw new InvalidStateError(`dispatch: the pipeline's shader uses descriptor set ${n}, and no set is bound there (bindDescriptorSet(layout, set, ${n}) first)`);
+      }
+      if (boundLayout !== p.layout && boundLayout.compatKeys[n] !== layoutKeys[n]) {
+        throw new InvalidStateError(`dispatch: the set bound at ${n} was bound with a pipeline layout not compatible with the pipeline's for set ${n}`);
+      }
+      if (set.isDestroyed) throw new InvalidStateError(`dispatch: the descriptor set bound at ${n} was destroyed`);
+      const bindings = p.requiredBindings[i]!;
+      for (let j = 0; j < bindings.length; j++) {
+        const why = set.unreadable(bindings[j]!);
+        if (why !== null) throw new InvalidStateError(`dispatch: the pipeline's shader reads set ${n}, binding ${bindings[j]}: ${why}`);
+      }
+    }
+    const push = p.pushConstantBytes;
+    if (push !== null) {
+      const pl = this.#pushLayout;
+      if (pl === null) throw new InvalidStateError(`dispatch: the pipeline's shader reads push constants [${push.offset}, ${push.end}) and none were pushed (pushConstants() first)`);
+      if (pl !== p.layout && pl.pushKey !== p.layout.pushKey) throw new InvalidStateError("dispatch: the push constants were pushed with a layout whose push-constant ranges are not the pipeline layout's");
+      for (let at = push.offset; at < push.end; at += 4) {
+        if (this.#pushed[at >>> 2] !== 1) throw new InvalidStateError(`dispatch: the pipeline's shader reads push-constant bytes [${push.offset}, ${push.end}) and byte ${at} was never pushed`);
+      }
+    }
   }
 
   /** vkCmdPipelineBarrier with one global VkMemoryBarrier. */
   pipelineBarrier(srcStageMask: number, dstStageMask: number, srcAccessMask: number, dstAccessMask: number): this {
     checkMemoryBarrierMasks(srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
     this.live();
+    this.#recording('pipelineBarrier');
     this.#n.cmdPipelineBarrier(this.handle, srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
     return this;
   }
 
   /** vkCmdCopyBuffer (one region). */
   copyBuffer(src: VulkanBuffer, dst: VulkanBuffer, bytes: number | bigint, srcOffset: number | bigint = 0, dstOffset: number | bigint = 0): this {
-    const s = usable('src', src, VulkanBuffer);
-    const d = usable('dst', dst, VulkanBuffer);
+    const s = usable('src', src, VulkanBuffer, this.device);
+    const d = usable('dst', dst, VulkanBuffer, this.device);
     size('bytes', bytes);
     size('srcOffset', srcOffset);
     size('dstOffset', dstOffset);
     this.live();
+    this.#recording('copyBuffer');
+    checkCopy(s, d, bytes, srcOffset, dstOffset);
     this.#n.cmdCopyBuffer(this.handle, s.handle, d.handle, srcOffset, dstOffset, bytes);
+    this.#use(s);
+    this.#use(d);
     return this;
   }
 
@@ -174,6 +365,7 @@ export class CommandBuffer extends DeviceChild {
     const b = BARRIER_WORDS;
     writeImageBarrier(barrier, image.arrayLayers, b, 0);
     this.#n.cmdImageBarrier(this.handle, handle, b[0]!, b[1]!, b[2]!, b[3]!, b[4]!, b[5]!, b[6]!, b[7]!);
+    this.#use(image);
     return this;
   }
 
@@ -188,6 +380,10 @@ export class CommandBuffer extends DeviceChild {
     if (typeof r !== 'number' || typeof g !== 'number' || typeof b !== 'number' || typeof a !== 'number') throw new TypeError('clearColorImage: the colour is 4 numbers');
     uint('baseArrayLayer', baseArrayLayer);
     uint('layerCount', layerCount);
+    // VUID-vkCmdClearColorImage-baseArrayLayer-01735, VkImageSubresourceRange-layerCount-01720
+    if (layerCount === 0 || baseArrayLayer + layerCount > image.arrayLayers) {
+      throw new InvalidArgumentError(`clearColorImage: the layers [${baseArrayLayer}, ${baseArrayLayer + layerCount}) must be inside the image's ${image.arrayLayers}, layerCount above 0`, 'layerCount');
+    }
     // Through a kept Float32Array: four fractional numbers passed to a native function would each
     // be boxed (a heap object per channel per call).
     const colour = this.#colour;
@@ -196,6 +392,7 @@ export class CommandBuffer extends DeviceChild {
     colour[2] = b;
     colour[3] = a;
     this.#n.cmdClearColorImage(this.handle, handle, IMAGE_LAYOUTS[layout], colour, baseArrayLayer, layerCount);
+    this.#use(image);
     return this;
   }
 
@@ -203,13 +400,77 @@ export class CommandBuffer extends DeviceChild {
     if (!(image instanceof Image)) throw new TypeError(`${what}: image must be an Image (a swapchain's images)`);
     if (!image.belongsTo(this.device)) throw new TypeError(`${what}: the image belongs to another device`);
     this.live();
+    this.#recording(what);
     return image.liveHandle;
+  }
+
+  /**
+   * @internal InvalidStateError unless the buffer may be submitted now (VUID-vkQueueSubmit-pCommandBuffers-00070
+   * executable, -00071 not pending unless SIMULTANEOUS_USE, -00072 a ONE_TIME_SUBMIT recording once,
+   * -00074 its pool's queue family; every object it uses still there, and no set written since).
+   */
+  checkSubmittable(queueFamily: number): void {
+    this.live();
+    if (this.#lifecycle === Lifecycle.Recording) throw new InvalidStateError('submit: the command buffer is still recording (end() it first)');
+    if (this.#lifecycle === Lifecycle.Initial) throw new InvalidStateError('submit: the command buffer holds no recording (begin() … end() first)');
+    if ((this.#flags & SIMULTANEOUS_USE) === 0 && this.pending) throw new InvalidStateError('submit: the command buffer was submitted and has not completed (await its fence first, or record it with SIMULTANEOUS_USE 0x4)');
+    if ((this.#flags & ONE_TIME_SUBMIT) !== 0 && this.#submittedOnce) throw new InvalidStateError('submit: the command buffer was recorded with ONE_TIME_SUBMIT and was submitted already (record it again)');
+    if (this.#pool.queueFamilyIndex !== queueFamily) throw new InvalidArgumentError(`submit: the command buffer's pool is for queue family ${this.#pool.queueFamilyIndex}, the queue is of family ${queueFamily}`, 'commandBuffer');
+    for (let i = 0; i < this.#usedCount; i++) {
+      const u = this.#used[i]!;
+      if (u.isDestroyed) throw new InvalidStateError(`submit: a ${u instanceof Image ? 'Image' : u.constructor.name} the recorded commands use was destroyed (record the command buffer again)`);
+      if (u instanceof VulkanBuffer && (u.memory === null || u.memory.isDestroyed)) throw new InvalidStateError('submit: the memory of a buffer the recorded commands use was destroyed');
+      if (u instanceof DescriptorSet) {
+        if (u.updateSerial !== this.#usedSerial[i]) throw new InvalidStateError('submit: a descriptor set the recorded commands bind was written after it was bound (record the command buffer again)');
+        // What the set was written with must still be there (dispatch checked it when recorded).
+        const why = u.brokenWrite();
+        if (why !== null) throw new InvalidStateError(`submit: ${why}`);
+      }
+    }
+  }
+
+  /** @internal The buffer was submitted as `serial` on `queue` with `fence`. */
+  submitted(queue: SubmissionQueue, serial: number, fence: Fence | null): void {
+    this.#queue = queue;
+    this.#serial = serial;
+    this.#fence = fence;
+    this.#submittedOnce = true;
   }
 
   protected release(): void {
     this.#n.freeCommandBuffer(this.device.liveHandle, this.#pool.handle, this.handle);
     this.#pool.buffers.delete(this);
   }
+}
+
+/**
+ * InvalidArgumentError / InvalidStateError unless a copy of `bytes` from src at srcOffset to dst
+ * at dstOffset is defined: both buffers backed by memory (VUID-vkCmdCopyBuffer-srcBuffer-00119,
+ * -dstBuffer-00121), with TRANSFER_SRC / TRANSFER_DST usage (-00118, -00120), the regions inside
+ * them (-srcOffset-00113, -dstOffset-00114, -size-00115, -size-00116), not overlapping in one
+ * buffer (-pRegions-00117), and bytes above 0 (VkBufferCopy-size-01988).
+ */
+export function checkCopy(s: VulkanBuffer, d: VulkanBuffer, bytes: number | bigint, srcOffset: number | bigint, dstOffset: number | bigint): void {
+  s.checkBacked('copyBuffer: src');
+  d.checkBacked('copyBuffer: dst');
+  s.checkUsage('copyBuffer', BUFFER_USAGE.TRANSFER_SRC, 'src');
+  d.checkUsage('copyBuffer', BUFFER_USAGE.TRANSFER_DST, 'dst');
+  if (bytes === 0 || bytes === 0n) throw new InvalidArgumentError('copyBuffer: bytes must be above 0, got 0', 'bytes');
+  // Numbers below 2^53 add exactly; only a bigint among them takes the BigInt path (recording allocates nothing).
+  if (typeof bytes === 'number' && typeof srcOffset === 'number' && typeof dstOffset === 'number' && typeof s.size === 'number' && typeof d.size === 'number') {
+    if (srcOffset + bytes > s.size || dstOffset + bytes > d.size || (s === d && srcOffset < dstOffset + bytes && dstOffset < srcOffset + bytes)) copyRefused(s, d, bytes, srcOffset, dstOffset);
+    return;
+  }
+  const n = BigInt(bytes);
+  const so = BigInt(srcOffset);
+  const dO = BigInt(dstOffset);
+  if (so + n > BigInt(s.size) || dO + n > BigInt(d.size) || (s === d && so < dO + n && dO < so + n)) copyRefused(s, d, bytes, srcOffset, dstOffset);
+}
+
+function copyRefused(s: VulkanBuffer, d: VulkanBuffer, bytes: number | bigint, srcOffset: number | bigint, dstOffset: number | bigint): never {
+  if (BigInt(srcOffset) + BigInt(bytes) > BigInt(s.size)) throw new InvalidArgumentError(`copyBuffer: srcOffset ${srcOffset} + bytes ${bytes} is past src's size ${s.size}`, 'bytes');
+  if (BigInt(dstOffset) + BigInt(bytes) > BigInt(d.size)) throw new InvalidArgumentError(`copyBuffer: dstOffset ${dstOffset} + bytes ${bytes} is past dst's size ${d.size}`, 'bytes');
+  throw new InvalidArgumentError('copyBuffer: the source and destination regions of one buffer overlap', 'dstOffset');
 }
 
 // imageBarrier's words, reused (recording allocates nothing).
@@ -240,6 +501,23 @@ export class Queue {
   readonly familyIndex: number;
   readonly #device: DeviceOwner;
   readonly #n: NativeVulkanCompute;
+  #submitted = 0;
+  #completed = 0;
+
+  /** @internal Submissions up to this serial are known to have completed (a fence seen signaled, waitIdle()). */
+  get completedSerial(): number {
+    return this.#completed;
+  }
+
+  /** @internal Submissions on one queue complete in order for a fence: all up to `serial` are done. */
+  markCompleted(serial: number): void {
+    if (serial > this.#completed) this.#completed = serial;
+  }
+
+  /** @internal Everything submitted so far has completed (vkQueueWaitIdle, vkDeviceWaitIdle returned). */
+  markIdle(): void {
+    this.#completed = this.#submitted;
+  }
 
   /** @internal */
   constructor(device: DeviceOwner, handle: bigint, familyIndex: number) {
@@ -255,31 +533,46 @@ export class Queue {
 
   /** vkQueueSubmit of one command buffer; `fence` is signalled when it completes. */
   submit(commandBuffer: CommandBuffer, fence?: Fence, semaphores?: SubmitSemaphores): void {
-    const cb = usable('commandBuffer', commandBuffer, CommandBuffer);
-    const f = fence === undefined ? undefined : usable('fence', fence, Fence);
+    const device = this.#device;
+    const cb = usable('commandBuffer', commandBuffer, CommandBuffer, device);
+    const f = fence === undefined ? undefined : usable('fence', fence, Fence, device);
     let wait = NO_HANDLE;
     let signal = NO_HANDLE;
     let waitStage = 0x10000;
+    let waitSemaphore: Semaphore | undefined;
+    let signalSemaphore: Semaphore | undefined;
     if (semaphores !== undefined) {
       if (typeof semaphores !== 'object' || semaphores === null) throw new TypeError('submit: semaphores must be an object');
-      if (semaphores.wait !== undefined) wait = usable('semaphores.wait', semaphores.wait, Semaphore).handle;
-      if (semaphores.signal !== undefined) signal = usable('semaphores.signal', semaphores.signal, Semaphore).handle;
+      if (semaphores.wait !== undefined) wait = (waitSemaphore = usable('semaphores.wait', semaphores.wait, Semaphore, device)).handle;
+      if (semaphores.signal !== undefined) signal = (signalSemaphore = usable('semaphores.signal', semaphores.signal, Semaphore, device)).handle;
       if (semaphores.waitStage !== undefined) {
         uint('semaphores.waitStage', semaphores.waitStage);
+        // VUID-VkSubmitInfo-pWaitDstStageMask-requiredbitmask
+        if (semaphores.waitStage === 0) throw new InvalidArgumentError('submit: semaphores.waitStage must name at least one pipeline stage, got 0', 'semaphores.waitStage');
         waitStage = semaphores.waitStage;
       }
     }
     this.#live();
+    cb.checkSubmittable(this.familyIndex);
+    if (f !== undefined) f.checkSubmittable();
+    if (waitSemaphore !== undefined) waitSemaphore.checkWaitable();
+    if (signalSemaphore !== undefined) signalSemaphore.checkSignalable(signalSemaphore === waitSemaphore);
     try {
       this.#n.queueSubmit(this.handle, cb.handle, f === undefined ? NO_HANDLE : f.handle, wait, waitStage, signal);
     } catch (error) {
       throw toVulkanError(error);
     }
+    const serial = ++this.#submitted;
+    cb.submitted(this, serial, f ?? null);
+    if (f !== undefined) f.submitted(this, serial);
+    if (waitSemaphore !== undefined) waitSemaphore.used(this, serial, false);
+    if (signalSemaphore !== undefined) signalSemaphore.used(this, serial, true);
   }
 
   /** vkQueueWaitIdle (blocks the calling thread: prefer a fence and `await fence.wait()`). */
   waitIdle(): void {
     this.#live();
     withVulkanErrors(() => this.#n.queueWaitIdle(this.handle));
+    this.markIdle();
   }
 }

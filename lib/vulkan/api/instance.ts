@@ -10,6 +10,7 @@ import {
 } from '../native/addon.js';
 import { Device, type DeviceCreateOptions } from './device.js';
 import { VulkanError, withVulkanErrors } from '../errors.js';
+import { InvalidArgumentError } from '../../core/errors.js';
 import { toNativeVulkanPlan } from '../native/plan.js';
 import { vulkanCompute, type NativeMemoryProperties, type NativePhysicalDeviceLimits } from '../native/addon.js';
 import { namePhysicalDeviceFeatures, type PhysicalDeviceFeatures } from './physical-device-features.js';
@@ -86,6 +87,22 @@ export class PhysicalDevice {
   findMemoryType(memoryTypeBits: number, requiredFlags: number): number {
     if (!Number.isInteger(memoryTypeBits) || !Number.isInteger(requiredFlags)) throw new TypeError('findMemoryType(memoryTypeBits, requiredFlags): integers expected');
     return this.memoryProperties.memoryTypes.findIndex((t, i) => ((memoryTypeBits >>> i) & 1) === 1 && (t.propertyFlags & requiredFlags) === requiredFlags);
+  }
+
+  /**
+   * findMemoryType() that cannot flow on unchecked: the index, or InvalidArgumentError naming the
+   * requirement bits, the flags and the memory types there are.
+   */
+  requireMemoryType(memoryTypeBits: number, requiredFlags: number): number {
+    const index = this.findMemoryType(memoryTypeBits, requiredFlags);
+    if (index < 0) {
+      const types = this.memoryProperties.memoryTypes.map((t, i) => `${i}: 0x${t.propertyFlags.toString(16)}`).join(', ');
+      throw new InvalidArgumentError(
+        `requireMemoryType: no memory type in memoryTypeBits 0x${(memoryTypeBits >>> 0).toString(16)} has every flag of 0x${(requiredFlags >>> 0).toString(16)} (the types and their VkMemoryPropertyFlags: ${types || 'none'})`,
+        'requiredFlags',
+      );
+    }
+    return index;
   }
 }
 
