@@ -6,6 +6,7 @@ import {
   BUFFER_USAGE,
   DescriptorPool,
   DeviceMemory,
+  type DeviceLimits,
   type SubmissionQueue,
   VulkanBuffer,
   checkSize as size,
@@ -81,26 +82,154 @@ export class CommandPool extends DeviceChild {
   }
 }
 
+/**
+ * What the commands recorded since begin() leave bound, and the objects they use: kept so that no
+ * command reaches the driver in a state where it would be undefined behaviour (docs/usage.md,
+ * "What the typed Vulkan API checks"). Reused arrays and counts: recording allocates nothing.
+ */
+class RecordingState {
+  pipeline: ComputePipeline | null = null;
+  readonly boundLayouts: (PipelineLayout | null)[] = [];
+  readonly boundSets: (DescriptorSet | null)[] = [];
+  pushLayout: PipelineLayout | null = null;
+  readonly pushed = new Uint8Array(PUSH_WORDS / 4);
+  // The objects the recorded commands use (each once), and each descriptor set's updateSerial then.
+  readonly used: (DeviceChild | Image)[] = [];
+  readonly usedSerial: number[] = [];
+  usedCount = 0;
+
+  clear(): void {
+    this.pipeline = null;
+    this.boundLayouts.fill(null);
+    this.boundSets.fill(null);
+    this.pushLayout = null;
+    this.pushed.fill(0);
+    this.used.fill(null as unknown as DeviceChild, 0, this.usedCount); // drop the references (the array keeps its length)
+    this.usedCount = 0;
+  }
+
+  use(object: DeviceChild | Image): void {
+    const used = this.used;
+    const count = this.usedCount;
+    for (let i = 0; i < count; i++) {
+      if (used[i] === object) {
+        if (object instanceof DescriptorSet) this.usedSerial[i] = object.updateSerial;
+        return;
+      }
+    }
+    used[count] = object;
+    this.usedSerial[count] = object instanceof DescriptorSet ? object.updateSerial : 0;
+    this.usedCount = count + 1;
+  }
+
+  bindPipeline(p: ComputePipeline): void {
+    this.pipeline = p;
+    this.use(p);
+  }
+
+  /** VUID-vkCmdBindDescriptorSets-firstSet-00360, -pDescriptorSets-00358 (checked before the call). */
+  static checkBindSet(l: PipelineLayout, s: DescriptorSet, firstSet: number): void {
+    const setLayout = l.setLayouts[firstSet];
+    if (setLayout === undefined) throw new InvalidArgumentError(`bindDescriptorSet: firstSet ${firstSet} is not a set of the layout (it has ${l.setLayouts.length})`, 'firstSet');
+    if (setLayout !== s.layout && setLayout.key !== s.layout.key) throw new InvalidArgumentError(`bindDescriptorSet: the set was allocated with a set layout unlike the layout's set ${firstSet}`, 'set');
+  }
+
+  bindSet(l: PipelineLayout, s: DescriptorSet, firstSet: number): void {
+    this.boundLayouts[firstSet] = l;
+    this.boundSets[firstSet] = s;
+    this.use(l);
+    this.use(s);
+  }
+
+  push(l: PipelineLayout, offset: number, bytes: number): void {
+    // Values pushed with a layout of other push-constant ranges are not kept for this one.
+    if (this.pushLayout !== null && this.pushLayout !== l && this.pushLayout.pushKey !== l.pushKey) this.pushed.fill(0);
+    this.pushLayout = l;
+    this.pushed.fill(1, offset / 4, (offset + bytes) / 4);
+    this.use(l);
+  }
+
+  /**
+   * InvalidStateError unless a dispatch now reads only what is bound and defined: a live compute
+   * pipeline (VUID-vkCmdDispatch-None-08606), a set bound for each set the shader declares with a
+   * layout compatible with the pipeline's (-08600; -08114: each binding it declares written with
+   * a live resource) and its push constants pushed with a compatible layout (-maintenance4-08602);
+   * InvalidArgumentError for group counts past maxComputeWorkGroupCount (-groupCountX-00386).
+   */
+  checkDispatch(limits: DeviceLimits, x: number, y: number, z: number): void {
+    const max = limits.maxComputeWorkGroupCount;
+    if (x > max[0] || y > max[1] || z > max[2]) {
+      throw new InvalidArgumentError(`dispatch: the group counts (${x}, ${y}, ${z}) must be at most maxComputeWorkGroupCount (${max[0]}, ${max[1]}, ${max[2]})`, 'groupCountX');
+    }
+    const p = this.pipeline;
+    if (p === null) throw new InvalidStateError('dispatch: no compute pipeline is bound (bindPipeline() first)');
+    if (p.isDestroyed) throw new InvalidStateError('dispatch: the bound compute pipeline was destroyed');
+    const sets = p.requiredSets;
+    const layoutKeys = p.layout.compatKeys;
+    for (let i = 0; i < sets.length; i++) {
+      const n = sets[i]!;
+      const boundLayout = this.boundLayouts[n];
+      const set = this.boundSets[n];
+      if (boundLayout === undefined || boundLayout === null || set === undefined || set === null) {
+        throw new InvalidStateError(`dispatch: the pipeline's shader uses descriptor set ${n}, and no set is bound there (bindDescriptorSet(layout, set, ${n}) first)`);
+      }
+      if (boundLayout !== p.layout && boundLayout.compatKeys[n] !== layoutKeys[n]) {
+        throw new InvalidStateError(`dispatch: the set bound at ${n} was bound with a pipeline layout not compatible with the pipeline's for set ${n}`);
+      }
+      if (set.isDestroyed) throw new InvalidStateError(`dispatch: the descriptor set bound at ${n} was destroyed`);
+      const bindings = p.requiredBindings[i]!;
+      for (let j = 0; j < bindings.length; j++) {
+        const why = set.unreadable(bindings[j]!);
+        if (why !== null) throw new InvalidStateError(`dispatch: the pipeline's shader reads set ${n}, binding ${bindings[j]}: ${why}`);
+      }
+    }
+    const push = p.pushConstantBytes;
+    if (push !== null) {
+      const pl = this.pushLayout;
+      if (pl === null) throw new InvalidStateError(`dispatch: the pipeline's shader reads push constants [${push.offset}, ${push.end}) and none were pushed (pushConstants() first)`);
+      if (pl !== p.layout && pl.pushKey !== p.layout.pushKey) throw new InvalidStateError("dispatch: the push constants were pushed with a layout whose push-constant ranges are not the pipeline layout's");
+      for (let at = push.offset; at < push.end; at += 4) {
+        if (this.pushed[at >>> 2] !== 1) throw new InvalidStateError(`dispatch: the pipeline's shader reads push-constant bytes [${push.offset}, ${push.end}) and byte ${at} was never pushed`);
+      }
+    }
+  }
+
+  /** InvalidStateError when an object the recorded commands use is gone, or a set they bind was written since. */
+  checkStillValid(): void {
+    for (let i = 0; i < this.usedCount; i++) {
+      const u = this.used[i]!;
+      if (u.isDestroyed) throw new InvalidStateError(`submit: a ${u instanceof Image ? 'Image' : u.constructor.name} the recorded commands use was destroyed (record the command buffer again)`);
+      if (u instanceof VulkanBuffer && (u.memory === null || u.memory.isDestroyed)) throw new InvalidStateError('submit: the memory of a buffer the recorded commands use was destroyed');
+      if (u instanceof DescriptorSet) {
+        if (u.updateSerial !== this.usedSerial[i]) throw new InvalidStateError('submit: a descriptor set the recorded commands bind was written after it was bound (record the command buffer again)');
+        const why = u.brokenWrite();
+        if (why !== null) throw new InvalidStateError(`submit: ${why}`);
+      }
+    }
+  }
+
+  uses(child: DeviceChild): boolean {
+    for (let i = 0; i < this.usedCount; i++) {
+      const u = this.used[i]!;
+      if (u === child) return true;
+      if (u instanceof VulkanBuffer && child instanceof DeviceMemory && u.memory === child) return true;
+      if (u instanceof DescriptorSet && ((child instanceof DescriptorPool && u.pool === child) || u.references(child))) return true;
+    }
+    return false;
+  }
+}
+
 export class CommandBuffer extends DeviceChild {
   protected readonly kind = 'VkCommandBuffer';
   readonly #pool: CommandPool;
   readonly #n: NativeVulkanCompute;
   readonly #colour = new Float32Array(4);
 
-  // Recording state, kept so that no command reaches the driver in a state where it would be
-  // undefined behaviour (docs/usage.md, "What the typed Vulkan API checks"). Reused arrays and
-  // counts: recording allocates nothing.
   #lifecycle = Lifecycle.Initial;
   #flags = 0;
-  #pipeline: ComputePipeline | null = null;
-  readonly #boundLayouts: (PipelineLayout | null)[] = [];
-  readonly #boundSets: (DescriptorSet | null)[] = [];
-  #pushLayout: PipelineLayout | null = null;
-  readonly #pushed = new Uint8Array(PUSH_WORDS / 4);
-  // The objects the recorded commands use (each once), and each descriptor set's updateSerial then.
-  readonly #used: (DeviceChild | Image)[] = [];
-  readonly #usedSerial: number[] = [];
-  #usedCount = 0;
+  #state = new RecordingState();
+  // Where an encoded stream's commands are checked before it is recorded (swapped in on success).
+  #scratch = new RecordingState();
   // The last submission: its queue, serial and fence; and whether a one-time recording was submitted.
   #queue: SubmissionQueue | null = null;
   #serial = 0;
@@ -131,14 +260,7 @@ export class CommandBuffer extends DeviceChild {
 
   /** @internal Whether a command recorded since the last begin() uses `child` (directly, through a set, or as a buffer's memory). */
   uses(child: DeviceChild): boolean {
-    if (child === this || child === this.#pool) return true;
-    for (let i = 0; i < this.#usedCount; i++) {
-      const u = this.#used[i]!;
-      if (u === child) return true;
-      if (u instanceof VulkanBuffer && child instanceof DeviceMemory && u.memory === child) return true;
-      if (u instanceof DescriptorSet && ((child instanceof DescriptorPool && u.pool === child) || u.references(child))) return true;
-    }
-    return false;
+    return child === this || child === this.#pool || this.#state.uses(child);
   }
 
   #notPending(what: string): void {
@@ -151,20 +273,6 @@ export class CommandBuffer extends DeviceChild {
         this.#lifecycle === Lifecycle.Initial ? `${what}: the command buffer is not recording (call begin() first)` : `${what}: the command buffer's recording was ended (call begin() to record it again)`,
       );
     }
-  }
-
-  #use(object: DeviceChild | Image): void {
-    const used = this.#used;
-    const count = this.#usedCount;
-    for (let i = 0; i < count; i++) {
-      if (used[i] === object) {
-        if (object instanceof DescriptorSet) this.#usedSerial[i] = object.updateSerial;
-        return;
-      }
-    }
-    used[count] = object;
-    this.#usedSerial[count] = object instanceof DescriptorSet ? object.updateSerial : 0;
-    this.#usedCount = count + 1;
   }
 
   /** vkBeginCommandBuffer (flags: VkCommandBufferUsageFlags; ONE_TIME_SUBMIT = 1). Resets a recorded buffer. */
@@ -180,21 +288,11 @@ export class CommandBuffer extends DeviceChild {
     } catch (error) {
       throw toVulkanError(error);
     }
-    this.#startRecording(flags);
-    return this;
-  }
-
-  #startRecording(flags: number): void {
+    this.#state.clear();
     this.#lifecycle = Lifecycle.Recording;
     this.#flags = flags;
-    this.#pipeline = null;
-    this.#boundLayouts.fill(null);
-    this.#boundSets.fill(null);
-    this.#pushLayout = null;
-    this.#pushed.fill(0);
-    for (let i = 0; i < this.#usedCount; i++) this.#used[i] = this; // drop the references (the array keeps its length)
-    this.#usedCount = 0;
     this.#submittedOnce = false;
+    return this;
   }
 
   end(): this {
@@ -220,8 +318,9 @@ export class CommandBuffer extends DeviceChild {
     } catch (error) {
       throw toVulkanError(error);
     }
-    this.#startRecording(0);
+    this.#state.clear();
     this.#lifecycle = Lifecycle.Initial;
+    this.#submittedOnce = false;
     return this;
   }
 
@@ -231,8 +330,7 @@ export class CommandBuffer extends DeviceChild {
     this.live();
     this.#recording('bindPipeline');
     this.#n.cmdBindComputePipeline(this.handle, p.handle);
-    this.#pipeline = p;
-    this.#use(p);
+    this.#state.bindPipeline(p);
     return this;
   }
 
@@ -243,15 +341,9 @@ export class CommandBuffer extends DeviceChild {
     uint('firstSet', firstSet);
     this.live();
     this.#recording('bindDescriptorSet');
-    // VUID-vkCmdBindDescriptorSets-firstSet-00360, -pDescriptorSets-00358
-    const setLayout = l.setLayouts[firstSet];
-    if (setLayout === undefined) throw new InvalidArgumentError(`bindDescriptorSet: firstSet ${firstSet} is not a set of the layout (it has ${l.setLayouts.length})`, 'firstSet');
-    if (setLayout !== s.layout && setLayout.key !== s.layout.key) throw new InvalidArgumentError(`bindDescriptorSet: the set was allocated with a set layout unlike the layout's set ${firstSet}`, 'set');
+    RecordingState.checkBindSet(l, s, firstSet);
     this.#n.cmdBindComputeDescriptorSet(this.handle, l.handle, firstSet, s.handle);
-    this.#boundLayouts[firstSet] = l;
-    this.#boundSets[firstSet] = s;
-    this.#use(l);
-    this.#use(s);
+    this.#state.bindSet(l, s, firstSet);
     return this;
   }
 
@@ -266,11 +358,7 @@ export class CommandBuffer extends DeviceChild {
     this.live();
     this.#recording('pushConstants');
     this.#n.cmdPushConstants(this.handle, l.handle, stageFlags, offset, data);
-    // Values pushed with a layout of other push-constant ranges are not kept for this one.
-    if (this.#pushLayout !== null && this.#pushLayout !== l && this.#pushLayout.pushKey !== l.pushKey) this.#pushed.fill(0);
-    this.#pushLayout = l;
-    this.#pushed.fill(1, offset / 4, (offset + bytes) / 4);
-    this.#use(l);
+    this.#state.push(l, offset, bytes);
     return this;
   }
 
@@ -281,54 +369,9 @@ export class CommandBuffer extends DeviceChild {
     uint('groupCountZ', groupCountZ);
     this.live();
     this.#recording('dispatch');
-    // VUID-vkCmdDispatch-groupCountX-00386 (Y, Z alike)
-    const max = this.device.limits.maxComputeWorkGroupCount;
-    if (groupCountX > max[0] || groupCountY > max[1] || groupCountZ > max[2]) {
-      throw new InvalidArgumentError(`dispatch: the group counts (${groupCountX}, ${groupCountY}, ${groupCountZ}) must be at most maxComputeWorkGroupCount (${max[0]}, ${max[1]}, ${max[2]})`, 'groupCountX');
-    }
-    this.#checkDispatchState();
+    this.#state.checkDispatch(this.device.limits, groupCountX, groupCountY, groupCountZ);
     this.#n.cmdDispatch(this.handle, groupCountX, groupCountY, groupCountZ);
     return this;
-  }
-
-  /**
-   * InvalidStateError unless a dispatch now reads only what is bound and defined: a live compute
-   * pipeline (VUID-vkCmdDispatch-None-08606), a set bound for each set the shader declares with a
-   * layout compatible with the pipeline's (-08600, -08114: each binding it declares written with
-   * a live resource) and its push constants pushed with a compatible layout (-maintenance4-08602).
-   */
-  #checkDispatchState(): void {
-    const p = this.#pipeline;
-    if (p === null) throw new InvalidStateError('dispatch: no compute pipeline is bound (bindPipeline() first)');
-    if (p.isDestroyed) throw new InvalidStateError('dispatch: the bound compute pipeline was destroyed');
-    const sets = p.requiredSets;
-    const layoutKeys = p.layout.compatKeys;
-    for (let i = 0; i < sets.length; i++) {
-      const n = sets[i]!;
-      const boundLayout = this.#boundLayouts[n];
-      const set = this.#boundSets[n];
-      if (boundLayout === undefined || boundLayout === null || set === undefined || set === null) {
-        throw new InvalidStateError(`dispatch: the pipeline's shader uses descriptor set ${n}, and no set is bound there (bindDescriptorSet(layout, set, ${n}) first)`);
-      }
-      if (boundLayout !== p.layout && boundLayout.compatKeys[n] !== layoutKeys[n]) {
-        throw new InvalidStateError(`dispatch: the set bound at ${n} was bound with a pipeline layout not compatible with the pipeline's for set ${n}`);
-      }
-      if (set.isDestroyed) throw new InvalidStateError(`dispatch: the descriptor set bound at ${n} was destroyed`);
-      const bindings = p.requiredBindings[i]!;
-      for (let j = 0; j < bindings.length; j++) {
-        const why = set.unreadable(bindings[j]!);
-        if (why !== null) throw new InvalidStateError(`dispatch: the pipeline's shader reads set ${n}, binding ${bindings[j]}: ${why}`);
-      }
-    }
-    const push = p.pushConstantBytes;
-    if (push !== null) {
-      const pl = this.#pushLayout;
-      if (pl === null) throw new InvalidStateError(`dispatch: the pipeline's shader reads push constants [${push.offset}, ${push.end}) and none were pushed (pushConstants() first)`);
-      if (pl !== p.layout && pl.pushKey !== p.layout.pushKey) throw new InvalidStateError("dispatch: the push constants were pushed with a layout whose push-constant ranges are not the pipeline layout's");
-      for (let at = push.offset; at < push.end; at += 4) {
-        if (this.#pushed[at >>> 2] !== 1) throw new InvalidStateError(`dispatch: the pipeline's shader reads push-constant bytes [${push.offset}, ${push.end}) and byte ${at} was never pushed`);
-      }
-    }
   }
 
   /** vkCmdPipelineBarrier with one global VkMemoryBarrier. */
@@ -351,8 +394,8 @@ export class CommandBuffer extends DeviceChild {
     this.#recording('copyBuffer');
     checkCopy(s, d, bytes, srcOffset, dstOffset);
     this.#n.cmdCopyBuffer(this.handle, s.handle, d.handle, srcOffset, dstOffset, bytes);
-    this.#use(s);
-    this.#use(d);
+    this.#state.use(s);
+    this.#state.use(d);
     return this;
   }
 
@@ -365,7 +408,7 @@ export class CommandBuffer extends DeviceChild {
     const b = BARRIER_WORDS;
     writeImageBarrier(barrier, image.arrayLayers, b, 0);
     this.#n.cmdImageBarrier(this.handle, handle, b[0]!, b[1]!, b[2]!, b[3]!, b[4]!, b[5]!, b[6]!, b[7]!);
-    this.#use(image);
+    this.#state.use(image);
     return this;
   }
 
@@ -380,10 +423,7 @@ export class CommandBuffer extends DeviceChild {
     if (typeof r !== 'number' || typeof g !== 'number' || typeof b !== 'number' || typeof a !== 'number') throw new TypeError('clearColorImage: the colour is 4 numbers');
     uint('baseArrayLayer', baseArrayLayer);
     uint('layerCount', layerCount);
-    // VUID-vkCmdClearColorImage-baseArrayLayer-01735, VkImageSubresourceRange-layerCount-01720
-    if (layerCount === 0 || baseArrayLayer + layerCount > image.arrayLayers) {
-      throw new InvalidArgumentError(`clearColorImage: the layers [${baseArrayLayer}, ${baseArrayLayer + layerCount}) must be inside the image's ${image.arrayLayers}, layerCount above 0`, 'layerCount');
-    }
+    checkLayers(image, baseArrayLayer, layerCount);
     // Through a kept Float32Array: four fractional numbers passed to a native function would each
     // be boxed (a heap object per channel per call).
     const colour = this.#colour;
@@ -392,7 +432,7 @@ export class CommandBuffer extends DeviceChild {
     colour[2] = b;
     colour[3] = a;
     this.#n.cmdClearColorImage(this.handle, handle, IMAGE_LAYOUTS[layout], colour, baseArrayLayer, layerCount);
-    this.#use(image);
+    this.#state.use(image);
     return this;
   }
 
@@ -402,6 +442,78 @@ export class CommandBuffer extends DeviceChild {
     this.live();
     this.#recording(what);
     return image.liveHandle;
+  }
+
+  /**
+   * @internal Before an encoded stream is recorded into this buffer (CommandEncoder.end()): the
+   * buffer may begin (not recording, not pending), and the stream's commands, walked here with the
+   * state checks of the methods above, leave nothing undefined. A stream that is not well formed is
+   * walked up to its first malformed command (the native side refuses it whole). Nothing of the
+   * buffer's own state changes until encodedRecorded().
+   */
+  checkEncoded(u: Uint32Array, words: number, objects: readonly unknown[], flags: number): void {
+    this.live();
+    if (this.#lifecycle === Lifecycle.Recording) throw new InvalidStateError('CommandEncoder.end: the command buffer is recording through its own begin() (end() it first)');
+    this.#notPending('CommandEncoder.end');
+    if ((flags & ~KNOWN_BEGIN_FLAGS) !== 0) throw new InvalidArgumentError(`CommandEncoder.begin(flags): flags must be VkCommandBufferUsageFlags (bits of 0x7), got 0x${flags.toString(16)}`, 'flags');
+    const st = this.#scratch;
+    st.clear();
+    const limits = this.device.limits;
+    for (let w = 0, index = 0; w < words; index++) {
+      const header = u[w]!;
+      const op = header & 0xffff;
+      const length = header >>> 16;
+      if (length === 0 || w + length > words) return;
+      try {
+        if (op === 1 && length === 2) {
+          const p = objects[u[w + 1]!];
+          if (!(p instanceof ComputePipeline)) return;
+          st.bindPipeline(p);
+        } else if (op === 2 && length === 4) {
+          const l = objects[u[w + 1]!];
+          const s = objects[u[w + 2]!];
+          if (!(l instanceof PipelineLayout) || !(s instanceof DescriptorSet)) return;
+          RecordingState.checkBindSet(l, s, u[w + 3]!);
+          st.bindSet(l, s, u[w + 3]!);
+        } else if (op === 3 && length >= 5) {
+          const l = objects[u[w + 1]!];
+          if (!(l instanceof PipelineLayout)) return;
+          const offset = u[w + 3]!;
+          const bytes = u[w + 4]!;
+          if (bytes !== (length - 5) * 4) return;
+          l.checkPushConstants(u[w + 2]!, offset, bytes);
+          st.push(l, offset, bytes);
+        } else if (op === 4 && length === 4) {
+          st.checkDispatch(limits, u[w + 1]!, u[w + 2]!, u[w + 3]!);
+        } else if (op === 6 && length === 9) {
+          const s = objects[u[w + 1]!];
+          const d = objects[u[w + 2]!];
+          if (!(s instanceof VulkanBuffer) || !(d instanceof VulkanBuffer)) return;
+          checkCopy(s, d, readU64(u, w + 7), readU64(u, w + 3), readU64(u, w + 5));
+          st.use(s);
+          st.use(d);
+        } else if ((op === 7 || op === 8) && length >= 2) {
+          const image = objects[u[w + 1]!];
+          if (!(image instanceof Image)) return;
+          if (op === 8 && length === 9) checkLayers(image, u[w + 7]!, u[w + 8]!);
+          st.use(image);
+        } else if (op !== 5) return;
+      } catch (error) {
+        if (error instanceof Error) error.message = `command ${index} of the stream: ${error.message}`;
+        throw error;
+      }
+      w += length;
+    }
+  }
+
+  /** @internal The stream checkEncoded() walked was recorded (begin … end): its state is the buffer's now. */
+  encodedRecorded(flags: number): void {
+    const state = this.#state;
+    this.#state = this.#scratch;
+    this.#scratch = state;
+    this.#lifecycle = Lifecycle.Executable;
+    this.#flags = flags;
+    this.#submittedOnce = false;
   }
 
   /**
@@ -416,17 +528,7 @@ export class CommandBuffer extends DeviceChild {
     if ((this.#flags & SIMULTANEOUS_USE) === 0 && this.pending) throw new InvalidStateError('submit: the command buffer was submitted and has not completed (await its fence first, or record it with SIMULTANEOUS_USE 0x4)');
     if ((this.#flags & ONE_TIME_SUBMIT) !== 0 && this.#submittedOnce) throw new InvalidStateError('submit: the command buffer was recorded with ONE_TIME_SUBMIT and was submitted already (record it again)');
     if (this.#pool.queueFamilyIndex !== queueFamily) throw new InvalidArgumentError(`submit: the command buffer's pool is for queue family ${this.#pool.queueFamilyIndex}, the queue is of family ${queueFamily}`, 'commandBuffer');
-    for (let i = 0; i < this.#usedCount; i++) {
-      const u = this.#used[i]!;
-      if (u.isDestroyed) throw new InvalidStateError(`submit: a ${u instanceof Image ? 'Image' : u.constructor.name} the recorded commands use was destroyed (record the command buffer again)`);
-      if (u instanceof VulkanBuffer && (u.memory === null || u.memory.isDestroyed)) throw new InvalidStateError('submit: the memory of a buffer the recorded commands use was destroyed');
-      if (u instanceof DescriptorSet) {
-        if (u.updateSerial !== this.#usedSerial[i]) throw new InvalidStateError('submit: a descriptor set the recorded commands bind was written after it was bound (record the command buffer again)');
-        // What the set was written with must still be there (dispatch checked it when recorded).
-        const why = u.brokenWrite();
-        if (why !== null) throw new InvalidStateError(`submit: ${why}`);
-      }
-    }
+    this.#state.checkStillValid();
   }
 
   /** @internal The buffer was submitted as `serial` on `queue` with `fence`. */
@@ -440,6 +542,20 @@ export class CommandBuffer extends DeviceChild {
   protected release(): void {
     this.#n.freeCommandBuffer(this.device.liveHandle, this.#pool.handle, this.handle);
     this.#pool.buffers.delete(this);
+  }
+}
+
+const TWO_32 = 0x1_0000_0000;
+/** A VkDeviceSize as two words (low first): a number when it is a safe integer, else a bigint. */
+function readU64(u: Uint32Array, at: number): number | bigint {
+  const high = u[at + 1]!;
+  return high < 0x20_0000 ? high * TWO_32 + u[at]! : (BigInt(high) << 32n) | BigInt(u[at]!);
+}
+
+/** VUID-vkCmdClearColorImage-baseArrayLayer-01735, VkImageSubresourceRange-layerCount-01720 */
+function checkLayers(image: Image, baseArrayLayer: number, layerCount: number): void {
+  if (layerCount === 0 || baseArrayLayer + layerCount > image.arrayLayers) {
+    throw new InvalidArgumentError(`clearColorImage: the layers [${baseArrayLayer}, ${baseArrayLayer + layerCount}) must be inside the image's ${image.arrayLayers}, layerCount above 0`, 'layerCount');
   }
 }
 

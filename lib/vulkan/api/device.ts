@@ -65,11 +65,14 @@ export class Device implements DeviceOwner {
   private constructor(native: NativeVulkanDevice, queueCounts: ReadonlyMap<number, number>, onDestroy: (d: Device) => void, physicalDevice: bigint) {
     const compute = vulkanCompute();
     const l = compute.physicalDeviceProperties(physicalDevice).limits;
+    // A driver reporting less than the specification's required limits ("Required Limits": 128,
+    // 65535, 4; an alignment of at most 256) is taken at those limits.
+    const wg = l.maxComputeWorkGroupCount;
     this.limits = Object.freeze({
-      maxPushConstantsSize: l.maxPushConstantsSize,
-      maxComputeWorkGroupCount: l.maxComputeWorkGroupCount,
-      maxBoundDescriptorSets: l.maxBoundDescriptorSets,
-      minStorageBufferOffsetAlignment: l.minStorageBufferOffsetAlignment,
+      maxPushConstantsSize: Math.max(l.maxPushConstantsSize, 128),
+      maxComputeWorkGroupCount: [Math.max(wg[0], 65535), Math.max(wg[1], 65535), Math.max(wg[2], 65535)] as const,
+      maxBoundDescriptorSets: Math.max(l.maxBoundDescriptorSets, 4),
+      minStorageBufferOffsetAlignment: l.minStorageBufferOffsetAlignment >= 1 && l.minStorageBufferOffsetAlignment <= 256 ? l.minStorageBufferOffsetAlignment : 256,
       memoryTypeCount: compute.physicalDeviceMemoryProperties(physicalDevice).memoryTypes.length,
     });
     this.#native = native;
