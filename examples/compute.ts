@@ -69,9 +69,8 @@ export async function runSaxpy(instance: Instance, options: SaxpyOptions = {}): 
     const storage = (size: number, usage: number, flags: number) => {
       const buffer = device.createBuffer({ size, usage });
       const { size: need, memoryTypeBits } = buffer.memoryRequirements;
-      let type = physicalDevice.findMemoryType(memoryTypeBits, flags);
-      if (type < 0 && flags === MemoryPropertyFlags.DEVICE_LOCAL) type = physicalDevice.findMemoryType(memoryTypeBits, 0);
-      if (type < 0) throw new Error(`no memory type with flags ${flags}`);
+      // Device-local where there is such a type, any type otherwise; requireMemoryType() throws naming the bits and flags.
+      const type = flags === MemoryPropertyFlags.DEVICE_LOCAL && physicalDevice.findMemoryType(memoryTypeBits, flags) < 0 ? physicalDevice.requireMemoryType(memoryTypeBits, 0) : physicalDevice.requireMemoryType(memoryTypeBits, flags);
       const memory = device.allocateMemory(need, type);
       buffer.bindMemory(memory);
       return { buffer, memory };

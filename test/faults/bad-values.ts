@@ -9,6 +9,7 @@ import { OpenXrError } from '../../lib/openxr/errors.js';
 import { VulkanError } from '../../lib/vulkan/errors.js';
 import { XrResult } from '../../lib/generated/openxr.js';
 import { VkResult } from '../../lib/generated/vulkan.js';
+import { InvalidStateError } from '../../lib/core/errors.js';
 
 /** What the proxies and getters below throw: the application's own error, which may pass through. */
 export class ApplicationError extends Error {}
@@ -144,7 +145,7 @@ export function refusedCleanly(f: () => unknown, codes = false): unknown {
   try {
     return f();
   } catch (e) {
-    const ok = e instanceof TypeError || e instanceof RangeError || e instanceof OpenXrError || e instanceof VulkanError || e instanceof ApplicationError;
+    const ok = e instanceof TypeError || e instanceof RangeError || e instanceof InvalidStateError || e instanceof OpenXrError || e instanceof VulkanError || e instanceof ApplicationError;
     expect(ok, `threw ${(e as Error)?.constructor?.name}: ${(e as Error)?.message}`).toBe(true);
     if (codes && !(e instanceof ApplicationError)) {
       const code = (e as { code?: unknown }).code;

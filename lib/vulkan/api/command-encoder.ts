@@ -444,11 +444,17 @@ export class CommandEncoder {
     for (let i = 0; i < objects.length; i++) {
       if (objects[i]!.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, `CommandEncoder.end: table slot ${i} (${KIND_NAMES[this.#kinds[i]!]}) was destroyed`);
     }
+    // The commands' state (a pipeline bound before a dispatch, sets and push constants that cover
+    // its shader, buffers backed and in range) is checked in JavaScript as CommandBuffer checks it.
+    cb.checkEncoded(this.#u32, this.#at, objects, this.#flags);
+    let count: number;
     try {
-      return this.#native.record(cb.handle, this.#flags, this.#buffer, this.#at * 4, this.#handles, this.#kinds);
+      count = this.#native.record(cb.handle, this.#flags, this.#buffer, this.#at * 4, this.#handles, this.#kinds);
     } catch (error) {
       throw toCommandStreamError(error);
     }
+    cb.encodedRecorded(this.#flags);
+    return count;
   }
 
   #needRecording(what: string): void {

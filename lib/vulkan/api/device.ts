@@ -18,10 +18,13 @@ import {
   type DescriptorPoolSize,
   type DescriptorSetLayoutBinding,
   type DeviceChild,
+  type DeviceLimits,
   type DeviceOwner,
   type PushConstantRange,
 } from './device-objects.js';
 import { VulkanError, withVulkanErrors } from '../errors.js';
+import { describeValue, InvalidArgumentError, InvalidStateError } from '../../core/errors.js';
+import { CommandBuffer } from './commands.js';
 import { Image } from './image.js';
 import { vulkanCompute } from '../native/addon.js';
 import type { CommandPoolCreateFlags } from '../../generated/vulkan.js';
@@ -58,7 +61,22 @@ export class Device implements DeviceOwner {
   // What renders with this device from outside it (an OpenXR session): the device must outlive them.
   readonly #users = new Set<{ readonly description: string }>();
 
-  private constructor(native: NativeVulkanDevice, queueCounts: ReadonlyMap<number, number>, onDestroy: (d: Device) => void) {
+  /** @internal The limits and memory types arguments are checked against. */
+  readonly limits: DeviceLimits;
+
+  private constructor(native: NativeVulkanDevice, queueCounts: ReadonlyMap<number, number>, onDestroy: (d: Device) => void, physicalDevice: bigint) {
+    const compute = vulkanCompute();
+    const l = compute.physicalDeviceProperties(physicalDevice).limits;
+    // A driver reporting less than the specification's required limits ("Required Limits": 128,
+    // 65535, 4; an alignment of at most 256) is taken at those limits.
+    const wg = l.maxComputeWorkGroupCount;
+    this.limits = Object.freeze({
+      maxPushConstantsSize: Math.max(l.maxPushConstantsSize, 128),
+      maxComputeWorkGroupCount: [Math.max(wg[0], 65535), Math.max(wg[1], 65535), Math.max(wg[2], 65535)] as const,
+      maxBoundDescriptorSets: Math.max(l.maxBoundDescriptorSets, 4),
+      minStorageBufferOffsetAlignment: l.minStorageBufferOffsetAlignment >= 1 && l.minStorageBufferOffsetAlignment <= 256 ? l.minStorageBufferOffsetAlignment : 256,
+      memoryTypeCount: compute.physicalDeviceMemoryProperties(physicalDevice).memoryTypes.length,
+    });
     this.#native = native;
     this.#queueCounts = queueCounts;
     this.#onDestroy = onDestroy;
@@ -75,8 +93,11 @@ export class Device implements DeviceOwner {
     if (typeof options !== 'object' || options === null || !Array.isArray(options.queueCreateInfos)) {
       throw new TypeError('createDevice(options): options.queueCreateInfos must be an array');
     }
+    // VUID-VkDeviceCreateInfo-queueCreateInfoCount-arraylength
+    if (options.queueCreateInfos.length === 0) throw new InvalidArgumentError('createDevice(options): options.queueCreateInfos must name at least one queue family', 'options.queueCreateInfos');
     const counts = new Map<number, number>();
-    for (const q of options.queueCreateInfos) {
+    for (const [qi, q] of options.queueCreateInfos.entries()) {
+      if (typeof q !== 'object' || q === null) throw new InvalidArgumentError(`createDevice: options.queueCreateInfos[${qi}] must be an object, got ${describeValue(q)}`, `options.queueCreateInfos[${qi}]`);
       const family = physicalDevice.queueFamilies[q.queueFamilyIndex];
       if (!Number.isInteger(q.queueFamilyIndex) || family === undefined) {
         throw new TypeError(`createDevice: queueFamilyIndex ${String(q.queueFamilyIndex)} is not a queue family of this physical device`);
@@ -84,12 +105,18 @@ export class Device implements DeviceOwner {
       if (!Array.isArray(q.queuePriorities) || q.queuePriorities.length === 0 || q.queuePriorities.length > family.queueCount) {
         throw new TypeError(`createDevice: queuePriorities must hold 1..${family.queueCount} numbers for family ${q.queueFamilyIndex}`);
       }
+      // VUID-VkDeviceQueueCreateInfo-pQueuePriorities-00383: each priority in [0, 1].
+      (q.queuePriorities as readonly unknown[]).forEach((p, i) => {
+        if (typeof p !== 'number' || !(p >= 0 && p <= 1)) {
+          throw new InvalidArgumentError(`createDevice: options.queueCreateInfos[${qi}].queuePriorities[${i}] must be a number in [0, 1], got ${describeValue(p)}`, `options.queueCreateInfos[${qi}].queuePriorities[${i}]`);
+        }
+      });
       if (counts.has(q.queueFamilyIndex)) throw new TypeError(`createDevice: queue family ${q.queueFamilyIndex} is listed twice`);
       counts.set(q.queueFamilyIndex, q.queuePriorities.length);
     }
     const addon = loadVulkanAddon();
     const native = withVulkanErrors(() => new addon.VulkanDevice(instance, physicalDevice.handle, options));
-    return new Device(native, counts, onDestroy);
+    return new Device(native, counts, onDestroy, physicalDevice.handle);
   }
 
   /** @internal Takes ownership of a VkDevice native code created (e.g. an OpenXR runtime's xrCreateVulkanDeviceKHR) with `options`. */
@@ -103,7 +130,7 @@ export class Device implements DeviceOwner {
     const counts = new Map(options.queueCreateInfos.map((q) => [q.queueFamilyIndex, q.queuePriorities.length] as const));
     const addon = loadVulkanAddon();
     const native = withVulkanErrors(() => new addon.VulkanDevice(instance, physicalDevice.handle, handle));
-    return new Device(native, counts, onDestroy);
+    return new Device(native, counts, onDestroy, physicalDevice.handle);
   }
 
   /** @internal The native VulkanDevice (an OpenXR session's graphics binding keeps it). */
@@ -169,6 +196,15 @@ export class Device implements DeviceOwner {
   /** @internal */
   release(child: DeviceChild): void {
     this.#children.delete(child);
+  }
+
+  /** @internal InvalidStateError when a submitted command buffer that has not completed uses `child`. */
+  checkNotInUse(child: DeviceChild, action: string): void {
+    for (const c of this.#children) {
+      if (c instanceof CommandBuffer && c.pending && c.uses(child)) {
+        throw new InvalidStateError(`${action}: a submitted command buffer that has not completed uses this ${child.constructor.name} (await its fence, or queue.waitIdle(), first)`);
+      }
+    }
   }
 
   /** The queue (family, index) the device was created with, as a Queue (one object per queue). */
@@ -248,6 +284,7 @@ export class Device implements DeviceOwner {
   /** vkDeviceWaitIdle (blocks the calling thread). */
   waitIdle(): void {
     withVulkanErrors(() => vulkanCompute().deviceWaitIdle(this.liveHandle));
+    for (const queue of this.#queues.values()) queue.markIdle();
   }
 
   /** Waits for the device to go idle, destroys what it owns (newest first), then the device. Does nothing once destroyed. */

@@ -10,6 +10,7 @@ import {
 } from '../native/addon.js';
 import { Device, type DeviceCreateOptions } from './device.js';
 import { VulkanError, withVulkanErrors } from '../errors.js';
+import { describeValue, InvalidArgumentError } from '../../core/errors.js';
 import { toNativeVulkanPlan } from '../native/plan.js';
 import { vulkanCompute, type NativeMemoryProperties, type NativePhysicalDeviceLimits } from '../native/addon.js';
 import { namePhysicalDeviceFeatures, type PhysicalDeviceFeatures } from './physical-device-features.js';
@@ -30,6 +31,20 @@ export interface DebugMessage extends NativeVulkanMessage {
   readonly severity: DebugUtilsMessageSeverityFlagsEXT;
   /** VkDebugUtilsMessageTypeFlagsEXT: DebugUtilsMessageTypeFlagsEXT.VALIDATION | GENERAL | PERFORMANCE ... */
   readonly types: DebugUtilsMessageTypeFlagsEXT;
+}
+
+/** Which messages a listener of startDebugMessenger() hears. */
+export interface DebugMessengerOptions {
+  /** VkDebugUtilsMessageSeverityFlagsEXT: VERBOSE 0x1, INFO 0x10, WARNING 0x100, ERROR 0x1000 (default all). */
+  readonly severities?: number;
+  /** VkDebugUtilsMessageTypeFlagsEXT: GENERAL 0x1, VALIDATION 0x2, PERFORMANCE 0x4 (default all). */
+  readonly types?: number;
+}
+
+/** A listener's messenger (startDebugMessenger(listener)): stop() destroys it; it goes with its instance at the latest. */
+export interface DebugMessenger {
+  stop(): void;
+  readonly isStopped: boolean;
 }
 
 /** VkPhysicalDeviceProperties' identifying fields. */
@@ -115,6 +130,22 @@ export class PhysicalDevice {
     if (!Number.isInteger(memoryTypeBits) || !Number.isInteger(requiredFlags)) throw new TypeError('findMemoryType(memoryTypeBits, requiredFlags): integers expected');
     return this.memoryProperties.memoryTypes.findIndex((t, i) => ((memoryTypeBits >>> i) & 1) === 1 && (t.propertyFlags & requiredFlags) === requiredFlags);
   }
+
+  /**
+   * findMemoryType() that cannot flow on unchecked: the index, or InvalidArgumentError naming the
+   * requirement bits, the flags and the memory types there are.
+   */
+  requireMemoryType(memoryTypeBits: number, requiredFlags: number): number {
+    const index = this.findMemoryType(memoryTypeBits, requiredFlags);
+    if (index < 0) {
+      const types = this.memoryProperties.memoryTypes.map((t, i) => `${i}: 0x${t.propertyFlags.toString(16)}`).join(', ');
+      throw new InvalidArgumentError(
+        `requireMemoryType: no memory type in memoryTypeBits 0x${(memoryTypeBits >>> 0).toString(16)} has every flag of 0x${(requiredFlags >>> 0).toString(16)} (the types and their VkMemoryPropertyFlags: ${types || 'none'})`,
+        'requiredFlags',
+      );
+    }
+    return index;
+  }
 }
 
 export type PhysicalDeviceLimits = NativePhysicalDeviceLimits;
@@ -167,9 +198,46 @@ export class Instance {
     return withVulkanErrors(() => this.#native.getInstanceProcAddr(name));
   }
 
-  /** A VK_EXT_debug_utils messenger through the chain (needs VK_EXT_debug_utils enabled). */
-  startDebugMessenger(): void {
-    withVulkanErrors(() => this.#native.startDebugMessenger());
+  /**
+   * A VK_EXT_debug_utils messenger through the chain (needs VK_EXT_debug_utils enabled). With no
+   * listener, its messages are kept for takeDebugMessages(). With a listener, each message is
+   * delivered to it as it happens: raised on this thread, the listener runs inside the Vulkan call
+   * that raised it (so it is heard even if that call then crashes the process); raised on another
+   * thread (a driver's or a fence wait's), it comes through the event loop. Inside the listener,
+   * make no Vulkan call (a layer may hold its locks while it reports): queue such work instead
+   * (queueMicrotask, setImmediate). A listener that throws is reported as an uncaught exception.
+   * `options.severities` / `options.types`: VkDebugUtilsMessageSeverityFlagsEXT (default all:
+   * VERBOSE 0x1 | INFO 0x10 | WARNING 0x100 | ERROR 0x1000) and VkDebugUtilsMessageTypeFlagsEXT
+   * (default GENERAL 0x1 | VALIDATION 0x2 | PERFORMANCE 0x4). stop() (or instance.destroy()) ends it.
+   */
+  startDebugMessenger(): void;
+  startDebugMessenger(listener: (message: DebugMessage) => void, options?: DebugMessengerOptions): DebugMessenger;
+  startDebugMessenger(listener?: (message: DebugMessage) => void, options: DebugMessengerOptions = {}): DebugMessenger | void {
+    if (listener === undefined) {
+      withVulkanErrors(() => this.#native.startDebugMessenger());
+      return;
+    }
+    if (typeof listener !== 'function') throw new InvalidArgumentError(`startDebugMessenger(listener): listener must be a function, got ${describeValue(listener)}`, 'listener');
+    if (typeof options !== 'object' || options === null) throw new InvalidArgumentError(`startDebugMessenger(listener, options): options must be an object, got ${describeValue(options)}`, 'options');
+    const severities = options.severities ?? 0x1111;
+    const types = options.types ?? 0x7;
+    for (const [name, value, known] of [['options.severities', severities, 0x1111], ['options.types', types, 0x7]] as const) {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0 || (value & ~known) !== 0) {
+        throw new InvalidArgumentError(`startDebugMessenger: ${name} must be a non-zero mask of 0x${known.toString(16)}, got ${describeValue(value)}`, name);
+      }
+    }
+    const id = withVulkanErrors(() => this.#native.addDebugListener(listener, severities, types));
+    let stopped = false;
+    return {
+      stop: () => {
+        if (stopped || this.#native.isDestroyed) return;
+        withVulkanErrors(() => this.#native.removeDebugListener(id));
+        stopped = true;
+      },
+      get isStopped() {
+        return stopped;
+      },
+    };
   }
 
   /** The messages heard so far (by the create-info messenger and the one startDebugMessenger made); clears them. */

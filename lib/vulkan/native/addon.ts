@@ -84,6 +84,9 @@ export interface NativeVulkanInstance {
   destroy(): void;
   startDebugMessenger(): void;
   takeDebugMessages(): NativeVulkanMessage[];
+  /** A messenger calling `listener` with each message (at once on this thread); returns its id. */
+  addDebugListener(listener: (message: NativeVulkanMessage) => void, severities: number, types: number): number;
+  removeDebugListener(id: number): void;
   readonly isDestroyed: boolean;
   readonly handle: bigint;
   readonly layerNames: string[];

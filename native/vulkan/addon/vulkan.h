@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "vulkan/loader/loader_instance.h"
@@ -76,12 +77,32 @@ class VulkanInstance : public Napi::ObjectWrap<VulkanInstance> {
   // A VK_EXT_debug_utils messenger through the chain that keeps every message for takeMessages().
   Napi::Value StartDebugMessenger(const Napi::CallbackInfo& info);
   Napi::Value TakeDebugMessages(const Napi::CallbackInfo& info);
+  // A VK_EXT_debug_utils messenger that calls a JavaScript listener with each message: at once
+  // when the message is raised on the listener's thread (inside the Vulkan call, so it is heard
+  // before anything that call leads to), through a thread-safe function from other threads.
+  Napi::Value AddDebugListener(const Napi::CallbackInfo& info);
+  Napi::Value RemoveDebugListener(const Napi::CallbackInfo& info);
   vulkan::LoaderInstance& Live(Napi::Env env) const;
   void StopDebugMessenger();
+  void DestroyListeners();
 
+ public:
+  struct JsListener {
+    napi_env env = nullptr;
+    std::thread::id thread;
+    Napi::FunctionReference callback;
+    Napi::ThreadSafeFunction tsfn;
+    VkDebugUtilsMessengerEXT handle = VK_NULL_HANDLE;
+    uint32_t id = 0;
+    int delivering = 0;  // > 0 while the listener runs on its thread: a message it raises is queued
+  };
+
+ private:
   std::shared_ptr<vulkan::LoaderInstance> instance_;
   std::unique_ptr<CollectedVulkanMessages> collected_;
   VkDebugUtilsMessengerEXT messenger_ = nullptr;
+  std::vector<std::unique_ptr<JsListener>> listeners_;
+  uint32_t nextListenerId_ = 1;
 };
 
 class VulkanDevice : public Napi::ObjectWrap<VulkanDevice> {

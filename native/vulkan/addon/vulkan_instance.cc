@@ -26,6 +26,46 @@ VKAPI_ATTR VkBool32 VKAPI_CALL CollectVulkanMessage(VkDebugUtilsMessageSeverityF
   return VK_FALSE;
 }
 
+Napi::Object MessageToJs(Napi::Env env, const CollectedVulkanMessages::Message& m) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("severity", Napi::Number::New(env, m.severity));
+  o.Set("types", Napi::Number::New(env, m.types));
+  o.Set("messageIdName", m.messageIdName);
+  o.Set("message", m.message);
+  return o;
+}
+
+// A listener's messenger callback. On the listener's own thread (and not from inside the listener)
+// the JavaScript function is called here, inside the Vulkan call that raised the message; from any
+// other thread the message is copied and queued for that thread's event loop.
+VKAPI_ATTR VkBool32 VKAPI_CALL DeliverVulkanMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
+                                                    const VkDebugUtilsMessengerCallbackDataEXT* data, void* userData) {
+  auto* listener = static_cast<VulkanInstance::JsListener*>(userData);
+  CollectedVulkanMessages::Message m{static_cast<uint32_t>(severity), types, data->pMessageIdName != nullptr ? data->pMessageIdName : "",
+                                     data->pMessage != nullptr ? data->pMessage : ""};
+  if (std::this_thread::get_id() == listener->thread && listener->delivering == 0) {
+    Napi::Env env(listener->env);
+    Napi::HandleScope scope(env);
+    ++listener->delivering;
+    try {
+      listener->callback.Call({MessageToJs(env, m)});
+    } catch (const Napi::Error& e) {
+      // Not through the driver's and the layers' frames: the listener's exception is reported as
+      // uncaught, as one thrown from an event listener would be.
+      napi_fatal_exception(env, e.Value());
+    }
+    --listener->delivering;
+    return VK_FALSE;
+  }
+  auto copy = std::make_unique<CollectedVulkanMessages::Message>(std::move(m));
+  const napi_status status = listener->tsfn.NonBlockingCall(copy.get(), [](Napi::Env env, Napi::Function fn, CollectedVulkanMessages::Message* message) {
+    std::unique_ptr<CollectedVulkanMessages::Message> owned(message);
+    if (env != nullptr && fn != nullptr) fn.Call({MessageToJs(env, *owned)});
+  });
+  if (status == napi_ok) copy.release();
+  return VK_FALSE;
+}
+
 Napi::Array MessagesToJs(Napi::Env env, CollectedVulkanMessages& collected) {
   std::vector<CollectedVulkanMessages::Message> messages;
   {
@@ -61,6 +101,8 @@ Napi::Function VulkanInstance::Define(Napi::Env env) {
                          InstanceMethod<&VulkanInstance::Destroy>("destroy"),
                          InstanceMethod<&VulkanInstance::StartDebugMessenger>("startDebugMessenger"),
                          InstanceMethod<&VulkanInstance::TakeDebugMessages>("takeDebugMessages"),
+                         InstanceMethod<&VulkanInstance::AddDebugListener>("addDebugListener"),
+                         InstanceMethod<&VulkanInstance::RemoveDebugListener>("removeDebugListener"),
                          InstanceAccessor<&VulkanInstance::IsDestroyed>("isDestroyed"),
                          InstanceAccessor<&VulkanInstance::Handle>("handle"),
                          InstanceAccessor<&VulkanInstance::LayerNames>("layerNames"),
@@ -109,6 +151,7 @@ VulkanInstance::VulkanInstance(const Napi::CallbackInfo& info) : Napi::ObjectWra
 
 VulkanInstance::~VulkanInstance() {
   StopDebugMessenger();
+  DestroyListeners();
   // Collected without destroy(): the last owner destroys it (~LoaderInstance). An XR session
   // created on one of its devices holds it until xrDestroySession is done with the device.
   instance_.reset();
@@ -232,6 +275,66 @@ Napi::Value VulkanInstance::StartDebugMessenger(const Napi::CallbackInfo& info) 
   return env.Undefined();
 }
 
+void VulkanInstance::DestroyListeners() {
+  for (auto& l : listeners_) {
+    if (instance_ && !instance_->destroyed()) {
+      auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(vkGetInstanceProcAddr(instance_->handle(), "vkDestroyDebugUtilsMessengerEXT"));
+      if (destroy != nullptr) destroy(instance_->handle(), l->handle, nullptr);
+    }
+    l->tsfn.Release();
+  }
+  listeners_.clear();
+}
+
+Napi::Value VulkanInstance::AddDebugListener(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 3 || !info[0].IsFunction() || !info[1].IsNumber() || !info[2].IsNumber()) {
+    throw ArgumentError(env, "addDebugListener(listener: function, severities: number, types: number)");
+  }
+  vulkan::LoaderInstance& li = Live(env);
+  auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(vkGetInstanceProcAddr(li.handle(), "vkCreateDebugUtilsMessengerEXT"));
+  if (create == nullptr) throw VkErrorToJs(env, VK_ERROR_EXTENSION_NOT_PRESENT, "vkCreateDebugUtilsMessengerEXT is not available (enable VK_EXT_debug_utils)");
+  auto l = std::make_unique<JsListener>();
+  l->env = env;
+  l->thread = std::this_thread::get_id();
+  l->callback = Napi::Persistent(info[0].As<Napi::Function>());
+  l->tsfn = Napi::ThreadSafeFunction::New(env, info[0].As<Napi::Function>(), "khronos-loader Vulkan debug listener", 0, 1);
+  l->tsfn.Unref(env);  // a listener does not keep the process alive
+  VkDebugUtilsMessengerCreateInfoEXT ci{};
+  ci.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
+  ci.messageSeverity = info[1].As<Napi::Number>().Uint32Value() & kAllSeverities;
+  ci.messageType = info[2].As<Napi::Number>().Uint32Value() & kAllTypes;
+  ci.pfnUserCallback = DeliverVulkanMessage;
+  ci.pUserData = l.get();
+  const VkResult res = create(li.handle(), &ci, nullptr, &l->handle);
+  if (res != VK_SUCCESS) {
+    l->tsfn.Release();
+    throw VkErrorToJs(env, res, "vkCreateDebugUtilsMessengerEXT failed");
+  }
+  l->id = nextListenerId_++;
+  const uint32_t id = l->id;
+  listeners_.push_back(std::move(l));
+  return Napi::Number::New(env, id);
+}
+
+Napi::Value VulkanInstance::RemoveDebugListener(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsNumber()) throw ArgumentError(env, "removeDebugListener(id: number)");
+  const uint32_t id = info[0].As<Napi::Number>().Uint32Value();
+  for (auto it = listeners_.begin(); it != listeners_.end(); ++it) {
+    if ((*it)->id != id) continue;
+    if ((*it)->delivering > 0) throw VkErrorToJs(env, VK_ERROR_VALIDATION_FAILED_EXT, "a debug listener cannot be stopped from inside its own call (stop it after it returns)");
+    if (instance_ && !instance_->destroyed()) {
+      auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(vkGetInstanceProcAddr(instance_->handle(), "vkDestroyDebugUtilsMessengerEXT"));
+      if (destroy != nullptr) destroy(instance_->handle(), (*it)->handle, nullptr);
+    }
+    (*it)->tsfn.Release();
+    listeners_.erase(it);
+    return env.Undefined();
+  }
+  return env.Undefined();  // stopped already (or with the instance)
+}
+
 Napi::Value VulkanInstance::TakeDebugMessages(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (!collected_) return Napi::Array::New(env, 0);
@@ -241,7 +344,13 @@ Napi::Value VulkanInstance::TakeDebugMessages(const Napi::CallbackInfo& info) {
 Napi::Value VulkanInstance::Destroy(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Live(env);
+  for (const auto& l : listeners_) {
+    if (l->delivering > 0) throw VkErrorToJs(env, VK_ERROR_VALIDATION_FAILED_EXT, "the instance cannot be destroyed from inside one of its debug listeners (destroy it after the listener returns)");
+  }
   StopDebugMessenger();
+  // Listeners hear the instance's teardown through the loader's own messenger handling only until
+  // they are destroyed: they go first, as the application's messengers must (VUID-vkDestroyInstance-instance-00629).
+  DestroyListeners();
   instance_->Destroy(nullptr);
   instance_.reset();  // the libraries unload unless a VulkanDevice still holds the instance
   return env.Undefined();
