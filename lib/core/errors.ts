@@ -15,7 +15,11 @@ export type PackageErrorCode =
   /** No native addon for this platform (neither a local build nor a prebuild). */
   | 'KL_NO_PREBUILD'
   /** A Windows registry key that exists but cannot be read. */
-  | 'KL_REGISTRY_ERROR';
+  | 'KL_REGISTRY_ERROR'
+  /** Something the call needs is not on this machine: a driver, a layer, a shader file, a format. */
+  | 'KL_UNAVAILABLE'
+  /** A broken invariant of the package itself (a bug to report), never a user's mistake. */
+  | 'KL_INTERNAL';
 
 /** Every PackageErrorCode, for code that checks a `code` at run time (a Record, so none is left out). */
 const PACKAGE_CODES: Readonly<Record<PackageErrorCode, true>> = {
@@ -25,10 +29,30 @@ const PACKAGE_CODES: Readonly<Record<PackageErrorCode, true>> = {
   KL_LIBRARY_ERROR: true,
   KL_NO_PREBUILD: true,
   KL_REGISTRY_ERROR: true,
+  KL_UNAVAILABLE: true,
+  KL_INTERNAL: true,
 };
 
 /** The package's own error codes (docs/usage.md, "Errors"); API failures use their result names instead. */
 export const PACKAGE_ERROR_CODES: readonly PackageErrorCode[] = Object.freeze(Object.keys(PACKAGE_CODES) as PackageErrorCode[]);
+
+/** Something the call needs is not on this machine (a driver, a layer, a shader file): the message names it and where it was looked for. */
+export class UnavailableError extends Error {
+  readonly code = 'KL_UNAVAILABLE' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnavailableError';
+  }
+}
+
+/** A broken invariant of the package itself: a bug to report, not a user's mistake. */
+export class InternalError extends Error {
+  readonly code = 'KL_INTERNAL' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'InternalError';
+  }
+}
 
 /** A wrong argument (type, range, unsafe integer): `argument` names it. */
 export class InvalidArgumentError extends TypeError {

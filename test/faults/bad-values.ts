@@ -141,7 +141,7 @@ export function documentedCode(code: unknown): boolean {
  * application's own error. With `codes`, every error but the application's must also carry a
  * documented string `code` (nothing without one leaks from the native side).
  */
-export function refusedCleanly(f: () => unknown, codes = false): unknown {
+export function refusedCleanly(f: () => unknown, codes = true): unknown {
   try {
     return f();
   } catch (e) {
@@ -160,7 +160,7 @@ export function refusedCleanly(f: () => unknown, codes = false): unknown {
  * ones; what a call still creates is destroyed again (unless it is one of `keep`), so runs do not
  * pile up handles.
  */
-export function everyPosition(goodArgs: readonly unknown[], call: (args: unknown[]) => unknown, keep: readonly unknown[] = [], numRuns = 150, codes = false): void {
+export function everyPosition(goodArgs: readonly unknown[], call: (args: unknown[]) => unknown, keep: readonly unknown[] = [], numRuns = 150, codes = true): void {
   fc.assert(
     fc.property(fc.array(badValue, { minLength: goodArgs.length, maxLength: goodArgs.length }), fc.nat(Math.max(0, goodArgs.length - 1)), (bad, at) => {
       const mixed = [...goodArgs];

@@ -1,7 +1,7 @@
 // One code scheme (NODE-2, docs/usage.md "Errors"): every error class the package exports carries a
 // string `code` of the documented set — a KL_ code from the docs' table, or (OpenXrError,
 // VulkanError and their subclasses) the result's name, with the number as `resultValue`.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as pkg from '../../lib/index.js';
@@ -35,6 +35,8 @@ const INSTANCES: Readonly<Record<string, () => Error>> = {
   InvalidArgumentError: () => core.invalidArgument('options.size', 'a safe integer', 2 ** 60),
   InvalidStateError: () => new pkg.InvalidStateError('not recording'),
   LibraryError: () => new pkg.LibraryError('missing', '/x.so', 'missing'),
+  UnavailableError: () => new pkg.UnavailableError('no Vulkan driver'),
+  InternalError: () => new pkg.InternalError('an invariant broke'),
   PrebuildMissingError: () => new pkg.PrebuildMissingError({ platform: 'freebsd', arch: 'riscv64' }, [], '/pkg'),
 };
 
@@ -82,5 +84,25 @@ describe('one error-code scheme (NODE-2)', () => {
     expect([xr.code, xr.result, xr.resultValue]).toEqual(['XR_ERROR_SESSION_NOT_RUNNING', 'XR_ERROR_SESSION_NOT_RUNNING', -16]);
     const vk = new pkg.vulkan.VulkanError(-1_000_999_999, 'an unnamed result');
     expect([vk.code, vk.result, vk.resultValue]).toEqual(['VkResult(-1000999999)', 'VkResult(-1000999999)', -1_000_999_999]);
+  });
+});
+
+describe('no error without a code (NODE-2)', () => {
+  it('NODE-2: lib/ throws no bare Error, TypeError or RangeError: every throw site uses a class of the one code scheme', () => {
+    const offenders: string[] = [];
+    const walk = (folder: string): void => {
+      for (const entry of readdirSync(folder, { withFileTypes: true })) {
+        const file = path.join(folder, entry.name);
+        if (entry.isDirectory()) {
+          if (entry.name !== 'generated') walk(file);
+        } else if (entry.name.endsWith('.ts')) {
+          readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+            if (/new (Error|TypeError|RangeError|SyntaxError)\(/.test(line)) offenders.push(`${path.relative(repoRoot, file)}:${i + 1}`);
+          });
+        }
+      }
+    };
+    walk(path.join(repoRoot, 'lib'));
+    expect(offenders).toEqual([]);
   });
 });

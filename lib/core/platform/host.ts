@@ -8,6 +8,7 @@ import type { Platform } from './platform.js';
 import { createWindowsPlatform } from './windows.js';
 import { registryViewFromReader } from './windows-registry.js';
 import { emitLog } from '../log.js';
+import { InternalError } from '../errors.js';
 
 export interface HostPlatformOptions {
   /** The environment to read (default: process.env). */
@@ -22,7 +23,7 @@ export function createHostPlatform(options: HostPlatformOptions = {}): Platform 
   const readKey = addon.windowsRegistryReadKey;
   const highIntegrity = addon.windowsHighIntegrity;
   if (readKey === undefined || highIntegrity === undefined) {
-    throw new Error('khronos-loader: this addon binary was not built for Windows (no registry reader); reinstall the package');
+    throw new InternalError('khronos-loader: this addon binary was not built for Windows (no registry reader); reinstall the package');
   }
   const env = options.env ?? process.env;
   const pointerBits: 32 | 64 = process.arch === 'ia32' || process.arch === 'arm' ? 32 : 64;

@@ -4,6 +4,7 @@
 import type { Summary } from './stats.js';
 import { timeJsLoop } from './measure-js.js';
 import type { MeasurePlan } from './measure-native.js';
+import { InternalError } from '../../core/errors.js';
 
 /** The part of koffi's API used here. */
 interface KoffiLibrary {
@@ -49,7 +50,7 @@ export function measureKoffiLocateSpace(
   const location = Buffer.alloc(SPACE_LOCATION_BYTES);
   location.writeInt32LE(XR_TYPE_SPACE_LOCATION, 0);
   const result = locate(handles.space, handles.baseSpace, time, location);
-  if (typeof result !== 'number' || result < 0) throw new Error(`xrLocateSpace through koffi returned ${String(result)}`);
+  if (typeof result !== 'number' || result < 0) throw new InternalError(`xrLocateSpace through koffi returned ${String(result)}`);
   const { space, baseSpace } = handles;
   return timeJsLoop(plan, (i) => locate(space, baseSpace, time + i, location));
 }

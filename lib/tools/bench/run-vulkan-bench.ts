@@ -17,7 +17,7 @@ import { summarize, type Summary } from './stats.js';
 import type { VulkanBenchCommandName, VulkanBenchSide, VulkanChildRequest, VulkanChildResult, VulkanSideResult } from './vulkan-child-protocol.js';
 import { createVulkanPassthroughLayers } from './vulkan-layers.js';
 import { compareTrampolines, lookConfidence } from './vulkan-verdict.js';
-import { InvalidArgumentError, invalidArgument } from '../../core/errors.js';
+import { InvalidArgumentError, UnavailableError, invalidArgument } from '../../core/errors.js';
 
 export type VulkanColumnId = 'ours-trampoline' | 'ours-pointer' | 'khronos-trampoline' | 'khronos-pointer';
 export const VULKAN_COLUMNS: readonly VulkanColumnId[] = ['ours-trampoline', 'ours-pointer', 'khronos-trampoline', 'khronos-pointer'];
@@ -272,7 +272,7 @@ export async function runVulkanBench(options: VulkanBenchOptions): Promise<Vulka
   if (maxProcesses < processes) throw new InvalidArgumentError(`maxProcesses must be at least processes (${processes}), got ${maxProcesses}`, 'maxProcesses');
   const confidence = lookConfidence(Math.ceil(maxProcesses / processes));
   const driverManifest = options.driverManifest ?? LAVAPIPE_MANIFEST_CANDIDATES.find((p) => existsSync(p));
-  if (driverManifest === undefined) throw new Error(`no Vulkan driver to measure on: lavapipe (${LAVAPIPE_MANIFEST_CANDIDATES.join(', ')}) is not installed; pass a driver manifest`);
+  if (driverManifest === undefined) throw new UnavailableError(`no Vulkan driver to measure on: lavapipe (${LAVAPIPE_MANIFEST_CANDIDATES.join(', ')}) is not installed; pass a driver manifest`);
   const passthroughCounts = options.passthroughCounts ?? [0, 1, 3];
   const realLayers = options.realLayers ?? [];
   const progress = options.onProgress ?? (() => undefined);

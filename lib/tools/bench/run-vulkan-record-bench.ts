@@ -10,7 +10,7 @@ import { markdownTable } from './markdown-table.js';
 import { formatSummary } from './stats.js';
 import type { RecordChildRequest, RecordChildResult } from './vulkan-record-protocol.js';
 import { RECORD_COMMANDS, RECORD_MIX, recordRatios, type RecordMeasurement } from './vulkan-record.js';
-import { invalidArgument } from '../../core/errors.js';
+import { InternalError, UnavailableError, invalidArgument } from '../../core/errors.js';
 
 export { RECORD_COMMAND } from './vulkan-record-protocol.js';
 export const RECORD_DEFAULT_FRAMES = 20;
@@ -43,11 +43,11 @@ export async function runRecordBench(options: RecordBenchOptions = {}): Promise<
     if (!Number.isInteger(n) || n < 1) throw invalidArgument(what, 'a whole number >= 1', n);
   }
   const manifest = options.driverManifest ?? LAVAPIPE_MANIFEST_CANDIDATES.find((p) => existsSync(p));
-  if (manifest === undefined) throw new Error(`no Vulkan driver to measure on: lavapipe (${LAVAPIPE_MANIFEST_CANDIDATES.join(', ')}) is not installed; pass a driver manifest`);
+  if (manifest === undefined) throw new UnavailableError(`no Vulkan driver to measure on: lavapipe (${LAVAPIPE_MANIFEST_CANDIDATES.join(', ')}) is not installed; pass a driver manifest`);
   options.onProgress?.(`record: ${commands} commands per frame, ${frames} frames × ${repeats} runs per side`);
   const env = vulkanRowEnvironment(options.baseEnv ?? process.env, manifest, [], []);
   const answer = await runBenchChild<RecordChildRequest, RecordChildResult>('vulkan-record-child', { plan: { iterations: frames, repeats }, commands }, env, (error) => ({ ok: false, error }));
-  if (!answer.ok) throw new Error(answer.error);
+  if (!answer.ok) throw new InternalError(answer.error);
   return { date: new Date().toISOString(), machine: machineInfo(), driver: { manifestPath: manifest, deviceName: answer.deviceName }, frames, repeats, measurement: answer.measurement };
 }
 

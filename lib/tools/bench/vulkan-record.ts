@@ -16,6 +16,7 @@ import type { Instance, PhysicalDevice } from '../../vulkan/api/instance.js';
 import { warmupIterations, type MeasurePlan } from './measure-native.js';
 import { summarize, type Summary } from './stats.js';
 import { medianRoundRatio, timeInRounds } from './rounds.js';
+import { UnavailableError } from '../../core/errors.js';
 
 export const RECORD_COMMANDS = 10_000;
 export const RECORD_MIX = ['vkCmdBindPipeline', 'vkCmdBindDescriptorSets', 'vkCmdPushConstants (8 bytes)', 'vkCmdDispatch(1, 1, 1)', 'vkCmdPipelineBarrier (one VkMemoryBarrier)'] as const;
@@ -87,7 +88,7 @@ export function createSaxpyObjects(pd: PhysicalDevice, device: Device, options: 
 /** Creates the scenario's objects on the instance's first physical device (queue family 0); they go with `device.destroy()`. */
 export function createRecordScenario(instance: Instance, spirv: Uint32Array = readShader()): RecordScenario {
   const pd = instance.enumeratePhysicalDevices()[0];
-  if (pd === undefined) throw new Error('no Vulkan physical device');
+  if (pd === undefined) throw new UnavailableError('no Vulkan physical device');
   const device = pd.createDevice({ queueCreateInfos: [{ queueFamilyIndex: 0, queuePriorities: [1] }] });
   const { pipeline, layout, set } = createSaxpyObjects(pd, device, { spirv });
   const commandBuffer = device.createCommandPool(0).allocateCommandBuffer();
@@ -96,7 +97,7 @@ export function createRecordScenario(instance: Instance, spirv: Uint32Array = re
 }
 
 function readShader(): Uint32Array {
-  if (!existsSync(RECORD_SHADER)) throw new Error(`the record benchmark needs the SAXPY shader ${RECORD_SHADER} (in a source checkout)`);
+  if (!existsSync(RECORD_SHADER)) throw new UnavailableError(`the record benchmark needs the SAXPY shader ${RECORD_SHADER} (in a source checkout)`);
   const bytes = readFileSync(RECORD_SHADER);
   return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
 }

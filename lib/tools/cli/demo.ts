@@ -27,6 +27,7 @@ import { publishVulkanPlan } from '../../vulkan/api/instance.js';
 import { provideProcessVulkanLoader, VulkanProcessLoaderError } from '../../vulkan/api/process-loader.js';
 import { EyeColourRenderer, type EyeRendererTimes, type SubmittedPixelCheck } from './vulkan-eyes.js';
 import { drainSubmittedPixels } from '../../openxr/simulated-runtime.js';
+import { UnavailableError } from '../../core/errors.js';
 
 export const CORE_VALIDATION_LAYER = 'XR_APILAYER_LUNARG_core_validation';
 export const VULKAN_VALIDATION_LAYER = 'VK_LAYER_KHRONOS_validation';
@@ -161,7 +162,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   const baseEnv = options.env ?? process.env;
   const wantValidation = options.coreValidation ?? 'auto';
   const validationDir = wantValidation === false ? undefined : findCoreValidation(baseEnv);
-  if (wantValidation === true && validationDir === undefined) throw new Error(`${CORE_VALIDATION_LAYER} is not installed`);
+  if (wantValidation === true && validationDir === undefined) throw new UnavailableError(`${CORE_VALIDATION_LAYER} is not installed`);
 
   const elevated = createHostPlatform({ env: baseEnv }).elevated;
   const layers = createPassthroughLayers(elevated ? 0 : (options.passthroughLayers ?? 1));
@@ -342,7 +343,7 @@ interface VulkanDemoSetup {
 function vulkanLoaderForDemo(env: NodeJS.ProcessEnv, want: boolean | 'auto'): VulkanDemoSetup {
   const loader = createVulkanLoader({ platform: createHostPlatform({ env }) });
   const installed = want !== false && loader.enumerateInstanceLayerProperties().some((l) => l.layerName === VULKAN_VALIDATION_LAYER);
-  if (want === true && !installed) throw new Error(`${VULKAN_VALIDATION_LAYER} is not installed`);
+  if (want === true && !installed) throw new UnavailableError(`${VULKAN_VALIDATION_LAYER} is not installed`);
   return { loader, layerNames: installed ? [VULKAN_VALIDATION_LAYER] : [], validation: installed ? 'on' : want === false ? 'off' : 'not installed' };
 }
 

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { entry, errorMessage, formatHelp, usageError, wantsHelp, wrap, type CliIo } from './args.js';
 import { BENCH_OPENXR, BENCH_OPENXR_FRAME, BENCH_VULKAN, DEMO, DOCTOR_OPENXR, DOCTOR_VULKAN, INFO_OPENXR, INFO_VULKAN, RUNTIMES, TOP_LEVEL, type CommandGroup } from './specs.js';
 import type { CommandSpec } from './args.js';
+import { InternalError } from '../../core/errors.js';
 
 export type { CliIo } from './args.js';
 
@@ -74,7 +75,7 @@ async function run(spec: CommandSpec, args: readonly string[], io: CliIo): Promi
     case BENCH_VULKAN:
       return (await import('../bench/cli.js')).runBenchCli(['vulkan', ...args], io);
   }
-  throw new Error(`no runner for ${spec.name}`);
+  throw new InternalError(`no runner for ${spec.name}`);
 }
 
 /** `help <command words>`: that command's (or group's) help. */

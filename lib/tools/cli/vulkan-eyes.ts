@@ -18,6 +18,7 @@ import type { DescriptorSet, Fence, PipelineLayout, ComputePipeline } from '../.
 import { AccessFlags, PipelineStageFlags } from '../../generated/vulkan.js';
 import type { Image } from '../../vulkan/api/image.js';
 import type { ImageBarrier } from '../../vulkan/api/commands.js';
+import { InvalidArgumentError, UnavailableError } from '../../core/errors.js';
 
 /** VkFormats whose bytes are the clear colour's, rounded: the renderer asks for one of these. */
 export const VK_FORMAT_R8G8B8A8_UNORM = 37;
@@ -153,13 +154,13 @@ export class EyeColourRenderer {
     this.#timeCalls = options.timeCalls === true;
     const formats = session.swapchainFormats();
     const format = formats.find((f) => f === VK_FORMAT_R8G8B8A8_UNORM || f === VK_FORMAT_B8G8R8A8_UNORM);
-    if (format === undefined) throw new Error(`the runtime offers no 8-bit UNORM swapchain format (it offers ${formats.join(', ')})`);
+    if (format === undefined) throw new UnavailableError(`the runtime offers no 8-bit UNORM swapchain format (it offers ${formats.join(', ')})`);
     this.format = format;
     const eyes = session.viewCount();
     const usage = drawing.kind === 'compute' ? (['color-attachment', 'unordered-access'] as const) : (['color-attachment', 'transfer-dst'] as const);
     this.swapchains = Array.from({ length: eyes }, () => session.createSwapchain({ format, width: size, height: size, usage }));
     if (drawing.kind === 'compute') this.#compute = this.#computeEyes(drawing.spirv);
-    if (views.length < eyes * VIEW_FLOATS) throw new TypeError(`views must hold ${VIEW_FLOATS} floats per view`);
+    if (views.length < eyes * VIEW_FLOATS) throw new InvalidArgumentError(`views must hold ${VIEW_FLOATS} floats per view`);
     this.#views = views;
     // Each view's pose and fov are subarrays of the locateViews output: updated in place every frame.
     const projectionViews = this.swapchains.map((swapchain, eye) => ({

@@ -7,6 +7,7 @@ import { writeSync } from 'node:fs';
 import { loaderLog, type LogRecord } from '../../core/log.js';
 import type { ProbeAnswerLine, ProbeErrorLine, ProbeJob, ProbeStartLine } from './protocol.js';
 import { loadToolsAddon } from '../native/addon.js';
+import { InvalidArgumentError } from '../../core/errors.js';
 
 function emit(line: ProbeStartLine | ProbeAnswerLine | ProbeErrorLine): void {
   // Synchronous, so the line is out before a crash that may follow.
@@ -14,11 +15,11 @@ function emit(line: ProbeStartLine | ProbeAnswerLine | ProbeErrorLine): void {
 }
 
 function readJob(text: string | undefined): ProbeJob {
-  if (text === undefined) throw new Error('usage: probe-child <job JSON>');
+  if (text === undefined) throw new InvalidArgumentError('usage: probe-child <job JSON>');
   const job = JSON.parse(text) as Partial<ProbeJob>;
-  if (!['runtime', 'api-layer', 'vulkan-driver', 'vulkan-layer'].includes(job.target ?? '')) throw new Error('job.target must be "runtime", "api-layer", "vulkan-driver" or "vulkan-layer"');
+  if (!['runtime', 'api-layer', 'vulkan-driver', 'vulkan-layer'].includes(job.target ?? '')) throw new InvalidArgumentError('job.target must be "runtime", "api-layer", "vulkan-driver" or "vulkan-layer"');
   for (const key of ['name', 'libraryPath', 'negotiateFunctionName', 'manifestPath'] as const) {
-    if (typeof job[key] !== 'string') throw new Error(`job.${key} must be a string`);
+    if (typeof job[key] !== 'string') throw new InvalidArgumentError(`job.${key} must be a string`);
   }
   return job as ProbeJob;
 }

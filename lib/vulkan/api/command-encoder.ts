@@ -13,6 +13,7 @@ import { VulkanBuffer, checkSize, checkUint as uint, ComputePipeline, Descriptor
 import { toVulkanError } from '../errors.js';
 import { IMAGE_LAYOUTS, Image } from './image.js';
 import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
+import { describeValue, InvalidArgumentError } from '../../core/errors.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 
@@ -93,7 +94,7 @@ function kindOf(object: unknown): number {
   if (object instanceof DescriptorSet) return HANDLE_KIND.descriptorSet;
   if (object instanceof VulkanBuffer) return HANDLE_KIND.buffer;
   if (object instanceof Image) return HANDLE_KIND.image;
-  throw new TypeError('an encoder table holds ComputePipeline, PipelineLayout, DescriptorSet, VulkanBuffer and Image objects');
+  throw new InvalidArgumentError('an encoder table holds ComputePipeline, PipelineLayout, DescriptorSet, VulkanBuffer and Image objects');
 }
 
 const KIND_NAMES = ['nothing', 'a ComputePipeline', 'a PipelineLayout', 'a DescriptorSet', 'a VulkanBuffer', 'an Image'] as const;
@@ -149,7 +150,7 @@ export class CommandEncoder {
   #recording = false;
 
   constructor(commandBuffer: CommandBuffer, objects: readonly EncodableObject[], options: CommandEncoderOptions = {}) {
-    if (!(commandBuffer instanceof CommandBuffer)) throw new TypeError('CommandEncoder: commandBuffer must be a CommandBuffer');
+    if (!(commandBuffer instanceof CommandBuffer)) throw new InvalidArgumentError('CommandEncoder: commandBuffer must be a CommandBuffer');
     const initial = options.initialBytes ?? 65536;
     uint('initialBytes', initial);
     this.commandBuffer = commandBuffer;
@@ -160,7 +161,7 @@ export class CommandEncoder {
 
   /** Binds a new table (the only call here that allocates, besides the stream's growth). Not while recording. */
   bind(objects: readonly EncodableObject[]): this {
-    if (!Array.isArray(objects)) throw new TypeError('CommandEncoder: objects must be an array');
+    if (!Array.isArray(objects)) throw new InvalidArgumentError('CommandEncoder: objects must be an array');
     if (this.#recording) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'CommandEncoder.bind: the table cannot change while recording (call end() first)');
     const kinds = new Uint8Array(objects.length);
     const handles = new BigUint64Array(objects.length);
@@ -178,7 +179,7 @@ export class CommandEncoder {
   /** The table index of `object` (TypeError when the table does not hold it). */
   slot(object: EncodableObject): number {
     const i = this.#objects.indexOf(object);
-    if (i < 0) throw new TypeError('CommandEncoder.slot: the object is not in the bound table');
+    if (i < 0) throw new InvalidArgumentError('CommandEncoder.slot: the object is not in the bound table');
     return i;
   }
 
@@ -302,9 +303,9 @@ export class CommandEncoder {
     this.#slot('pushConstants', layout, Kind.PipelineLayout);
     uint('stageFlags', stageFlags);
     uint('offset', offset);
-    if (!ArrayBuffer.isView(data)) throw new TypeError('pushConstants: data must be a TypedArray or DataView');
+    if (!ArrayBuffer.isView(data)) throw new InvalidArgumentError('pushConstants: data must be a TypedArray or DataView');
     const bytes = data.byteLength;
-    if (bytes === 0 || bytes % 4 !== 0 || offset % 4 !== 0) throw new TypeError('pushConstants: offset and the data size must be multiples of 4, the size at least 4');
+    if (bytes === 0 || bytes % 4 !== 0 || offset % 4 !== 0) throw new InvalidArgumentError('pushConstants: offset and the data size must be multiples of 4, the size at least 4');
     const words = bytes / 4;
     const w = this.#header(Opcode.PushConstants, 5 + words, 'pushConstants');
     const u = this.#u32;
@@ -397,8 +398,8 @@ export class CommandEncoder {
   /** vkCmdClearColorImage with a float colour on table slot `image` (as CommandBuffer.clearColorImage). */
   clearColorImage(image: number, layout: 'transfer-dst-optimal' | 'general', r: number, g: number, b: number, a: number, baseArrayLayer = 0, layerCount = 1): this {
     this.#slot('clearColorImage', image, HANDLE_KIND.image);
-    if (layout !== 'transfer-dst-optimal' && layout !== 'general') throw new TypeError("clearColorImage: layout must be 'transfer-dst-optimal' or 'general'");
-    if (typeof r !== 'number' || typeof g !== 'number' || typeof b !== 'number' || typeof a !== 'number') throw new TypeError('clearColorImage: the colour is 4 numbers');
+    if (layout !== 'transfer-dst-optimal' && layout !== 'general') throw new InvalidArgumentError("clearColorImage: layout must be 'transfer-dst-optimal' or 'general'");
+    if (typeof r !== 'number' || typeof g !== 'number' || typeof b !== 'number' || typeof a !== 'number') throw new InvalidArgumentError('clearColorImage: the colour is 4 numbers');
     uint('baseArrayLayer', baseArrayLayer);
     uint('layerCount', layerCount);
     const w = this.#header(COMMAND_OPCODE.clearColorImage, 9, 'clearColorImage');
@@ -420,7 +421,7 @@ export class CommandEncoder {
    * frame). They are checked with the rest at end().
    */
   writeWords(words: Uint32Array): this {
-    if (!(words instanceof Uint32Array)) throw new TypeError('writeWords: words must be a Uint32Array');
+    if (!(words instanceof Uint32Array)) throw new InvalidArgumentError('writeWords: words must be a Uint32Array');
     this.#needRecording('writeWords');
     this.#reserve(words.length);
     this.#u32.set(words, this.#at);
@@ -463,7 +464,7 @@ export class CommandEncoder {
 
   #slot(what: string, index: number, kind: number): void {
     if (this.#kinds[index] !== kind || !Number.isInteger(index)) {
-      throw new TypeError(`${what}: table slot ${String(index)} is not ${KIND_NAMES[kind]} (the table has ${this.#kinds.length} slots)`);
+      throw new InvalidArgumentError(`${what}: table slot ${describeValue(index)} is not ${KIND_NAMES[kind]} (the table has ${this.#kinds.length} slots)`);
     }
   }
 
@@ -504,7 +505,7 @@ export class CommandEncoder {
 
 function u64(name: string, v: number | bigint): void {
   checkSize(name, v);
-  if (typeof v === 'bigint' && v > MAX_U64) throw new TypeError(`${name} must fit a VkDeviceSize (64 bits)`);
+  if (typeof v === 'bigint' && v > MAX_U64) throw new InvalidArgumentError(`${name} must fit a VkDeviceSize (64 bits)`);
 }
 
 function writeU64(u: Uint32Array, at: number, v: number | bigint): void {

@@ -30,7 +30,7 @@ const NO_HANDLE = 0n;
 
 // `Function & { prototype: T }`: VulkanBuffer has a private constructor, which no `new (...) => T` type admits.
 function usable<T extends DeviceChild>(name: string, v: unknown, type: Function & { prototype: T }, device?: DeviceOwner): T {
-  if (!(v instanceof type)) throw new TypeError(`${name} must be a ${type.name}`);
+  if (!(v instanceof type)) throw new InvalidArgumentError(`${name} must be a ${type.name}`);
   const child = v as T;
   if (child.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, `${name} (a ${type.name}) was destroyed`);
   if (device !== undefined && !child.ownedBy(device)) throw new InvalidArgumentError(`${name} (a ${type.name}) belongs to another device`, name);
@@ -353,7 +353,7 @@ export class CommandBuffer extends DeviceChild {
     const l = usable('layout', layout, PipelineLayout, this.device);
     uint('stageFlags', stageFlags);
     uint('offset', offset);
-    if (!ArrayBuffer.isView(data)) throw new TypeError('pushConstants: data must be a TypedArray or DataView');
+    if (!ArrayBuffer.isView(data)) throw new InvalidArgumentError('pushConstants: data must be a TypedArray or DataView');
     const bytes = data.byteLength;
     l.checkPushConstants(stageFlags, offset, bytes);
     this.live();
@@ -419,8 +419,8 @@ export class CommandBuffer extends DeviceChild {
    */
   clearColorImage(image: Image, layout: 'transfer-dst-optimal' | 'general', r: number, g: number, b: number, a: number, baseArrayLayer = 0, layerCount = 1): this {
     const handle = this.#image('clearColorImage', image);
-    if (layout !== 'transfer-dst-optimal' && layout !== 'general') throw new TypeError("clearColorImage: layout must be 'transfer-dst-optimal' or 'general'");
-    if (typeof r !== 'number' || typeof g !== 'number' || typeof b !== 'number' || typeof a !== 'number') throw new TypeError('clearColorImage: the colour is 4 numbers');
+    if (layout !== 'transfer-dst-optimal' && layout !== 'general') throw new InvalidArgumentError("clearColorImage: layout must be 'transfer-dst-optimal' or 'general'");
+    if (typeof r !== 'number' || typeof g !== 'number' || typeof b !== 'number' || typeof a !== 'number') throw new InvalidArgumentError('clearColorImage: the colour is 4 numbers');
     checkLayers(image, baseArrayLayer, layerCount); // one call (V8 inlines this method only while it stays small)
     // Through a kept Float32Array: four fractional numbers passed to a native function would each
     // be boxed (a heap object per channel per call).
@@ -434,8 +434,8 @@ export class CommandBuffer extends DeviceChild {
   }
 
   #image(what: string, image: Image): bigint {
-    if (!(image instanceof Image)) throw new TypeError(`${what}: image must be an Image (a swapchain's images)`);
-    if (!image.belongsTo(this.device)) throw new TypeError(`${what}: the image belongs to another device`);
+    if (!(image instanceof Image)) throw new InvalidArgumentError(`${what}: image must be an Image (a swapchain's images)`);
+    if (!image.belongsTo(this.device)) throw new InvalidArgumentError(`${what}: the image belongs to another device`);
     this.live();
     this.#recording(what);
     // Recorded (the command is made right after): kept here, not in the callers, so that
@@ -661,7 +661,7 @@ export class Queue {
     let waitSemaphore: Semaphore | undefined;
     let signalSemaphore: Semaphore | undefined;
     if (semaphores !== undefined) {
-      if (typeof semaphores !== 'object' || semaphores === null) throw new TypeError('submit: semaphores must be an object');
+      if (typeof semaphores !== 'object' || semaphores === null) throw new InvalidArgumentError('submit: semaphores must be an object');
       if (semaphores.wait !== undefined) wait = (waitSemaphore = usable('semaphores.wait', semaphores.wait, Semaphore, device)).handle;
       if (semaphores.signal !== undefined) signal = (signalSemaphore = usable('semaphores.signal', semaphores.signal, Semaphore, device)).handle;
       if (semaphores.waitStage !== undefined) {

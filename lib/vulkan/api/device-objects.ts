@@ -163,7 +163,7 @@ export class DeviceMemory extends SimpleChild {
     // The ArrayBuffer spans exactly what the driver mapped: never a byte past the allocation.
     const length = this.#range('map', offset, size, false);
     if (length > BigInt(MAX_ARRAY_BUFFER_BYTES)) {
-      throw new RangeError(`map: ${length} bytes is more than one ArrayBuffer can hold here (${MAX_ARRAY_BUFFER_BYTES}); map a smaller range`);
+      throw new InvalidArgumentError(`map: ${length} bytes is more than one ArrayBuffer can hold here (${MAX_ARRAY_BUFFER_BYTES}); map a smaller range`);
     }
     this.live();
     if (this.#mapping !== null) throw new VulkanError(VK_ERROR_MEMORY_MAP_FAILED, 'the memory is already mapped (unmap it first)');
@@ -194,11 +194,11 @@ export class DeviceMemory extends SimpleChild {
   #range(what: string, offset: number | bigint, size: number | bigint, allowEmpty: boolean): bigint {
     const total = BigInt(this.size);
     const start = BigInt(offset);
-    if (start >= total) throw new RangeError(`${what}: offset ${offset} is not below the allocation's size ${this.size}`);
+    if (start >= total) throw new InvalidArgumentError(`${what}: offset ${offset} is not below the allocation's size ${this.size}`);
     if (BigInt(size) === VK_WHOLE_SIZE) return total - start;
     const length = BigInt(size);
     if ((length === 0n && !allowEmpty) || start + length > total) {
-      throw new RangeError(`${what}: offset ${offset} + size ${size} must lie inside the allocation (size ${this.size})${allowEmpty ? '' : ', size above 0'}`);
+      throw new InvalidArgumentError(`${what}: offset ${offset} + size ${size} must lie inside the allocation (size ${this.size})${allowEmpty ? '' : ', size above 0'}`);
     }
     return length;
   }
@@ -339,8 +339,8 @@ export class ShaderModule extends SimpleChild {
   protected readonly nativeKind = 'shaderModule';
   /** @internal */
   constructor(device: DeviceOwner, code: Uint32Array) {
-    if (!(code instanceof Uint32Array) || code.length === 0) throw new TypeError('createShaderModule(code): code must be a non-empty Uint32Array of SPIR-V words');
-    if (code[0] !== 0x07230203) throw new TypeError('createShaderModule(code): code does not start with the SPIR-V magic number 0x07230203');
+    if (!(code instanceof Uint32Array) || code.length === 0) throw new InvalidArgumentError('createShaderModule(code): code must be a non-empty Uint32Array of SPIR-V words');
+    if (code[0] !== 0x07230203) throw new InvalidArgumentError('createShaderModule(code): code does not start with the SPIR-V magic number 0x07230203');
     let shaderInterface: ShaderInterface;
     try {
       shaderInterface = readShaderInterface(code);
@@ -370,9 +370,9 @@ export class DescriptorSetLayout extends SimpleChild {
   protected readonly nativeKind = 'descriptorSetLayout';
   /** @internal */
   constructor(device: DeviceOwner, bindings: readonly DescriptorSetLayoutBinding[]) {
-    if (!Array.isArray(bindings)) throw new TypeError('createDescriptorSetLayout(bindings): bindings must be an array');
+    if (!Array.isArray(bindings)) throw new InvalidArgumentError('createDescriptorSetLayout(bindings): bindings must be an array');
     const flat = bindings.map((b: DescriptorSetLayoutBinding, i) => {
-      if (typeof b !== 'object' || b === null) throw new TypeError(`bindings[${i}] must be an object`);
+      if (typeof b !== 'object' || b === null) throw new InvalidArgumentError(`bindings[${i}] must be an object`);
       checkUint(`bindings[${i}].binding`, b.binding);
       checkUint(`bindings[${i}].descriptorType`, b.descriptorType);
       checkUint(`bindings[${i}].stageFlags`, b.stageFlags);
@@ -442,7 +442,7 @@ export class ImageView extends SimpleChild {
   constructor(device: DeviceOwner, image: Image, baseArrayLayer: number, layerCount: number) {
     checkUint('baseArrayLayer', baseArrayLayer);
     checkUint('layerCount', layerCount);
-    if (layerCount < 1 || baseArrayLayer + layerCount > image.arrayLayers) throw new TypeError(`the layers [${baseArrayLayer}, ${baseArrayLayer + layerCount}) are not inside the image's ${image.arrayLayers}`);
+    if (layerCount < 1 || baseArrayLayer + layerCount > image.arrayLayers) throw new InvalidArgumentError(`the layers [${baseArrayLayer}, ${baseArrayLayer + layerCount}) are not inside the image's ${image.arrayLayers}`);
     super(device, withVulkanErrors(() => vulkanCompute().createImageView(device.liveHandle, image.liveHandle, image.format, baseArrayLayer, layerCount)));
     this.image = image;
   }
@@ -532,9 +532,9 @@ export class DescriptorSet extends DeviceChild {
 
   /** vkUpdateDescriptorSets with buffer descriptors. */
   writeBuffers(writes: readonly DescriptorBufferWrite[]): void {
-    if (!Array.isArray(writes)) throw new TypeError('writeBuffers(writes): writes must be an array');
+    if (!Array.isArray(writes)) throw new InvalidArgumentError('writeBuffers(writes): writes must be an array');
     const flat = writes.map((w: DescriptorBufferWrite, i) => {
-      if (typeof w !== 'object' || w === null || !(w.buffer instanceof VulkanBuffer)) throw new TypeError(`writes[${i}].buffer must be a VulkanBuffer`);
+      if (typeof w !== 'object' || w === null || !(w.buffer instanceof VulkanBuffer)) throw new InvalidArgumentError(`writes[${i}].buffer must be a VulkanBuffer`);
       checkUint(`writes[${i}].binding`, w.binding);
       checkUint(`writes[${i}].descriptorType`, w.descriptorType);
       if (w.buffer.isDestroyed) throw destroyedError('VkBuffer');
@@ -569,13 +569,13 @@ export class DescriptorSet extends DeviceChild {
 
   /** vkUpdateDescriptorSets with image descriptors (storage or sampled images). */
   writeImages(writes: readonly DescriptorImageWrite[]): void {
-    if (!Array.isArray(writes)) throw new TypeError('writeImages(writes): writes must be an array');
+    if (!Array.isArray(writes)) throw new InvalidArgumentError('writeImages(writes): writes must be an array');
     const flat = writes.map((w: DescriptorImageWrite, i) => {
-      if (typeof w !== 'object' || w === null || !(w.view instanceof ImageView)) throw new TypeError(`writes[${i}].view must be an ImageView`);
+      if (typeof w !== 'object' || w === null || !(w.view instanceof ImageView)) throw new InvalidArgumentError(`writes[${i}].view must be an ImageView`);
       checkUint(`writes[${i}].binding`, w.binding);
       checkUint(`writes[${i}].descriptorType`, w.descriptorType);
       const imageLayout = (IMAGE_LAYOUTS as Record<string, number>)[w.layout as string];
-      if (imageLayout === undefined) throw new TypeError(`writes[${i}].layout must be one of ${Object.keys(IMAGE_LAYOUTS).join(', ')}`);
+      if (imageLayout === undefined) throw new InvalidArgumentError(`writes[${i}].layout must be one of ${Object.keys(IMAGE_LAYOUTS).join(', ')}`);
       this.#target('writeImages', i, w.binding, w.descriptorType);
       // The typed API writes images as sampled (2) or storage (3) images; a sampler type would need a VkSampler.
       if (w.descriptorType !== 2 && w.descriptorType !== 3) throw new InvalidArgumentError(`writeImages: writes[${i}].descriptorType must be SAMPLED_IMAGE 2 or STORAGE_IMAGE 3, got ${w.descriptorType}`, `writes[${i}].descriptorType`);
@@ -603,9 +603,9 @@ export class DescriptorPool extends SimpleChild {
     checkUint('maxSets', maxSets);
     // VUID-VkDescriptorPoolCreateInfo-maxSets-00301, VUID-VkDescriptorPoolSize-descriptorCount-00302
     if (maxSets === 0) throw new InvalidArgumentError('createDescriptorPool(maxSets, poolSizes): maxSets must be above 0, got 0', 'maxSets');
-    if (!Array.isArray(poolSizes)) throw new TypeError('poolSizes must be an array');
+    if (!Array.isArray(poolSizes)) throw new InvalidArgumentError('poolSizes must be an array');
     const flat = poolSizes.map((p: DescriptorPoolSize, i) => {
-      if (typeof p !== 'object' || p === null) throw new TypeError(`poolSizes[${i}] must be an object`);
+      if (typeof p !== 'object' || p === null) throw new InvalidArgumentError(`poolSizes[${i}] must be an object`);
       checkUint(`poolSizes[${i}].type`, p.type);
       checkUint(`poolSizes[${i}].descriptorCount`, p.descriptorCount);
       checkDescriptorType(`poolSizes[${i}].type`, p.type);
@@ -620,7 +620,7 @@ export class DescriptorPool extends SimpleChild {
 
   /** vkAllocateDescriptorSets (one set). */
   allocateSet(layout: DescriptorSetLayout): DescriptorSet {
-    if (!(layout instanceof DescriptorSetLayout)) throw new TypeError('allocateSet(layout): layout must be a DescriptorSetLayout');
+    if (!(layout instanceof DescriptorSetLayout)) throw new InvalidArgumentError('allocateSet(layout): layout must be a DescriptorSetLayout');
     this.live();
     if (layout.isDestroyed) throw destroyedError('VkDescriptorSetLayout');
     if (!layout.ownedBy(this.device)) throw new InvalidArgumentError('allocateSet(layout): layout belongs to another device', 'layout');
@@ -657,9 +657,9 @@ export class PipelineLayout extends SimpleChild {
   /** @internal */
   constructor(device: DeviceOwner, setLayouts: readonly DescriptorSetLayout[], pushConstantRanges: readonly PushConstantRange[] = []) {
     if (!Array.isArray(setLayouts) || setLayouts.some((l) => !(l instanceof DescriptorSetLayout))) {
-      throw new TypeError('createPipelineLayout(setLayouts): setLayouts must be an array of DescriptorSetLayout');
+      throw new InvalidArgumentError('createPipelineLayout(setLayouts): setLayouts must be an array of DescriptorSetLayout');
     }
-    if (!Array.isArray(pushConstantRanges)) throw new TypeError('pushConstantRanges must be an array');
+    if (!Array.isArray(pushConstantRanges)) throw new InvalidArgumentError('pushConstantRanges must be an array');
     const maxPush = device.limits.maxPushConstantsSize;
     const ranges = pushConstantRanges.map((r: PushConstantRange, i) => {
       if (typeof r !== 'object' || r === null) throw new InvalidArgumentError(`pushConstantRanges[${i}] must be an object, got ${describeValue(r)}`, `pushConstantRanges[${i}]`);
@@ -712,8 +712,8 @@ export class PipelineLayout extends SimpleChild {
    * -stageFlags-requiredbitmask): a driver copies them into a fixed-size block without checking.
    */
   checkPushConstants(stageFlags: number, offset: number, size: number): void {
-    if (stageFlags === 0) throw new RangeError('pushConstants: stageFlags must name at least one shader stage');
-    if (offset % 4 !== 0 || size % 4 !== 0 || size === 0) throw new RangeError(`pushConstants: offset (${offset}) and data's byte length (${size}) must be multiples of 4, the length above 0`);
+    if (stageFlags === 0) throw new InvalidArgumentError('pushConstants: stageFlags must name at least one shader stage');
+    if (offset % 4 !== 0 || size % 4 !== 0 || size === 0) throw new InvalidArgumentError(`pushConstants: offset (${offset}) and data's byte length (${size}) must be multiples of 4, the length above 0`);
     // Indexed loops: this runs per recorded command, and must allocate nothing (NODE-3).
     const ranges = this.pushConstantRanges;
     for (let at = offset; at < offset + size; at += 4) {
@@ -723,7 +723,7 @@ export class PipelineLayout extends SimpleChild {
         if (at >= r.offset && at < r.offset + r.size) stagesCovered |= r.stageFlags;
       }
       if ((stagesCovered & stageFlags) !== stageFlags) {
-        throw new RangeError(`pushConstants: byte ${at} is in no push-constant range of the layout for every stage of 0x${stageFlags.toString(16)}`);
+        throw new InvalidArgumentError(`pushConstants: byte ${at} is in no push-constant range of the layout for every stage of 0x${stageFlags.toString(16)}`);
       }
     }
   }
@@ -735,11 +735,11 @@ export class ComputePipeline extends SimpleChild {
   readonly layout: PipelineLayout;
   /** @internal */
   constructor(device: DeviceOwner, options: { readonly layout: PipelineLayout; readonly module: ShaderModule; readonly entryPoint?: string }) {
-    if (typeof options !== 'object' || options === null) throw new TypeError('createComputePipeline(options): options must be an object');
-    if (!(options.layout instanceof PipelineLayout)) throw new TypeError('options.layout must be a PipelineLayout');
-    if (!(options.module instanceof ShaderModule)) throw new TypeError('options.module must be a ShaderModule');
+    if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('createComputePipeline(options): options must be an object');
+    if (!(options.layout instanceof PipelineLayout)) throw new InvalidArgumentError('options.layout must be a PipelineLayout');
+    if (!(options.module instanceof ShaderModule)) throw new InvalidArgumentError('options.module must be a ShaderModule');
     const entryPoint = options.entryPoint ?? 'main';
-    if (typeof entryPoint !== 'string') throw new TypeError('options.entryPoint must be a string');
+    if (typeof entryPoint !== 'string') throw new InvalidArgumentError('options.entryPoint must be a string');
     if (options.layout.isDestroyed) throw destroyedError('VkPipelineLayout');
     if (options.module.isDestroyed) throw destroyedError('VkShaderModule');
     if (!options.layout.ownedBy(device) || !options.module.ownedBy(device)) throw new InvalidArgumentError('createComputePipeline(options): the layout or the module belongs to another device', 'options');
@@ -816,7 +816,7 @@ export class Fence extends SimpleChild {
   #serial = 0;
   /** @internal */
   constructor(device: DeviceOwner, signaled = false) {
-    if (typeof signaled !== 'boolean') throw new TypeError('createFence(signaled): signaled must be a boolean');
+    if (typeof signaled !== 'boolean') throw new InvalidArgumentError('createFence(signaled): signaled must be a boolean');
     super(device, withVulkanErrors(() => vulkanCompute().createFence(device.liveHandle, signaled)));
     this.#state = signaled ? 'signaled' : 'unsignaled';
   }

@@ -91,7 +91,7 @@ export class Device implements DeviceOwner {
     onDestroy: (d: Device) => void,
   ): Device {
     if (typeof options !== 'object' || options === null || !Array.isArray(options.queueCreateInfos)) {
-      throw new TypeError('createDevice(options): options.queueCreateInfos must be an array');
+      throw new InvalidArgumentError('createDevice(options): options.queueCreateInfos must be an array');
     }
     // VUID-VkDeviceCreateInfo-queueCreateInfoCount-arraylength
     if (options.queueCreateInfos.length === 0) throw new InvalidArgumentError('createDevice(options): options.queueCreateInfos must name at least one queue family', 'options.queueCreateInfos');
@@ -100,10 +100,10 @@ export class Device implements DeviceOwner {
       if (typeof q !== 'object' || q === null) throw new InvalidArgumentError(`createDevice: options.queueCreateInfos[${qi}] must be an object, got ${describeValue(q)}`, `options.queueCreateInfos[${qi}]`);
       const family = physicalDevice.queueFamilies[q.queueFamilyIndex];
       if (!Number.isInteger(q.queueFamilyIndex) || family === undefined) {
-        throw new TypeError(`createDevice: queueFamilyIndex ${String(q.queueFamilyIndex)} is not a queue family of this physical device`);
+        throw new InvalidArgumentError(`createDevice: queueFamilyIndex ${describeValue(q.queueFamilyIndex)} is not a queue family of this physical device`);
       }
       if (!Array.isArray(q.queuePriorities) || q.queuePriorities.length === 0 || q.queuePriorities.length > family.queueCount) {
-        throw new TypeError(`createDevice: queuePriorities must hold 1..${family.queueCount} numbers for family ${q.queueFamilyIndex}`);
+        throw new InvalidArgumentError(`createDevice: queuePriorities must hold 1..${family.queueCount} numbers for family ${q.queueFamilyIndex}`);
       }
       // VUID-VkDeviceQueueCreateInfo-pQueuePriorities-00383: each priority in [0, 1].
       (q.queuePriorities as readonly unknown[]).forEach((p, i) => {
@@ -111,7 +111,7 @@ export class Device implements DeviceOwner {
           throw new InvalidArgumentError(`createDevice: options.queueCreateInfos[${qi}].queuePriorities[${i}] must be a number in [0, 1], got ${describeValue(p)}`, `options.queueCreateInfos[${qi}].queuePriorities[${i}]`);
         }
       });
-      if (counts.has(q.queueFamilyIndex)) throw new TypeError(`createDevice: queue family ${q.queueFamilyIndex} is listed twice`);
+      if (counts.has(q.queueFamilyIndex)) throw new InvalidArgumentError(`createDevice: queue family ${q.queueFamilyIndex} is listed twice`);
       counts.set(q.queueFamilyIndex, q.queuePriorities.length);
     }
     const addon = loadVulkanAddon();
@@ -168,16 +168,16 @@ export class Device implements DeviceOwner {
 
   /** vkGetDeviceProcAddr: the first layer's or the driver's function for device commands; 0n for NULL. */
   getDeviceProcAddr(name: string): bigint {
-    if (typeof name !== 'string') throw new TypeError('getDeviceProcAddr(name): name must be a string');
+    if (typeof name !== 'string') throw new InvalidArgumentError('getDeviceProcAddr(name): name must be a string');
     return withVulkanErrors(() => this.#native.getDeviceProcAddr(name));
   }
 
   /** vkGetDeviceQueue for a queue the device was created with. */
   getQueue(family: number, index: number): bigint {
     const count = this.#queueCounts.get(family);
-    if (count === undefined) throw new TypeError(`getQueue: the device was created with no queue of family ${String(family)}`);
+    if (count === undefined) throw new InvalidArgumentError(`getQueue: the device was created with no queue of family ${describeValue(family)}`, 'family');
     if (!Number.isInteger(index) || index < 0 || index >= count) {
-      throw new TypeError(`getQueue: index ${String(index)} is outside 0..${count - 1} for family ${family}`);
+      throw new InvalidArgumentError(`getQueue: index ${describeValue(index)} is outside 0..${count - 1} for family ${family}`, 'index');
     }
     return withVulkanErrors(() => this.#native.getQueue(family, index));
   }
@@ -209,6 +209,8 @@ export class Device implements DeviceOwner {
 
   /** The queue (family, index) the device was created with, as a Queue (one object per queue). */
   queue(family: number, index = 0): Queue {
+    // Only numbers make a cache key; getQueue refuses anything else, naming it.
+    if (typeof family !== 'number' || typeof index !== 'number') return new Queue(this, this.getQueue(family, index), family);
     const key = `${family}:${index}`;
     let queue = this.#queues.get(key);
     if (queue === undefined) {
@@ -259,7 +261,7 @@ export class Device implements DeviceOwner {
   /** vkCreateCommandPool for a queue family (its buffers can be reset one by one; flags: CommandPoolCreateFlags). */
   createCommandPool(queueFamilyIndex: number, flags: CommandPoolCreateFlags = 0): CommandPool {
     this.liveHandle;
-    if (!this.#queueCounts.has(queueFamilyIndex)) throw new TypeError(`createCommandPool: the device was created with no queue of family ${String(queueFamilyIndex)}`);
+    if (!this.#queueCounts.has(queueFamilyIndex)) throw new InvalidArgumentError(`createCommandPool: the device was created with no queue of family ${describeValue(queueFamilyIndex)}`);
     return new CommandPool(this, queueFamilyIndex, flags);
   }
 
@@ -271,8 +273,8 @@ export class Device implements DeviceOwner {
   /** vkCreateImageView: a view of `image` (one of this device's, e.g. a swapchain's) for descriptors. */
   createImageView(image: Image, baseArrayLayer = 0, layerCount = 1): ImageView {
     this.liveHandle;
-    if (!(image instanceof Image)) throw new TypeError('createImageView(image): image must be an Image');
-    if (!image.belongsTo(this)) throw new TypeError('createImageView: the image belongs to another device');
+    if (!(image instanceof Image)) throw new InvalidArgumentError('createImageView(image): image must be an Image');
+    if (!image.belongsTo(this)) throw new InvalidArgumentError('createImageView: the image belongs to another device');
     return new ImageView(this, image, baseArrayLayer, layerCount);
   }
 

@@ -4,6 +4,7 @@
 import type { ImageBarrier } from './commands.js';
 import { checkUint as uint } from './device-objects.js';
 import { IMAGE_LAYOUTS } from './image.js';
+import { InvalidArgumentError } from '../../core/errors.js';
 
 /** oldLayout, newLayout, srcStageMask, dstStageMask, srcAccessMask, dstAccessMask, baseArrayLayer, layerCount */
 export const IMAGE_BARRIER_WORDS = 8;
@@ -19,13 +20,13 @@ export function checkMemoryBarrierMasks(srcStageMask: number, dstStageMask: numb
 /** @internal An ImageLayoutName's VkImageLayout value (TypeError for anything else). */
 export function imageLayoutValue(name: string, v: unknown): number {
   const value = typeof v === 'string' ? (IMAGE_LAYOUTS as Record<string, number>)[v] : undefined;
-  if (value === undefined) throw new TypeError(`${name} must be one of ${Object.keys(IMAGE_LAYOUTS).join(', ')}`);
+  if (value === undefined) throw new InvalidArgumentError(`${name} must be one of ${Object.keys(IMAGE_LAYOUTS).join(', ')}`);
   return value;
 }
 
 /** @internal Checks `barrier` (TypeError) and writes its IMAGE_BARRIER_WORDS words at out[at]; layerCount defaults to the layers from baseArrayLayer on. */
 export function writeImageBarrier(barrier: ImageBarrier, arrayLayers: number, out: Uint32Array, at: number): void {
-  if (typeof barrier !== 'object' || barrier === null) throw new TypeError('imageBarrier(image, barrier): barrier must be an object');
+  if (typeof barrier !== 'object' || barrier === null) throw new InvalidArgumentError('imageBarrier(image, barrier): barrier must be an object');
   const oldLayout = imageLayoutValue('barrier.oldLayout', barrier.oldLayout);
   const newLayout = imageLayoutValue('barrier.newLayout', barrier.newLayout);
   uint('barrier.srcStageMask', barrier.srcStageMask);

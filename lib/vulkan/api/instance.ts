@@ -127,7 +127,7 @@ export class PhysicalDevice {
    * HOST_COHERENT, HOST_CACHED, joined with `|`); -1 when there is none.
    */
   findMemoryType(memoryTypeBits: number, requiredFlags: MemoryPropertyFlags): number {
-    if (!Number.isInteger(memoryTypeBits) || !Number.isInteger(requiredFlags)) throw new TypeError('findMemoryType(memoryTypeBits, requiredFlags): integers expected');
+    if (!Number.isInteger(memoryTypeBits) || !Number.isInteger(requiredFlags)) throw new InvalidArgumentError('findMemoryType(memoryTypeBits, requiredFlags): integers expected');
     return this.memoryProperties.memoryTypes.findIndex((t, i) => ((memoryTypeBits >>> i) & 1) === 1 && (t.propertyFlags & requiredFlags) === requiredFlags);
   }
 
@@ -194,7 +194,7 @@ export class Instance {
 
   /** vkGetInstanceProcAddr for this instance: the function's address, 0n for NULL. */
   getInstanceProcAddr(name: string): bigint {
-    if (typeof name !== 'string') throw new TypeError('getInstanceProcAddr(name): name must be a string');
+    if (typeof name !== 'string') throw new InvalidArgumentError('getInstanceProcAddr(name): name must be a string');
     return withVulkanErrors(() => this.#native.getInstanceProcAddr(name));
   }
 
@@ -258,7 +258,7 @@ export class Instance {
   /** @internal The PhysicalDevice for a VkPhysicalDevice of this instance (TypeError when it is not one). */
   physicalDeviceOf(handle: bigint): PhysicalDevice {
     const found = this.enumeratePhysicalDevices().find((d) => d.handle === handle);
-    if (found === undefined) throw new TypeError(`0x${handle.toString(16)} is not a VkPhysicalDevice of this instance`);
+    if (found === undefined) throw new InvalidArgumentError(`0x${handle.toString(16)} is not a VkPhysicalDevice of this instance`);
     return found;
   }
 
@@ -320,8 +320,14 @@ export function publishVulkanPlan(plan: VulkanInstancePlan): void {
 
 /** Carries out a discovery plan: loads its drivers and layers, builds the chain, creates the instance. */
 export function createInstanceFromPlan(plan: VulkanInstancePlan, options: CreateInstanceOptions): Instance {
-  if (typeof options !== 'object' || options === null) throw new TypeError('createInstanceFromPlan(plan, options): options must be an object');
-  if (typeof options.applicationName !== 'string') throw new TypeError('options.applicationName must be a string');
+  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('createInstanceFromPlan(plan, options): options must be an object');
+  if (typeof options.applicationName !== 'string') throw new InvalidArgumentError('options.applicationName must be a string');
+  if (typeof plan !== 'object' || plan === null || !Array.isArray(plan.enabledExtensionNames)) {
+    throw new InvalidArgumentError(`createInstanceFromPlan(plan, options): plan must be what loader.planInstance() returns, got ${describeValue(plan)}`, 'plan');
+  }
+  if (options.enabledExtensionNames !== undefined && !Array.isArray(options.enabledExtensionNames)) {
+    throw new InvalidArgumentError(`options.enabledExtensionNames must be an array of extension names, got ${describeValue(options.enabledExtensionNames)}`, 'options.enabledExtensionNames');
+  }
   const extensions = [...new Set([...plan.enabledExtensionNames, ...(options.enabledExtensionNames ?? [])])];
   const addon = loadVulkanAddon();
   const native = withVulkanErrors(

@@ -1,5 +1,7 @@
 // VkPhysicalDeviceFeatures member names in declaration order (the struct is VkBool32s only, and
 // the native side hands them over in this order).
+import { InternalError } from '../../core/errors.js';
+
 export const PHYSICAL_DEVICE_FEATURE_NAMES = [
   'robustBufferAccess', 'fullDrawIndexUint32', 'imageCubeArray', 'independentBlend', 'geometryShader', 'tessellationShader',
   'sampleRateShading', 'dualSrcBlend', 'logicOp', 'multiDrawIndirect', 'drawIndirectFirstInstance', 'depthClamp', 'depthBiasClamp',
@@ -21,7 +23,7 @@ export type PhysicalDeviceFeatures = { readonly [K in PhysicalDeviceFeatureName]
 
 export function namePhysicalDeviceFeatures(values: readonly boolean[]): PhysicalDeviceFeatures {
   if (values.length !== PHYSICAL_DEVICE_FEATURE_NAMES.length) {
-    throw new Error(`VkPhysicalDeviceFeatures has ${values.length} members here, ${PHYSICAL_DEVICE_FEATURE_NAMES.length} names are known`);
+    throw new InternalError(`VkPhysicalDeviceFeatures has ${values.length} members here, ${PHYSICAL_DEVICE_FEATURE_NAMES.length} names are known`);
   }
   return Object.freeze(Object.fromEntries(PHYSICAL_DEVICE_FEATURE_NAMES.map((n, i) => [n, values[i] === true]))) as PhysicalDeviceFeatures;
 }
