@@ -17,6 +17,8 @@ export class ApplicationError extends Error {}
 export function detachedFloat32Array(length = 16): Float32Array {
   const a = new Float32Array(length);
   structuredClone(a.buffer, { transfer: [a.buffer] });
+  // fast-check prints a counterexample by iterating it, which a detached array refuses.
+  Object.defineProperty(a, fc.toStringMethod, { value: () => `detached Float32Array(${length})` });
   return a;
 }
 

@@ -24,6 +24,11 @@ let consumer: string;
 /** Where the copy that was packed lived: a path of the build machine, like repoRoot. */
 let source: string;
 
+/** The platforms whose addon the tarball holds, sorted ("linux-x64", or every one after prebuild:all). */
+function packedPlatforms(): string {
+  return packedFiles.flatMap((f) => /^prebuilds\/([^/]+)\/khronos-loader\.node$/.exec(f)?.[1] ?? []).sort().join(', ');
+}
+
 function copyTree(to: string): void {
   const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { cwd: repoRoot, encoding: 'utf8' })
     .split('\0')
@@ -296,7 +301,7 @@ describe('BUILD: the npm package', () => {
     const installed = realpathSync(path.join(consumer, 'node_modules/khronos-loader'));
     // The demo names itself first, as for every failure it reports.
     expect(result.stderr).toBe(
-      `demo failed: khronos-loader has no prebuilt binary for freebsd-riscv64 (prebuilt: ${host}).\n` +
+      `demo failed: khronos-loader has no prebuilt binary for freebsd-riscv64 (prebuilt: ${packedPlatforms()}).\n` +
         'Build it from source in the package folder (needs CMake and a C++20 compiler):\n' +
         `  cd ${installed} && npm install --no-save cmake-js node-addon-api && npx cmake-js build\n`,
     );
@@ -311,7 +316,7 @@ describe('BUILD: the npm package', () => {
       env: { ...process.env, npm_config_platform: 'darwin', npm_config_arch: 'arm64' },
     });
     expect(missing.status).toBe(1);
-    expect(missing.stderr).toContain(`khronos-loader has no prebuilt binary for darwin-arm64 (prebuilt: ${host}).`);
+    expect(missing.stderr).toContain(`khronos-loader has no prebuilt binary for darwin-arm64 (prebuilt: ${packedPlatforms()}).`);
     expect(missing.stderr).toContain('npx cmake-js build');
     expect(missing.stderr).not.toMatch(/^\s+at /m);
     const here = spawnSync(process.execPath, ['install.cjs'], { cwd: installed, encoding: 'utf8' });

@@ -366,6 +366,9 @@ export function suggestBindings(instance: Instance, interactionProfile: string, 
   if (!Array.isArray(bindings)) throw invalidArgument('suggestBindings(profile, bindings): bindings', 'an array of { action, path }', bindings);
   const s = instanceState(instance);
   const profile = pathOf(instance, interactionProfile);
+  bindings.forEach((b, i) => {
+    if (typeof b !== 'object' || b === null) throw invalidArgument(`suggestBindings(profile, bindings): bindings[${i}]`, 'an object { action, path }', b);
+  });
   const actions = bindings.map((b) => nativeActionOf(b.action));
   const paths = bindings.map((b, i) => pathOf(instance, b.path, `bindings[${i}].path`));
   try {

@@ -236,7 +236,7 @@ export interface NativeOpenXrAddon {
   openxrPublishPlan(plan: NativeOpenXrPlan, lists?: NativeOpenXrPublishedLists): void;
   readonly OpenXrSession: new (instance: NativeOpenXrInstance, systemId: bigint, graphics?: NativeVulkanBinding) => NativeSession;
   readonly OpenXrSwapchain: new (session: NativeSession, createInfo: NativeSwapchainCreateInfo) => NativeSwapchain;
-  openxrVulkanGraphicsRequirements(instance: NativeOpenXrInstance, systemId: bigint): { minApiVersion: number; maxApiVersion: number };
+  openxrVulkanGraphicsRequirements(instance: NativeOpenXrInstance, systemId: bigint): { minApiVersion: bigint; maxApiVersion: bigint };
   openxrCreateVulkanInstance(
     instance: NativeOpenXrInstance,
     systemId: bigint,

@@ -55,7 +55,7 @@ export interface VulkanGraphics {
 const VK_QUEUE_GRAPHICS_BIT = 0x1;
 const XR_ERROR_RUNTIME_FAILURE = -2;
 
-function versionParts(v: number): XrVersionParts {
+function versionParts(v: bigint): XrVersionParts {
   return xrVersionParts(v);
 }
 

@@ -44,7 +44,8 @@ void CheckBoth(Napi::Env env, XrResult xr, VkResult vk, const char* command) {
   if (vk != VK_SUCCESS) throw VkErrorToJs(env, vk, std::string(command) + ": the Vulkan call the runtime made failed");
 }
 
-// openxrVulkanGraphicsRequirements(instance, systemId): { minApiVersion, maxApiVersion } (XrVersion as numbers)
+// openxrVulkanGraphicsRequirements(instance, systemId): { minApiVersion, maxApiVersion } (XrVersion as
+// bigints: a uint64_t, which a runtime may fill past 2^53, e.g. Monado's maximum 1023.0.0)
 Napi::Value GraphicsRequirements(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   LoaderInstance& li = OpenXrInstance::LiveInstance(env, info[0]);
@@ -53,8 +54,8 @@ Napi::Value GraphicsRequirements(const Napi::CallbackInfo& info) {
   XrGraphicsRequirementsVulkan2KHR requirements{XR_TYPE_GRAPHICS_REQUIREMENTS_VULKAN2_KHR, nullptr, 0, 0};
   Check(env, fn(li.handle(), system, &requirements), "xrGetVulkanGraphicsRequirements2KHR");
   Napi::Object o = Napi::Object::New(env);
-  o.Set("minApiVersion", Napi::Number::New(env, static_cast<double>(requirements.minApiVersionSupported)));
-  o.Set("maxApiVersion", Napi::Number::New(env, static_cast<double>(requirements.maxApiVersionSupported)));
+  o.Set("minApiVersion", Napi::BigInt::New(env, static_cast<uint64_t>(requirements.minApiVersionSupported)));
+  o.Set("maxApiVersion", Napi::BigInt::New(env, static_cast<uint64_t>(requirements.maxApiVersionSupported)));
   return o;
 }
 
