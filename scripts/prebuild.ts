@@ -11,12 +11,13 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SHIPPED_PLATFORMS, type ShippedPlatform } from './platforms/shipped-prebuilds.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 interface PrebuildTarget {
   /** The folder name under prebuilds/: `${process.platform}-${process.arch}` of the machines it serves. */
-  readonly name: string;
+  readonly name: ShippedPlatform;
   /** Extra cmake-js arguments. */
   readonly cmakeArgs: readonly string[];
   /** The strip program for this target's binaries. */
@@ -26,30 +27,30 @@ interface PrebuildTarget {
   readonly packages: readonly string[];
 }
 
-const PREBUILD_TARGETS: readonly PrebuildTarget[] = [
-  {
-    name: 'linux-x64',
+// One recipe per platform the package ships (scripts/platforms/shipped-prebuilds.ts lists them), so
+// the two lists cannot drift apart.
+const RECIPES: Readonly<Record<ShippedPlatform, Omit<PrebuildTarget, 'name'>>> = {
+  'linux-x64': {
     cmakeArgs: ['--arch', 'x64', '--CDKL_GLIBC_BASELINE=ON'],
     strip: 'strip',
     compiler: 'g++',
     packages: ['g++'],
   },
-  {
-    name: 'linux-arm64',
+  'linux-arm64': {
     cmakeArgs: ['--arch', 'arm64', '--CDKL_GLIBC_BASELINE=ON', `--CDCMAKE_TOOLCHAIN_FILE=${path.join(root, 'cmake/toolchain-aarch64-linux-gnu.cmake')}`],
     strip: 'aarch64-linux-gnu-strip',
     compiler: 'aarch64-linux-gnu-g++',
     packages: ['g++-aarch64-linux-gnu'],
   },
-  {
+  'win32-x64': {
     // mingw-w64, POSIX threads; every DLL links its C++ runtime in (cmake/Windows.cmake).
-    name: 'win32-x64',
     cmakeArgs: ['--arch', 'x64', `--CDCMAKE_TOOLCHAIN_FILE=${path.join(root, 'cmake/toolchain-x86_64-w64-mingw32.cmake')}`],
     strip: 'x86_64-w64-mingw32-strip',
     compiler: 'x86_64-w64-mingw32-g++-posix',
     packages: ['g++-mingw-w64-x86-64'],
   },
-];
+};
+const PREBUILD_TARGETS: readonly PrebuildTarget[] = SHIPPED_PLATFORMS.map((name) => ({ name, ...RECIPES[name] }));
 
 function hasProgram(name: string): boolean {
   try {

@@ -3,11 +3,8 @@
 // programs compiled to JavaScript are in dist/examples/.
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from './errors.js';
-
-/** The package root: this file is lib/core/examples.ts in a checkout, dist/core/examples.js once built. */
-const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { packageRoot } from './native/load.js';
 
 function listExamples(folder: string, prefix = ''): string[] {
   if (!existsSync(folder)) return [];

@@ -44,3 +44,19 @@ export function missingPrints(block: ReadmeBlock, stdout: string): string[] {
   }
   return missing;
 }
+
+/** Whether a block needs a Vulkan driver (it imports the Vulkan entry or uses the `vulkan` namespace). */
+export function usesVulkan(block: ReadmeBlock): boolean {
+  return /khronos-loader\/vulkan|vulkan\./.test(block.code);
+}
+
+/**
+ * The environment a block runs in, as a reader's fresh shell: HOME (and its XDG folders) in `home`,
+ * so no runtime of this machine is active and the simulated runtime's cache is new; the real
+ * Vulkan driver; none of the loaders' variables this process may have.
+ */
+export function readerEnv(home: string, driverManifest: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CACHE_HOME: path.join(home, '.cache'), XDG_CONFIG_HOME: path.join(home, '.config'), VK_DRIVER_FILES: driverManifest, ...extra };
+  for (const name of ['XR_RUNTIME_JSON', 'XR_API_LAYER_PATH', 'XR_ENABLE_API_LAYERS', 'VK_INSTANCE_LAYERS', 'VK_LOADER_DEBUG', 'XR_LOADER_DEBUG']) delete env[name];
+  return env;
+}

@@ -11,7 +11,7 @@ import { repoRoot } from '../helpers/paths.js';
 import { baselineViolations, readElfVersions } from '../../scripts/platforms/elf-versions.js';
 import { missingPrebuildFiles, SHIPPED_PLATFORMS } from '../../scripts/platforms/shipped-prebuilds.js';
 import { missingRealDriver, REAL_DRIVER_MANIFEST } from '../helpers/vulkan-lavapipe.js';
-import { missingPrints, readmeBlocks } from '../helpers/readme-blocks.js';
+import { missingPrints, readerEnv, readmeBlocks, usesVulkan } from '../helpers/readme-blocks.js';
 
 const npm = 'npm';
 /** The prebuild npm pack ships from this machine (linux-x64 here, linux-arm64 on the release workflow's arm64 runner). */
@@ -165,10 +165,9 @@ describe('BUILD: the npm package', () => {
 
   it('DOCS: every README program block runs as written against the installed package (plain node, no TypeScript)', () => {
     const noDriver = missingRealDriver();
-    const blocks = readmeBlocks().filter((b) => b.language === 'js' && (noDriver === null || !/khronos-loader\/vulkan|vulkan\./.test(b.code)));
+    const blocks = readmeBlocks().filter((b) => b.language === 'js' && (noDriver === null || !usesVulkan(b)));
     expect(blocks.length).toBeGreaterThanOrEqual(3);
-    const env: NodeJS.ProcessEnv = { ...process.env, HOME: mkdtempSync(path.join(work, 'home-')), VK_DRIVER_FILES: REAL_DRIVER_MANIFEST };
-    for (const name of ['XR_RUNTIME_JSON', 'XR_API_LAYER_PATH', 'XR_ENABLE_API_LAYERS', 'VK_INSTANCE_LAYERS', 'XDG_CACHE_HOME', 'XDG_CONFIG_HOME']) delete env[name];
+    const env = readerEnv(mkdtempSync(path.join(work, 'home-')), REAL_DRIVER_MANIFEST);
     for (const block of blocks) {
       const file = path.join(consumer, `readme-${block.line}.mjs`);
       writeFileSync(file, block.code);

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/paths.js';
-import { missingPrints, readmeBlocks } from '../helpers/readme-blocks.js';
+import { missingPrints, readerEnv, readmeBlocks, usesVulkan } from '../helpers/readme-blocks.js';
 import { missingRealDriver, REAL_DRIVER_MANIFEST } from '../helpers/vulkan-lavapipe.js';
 
 const blocks = readmeBlocks();
@@ -37,15 +37,12 @@ describe('DOCS: the README code blocks', () => {
   });
 
   for (const block of programs) {
-    const usesVulkan = /khronos-loader\/vulkan|vulkan\./.test(block.code);
-    it.skipIf(usesVulkan && noDriver !== null)(`DOCS: the block at README.md line ${block.line} runs as written and prints what it says`, () => {
+    it.skipIf(usesVulkan(block) && noDriver !== null)(`DOCS: the block at README.md line ${block.line} runs as written and prints what it says`, () => {
       const file = path.join(folder, `block-${block.line}.mjs`);
       writeFileSync(file, block.code);
-      // The package by name, mapped to this checkout's sources by tsconfig's paths (tsx); HOME in a
-      // fresh folder so no runtime of this machine is active and the simulated runtime's cache is new.
+      // The package by name, mapped to this checkout's sources by tsconfig's paths (tsx).
       const home = mkdtempSync(path.join(folder, 'home-'));
-      const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CACHE_HOME: path.join(home, '.cache'), XDG_CONFIG_HOME: path.join(home, '.config'), TSX_TSCONFIG_PATH: path.join(repoRoot, 'tsconfig.json'), VK_DRIVER_FILES: REAL_DRIVER_MANIFEST };
-      for (const name of ['XR_RUNTIME_JSON', 'XR_API_LAYER_PATH', 'XR_ENABLE_API_LAYERS', 'VK_INSTANCE_LAYERS', 'VK_LOADER_DEBUG', 'XR_LOADER_DEBUG']) delete env[name];
+      const env = readerEnv(home, REAL_DRIVER_MANIFEST, { TSX_TSCONFIG_PATH: path.join(repoRoot, 'tsconfig.json') });
       const run = spawnSync(process.execPath, ['--import', path.join(repoRoot, 'node_modules/tsx/dist/esm/index.mjs'), file], { cwd: folder, env, encoding: 'utf8', timeout: 60_000 });
       failures++;
       const report = `exit ${run.status} signal ${run.signal}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
