@@ -1,6 +1,7 @@
 // The package entry. Importing it loads the native addon (prebuilt, or the local build in a
 // source checkout) and connects its log records to `loaderLog`.
 import { loadNativeAddon } from './core/native/load.js';
+export { flushLoaderLog } from './core/native/load.js';
 
 const addon = loadNativeAddon();
 

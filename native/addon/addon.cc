@@ -23,6 +23,7 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
   KhronosLoaderAddon(Napi::Env env, Napi::Object exports) {
     DefineAddon(exports, {
                              InstanceMethod<&KhronosLoaderAddon::SetLogHandler>("setLogHandler"),
+                             InstanceMethod<&KhronosLoaderAddon::FlushLog>("flushLog"),
                              InstanceMethod<&KhronosLoaderAddon::OpenLibraryCount>("openLibraryCount"),
                          });
     exports.Set("NativeLibrary", NativeLibrary::Define(env));
@@ -52,6 +53,8 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     log_bridge_.SetHandler(info.Env(), info.Length() > 0 ? info[0] : info.Env().Undefined());
     return info.Env().Undefined();
   }
+
+  Napi::Value FlushLog(const Napi::CallbackInfo& info) { return log_bridge_.Flush(info.Env()); }
 
   Napi::Value OpenLibraryCount(const Napi::CallbackInfo& info) {
     return Napi::Number::New(info.Env(), static_cast<double>(kl::OpenLibraryCount()));

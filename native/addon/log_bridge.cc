@@ -1,6 +1,7 @@
 #include "addon/log_bridge.h"
 
 #include <deque>
+#include <utility>
 
 #include "addon/errors.h"
 
@@ -10,22 +11,32 @@ struct LogBridge::Channel {
   std::mutex mutex;
   bool open = true;       // false once released or finalized: records are dropped
   bool scheduled = false;  // a call of the function is queued and will drain `pending`
-  std::deque<LogRecord> pending;
+  // A record, or a flush marker: the promise resolved once every record queued before it is delivered.
+  struct Entry {
+    LogRecord record;
+    napi_deferred flushed = nullptr;
+  };
+  std::deque<Entry> pending;
   napi_threadsafe_function function = nullptr;
 
   // On the environment's thread: the records queued so far, in order.
   static void Deliver(napi_env env, napi_value handler, void* context, void* /*data*/) {
     if (env == nullptr || handler == nullptr) return;  // Node emptying its queue at teardown
     Channel& c = **static_cast<std::shared_ptr<Channel>*>(context);
-    std::deque<LogRecord> records;
+    std::deque<Entry> entries;
     {
       std::lock_guard<std::mutex> lock(c.mutex);
-      records.swap(c.pending);
+      entries.swap(c.pending);
       c.scheduled = false;
     }
     Napi::Env e(env);
     Napi::Function fn(env, handler);
-    for (const LogRecord& r : records) {
+    for (const Entry& entry : entries) {
+      if (entry.flushed != nullptr) {
+        napi_resolve_deferred(env, entry.flushed, e.Undefined());
+        continue;
+      }
+      const LogRecord& r = entry.record;
       // The JavaScript side's handler never throws; a failure here means the environment is
       // shutting down, when a log record may be dropped but must not abort the process.
       try {
@@ -48,19 +59,22 @@ struct LogBridge::Channel {
     delete box;
   }
   // From any thread.
-  void Emit(const LogRecord& record) {
+  void Emit(const LogRecord& record) { Queue(Entry{record}); }
+  // Queues an entry; false when the channel is closing and nothing will be delivered.
+  bool Queue(Entry entry) {
     std::lock_guard<std::mutex> lock(mutex);
-    if (!open) return;
-    pending.push_back(record);
-    if (scheduled) return;
+    if (!open) return false;
+    pending.push_back(std::move(entry));
+    if (scheduled) return true;
     scheduled = napi_call_threadsafe_function(function, nullptr, napi_tsfn_nonblocking) == napi_ok;
     if (!scheduled) pending.clear();  // closing: nobody is left to deliver to
+    return scheduled;
   }
 };
 
-LogBridge::~LogBridge() { Detach(); }
+LogBridge::~LogBridge() { Detach(nullptr); }
 
-void LogBridge::Detach() {
+void LogBridge::Detach(napi_env env) {
   if (sink_token_ != 0) LogSinkRegistry::Get().Remove(sink_token_);
   sink_token_ = 0;
   if (channel_) {
@@ -68,13 +82,19 @@ void LogBridge::Detach() {
     // Already finalized by the environment's teardown (a worker stopping) when no longer open.
     if (channel_->open) napi_release_threadsafe_function(channel_->function, napi_tsfn_release);
     channel_->open = false;
+    // A flush still waiting is settled: nothing queued before it will be delivered any more.
+    napi_value undefined = nullptr;
+    if (env != nullptr) napi_get_undefined(env, &undefined);
+    for (const Channel::Entry& entry : channel_->pending) {
+      if (entry.flushed != nullptr && undefined != nullptr) napi_resolve_deferred(env, entry.flushed, undefined);
+    }
     channel_->pending.clear();
   }
   channel_.reset();
 }
 
 void LogBridge::SetHandler(Napi::Env env, Napi::Value handler) {
-  Detach();
+  Detach(env);
   if (handler.IsNull() || handler.IsUndefined()) return;
   if (!handler.IsFunction()) throw ArgumentError(env, "setLogHandler(handler): handler must be a function or null");
 
@@ -90,6 +110,20 @@ void LogBridge::SetHandler(Napi::Env env, Napi::Value handler) {
   napi_unref_threadsafe_function(env, channel->function);  // logging alone must not keep the process running
   channel_ = channel;
   sink_token_ = LogSinkRegistry::Get().Add([channel](const LogRecord& record) { channel->Emit(record); });
+}
+
+Napi::Value LogBridge::Flush(Napi::Env env) {
+  // Records are delivered in the order they were queued, so the marker's turn comes after every
+  // record emitted before this call. Without a handler nothing is waiting to be delivered.
+  Channel::Entry marker{LogRecord{LogLevel::Debug, "", ""}};
+  napi_value promiseValue = nullptr;
+  napi_deferred handle = nullptr;
+  NAPI_THROW_IF_FAILED(env, napi_create_promise(env, &handle, &promiseValue), Napi::Value());
+  marker.flushed = handle;
+  if (!channel_ || !channel_->Queue(std::move(marker))) {
+    napi_resolve_deferred(env, handle, env.Undefined());
+  }
+  return Napi::Value(env, promiseValue);
 }
 
 }  // namespace kl::napi

@@ -23,10 +23,13 @@ class LogBridge {
 
   // handler(level: number, source: string, message: string); null/undefined detaches.
   void SetHandler(Napi::Env env, Napi::Value handler);
+  // A promise resolved once every record emitted before the call has reached the handler.
+  Napi::Value Flush(Napi::Env env);
 
  private:
   struct Channel;
-  void Detach();
+  // `env` null at teardown, when waiting flushes are dropped rather than settled.
+  void Detach(napi_env env);
 
   std::shared_ptr<Channel> channel_;
   std::uint64_t sink_token_ = 0;

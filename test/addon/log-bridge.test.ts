@@ -36,15 +36,28 @@ describe('BUILD: native log bridge', () => {
     ]);
   });
 
-  it('BUILD: after the handler is removed, nothing more is delivered', async () => {
-    let calls = 0;
-    addon.setLogHandler(() => {
-      calls += 1;
-    });
+  it('BUILD: a flush resolves after every record emitted before it; after the handler is removed, nothing more is delivered', async () => {
+    const first: string[] = [];
+    addon.setLogHandler((_level, _source, message) => void first.push(message));
+    hooks.emitLog(1, 'openxr', 'kept 1');
+    hooks.emitLog(1, 'openxr', 'kept 2');
+    await addon.flushLog();
+    expect(first).toEqual(['kept 1', 'kept 2']);
     addon.setLogHandler(null);
     hooks.emitLog(1, 'openxr', 'dropped');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(calls).toBe(0);
+    const second: string[] = [];
+    addon.setLogHandler((_level, _source, message) => void second.push(message));
+    hooks.emitLog(1, 'openxr', 'after');
+    await addon.flushLog();
+    expect(first).toEqual(['kept 1', 'kept 2']);
+    expect(second).toEqual(['after']);
+    // A flush still waiting when its handler is removed settles (nothing before it will come).
+    hooks.emitLog(1, 'openxr', 'pending');
+    const waiting = addon.flushLog();
+    addon.setLogHandler(null);
+    await waiting;
+    // Without a handler there is nothing to wait for.
+    await addon.flushLog();
   });
 
   it('BUILD: bad arguments throw a TypeError', () => {

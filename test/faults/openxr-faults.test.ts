@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loaderLog, type LogRecord } from '../../lib/core/log.js';
+import { flushLoaderLog } from '../../lib/core/native/load.js';
 import { doctor, type DoctorReport } from '../../lib/tools/doctor/index.js';
 import { createInstanceFromPlan, type Instance } from '../../lib/openxr/api/instance.js';
 import { OpenXrError } from '../../lib/openxr/errors.js';
@@ -39,7 +40,8 @@ function destroyMayReport(instance: Instance, result: string): void {
 let records: LogRecord[] = [];
 const listener = (r: LogRecord): void => void records.push(r);
 loaderLog.on('record', listener);
-const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 30));
+// Every native record emitted so far delivered to the listener.
+const settle = flushLoaderLog;
 afterEach(async () => {
   await settle(); // records of this test's native calls arrive asynchronously: not into the next test
   records = [];

@@ -14,6 +14,7 @@ import type { Session } from '../../lib/openxr/api/session.js';
 import type { Space } from '../../lib/openxr/api/space.js';
 import type { System } from '../../lib/openxr/api/system.js';
 import { everyPositionWithCodes as everyPosition, detachedFloat32Array, refusedCleanly, resizableBuffer, sharedView, shrunkResizableView, trackingResizableView } from './bad-values.js';
+import { until } from '../helpers/until.js';
 
 const loader = createLoader({ platform: createLinuxPlatform({ env: { ...process.env, XR_RUNTIME_JSON: simulatedRuntime(), XR_API_LAYER_PATH: '' } }), runtimeExtensions: nativeRuntimeExtensions });
 const newInstance = (): Instance => loader.createInstance({ applicationName: 'properties', enabledExtensionNames: ['XR_MND_headless'] });
@@ -142,8 +143,7 @@ describe('OpenXR handles destroyed from inside a callback', () => {
       withUtils.destroy();
     });
     withUtils.submitDebugUtilsMessage(0x1000, 0x1, 'destroy me');
-    await new Promise((r) => setTimeout(r, 50));
-    expect(heard).toBeGreaterThanOrEqual(1);
+    await until('the listener that destroys its instance', () => heard >= 1);
     expect(withUtils.isDestroyed).toBe(true);
   });
 });

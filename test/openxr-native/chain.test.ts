@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { XR_COMMANDS } from '../../lib/generated/openxr.js';
-import { loadNativeAddon, packageRoot } from '../../lib/core/native/load.js';
+import { flushLoaderLog, loadNativeAddon, packageRoot } from '../../lib/core/native/load.js';
 import { loadOpenXrAddon } from '../../lib/openxr/native/addon.js';
 import { loadToolsAddon } from '../../lib/tools/native/addon.js';
 import { createInstanceFromPlan, nativeInstanceOf } from '../../lib/openxr/api/instance.js';
@@ -137,7 +137,7 @@ describe('instance creation and call chain', () => {
     const handle = [0];
     expect(create(null, handle)).toBe(-51); // XR_ERROR_RUNTIME_UNAVAILABLE
     expect(handle[0]).toBe(0);
-    await new Promise((r) => setTimeout(r, 20));
+    await flushLoaderLog();
     loaderLog.off('record', listener);
     expect(records.map((r) => r.message)).toContainEqual(expect.stringMatching(/^xrCreateInstance was called through the native entry point, which has no plan/));
     // No runtime was loaded or called.

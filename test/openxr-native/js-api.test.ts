@@ -1,6 +1,8 @@
 // The JavaScript surface: loader.createInstance, Instance, errors, function pointers, debug-utils
 // messages (NODE-2, NODE-6, XR-CI-12 and the createLoader integration).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { flushLoaderLog } from '../../lib/core/native/load.js';
+import { until } from '../helpers/until.js';
 import { loaderLog, type LogRecord } from '../../lib/core/log.js';
 import { OpenXrError } from '../../lib/openxr/errors.js';
 import { createInstanceFromPlan } from '../../lib/openxr/api/instance.js';
@@ -108,7 +110,8 @@ describe('XR_EXT_debug_utils in the loader', () => {
       onDebugMessage: (m) => messages.push(m),
     });
     instance.destroy();
-    await new Promise((r) => setTimeout(r, 20));
+    await until('the loader\'s creation messages', () => messages.some((m) => m.message.startsWith('using API layer')));
+    await flushLoaderLog();
     loaderLog.off('record', listener);
     const texts = messages.map((m) => m.message);
     expect(texts).toContain(`using runtime ${plan.runtime.libraryPath}`);
@@ -165,7 +168,7 @@ describe('XR_EXT_debug_utils in the loader', () => {
     instance.submitDebugUtilsMessage(0x1000, 1, 'from the application');
     expect(trace()).toContain('runtime:xrCreateDebugUtilsMessengerEXT');
     expect(trace()).toContain('runtime:xrSubmitDebugUtilsMessageEXT:from the application');
-    await new Promise((r) => setTimeout(r, 20));
+    await until('the runtime\'s message', () => messages.length >= 1);
     // Delivered by the runtime to the messenger it holds for the application.
     expect(messages.map((m) => m.message)).toEqual(['from the application']);
     messenger.destroy();
@@ -185,7 +188,7 @@ describe('XR_EXT_debug_utils in the loader', () => {
     const onlyWarnings = instance.createDebugUtilsMessenger((m) => warnings.push(m), { severities: 0x0100 });
     instance.submitDebugUtilsMessage(0x1000, 1, 'an error');
     instance.submitDebugUtilsMessage(0x0100, 1, 'a warning');
-    await new Promise((r) => setTimeout(r, 20));
+    await until('both submitted messages', () => messages.length >= 2 && warnings.length >= 1);
     expect(messages.map((m) => m.message)).toEqual(['an error', 'a warning']);
     expect(warnings.map((m) => m.message)).toEqual(['a warning']);
     // The runtime traced the creation (the trace is written), and no debug-utils call reached it.
@@ -194,7 +197,7 @@ describe('XR_EXT_debug_utils in the loader', () => {
     onlyWarnings.destroy();
     // The loader's own messages reach the messengers the application created.
     instance.destroy();
-    await new Promise((r) => setTimeout(r, 20));
+    await until('the loader\'s xrDestroyInstance message', () => messages.some((m) => m.functionName === 'xrDestroyInstance'));
     expect(messages.at(-1)).toMatchObject({ messageId: 'khronos-loader', functionName: 'xrDestroyInstance', severity: 0x10 });
     expect(messages.at(-1)?.message).toMatch(/instance destroyed; unloading 1 API layer\(s\) and the runtime/);
     expect(() => all.destroy()).not.toThrow();

@@ -1,6 +1,7 @@
 // Runtime and API layer negotiation (OpenXR Loader Design, 'Loader/Runtime Interface Negotiation'
 // and 'Loader/API Layer Interface Negotiation'; XR-RN and XR-LN in docs/requirements.md).
 import { afterEach, describe, expect, it } from 'vitest';
+import { flushLoaderLog } from '../../lib/core/native/load.js';
 import { loaderLog, type LogRecord } from '../../lib/core/log.js';
 import { OpenXrError } from '../../lib/openxr/errors.js';
 import { createInstanceFromPlan } from '../../lib/openxr/api/instance.js';
@@ -16,7 +17,7 @@ function captureLog(): { records: LogRecord[]; settle: () => Promise<void> } {
   return {
     records,
     settle: async () => {
-      await new Promise((r) => setTimeout(r, 20));
+      await flushLoaderLog();
       loaderLog.off('record', listener);
     },
   };

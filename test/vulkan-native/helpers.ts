@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { PlannedVulkanDriver, PlannedVulkanLayer, VulkanInstancePlan } from '../../lib/vulkan/plan/plan.js';
 import { testNativeDir } from '../helpers/paths.js';
 import { loaderLog, type LogRecord } from '../../lib/core/log.js';
+import { flushLoaderLog } from '../../lib/core/native/load.js';
 export { owningLibrary } from '../helpers/maps.js';
 
 export const LAVAPIPE_MANIFEST = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
@@ -76,7 +77,7 @@ export function mappedLibraries(fragment: string): string[] {
   return [...new Set(maps.split('\n').filter((l) => l.includes(fragment)).map((l) => l.slice(l.indexOf('/'))))];
 }
 
-/** Collects the loader's log records until `stop()`; `settle()` waits for native records to arrive. */
+/** Collects the loader's log records until `stop()`; `settle()` waits until every native record emitted so far has arrived. */
 export function captureLog(): { records: LogRecord[]; settle: () => Promise<void>; stop: () => void } {
   const records: LogRecord[] = [];
   const listener = (r: LogRecord): void => {
@@ -85,9 +86,7 @@ export function captureLog(): { records: LogRecord[]; settle: () => Promise<void
   loaderLog.on('record', listener);
   return {
     records,
-    settle: async () => {
-      await new Promise((r) => setTimeout(r, 30));
-    },
+    settle: flushLoaderLog,
     stop: () => loaderLog.off('record', listener),
   };
 }

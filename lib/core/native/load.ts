@@ -31,6 +31,8 @@ export interface NativeAddon {
   readonly napiVersion: number;
   readonly NativeLibrary: new (path: string) => NativeLibrary;
   setLogHandler(handler: ((level: number, source: string, message: string) => void) | null): void;
+  /** Resolves once every record emitted before the call has reached the handler. */
+  flushLog(): Promise<void>;
   openLibraryCount(): number;
   /** Windows only (native/addon/windows_registry.h): one registry key, null when it does not exist; throws KL_REGISTRY_ERROR when it cannot be read. */
   windowsRegistryReadKey?(hive: RegistryHive, key: string): RegistryKeyContents | null;
@@ -72,4 +74,14 @@ export function loadNativeAddon(): NativeAddon {
     addon.setLogHandler((level, source, message) => emitLog({ level: logLevelFromNative(level), source, message }));
   }
   return addon;
+}
+
+/**
+ * Resolves once every log record the native side emitted before this call has reached `loaderLog`
+ * listeners. Native records are emitted on whatever thread spoke and delivered through the event
+ * loop, so a listener sees them some time after the call that logged them: await this before
+ * reading what a call logged. Resolves at once when the addon is not loaded (nothing native spoke).
+ */
+export function flushLoaderLog(): Promise<void> {
+  return addon === undefined ? Promise.resolve() : addon.flushLog();
 }
