@@ -5,8 +5,12 @@
 // (to make a root-owned setuid file and to become nobody) and a file system without nosuid; where
 // the machine cannot, the test skips with the exact reason (and fails under
 // KHRONOS_LOADER_SYSTEM_TESTS=required: CI runs .ci/run as root on a plain file system).
+// The checkout may sit in a folder nobody cannot enter (a home directory, `mktemp -d`), so the
+// children run nothing from it: the fixture bundled into one file, koffi, node and the libraries
+// the manifests name are copied into a folder they can read.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, chownSync, constants, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot, testNativeDir } from '../helpers/paths.js';
@@ -23,9 +27,31 @@ interface Report {
   vulkan: { elevated: boolean; layers: string[]; drivers: string[] };
 }
 
-// Everything lives under one folder nobody can read: the helper (which must not sit on a nosuid
-// mount, so beside the build rather than in a tmpfs) and the manifests the variables point at.
-const root = mkdtempSync(path.join(repoRoot, 'build', 'kl-elevation-'));
+/** Whether every folder from `dir` up to / lets other users through (the x bit for others). */
+function othersCanEnter(dir: string): boolean {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if ((statSync(d).mode & 0o001) === 0) return false;
+    if (path.dirname(d) === d) return true;
+  }
+}
+
+/** The options of the mount that holds `dir`, and its mount point. */
+function mountOptions(dir: string): { point: string; options: string[] } {
+  let best = { point: '', options: [] as string[] };
+  for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
+    const f = line.split(' ');
+    const point = f[4] ?? '';
+    if ((dir === point || dir.startsWith(point.endsWith('/') ? point : `${point}/`)) && point.length >= best.point.length) best = { point, options: (f[5] ?? '').split(',') };
+  }
+  return best;
+}
+
+// Everything the children use lives under one folder nobody can read: the helper (which must not
+// sit on a nosuid mount, so beside the build rather than in a tmpfs where that can be entered), the
+// staged fixture and the manifests the variables point at.
+const parents = [path.join(repoRoot, 'build'), os.tmpdir(), '/var/tmp'].filter((d) => existsSync(d));
+const parent = parents.find((d) => othersCanEnter(d) && !mountOptions(d).options.includes('nosuid'));
+const root = mkdtempSync(path.join(parent ?? path.join(repoRoot, 'build'), 'kl-elevation-'));
 chmodSync(root, 0o755);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -40,12 +66,15 @@ const dir = (relative: string): string => {
   mkdirSync(d, { recursive: true, mode: 0o755 });
   return d;
 };
-const xrRuntime = (name: string) => ({ file_format_version: '1.0.0', runtime: { name, library_path: path.join(testNativeDir, 'openxr_test_runtime/libkl_test_runtime.so') } });
+// The libraries the manifests name, copied where the children can see them.
+const LIBRARIES = ['openxr_test_runtime/libkl_test_runtime.so', 'openxr_test_layers/libkl_test_layer_passthrough_0.so', 'vulkan_test_layers/libkl_vk_layer_a.so', 'vulkan_test_driver/libkl_vk_driver_v7.so'];
+const library = (relative: string): string => path.join(root, 'libs', relative);
+const xrRuntime = (name: string) => ({ file_format_version: '1.0.0', runtime: { name, library_path: library('openxr_test_runtime/libkl_test_runtime.so') } });
 const xrLayer = (name: string, implicit = false) => ({
   file_format_version: '1.0.0',
   api_layer: {
     name,
-    library_path: path.join(testNativeDir, 'openxr_test_layers/libkl_test_layer_passthrough_0.so'),
+    library_path: library('openxr_test_layers/libkl_test_layer_passthrough_0.so'),
     api_version: '1.0',
     implementation_version: '1',
     description: 'elevation marker',
@@ -57,14 +86,14 @@ const vkLayer = (name: string, implicit = false) => ({
   layer: {
     name,
     type: 'GLOBAL',
-    library_path: path.join(testNativeDir, 'vulkan_test_layers/libkl_vk_layer_a.so'),
+    library_path: library('vulkan_test_layers/libkl_vk_layer_a.so'),
     api_version: '1.3.0',
     implementation_version: '1',
     description: 'elevation marker',
     ...(implicit ? { disable_environment: { [`DISABLE_${name}`]: '1' } } : {}),
   },
 });
-const vkDriver = () => ({ file_format_version: '1.0.1', ICD: { library_path: path.join(testNativeDir, 'vulkan_test_driver/libkl_vk_driver_v7.so'), api_version: '1.3.0' } });
+const vkDriver = () => ({ file_format_version: '1.0.1', ICD: { library_path: library('vulkan_test_driver/libkl_vk_driver_v7.so'), api_version: '1.3.0' } });
 
 // Three sets, because some variables replace others (VK_LAYER_PATH hides VK_ADD_LAYER_PATH,
 // VK_DRIVER_FILES hides VK_ICD_FILENAMES and both hide VK_ADD_DRIVER_FILES, XR_RUNTIME_JSON hides
@@ -137,9 +166,52 @@ function variableSets(): Record<'A' | 'B' | 'C', VariableSet> {
 // not be marked secure again (no id changes in that exec, no capabilities).
 type Helper = 'none' | 'setuid' | 'setgid';
 
+/** Whether user nobody (not owner, not in the group) may execute `file` where it lies. */
+function othersCanRun(file: string): boolean {
+  return othersCanEnter(path.dirname(file)) && (statSync(file).mode & 0o005) === 0o005;
+}
+
+// node for the children: this one where nobody can run it, else a copy beside the helpers.
+const childNode = (): string => (othersCanRun(process.execPath) ? process.execPath : path.join(root, 'node'));
+
+/** Copies what the children run into `root`; why it cannot, or null. */
+function stageChildren(): string | null {
+  if (parent === undefined) return `no folder both enterable by other users and on a mount without nosuid among ${parents.join(', ')}`;
+  const esbuild = path.join(repoRoot, 'node_modules', '.bin', 'esbuild');
+  if (!existsSync(esbuild)) return `${esbuild} is missing: cannot bundle the fixture for the unprivileged children`;
+  try {
+    execFileSync(esbuild, [fixture, '--bundle', '--platform=node', '--format=esm', '--target=node20', '--external:koffi', '--log-level=error', `--outfile=${path.join(root, 'report.mjs')}`], { stdio: 'pipe' });
+  } catch (e) {
+    return `cannot bundle ${fixture} with esbuild: ${(e as Error).message}`;
+  }
+  // koffi and its native builds (optional dependencies under @koromix).
+  for (const dependency of ['koffi', '@koromix']) {
+    const from = path.join(repoRoot, 'node_modules', dependency);
+    if (existsSync(from)) cpSync(from, path.join(root, 'node_modules', dependency), { recursive: true });
+  }
+  for (const relative of LIBRARIES) {
+    mkdirSync(path.dirname(library(relative)), { recursive: true, mode: 0o755 });
+    copyFileSync(path.join(testNativeDir, relative), library(relative));
+  }
+  if (!othersCanRun(process.execPath)) {
+    copyFileSync(process.execPath, path.join(root, 'node'));
+    chmodSync(path.join(root, 'node'), 0o755);
+  }
+  // What was copied keeps its modes; make sure all of it is readable by others.
+  execFileSync('chmod', ['-R', 'a+rX', root]);
+  try {
+    accessSync(path.join(root, 'report.mjs'), constants.R_OK);
+  } catch (e) {
+    return `the staged fixture is not readable: ${(e as Error).message}`;
+  }
+  return null;
+}
+
 /** Why this machine cannot run the test, or null; builds the helpers when it can. */
 function prepare(): string | null {
   if (process.getuid?.() !== 0) return `not root (uid ${process.getuid?.()}): cannot create a root-owned setuid helper nor run it as nobody`;
+  const staged = stageChildren();
+  if (staged !== null) return staged;
   const status = readFileSync('/proc/self/status', 'utf8');
   if (/^NoNewPrivs:\s*1/m.test(status)) return 'this process has no_new_privs set: setuid and setgid bits are ignored by exec';
   if (!existsSync('/usr/bin/setpriv')) return 'util-linux setpriv (/usr/bin/setpriv) is missing: cannot drop to nobody';
@@ -162,26 +234,26 @@ function prepare(): string | null {
 
 /** The mount that holds `dir` and whether it is nosuid (the usual reason setid bits do nothing). */
 function mountOf(dir: string): string {
-  let best = { point: '', options: '' };
-  for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
-    const f = line.split(' ');
-    const point = f[4] ?? '';
-    if ((dir === point || dir.startsWith(point.endsWith('/') ? point : `${point}/`)) && point.length >= best.point.length) best = { point, options: f[5] ?? '' };
-  }
-  return `${dir} is on the mount at ${best.point} (${best.options})${best.options.split(',').includes('nosuid') ? ', which is nosuid' : ''}`;
+  const { point, options } = mountOptions(dir);
+  return `${dir} is on the mount at ${point} (${options.join(',')})${options.includes('nosuid') ? ', which is nosuid' : ''}`;
 }
 
 function runAsNobody(helper: Helper, env: Record<string, string>): Report {
-  const node = [helper === 'setgid' ? path.join(root, 'node-setgid') : process.execPath, '--import', 'tsx', fixture];
+  const node = [helper === 'setgid' ? path.join(root, 'node-setgid') : childNode(), path.join(root, 'report.mjs')];
   const command = helper === 'setuid' ? [path.join(root, 'exec-setuid'), ...node] : node;
   const r = spawnSync('/usr/bin/setpriv', ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', '--', ...command], {
-    cwd: repoRoot,
+    cwd: root,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', XDG_CONFIG_DIRS: path.join(root, 'none'), XDG_DATA_DIRS: path.join(root, 'none'), ...env },
     encoding: 'utf8',
     timeout: 60_000,
   });
   if (r.status !== 0) throw new Error(`the ${helper} child failed (status ${r.status}, signal ${r.signal}): ${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Report;
+  const last = r.stdout.trim().split('\n').pop() ?? '';
+  try {
+    return JSON.parse(last) as Report;
+  } catch {
+    throw new Error(`the ${helper} child printed no report (stdout ${JSON.stringify(r.stdout)}, stderr ${JSON.stringify(r.stderr)})`);
+  }
 }
 
 const cannot = prepare();
