@@ -1,8 +1,10 @@
 // Running Windows programs under wine (Debian wine64) for scripts/test-platforms.ts: a prefix of
 // our own (Windows 10, which node.exe requires), and stdout/stderr through files — the Windows
 // Node cannot write to the pipes wine hands it (EBADF in createWritableStdioStream).
+// A prefix is made once, whole, in a temporary folder renamed into place when wine has finished
+// with it, so processes that start at the same time never share a half-made one.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -24,6 +26,18 @@ function wineBinary(): string {
   if (existsSync('/usr/lib/wine/wine64')) return '/usr/lib/wine/wine64';
   throw new Error('wine is missing (Debian: apt-get install wine64)');
 }
+
+function wineserverBinary(command: string): string {
+  const beside = path.join(path.dirname(command), command.endsWith('64') ? 'wineserver64' : 'wineserver');
+  if (existsSync(beside)) return beside;
+  const onPath = spawnSync('sh', ['-c', 'command -v wineserver'], { encoding: 'utf8' });
+  if (onPath.status === 0) return onPath.stdout.trim();
+  if (existsSync('/usr/lib/wine/wineserver64')) return '/usr/lib/wine/wineserver64';
+  throw new Error('wineserver is missing (Debian: apt-get install wine64)');
+}
+
+/** Written last into a finished prefix: a folder without it is half made (an older run's) and is rebuilt. */
+const READY = '.khronos-loader-ready';
 
 export function createWine(prefix: string): Wine {
   const command = wineBinary();
@@ -57,8 +71,7 @@ export function createWine(prefix: string): Wine {
     if (result.status !== 0) throw new Error(`wine ${args.join(' ')} exited ${result.status}:\n${(result.stdout + result.stderr).slice(-4000)}`);
     return result.stdout;
   };
-  // A new prefix reports Windows 7, where node.exe refuses to start.
-  if (!existsSync(path.join(prefix, 'system.reg'))) mustRun(['reg', 'add', 'HKCU\\Software\\Wine', '/v', 'Version', '/d', 'win10', '/f'], os.tmpdir());
+  if (!existsSync(path.join(prefix, READY))) makePrefix(prefix, command, env);
   return {
     run: mustRun,
     reg(args, mayFail = false) {
@@ -66,4 +79,36 @@ export function createWine(prefix: string): Wine {
       if (result.status !== 0 && !mayFail) throw new Error(`wine reg ${args.join(' ')} exited ${result.status}:\n${result.stdout}${result.stderr}`);
     },
   };
+}
+
+/**
+ * Makes `prefix` whole in a sibling temporary folder (wineboot, Windows 10 — a new prefix reports
+ * Windows 7, where node.exe refuses to start — then wineserver -w, so nothing is still writing it),
+ * marks it ready and renames it into place. When another process got there first, its prefix is
+ * used and this one removed.
+ */
+function makePrefix(prefix: string, command: string, env: NodeJS.ProcessEnv): void {
+  const parent = path.dirname(prefix);
+  mkdirSync(parent, { recursive: true });
+  const staging = mkdtempSync(`${prefix}.making-`);
+  const stagingEnv = { ...env, WINEPREFIX: staging };
+  const run = (program: string, args: readonly string[]): void => {
+    const r = spawnSync(program, args, { cwd: os.tmpdir(), env: stagingEnv, encoding: 'utf8', timeout: 10 * 60 * 1000 });
+    if (r.status !== 0) throw new Error(`making the wine prefix ${prefix}: ${[program, ...args].join(' ')} exited ${r.status}:\n${(r.stdout + r.stderr).slice(-4000)}`);
+  };
+  try {
+    run(command, ['wineboot', '--init']);
+    run(command, ['reg', 'add', 'HKCU\\Software\\Wine', '/v', 'Version', '/d', 'win10', '/f']);
+    run(wineserverBinary(command), ['-w']);
+    writeFileSync(path.join(staging, READY), '');
+    if (existsSync(prefix) && !existsSync(path.join(prefix, READY))) rmSync(prefix, { recursive: true, force: true });
+    try {
+      renameSync(staging, prefix);
+    } catch (error) {
+      // Another process renamed its finished prefix into place first: use that one.
+      if (!existsSync(path.join(prefix, READY))) throw error;
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
 }
