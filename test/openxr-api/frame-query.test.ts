@@ -142,6 +142,7 @@ describe.each(VERSIONS)('frame query on an OpenXR %s instance (simulated runtime
         });
         expect(out[query.layout.viewState]).toBe(session.locateViews(local, time, views));
         expect(bits(out.subarray(query.layout.views, query.layout.views + 2 * VIEW_FLOATS))).toEqual(bits(views));
+        for (const v of [0, 1]) expect(bits(out.subarray(query.viewOffset(v), query.viewOffset(v) + VIEW_FLOATS)), `view ${v}`).toEqual(bits(views.subarray(v * VIEW_FLOATS, (v + 1) * VIEW_FLOATS)));
       }
       const a = (i: number): number[] => Array.from(out.subarray(query.actionOffset(i), query.actionOffset(i) + FRAME_ACTION_FLOATS));
       const b = (s: { currentState: boolean; changedSinceLastSync: boolean; isActive: boolean }) => [s.currentState ? 1 : 0, 0, s.changedSinceLastSync ? 1 : 0, s.isActive ? 1 : 0];
