@@ -95,8 +95,9 @@ describe('frame loop', () => {
       session.endFrame();
     }
     clearInterval(timer);
-    // 20 frames at 90 Hz are ~220 ms: a blocked loop would see no ticks at all.
-    expect(ticks).toBeGreaterThan(50);
+    // 20 frames at 90 Hz are ~220 ms: a blocked loop would see no ticks at all. The 1 ms timer's
+    // rate depends on the machine's load; more than a handful of ticks is what shows it ran.
+    expect(ticks).toBeGreaterThan(5);
   });
 
   it('NODE-3: waitFrame answers with the same reused object; a second pending wait is a call-order error', async () => {

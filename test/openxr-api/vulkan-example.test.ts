@@ -16,7 +16,8 @@ describe.skipIf(missing !== null)('examples/vulkan-frame-loop.ts', () => {
     expect(out).toMatch(/^Vulkan device: llvmpipe/m);
     const rendered = Number(/^(\d+) frames rendered, \d+ missed$/m.exec(out)?.[1]);
     const received = Number(/^the runtime received (\d+) frames; the last left eye was \[\d+, 51, 0, 255\]$/m.exec(out)?.[1]);
-    expect(rendered).toBeGreaterThan(100);
+    // Frames kept coming (how many in 3 s is the machine's load, measured by the bench, not here).
+    expect(rendered).toBeGreaterThan(10);
     expect(received).toBe(rendered);
   }, 90_000);
 });

@@ -39,7 +39,8 @@ describe.skipIf(missing !== null)('the Vulkan-rendered demo under the validation
     const vulkan = result.vulkan;
     expect(vulkan?.validation).toBe('on');
     expect(vulkan?.validationMessages).toEqual([]);
-    expect(vulkan?.framesDrawn).toBeGreaterThan(100);
+    // Frames kept coming under both validation layers (their rate is the machine's load, not checked here).
+    expect(vulkan?.framesDrawn).toBeGreaterThan(10);
     expect(vulkan?.pixels?.differences).toEqual([]);
     expect(vulkan?.pixels?.framesAsDrawn).toBe(vulkan?.framesDrawn);
     // core_validation writes its report file with its first message: none, no file.
