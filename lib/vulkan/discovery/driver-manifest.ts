@@ -44,8 +44,11 @@ export function parseDriverManifest(file: string, root: unknown, pointerBits: 32
       return fail('ICD.library_arch', `the driver library is ${library_arch}-bit and this process is ${pointerBits}-bit; driver skipped`, 'info');
     }
   }
+  // Without api_version the Khronos loader skips the driver; with a value that is not a string it
+  // says it skips it but goes on with version 0 (both 1.3.239 and 1.4.309), which is what this does.
   let api_version = '0.0.0';
   const api = member(icd, 'api_version');
+  if (api === undefined) return fail('ICD.api_version', 'required string, missing; driver skipped');
   if (typeof api === 'string') api_version = api;
   else diagnostics.push({ severity: 'warning', file, field: 'ICD.api_version', reason: `should be a string, found ${describeJson(api)}; taken as 0.0.0` });
   const portability = member(icd, 'is_portability_driver');

@@ -130,9 +130,13 @@ describe('driver manifests', () => {
     expect(r.ok && r.manifest.apiVersion.packed).toBe((1 << 22) | (2 << 12) | 3);
     const arch = parseDriverManifest('/icd.json', { file_format_version: '1.0.0', ICD: { library_path: 'x.so', api_version: '1.0.0', library_arch: '32' } }, 64);
     expect(arch.ok).toBe(false);
+    // No api_version: skipped (as both Khronos versions do); one that is not a string: version 0, with a warning.
     const noApi = parseDriverManifest('/icd.json', { file_format_version: '1.0.0', ICD: { library_path: 'x.so' } }, 64);
-    expect(noApi.ok && noApi.manifest.api_version).toBe('0.0.0');
-    expect(noApi.diagnostics[0]?.field).toBe('ICD.api_version');
+    expect(noApi.ok).toBe(false);
+    expect(noApi.diagnostics[0]).toMatchObject({ severity: 'error', field: 'ICD.api_version' });
+    const numberApi = parseDriverManifest('/icd.json', { file_format_version: '1.0.0', ICD: { library_path: 'x.so', api_version: 1 } }, 64);
+    expect(numberApi.ok && numberApi.manifest.api_version).toBe('0.0.0');
+    expect(numberApi.diagnostics[0]).toMatchObject({ severity: 'warning', field: 'ICD.api_version' });
     for (const bad of [null, {}, { file_format_version: '1.0.0' }, { file_format_version: '1.0.0', ICD: { library_path: 3 } }]) {
       const x = parseDriverManifest('/icd.json', bad, 64);
       expect(x.ok).toBe(false);
