@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { XR_COMMANDS } from '../../lib/generated/openxr.js';
-import { flushLoaderLog, loadNativeAddon, packageRoot } from '../../lib/core/native/load.js';
+import { addonBinaryPath, flushLoaderLog, loadNativeAddon, packageRoot } from '../../lib/core/native/load.js';
 import { loadOpenXrAddon } from '../../lib/openxr/native/addon.js';
 import { loadToolsAddon } from '../../lib/tools/native/addon.js';
 import { createInstanceFromPlan, nativeInstanceOf } from '../../lib/openxr/api/instance.js';
@@ -12,7 +12,9 @@ import { openXrErrorFrom } from '../helpers/errors.js';
 import { loaderLog, type LogRecord } from '../../lib/core/log.js';
 import { owningLibrary } from '../helpers/maps.js';
 
-const addonPath = path.join(packageRoot, 'build/Release/khronos_loader.node');
+// The addon this process loaded (an instrumented build under the sanitizers); the disassembly check reads the product build.
+const addonPath = addonBinaryPath();
+const productBuild = path.join(packageRoot, 'build/Release/khronos_loader.node');
 const order = ['XR_APILAYER_KLTEST_order_a', 'XR_APILAYER_KLTEST_order_b', 'XR_APILAYER_KLTEST_order_c'];
 
 afterEach(() => {
@@ -99,7 +101,7 @@ describe('instance creation and call chain', () => {
   });
 
   it('XR-CI-6: a trampoline is one table load and one indirect call (disassembled)', () => {
-    const disassembly = execFileSync('objdump', ['-d', '--no-show-raw-insn', addonPath], { maxBuffer: 64 << 20 }).toString();
+    const disassembly = execFileSync('objdump', ['-d', '--no-show-raw-insn', productBuild], { maxBuffer: 64 << 20 }).toString();
     const body = disassembly.split('\n\n').find((block) => block.includes('<xrLocateSpace>:'))!;
     const instructions = body.split('\n').filter((l) => /^\s+[0-9a-f]+:\s/.test(l)).map((l) => l.split('\t').slice(1).join(' ').trim());
     const beforeJump = instructions.slice(0, instructions.findIndex((i) => i.startsWith('jmp') && i.includes('*')) + 1);

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from '../../lib/core/native/load.js';
+import { addonBinaryPath } from '../../lib/core/native/load.js';
 import { repoRoot } from '../helpers/paths.js';
 import { publishVulkanPlan } from '../../lib/vulkan/api/index.js';
 import { driver, layer, mappedLibraries, plan, testLibrary } from './helpers.js';
@@ -15,7 +15,8 @@ interface Koffi {
   load(path: string): { func(prototype: string): (...args: unknown[]) => unknown };
 }
 const koffi = createRequire(import.meta.url)('koffi') as Koffi;
-const addonPath = path.join(packageRoot, 'build/Release/khronos_loader.node');
+// The addon this process loaded (an instrumented build under the sanitizers).
+const addonPath = addonBinaryPath();
 const run = koffi.load(testLibrary('vulkan_c_abi', 'kl_vk_c_abi')).func('int kl_vk_c_abi_run(const char*, _Out_ char* report, size_t)');
 
 function runNative(): { rc: number; report: string } {

@@ -209,7 +209,7 @@ const driverCase = fc.record({
     fileFormat: fc.constantFrom<'1.0.0' | '1.0.1'>('1.0.0', '1.0.1'),
     portability: fc.boolean(),
   }),
-  defects: fc.subarray(DRIVER_DEFECTS, { maxLength: 2 }).filter((ds) => ds.length < 2 || ds[0]!.field !== ds[1]!.field),
+  defects: fc.subarray([...DRIVER_DEFECTS], { maxLength: 2 }).filter((ds) => ds.length < 2 || ds[0]!.field !== ds[1]!.field),
 });
 
 describe('Vulkan driver manifests generated from a model', () => {
@@ -217,7 +217,7 @@ describe('Vulkan driver manifests generated from a model', () => {
     let accepted = 0;
     let rejected = 0;
     fc.assert(
-      fc.property(driverCase, ({ model, defects }: { model: DriverModel; defects: DriverDefect[] }) => {
+      fc.property(driverCase, ({ model, defects }: { model: DriverModel; defects: readonly DriverDefect[] }) => {
         const icd: Record<string, unknown> = { library_path: model.libraryPath, api_version: model.apiVersion, is_portability_driver: model.portability };
         const root: Record<string, unknown> = { file_format_version: model.fileFormat, ICD: icd };
         for (const d of defects) d.apply(root, icd);
