@@ -15,6 +15,7 @@ import type { Space } from '../../lib/openxr/api/space.js';
 import type { System } from '../../lib/openxr/api/system.js';
 import { everyPositionWithCodes as everyPosition, detachedFloat32Array, refusedCleanly, resizableBuffer, sharedView, shrunkResizableView, trackingResizableView } from './bad-values.js';
 import { until } from '../helpers/until.js';
+import { HAND_JOINT_COUNT, HAND_JOINT_FLOATS } from '../../lib/openxr/api/types.js';
 
 const loader = createLoader({ platform: createLinuxPlatform({ env: { ...process.env, XR_RUNTIME_JSON: simulatedRuntime(), XR_API_LAYER_PATH: '' } }), runtimeExtensions: nativeRuntimeExtensions });
 const newInstance = (): Instance => loader.createInstance({ applicationName: 'properties', enabledExtensionNames: ['XR_MND_headless'] });
@@ -59,6 +60,39 @@ describe('OpenXR public functions against bad arguments (fast-check)', () => {
     everyPosition([local, 1, new Float32Array(64), 'primary-stereo'], ([s, t, o, v]) => session.locateViews(s as never, t as never, o as never, v as never));
     everyPosition(['/user/hand/left'], ([p]) => session.currentInteractionProfile(p as never));
     everyPosition([[]], ([a]) => session.syncActions(a as never));
+  });
+
+  it('NODE-1, NODE-2: actions (create, the four state readers, haptics), action spaces, frame queries and hand trackers', () => {
+    const own = loader.createInstance({ applicationName: 'properties', enabledExtensionNames: ['XR_MND_headless', 'XR_EXT_hand_tracking'] });
+    try {
+      const s = own.createSession(own.getSystem());
+      const ownLocal = s.createReferenceSpace('local');
+      const ownView = s.createReferenceSpace('view');
+      const hands = ['/user/hand/left', '/user/hand/right'];
+      const set = own.createActionSet({ name: 'props', localizedName: 'Props', priority: 0 });
+      everyPosition([{ name: 'made', localizedName: 'Made', type: 'boolean', subactionPaths: hands }], ([o]) => set.createAction(o as never));
+      const select = set.createAction({ name: 'select', localizedName: 'Select', type: 'boolean', subactionPaths: hands });
+      const value = set.createAction({ name: 'value', localizedName: 'Value', type: 'float', subactionPaths: hands });
+      const stick = set.createAction({ name: 'stick', localizedName: 'Stick', type: 'vector2f', subactionPaths: hands });
+      const grip = set.createAction({ name: 'grip', localizedName: 'Grip', type: 'pose', subactionPaths: hands });
+      const buzz = set.createAction({ name: 'buzz', localizedName: 'Buzz', type: 'vibration', subactionPaths: hands });
+      s.attachActionSets([set]);
+      everyPosition(['/user/hand/left', s], ([p, ss]) => select.getBoolean(p as never, ss as never));
+      everyPosition(['/user/hand/left', s], ([p, ss]) => value.getFloat(p as never, ss as never));
+      everyPosition(['/user/hand/left', s], ([p, ss]) => stick.getVector2f(p as never, ss as never));
+      everyPosition(['/user/hand/left', s], ([p, ss]) => grip.getPose(p as never, ss as never));
+      everyPosition([{ amplitude: 0.5, duration: 1_000_000n }, '/user/hand/left', s], ([v, p, ss]) => buzz.applyHapticFeedback(v as never, p as never, ss as never));
+      everyPosition(['/user/hand/left', s], ([p, ss]) => buzz.stopHapticFeedback(p as never, ss as never));
+      everyPosition([grip, '/user/hand/left', [0, 0, 0, 0, 0, 0, 1]], ([a, p, pose]) => s.createActionSpace(a as never, p as never, pose as never));
+      everyPosition([{ spaces: [[ownView, ownLocal]], views: { space: ownLocal }, actions: [select] }], ([o]) => s.createFrameQuery(o as never));
+      const query = s.createFrameQuery({ spaces: [[ownView, ownLocal]], views: { space: ownLocal }, actions: [select, { action: value, subactionPath: '/user/hand/left' }] });
+      everyPosition([1, new Float32Array(query.length)], ([t, o]) => query.run(t as never, o as never));
+      everyPosition(['left'], ([h]) => s.createHandTracker(h as never));
+      const tracker = s.createHandTracker('left');
+      everyPosition([ownLocal, 1, new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_FLOATS)], ([b, t, o]) => tracker.locate(b as never, t as never, o as never));
+    } finally {
+      own.destroy();
+    }
   });
 
   it('NODE-1, NODE-3: space.locate() with every kind of bad base, time and output buffer', () => {
