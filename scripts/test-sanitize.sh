@@ -45,9 +45,11 @@ cmake -S test/native -B "$out/test-native" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_SHARED_LINKER_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >/dev/null
 cmake --build "$out/test-native" --parallel "$jobs" >/dev/null
 
-# The tests that load the addon or the native test components. Left out: those that start a
-# compiler (gcc and cmake leak by design and would report under the preloaded runtime) or load the
-# addon from build/Release by path (the C-ABI, chain and Khronos-differential tests), and those on
+# The tests that load the addon or the native test components: the typed APIs, the chains and the
+# exported C functions, fault injection and the bad-value property tests (children meant to die of
+# a signal get the runtime's hands off those signals: test/helpers/sanitizer-env.ts). Left out:
+# those that start a compiler (gcc and cmake leak by design and would report under the preloaded
+# runtime), the Khronos-differential tests (the Khronos loaders are not instrumented) and those on
 # lavapipe (Mesa and LLVM are not instrumented; their leaks come from libraries already unloaded,
 # which LeakSanitizer cannot name). KL_SANITIZE_TESTS or arguments replace the list.
 default_tests=(
@@ -59,6 +61,8 @@ default_tests=(
   test/vulkan-native/drivers.test.ts test/vulkan-native/messengers.test.ts test/vulkan-native/pre-instance.test.ts
   test/vulkan-native/android-layer-introspection.test.ts
   test/addon/log-bridge.test.ts test/addon/log-forwarding.test.ts test/layers/passthrough-layer.test.ts
+  test/openxr-native/chain.test.ts test/vulkan-native/chain.test.ts test/vulkan-native/c-abi.test.ts
+  test/faults/openxr-faults.test.ts test/faults/vulkan-faults.test.ts test/faults/openxr-properties.test.ts
 )
 # The thread variant's list. Left out: misuse.test.ts, whose time limits do not hold at TSan's
 # slowdown (its threads are those of api and shutdown).

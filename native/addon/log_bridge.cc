@@ -1,9 +1,11 @@
 #include "addon/log_bridge.h"
 
 #include <deque>
+#include <optional>
 #include <utility>
 
 #include "addon/errors.h"
+#include "addon/pending_promise.h"
 
 namespace kl::napi {
 
@@ -14,7 +16,7 @@ struct LogBridge::Channel {
   // A record, or a flush marker: the promise resolved once every record queued before it is delivered.
   struct Entry {
     LogRecord record;
-    napi_deferred flushed = nullptr;
+    std::optional<Napi::Promise::Deferred> flushed;
   };
   std::deque<Entry> pending;
   napi_threadsafe_function function = nullptr;
@@ -32,8 +34,8 @@ struct LogBridge::Channel {
     Napi::Env e(env);
     Napi::Function fn(env, handler);
     for (const Entry& entry : entries) {
-      if (entry.flushed != nullptr) {
-        napi_resolve_deferred(env, entry.flushed, e.Undefined());
+      if (entry.flushed) {
+        entry.flushed->Resolve(e.Undefined());
         continue;
       }
       const LogRecord& r = entry.record;
@@ -59,7 +61,7 @@ struct LogBridge::Channel {
     delete box;
   }
   // From any thread.
-  void Emit(const LogRecord& record) { Queue(Entry{record}); }
+  void Emit(const LogRecord& record) { Queue(Entry{record, std::nullopt}); }
   // Queues an entry; false when the channel is closing and nothing will be delivered.
   bool Queue(Entry entry) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -83,10 +85,8 @@ void LogBridge::Detach(napi_env env) {
     if (channel_->open) napi_release_threadsafe_function(channel_->function, napi_tsfn_release);
     channel_->open = false;
     // A flush still waiting is settled: nothing queued before it will be delivered any more.
-    napi_value undefined = nullptr;
-    if (env != nullptr) napi_get_undefined(env, &undefined);
     for (const Channel::Entry& entry : channel_->pending) {
-      if (entry.flushed != nullptr && undefined != nullptr) napi_resolve_deferred(env, entry.flushed, undefined);
+      if (entry.flushed && env != nullptr) entry.flushed->Resolve(Napi::Env(env).Undefined());
     }
     channel_->pending.clear();
   }
@@ -115,15 +115,10 @@ void LogBridge::SetHandler(Napi::Env env, Napi::Value handler) {
 Napi::Value LogBridge::Flush(Napi::Env env) {
   // Records are delivered in the order they were queued, so the marker's turn comes after every
   // record emitted before this call. Without a handler nothing is waiting to be delivered.
-  Channel::Entry marker{LogRecord{LogLevel::Debug, "", ""}};
-  napi_value promiseValue = nullptr;
-  napi_deferred handle = nullptr;
-  NAPI_THROW_IF_FAILED(env, napi_create_promise(env, &handle, &promiseValue), Napi::Value());
-  marker.flushed = handle;
-  if (!channel_ || !channel_->Queue(std::move(marker))) {
-    napi_resolve_deferred(env, handle, env.Undefined());
-  }
-  return Napi::Value(env, promiseValue);
+  Napi::Promise::Deferred deferred = NewPendingPromise(env);
+  Napi::Promise promise = deferred.Promise();
+  if (!channel_ || !channel_->Queue(Channel::Entry{LogRecord{LogLevel::Debug, "", ""}, deferred})) deferred.Resolve(env.Undefined());
+  return promise;
 }
 
 }  // namespace kl::napi

@@ -15,6 +15,7 @@ import { openXrErrorFrom } from '../helpers/errors.js';
 import { freshTrace, layerDir, layerManifest, mappedLibraries, runtimeLibrary, testPlan } from '../openxr-native/helpers.js';
 import { makeFixture } from '../doctor/fixture.js';
 import { faultEnv, withFault, type Fault } from './fault-env.js';
+import { sanitizerEnv } from '../helpers/sanitizer-env.js';
 
 const RUNTIME = 'kl_test_runtime_faults';
 const LAYER = 'XR_APILAYER_KLTEST_faults';
@@ -174,7 +175,7 @@ describe('OpenXR: crashes and hangs in negotiation, isolated in the doctor\'s pr
       runtimeLibrary: runtimeLibrary(RUNTIME),
       layers: withLayer ? [{ name: LAYER, libraryPath: path.join(layerDir, 'libkl_test_layer_faults.so') }] : [],
     });
-    return doctor({ env: { ...f.env, ...faultEnv(fault) }, ...f.discovery, timeoutMs: TIMEOUT_MS, logWriter: () => undefined });
+    return doctor({ env: { ...f.env, ...faultEnv(fault), ...sanitizerEnv({ deliberateCrash: true }) }, ...f.discovery, timeoutMs: TIMEOUT_MS, logWriter: () => undefined });
   }
 
   for (const [kind, signal] of [['abort', 'SIGABRT'], ['segv', 'SIGSEGV']] as const) {

@@ -13,6 +13,7 @@ import { createInstanceFromPlan, type Instance } from '../../lib/vulkan/api/inde
 import { vulkanErrorFrom } from '../helpers/errors.js';
 import { captureLog, driver, mappedLibraries, plan, testLibrary, VK_API_VERSION_1_3 } from '../vulkan-native/helpers.js';
 import { faultEnv, withFault, type Fault } from './fault-env.js';
+import { sanitizerEnv } from '../helpers/sanitizer-env.js';
 
 const FAULTS = testLibrary('vulkan_test_driver', 'kl_vk_driver_faults');
 const GOOD = testLibrary('vulkan_test_driver', 'kl_vk_driver_v7');
@@ -164,6 +165,7 @@ describe('Vulkan: crashes and hangs in driver negotiation, isolated in the docto
       VK_LAYER_PATH: path.join(root, 'nothing'),
       VK_IMPLICIT_LAYER_PATH: path.join(root, 'nothing'),
       ...faultEnv(fault),
+      ...sanitizerEnv({ deliberateCrash: true }),
     };
     return doctorVulkan({ env, sysconfdir: path.join(root, 'nothing'), extraSysconfdir: null, timeoutMs: TIMEOUT_MS, logWriter: () => undefined });
   }

@@ -1,5 +1,6 @@
 // The frame loop: waitFrame (asynchronous on the session's own thread, or synchronous),
 // beginFrame, endFrame, and the view locator bound to a caller's Float32Array.
+#include "addon/pending_promise.h"
 #include "openxr/addon/openxr_frame.h"
 
 #include <chrono>
@@ -79,7 +80,7 @@ Napi::Value FrameWaiter::Request(Napi::Env env) {
     throw XrErrorToJs(env, XR_ERROR_CALL_ORDER_INVALID, "waitFrame() is already pending on this session: await it first");
   }
   if (tsfnReleased_) throw DestroyedError(env, "session");
-  pending_.emplace(Napi::Promise::Deferred::New(env));
+  pending_.emplace(NewPendingPromise(env));
   napi_ref_threadsafe_function(env, tsfn_);
   {
     std::lock_guard lock(mutex_);
