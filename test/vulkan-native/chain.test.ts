@@ -4,10 +4,9 @@
 // vkGetInstanceProcAddr with generic trampolines (VK-CH-4), the exported C functions, and the
 // LLP_LOADER rules that concern the native core (VK-CH-6).
 import { createRequire } from 'node:module';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VK_COMMANDS } from '../../lib/generated/vulkan.js';
-import { loadNativeAddon, packageRoot } from '../../lib/core/native/load.js';
+import { addonBinaryPath, loadNativeAddon } from '../../lib/core/native/load.js';
 import { createInstanceFromPlan, VulkanError, type Instance } from '../../lib/vulkan/api/index.js';
 import { loadVulkanAddon } from '../../lib/vulkan/native/addon.js';
 import { captureLog, driver, layer, mappedLibraries, owningLibrary, plan, testLibrary, VK_API_VERSION_1_3 } from './helpers.js';
@@ -19,7 +18,8 @@ interface Koffi {
   decode(address: bigint, type: string): unknown;
 }
 const koffi = createRequire(import.meta.url)('koffi') as Koffi;
-const addonPath = path.join(packageRoot, 'build/Release/khronos_loader.node');
+// The addon this process loaded (an instrumented build under the sanitizers).
+const addonPath = addonBinaryPath();
 const driverLib = (name: string): string => testLibrary('vulkan_test_driver', name);
 const layerLib = (name: string): string => testLibrary('vulkan_test_layers', name);
 const testLayer = (x: string, extra: Parameters<typeof layer>[2] = {}) => layer(`VK_LAYER_KLTEST_${x}`, layerLib(`kl_vk_layer_${x}`), extra);
