@@ -90,7 +90,9 @@ export function renderAll(registryDir: string): GeneratedFile[] {
     } else {
       // The generated Vulkan bindings: the marshal tables and their TypeScript types.
       const model = buildVulkanMarshalModel(selection, commands);
-      files.push({ path: rel(NATIVE_DIR, 'vulkan_marshal.h'), content: emitVulkanMarshalHeader(cfg, selection, model) });
+      const header = emitVulkanMarshalHeader(cfg, selection, model);
+      files.push({ path: rel(NATIVE_DIR, 'vulkan_marshal.h'), content: header.main });
+      files.push({ path: rel(NATIVE_DIR, 'vulkan_marshal_structs.h'), content: header.structs });
       files.push({ path: rel(TS_DIR, 'vulkan-commands.ts'), content: emitVulkanCommandsModule(cfg, selection, model) });
     }
   }

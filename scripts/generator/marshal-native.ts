@@ -99,20 +99,21 @@ interface HeaderApi {
 }
 
 /** The rows of every structure member and command parameter, and the structure rows (both APIs). */
-function emitSharedTables(out: string[], model: MarshalModel): void {
-  out.push('#define KL_F(S, m, sc, sh, fl, st, n, len, co, ty, lm) {#m, static_cast<std::uint32_t>(offsetof(S, m)), Scalar::sc, Shape::sh, fl, st, n, len, co, ty, lm}');
-  out.push('#define KL_P(m, sc, sh, fl, st, n, len, co, ty, lm) {#m, 0, Scalar::sc, Shape::sh, fl, st, n, len, co, ty, lm}', '');
+function emitSharedTables(out: string[], model: MarshalModel, structOut: string[] = out): void {
+  structOut.push('#define KL_F(S, m, sc, sh, fl, st, n, len, co, ty, lm) {#m, static_cast<std::uint32_t>(offsetof(S, m)), Scalar::sc, Shape::sh, fl, st, n, len, co, ty, lm}');
+  for (const o of new Set([out, structOut])) o.push('#define KL_P(m, sc, sh, fl, st, n, len, co, ty, lm) {#m, 0, Scalar::sc, Shape::sh, fl, st, n, len, co, ty, lm}', '');
   const fieldCount = model.structs.reduce((n, s) => n + s.fields.length, 0);
-  out.push(`inline constexpr Field kFields[${fieldCount}] = {`);
+  structOut.push(`inline constexpr Field kFields[${fieldCount}] = {`);
   for (const s of model.structs) {
     for (const f of s.fields) {
       const n = f.fixedCountText === '' ? '1' : f.fixedCountText;
       const cols = `${f.scalar}, ${f.shape}, ${flags(f)}, ${f.struct}, ${n}, ${f.lenIndex}, ${f.countOutputIndex}, ${f.typeIndex}, ${f.lenMember}`;
       // A bit-field has no offset to take: it is never marshalled (Unsupported).
-      out.push(f.decl.bitfield !== undefined ? `    KL_P(${f.name}, ${cols}),  // bit-field of ${s.name}` : `    KL_F(${s.name}, ${f.name}, ${cols}),`);
+      structOut.push(f.decl.bitfield !== undefined ? `    KL_P(${f.name}, ${cols}),  // bit-field of ${s.name}` : `    KL_F(${s.name}, ${f.name}, ${cols}),`);
     }
   }
-  out.push('};', '');
+  structOut.push('};', '');
+  if (structOut !== out) structOut.push('#undef KL_F', '#undef KL_P', '');
   const paramCount = model.commands.reduce((n, c) => n + c.params.length, 0);
   out.push(`inline constexpr Field kParams[${paramCount}] = {`);
   for (const c of model.commands) {
@@ -122,30 +123,30 @@ function emitSharedTables(out: string[], model: MarshalModel): void {
     }
   }
   out.push('};', '');
-  out.push('#undef KL_F', '#undef KL_P', '');
+  out.push(structOut === out ? '#undef KL_F' : '', '#undef KL_P', '');
 
   const extenders = model.structs.flatMap((s) => s.extenders);
-  out.push(`inline constexpr std::uint16_t kExtenders[${Math.max(extenders.length, 1)}] = {`);
-  for (let i = 0; i < extenders.length; i += 20) out.push(`    ${extenders.slice(i, i + 20).join(', ')},`);
-  out.push('};', '');
+  structOut.push(`inline constexpr std::uint16_t kExtenders[${Math.max(extenders.length, 1)}] = {`);
+  for (let i = 0; i < extenders.length; i += 20) structOut.push(`    ${extenders.slice(i, i + 20).join(', ')},`);
+  structOut.push('};', '');
   const children = model.structs.flatMap((s) => s.children);
-  out.push(`inline constexpr std::uint16_t kChildren[${Math.max(children.length, 1)}] = {`);
-  for (let i = 0; i < children.length; i += 20) out.push(`    ${children.slice(i, i + 20).join(', ')},`);
-  out.push('};', '');
-  out.push(`inline constexpr Struct kStructs[${model.structs.length}] = {`);
+  structOut.push(`inline constexpr std::uint16_t kChildren[${Math.max(children.length, 1)}] = {`);
+  for (let i = 0; i < children.length; i += 20) structOut.push(`    ${children.slice(i, i + 20).join(', ')},`);
+  structOut.push('};', '');
+  structOut.push(`inline constexpr Struct kStructs[${model.structs.length}] = {`);
   let field = 0;
   let ext = 0;
   let child = 0;
   for (const s of model.structs) {
     const type = s.structureType ?? '0';
-    out.push(
+    structOut.push(
       `    {"${s.name}", sizeof(${s.name}), alignof(${s.name}), ${type}, ${field}, ${s.fields.length}, ${s.extenders.length}, ${ext}, ${s.children.length}, ${child}, ${s.isUnion}},`,
     );
     field += s.fields.length;
     ext += s.extenders.length;
     child += s.children.length;
   }
-  out.push('};', '');
+  structOut.push('};', '');
   const values = model.enumGroups.flatMap((g) => g.values);
   out.push(`inline constexpr EnumValue kEnumValues[${Math.max(values.length, 1)}] = {`);
   for (const v of values) out.push(`    {"${v.name}", ${v.value}},`);
@@ -287,8 +288,11 @@ export function vulkanRuleText(model: MarshalModel): string[] {
   ];
 }
 
-/** Emits native/generated/vulkan_marshal.h: the Vulkan tables, handle types and call thunks. */
-export function emitVulkanMarshalHeader(cfg: ApiConfig, sel: Selection, model: MarshalModel): string {
+/**
+ * Emits native/generated/vulkan_marshal.h (parameters, commands, enums, handle types, call thunks)
+ * and vulkan_marshal_structs.h (the structure rows it includes): one file would pass 1 MiB.
+ */
+export function emitVulkanMarshalHeader(cfg: ApiConfig, sel: Selection, model: MarshalModel): { readonly main: string; readonly structs: string } {
   const api: HeaderApi = {
     title: 'Vulkan',
     namespace: 'khronos_loader::generated::vkmarshal',
@@ -313,6 +317,7 @@ export function emitVulkanMarshalHeader(cfg: ApiConfig, sel: Selection, model: M
   out.push('    std::uint8_t returns;         // v void, r VkResult, u 32-bit, q 64-bit, p pointer (as a character)');
   out.push('    std::uint16_t coreMinor;      // core commands: the minor version that added them; 0xffff: an extension\'s');
   out.push('    bool destroys;                // vkDestroy* / vkFree*: its handle parameters end');
+  out.push('    bool instanceExtensions;      // every extension that provides it is an instance extension');
   out.push('    const char* extensions;       // the extensions that provide it, space-separated ("" for core)');
   out.push('};', '');
   out.push('/** A handle type: what it is created from, what destroys it. */');
@@ -323,14 +328,22 @@ export function emitVulkanMarshalHeader(cfg: ApiConfig, sel: Selection, model: M
   out.push('    std::int32_t destroyCommand;  // kCommands index (vkDestroy*, vkFreeMemory), -1 for none');
   out.push('    bool freedWithParent;         // freed by its parent\'s destroy or reset (command buffers, descriptor sets)');
   out.push('};', '');
-  emitSharedTables(out, model);
+  const structOut: string[] = [`// ${bannerText(cfg, sel.registry)}`];
+  structOut.push('// The structure rows of the generated Vulkan bindings: included by vulkan_marshal.h only.');
+  structOut.push('#pragma once', '');
+  structOut.push(`namespace ${api.namespace} {`, '');
+  emitSharedTables(out, model, structOut);
+  structOut.push(`} // namespace ${api.namespace}`, '');
+  const at = out.indexOf('#define KL_P(m, sc, sh, fl, st, n, len, co, ty, lm) {#m, 0, Scalar::sc, Shape::sh, fl, st, n, len, co, ty, lm}');
+  out.splice(at, 0, `} // namespace ${api.namespace}`, '', '#include "vulkan_marshal_structs.h"', '', `namespace ${api.namespace} {`, '');
   out.push(`inline constexpr Command kCommands[${model.commands.length}] = {`);
   let param = 0;
   for (const c of model.commands) {
     const minor = c.coreVersion === undefined ? '0xffff' : (/_1_(\d+)$/.exec(c.coreVersion)?.[1] ?? '0');
     const level = { global: 'Global', instance: 'Instance', physicalDevice: 'PhysicalDevice', device: 'Device' }[c.level] ?? 'Global';
     const ret = model.thunks[c.thunk]?.split(':')[0] ?? 'v';
-    out.push(`    {"${c.name}", ${param}, ${c.params.length}, ${c.thunk}, Level::${level}, '${ret}', ${minor}, ${c.destroysHandle}, "${c.extensions.join(' ')}"},`);
+    const instanceExtensions = c.extensions.length > 0 && c.extensions.every((e) => sel.extensions.find((x) => x.name === e)?.type === 'instance');
+    out.push(`    {"${c.name}", ${param}, ${c.params.length}, ${c.thunk}, Level::${level}, '${ret}', ${minor}, ${c.destroysHandle}, ${instanceExtensions}, "${c.extensions.join(' ')}"},`);
     param += c.params.length;
   }
   out.push('};', '');
@@ -342,5 +355,5 @@ export function emitVulkanMarshalHeader(cfg: ApiConfig, sel: Selection, model: M
   emitTablesAccessor(out, api);
   emitThunks(out, api, model.thunks, true);
   out.push(`} // namespace ${api.namespace}`, '');
-  return out.join('\n');
+  return { main: out.join('\n'), structs: structOut.join('\n') };
 }

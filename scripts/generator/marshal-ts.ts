@@ -149,7 +149,7 @@ function emitCommand(out: string[], model: MarshalModel, c: MarshalCommand): voi
     args.push(`${f.name}${optionalTail ? '?' : ''}: ${argumentType(model, f)}${nullable}${!optionalTail && f.optional ? ' | undefined' : ''}`);
   });
   const outputs = params.filter((f) => f.output && f.shape !== 'CountOutput');
-  const value = api.prefix === 'Vk' && c.returnType !== 'VkResult' && c.returnType !== 'void' ? [`readonly value: ${c.returnType === 'VkBool32' ? 'boolean' : c.returnType === 'uint32_t' ? 'number' : 'bigint'}`] : [];
+  const value = api.prefix === 'Vk' && c.returnType !== 'VkResult' && c.returnType !== 'void' ? [`readonly value: ${c.returnType === 'VkBool32' || c.returnType === 'uint32_t' ? 'number' : 'bigint'}`] : [];
   const result = [`readonly result: number`, ...value, ...outputs.map((f) => `readonly ${f.name}: ${outputType(model, f)}`)].join('; ');
   const via = c.extensions.length === 0 ? (c.coreVersion ?? '') : c.extensions.join(', ');
   out.push(`  /** ${c.name} (${via}). */`);
