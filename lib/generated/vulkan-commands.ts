@@ -570,7 +570,7 @@ export interface VkPhysicalDeviceMemoryProperties {
 export interface VkMemoryAllocateInfo {
   readonly sType?: 5;
   readonly pNext?: VkMemoryAllocateInfoNext | readonly VkMemoryAllocateInfoNext[] | null;
-  readonly allocationSize: bigint;
+  readonly allocationSize: bigint | number;
   readonly memoryTypeIndex: number;
 }
 /** What VkMemoryAllocateInfo.next may hold (the registry's structextends). */
@@ -578,8 +578,8 @@ export type VkMemoryAllocateInfoNext = VkChained<VkExportMemoryAllocateInfo> | V
 
 /** VkMemoryRequirements. Filled by the runtime. */
 export interface VkMemoryRequirements {
-  readonly size: bigint;
-  readonly alignment: bigint;
+  readonly size: bigint | number;
+  readonly alignment: bigint | number;
   readonly memoryTypeBits: number;
 }
 
@@ -594,9 +594,9 @@ export interface VkSparseImageFormatProperties {
 export interface VkSparseImageMemoryRequirements {
   readonly formatProperties: VkSparseImageFormatProperties;
   readonly imageMipTailFirstLod: number;
-  readonly imageMipTailSize: bigint;
-  readonly imageMipTailOffset: bigint;
-  readonly imageMipTailStride: bigint;
+  readonly imageMipTailSize: bigint | number;
+  readonly imageMipTailOffset: bigint | number;
+  readonly imageMipTailStride: bigint | number;
 }
 
 /** VkMemoryType. Filled by the runtime. */
@@ -607,7 +607,7 @@ export interface VkMemoryType {
 
 /** VkMemoryHeap. Filled by the runtime. */
 export interface VkMemoryHeap {
-  readonly size: bigint;
+  readonly size: bigint | number;
   readonly flags: number;
 }
 
@@ -616,8 +616,8 @@ export interface VkMappedMemoryRange {
   readonly sType?: 6;
   readonly pNext?: null;
   readonly memory: VkDeviceMemory;
-  readonly offset: bigint;
-  readonly size: bigint;
+  readonly offset: bigint | number;
+  readonly size: bigint | number;
 }
 
 /** VkFormatProperties. Filled by the runtime. */
@@ -633,14 +633,14 @@ export interface VkImageFormatProperties {
   readonly maxMipLevels: number;
   readonly maxArrayLayers: number;
   readonly sampleCounts: number;
-  readonly maxResourceSize: bigint;
+  readonly maxResourceSize: bigint | number;
 }
 
 /** VkDescriptorBufferInfo. */
 export interface VkDescriptorBufferInfo {
   readonly buffer?: VkBuffer;
-  readonly offset: bigint;
-  readonly range: bigint;
+  readonly offset: bigint | number;
+  readonly range: bigint | number;
 }
 
 /** VkDescriptorImageInfo. */
@@ -658,9 +658,9 @@ export interface VkWriteDescriptorSet {
   readonly dstBinding: number;
   readonly dstArrayElement: number;
   readonly descriptorType: VkDescriptorType;
-  readonly pImageInfo: readonly VkDescriptorImageInfo[];
-  readonly pBufferInfo: readonly VkDescriptorBufferInfo[];
-  readonly pTexelBufferView: readonly VkBufferView[];
+  readonly pImageInfo?: readonly VkDescriptorImageInfo[];
+  readonly pBufferInfo?: readonly VkDescriptorBufferInfo[];
+  readonly pTexelBufferView?: readonly VkBufferView[];
 }
 /** What VkWriteDescriptorSet.next may hold (the registry's structextends). */
 export type VkWriteDescriptorSetNext = VkChained<VkWriteDescriptorSetInlineUniformBlock> | VkChained<VkWriteDescriptorSetAccelerationStructureKHR>;
@@ -682,7 +682,7 @@ export interface VkCopyDescriptorSet {
 export interface VkBufferUsageFlags2CreateInfo {
   readonly sType?: 1000470006;
   readonly pNext?: null;
-  readonly usage: bigint;
+  readonly usage: bigint | number;
 }
 
 /** VkBufferCreateInfo. */
@@ -690,7 +690,7 @@ export interface VkBufferCreateInfo {
   readonly sType?: 12;
   readonly pNext?: VkBufferCreateInfoNext | readonly VkBufferCreateInfoNext[] | null;
   readonly flags?: number;
-  readonly size: bigint;
+  readonly size: bigint | number;
   readonly usage: number;
   readonly sharingMode: VkSharingMode;
   readonly pQueueFamilyIndices?: readonly number[];
@@ -705,8 +705,8 @@ export interface VkBufferViewCreateInfo {
   readonly flags?: number;
   readonly buffer: VkBuffer;
   readonly format: VkFormat;
-  readonly offset: bigint;
-  readonly range: bigint;
+  readonly offset: bigint | number;
+  readonly range: bigint | number;
 }
 /** What VkBufferViewCreateInfo.next may hold (the registry's structextends). */
 export type VkBufferViewCreateInfoNext = VkChained<VkBufferUsageFlags2CreateInfo>;
@@ -752,8 +752,8 @@ export interface VkBufferMemoryBarrier {
   readonly srcQueueFamilyIndex: number;
   readonly dstQueueFamilyIndex: number;
   readonly buffer: VkBuffer;
-  readonly offset: bigint;
-  readonly size: bigint;
+  readonly offset: bigint | number;
+  readonly size: bigint | number;
 }
 /** What VkBufferMemoryBarrier.next may hold (the registry's structextends). */
 export type VkBufferMemoryBarrierNext = VkChained<VkExternalMemoryAcquireUnmodifiedEXT>;
@@ -798,23 +798,23 @@ export type VkImageCreateInfoNext = VkChained<VkImageCreateFlags2CreateInfoKHR> 
 export interface VkImageCreateFlags2CreateInfoKHR {
   readonly sType?: 1000668001;
   readonly pNext?: null;
-  readonly flags: bigint;
+  readonly flags: bigint | number;
 }
 
 /** VkImageUsageFlags2CreateInfoKHR. */
 export interface VkImageUsageFlags2CreateInfoKHR {
   readonly sType?: 1000668002;
   readonly pNext?: null;
-  readonly usage: bigint;
+  readonly usage: bigint | number;
 }
 
 /** VkSubresourceLayout. */
 export interface VkSubresourceLayout {
-  readonly offset: bigint;
-  readonly size: bigint;
-  readonly rowPitch: bigint;
-  readonly arrayPitch: bigint;
-  readonly depthPitch: bigint;
+  readonly offset: bigint | number;
+  readonly size: bigint | number;
+  readonly rowPitch: bigint | number;
+  readonly arrayPitch: bigint | number;
+  readonly depthPitch: bigint | number;
 }
 
 /** VkImageViewCreateInfo. */
@@ -833,17 +833,17 @@ export type VkImageViewCreateInfoNext = VkChained<VkImageViewUsageCreateInfo> | 
 
 /** VkBufferCopy. */
 export interface VkBufferCopy {
-  readonly srcOffset: bigint;
-  readonly dstOffset: bigint;
-  readonly size: bigint;
+  readonly srcOffset: bigint | number;
+  readonly dstOffset: bigint | number;
+  readonly size: bigint | number;
 }
 
 /** VkSparseMemoryBind. */
 export interface VkSparseMemoryBind {
-  readonly resourceOffset: bigint;
-  readonly size: bigint;
+  readonly resourceOffset: bigint | number;
+  readonly size: bigint | number;
   readonly memory?: VkDeviceMemory;
-  readonly memoryOffset: bigint;
+  readonly memoryOffset: bigint | number;
   readonly flags?: number;
 }
 
@@ -853,7 +853,7 @@ export interface VkSparseImageMemoryBind {
   readonly offset: VkOffset3D;
   readonly extent: VkExtent3D;
   readonly memory?: VkDeviceMemory;
-  readonly memoryOffset: bigint;
+  readonly memoryOffset: bigint | number;
   readonly flags?: number;
 }
 
@@ -907,7 +907,7 @@ export interface VkImageBlit {
 
 /** VkBufferImageCopy. */
 export interface VkBufferImageCopy {
-  readonly bufferOffset: bigint;
+  readonly bufferOffset: bigint | number;
   readonly bufferRowLength: number;
   readonly bufferImageHeight: number;
   readonly imageSubresource: VkImageSubresourceLayers;
@@ -917,16 +917,16 @@ export interface VkBufferImageCopy {
 
 /** VkStridedDeviceAddressRangeKHR. */
 export interface VkStridedDeviceAddressRangeKHR {
-  readonly address?: bigint;
-  readonly size: bigint;
-  readonly stride: bigint;
+  readonly address?: bigint | number;
+  readonly size: bigint | number;
+  readonly stride: bigint | number;
 }
 
 /** VkCopyMemoryIndirectCommandKHR. */
 export interface VkCopyMemoryIndirectCommandKHR {
-  readonly srcAddress: bigint;
-  readonly dstAddress: bigint;
-  readonly size: bigint;
+  readonly srcAddress: bigint | number;
+  readonly dstAddress: bigint | number;
+  readonly size: bigint | number;
 }
 
 /** VkCopyMemoryIndirectInfoKHR. */
@@ -941,7 +941,7 @@ export interface VkCopyMemoryIndirectInfoKHR {
 
 /** VkCopyMemoryToImageIndirectCommandKHR. */
 export interface VkCopyMemoryToImageIndirectCommandKHR {
-  readonly srcAddress: bigint;
+  readonly srcAddress: bigint | number;
   readonly bufferRowLength: number;
   readonly bufferImageHeight: number;
   readonly imageSubresource: VkImageSubresourceLayers;
@@ -1029,7 +1029,7 @@ export type VkDescriptorSetAllocateInfoNext = VkChained<VkDescriptorSetVariableD
 export interface VkSpecializationMapEntry {
   readonly constantID: number;
   readonly offset: number;
-  readonly size: bigint;
+  readonly size: bigint | number;
 }
 
 /** VkSpecializationInfo. */
@@ -1068,7 +1068,7 @@ export type VkComputePipelineCreateInfoNext = VkChained<VkPipelineCreateFlags2Cr
 export interface VkPipelineCreateFlags2CreateInfo {
   readonly sType?: 1000470005;
   readonly pNext?: null;
-  readonly flags?: bigint;
+  readonly flags?: bigint | number;
 }
 
 /** VkVertexInputBindingDescription. */
@@ -1297,8 +1297,8 @@ export interface VkPipelineBinaryDataKHR {
 
 /** VkPipelineBinaryKeysAndDataKHR. */
 export interface VkPipelineBinaryKeysAndDataKHR {
-  readonly pPipelineBinaryKeys: readonly VkPipelineBinaryKeyKHR[];
-  readonly pPipelineBinaryData: readonly VkPipelineBinaryDataKHR[];
+  readonly pPipelineBinaryKeys?: readonly VkPipelineBinaryKeyKHR[];
+  readonly pPipelineBinaryData?: readonly VkPipelineBinaryDataKHR[];
 }
 
 /** VkPipelineBinaryKeyKHR. */
@@ -1591,8 +1591,8 @@ export interface VkPhysicalDeviceLimits {
   readonly maxPushConstantsSize: number;
   readonly maxMemoryAllocationCount: number;
   readonly maxSamplerAllocationCount: number;
-  readonly bufferImageGranularity: bigint;
-  readonly sparseAddressSpaceSize: bigint;
+  readonly bufferImageGranularity: bigint | number;
+  readonly sparseAddressSpaceSize: bigint | number;
   readonly maxBoundDescriptorSets: number;
   readonly maxPerStageDescriptorSamplers: number;
   readonly maxPerStageDescriptorUniformBuffers: number;
@@ -1646,10 +1646,10 @@ export interface VkPhysicalDeviceLimits {
   readonly maxViewportDimensions: readonly number[];
   readonly viewportBoundsRange: readonly number[];
   readonly viewportSubPixelBits: number;
-  readonly minMemoryMapAlignment: bigint;
-  readonly minTexelBufferOffsetAlignment: bigint;
-  readonly minUniformBufferOffsetAlignment: bigint;
-  readonly minStorageBufferOffsetAlignment: bigint;
+  readonly minMemoryMapAlignment: bigint | number;
+  readonly minTexelBufferOffsetAlignment: bigint | number;
+  readonly minUniformBufferOffsetAlignment: bigint | number;
+  readonly minStorageBufferOffsetAlignment: bigint | number;
   readonly minTexelOffset: number;
   readonly maxTexelOffset: number;
   readonly minTexelGatherOffset: number;
@@ -1683,9 +1683,9 @@ export interface VkPhysicalDeviceLimits {
   readonly lineWidthGranularity: number;
   readonly strictLines: boolean;
   readonly standardSampleLocations: boolean;
-  readonly optimalBufferCopyOffsetAlignment: bigint;
-  readonly optimalBufferCopyRowPitchAlignment: bigint;
-  readonly nonCoherentAtomSize: bigint;
+  readonly optimalBufferCopyOffsetAlignment: bigint | number;
+  readonly optimalBufferCopyRowPitchAlignment: bigint | number;
+  readonly nonCoherentAtomSize: bigint | number;
 }
 
 /** VkSemaphoreCreateInfo. */
@@ -1893,8 +1893,8 @@ export interface VkPresentInfoKHR {
   readonly sType?: 1000001001;
   readonly pNext?: VkPresentInfoKHRNext | readonly VkPresentInfoKHRNext[] | null;
   readonly pWaitSemaphores?: readonly VkSemaphore[];
-  readonly pSwapchains: readonly VkSwapchainKHR[];
-  readonly pImageIndices: readonly number[];
+  readonly pSwapchains?: readonly VkSwapchainKHR[];
+  readonly pImageIndices?: readonly number[];
   readonly pResults?: readonly VkResult[];
 }
 /** What VkPresentInfoKHR.next may hold (the registry's structextends). */
@@ -1944,7 +1944,7 @@ export interface VkDebugMarkerObjectNameInfoEXT {
   readonly sType?: 1000022000;
   readonly pNext?: null;
   readonly objectType: VkDebugReportObjectTypeEXT;
-  readonly object: bigint;
+  readonly object: bigint | number;
   readonly pObjectName: string;
 }
 
@@ -1953,8 +1953,8 @@ export interface VkDebugMarkerObjectTagInfoEXT {
   readonly sType?: 1000022001;
   readonly pNext?: null;
   readonly objectType: VkDebugReportObjectTypeEXT;
-  readonly object: bigint;
-  readonly tagName: bigint;
+  readonly object: bigint | number;
+  readonly tagName: bigint | number;
   readonly pTag: readonly bigint[];
 }
 
@@ -2407,7 +2407,7 @@ export interface VkBindBufferMemoryInfo {
   readonly pNext?: VkBindBufferMemoryInfoNext | readonly VkBindBufferMemoryInfoNext[] | null;
   readonly buffer: VkBuffer;
   readonly memory: VkDeviceMemory;
-  readonly memoryOffset: bigint;
+  readonly memoryOffset: bigint | number;
 }
 /** What VkBindBufferMemoryInfo.next may hold (the registry's structextends). */
 export type VkBindBufferMemoryInfoNext = VkChained<VkBindBufferMemoryDeviceGroupInfo> | VkChained<VkBindMemoryStatus>;
@@ -2425,7 +2425,7 @@ export interface VkBindImageMemoryInfo {
   readonly pNext?: VkBindImageMemoryInfoNext | readonly VkBindImageMemoryInfoNext[] | null;
   readonly image: VkImage;
   readonly memory: VkDeviceMemory;
-  readonly memoryOffset: bigint;
+  readonly memoryOffset: bigint | number;
 }
 /** What VkBindImageMemoryInfo.next may hold (the registry's structextends). */
 export type VkBindImageMemoryInfoNext = VkChained<VkBindImageMemoryDeviceGroupInfo> | VkChained<VkBindImageMemorySwapchainInfoKHR> | VkChained<VkBindImagePlaneMemoryInfo> | VkChained<VkBindMemoryStatus>;
@@ -2498,7 +2498,7 @@ export interface VkAcquireNextImageInfoKHR {
   readonly sType?: 1000060010;
   readonly pNext?: null;
   readonly swapchain: VkSwapchainKHR;
-  readonly timeout: bigint;
+  readonly timeout: bigint | number;
   readonly semaphore?: VkSemaphore;
   readonly fence?: VkFence;
   readonly deviceMask: number;
@@ -2532,8 +2532,8 @@ export interface VkDescriptorUpdateTemplateEntry {
   readonly dstArrayElement: number;
   readonly descriptorCount: number;
   readonly descriptorType: VkDescriptorType;
-  readonly offset: bigint;
-  readonly stride: bigint;
+  readonly offset: bigint | number;
+  readonly stride: bigint | number;
 }
 
 /** VkDescriptorUpdateTemplateCreateInfo. */
@@ -2589,8 +2589,8 @@ export interface VkPresentId2KHR {
 export interface VkPresentWait2InfoKHR {
   readonly sType?: 1000480002;
   readonly pNext?: null;
-  readonly presentId: bigint;
-  readonly timeout: bigint;
+  readonly presentId: bigint | number;
+  readonly timeout: bigint | number;
 }
 
 /** VkPhysicalDevicePresentWaitFeaturesKHR. */
@@ -2630,8 +2630,8 @@ export interface VkPresentTimingSurfaceCapabilitiesEXT {
 export interface VkSwapchainTimingPropertiesEXT {
   readonly sType?: 1000208001;
   readonly pNext?: null;
-  readonly refreshDuration: bigint;
-  readonly refreshInterval: bigint;
+  readonly refreshDuration: bigint | number;
+  readonly refreshInterval: bigint | number;
 }
 
 /** VkSwapchainTimeDomainPropertiesEXT. Filled by the runtime. */
@@ -2646,7 +2646,7 @@ export interface VkSwapchainTimeDomainPropertiesEXT {
 /** VkPresentStageTimeEXT. Filled by the runtime. */
 export interface VkPresentStageTimeEXT {
   readonly stage: number;
-  readonly time: bigint;
+  readonly time: bigint | number;
 }
 
 /** VkPastPresentationTimingInfoEXT. */
@@ -2661,8 +2661,8 @@ export interface VkPastPresentationTimingInfoEXT {
 export interface VkPastPresentationTimingPropertiesEXT {
   readonly sType?: 1000208006;
   readonly pNext?: null;
-  readonly timingPropertiesCounter: bigint;
-  readonly timeDomainsCounter: bigint;
+  readonly timingPropertiesCounter: bigint | number;
+  readonly timeDomainsCounter: bigint | number;
   readonly pPresentationTimings: readonly VkPastPresentationTimingEXT[];
 }
 
@@ -2670,11 +2670,11 @@ export interface VkPastPresentationTimingPropertiesEXT {
 export interface VkPastPresentationTimingEXT {
   readonly sType?: 1000208007;
   readonly pNext?: null;
-  readonly presentId: bigint;
-  readonly targetTime: bigint;
+  readonly presentId: bigint | number;
+  readonly targetTime: bigint | number;
   readonly pPresentStages: readonly VkPresentStageTimeEXT[];
   readonly timeDomain: VkTimeDomainKHR;
-  readonly timeDomainId: bigint;
+  readonly timeDomainId: bigint | number;
   readonly reportComplete: boolean;
 }
 
@@ -2691,8 +2691,8 @@ export interface VkPresentTimingInfoEXT {
   readonly sType?: 1000208004;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly targetTime: bigint;
-  readonly timeDomainId: bigint;
+  readonly targetTime: bigint | number;
+  readonly timeDomainId: bigint | number;
   readonly presentStageQueries?: number;
   readonly targetTimeDomainPresentStage?: number;
 }
@@ -2703,7 +2703,7 @@ export interface VkSwapchainCalibratedTimestampInfoEXT {
   readonly pNext?: null;
   readonly swapchain: VkSwapchainKHR;
   readonly presentStage?: number;
-  readonly timeDomainId: bigint;
+  readonly timeDomainId: bigint | number;
 }
 
 /** VkHdrMetadataEXT. */
@@ -2839,7 +2839,7 @@ export interface VkSwapchainFlagsSurfaceCapabilitiesEXT {
 export interface VkSharedPresentSurfaceCapabilities2KHR {
   readonly sType?: 1000668006;
   readonly pNext?: null;
-  readonly sharedPresentSupportedUsageFlags: bigint;
+  readonly sharedPresentSupportedUsageFlags: bigint | number;
 }
 
 /** VkPhysicalDevice16BitStorageFeatures. */
@@ -2957,7 +2957,7 @@ export interface VkImageViewUsageCreateInfo {
 export interface VkImageViewUsage2CreateInfoKHR {
   readonly sType?: 1000668003;
   readonly pNext?: null;
-  readonly usage: bigint;
+  readonly usage: bigint | number;
 }
 
 /** VkImageViewSlicedCreateInfoEXT. */
@@ -3029,7 +3029,7 @@ export interface VkConditionalRenderingBeginInfoEXT {
   readonly sType?: 1000081002;
   readonly pNext?: null;
   readonly buffer: VkBuffer;
-  readonly offset: bigint;
+  readonly offset: bigint | number;
   readonly flags?: number;
 }
 
@@ -3234,7 +3234,7 @@ export interface VkPhysicalDeviceMaintenance3Properties {
   readonly sType?: 1000168000;
   readonly pNext?: null;
   readonly maxPerSetDescriptors: number;
-  readonly maxMemoryAllocationSize: bigint;
+  readonly maxMemoryAllocationSize: bigint | number;
 }
 
 /** VkPhysicalDeviceMaintenance4Features. */
@@ -3248,7 +3248,7 @@ export interface VkPhysicalDeviceMaintenance4Features {
 export interface VkPhysicalDeviceMaintenance4Properties {
   readonly sType?: 1000413001;
   readonly pNext?: null;
-  readonly maxBufferSize: bigint;
+  readonly maxBufferSize: bigint | number;
 }
 
 /** VkPhysicalDeviceMaintenance5Features. */
@@ -3484,7 +3484,7 @@ export interface VkDebugUtilsObjectNameInfoEXT {
   readonly sType?: 1000128000;
   readonly pNext?: null;
   readonly objectType: VkObjectType;
-  readonly objectHandle: bigint;
+  readonly objectHandle: bigint | number;
   readonly pObjectName?: string | null;
 }
 
@@ -3493,8 +3493,8 @@ export interface VkDebugUtilsObjectTagInfoEXT {
   readonly sType?: 1000128001;
   readonly pNext?: null;
   readonly objectType: VkObjectType;
-  readonly objectHandle: bigint;
-  readonly tagName: bigint;
+  readonly objectHandle: bigint | number;
+  readonly tagName: bigint | number;
   readonly pTag: readonly bigint[];
 }
 
@@ -3554,10 +3554,10 @@ export interface VkDeviceMemoryReportCallbackDataEXT {
   readonly pNext?: null;
   readonly flags: number;
   readonly type: VkDeviceMemoryReportEventTypeEXT;
-  readonly memoryObjectId: bigint;
-  readonly size: bigint;
+  readonly memoryObjectId: bigint | number;
+  readonly size: bigint | number;
   readonly objectType: VkObjectType;
-  readonly objectHandle: bigint;
+  readonly objectHandle: bigint | number;
   readonly heapIndex: number;
 }
 
@@ -3580,7 +3580,7 @@ export interface VkMemoryHostPointerPropertiesEXT {
 export interface VkPhysicalDeviceExternalMemoryHostPropertiesEXT {
   readonly sType?: 1000178002;
   readonly pNext?: null;
-  readonly minImportedHostPointerAlignment: bigint;
+  readonly minImportedHostPointerAlignment: bigint | number;
 }
 
 /** VkPhysicalDeviceConservativeRasterizationPropertiesEXT. Filled by the runtime. */
@@ -3791,7 +3791,7 @@ export interface VkPhysicalDeviceTimelineSemaphoreFeatures {
 export interface VkPhysicalDeviceTimelineSemaphoreProperties {
   readonly sType?: 1000207001;
   readonly pNext?: null;
-  readonly maxTimelineSemaphoreValueDifference: bigint;
+  readonly maxTimelineSemaphoreValueDifference: bigint | number;
 }
 
 /** VkSemaphoreTypeCreateInfo. */
@@ -3799,7 +3799,7 @@ export interface VkSemaphoreTypeCreateInfo {
   readonly sType?: 1000207002;
   readonly pNext?: null;
   readonly semaphoreType: VkSemaphoreType;
-  readonly initialValue: bigint;
+  readonly initialValue: bigint | number;
 }
 
 /** VkTimelineSemaphoreSubmitInfo. */
@@ -3817,8 +3817,8 @@ export interface VkSemaphoreWaitInfo {
   readonly sType?: 1000207004;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly pSemaphores: readonly VkSemaphore[];
-  readonly pValues: readonly bigint[];
+  readonly pSemaphores?: readonly VkSemaphore[];
+  readonly pValues?: readonly bigint[];
 }
 
 /** VkSemaphoreSignalInfo. */
@@ -3826,7 +3826,7 @@ export interface VkSemaphoreSignalInfo {
   readonly sType?: 1000207005;
   readonly pNext?: null;
   readonly semaphore: VkSemaphore;
-  readonly value: bigint;
+  readonly value: bigint | number;
 }
 
 /** VkVertexInputBindingDivisorDescription. */
@@ -3999,7 +3999,7 @@ export interface VkPhysicalDeviceTransformFeedbackPropertiesEXT {
   readonly pNext?: null;
   readonly maxTransformFeedbackStreams: number;
   readonly maxTransformFeedbackBuffers: number;
-  readonly maxTransformFeedbackBufferSize: bigint;
+  readonly maxTransformFeedbackBufferSize: bigint | number;
   readonly maxTransformFeedbackStreamDataSize: number;
   readonly maxTransformFeedbackBufferDataSize: number;
   readonly maxTransformFeedbackBufferDataStride: number;
@@ -4058,8 +4058,8 @@ export interface VkPhysicalDeviceMemoryDecompressionFeaturesEXT {
 export interface VkPhysicalDeviceMemoryDecompressionPropertiesEXT {
   readonly sType?: 1000427001;
   readonly pNext?: null;
-  readonly decompressionMethods: bigint;
-  readonly maxDecompressionIndirectCount: bigint;
+  readonly decompressionMethods: bigint | number;
+  readonly maxDecompressionIndirectCount: bigint | number;
 }
 
 /** VkPhysicalDeviceMeshShaderFeaturesEXT. */
@@ -4184,9 +4184,9 @@ export interface VkPhysicalDeviceRayQueryFeaturesKHR {
 export interface VkPhysicalDeviceAccelerationStructurePropertiesKHR {
   readonly sType?: 1000150014;
   readonly pNext?: null;
-  readonly maxGeometryCount: bigint;
-  readonly maxInstanceCount: bigint;
-  readonly maxPrimitiveCount: bigint;
+  readonly maxGeometryCount: bigint | number;
+  readonly maxInstanceCount: bigint | number;
+  readonly maxPrimitiveCount: bigint | number;
   readonly maxPerStageDescriptorAccelerationStructures: number;
   readonly maxPerStageDescriptorUpdateAfterBindAccelerationStructures: number;
   readonly maxDescriptorSetAccelerationStructures: number;
@@ -4210,9 +4210,9 @@ export interface VkPhysicalDeviceRayTracingPipelinePropertiesKHR {
 
 /** VkStridedDeviceAddressRegionKHR. */
 export interface VkStridedDeviceAddressRegionKHR {
-  readonly deviceAddress?: bigint;
-  readonly stride: bigint;
-  readonly size: bigint;
+  readonly deviceAddress?: bigint | number;
+  readonly stride: bigint | number;
+  readonly size: bigint | number;
 }
 
 /** VkTraceRaysIndirectCommandKHR. */
@@ -4224,17 +4224,17 @@ export interface VkTraceRaysIndirectCommandKHR {
 
 /** VkTraceRaysIndirectCommand2KHR. */
 export interface VkTraceRaysIndirectCommand2KHR {
-  readonly raygenShaderRecordAddress: bigint;
-  readonly raygenShaderRecordSize: bigint;
-  readonly missShaderBindingTableAddress: bigint;
-  readonly missShaderBindingTableSize: bigint;
-  readonly missShaderBindingTableStride: bigint;
-  readonly hitShaderBindingTableAddress: bigint;
-  readonly hitShaderBindingTableSize: bigint;
-  readonly hitShaderBindingTableStride: bigint;
-  readonly callableShaderBindingTableAddress: bigint;
-  readonly callableShaderBindingTableSize: bigint;
-  readonly callableShaderBindingTableStride: bigint;
+  readonly raygenShaderRecordAddress: bigint | number;
+  readonly raygenShaderRecordSize: bigint | number;
+  readonly missShaderBindingTableAddress: bigint | number;
+  readonly missShaderBindingTableSize: bigint | number;
+  readonly missShaderBindingTableStride: bigint | number;
+  readonly hitShaderBindingTableAddress: bigint | number;
+  readonly hitShaderBindingTableSize: bigint | number;
+  readonly hitShaderBindingTableStride: bigint | number;
+  readonly callableShaderBindingTableAddress: bigint | number;
+  readonly callableShaderBindingTableSize: bigint | number;
+  readonly callableShaderBindingTableStride: bigint | number;
   readonly width: number;
   readonly height: number;
   readonly depth: number;
@@ -4258,7 +4258,7 @@ export interface VkDrmFormatModifierPropertiesListEXT {
 
 /** VkDrmFormatModifierPropertiesEXT. Filled by the runtime. */
 export interface VkDrmFormatModifierPropertiesEXT {
-  readonly drmFormatModifier: bigint;
+  readonly drmFormatModifier: bigint | number;
   readonly drmFormatModifierPlaneCount: number;
   readonly drmFormatModifierTilingFeatures: number;
 }
@@ -4267,7 +4267,7 @@ export interface VkDrmFormatModifierPropertiesEXT {
 export interface VkPhysicalDeviceImageDrmFormatModifierInfoEXT {
   readonly sType?: 1000158002;
   readonly pNext?: null;
-  readonly drmFormatModifier: bigint;
+  readonly drmFormatModifier: bigint | number;
   readonly sharingMode: VkSharingMode;
   readonly pQueueFamilyIndices?: readonly number[];
 }
@@ -4283,7 +4283,7 @@ export interface VkImageDrmFormatModifierListCreateInfoEXT {
 export interface VkImageDrmFormatModifierExplicitCreateInfoEXT {
   readonly sType?: 1000158004;
   readonly pNext?: null;
-  readonly drmFormatModifier: bigint;
+  readonly drmFormatModifier: bigint | number;
   readonly pPlaneLayouts: readonly VkSubresourceLayout[];
 }
 
@@ -4291,7 +4291,7 @@ export interface VkImageDrmFormatModifierExplicitCreateInfoEXT {
 export interface VkImageDrmFormatModifierPropertiesEXT {
   readonly sType?: 1000158005;
   readonly pNext?: null;
-  readonly drmFormatModifier: bigint;
+  readonly drmFormatModifier: bigint | number;
 }
 
 /** VkImageStencilUsageCreateInfo. */
@@ -4305,7 +4305,7 @@ export interface VkImageStencilUsageCreateInfo {
 export interface VkImageStencilUsage2CreateInfoKHR {
   readonly sType?: 1000668005;
   readonly pNext?: null;
-  readonly stencilUsage: bigint;
+  readonly stencilUsage: bigint | number;
 }
 
 /** VkPhysicalDeviceFragmentDensityMapFeaturesEXT. */
@@ -4465,14 +4465,14 @@ export interface VkBufferDeviceAddressInfo {
 export interface VkBufferOpaqueCaptureAddressCreateInfo {
   readonly sType?: 1000257002;
   readonly pNext?: null;
-  readonly opaqueCaptureAddress: bigint;
+  readonly opaqueCaptureAddress: bigint | number;
 }
 
 /** VkBufferDeviceAddressCreateInfoEXT. */
 export interface VkBufferDeviceAddressCreateInfoEXT {
   readonly sType?: 1000244002;
   readonly pNext?: null;
-  readonly deviceAddress?: bigint;
+  readonly deviceAddress?: bigint | number;
 }
 
 /** VkPhysicalDeviceImageViewImageFormatInfoEXT. */
@@ -4542,7 +4542,7 @@ export interface VkPhysicalDeviceYcbcrImageArraysFeaturesEXT {
 /** VkPipelineCreationFeedback. Filled by the runtime. */
 export interface VkPipelineCreationFeedback {
   readonly flags: number;
-  readonly duration: bigint;
+  readonly duration: bigint | number;
 }
 
 /** VkPipelineCreationFeedbackCreateInfo. */
@@ -4604,7 +4604,7 @@ export interface VkAcquireProfilingLockInfoKHR {
   readonly sType?: 1000116004;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly timeout: bigint;
+  readonly timeout: bigint | number;
 }
 
 /** VkPerformanceQuerySubmitInfoKHR. */
@@ -4727,7 +4727,7 @@ export interface VkPipelineExecutableInternalRepresentationKHR {
   readonly name: string;
   readonly description: string;
   readonly isText: boolean;
-  readonly dataSize: bigint;
+  readonly dataSize: bigint | number;
   readonly pData: readonly bigint[];
 }
 
@@ -4749,9 +4749,9 @@ export interface VkPhysicalDeviceTexelBufferAlignmentFeaturesEXT {
 export interface VkPhysicalDeviceTexelBufferAlignmentProperties {
   readonly sType?: 1000281001;
   readonly pNext?: null;
-  readonly storageTexelBufferOffsetAlignmentBytes: bigint;
+  readonly storageTexelBufferOffsetAlignmentBytes: bigint | number;
   readonly storageTexelBufferOffsetSingleTexelAlignment: boolean;
-  readonly uniformTexelBufferOffsetAlignmentBytes: bigint;
+  readonly uniformTexelBufferOffsetAlignmentBytes: bigint | number;
   readonly uniformTexelBufferOffsetSingleTexelAlignment: boolean;
 }
 
@@ -4784,7 +4784,7 @@ export interface VkPipelineShaderStageRequiredSubgroupSizeCreateInfo {
 export interface VkMemoryOpaqueCaptureAddressAllocateInfo {
   readonly sType?: 1000257003;
   readonly pNext?: null;
-  readonly opaqueCaptureAddress: bigint;
+  readonly opaqueCaptureAddress: bigint | number;
 }
 
 /** VkDeviceMemoryOpaqueCaptureAddressInfo. */
@@ -4866,7 +4866,7 @@ export interface VkPhysicalDeviceVulkan11Properties {
   readonly maxMultiviewInstanceIndex: number;
   readonly protectedNoFault: boolean;
   readonly maxPerSetDescriptors: number;
-  readonly maxMemoryAllocationSize: bigint;
+  readonly maxMemoryAllocationSize: bigint | number;
 }
 
 /** VkPhysicalDeviceVulkan12Features. */
@@ -4976,7 +4976,7 @@ export interface VkPhysicalDeviceVulkan12Properties {
   readonly independentResolve: boolean;
   readonly filterMinmaxSingleComponentFormats: boolean;
   readonly filterMinmaxImageComponentMapping: boolean;
-  readonly maxTimelineSemaphoreValueDifference: bigint;
+  readonly maxTimelineSemaphoreValueDifference: bigint | number;
   readonly framebufferIntegerColorSampleCounts: number;
 }
 
@@ -5045,11 +5045,11 @@ export interface VkPhysicalDeviceVulkan13Properties {
   readonly integerDotProductAccumulatingSaturating64BitUnsignedAccelerated: boolean;
   readonly integerDotProductAccumulatingSaturating64BitSignedAccelerated: boolean;
   readonly integerDotProductAccumulatingSaturating64BitMixedSignednessAccelerated: boolean;
-  readonly storageTexelBufferOffsetAlignmentBytes: bigint;
+  readonly storageTexelBufferOffsetAlignmentBytes: bigint | number;
   readonly storageTexelBufferOffsetSingleTexelAlignment: boolean;
-  readonly uniformTexelBufferOffsetAlignmentBytes: bigint;
+  readonly uniformTexelBufferOffsetAlignmentBytes: bigint | number;
   readonly uniformTexelBufferOffsetSingleTexelAlignment: boolean;
-  readonly maxBufferSize: bigint;
+  readonly maxBufferSize: bigint | number;
 }
 
 /** VkPhysicalDeviceVulkan14Features. */
@@ -5172,7 +5172,7 @@ export interface VkAccelerationStructureGeometryTrianglesDataKHR {
   readonly pNext?: VkAccelerationStructureGeometryTrianglesDataKHRNext | readonly VkAccelerationStructureGeometryTrianglesDataKHRNext[] | null;
   readonly vertexFormat: VkFormat;
   readonly vertexData: VkDeviceOrHostAddressConstKHR;
-  readonly vertexStride: bigint;
+  readonly vertexStride: bigint | number;
   readonly maxVertex: number;
   readonly indexType: VkIndexType;
   readonly indexData: VkDeviceOrHostAddressConstKHR;
@@ -5186,7 +5186,7 @@ export interface VkAccelerationStructureGeometryAabbsDataKHR {
   readonly sType?: 1000150003;
   readonly pNext?: null;
   readonly data: VkDeviceOrHostAddressConstKHR;
-  readonly stride: bigint;
+  readonly stride: bigint | number;
 }
 
 /** VkAccelerationStructureGeometryInstancesDataKHR. */
@@ -5240,10 +5240,10 @@ export interface VkAccelerationStructureCreateInfoKHR {
   readonly pNext?: VkAccelerationStructureCreateInfoKHRNext | readonly VkAccelerationStructureCreateInfoKHRNext[] | null;
   readonly createFlags?: number;
   readonly buffer: VkBuffer;
-  readonly offset: bigint;
-  readonly size: bigint;
+  readonly offset: bigint | number;
+  readonly size: bigint | number;
   readonly type: VkAccelerationStructureTypeKHR;
-  readonly deviceAddress?: bigint;
+  readonly deviceAddress?: bigint | number;
 }
 /** What VkAccelerationStructureCreateInfoKHR.next may hold (the registry's structextends). */
 export type VkAccelerationStructureCreateInfoKHRNext = VkChained<VkOpaqueCaptureDescriptorDataCreateInfoEXT>;
@@ -5270,7 +5270,7 @@ export interface VkAccelerationStructureInstanceKHR {
   readonly mask?: bigint;
   readonly instanceShaderBindingTableRecordOffset?: bigint;
   readonly flags?: bigint;
-  readonly accelerationStructureReference: bigint;
+  readonly accelerationStructureReference: bigint | number;
 }
 
 /** VkAccelerationStructureDeviceAddressInfoKHR. */
@@ -5442,8 +5442,8 @@ export interface VkPhysicalDeviceRobustness2FeaturesKHR {
 export interface VkPhysicalDeviceRobustness2PropertiesKHR {
   readonly sType?: 1000286001;
   readonly pNext?: null;
-  readonly robustStorageBufferAccessSizeAlignment: bigint;
-  readonly robustUniformBufferAccessSizeAlignment: bigint;
+  readonly robustStorageBufferAccessSizeAlignment: bigint | number;
+  readonly robustUniformBufferAccessSizeAlignment: bigint | number;
 }
 
 /** VkPhysicalDeviceImageRobustnessFeatures. */
@@ -5475,9 +5475,9 @@ export interface VkPhysicalDevice4444FormatsFeaturesEXT {
 export interface VkBufferCopy2 {
   readonly sType?: 1000337006;
   readonly pNext?: null;
-  readonly srcOffset: bigint;
-  readonly dstOffset: bigint;
-  readonly size: bigint;
+  readonly srcOffset: bigint | number;
+  readonly dstOffset: bigint | number;
+  readonly size: bigint | number;
 }
 
 /** VkImageCopy2. */
@@ -5505,7 +5505,7 @@ export interface VkImageBlit2 {
 export interface VkBufferImageCopy2 {
   readonly sType?: 1000337009;
   readonly pNext?: null;
-  readonly bufferOffset: bigint;
+  readonly bufferOffset: bigint | number;
   readonly bufferRowLength: number;
   readonly bufferImageHeight: number;
   readonly imageSubresource: VkImageSubresourceLayers;
@@ -5664,9 +5664,9 @@ export interface VkPhysicalDeviceShaderTerminateInvocationFeatures {
 export interface VkAccelerationStructureBuildSizesInfoKHR {
   readonly sType?: 1000150020;
   readonly pNext?: null;
-  readonly accelerationStructureSize: bigint;
-  readonly updateScratchSize: bigint;
-  readonly buildScratchSize: bigint;
+  readonly accelerationStructureSize: bigint | number;
+  readonly updateScratchSize: bigint | number;
+  readonly buildScratchSize: bigint | number;
 }
 
 /** VkPhysicalDeviceImage2DViewOf3DFeaturesEXT. */
@@ -5832,7 +5832,7 @@ export interface VkIndirectExecutionSetShaderLayoutInfoEXT {
 export interface VkIndirectExecutionSetShaderInfoEXT {
   readonly sType?: 1000572011;
   readonly pNext?: null;
-  readonly pInitialShaders: readonly VkShaderEXT[];
+  readonly pInitialShaders?: readonly VkShaderEXT[];
   readonly pSetLayoutInfos?: readonly VkIndirectExecutionSetShaderLayoutInfoEXT[];
   readonly maxShaderCount: number;
   readonly pPushConstantRanges?: readonly VkPushConstantRange[];
@@ -5856,12 +5856,12 @@ export interface VkGeneratedCommandsInfoEXT {
   readonly shaderStages: number;
   readonly indirectExecutionSet?: VkIndirectExecutionSetEXT;
   readonly indirectCommandsLayout: VkIndirectCommandsLayoutEXT;
-  readonly indirectAddress: bigint;
-  readonly indirectAddressSize: bigint;
-  readonly preprocessAddress?: bigint;
-  readonly preprocessSize: bigint;
+  readonly indirectAddress: bigint | number;
+  readonly indirectAddressSize: bigint | number;
+  readonly preprocessAddress?: bigint | number;
+  readonly preprocessSize: bigint | number;
   readonly maxSequenceCount: number;
-  readonly sequenceCountAddress?: bigint;
+  readonly sequenceCountAddress?: bigint | number;
   readonly maxDrawCount: number;
 }
 /** What VkGeneratedCommandsInfoEXT.next may hold (the registry's structextends). */
@@ -5907,7 +5907,7 @@ export interface VkIndirectCommandsLayoutTokenEXT {
 
 /** VkDrawIndirectCountIndirectCommandEXT. */
 export interface VkDrawIndirectCountIndirectCommandEXT {
-  readonly bufferAddress: bigint;
+  readonly bufferAddress: bigint | number;
   readonly stride: number;
   readonly commandCount: number;
 }
@@ -5919,7 +5919,7 @@ export interface VkIndirectCommandsVertexBufferTokenEXT {
 
 /** VkBindVertexBufferIndirectCommandEXT. */
 export interface VkBindVertexBufferIndirectCommandEXT {
-  readonly bufferAddress: bigint;
+  readonly bufferAddress: bigint | number;
   readonly size: number;
   readonly stride: number;
 }
@@ -5931,7 +5931,7 @@ export interface VkIndirectCommandsIndexBufferTokenEXT {
 
 /** VkBindIndexBufferIndirectCommandEXT. */
 export interface VkBindIndexBufferIndirectCommandEXT {
-  readonly bufferAddress: bigint;
+  readonly bufferAddress: bigint | number;
   readonly size: number;
   readonly indexType: VkIndexType;
 }
@@ -6024,20 +6024,20 @@ export interface VkPipelineColorWriteCreateInfoEXT {
 export interface VkMemoryBarrier2 {
   readonly sType?: 1000314000;
   readonly pNext?: null;
-  readonly srcStageMask?: bigint;
-  readonly srcAccessMask?: bigint;
-  readonly dstStageMask?: bigint;
-  readonly dstAccessMask?: bigint;
+  readonly srcStageMask?: bigint | number;
+  readonly srcAccessMask?: bigint | number;
+  readonly dstStageMask?: bigint | number;
+  readonly dstAccessMask?: bigint | number;
 }
 
 /** VkImageMemoryBarrier2. */
 export interface VkImageMemoryBarrier2 {
   readonly sType?: 1000314002;
   readonly pNext?: VkImageMemoryBarrier2Next | readonly VkImageMemoryBarrier2Next[] | null;
-  readonly srcStageMask?: bigint;
-  readonly srcAccessMask?: bigint;
-  readonly dstStageMask?: bigint;
-  readonly dstAccessMask?: bigint;
+  readonly srcStageMask?: bigint | number;
+  readonly srcAccessMask?: bigint | number;
+  readonly dstStageMask?: bigint | number;
+  readonly dstAccessMask?: bigint | number;
   readonly oldLayout: VkImageLayout;
   readonly newLayout: VkImageLayout;
   readonly srcQueueFamilyIndex: number;
@@ -6052,15 +6052,15 @@ export type VkImageMemoryBarrier2Next = VkChained<VkSampleLocationsInfoEXT> | Vk
 export interface VkBufferMemoryBarrier2 {
   readonly sType?: 1000314001;
   readonly pNext?: VkBufferMemoryBarrier2Next | readonly VkBufferMemoryBarrier2Next[] | null;
-  readonly srcStageMask?: bigint;
-  readonly srcAccessMask?: bigint;
-  readonly dstStageMask?: bigint;
-  readonly dstAccessMask?: bigint;
+  readonly srcStageMask?: bigint | number;
+  readonly srcAccessMask?: bigint | number;
+  readonly dstStageMask?: bigint | number;
+  readonly dstAccessMask?: bigint | number;
   readonly srcQueueFamilyIndex: number;
   readonly dstQueueFamilyIndex: number;
   readonly buffer: VkBuffer;
-  readonly offset: bigint;
-  readonly size: bigint;
+  readonly offset: bigint | number;
+  readonly size: bigint | number;
 }
 /** What VkBufferMemoryBarrier2.next may hold (the registry's structextends). */
 export type VkBufferMemoryBarrier2Next = VkChained<VkMemoryBarrierAccessFlags3KHR> | VkChained<VkExternalMemoryAcquireUnmodifiedEXT>;
@@ -6069,8 +6069,8 @@ export type VkBufferMemoryBarrier2Next = VkChained<VkMemoryBarrierAccessFlags3KH
 export interface VkMemoryBarrierAccessFlags3KHR {
   readonly sType?: 1000574002;
   readonly pNext?: null;
-  readonly srcAccessMask3?: bigint;
-  readonly dstAccessMask3?: bigint;
+  readonly srcAccessMask3?: bigint | number;
+  readonly dstAccessMask3?: bigint | number;
 }
 
 /** VkDependencyInfo. */
@@ -6090,8 +6090,8 @@ export interface VkSemaphoreSubmitInfo {
   readonly sType?: 1000314005;
   readonly pNext?: null;
   readonly semaphore: VkSemaphore;
-  readonly value: bigint;
-  readonly stageMask?: bigint;
+  readonly value: bigint | number;
+  readonly stageMask?: bigint | number;
   readonly deviceIndex: number;
 }
 
@@ -6219,7 +6219,7 @@ export interface VkHostImageLayoutTransitionInfo {
 export interface VkSubresourceHostMemcpySize {
   readonly sType?: 1000270008;
   readonly pNext?: null;
-  readonly size: bigint;
+  readonly size: bigint | number;
 }
 
 /** VkHostImageCopyDevicePerformanceQuery. Filled by the runtime. */
@@ -6371,8 +6371,8 @@ export interface VkVideoCapabilitiesKHR {
   readonly sType?: 1000023001;
   readonly pNext?: VkVideoCapabilitiesKHRNext | readonly VkVideoCapabilitiesKHRNext[] | null;
   readonly flags: number;
-  readonly minBitstreamBufferOffsetAlignment: bigint;
-  readonly minBitstreamBufferSizeAlignment: bigint;
+  readonly minBitstreamBufferOffsetAlignment: bigint | number;
+  readonly minBitstreamBufferSizeAlignment: bigint | number;
   readonly pictureAccessGranularity: VkExtent2D;
   readonly minCodedExtent: VkExtent2D;
   readonly maxCodedExtent: VkExtent2D;
@@ -6397,8 +6397,8 @@ export interface VkBindVideoSessionMemoryInfoKHR {
   readonly pNext?: null;
   readonly memoryBindIndex: number;
   readonly memory: VkDeviceMemory;
-  readonly memoryOffset: bigint;
-  readonly memorySize: bigint;
+  readonly memoryOffset: bigint | number;
+  readonly memorySize: bigint | number;
 }
 
 /** VkVideoPictureResourceInfoKHR. */
@@ -6441,8 +6441,8 @@ export interface VkVideoDecodeInfoKHR {
   readonly pNext?: VkVideoDecodeInfoKHRNext | readonly VkVideoDecodeInfoKHRNext[] | null;
   readonly flags?: number;
   readonly srcBuffer: VkBuffer;
-  readonly srcBufferOffset: bigint;
-  readonly srcBufferRange: bigint;
+  readonly srcBufferOffset: bigint | number;
+  readonly srcBufferRange: bigint | number;
   readonly dstPictureResource: VkVideoPictureResourceInfoKHR;
   readonly pSetupReferenceSlot?: VkVideoReferenceSlotInfoKHR | null;
   readonly pReferenceSlots?: readonly VkVideoReferenceSlotInfoKHR[];
@@ -6565,8 +6565,8 @@ export interface VkVideoEncodeInfoKHR {
   readonly pNext?: VkVideoEncodeInfoKHRNext | readonly VkVideoEncodeInfoKHRNext[] | null;
   readonly flags?: number;
   readonly dstBuffer: VkBuffer;
-  readonly dstBufferOffset: bigint;
-  readonly dstBufferRange: bigint;
+  readonly dstBufferOffset: bigint | number;
+  readonly dstBufferRange: bigint | number;
   readonly srcPictureResource: VkVideoPictureResourceInfoKHR;
   readonly pSetupReferenceSlot?: VkVideoReferenceSlotInfoKHR | null;
   readonly pReferenceSlots?: readonly VkVideoReferenceSlotInfoKHR[];
@@ -6642,8 +6642,8 @@ export interface VkVideoEncodeRateControlInfoKHR {
 export interface VkVideoEncodeRateControlLayerInfoKHR {
   readonly sType?: 1000299002;
   readonly pNext?: null;
-  readonly averageBitrate: bigint;
-  readonly maxBitrate: bigint;
+  readonly averageBitrate: bigint | number;
+  readonly maxBitrate: bigint | number;
   readonly frameRateNumerator: number;
   readonly frameRateDenominator: number;
 }
@@ -6655,7 +6655,7 @@ export interface VkVideoEncodeCapabilitiesKHR {
   readonly flags: number;
   readonly rateControlModes: number;
   readonly maxRateControlLayers: number;
-  readonly maxBitrate: bigint;
+  readonly maxBitrate: bigint | number;
   readonly maxQualityLevels: number;
   readonly encodeInputPictureGranularity: VkExtent2D;
   readonly supportedEncodeFeedbackFlags: number;
@@ -6771,51 +6771,51 @@ export interface VkPhysicalDeviceDescriptorBufferPropertiesEXT {
   readonly combinedImageSamplerDescriptorSingleArray: boolean;
   readonly bufferlessPushDescriptors: boolean;
   readonly allowSamplerImageViewPostSubmitCreation: boolean;
-  readonly descriptorBufferOffsetAlignment: bigint;
+  readonly descriptorBufferOffsetAlignment: bigint | number;
   readonly maxDescriptorBufferBindings: number;
   readonly maxResourceDescriptorBufferBindings: number;
   readonly maxSamplerDescriptorBufferBindings: number;
   readonly maxEmbeddedImmutableSamplerBindings: number;
   readonly maxEmbeddedImmutableSamplers: number;
-  readonly bufferCaptureReplayDescriptorDataSize: bigint;
-  readonly imageCaptureReplayDescriptorDataSize: bigint;
-  readonly imageViewCaptureReplayDescriptorDataSize: bigint;
-  readonly samplerCaptureReplayDescriptorDataSize: bigint;
-  readonly accelerationStructureCaptureReplayDescriptorDataSize: bigint;
-  readonly samplerDescriptorSize: bigint;
-  readonly combinedImageSamplerDescriptorSize: bigint;
-  readonly sampledImageDescriptorSize: bigint;
-  readonly storageImageDescriptorSize: bigint;
-  readonly uniformTexelBufferDescriptorSize: bigint;
-  readonly robustUniformTexelBufferDescriptorSize: bigint;
-  readonly storageTexelBufferDescriptorSize: bigint;
-  readonly robustStorageTexelBufferDescriptorSize: bigint;
-  readonly uniformBufferDescriptorSize: bigint;
-  readonly robustUniformBufferDescriptorSize: bigint;
-  readonly storageBufferDescriptorSize: bigint;
-  readonly robustStorageBufferDescriptorSize: bigint;
-  readonly inputAttachmentDescriptorSize: bigint;
-  readonly accelerationStructureDescriptorSize: bigint;
-  readonly maxSamplerDescriptorBufferRange: bigint;
-  readonly maxResourceDescriptorBufferRange: bigint;
-  readonly samplerDescriptorBufferAddressSpaceSize: bigint;
-  readonly resourceDescriptorBufferAddressSpaceSize: bigint;
-  readonly descriptorBufferAddressSpaceSize: bigint;
+  readonly bufferCaptureReplayDescriptorDataSize: bigint | number;
+  readonly imageCaptureReplayDescriptorDataSize: bigint | number;
+  readonly imageViewCaptureReplayDescriptorDataSize: bigint | number;
+  readonly samplerCaptureReplayDescriptorDataSize: bigint | number;
+  readonly accelerationStructureCaptureReplayDescriptorDataSize: bigint | number;
+  readonly samplerDescriptorSize: bigint | number;
+  readonly combinedImageSamplerDescriptorSize: bigint | number;
+  readonly sampledImageDescriptorSize: bigint | number;
+  readonly storageImageDescriptorSize: bigint | number;
+  readonly uniformTexelBufferDescriptorSize: bigint | number;
+  readonly robustUniformTexelBufferDescriptorSize: bigint | number;
+  readonly storageTexelBufferDescriptorSize: bigint | number;
+  readonly robustStorageTexelBufferDescriptorSize: bigint | number;
+  readonly uniformBufferDescriptorSize: bigint | number;
+  readonly robustUniformBufferDescriptorSize: bigint | number;
+  readonly storageBufferDescriptorSize: bigint | number;
+  readonly robustStorageBufferDescriptorSize: bigint | number;
+  readonly inputAttachmentDescriptorSize: bigint | number;
+  readonly accelerationStructureDescriptorSize: bigint | number;
+  readonly maxSamplerDescriptorBufferRange: bigint | number;
+  readonly maxResourceDescriptorBufferRange: bigint | number;
+  readonly samplerDescriptorBufferAddressSpaceSize: bigint | number;
+  readonly resourceDescriptorBufferAddressSpaceSize: bigint | number;
+  readonly descriptorBufferAddressSpaceSize: bigint | number;
 }
 
 /** VkPhysicalDeviceDescriptorBufferDensityMapPropertiesEXT. Filled by the runtime. */
 export interface VkPhysicalDeviceDescriptorBufferDensityMapPropertiesEXT {
   readonly sType?: 1000316001;
   readonly pNext?: null;
-  readonly combinedImageSamplerDensityMapDescriptorSize: bigint;
+  readonly combinedImageSamplerDensityMapDescriptorSize: bigint | number;
 }
 
 /** VkDescriptorAddressInfoEXT. */
 export interface VkDescriptorAddressInfoEXT {
   readonly sType?: 1000316003;
   readonly pNext?: null;
-  readonly address?: bigint;
-  readonly range: bigint;
+  readonly address?: bigint | number;
+  readonly range: bigint | number;
   readonly format: VkFormat;
 }
 
@@ -6823,7 +6823,7 @@ export interface VkDescriptorAddressInfoEXT {
 export interface VkDescriptorBufferBindingInfoEXT {
   readonly sType?: 1000316011;
   readonly pNext?: VkDescriptorBufferBindingInfoEXTNext | readonly VkDescriptorBufferBindingInfoEXTNext[] | null;
-  readonly address: bigint;
+  readonly address: bigint | number;
   readonly usage?: number;
 }
 /** What VkDescriptorBufferBindingInfoEXT.next may hold (the registry's structextends). */
@@ -6939,10 +6939,10 @@ export interface VkPhysicalDeviceDrmPropertiesEXT {
   readonly pNext?: null;
   readonly hasPrimary: boolean;
   readonly hasRender: boolean;
-  readonly primaryMajor: bigint;
-  readonly primaryMinor: bigint;
-  readonly renderMajor: bigint;
-  readonly renderMinor: bigint;
+  readonly primaryMajor: bigint | number;
+  readonly primaryMinor: bigint | number;
+  readonly renderMajor: bigint | number;
+  readonly renderMinor: bigint | number;
 }
 
 /** VkPhysicalDeviceFragmentShaderBarycentricFeaturesKHR. */
@@ -6979,18 +6979,18 @@ export interface VkPhysicalDeviceRGBA10X6FormatsFeaturesEXT {
 export interface VkFormatProperties3 {
   readonly sType?: 1000360000;
   readonly pNext?: null;
-  readonly linearTilingFeatures: bigint;
-  readonly optimalTilingFeatures: bigint;
-  readonly bufferFeatures: bigint;
+  readonly linearTilingFeatures: bigint | number;
+  readonly optimalTilingFeatures: bigint | number;
+  readonly bufferFeatures: bigint | number;
 }
 
 /** VkFormatProperties4KHR. Filled by the runtime. */
 export interface VkFormatProperties4KHR {
   readonly sType?: 1000668000;
   readonly pNext?: null;
-  readonly linearTilingFeatures: bigint;
-  readonly optimalTilingFeatures: bigint;
-  readonly bufferFeatures: bigint;
+  readonly linearTilingFeatures: bigint | number;
+  readonly optimalTilingFeatures: bigint | number;
+  readonly bufferFeatures: bigint | number;
 }
 
 /** VkDrmFormatModifierPropertiesList2EXT. Filled by the runtime. */
@@ -7003,9 +7003,9 @@ export interface VkDrmFormatModifierPropertiesList2EXT {
 
 /** VkDrmFormatModifierProperties2EXT. Filled by the runtime. */
 export interface VkDrmFormatModifierProperties2EXT {
-  readonly drmFormatModifier: bigint;
+  readonly drmFormatModifier: bigint | number;
   readonly drmFormatModifierPlaneCount: number;
-  readonly drmFormatModifierTilingFeatures: bigint;
+  readonly drmFormatModifierTilingFeatures: bigint | number;
 }
 
 /** VkPipelineRenderingCreateInfo. */
@@ -7308,7 +7308,7 @@ export interface VkMicromapBuildInfoEXT {
   readonly data: VkDeviceOrHostAddressConstKHR;
   readonly scratchData: VkDeviceOrHostAddressKHR;
   readonly triangleArray: VkDeviceOrHostAddressConstKHR;
-  readonly triangleArrayStride: bigint;
+  readonly triangleArrayStride: bigint | number;
 }
 
 /** VkAccelerationStructureGeometryMicromapDataKHR. */
@@ -7318,9 +7318,9 @@ export interface VkAccelerationStructureGeometryMicromapDataKHR {
   readonly usageCountsCount?: number;
   readonly pUsageCounts?: readonly VkMicromapUsageKHR[];
   readonly ppUsageCounts?: readonly VkMicromapUsageKHR[];
-  readonly data: bigint;
-  readonly triangleArray: bigint;
-  readonly triangleArrayStride: bigint;
+  readonly data: bigint | number;
+  readonly triangleArray: bigint | number;
+  readonly triangleArrayStride: bigint | number;
 }
 
 /** VkMicromapCreateInfoEXT. */
@@ -7329,10 +7329,10 @@ export interface VkMicromapCreateInfoEXT {
   readonly pNext?: null;
   readonly createFlags?: number;
   readonly buffer: VkBuffer;
-  readonly offset: bigint;
-  readonly size: bigint;
+  readonly offset: bigint | number;
+  readonly size: bigint | number;
   readonly type: VkMicromapTypeEXT;
-  readonly deviceAddress?: bigint;
+  readonly deviceAddress?: bigint | number;
 }
 
 /** VkMicromapVersionInfoEXT. */
@@ -7373,8 +7373,8 @@ export interface VkCopyMemoryToMicromapInfoEXT {
 export interface VkMicromapBuildSizesInfoEXT {
   readonly sType?: 1000396008;
   readonly pNext?: null;
-  readonly micromapSize: bigint;
-  readonly buildScratchSize: bigint;
+  readonly micromapSize: bigint | number;
+  readonly buildScratchSize: bigint | number;
   readonly discardable: boolean;
 }
 
@@ -7422,7 +7422,7 @@ export interface VkPhysicalDeviceOpacityMicromapPropertiesKHR {
   readonly maxOpacity2StateSubdivisionLevel: number;
   readonly maxOpacity4StateSubdivisionLevel: number;
   readonly maxOpacityLossy4StateSubdivisionLevel: number;
-  readonly maxMicromapTriangles: bigint;
+  readonly maxMicromapTriangles: bigint | number;
 }
 
 /** VkPhysicalDeviceOpacityMicromapPropertiesEXT. Filled by the runtime. */
@@ -7438,8 +7438,8 @@ export interface VkAccelerationStructureTrianglesOpacityMicromapKHR {
   readonly sType?: 1000623003;
   readonly pNext?: null;
   readonly indexType: VkIndexType;
-  readonly indexBuffer: bigint;
-  readonly indexStride: bigint;
+  readonly indexBuffer: bigint | number;
+  readonly indexStride: bigint | number;
   readonly baseTriangle: number;
   readonly micromap?: VkAccelerationStructureKHR;
 }
@@ -7450,7 +7450,7 @@ export interface VkAccelerationStructureTrianglesOpacityMicromapEXT {
   readonly pNext?: null;
   readonly indexType: VkIndexType;
   readonly indexBuffer: VkDeviceOrHostAddressConstKHR;
-  readonly indexStride: bigint;
+  readonly indexStride: bigint | number;
   readonly baseTriangle: number;
   readonly usageCountsCount?: number;
   readonly pUsageCounts?: readonly VkMicromapUsageEXT[];
@@ -7555,8 +7555,8 @@ export interface VkDeviceAddressBindingCallbackDataEXT {
   readonly sType?: 1000354001;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly baseAddress: bigint;
-  readonly size: bigint;
+  readonly baseAddress: bigint | number;
+  readonly size: bigint | number;
   readonly bindingType: VkDeviceAddressBindingTypeEXT;
 }
 
@@ -7571,15 +7571,15 @@ export interface VkPhysicalDeviceFaultFeaturesEXT {
 /** VkDeviceFaultAddressInfoKHR. Filled by the runtime. */
 export interface VkDeviceFaultAddressInfoKHR {
   readonly addressType: VkDeviceFaultAddressTypeKHR;
-  readonly reportedAddress: bigint;
-  readonly addressPrecision: bigint;
+  readonly reportedAddress: bigint | number;
+  readonly addressPrecision: bigint | number;
 }
 
 /** VkDeviceFaultVendorInfoKHR. Filled by the runtime. */
 export interface VkDeviceFaultVendorInfoKHR {
   readonly description: string;
-  readonly vendorFaultCode: bigint;
-  readonly vendorFaultData: bigint;
+  readonly vendorFaultCode: bigint | number;
+  readonly vendorFaultData: bigint | number;
 }
 
 /** VkDeviceFaultInfoKHR. Filled by the runtime. */
@@ -7587,7 +7587,7 @@ export interface VkDeviceFaultInfoKHR {
   readonly sType?: 1000573002;
   readonly pNext?: null;
   readonly flags: number;
-  readonly groupId: bigint;
+  readonly groupId: bigint | number;
   readonly description: string;
   readonly faultAddressInfo: VkDeviceFaultAddressInfoKHR;
   readonly instructionAddressInfo: VkDeviceFaultAddressInfoKHR;
@@ -7610,7 +7610,7 @@ export interface VkDeviceFaultCountsEXT {
   readonly pNext?: null;
   readonly addressInfoCount?: number;
   readonly vendorInfoCount?: number;
-  readonly vendorBinarySize?: bigint;
+  readonly vendorBinarySize?: bigint | number;
 }
 
 /** VkDeviceFaultInfoEXT. Filled by the runtime. */
@@ -7683,17 +7683,17 @@ export interface VkDepthBiasRepresentationInfoEXT {
 
 /** VkDecompressMemoryRegionEXT. */
 export interface VkDecompressMemoryRegionEXT {
-  readonly srcAddress: bigint;
-  readonly dstAddress: bigint;
-  readonly compressedSize: bigint;
-  readonly decompressedSize: bigint;
+  readonly srcAddress: bigint | number;
+  readonly dstAddress: bigint | number;
+  readonly compressedSize: bigint | number;
+  readonly decompressedSize: bigint | number;
 }
 
 /** VkDecompressMemoryInfoEXT. */
 export interface VkDecompressMemoryInfoEXT {
   readonly sType?: 1000550002;
   readonly pNext?: null;
-  readonly decompressionMethod: bigint;
+  readonly decompressionMethod: bigint | number;
   readonly pRegions: readonly VkDecompressMemoryRegionEXT[];
 }
 
@@ -7702,13 +7702,13 @@ export interface VkFrameBoundaryEXT {
   readonly sType?: 1000375001;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly frameID: bigint;
+  readonly frameID: bigint | number;
   readonly imageCount?: number;
   readonly pImages?: readonly VkImage[];
   readonly bufferCount?: number;
   readonly pBuffers?: readonly VkBuffer[];
-  readonly tagName?: bigint;
-  readonly tagSize?: bigint;
+  readonly tagName?: bigint | number;
+  readonly tagSize?: bigint | number;
   readonly pTag?: readonly bigint[];
 }
 
@@ -7850,8 +7850,8 @@ export interface VkMemoryMapInfo {
   readonly pNext?: VkMemoryMapInfoNext | readonly VkMemoryMapInfoNext[] | null;
   readonly flags?: number;
   readonly memory: VkDeviceMemory;
-  readonly offset: bigint;
-  readonly size: bigint;
+  readonly offset: bigint | number;
+  readonly size: bigint | number;
 }
 /** What VkMemoryMapInfo.next may hold (the registry's structextends). */
 export type VkMemoryMapInfoNext = VkChained<VkMemoryMapPlacedInfoEXT>;
@@ -8033,8 +8033,8 @@ export interface VkSetDescriptorBufferOffsetsInfoEXT {
   readonly stageFlags: number;
   readonly layout?: VkPipelineLayout;
   readonly firstSet?: number;
-  readonly pBufferIndices: readonly number[];
-  readonly pOffsets: readonly bigint[];
+  readonly pBufferIndices?: readonly number[];
+  readonly pOffsets?: readonly bigint[];
 }
 /** What VkSetDescriptorBufferOffsetsInfoEXT.next may hold (the registry's structextends). */
 export type VkSetDescriptorBufferOffsetsInfoEXTNext = VkChained<VkPipelineLayoutCreateInfo>;
@@ -8123,7 +8123,7 @@ export interface VkPhysicalDeviceMapMemoryPlacedFeaturesEXT {
 export interface VkPhysicalDeviceMapMemoryPlacedPropertiesEXT {
   readonly sType?: 1000272001;
   readonly pNext?: null;
-  readonly minPlacedMemoryMapAlignment: bigint;
+  readonly minPlacedMemoryMapAlignment: bigint | number;
 }
 
 /** VkMemoryMapPlacedInfoEXT. */
@@ -8194,7 +8194,7 @@ export interface VkPhysicalDevicePrimitiveRestartIndexFeaturesEXT {
 export interface VkTensorViewCreateInfoARM {
   readonly sType?: 1000460001;
   readonly pNext?: VkTensorViewCreateInfoARMNext | readonly VkTensorViewCreateInfoARMNext[] | null;
-  readonly flags?: bigint;
+  readonly flags?: bigint | number;
   readonly tensor: VkTensorARM;
   readonly format: VkFormat;
 }
@@ -8295,8 +8295,8 @@ export interface VkBindHeapInfoEXT {
   readonly sType?: 1000135003;
   readonly pNext?: null;
   readonly heapRange: VkDeviceAddressRangeKHR;
-  readonly reservedRangeOffset: bigint;
-  readonly reservedRangeSize: bigint;
+  readonly reservedRangeOffset: bigint | number;
+  readonly reservedRangeSize: bigint | number;
 }
 
 /** VkPushDataInfoEXT. */
@@ -8463,21 +8463,21 @@ export interface VkPhysicalDeviceDescriptorHeapFeaturesEXT {
 export interface VkPhysicalDeviceDescriptorHeapPropertiesEXT {
   readonly sType?: 1000135008;
   readonly pNext?: null;
-  readonly samplerHeapAlignment: bigint;
-  readonly resourceHeapAlignment: bigint;
-  readonly maxSamplerHeapSize: bigint;
-  readonly maxResourceHeapSize: bigint;
-  readonly minSamplerHeapReservedRange: bigint;
-  readonly minSamplerHeapReservedRangeWithEmbedded: bigint;
-  readonly minResourceHeapReservedRange: bigint;
-  readonly samplerDescriptorSize: bigint;
-  readonly imageDescriptorSize: bigint;
-  readonly bufferDescriptorSize: bigint;
-  readonly samplerDescriptorAlignment: bigint;
-  readonly imageDescriptorAlignment: bigint;
-  readonly bufferDescriptorAlignment: bigint;
-  readonly maxPushDataSize: bigint;
-  readonly imageCaptureReplayOpaqueDataSize: bigint;
+  readonly samplerHeapAlignment: bigint | number;
+  readonly resourceHeapAlignment: bigint | number;
+  readonly maxSamplerHeapSize: bigint | number;
+  readonly maxResourceHeapSize: bigint | number;
+  readonly minSamplerHeapReservedRange: bigint | number;
+  readonly minSamplerHeapReservedRangeWithEmbedded: bigint | number;
+  readonly minResourceHeapReservedRange: bigint | number;
+  readonly samplerDescriptorSize: bigint | number;
+  readonly imageDescriptorSize: bigint | number;
+  readonly bufferDescriptorSize: bigint | number;
+  readonly samplerDescriptorAlignment: bigint | number;
+  readonly imageDescriptorAlignment: bigint | number;
+  readonly bufferDescriptorAlignment: bigint | number;
+  readonly maxPushDataSize: bigint | number;
+  readonly imageCaptureReplayOpaqueDataSize: bigint | number;
   readonly maxDescriptorHeapEmbeddedSamplers: number;
   readonly samplerYcbcrConversionCount: number;
   readonly sparseDescriptorHeaps: boolean;
@@ -8496,15 +8496,15 @@ export interface VkCommandBufferInheritanceDescriptorHeapInfoEXT {
 export interface VkPhysicalDeviceDescriptorHeapTensorPropertiesARM {
   readonly sType?: 1000135014;
   readonly pNext?: null;
-  readonly tensorDescriptorSize: bigint;
-  readonly tensorDescriptorAlignment: bigint;
-  readonly tensorCaptureReplayOpaqueDataSize: bigint;
+  readonly tensorDescriptorSize: bigint | number;
+  readonly tensorDescriptorAlignment: bigint | number;
+  readonly tensorCaptureReplayOpaqueDataSize: bigint | number;
 }
 
 /** VkDeviceAddressRangeKHR. */
 export interface VkDeviceAddressRangeKHR {
-  readonly address?: bigint;
-  readonly size: bigint;
+  readonly address?: bigint | number;
+  readonly size: bigint | number;
 }
 
 /** VkDeviceMemoryCopyKHR. */
@@ -8559,10 +8559,10 @@ export type VkMemoryRangeBarriersInfoKHRNext = VkChained<VkMemoryBarrierAccessFl
 export interface VkMemoryRangeBarrierKHR {
   readonly sType?: 1000318005;
   readonly pNext?: null;
-  readonly srcStageMask?: bigint;
-  readonly srcAccessMask?: bigint;
-  readonly dstStageMask?: bigint;
-  readonly dstAccessMask?: bigint;
+  readonly srcStageMask?: bigint | number;
+  readonly srcAccessMask?: bigint | number;
+  readonly dstStageMask?: bigint | number;
+  readonly dstAccessMask?: bigint | number;
   readonly srcQueueFamilyIndex: number;
   readonly dstQueueFamilyIndex: number;
   readonly addressRange: VkDeviceAddressRangeKHR;
@@ -8655,7 +8655,7 @@ export interface VkBindTransformFeedbackBuffer2InfoEXT {
 export interface VkMemoryMarkerInfoAMD {
   readonly sType?: 1000318014;
   readonly pNext?: null;
-  readonly stage: bigint;
+  readonly stage: bigint | number;
   readonly dstRange: VkDeviceAddressRangeKHR;
   readonly dstFlags?: number;
   readonly marker: number;
@@ -8679,14 +8679,14 @@ export interface VkPhysicalDeviceShaderAbortFeaturesKHR {
 export interface VkPhysicalDeviceShaderAbortPropertiesKHR {
   readonly sType?: 1000233002;
   readonly pNext?: null;
-  readonly maxShaderAbortMessageSize: bigint;
+  readonly maxShaderAbortMessageSize: bigint | number;
 }
 
 /** VkDeviceFaultShaderAbortMessageInfoKHR. Filled by the runtime. */
 export interface VkDeviceFaultShaderAbortMessageInfoKHR {
   readonly sType?: 1000233001;
   readonly pNext?: null;
-  readonly messageDataSize: bigint;
+  readonly messageDataSize: bigint | number;
   readonly pMessageData: readonly bigint[];
 }
 
@@ -8779,7 +8779,7 @@ export interface VkCommands {
   /** vkFreeMemory (VK_VERSION_1_0). */
   vkFreeMemory(device: VkDevice, memory?: VkDeviceMemory | null, pAllocator?: bigint | null): { readonly result: number };
   /** vkMapMemory (VK_VERSION_1_0). */
-  vkMapMemory(device: VkDevice, memory: VkDeviceMemory, offset: bigint | number, size: bigint | number, flags: number | null | undefined, ppData: bigint): { readonly result: number };
+  vkMapMemory(device: VkDevice, memory: VkDeviceMemory, offset: bigint | number, size: bigint | number, flags?: number | null): { readonly result: number; readonly ppData: bigint };
   /** vkUnmapMemory (VK_VERSION_1_0). */
   vkUnmapMemory(device: VkDevice, memory: VkDeviceMemory): { readonly result: number };
   /** vkFlushMappedMemoryRanges (VK_VERSION_1_0). */
@@ -8821,7 +8821,7 @@ export interface VkCommands {
   /** vkDestroyQueryPool (VK_VERSION_1_0). */
   vkDestroyQueryPool(device: VkDevice, queryPool?: VkQueryPool | null, pAllocator?: bigint | null): { readonly result: number };
   /** vkGetQueryPoolResults (VK_VERSION_1_0). */
-  vkGetQueryPoolResults(device: VkDevice, queryPool: VkQueryPool, firstQuery: number, queryCount: number, pData: Uint8Array, stride: bigint | number, flags?: number | null): { readonly result: number };
+  vkGetQueryPoolResults(device: VkDevice, queryPool: VkQueryPool, firstQuery: number, queryCount: number, pData: readonly never[] | number, stride: bigint | number, flags?: number | null): { readonly result: number; readonly pData: Uint8Array };
   /** vkCreateBuffer (VK_VERSION_1_0). */
   vkCreateBuffer(device: VkDevice, pCreateInfo: VkBufferCreateInfo, pAllocator?: bigint | null): { readonly result: number; readonly pBuffer: VkBuffer };
   /** vkDestroyBuffer (VK_VERSION_1_0). */
@@ -8901,7 +8901,7 @@ export interface VkCommands {
   /** vkDestroyPipelineCache (VK_VERSION_1_0). */
   vkDestroyPipelineCache(device: VkDevice, pipelineCache?: VkPipelineCache | null, pAllocator?: bigint | null): { readonly result: number };
   /** vkGetPipelineCacheData (VK_VERSION_1_0). */
-  vkGetPipelineCacheData(device: VkDevice, pipelineCache: VkPipelineCache, pData?: Uint8Array | null): { readonly result: number; readonly pDataSize: bigint };
+  vkGetPipelineCacheData(device: VkDevice, pipelineCache: VkPipelineCache): { readonly result: number; readonly pData: Uint8Array };
   /** vkMergePipelineCaches (VK_VERSION_1_0). */
   vkMergePipelineCaches(device: VkDevice, dstCache: VkPipelineCache, pSrcCaches: readonly VkPipelineCache[]): { readonly result: number };
   /** vkCreateComputePipelines (VK_VERSION_1_0). */
@@ -9163,7 +9163,7 @@ export interface VkCommands {
   /** vkCmdSetPrimitiveRestartEnable (VK_VERSION_1_3). */
   vkCmdSetPrimitiveRestartEnable(commandBuffer: VkCommandBuffer, primitiveRestartEnable: boolean): { readonly result: number };
   /** vkMapMemory2 (VK_VERSION_1_4). */
-  vkMapMemory2(device: VkDevice, pMemoryMapInfo: VkMemoryMapInfo, ppData: bigint): { readonly result: number };
+  vkMapMemory2(device: VkDevice, pMemoryMapInfo: VkMemoryMapInfo): { readonly result: number; readonly ppData: bigint };
   /** vkUnmapMemory2 (VK_VERSION_1_4). */
   vkUnmapMemory2(device: VkDevice, pMemoryUnmapInfo: VkMemoryUnmapInfo): { readonly result: number };
   /** vkGetDeviceImageSubresourceLayout (VK_VERSION_1_4). */
@@ -9477,7 +9477,7 @@ export interface VkCommands {
   /** vkCopyMemoryToAccelerationStructureKHR (VK_KHR_acceleration_structure). */
   vkCopyMemoryToAccelerationStructureKHR(device: VkDevice, deferredOperation: VkDeferredOperationKHR | null | undefined, pInfo: VkCopyMemoryToAccelerationStructureInfoKHR): { readonly result: number };
   /** vkWriteAccelerationStructuresPropertiesKHR (VK_KHR_acceleration_structure). */
-  vkWriteAccelerationStructuresPropertiesKHR(device: VkDevice, pAccelerationStructures: readonly VkAccelerationStructureKHR[], queryType: VkQueryType, pData: Uint8Array, stride: bigint | number): { readonly result: number };
+  vkWriteAccelerationStructuresPropertiesKHR(device: VkDevice, pAccelerationStructures: readonly VkAccelerationStructureKHR[], queryType: VkQueryType, pData: readonly never[] | number, stride: bigint | number): { readonly result: number; readonly pData: Uint8Array };
   /** vkCmdCopyAccelerationStructureKHR (VK_KHR_acceleration_structure). */
   vkCmdCopyAccelerationStructureKHR(commandBuffer: VkCommandBuffer, pInfo: VkCopyAccelerationStructureInfoKHR): { readonly result: number };
   /** vkCmdCopyAccelerationStructureToMemoryKHR (VK_KHR_acceleration_structure). */
@@ -9497,9 +9497,9 @@ export interface VkCommands {
   /** vkCreateRayTracingPipelinesKHR (VK_KHR_ray_tracing_pipeline). */
   vkCreateRayTracingPipelinesKHR(device: VkDevice, deferredOperation: VkDeferredOperationKHR | null | undefined, pipelineCache: VkPipelineCache | null | undefined, pCreateInfos: readonly VkRayTracingPipelineCreateInfoKHR[], pAllocator?: bigint | null): { readonly result: number; readonly pPipelines: VkPipeline[] };
   /** vkGetRayTracingShaderGroupHandlesKHR (VK_KHR_ray_tracing_pipeline). */
-  vkGetRayTracingShaderGroupHandlesKHR(device: VkDevice, pipeline: VkPipeline, firstGroup: number, groupCount: number, pData: Uint8Array): { readonly result: number };
+  vkGetRayTracingShaderGroupHandlesKHR(device: VkDevice, pipeline: VkPipeline, firstGroup: number, groupCount: number, pData?: readonly never[] | number): { readonly result: number; readonly pData: Uint8Array };
   /** vkGetRayTracingCaptureReplayShaderGroupHandlesKHR (VK_KHR_ray_tracing_pipeline). */
-  vkGetRayTracingCaptureReplayShaderGroupHandlesKHR(device: VkDevice, pipeline: VkPipeline, firstGroup: number, groupCount: number, pData: Uint8Array): { readonly result: number };
+  vkGetRayTracingCaptureReplayShaderGroupHandlesKHR(device: VkDevice, pipeline: VkPipeline, firstGroup: number, groupCount: number, pData?: readonly never[] | number): { readonly result: number; readonly pData: Uint8Array };
   /** vkCmdTraceRaysIndirectKHR (VK_KHR_ray_tracing_pipeline). */
   vkCmdTraceRaysIndirectKHR(commandBuffer: VkCommandBuffer, pRaygenShaderBindingTable: VkStridedDeviceAddressRegionKHR, pMissShaderBindingTable: VkStridedDeviceAddressRegionKHR, pHitShaderBindingTable: VkStridedDeviceAddressRegionKHR, pCallableShaderBindingTable: VkStridedDeviceAddressRegionKHR, indirectDeviceAddress: bigint | number): { readonly result: number };
   /** vkGetRayTracingShaderGroupStackSizeKHR (VK_KHR_ray_tracing_pipeline). */
@@ -9523,7 +9523,7 @@ export interface VkCommands {
   /** vkMergeValidationCachesEXT (VK_EXT_validation_cache). */
   vkMergeValidationCachesEXT(device: VkDevice, dstCache: VkValidationCacheEXT, pSrcCaches: readonly VkValidationCacheEXT[]): { readonly result: number };
   /** vkGetValidationCacheDataEXT (VK_EXT_validation_cache). */
-  vkGetValidationCacheDataEXT(device: VkDevice, validationCache: VkValidationCacheEXT, pData?: Uint8Array | null): { readonly result: number; readonly pDataSize: bigint };
+  vkGetValidationCacheDataEXT(device: VkDevice, validationCache: VkValidationCacheEXT): { readonly result: number; readonly pData: Uint8Array };
   /** vkGetDescriptorSetLayoutSupportKHR (VK_KHR_maintenance3). */
   vkGetDescriptorSetLayoutSupportKHR(device: VkDevice, pCreateInfo: VkDescriptorSetLayoutCreateInfo, pSupport?: VkInit<VkDescriptorSetLayoutSupport>): { readonly result: number; readonly pSupport: VkReturned<VkDescriptorSetLayoutSupport> };
   /** vkCmdDrawIndirectCountKHR (VK_KHR_draw_indirect_count). */
@@ -9627,7 +9627,7 @@ export interface VkCommands {
   /** vkGetImageSubresourceLayout2EXT (VK_EXT_host_image_copy, VK_EXT_image_compression_control). */
   vkGetImageSubresourceLayout2EXT(device: VkDevice, image: VkImage, pSubresource: VkImageSubresource2, pLayout?: VkInit<VkSubresourceLayout2>): { readonly result: number; readonly pLayout: VkReturned<VkSubresourceLayout2> };
   /** vkMapMemory2KHR (VK_KHR_map_memory2). */
-  vkMapMemory2KHR(device: VkDevice, pMemoryMapInfo: VkMemoryMapInfo, ppData: bigint): { readonly result: number };
+  vkMapMemory2KHR(device: VkDevice, pMemoryMapInfo: VkMemoryMapInfo): { readonly result: number; readonly ppData: bigint };
   /** vkUnmapMemory2KHR (VK_KHR_map_memory2). */
   vkUnmapMemory2KHR(device: VkDevice, pMemoryUnmapInfo: VkMemoryUnmapInfo): { readonly result: number };
   /** vkReleaseSwapchainImagesEXT (VK_EXT_swapchain_maintenance1). */
@@ -9649,7 +9649,7 @@ export interface VkCommands {
   /** vkGetPhysicalDeviceVideoEncodeQualityLevelPropertiesKHR (VK_KHR_video_encode_queue). */
   vkGetPhysicalDeviceVideoEncodeQualityLevelPropertiesKHR(physicalDevice: VkPhysicalDevice, pQualityLevelInfo: VkPhysicalDeviceVideoEncodeQualityLevelInfoKHR, pQualityLevelProperties?: VkInit<VkVideoEncodeQualityLevelPropertiesKHR>): { readonly result: number; readonly pQualityLevelProperties: VkReturned<VkVideoEncodeQualityLevelPropertiesKHR> };
   /** vkGetEncodedVideoSessionParametersKHR (VK_KHR_video_encode_queue). */
-  vkGetEncodedVideoSessionParametersKHR(device: VkDevice, pVideoSessionParametersInfo: VkVideoEncodeSessionParametersGetInfoKHR, pFeedbackInfo?: VkInit<VkVideoEncodeSessionParametersFeedbackInfoKHR>, pData?: Uint8Array | null): { readonly result: number; readonly pFeedbackInfo: VkReturned<VkVideoEncodeSessionParametersFeedbackInfoKHR>; readonly pDataSize: bigint };
+  vkGetEncodedVideoSessionParametersKHR(device: VkDevice, pVideoSessionParametersInfo: VkVideoEncodeSessionParametersGetInfoKHR, pFeedbackInfo?: VkInit<VkVideoEncodeSessionParametersFeedbackInfoKHR>): { readonly result: number; readonly pFeedbackInfo: VkReturned<VkVideoEncodeSessionParametersFeedbackInfoKHR>; readonly pData: Uint8Array };
   /** vkCmdEncodeVideoKHR (VK_KHR_video_encode_queue). */
   vkCmdEncodeVideoKHR(commandBuffer: VkCommandBuffer, pEncodeInfo: VkVideoEncodeInfoKHR): { readonly result: number };
   /** vkCmdSetEvent2KHR (VK_KHR_synchronization2). */
@@ -9669,7 +9669,7 @@ export interface VkCommands {
   /** vkGetDescriptorSetLayoutBindingOffsetEXT (VK_EXT_descriptor_buffer). */
   vkGetDescriptorSetLayoutBindingOffsetEXT(device: VkDevice, layout: VkDescriptorSetLayout, binding: number): { readonly result: number; readonly pOffset: bigint };
   /** vkGetDescriptorEXT (VK_EXT_descriptor_buffer). */
-  vkGetDescriptorEXT(device: VkDevice, pDescriptorInfo: VkDescriptorGetInfoEXT, pDescriptor: Uint8Array): { readonly result: number };
+  vkGetDescriptorEXT(device: VkDevice, pDescriptorInfo: VkDescriptorGetInfoEXT, pDescriptor?: readonly never[] | number): { readonly result: number; readonly pDescriptor: Uint8Array };
   /** vkCmdBindDescriptorBuffersEXT (VK_EXT_descriptor_buffer). */
   vkCmdBindDescriptorBuffersEXT(commandBuffer: VkCommandBuffer, pBindingInfos: readonly VkDescriptorBufferBindingInfoEXT[]): { readonly result: number };
   /** vkCmdSetDescriptorBufferOffsetsEXT (VK_EXT_descriptor_buffer). */
@@ -9787,7 +9787,7 @@ export interface VkCommands {
   /** vkCopyMemoryToMicromapEXT (VK_EXT_opacity_micromap). */
   vkCopyMemoryToMicromapEXT(device: VkDevice, deferredOperation: VkDeferredOperationKHR | null | undefined, pInfo: VkCopyMemoryToMicromapInfoEXT): { readonly result: number };
   /** vkWriteMicromapsPropertiesEXT (VK_EXT_opacity_micromap). */
-  vkWriteMicromapsPropertiesEXT(device: VkDevice, pMicromaps: readonly VkMicromapEXT[], queryType: VkQueryType, pData: Uint8Array, stride: bigint | number): { readonly result: number };
+  vkWriteMicromapsPropertiesEXT(device: VkDevice, pMicromaps: readonly VkMicromapEXT[], queryType: VkQueryType, pData: readonly never[] | number, stride: bigint | number): { readonly result: number; readonly pData: Uint8Array };
   /** vkCmdCopyMicromapEXT (VK_EXT_opacity_micromap). */
   vkCmdCopyMicromapEXT(commandBuffer: VkCommandBuffer, pInfo: VkCopyMicromapInfoEXT): { readonly result: number };
   /** vkCmdCopyMicromapToMemoryEXT (VK_EXT_opacity_micromap). */
@@ -9889,7 +9889,7 @@ export interface VkCommands {
   /** vkDestroyShaderEXT (VK_EXT_shader_object). */
   vkDestroyShaderEXT(device: VkDevice, shader?: VkShaderEXT | null, pAllocator?: bigint | null): { readonly result: number };
   /** vkGetShaderBinaryDataEXT (VK_EXT_shader_object). */
-  vkGetShaderBinaryDataEXT(device: VkDevice, shader: VkShaderEXT, pData?: Uint8Array | null): { readonly result: number; readonly pDataSize: bigint };
+  vkGetShaderBinaryDataEXT(device: VkDevice, shader: VkShaderEXT): { readonly result: number; readonly pData: Uint8Array };
   /** vkCmdBindShadersEXT (VK_EXT_shader_object). */
   vkCmdBindShadersEXT(commandBuffer: VkCommandBuffer, pStages: readonly VkShaderStageFlagBits[], pShaders?: readonly VkShaderEXT[] | null): { readonly result: number };
   /** vkCmdSetDepthClampRangeEXT (VK_EXT_shader_object, VK_EXT_depth_clamp_control). */
@@ -9901,7 +9901,7 @@ export interface VkCommands {
   /** vkGetPipelineKeyKHR (VK_KHR_pipeline_binary). */
   vkGetPipelineKeyKHR(device: VkDevice, pPipelineCreateInfo?: VkPipelineCreateInfoKHR | null, pPipelineKey?: VkInit<VkPipelineBinaryKeyKHR>): { readonly result: number; readonly pPipelineKey: VkReturned<VkPipelineBinaryKeyKHR> };
   /** vkGetPipelineBinaryDataKHR (VK_KHR_pipeline_binary). */
-  vkGetPipelineBinaryDataKHR(device: VkDevice, pInfo: VkPipelineBinaryDataInfoKHR, pPipelineBinaryKey?: VkInit<VkPipelineBinaryKeyKHR>, pPipelineBinaryData?: Uint8Array | null): { readonly result: number; readonly pPipelineBinaryKey: VkReturned<VkPipelineBinaryKeyKHR>; readonly pPipelineBinaryDataSize: bigint };
+  vkGetPipelineBinaryDataKHR(device: VkDevice, pInfo: VkPipelineBinaryDataInfoKHR, pPipelineBinaryKey?: VkInit<VkPipelineBinaryKeyKHR>): { readonly result: number; readonly pPipelineBinaryKey: VkReturned<VkPipelineBinaryKeyKHR>; readonly pPipelineBinaryData: Uint8Array };
   /** vkReleaseCapturedPipelineDataKHR (VK_KHR_pipeline_binary). */
   vkReleaseCapturedPipelineDataKHR(device: VkDevice, pInfo: VkReleaseCapturedPipelineDataInfoKHR, pAllocator?: bigint | null): { readonly result: number };
   /** vkReleaseSwapchainImagesKHR (VK_KHR_swapchain_maintenance1). */

@@ -320,7 +320,8 @@ export function classify(
       lenIndex,
       countOutputIndex: -1,
       optional: (d.optional ?? '').startsWith('true'),
-      output: isCommand && (depth > 0 || d.arraySizes.length > 0) && !isConstPointer(d) && d.typeName !== 'void',
+      // Vulkan's non-const `void*` with a length and `void**` are written by the driver (vkGetQueryPoolResults' pData, vkMapMemory's ppData).
+      output: isCommand && (depth > 0 || d.arraySizes.length > 0) && !isConstPointer(d) && (d.typeName !== 'void' || (vulkan && (depth === 2 || d.len !== undefined))),
       elementType: d.typeName,
       typeIndex: scalar === 'Enum' ? (options.enumIndex?.get(d.typeName) ?? -1) : scalar === 'Handle' ? (options.handleIndex?.get(d.typeName) ?? -1) : -1,
       lenMember,
@@ -390,12 +391,13 @@ export function classify(
     }
   }
   if (vulkan) {
-    // An input array whose count may be 0 may be left out.
+    // An input array whose count may be 0 may be left out, and so may one of a structure's arrays
+    // that share a count (VkWriteDescriptorSet's pImageInfo, pBufferInfo, pTexelBufferView): another sets it.
     out.forEach((f, i) => {
       const len = out[f.lenIndex];
-      if (f.lenIndex >= 0 && f.lenMember < 0 && !f.output && len !== undefined && len.shape === 'Count' && len.optional && !f.optional) {
-        out[i] = { ...f, optional: true };
-      }
+      if (f.lenIndex < 0 || f.lenMember >= 0 || f.output || len === undefined || len.shape !== 'Count' || f.optional) return;
+      const shared = !isCommand && out.filter((a) => a.lenIndex === f.lenIndex && a !== len).length > 1;
+      if (len.optional || shared) out[i] = { ...f, optional: true };
     });
   }
   return out;

@@ -94,7 +94,9 @@ function emitStruct(out: string[], model: MarshalModel, s: MarshalStruct): void 
       // What the runtime fills is always there when it comes back.
       const optional = (f.optional && !s.returnedOnly) || (f.shape === 'Unsupported' && !f.required) ? '?' : '';
       const nullable = f.optional && (f.shape === 'Pointer' || f.shape === 'String') ? ' | null' : '';
-      out.push(`  readonly ${f.name}${optional}: ${valueType(model, f)}${nullable};`);
+      // Vulkan: a safe-integer number is accepted where a 64-bit member (a size, an offset) is expected.
+      const wide = api.prefix === 'Vk' && f.shape === 'Value' && f.struct < 0 && f.fixedCount === 1 && (f.scalar === 'U64' || f.scalar === 'I64');
+      out.push(`  readonly ${f.name}${optional}: ${wide ? 'bigint | number' : valueType(model, f)}${nullable};`);
     }
   }
   out.push('}');

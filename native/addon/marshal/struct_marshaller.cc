@@ -566,7 +566,7 @@ Napi::Value StructMarshaller::ReadStruct(std::uint32_t index, const std::byte* s
         o.Set(f.name, ReadScalar(Scalar::I32, p));
         break;
       case Shape::Next:
-        if (ptr != nullptr) o.Set("next", ReadNext(ptr));
+        if (ptr != nullptr) o.Set(f.name, ReadNext(ptr));
         break;
       case Shape::Value:
         if (f.structIndex >= 0 && f.fixedCount == 1) {
