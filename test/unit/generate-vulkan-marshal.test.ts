@@ -24,38 +24,76 @@ const forVulkan = (el: Element): boolean => {
   return api === null || api === '' || api.split(',').includes('vulkan');
 };
 
+/** A registry `depends` expression (`A+B` both, `A,B` either, parentheses) over what is available. */
+function dependsHold(expression: string | null, available: (name: string) => boolean): boolean {
+  if (expression === null || expression === '') return true;
+  const js = expression.replace(/[A-Za-z0-9_:]+/g, (n) => String(available(n.split('::')[0] ?? n))).replace(/\+/g, '&&').replace(/,/g, '||');
+  return Function(`return (${js});`)() as boolean;
+}
+
 /**
  * This test's own reading of vk.xml: the commands and structure/union types that the Vulkan
- * features (1.0 to 1.4) and the KHR and EXT extensions supported for Vulkan (not provisional, no
- * platform: the window-system extensions are left out, docs/usage.md says so) require.
+ * features (1.0 to 1.4) and the KHR and EXT extensions supported for Vulkan require — not the
+ * provisional ones, not those with a platform (the window-system extensions are left out,
+ * docs/usage.md says so), not those whose structures need a header outside the registry (the video
+ * codec headers), nor what depends on those.
  */
 function expectedFromRegistry(): { commands: Set<string>; types: Set<string> } {
   const doc = new DOMParser().parseFromString(xml, 'text/xml');
   const commands = new Set<string>();
   const required = new Set<string>();
-  const units: Element[] = [];
-  for (const f of Array.from(doc.getElementsByTagName('feature'))) if (forVulkan(f)) units.push(f);
+  const typeEls = new Map<string, Element>();
+  for (const t of Array.from(doc.getElementsByTagName('type'))) {
+    const name = t.getAttribute('name') ?? t.getElementsByTagName('name')[0]?.textContent ?? '';
+    if (name !== '' && forVulkan(t) && !typeEls.has(name)) typeEls.set(name, t);
+  }
+  // Whether a type needs a header vk.xml only names (vk_video/...h), through its members.
+  const foreign = (name: string, seen = new Set<string>()): boolean => {
+    const el = typeEls.get(name);
+    if (el === undefined || seen.has(name)) return false;
+    seen.add(name);
+    if (/\.h$/.test(typeEls.get(el.getAttribute('requires') ?? '')?.getAttribute('name') ?? el.getAttribute('requires') ?? '')) return true;
+    return Array.from(el.getElementsByTagName('member')).some((m) => foreign(m.getElementsByTagName('type')[0]?.textContent ?? '', seen));
+  };
+  const features = Array.from(doc.getElementsByTagName('feature')).filter(forVulkan);
+  const featureNames = new Set(features.map((f) => f.getAttribute('name') ?? ''));
+  const candidates = new Map<string, Element>();
   for (const e of Array.from(doc.getElementsByTagName('extension'))) {
     const name = e.getAttribute('name') ?? '';
     const supported = (e.getAttribute('supported') ?? '').split(',');
     if (!supported.includes('vulkan') || !/^VK_(KHR|EXT)_/.test(name)) continue;
     if (e.getAttribute('platform') || e.getAttribute('provisional') === 'true') continue;
-    units.push(e);
+    const types = Array.from(e.getElementsByTagName('require'))
+      .filter((r) => !r.getAttribute('depends'))
+      .flatMap((r) => Array.from(r.getElementsByTagName('type')).map((t) => t.getAttribute('name') ?? ''));
+    if (types.some((t) => foreign(t))) continue; // its own blocks need such a header; blocks that depend on another extension are judged below
+    candidates.set(name, e);
   }
+  // Every extension the registry lists, supported for Vulkan or not, counts as available only when selected.
+  const selectedAll = new Set<string>();
+  for (const e of Array.from(doc.getElementsByTagName('extension'))) {
+    const name = e.getAttribute('name') ?? '';
+    const supported = (e.getAttribute('supported') ?? '').split(',');
+    if (supported.includes('vulkan') && !e.getAttribute('platform') && e.getAttribute('provisional') !== 'true') selectedAll.add(name);
+  }
+  for (const e of Array.from(doc.getElementsByTagName('extension'))) {
+    const types = Array.from(e.getElementsByTagName('require'))
+      .filter((r) => !r.getAttribute('depends'))
+      .flatMap((r) => Array.from(r.getElementsByTagName('type')).map((t) => t.getAttribute('name') ?? ''));
+    if (types.some((t) => foreign(t))) selectedAll.delete(e.getAttribute('name') ?? '');
+  }
+  const available = (n: string): boolean => featureNames.has(n) || selectedAll.has(n);
+  const units: Element[] = [...features, ...candidates.values()];
   for (const u of units) {
+    if (u.nodeName === 'extension' && !dependsHold(u.getAttribute('depends'), available)) continue;
     for (const r of Array.from(u.getElementsByTagName('require'))) {
-      if (!forVulkan(r)) continue;
+      if (!forVulkan(r) || !dependsHold(r.getAttribute('depends'), available)) continue;
       for (const c of Array.from(r.getElementsByTagName('command'))) commands.add(c.getAttribute('name') ?? '');
       for (const t of Array.from(r.getElementsByTagName('type'))) required.add(t.getAttribute('name') ?? '');
     }
   }
   // The structures and unions those name (directly or through a command's parameters), with
   // everything they contain, aliases resolved.
-  const typeEls = new Map<string, Element>();
-  for (const t of Array.from(doc.getElementsByTagName('type'))) {
-    const name = t.getAttribute('name') ?? t.getElementsByTagName('name')[0]?.textContent ?? '';
-    if (name !== '' && forVulkan(t) && !typeEls.has(name)) typeEls.set(name, t);
-  }
   const commandEls = new Map<string, Element>();
   for (const c of Array.from(doc.getElementsByTagName('command'))) {
     if (!forVulkan(c)) continue;
@@ -123,11 +161,11 @@ describe('generated Vulkan bindings: the tables against vk.xml', () => {
 });
 
 describe('generated Vulkan bindings: the marshal model', () => {
-  it('VKGEN-2: the two-call idiom pairs the in/out count with its array; only the physical device is an argument', () => {
+  it('VKGEN-2: the two-call idiom pairs the in/out count with its array; the array takes only a template (for pNext), the count nothing', () => {
     const c = command('vkEnumerateDeviceExtensionProperties');
     expect(shapes(c.params)).toEqual({ physicalDevice: 'Value', pLayerName: 'String', pPropertyCount: 'CountOutput', pProperties: 'Array' });
     expect(c.params[3]?.countOutputIndex).toBe(2);
-    expect(c.params.filter(takesArgument).map((p) => p.name)).toEqual(['physicalDevice', 'pLayerName']);
+    expect(c.params.filter(takesArgument).map((p) => p.name)).toEqual(['physicalDevice', 'pLayerName', 'pProperties']);
   });
 
   it('VKGEN-2: arrays sized by another parameter\'s member or by an input array take no argument; shared counts are hidden', () => {
