@@ -204,7 +204,7 @@ Napi::Value StructMarshaller::ReadScalar(Scalar kind, const void* src) {
 }
 
 void StructMarshaller::WriteFieldScalar(const Field& f, void* dst, Napi::Value v, const std::string& where) {
-  if (f.scalar == Scalar::Enum && v.IsString()) {
+  if (f.scalar == Scalar::Enum && f.typeIndex >= 0 && v.IsString()) {
     // An enum value by its registry name (VK_FORMAT_R8G8B8A8_UNORM).
     std::int32_t value = 0;
     const std::string name = v.As<Napi::String>().Utf8Value();
