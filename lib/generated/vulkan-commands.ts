@@ -411,38 +411,38 @@ export interface VkBaseInStructure {
 
 /** VkOffset2D. */
 export interface VkOffset2D {
-  readonly x: number;
-  readonly y: number;
+  readonly x?: number;
+  readonly y?: number;
 }
 
 /** VkOffset3D. */
 export interface VkOffset3D {
-  readonly x: number;
-  readonly y: number;
-  readonly z: number;
+  readonly x?: number;
+  readonly y?: number;
+  readonly z?: number;
 }
 
 /** VkExtent2D. */
 export interface VkExtent2D {
-  readonly width: number;
-  readonly height: number;
+  readonly width?: number;
+  readonly height?: number;
 }
 
 /** VkExtent3D. */
 export interface VkExtent3D {
-  readonly width: number;
-  readonly height: number;
-  readonly depth: number;
+  readonly width?: number;
+  readonly height?: number;
+  readonly depth?: number;
 }
 
 /** VkViewport. */
 export interface VkViewport {
-  readonly x: number;
-  readonly y: number;
-  readonly width: number;
-  readonly height: number;
-  readonly minDepth: number;
-  readonly maxDepth: number;
+  readonly x?: number;
+  readonly y?: number;
+  readonly width?: number;
+  readonly height?: number;
+  readonly minDepth?: number;
+  readonly maxDepth?: number;
 }
 
 /** VkRect2D. */
@@ -454,16 +454,16 @@ export interface VkRect2D {
 /** VkClearRect. */
 export interface VkClearRect {
   readonly rect: VkRect2D;
-  readonly baseArrayLayer: number;
-  readonly layerCount: number;
+  readonly baseArrayLayer?: number;
+  readonly layerCount?: number;
 }
 
 /** VkComponentMapping. */
 export interface VkComponentMapping {
-  readonly r: VkComponentSwizzle;
-  readonly g: VkComponentSwizzle;
-  readonly b: VkComponentSwizzle;
-  readonly a: VkComponentSwizzle;
+  readonly r?: VkComponentSwizzle;
+  readonly g?: VkComponentSwizzle;
+  readonly b?: VkComponentSwizzle;
+  readonly a?: VkComponentSwizzle;
 }
 
 /** VkPhysicalDeviceProperties. Filled by the runtime. */
@@ -498,10 +498,10 @@ export interface VkApplicationInfo {
   readonly sType?: 0;
   readonly pNext?: null;
   readonly pApplicationName?: string | null;
-  readonly applicationVersion: number;
+  readonly applicationVersion?: number;
   readonly pEngineName?: string | null;
-  readonly engineVersion: number;
-  readonly apiVersion: number;
+  readonly engineVersion?: number;
+  readonly apiVersion?: number;
 }
 
 /** VkAllocationCallbacks. */
@@ -519,7 +519,7 @@ export interface VkDeviceQueueCreateInfo {
   readonly sType?: 2;
   readonly pNext?: VkDeviceQueueCreateInfoNext | readonly VkDeviceQueueCreateInfoNext[] | null;
   readonly flags?: number;
-  readonly queueFamilyIndex: number;
+  readonly queueFamilyIndex?: number;
   readonly pQueuePriorities: readonly number[];
 }
 /** What VkDeviceQueueCreateInfo.next may hold (the registry's structextends). */
@@ -570,8 +570,8 @@ export interface VkPhysicalDeviceMemoryProperties {
 export interface VkMemoryAllocateInfo {
   readonly sType?: 5;
   readonly pNext?: VkMemoryAllocateInfoNext | readonly VkMemoryAllocateInfoNext[] | null;
-  readonly allocationSize: bigint | number;
-  readonly memoryTypeIndex: number;
+  readonly allocationSize?: bigint | number;
+  readonly memoryTypeIndex?: number;
 }
 /** What VkMemoryAllocateInfo.next may hold (the registry's structextends). */
 export type VkMemoryAllocateInfoNext = VkChained<VkExportMemoryAllocateInfo> | VkChained<VkImportMemoryFdInfoKHR> | VkChained<VkMemoryAllocateFlagsInfo> | VkChained<VkMemoryDedicatedAllocateInfo> | VkChained<VkImportMemoryHostPointerInfoEXT> | VkChained<VkMemoryPriorityAllocateInfoEXT> | VkChained<VkMemoryOpaqueCaptureAddressAllocateInfo>;
@@ -615,9 +615,9 @@ export interface VkMemoryHeap {
 export interface VkMappedMemoryRange {
   readonly sType?: 6;
   readonly pNext?: null;
-  readonly memory: VkDeviceMemory;
-  readonly offset: bigint | number;
-  readonly size: bigint | number;
+  readonly memory?: VkDeviceMemory;
+  readonly offset?: bigint | number;
+  readonly size?: bigint | number;
 }
 
 /** VkFormatProperties. Filled by the runtime. */
@@ -639,25 +639,25 @@ export interface VkImageFormatProperties {
 /** VkDescriptorBufferInfo. */
 export interface VkDescriptorBufferInfo {
   readonly buffer?: VkBuffer;
-  readonly offset: bigint | number;
-  readonly range: bigint | number;
+  readonly offset?: bigint | number;
+  readonly range?: bigint | number;
 }
 
 /** VkDescriptorImageInfo. */
 export interface VkDescriptorImageInfo {
-  readonly sampler: VkSampler;
-  readonly imageView: VkImageView;
-  readonly imageLayout: VkImageLayout;
+  readonly sampler?: VkSampler;
+  readonly imageView?: VkImageView;
+  readonly imageLayout?: VkImageLayout;
 }
 
 /** VkWriteDescriptorSet. */
 export interface VkWriteDescriptorSet {
   readonly sType?: 35;
   readonly pNext?: VkWriteDescriptorSetNext | readonly VkWriteDescriptorSetNext[] | null;
-  readonly dstSet: VkDescriptorSet;
-  readonly dstBinding: number;
-  readonly dstArrayElement: number;
-  readonly descriptorType: VkDescriptorType;
+  readonly dstSet?: VkDescriptorSet;
+  readonly dstBinding?: number;
+  readonly dstArrayElement?: number;
+  readonly descriptorType?: VkDescriptorType;
   readonly pImageInfo?: readonly VkDescriptorImageInfo[];
   readonly pBufferInfo?: readonly VkDescriptorBufferInfo[];
   readonly pTexelBufferView?: readonly VkBufferView[];
@@ -669,20 +669,20 @@ export type VkWriteDescriptorSetNext = VkChained<VkWriteDescriptorSetInlineUnifo
 export interface VkCopyDescriptorSet {
   readonly sType?: 36;
   readonly pNext?: null;
-  readonly srcSet: VkDescriptorSet;
-  readonly srcBinding: number;
-  readonly srcArrayElement: number;
-  readonly dstSet: VkDescriptorSet;
-  readonly dstBinding: number;
-  readonly dstArrayElement: number;
-  readonly descriptorCount: number;
+  readonly srcSet?: VkDescriptorSet;
+  readonly srcBinding?: number;
+  readonly srcArrayElement?: number;
+  readonly dstSet?: VkDescriptorSet;
+  readonly dstBinding?: number;
+  readonly dstArrayElement?: number;
+  readonly descriptorCount?: number;
 }
 
 /** VkBufferUsageFlags2CreateInfo. */
 export interface VkBufferUsageFlags2CreateInfo {
   readonly sType?: 1000470006;
   readonly pNext?: null;
-  readonly usage: bigint | number;
+  readonly usage?: bigint | number;
 }
 
 /** VkBufferCreateInfo. */
@@ -690,9 +690,9 @@ export interface VkBufferCreateInfo {
   readonly sType?: 12;
   readonly pNext?: VkBufferCreateInfoNext | readonly VkBufferCreateInfoNext[] | null;
   readonly flags?: number;
-  readonly size: bigint | number;
-  readonly usage: number;
-  readonly sharingMode: VkSharingMode;
+  readonly size?: bigint | number;
+  readonly usage?: number;
+  readonly sharingMode?: VkSharingMode;
   readonly pQueueFamilyIndices?: readonly number[];
 }
 /** What VkBufferCreateInfo.next may hold (the registry's structextends). */
@@ -703,36 +703,36 @@ export interface VkBufferViewCreateInfo {
   readonly sType?: 13;
   readonly pNext?: VkBufferViewCreateInfoNext | readonly VkBufferViewCreateInfoNext[] | null;
   readonly flags?: number;
-  readonly buffer: VkBuffer;
-  readonly format: VkFormat;
-  readonly offset: bigint | number;
-  readonly range: bigint | number;
+  readonly buffer?: VkBuffer;
+  readonly format?: VkFormat;
+  readonly offset?: bigint | number;
+  readonly range?: bigint | number;
 }
 /** What VkBufferViewCreateInfo.next may hold (the registry's structextends). */
 export type VkBufferViewCreateInfoNext = VkChained<VkBufferUsageFlags2CreateInfo>;
 
 /** VkImageSubresource. */
 export interface VkImageSubresource {
-  readonly aspectMask: number;
-  readonly mipLevel: number;
-  readonly arrayLayer: number;
+  readonly aspectMask?: number;
+  readonly mipLevel?: number;
+  readonly arrayLayer?: number;
 }
 
 /** VkImageSubresourceLayers. */
 export interface VkImageSubresourceLayers {
-  readonly aspectMask: number;
-  readonly mipLevel: number;
-  readonly baseArrayLayer: number;
-  readonly layerCount: number;
+  readonly aspectMask?: number;
+  readonly mipLevel?: number;
+  readonly baseArrayLayer?: number;
+  readonly layerCount?: number;
 }
 
 /** VkImageSubresourceRange. */
 export interface VkImageSubresourceRange {
-  readonly aspectMask: number;
-  readonly baseMipLevel: number;
-  readonly levelCount: number;
-  readonly baseArrayLayer: number;
-  readonly layerCount: number;
+  readonly aspectMask?: number;
+  readonly baseMipLevel?: number;
+  readonly levelCount?: number;
+  readonly baseArrayLayer?: number;
+  readonly layerCount?: number;
 }
 
 /** VkMemoryBarrier. */
@@ -747,13 +747,13 @@ export interface VkMemoryBarrier {
 export interface VkBufferMemoryBarrier {
   readonly sType?: 44;
   readonly pNext?: VkBufferMemoryBarrierNext | readonly VkBufferMemoryBarrierNext[] | null;
-  readonly srcAccessMask: number;
-  readonly dstAccessMask: number;
-  readonly srcQueueFamilyIndex: number;
-  readonly dstQueueFamilyIndex: number;
-  readonly buffer: VkBuffer;
-  readonly offset: bigint | number;
-  readonly size: bigint | number;
+  readonly srcAccessMask?: number;
+  readonly dstAccessMask?: number;
+  readonly srcQueueFamilyIndex?: number;
+  readonly dstQueueFamilyIndex?: number;
+  readonly buffer?: VkBuffer;
+  readonly offset?: bigint | number;
+  readonly size?: bigint | number;
 }
 /** What VkBufferMemoryBarrier.next may hold (the registry's structextends). */
 export type VkBufferMemoryBarrierNext = VkChained<VkExternalMemoryAcquireUnmodifiedEXT>;
@@ -762,13 +762,13 @@ export type VkBufferMemoryBarrierNext = VkChained<VkExternalMemoryAcquireUnmodif
 export interface VkImageMemoryBarrier {
   readonly sType?: 45;
   readonly pNext?: VkImageMemoryBarrierNext | readonly VkImageMemoryBarrierNext[] | null;
-  readonly srcAccessMask: number;
-  readonly dstAccessMask: number;
-  readonly oldLayout: VkImageLayout;
-  readonly newLayout: VkImageLayout;
-  readonly srcQueueFamilyIndex: number;
-  readonly dstQueueFamilyIndex: number;
-  readonly image: VkImage;
+  readonly srcAccessMask?: number;
+  readonly dstAccessMask?: number;
+  readonly oldLayout?: VkImageLayout;
+  readonly newLayout?: VkImageLayout;
+  readonly srcQueueFamilyIndex?: number;
+  readonly dstQueueFamilyIndex?: number;
+  readonly image?: VkImage;
   readonly subresourceRange: VkImageSubresourceRange;
 }
 /** What VkImageMemoryBarrier.next may hold (the registry's structextends). */
@@ -779,17 +779,17 @@ export interface VkImageCreateInfo {
   readonly sType?: 14;
   readonly pNext?: VkImageCreateInfoNext | readonly VkImageCreateInfoNext[] | null;
   readonly flags?: number;
-  readonly imageType: VkImageType;
-  readonly format: VkFormat;
+  readonly imageType?: VkImageType;
+  readonly format?: VkFormat;
   readonly extent: VkExtent3D;
-  readonly mipLevels: number;
-  readonly arrayLayers: number;
-  readonly samples: VkSampleCountFlagBits;
-  readonly tiling: VkImageTiling;
-  readonly usage: number;
-  readonly sharingMode: VkSharingMode;
+  readonly mipLevels?: number;
+  readonly arrayLayers?: number;
+  readonly samples?: VkSampleCountFlagBits;
+  readonly tiling?: VkImageTiling;
+  readonly usage?: number;
+  readonly sharingMode?: VkSharingMode;
   readonly pQueueFamilyIndices?: readonly number[];
-  readonly initialLayout: VkImageLayout;
+  readonly initialLayout?: VkImageLayout;
 }
 /** What VkImageCreateInfo.next may hold (the registry's structextends). */
 export type VkImageCreateInfoNext = VkChained<VkImageCreateFlags2CreateInfoKHR> | VkChained<VkImageUsageFlags2CreateInfoKHR> | VkChained<VkExternalMemoryImageCreateInfo> | VkChained<VkImageSwapchainCreateInfoKHR> | VkChained<VkImageFormatListCreateInfo> | VkChained<VkImageDrmFormatModifierListCreateInfoEXT> | VkChained<VkImageDrmFormatModifierExplicitCreateInfoEXT> | VkChained<VkImageStencilUsageCreateInfo> | VkChained<VkImageStencilUsage2CreateInfoKHR> | VkChained<VkVideoProfileListInfoKHR> | VkChained<VkOpaqueCaptureDescriptorDataCreateInfoEXT> | VkChained<VkImageCompressionControlEXT> | VkChained<VkOpaqueCaptureDataCreateInfoEXT> | VkChained<VkImageTilingControlCreateInfoEXT>;
@@ -798,23 +798,23 @@ export type VkImageCreateInfoNext = VkChained<VkImageCreateFlags2CreateInfoKHR> 
 export interface VkImageCreateFlags2CreateInfoKHR {
   readonly sType?: 1000668001;
   readonly pNext?: null;
-  readonly flags: bigint | number;
+  readonly flags?: bigint | number;
 }
 
 /** VkImageUsageFlags2CreateInfoKHR. */
 export interface VkImageUsageFlags2CreateInfoKHR {
   readonly sType?: 1000668002;
   readonly pNext?: null;
-  readonly usage: bigint | number;
+  readonly usage?: bigint | number;
 }
 
 /** VkSubresourceLayout. */
 export interface VkSubresourceLayout {
-  readonly offset: bigint | number;
-  readonly size: bigint | number;
-  readonly rowPitch: bigint | number;
-  readonly arrayPitch: bigint | number;
-  readonly depthPitch: bigint | number;
+  readonly offset?: bigint | number;
+  readonly size?: bigint | number;
+  readonly rowPitch?: bigint | number;
+  readonly arrayPitch?: bigint | number;
+  readonly depthPitch?: bigint | number;
 }
 
 /** VkImageViewCreateInfo. */
@@ -822,9 +822,9 @@ export interface VkImageViewCreateInfo {
   readonly sType?: 15;
   readonly pNext?: VkImageViewCreateInfoNext | readonly VkImageViewCreateInfoNext[] | null;
   readonly flags?: number;
-  readonly image: VkImage;
-  readonly viewType: VkImageViewType;
-  readonly format: VkFormat;
+  readonly image?: VkImage;
+  readonly viewType?: VkImageViewType;
+  readonly format?: VkFormat;
   readonly components: VkComponentMapping;
   readonly subresourceRange: VkImageSubresourceRange;
 }
@@ -833,17 +833,17 @@ export type VkImageViewCreateInfoNext = VkChained<VkImageViewUsageCreateInfo> | 
 
 /** VkBufferCopy. */
 export interface VkBufferCopy {
-  readonly srcOffset: bigint | number;
-  readonly dstOffset: bigint | number;
-  readonly size: bigint | number;
+  readonly srcOffset?: bigint | number;
+  readonly dstOffset?: bigint | number;
+  readonly size?: bigint | number;
 }
 
 /** VkSparseMemoryBind. */
 export interface VkSparseMemoryBind {
-  readonly resourceOffset: bigint | number;
-  readonly size: bigint | number;
+  readonly resourceOffset?: bigint | number;
+  readonly size?: bigint | number;
   readonly memory?: VkDeviceMemory;
-  readonly memoryOffset: bigint | number;
+  readonly memoryOffset?: bigint | number;
   readonly flags?: number;
 }
 
@@ -853,25 +853,25 @@ export interface VkSparseImageMemoryBind {
   readonly offset: VkOffset3D;
   readonly extent: VkExtent3D;
   readonly memory?: VkDeviceMemory;
-  readonly memoryOffset: bigint | number;
+  readonly memoryOffset?: bigint | number;
   readonly flags?: number;
 }
 
 /** VkSparseBufferMemoryBindInfo. */
 export interface VkSparseBufferMemoryBindInfo {
-  readonly buffer: VkBuffer;
+  readonly buffer?: VkBuffer;
   readonly pBinds: readonly VkSparseMemoryBind[];
 }
 
 /** VkSparseImageOpaqueMemoryBindInfo. */
 export interface VkSparseImageOpaqueMemoryBindInfo {
-  readonly image: VkImage;
+  readonly image?: VkImage;
   readonly pBinds: readonly VkSparseMemoryBind[];
 }
 
 /** VkSparseImageMemoryBindInfo. */
 export interface VkSparseImageMemoryBindInfo {
-  readonly image: VkImage;
+  readonly image?: VkImage;
   readonly pBinds: readonly VkSparseImageMemoryBind[];
 }
 
@@ -907,9 +907,9 @@ export interface VkImageBlit {
 
 /** VkBufferImageCopy. */
 export interface VkBufferImageCopy {
-  readonly bufferOffset: bigint | number;
-  readonly bufferRowLength: number;
-  readonly bufferImageHeight: number;
+  readonly bufferOffset?: bigint | number;
+  readonly bufferRowLength?: number;
+  readonly bufferImageHeight?: number;
   readonly imageSubresource: VkImageSubresourceLayers;
   readonly imageOffset: VkOffset3D;
   readonly imageExtent: VkExtent3D;
@@ -918,15 +918,15 @@ export interface VkBufferImageCopy {
 /** VkStridedDeviceAddressRangeKHR. */
 export interface VkStridedDeviceAddressRangeKHR {
   readonly address?: bigint | number;
-  readonly size: bigint | number;
-  readonly stride: bigint | number;
+  readonly size?: bigint | number;
+  readonly stride?: bigint | number;
 }
 
 /** VkCopyMemoryIndirectCommandKHR. */
 export interface VkCopyMemoryIndirectCommandKHR {
-  readonly srcAddress: bigint | number;
-  readonly dstAddress: bigint | number;
-  readonly size: bigint | number;
+  readonly srcAddress?: bigint | number;
+  readonly dstAddress?: bigint | number;
+  readonly size?: bigint | number;
 }
 
 /** VkCopyMemoryIndirectInfoKHR. */
@@ -935,15 +935,15 @@ export interface VkCopyMemoryIndirectInfoKHR {
   readonly pNext?: null;
   readonly srcCopyFlags?: number;
   readonly dstCopyFlags?: number;
-  readonly copyCount: number;
+  readonly copyCount?: number;
   readonly copyAddressRange: VkStridedDeviceAddressRangeKHR;
 }
 
 /** VkCopyMemoryToImageIndirectCommandKHR. */
 export interface VkCopyMemoryToImageIndirectCommandKHR {
-  readonly srcAddress: bigint | number;
-  readonly bufferRowLength: number;
-  readonly bufferImageHeight: number;
+  readonly srcAddress?: bigint | number;
+  readonly bufferRowLength?: number;
+  readonly bufferImageHeight?: number;
   readonly imageSubresource: VkImageSubresourceLayers;
   readonly imageOffset: VkOffset3D;
   readonly imageExtent: VkExtent3D;
@@ -955,8 +955,8 @@ export interface VkCopyMemoryToImageIndirectInfoKHR {
   readonly pNext?: null;
   readonly srcCopyFlags?: number;
   readonly copyAddressRange: VkStridedDeviceAddressRangeKHR;
-  readonly dstImage: VkImage;
-  readonly dstImageLayout: VkImageLayout;
+  readonly dstImage?: VkImage;
+  readonly dstImageLayout?: VkImageLayout;
   readonly pImageSubresources: readonly VkImageSubresourceLayers[];
 }
 
@@ -981,10 +981,10 @@ export type VkShaderModuleCreateInfoNext = VkChained<VkValidationFeaturesEXT> | 
 
 /** VkDescriptorSetLayoutBinding. */
 export interface VkDescriptorSetLayoutBinding {
-  readonly binding: number;
-  readonly descriptorType: VkDescriptorType;
+  readonly binding?: number;
+  readonly descriptorType?: VkDescriptorType;
   readonly descriptorCount?: number;
-  readonly stageFlags: number;
+  readonly stageFlags?: number;
   readonly pImmutableSamplers?: readonly VkSampler[];
 }
 
@@ -1000,8 +1000,8 @@ export type VkDescriptorSetLayoutCreateInfoNext = VkChained<VkDescriptorSetLayou
 
 /** VkDescriptorPoolSize. */
 export interface VkDescriptorPoolSize {
-  readonly type: VkDescriptorType;
-  readonly descriptorCount: number;
+  readonly type?: VkDescriptorType;
+  readonly descriptorCount?: number;
 }
 
 /** VkDescriptorPoolCreateInfo. */
@@ -1009,7 +1009,7 @@ export interface VkDescriptorPoolCreateInfo {
   readonly sType?: 33;
   readonly pNext?: VkDescriptorPoolCreateInfoNext | readonly VkDescriptorPoolCreateInfoNext[] | null;
   readonly flags?: number;
-  readonly maxSets: number;
+  readonly maxSets?: number;
   readonly pPoolSizes?: readonly VkDescriptorPoolSize[];
 }
 /** What VkDescriptorPoolCreateInfo.next may hold (the registry's structextends). */
@@ -1019,7 +1019,7 @@ export type VkDescriptorPoolCreateInfoNext = VkChained<VkDescriptorPoolInlineUni
 export interface VkDescriptorSetAllocateInfo {
   readonly sType?: 34;
   readonly pNext?: VkDescriptorSetAllocateInfoNext | readonly VkDescriptorSetAllocateInfoNext[] | null;
-  readonly descriptorPool: VkDescriptorPool;
+  readonly descriptorPool?: VkDescriptorPool;
   readonly pSetLayouts: readonly VkDescriptorSetLayout[];
 }
 /** What VkDescriptorSetAllocateInfo.next may hold (the registry's structextends). */
@@ -1027,9 +1027,9 @@ export type VkDescriptorSetAllocateInfoNext = VkChained<VkDescriptorSetVariableD
 
 /** VkSpecializationMapEntry. */
 export interface VkSpecializationMapEntry {
-  readonly constantID: number;
-  readonly offset: number;
-  readonly size: bigint | number;
+  readonly constantID?: number;
+  readonly offset?: number;
+  readonly size?: bigint | number;
 }
 
 /** VkSpecializationInfo. */
@@ -1043,7 +1043,7 @@ export interface VkPipelineShaderStageCreateInfo {
   readonly sType?: 18;
   readonly pNext?: VkPipelineShaderStageCreateInfoNext | readonly VkPipelineShaderStageCreateInfoNext[] | null;
   readonly flags?: number;
-  readonly stage: VkShaderStageFlagBits;
+  readonly stage?: VkShaderStageFlagBits;
   readonly module?: VkShaderModule;
   readonly pName: string;
   readonly pSpecializationInfo?: VkSpecializationInfo | null;
@@ -1059,7 +1059,7 @@ export interface VkComputePipelineCreateInfo {
   readonly stage: VkPipelineShaderStageCreateInfo;
   readonly layout?: VkPipelineLayout;
   readonly basePipelineHandle?: VkPipeline;
-  readonly basePipelineIndex: number;
+  readonly basePipelineIndex?: number;
 }
 /** What VkComputePipelineCreateInfo.next may hold (the registry's structextends). */
 export type VkComputePipelineCreateInfoNext = VkChained<VkPipelineCreateFlags2CreateInfo> | VkChained<VkPipelineBinaryInfoKHR> | VkChained<VkValidationFeaturesEXT> | VkChained<VkPipelineCreationFeedbackCreateInfo> | VkChained<VkPipelineRobustnessCreateInfo>;
@@ -1073,17 +1073,17 @@ export interface VkPipelineCreateFlags2CreateInfo {
 
 /** VkVertexInputBindingDescription. */
 export interface VkVertexInputBindingDescription {
-  readonly binding: number;
-  readonly stride: number;
-  readonly inputRate: VkVertexInputRate;
+  readonly binding?: number;
+  readonly stride?: number;
+  readonly inputRate?: VkVertexInputRate;
 }
 
 /** VkVertexInputAttributeDescription. */
 export interface VkVertexInputAttributeDescription {
-  readonly location: number;
-  readonly binding: number;
-  readonly format: VkFormat;
-  readonly offset: number;
+  readonly location?: number;
+  readonly binding?: number;
+  readonly format?: VkFormat;
+  readonly offset?: number;
 }
 
 /** VkPipelineVertexInputStateCreateInfo. */
@@ -1102,8 +1102,8 @@ export interface VkPipelineInputAssemblyStateCreateInfo {
   readonly sType?: 20;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly topology: VkPrimitiveTopology;
-  readonly primitiveRestartEnable: boolean;
+  readonly topology?: VkPrimitiveTopology;
+  readonly primitiveRestartEnable?: boolean;
 }
 
 /** VkPipelineTessellationStateCreateInfo. */
@@ -1111,7 +1111,7 @@ export interface VkPipelineTessellationStateCreateInfo {
   readonly sType?: 21;
   readonly pNext?: VkPipelineTessellationStateCreateInfoNext | readonly VkPipelineTessellationStateCreateInfoNext[] | null;
   readonly flags?: number;
-  readonly patchControlPoints: number;
+  readonly patchControlPoints?: number;
 }
 /** What VkPipelineTessellationStateCreateInfo.next may hold (the registry's structextends). */
 export type VkPipelineTessellationStateCreateInfoNext = VkChained<VkPipelineTessellationDomainOriginStateCreateInfo>;
@@ -1134,16 +1134,16 @@ export interface VkPipelineRasterizationStateCreateInfo {
   readonly sType?: 23;
   readonly pNext?: VkPipelineRasterizationStateCreateInfoNext | readonly VkPipelineRasterizationStateCreateInfoNext[] | null;
   readonly flags?: number;
-  readonly depthClampEnable: boolean;
-  readonly rasterizerDiscardEnable: boolean;
-  readonly polygonMode: VkPolygonMode;
+  readonly depthClampEnable?: boolean;
+  readonly rasterizerDiscardEnable?: boolean;
+  readonly polygonMode?: VkPolygonMode;
   readonly cullMode?: number;
-  readonly frontFace: VkFrontFace;
-  readonly depthBiasEnable: boolean;
-  readonly depthBiasConstantFactor: number;
-  readonly depthBiasClamp: number;
-  readonly depthBiasSlopeFactor: number;
-  readonly lineWidth: number;
+  readonly frontFace?: VkFrontFace;
+  readonly depthBiasEnable?: boolean;
+  readonly depthBiasConstantFactor?: number;
+  readonly depthBiasClamp?: number;
+  readonly depthBiasSlopeFactor?: number;
+  readonly lineWidth?: number;
 }
 /** What VkPipelineRasterizationStateCreateInfo.next may hold (the registry's structextends). */
 export type VkPipelineRasterizationStateCreateInfoNext = VkChained<VkPipelineRasterizationConservativeStateCreateInfoEXT> | VkChained<VkPipelineRasterizationStateStreamCreateInfoEXT> | VkChained<VkPipelineRasterizationDepthClipStateCreateInfoEXT> | VkChained<VkPipelineRasterizationLineStateCreateInfo> | VkChained<VkPipelineRasterizationProvokingVertexStateCreateInfoEXT> | VkChained<VkDepthBiasRepresentationInfoEXT>;
@@ -1153,25 +1153,25 @@ export interface VkPipelineMultisampleStateCreateInfo {
   readonly sType?: 24;
   readonly pNext?: VkPipelineMultisampleStateCreateInfoNext | readonly VkPipelineMultisampleStateCreateInfoNext[] | null;
   readonly flags?: number;
-  readonly rasterizationSamples: VkSampleCountFlagBits;
-  readonly sampleShadingEnable: boolean;
-  readonly minSampleShading: number;
+  readonly rasterizationSamples?: VkSampleCountFlagBits;
+  readonly sampleShadingEnable?: boolean;
+  readonly minSampleShading?: number;
   readonly pSampleMask?: readonly number[];
-  readonly alphaToCoverageEnable: boolean;
-  readonly alphaToOneEnable: boolean;
+  readonly alphaToCoverageEnable?: boolean;
+  readonly alphaToOneEnable?: boolean;
 }
 /** What VkPipelineMultisampleStateCreateInfo.next may hold (the registry's structextends). */
 export type VkPipelineMultisampleStateCreateInfoNext = VkChained<VkPipelineSampleLocationsStateCreateInfoEXT>;
 
 /** VkPipelineColorBlendAttachmentState. */
 export interface VkPipelineColorBlendAttachmentState {
-  readonly blendEnable: boolean;
-  readonly srcColorBlendFactor: VkBlendFactor;
-  readonly dstColorBlendFactor: VkBlendFactor;
-  readonly colorBlendOp: VkBlendOp;
-  readonly srcAlphaBlendFactor: VkBlendFactor;
-  readonly dstAlphaBlendFactor: VkBlendFactor;
-  readonly alphaBlendOp: VkBlendOp;
+  readonly blendEnable?: boolean;
+  readonly srcColorBlendFactor?: VkBlendFactor;
+  readonly dstColorBlendFactor?: VkBlendFactor;
+  readonly colorBlendOp?: VkBlendOp;
+  readonly srcAlphaBlendFactor?: VkBlendFactor;
+  readonly dstAlphaBlendFactor?: VkBlendFactor;
+  readonly alphaBlendOp?: VkBlendOp;
   readonly colorWriteMask?: number;
 }
 
@@ -1180,11 +1180,11 @@ export interface VkPipelineColorBlendStateCreateInfo {
   readonly sType?: 26;
   readonly pNext?: VkPipelineColorBlendStateCreateInfoNext | readonly VkPipelineColorBlendStateCreateInfoNext[] | null;
   readonly flags?: number;
-  readonly logicOpEnable: boolean;
-  readonly logicOp: VkLogicOp;
+  readonly logicOpEnable?: boolean;
+  readonly logicOp?: VkLogicOp;
   readonly attachmentCount?: number;
   readonly pAttachments?: readonly VkPipelineColorBlendAttachmentState[];
-  readonly blendConstants: readonly number[];
+  readonly blendConstants?: readonly number[];
 }
 /** What VkPipelineColorBlendStateCreateInfo.next may hold (the registry's structextends). */
 export type VkPipelineColorBlendStateCreateInfoNext = VkChained<VkPipelineColorBlendAdvancedStateCreateInfoEXT> | VkChained<VkPipelineColorWriteCreateInfoEXT>;
@@ -1199,13 +1199,13 @@ export interface VkPipelineDynamicStateCreateInfo {
 
 /** VkStencilOpState. */
 export interface VkStencilOpState {
-  readonly failOp: VkStencilOp;
-  readonly passOp: VkStencilOp;
-  readonly depthFailOp: VkStencilOp;
-  readonly compareOp: VkCompareOp;
-  readonly compareMask: number;
-  readonly writeMask: number;
-  readonly reference: number;
+  readonly failOp?: VkStencilOp;
+  readonly passOp?: VkStencilOp;
+  readonly depthFailOp?: VkStencilOp;
+  readonly compareOp?: VkCompareOp;
+  readonly compareMask?: number;
+  readonly writeMask?: number;
+  readonly reference?: number;
 }
 
 /** VkPipelineDepthStencilStateCreateInfo. */
@@ -1213,15 +1213,15 @@ export interface VkPipelineDepthStencilStateCreateInfo {
   readonly sType?: 25;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly depthTestEnable: boolean;
-  readonly depthWriteEnable: boolean;
-  readonly depthCompareOp: VkCompareOp;
-  readonly depthBoundsTestEnable: boolean;
-  readonly stencilTestEnable: boolean;
+  readonly depthTestEnable?: boolean;
+  readonly depthWriteEnable?: boolean;
+  readonly depthCompareOp?: VkCompareOp;
+  readonly depthBoundsTestEnable?: boolean;
+  readonly stencilTestEnable?: boolean;
   readonly front: VkStencilOpState;
   readonly back: VkStencilOpState;
-  readonly minDepthBounds: number;
-  readonly maxDepthBounds: number;
+  readonly minDepthBounds?: number;
+  readonly maxDepthBounds?: number;
 }
 
 /** VkGraphicsPipelineCreateInfo. */
@@ -1242,9 +1242,9 @@ export interface VkGraphicsPipelineCreateInfo {
   readonly pDynamicState?: VkPipelineDynamicStateCreateInfo | null;
   readonly layout?: VkPipelineLayout;
   readonly renderPass?: VkRenderPass;
-  readonly subpass: number;
+  readonly subpass?: number;
   readonly basePipelineHandle?: VkPipeline;
-  readonly basePipelineIndex: number;
+  readonly basePipelineIndex?: number;
 }
 /** What VkGraphicsPipelineCreateInfo.next may hold (the registry's structextends). */
 export type VkGraphicsPipelineCreateInfoNext = VkChained<VkPipelineCreateFlags2CreateInfo> | VkChained<VkPipelineBinaryInfoKHR> | VkChained<VkValidationFeaturesEXT> | VkChained<VkPipelineDiscardRectangleStateCreateInfoEXT> | VkChained<VkPipelineCreationFeedbackCreateInfo> | VkChained<VkPipelineLibraryCreateInfoKHR> | VkChained<VkPipelineFragmentShadingRateStateCreateInfoKHR> | VkChained<VkCustomResolveCreateInfoEXT> | VkChained<VkPipelineRenderingCreateInfo> | VkChained<VkGraphicsPipelineLibraryCreateInfoEXT> | VkChained<VkPipelineRobustnessCreateInfo> | VkChained<VkRenderingAttachmentLocationInfo> | VkChained<VkRenderingInputAttachmentIndexInfo>;
@@ -1259,18 +1259,18 @@ export interface VkPipelineCacheCreateInfo {
 
 /** VkPipelineCacheHeaderVersionOne. */
 export interface VkPipelineCacheHeaderVersionOne {
-  readonly headerSize: number;
-  readonly headerVersion: VkPipelineCacheHeaderVersion;
-  readonly vendorID: number;
-  readonly deviceID: number;
-  readonly pipelineCacheUUID: readonly number[];
+  readonly headerSize?: number;
+  readonly headerVersion?: VkPipelineCacheHeaderVersion;
+  readonly vendorID?: number;
+  readonly deviceID?: number;
+  readonly pipelineCacheUUID?: readonly number[];
 }
 
 /** VkPushConstantRange. */
 export interface VkPushConstantRange {
-  readonly stageFlags: number;
-  readonly offset: number;
-  readonly size: number;
+  readonly stageFlags?: number;
+  readonly offset?: number;
+  readonly size?: number;
 }
 
 /** VkPipelineBinaryCreateInfoKHR. */
@@ -1286,7 +1286,7 @@ export interface VkPipelineBinaryCreateInfoKHR {
 export interface VkPipelineBinaryHandlesInfoKHR {
   readonly sType?: 1000483009;
   readonly pNext?: null;
-  readonly pipelineBinaryCount: number;
+  readonly pipelineBinaryCount?: number;
   readonly pPipelineBinaries?: readonly VkPipelineBinaryKHR[];
 }
 
@@ -1305,8 +1305,8 @@ export interface VkPipelineBinaryKeysAndDataKHR {
 export interface VkPipelineBinaryKeyKHR {
   readonly sType?: 1000483003;
   readonly pNext?: null;
-  readonly keySize: number;
-  readonly key: readonly number[];
+  readonly keySize?: number;
+  readonly key?: readonly number[];
 }
 
 /** VkPipelineBinaryInfoKHR. */
@@ -1320,14 +1320,14 @@ export interface VkPipelineBinaryInfoKHR {
 export interface VkReleaseCapturedPipelineDataInfoKHR {
   readonly sType?: 1000483005;
   readonly pNext?: null;
-  readonly pipeline: VkPipeline;
+  readonly pipeline?: VkPipeline;
 }
 
 /** VkPipelineBinaryDataInfoKHR. */
 export interface VkPipelineBinaryDataInfoKHR {
   readonly sType?: 1000483006;
   readonly pNext?: null;
-  readonly pipelineBinary: VkPipelineBinaryKHR;
+  readonly pipelineBinary?: VkPipelineBinaryKHR;
 }
 
 /** VkPipelineCreateInfoKHR. */
@@ -1350,21 +1350,21 @@ export interface VkSamplerCreateInfo {
   readonly sType?: 31;
   readonly pNext?: VkSamplerCreateInfoNext | readonly VkSamplerCreateInfoNext[] | null;
   readonly flags?: number;
-  readonly magFilter: VkFilter;
-  readonly minFilter: VkFilter;
-  readonly mipmapMode: VkSamplerMipmapMode;
-  readonly addressModeU: VkSamplerAddressMode;
-  readonly addressModeV: VkSamplerAddressMode;
-  readonly addressModeW: VkSamplerAddressMode;
-  readonly mipLodBias: number;
-  readonly anisotropyEnable: boolean;
-  readonly maxAnisotropy: number;
-  readonly compareEnable: boolean;
-  readonly compareOp: VkCompareOp;
-  readonly minLod: number;
-  readonly maxLod: number;
-  readonly borderColor: VkBorderColor;
-  readonly unnormalizedCoordinates: boolean;
+  readonly magFilter?: VkFilter;
+  readonly minFilter?: VkFilter;
+  readonly mipmapMode?: VkSamplerMipmapMode;
+  readonly addressModeU?: VkSamplerAddressMode;
+  readonly addressModeV?: VkSamplerAddressMode;
+  readonly addressModeW?: VkSamplerAddressMode;
+  readonly mipLodBias?: number;
+  readonly anisotropyEnable?: boolean;
+  readonly maxAnisotropy?: number;
+  readonly compareEnable?: boolean;
+  readonly compareOp?: VkCompareOp;
+  readonly minLod?: number;
+  readonly maxLod?: number;
+  readonly borderColor?: VkBorderColor;
+  readonly unnormalizedCoordinates?: boolean;
 }
 /** What VkSamplerCreateInfo.next may hold (the registry's structextends). */
 export type VkSamplerCreateInfoNext = VkChained<VkSamplerYcbcrConversionInfo> | VkChained<VkSamplerReductionModeCreateInfo> | VkChained<VkDebugUtilsObjectNameInfoEXT> | VkChained<VkSamplerCustomBorderColorCreateInfoEXT> | VkChained<VkSamplerBorderColorComponentMappingCreateInfoEXT> | VkChained<VkOpaqueCaptureDescriptorDataCreateInfoEXT> | VkChained<VkSamplerCustomBorderColorIndexCreateInfoEXT>;
@@ -1374,16 +1374,16 @@ export interface VkCommandPoolCreateInfo {
   readonly sType?: 39;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly queueFamilyIndex: number;
+  readonly queueFamilyIndex?: number;
 }
 
 /** VkCommandBufferAllocateInfo. */
 export interface VkCommandBufferAllocateInfo {
   readonly sType?: 40;
   readonly pNext?: null;
-  readonly commandPool: VkCommandPool;
-  readonly level: VkCommandBufferLevel;
-  readonly commandBufferCount: number;
+  readonly commandPool?: VkCommandPool;
+  readonly level?: VkCommandBufferLevel;
+  readonly commandBufferCount?: number;
 }
 
 /** VkCommandBufferInheritanceInfo. */
@@ -1391,9 +1391,9 @@ export interface VkCommandBufferInheritanceInfo {
   readonly sType?: 41;
   readonly pNext?: VkCommandBufferInheritanceInfoNext | readonly VkCommandBufferInheritanceInfoNext[] | null;
   readonly renderPass?: VkRenderPass;
-  readonly subpass: number;
+  readonly subpass?: number;
   readonly framebuffer?: VkFramebuffer;
-  readonly occlusionQueryEnable: boolean;
+  readonly occlusionQueryEnable?: boolean;
   readonly queryFlags?: number;
   readonly pipelineStatistics?: number;
 }
@@ -1414,8 +1414,8 @@ export type VkCommandBufferBeginInfoNext = VkChained<VkDeviceGroupCommandBufferB
 export interface VkRenderPassBeginInfo {
   readonly sType?: 43;
   readonly pNext?: VkRenderPassBeginInfoNext | readonly VkRenderPassBeginInfoNext[] | null;
-  readonly renderPass: VkRenderPass;
-  readonly framebuffer: VkFramebuffer;
+  readonly renderPass?: VkRenderPass;
+  readonly framebuffer?: VkFramebuffer;
   readonly renderArea: VkRect2D;
   readonly pClearValues?: readonly VkClearValue[];
 }
@@ -1427,8 +1427,8 @@ export type VkClearColorValue = { readonly float32: readonly number[] } | { read
 
 /** VkClearDepthStencilValue. */
 export interface VkClearDepthStencilValue {
-  readonly depth: number;
-  readonly stencil: number;
+  readonly depth?: number;
+  readonly stencil?: number;
 }
 
 /** VkClearValue. */
@@ -1436,34 +1436,34 @@ export type VkClearValue = { readonly color: VkClearColorValue } | { readonly de
 
 /** VkClearAttachment. */
 export interface VkClearAttachment {
-  readonly aspectMask: number;
-  readonly colorAttachment: number;
+  readonly aspectMask?: number;
+  readonly colorAttachment?: number;
   readonly clearValue: VkClearValue;
 }
 
 /** VkAttachmentDescription. */
 export interface VkAttachmentDescription {
   readonly flags?: number;
-  readonly format: VkFormat;
-  readonly samples: VkSampleCountFlagBits;
-  readonly loadOp: VkAttachmentLoadOp;
-  readonly storeOp: VkAttachmentStoreOp;
-  readonly stencilLoadOp: VkAttachmentLoadOp;
-  readonly stencilStoreOp: VkAttachmentStoreOp;
-  readonly initialLayout: VkImageLayout;
-  readonly finalLayout: VkImageLayout;
+  readonly format?: VkFormat;
+  readonly samples?: VkSampleCountFlagBits;
+  readonly loadOp?: VkAttachmentLoadOp;
+  readonly storeOp?: VkAttachmentStoreOp;
+  readonly stencilLoadOp?: VkAttachmentLoadOp;
+  readonly stencilStoreOp?: VkAttachmentStoreOp;
+  readonly initialLayout?: VkImageLayout;
+  readonly finalLayout?: VkImageLayout;
 }
 
 /** VkAttachmentReference. */
 export interface VkAttachmentReference {
-  readonly attachment: number;
-  readonly layout: VkImageLayout;
+  readonly attachment?: number;
+  readonly layout?: VkImageLayout;
 }
 
 /** VkSubpassDescription. */
 export interface VkSubpassDescription {
   readonly flags?: number;
-  readonly pipelineBindPoint: VkPipelineBindPoint;
+  readonly pipelineBindPoint?: VkPipelineBindPoint;
   readonly pInputAttachments?: readonly VkAttachmentReference[];
   readonly pColorAttachments?: readonly VkAttachmentReference[];
   readonly pResolveAttachments?: readonly VkAttachmentReference[];
@@ -1473,8 +1473,8 @@ export interface VkSubpassDescription {
 
 /** VkSubpassDependency. */
 export interface VkSubpassDependency {
-  readonly srcSubpass: number;
-  readonly dstSubpass: number;
+  readonly srcSubpass?: number;
+  readonly dstSubpass?: number;
   readonly srcStageMask?: number;
   readonly dstStageMask?: number;
   readonly srcAccessMask?: number;
@@ -1512,61 +1512,61 @@ export type VkFenceCreateInfoNext = VkChained<VkExportFenceCreateInfo>;
 
 /** VkPhysicalDeviceFeatures. */
 export interface VkPhysicalDeviceFeatures {
-  readonly robustBufferAccess: boolean;
-  readonly fullDrawIndexUint32: boolean;
-  readonly imageCubeArray: boolean;
-  readonly independentBlend: boolean;
-  readonly geometryShader: boolean;
-  readonly tessellationShader: boolean;
-  readonly sampleRateShading: boolean;
-  readonly dualSrcBlend: boolean;
-  readonly logicOp: boolean;
-  readonly multiDrawIndirect: boolean;
-  readonly drawIndirectFirstInstance: boolean;
-  readonly depthClamp: boolean;
-  readonly depthBiasClamp: boolean;
-  readonly fillModeNonSolid: boolean;
-  readonly depthBounds: boolean;
-  readonly wideLines: boolean;
-  readonly largePoints: boolean;
-  readonly alphaToOne: boolean;
-  readonly multiViewport: boolean;
-  readonly samplerAnisotropy: boolean;
-  readonly textureCompressionETC2: boolean;
-  readonly textureCompressionASTC_LDR: boolean;
-  readonly textureCompressionBC: boolean;
-  readonly occlusionQueryPrecise: boolean;
-  readonly pipelineStatisticsQuery: boolean;
-  readonly vertexPipelineStoresAndAtomics: boolean;
-  readonly fragmentStoresAndAtomics: boolean;
-  readonly shaderTessellationAndGeometryPointSize: boolean;
-  readonly shaderImageGatherExtended: boolean;
-  readonly shaderStorageImageExtendedFormats: boolean;
-  readonly shaderStorageImageMultisample: boolean;
-  readonly shaderStorageImageReadWithoutFormat: boolean;
-  readonly shaderStorageImageWriteWithoutFormat: boolean;
-  readonly shaderUniformBufferArrayDynamicIndexing: boolean;
-  readonly shaderSampledImageArrayDynamicIndexing: boolean;
-  readonly shaderStorageBufferArrayDynamicIndexing: boolean;
-  readonly shaderStorageImageArrayDynamicIndexing: boolean;
-  readonly shaderClipDistance: boolean;
-  readonly shaderCullDistance: boolean;
-  readonly shaderFloat64: boolean;
-  readonly shaderInt64: boolean;
-  readonly shaderInt16: boolean;
-  readonly shaderResourceResidency: boolean;
-  readonly shaderResourceMinLod: boolean;
-  readonly sparseBinding: boolean;
-  readonly sparseResidencyBuffer: boolean;
-  readonly sparseResidencyImage2D: boolean;
-  readonly sparseResidencyImage3D: boolean;
-  readonly sparseResidency2Samples: boolean;
-  readonly sparseResidency4Samples: boolean;
-  readonly sparseResidency8Samples: boolean;
-  readonly sparseResidency16Samples: boolean;
-  readonly sparseResidencyAliased: boolean;
-  readonly variableMultisampleRate: boolean;
-  readonly inheritedQueries: boolean;
+  readonly robustBufferAccess?: boolean;
+  readonly fullDrawIndexUint32?: boolean;
+  readonly imageCubeArray?: boolean;
+  readonly independentBlend?: boolean;
+  readonly geometryShader?: boolean;
+  readonly tessellationShader?: boolean;
+  readonly sampleRateShading?: boolean;
+  readonly dualSrcBlend?: boolean;
+  readonly logicOp?: boolean;
+  readonly multiDrawIndirect?: boolean;
+  readonly drawIndirectFirstInstance?: boolean;
+  readonly depthClamp?: boolean;
+  readonly depthBiasClamp?: boolean;
+  readonly fillModeNonSolid?: boolean;
+  readonly depthBounds?: boolean;
+  readonly wideLines?: boolean;
+  readonly largePoints?: boolean;
+  readonly alphaToOne?: boolean;
+  readonly multiViewport?: boolean;
+  readonly samplerAnisotropy?: boolean;
+  readonly textureCompressionETC2?: boolean;
+  readonly textureCompressionASTC_LDR?: boolean;
+  readonly textureCompressionBC?: boolean;
+  readonly occlusionQueryPrecise?: boolean;
+  readonly pipelineStatisticsQuery?: boolean;
+  readonly vertexPipelineStoresAndAtomics?: boolean;
+  readonly fragmentStoresAndAtomics?: boolean;
+  readonly shaderTessellationAndGeometryPointSize?: boolean;
+  readonly shaderImageGatherExtended?: boolean;
+  readonly shaderStorageImageExtendedFormats?: boolean;
+  readonly shaderStorageImageMultisample?: boolean;
+  readonly shaderStorageImageReadWithoutFormat?: boolean;
+  readonly shaderStorageImageWriteWithoutFormat?: boolean;
+  readonly shaderUniformBufferArrayDynamicIndexing?: boolean;
+  readonly shaderSampledImageArrayDynamicIndexing?: boolean;
+  readonly shaderStorageBufferArrayDynamicIndexing?: boolean;
+  readonly shaderStorageImageArrayDynamicIndexing?: boolean;
+  readonly shaderClipDistance?: boolean;
+  readonly shaderCullDistance?: boolean;
+  readonly shaderFloat64?: boolean;
+  readonly shaderInt64?: boolean;
+  readonly shaderInt16?: boolean;
+  readonly shaderResourceResidency?: boolean;
+  readonly shaderResourceMinLod?: boolean;
+  readonly sparseBinding?: boolean;
+  readonly sparseResidencyBuffer?: boolean;
+  readonly sparseResidencyImage2D?: boolean;
+  readonly sparseResidencyImage3D?: boolean;
+  readonly sparseResidency2Samples?: boolean;
+  readonly sparseResidency4Samples?: boolean;
+  readonly sparseResidency8Samples?: boolean;
+  readonly sparseResidency16Samples?: boolean;
+  readonly sparseResidencyAliased?: boolean;
+  readonly variableMultisampleRate?: boolean;
+  readonly inheritedQueries?: boolean;
 }
 
 /** VkPhysicalDeviceSparseProperties. Filled by the runtime. */
@@ -1702,8 +1702,8 @@ export interface VkQueryPoolCreateInfo {
   readonly sType?: 11;
   readonly pNext?: VkQueryPoolCreateInfoNext | readonly VkQueryPoolCreateInfoNext[] | null;
   readonly flags?: number;
-  readonly queryType: VkQueryType;
-  readonly queryCount: number;
+  readonly queryType?: VkQueryType;
+  readonly queryCount?: number;
   readonly pipelineStatistics?: number;
 }
 /** What VkQueryPoolCreateInfo.next may hold (the registry's structextends). */
@@ -1714,50 +1714,50 @@ export interface VkFramebufferCreateInfo {
   readonly sType?: 37;
   readonly pNext?: VkFramebufferCreateInfoNext | readonly VkFramebufferCreateInfoNext[] | null;
   readonly flags?: number;
-  readonly renderPass: VkRenderPass;
+  readonly renderPass?: VkRenderPass;
   readonly pAttachments?: readonly VkImageView[];
-  readonly width: number;
-  readonly height: number;
-  readonly layers: number;
+  readonly width?: number;
+  readonly height?: number;
+  readonly layers?: number;
 }
 /** What VkFramebufferCreateInfo.next may hold (the registry's structextends). */
 export type VkFramebufferCreateInfoNext = VkChained<VkFramebufferAttachmentsCreateInfo>;
 
 /** VkDrawIndirectCommand. */
 export interface VkDrawIndirectCommand {
-  readonly vertexCount: number;
-  readonly instanceCount: number;
-  readonly firstVertex: number;
-  readonly firstInstance: number;
+  readonly vertexCount?: number;
+  readonly instanceCount?: number;
+  readonly firstVertex?: number;
+  readonly firstInstance?: number;
 }
 
 /** VkDrawIndexedIndirectCommand. */
 export interface VkDrawIndexedIndirectCommand {
-  readonly indexCount: number;
-  readonly instanceCount: number;
-  readonly firstIndex: number;
-  readonly vertexOffset: number;
-  readonly firstInstance: number;
+  readonly indexCount?: number;
+  readonly instanceCount?: number;
+  readonly firstIndex?: number;
+  readonly vertexOffset?: number;
+  readonly firstInstance?: number;
 }
 
 /** VkDispatchIndirectCommand. */
 export interface VkDispatchIndirectCommand {
-  readonly x: number;
-  readonly y: number;
-  readonly z: number;
+  readonly x?: number;
+  readonly y?: number;
+  readonly z?: number;
 }
 
 /** VkMultiDrawInfoEXT. */
 export interface VkMultiDrawInfoEXT {
-  readonly firstVertex: number;
-  readonly vertexCount: number;
+  readonly firstVertex?: number;
+  readonly vertexCount?: number;
 }
 
 /** VkMultiDrawIndexedInfoEXT. */
 export interface VkMultiDrawIndexedInfoEXT {
-  readonly firstIndex: number;
-  readonly indexCount: number;
-  readonly vertexOffset: number;
+  readonly firstIndex?: number;
+  readonly indexCount?: number;
+  readonly vertexOffset?: number;
 }
 
 /** VkSubmitInfo. */
@@ -1792,7 +1792,7 @@ export interface VkDisplayPlanePropertiesKHR {
 /** VkDisplayModeParametersKHR. */
 export interface VkDisplayModeParametersKHR {
   readonly visibleRegion: VkExtent2D;
-  readonly refreshRate: number;
+  readonly refreshRate?: number;
 }
 
 /** VkDisplayModePropertiesKHR. Filled by the runtime. */
@@ -1827,12 +1827,12 @@ export interface VkDisplaySurfaceCreateInfoKHR {
   readonly sType?: 1000002001;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly displayMode: VkDisplayModeKHR;
-  readonly planeIndex: number;
-  readonly planeStackIndex: number;
-  readonly transform: VkSurfaceTransformFlagBitsKHR;
-  readonly globalAlpha: number;
-  readonly alphaMode: VkDisplayPlaneAlphaFlagBitsKHR;
+  readonly displayMode?: VkDisplayModeKHR;
+  readonly planeIndex?: number;
+  readonly planeStackIndex?: number;
+  readonly transform?: VkSurfaceTransformFlagBitsKHR;
+  readonly globalAlpha?: number;
+  readonly alphaMode?: VkDisplayPlaneAlphaFlagBitsKHR;
   readonly imageExtent: VkExtent2D;
 }
 
@@ -1842,7 +1842,7 @@ export interface VkDisplayPresentInfoKHR {
   readonly pNext?: null;
   readonly srcRect: VkRect2D;
   readonly dstRect: VkRect2D;
-  readonly persistent: boolean;
+  readonly persistent?: boolean;
 }
 
 /** VkSurfaceCapabilitiesKHR. Filled by the runtime. */
@@ -1870,19 +1870,19 @@ export interface VkSwapchainCreateInfoKHR {
   readonly sType?: 1000001000;
   readonly pNext?: VkSwapchainCreateInfoKHRNext | readonly VkSwapchainCreateInfoKHRNext[] | null;
   readonly flags?: number;
-  readonly surface: VkSurfaceKHR;
-  readonly minImageCount: number;
-  readonly imageFormat: VkFormat;
-  readonly imageColorSpace: VkColorSpaceKHR;
+  readonly surface?: VkSurfaceKHR;
+  readonly minImageCount?: number;
+  readonly imageFormat?: VkFormat;
+  readonly imageColorSpace?: VkColorSpaceKHR;
   readonly imageExtent: VkExtent2D;
-  readonly imageArrayLayers: number;
-  readonly imageUsage: number;
-  readonly imageSharingMode: VkSharingMode;
+  readonly imageArrayLayers?: number;
+  readonly imageUsage?: number;
+  readonly imageSharingMode?: VkSharingMode;
   readonly pQueueFamilyIndices?: readonly number[];
-  readonly preTransform: VkSurfaceTransformFlagBitsKHR;
-  readonly compositeAlpha: VkCompositeAlphaFlagBitsKHR;
-  readonly presentMode: VkPresentModeKHR;
-  readonly clipped: boolean;
+  readonly preTransform?: VkSurfaceTransformFlagBitsKHR;
+  readonly compositeAlpha?: VkCompositeAlphaFlagBitsKHR;
+  readonly presentMode?: VkPresentModeKHR;
+  readonly clipped?: boolean;
   readonly oldSwapchain?: VkSwapchainKHR;
 }
 /** What VkSwapchainCreateInfoKHR.next may hold (the registry's structextends). */
@@ -1935,7 +1935,7 @@ export interface VkLayerSettingsCreateInfoEXT {
 export interface VkLayerSettingEXT {
   readonly pLayerName: string;
   readonly pSettingName: string;
-  readonly type: VkLayerSettingTypeEXT;
+  readonly type?: VkLayerSettingTypeEXT;
   readonly pValues?: readonly bigint[];
 }
 
@@ -1943,8 +1943,8 @@ export interface VkLayerSettingEXT {
 export interface VkDebugMarkerObjectNameInfoEXT {
   readonly sType?: 1000022000;
   readonly pNext?: null;
-  readonly objectType: VkDebugReportObjectTypeEXT;
-  readonly object: bigint | number;
+  readonly objectType?: VkDebugReportObjectTypeEXT;
+  readonly object?: bigint | number;
   readonly pObjectName: string;
 }
 
@@ -1952,9 +1952,9 @@ export interface VkDebugMarkerObjectNameInfoEXT {
 export interface VkDebugMarkerObjectTagInfoEXT {
   readonly sType?: 1000022001;
   readonly pNext?: null;
-  readonly objectType: VkDebugReportObjectTypeEXT;
-  readonly object: bigint | number;
-  readonly tagName: bigint | number;
+  readonly objectType?: VkDebugReportObjectTypeEXT;
+  readonly object?: bigint | number;
+  readonly tagName?: bigint | number;
   readonly pTag: readonly bigint[];
 }
 
@@ -1963,28 +1963,28 @@ export interface VkDebugMarkerMarkerInfoEXT {
   readonly sType?: 1000022002;
   readonly pNext?: null;
   readonly pMarkerName: string;
-  readonly color: readonly number[];
+  readonly color?: readonly number[];
 }
 
 /** VkDevicePrivateDataCreateInfo. */
 export interface VkDevicePrivateDataCreateInfo {
   readonly sType?: 1000295001;
   readonly pNext?: null;
-  readonly privateDataSlotRequestCount: number;
+  readonly privateDataSlotRequestCount?: number;
 }
 
 /** VkPrivateDataSlotCreateInfo. */
 export interface VkPrivateDataSlotCreateInfo {
   readonly sType?: 1000295002;
   readonly pNext?: null;
-  readonly flags: number;
+  readonly flags?: number;
 }
 
 /** VkPhysicalDevicePrivateDataFeatures. */
 export interface VkPhysicalDevicePrivateDataFeatures {
   readonly sType?: 1000295000;
   readonly pNext?: null;
-  readonly privateData: boolean;
+  readonly privateData?: boolean;
 }
 
 /** VkPhysicalDeviceMultiDrawPropertiesEXT. Filled by the runtime. */
@@ -2034,10 +2034,10 @@ export type VkImageFormatProperties2Next = VkChained<VkExternalImageFormatProper
 export interface VkPhysicalDeviceImageFormatInfo2 {
   readonly sType?: 1000059004;
   readonly pNext?: VkPhysicalDeviceImageFormatInfo2Next | readonly VkPhysicalDeviceImageFormatInfo2Next[] | null;
-  readonly format: VkFormat;
-  readonly type: VkImageType;
-  readonly tiling: VkImageTiling;
-  readonly usage: number;
+  readonly format?: VkFormat;
+  readonly type?: VkImageType;
+  readonly tiling?: VkImageTiling;
+  readonly usage?: number;
   readonly flags?: number;
 }
 /** What VkPhysicalDeviceImageFormatInfo2.next may hold (the registry's structextends). */
@@ -2072,11 +2072,11 @@ export interface VkSparseImageFormatProperties2 {
 export interface VkPhysicalDeviceSparseImageFormatInfo2 {
   readonly sType?: 1000059008;
   readonly pNext?: VkPhysicalDeviceSparseImageFormatInfo2Next | readonly VkPhysicalDeviceSparseImageFormatInfo2Next[] | null;
-  readonly format: VkFormat;
-  readonly type: VkImageType;
-  readonly samples: VkSampleCountFlagBits;
-  readonly usage: number;
-  readonly tiling: VkImageTiling;
+  readonly format?: VkFormat;
+  readonly type?: VkImageType;
+  readonly samples?: VkSampleCountFlagBits;
+  readonly usage?: number;
+  readonly tiling?: VkImageTiling;
 }
 /** What VkPhysicalDeviceSparseImageFormatInfo2.next may hold (the registry's structextends). */
 export type VkPhysicalDeviceSparseImageFormatInfo2Next = VkChained<VkImageUsageFlags2CreateInfoKHR>;
@@ -2090,10 +2090,10 @@ export interface VkPhysicalDevicePushDescriptorProperties {
 
 /** VkConformanceVersion. */
 export interface VkConformanceVersion {
-  readonly major: number;
-  readonly minor: number;
-  readonly subminor: number;
-  readonly patch: number;
+  readonly major?: number;
+  readonly minor?: number;
+  readonly subminor?: number;
+  readonly patch?: number;
 }
 
 /** VkPhysicalDeviceDriverProperties. Filled by the runtime. */
@@ -2110,7 +2110,7 @@ export interface VkPhysicalDeviceDriverProperties {
 export interface VkPresentRegionsKHR {
   readonly sType?: 1000084000;
   readonly pNext?: null;
-  readonly swapchainCount: number;
+  readonly swapchainCount?: number;
   readonly pRegions?: readonly VkPresentRegionKHR[];
 }
 
@@ -2124,15 +2124,15 @@ export interface VkPresentRegionKHR {
 export interface VkRectLayerKHR {
   readonly offset: VkOffset2D;
   readonly extent: VkExtent2D;
-  readonly layer: number;
+  readonly layer?: number;
 }
 
 /** VkPhysicalDeviceVariablePointersFeatures. */
 export interface VkPhysicalDeviceVariablePointersFeatures {
   readonly sType?: 1000120000;
   readonly pNext?: null;
-  readonly variablePointersStorageBuffer: boolean;
-  readonly variablePointers: boolean;
+  readonly variablePointersStorageBuffer?: boolean;
+  readonly variablePointers?: boolean;
 }
 
 /** VkExternalMemoryProperties. Filled by the runtime. */
@@ -2162,7 +2162,7 @@ export interface VkPhysicalDeviceExternalBufferInfo {
   readonly pNext?: VkPhysicalDeviceExternalBufferInfoNext | readonly VkPhysicalDeviceExternalBufferInfoNext[] | null;
   readonly flags?: number;
   readonly usage?: number;
-  readonly handleType: VkExternalMemoryHandleTypeFlagBits;
+  readonly handleType?: VkExternalMemoryHandleTypeFlagBits;
 }
 /** What VkPhysicalDeviceExternalBufferInfo.next may hold (the registry's structextends). */
 export type VkPhysicalDeviceExternalBufferInfoNext = VkChained<VkBufferUsageFlags2CreateInfo>;
@@ -2211,7 +2211,7 @@ export interface VkImportMemoryFdInfoKHR {
   readonly sType?: 1000074000;
   readonly pNext?: null;
   readonly handleType?: VkExternalMemoryHandleTypeFlagBits;
-  readonly fd: number;
+  readonly fd?: number;
 }
 
 /** VkMemoryFdPropertiesKHR. Filled by the runtime. */
@@ -2225,15 +2225,15 @@ export interface VkMemoryFdPropertiesKHR {
 export interface VkMemoryGetFdInfoKHR {
   readonly sType?: 1000074002;
   readonly pNext?: null;
-  readonly memory: VkDeviceMemory;
-  readonly handleType: VkExternalMemoryHandleTypeFlagBits;
+  readonly memory?: VkDeviceMemory;
+  readonly handleType?: VkExternalMemoryHandleTypeFlagBits;
 }
 
 /** VkPhysicalDeviceExternalSemaphoreInfo. */
 export interface VkPhysicalDeviceExternalSemaphoreInfo {
   readonly sType?: 1000076000;
   readonly pNext?: VkPhysicalDeviceExternalSemaphoreInfoNext | readonly VkPhysicalDeviceExternalSemaphoreInfoNext[] | null;
-  readonly handleType: VkExternalSemaphoreHandleTypeFlagBits;
+  readonly handleType?: VkExternalSemaphoreHandleTypeFlagBits;
 }
 /** What VkPhysicalDeviceExternalSemaphoreInfo.next may hold (the registry's structextends). */
 export type VkPhysicalDeviceExternalSemaphoreInfoNext = VkChained<VkSemaphoreTypeCreateInfo>;
@@ -2258,25 +2258,25 @@ export interface VkExportSemaphoreCreateInfo {
 export interface VkImportSemaphoreFdInfoKHR {
   readonly sType?: 1000079000;
   readonly pNext?: null;
-  readonly semaphore: VkSemaphore;
+  readonly semaphore?: VkSemaphore;
   readonly flags?: number;
-  readonly handleType: VkExternalSemaphoreHandleTypeFlagBits;
-  readonly fd: number;
+  readonly handleType?: VkExternalSemaphoreHandleTypeFlagBits;
+  readonly fd?: number;
 }
 
 /** VkSemaphoreGetFdInfoKHR. */
 export interface VkSemaphoreGetFdInfoKHR {
   readonly sType?: 1000079001;
   readonly pNext?: null;
-  readonly semaphore: VkSemaphore;
-  readonly handleType: VkExternalSemaphoreHandleTypeFlagBits;
+  readonly semaphore?: VkSemaphore;
+  readonly handleType?: VkExternalSemaphoreHandleTypeFlagBits;
 }
 
 /** VkPhysicalDeviceExternalFenceInfo. */
 export interface VkPhysicalDeviceExternalFenceInfo {
   readonly sType?: 1000112000;
   readonly pNext?: null;
-  readonly handleType: VkExternalFenceHandleTypeFlagBits;
+  readonly handleType?: VkExternalFenceHandleTypeFlagBits;
 }
 
 /** VkExternalFenceProperties. Filled by the runtime. */
@@ -2299,27 +2299,27 @@ export interface VkExportFenceCreateInfo {
 export interface VkImportFenceFdInfoKHR {
   readonly sType?: 1000115000;
   readonly pNext?: null;
-  readonly fence: VkFence;
+  readonly fence?: VkFence;
   readonly flags?: number;
-  readonly handleType: VkExternalFenceHandleTypeFlagBits;
-  readonly fd: number;
+  readonly handleType?: VkExternalFenceHandleTypeFlagBits;
+  readonly fd?: number;
 }
 
 /** VkFenceGetFdInfoKHR. */
 export interface VkFenceGetFdInfoKHR {
   readonly sType?: 1000115001;
   readonly pNext?: null;
-  readonly fence: VkFence;
-  readonly handleType: VkExternalFenceHandleTypeFlagBits;
+  readonly fence?: VkFence;
+  readonly handleType?: VkExternalFenceHandleTypeFlagBits;
 }
 
 /** VkPhysicalDeviceMultiviewFeatures. */
 export interface VkPhysicalDeviceMultiviewFeatures {
   readonly sType?: 1000053001;
   readonly pNext?: null;
-  readonly multiview: boolean;
-  readonly multiviewGeometryShader: boolean;
-  readonly multiviewTessellationShader: boolean;
+  readonly multiview?: boolean;
+  readonly multiviewGeometryShader?: boolean;
+  readonly multiviewTessellationShader?: boolean;
 }
 
 /** VkPhysicalDeviceMultiviewProperties. Filled by the runtime. */
@@ -2360,21 +2360,21 @@ export interface VkSurfaceCapabilities2EXT {
 export interface VkDisplayPowerInfoEXT {
   readonly sType?: 1000091000;
   readonly pNext?: null;
-  readonly powerState: VkDisplayPowerStateEXT;
+  readonly powerState?: VkDisplayPowerStateEXT;
 }
 
 /** VkDeviceEventInfoEXT. */
 export interface VkDeviceEventInfoEXT {
   readonly sType?: 1000091001;
   readonly pNext?: null;
-  readonly deviceEvent: VkDeviceEventTypeEXT;
+  readonly deviceEvent?: VkDeviceEventTypeEXT;
 }
 
 /** VkDisplayEventInfoEXT. */
 export interface VkDisplayEventInfoEXT {
   readonly sType?: 1000091002;
   readonly pNext?: null;
-  readonly displayEvent: VkDisplayEventTypeEXT;
+  readonly displayEvent?: VkDisplayEventTypeEXT;
 }
 
 /** VkSwapchainCounterCreateInfoEXT. */
@@ -2398,16 +2398,16 @@ export interface VkMemoryAllocateFlagsInfo {
   readonly sType?: 1000060000;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly deviceMask: number;
+  readonly deviceMask?: number;
 }
 
 /** VkBindBufferMemoryInfo. */
 export interface VkBindBufferMemoryInfo {
   readonly sType?: 1000157000;
   readonly pNext?: VkBindBufferMemoryInfoNext | readonly VkBindBufferMemoryInfoNext[] | null;
-  readonly buffer: VkBuffer;
-  readonly memory: VkDeviceMemory;
-  readonly memoryOffset: bigint | number;
+  readonly buffer?: VkBuffer;
+  readonly memory?: VkDeviceMemory;
+  readonly memoryOffset?: bigint | number;
 }
 /** What VkBindBufferMemoryInfo.next may hold (the registry's structextends). */
 export type VkBindBufferMemoryInfoNext = VkChained<VkBindBufferMemoryDeviceGroupInfo> | VkChained<VkBindMemoryStatus>;
@@ -2423,9 +2423,9 @@ export interface VkBindBufferMemoryDeviceGroupInfo {
 export interface VkBindImageMemoryInfo {
   readonly sType?: 1000157001;
   readonly pNext?: VkBindImageMemoryInfoNext | readonly VkBindImageMemoryInfoNext[] | null;
-  readonly image: VkImage;
-  readonly memory: VkDeviceMemory;
-  readonly memoryOffset: bigint | number;
+  readonly image?: VkImage;
+  readonly memory?: VkDeviceMemory;
+  readonly memoryOffset?: bigint | number;
 }
 /** What VkBindImageMemoryInfo.next may hold (the registry's structextends). */
 export type VkBindImageMemoryInfoNext = VkChained<VkBindImageMemoryDeviceGroupInfo> | VkChained<VkBindImageMemorySwapchainInfoKHR> | VkChained<VkBindImagePlaneMemoryInfo> | VkChained<VkBindMemoryStatus>;
@@ -2442,7 +2442,7 @@ export interface VkBindImageMemoryDeviceGroupInfo {
 export interface VkDeviceGroupRenderPassBeginInfo {
   readonly sType?: 1000060003;
   readonly pNext?: null;
-  readonly deviceMask: number;
+  readonly deviceMask?: number;
   readonly pDeviceRenderAreas?: readonly VkRect2D[];
 }
 
@@ -2450,7 +2450,7 @@ export interface VkDeviceGroupRenderPassBeginInfo {
 export interface VkDeviceGroupCommandBufferBeginInfo {
   readonly sType?: 1000060004;
   readonly pNext?: null;
-  readonly deviceMask: number;
+  readonly deviceMask?: number;
 }
 
 /** VkDeviceGroupSubmitInfo. */
@@ -2466,8 +2466,8 @@ export interface VkDeviceGroupSubmitInfo {
 export interface VkDeviceGroupBindSparseInfo {
   readonly sType?: 1000060006;
   readonly pNext?: null;
-  readonly resourceDeviceIndex: number;
-  readonly memoryDeviceIndex: number;
+  readonly resourceDeviceIndex?: number;
+  readonly memoryDeviceIndex?: number;
 }
 
 /** VkDeviceGroupPresentCapabilitiesKHR. Filled by the runtime. */
@@ -2489,19 +2489,19 @@ export interface VkImageSwapchainCreateInfoKHR {
 export interface VkBindImageMemorySwapchainInfoKHR {
   readonly sType?: 1000060009;
   readonly pNext?: null;
-  readonly swapchain: VkSwapchainKHR;
-  readonly imageIndex: number;
+  readonly swapchain?: VkSwapchainKHR;
+  readonly imageIndex?: number;
 }
 
 /** VkAcquireNextImageInfoKHR. */
 export interface VkAcquireNextImageInfoKHR {
   readonly sType?: 1000060010;
   readonly pNext?: null;
-  readonly swapchain: VkSwapchainKHR;
-  readonly timeout: bigint | number;
+  readonly swapchain?: VkSwapchainKHR;
+  readonly timeout?: bigint | number;
   readonly semaphore?: VkSemaphore;
   readonly fence?: VkFence;
-  readonly deviceMask: number;
+  readonly deviceMask?: number;
 }
 
 /** VkDeviceGroupPresentInfoKHR. */
@@ -2509,7 +2509,7 @@ export interface VkDeviceGroupPresentInfoKHR {
   readonly sType?: 1000060011;
   readonly pNext?: null;
   readonly pDeviceMasks?: readonly number[];
-  readonly mode: VkDeviceGroupPresentModeFlagBitsKHR;
+  readonly mode?: VkDeviceGroupPresentModeFlagBitsKHR;
 }
 
 /** VkDeviceGroupDeviceCreateInfo. */
@@ -2523,17 +2523,17 @@ export interface VkDeviceGroupDeviceCreateInfo {
 export interface VkDeviceGroupSwapchainCreateInfoKHR {
   readonly sType?: 1000060012;
   readonly pNext?: null;
-  readonly modes: number;
+  readonly modes?: number;
 }
 
 /** VkDescriptorUpdateTemplateEntry. */
 export interface VkDescriptorUpdateTemplateEntry {
-  readonly dstBinding: number;
-  readonly dstArrayElement: number;
-  readonly descriptorCount: number;
-  readonly descriptorType: VkDescriptorType;
-  readonly offset: bigint | number;
-  readonly stride: bigint | number;
+  readonly dstBinding?: number;
+  readonly dstArrayElement?: number;
+  readonly descriptorCount?: number;
+  readonly descriptorType?: VkDescriptorType;
+  readonly offset?: bigint | number;
+  readonly stride?: bigint | number;
 }
 
 /** VkDescriptorUpdateTemplateCreateInfo. */
@@ -2542,31 +2542,31 @@ export interface VkDescriptorUpdateTemplateCreateInfo {
   readonly pNext?: null;
   readonly flags?: number;
   readonly pDescriptorUpdateEntries: readonly VkDescriptorUpdateTemplateEntry[];
-  readonly templateType: VkDescriptorUpdateTemplateType;
-  readonly descriptorSetLayout: VkDescriptorSetLayout;
-  readonly pipelineBindPoint: VkPipelineBindPoint;
-  readonly pipelineLayout: VkPipelineLayout;
-  readonly set: number;
+  readonly templateType?: VkDescriptorUpdateTemplateType;
+  readonly descriptorSetLayout?: VkDescriptorSetLayout;
+  readonly pipelineBindPoint?: VkPipelineBindPoint;
+  readonly pipelineLayout?: VkPipelineLayout;
+  readonly set?: number;
 }
 
 /** VkXYColorEXT. */
 export interface VkXYColorEXT {
-  readonly x: number;
-  readonly y: number;
+  readonly x?: number;
+  readonly y?: number;
 }
 
 /** VkPhysicalDevicePresentIdFeaturesKHR. */
 export interface VkPhysicalDevicePresentIdFeaturesKHR {
   readonly sType?: 1000294001;
   readonly pNext?: null;
-  readonly presentId: boolean;
+  readonly presentId?: boolean;
 }
 
 /** VkPresentIdKHR. */
 export interface VkPresentIdKHR {
   readonly sType?: 1000294000;
   readonly pNext?: null;
-  readonly swapchainCount: number;
+  readonly swapchainCount?: number;
   readonly pPresentIds?: readonly bigint[];
 }
 
@@ -2574,14 +2574,14 @@ export interface VkPresentIdKHR {
 export interface VkPhysicalDevicePresentId2FeaturesKHR {
   readonly sType?: 1000479002;
   readonly pNext?: null;
-  readonly presentId2: boolean;
+  readonly presentId2?: boolean;
 }
 
 /** VkPresentId2KHR. */
 export interface VkPresentId2KHR {
   readonly sType?: 1000479001;
   readonly pNext?: null;
-  readonly swapchainCount: number;
+  readonly swapchainCount?: number;
   readonly pPresentIds?: readonly bigint[];
 }
 
@@ -2589,31 +2589,31 @@ export interface VkPresentId2KHR {
 export interface VkPresentWait2InfoKHR {
   readonly sType?: 1000480002;
   readonly pNext?: null;
-  readonly presentId: bigint | number;
-  readonly timeout: bigint | number;
+  readonly presentId?: bigint | number;
+  readonly timeout?: bigint | number;
 }
 
 /** VkPhysicalDevicePresentWaitFeaturesKHR. */
 export interface VkPhysicalDevicePresentWaitFeaturesKHR {
   readonly sType?: 1000248000;
   readonly pNext?: null;
-  readonly presentWait: boolean;
+  readonly presentWait?: boolean;
 }
 
 /** VkPhysicalDevicePresentWait2FeaturesKHR. */
 export interface VkPhysicalDevicePresentWait2FeaturesKHR {
   readonly sType?: 1000480001;
   readonly pNext?: null;
-  readonly presentWait2: boolean;
+  readonly presentWait2?: boolean;
 }
 
 /** VkPhysicalDevicePresentTimingFeaturesEXT. */
 export interface VkPhysicalDevicePresentTimingFeaturesEXT {
   readonly sType?: 1000208000;
   readonly pNext?: null;
-  readonly presentTiming: boolean;
-  readonly presentAtAbsoluteTime: boolean;
-  readonly presentAtRelativeTime: boolean;
+  readonly presentTiming?: boolean;
+  readonly presentAtAbsoluteTime?: boolean;
+  readonly presentAtRelativeTime?: boolean;
 }
 
 /** VkPresentTimingSurfaceCapabilitiesEXT. Filled by the runtime. */
@@ -2654,7 +2654,7 @@ export interface VkPastPresentationTimingInfoEXT {
   readonly sType?: 1000208005;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly swapchain: VkSwapchainKHR;
+  readonly swapchain?: VkSwapchainKHR;
 }
 
 /** VkPastPresentationTimingPropertiesEXT. Filled by the runtime. */
@@ -2682,7 +2682,7 @@ export interface VkPastPresentationTimingEXT {
 export interface VkPresentTimingsInfoEXT {
   readonly sType?: 1000208003;
   readonly pNext?: null;
-  readonly swapchainCount: number;
+  readonly swapchainCount?: number;
   readonly pTimingInfos?: readonly VkPresentTimingInfoEXT[];
 }
 
@@ -2691,8 +2691,8 @@ export interface VkPresentTimingInfoEXT {
   readonly sType?: 1000208004;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly targetTime: bigint | number;
-  readonly timeDomainId: bigint | number;
+  readonly targetTime?: bigint | number;
+  readonly timeDomainId?: bigint | number;
   readonly presentStageQueries?: number;
   readonly targetTimeDomainPresentStage?: number;
 }
@@ -2701,9 +2701,9 @@ export interface VkPresentTimingInfoEXT {
 export interface VkSwapchainCalibratedTimestampInfoEXT {
   readonly sType?: 1000208009;
   readonly pNext?: null;
-  readonly swapchain: VkSwapchainKHR;
+  readonly swapchain?: VkSwapchainKHR;
   readonly presentStage?: number;
-  readonly timeDomainId: bigint | number;
+  readonly timeDomainId?: bigint | number;
 }
 
 /** VkHdrMetadataEXT. */
@@ -2714,18 +2714,18 @@ export interface VkHdrMetadataEXT {
   readonly displayPrimaryGreen: VkXYColorEXT;
   readonly displayPrimaryBlue: VkXYColorEXT;
   readonly whitePoint: VkXYColorEXT;
-  readonly maxLuminance: number;
-  readonly minLuminance: number;
-  readonly maxContentLightLevel: number;
-  readonly maxFrameAverageLightLevel: number;
+  readonly maxLuminance?: number;
+  readonly minLuminance?: number;
+  readonly maxContentLightLevel?: number;
+  readonly maxFrameAverageLightLevel?: number;
 }
 
 /** VkViewportSwizzleNV. */
 export interface VkViewportSwizzleNV {
-  readonly x: VkViewportCoordinateSwizzleNV;
-  readonly y: VkViewportCoordinateSwizzleNV;
-  readonly z: VkViewportCoordinateSwizzleNV;
-  readonly w: VkViewportCoordinateSwizzleNV;
+  readonly x?: VkViewportCoordinateSwizzleNV;
+  readonly y?: VkViewportCoordinateSwizzleNV;
+  readonly z?: VkViewportCoordinateSwizzleNV;
+  readonly w?: VkViewportCoordinateSwizzleNV;
 }
 
 /** VkPhysicalDeviceDiscardRectanglePropertiesEXT. Filled by the runtime. */
@@ -2740,15 +2740,15 @@ export interface VkPipelineDiscardRectangleStateCreateInfoEXT {
   readonly sType?: 1000099001;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly discardRectangleMode: VkDiscardRectangleModeEXT;
+  readonly discardRectangleMode?: VkDiscardRectangleModeEXT;
   readonly pDiscardRectangles?: readonly VkRect2D[];
 }
 
 /** VkInputAttachmentAspectReference. */
 export interface VkInputAttachmentAspectReference {
-  readonly subpass: number;
-  readonly inputAttachmentIndex: number;
-  readonly aspectMask: number;
+  readonly subpass?: number;
+  readonly inputAttachmentIndex?: number;
+  readonly aspectMask?: number;
 }
 
 /** VkRenderPassInputAttachmentAspectCreateInfo. */
@@ -2810,8 +2810,8 @@ export interface VkDisplayModeProperties2KHR {
 export interface VkDisplayPlaneInfo2KHR {
   readonly sType?: 1000121003;
   readonly pNext?: null;
-  readonly mode: VkDisplayModeKHR;
-  readonly planeIndex: number;
+  readonly mode?: VkDisplayModeKHR;
+  readonly planeIndex?: number;
 }
 
 /** VkDisplayPlaneCapabilities2KHR. Filled by the runtime. */
@@ -2846,10 +2846,10 @@ export interface VkSharedPresentSurfaceCapabilities2KHR {
 export interface VkPhysicalDevice16BitStorageFeatures {
   readonly sType?: 1000083000;
   readonly pNext?: null;
-  readonly storageBuffer16BitAccess: boolean;
-  readonly uniformAndStorageBuffer16BitAccess: boolean;
-  readonly storagePushConstant16: boolean;
-  readonly storageInputOutput16: boolean;
+  readonly storageBuffer16BitAccess?: boolean;
+  readonly uniformAndStorageBuffer16BitAccess?: boolean;
+  readonly storagePushConstant16?: boolean;
+  readonly storageInputOutput16?: boolean;
 }
 
 /** VkPhysicalDeviceSubgroupProperties. Filled by the runtime. */
@@ -2866,14 +2866,14 @@ export interface VkPhysicalDeviceSubgroupProperties {
 export interface VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures {
   readonly sType?: 1000175000;
   readonly pNext?: null;
-  readonly shaderSubgroupExtendedTypes: boolean;
+  readonly shaderSubgroupExtendedTypes?: boolean;
 }
 
 /** VkBufferMemoryRequirementsInfo2. */
 export interface VkBufferMemoryRequirementsInfo2 {
   readonly sType?: 1000146000;
   readonly pNext?: null;
-  readonly buffer: VkBuffer;
+  readonly buffer?: VkBuffer;
 }
 
 /** VkDeviceBufferMemoryRequirements. */
@@ -2887,7 +2887,7 @@ export interface VkDeviceBufferMemoryRequirements {
 export interface VkImageMemoryRequirementsInfo2 {
   readonly sType?: 1000146001;
   readonly pNext?: VkImageMemoryRequirementsInfo2Next | readonly VkImageMemoryRequirementsInfo2Next[] | null;
-  readonly image: VkImage;
+  readonly image?: VkImage;
 }
 /** What VkImageMemoryRequirementsInfo2.next may hold (the registry's structextends). */
 export type VkImageMemoryRequirementsInfo2Next = VkChained<VkImagePlaneMemoryRequirementsInfo>;
@@ -2896,7 +2896,7 @@ export type VkImageMemoryRequirementsInfo2Next = VkChained<VkImagePlaneMemoryReq
 export interface VkImageSparseMemoryRequirementsInfo2 {
   readonly sType?: 1000146002;
   readonly pNext?: null;
-  readonly image: VkImage;
+  readonly image?: VkImage;
 }
 
 /** VkDeviceImageMemoryRequirements. */
@@ -2950,71 +2950,71 @@ export interface VkMemoryDedicatedAllocateInfo {
 export interface VkImageViewUsageCreateInfo {
   readonly sType?: 1000117002;
   readonly pNext?: null;
-  readonly usage: number;
+  readonly usage?: number;
 }
 
 /** VkImageViewUsage2CreateInfoKHR. */
 export interface VkImageViewUsage2CreateInfoKHR {
   readonly sType?: 1000668003;
   readonly pNext?: null;
-  readonly usage: bigint | number;
+  readonly usage?: bigint | number;
 }
 
 /** VkImageViewSlicedCreateInfoEXT. */
 export interface VkImageViewSlicedCreateInfoEXT {
   readonly sType?: 1000418001;
   readonly pNext?: null;
-  readonly sliceOffset: number;
-  readonly sliceCount: number;
+  readonly sliceOffset?: number;
+  readonly sliceCount?: number;
 }
 
 /** VkPipelineTessellationDomainOriginStateCreateInfo. */
 export interface VkPipelineTessellationDomainOriginStateCreateInfo {
   readonly sType?: 1000117003;
   readonly pNext?: null;
-  readonly domainOrigin: VkTessellationDomainOrigin;
+  readonly domainOrigin?: VkTessellationDomainOrigin;
 }
 
 /** VkSamplerYcbcrConversionInfo. */
 export interface VkSamplerYcbcrConversionInfo {
   readonly sType?: 1000156001;
   readonly pNext?: null;
-  readonly conversion: VkSamplerYcbcrConversion;
+  readonly conversion?: VkSamplerYcbcrConversion;
 }
 
 /** VkSamplerYcbcrConversionCreateInfo. */
 export interface VkSamplerYcbcrConversionCreateInfo {
   readonly sType?: 1000156000;
   readonly pNext?: null;
-  readonly format: VkFormat;
-  readonly ycbcrModel: VkSamplerYcbcrModelConversion;
-  readonly ycbcrRange: VkSamplerYcbcrRange;
+  readonly format?: VkFormat;
+  readonly ycbcrModel?: VkSamplerYcbcrModelConversion;
+  readonly ycbcrRange?: VkSamplerYcbcrRange;
   readonly components: VkComponentMapping;
-  readonly xChromaOffset: VkChromaLocation;
-  readonly yChromaOffset: VkChromaLocation;
-  readonly chromaFilter: VkFilter;
-  readonly forceExplicitReconstruction: boolean;
+  readonly xChromaOffset?: VkChromaLocation;
+  readonly yChromaOffset?: VkChromaLocation;
+  readonly chromaFilter?: VkFilter;
+  readonly forceExplicitReconstruction?: boolean;
 }
 
 /** VkBindImagePlaneMemoryInfo. */
 export interface VkBindImagePlaneMemoryInfo {
   readonly sType?: 1000156002;
   readonly pNext?: null;
-  readonly planeAspect: VkImageAspectFlagBits;
+  readonly planeAspect?: VkImageAspectFlagBits;
 }
 
 /** VkImagePlaneMemoryRequirementsInfo. */
 export interface VkImagePlaneMemoryRequirementsInfo {
   readonly sType?: 1000156003;
   readonly pNext?: null;
-  readonly planeAspect: VkImageAspectFlagBits;
+  readonly planeAspect?: VkImageAspectFlagBits;
 }
 
 /** VkPhysicalDeviceSamplerYcbcrConversionFeatures. */
 export interface VkPhysicalDeviceSamplerYcbcrConversionFeatures {
   readonly sType?: 1000156004;
   readonly pNext?: null;
-  readonly samplerYcbcrConversion: boolean;
+  readonly samplerYcbcrConversion?: boolean;
 }
 
 /** VkSamplerYcbcrConversionImageFormatProperties. Filled by the runtime. */
@@ -3028,8 +3028,8 @@ export interface VkSamplerYcbcrConversionImageFormatProperties {
 export interface VkConditionalRenderingBeginInfoEXT {
   readonly sType?: 1000081002;
   readonly pNext?: null;
-  readonly buffer: VkBuffer;
-  readonly offset: bigint | number;
+  readonly buffer?: VkBuffer;
+  readonly offset?: bigint | number;
   readonly flags?: number;
 }
 
@@ -3037,14 +3037,14 @@ export interface VkConditionalRenderingBeginInfoEXT {
 export interface VkProtectedSubmitInfo {
   readonly sType?: 1000145000;
   readonly pNext?: null;
-  readonly protectedSubmit: boolean;
+  readonly protectedSubmit?: boolean;
 }
 
 /** VkPhysicalDeviceProtectedMemoryFeatures. */
 export interface VkPhysicalDeviceProtectedMemoryFeatures {
   readonly sType?: 1000145001;
   readonly pNext?: null;
-  readonly protectedMemory: boolean;
+  readonly protectedMemory?: boolean;
 }
 
 /** VkPhysicalDeviceProtectedMemoryProperties. Filled by the runtime. */
@@ -3059,8 +3059,8 @@ export interface VkDeviceQueueInfo2 {
   readonly sType?: 1000145003;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly queueFamilyIndex: number;
-  readonly queueIndex: number;
+  readonly queueFamilyIndex?: number;
+  readonly queueIndex?: number;
 }
 
 /** VkPhysicalDeviceSamplerFilterMinmaxProperties. Filled by the runtime. */
@@ -3073,28 +3073,28 @@ export interface VkPhysicalDeviceSamplerFilterMinmaxProperties {
 
 /** VkSampleLocationEXT. */
 export interface VkSampleLocationEXT {
-  readonly x: number;
-  readonly y: number;
+  readonly x?: number;
+  readonly y?: number;
 }
 
 /** VkSampleLocationsInfoEXT. */
 export interface VkSampleLocationsInfoEXT {
   readonly sType?: 1000143000;
   readonly pNext?: null;
-  readonly sampleLocationsPerPixel: VkSampleCountFlagBits;
+  readonly sampleLocationsPerPixel?: VkSampleCountFlagBits;
   readonly sampleLocationGridSize: VkExtent2D;
   readonly pSampleLocations?: readonly VkSampleLocationEXT[];
 }
 
 /** VkAttachmentSampleLocationsEXT. */
 export interface VkAttachmentSampleLocationsEXT {
-  readonly attachmentIndex: number;
+  readonly attachmentIndex?: number;
   readonly sampleLocationsInfo: VkSampleLocationsInfoEXT;
 }
 
 /** VkSubpassSampleLocationsEXT. */
 export interface VkSubpassSampleLocationsEXT {
-  readonly subpassIndex: number;
+  readonly subpassIndex?: number;
   readonly sampleLocationsInfo: VkSampleLocationsInfoEXT;
 }
 
@@ -3110,7 +3110,7 @@ export interface VkRenderPassSampleLocationsBeginInfoEXT {
 export interface VkPipelineSampleLocationsStateCreateInfoEXT {
   readonly sType?: 1000143002;
   readonly pNext?: null;
-  readonly sampleLocationsEnable: boolean;
+  readonly sampleLocationsEnable?: boolean;
   readonly sampleLocationsInfo: VkSampleLocationsInfoEXT;
 }
 
@@ -3136,21 +3136,21 @@ export interface VkMultisamplePropertiesEXT {
 export interface VkSamplerReductionModeCreateInfo {
   readonly sType?: 1000130001;
   readonly pNext?: null;
-  readonly reductionMode: VkSamplerReductionMode;
+  readonly reductionMode?: VkSamplerReductionMode;
 }
 
 /** VkPhysicalDeviceBlendOperationAdvancedFeaturesEXT. */
 export interface VkPhysicalDeviceBlendOperationAdvancedFeaturesEXT {
   readonly sType?: 1000148000;
   readonly pNext?: null;
-  readonly advancedBlendCoherentOperations: boolean;
+  readonly advancedBlendCoherentOperations?: boolean;
 }
 
 /** VkPhysicalDeviceMultiDrawFeaturesEXT. */
 export interface VkPhysicalDeviceMultiDrawFeaturesEXT {
   readonly sType?: 1000392000;
   readonly pNext?: null;
-  readonly multiDraw: boolean;
+  readonly multiDraw?: boolean;
 }
 
 /** VkPhysicalDeviceBlendOperationAdvancedPropertiesEXT. Filled by the runtime. */
@@ -3169,17 +3169,17 @@ export interface VkPhysicalDeviceBlendOperationAdvancedPropertiesEXT {
 export interface VkPipelineColorBlendAdvancedStateCreateInfoEXT {
   readonly sType?: 1000148002;
   readonly pNext?: null;
-  readonly srcPremultiplied: boolean;
-  readonly dstPremultiplied: boolean;
-  readonly blendOverlap: VkBlendOverlapEXT;
+  readonly srcPremultiplied?: boolean;
+  readonly dstPremultiplied?: boolean;
+  readonly blendOverlap?: VkBlendOverlapEXT;
 }
 
 /** VkPhysicalDeviceInlineUniformBlockFeatures. */
 export interface VkPhysicalDeviceInlineUniformBlockFeatures {
   readonly sType?: 1000138000;
   readonly pNext?: null;
-  readonly inlineUniformBlock: boolean;
-  readonly descriptorBindingInlineUniformBlockUpdateAfterBind: boolean;
+  readonly inlineUniformBlock?: boolean;
+  readonly descriptorBindingInlineUniformBlockUpdateAfterBind?: boolean;
 }
 
 /** VkPhysicalDeviceInlineUniformBlockProperties. Filled by the runtime. */
@@ -3204,7 +3204,7 @@ export interface VkWriteDescriptorSetInlineUniformBlock {
 export interface VkDescriptorPoolInlineUniformBlockCreateInfo {
   readonly sType?: 1000138003;
   readonly pNext?: null;
-  readonly maxInlineUniformBlockBindings: number;
+  readonly maxInlineUniformBlockBindings?: number;
 }
 
 /** VkImageFormatListCreateInfo. */
@@ -3226,7 +3226,7 @@ export interface VkValidationCacheCreateInfoEXT {
 export interface VkShaderModuleValidationCacheCreateInfoEXT {
   readonly sType?: 1000160001;
   readonly pNext?: null;
-  readonly validationCache: VkValidationCacheEXT;
+  readonly validationCache?: VkValidationCacheEXT;
 }
 
 /** VkPhysicalDeviceMaintenance3Properties. Filled by the runtime. */
@@ -3241,7 +3241,7 @@ export interface VkPhysicalDeviceMaintenance3Properties {
 export interface VkPhysicalDeviceMaintenance4Features {
   readonly sType?: 1000413000;
   readonly pNext?: null;
-  readonly maintenance4: boolean;
+  readonly maintenance4?: boolean;
 }
 
 /** VkPhysicalDeviceMaintenance4Properties. Filled by the runtime. */
@@ -3255,7 +3255,7 @@ export interface VkPhysicalDeviceMaintenance4Properties {
 export interface VkPhysicalDeviceMaintenance5Features {
   readonly sType?: 1000470000;
   readonly pNext?: null;
-  readonly maintenance5: boolean;
+  readonly maintenance5?: boolean;
 }
 
 /** VkPhysicalDeviceMaintenance5Properties. Filled by the runtime. */
@@ -3274,7 +3274,7 @@ export interface VkPhysicalDeviceMaintenance5Properties {
 export interface VkPhysicalDeviceMaintenance6Features {
   readonly sType?: 1000545000;
   readonly pNext?: null;
-  readonly maintenance6: boolean;
+  readonly maintenance6?: boolean;
 }
 
 /** VkPhysicalDeviceMaintenance6Properties. Filled by the runtime. */
@@ -3290,7 +3290,7 @@ export interface VkPhysicalDeviceMaintenance6Properties {
 export interface VkPhysicalDeviceMaintenance7FeaturesKHR {
   readonly sType?: 1000562000;
   readonly pNext?: null;
-  readonly maintenance7: boolean;
+  readonly maintenance7?: boolean;
 }
 
 /** VkPhysicalDeviceMaintenance7PropertiesKHR. Filled by the runtime. */
@@ -3338,14 +3338,14 @@ export interface VkPhysicalDeviceLayeredApiVulkanPropertiesKHR {
 export interface VkPhysicalDeviceMaintenance8FeaturesKHR {
   readonly sType?: 1000574000;
   readonly pNext?: null;
-  readonly maintenance8: boolean;
+  readonly maintenance8?: boolean;
 }
 
 /** VkPhysicalDeviceMaintenance9FeaturesKHR. */
 export interface VkPhysicalDeviceMaintenance9FeaturesKHR {
   readonly sType?: 1000584000;
   readonly pNext?: null;
-  readonly maintenance9: boolean;
+  readonly maintenance9?: boolean;
 }
 
 /** VkPhysicalDeviceMaintenance9PropertiesKHR. Filled by the runtime. */
@@ -3360,7 +3360,7 @@ export interface VkPhysicalDeviceMaintenance9PropertiesKHR {
 export interface VkPhysicalDeviceMaintenance11FeaturesKHR {
   readonly sType?: 1000657000;
   readonly pNext?: null;
-  readonly maintenance11: boolean;
+  readonly maintenance11?: boolean;
 }
 
 /** VkPhysicalDeviceMaintenance10PropertiesKHR. Filled by the runtime. */
@@ -3376,7 +3376,7 @@ export interface VkPhysicalDeviceMaintenance10PropertiesKHR {
 export interface VkPhysicalDeviceMaintenance10FeaturesKHR {
   readonly sType?: 1000630000;
   readonly pNext?: null;
-  readonly maintenance10: boolean;
+  readonly maintenance10?: boolean;
 }
 
 /** VkQueueFamilyOwnershipTransferPropertiesKHR. Filled by the runtime. */
@@ -3397,10 +3397,10 @@ export interface VkQueueFamilyOptimalImageTransferGranularityPropertiesKHR {
 export interface VkRenderingAreaInfo {
   readonly sType?: 1000470003;
   readonly pNext?: null;
-  readonly viewMask: number;
+  readonly viewMask?: number;
   readonly pColorAttachmentFormats?: readonly VkFormat[];
-  readonly depthAttachmentFormat: VkFormat;
-  readonly stencilAttachmentFormat: VkFormat;
+  readonly depthAttachmentFormat?: VkFormat;
+  readonly stencilAttachmentFormat?: VkFormat;
 }
 
 /** VkDescriptorSetLayoutSupport. Filled by the runtime. */
@@ -3416,15 +3416,15 @@ export type VkDescriptorSetLayoutSupportNext = VkChained<VkDescriptorSetVariable
 export interface VkPhysicalDeviceShaderDrawParametersFeatures {
   readonly sType?: 1000063000;
   readonly pNext?: null;
-  readonly shaderDrawParameters: boolean;
+  readonly shaderDrawParameters?: boolean;
 }
 
 /** VkPhysicalDeviceShaderFloat16Int8Features. */
 export interface VkPhysicalDeviceShaderFloat16Int8Features {
   readonly sType?: 1000082000;
   readonly pNext?: null;
-  readonly shaderFloat16: boolean;
-  readonly shaderInt8: boolean;
+  readonly shaderFloat16?: boolean;
+  readonly shaderInt8?: boolean;
 }
 
 /** VkPhysicalDeviceFloatControlsProperties. Filled by the runtime. */
@@ -3454,21 +3454,21 @@ export interface VkPhysicalDeviceFloatControlsProperties {
 export interface VkPhysicalDeviceHostQueryResetFeatures {
   readonly sType?: 1000261000;
   readonly pNext?: null;
-  readonly hostQueryReset: boolean;
+  readonly hostQueryReset?: boolean;
 }
 
 /** VkDeviceQueueGlobalPriorityCreateInfo. */
 export interface VkDeviceQueueGlobalPriorityCreateInfo {
   readonly sType?: 1000174000;
   readonly pNext?: null;
-  readonly globalPriority: VkQueueGlobalPriority;
+  readonly globalPriority?: VkQueueGlobalPriority;
 }
 
 /** VkPhysicalDeviceGlobalPriorityQueryFeatures. */
 export interface VkPhysicalDeviceGlobalPriorityQueryFeatures {
   readonly sType?: 1000388000;
   readonly pNext?: null;
-  readonly globalPriorityQuery: boolean;
+  readonly globalPriorityQuery?: boolean;
 }
 
 /** VkQueueFamilyGlobalPriorityProperties. Filled by the runtime. */
@@ -3483,8 +3483,8 @@ export interface VkQueueFamilyGlobalPriorityProperties {
 export interface VkDebugUtilsObjectNameInfoEXT {
   readonly sType?: 1000128000;
   readonly pNext?: null;
-  readonly objectType: VkObjectType;
-  readonly objectHandle: bigint | number;
+  readonly objectType?: VkObjectType;
+  readonly objectHandle?: bigint | number;
   readonly pObjectName?: string | null;
 }
 
@@ -3492,9 +3492,9 @@ export interface VkDebugUtilsObjectNameInfoEXT {
 export interface VkDebugUtilsObjectTagInfoEXT {
   readonly sType?: 1000128001;
   readonly pNext?: null;
-  readonly objectType: VkObjectType;
-  readonly objectHandle: bigint | number;
-  readonly tagName: bigint | number;
+  readonly objectType?: VkObjectType;
+  readonly objectHandle?: bigint | number;
+  readonly tagName?: bigint | number;
   readonly pTag: readonly bigint[];
 }
 
@@ -3503,7 +3503,7 @@ export interface VkDebugUtilsLabelEXT {
   readonly sType?: 1000128002;
   readonly pNext?: null;
   readonly pLabelName: string;
-  readonly color: readonly number[];
+  readonly color?: readonly number[];
 }
 
 /** VkDebugUtilsMessengerCreateInfoEXT. */
@@ -3511,8 +3511,8 @@ export interface VkDebugUtilsMessengerCreateInfoEXT {
   readonly sType?: 1000128004;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly messageSeverity: number;
-  readonly messageType: number;
+  readonly messageSeverity?: number;
+  readonly messageType?: number;
   readonly pfnUserCallback: bigint;
   readonly pUserData?: bigint;
 }
@@ -3523,7 +3523,7 @@ export interface VkDebugUtilsMessengerCallbackDataEXT {
   readonly pNext?: VkDebugUtilsMessengerCallbackDataEXTNext | readonly VkDebugUtilsMessengerCallbackDataEXTNext[] | null;
   readonly flags?: number;
   readonly pMessageIdName?: string | null;
-  readonly messageIdNumber: number;
+  readonly messageIdNumber?: number;
   readonly pMessage?: string | null;
   readonly pQueueLabels?: readonly VkDebugUtilsLabelEXT[];
   readonly pCmdBufLabels?: readonly VkDebugUtilsLabelEXT[];
@@ -3536,14 +3536,14 @@ export type VkDebugUtilsMessengerCallbackDataEXTNext = VkChained<VkDeviceAddress
 export interface VkPhysicalDeviceDeviceMemoryReportFeaturesEXT {
   readonly sType?: 1000284000;
   readonly pNext?: null;
-  readonly deviceMemoryReport: boolean;
+  readonly deviceMemoryReport?: boolean;
 }
 
 /** VkDeviceDeviceMemoryReportCreateInfoEXT. */
 export interface VkDeviceDeviceMemoryReportCreateInfoEXT {
   readonly sType?: 1000284001;
   readonly pNext?: null;
-  readonly flags: number;
+  readonly flags?: number;
   readonly pfnUserCallback: bigint;
   readonly pUserData?: bigint;
 }
@@ -3565,8 +3565,8 @@ export interface VkDeviceMemoryReportCallbackDataEXT {
 export interface VkImportMemoryHostPointerInfoEXT {
   readonly sType?: 1000178000;
   readonly pNext?: null;
-  readonly handleType: VkExternalMemoryHandleTypeFlagBits;
-  readonly pHostPointer: bigint;
+  readonly handleType?: VkExternalMemoryHandleTypeFlagBits;
+  readonly pHostPointer?: bigint;
 }
 
 /** VkMemoryHostPointerPropertiesEXT. Filled by the runtime. */
@@ -3602,7 +3602,7 @@ export interface VkPhysicalDeviceConservativeRasterizationPropertiesEXT {
 export interface VkCalibratedTimestampInfoKHR {
   readonly sType?: 1000184000;
   readonly pNext?: VkCalibratedTimestampInfoKHRNext | readonly VkCalibratedTimestampInfoKHRNext[] | null;
-  readonly timeDomain: VkTimeDomainKHR;
+  readonly timeDomain?: VkTimeDomainKHR;
 }
 /** What VkCalibratedTimestampInfoKHR.next may hold (the registry's structextends). */
 export type VkCalibratedTimestampInfoKHRNext = VkChained<VkSwapchainCalibratedTimestampInfoEXT>;
@@ -3612,34 +3612,34 @@ export interface VkPipelineRasterizationConservativeStateCreateInfoEXT {
   readonly sType?: 1000101001;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly conservativeRasterizationMode: VkConservativeRasterizationModeEXT;
-  readonly extraPrimitiveOverestimationSize: number;
+  readonly conservativeRasterizationMode?: VkConservativeRasterizationModeEXT;
+  readonly extraPrimitiveOverestimationSize?: number;
 }
 
 /** VkPhysicalDeviceDescriptorIndexingFeatures. */
 export interface VkPhysicalDeviceDescriptorIndexingFeatures {
   readonly sType?: 1000161001;
   readonly pNext?: null;
-  readonly shaderInputAttachmentArrayDynamicIndexing: boolean;
-  readonly shaderUniformTexelBufferArrayDynamicIndexing: boolean;
-  readonly shaderStorageTexelBufferArrayDynamicIndexing: boolean;
-  readonly shaderUniformBufferArrayNonUniformIndexing: boolean;
-  readonly shaderSampledImageArrayNonUniformIndexing: boolean;
-  readonly shaderStorageBufferArrayNonUniformIndexing: boolean;
-  readonly shaderStorageImageArrayNonUniformIndexing: boolean;
-  readonly shaderInputAttachmentArrayNonUniformIndexing: boolean;
-  readonly shaderUniformTexelBufferArrayNonUniformIndexing: boolean;
-  readonly shaderStorageTexelBufferArrayNonUniformIndexing: boolean;
-  readonly descriptorBindingUniformBufferUpdateAfterBind: boolean;
-  readonly descriptorBindingSampledImageUpdateAfterBind: boolean;
-  readonly descriptorBindingStorageImageUpdateAfterBind: boolean;
-  readonly descriptorBindingStorageBufferUpdateAfterBind: boolean;
-  readonly descriptorBindingUniformTexelBufferUpdateAfterBind: boolean;
-  readonly descriptorBindingStorageTexelBufferUpdateAfterBind: boolean;
-  readonly descriptorBindingUpdateUnusedWhilePending: boolean;
-  readonly descriptorBindingPartiallyBound: boolean;
-  readonly descriptorBindingVariableDescriptorCount: boolean;
-  readonly runtimeDescriptorArray: boolean;
+  readonly shaderInputAttachmentArrayDynamicIndexing?: boolean;
+  readonly shaderUniformTexelBufferArrayDynamicIndexing?: boolean;
+  readonly shaderStorageTexelBufferArrayDynamicIndexing?: boolean;
+  readonly shaderUniformBufferArrayNonUniformIndexing?: boolean;
+  readonly shaderSampledImageArrayNonUniformIndexing?: boolean;
+  readonly shaderStorageBufferArrayNonUniformIndexing?: boolean;
+  readonly shaderStorageImageArrayNonUniformIndexing?: boolean;
+  readonly shaderInputAttachmentArrayNonUniformIndexing?: boolean;
+  readonly shaderUniformTexelBufferArrayNonUniformIndexing?: boolean;
+  readonly shaderStorageTexelBufferArrayNonUniformIndexing?: boolean;
+  readonly descriptorBindingUniformBufferUpdateAfterBind?: boolean;
+  readonly descriptorBindingSampledImageUpdateAfterBind?: boolean;
+  readonly descriptorBindingStorageImageUpdateAfterBind?: boolean;
+  readonly descriptorBindingStorageBufferUpdateAfterBind?: boolean;
+  readonly descriptorBindingUniformTexelBufferUpdateAfterBind?: boolean;
+  readonly descriptorBindingStorageTexelBufferUpdateAfterBind?: boolean;
+  readonly descriptorBindingUpdateUnusedWhilePending?: boolean;
+  readonly descriptorBindingPartiallyBound?: boolean;
+  readonly descriptorBindingVariableDescriptorCount?: boolean;
+  readonly runtimeDescriptorArray?: boolean;
 }
 
 /** VkPhysicalDeviceDescriptorIndexingProperties. Filled by the runtime. */
@@ -3697,14 +3697,14 @@ export interface VkAttachmentDescription2 {
   readonly sType?: 1000109000;
   readonly pNext?: VkAttachmentDescription2Next | readonly VkAttachmentDescription2Next[] | null;
   readonly flags?: number;
-  readonly format: VkFormat;
-  readonly samples: VkSampleCountFlagBits;
-  readonly loadOp: VkAttachmentLoadOp;
-  readonly storeOp: VkAttachmentStoreOp;
-  readonly stencilLoadOp: VkAttachmentLoadOp;
-  readonly stencilStoreOp: VkAttachmentStoreOp;
-  readonly initialLayout: VkImageLayout;
-  readonly finalLayout: VkImageLayout;
+  readonly format?: VkFormat;
+  readonly samples?: VkSampleCountFlagBits;
+  readonly loadOp?: VkAttachmentLoadOp;
+  readonly storeOp?: VkAttachmentStoreOp;
+  readonly stencilLoadOp?: VkAttachmentLoadOp;
+  readonly stencilStoreOp?: VkAttachmentStoreOp;
+  readonly initialLayout?: VkImageLayout;
+  readonly finalLayout?: VkImageLayout;
 }
 /** What VkAttachmentDescription2.next may hold (the registry's structextends). */
 export type VkAttachmentDescription2Next = VkChained<VkAttachmentDescriptionStencilLayout>;
@@ -3713,9 +3713,9 @@ export type VkAttachmentDescription2Next = VkChained<VkAttachmentDescriptionSten
 export interface VkAttachmentReference2 {
   readonly sType?: 1000109001;
   readonly pNext?: VkAttachmentReference2Next | readonly VkAttachmentReference2Next[] | null;
-  readonly attachment: number;
-  readonly layout: VkImageLayout;
-  readonly aspectMask: number;
+  readonly attachment?: number;
+  readonly layout?: VkImageLayout;
+  readonly aspectMask?: number;
 }
 /** What VkAttachmentReference2.next may hold (the registry's structextends). */
 export type VkAttachmentReference2Next = VkChained<VkAttachmentReferenceStencilLayout>;
@@ -3725,8 +3725,8 @@ export interface VkSubpassDescription2 {
   readonly sType?: 1000109002;
   readonly pNext?: VkSubpassDescription2Next | readonly VkSubpassDescription2Next[] | null;
   readonly flags?: number;
-  readonly pipelineBindPoint: VkPipelineBindPoint;
-  readonly viewMask: number;
+  readonly pipelineBindPoint?: VkPipelineBindPoint;
+  readonly viewMask?: number;
   readonly pInputAttachments?: readonly VkAttachmentReference2[];
   readonly pColorAttachments?: readonly VkAttachmentReference2[];
   readonly pResolveAttachments?: readonly VkAttachmentReference2[];
@@ -3740,14 +3740,14 @@ export type VkSubpassDescription2Next = VkChained<VkSubpassDescriptionDepthStenc
 export interface VkSubpassDependency2 {
   readonly sType?: 1000109003;
   readonly pNext?: VkSubpassDependency2Next | readonly VkSubpassDependency2Next[] | null;
-  readonly srcSubpass: number;
-  readonly dstSubpass: number;
+  readonly srcSubpass?: number;
+  readonly dstSubpass?: number;
   readonly srcStageMask?: number;
   readonly dstStageMask?: number;
   readonly srcAccessMask?: number;
   readonly dstAccessMask?: number;
   readonly dependencyFlags?: number;
-  readonly viewOffset: number;
+  readonly viewOffset?: number;
 }
 /** What VkSubpassDependency2.next may hold (the registry's structextends). */
 export type VkSubpassDependency2Next = VkChained<VkMemoryBarrier2> | VkChained<VkMemoryBarrierAccessFlags3KHR>;
@@ -3769,7 +3769,7 @@ export type VkRenderPassCreateInfo2Next = VkChained<VkRenderPassFragmentDensityM
 export interface VkSubpassBeginInfo {
   readonly sType?: 1000109005;
   readonly pNext?: null;
-  readonly contents: VkSubpassContents;
+  readonly contents?: VkSubpassContents;
 }
 
 /** VkSubpassEndInfo. */
@@ -3784,7 +3784,7 @@ export type VkSubpassEndInfoNext = VkChained<VkRenderPassFragmentDensityMapOffse
 export interface VkPhysicalDeviceTimelineSemaphoreFeatures {
   readonly sType?: 1000207000;
   readonly pNext?: null;
-  readonly timelineSemaphore: boolean;
+  readonly timelineSemaphore?: boolean;
 }
 
 /** VkPhysicalDeviceTimelineSemaphoreProperties. Filled by the runtime. */
@@ -3798,8 +3798,8 @@ export interface VkPhysicalDeviceTimelineSemaphoreProperties {
 export interface VkSemaphoreTypeCreateInfo {
   readonly sType?: 1000207002;
   readonly pNext?: null;
-  readonly semaphoreType: VkSemaphoreType;
-  readonly initialValue: bigint | number;
+  readonly semaphoreType?: VkSemaphoreType;
+  readonly initialValue?: bigint | number;
 }
 
 /** VkTimelineSemaphoreSubmitInfo. */
@@ -3825,14 +3825,14 @@ export interface VkSemaphoreWaitInfo {
 export interface VkSemaphoreSignalInfo {
   readonly sType?: 1000207005;
   readonly pNext?: null;
-  readonly semaphore: VkSemaphore;
-  readonly value: bigint | number;
+  readonly semaphore?: VkSemaphore;
+  readonly value?: bigint | number;
 }
 
 /** VkVertexInputBindingDivisorDescription. */
 export interface VkVertexInputBindingDivisorDescription {
-  readonly binding: number;
-  readonly divisor: number;
+  readonly binding?: number;
+  readonly divisor?: number;
 }
 
 /** VkPipelineVertexInputDivisorStateCreateInfo. */
@@ -3871,85 +3871,85 @@ export interface VkPhysicalDevicePCIBusInfoPropertiesEXT {
 export interface VkCommandBufferInheritanceConditionalRenderingInfoEXT {
   readonly sType?: 1000081000;
   readonly pNext?: null;
-  readonly conditionalRenderingEnable: boolean;
+  readonly conditionalRenderingEnable?: boolean;
 }
 
 /** VkPhysicalDevice8BitStorageFeatures. */
 export interface VkPhysicalDevice8BitStorageFeatures {
   readonly sType?: 1000177000;
   readonly pNext?: null;
-  readonly storageBuffer8BitAccess: boolean;
-  readonly uniformAndStorageBuffer8BitAccess: boolean;
-  readonly storagePushConstant8: boolean;
+  readonly storageBuffer8BitAccess?: boolean;
+  readonly uniformAndStorageBuffer8BitAccess?: boolean;
+  readonly storagePushConstant8?: boolean;
 }
 
 /** VkPhysicalDeviceConditionalRenderingFeaturesEXT. */
 export interface VkPhysicalDeviceConditionalRenderingFeaturesEXT {
   readonly sType?: 1000081001;
   readonly pNext?: null;
-  readonly conditionalRendering: boolean;
-  readonly inheritedConditionalRendering: boolean;
+  readonly conditionalRendering?: boolean;
+  readonly inheritedConditionalRendering?: boolean;
 }
 
 /** VkPhysicalDeviceVulkanMemoryModelFeatures. */
 export interface VkPhysicalDeviceVulkanMemoryModelFeatures {
   readonly sType?: 1000211000;
   readonly pNext?: null;
-  readonly vulkanMemoryModel: boolean;
-  readonly vulkanMemoryModelDeviceScope: boolean;
-  readonly vulkanMemoryModelAvailabilityVisibilityChains: boolean;
+  readonly vulkanMemoryModel?: boolean;
+  readonly vulkanMemoryModelDeviceScope?: boolean;
+  readonly vulkanMemoryModelAvailabilityVisibilityChains?: boolean;
 }
 
 /** VkPhysicalDeviceShaderAtomicInt64Features. */
 export interface VkPhysicalDeviceShaderAtomicInt64Features {
   readonly sType?: 1000180000;
   readonly pNext?: null;
-  readonly shaderBufferInt64Atomics: boolean;
-  readonly shaderSharedInt64Atomics: boolean;
+  readonly shaderBufferInt64Atomics?: boolean;
+  readonly shaderSharedInt64Atomics?: boolean;
 }
 
 /** VkPhysicalDeviceShaderAtomicFloatFeaturesEXT. */
 export interface VkPhysicalDeviceShaderAtomicFloatFeaturesEXT {
   readonly sType?: 1000260000;
   readonly pNext?: null;
-  readonly shaderBufferFloat32Atomics: boolean;
-  readonly shaderBufferFloat32AtomicAdd: boolean;
-  readonly shaderBufferFloat64Atomics: boolean;
-  readonly shaderBufferFloat64AtomicAdd: boolean;
-  readonly shaderSharedFloat32Atomics: boolean;
-  readonly shaderSharedFloat32AtomicAdd: boolean;
-  readonly shaderSharedFloat64Atomics: boolean;
-  readonly shaderSharedFloat64AtomicAdd: boolean;
-  readonly shaderImageFloat32Atomics: boolean;
-  readonly shaderImageFloat32AtomicAdd: boolean;
-  readonly sparseImageFloat32Atomics: boolean;
-  readonly sparseImageFloat32AtomicAdd: boolean;
+  readonly shaderBufferFloat32Atomics?: boolean;
+  readonly shaderBufferFloat32AtomicAdd?: boolean;
+  readonly shaderBufferFloat64Atomics?: boolean;
+  readonly shaderBufferFloat64AtomicAdd?: boolean;
+  readonly shaderSharedFloat32Atomics?: boolean;
+  readonly shaderSharedFloat32AtomicAdd?: boolean;
+  readonly shaderSharedFloat64Atomics?: boolean;
+  readonly shaderSharedFloat64AtomicAdd?: boolean;
+  readonly shaderImageFloat32Atomics?: boolean;
+  readonly shaderImageFloat32AtomicAdd?: boolean;
+  readonly sparseImageFloat32Atomics?: boolean;
+  readonly sparseImageFloat32AtomicAdd?: boolean;
 }
 
 /** VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT. */
 export interface VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT {
   readonly sType?: 1000273000;
   readonly pNext?: null;
-  readonly shaderBufferFloat16Atomics: boolean;
-  readonly shaderBufferFloat16AtomicAdd: boolean;
-  readonly shaderBufferFloat16AtomicMinMax: boolean;
-  readonly shaderBufferFloat32AtomicMinMax: boolean;
-  readonly shaderBufferFloat64AtomicMinMax: boolean;
-  readonly shaderSharedFloat16Atomics: boolean;
-  readonly shaderSharedFloat16AtomicAdd: boolean;
-  readonly shaderSharedFloat16AtomicMinMax: boolean;
-  readonly shaderSharedFloat32AtomicMinMax: boolean;
-  readonly shaderSharedFloat64AtomicMinMax: boolean;
-  readonly shaderImageFloat32AtomicMinMax: boolean;
-  readonly sparseImageFloat32AtomicMinMax: boolean;
+  readonly shaderBufferFloat16Atomics?: boolean;
+  readonly shaderBufferFloat16AtomicAdd?: boolean;
+  readonly shaderBufferFloat16AtomicMinMax?: boolean;
+  readonly shaderBufferFloat32AtomicMinMax?: boolean;
+  readonly shaderBufferFloat64AtomicMinMax?: boolean;
+  readonly shaderSharedFloat16Atomics?: boolean;
+  readonly shaderSharedFloat16AtomicAdd?: boolean;
+  readonly shaderSharedFloat16AtomicMinMax?: boolean;
+  readonly shaderSharedFloat32AtomicMinMax?: boolean;
+  readonly shaderSharedFloat64AtomicMinMax?: boolean;
+  readonly shaderImageFloat32AtomicMinMax?: boolean;
+  readonly sparseImageFloat32AtomicMinMax?: boolean;
 }
 
 /** VkPhysicalDeviceVertexAttributeDivisorFeatures. */
 export interface VkPhysicalDeviceVertexAttributeDivisorFeatures {
   readonly sType?: 1000190002;
   readonly pNext?: null;
-  readonly vertexAttributeInstanceRateDivisor: boolean;
-  readonly vertexAttributeInstanceRateZeroDivisor: boolean;
+  readonly vertexAttributeInstanceRateDivisor?: boolean;
+  readonly vertexAttributeInstanceRateZeroDivisor?: boolean;
 }
 
 /** VkPhysicalDeviceDepthStencilResolveProperties. Filled by the runtime. */
@@ -3966,8 +3966,8 @@ export interface VkPhysicalDeviceDepthStencilResolveProperties {
 export interface VkSubpassDescriptionDepthStencilResolve {
   readonly sType?: 1000199001;
   readonly pNext?: null;
-  readonly depthResolveMode: VkResolveModeFlagBits;
-  readonly stencilResolveMode: VkResolveModeFlagBits;
+  readonly depthResolveMode?: VkResolveModeFlagBits;
+  readonly stencilResolveMode?: VkResolveModeFlagBits;
   readonly pDepthStencilResolveAttachment?: VkAttachmentReference2 | null;
 }
 
@@ -3975,22 +3975,22 @@ export interface VkSubpassDescriptionDepthStencilResolve {
 export interface VkImageViewASTCDecodeModeEXT {
   readonly sType?: 1000067000;
   readonly pNext?: null;
-  readonly decodeMode: VkFormat;
+  readonly decodeMode?: VkFormat;
 }
 
 /** VkPhysicalDeviceASTCDecodeFeaturesEXT. */
 export interface VkPhysicalDeviceASTCDecodeFeaturesEXT {
   readonly sType?: 1000067001;
   readonly pNext?: null;
-  readonly decodeModeSharedExponent: boolean;
+  readonly decodeModeSharedExponent?: boolean;
 }
 
 /** VkPhysicalDeviceTransformFeedbackFeaturesEXT. */
 export interface VkPhysicalDeviceTransformFeedbackFeaturesEXT {
   readonly sType?: 1000028000;
   readonly pNext?: null;
-  readonly transformFeedback: boolean;
-  readonly geometryStreams: boolean;
+  readonly transformFeedback?: boolean;
+  readonly geometryStreams?: boolean;
 }
 
 /** VkPhysicalDeviceTransformFeedbackPropertiesEXT. Filled by the runtime. */
@@ -4014,15 +4014,15 @@ export interface VkPipelineRasterizationStateStreamCreateInfoEXT {
   readonly sType?: 1000028002;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly rasterizationStream: number;
+  readonly rasterizationStream?: number;
 }
 
 /** VkPhysicalDeviceComputeShaderDerivativesFeaturesKHR. */
 export interface VkPhysicalDeviceComputeShaderDerivativesFeaturesKHR {
   readonly sType?: 1000201000;
   readonly pNext?: null;
-  readonly computeDerivativeGroupQuads: boolean;
-  readonly computeDerivativeGroupLinear: boolean;
+  readonly computeDerivativeGroupQuads?: boolean;
+  readonly computeDerivativeGroupLinear?: boolean;
 }
 
 /** VkPhysicalDeviceComputeShaderDerivativesPropertiesKHR. Filled by the runtime. */
@@ -4036,8 +4036,8 @@ export interface VkPhysicalDeviceComputeShaderDerivativesPropertiesKHR {
 export interface VkPhysicalDeviceCopyMemoryIndirectFeaturesKHR {
   readonly sType?: 1000549000;
   readonly pNext?: null;
-  readonly indirectMemoryCopy: boolean;
-  readonly indirectMemoryToImageCopy: boolean;
+  readonly indirectMemoryCopy?: boolean;
+  readonly indirectMemoryToImageCopy?: boolean;
 }
 
 /** VkPhysicalDeviceCopyMemoryIndirectPropertiesKHR. Filled by the runtime. */
@@ -4051,7 +4051,7 @@ export interface VkPhysicalDeviceCopyMemoryIndirectPropertiesKHR {
 export interface VkPhysicalDeviceMemoryDecompressionFeaturesEXT {
   readonly sType?: 1000427000;
   readonly pNext?: null;
-  readonly memoryDecompression: boolean;
+  readonly memoryDecompression?: boolean;
 }
 
 /** VkPhysicalDeviceMemoryDecompressionPropertiesEXT. Filled by the runtime. */
@@ -4066,11 +4066,11 @@ export interface VkPhysicalDeviceMemoryDecompressionPropertiesEXT {
 export interface VkPhysicalDeviceMeshShaderFeaturesEXT {
   readonly sType?: 1000328000;
   readonly pNext?: null;
-  readonly taskShader: boolean;
-  readonly meshShader: boolean;
-  readonly multiviewMeshShader: boolean;
-  readonly primitiveFragmentShadingRateMeshShader: boolean;
-  readonly meshShaderQueries: boolean;
+  readonly taskShader?: boolean;
+  readonly meshShader?: boolean;
+  readonly multiviewMeshShader?: boolean;
+  readonly primitiveFragmentShadingRateMeshShader?: boolean;
+  readonly meshShaderQueries?: boolean;
 }
 
 /** VkPhysicalDeviceMeshShaderPropertiesEXT. Filled by the runtime. */
@@ -4109,20 +4109,20 @@ export interface VkPhysicalDeviceMeshShaderPropertiesEXT {
 
 /** VkDrawMeshTasksIndirectCommandEXT. */
 export interface VkDrawMeshTasksIndirectCommandEXT {
-  readonly groupCountX: number;
-  readonly groupCountY: number;
-  readonly groupCountZ: number;
+  readonly groupCountX?: number;
+  readonly groupCountY?: number;
+  readonly groupCountZ?: number;
 }
 
 /** VkRayTracingShaderGroupCreateInfoKHR. */
 export interface VkRayTracingShaderGroupCreateInfoKHR {
   readonly sType?: 1000150016;
   readonly pNext?: null;
-  readonly type: VkRayTracingShaderGroupTypeKHR;
-  readonly generalShader: number;
-  readonly closestHitShader: number;
-  readonly anyHitShader: number;
-  readonly intersectionShader: number;
+  readonly type?: VkRayTracingShaderGroupTypeKHR;
+  readonly generalShader?: number;
+  readonly closestHitShader?: number;
+  readonly anyHitShader?: number;
+  readonly intersectionShader?: number;
   readonly pShaderGroupCaptureReplayHandle?: bigint;
 }
 
@@ -4133,13 +4133,13 @@ export interface VkRayTracingPipelineCreateInfoKHR {
   readonly flags?: number;
   readonly pStages?: readonly VkPipelineShaderStageCreateInfo[];
   readonly pGroups?: readonly VkRayTracingShaderGroupCreateInfoKHR[];
-  readonly maxPipelineRayRecursionDepth: number;
+  readonly maxPipelineRayRecursionDepth?: number;
   readonly pLibraryInfo?: VkPipelineLibraryCreateInfoKHR | null;
   readonly pLibraryInterface?: VkRayTracingPipelineInterfaceCreateInfoKHR | null;
   readonly pDynamicState?: VkPipelineDynamicStateCreateInfo | null;
   readonly layout?: VkPipelineLayout;
   readonly basePipelineHandle?: VkPipeline;
-  readonly basePipelineIndex: number;
+  readonly basePipelineIndex?: number;
 }
 /** What VkRayTracingPipelineCreateInfoKHR.next may hold (the registry's structextends). */
 export type VkRayTracingPipelineCreateInfoKHRNext = VkChained<VkPipelineCreateFlags2CreateInfo> | VkChained<VkPipelineBinaryInfoKHR> | VkChained<VkValidationFeaturesEXT> | VkChained<VkPipelineCreationFeedbackCreateInfo> | VkChained<VkPipelineRobustnessCreateInfo>;
@@ -4155,29 +4155,29 @@ export interface VkWriteDescriptorSetAccelerationStructureKHR {
 export interface VkPhysicalDeviceAccelerationStructureFeaturesKHR {
   readonly sType?: 1000150013;
   readonly pNext?: null;
-  readonly accelerationStructure: boolean;
-  readonly accelerationStructureCaptureReplay: boolean;
-  readonly accelerationStructureIndirectBuild: boolean;
-  readonly accelerationStructureHostCommands: boolean;
-  readonly descriptorBindingAccelerationStructureUpdateAfterBind: boolean;
+  readonly accelerationStructure?: boolean;
+  readonly accelerationStructureCaptureReplay?: boolean;
+  readonly accelerationStructureIndirectBuild?: boolean;
+  readonly accelerationStructureHostCommands?: boolean;
+  readonly descriptorBindingAccelerationStructureUpdateAfterBind?: boolean;
 }
 
 /** VkPhysicalDeviceRayTracingPipelineFeaturesKHR. */
 export interface VkPhysicalDeviceRayTracingPipelineFeaturesKHR {
   readonly sType?: 1000347000;
   readonly pNext?: null;
-  readonly rayTracingPipeline: boolean;
-  readonly rayTracingPipelineShaderGroupHandleCaptureReplay: boolean;
-  readonly rayTracingPipelineShaderGroupHandleCaptureReplayMixed: boolean;
-  readonly rayTracingPipelineTraceRaysIndirect: boolean;
-  readonly rayTraversalPrimitiveCulling: boolean;
+  readonly rayTracingPipeline?: boolean;
+  readonly rayTracingPipelineShaderGroupHandleCaptureReplay?: boolean;
+  readonly rayTracingPipelineShaderGroupHandleCaptureReplayMixed?: boolean;
+  readonly rayTracingPipelineTraceRaysIndirect?: boolean;
+  readonly rayTraversalPrimitiveCulling?: boolean;
 }
 
 /** VkPhysicalDeviceRayQueryFeaturesKHR. */
 export interface VkPhysicalDeviceRayQueryFeaturesKHR {
   readonly sType?: 1000348013;
   readonly pNext?: null;
-  readonly rayQuery: boolean;
+  readonly rayQuery?: boolean;
 }
 
 /** VkPhysicalDeviceAccelerationStructurePropertiesKHR. Filled by the runtime. */
@@ -4211,41 +4211,41 @@ export interface VkPhysicalDeviceRayTracingPipelinePropertiesKHR {
 /** VkStridedDeviceAddressRegionKHR. */
 export interface VkStridedDeviceAddressRegionKHR {
   readonly deviceAddress?: bigint | number;
-  readonly stride: bigint | number;
-  readonly size: bigint | number;
+  readonly stride?: bigint | number;
+  readonly size?: bigint | number;
 }
 
 /** VkTraceRaysIndirectCommandKHR. */
 export interface VkTraceRaysIndirectCommandKHR {
-  readonly width: number;
-  readonly height: number;
-  readonly depth: number;
+  readonly width?: number;
+  readonly height?: number;
+  readonly depth?: number;
 }
 
 /** VkTraceRaysIndirectCommand2KHR. */
 export interface VkTraceRaysIndirectCommand2KHR {
-  readonly raygenShaderRecordAddress: bigint | number;
-  readonly raygenShaderRecordSize: bigint | number;
-  readonly missShaderBindingTableAddress: bigint | number;
-  readonly missShaderBindingTableSize: bigint | number;
-  readonly missShaderBindingTableStride: bigint | number;
-  readonly hitShaderBindingTableAddress: bigint | number;
-  readonly hitShaderBindingTableSize: bigint | number;
-  readonly hitShaderBindingTableStride: bigint | number;
-  readonly callableShaderBindingTableAddress: bigint | number;
-  readonly callableShaderBindingTableSize: bigint | number;
-  readonly callableShaderBindingTableStride: bigint | number;
-  readonly width: number;
-  readonly height: number;
-  readonly depth: number;
+  readonly raygenShaderRecordAddress?: bigint | number;
+  readonly raygenShaderRecordSize?: bigint | number;
+  readonly missShaderBindingTableAddress?: bigint | number;
+  readonly missShaderBindingTableSize?: bigint | number;
+  readonly missShaderBindingTableStride?: bigint | number;
+  readonly hitShaderBindingTableAddress?: bigint | number;
+  readonly hitShaderBindingTableSize?: bigint | number;
+  readonly hitShaderBindingTableStride?: bigint | number;
+  readonly callableShaderBindingTableAddress?: bigint | number;
+  readonly callableShaderBindingTableSize?: bigint | number;
+  readonly callableShaderBindingTableStride?: bigint | number;
+  readonly width?: number;
+  readonly height?: number;
+  readonly depth?: number;
 }
 
 /** VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR. */
 export interface VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR {
   readonly sType?: 1000386000;
   readonly pNext?: null;
-  readonly rayTracingMaintenance1: boolean;
-  readonly rayTracingPipelineTraceRaysIndirect2: boolean;
+  readonly rayTracingMaintenance1?: boolean;
+  readonly rayTracingPipelineTraceRaysIndirect2?: boolean;
 }
 
 /** VkDrmFormatModifierPropertiesListEXT. Filled by the runtime. */
@@ -4267,8 +4267,8 @@ export interface VkDrmFormatModifierPropertiesEXT {
 export interface VkPhysicalDeviceImageDrmFormatModifierInfoEXT {
   readonly sType?: 1000158002;
   readonly pNext?: null;
-  readonly drmFormatModifier: bigint | number;
-  readonly sharingMode: VkSharingMode;
+  readonly drmFormatModifier?: bigint | number;
+  readonly sharingMode?: VkSharingMode;
   readonly pQueueFamilyIndices?: readonly number[];
 }
 
@@ -4283,7 +4283,7 @@ export interface VkImageDrmFormatModifierListCreateInfoEXT {
 export interface VkImageDrmFormatModifierExplicitCreateInfoEXT {
   readonly sType?: 1000158004;
   readonly pNext?: null;
-  readonly drmFormatModifier: bigint | number;
+  readonly drmFormatModifier?: bigint | number;
   readonly pPlaneLayouts: readonly VkSubresourceLayout[];
 }
 
@@ -4298,37 +4298,37 @@ export interface VkImageDrmFormatModifierPropertiesEXT {
 export interface VkImageStencilUsageCreateInfo {
   readonly sType?: 1000246000;
   readonly pNext?: null;
-  readonly stencilUsage: number;
+  readonly stencilUsage?: number;
 }
 
 /** VkImageStencilUsage2CreateInfoKHR. */
 export interface VkImageStencilUsage2CreateInfoKHR {
   readonly sType?: 1000668005;
   readonly pNext?: null;
-  readonly stencilUsage: bigint | number;
+  readonly stencilUsage?: bigint | number;
 }
 
 /** VkPhysicalDeviceFragmentDensityMapFeaturesEXT. */
 export interface VkPhysicalDeviceFragmentDensityMapFeaturesEXT {
   readonly sType?: 1000218000;
   readonly pNext?: null;
-  readonly fragmentDensityMap: boolean;
-  readonly fragmentDensityMapDynamic: boolean;
-  readonly fragmentDensityMapNonSubsampledImages: boolean;
+  readonly fragmentDensityMap?: boolean;
+  readonly fragmentDensityMapDynamic?: boolean;
+  readonly fragmentDensityMapNonSubsampledImages?: boolean;
 }
 
 /** VkPhysicalDeviceFragmentDensityMap2FeaturesEXT. */
 export interface VkPhysicalDeviceFragmentDensityMap2FeaturesEXT {
   readonly sType?: 1000332000;
   readonly pNext?: null;
-  readonly fragmentDensityMapDeferred: boolean;
+  readonly fragmentDensityMapDeferred?: boolean;
 }
 
 /** VkPhysicalDeviceFragmentDensityMapOffsetFeaturesEXT. */
 export interface VkPhysicalDeviceFragmentDensityMapOffsetFeaturesEXT {
   readonly sType?: 1000425000;
   readonly pNext?: null;
-  readonly fragmentDensityMapOffset: boolean;
+  readonly fragmentDensityMapOffset?: boolean;
 }
 
 /** VkPhysicalDeviceFragmentDensityMapPropertiesEXT. Filled by the runtime. */
@@ -4375,7 +4375,7 @@ export interface VkRenderPassFragmentDensityMapOffsetEndInfoEXT {
 export interface VkPhysicalDeviceScalarBlockLayoutFeatures {
   readonly sType?: 1000221000;
   readonly pNext?: null;
-  readonly scalarBlockLayout: boolean;
+  readonly scalarBlockLayout?: boolean;
 }
 
 /** VkSurfaceProtectedCapabilitiesKHR. Filled by the runtime. */
@@ -4389,14 +4389,14 @@ export interface VkSurfaceProtectedCapabilitiesKHR {
 export interface VkPhysicalDeviceUniformBufferStandardLayoutFeatures {
   readonly sType?: 1000253000;
   readonly pNext?: null;
-  readonly uniformBufferStandardLayout: boolean;
+  readonly uniformBufferStandardLayout?: boolean;
 }
 
 /** VkPhysicalDeviceDepthClipEnableFeaturesEXT. */
 export interface VkPhysicalDeviceDepthClipEnableFeaturesEXT {
   readonly sType?: 1000102000;
   readonly pNext?: null;
-  readonly depthClipEnable: boolean;
+  readonly depthClipEnable?: boolean;
 }
 
 /** VkPipelineRasterizationDepthClipStateCreateInfoEXT. */
@@ -4404,7 +4404,7 @@ export interface VkPipelineRasterizationDepthClipStateCreateInfoEXT {
   readonly sType?: 1000102001;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly depthClipEnable: boolean;
+  readonly depthClipEnable?: boolean;
 }
 
 /** VkPhysicalDeviceMemoryBudgetPropertiesEXT. Filled by the runtime. */
@@ -4419,53 +4419,53 @@ export interface VkPhysicalDeviceMemoryBudgetPropertiesEXT {
 export interface VkPhysicalDeviceMemoryPriorityFeaturesEXT {
   readonly sType?: 1000238000;
   readonly pNext?: null;
-  readonly memoryPriority: boolean;
+  readonly memoryPriority?: boolean;
 }
 
 /** VkMemoryPriorityAllocateInfoEXT. */
 export interface VkMemoryPriorityAllocateInfoEXT {
   readonly sType?: 1000238001;
   readonly pNext?: null;
-  readonly priority: number;
+  readonly priority?: number;
 }
 
 /** VkPhysicalDevicePageableDeviceLocalMemoryFeaturesEXT. */
 export interface VkPhysicalDevicePageableDeviceLocalMemoryFeaturesEXT {
   readonly sType?: 1000412000;
   readonly pNext?: null;
-  readonly pageableDeviceLocalMemory: boolean;
+  readonly pageableDeviceLocalMemory?: boolean;
 }
 
 /** VkPhysicalDeviceBufferDeviceAddressFeatures. */
 export interface VkPhysicalDeviceBufferDeviceAddressFeatures {
   readonly sType?: 1000257000;
   readonly pNext?: null;
-  readonly bufferDeviceAddress: boolean;
-  readonly bufferDeviceAddressCaptureReplay: boolean;
-  readonly bufferDeviceAddressMultiDevice: boolean;
+  readonly bufferDeviceAddress?: boolean;
+  readonly bufferDeviceAddressCaptureReplay?: boolean;
+  readonly bufferDeviceAddressMultiDevice?: boolean;
 }
 
 /** VkPhysicalDeviceBufferDeviceAddressFeaturesEXT. */
 export interface VkPhysicalDeviceBufferDeviceAddressFeaturesEXT {
   readonly sType?: 1000244000;
   readonly pNext?: null;
-  readonly bufferDeviceAddress: boolean;
-  readonly bufferDeviceAddressCaptureReplay: boolean;
-  readonly bufferDeviceAddressMultiDevice: boolean;
+  readonly bufferDeviceAddress?: boolean;
+  readonly bufferDeviceAddressCaptureReplay?: boolean;
+  readonly bufferDeviceAddressMultiDevice?: boolean;
 }
 
 /** VkBufferDeviceAddressInfo. */
 export interface VkBufferDeviceAddressInfo {
   readonly sType?: 1000244001;
   readonly pNext?: null;
-  readonly buffer: VkBuffer;
+  readonly buffer?: VkBuffer;
 }
 
 /** VkBufferOpaqueCaptureAddressCreateInfo. */
 export interface VkBufferOpaqueCaptureAddressCreateInfo {
   readonly sType?: 1000257002;
   readonly pNext?: null;
-  readonly opaqueCaptureAddress: bigint | number;
+  readonly opaqueCaptureAddress?: bigint | number;
 }
 
 /** VkBufferDeviceAddressCreateInfoEXT. */
@@ -4479,7 +4479,7 @@ export interface VkBufferDeviceAddressCreateInfoEXT {
 export interface VkPhysicalDeviceImageViewImageFormatInfoEXT {
   readonly sType?: 1000170000;
   readonly pNext?: null;
-  readonly imageViewType: VkImageViewType;
+  readonly imageViewType?: VkImageViewType;
 }
 
 /** VkFilterCubicImageViewImageFormatPropertiesEXT. Filled by the runtime. */
@@ -4494,7 +4494,7 @@ export interface VkFilterCubicImageViewImageFormatPropertiesEXT {
 export interface VkPhysicalDeviceImagelessFramebufferFeatures {
   readonly sType?: 1000108000;
   readonly pNext?: null;
-  readonly imagelessFramebuffer: boolean;
+  readonly imagelessFramebuffer?: boolean;
 }
 
 /** VkFramebufferAttachmentsCreateInfo. */
@@ -4509,10 +4509,10 @@ export interface VkFramebufferAttachmentImageInfo {
   readonly sType?: 1000108002;
   readonly pNext?: VkFramebufferAttachmentImageInfoNext | readonly VkFramebufferAttachmentImageInfoNext[] | null;
   readonly flags?: number;
-  readonly usage: number;
-  readonly width: number;
-  readonly height: number;
-  readonly layerCount: number;
+  readonly usage?: number;
+  readonly width?: number;
+  readonly height?: number;
+  readonly layerCount?: number;
   readonly pViewFormats?: readonly VkFormat[];
 }
 /** What VkFramebufferAttachmentImageInfo.next may hold (the registry's structextends). */
@@ -4529,14 +4529,14 @@ export interface VkRenderPassAttachmentBeginInfo {
 export interface VkPhysicalDeviceTextureCompressionASTCHDRFeatures {
   readonly sType?: 1000066000;
   readonly pNext?: null;
-  readonly textureCompressionASTC_HDR: boolean;
+  readonly textureCompressionASTC_HDR?: boolean;
 }
 
 /** VkPhysicalDeviceYcbcrImageArraysFeaturesEXT. */
 export interface VkPhysicalDeviceYcbcrImageArraysFeaturesEXT {
   readonly sType?: 1000252000;
   readonly pNext?: null;
-  readonly ycbcrImageArrays: boolean;
+  readonly ycbcrImageArrays?: boolean;
 }
 
 /** VkPipelineCreationFeedback. Filled by the runtime. */
@@ -4557,8 +4557,8 @@ export interface VkPipelineCreationFeedbackCreateInfo {
 export interface VkPhysicalDevicePerformanceQueryFeaturesKHR {
   readonly sType?: 1000116000;
   readonly pNext?: null;
-  readonly performanceCounterQueryPools: boolean;
-  readonly performanceCounterMultipleQueryPools: boolean;
+  readonly performanceCounterQueryPools?: boolean;
+  readonly performanceCounterMultipleQueryPools?: boolean;
 }
 
 /** VkPhysicalDevicePerformanceQueryPropertiesKHR. Filled by the runtime. */
@@ -4592,7 +4592,7 @@ export interface VkPerformanceCounterDescriptionKHR {
 export interface VkQueryPoolPerformanceCreateInfoKHR {
   readonly sType?: 1000116002;
   readonly pNext?: null;
-  readonly queueFamilyIndex: number;
+  readonly queueFamilyIndex?: number;
   readonly pCounterIndices: readonly number[];
 }
 
@@ -4604,14 +4604,14 @@ export interface VkAcquireProfilingLockInfoKHR {
   readonly sType?: 1000116004;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly timeout: bigint | number;
+  readonly timeout?: bigint | number;
 }
 
 /** VkPerformanceQuerySubmitInfoKHR. */
 export interface VkPerformanceQuerySubmitInfoKHR {
   readonly sType?: 1000116003;
   readonly pNext?: null;
-  readonly counterPassIndex: number;
+  readonly counterPassIndex?: number;
 }
 
 /** VkHeadlessSurfaceCreateInfoEXT. */
@@ -4625,68 +4625,68 @@ export interface VkHeadlessSurfaceCreateInfoEXT {
 export interface VkPhysicalDeviceShaderClockFeaturesKHR {
   readonly sType?: 1000181000;
   readonly pNext?: null;
-  readonly shaderSubgroupClock: boolean;
-  readonly shaderDeviceClock: boolean;
+  readonly shaderSubgroupClock?: boolean;
+  readonly shaderDeviceClock?: boolean;
 }
 
 /** VkPhysicalDeviceIndexTypeUint8Features. */
 export interface VkPhysicalDeviceIndexTypeUint8Features {
   readonly sType?: 1000265000;
   readonly pNext?: null;
-  readonly indexTypeUint8: boolean;
+  readonly indexTypeUint8?: boolean;
 }
 
 /** VkPhysicalDeviceFragmentShaderInterlockFeaturesEXT. */
 export interface VkPhysicalDeviceFragmentShaderInterlockFeaturesEXT {
   readonly sType?: 1000251000;
   readonly pNext?: null;
-  readonly fragmentShaderSampleInterlock: boolean;
-  readonly fragmentShaderPixelInterlock: boolean;
-  readonly fragmentShaderShadingRateInterlock: boolean;
+  readonly fragmentShaderSampleInterlock?: boolean;
+  readonly fragmentShaderPixelInterlock?: boolean;
+  readonly fragmentShaderShadingRateInterlock?: boolean;
 }
 
 /** VkPhysicalDeviceSeparateDepthStencilLayoutsFeatures. */
 export interface VkPhysicalDeviceSeparateDepthStencilLayoutsFeatures {
   readonly sType?: 1000241000;
   readonly pNext?: null;
-  readonly separateDepthStencilLayouts: boolean;
+  readonly separateDepthStencilLayouts?: boolean;
 }
 
 /** VkAttachmentReferenceStencilLayout. */
 export interface VkAttachmentReferenceStencilLayout {
   readonly sType?: 1000241001;
   readonly pNext?: null;
-  readonly stencilLayout: VkImageLayout;
+  readonly stencilLayout?: VkImageLayout;
 }
 
 /** VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT. */
 export interface VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT {
   readonly sType?: 1000356000;
   readonly pNext?: null;
-  readonly primitiveTopologyListRestart: boolean;
-  readonly primitiveTopologyPatchListRestart: boolean;
+  readonly primitiveTopologyListRestart?: boolean;
+  readonly primitiveTopologyPatchListRestart?: boolean;
 }
 
 /** VkAttachmentDescriptionStencilLayout. */
 export interface VkAttachmentDescriptionStencilLayout {
   readonly sType?: 1000241002;
   readonly pNext?: null;
-  readonly stencilInitialLayout: VkImageLayout;
-  readonly stencilFinalLayout: VkImageLayout;
+  readonly stencilInitialLayout?: VkImageLayout;
+  readonly stencilFinalLayout?: VkImageLayout;
 }
 
 /** VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR. */
 export interface VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR {
   readonly sType?: 1000269000;
   readonly pNext?: null;
-  readonly pipelineExecutableInfo: boolean;
+  readonly pipelineExecutableInfo?: boolean;
 }
 
 /** VkPipelineInfoKHR. */
 export interface VkPipelineInfoKHR {
   readonly sType?: 1000269001;
   readonly pNext?: null;
-  readonly pipeline: VkPipeline;
+  readonly pipeline?: VkPipeline;
 }
 
 /** VkPipelineExecutablePropertiesKHR. Filled by the runtime. */
@@ -4703,8 +4703,8 @@ export interface VkPipelineExecutablePropertiesKHR {
 export interface VkPipelineExecutableInfoKHR {
   readonly sType?: 1000269003;
   readonly pNext?: null;
-  readonly pipeline: VkPipeline;
-  readonly executableIndex: number;
+  readonly pipeline?: VkPipeline;
+  readonly executableIndex?: number;
 }
 
 /** VkPipelineExecutableStatisticValueKHR. Filled by the runtime. */
@@ -4735,14 +4735,14 @@ export interface VkPipelineExecutableInternalRepresentationKHR {
 export interface VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures {
   readonly sType?: 1000276000;
   readonly pNext?: null;
-  readonly shaderDemoteToHelperInvocation: boolean;
+  readonly shaderDemoteToHelperInvocation?: boolean;
 }
 
 /** VkPhysicalDeviceTexelBufferAlignmentFeaturesEXT. */
 export interface VkPhysicalDeviceTexelBufferAlignmentFeaturesEXT {
   readonly sType?: 1000281000;
   readonly pNext?: null;
-  readonly texelBufferAlignment: boolean;
+  readonly texelBufferAlignment?: boolean;
 }
 
 /** VkPhysicalDeviceTexelBufferAlignmentProperties. Filled by the runtime. */
@@ -4759,8 +4759,8 @@ export interface VkPhysicalDeviceTexelBufferAlignmentProperties {
 export interface VkPhysicalDeviceSubgroupSizeControlFeatures {
   readonly sType?: 1000225002;
   readonly pNext?: null;
-  readonly subgroupSizeControl: boolean;
-  readonly computeFullSubgroups: boolean;
+  readonly subgroupSizeControl?: boolean;
+  readonly computeFullSubgroups?: boolean;
 }
 
 /** VkPhysicalDeviceSubgroupSizeControlProperties. Filled by the runtime. */
@@ -4777,33 +4777,33 @@ export interface VkPhysicalDeviceSubgroupSizeControlProperties {
 export interface VkPipelineShaderStageRequiredSubgroupSizeCreateInfo {
   readonly sType?: 1000225001;
   readonly pNext?: null;
-  readonly requiredSubgroupSize: number;
+  readonly requiredSubgroupSize?: number;
 }
 
 /** VkMemoryOpaqueCaptureAddressAllocateInfo. */
 export interface VkMemoryOpaqueCaptureAddressAllocateInfo {
   readonly sType?: 1000257003;
   readonly pNext?: null;
-  readonly opaqueCaptureAddress: bigint | number;
+  readonly opaqueCaptureAddress?: bigint | number;
 }
 
 /** VkDeviceMemoryOpaqueCaptureAddressInfo. */
 export interface VkDeviceMemoryOpaqueCaptureAddressInfo {
   readonly sType?: 1000257004;
   readonly pNext?: null;
-  readonly memory: VkDeviceMemory;
+  readonly memory?: VkDeviceMemory;
 }
 
 /** VkPhysicalDeviceLineRasterizationFeatures. */
 export interface VkPhysicalDeviceLineRasterizationFeatures {
   readonly sType?: 1000259000;
   readonly pNext?: null;
-  readonly rectangularLines: boolean;
-  readonly bresenhamLines: boolean;
-  readonly smoothLines: boolean;
-  readonly stippledRectangularLines: boolean;
-  readonly stippledBresenhamLines: boolean;
-  readonly stippledSmoothLines: boolean;
+  readonly rectangularLines?: boolean;
+  readonly bresenhamLines?: boolean;
+  readonly smoothLines?: boolean;
+  readonly stippledRectangularLines?: boolean;
+  readonly stippledBresenhamLines?: boolean;
+  readonly stippledSmoothLines?: boolean;
 }
 
 /** VkPhysicalDeviceLineRasterizationProperties. Filled by the runtime. */
@@ -4817,35 +4817,35 @@ export interface VkPhysicalDeviceLineRasterizationProperties {
 export interface VkPipelineRasterizationLineStateCreateInfo {
   readonly sType?: 1000259001;
   readonly pNext?: null;
-  readonly lineRasterizationMode: VkLineRasterizationMode;
-  readonly stippledLineEnable: boolean;
-  readonly lineStippleFactor: number;
-  readonly lineStipplePattern: number;
+  readonly lineRasterizationMode?: VkLineRasterizationMode;
+  readonly stippledLineEnable?: boolean;
+  readonly lineStippleFactor?: number;
+  readonly lineStipplePattern?: number;
 }
 
 /** VkPhysicalDevicePipelineCreationCacheControlFeatures. */
 export interface VkPhysicalDevicePipelineCreationCacheControlFeatures {
   readonly sType?: 1000297000;
   readonly pNext?: null;
-  readonly pipelineCreationCacheControl: boolean;
+  readonly pipelineCreationCacheControl?: boolean;
 }
 
 /** VkPhysicalDeviceVulkan11Features. */
 export interface VkPhysicalDeviceVulkan11Features {
   readonly sType?: 49;
   readonly pNext?: null;
-  readonly storageBuffer16BitAccess: boolean;
-  readonly uniformAndStorageBuffer16BitAccess: boolean;
-  readonly storagePushConstant16: boolean;
-  readonly storageInputOutput16: boolean;
-  readonly multiview: boolean;
-  readonly multiviewGeometryShader: boolean;
-  readonly multiviewTessellationShader: boolean;
-  readonly variablePointersStorageBuffer: boolean;
-  readonly variablePointers: boolean;
-  readonly protectedMemory: boolean;
-  readonly samplerYcbcrConversion: boolean;
-  readonly shaderDrawParameters: boolean;
+  readonly storageBuffer16BitAccess?: boolean;
+  readonly uniformAndStorageBuffer16BitAccess?: boolean;
+  readonly storagePushConstant16?: boolean;
+  readonly storageInputOutput16?: boolean;
+  readonly multiview?: boolean;
+  readonly multiviewGeometryShader?: boolean;
+  readonly multiviewTessellationShader?: boolean;
+  readonly variablePointersStorageBuffer?: boolean;
+  readonly variablePointers?: boolean;
+  readonly protectedMemory?: boolean;
+  readonly samplerYcbcrConversion?: boolean;
+  readonly shaderDrawParameters?: boolean;
 }
 
 /** VkPhysicalDeviceVulkan11Properties. Filled by the runtime. */
@@ -4873,53 +4873,53 @@ export interface VkPhysicalDeviceVulkan11Properties {
 export interface VkPhysicalDeviceVulkan12Features {
   readonly sType?: 51;
   readonly pNext?: null;
-  readonly samplerMirrorClampToEdge: boolean;
-  readonly drawIndirectCount: boolean;
-  readonly storageBuffer8BitAccess: boolean;
-  readonly uniformAndStorageBuffer8BitAccess: boolean;
-  readonly storagePushConstant8: boolean;
-  readonly shaderBufferInt64Atomics: boolean;
-  readonly shaderSharedInt64Atomics: boolean;
-  readonly shaderFloat16: boolean;
-  readonly shaderInt8: boolean;
-  readonly descriptorIndexing: boolean;
-  readonly shaderInputAttachmentArrayDynamicIndexing: boolean;
-  readonly shaderUniformTexelBufferArrayDynamicIndexing: boolean;
-  readonly shaderStorageTexelBufferArrayDynamicIndexing: boolean;
-  readonly shaderUniformBufferArrayNonUniformIndexing: boolean;
-  readonly shaderSampledImageArrayNonUniformIndexing: boolean;
-  readonly shaderStorageBufferArrayNonUniformIndexing: boolean;
-  readonly shaderStorageImageArrayNonUniformIndexing: boolean;
-  readonly shaderInputAttachmentArrayNonUniformIndexing: boolean;
-  readonly shaderUniformTexelBufferArrayNonUniformIndexing: boolean;
-  readonly shaderStorageTexelBufferArrayNonUniformIndexing: boolean;
-  readonly descriptorBindingUniformBufferUpdateAfterBind: boolean;
-  readonly descriptorBindingSampledImageUpdateAfterBind: boolean;
-  readonly descriptorBindingStorageImageUpdateAfterBind: boolean;
-  readonly descriptorBindingStorageBufferUpdateAfterBind: boolean;
-  readonly descriptorBindingUniformTexelBufferUpdateAfterBind: boolean;
-  readonly descriptorBindingStorageTexelBufferUpdateAfterBind: boolean;
-  readonly descriptorBindingUpdateUnusedWhilePending: boolean;
-  readonly descriptorBindingPartiallyBound: boolean;
-  readonly descriptorBindingVariableDescriptorCount: boolean;
-  readonly runtimeDescriptorArray: boolean;
-  readonly samplerFilterMinmax: boolean;
-  readonly scalarBlockLayout: boolean;
-  readonly imagelessFramebuffer: boolean;
-  readonly uniformBufferStandardLayout: boolean;
-  readonly shaderSubgroupExtendedTypes: boolean;
-  readonly separateDepthStencilLayouts: boolean;
-  readonly hostQueryReset: boolean;
-  readonly timelineSemaphore: boolean;
-  readonly bufferDeviceAddress: boolean;
-  readonly bufferDeviceAddressCaptureReplay: boolean;
-  readonly bufferDeviceAddressMultiDevice: boolean;
-  readonly vulkanMemoryModel: boolean;
-  readonly vulkanMemoryModelDeviceScope: boolean;
-  readonly vulkanMemoryModelAvailabilityVisibilityChains: boolean;
-  readonly shaderOutputViewportIndex: boolean;
-  readonly shaderOutputLayer: boolean;
-  readonly subgroupBroadcastDynamicId: boolean;
+  readonly samplerMirrorClampToEdge?: boolean;
+  readonly drawIndirectCount?: boolean;
+  readonly storageBuffer8BitAccess?: boolean;
+  readonly uniformAndStorageBuffer8BitAccess?: boolean;
+  readonly storagePushConstant8?: boolean;
+  readonly shaderBufferInt64Atomics?: boolean;
+  readonly shaderSharedInt64Atomics?: boolean;
+  readonly shaderFloat16?: boolean;
+  readonly shaderInt8?: boolean;
+  readonly descriptorIndexing?: boolean;
+  readonly shaderInputAttachmentArrayDynamicIndexing?: boolean;
+  readonly shaderUniformTexelBufferArrayDynamicIndexing?: boolean;
+  readonly shaderStorageTexelBufferArrayDynamicIndexing?: boolean;
+  readonly shaderUniformBufferArrayNonUniformIndexing?: boolean;
+  readonly shaderSampledImageArrayNonUniformIndexing?: boolean;
+  readonly shaderStorageBufferArrayNonUniformIndexing?: boolean;
+  readonly shaderStorageImageArrayNonUniformIndexing?: boolean;
+  readonly shaderInputAttachmentArrayNonUniformIndexing?: boolean;
+  readonly shaderUniformTexelBufferArrayNonUniformIndexing?: boolean;
+  readonly shaderStorageTexelBufferArrayNonUniformIndexing?: boolean;
+  readonly descriptorBindingUniformBufferUpdateAfterBind?: boolean;
+  readonly descriptorBindingSampledImageUpdateAfterBind?: boolean;
+  readonly descriptorBindingStorageImageUpdateAfterBind?: boolean;
+  readonly descriptorBindingStorageBufferUpdateAfterBind?: boolean;
+  readonly descriptorBindingUniformTexelBufferUpdateAfterBind?: boolean;
+  readonly descriptorBindingStorageTexelBufferUpdateAfterBind?: boolean;
+  readonly descriptorBindingUpdateUnusedWhilePending?: boolean;
+  readonly descriptorBindingPartiallyBound?: boolean;
+  readonly descriptorBindingVariableDescriptorCount?: boolean;
+  readonly runtimeDescriptorArray?: boolean;
+  readonly samplerFilterMinmax?: boolean;
+  readonly scalarBlockLayout?: boolean;
+  readonly imagelessFramebuffer?: boolean;
+  readonly uniformBufferStandardLayout?: boolean;
+  readonly shaderSubgroupExtendedTypes?: boolean;
+  readonly separateDepthStencilLayouts?: boolean;
+  readonly hostQueryReset?: boolean;
+  readonly timelineSemaphore?: boolean;
+  readonly bufferDeviceAddress?: boolean;
+  readonly bufferDeviceAddressCaptureReplay?: boolean;
+  readonly bufferDeviceAddressMultiDevice?: boolean;
+  readonly vulkanMemoryModel?: boolean;
+  readonly vulkanMemoryModelDeviceScope?: boolean;
+  readonly vulkanMemoryModelAvailabilityVisibilityChains?: boolean;
+  readonly shaderOutputViewportIndex?: boolean;
+  readonly shaderOutputLayer?: boolean;
+  readonly subgroupBroadcastDynamicId?: boolean;
 }
 
 /** VkPhysicalDeviceVulkan12Properties. Filled by the runtime. */
@@ -4984,21 +4984,21 @@ export interface VkPhysicalDeviceVulkan12Properties {
 export interface VkPhysicalDeviceVulkan13Features {
   readonly sType?: 53;
   readonly pNext?: null;
-  readonly robustImageAccess: boolean;
-  readonly inlineUniformBlock: boolean;
-  readonly descriptorBindingInlineUniformBlockUpdateAfterBind: boolean;
-  readonly pipelineCreationCacheControl: boolean;
-  readonly privateData: boolean;
-  readonly shaderDemoteToHelperInvocation: boolean;
-  readonly shaderTerminateInvocation: boolean;
-  readonly subgroupSizeControl: boolean;
-  readonly computeFullSubgroups: boolean;
-  readonly synchronization2: boolean;
-  readonly textureCompressionASTC_HDR: boolean;
-  readonly shaderZeroInitializeWorkgroupMemory: boolean;
-  readonly dynamicRendering: boolean;
-  readonly shaderIntegerDotProduct: boolean;
-  readonly maintenance4: boolean;
+  readonly robustImageAccess?: boolean;
+  readonly inlineUniformBlock?: boolean;
+  readonly descriptorBindingInlineUniformBlockUpdateAfterBind?: boolean;
+  readonly pipelineCreationCacheControl?: boolean;
+  readonly privateData?: boolean;
+  readonly shaderDemoteToHelperInvocation?: boolean;
+  readonly shaderTerminateInvocation?: boolean;
+  readonly subgroupSizeControl?: boolean;
+  readonly computeFullSubgroups?: boolean;
+  readonly synchronization2?: boolean;
+  readonly textureCompressionASTC_HDR?: boolean;
+  readonly shaderZeroInitializeWorkgroupMemory?: boolean;
+  readonly dynamicRendering?: boolean;
+  readonly shaderIntegerDotProduct?: boolean;
+  readonly maintenance4?: boolean;
 }
 
 /** VkPhysicalDeviceVulkan13Properties. Filled by the runtime. */
@@ -5056,27 +5056,27 @@ export interface VkPhysicalDeviceVulkan13Properties {
 export interface VkPhysicalDeviceVulkan14Features {
   readonly sType?: 55;
   readonly pNext?: null;
-  readonly globalPriorityQuery: boolean;
-  readonly shaderSubgroupRotate: boolean;
-  readonly shaderSubgroupRotateClustered: boolean;
-  readonly shaderFloatControls2: boolean;
-  readonly shaderExpectAssume: boolean;
-  readonly rectangularLines: boolean;
-  readonly bresenhamLines: boolean;
-  readonly smoothLines: boolean;
-  readonly stippledRectangularLines: boolean;
-  readonly stippledBresenhamLines: boolean;
-  readonly stippledSmoothLines: boolean;
-  readonly vertexAttributeInstanceRateDivisor: boolean;
-  readonly vertexAttributeInstanceRateZeroDivisor: boolean;
-  readonly indexTypeUint8: boolean;
-  readonly dynamicRenderingLocalRead: boolean;
-  readonly maintenance5: boolean;
-  readonly maintenance6: boolean;
-  readonly pipelineProtectedAccess: boolean;
-  readonly pipelineRobustness: boolean;
-  readonly hostImageCopy: boolean;
-  readonly pushDescriptor: boolean;
+  readonly globalPriorityQuery?: boolean;
+  readonly shaderSubgroupRotate?: boolean;
+  readonly shaderSubgroupRotateClustered?: boolean;
+  readonly shaderFloatControls2?: boolean;
+  readonly shaderExpectAssume?: boolean;
+  readonly rectangularLines?: boolean;
+  readonly bresenhamLines?: boolean;
+  readonly smoothLines?: boolean;
+  readonly stippledRectangularLines?: boolean;
+  readonly stippledBresenhamLines?: boolean;
+  readonly stippledSmoothLines?: boolean;
+  readonly vertexAttributeInstanceRateDivisor?: boolean;
+  readonly vertexAttributeInstanceRateZeroDivisor?: boolean;
+  readonly indexTypeUint8?: boolean;
+  readonly dynamicRenderingLocalRead?: boolean;
+  readonly maintenance5?: boolean;
+  readonly maintenance6?: boolean;
+  readonly pipelineProtectedAccess?: boolean;
+  readonly pipelineRobustness?: boolean;
+  readonly hostImageCopy?: boolean;
+  readonly pushDescriptor?: boolean;
 }
 
 /** VkPhysicalDeviceVulkan14Properties. Filled by the runtime. */
@@ -5126,7 +5126,7 @@ export interface VkSamplerCustomBorderColorCreateInfoEXT {
   readonly sType?: 1000287000;
   readonly pNext?: null;
   readonly customBorderColor: VkClearColorValue;
-  readonly format: VkFormat;
+  readonly format?: VkFormat;
 }
 
 /** VkPhysicalDeviceCustomBorderColorPropertiesEXT. Filled by the runtime. */
@@ -5140,8 +5140,8 @@ export interface VkPhysicalDeviceCustomBorderColorPropertiesEXT {
 export interface VkPhysicalDeviceCustomBorderColorFeaturesEXT {
   readonly sType?: 1000287002;
   readonly pNext?: null;
-  readonly customBorderColors: boolean;
-  readonly customBorderColorWithoutFormat: boolean;
+  readonly customBorderColors?: boolean;
+  readonly customBorderColorWithoutFormat?: boolean;
 }
 
 /** VkSamplerBorderColorComponentMappingCreateInfoEXT. */
@@ -5149,15 +5149,15 @@ export interface VkSamplerBorderColorComponentMappingCreateInfoEXT {
   readonly sType?: 1000411001;
   readonly pNext?: null;
   readonly components: VkComponentMapping;
-  readonly srgb: boolean;
+  readonly srgb?: boolean;
 }
 
 /** VkPhysicalDeviceBorderColorSwizzleFeaturesEXT. */
 export interface VkPhysicalDeviceBorderColorSwizzleFeaturesEXT {
   readonly sType?: 1000411000;
   readonly pNext?: null;
-  readonly borderColorSwizzle: boolean;
-  readonly borderColorSwizzleFromImage: boolean;
+  readonly borderColorSwizzle?: boolean;
+  readonly borderColorSwizzleFromImage?: boolean;
 }
 
 /** VkDeviceOrHostAddressKHR. */
@@ -5170,11 +5170,11 @@ export type VkDeviceOrHostAddressConstKHR = { readonly deviceAddress: bigint } |
 export interface VkAccelerationStructureGeometryTrianglesDataKHR {
   readonly sType?: 1000150005;
   readonly pNext?: VkAccelerationStructureGeometryTrianglesDataKHRNext | readonly VkAccelerationStructureGeometryTrianglesDataKHRNext[] | null;
-  readonly vertexFormat: VkFormat;
+  readonly vertexFormat?: VkFormat;
   readonly vertexData: VkDeviceOrHostAddressConstKHR;
-  readonly vertexStride: bigint | number;
-  readonly maxVertex: number;
-  readonly indexType: VkIndexType;
+  readonly vertexStride?: bigint | number;
+  readonly maxVertex?: number;
+  readonly indexType?: VkIndexType;
   readonly indexData: VkDeviceOrHostAddressConstKHR;
   readonly transformData: VkDeviceOrHostAddressConstKHR;
 }
@@ -5186,14 +5186,14 @@ export interface VkAccelerationStructureGeometryAabbsDataKHR {
   readonly sType?: 1000150003;
   readonly pNext?: null;
   readonly data: VkDeviceOrHostAddressConstKHR;
-  readonly stride: bigint | number;
+  readonly stride?: bigint | number;
 }
 
 /** VkAccelerationStructureGeometryInstancesDataKHR. */
 export interface VkAccelerationStructureGeometryInstancesDataKHR {
   readonly sType?: 1000150004;
   readonly pNext?: null;
-  readonly arrayOfPointers: boolean;
+  readonly arrayOfPointers?: boolean;
   readonly data: VkDeviceOrHostAddressConstKHR;
 }
 
@@ -5204,7 +5204,7 @@ export type VkAccelerationStructureGeometryDataKHR = { readonly triangles: VkAcc
 export interface VkAccelerationStructureGeometryKHR {
   readonly sType?: 1000150006;
   readonly pNext?: VkAccelerationStructureGeometryKHRNext | readonly VkAccelerationStructureGeometryKHRNext[] | null;
-  readonly geometryType: VkGeometryTypeKHR;
+  readonly geometryType?: VkGeometryTypeKHR;
   readonly geometry: VkAccelerationStructureGeometryDataKHR;
   readonly flags?: number;
 }
@@ -5215,9 +5215,9 @@ export type VkAccelerationStructureGeometryKHRNext = VkChained<VkAccelerationStr
 export interface VkAccelerationStructureBuildGeometryInfoKHR {
   readonly sType?: 1000150000;
   readonly pNext?: null;
-  readonly type: VkAccelerationStructureTypeKHR;
+  readonly type?: VkAccelerationStructureTypeKHR;
   readonly flags?: number;
-  readonly mode: VkBuildAccelerationStructureModeKHR;
+  readonly mode?: VkBuildAccelerationStructureModeKHR;
   readonly srcAccelerationStructure?: VkAccelerationStructureKHR;
   readonly dstAccelerationStructure?: VkAccelerationStructureKHR;
   readonly geometryCount?: number;
@@ -5228,10 +5228,10 @@ export interface VkAccelerationStructureBuildGeometryInfoKHR {
 
 /** VkAccelerationStructureBuildRangeInfoKHR. */
 export interface VkAccelerationStructureBuildRangeInfoKHR {
-  readonly primitiveCount: number;
-  readonly primitiveOffset: number;
-  readonly firstVertex: number;
-  readonly transformOffset: number;
+  readonly primitiveCount?: number;
+  readonly primitiveOffset?: number;
+  readonly firstVertex?: number;
+  readonly transformOffset?: number;
 }
 
 /** VkAccelerationStructureCreateInfoKHR. */
@@ -5239,10 +5239,10 @@ export interface VkAccelerationStructureCreateInfoKHR {
   readonly sType?: 1000150017;
   readonly pNext?: VkAccelerationStructureCreateInfoKHRNext | readonly VkAccelerationStructureCreateInfoKHRNext[] | null;
   readonly createFlags?: number;
-  readonly buffer: VkBuffer;
-  readonly offset: bigint | number;
-  readonly size: bigint | number;
-  readonly type: VkAccelerationStructureTypeKHR;
+  readonly buffer?: VkBuffer;
+  readonly offset?: bigint | number;
+  readonly size?: bigint | number;
+  readonly type?: VkAccelerationStructureTypeKHR;
   readonly deviceAddress?: bigint | number;
 }
 /** What VkAccelerationStructureCreateInfoKHR.next may hold (the registry's structextends). */
@@ -5250,17 +5250,17 @@ export type VkAccelerationStructureCreateInfoKHRNext = VkChained<VkOpaqueCapture
 
 /** VkAabbPositionsKHR. */
 export interface VkAabbPositionsKHR {
-  readonly minX: number;
-  readonly minY: number;
-  readonly minZ: number;
-  readonly maxX: number;
-  readonly maxY: number;
-  readonly maxZ: number;
+  readonly minX?: number;
+  readonly minY?: number;
+  readonly minZ?: number;
+  readonly maxX?: number;
+  readonly maxY?: number;
+  readonly maxZ?: number;
 }
 
 /** VkTransformMatrixKHR. */
 export interface VkTransformMatrixKHR {
-  readonly matrix: readonly number[];
+  readonly matrix?: readonly number[];
 }
 
 /** VkAccelerationStructureInstanceKHR. */
@@ -5270,14 +5270,14 @@ export interface VkAccelerationStructureInstanceKHR {
   readonly mask?: bigint;
   readonly instanceShaderBindingTableRecordOffset?: bigint;
   readonly flags?: bigint;
-  readonly accelerationStructureReference: bigint | number;
+  readonly accelerationStructureReference?: bigint | number;
 }
 
 /** VkAccelerationStructureDeviceAddressInfoKHR. */
 export interface VkAccelerationStructureDeviceAddressInfoKHR {
   readonly sType?: 1000150002;
   readonly pNext?: null;
-  readonly accelerationStructure: VkAccelerationStructureKHR;
+  readonly accelerationStructure?: VkAccelerationStructureKHR;
 }
 
 /** VkAccelerationStructureVersionInfoKHR. */
@@ -5291,18 +5291,18 @@ export interface VkAccelerationStructureVersionInfoKHR {
 export interface VkCopyAccelerationStructureInfoKHR {
   readonly sType?: 1000150010;
   readonly pNext?: null;
-  readonly src: VkAccelerationStructureKHR;
-  readonly dst: VkAccelerationStructureKHR;
-  readonly mode: VkCopyAccelerationStructureModeKHR;
+  readonly src?: VkAccelerationStructureKHR;
+  readonly dst?: VkAccelerationStructureKHR;
+  readonly mode?: VkCopyAccelerationStructureModeKHR;
 }
 
 /** VkCopyAccelerationStructureToMemoryInfoKHR. */
 export interface VkCopyAccelerationStructureToMemoryInfoKHR {
   readonly sType?: 1000150011;
   readonly pNext?: null;
-  readonly src: VkAccelerationStructureKHR;
+  readonly src?: VkAccelerationStructureKHR;
   readonly dst: VkDeviceOrHostAddressKHR;
-  readonly mode: VkCopyAccelerationStructureModeKHR;
+  readonly mode?: VkCopyAccelerationStructureModeKHR;
 }
 
 /** VkCopyMemoryToAccelerationStructureInfoKHR. */
@@ -5310,16 +5310,16 @@ export interface VkCopyMemoryToAccelerationStructureInfoKHR {
   readonly sType?: 1000150012;
   readonly pNext?: null;
   readonly src: VkDeviceOrHostAddressConstKHR;
-  readonly dst: VkAccelerationStructureKHR;
-  readonly mode: VkCopyAccelerationStructureModeKHR;
+  readonly dst?: VkAccelerationStructureKHR;
+  readonly mode?: VkCopyAccelerationStructureModeKHR;
 }
 
 /** VkRayTracingPipelineInterfaceCreateInfoKHR. */
 export interface VkRayTracingPipelineInterfaceCreateInfoKHR {
   readonly sType?: 1000150018;
   readonly pNext?: null;
-  readonly maxPipelineRayPayloadSize: number;
-  readonly maxPipelineRayHitAttributeSize: number;
+  readonly maxPipelineRayPayloadSize?: number;
+  readonly maxPipelineRayHitAttributeSize?: number;
 }
 
 /** VkPipelineLibraryCreateInfoKHR. */
@@ -5333,53 +5333,53 @@ export interface VkPipelineLibraryCreateInfoKHR {
 export interface VkPhysicalDeviceExtendedDynamicStateFeaturesEXT {
   readonly sType?: 1000267000;
   readonly pNext?: null;
-  readonly extendedDynamicState: boolean;
+  readonly extendedDynamicState?: boolean;
 }
 
 /** VkPhysicalDeviceExtendedDynamicState2FeaturesEXT. */
 export interface VkPhysicalDeviceExtendedDynamicState2FeaturesEXT {
   readonly sType?: 1000377000;
   readonly pNext?: null;
-  readonly extendedDynamicState2: boolean;
-  readonly extendedDynamicState2LogicOp: boolean;
-  readonly extendedDynamicState2PatchControlPoints: boolean;
+  readonly extendedDynamicState2?: boolean;
+  readonly extendedDynamicState2LogicOp?: boolean;
+  readonly extendedDynamicState2PatchControlPoints?: boolean;
 }
 
 /** VkPhysicalDeviceExtendedDynamicState3FeaturesEXT. */
 export interface VkPhysicalDeviceExtendedDynamicState3FeaturesEXT {
   readonly sType?: 1000455000;
   readonly pNext?: null;
-  readonly extendedDynamicState3TessellationDomainOrigin: boolean;
-  readonly extendedDynamicState3DepthClampEnable: boolean;
-  readonly extendedDynamicState3PolygonMode: boolean;
-  readonly extendedDynamicState3RasterizationSamples: boolean;
-  readonly extendedDynamicState3SampleMask: boolean;
-  readonly extendedDynamicState3AlphaToCoverageEnable: boolean;
-  readonly extendedDynamicState3AlphaToOneEnable: boolean;
-  readonly extendedDynamicState3LogicOpEnable: boolean;
-  readonly extendedDynamicState3ColorBlendEnable: boolean;
-  readonly extendedDynamicState3ColorBlendEquation: boolean;
-  readonly extendedDynamicState3ColorWriteMask: boolean;
-  readonly extendedDynamicState3RasterizationStream: boolean;
-  readonly extendedDynamicState3ConservativeRasterizationMode: boolean;
-  readonly extendedDynamicState3ExtraPrimitiveOverestimationSize: boolean;
-  readonly extendedDynamicState3DepthClipEnable: boolean;
-  readonly extendedDynamicState3SampleLocationsEnable: boolean;
-  readonly extendedDynamicState3ColorBlendAdvanced: boolean;
-  readonly extendedDynamicState3ProvokingVertexMode: boolean;
-  readonly extendedDynamicState3LineRasterizationMode: boolean;
-  readonly extendedDynamicState3LineStippleEnable: boolean;
-  readonly extendedDynamicState3DepthClipNegativeOneToOne: boolean;
-  readonly extendedDynamicState3ViewportWScalingEnable: boolean;
-  readonly extendedDynamicState3ViewportSwizzle: boolean;
-  readonly extendedDynamicState3CoverageToColorEnable: boolean;
-  readonly extendedDynamicState3CoverageToColorLocation: boolean;
-  readonly extendedDynamicState3CoverageModulationMode: boolean;
-  readonly extendedDynamicState3CoverageModulationTableEnable: boolean;
-  readonly extendedDynamicState3CoverageModulationTable: boolean;
-  readonly extendedDynamicState3CoverageReductionMode: boolean;
-  readonly extendedDynamicState3RepresentativeFragmentTestEnable: boolean;
-  readonly extendedDynamicState3ShadingRateImageEnable: boolean;
+  readonly extendedDynamicState3TessellationDomainOrigin?: boolean;
+  readonly extendedDynamicState3DepthClampEnable?: boolean;
+  readonly extendedDynamicState3PolygonMode?: boolean;
+  readonly extendedDynamicState3RasterizationSamples?: boolean;
+  readonly extendedDynamicState3SampleMask?: boolean;
+  readonly extendedDynamicState3AlphaToCoverageEnable?: boolean;
+  readonly extendedDynamicState3AlphaToOneEnable?: boolean;
+  readonly extendedDynamicState3LogicOpEnable?: boolean;
+  readonly extendedDynamicState3ColorBlendEnable?: boolean;
+  readonly extendedDynamicState3ColorBlendEquation?: boolean;
+  readonly extendedDynamicState3ColorWriteMask?: boolean;
+  readonly extendedDynamicState3RasterizationStream?: boolean;
+  readonly extendedDynamicState3ConservativeRasterizationMode?: boolean;
+  readonly extendedDynamicState3ExtraPrimitiveOverestimationSize?: boolean;
+  readonly extendedDynamicState3DepthClipEnable?: boolean;
+  readonly extendedDynamicState3SampleLocationsEnable?: boolean;
+  readonly extendedDynamicState3ColorBlendAdvanced?: boolean;
+  readonly extendedDynamicState3ProvokingVertexMode?: boolean;
+  readonly extendedDynamicState3LineRasterizationMode?: boolean;
+  readonly extendedDynamicState3LineStippleEnable?: boolean;
+  readonly extendedDynamicState3DepthClipNegativeOneToOne?: boolean;
+  readonly extendedDynamicState3ViewportWScalingEnable?: boolean;
+  readonly extendedDynamicState3ViewportSwizzle?: boolean;
+  readonly extendedDynamicState3CoverageToColorEnable?: boolean;
+  readonly extendedDynamicState3CoverageToColorLocation?: boolean;
+  readonly extendedDynamicState3CoverageModulationMode?: boolean;
+  readonly extendedDynamicState3CoverageModulationTableEnable?: boolean;
+  readonly extendedDynamicState3CoverageModulationTable?: boolean;
+  readonly extendedDynamicState3CoverageReductionMode?: boolean;
+  readonly extendedDynamicState3RepresentativeFragmentTestEnable?: boolean;
+  readonly extendedDynamicState3ShadingRateImageEnable?: boolean;
 }
 
 /** VkPhysicalDeviceExtendedDynamicState3PropertiesEXT. Filled by the runtime. */
@@ -5393,49 +5393,49 @@ export interface VkPhysicalDeviceExtendedDynamicState3PropertiesEXT {
 export interface VkPhysicalDeviceExtendedFlagsFeaturesKHR {
   readonly sType?: 1000668004;
   readonly pNext?: null;
-  readonly extendedFlags: boolean;
+  readonly extendedFlags?: boolean;
 }
 
 /** VkColorBlendEquationEXT. */
 export interface VkColorBlendEquationEXT {
-  readonly srcColorBlendFactor: VkBlendFactor;
-  readonly dstColorBlendFactor: VkBlendFactor;
-  readonly colorBlendOp: VkBlendOp;
-  readonly srcAlphaBlendFactor: VkBlendFactor;
-  readonly dstAlphaBlendFactor: VkBlendFactor;
-  readonly alphaBlendOp: VkBlendOp;
+  readonly srcColorBlendFactor?: VkBlendFactor;
+  readonly dstColorBlendFactor?: VkBlendFactor;
+  readonly colorBlendOp?: VkBlendOp;
+  readonly srcAlphaBlendFactor?: VkBlendFactor;
+  readonly dstAlphaBlendFactor?: VkBlendFactor;
+  readonly alphaBlendOp?: VkBlendOp;
 }
 
 /** VkColorBlendAdvancedEXT. */
 export interface VkColorBlendAdvancedEXT {
-  readonly advancedBlendOp: VkBlendOp;
-  readonly srcPremultiplied: boolean;
-  readonly dstPremultiplied: boolean;
-  readonly blendOverlap: VkBlendOverlapEXT;
-  readonly clampResults: boolean;
+  readonly advancedBlendOp?: VkBlendOp;
+  readonly srcPremultiplied?: boolean;
+  readonly dstPremultiplied?: boolean;
+  readonly blendOverlap?: VkBlendOverlapEXT;
+  readonly clampResults?: boolean;
 }
 
 /** VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures. */
 export interface VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures {
   readonly sType?: 1000325000;
   readonly pNext?: null;
-  readonly shaderZeroInitializeWorkgroupMemory: boolean;
+  readonly shaderZeroInitializeWorkgroupMemory?: boolean;
 }
 
 /** VkPhysicalDeviceShaderSubgroupUniformControlFlowFeaturesKHR. */
 export interface VkPhysicalDeviceShaderSubgroupUniformControlFlowFeaturesKHR {
   readonly sType?: 1000323000;
   readonly pNext?: null;
-  readonly shaderSubgroupUniformControlFlow: boolean;
+  readonly shaderSubgroupUniformControlFlow?: boolean;
 }
 
 /** VkPhysicalDeviceRobustness2FeaturesKHR. */
 export interface VkPhysicalDeviceRobustness2FeaturesKHR {
   readonly sType?: 1000286000;
   readonly pNext?: null;
-  readonly robustBufferAccess2: boolean;
-  readonly robustImageAccess2: boolean;
-  readonly nullDescriptor: boolean;
+  readonly robustBufferAccess2?: boolean;
+  readonly robustImageAccess2?: boolean;
+  readonly nullDescriptor?: boolean;
 }
 
 /** VkPhysicalDeviceRobustness2PropertiesKHR. Filled by the runtime. */
@@ -5450,34 +5450,34 @@ export interface VkPhysicalDeviceRobustness2PropertiesKHR {
 export interface VkPhysicalDeviceImageRobustnessFeatures {
   readonly sType?: 1000335000;
   readonly pNext?: null;
-  readonly robustImageAccess: boolean;
+  readonly robustImageAccess?: boolean;
 }
 
 /** VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR. */
 export interface VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR {
   readonly sType?: 1000336000;
   readonly pNext?: null;
-  readonly workgroupMemoryExplicitLayout: boolean;
-  readonly workgroupMemoryExplicitLayoutScalarBlockLayout: boolean;
-  readonly workgroupMemoryExplicitLayout8BitAccess: boolean;
-  readonly workgroupMemoryExplicitLayout16BitAccess: boolean;
+  readonly workgroupMemoryExplicitLayout?: boolean;
+  readonly workgroupMemoryExplicitLayoutScalarBlockLayout?: boolean;
+  readonly workgroupMemoryExplicitLayout8BitAccess?: boolean;
+  readonly workgroupMemoryExplicitLayout16BitAccess?: boolean;
 }
 
 /** VkPhysicalDevice4444FormatsFeaturesEXT. */
 export interface VkPhysicalDevice4444FormatsFeaturesEXT {
   readonly sType?: 1000340000;
   readonly pNext?: null;
-  readonly formatA4R4G4B4: boolean;
-  readonly formatA4B4G4R4: boolean;
+  readonly formatA4R4G4B4?: boolean;
+  readonly formatA4B4G4R4?: boolean;
 }
 
 /** VkBufferCopy2. */
 export interface VkBufferCopy2 {
   readonly sType?: 1000337006;
   readonly pNext?: null;
-  readonly srcOffset: bigint | number;
-  readonly dstOffset: bigint | number;
-  readonly size: bigint | number;
+  readonly srcOffset?: bigint | number;
+  readonly dstOffset?: bigint | number;
+  readonly size?: bigint | number;
 }
 
 /** VkImageCopy2. */
@@ -5505,9 +5505,9 @@ export interface VkImageBlit2 {
 export interface VkBufferImageCopy2 {
   readonly sType?: 1000337009;
   readonly pNext?: null;
-  readonly bufferOffset: bigint | number;
-  readonly bufferRowLength: number;
-  readonly bufferImageHeight: number;
+  readonly bufferOffset?: bigint | number;
+  readonly bufferRowLength?: number;
+  readonly bufferImageHeight?: number;
   readonly imageSubresource: VkImageSubresourceLayers;
   readonly imageOffset: VkOffset3D;
   readonly imageExtent: VkExtent3D;
@@ -5528,8 +5528,8 @@ export interface VkImageResolve2 {
 export interface VkCopyBufferInfo2 {
   readonly sType?: 1000337000;
   readonly pNext?: null;
-  readonly srcBuffer: VkBuffer;
-  readonly dstBuffer: VkBuffer;
+  readonly srcBuffer?: VkBuffer;
+  readonly dstBuffer?: VkBuffer;
   readonly pRegions: readonly VkBufferCopy2[];
 }
 
@@ -5537,10 +5537,10 @@ export interface VkCopyBufferInfo2 {
 export interface VkCopyImageInfo2 {
   readonly sType?: 1000337001;
   readonly pNext?: null;
-  readonly srcImage: VkImage;
-  readonly srcImageLayout: VkImageLayout;
-  readonly dstImage: VkImage;
-  readonly dstImageLayout: VkImageLayout;
+  readonly srcImage?: VkImage;
+  readonly srcImageLayout?: VkImageLayout;
+  readonly dstImage?: VkImage;
+  readonly dstImageLayout?: VkImageLayout;
   readonly pRegions: readonly VkImageCopy2[];
 }
 
@@ -5548,21 +5548,21 @@ export interface VkCopyImageInfo2 {
 export interface VkBlitImageInfo2 {
   readonly sType?: 1000337004;
   readonly pNext?: null;
-  readonly srcImage: VkImage;
-  readonly srcImageLayout: VkImageLayout;
-  readonly dstImage: VkImage;
-  readonly dstImageLayout: VkImageLayout;
+  readonly srcImage?: VkImage;
+  readonly srcImageLayout?: VkImageLayout;
+  readonly dstImage?: VkImage;
+  readonly dstImageLayout?: VkImageLayout;
   readonly pRegions: readonly VkImageBlit2[];
-  readonly filter: VkFilter;
+  readonly filter?: VkFilter;
 }
 
 /** VkCopyBufferToImageInfo2. */
 export interface VkCopyBufferToImageInfo2 {
   readonly sType?: 1000337002;
   readonly pNext?: null;
-  readonly srcBuffer: VkBuffer;
-  readonly dstImage: VkImage;
-  readonly dstImageLayout: VkImageLayout;
+  readonly srcBuffer?: VkBuffer;
+  readonly dstImage?: VkImage;
+  readonly dstImageLayout?: VkImageLayout;
   readonly pRegions: readonly VkBufferImageCopy2[];
 }
 
@@ -5570,9 +5570,9 @@ export interface VkCopyBufferToImageInfo2 {
 export interface VkCopyImageToBufferInfo2 {
   readonly sType?: 1000337003;
   readonly pNext?: null;
-  readonly srcImage: VkImage;
-  readonly srcImageLayout: VkImageLayout;
-  readonly dstBuffer: VkBuffer;
+  readonly srcImage?: VkImage;
+  readonly srcImageLayout?: VkImageLayout;
+  readonly dstBuffer?: VkBuffer;
   readonly pRegions: readonly VkBufferImageCopy2[];
 }
 
@@ -5580,10 +5580,10 @@ export interface VkCopyImageToBufferInfo2 {
 export interface VkResolveImageInfo2 {
   readonly sType?: 1000337005;
   readonly pNext?: VkResolveImageInfo2Next | readonly VkResolveImageInfo2Next[] | null;
-  readonly srcImage: VkImage;
-  readonly srcImageLayout: VkImageLayout;
-  readonly dstImage: VkImage;
-  readonly dstImageLayout: VkImageLayout;
+  readonly srcImage?: VkImage;
+  readonly srcImageLayout?: VkImageLayout;
+  readonly dstImage?: VkImage;
+  readonly dstImageLayout?: VkImageLayout;
   readonly pRegions: readonly VkImageResolve2[];
 }
 /** What VkResolveImageInfo2.next may hold (the registry's structextends). */
@@ -5593,8 +5593,8 @@ export type VkResolveImageInfo2Next = VkChained<VkResolveImageModeInfoKHR>;
 export interface VkPhysicalDeviceShaderImageAtomicInt64FeaturesEXT {
   readonly sType?: 1000234000;
   readonly pNext?: null;
-  readonly shaderImageInt64Atomics: boolean;
-  readonly sparseImageInt64Atomics: boolean;
+  readonly shaderImageInt64Atomics?: boolean;
+  readonly sparseImageInt64Atomics?: boolean;
 }
 
 /** VkFragmentShadingRateAttachmentInfoKHR. */
@@ -5610,16 +5610,16 @@ export interface VkPipelineFragmentShadingRateStateCreateInfoKHR {
   readonly sType?: 1000226001;
   readonly pNext?: null;
   readonly fragmentSize: VkExtent2D;
-  readonly combinerOps: readonly VkFragmentShadingRateCombinerOpKHR[];
+  readonly combinerOps?: readonly VkFragmentShadingRateCombinerOpKHR[];
 }
 
 /** VkPhysicalDeviceFragmentShadingRateFeaturesKHR. */
 export interface VkPhysicalDeviceFragmentShadingRateFeaturesKHR {
   readonly sType?: 1000226003;
   readonly pNext?: null;
-  readonly pipelineFragmentShadingRate: boolean;
-  readonly primitiveFragmentShadingRate: boolean;
-  readonly attachmentFragmentShadingRate: boolean;
+  readonly pipelineFragmentShadingRate?: boolean;
+  readonly primitiveFragmentShadingRate?: boolean;
+  readonly attachmentFragmentShadingRate?: boolean;
 }
 
 /** VkPhysicalDeviceFragmentShadingRatePropertiesKHR. Filled by the runtime. */
@@ -5657,7 +5657,7 @@ export interface VkPhysicalDeviceFragmentShadingRateKHR {
 export interface VkPhysicalDeviceShaderTerminateInvocationFeatures {
   readonly sType?: 1000215000;
   readonly pNext?: null;
-  readonly shaderTerminateInvocation: boolean;
+  readonly shaderTerminateInvocation?: boolean;
 }
 
 /** VkAccelerationStructureBuildSizesInfoKHR. Filled by the runtime. */
@@ -5673,29 +5673,29 @@ export interface VkAccelerationStructureBuildSizesInfoKHR {
 export interface VkPhysicalDeviceImage2DViewOf3DFeaturesEXT {
   readonly sType?: 1000393000;
   readonly pNext?: null;
-  readonly image2DViewOf3D: boolean;
-  readonly sampler2DViewOf3D: boolean;
+  readonly image2DViewOf3D?: boolean;
+  readonly sampler2DViewOf3D?: boolean;
 }
 
 /** VkPhysicalDeviceImageSlicedViewOf3DFeaturesEXT. */
 export interface VkPhysicalDeviceImageSlicedViewOf3DFeaturesEXT {
   readonly sType?: 1000418000;
   readonly pNext?: null;
-  readonly imageSlicedViewOf3D: boolean;
+  readonly imageSlicedViewOf3D?: boolean;
 }
 
 /** VkPhysicalDeviceAttachmentFeedbackLoopDynamicStateFeaturesEXT. */
 export interface VkPhysicalDeviceAttachmentFeedbackLoopDynamicStateFeaturesEXT {
   readonly sType?: 1000524000;
   readonly pNext?: null;
-  readonly attachmentFeedbackLoopDynamicState: boolean;
+  readonly attachmentFeedbackLoopDynamicState?: boolean;
 }
 
 /** VkPhysicalDeviceLegacyVertexAttributesFeaturesEXT. */
 export interface VkPhysicalDeviceLegacyVertexAttributesFeaturesEXT {
   readonly sType?: 1000495000;
   readonly pNext?: null;
-  readonly legacyVertexAttributes: boolean;
+  readonly legacyVertexAttributes?: boolean;
 }
 
 /** VkPhysicalDeviceLegacyVertexAttributesPropertiesEXT. Filled by the runtime. */
@@ -5709,7 +5709,7 @@ export interface VkPhysicalDeviceLegacyVertexAttributesPropertiesEXT {
 export interface VkPhysicalDeviceMutableDescriptorTypeFeaturesEXT {
   readonly sType?: 1000351000;
   readonly pNext?: null;
-  readonly mutableDescriptorType: boolean;
+  readonly mutableDescriptorType?: boolean;
 }
 
 /** VkMutableDescriptorTypeListEXT. */
@@ -5728,14 +5728,14 @@ export interface VkMutableDescriptorTypeCreateInfoEXT {
 export interface VkPhysicalDeviceDepthClipControlFeaturesEXT {
   readonly sType?: 1000355000;
   readonly pNext?: null;
-  readonly depthClipControl: boolean;
+  readonly depthClipControl?: boolean;
 }
 
 /** VkPhysicalDeviceZeroInitializeDeviceMemoryFeaturesEXT. */
 export interface VkPhysicalDeviceZeroInitializeDeviceMemoryFeaturesEXT {
   readonly sType?: 1000620000;
   readonly pNext?: null;
-  readonly zeroInitializeDeviceMemory: boolean;
+  readonly zeroInitializeDeviceMemory?: boolean;
 }
 
 /** VkBeginCustomResolveInfoEXT. */
@@ -5748,25 +5748,25 @@ export interface VkBeginCustomResolveInfoEXT {
 export interface VkPhysicalDeviceCustomResolveFeaturesEXT {
   readonly sType?: 1000628000;
   readonly pNext?: null;
-  readonly customResolve: boolean;
+  readonly customResolve?: boolean;
 }
 
 /** VkCustomResolveCreateInfoEXT. */
 export interface VkCustomResolveCreateInfoEXT {
   readonly sType?: 1000628002;
   readonly pNext?: null;
-  readonly customResolve: boolean;
+  readonly customResolve?: boolean;
   readonly pColorAttachmentFormats?: readonly VkFormat[];
-  readonly depthAttachmentFormat: VkFormat;
-  readonly stencilAttachmentFormat: VkFormat;
+  readonly depthAttachmentFormat?: VkFormat;
+  readonly stencilAttachmentFormat?: VkFormat;
 }
 
 /** VkPhysicalDeviceDeviceGeneratedCommandsFeaturesEXT. */
 export interface VkPhysicalDeviceDeviceGeneratedCommandsFeaturesEXT {
   readonly sType?: 1000572000;
   readonly pNext?: null;
-  readonly deviceGeneratedCommands: boolean;
-  readonly dynamicGeneratedPipelineLayout: boolean;
+  readonly deviceGeneratedCommands?: boolean;
+  readonly dynamicGeneratedPipelineLayout?: boolean;
 }
 
 /** VkPhysicalDeviceDeviceGeneratedCommandsPropertiesEXT. Filled by the runtime. */
@@ -5791,7 +5791,7 @@ export interface VkPhysicalDeviceDeviceGeneratedCommandsPropertiesEXT {
 export interface VkGeneratedCommandsPipelineInfoEXT {
   readonly sType?: 1000572013;
   readonly pNext?: null;
-  readonly pipeline: VkPipeline;
+  readonly pipeline?: VkPipeline;
 }
 
 /** VkGeneratedCommandsShaderInfoEXT. */
@@ -5806,9 +5806,9 @@ export interface VkGeneratedCommandsMemoryRequirementsInfoEXT {
   readonly sType?: 1000572002;
   readonly pNext?: VkGeneratedCommandsMemoryRequirementsInfoEXTNext | readonly VkGeneratedCommandsMemoryRequirementsInfoEXTNext[] | null;
   readonly indirectExecutionSet?: VkIndirectExecutionSetEXT;
-  readonly indirectCommandsLayout: VkIndirectCommandsLayoutEXT;
-  readonly maxSequenceCount: number;
-  readonly maxDrawCount: number;
+  readonly indirectCommandsLayout?: VkIndirectCommandsLayoutEXT;
+  readonly maxSequenceCount?: number;
+  readonly maxDrawCount?: number;
 }
 /** What VkGeneratedCommandsMemoryRequirementsInfoEXT.next may hold (the registry's structextends). */
 export type VkGeneratedCommandsMemoryRequirementsInfoEXTNext = VkChained<VkGeneratedCommandsPipelineInfoEXT> | VkChained<VkGeneratedCommandsShaderInfoEXT>;
@@ -5817,8 +5817,8 @@ export type VkGeneratedCommandsMemoryRequirementsInfoEXTNext = VkChained<VkGener
 export interface VkIndirectExecutionSetPipelineInfoEXT {
   readonly sType?: 1000572010;
   readonly pNext?: null;
-  readonly initialPipeline: VkPipeline;
-  readonly maxPipelineCount: number;
+  readonly initialPipeline?: VkPipeline;
+  readonly maxPipelineCount?: number;
 }
 
 /** VkIndirectExecutionSetShaderLayoutInfoEXT. */
@@ -5834,7 +5834,7 @@ export interface VkIndirectExecutionSetShaderInfoEXT {
   readonly pNext?: null;
   readonly pInitialShaders?: readonly VkShaderEXT[];
   readonly pSetLayoutInfos?: readonly VkIndirectExecutionSetShaderLayoutInfoEXT[];
-  readonly maxShaderCount: number;
+  readonly maxShaderCount?: number;
   readonly pPushConstantRanges?: readonly VkPushConstantRange[];
 }
 
@@ -5845,7 +5845,7 @@ export type VkIndirectExecutionSetInfoEXT = { readonly pPipelineInfo: VkIndirect
 export interface VkIndirectExecutionSetCreateInfoEXT {
   readonly sType?: 1000572003;
   readonly pNext?: null;
-  readonly type: VkIndirectExecutionSetInfoTypeEXT;
+  readonly type?: VkIndirectExecutionSetInfoTypeEXT;
   readonly info: VkIndirectExecutionSetInfoEXT;
 }
 
@@ -5853,16 +5853,16 @@ export interface VkIndirectExecutionSetCreateInfoEXT {
 export interface VkGeneratedCommandsInfoEXT {
   readonly sType?: 1000572004;
   readonly pNext?: VkGeneratedCommandsInfoEXTNext | readonly VkGeneratedCommandsInfoEXTNext[] | null;
-  readonly shaderStages: number;
+  readonly shaderStages?: number;
   readonly indirectExecutionSet?: VkIndirectExecutionSetEXT;
-  readonly indirectCommandsLayout: VkIndirectCommandsLayoutEXT;
-  readonly indirectAddress: bigint | number;
-  readonly indirectAddressSize: bigint | number;
+  readonly indirectCommandsLayout?: VkIndirectCommandsLayoutEXT;
+  readonly indirectAddress?: bigint | number;
+  readonly indirectAddressSize?: bigint | number;
   readonly preprocessAddress?: bigint | number;
-  readonly preprocessSize: bigint | number;
-  readonly maxSequenceCount: number;
+  readonly preprocessSize?: bigint | number;
+  readonly maxSequenceCount?: number;
   readonly sequenceCountAddress?: bigint | number;
-  readonly maxDrawCount: number;
+  readonly maxDrawCount?: number;
 }
 /** What VkGeneratedCommandsInfoEXT.next may hold (the registry's structextends). */
 export type VkGeneratedCommandsInfoEXTNext = VkChained<VkGeneratedCommandsPipelineInfoEXT> | VkChained<VkGeneratedCommandsShaderInfoEXT>;
@@ -5871,16 +5871,16 @@ export type VkGeneratedCommandsInfoEXTNext = VkChained<VkGeneratedCommandsPipeli
 export interface VkWriteIndirectExecutionSetPipelineEXT {
   readonly sType?: 1000572008;
   readonly pNext?: null;
-  readonly index: number;
-  readonly pipeline: VkPipeline;
+  readonly index?: number;
+  readonly pipeline?: VkPipeline;
 }
 
 /** VkWriteIndirectExecutionSetShaderEXT. */
 export interface VkWriteIndirectExecutionSetShaderEXT {
   readonly sType?: 1000572009;
   readonly pNext?: null;
-  readonly index: number;
-  readonly shader: VkShaderEXT;
+  readonly index?: number;
+  readonly shader?: VkShaderEXT;
 }
 
 /** VkIndirectCommandsLayoutCreateInfoEXT. */
@@ -5888,8 +5888,8 @@ export interface VkIndirectCommandsLayoutCreateInfoEXT {
   readonly sType?: 1000572006;
   readonly pNext?: VkIndirectCommandsLayoutCreateInfoEXTNext | readonly VkIndirectCommandsLayoutCreateInfoEXTNext[] | null;
   readonly flags?: number;
-  readonly shaderStages: number;
-  readonly indirectStride: number;
+  readonly shaderStages?: number;
+  readonly indirectStride?: number;
   readonly pipelineLayout?: VkPipelineLayout;
   readonly pTokens: readonly VkIndirectCommandsLayoutTokenEXT[];
 }
@@ -5900,40 +5900,40 @@ export type VkIndirectCommandsLayoutCreateInfoEXTNext = VkChained<VkPipelineLayo
 export interface VkIndirectCommandsLayoutTokenEXT {
   readonly sType?: 1000572007;
   readonly pNext?: null;
-  readonly type: VkIndirectCommandsTokenTypeEXT;
+  readonly type?: VkIndirectCommandsTokenTypeEXT;
   readonly data: VkIndirectCommandsTokenDataEXT;
-  readonly offset: number;
+  readonly offset?: number;
 }
 
 /** VkDrawIndirectCountIndirectCommandEXT. */
 export interface VkDrawIndirectCountIndirectCommandEXT {
-  readonly bufferAddress: bigint | number;
-  readonly stride: number;
-  readonly commandCount: number;
+  readonly bufferAddress?: bigint | number;
+  readonly stride?: number;
+  readonly commandCount?: number;
 }
 
 /** VkIndirectCommandsVertexBufferTokenEXT. */
 export interface VkIndirectCommandsVertexBufferTokenEXT {
-  readonly vertexBindingUnit: number;
+  readonly vertexBindingUnit?: number;
 }
 
 /** VkBindVertexBufferIndirectCommandEXT. */
 export interface VkBindVertexBufferIndirectCommandEXT {
-  readonly bufferAddress: bigint | number;
-  readonly size: number;
-  readonly stride: number;
+  readonly bufferAddress?: bigint | number;
+  readonly size?: number;
+  readonly stride?: number;
 }
 
 /** VkIndirectCommandsIndexBufferTokenEXT. */
 export interface VkIndirectCommandsIndexBufferTokenEXT {
-  readonly mode: VkIndirectCommandsInputModeFlagBitsEXT;
+  readonly mode?: VkIndirectCommandsInputModeFlagBitsEXT;
 }
 
 /** VkBindIndexBufferIndirectCommandEXT. */
 export interface VkBindIndexBufferIndirectCommandEXT {
-  readonly bufferAddress: bigint | number;
-  readonly size: number;
-  readonly indexType: VkIndexType;
+  readonly bufferAddress?: bigint | number;
+  readonly size?: number;
+  readonly indexType?: VkIndexType;
 }
 
 /** VkIndirectCommandsPushConstantTokenEXT. */
@@ -5943,8 +5943,8 @@ export interface VkIndirectCommandsPushConstantTokenEXT {
 
 /** VkIndirectCommandsExecutionSetTokenEXT. */
 export interface VkIndirectCommandsExecutionSetTokenEXT {
-  readonly type: VkIndirectExecutionSetInfoTypeEXT;
-  readonly shaderStages: number;
+  readonly type?: VkIndirectExecutionSetInfoTypeEXT;
+  readonly shaderStages?: number;
 }
 
 /** VkIndirectCommandsTokenDataEXT. */
@@ -5954,21 +5954,21 @@ export type VkIndirectCommandsTokenDataEXT = { readonly pPushConstant: VkIndirec
 export interface VkPipelineViewportDepthClipControlCreateInfoEXT {
   readonly sType?: 1000355001;
   readonly pNext?: null;
-  readonly negativeOneToOne: boolean;
+  readonly negativeOneToOne?: boolean;
 }
 
 /** VkPhysicalDeviceDepthClampControlFeaturesEXT. */
 export interface VkPhysicalDeviceDepthClampControlFeaturesEXT {
   readonly sType?: 1000582000;
   readonly pNext?: null;
-  readonly depthClampControl: boolean;
+  readonly depthClampControl?: boolean;
 }
 
 /** VkPipelineViewportDepthClampControlCreateInfoEXT. */
 export interface VkPipelineViewportDepthClampControlCreateInfoEXT {
   readonly sType?: 1000582001;
   readonly pNext?: null;
-  readonly depthClampMode: VkDepthClampModeEXT;
+  readonly depthClampMode?: VkDepthClampModeEXT;
   readonly pDepthClampRange?: VkDepthClampRangeEXT | null;
 }
 
@@ -5976,41 +5976,41 @@ export interface VkPipelineViewportDepthClampControlCreateInfoEXT {
 export interface VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT {
   readonly sType?: 1000352000;
   readonly pNext?: null;
-  readonly vertexInputDynamicState: boolean;
+  readonly vertexInputDynamicState?: boolean;
 }
 
 /** VkPhysicalDeviceShaderRelaxedExtendedInstructionFeaturesKHR. */
 export interface VkPhysicalDeviceShaderRelaxedExtendedInstructionFeaturesKHR {
   readonly sType?: 1000558000;
   readonly pNext?: null;
-  readonly shaderRelaxedExtendedInstruction: boolean;
+  readonly shaderRelaxedExtendedInstruction?: boolean;
 }
 
 /** VkVertexInputBindingDescription2EXT. */
 export interface VkVertexInputBindingDescription2EXT {
   readonly sType?: 1000352001;
   readonly pNext?: null;
-  readonly binding: number;
-  readonly stride: number;
-  readonly inputRate: VkVertexInputRate;
-  readonly divisor: number;
+  readonly binding?: number;
+  readonly stride?: number;
+  readonly inputRate?: VkVertexInputRate;
+  readonly divisor?: number;
 }
 
 /** VkVertexInputAttributeDescription2EXT. */
 export interface VkVertexInputAttributeDescription2EXT {
   readonly sType?: 1000352002;
   readonly pNext?: null;
-  readonly location: number;
-  readonly binding: number;
-  readonly format: VkFormat;
-  readonly offset: number;
+  readonly location?: number;
+  readonly binding?: number;
+  readonly format?: VkFormat;
+  readonly offset?: number;
 }
 
 /** VkPhysicalDeviceColorWriteEnableFeaturesEXT. */
 export interface VkPhysicalDeviceColorWriteEnableFeaturesEXT {
   readonly sType?: 1000381000;
   readonly pNext?: null;
-  readonly colorWriteEnable: boolean;
+  readonly colorWriteEnable?: boolean;
 }
 
 /** VkPipelineColorWriteCreateInfoEXT. */
@@ -6038,11 +6038,11 @@ export interface VkImageMemoryBarrier2 {
   readonly srcAccessMask?: bigint | number;
   readonly dstStageMask?: bigint | number;
   readonly dstAccessMask?: bigint | number;
-  readonly oldLayout: VkImageLayout;
-  readonly newLayout: VkImageLayout;
-  readonly srcQueueFamilyIndex: number;
-  readonly dstQueueFamilyIndex: number;
-  readonly image: VkImage;
+  readonly oldLayout?: VkImageLayout;
+  readonly newLayout?: VkImageLayout;
+  readonly srcQueueFamilyIndex?: number;
+  readonly dstQueueFamilyIndex?: number;
+  readonly image?: VkImage;
   readonly subresourceRange: VkImageSubresourceRange;
 }
 /** What VkImageMemoryBarrier2.next may hold (the registry's structextends). */
@@ -6056,11 +6056,11 @@ export interface VkBufferMemoryBarrier2 {
   readonly srcAccessMask?: bigint | number;
   readonly dstStageMask?: bigint | number;
   readonly dstAccessMask?: bigint | number;
-  readonly srcQueueFamilyIndex: number;
-  readonly dstQueueFamilyIndex: number;
-  readonly buffer: VkBuffer;
-  readonly offset: bigint | number;
-  readonly size: bigint | number;
+  readonly srcQueueFamilyIndex?: number;
+  readonly dstQueueFamilyIndex?: number;
+  readonly buffer?: VkBuffer;
+  readonly offset?: bigint | number;
+  readonly size?: bigint | number;
 }
 /** What VkBufferMemoryBarrier2.next may hold (the registry's structextends). */
 export type VkBufferMemoryBarrier2Next = VkChained<VkMemoryBarrierAccessFlags3KHR> | VkChained<VkExternalMemoryAcquireUnmodifiedEXT>;
@@ -6089,18 +6089,18 @@ export type VkDependencyInfoNext = VkChained<VkMemoryRangeBarriersInfoKHR>;
 export interface VkSemaphoreSubmitInfo {
   readonly sType?: 1000314005;
   readonly pNext?: null;
-  readonly semaphore: VkSemaphore;
-  readonly value: bigint | number;
+  readonly semaphore?: VkSemaphore;
+  readonly value?: bigint | number;
   readonly stageMask?: bigint | number;
-  readonly deviceIndex: number;
+  readonly deviceIndex?: number;
 }
 
 /** VkCommandBufferSubmitInfo. */
 export interface VkCommandBufferSubmitInfo {
   readonly sType?: 1000314006;
   readonly pNext?: null;
-  readonly commandBuffer: VkCommandBuffer;
-  readonly deviceMask: number;
+  readonly commandBuffer?: VkCommandBuffer;
+  readonly deviceMask?: number;
 }
 
 /** VkSubmitInfo2. */
@@ -6119,22 +6119,22 @@ export type VkSubmitInfo2Next = VkChained<VkPerformanceQuerySubmitInfoKHR> | VkC
 export interface VkPhysicalDeviceSynchronization2Features {
   readonly sType?: 1000314007;
   readonly pNext?: null;
-  readonly synchronization2: boolean;
+  readonly synchronization2?: boolean;
 }
 
 /** VkPhysicalDeviceUnifiedImageLayoutsFeaturesKHR. */
 export interface VkPhysicalDeviceUnifiedImageLayoutsFeaturesKHR {
   readonly sType?: 1000527000;
   readonly pNext?: null;
-  readonly unifiedImageLayouts: boolean;
-  readonly unifiedImageLayoutsVideo: boolean;
+  readonly unifiedImageLayouts?: boolean;
+  readonly unifiedImageLayoutsVideo?: boolean;
 }
 
 /** VkPhysicalDeviceHostImageCopyFeatures. */
 export interface VkPhysicalDeviceHostImageCopyFeatures {
   readonly sType?: 1000270000;
   readonly pNext?: null;
-  readonly hostImageCopy: boolean;
+  readonly hostImageCopy?: boolean;
 }
 
 /** VkPhysicalDeviceHostImageCopyProperties. */
@@ -6146,16 +6146,16 @@ export interface VkPhysicalDeviceHostImageCopyProperties {
   readonly copyDstLayoutCount?: number;
   readonly pCopyDstLayouts?: readonly VkImageLayout[];
   readonly optimalTilingLayoutUUID?: readonly number[];
-  readonly identicalMemoryTypeRequirements: boolean;
+  readonly identicalMemoryTypeRequirements?: boolean;
 }
 
 /** VkMemoryToImageCopy. */
 export interface VkMemoryToImageCopy {
   readonly sType?: 1000270002;
   readonly pNext?: null;
-  readonly pHostPointer: bigint;
-  readonly memoryRowLength: number;
-  readonly memoryImageHeight: number;
+  readonly pHostPointer?: bigint;
+  readonly memoryRowLength?: number;
+  readonly memoryImageHeight?: number;
   readonly imageSubresource: VkImageSubresourceLayers;
   readonly imageOffset: VkOffset3D;
   readonly imageExtent: VkExtent3D;
@@ -6165,9 +6165,9 @@ export interface VkMemoryToImageCopy {
 export interface VkImageToMemoryCopy {
   readonly sType?: 1000270003;
   readonly pNext?: null;
-  readonly pHostPointer: bigint;
-  readonly memoryRowLength: number;
-  readonly memoryImageHeight: number;
+  readonly pHostPointer?: bigint;
+  readonly memoryRowLength?: number;
+  readonly memoryImageHeight?: number;
   readonly imageSubresource: VkImageSubresourceLayers;
   readonly imageOffset: VkOffset3D;
   readonly imageExtent: VkExtent3D;
@@ -6178,8 +6178,8 @@ export interface VkCopyMemoryToImageInfo {
   readonly sType?: 1000270005;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly dstImage: VkImage;
-  readonly dstImageLayout: VkImageLayout;
+  readonly dstImage?: VkImage;
+  readonly dstImageLayout?: VkImageLayout;
   readonly pRegions: readonly VkMemoryToImageCopy[];
 }
 
@@ -6188,8 +6188,8 @@ export interface VkCopyImageToMemoryInfo {
   readonly sType?: 1000270004;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly srcImage: VkImage;
-  readonly srcImageLayout: VkImageLayout;
+  readonly srcImage?: VkImage;
+  readonly srcImageLayout?: VkImageLayout;
   readonly pRegions: readonly VkImageToMemoryCopy[];
 }
 
@@ -6198,10 +6198,10 @@ export interface VkCopyImageToImageInfo {
   readonly sType?: 1000270007;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly srcImage: VkImage;
-  readonly srcImageLayout: VkImageLayout;
-  readonly dstImage: VkImage;
-  readonly dstImageLayout: VkImageLayout;
+  readonly srcImage?: VkImage;
+  readonly srcImageLayout?: VkImageLayout;
+  readonly dstImage?: VkImage;
+  readonly dstImageLayout?: VkImageLayout;
   readonly pRegions: readonly VkImageCopy2[];
 }
 
@@ -6209,9 +6209,9 @@ export interface VkCopyImageToImageInfo {
 export interface VkHostImageLayoutTransitionInfo {
   readonly sType?: 1000270006;
   readonly pNext?: null;
-  readonly image: VkImage;
-  readonly oldLayout: VkImageLayout;
-  readonly newLayout: VkImageLayout;
+  readonly image?: VkImage;
+  readonly oldLayout?: VkImageLayout;
+  readonly newLayout?: VkImageLayout;
   readonly subresourceRange: VkImageSubresourceRange;
 }
 
@@ -6234,37 +6234,37 @@ export interface VkHostImageCopyDevicePerformanceQuery {
 export interface VkPhysicalDevicePrimitivesGeneratedQueryFeaturesEXT {
   readonly sType?: 1000382000;
   readonly pNext?: null;
-  readonly primitivesGeneratedQuery: boolean;
-  readonly primitivesGeneratedQueryWithRasterizerDiscard: boolean;
-  readonly primitivesGeneratedQueryWithNonZeroStreams: boolean;
+  readonly primitivesGeneratedQuery?: boolean;
+  readonly primitivesGeneratedQueryWithRasterizerDiscard?: boolean;
+  readonly primitivesGeneratedQueryWithNonZeroStreams?: boolean;
 }
 
 /** VkPhysicalDeviceLegacyDitheringFeaturesEXT. */
 export interface VkPhysicalDeviceLegacyDitheringFeaturesEXT {
   readonly sType?: 1000465000;
   readonly pNext?: null;
-  readonly legacyDithering: boolean;
+  readonly legacyDithering?: boolean;
 }
 
 /** VkPhysicalDeviceMultisampledRenderToSingleSampledFeaturesEXT. */
 export interface VkPhysicalDeviceMultisampledRenderToSingleSampledFeaturesEXT {
   readonly sType?: 1000376000;
   readonly pNext?: null;
-  readonly multisampledRenderToSingleSampled: boolean;
+  readonly multisampledRenderToSingleSampled?: boolean;
 }
 
 /** VkSurfaceCapabilitiesPresentId2KHR. */
 export interface VkSurfaceCapabilitiesPresentId2KHR {
   readonly sType?: 1000479000;
   readonly pNext?: null;
-  readonly presentId2Supported: boolean;
+  readonly presentId2Supported?: boolean;
 }
 
 /** VkSurfaceCapabilitiesPresentWait2KHR. */
 export interface VkSurfaceCapabilitiesPresentWait2KHR {
   readonly sType?: 1000480000;
   readonly pNext?: null;
-  readonly presentWait2Supported: boolean;
+  readonly presentWait2Supported?: boolean;
 }
 
 /** VkSubpassResolvePerformanceQueryEXT. Filled by the runtime. */
@@ -6278,22 +6278,22 @@ export interface VkSubpassResolvePerformanceQueryEXT {
 export interface VkMultisampledRenderToSingleSampledInfoEXT {
   readonly sType?: 1000376002;
   readonly pNext?: null;
-  readonly multisampledRenderToSingleSampledEnable: boolean;
-  readonly rasterizationSamples: VkSampleCountFlagBits;
+  readonly multisampledRenderToSingleSampledEnable?: boolean;
+  readonly rasterizationSamples?: VkSampleCountFlagBits;
 }
 
 /** VkPhysicalDeviceMultisampledRenderToSwapchainFeaturesEXT. */
 export interface VkPhysicalDeviceMultisampledRenderToSwapchainFeaturesEXT {
   readonly sType?: 1000616000;
   readonly pNext?: null;
-  readonly multisampledRenderToSwapchain: boolean;
+  readonly multisampledRenderToSwapchain?: boolean;
 }
 
 /** VkPhysicalDevicePipelineProtectedAccessFeatures. */
 export interface VkPhysicalDevicePipelineProtectedAccessFeatures {
   readonly sType?: 1000466000;
   readonly pNext?: null;
-  readonly pipelineProtectedAccess: boolean;
+  readonly pipelineProtectedAccess?: boolean;
 }
 
 /** VkQueueFamilyVideoPropertiesKHR. Filled by the runtime. */
@@ -6321,7 +6321,7 @@ export interface VkVideoProfileListInfoKHR {
 export interface VkPhysicalDeviceVideoFormatInfoKHR {
   readonly sType?: 1000023014;
   readonly pNext?: VkPhysicalDeviceVideoFormatInfoKHRNext | readonly VkPhysicalDeviceVideoFormatInfoKHRNext[] | null;
-  readonly imageUsage: number;
+  readonly imageUsage?: number;
 }
 /** What VkPhysicalDeviceVideoFormatInfoKHR.next may hold (the registry's structextends). */
 export type VkPhysicalDeviceVideoFormatInfoKHRNext = VkChained<VkImageUsageFlags2CreateInfoKHR> | VkChained<VkVideoProfileListInfoKHR>;
@@ -6358,9 +6358,9 @@ export interface VkVideoFormatQuantizationMapPropertiesKHR {
 export interface VkVideoProfileInfoKHR {
   readonly sType?: 1000023000;
   readonly pNext?: VkVideoProfileInfoKHRNext | readonly VkVideoProfileInfoKHRNext[] | null;
-  readonly videoCodecOperation: VkVideoCodecOperationFlagBitsKHR;
-  readonly chromaSubsampling: number;
-  readonly lumaBitDepth: number;
+  readonly videoCodecOperation?: VkVideoCodecOperationFlagBitsKHR;
+  readonly chromaSubsampling?: number;
+  readonly lumaBitDepth?: number;
   readonly chromaBitDepth?: number;
 }
 /** What VkVideoProfileInfoKHR.next may hold (the registry's structextends). */
@@ -6395,10 +6395,10 @@ export interface VkVideoSessionMemoryRequirementsKHR {
 export interface VkBindVideoSessionMemoryInfoKHR {
   readonly sType?: 1000023004;
   readonly pNext?: null;
-  readonly memoryBindIndex: number;
-  readonly memory: VkDeviceMemory;
-  readonly memoryOffset: bigint | number;
-  readonly memorySize: bigint | number;
+  readonly memoryBindIndex?: number;
+  readonly memory?: VkDeviceMemory;
+  readonly memoryOffset?: bigint | number;
+  readonly memorySize?: bigint | number;
 }
 
 /** VkVideoPictureResourceInfoKHR. */
@@ -6407,15 +6407,15 @@ export interface VkVideoPictureResourceInfoKHR {
   readonly pNext?: null;
   readonly codedOffset: VkOffset2D;
   readonly codedExtent: VkExtent2D;
-  readonly baseArrayLayer: number;
-  readonly imageViewBinding: VkImageView;
+  readonly baseArrayLayer?: number;
+  readonly imageViewBinding?: VkImageView;
 }
 
 /** VkVideoReferenceSlotInfoKHR. */
 export interface VkVideoReferenceSlotInfoKHR {
   readonly sType?: 1000023011;
   readonly pNext?: VkVideoReferenceSlotInfoKHRNext | readonly VkVideoReferenceSlotInfoKHRNext[] | null;
-  readonly slotIndex: number;
+  readonly slotIndex?: number;
   readonly pPictureResource?: VkVideoPictureResourceInfoKHR | null;
 }
 /** What VkVideoReferenceSlotInfoKHR.next may hold (the registry's structextends). */
@@ -6440,9 +6440,9 @@ export interface VkVideoDecodeInfoKHR {
   readonly sType?: 1000024000;
   readonly pNext?: VkVideoDecodeInfoKHRNext | readonly VkVideoDecodeInfoKHRNext[] | null;
   readonly flags?: number;
-  readonly srcBuffer: VkBuffer;
-  readonly srcBufferOffset: bigint | number;
-  readonly srcBufferRange: bigint | number;
+  readonly srcBuffer?: VkBuffer;
+  readonly srcBufferOffset?: bigint | number;
+  readonly srcBufferRange?: bigint | number;
   readonly dstPictureResource: VkVideoPictureResourceInfoKHR;
   readonly pSetupReferenceSlot?: VkVideoReferenceSlotInfoKHR | null;
   readonly pReferenceSlots?: readonly VkVideoReferenceSlotInfoKHR[];
@@ -6454,14 +6454,14 @@ export type VkVideoDecodeInfoKHRNext = VkChained<VkVideoInlineQueryInfoKHR>;
 export interface VkPhysicalDeviceVideoMaintenance1FeaturesKHR {
   readonly sType?: 1000515000;
   readonly pNext?: null;
-  readonly videoMaintenance1: boolean;
+  readonly videoMaintenance1?: boolean;
 }
 
 /** VkPhysicalDeviceVideoMaintenance2FeaturesKHR. */
 export interface VkPhysicalDeviceVideoMaintenance2FeaturesKHR {
   readonly sType?: 1000586000;
   readonly pNext?: null;
-  readonly videoMaintenance2: boolean;
+  readonly videoMaintenance2?: boolean;
 }
 
 /** VkVideoInlineQueryInfoKHR. */
@@ -6469,22 +6469,22 @@ export interface VkVideoInlineQueryInfoKHR {
   readonly sType?: 1000515001;
   readonly pNext?: null;
   readonly queryPool?: VkQueryPool;
-  readonly firstQuery: number;
-  readonly queryCount: number;
+  readonly firstQuery?: number;
+  readonly queryCount?: number;
 }
 
 /** VkVideoSessionCreateInfoKHR. */
 export interface VkVideoSessionCreateInfoKHR {
   readonly sType?: 1000023005;
   readonly pNext?: VkVideoSessionCreateInfoKHRNext | readonly VkVideoSessionCreateInfoKHRNext[] | null;
-  readonly queueFamilyIndex: number;
+  readonly queueFamilyIndex?: number;
   readonly flags?: number;
   readonly pVideoProfile: VkVideoProfileInfoKHR;
-  readonly pictureFormat: VkFormat;
+  readonly pictureFormat?: VkFormat;
   readonly maxCodedExtent: VkExtent2D;
-  readonly referencePictureFormat: VkFormat;
-  readonly maxDpbSlots: number;
-  readonly maxActiveReferencePictures: number;
+  readonly referencePictureFormat?: VkFormat;
+  readonly maxDpbSlots?: number;
+  readonly maxActiveReferencePictures?: number;
   readonly pStdHeaderVersion: VkExtensionProperties;
 }
 /** What VkVideoSessionCreateInfoKHR.next may hold (the registry's structextends). */
@@ -6496,7 +6496,7 @@ export interface VkVideoSessionParametersCreateInfoKHR {
   readonly pNext?: VkVideoSessionParametersCreateInfoKHRNext | readonly VkVideoSessionParametersCreateInfoKHRNext[] | null;
   readonly flags?: number;
   readonly videoSessionParametersTemplate?: VkVideoSessionParametersKHR;
-  readonly videoSession: VkVideoSessionKHR;
+  readonly videoSession?: VkVideoSessionKHR;
 }
 /** What VkVideoSessionParametersCreateInfoKHR.next may hold (the registry's structextends). */
 export type VkVideoSessionParametersCreateInfoKHRNext = VkChained<VkVideoEncodeQuantizationMapSessionParametersCreateInfoKHR> | VkChained<VkVideoEncodeQualityLevelInfoKHR>;
@@ -6505,14 +6505,14 @@ export type VkVideoSessionParametersCreateInfoKHRNext = VkChained<VkVideoEncodeQ
 export interface VkVideoSessionParametersUpdateInfoKHR {
   readonly sType?: 1000023007;
   readonly pNext?: null;
-  readonly updateSequenceCount: number;
+  readonly updateSequenceCount?: number;
 }
 
 /** VkVideoEncodeSessionParametersGetInfoKHR. */
 export interface VkVideoEncodeSessionParametersGetInfoKHR {
   readonly sType?: 1000299009;
   readonly pNext?: null;
-  readonly videoSessionParameters: VkVideoSessionParametersKHR;
+  readonly videoSessionParameters?: VkVideoSessionParametersKHR;
 }
 
 /** VkVideoEncodeSessionParametersFeedbackInfoKHR. Filled by the runtime. */
@@ -6527,7 +6527,7 @@ export interface VkVideoBeginCodingInfoKHR {
   readonly sType?: 1000023008;
   readonly pNext?: VkVideoBeginCodingInfoKHRNext | readonly VkVideoBeginCodingInfoKHRNext[] | null;
   readonly flags?: number;
-  readonly videoSession: VkVideoSessionKHR;
+  readonly videoSession?: VkVideoSessionKHR;
   readonly videoSessionParameters?: VkVideoSessionParametersKHR;
   readonly pReferenceSlots?: readonly VkVideoReferenceSlotInfoKHR[];
 }
@@ -6545,7 +6545,7 @@ export interface VkVideoEndCodingInfoKHR {
 export interface VkVideoCodingControlInfoKHR {
   readonly sType?: 1000023010;
   readonly pNext?: VkVideoCodingControlInfoKHRNext | readonly VkVideoCodingControlInfoKHRNext[] | null;
-  readonly flags: number;
+  readonly flags?: number;
 }
 /** What VkVideoCodingControlInfoKHR.next may hold (the registry's structextends). */
 export type VkVideoCodingControlInfoKHRNext = VkChained<VkVideoEncodeQualityLevelInfoKHR> | VkChained<VkVideoEncodeRateControlInfoKHR>;
@@ -6564,13 +6564,13 @@ export interface VkVideoEncodeInfoKHR {
   readonly sType?: 1000299000;
   readonly pNext?: VkVideoEncodeInfoKHRNext | readonly VkVideoEncodeInfoKHRNext[] | null;
   readonly flags?: number;
-  readonly dstBuffer: VkBuffer;
-  readonly dstBufferOffset: bigint | number;
-  readonly dstBufferRange: bigint | number;
+  readonly dstBuffer?: VkBuffer;
+  readonly dstBufferOffset?: bigint | number;
+  readonly dstBufferRange?: bigint | number;
   readonly srcPictureResource: VkVideoPictureResourceInfoKHR;
   readonly pSetupReferenceSlot?: VkVideoReferenceSlotInfoKHR | null;
   readonly pReferenceSlots?: readonly VkVideoReferenceSlotInfoKHR[];
-  readonly precedingExternallyEncodedBytes: number;
+  readonly precedingExternallyEncodedBytes?: number;
 }
 /** What VkVideoEncodeInfoKHR.next may hold (the registry's structextends). */
 export type VkVideoEncodeInfoKHRNext = VkChained<VkVideoInlineQueryInfoKHR> | VkChained<VkVideoEncodeQuantizationMapInfoKHR> | VkChained<VkVideoEncodeIntraRefreshInfoKHR>;
@@ -6594,21 +6594,21 @@ export interface VkVideoEncodeQuantizationMapSessionParametersCreateInfoKHR {
 export interface VkPhysicalDeviceVideoEncodeQuantizationMapFeaturesKHR {
   readonly sType?: 1000553009;
   readonly pNext?: null;
-  readonly videoEncodeQuantizationMap: boolean;
+  readonly videoEncodeQuantizationMap?: boolean;
 }
 
 /** VkQueryPoolVideoEncodeFeedbackCreateInfoKHR. */
 export interface VkQueryPoolVideoEncodeFeedbackCreateInfoKHR {
   readonly sType?: 1000299005;
   readonly pNext?: null;
-  readonly encodeFeedbackFlags: number;
+  readonly encodeFeedbackFlags?: number;
 }
 
 /** VkVideoEncodeQualityLevelInfoKHR. */
 export interface VkVideoEncodeQualityLevelInfoKHR {
   readonly sType?: 1000299008;
   readonly pNext?: null;
-  readonly qualityLevel: number;
+  readonly qualityLevel?: number;
 }
 
 /** VkPhysicalDeviceVideoEncodeQualityLevelInfoKHR. */
@@ -6616,7 +6616,7 @@ export interface VkPhysicalDeviceVideoEncodeQualityLevelInfoKHR {
   readonly sType?: 1000299006;
   readonly pNext?: null;
   readonly pVideoProfile: VkVideoProfileInfoKHR;
-  readonly qualityLevel: number;
+  readonly qualityLevel?: number;
 }
 
 /** VkVideoEncodeQualityLevelPropertiesKHR. Filled by the runtime. */
@@ -6634,18 +6634,18 @@ export interface VkVideoEncodeRateControlInfoKHR {
   readonly flags?: number;
   readonly rateControlMode?: VkVideoEncodeRateControlModeFlagBitsKHR;
   readonly pLayers?: readonly VkVideoEncodeRateControlLayerInfoKHR[];
-  readonly virtualBufferSizeInMs: number;
-  readonly initialVirtualBufferSizeInMs: number;
+  readonly virtualBufferSizeInMs?: number;
+  readonly initialVirtualBufferSizeInMs?: number;
 }
 
 /** VkVideoEncodeRateControlLayerInfoKHR. */
 export interface VkVideoEncodeRateControlLayerInfoKHR {
   readonly sType?: 1000299002;
   readonly pNext?: null;
-  readonly averageBitrate: bigint | number;
-  readonly maxBitrate: bigint | number;
-  readonly frameRateNumerator: number;
-  readonly frameRateDenominator: number;
+  readonly averageBitrate?: bigint | number;
+  readonly maxBitrate?: bigint | number;
+  readonly frameRateNumerator?: number;
+  readonly frameRateDenominator?: number;
 }
 
 /** VkVideoEncodeCapabilitiesKHR. Filled by the runtime. */
@@ -6665,7 +6665,7 @@ export interface VkVideoEncodeCapabilitiesKHR {
 export interface VkPhysicalDeviceVideoEncodeFeedback2FeaturesKHR {
   readonly sType?: 1000598000;
   readonly pNext?: null;
-  readonly videoEncodeFeedback2: boolean;
+  readonly videoEncodeFeedback2?: boolean;
 }
 
 /** VkVideoEncodeFeedback2CapabilitiesKHR. Filled by the runtime. */
@@ -6688,15 +6688,15 @@ export interface VkQueryPoolVideoEncodePerPartitionFeedbackCreateInfoKHR {
 export interface VkPhysicalDeviceYcbcr2Plane444FormatsFeaturesEXT {
   readonly sType?: 1000330000;
   readonly pNext?: null;
-  readonly ycbcr2plane444Formats: boolean;
+  readonly ycbcr2plane444Formats?: boolean;
 }
 
 /** VkPhysicalDeviceProvokingVertexFeaturesEXT. */
 export interface VkPhysicalDeviceProvokingVertexFeaturesEXT {
   readonly sType?: 1000254000;
   readonly pNext?: null;
-  readonly provokingVertexLast: boolean;
-  readonly transformFeedbackPreservesProvokingVertex: boolean;
+  readonly provokingVertexLast?: boolean;
+  readonly transformFeedbackPreservesProvokingVertex?: boolean;
 }
 
 /** VkPhysicalDeviceProvokingVertexPropertiesEXT. Filled by the runtime. */
@@ -6711,7 +6711,7 @@ export interface VkPhysicalDeviceProvokingVertexPropertiesEXT {
 export interface VkPipelineRasterizationProvokingVertexStateCreateInfoEXT {
   readonly sType?: 1000254001;
   readonly pNext?: null;
-  readonly provokingVertexMode: VkProvokingVertexModeEXT;
+  readonly provokingVertexMode?: VkProvokingVertexModeEXT;
 }
 
 /** VkVideoEncodeIntraRefreshCapabilitiesKHR. Filled by the runtime. */
@@ -6736,32 +6736,32 @@ export interface VkVideoEncodeSessionIntraRefreshCreateInfoKHR {
 export interface VkVideoEncodeIntraRefreshInfoKHR {
   readonly sType?: 1000552002;
   readonly pNext?: null;
-  readonly intraRefreshCycleDuration: number;
-  readonly intraRefreshIndex: number;
+  readonly intraRefreshCycleDuration?: number;
+  readonly intraRefreshIndex?: number;
 }
 
 /** VkVideoReferenceIntraRefreshInfoKHR. */
 export interface VkVideoReferenceIntraRefreshInfoKHR {
   readonly sType?: 1000552003;
   readonly pNext?: null;
-  readonly dirtyIntraRefreshRegions: number;
+  readonly dirtyIntraRefreshRegions?: number;
 }
 
 /** VkPhysicalDeviceVideoEncodeIntraRefreshFeaturesKHR. */
 export interface VkPhysicalDeviceVideoEncodeIntraRefreshFeaturesKHR {
   readonly sType?: 1000552004;
   readonly pNext?: null;
-  readonly videoEncodeIntraRefresh: boolean;
+  readonly videoEncodeIntraRefresh?: boolean;
 }
 
 /** VkPhysicalDeviceDescriptorBufferFeaturesEXT. */
 export interface VkPhysicalDeviceDescriptorBufferFeaturesEXT {
   readonly sType?: 1000316002;
   readonly pNext?: null;
-  readonly descriptorBuffer: boolean;
-  readonly descriptorBufferCaptureReplay: boolean;
-  readonly descriptorBufferImageLayoutIgnored: boolean;
-  readonly descriptorBufferPushDescriptors: boolean;
+  readonly descriptorBuffer?: boolean;
+  readonly descriptorBufferCaptureReplay?: boolean;
+  readonly descriptorBufferImageLayoutIgnored?: boolean;
+  readonly descriptorBufferPushDescriptors?: boolean;
 }
 
 /** VkPhysicalDeviceDescriptorBufferPropertiesEXT. Filled by the runtime. */
@@ -6815,15 +6815,15 @@ export interface VkDescriptorAddressInfoEXT {
   readonly sType?: 1000316003;
   readonly pNext?: null;
   readonly address?: bigint | number;
-  readonly range: bigint | number;
-  readonly format: VkFormat;
+  readonly range?: bigint | number;
+  readonly format?: VkFormat;
 }
 
 /** VkDescriptorBufferBindingInfoEXT. */
 export interface VkDescriptorBufferBindingInfoEXT {
   readonly sType?: 1000316011;
   readonly pNext?: VkDescriptorBufferBindingInfoEXTNext | readonly VkDescriptorBufferBindingInfoEXTNext[] | null;
-  readonly address: bigint | number;
+  readonly address?: bigint | number;
   readonly usage?: number;
 }
 /** What VkDescriptorBufferBindingInfoEXT.next may hold (the registry's structextends). */
@@ -6833,7 +6833,7 @@ export type VkDescriptorBufferBindingInfoEXTNext = VkChained<VkBufferUsageFlags2
 export interface VkDescriptorBufferBindingPushDescriptorBufferHandleEXT {
   readonly sType?: 1000316012;
   readonly pNext?: null;
-  readonly buffer: VkBuffer;
+  readonly buffer?: VkBuffer;
 }
 
 /** VkDescriptorDataEXT. */
@@ -6843,7 +6843,7 @@ export type VkDescriptorDataEXT = { readonly pSampler: VkSampler } | { readonly 
 export interface VkDescriptorGetInfoEXT {
   readonly sType?: 1000316004;
   readonly pNext?: null;
-  readonly type: VkDescriptorType;
+  readonly type?: VkDescriptorType;
   readonly data: VkDescriptorDataEXT;
 }
 
@@ -6851,28 +6851,28 @@ export interface VkDescriptorGetInfoEXT {
 export interface VkBufferCaptureDescriptorDataInfoEXT {
   readonly sType?: 1000316005;
   readonly pNext?: null;
-  readonly buffer: VkBuffer;
+  readonly buffer?: VkBuffer;
 }
 
 /** VkImageCaptureDescriptorDataInfoEXT. */
 export interface VkImageCaptureDescriptorDataInfoEXT {
   readonly sType?: 1000316006;
   readonly pNext?: null;
-  readonly image: VkImage;
+  readonly image?: VkImage;
 }
 
 /** VkImageViewCaptureDescriptorDataInfoEXT. */
 export interface VkImageViewCaptureDescriptorDataInfoEXT {
   readonly sType?: 1000316007;
   readonly pNext?: null;
-  readonly imageView: VkImageView;
+  readonly imageView?: VkImageView;
 }
 
 /** VkSamplerCaptureDescriptorDataInfoEXT. */
 export interface VkSamplerCaptureDescriptorDataInfoEXT {
   readonly sType?: 1000316008;
   readonly pNext?: null;
-  readonly sampler: VkSampler;
+  readonly sampler?: VkSampler;
 }
 
 /** VkAccelerationStructureCaptureDescriptorDataInfoEXT. */
@@ -6887,14 +6887,14 @@ export interface VkAccelerationStructureCaptureDescriptorDataInfoEXT {
 export interface VkOpaqueCaptureDescriptorDataCreateInfoEXT {
   readonly sType?: 1000316010;
   readonly pNext?: null;
-  readonly opaqueCaptureDescriptorData: bigint;
+  readonly opaqueCaptureDescriptorData?: bigint;
 }
 
 /** VkPhysicalDeviceShaderIntegerDotProductFeatures. */
 export interface VkPhysicalDeviceShaderIntegerDotProductFeatures {
   readonly sType?: 1000280000;
   readonly pNext?: null;
-  readonly shaderIntegerDotProduct: boolean;
+  readonly shaderIntegerDotProduct?: boolean;
 }
 
 /** VkPhysicalDeviceShaderIntegerDotProductProperties. Filled by the runtime. */
@@ -6949,7 +6949,7 @@ export interface VkPhysicalDeviceDrmPropertiesEXT {
 export interface VkPhysicalDeviceFragmentShaderBarycentricFeaturesKHR {
   readonly sType?: 1000203000;
   readonly pNext?: null;
-  readonly fragmentShaderBarycentric: boolean;
+  readonly fragmentShaderBarycentric?: boolean;
 }
 
 /** VkPhysicalDeviceFragmentShaderBarycentricPropertiesKHR. Filled by the runtime. */
@@ -6963,16 +6963,16 @@ export interface VkPhysicalDeviceFragmentShaderBarycentricPropertiesKHR {
 export interface VkPhysicalDeviceShaderFmaFeaturesKHR {
   readonly sType?: 1000579000;
   readonly pNext?: null;
-  readonly shaderFmaFloat16: boolean;
-  readonly shaderFmaFloat32: boolean;
-  readonly shaderFmaFloat64: boolean;
+  readonly shaderFmaFloat16?: boolean;
+  readonly shaderFmaFloat32?: boolean;
+  readonly shaderFmaFloat64?: boolean;
 }
 
 /** VkPhysicalDeviceRGBA10X6FormatsFeaturesEXT. */
 export interface VkPhysicalDeviceRGBA10X6FormatsFeaturesEXT {
   readonly sType?: 1000344000;
   readonly pNext?: null;
-  readonly formatRgba10x6WithoutYCbCrSampler: boolean;
+  readonly formatRgba10x6WithoutYCbCrSampler?: boolean;
 }
 
 /** VkFormatProperties3. Filled by the runtime. */
@@ -7012,10 +7012,10 @@ export interface VkDrmFormatModifierProperties2EXT {
 export interface VkPipelineRenderingCreateInfo {
   readonly sType?: 1000044002;
   readonly pNext?: null;
-  readonly viewMask: number;
+  readonly viewMask?: number;
   readonly pColorAttachmentFormats?: readonly VkFormat[];
-  readonly depthAttachmentFormat: VkFormat;
-  readonly stencilAttachmentFormat: VkFormat;
+  readonly depthAttachmentFormat?: VkFormat;
+  readonly stencilAttachmentFormat?: VkFormat;
 }
 
 /** VkRenderingInfo. */
@@ -7024,8 +7024,8 @@ export interface VkRenderingInfo {
   readonly pNext?: VkRenderingInfoNext | readonly VkRenderingInfoNext[] | null;
   readonly flags?: number;
   readonly renderArea: VkRect2D;
-  readonly layerCount: number;
-  readonly viewMask: number;
+  readonly layerCount?: number;
+  readonly viewMask?: number;
   readonly pColorAttachments?: readonly VkRenderingAttachmentInfo[];
   readonly pDepthAttachment?: VkRenderingAttachmentInfo | null;
   readonly pStencilAttachment?: VkRenderingAttachmentInfo | null;
@@ -7046,12 +7046,12 @@ export interface VkRenderingAttachmentInfo {
   readonly sType?: 1000044001;
   readonly pNext?: VkRenderingAttachmentInfoNext | readonly VkRenderingAttachmentInfoNext[] | null;
   readonly imageView?: VkImageView;
-  readonly imageLayout: VkImageLayout;
+  readonly imageLayout?: VkImageLayout;
   readonly resolveMode?: VkResolveModeFlagBits;
   readonly resolveImageView?: VkImageView;
-  readonly resolveImageLayout: VkImageLayout;
-  readonly loadOp: VkAttachmentLoadOp;
-  readonly storeOp: VkAttachmentStoreOp;
+  readonly resolveImageLayout?: VkImageLayout;
+  readonly loadOp?: VkAttachmentLoadOp;
+  readonly storeOp?: VkAttachmentStoreOp;
   readonly clearValue: VkClearValue;
 }
 /** What VkRenderingAttachmentInfo.next may hold (the registry's structextends). */
@@ -7062,7 +7062,7 @@ export interface VkRenderingFragmentShadingRateAttachmentInfoKHR {
   readonly sType?: 1000044006;
   readonly pNext?: null;
   readonly imageView?: VkImageView;
-  readonly imageLayout: VkImageLayout;
+  readonly imageLayout?: VkImageLayout;
   readonly shadingRateAttachmentTexelSize: VkExtent2D;
 }
 
@@ -7070,15 +7070,15 @@ export interface VkRenderingFragmentShadingRateAttachmentInfoKHR {
 export interface VkRenderingFragmentDensityMapAttachmentInfoEXT {
   readonly sType?: 1000044007;
   readonly pNext?: null;
-  readonly imageView: VkImageView;
-  readonly imageLayout: VkImageLayout;
+  readonly imageView?: VkImageView;
+  readonly imageLayout?: VkImageLayout;
 }
 
 /** VkPhysicalDeviceDynamicRenderingFeatures. */
 export interface VkPhysicalDeviceDynamicRenderingFeatures {
   readonly sType?: 1000044003;
   readonly pNext?: null;
-  readonly dynamicRendering: boolean;
+  readonly dynamicRendering?: boolean;
 }
 
 /** VkCommandBufferInheritanceRenderingInfo. */
@@ -7086,10 +7086,10 @@ export interface VkCommandBufferInheritanceRenderingInfo {
   readonly sType?: 1000044004;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly viewMask: number;
+  readonly viewMask?: number;
   readonly pColorAttachmentFormats?: readonly VkFormat[];
-  readonly depthAttachmentFormat: VkFormat;
-  readonly stencilAttachmentFormat: VkFormat;
+  readonly depthAttachmentFormat?: VkFormat;
+  readonly stencilAttachmentFormat?: VkFormat;
   readonly rasterizationSamples?: VkSampleCountFlagBits;
 }
 
@@ -7097,44 +7097,44 @@ export interface VkCommandBufferInheritanceRenderingInfo {
 export interface VkPhysicalDeviceImageViewMinLodFeaturesEXT {
   readonly sType?: 1000391000;
   readonly pNext?: null;
-  readonly minLod: boolean;
+  readonly minLod?: boolean;
 }
 
 /** VkImageViewMinLodCreateInfoEXT. */
 export interface VkImageViewMinLodCreateInfoEXT {
   readonly sType?: 1000391001;
   readonly pNext?: null;
-  readonly minLod: number;
+  readonly minLod?: number;
 }
 
 /** VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT. */
 export interface VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT {
   readonly sType?: 1000342000;
   readonly pNext?: null;
-  readonly rasterizationOrderColorAttachmentAccess: boolean;
-  readonly rasterizationOrderDepthAttachmentAccess: boolean;
-  readonly rasterizationOrderStencilAttachmentAccess: boolean;
+  readonly rasterizationOrderColorAttachmentAccess?: boolean;
+  readonly rasterizationOrderDepthAttachmentAccess?: boolean;
+  readonly rasterizationOrderStencilAttachmentAccess?: boolean;
 }
 
 /** VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT. */
 export interface VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT {
   readonly sType?: 1000320000;
   readonly pNext?: null;
-  readonly graphicsPipelineLibrary: boolean;
+  readonly graphicsPipelineLibrary?: boolean;
 }
 
 /** VkPhysicalDevicePipelineBinaryFeaturesKHR. */
 export interface VkPhysicalDevicePipelineBinaryFeaturesKHR {
   readonly sType?: 1000483000;
   readonly pNext?: null;
-  readonly pipelineBinaries: boolean;
+  readonly pipelineBinaries?: boolean;
 }
 
 /** VkDevicePipelineBinaryInternalCacheControlKHR. */
 export interface VkDevicePipelineBinaryInternalCacheControlKHR {
   readonly sType?: 1000483008;
   readonly pNext?: null;
-  readonly disableInternalCache: boolean;
+  readonly disableInternalCache?: boolean;
 }
 
 /** VkPhysicalDevicePipelineBinaryPropertiesKHR. Filled by the runtime. */
@@ -7160,16 +7160,16 @@ export interface VkPhysicalDeviceGraphicsPipelineLibraryPropertiesEXT {
 export interface VkGraphicsPipelineLibraryCreateInfoEXT {
   readonly sType?: 1000320002;
   readonly pNext?: null;
-  readonly flags: number;
+  readonly flags?: number;
 }
 
 /** VkPhysicalDeviceNestedCommandBufferFeaturesEXT. */
 export interface VkPhysicalDeviceNestedCommandBufferFeaturesEXT {
   readonly sType?: 1000451000;
   readonly pNext?: null;
-  readonly nestedCommandBuffer: boolean;
-  readonly nestedCommandBufferRendering: boolean;
-  readonly nestedCommandBufferSimultaneousUse: boolean;
+  readonly nestedCommandBuffer?: boolean;
+  readonly nestedCommandBufferRendering?: boolean;
+  readonly nestedCommandBufferSimultaneousUse?: boolean;
 }
 
 /** VkPhysicalDeviceNestedCommandBufferPropertiesEXT. Filled by the runtime. */
@@ -7183,7 +7183,7 @@ export interface VkPhysicalDeviceNestedCommandBufferPropertiesEXT {
 export interface VkPhysicalDeviceShaderModuleIdentifierFeaturesEXT {
   readonly sType?: 1000462000;
   readonly pNext?: null;
-  readonly shaderModuleIdentifier: boolean;
+  readonly shaderModuleIdentifier?: boolean;
 }
 
 /** VkPhysicalDeviceShaderModuleIdentifierPropertiesEXT. Filled by the runtime. */
@@ -7212,7 +7212,7 @@ export interface VkShaderModuleIdentifierEXT {
 export interface VkImageCompressionControlEXT {
   readonly sType?: 1000338001;
   readonly pNext?: null;
-  readonly flags: number;
+  readonly flags?: number;
   readonly pFixedRateFlags?: readonly number[];
 }
 
@@ -7220,7 +7220,7 @@ export interface VkImageCompressionControlEXT {
 export interface VkPhysicalDeviceImageCompressionControlFeaturesEXT {
   readonly sType?: 1000338000;
   readonly pNext?: null;
-  readonly imageCompressionControl: boolean;
+  readonly imageCompressionControl?: boolean;
 }
 
 /** VkImageCompressionPropertiesEXT. Filled by the runtime. */
@@ -7235,7 +7235,7 @@ export interface VkImageCompressionPropertiesEXT {
 export interface VkPhysicalDeviceImageCompressionControlSwapchainFeaturesEXT {
   readonly sType?: 1000437000;
   readonly pNext?: null;
-  readonly imageCompressionControlSwapchain: boolean;
+  readonly imageCompressionControlSwapchain?: boolean;
 }
 
 /** VkImageSubresource2. */
@@ -7258,7 +7258,7 @@ export type VkSubresourceLayout2Next = VkChained<VkSubresourceHostMemcpySize> | 
 export interface VkRenderPassCreationControlEXT {
   readonly sType?: 1000458001;
   readonly pNext?: null;
-  readonly disallowMerging: boolean;
+  readonly disallowMerging?: boolean;
 }
 
 /** VkRenderPassCreationFeedbackInfoEXT. Filled by the runtime. */
@@ -7291,16 +7291,16 @@ export interface VkRenderPassSubpassFeedbackCreateInfoEXT {
 export interface VkPhysicalDeviceSubpassMergeFeedbackFeaturesEXT {
   readonly sType?: 1000458000;
   readonly pNext?: null;
-  readonly subpassMergeFeedback: boolean;
+  readonly subpassMergeFeedback?: boolean;
 }
 
 /** VkMicromapBuildInfoEXT. */
 export interface VkMicromapBuildInfoEXT {
   readonly sType?: 1000396000;
   readonly pNext?: null;
-  readonly type: VkMicromapTypeEXT;
+  readonly type?: VkMicromapTypeEXT;
   readonly flags?: number;
-  readonly mode: VkBuildMicromapModeEXT;
+  readonly mode?: VkBuildMicromapModeEXT;
   readonly dstMicromap?: VkMicromapEXT;
   readonly usageCountsCount?: number;
   readonly pUsageCounts?: readonly VkMicromapUsageEXT[];
@@ -7308,7 +7308,7 @@ export interface VkMicromapBuildInfoEXT {
   readonly data: VkDeviceOrHostAddressConstKHR;
   readonly scratchData: VkDeviceOrHostAddressKHR;
   readonly triangleArray: VkDeviceOrHostAddressConstKHR;
-  readonly triangleArrayStride: bigint | number;
+  readonly triangleArrayStride?: bigint | number;
 }
 
 /** VkAccelerationStructureGeometryMicromapDataKHR. */
@@ -7318,9 +7318,9 @@ export interface VkAccelerationStructureGeometryMicromapDataKHR {
   readonly usageCountsCount?: number;
   readonly pUsageCounts?: readonly VkMicromapUsageKHR[];
   readonly ppUsageCounts?: readonly VkMicromapUsageKHR[];
-  readonly data: bigint | number;
-  readonly triangleArray: bigint | number;
-  readonly triangleArrayStride: bigint | number;
+  readonly data?: bigint | number;
+  readonly triangleArray?: bigint | number;
+  readonly triangleArrayStride?: bigint | number;
 }
 
 /** VkMicromapCreateInfoEXT. */
@@ -7328,10 +7328,10 @@ export interface VkMicromapCreateInfoEXT {
   readonly sType?: 1000396007;
   readonly pNext?: null;
   readonly createFlags?: number;
-  readonly buffer: VkBuffer;
-  readonly offset: bigint | number;
-  readonly size: bigint | number;
-  readonly type: VkMicromapTypeEXT;
+  readonly buffer?: VkBuffer;
+  readonly offset?: bigint | number;
+  readonly size?: bigint | number;
+  readonly type?: VkMicromapTypeEXT;
   readonly deviceAddress?: bigint | number;
 }
 
@@ -7346,18 +7346,18 @@ export interface VkMicromapVersionInfoEXT {
 export interface VkCopyMicromapInfoEXT {
   readonly sType?: 1000396002;
   readonly pNext?: null;
-  readonly src: VkMicromapEXT;
-  readonly dst: VkMicromapEXT;
-  readonly mode: VkCopyMicromapModeEXT;
+  readonly src?: VkMicromapEXT;
+  readonly dst?: VkMicromapEXT;
+  readonly mode?: VkCopyMicromapModeEXT;
 }
 
 /** VkCopyMicromapToMemoryInfoEXT. */
 export interface VkCopyMicromapToMemoryInfoEXT {
   readonly sType?: 1000396003;
   readonly pNext?: null;
-  readonly src: VkMicromapEXT;
+  readonly src?: VkMicromapEXT;
   readonly dst: VkDeviceOrHostAddressKHR;
-  readonly mode: VkCopyMicromapModeEXT;
+  readonly mode?: VkCopyMicromapModeEXT;
 }
 
 /** VkCopyMemoryToMicromapInfoEXT. */
@@ -7365,54 +7365,54 @@ export interface VkCopyMemoryToMicromapInfoEXT {
   readonly sType?: 1000396004;
   readonly pNext?: null;
   readonly src: VkDeviceOrHostAddressConstKHR;
-  readonly dst: VkMicromapEXT;
-  readonly mode: VkCopyMicromapModeEXT;
+  readonly dst?: VkMicromapEXT;
+  readonly mode?: VkCopyMicromapModeEXT;
 }
 
 /** VkMicromapBuildSizesInfoEXT. */
 export interface VkMicromapBuildSizesInfoEXT {
   readonly sType?: 1000396008;
   readonly pNext?: null;
-  readonly micromapSize: bigint | number;
-  readonly buildScratchSize: bigint | number;
-  readonly discardable: boolean;
+  readonly micromapSize?: bigint | number;
+  readonly buildScratchSize?: bigint | number;
+  readonly discardable?: boolean;
 }
 
 /** VkMicromapUsageKHR. */
 export interface VkMicromapUsageKHR {
-  readonly count: number;
-  readonly subdivisionLevel: number;
-  readonly format: VkOpacityMicromapFormatKHR;
+  readonly count?: number;
+  readonly subdivisionLevel?: number;
+  readonly format?: VkOpacityMicromapFormatKHR;
 }
 
 /** VkMicromapUsageEXT. */
 export interface VkMicromapUsageEXT {
-  readonly count: number;
-  readonly subdivisionLevel: number;
-  readonly format: number;
+  readonly count?: number;
+  readonly subdivisionLevel?: number;
+  readonly format?: number;
 }
 
 /** VkMicromapTriangleKHR. */
 export interface VkMicromapTriangleKHR {
-  readonly dataOffset: number;
-  readonly subdivisionLevel: number;
-  readonly format: number;
+  readonly dataOffset?: number;
+  readonly subdivisionLevel?: number;
+  readonly format?: number;
 }
 
 /** VkPhysicalDeviceOpacityMicromapFeaturesKHR. */
 export interface VkPhysicalDeviceOpacityMicromapFeaturesKHR {
   readonly sType?: 1000623000;
   readonly pNext?: null;
-  readonly micromap: boolean;
+  readonly micromap?: boolean;
 }
 
 /** VkPhysicalDeviceOpacityMicromapFeaturesEXT. */
 export interface VkPhysicalDeviceOpacityMicromapFeaturesEXT {
   readonly sType?: 1000396005;
   readonly pNext?: null;
-  readonly micromap: boolean;
-  readonly micromapCaptureReplay: boolean;
-  readonly micromapHostCommands: boolean;
+  readonly micromap?: boolean;
+  readonly micromapCaptureReplay?: boolean;
+  readonly micromapHostCommands?: boolean;
 }
 
 /** VkPhysicalDeviceOpacityMicromapPropertiesKHR. Filled by the runtime. */
@@ -7437,10 +7437,10 @@ export interface VkPhysicalDeviceOpacityMicromapPropertiesEXT {
 export interface VkAccelerationStructureTrianglesOpacityMicromapKHR {
   readonly sType?: 1000623003;
   readonly pNext?: null;
-  readonly indexType: VkIndexType;
-  readonly indexBuffer: bigint | number;
-  readonly indexStride: bigint | number;
-  readonly baseTriangle: number;
+  readonly indexType?: VkIndexType;
+  readonly indexBuffer?: bigint | number;
+  readonly indexStride?: bigint | number;
+  readonly baseTriangle?: number;
   readonly micromap?: VkAccelerationStructureKHR;
 }
 
@@ -7448,10 +7448,10 @@ export interface VkAccelerationStructureTrianglesOpacityMicromapKHR {
 export interface VkAccelerationStructureTrianglesOpacityMicromapEXT {
   readonly sType?: 1000396009;
   readonly pNext?: null;
-  readonly indexType: VkIndexType;
+  readonly indexType?: VkIndexType;
   readonly indexBuffer: VkDeviceOrHostAddressConstKHR;
-  readonly indexStride: bigint | number;
-  readonly baseTriangle: number;
+  readonly indexStride?: bigint | number;
+  readonly baseTriangle?: number;
   readonly usageCountsCount?: number;
   readonly pUsageCounts?: readonly VkMicromapUsageEXT[];
   readonly ppUsageCounts?: readonly VkMicromapUsageEXT[];
@@ -7469,38 +7469,38 @@ export interface VkPipelinePropertiesIdentifierEXT {
 export interface VkPhysicalDevicePipelinePropertiesFeaturesEXT {
   readonly sType?: 1000372001;
   readonly pNext?: null;
-  readonly pipelinePropertiesIdentifier: boolean;
+  readonly pipelinePropertiesIdentifier?: boolean;
 }
 
 /** VkExternalMemoryAcquireUnmodifiedEXT. */
 export interface VkExternalMemoryAcquireUnmodifiedEXT {
   readonly sType?: 1000453000;
   readonly pNext?: null;
-  readonly acquireUnmodifiedMemory: boolean;
+  readonly acquireUnmodifiedMemory?: boolean;
 }
 
 /** VkPhysicalDeviceNonSeamlessCubeMapFeaturesEXT. */
 export interface VkPhysicalDeviceNonSeamlessCubeMapFeaturesEXT {
   readonly sType?: 1000422000;
   readonly pNext?: null;
-  readonly nonSeamlessCubeMap: boolean;
+  readonly nonSeamlessCubeMap?: boolean;
 }
 
 /** VkPhysicalDevicePipelineRobustnessFeatures. */
 export interface VkPhysicalDevicePipelineRobustnessFeatures {
   readonly sType?: 1000068001;
   readonly pNext?: null;
-  readonly pipelineRobustness: boolean;
+  readonly pipelineRobustness?: boolean;
 }
 
 /** VkPipelineRobustnessCreateInfo. */
 export interface VkPipelineRobustnessCreateInfo {
   readonly sType?: 1000068000;
   readonly pNext?: null;
-  readonly storageBuffers: VkPipelineRobustnessBufferBehavior;
-  readonly uniformBuffers: VkPipelineRobustnessBufferBehavior;
-  readonly vertexInputs: VkPipelineRobustnessBufferBehavior;
-  readonly images: VkPipelineRobustnessImageBehavior;
+  readonly storageBuffers?: VkPipelineRobustnessBufferBehavior;
+  readonly uniformBuffers?: VkPipelineRobustnessBufferBehavior;
+  readonly vertexInputs?: VkPipelineRobustnessBufferBehavior;
+  readonly images?: VkPipelineRobustnessImageBehavior;
 }
 
 /** VkPhysicalDevicePipelineRobustnessProperties. Filled by the runtime. */
@@ -7517,21 +7517,21 @@ export interface VkPhysicalDevicePipelineRobustnessProperties {
 export interface VkPhysicalDeviceAttachmentFeedbackLoopLayoutFeaturesEXT {
   readonly sType?: 1000339000;
   readonly pNext?: null;
-  readonly attachmentFeedbackLoopLayout: boolean;
+  readonly attachmentFeedbackLoopLayout?: boolean;
 }
 
 /** VkAttachmentFeedbackLoopInfoEXT. */
 export interface VkAttachmentFeedbackLoopInfoEXT {
   readonly sType?: 1000527001;
   readonly pNext?: null;
-  readonly feedbackLoopEnable: boolean;
+  readonly feedbackLoopEnable?: boolean;
 }
 
 /** VkPhysicalDeviceAddressBindingReportFeaturesEXT. */
 export interface VkPhysicalDeviceAddressBindingReportFeaturesEXT {
   readonly sType?: 1000354000;
   readonly pNext?: null;
-  readonly reportAddressBinding: boolean;
+  readonly reportAddressBinding?: boolean;
 }
 
 /** VkRenderingAttachmentFlagsInfoKHR. */
@@ -7555,17 +7555,17 @@ export interface VkDeviceAddressBindingCallbackDataEXT {
   readonly sType?: 1000354001;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly baseAddress: bigint | number;
-  readonly size: bigint | number;
-  readonly bindingType: VkDeviceAddressBindingTypeEXT;
+  readonly baseAddress?: bigint | number;
+  readonly size?: bigint | number;
+  readonly bindingType?: VkDeviceAddressBindingTypeEXT;
 }
 
 /** VkPhysicalDeviceFaultFeaturesEXT. */
 export interface VkPhysicalDeviceFaultFeaturesEXT {
   readonly sType?: 1000341000;
   readonly pNext?: null;
-  readonly deviceFault: boolean;
-  readonly deviceFaultVendorBinary: boolean;
+  readonly deviceFault?: boolean;
+  readonly deviceFaultVendorBinary?: boolean;
 }
 
 /** VkDeviceFaultAddressInfoKHR. Filled by the runtime. */
@@ -7625,27 +7625,27 @@ export interface VkDeviceFaultInfoEXT {
 
 /** VkDeviceFaultVendorBinaryHeaderVersionOneKHR. */
 export interface VkDeviceFaultVendorBinaryHeaderVersionOneKHR {
-  readonly headerSize: number;
-  readonly headerVersion: VkDeviceFaultVendorBinaryHeaderVersionKHR;
-  readonly vendorID: number;
-  readonly deviceID: number;
-  readonly driverVersion: number;
-  readonly pipelineCacheUUID: readonly number[];
-  readonly applicationNameOffset: number;
-  readonly applicationVersion: number;
-  readonly engineNameOffset: number;
-  readonly engineVersion: number;
-  readonly apiVersion: number;
+  readonly headerSize?: number;
+  readonly headerVersion?: VkDeviceFaultVendorBinaryHeaderVersionKHR;
+  readonly vendorID?: number;
+  readonly deviceID?: number;
+  readonly driverVersion?: number;
+  readonly pipelineCacheUUID?: readonly number[];
+  readonly applicationNameOffset?: number;
+  readonly applicationVersion?: number;
+  readonly engineNameOffset?: number;
+  readonly engineVersion?: number;
+  readonly apiVersion?: number;
 }
 
 /** VkPhysicalDeviceFaultFeaturesKHR. */
 export interface VkPhysicalDeviceFaultFeaturesKHR {
   readonly sType?: 1000573000;
   readonly pNext?: null;
-  readonly deviceFault: boolean;
-  readonly deviceFaultVendorBinary: boolean;
-  readonly deviceFaultReportMasked: boolean;
-  readonly deviceFaultDeviceLostOnMasked: boolean;
+  readonly deviceFault?: boolean;
+  readonly deviceFaultVendorBinary?: boolean;
+  readonly deviceFaultReportMasked?: boolean;
+  readonly deviceFaultDeviceLostOnMasked?: boolean;
 }
 
 /** VkPhysicalDeviceFaultPropertiesKHR. Filled by the runtime. */
@@ -7659,16 +7659,16 @@ export interface VkPhysicalDeviceFaultPropertiesKHR {
 export interface VkPhysicalDevicePipelineLibraryGroupHandlesFeaturesEXT {
   readonly sType?: 1000498000;
   readonly pNext?: null;
-  readonly pipelineLibraryGroupHandles: boolean;
+  readonly pipelineLibraryGroupHandles?: boolean;
 }
 
 /** VkDepthBiasInfoEXT. */
 export interface VkDepthBiasInfoEXT {
   readonly sType?: 1000283001;
   readonly pNext?: VkDepthBiasInfoEXTNext | readonly VkDepthBiasInfoEXTNext[] | null;
-  readonly depthBiasConstantFactor: number;
-  readonly depthBiasClamp: number;
-  readonly depthBiasSlopeFactor: number;
+  readonly depthBiasConstantFactor?: number;
+  readonly depthBiasClamp?: number;
+  readonly depthBiasSlopeFactor?: number;
 }
 /** What VkDepthBiasInfoEXT.next may hold (the registry's structextends). */
 export type VkDepthBiasInfoEXTNext = VkChained<VkDepthBiasRepresentationInfoEXT>;
@@ -7677,23 +7677,23 @@ export type VkDepthBiasInfoEXTNext = VkChained<VkDepthBiasRepresentationInfoEXT>
 export interface VkDepthBiasRepresentationInfoEXT {
   readonly sType?: 1000283002;
   readonly pNext?: null;
-  readonly depthBiasRepresentation: VkDepthBiasRepresentationEXT;
-  readonly depthBiasExact: boolean;
+  readonly depthBiasRepresentation?: VkDepthBiasRepresentationEXT;
+  readonly depthBiasExact?: boolean;
 }
 
 /** VkDecompressMemoryRegionEXT. */
 export interface VkDecompressMemoryRegionEXT {
-  readonly srcAddress: bigint | number;
-  readonly dstAddress: bigint | number;
-  readonly compressedSize: bigint | number;
-  readonly decompressedSize: bigint | number;
+  readonly srcAddress?: bigint | number;
+  readonly dstAddress?: bigint | number;
+  readonly compressedSize?: bigint | number;
+  readonly decompressedSize?: bigint | number;
 }
 
 /** VkDecompressMemoryInfoEXT. */
 export interface VkDecompressMemoryInfoEXT {
   readonly sType?: 1000550002;
   readonly pNext?: null;
-  readonly decompressionMethod: bigint | number;
+  readonly decompressionMethod?: bigint | number;
   readonly pRegions: readonly VkDecompressMemoryRegionEXT[];
 }
 
@@ -7702,7 +7702,7 @@ export interface VkFrameBoundaryEXT {
   readonly sType?: 1000375001;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly frameID: bigint | number;
+  readonly frameID?: bigint | number;
   readonly imageCount?: number;
   readonly pImages?: readonly VkImage[];
   readonly bufferCount?: number;
@@ -7716,28 +7716,28 @@ export interface VkFrameBoundaryEXT {
 export interface VkPhysicalDeviceFrameBoundaryFeaturesEXT {
   readonly sType?: 1000375000;
   readonly pNext?: null;
-  readonly frameBoundary: boolean;
+  readonly frameBoundary?: boolean;
 }
 
 /** VkPhysicalDeviceDynamicRenderingUnusedAttachmentsFeaturesEXT. */
 export interface VkPhysicalDeviceDynamicRenderingUnusedAttachmentsFeaturesEXT {
   readonly sType?: 1000499000;
   readonly pNext?: null;
-  readonly dynamicRenderingUnusedAttachments: boolean;
+  readonly dynamicRenderingUnusedAttachments?: boolean;
 }
 
 /** VkPhysicalDeviceInternallySynchronizedQueuesFeaturesKHR. */
 export interface VkPhysicalDeviceInternallySynchronizedQueuesFeaturesKHR {
   readonly sType?: 1000504000;
   readonly pNext?: null;
-  readonly internallySynchronizedQueues: boolean;
+  readonly internallySynchronizedQueues?: boolean;
 }
 
 /** VkSurfacePresentModeKHR. */
 export interface VkSurfacePresentModeKHR {
   readonly sType?: 1000274000;
   readonly pNext?: null;
-  readonly presentMode: VkPresentModeKHR;
+  readonly presentMode?: VkPresentModeKHR;
 }
 
 /** VkSurfacePresentScalingCapabilitiesKHR. */
@@ -7763,7 +7763,7 @@ export interface VkSurfacePresentModeCompatibilityKHR {
 export interface VkPhysicalDeviceSwapchainMaintenance1FeaturesKHR {
   readonly sType?: 1000275000;
   readonly pNext?: null;
-  readonly swapchainMaintenance1: boolean;
+  readonly swapchainMaintenance1?: boolean;
 }
 
 /** VkSwapchainPresentFenceInfoKHR. */
@@ -7800,7 +7800,7 @@ export interface VkSwapchainPresentScalingCreateInfoKHR {
 export interface VkReleaseSwapchainImagesInfoKHR {
   readonly sType?: 1000275005;
   readonly pNext?: null;
-  readonly swapchain: VkSwapchainKHR;
+  readonly swapchain?: VkSwapchainKHR;
   readonly pImageIndices: readonly number[];
 }
 
@@ -7808,17 +7808,17 @@ export interface VkReleaseSwapchainImagesInfoKHR {
 export interface VkPhysicalDeviceDepthBiasControlFeaturesEXT {
   readonly sType?: 1000283000;
   readonly pNext?: null;
-  readonly depthBiasControl: boolean;
-  readonly leastRepresentableValueForceUnormRepresentation: boolean;
-  readonly floatRepresentation: boolean;
-  readonly depthBiasExact: boolean;
+  readonly depthBiasControl?: boolean;
+  readonly leastRepresentableValueForceUnormRepresentation?: boolean;
+  readonly floatRepresentation?: boolean;
+  readonly depthBiasExact?: boolean;
 }
 
 /** VkPhysicalDeviceRayTracingInvocationReorderFeaturesEXT. */
 export interface VkPhysicalDeviceRayTracingInvocationReorderFeaturesEXT {
   readonly sType?: 1000581000;
   readonly pNext?: null;
-  readonly rayTracingInvocationReorder: boolean;
+  readonly rayTracingInvocationReorder?: boolean;
 }
 
 /** VkPhysicalDeviceRayTracingInvocationReorderPropertiesEXT. Filled by the runtime. */
@@ -7833,7 +7833,7 @@ export interface VkPhysicalDeviceRayTracingInvocationReorderPropertiesEXT {
 export interface VkPhysicalDeviceRayTracingPositionFetchFeaturesKHR {
   readonly sType?: 1000481000;
   readonly pNext?: null;
-  readonly rayTracingPositionFetch: boolean;
+  readonly rayTracingPositionFetch?: boolean;
 }
 
 /** VkDeviceImageSubresourceInfo. */
@@ -7849,9 +7849,9 @@ export interface VkMemoryMapInfo {
   readonly sType?: 1000271000;
   readonly pNext?: VkMemoryMapInfoNext | readonly VkMemoryMapInfoNext[] | null;
   readonly flags?: number;
-  readonly memory: VkDeviceMemory;
-  readonly offset: bigint | number;
-  readonly size: bigint | number;
+  readonly memory?: VkDeviceMemory;
+  readonly offset?: bigint | number;
+  readonly size?: bigint | number;
 }
 /** What VkMemoryMapInfo.next may hold (the registry's structextends). */
 export type VkMemoryMapInfoNext = VkChained<VkMemoryMapPlacedInfoEXT>;
@@ -7861,14 +7861,14 @@ export interface VkMemoryUnmapInfo {
   readonly sType?: 1000271001;
   readonly pNext?: null;
   readonly flags?: number;
-  readonly memory: VkDeviceMemory;
+  readonly memory?: VkDeviceMemory;
 }
 
 /** VkPhysicalDeviceShaderObjectFeaturesEXT. */
 export interface VkPhysicalDeviceShaderObjectFeaturesEXT {
   readonly sType?: 1000482000;
   readonly pNext?: null;
-  readonly shaderObject: boolean;
+  readonly shaderObject?: boolean;
 }
 
 /** VkPhysicalDeviceShaderObjectPropertiesEXT. Filled by the runtime. */
@@ -7884,9 +7884,9 @@ export interface VkShaderCreateInfoEXT {
   readonly sType?: 1000482002;
   readonly pNext?: VkShaderCreateInfoEXTNext | readonly VkShaderCreateInfoEXTNext[] | null;
   readonly flags?: number;
-  readonly stage: VkShaderStageFlagBits;
+  readonly stage?: VkShaderStageFlagBits;
   readonly nextStage?: number;
-  readonly codeType: VkShaderCodeTypeEXT;
+  readonly codeType?: VkShaderCodeTypeEXT;
   readonly pCode: readonly bigint[];
   readonly pName?: string | null;
   readonly setLayoutCount?: number;
@@ -7902,9 +7902,9 @@ export type VkShaderCreateInfoEXTNext = VkChained<VkValidationFeaturesEXT> | VkC
 export interface VkPhysicalDeviceShaderTileImageFeaturesEXT {
   readonly sType?: 1000395000;
   readonly pNext?: null;
-  readonly shaderTileImageColorReadAccess: boolean;
-  readonly shaderTileImageDepthReadAccess: boolean;
-  readonly shaderTileImageStencilReadAccess: boolean;
+  readonly shaderTileImageColorReadAccess?: boolean;
+  readonly shaderTileImageDepthReadAccess?: boolean;
+  readonly shaderTileImageStencilReadAccess?: boolean;
 }
 
 /** VkPhysicalDeviceShaderTileImagePropertiesEXT. Filled by the runtime. */
@@ -7920,8 +7920,8 @@ export interface VkPhysicalDeviceShaderTileImagePropertiesEXT {
 export interface VkPhysicalDeviceCooperativeMatrixFeaturesKHR {
   readonly sType?: 1000506000;
   readonly pNext?: null;
-  readonly cooperativeMatrix: boolean;
-  readonly cooperativeMatrixRobustBufferAccess: boolean;
+  readonly cooperativeMatrix?: boolean;
+  readonly cooperativeMatrixRobustBufferAccess?: boolean;
 }
 
 /** VkCooperativeMatrixPropertiesKHR. Filled by the runtime. */
@@ -7943,7 +7943,7 @@ export interface VkCooperativeMatrixPropertiesKHR {
 export interface VkPhysicalDeviceCooperativeMatrixInfo2EXT {
   readonly sType?: 1000659001;
   readonly pNext?: null;
-  readonly scope: VkScopeKHR;
+  readonly scope?: VkScopeKHR;
   readonly invocations?: number;
   readonly subgroupSize?: number;
   readonly flags?: number;
@@ -7980,7 +7980,7 @@ export interface VkBindMemoryStatus {
 export interface VkBindDescriptorSetsInfo {
   readonly sType?: 1000545003;
   readonly pNext?: VkBindDescriptorSetsInfoNext | readonly VkBindDescriptorSetsInfoNext[] | null;
-  readonly stageFlags: number;
+  readonly stageFlags?: number;
   readonly layout?: VkPipelineLayout;
   readonly firstSet?: number;
   readonly pDescriptorSets: readonly VkDescriptorSet[];
@@ -7995,7 +7995,7 @@ export interface VkPushConstantsInfo {
   readonly sType?: 1000545004;
   readonly pNext?: VkPushConstantsInfoNext | readonly VkPushConstantsInfoNext[] | null;
   readonly layout?: VkPipelineLayout;
-  readonly stageFlags: number;
+  readonly stageFlags?: number;
   readonly offset?: number;
   readonly pValues: readonly bigint[];
 }
@@ -8006,7 +8006,7 @@ export type VkPushConstantsInfoNext = VkChained<VkPipelineLayoutCreateInfo>;
 export interface VkPushDescriptorSetInfo {
   readonly sType?: 1000545005;
   readonly pNext?: VkPushDescriptorSetInfoNext | readonly VkPushDescriptorSetInfoNext[] | null;
-  readonly stageFlags: number;
+  readonly stageFlags?: number;
   readonly layout?: VkPipelineLayout;
   readonly set?: number;
   readonly pDescriptorWrites: readonly VkWriteDescriptorSet[];
@@ -8018,10 +8018,10 @@ export type VkPushDescriptorSetInfoNext = VkChained<VkPipelineLayoutCreateInfo>;
 export interface VkPushDescriptorSetWithTemplateInfo {
   readonly sType?: 1000545006;
   readonly pNext?: VkPushDescriptorSetWithTemplateInfoNext | readonly VkPushDescriptorSetWithTemplateInfoNext[] | null;
-  readonly descriptorUpdateTemplate: VkDescriptorUpdateTemplate;
+  readonly descriptorUpdateTemplate?: VkDescriptorUpdateTemplate;
   readonly layout?: VkPipelineLayout;
   readonly set?: number;
-  readonly pData: bigint;
+  readonly pData?: bigint;
 }
 /** What VkPushDescriptorSetWithTemplateInfo.next may hold (the registry's structextends). */
 export type VkPushDescriptorSetWithTemplateInfoNext = VkChained<VkPipelineLayoutCreateInfo>;
@@ -8030,7 +8030,7 @@ export type VkPushDescriptorSetWithTemplateInfoNext = VkChained<VkPipelineLayout
 export interface VkSetDescriptorBufferOffsetsInfoEXT {
   readonly sType?: 1000545007;
   readonly pNext?: VkSetDescriptorBufferOffsetsInfoEXTNext | readonly VkSetDescriptorBufferOffsetsInfoEXTNext[] | null;
-  readonly stageFlags: number;
+  readonly stageFlags?: number;
   readonly layout?: VkPipelineLayout;
   readonly firstSet?: number;
   readonly pBufferIndices?: readonly number[];
@@ -8043,7 +8043,7 @@ export type VkSetDescriptorBufferOffsetsInfoEXTNext = VkChained<VkPipelineLayout
 export interface VkBindDescriptorBufferEmbeddedSamplersInfoEXT {
   readonly sType?: 1000545008;
   readonly pNext?: VkBindDescriptorBufferEmbeddedSamplersInfoEXTNext | readonly VkBindDescriptorBufferEmbeddedSamplersInfoEXTNext[] | null;
-  readonly stageFlags: number;
+  readonly stageFlags?: number;
   readonly layout?: VkPipelineLayout;
   readonly set?: number;
 }
@@ -8054,36 +8054,36 @@ export type VkBindDescriptorBufferEmbeddedSamplersInfoEXTNext = VkChained<VkPipe
 export interface VkPhysicalDeviceShaderMaximalReconvergenceFeaturesKHR {
   readonly sType?: 1000434000;
   readonly pNext?: null;
-  readonly shaderMaximalReconvergence: boolean;
+  readonly shaderMaximalReconvergence?: boolean;
 }
 
 /** VkPhysicalDeviceShaderSubgroupRotateFeatures. */
 export interface VkPhysicalDeviceShaderSubgroupRotateFeatures {
   readonly sType?: 1000416000;
   readonly pNext?: null;
-  readonly shaderSubgroupRotate: boolean;
-  readonly shaderSubgroupRotateClustered: boolean;
+  readonly shaderSubgroupRotate?: boolean;
+  readonly shaderSubgroupRotateClustered?: boolean;
 }
 
 /** VkPhysicalDeviceShaderExpectAssumeFeatures. */
 export interface VkPhysicalDeviceShaderExpectAssumeFeatures {
   readonly sType?: 1000544000;
   readonly pNext?: null;
-  readonly shaderExpectAssume: boolean;
+  readonly shaderExpectAssume?: boolean;
 }
 
 /** VkPhysicalDeviceShaderFloatControls2Features. */
 export interface VkPhysicalDeviceShaderFloatControls2Features {
   readonly sType?: 1000528000;
   readonly pNext?: null;
-  readonly shaderFloatControls2: boolean;
+  readonly shaderFloatControls2?: boolean;
 }
 
 /** VkPhysicalDeviceDynamicRenderingLocalReadFeatures. */
 export interface VkPhysicalDeviceDynamicRenderingLocalReadFeatures {
   readonly sType?: 1000232000;
   readonly pNext?: null;
-  readonly dynamicRenderingLocalRead: boolean;
+  readonly dynamicRenderingLocalRead?: boolean;
 }
 
 /** VkRenderingAttachmentLocationInfo. */
@@ -8107,16 +8107,16 @@ export interface VkRenderingInputAttachmentIndexInfo {
 export interface VkPhysicalDeviceShaderQuadControlFeaturesKHR {
   readonly sType?: 1000235000;
   readonly pNext?: null;
-  readonly shaderQuadControl: boolean;
+  readonly shaderQuadControl?: boolean;
 }
 
 /** VkPhysicalDeviceMapMemoryPlacedFeaturesEXT. */
 export interface VkPhysicalDeviceMapMemoryPlacedFeaturesEXT {
   readonly sType?: 1000272000;
   readonly pNext?: null;
-  readonly memoryMapPlaced: boolean;
-  readonly memoryMapRangePlaced: boolean;
-  readonly memoryUnmapReserve: boolean;
+  readonly memoryMapPlaced?: boolean;
+  readonly memoryMapRangePlaced?: boolean;
+  readonly memoryUnmapReserve?: boolean;
 }
 
 /** VkPhysicalDeviceMapMemoryPlacedPropertiesEXT. Filled by the runtime. */
@@ -8130,64 +8130,64 @@ export interface VkPhysicalDeviceMapMemoryPlacedPropertiesEXT {
 export interface VkMemoryMapPlacedInfoEXT {
   readonly sType?: 1000272002;
   readonly pNext?: null;
-  readonly pPlacedAddress: bigint;
+  readonly pPlacedAddress?: bigint;
 }
 
 /** VkPhysicalDeviceShaderBfloat16FeaturesKHR. */
 export interface VkPhysicalDeviceShaderBfloat16FeaturesKHR {
   readonly sType?: 1000141000;
   readonly pNext?: null;
-  readonly shaderBFloat16Type: boolean;
-  readonly shaderBFloat16DotProduct: boolean;
-  readonly shaderBFloat16CooperativeMatrix: boolean;
+  readonly shaderBFloat16Type?: boolean;
+  readonly shaderBFloat16DotProduct?: boolean;
+  readonly shaderBFloat16CooperativeMatrix?: boolean;
 }
 
 /** VkPhysicalDeviceShaderReplicatedCompositesFeaturesEXT. */
 export interface VkPhysicalDeviceShaderReplicatedCompositesFeaturesEXT {
   readonly sType?: 1000564000;
   readonly pNext?: null;
-  readonly shaderReplicatedComposites: boolean;
+  readonly shaderReplicatedComposites?: boolean;
 }
 
 /** VkPhysicalDevicePresentModeFifoLatestReadyFeaturesKHR. */
 export interface VkPhysicalDevicePresentModeFifoLatestReadyFeaturesKHR {
   readonly sType?: 1000361000;
   readonly pNext?: null;
-  readonly presentModeFifoLatestReady: boolean;
+  readonly presentModeFifoLatestReady?: boolean;
 }
 
 /** VkDepthClampRangeEXT. */
 export interface VkDepthClampRangeEXT {
-  readonly minDepthClamp: number;
-  readonly maxDepthClamp: number;
+  readonly minDepthClamp?: number;
+  readonly maxDepthClamp?: number;
 }
 
 /** VkPhysicalDeviceVertexAttributeRobustnessFeaturesEXT. */
 export interface VkPhysicalDeviceVertexAttributeRobustnessFeaturesEXT {
   readonly sType?: 1000608000;
   readonly pNext?: null;
-  readonly vertexAttributeRobustness: boolean;
+  readonly vertexAttributeRobustness?: boolean;
 }
 
 /** VkPhysicalDeviceDepthClampZeroOneFeaturesKHR. */
 export interface VkPhysicalDeviceDepthClampZeroOneFeaturesKHR {
   readonly sType?: 1000421000;
   readonly pNext?: null;
-  readonly depthClampZeroOne: boolean;
+  readonly depthClampZeroOne?: boolean;
 }
 
 /** VkPhysicalDeviceShaderUniformBufferUnsizedArrayFeaturesEXT. */
 export interface VkPhysicalDeviceShaderUniformBufferUnsizedArrayFeaturesEXT {
   readonly sType?: 1000642000;
   readonly pNext?: null;
-  readonly shaderUniformBufferUnsizedArray: boolean;
+  readonly shaderUniformBufferUnsizedArray?: boolean;
 }
 
 /** VkPhysicalDevicePrimitiveRestartIndexFeaturesEXT. */
 export interface VkPhysicalDevicePrimitiveRestartIndexFeaturesEXT {
   readonly sType?: 1000678000;
   readonly pNext?: null;
-  readonly primitiveRestartIndex: boolean;
+  readonly primitiveRestartIndex?: boolean;
 }
 
 /** VkTensorViewCreateInfoARM. */
@@ -8195,8 +8195,8 @@ export interface VkTensorViewCreateInfoARM {
   readonly sType?: 1000460001;
   readonly pNext?: VkTensorViewCreateInfoARMNext | readonly VkTensorViewCreateInfoARMNext[] | null;
   readonly flags?: bigint | number;
-  readonly tensor: VkTensorARM;
-  readonly format: VkFormat;
+  readonly tensor?: VkTensorARM;
+  readonly format?: VkFormat;
 }
 /** What VkTensorViewCreateInfoARM.next may hold (the registry's structextends). */
 export type VkTensorViewCreateInfoARMNext = VkChained<VkOpaqueCaptureDescriptorDataCreateInfoEXT>;
@@ -8205,29 +8205,29 @@ export type VkTensorViewCreateInfoARMNext = VkChained<VkOpaqueCaptureDescriptorD
 export interface VkPhysicalDeviceShaderFloat8FeaturesEXT {
   readonly sType?: 1000567000;
   readonly pNext?: null;
-  readonly shaderFloat8: boolean;
-  readonly shaderFloat8CooperativeMatrix: boolean;
+  readonly shaderFloat8?: boolean;
+  readonly shaderFloat8CooperativeMatrix?: boolean;
 }
 
 /** VkPhysicalDeviceShaderUntypedPointersFeaturesKHR. */
 export interface VkPhysicalDeviceShaderUntypedPointersFeaturesKHR {
   readonly sType?: 1000387000;
   readonly pNext?: null;
-  readonly shaderUntypedPointers: boolean;
+  readonly shaderUntypedPointers?: boolean;
 }
 
 /** VkPhysicalDeviceShader64BitIndexingFeaturesEXT. */
 export interface VkPhysicalDeviceShader64BitIndexingFeaturesEXT {
   readonly sType?: 1000627000;
   readonly pNext?: null;
-  readonly shader64BitIndexing: boolean;
+  readonly shader64BitIndexing?: boolean;
 }
 
 /** VkPhysicalDeviceShaderLongVectorFeaturesEXT. */
 export interface VkPhysicalDeviceShaderLongVectorFeaturesEXT {
   readonly sType?: 1000635000;
   readonly pNext?: null;
-  readonly longVector: boolean;
+  readonly longVector?: boolean;
 }
 
 /** VkPhysicalDeviceShaderLongVectorPropertiesEXT. Filled by the runtime. */
@@ -8241,14 +8241,14 @@ export interface VkPhysicalDeviceShaderLongVectorPropertiesEXT {
 export interface VkPhysicalDeviceTextureCompressionASTC3DFeaturesEXT {
   readonly sType?: 1000288000;
   readonly pNext?: null;
-  readonly textureCompressionASTC_3D: boolean;
+  readonly textureCompressionASTC_3D?: boolean;
 }
 
 /** VkPhysicalDeviceShaderSubgroupPartitionedFeaturesEXT. */
 export interface VkPhysicalDeviceShaderSubgroupPartitionedFeaturesEXT {
   readonly sType?: 1000662000;
   readonly pNext?: null;
-  readonly shaderSubgroupPartitioned: boolean;
+  readonly shaderSubgroupPartitioned?: boolean;
 }
 
 /** VkHostAddressRangeEXT. */
@@ -8265,7 +8265,7 @@ export interface VkHostAddressRangeConstEXT {
 export interface VkTexelBufferDescriptorInfoEXT {
   readonly sType?: 1000135000;
   readonly pNext?: null;
-  readonly format: VkFormat;
+  readonly format?: VkFormat;
   readonly addressRange: VkDeviceAddressRangeKHR;
 }
 
@@ -8274,7 +8274,7 @@ export interface VkImageDescriptorInfoEXT {
   readonly sType?: 1000135001;
   readonly pNext?: null;
   readonly pView: VkImageViewCreateInfo;
-  readonly layout: VkImageLayout;
+  readonly layout?: VkImageLayout;
 }
 
 /** VkResourceDescriptorDataEXT. */
@@ -8284,7 +8284,7 @@ export type VkResourceDescriptorDataEXT = { readonly pImage: VkImageDescriptorIn
 export interface VkResourceDescriptorInfoEXT {
   readonly sType?: 1000135002;
   readonly pNext?: VkResourceDescriptorInfoEXTNext | readonly VkResourceDescriptorInfoEXTNext[] | null;
-  readonly type: VkDescriptorType;
+  readonly type?: VkDescriptorType;
   readonly data: VkResourceDescriptorDataEXT;
 }
 /** What VkResourceDescriptorInfoEXT.next may hold (the registry's structextends). */
@@ -8295,95 +8295,95 @@ export interface VkBindHeapInfoEXT {
   readonly sType?: 1000135003;
   readonly pNext?: null;
   readonly heapRange: VkDeviceAddressRangeKHR;
-  readonly reservedRangeOffset: bigint | number;
-  readonly reservedRangeSize: bigint | number;
+  readonly reservedRangeOffset?: bigint | number;
+  readonly reservedRangeSize?: bigint | number;
 }
 
 /** VkPushDataInfoEXT. */
 export interface VkPushDataInfoEXT {
   readonly sType?: 1000135004;
   readonly pNext?: null;
-  readonly offset: number;
+  readonly offset?: number;
   readonly data: VkHostAddressRangeConstEXT;
 }
 
 /** VkDescriptorMappingSourceConstantOffsetEXT. */
 export interface VkDescriptorMappingSourceConstantOffsetEXT {
-  readonly heapOffset: number;
-  readonly heapArrayStride: number;
+  readonly heapOffset?: number;
+  readonly heapArrayStride?: number;
   readonly pEmbeddedSampler?: VkSamplerCreateInfo | null;
-  readonly samplerHeapOffset: number;
-  readonly samplerHeapArrayStride: number;
+  readonly samplerHeapOffset?: number;
+  readonly samplerHeapArrayStride?: number;
 }
 
 /** VkDescriptorMappingSourcePushIndexEXT. */
 export interface VkDescriptorMappingSourcePushIndexEXT {
-  readonly heapOffset: number;
-  readonly pushOffset: number;
-  readonly heapIndexStride: number;
-  readonly heapArrayStride: number;
+  readonly heapOffset?: number;
+  readonly pushOffset?: number;
+  readonly heapIndexStride?: number;
+  readonly heapArrayStride?: number;
   readonly pEmbeddedSampler?: VkSamplerCreateInfo | null;
-  readonly useCombinedImageSamplerIndex: boolean;
-  readonly samplerHeapOffset: number;
-  readonly samplerPushOffset: number;
-  readonly samplerHeapIndexStride: number;
-  readonly samplerHeapArrayStride: number;
+  readonly useCombinedImageSamplerIndex?: boolean;
+  readonly samplerHeapOffset?: number;
+  readonly samplerPushOffset?: number;
+  readonly samplerHeapIndexStride?: number;
+  readonly samplerHeapArrayStride?: number;
 }
 
 /** VkDescriptorMappingSourceIndirectIndexEXT. */
 export interface VkDescriptorMappingSourceIndirectIndexEXT {
-  readonly heapOffset: number;
-  readonly pushOffset: number;
-  readonly addressOffset: number;
-  readonly heapIndexStride: number;
-  readonly heapArrayStride: number;
+  readonly heapOffset?: number;
+  readonly pushOffset?: number;
+  readonly addressOffset?: number;
+  readonly heapIndexStride?: number;
+  readonly heapArrayStride?: number;
   readonly pEmbeddedSampler?: VkSamplerCreateInfo | null;
-  readonly useCombinedImageSamplerIndex: boolean;
-  readonly samplerHeapOffset: number;
-  readonly samplerPushOffset: number;
-  readonly samplerAddressOffset: number;
-  readonly samplerHeapIndexStride: number;
-  readonly samplerHeapArrayStride: number;
+  readonly useCombinedImageSamplerIndex?: boolean;
+  readonly samplerHeapOffset?: number;
+  readonly samplerPushOffset?: number;
+  readonly samplerAddressOffset?: number;
+  readonly samplerHeapIndexStride?: number;
+  readonly samplerHeapArrayStride?: number;
 }
 
 /** VkDescriptorMappingSourceIndirectIndexArrayEXT. */
 export interface VkDescriptorMappingSourceIndirectIndexArrayEXT {
-  readonly heapOffset: number;
-  readonly pushOffset: number;
-  readonly addressOffset: number;
-  readonly heapIndexStride: number;
+  readonly heapOffset?: number;
+  readonly pushOffset?: number;
+  readonly addressOffset?: number;
+  readonly heapIndexStride?: number;
   readonly pEmbeddedSampler?: VkSamplerCreateInfo | null;
-  readonly useCombinedImageSamplerIndex: boolean;
-  readonly samplerHeapOffset: number;
-  readonly samplerPushOffset: number;
-  readonly samplerAddressOffset: number;
-  readonly samplerHeapIndexStride: number;
+  readonly useCombinedImageSamplerIndex?: boolean;
+  readonly samplerHeapOffset?: number;
+  readonly samplerPushOffset?: number;
+  readonly samplerAddressOffset?: number;
+  readonly samplerHeapIndexStride?: number;
 }
 
 /** VkDescriptorMappingSourceHeapDataEXT. */
 export interface VkDescriptorMappingSourceHeapDataEXT {
-  readonly heapOffset: number;
-  readonly pushOffset: number;
+  readonly heapOffset?: number;
+  readonly pushOffset?: number;
 }
 
 /** VkDescriptorMappingSourceShaderRecordIndexEXT. */
 export interface VkDescriptorMappingSourceShaderRecordIndexEXT {
-  readonly heapOffset: number;
-  readonly shaderRecordOffset: number;
-  readonly heapIndexStride: number;
-  readonly heapArrayStride: number;
+  readonly heapOffset?: number;
+  readonly shaderRecordOffset?: number;
+  readonly heapIndexStride?: number;
+  readonly heapArrayStride?: number;
   readonly pEmbeddedSampler?: VkSamplerCreateInfo | null;
-  readonly useCombinedImageSamplerIndex: boolean;
-  readonly samplerHeapOffset: number;
-  readonly samplerShaderRecordOffset: number;
-  readonly samplerHeapIndexStride: number;
-  readonly samplerHeapArrayStride: number;
+  readonly useCombinedImageSamplerIndex?: boolean;
+  readonly samplerHeapOffset?: number;
+  readonly samplerShaderRecordOffset?: number;
+  readonly samplerHeapIndexStride?: number;
+  readonly samplerHeapArrayStride?: number;
 }
 
 /** VkDescriptorMappingSourceIndirectAddressEXT. */
 export interface VkDescriptorMappingSourceIndirectAddressEXT {
-  readonly pushOffset: number;
-  readonly addressOffset: number;
+  readonly pushOffset?: number;
+  readonly addressOffset?: number;
 }
 
 /** VkDescriptorMappingSourceDataEXT. */
@@ -8393,11 +8393,11 @@ export type VkDescriptorMappingSourceDataEXT = { readonly constantOffset: VkDesc
 export interface VkDescriptorSetAndBindingMappingEXT {
   readonly sType?: 1000135005;
   readonly pNext?: null;
-  readonly descriptorSet: number;
-  readonly firstBinding: number;
-  readonly bindingCount: number;
-  readonly resourceMask: number;
-  readonly source: VkDescriptorMappingSourceEXT;
+  readonly descriptorSet?: number;
+  readonly firstBinding?: number;
+  readonly bindingCount?: number;
+  readonly resourceMask?: number;
+  readonly source?: VkDescriptorMappingSourceEXT;
   readonly sourceData: VkDescriptorMappingSourceDataEXT;
 }
 
@@ -8412,7 +8412,7 @@ export interface VkShaderDescriptorSetAndBindingMappingInfoEXT {
 export interface VkSamplerCustomBorderColorIndexCreateInfoEXT {
   readonly sType?: 1000135011;
   readonly pNext?: null;
-  readonly index: number;
+  readonly index?: number;
 }
 
 /** VkOpaqueCaptureDataCreateInfoEXT. */
@@ -8426,22 +8426,22 @@ export interface VkOpaqueCaptureDataCreateInfoEXT {
 export interface VkIndirectCommandsLayoutPushDataTokenNV {
   readonly sType?: 1000135012;
   readonly pNext?: null;
-  readonly pushDataOffset: number;
-  readonly pushDataSize: number;
+  readonly pushDataOffset?: number;
+  readonly pushDataSize?: number;
 }
 
 /** VkSubsampledImageFormatPropertiesEXT. */
 export interface VkSubsampledImageFormatPropertiesEXT {
   readonly sType?: 1000135013;
   readonly pNext?: null;
-  readonly subsampledImageDescriptorCount: number;
+  readonly subsampledImageDescriptorCount?: number;
 }
 
 /** VkPhysicalDeviceShaderSplitBarrierFeaturesEXT. */
 export interface VkPhysicalDeviceShaderSplitBarrierFeaturesEXT {
   readonly sType?: 1000305000;
   readonly pNext?: null;
-  readonly shaderSplitBarrier: boolean;
+  readonly shaderSplitBarrier?: boolean;
 }
 
 /** VkPhysicalDeviceShaderSplitBarrierPropertiesEXT. Filled by the runtime. */
@@ -8455,8 +8455,8 @@ export interface VkPhysicalDeviceShaderSplitBarrierPropertiesEXT {
 export interface VkPhysicalDeviceDescriptorHeapFeaturesEXT {
   readonly sType?: 1000135009;
   readonly pNext?: null;
-  readonly descriptorHeap: boolean;
-  readonly descriptorHeapCaptureReplay: boolean;
+  readonly descriptorHeap?: boolean;
+  readonly descriptorHeapCaptureReplay?: boolean;
 }
 
 /** VkPhysicalDeviceDescriptorHeapPropertiesEXT. Filled by the runtime. */
@@ -8504,7 +8504,7 @@ export interface VkPhysicalDeviceDescriptorHeapTensorPropertiesARM {
 /** VkDeviceAddressRangeKHR. */
 export interface VkDeviceAddressRangeKHR {
   readonly address?: bigint | number;
-  readonly size: bigint | number;
+  readonly size?: bigint | number;
 }
 
 /** VkDeviceMemoryCopyKHR. */
@@ -8530,10 +8530,10 @@ export interface VkDeviceMemoryImageCopyKHR {
   readonly pNext?: null;
   readonly addressRange: VkDeviceAddressRangeKHR;
   readonly addressFlags?: number;
-  readonly addressRowLength: number;
-  readonly addressImageHeight: number;
+  readonly addressRowLength?: number;
+  readonly addressImageHeight?: number;
   readonly imageSubresource: VkImageSubresourceLayers;
-  readonly imageLayout: VkImageLayout;
+  readonly imageLayout?: VkImageLayout;
   readonly imageOffset: VkOffset3D;
   readonly imageExtent: VkExtent3D;
 }
@@ -8542,7 +8542,7 @@ export interface VkDeviceMemoryImageCopyKHR {
 export interface VkCopyDeviceMemoryImageInfoKHR {
   readonly sType?: 1000318003;
   readonly pNext?: null;
-  readonly image: VkImage;
+  readonly image?: VkImage;
   readonly pRegions: readonly VkDeviceMemoryImageCopyKHR[];
 }
 
@@ -8563,8 +8563,8 @@ export interface VkMemoryRangeBarrierKHR {
   readonly srcAccessMask?: bigint | number;
   readonly dstStageMask?: bigint | number;
   readonly dstAccessMask?: bigint | number;
-  readonly srcQueueFamilyIndex: number;
-  readonly dstQueueFamilyIndex: number;
+  readonly srcQueueFamilyIndex?: number;
+  readonly dstQueueFamilyIndex?: number;
   readonly addressRange: VkDeviceAddressRangeKHR;
   readonly addressFlags?: number;
 }
@@ -8573,7 +8573,7 @@ export interface VkMemoryRangeBarrierKHR {
 export interface VkPhysicalDeviceDeviceAddressCommandsFeaturesKHR {
   readonly sType?: 1000318006;
   readonly pNext?: null;
-  readonly deviceAddressCommands: boolean;
+  readonly deviceAddressCommands?: boolean;
 }
 
 /** VkConditionalRenderingBeginInfo2EXT. */
@@ -8592,7 +8592,7 @@ export interface VkAccelerationStructureCreateInfo2KHR {
   readonly createFlags?: number;
   readonly addressRange: VkDeviceAddressRangeKHR;
   readonly addressFlags?: number;
-  readonly type: VkAccelerationStructureTypeKHR;
+  readonly type?: VkAccelerationStructureTypeKHR;
 }
 /** What VkAccelerationStructureCreateInfo2KHR.next may hold (the registry's structextends). */
 export type VkAccelerationStructureCreateInfo2KHRNext = VkChained<VkOpaqueCaptureDescriptorDataCreateInfoEXT>;
@@ -8603,14 +8603,14 @@ export interface VkBindIndexBuffer3InfoKHR {
   readonly pNext?: null;
   readonly addressRange: VkDeviceAddressRangeKHR;
   readonly addressFlags?: number;
-  readonly indexType: VkIndexType;
+  readonly indexType?: VkIndexType;
 }
 
 /** VkBindVertexBuffer3InfoKHR. */
 export interface VkBindVertexBuffer3InfoKHR {
   readonly sType?: 1000318008;
   readonly pNext?: null;
-  readonly setStride: boolean;
+  readonly setStride?: boolean;
   readonly addressRange: VkStridedDeviceAddressRangeKHR;
   readonly addressFlags?: number;
 }
@@ -8621,7 +8621,7 @@ export interface VkDrawIndirect2InfoKHR {
   readonly pNext?: null;
   readonly addressRange: VkStridedDeviceAddressRangeKHR;
   readonly addressFlags?: number;
-  readonly drawCount: number;
+  readonly drawCount?: number;
 }
 
 /** VkDrawIndirectCount2InfoKHR. */
@@ -8632,7 +8632,7 @@ export interface VkDrawIndirectCount2InfoKHR {
   readonly addressFlags?: number;
   readonly countAddressRange: VkDeviceAddressRangeKHR;
   readonly countAddressFlags?: number;
-  readonly maxDrawCount: number;
+  readonly maxDrawCount?: number;
 }
 
 /** VkDispatchIndirect2InfoKHR. */
@@ -8655,31 +8655,31 @@ export interface VkBindTransformFeedbackBuffer2InfoEXT {
 export interface VkMemoryMarkerInfoAMD {
   readonly sType?: 1000318014;
   readonly pNext?: null;
-  readonly stage: bigint | number;
+  readonly stage?: bigint | number;
   readonly dstRange: VkDeviceAddressRangeKHR;
   readonly dstFlags?: number;
-  readonly marker: number;
+  readonly marker?: number;
 }
 
 /** VkPhysicalDeviceShaderConstantDataFeaturesKHR. */
 export interface VkPhysicalDeviceShaderConstantDataFeaturesKHR {
   readonly sType?: 1000231000;
   readonly pNext?: null;
-  readonly shaderConstantData: boolean;
+  readonly shaderConstantData?: boolean;
 }
 
 /** VkPhysicalDeviceShaderAbortFeaturesKHR. */
 export interface VkPhysicalDeviceShaderAbortFeaturesKHR {
   readonly sType?: 1000233000;
   readonly pNext?: null;
-  readonly shaderAbort: boolean;
+  readonly shaderAbort?: boolean;
 }
 
 /** VkPhysicalDeviceShaderAbortPropertiesKHR. */
 export interface VkPhysicalDeviceShaderAbortPropertiesKHR {
   readonly sType?: 1000233002;
   readonly pNext?: null;
-  readonly maxShaderAbortMessageSize: bigint | number;
+  readonly maxShaderAbortMessageSize?: bigint | number;
 }
 
 /** VkDeviceFaultShaderAbortMessageInfoKHR. Filled by the runtime. */
@@ -8694,35 +8694,35 @@ export interface VkDeviceFaultShaderAbortMessageInfoKHR {
 export interface VkPhysicalDeviceImageTilingControlFeaturesEXT {
   readonly sType?: 1000687000;
   readonly pNext?: null;
-  readonly imageTilingControl: boolean;
+  readonly imageTilingControl?: boolean;
 }
 
 /** VkImageTilingControlCreateInfoEXT. */
 export interface VkImageTilingControlCreateInfoEXT {
   readonly sType?: 1000687001;
   readonly pNext?: null;
-  readonly tilingControl: VkImageTilingControlEXT;
+  readonly tilingControl?: VkImageTilingControlEXT;
 }
 
 /** VkPhysicalDeviceShaderOCPMicroscalingTypesFeaturesEXT. */
 export interface VkPhysicalDeviceShaderOCPMicroscalingTypesFeaturesEXT {
   readonly sType?: 1000672000;
   readonly pNext?: null;
-  readonly shaderFloat4: boolean;
-  readonly shaderFloat6: boolean;
-  readonly shaderFloat8UnsignedE8M0: boolean;
-  readonly shaderMXInt8: boolean;
+  readonly shaderFloat4?: boolean;
+  readonly shaderFloat6?: boolean;
+  readonly shaderFloat8UnsignedE8M0?: boolean;
+  readonly shaderMXInt8?: boolean;
 }
 
 /** VkPhysicalDeviceCooperativeMatrixMaintenance1FeaturesEXT. */
 export interface VkPhysicalDeviceCooperativeMatrixMaintenance1FeaturesEXT {
   readonly sType?: 1000659000;
   readonly pNext?: null;
-  readonly cooperativeMatrixProperties2: boolean;
-  readonly cooperativeMatrixReductions: boolean;
-  readonly cooperativeMatrixConversions: boolean;
-  readonly cooperativeMatrixPerElementOperations: boolean;
-  readonly cooperativeMatrixGetCoordinate: boolean;
+  readonly cooperativeMatrixProperties2?: boolean;
+  readonly cooperativeMatrixReductions?: boolean;
+  readonly cooperativeMatrixConversions?: boolean;
+  readonly cooperativeMatrixPerElementOperations?: boolean;
+  readonly cooperativeMatrixGetCoordinate?: boolean;
 }
 
 /**

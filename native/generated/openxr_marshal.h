@@ -5841,7 +5841,7 @@ inline constexpr Command kCommands[493] = {
 /** These tables for the shared marshaller (built once; constant after). */
 inline const kl::marshal::Tables& Tables() {
     static const kl::marshal::Tables tables({kStructs, std::size(kStructs), kFields, kExtenders, kChildren, kEnumGroups,
-                                             std::size(kEnumGroups), kEnumValues, "type", "XrStructureType"});
+                                             std::size(kEnumGroups), kEnumValues, "type", "XrStructureType", false});
     return tables;
 }
 

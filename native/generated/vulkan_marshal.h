@@ -6998,7 +6998,7 @@ inline constexpr HandleType kHandleTypes[56] = {
 /** These tables for the shared marshaller (built once; constant after). */
 inline const kl::marshal::Tables& Tables() {
     static const kl::marshal::Tables tables({kStructs, std::size(kStructs), kFields, kExtenders, kChildren, kEnumGroups,
-                                             std::size(kEnumGroups), kEnumValues, "sType", "VkStructureType"});
+                                             std::size(kEnumGroups), kEnumValues, "sType", "VkStructureType", true});
     return tables;
 }
 

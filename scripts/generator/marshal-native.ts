@@ -270,7 +270,7 @@ function emitTablesAccessor(out: string[], api: HeaderApi): void {
   out.push('/** These tables for the shared marshaller (built once; constant after). */');
   out.push('inline const kl::marshal::Tables& Tables() {');
   out.push('    static const kl::marshal::Tables tables({kStructs, std::size(kStructs), kFields, kExtenders, kChildren, kEnumGroups,');
-  out.push(`                                             std::size(kEnumGroups), kEnumValues, "${api.typeMember}", "${api.structureTypeName}"});`);
+  out.push(`                                             std::size(kEnumGroups), kEnumValues, "${api.typeMember}", "${api.structureTypeName}", ${api.title === 'Vulkan'}});`);
   out.push('    return tables;');
   out.push('}', '');
 }

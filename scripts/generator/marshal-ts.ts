@@ -92,7 +92,9 @@ function emitStruct(out: string[], model: MarshalModel, s: MarshalStruct): void 
       out.push(`  readonly ${api.nextMember}?: ${next};`);
     } else {
       // What the runtime fills is always there when it comes back.
-      const optional = (f.optional && !s.returnedOnly) || (f.shape === 'Unsupported' && !f.required) ? '?' : '';
+      // Vulkan: a scalar member left out is zero (VK_FALSE, 0), as C's `{}` leaves it; pointers and arrays follow the registry.
+      const zeroDefault = api.prefix === 'Vk' && !s.returnedOnly && f.shape === 'Value' && f.struct < 0;
+      const optional = (f.optional && !s.returnedOnly) || zeroDefault || (f.shape === 'Unsupported' && !f.required) ? '?' : '';
       const nullable = f.optional && (f.shape === 'Pointer' || f.shape === 'String') ? ' | null' : '';
       // Vulkan: a safe-integer number is accepted where a 64-bit member (a size, an offset) is expected.
       const wide = api.prefix === 'Vk' && f.shape === 'Value' && f.struct < 0 && f.fixedCount === 1 && (f.scalar === 'U64' || f.scalar === 'I64');

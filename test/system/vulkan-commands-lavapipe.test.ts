@@ -335,7 +335,7 @@ describe.skipIf(skip !== null)('vulkanCommands on the real driver, with the vali
     const member = thrown(() => vk.vkCreateBuffer(dev, { size: 'big' as never, usage: 1, sharingMode: 0 }));
     expect(member.code).toBe('KL_INVALID_ARGUMENT');
     expect(member.message).toMatch(/vkCreateBuffer pCreateInfo\.size/);
-    const lengths = thrown(() => vk.vkCmdBindVertexBuffers(cb!, 0, [buffer, buffer], [0]));
+    const lengths = thrown(() => vk.vkCmdBindVertexBuffers(cb!, 0, [buffer, buffer], [0n]));
     expect(lengths.code).toBe('KL_INVALID_ARGUMENT');
     expect(lengths.message).toMatch(/pOffsets: has 1 elements but pBuffers has 2/);
     const counted = thrown(() => vk.vkCreateDescriptorSetLayout(dev, { pBindings: [{ binding: 0, descriptorType: 1, descriptorCount: 2, stageFlags: 0x20, pImmutableSamplers: [] }] }));
@@ -359,6 +359,15 @@ describe.skipIf(skip !== null)('vulkanCommands on the real driver, with the vali
     const callback = thrown(() => vulkanCommands(instance).vkCreateDebugUtilsMessengerEXT(instance.handle as never, { messageSeverity: 0x1000, messageType: 1 } as never));
     expect(callback.message).toMatch(/pfnUserCallback: is a function pointer the generated bindings cannot pass/);
     expect(thrown(() => vk.vkDestroyBuffer(dev, 5 as never)).code).toBe('KL_INVALID_ARGUMENT');
+    // A required pointer member left out is refused, not passed to the driver as null.
+    const spirv = readFileSync(examplePath('shaders/saxpy.spv'));
+    const module = vk.vkCreateShaderModule(dev, { pCode: Array.from(new Uint32Array(spirv.buffer, spirv.byteOffset, spirv.length / 4)) }).pShaderModule;
+    const layout = vk.vkCreatePipelineLayout(dev, {}).pPipelineLayout;
+    const pointer = thrown(() => vk.vkCreateComputePipelines(dev, null, [{ stage: { stage: 0x20, module } as never, layout, basePipelineIndex: -1 }]));
+    expect(pointer.code).toBe('KL_INVALID_ARGUMENT');
+    expect(pointer.message).toMatch(/vkCreateComputePipelines pCreateInfos\[0\]\.stage\.pName: is required/);
+    vk.vkDestroyPipelineLayout(dev, layout);
+    vk.vkDestroyShaderModule(dev, module);
     expect(vk.liveHandleCount('VkBuffer')).toBe(before);
     // Still alive and well: the refused calls reached nothing.
     vk.vkEndCommandBuffer(cb!);

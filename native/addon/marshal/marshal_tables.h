@@ -77,6 +77,7 @@ class Tables {
     const EnumValue* enumValues;
     const char* typeMember;  // "type" (OpenXR) or "sType" (Vulkan): the member that names a structure
     const char* structureTypeName;  // "XrStructureType" / "VkStructureType", for messages
+    bool requirePointers;           // a required pointer member left out is refused (Vulkan), not passed as null
   };
   explicit Tables(const Raw& raw) : raw_(raw) {
     for (std::size_t i = 0; i < raw.structCount; ++i) {
@@ -89,6 +90,7 @@ class Tables {
   std::uint16_t Child(std::uint32_t i) const { return raw_.children[i]; }
   const char* typeMember() const { return raw_.typeMember; }
   const char* structureTypeName() const { return raw_.structureTypeName; }
+  bool requirePointers() const { return raw_.requirePointers; }
   // The structure whose structure type is `type`, or -1.
   std::int32_t StructForType(std::int32_t type) const {
     const auto it = byType_.find(type);

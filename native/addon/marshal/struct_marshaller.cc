@@ -404,6 +404,9 @@ void StructMarshaller::WriteField(const Struct& s, const Field* fields, std::uin
   }
   Napi::Value v = o.Get(f.name);
   if (IsAbsent(v)) {
+    if (tables_.requirePointers() && (f.flags & kOptional) == 0 && (f.shape == Shape::Pointer || f.shape == Shape::String)) {
+      throw Error(at, "is required");
+    }
     if (f.shape == Shape::Unsupported && (f.flags & kRequired) != 0) {
       throw Error(at, "is a function pointer the generated bindings cannot pass (null only), and " + std::string(s.name) + " needs one");
     }

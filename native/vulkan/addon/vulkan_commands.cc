@@ -619,6 +619,15 @@ const VulkanCommands::Mapping& VulkanCommands::MappedRange(Napi::Env env, const 
   const std::uint64_t memory = info[0].As<Napi::BigInt>().Uint64Value(&lossless);
   const auto it = mapped_.find(memory);
   if (it == mapped_.end()) throw ArgumentError(env, "memory " + Hex(memory) + " is not mapped through these bindings (vkMapMemory)");
+  // The mapping lives only as long as its memory and device: a device destroyed elsewhere (the
+  // typed API's destroy()) takes it along, so it is refused rather than read.
+  Instance(env, "readMapped/writeMapped");
+  const std::uint64_t device = tracker_.AncestorOfType(memory, kDeviceType);
+  const HandleTracker::Entry* owner = tracker_.Find(device);
+  const bool boundDevice = device == static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(device_));
+  if (owner == nullptr || !owner->alive || (boundDevice && keepDevice_ && keepDevice_->destroyed)) {
+    throw HandleDestroyed(env, "memory " + Hex(memory) + ": its VkDevice has been destroyed");
+  }
   const double o = info[1].As<Napi::Number>().DoubleValue();
   if (!(o >= 0) || o != static_cast<double>(static_cast<std::uint64_t>(o))) throw ArgumentError(env, "offset must be a non-negative integer");
   *offset = static_cast<std::uint64_t>(o);
