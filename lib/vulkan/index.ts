@@ -58,3 +58,7 @@ export { VK_LOADER_DEBUG, createVkLogger, formatVkLoaderRecord } from './discove
 // The typed API over the native core (docs/usage.md, 'Vulkan: instances, devices and compute'): instances, physical devices, devices.
 export * from './api/index.js';
 export { examplePath } from '../core/examples.js';
+
+// The generated bindings: every Vulkan command of vk.xml over plain objects (docs/usage.md, 'Every Vulkan command: vulkanCommands').
+export { vulkanCommands, VK_GENERATED_COMMANDS, VK_HANDLE_TYPES, type VulkanCommands } from './commands.js';
+export type * as VkTypes from '../generated/vulkan-commands.js';

@@ -13,6 +13,7 @@
 #include "vulkan/addon/vulkan.h"
 #include "vulkan/addon/vulkan_compute.h"
 #include "vulkan/addon/vulkan_command_stream.h"
+#include "vulkan/addon/vulkan_commands.h"
 #include "vulkan/addon/vulkan_layer_introspection.h"
 #include "addon/windows_registry.h"
 
@@ -34,6 +35,7 @@ class KhronosLoaderAddon : public Napi::Addon<KhronosLoaderAddon> {
     exports.Set("openxrPublishPlan", Napi::Function::New<OpenXrPublishPlan>(env, "openxrPublishPlan"));
     exports.Set("VulkanInstance", VulkanInstance::Define(env));
     exports.Set("VulkanDevice", VulkanDevice::Define(env));
+    exports.Set("VulkanCommands", vk::VulkanCommands::Define(env));  // the generated bindings
     exports.Set("vulkanInstanceExtensions", Napi::Function::New<VulkanInstanceExtensions>(env, "vulkanInstanceExtensions"));
     exports.Set("vulkanPreInstance", Napi::Function::New<VulkanPreInstance>(env, "vulkanPreInstance"));
     exports.Set("vulkanPublishPlan", Napi::Function::New<VulkanPublishPlan>(env, "vulkanPublishPlan"));

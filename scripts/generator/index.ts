@@ -6,8 +6,9 @@ import { dispatchCommands } from './commands.js';
 import { emitPlatformTypesHeader, emitTypesHeaders, enumsHeaderName } from './ctypes.js';
 import { emitOpenXrCommands, emitVulkanCommands } from './dispatch.js';
 import { buildMarshalModel, vulkanScalar } from './marshal-model.js';
-import { emitMarshalHeader } from './marshal-native.js';
-import { emitCommandsModule } from './marshal-ts.js';
+import { emitMarshalHeader, emitVulkanMarshalHeader } from './marshal-native.js';
+import { emitCommandsModule, emitVulkanCommandsModule } from './marshal-ts.js';
+import { buildVulkanMarshalModel } from './marshal-vulkan.js';
 import { readRegistry, type ApiName } from './registry.js';
 import { RegistrySelector, type Selection } from './select.js';
 import { emitOpenXrModule, emitVulkanModule } from './typescript.js';
@@ -86,6 +87,13 @@ export function renderAll(registryDir: string): GeneratedFile[] {
       const banner = bannerText(cfg, selection.registry);
       files.push({ path: rel(TS_DIR, 'openxr-interaction-profiles.ts'), content: emitInteractionProfilesModule(banner, profiles) });
       files.push({ path: rel(NATIVE_DIR, 'openxr_interaction_profiles.h'), content: emitInteractionProfilesHeader(banner, profiles) });
+    } else {
+      // The generated Vulkan bindings: the marshal tables and their TypeScript types.
+      const model = buildVulkanMarshalModel(selection, commands);
+      const header = emitVulkanMarshalHeader(cfg, selection, model);
+      files.push({ path: rel(NATIVE_DIR, 'vulkan_marshal.h'), content: header.main });
+      files.push({ path: rel(NATIVE_DIR, 'vulkan_marshal_structs.h'), content: header.structs });
+      files.push({ path: rel(TS_DIR, 'vulkan-commands.ts'), content: emitVulkanCommandsModule(cfg, selection, model) });
     }
   }
   return files;

@@ -73,6 +73,16 @@ export interface MarshalField {
   readonly output: boolean;
   /** Element size in bytes of pointed-to scalars (structures take the struct table's size). */
   readonly elementType: string;
+  /** Enum: its group in MarshalModel.enumGroups; Handle: its type in MarshalModel.handleTypes; -1 otherwise. */
+  readonly typeIndex: number;
+  /** An array whose length is a member of another parameter (`pAllocateInfo->commandBufferCount`): that member's index in the parameter's structure. */
+  readonly lenMember: number;
+  /** The count holds the array's size in bytes, not its element count (`codeSize` for `pCode`). */
+  readonly lenBytes: boolean;
+  /** A command's output array sized by a count an input array sets (`pPipelines` by `pCreateInfos`): no argument. */
+  readonly sizedBySibling: boolean;
+  /** Unsupported and required (a function pointer the structure cannot work without): refused when absent. */
+  readonly required: boolean;
 }
 
 export interface MarshalStruct {
@@ -89,6 +99,8 @@ export interface MarshalStruct {
   readonly children: readonly number[];
   /** The unit (XR_VERSION_1_0, an extension) whose C header section defines it. */
   readonly definedBy: string;
+  /** A C union: the JavaScript object names exactly one member. */
+  readonly isUnion: boolean;
 }
 
 export interface MarshalCommand {
@@ -105,6 +117,28 @@ export interface MarshalCommand {
   readonly createsHandle: boolean;
   readonly destroysHandle: boolean;
   readonly successCodes: readonly string[];
+  /** The C return type (XrResult, VkResult, void, VkBool32, uint32_t, ...). */
+  readonly returnType: string;
+  /** Vulkan: where the command is dispatched (global, instance, physicalDevice, device). */
+  readonly level: string;
+}
+
+/** An enum group the tables name (values accepted by name). */
+export interface MarshalEnumGroup {
+  readonly name: string;
+  readonly values: readonly { readonly name: string; readonly value: number }[];
+}
+
+/** A handle type of the tables: what creates it from what, and what destroys it. */
+export interface MarshalHandleType {
+  readonly name: string;
+  readonly dispatchable: boolean;
+  /** The registry's parent handle types (VkCommandBuffer: VkCommandPool). */
+  readonly parents: readonly string[];
+  /** The command index that destroys one (vkDestroyBuffer, vkFreeMemory), -1 when none. */
+  readonly destroyCommand: number;
+  /** Freed with its parent by the parent's destroy (command buffers, descriptor sets). */
+  readonly freedWithParent: boolean;
 }
 
 export interface MarshalModel {
@@ -114,6 +148,21 @@ export interface MarshalModel {
   readonly thunks: readonly string[];
   /** Commands left out, with why. */
   readonly skipped: readonly { readonly name: string; readonly reason: string }[];
+  /** Enum groups named by Field.typeIndex (Vulkan; empty for OpenXR). */
+  readonly enumGroups: readonly MarshalEnumGroup[];
+  /** Handle types named by Field.typeIndex (Vulkan; empty for OpenXR). */
+  readonly handleTypes: readonly MarshalHandleType[];
+}
+
+/** What differs between the APIs when members are classified. */
+export interface ClassifyOptions {
+  readonly api: 'openxr' | 'vulkan';
+  /** Enum group index by type name (Vulkan). */
+  readonly enumIndex?: ReadonlyMap<string, number>;
+  /** Handle type index by name (Vulkan). */
+  readonly handleIndex?: ReadonlyMap<string, number>;
+  /** A structure's member declarations, for `param->member` lengths. */
+  readonly membersOf?: (structIndex: number) => readonly Declaration[];
 }
 
 const C_SCALARS: Readonly<Record<string, ScalarKind>> = {
@@ -126,6 +175,7 @@ const C_SCALARS: Readonly<Record<string, ScalarKind>> = {
   uint64_t: 'U64',
   int64_t: 'I64',
   size_t: 'U64',
+  int: 'I32',
   float: 'F32',
   double: 'F64',
   char: 'Char',
@@ -163,6 +213,8 @@ export function scalarOf(reg: Registry, typeName: string, foreign?: ForeignScala
   if (builtin !== undefined) return builtin;
   const t = reg.types.get(typeName);
   if (t === undefined) throw new Error(`unknown type ${typeName}`);
+  // An alias (VkAccessFlags2KHR) is stored as what it names.
+  if (t.alias !== undefined && t.text === '') return scalarOf(reg, t.alias, foreign);
   switch (t.category) {
     case '': {
       const kind = foreign?.(typeName);
@@ -170,7 +222,7 @@ export function scalarOf(reg: Registry, typeName: string, foreign?: ForeignScala
       return kind;
     }
     case 'basetype': {
-      if (typeName === 'XrBool32') return 'Bool32';
+      if (typeName === 'XrBool32' || typeName === 'VkBool32') return 'Bool32';
       if (/XR_DEFINE_(ATOM|OPAQUE_64)/.test(t.text)) return 'U64';
       const base = /typedef\s+(\w+)/.exec(t.text)?.[1];
       if (base === undefined) throw new Error(`basetype ${typeName}: cannot read its C type`);
@@ -181,7 +233,8 @@ export function scalarOf(reg: Registry, typeName: string, foreign?: ForeignScala
       return scalarOf(reg, base);
     }
     case 'enum':
-      return 'Enum';
+      // Vulkan's 64-bit flag bits (VkAccessFlagBits2) are stored as their 64-bit flags.
+      return reg.enumGroups.get(typeName)?.bitwidth === 64 ? 'U64' : 'Enum';
     case 'handle':
       return 'Handle';
     case 'funcpointer':
@@ -213,25 +266,48 @@ function constantValue(sel: Selection, name: string): number {
 }
 
 /** Classifies the members of a structure or the parameters of a command. */
-function classify(
+export function classify(
   sel: Selection,
   owner: string,
   decls: readonly Declaration[],
   structIndex: ReadonlyMap<string, number>,
   isCommand: boolean,
   foreign: ForeignScalar | undefined,
+  options: ClassifyOptions = { api: 'openxr' },
 ): MarshalField[] {
   const reg = sel.registry;
+  const vulkan = options.api === 'vulkan';
+  const typeMember = vulkan ? { name: 'sType', type: 'VkStructureType' } : { name: 'type', type: 'XrStructureType' };
+  const nextMember = vulkan ? 'pNext' : 'next';
   const byName = new Map(decls.map((d, i) => [d.name, i]));
   const out: MarshalField[] = decls.map((d) => {
     const depth = pointerDepth(d);
     const scalar = scalarOf(reg, d.typeName, foreign) ?? 'None';
     const struct = structIndex.get(d.typeName) ?? -1;
-    const isStruct = reg.types.get(d.typeName)?.category === 'struct';
+    const category = reg.types.get(d.typeName)?.category;
+    const isStruct = category === 'struct' || (vulkan && category === 'union');
     if (isStruct && struct < 0) throw new Error(`${owner}.${d.name}: structure ${d.typeName} is not selected`);
     const lenParts = (d.len ?? '').split(',').filter((p) => p !== '');
-    const lenName = lenParts.find((p) => p !== 'null-terminated');
-    const lenIndex = lenName === undefined ? -1 : (byName.get(lenName) ?? -2);
+    let lenName = lenParts.find((p) => p !== 'null-terminated' && p !== '1');
+    let lenMember = -1;
+    let lenBytes = false;
+    let unsizedArray = false;
+    if (vulkan && lenName !== undefined && lenName.startsWith('latexmath:')) {
+      // The registry's C form: `codeSize / 4` counts bytes; other expressions size no member.
+      const bytes = /^(\w+) \/ \d+$/.exec(d.altlen ?? '');
+      lenName = bytes?.[1];
+      lenBytes = bytes !== null;
+      unsizedArray = bytes === null;
+    }
+    let lenIndex = lenName === undefined ? -1 : (byName.get(lenName) ?? -2);
+    if (vulkan && lenName !== undefined && lenName.includes('->')) {
+      const [param, member] = lenName.split('->');
+      const p = decls.findIndex((x) => x.name === param);
+      const ps = structIndex.get(decls[p]?.typeName ?? '') ?? -1;
+      lenMember = ps < 0 ? -1 : (options.membersOf?.(ps) ?? []).findIndex((m) => m.name === member);
+      if (p < 0 || lenMember < 0) throw new Error(`${owner}.${d.name}: len ${lenName} names no member`);
+      lenIndex = p;
+    }
     const fixedCountText = d.arraySizes.join(' * ');
     const fixedCount = d.arraySizes.reduce((n, s) => n * constantValue(sel, s), 1);
     const base = {
@@ -244,14 +320,30 @@ function classify(
       lenIndex,
       countOutputIndex: -1,
       optional: (d.optional ?? '').startsWith('true'),
-      output: isCommand && (depth > 0 || d.arraySizes.length > 0) && !isConstPointer(d) && d.typeName !== 'void',
+      // Vulkan's non-const `void*` with a length and `void**` are written by the driver (vkGetQueryPoolResults' pData, vkMapMemory's ppData).
+      output: isCommand && (depth > 0 || d.arraySizes.length > 0) && !isConstPointer(d) && (d.typeName !== 'void' || (vulkan && (depth === 2 || d.len !== undefined))),
       elementType: d.typeName,
+      typeIndex: scalar === 'Enum' ? (options.enumIndex?.get(d.typeName) ?? -1) : scalar === 'Handle' ? (options.handleIndex?.get(d.typeName) ?? -1) : -1,
+      lenMember,
+      lenBytes,
+      sizedBySibling: false,
+      required: false,
     };
     if (lenIndex === -2) throw new Error(`${owner}.${d.name}: len ${d.len ?? ''} is not a sibling`);
-    if (d.name === 'type' && d.typeName === 'XrStructureType' && !isCommand) return { ...base, shape: 'StructureType' as Shape };
-    if (d.name === 'next' && d.typeName === 'void' && depth === 1 && !isCommand) return { ...base, shape: 'Next' as Shape };
+    if (d.name === typeMember.name && d.typeName === typeMember.type && !isCommand) return { ...base, shape: 'StructureType' as Shape };
+    if (d.name === nextMember && d.typeName === 'void' && depth === 1 && !isCommand) return { ...base, shape: 'Next' as Shape };
+    if (vulkan) {
+      // A bit-field has no offsetof; a function pointer is marshalled as null only (no JavaScript
+      // callback reaches a driver); VkAllocationCallbacks is nothing but function pointers.
+      if (d.bitfield !== undefined) return { ...base, shape: 'Unsupported' as Shape };
+      if (category === 'funcpointer' || d.typeName === 'VkAllocationCallbacks') {
+        return { ...base, shape: 'Unsupported' as Shape, required: !base.optional && !isCommand };
+      }
+      if (depth === 1 && unsizedArray) return { ...base, lenIndex: -1, shape: 'Array' as Shape };
+      if (depth === 1 && lenMember >= 0) return { ...base, shape: 'Array' as Shape };
+    }
     if (scalar === 'None' && struct < 0) return { ...base, shape: 'Unsupported' as Shape };
-    if (reg.types.get(d.typeName)?.category === 'funcpointer') return { ...base, shape: (depth === 0 ? 'Value' : 'Pointer') as Shape };
+    if (category === 'funcpointer') return { ...base, shape: (depth === 0 ? 'Value' : 'Pointer') as Shape };
     if (depth === 0) return { ...base, shape: 'Value' as Shape };
     // A command parameter written as an array (`char buffer[XR_MAX_RESULT_STRING_SIZE]`) counts as a pointer.
     if (scalar === 'Char' && depth === 1 && lenParts.includes('null-terminated') && lenIndex < 0) return { ...base, shape: 'String' as Shape };
@@ -265,13 +357,27 @@ function classify(
   // Counts and two-call capacities take their shape from the arrays that name them.
   for (let i = 0; i < out.length; i++) {
     const f = out[i];
-    if (f === undefined || f.lenIndex < 0 || !['Array', 'StringArray', 'PointerArray'].includes(f.shape)) continue;
+    if (f === undefined || f.lenIndex < 0 || f.lenMember >= 0 || !['Array', 'StringArray', 'PointerArray'].includes(f.shape)) continue;
     const len = out[f.lenIndex];
     if (len === undefined) continue;
+    if (vulkan) {
+      if (isCommand && f.output && len.shape === 'Pointer' && len.output) {
+        // Vulkan's two-call idiom: one in/out count (capacity in, count out), the array null first.
+        out[f.lenIndex] = { ...len, shape: 'CountOutput', lenIndex: i, output: true };
+        out[i] = { ...f, countOutputIndex: f.lenIndex };
+        continue;
+      }
+      // A count whose every array is optional means something without them (descriptorCount
+      // without immutable samplers, viewportCount with dynamic viewports): it stays an argument,
+      // and an array given must have that many elements.
+      const arrays = out.filter((a) => a.lenIndex === f.lenIndex && a.lenMember < 0 && ['Array', 'StringArray', 'PointerArray'].includes(a.shape));
+      if (len.shape === 'Value' && arrays.every((a) => a.optional) && !f.lenBytes) continue;
+      if (isCommand && f.output && arrays.some((a) => !a.output)) out[i] = { ...f, sizedBySibling: true };
+    }
     // Two-call idiom: a capacity and the count the runtime writes; a capacity without a count
     // output is a caller-sized array (the runtime fills what it is given).
     const countName = len.name.replace(/CapacityInput$/, 'CountOutput').replace(/InputCapacity$/, 'OutputCount');
-    const countOutputIndex = countName === len.name ? -1 : out.findIndex((c) => c.name === countName);
+    const countOutputIndex = vulkan || countName === len.name ? -1 : out.findIndex((c) => c.name === countName);
     if (countOutputIndex >= 0) {
       out[f.lenIndex] = { ...len, shape: 'Capacity', lenIndex: i, output: false };
       const co = out[countOutputIndex];
@@ -284,11 +390,21 @@ function classify(
       out[f.lenIndex] = { ...len, shape: 'Count', lenIndex: i };
     }
   }
+  if (vulkan) {
+    // An input array whose count may be 0 may be left out, and so may one of a structure's arrays
+    // that share a count (VkWriteDescriptorSet's pImageInfo, pBufferInfo, pTexelBufferView): another sets it.
+    out.forEach((f, i) => {
+      const len = out[f.lenIndex];
+      if (f.lenIndex < 0 || f.lenMember >= 0 || f.output || len === undefined || len.shape !== 'Count' || f.optional) return;
+      const shared = !isCommand && out.filter((a) => a.lenIndex === f.lenIndex && a !== len).length > 1;
+      if (len.optional || shared) out[i] = { ...f, optional: true };
+    });
+  }
   return out;
 }
 
 /** The signature class of a parameter for the call thunks. */
-function thunkClass(f: MarshalField, reg: Registry): string {
+export function thunkClass(f: MarshalField, reg: Registry): string {
   if (f.decl.text.includes('*') || f.decl.arraySizes.length > 0) return 'p';
   if (f.struct >= 0) return `S${f.decl.typeName}`;
   switch (f.scalar) {
@@ -313,7 +429,7 @@ const LOADER_UNITS = new Set(['XR_LOADER_VERSION_1_0']);
  * The unit (core version or extension) that first needs each type: the types its requirements name
  * and those its commands use, with the structures they contain or point to.
  */
-function definingUnits(sel: Selection): Map<string, string> {
+export function definingUnits(sel: Selection): Map<string, string> {
   const reg = sel.registry;
   const units = new Map<string, string>();
   const visit = (unit: string, name: string): void => {
@@ -347,7 +463,7 @@ function definingUnits(sel: Selection): Map<string, string> {
 export function takesArgument(f: MarshalField): boolean {
   if (f.shape === 'Count' || f.shape === 'Capacity' || f.shape === 'CountOutput') return false;
   if (!f.output) return true;
-  if (f.shape === 'Array') return f.struct >= 0 || f.countOutputIndex < 0;
+  if (f.shape === 'Array') return !f.sizedBySibling && f.lenMember < 0 && (f.struct >= 0 || f.countOutputIndex < 0);
   return f.struct >= 0 && f.shape === 'Pointer';
 }
 
@@ -394,6 +510,7 @@ export function buildMarshalModel(sel: Selection, dispatch: readonly DispatchCom
       returnedOnly: t.returnedOnly,
       children: structTypes.flatMap((c, i) => (c.parentStruct === t.name ? [i] : [])),
       definedBy: units.get(t.name) ?? 'XR_VERSION_1_0',
+      isUnion: false,
     };
   });
 
@@ -449,7 +566,9 @@ export function buildMarshalModel(sel: Selection, dispatch: readonly DispatchCom
       createsHandle: /^xrCreate/.test(d.name) && last !== undefined && last.output && last.scalar === 'Handle' && last.shape === 'Pointer',
       destroysHandle: /^xrDestroy/.test(d.name) && params.length === 1 && first?.scalar === 'Handle',
       successCodes: signature?.successCodes ?? ['XR_SUCCESS'],
+      returnType: d.returnType,
+      level: d.level,
     });
   }
-  return { structs, commands, thunks: thunkKeys, skipped };
+  return { structs, commands, thunks: thunkKeys, skipped, enumGroups: [], handleTypes: [] };
 }

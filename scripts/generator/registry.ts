@@ -23,6 +23,10 @@ export interface Declaration {
   readonly values: string | undefined;
   /** Fixed array sizes written after the name (`[XR_MAX_SYSTEM_NAME_SIZE]`, `[4]`), outermost first. */
   readonly arraySizes: readonly string[];
+  /** The registry's `altlen`: a C expression of the length where `len` is LaTeX (`codeSize / 4`). */
+  readonly altlen?: string | undefined;
+  /** A C bit-field width (`uint32_t mask:8`), when the member is one. */
+  readonly bitfield?: number | undefined;
 }
 
 export interface RegistryType {
@@ -50,6 +54,8 @@ export interface RegistryType {
   readonly returnedOnly: boolean;
   /** The base header structure this one specializes (`parentstruct`). */
   readonly parentStruct: string | undefined;
+  /** For a handle: the handle type(s) it is created from (`parent`, comma-separated in the registry). */
+  readonly parent?: string | undefined;
 }
 
 /** One `<enum>` as written in the registry, in an `<enums>` group or a `<require>`. */
@@ -155,6 +161,8 @@ function readDeclaration(el: Element): Declaration {
     optional: attr(el, 'optional'),
     values: attr(el, 'values'),
     arraySizes: [...afterName.matchAll(/\[\s*([A-Za-z0-9_]+)\s*\]/g)].map((m) => m[1] ?? ''),
+    altlen: attr(el, 'altlen'),
+    bitfield: /:\s*(\d+)\s*$/.test(afterName) ? Number(/:\s*(\d+)\s*$/.exec(afterName)?.[1]) : undefined,
   };
 }
 
@@ -228,6 +236,7 @@ function readType(el: Element, api: ApiName, order: number): RegistryType | unde
     structExtends: (attr(el, 'structextends') ?? '').split(',').filter((n) => n !== ''),
     returnedOnly: attr(el, 'returnedonly') === 'true',
     parentStruct: attr(el, 'parentstruct'),
+    parent: attr(el, 'parent'),
   };
 }
 

@@ -64,7 +64,17 @@ export class Device implements DeviceOwner {
   /** @internal The limits and memory types arguments are checked against. */
   readonly limits: DeviceLimits;
 
-  private constructor(native: NativeVulkanDevice, queueCounts: ReadonlyMap<number, number>, onDestroy: (d: Device) => void, physicalDevice: bigint) {
+  /** The device extensions it was created with (what vulkanCommands(device) lets through). */
+  readonly enabledExtensionNames: readonly string[];
+
+  private constructor(
+    native: NativeVulkanDevice,
+    queueCounts: ReadonlyMap<number, number>,
+    onDestroy: (d: Device) => void,
+    physicalDevice: bigint,
+    extensions: readonly string[] = [],
+  ) {
+    this.enabledExtensionNames = Object.freeze([...extensions]);
     const compute = vulkanCompute();
     const l = compute.physicalDeviceProperties(physicalDevice).limits;
     // A driver reporting less than the specification's required limits ("Required Limits": 128,
@@ -116,7 +126,7 @@ export class Device implements DeviceOwner {
     }
     const addon = loadVulkanAddon();
     const native = withVulkanErrors(() => new addon.VulkanDevice(instance, physicalDevice.handle, options));
-    return new Device(native, counts, onDestroy, physicalDevice.handle);
+    return new Device(native, counts, onDestroy, physicalDevice.handle, options.enabledExtensionNames);
   }
 
   /** @internal Takes ownership of a VkDevice native code created (e.g. an OpenXR runtime's xrCreateVulkanDeviceKHR) with `options`. */
@@ -130,7 +140,7 @@ export class Device implements DeviceOwner {
     const counts = new Map(options.queueCreateInfos.map((q) => [q.queueFamilyIndex, q.queuePriorities.length] as const));
     const addon = loadVulkanAddon();
     const native = withVulkanErrors(() => new addon.VulkanDevice(instance, physicalDevice.handle, handle));
-    return new Device(native, counts, onDestroy, physicalDevice.handle);
+    return new Device(native, counts, onDestroy, physicalDevice.handle, options.enabledExtensionNames);
   }
 
   /** @internal The native VulkanDevice (an OpenXR session's graphics binding keeps it). */

@@ -105,7 +105,20 @@ export interface NativeVulkanDevice {
   readonly handle: bigint;
 }
 
+/** The generated bindings' native half (native/vulkan/addon/vulkan_commands.h). */
+export interface NativeVulkanCommands {
+  /** Runs kCommands[index] of native/generated/vulkan_marshal.h with the JavaScript arguments. */
+  call(index: number, args: readonly unknown[]): unknown;
+  readMapped(memory: bigint, offset: number, size: number): Uint8Array;
+  writeMapped(memory: bigint, offset: number, bytes: Uint8Array): void;
+  liveHandleCount(type: string): number;
+  readonly instance: bigint | null;
+  readonly device: bigint | null;
+}
+
 export interface NativeVulkanAddon {
+  /** No target: the pre-instance commands only; a VkInstance; or a device with its enabled extensions. */
+  readonly VulkanCommands: new (target?: bigint | NativeVulkanDevice, deviceExtensions?: readonly string[]) => NativeVulkanCommands;
   readonly VulkanInstance: {
     new (plan: NativeVulkanPlan, createInfo: NativeVulkanCreateInfo): NativeVulkanInstance;
     /** Adopts a VkInstance native code created through the exported vkCreateInstance (an OpenXR runtime's xrCreateVulkanInstanceKHR). */

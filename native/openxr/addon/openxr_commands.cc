@@ -9,13 +9,18 @@
 
 #include "addon/errors.h"
 #include "openxr/addon/openxr.h"
-#include "openxr/addon/openxr_marshal.h"
+#include "addon/marshal/struct_marshaller.h"
+#include "generated/openxr_marshal.h"
 #include "openxr/loader/instance_registry.h"
 #include "openxr/loader/published_plan.h"
 #include "openxr/loader/trampolines.h"
 
 namespace kl::napi::xr {
 
+namespace marshal = khronos_loader::generated::marshal;
+using kl::marshal::Arena;
+using kl::marshal::PendingTwoCall;
+using kl::marshal::StructMarshaller;
 using marshal::Field;
 using marshal::Scalar;
 using marshal::Shape;
@@ -152,7 +157,7 @@ Napi::Value OpenXrCommands::Call(const Napi::CallbackInfo& info) {
   }
 
   Arena arena;
-  StructMarshaller m(env, arena);
+  StructMarshaller m(env, arena, marshal::Tables());
   CallFrame frame;
   const Field* params = &marshal::kParams[cmd.firstParam];
   std::uint32_t next = 0;

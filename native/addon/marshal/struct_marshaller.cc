@@ -1,4 +1,4 @@
-#include "openxr/addon/openxr_marshal.h"
+#include "addon/marshal/struct_marshaller.h"
 
 #include <cmath>
 #include <cstring>
@@ -6,11 +6,7 @@
 
 #include "addon/errors.h"
 
-namespace kl::napi::xr {
-
-using marshal::Field;
-using marshal::Scalar;
-using marshal::Shape;
+namespace kl::marshal {
 
 void* Arena::Allocate(std::size_t size, std::size_t align) {
   // new[] of std::byte is aligned for any fundamental type; every request fits that alignment.
@@ -29,15 +25,16 @@ const char* Arena::CopyString(const std::string& s) {
 
 namespace {
 
-const marshal::Struct& StructAt(std::uint32_t index) { return marshal::kStructs[index]; }
-
-const Field* FieldsOf(const marshal::Struct& s) { return &marshal::kFields[s.firstField]; }
-
 bool IsAbsent(const Napi::Value& v) { return v.IsUndefined() || v.IsNull(); }
 
-// The next member of any structure with a type member: XrBaseOutStructure's layout.
+// Every structure with a type member starts { int32 type; void* next; } (XrBaseOutStructure,
+// VkBaseOutStructure): the next pointer sits one pointer in.
+constexpr std::size_t kNextOffset = sizeof(void*);
+
 const void* NextOf(const void* structure) {
-  return static_cast<const XrBaseOutStructure*>(structure)->next;
+  const void* next = nullptr;
+  std::memcpy(&next, static_cast<const std::byte*>(structure) + kNextOffset, sizeof next);
+  return next;
 }
 
 }  // namespace
@@ -68,7 +65,7 @@ void StructMarshaller::StoreCount(const Field& f, std::byte* base, std::uint64_t
 }
 
 Napi::TypeError StructMarshaller::Error(const std::string& where, const std::string& message) const {
-  return ArgumentError(env_, where + ": " + message);
+  return kl::napi::ArgumentError(env_, where + ": " + message);
 }
 
 std::size_t StructMarshaller::ScalarSize(Scalar kind) {
@@ -93,24 +90,11 @@ std::size_t StructMarshaller::ScalarSize(Scalar kind) {
   }
 }
 
-std::size_t StructMarshaller::ElementSize(const Field& f) {
-  if (f.structIndex >= 0) return StructAt(static_cast<std::uint32_t>(f.structIndex)).size;
+std::size_t StructMarshaller::ElementSize(const Field& f) const {
+  if (f.structIndex >= 0) return tables_.StructAt(static_cast<std::uint32_t>(f.structIndex)).size;
   // `void*` with a length is a byte buffer.
   if (f.scalar == Scalar::Address && f.shape == Shape::Array) return 1;
   return ScalarSize(f.scalar);
-}
-
-std::int32_t StructMarshaller::StructForType(std::int32_t type) {
-  // Built once from the constant tables; never changed after.
-  static const std::unordered_map<std::int32_t, std::int32_t> byType = [] {
-    std::unordered_map<std::int32_t, std::int32_t> m;
-    for (std::uint32_t i = 0; i < std::size(marshal::kStructs); ++i) {
-      if (marshal::kStructs[i].structureType != 0) m.emplace(marshal::kStructs[i].structureType, static_cast<std::int32_t>(i));
-    }
-    return m;
-  }();
-  const auto it = byType.find(type);
-  return it == byType.end() ? -1 : it->second;
 }
 
 void StructMarshaller::WriteScalar(Scalar kind, void* dst, Napi::Value v, const std::string& where) {
@@ -219,6 +203,25 @@ Napi::Value StructMarshaller::ReadScalar(Scalar kind, const void* src) {
   return env_.Undefined();
 }
 
+void StructMarshaller::WriteFieldScalar(const Field& f, void* dst, Napi::Value v, const std::string& where) {
+  if (f.scalar == Scalar::Enum && f.typeIndex >= 0 && v.IsString()) {
+    // An enum value by its registry name (VK_FORMAT_R8G8B8A8_UNORM).
+    std::int32_t value = 0;
+    const std::string name = v.As<Napi::String>().Utf8Value();
+    if (!tables_.EnumByName(f.typeIndex, name, &value)) {
+      throw Error(where, "\"" + name + "\" is not a value of " + tables_.EnumGroupName(f.typeIndex));
+    }
+    std::memcpy(dst, &value, sizeof value);
+    return;
+  }
+  WriteScalar(f.scalar, dst, v, where);
+  if (f.scalar == Scalar::Handle && hook_ != nullptr && f.typeIndex >= 0) {
+    std::uint64_t handle = 0;
+    std::memcpy(&handle, dst, sizeof handle);
+    hook_->CheckHandle(f, handle, where);
+  }
+}
+
 void StructMarshaller::WriteCharArray(char* dst, std::size_t size, Napi::Value v, const std::string& where) {
   if (!v.IsString()) throw Error(where, "must be a string");
   const std::string s = v.As<Napi::String>().Utf8Value();
@@ -230,27 +233,27 @@ void StructMarshaller::WriteCharArray(char* dst, std::size_t size, Napi::Value v
 std::byte* StructMarshaller::NewStruct(std::uint32_t index, Napi::Value value, const std::string& where, std::uint32_t* actualIndex) {
   std::uint32_t chosen = index;
   if (value.IsObject()) {
-    Napi::Value type = value.As<Napi::Object>().Get("type");
+    Napi::Value type = value.As<Napi::Object>().Get(tables_.typeMember());
     if (type.IsNumber()) {
       const std::int32_t t = type.As<Napi::Number>().Int32Value();
-      const marshal::Struct& declared = StructAt(index);
+      const Struct& declared = tables_.StructAt(index);
       if (t != declared.structureType) {
         const std::int32_t concrete = StructForType(t);
         // A base header (no fixed type of its own) stands for the structures that specialize it
         // (the registry's parentstruct; any structure when the registry names none).
         bool specializes = declared.structureType == 0 && concrete >= 0 && declared.childCount == 0;
         for (std::uint16_t c = 0; c < declared.childCount && concrete >= 0; ++c) {
-          specializes = specializes || marshal::kChildren[declared.firstChild + c] == static_cast<std::uint16_t>(concrete);
+          specializes = specializes || tables_.Child(declared.firstChild + c) == static_cast<std::uint16_t>(concrete);
         }
         if (!specializes) {
-          const std::string actual = concrete < 0 ? "no structure has that type" : StructAt(static_cast<std::uint32_t>(concrete)).name;
+          const std::string actual = concrete < 0 ? "no structure has that type" : tables_.StructAt(static_cast<std::uint32_t>(concrete)).name;
           throw Error(where, "type " + std::to_string(t) + " (" + actual + ") is not " + declared.name + (declared.structureType == 0 ? " or a structure that specializes it" : ""));
         }
         chosen = static_cast<std::uint32_t>(concrete);
       }
     }
   }
-  const marshal::Struct& s = StructAt(chosen);
+  const Struct& s = tables_.StructAt(chosen);
   auto* p = static_cast<std::byte*>(arena_.Allocate(s.size, s.align));
   WriteStruct(chosen, p, value, where);
   if (actualIndex != nullptr) *actualIndex = chosen;
@@ -258,9 +261,9 @@ std::byte* StructMarshaller::NewStruct(std::uint32_t index, Napi::Value value, c
 }
 
 void StructMarshaller::WriteStruct(std::uint32_t index, std::byte* dst, Napi::Value value, const std::string& where) {
-  const marshal::Struct& s = StructAt(index);
+  const Struct& s = tables_.StructAt(index);
   if (!IsAbsent(value) && !value.IsObject()) throw Error(where, std::string("must be an object (") + s.name + ")");
-  const Field* fields = FieldsOf(s);
+  const Field* fields = tables_.FieldsOf(s);
   if (!value.IsObject()) {
     // Nothing given (a structure the runtime fills): its type, and its two-call arrays to size later.
     for (std::uint16_t i = 0; i < s.fieldCount; ++i) {
@@ -273,6 +276,22 @@ void StructMarshaller::WriteStruct(std::uint32_t index, std::byte* dst, Napi::Va
     return;
   }
   Napi::Object o = value.As<Napi::Object>();
+  if (s.isUnion) {
+    // A union: the object names exactly one member, the one written.
+    std::int32_t chosen = -1;
+    for (std::uint16_t i = 0; i < s.fieldCount; ++i) {
+      if (IsAbsent(o.Get(fields[i].name))) continue;
+      if (chosen >= 0) throw Error(where, std::string(s.name) + " is a union: give one of its members, not " + fields[chosen].name + " and " + fields[i].name);
+      chosen = i;
+    }
+    if (chosen < 0) {
+      std::string names;
+      for (std::uint16_t i = 0; i < s.fieldCount; ++i) names += std::string(i == 0 ? "" : ", ") + fields[i].name;
+      throw Error(where, std::string(s.name) + " is a union: give exactly one of " + names);
+    }
+    WriteField(s, fields, static_cast<std::uint16_t>(chosen), dst, o, where);
+    return;
+  }
   for (std::uint16_t i = 0; i < s.fieldCount; ++i) WriteField(s, fields, i, dst, o, where);
 }
 
@@ -288,7 +307,7 @@ void* StructMarshaller::NewElements(const Field& f, std::uint32_t count, Napi::V
                                     std::int32_t* elementStruct) {
   const std::int32_t element = ElementStruct(f, elementTemplate, where);
   if (elementStruct != nullptr) *elementStruct = element;
-  const std::size_t size = element >= 0 ? StructAt(static_cast<std::uint32_t>(element)).size : ElementSize(f);
+  const std::size_t size = element >= 0 ? tables_.StructAt(static_cast<std::uint32_t>(element)).size : ElementSize(f);
   auto* p = static_cast<std::byte*>(arena_.Allocate(size * count));
   if (element >= 0) {
     for (std::uint32_t k = 0; k < count; ++k) {
@@ -325,14 +344,14 @@ void* StructMarshaller::WriteArray(const Field& f, Napi::Value v, std::uint32_t*
     if (f.structIndex >= 0) {
       WriteStruct(static_cast<std::uint32_t>(f.structIndex), p + k * size, a.Get(k), at);
     } else {
-      WriteScalar(f.scalar, p + k * size, a.Get(k), at);
+      WriteFieldScalar(f, p + k * size, a.Get(k), at);
     }
   }
   *count = n;
   return p;
 }
 
-void StructMarshaller::WriteNext(const marshal::Struct& s, std::byte* dst, Napi::Value next, const std::string& where) {
+void StructMarshaller::WriteNext(const Struct& s, std::byte* dst, Napi::Value next, const std::string& where) {
   if (IsAbsent(next)) return;
   std::vector<Napi::Value> chain;
   if (next.IsArray()) {
@@ -341,28 +360,28 @@ void StructMarshaller::WriteNext(const marshal::Struct& s, std::byte* dst, Napi:
   } else {
     chain.push_back(next);
   }
-  void** link = reinterpret_cast<void**>(dst + offsetof(XrBaseOutStructure, next));
+  void** link = reinterpret_cast<void**>(dst + kNextOffset);
   for (std::size_t k = 0; k < chain.size(); ++k) {
     const std::string at = where + ".next[" + std::to_string(k) + "]";
     Napi::Value element = chain[k];
-    Napi::Value type = element.IsObject() ? element.As<Napi::Object>().Get("type") : env_.Undefined();
-    if (!type.IsNumber()) throw Error(at, "must be an object with a numeric type (its XrStructureType)");
+    Napi::Value type = element.IsObject() ? element.As<Napi::Object>().Get(tables_.typeMember()) : env_.Undefined();
+    if (!type.IsNumber()) throw Error(at, std::string("must be an object with a numeric ") + tables_.typeMember() + " (its " + tables_.structureTypeName() + ")");
     const std::int32_t index = StructForType(type.As<Napi::Number>().Int32Value());
     bool allowed = false;
     for (std::uint16_t e = 0; e < s.extenderCount && index >= 0; ++e) {
-      allowed = allowed || marshal::kExtenders[s.firstExtender + e] == static_cast<std::uint16_t>(index);
+      allowed = allowed || tables_.Extender(s.firstExtender + e) == static_cast<std::uint16_t>(index);
     }
     if (!allowed) {
-      const std::string name = index < 0 ? "type " + std::to_string(type.As<Napi::Number>().Int32Value()) : StructAt(static_cast<std::uint32_t>(index)).name;
+      const std::string name = index < 0 ? "type " + std::to_string(type.As<Napi::Number>().Int32Value()) : tables_.StructAt(static_cast<std::uint32_t>(index)).name;
       throw Error(at, name + " may not extend " + s.name + " (the registry's structextends)");
     }
     std::byte* node = NewStruct(static_cast<std::uint32_t>(index), element, at);
     *link = node;
-    link = reinterpret_cast<void**>(node + offsetof(XrBaseOutStructure, next));
+    link = reinterpret_cast<void**>(node + kNextOffset);
   }
 }
 
-void StructMarshaller::WriteField(const marshal::Struct& s, const Field* fields, std::uint16_t i, std::byte* dst, Napi::Object o,
+void StructMarshaller::WriteField(const Struct& s, const Field* fields, std::uint16_t i, std::byte* dst, Napi::Object o,
                                   const std::string& where) {
   const Field& f = fields[i];
   std::byte* p = dst + f.offset;
@@ -385,6 +404,12 @@ void StructMarshaller::WriteField(const marshal::Struct& s, const Field* fields,
   }
   Napi::Value v = o.Get(f.name);
   if (IsAbsent(v)) {
+    if (tables_.requirePointers() && (f.flags & kOptional) == 0 && (f.shape == Shape::Pointer || f.shape == Shape::String)) {
+      throw Error(at, "is required");
+    }
+    if (f.shape == Shape::Unsupported && (f.flags & kRequired) != 0) {
+      throw Error(at, "is a function pointer the generated bindings cannot pass (null only), and " + std::string(s.name) + " needs one");
+    }
     // A two-call array left to the bindings: sized by a second call once the count is known.
     if (f.shape == Shape::Array && f.countOutputIndex >= 0) {
       pending_.push_back({dst, &f, &fields[f.lenIndex], &fields[f.countOutputIndex], env_.Undefined()});
@@ -394,7 +419,7 @@ void StructMarshaller::WriteField(const marshal::Struct& s, const Field* fields,
   switch (f.shape) {
     case Shape::Value:
       if (f.structIndex >= 0) {
-        const std::size_t size = StructAt(static_cast<std::uint32_t>(f.structIndex)).size;
+        const std::size_t size = tables_.StructAt(static_cast<std::uint32_t>(f.structIndex)).size;
         if (f.fixedCount == 1) {
           WriteStruct(static_cast<std::uint32_t>(f.structIndex), p, v, at);
           return;
@@ -409,10 +434,10 @@ void StructMarshaller::WriteField(const marshal::Struct& s, const Field* fields,
         if (!v.IsArray() || v.As<Napi::Array>().Length() > f.fixedCount) throw Error(at, "must be an array of at most " + std::to_string(f.fixedCount));
         const std::size_t size = ScalarSize(f.scalar);
         for (std::uint32_t k = 0; k < v.As<Napi::Array>().Length(); ++k) {
-          WriteScalar(f.scalar, p + k * size, v.As<Napi::Array>().Get(k), at + "[" + std::to_string(k) + "]");
+          WriteFieldScalar(f, p + k * size, v.As<Napi::Array>().Get(k), at + "[" + std::to_string(k) + "]");
         }
       } else {
-        WriteScalar(f.scalar, p, v, at);
+        WriteFieldScalar(f, p, v, at);
       }
       return;
     case Shape::String: {
@@ -447,8 +472,9 @@ void StructMarshaller::WriteField(const marshal::Struct& s, const Field* fields,
       if (f.lenIndex >= 0) {
         const Field& len = fields[f.lenIndex];
         const std::uint64_t prior = LoadCount(len, dst);
-        if (prior != 0 && prior != count) throw Error(at, std::string("has ") + std::to_string(count) + " elements but another array sharing " + len.name + " has " + std::to_string(prior));
-        StoreCount(len, dst, count);
+        const std::uint64_t expected = (f.flags & kLenBytes) != 0 ? count * ElementSize(f) : count;
+        if (prior != 0 && prior != expected) throw Error(at, std::string("has ") + std::to_string(count) + " elements but another array sharing " + len.name + " has " + std::to_string(prior));
+        StoreCount(len, dst, (f.flags & kLenBytes) != 0 ? count * ElementSize(f) : count);
       }
       return;
     }
@@ -469,7 +495,7 @@ void StructMarshaller::WriteField(const marshal::Struct& s, const Field* fields,
         target = NewStruct(static_cast<std::uint32_t>(f.structIndex), v, at);
       } else {
         target = arena_.Allocate(ScalarSize(f.scalar));
-        WriteScalar(f.scalar, target, v, at);
+        WriteFieldScalar(f, target, v, at);
       }
       std::memcpy(p, &target, sizeof target);
       return;
@@ -491,7 +517,7 @@ Napi::Value StructMarshaller::ReadNext(const void* next) {
       out.Set(k, ReadStruct(static_cast<std::uint32_t>(index), static_cast<const std::byte*>(next)));
     } else {
       Napi::Object unknown = Napi::Object::New(env_);
-      unknown.Set("type", Napi::Number::New(env_, type));
+      unknown.Set(tables_.typeMember(), Napi::Number::New(env_, type));
       out.Set(k, unknown);
     }
     next = NextOf(next);
@@ -509,7 +535,7 @@ Napi::Value StructMarshaller::ReadArray(const Field& f, const void* data, std::u
     return Napi::Buffer<std::uint8_t>::Copy(env_, static_cast<const std::uint8_t*>(data), count);
   }
   const std::int32_t element = elementStruct >= 0 ? elementStruct : f.structIndex;
-  const std::size_t size = element >= 0 ? StructAt(static_cast<std::uint32_t>(element)).size : ElementSize(f);
+  const std::size_t size = element >= 0 ? tables_.StructAt(static_cast<std::uint32_t>(element)).size : ElementSize(f);
   const auto* p = static_cast<const std::byte*>(data);
   Napi::Array a = Napi::Array::New(env_, count);
   for (std::uint32_t k = 0; k < count; ++k) {
@@ -519,8 +545,8 @@ Napi::Value StructMarshaller::ReadArray(const Field& f, const void* data, std::u
 }
 
 Napi::Value StructMarshaller::ReadStruct(std::uint32_t index, const std::byte* src) {
-  const marshal::Struct* s = &StructAt(index);
-  const Field* fields = FieldsOf(*s);
+  const Struct* s = &tables_.StructAt(index);
+  const Field* fields = tables_.FieldsOf(*s);
   // The runtime may have written a more specific structure than the one declared (an event in
   // XrEventDataBuffer, a specialization behind a base header): read what its type says.
   if (s->fieldCount > 0 && fields[0].shape == Shape::StructureType) {
@@ -528,8 +554,8 @@ Napi::Value StructMarshaller::ReadStruct(std::uint32_t index, const std::byte* s
     std::memcpy(&type, src, sizeof type);
     const std::int32_t actual = type == s->structureType ? static_cast<std::int32_t>(index) : StructForType(type);
     if (actual >= 0 && static_cast<std::uint32_t>(actual) != index) {
-      s = &StructAt(static_cast<std::uint32_t>(actual));
-      fields = FieldsOf(*s);
+      s = &tables_.StructAt(static_cast<std::uint32_t>(actual));
+      fields = tables_.FieldsOf(*s);
     }
   }
   Napi::Object o = Napi::Object::New(env_);
@@ -540,10 +566,10 @@ Napi::Value StructMarshaller::ReadStruct(std::uint32_t index, const std::byte* s
     std::memcpy(&ptr, p, sizeof ptr);
     switch (f.shape) {
       case Shape::StructureType:
-        o.Set("type", ReadScalar(Scalar::I32, p));
+        o.Set(f.name, ReadScalar(Scalar::I32, p));
         break;
       case Shape::Next:
-        if (ptr != nullptr) o.Set("next", ReadNext(ptr));
+        if (ptr != nullptr) o.Set(f.name, ReadNext(ptr));
         break;
       case Shape::Value:
         if (f.structIndex >= 0 && f.fixedCount == 1) {
@@ -598,4 +624,4 @@ Napi::Value StructMarshaller::ReadStruct(std::uint32_t index, const std::byte* s
   return o;
 }
 
-}  // namespace kl::napi::xr
+}  // namespace kl::marshal
