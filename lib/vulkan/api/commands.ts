@@ -516,6 +516,9 @@ export class CommandBuffer extends DeviceChild {
    */
   clearColorImage(image: Image, layout: 'transfer-dst-optimal' | 'general', r: number, g: number, b: number, a: number, baseArrayLayer = 0, layerCount = 1): this {
     const handle = this.#image('clearColorImage', image);
+    // VUID-vkCmdClearColorImage-image-00007 (not a depth/stencil format), -image-00002 (TRANSFER_DST usage)
+    if (image.aspectIsColour !== true) throw new InvalidArgumentError('clearColorImage: the image has a depth/stencil format', 'image');
+    if (image.usage !== undefined && (image.usage & IMAGE_USAGE.TRANSFER_DST) === 0) throw new InvalidArgumentError('clearColorImage: the image has no TRANSFER_DST (0x2) usage', 'image');
     if (layout !== 'transfer-dst-optimal' && layout !== 'general') throw new InvalidArgumentError("clearColorImage: layout must be 'transfer-dst-optimal' or 'general'");
     if (typeof r !== 'number' || typeof g !== 'number' || typeof b !== 'number' || typeof a !== 'number') throw new InvalidArgumentError('clearColorImage: the colour is 4 numbers');
     checkLayers(image, baseArrayLayer, layerCount); // one call (V8 inlines this method only while it stays small)
@@ -802,8 +805,9 @@ export class CommandBuffer extends DeviceChild {
     uint('stride', stride);
     b.checkBacked(`${what}: buffer`);
     // VUID-vkCmdDrawIndirect-buffer-02709 (usage), -offset-02710 (a multiple of 4), -drawCount-00476 (stride),
-    // -drawCount-00487/-00488 (inside the buffer), -drawCount-02718 (above 1 needs multiDrawIndirect: left to the driver's report)
+    // -drawCount-00487/-00488 (inside the buffer), -drawCount-02718 (above 1 needs the multiDrawIndirect feature)
     b.checkUsage(what, USAGE_INDIRECT, 'buffer');
+    if (drawCount > 1 && this.device.graphicsFeatures.multiDrawIndirect === false) throw new InvalidStateError(`${what}: drawCount above 1 needs the multiDrawIndirect feature, and the device was created without it (enabledFeatures: { multiDrawIndirect: true })`);
     if (offset % 4 !== 0) throw new InvalidArgumentError(`${what}: offset must be a multiple of 4, got ${offset}`, 'offset');
     if (drawCount > 1 && (stride % 4 !== 0 || stride < commandBytes)) throw new InvalidArgumentError(`${what}: stride must be a multiple of 4 and at least ${commandBytes} when drawCount is above 1, got ${stride}`, 'stride');
     if (drawCount > 0 && offset + (drawCount - 1) * stride + commandBytes > Number(b.size)) {

@@ -60,7 +60,7 @@ export interface DeviceOwner {
   /** @internal */
   readonly limits: DeviceLimits;
   /** @internal The graphics features the device was created with (null: not known). */
-  readonly graphicsFeatures: { readonly dynamicRendering: boolean | null; readonly multiview: boolean | null };
+  readonly graphicsFeatures: { readonly dynamicRendering: boolean | null; readonly multiview: boolean | null; readonly multiDrawIndirect: boolean | null };
   /** @internal InvalidStateError when a submitted command buffer that has not completed uses `child` (`action` names what was asked). */
   checkNotInUse(child: DeviceChild, action: string): void;
   /** @internal */

@@ -54,6 +54,7 @@ export interface DeviceCreateOptions {
 export interface DeviceGraphicsFeatures {
   readonly dynamicRendering: boolean | null;
   readonly multiview: boolean | null;
+  readonly multiDrawIndirect: boolean | null;
 }
 
 /**
@@ -152,7 +153,11 @@ export class Device implements DeviceOwner {
     const features = nativeDeviceFeatures(options.enabledFeatures);
     const addon = loadVulkanAddon();
     const native = withVulkanErrors(() => new addon.VulkanDevice(instance, physicalDevice.handle, features === undefined ? options : { ...options, nativeFeatures: features }));
-    return new Device(native, counts, onDestroy, physicalDevice.handle, { dynamicRendering: features?.dynamicRendering ?? false, multiview: features?.multiview ?? false });
+    return new Device(native, counts, onDestroy, physicalDevice.handle, {
+      dynamicRendering: features?.dynamicRendering ?? false,
+      multiview: features?.multiview ?? false,
+      multiDrawIndirect: options.enabledFeatures?.multiDrawIndirect === true,
+    });
   }
 
   /** @internal Takes ownership of a VkDevice native code created (e.g. an OpenXR runtime's xrCreateVulkanDeviceKHR) with `options`. */
@@ -168,7 +173,11 @@ export class Device implements DeviceOwner {
     const native = withVulkanErrors(() => new addon.VulkanDevice(instance, physicalDevice.handle, handle));
     // What the creator enabled is known when it says (options.enabledFeatures), else not.
     const features = options.enabledFeatures === undefined ? undefined : nativeDeviceFeatures(options.enabledFeatures);
-    return new Device(native, counts, onDestroy, physicalDevice.handle, { dynamicRendering: features?.dynamicRendering ?? null, multiview: features?.multiview ?? null });
+    return new Device(native, counts, onDestroy, physicalDevice.handle, {
+      dynamicRendering: features?.dynamicRendering ?? null,
+      multiview: features?.multiview ?? null,
+      multiDrawIndirect: features === undefined ? null : options.enabledFeatures?.multiDrawIndirect === true,
+    });
   }
 
   /** @internal The native VulkanDevice (an OpenXR session's graphics binding keeps it). */
