@@ -102,6 +102,11 @@ describe.skipIf(skip !== null)('the typed Vulkan graphics API refuses undefined 
     cb.setScissor(0, 0, 16, 16);
     refuses(() => cb.drawIndexed(3), InvalidStateError, /drawIndexed: no index buffer is bound/);
     cb.draw(3); // everything in place: recorded
+    // Commands recorded outside rendering only, and end(), while it is open.
+    refuses(() => cb.end(), InvalidStateError, /end: dynamic rendering is open \(endRendering\(\) first\)/);
+    refuses(() => cb.pipelineBarrier(0x400, 0x400, 0x100, 0x100), InvalidStateError, /pipelineBarrier: inside dynamic rendering/);
+    refuses(() => cb.imageBarrier(s.color, { oldLayout: 'color-attachment-optimal', newLayout: 'general', srcStageMask: 0x400, dstStageMask: 0x400 }), InvalidStateError, /imageBarrier: inside dynamic rendering/);
+    expect(cb.isRecording).toBe(true);
     cb.endRendering();
     // A pipeline made for R8G8B8A8 drawing into B8G8R8A8.
     begin(cb, s.otherView);
@@ -164,6 +169,7 @@ describe.skipIf(skip !== null)('the typed Vulkan graphics API refuses undefined 
     refuses(() => device.createImage({ format: Format.D32_SFLOAT, extent: { width: 4, height: 4 }, usage: 0x10 }), InvalidArgumentError, /a depth\/stencil format cannot have usage COLOR_ATTACHMENT/);
     refuses(() => device.createImage({ format: Format.R8G8B8A8_UNORM, extent: { width: 4, height: 4 }, usage: 0x10, mipLevels: 4 }), InvalidArgumentError, /mipLevels must be at most 3/);
     refuses(() => device.createImageView(s.color, { viewType: '2d', layerCount: 2 }), InvalidArgumentError, /the layers \[0, 2\) must lie inside the image's 1/);
+    refuses(() => device.createImageView(s.color, { viewType: '3d' }), InvalidArgumentError, /a '3d' view cannot be made of a 2d image/);
     refuses(() => device.createImageView(s.color, { aspect: 'depth' }), InvalidArgumentError, /options.aspect 'depth' is not an aspect of the image's format/);
     const unbound = device.createImage({ format: Format.R8G8B8A8_UNORM, extent: { width: 4, height: 4 }, usage: 0x10 });
     const unboundView = device.createImageView(unbound);

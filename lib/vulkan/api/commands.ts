@@ -342,6 +342,15 @@ export class CommandBuffer extends DeviceChild {
     if (this.pending) throw new InvalidStateError(`${what}: the command buffer was submitted and has not completed (await its fence, or queue.waitIdle(), first)`);
   }
 
+  /**
+   * InvalidStateError inside a render pass or dynamic rendering, for the commands recorded outside
+   * them only (VUID-vkCmdCopyBuffer-renderpass, -vkCmdClearColorImage-renderpass; a pipeline barrier
+   * inside one needs a self-dependency the typed API does not make: VUID-vkCmdPipelineBarrier-None-09553/-07889).
+   */
+  #outsideRendering(what: string): void {
+    if (this.#state.rendering !== 0) throw new InvalidStateError(`${what}: inside ${this.#state.rendering === 1 ? 'dynamic rendering (endRendering() first)' : 'a render pass (endRenderPass() first)'}`);
+  }
+
   #recording(what: string): void {
     if (this.#lifecycle !== Lifecycle.Recording) {
       throw new InvalidStateError(
@@ -374,6 +383,8 @@ export class CommandBuffer extends DeviceChild {
     this.live();
     // VUID-vkEndCommandBuffer-commandBuffer-00059
     this.#recording('end');
+    // VUID-vkEndCommandBuffer-commandBuffer-00060 (no render pass active), -None-06281 (no dynamic rendering active)
+    if (this.#state.rendering !== 0) throw new InvalidStateError(`end: ${this.#state.rendering === 1 ? 'dynamic rendering is open (endRendering() first)' : 'a render pass is open (endRenderPass() first)'}`);
     try {
       this.#n.endCommandBuffer(this.handle);
     } catch (error) {
@@ -475,6 +486,7 @@ export class CommandBuffer extends DeviceChild {
     checkMemoryBarrierMasks(srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
     this.live();
     this.#recording('pipelineBarrier');
+    this.#outsideRendering('pipelineBarrier');
     this.#n.cmdPipelineBarrier(this.handle, srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
     return this;
   }
@@ -488,6 +500,7 @@ export class CommandBuffer extends DeviceChild {
     size('dstOffset', dstOffset);
     this.live();
     this.#recording('copyBuffer');
+    this.#outsideRendering('copyBuffer');
     checkCopy(s, d, bytes, srcOffset, dstOffset);
     this.#n.cmdCopyBuffer(this.handle, s.handle, d.handle, srcOffset, dstOffset, bytes);
     this.#state.use(s);
@@ -898,6 +911,7 @@ export class CommandBuffer extends DeviceChild {
     if (!image.belongsTo(this.device)) throw new InvalidArgumentError(`${what}: the image belongs to another device`);
     this.live();
     this.#recording(what);
+    this.#outsideRendering(what);
     // Recorded (the command is made right after): kept here, not in the callers, so that
     // clearColorImage stays small enough for V8 to inline it (four numbers unboxed).
     const handle = image.liveHandle;

@@ -135,13 +135,14 @@ export class OwnedImage extends Image {
     const info = withVulkanErrors(() =>
       vulkanCompute().createImage(device.liveHandle, { imageType, format, width, height, depth, mipLevels, arrayLayers, samples, usage, flags: 0 }),
     );
-    return new OwnedImage(device, new ImageHandle(device, info.handle), { format, width, height, arrayLayers, depth, mipLevels, samples, usage }, info);
+    const typeName = (['1d', '2d', '3d'] as const)[imageType]!;
+    return new OwnedImage(device, new ImageHandle(device, info.handle), { format, width, height, arrayLayers, depth, mipLevels, samples, usage, imageType: typeName }, info);
   }
 
   private constructor(
     device: DeviceOwner,
     child: ImageHandle,
-    info: { format: number; width: number; height: number; arrayLayers: number; depth: number; mipLevels: number; samples: number; usage: number },
+    info: { format: number; width: number; height: number; arrayLayers: number; depth: number; mipLevels: number; samples: number; usage: number; imageType: '1d' | '2d' | '3d' },
     req: { size: number; alignment: number; memoryTypeBits: number },
   ) {
     super(device, child.handle, info, child);
@@ -229,6 +230,11 @@ export function imageViewInfo(image: Image, options: ImageViewOptions): { viewTy
   if ((viewType === VIEW_TYPES['1d'] || viewType === VIEW_TYPES['2d'] || viewType === VIEW_TYPES['3d']) && layerCount !== 1) {
     throw new InvalidArgumentError(`createImageView: a '${o.viewType as string}' view has one layer, got layerCount ${layerCount} (use '2d-array')`, 'options.viewType');
   }
+  // VUID-VkImageViewCreateInfo-subResourceRange-01021 and the view-type table of "Image Views": a 1d image takes
+  // '1d' and '1d-array' views, a 2d image '2d' and '2d-array' (cube views need a cube-compatible image, which
+  // createImage does not make), a 3d image '3d'.
+  const allowed: Record<string, readonly number[]> = { '1d': [VIEW_TYPES['1d'], VIEW_TYPES['1d-array']], '2d': [VIEW_TYPES['2d'], VIEW_TYPES['2d-array']], '3d': [VIEW_TYPES['3d']] };
+  if (!allowed[image.imageType]!.includes(viewType)) throw new InvalidArgumentError(`createImageView: a '${String(o.viewType)}' view cannot be made of a ${image.imageType} image`, 'options.viewType');
   if ((aspect & own) !== aspect) throw new InvalidArgumentError(`createImageView: options.aspect '${o.aspect as string}' is not an aspect of the image's format ${image.format}`, 'options.aspect');
   if (format !== image.format) throw new InvalidArgumentError(`createImageView: options.format ${format} differs from the image's ${image.format} (the typed API makes no mutable-format images)`, 'options.format');
   return { viewType, format, aspect, baseMipLevel, levelCount, baseArrayLayer, layerCount };

@@ -45,6 +45,8 @@ export interface ImageInfo {
   readonly samples?: number;
   /** VkImageUsageFlags the image was created with. */
   readonly usage?: number;
+  /** Default '2d'. */
+  readonly imageType?: '1d' | '2d' | '3d';
 }
 
 export class Image implements ImageInfo {
@@ -58,6 +60,7 @@ export class Image implements ImageInfo {
   readonly samples: number;
   /** VkImageUsageFlags the image was created with (undefined: its owner does not say; not checked then). */
   readonly usage: number | undefined;
+  readonly imageType: '1d' | '2d' | '3d';
   readonly #device: DeviceOwner;
   readonly #owner: ImageOwner;
 
@@ -74,6 +77,7 @@ export class Image implements ImageInfo {
     this.mipLevels = info.mipLevels ?? 1;
     this.samples = info.samples ?? 1;
     this.usage = info.usage;
+    this.imageType = info.imageType ?? '2d';
     // The depth/stencil formats (VK_FORMAT_D16_UNORM 124 … D32_SFLOAT_S8_UINT 130) have no colour aspect.
     this.aspectIsColour = !(info.format >= 124 && info.format <= 130);
   }
