@@ -742,7 +742,10 @@ export class CommandBuffer extends DeviceChild {
   /** vkCmdSetViewport (viewport 0). A negative height flips y (Vulkan 1.1). */
   setViewport(x: number, y: number, width: number, height: number, minDepth = 0, maxDepth = 1): this {
     // VUID-VkViewport-width-01770 (above 0), -height-01773 (not 0), -minDepth-01234/-maxDepth-01235 (in [0, 1])
-    if (![x, y, width, height, minDepth, maxDepth].every((n) => typeof n === 'number' && Number.isFinite(n))) throw new InvalidArgumentError('setViewport: x, y, width, height, minDepth and maxDepth must be finite numbers', 'x');
+    // No array of the six (a frame's calls allocate nothing: NODE-3).
+    if (!finite(x) || !finite(y) || !finite(width) || !finite(height) || !finite(minDepth) || !finite(maxDepth)) {
+      throw new InvalidArgumentError('setViewport: x, y, width, height, minDepth and maxDepth must be finite numbers', 'x');
+    }
     if (!(width > 0) || height === 0) throw new InvalidArgumentError(`setViewport: width must be above 0 and height not 0, got ${width} and ${height}`, 'width');
     if (minDepth < 0 || minDepth > 1 || maxDepth < 0 || maxDepth > 1) throw new InvalidArgumentError(`setViewport: minDepth and maxDepth must lie in [0, 1], got ${minDepth} and ${maxDepth}`, 'minDepth');
     this.live();
@@ -1232,6 +1235,10 @@ export interface BufferImageRegion {
   readonly width?: number;
   readonly height?: number;
   readonly depth?: number;
+}
+
+function finite(v: unknown): boolean {
+  return typeof v === 'number' && Number.isFinite(v);
 }
 
 function uintSafe(name: string, v: unknown): asserts v is number {
