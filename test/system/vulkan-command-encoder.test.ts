@@ -269,10 +269,19 @@ describe.skipIf(skip !== null)('CommandEncoder on the real driver', () => {
     expect(encoder.byteLength).toBe(0);
   });
 
-  it('every command the typed CommandBuffer records has an encoding (an opcode and an encoder method)', () => {
+  it('every command the typed CommandBuffer records has an encoding (an opcode and an encoder method), except the graphics commands, recorded per call only so far', () => {
+    // The graphics commands have no opcode yet (docs/usage.md, "What the typed Vulkan API checks":
+    // the encoder records compute and transfer commands): listed here by name, so that a command
+    // added without an encoding, or an encoding added for one of them, shows.
+    const perCallOnly = [
+      'beginRendering', 'endRendering', 'beginRenderPass', 'endRenderPass', 'bindVertexBuffers', 'bindIndexBuffer', 'setViewport', 'setScissor',
+      'draw', 'drawIndexed', 'drawIndirect', 'drawIndexedIndirect', 'copyBufferToImage', 'copyImageToBuffer',
+    ];
     const recorded = Object.getOwnPropertyNames(CommandBuffer.prototype).filter(
-      (name) => !['constructor', 'begin', 'end', 'reset', 'release', 'isRecording', 'pending', 'uses', 'checkEncoded', 'encodedRecorded', 'checkSubmittable', 'submitted'].includes(name),
+      (name) => !['constructor', 'begin', 'end', 'reset', 'release', 'isRecording', 'pending', 'uses', 'checkEncoded', 'encodedRecorded', 'checkSubmittable', 'submitted', ...perCallOnly].includes(name),
     );
+    for (const name of perCallOnly) expect(Object.getOwnPropertyNames(CommandBuffer.prototype)).toContain(name);
+    for (const name of perCallOnly) expect(Object.keys(COMMAND_OPCODE)).not.toContain(name);
     expect(recorded.sort()).toEqual(Object.keys(COMMAND_OPCODE).sort());
     for (const name of recorded) expect(typeof (CommandEncoder.prototype as unknown as Record<string, unknown>)[name]).toBe('function');
   });

@@ -40,20 +40,23 @@ describe.skipIf(skip !== null)('random sequences of typed Vulkan calls (child pr
     // Both kinds happened: calls that worked and refusals.
     expect(summary.refused, context).toBeGreaterThan(STEPS / 10);
     expect(summary.done, context).toBeGreaterThan(STEPS / 10);
-    process.stderr.write(`[NODE-1 random calls] seed ${seed}: ${summary.done} worked, ${summary.refused} refused; dispatches ${summary.worked.dispatch ?? 0}, submissions ${summary.worked.submit ?? 0}\n`);
+    process.stderr.write(`[NODE-1 random calls] seed ${seed}: ${summary.done} worked, ${summary.refused} refused; dispatches ${summary.worked.dispatch ?? 0}, draws ${summary.worked.draw ?? 0}, submissions ${summary.worked.submit ?? 0}\n`);
   }, 120_000);
 
-  it('NODE-1: the sequences reach the deep states: over fixed seeds, dispatches are recorded and submitted', async () => {
+  it('NODE-1, VKGFX: the sequences reach the deep states: over fixed seeds, dispatches and draws are recorded and submitted', async () => {
     let dispatches = 0;
+    let draws = 0;
     let submits = 0;
     for (const seed of [11, 12]) {
       const r = await runChild(seed);
       expect(r.signal, `seed ${seed}`).toBeNull();
       const summary = JSON.parse(r.stdout.trim().split('\n').pop()!) as { worked: Record<string, number> };
       dispatches += summary.worked.dispatch ?? 0;
+      draws += summary.worked.draw ?? 0;
       submits += summary.worked.submit ?? 0;
     }
     expect(dispatches).toBeGreaterThan(0);
+    expect(draws).toBeGreaterThan(0);
     expect(submits).toBeGreaterThan(0);
   }, 120_000);
 });

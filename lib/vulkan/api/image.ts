@@ -12,9 +12,13 @@ export const IMAGE_LAYOUTS = {
   undefined: 0,
   general: 1,
   'color-attachment-optimal': 2,
+  'depth-stencil-attachment-optimal': 3,
+  'depth-stencil-read-only-optimal': 4,
   'shader-read-only-optimal': 5,
   'transfer-src-optimal': 6,
   'transfer-dst-optimal': 7,
+  'depth-attachment-optimal': 1000241000,
+  'depth-read-only-optimal': 1000241001,
 } as const;
 export type ImageLayoutName = keyof typeof IMAGE_LAYOUTS;
 
@@ -35,6 +39,14 @@ export interface ImageInfo {
   readonly width: number;
   readonly height: number;
   readonly arrayLayers: number;
+  /** Defaults: depth 1, mipLevels 1, samples 1; usage undefined when the owner does not say. */
+  readonly depth?: number;
+  readonly mipLevels?: number;
+  readonly samples?: number;
+  /** VkImageUsageFlags the image was created with. */
+  readonly usage?: number;
+  /** Default '2d'. */
+  readonly imageType?: '1d' | '2d' | '3d';
 }
 
 export class Image implements ImageInfo {
@@ -43,6 +55,12 @@ export class Image implements ImageInfo {
   readonly width: number;
   readonly height: number;
   readonly arrayLayers: number;
+  readonly depth: number;
+  readonly mipLevels: number;
+  readonly samples: number;
+  /** VkImageUsageFlags the image was created with (undefined: its owner does not say; not checked then). */
+  readonly usage: number | undefined;
+  readonly imageType: '1d' | '2d' | '3d';
   readonly #device: DeviceOwner;
   readonly #owner: ImageOwner;
 
@@ -55,6 +73,27 @@ export class Image implements ImageInfo {
     this.width = info.width;
     this.height = info.height;
     this.arrayLayers = info.arrayLayers;
+    this.depth = info.depth ?? 1;
+    this.mipLevels = info.mipLevels ?? 1;
+    this.samples = info.samples ?? 1;
+    this.usage = info.usage;
+    this.imageType = info.imageType ?? '2d';
+    // The depth/stencil formats (VK_FORMAT_D16_UNORM 124 … D32_SFLOAT_S8_UINT 130) have no colour aspect.
+    this.aspectIsColour = !(info.format >= 124 && info.format <= 130);
+  }
+
+  /** @internal Whether the format has a colour aspect (not a depth/stencil format). */
+  readonly aspectIsColour: boolean;
+
+  /** @internal The device child whose destruction destroys the image (an OwnedImage's), or null. */
+  get backing(): object | null {
+    return null;
+  }
+
+  /** @internal VulkanError when the image is gone (an OwnedImage also needs live memory). */
+  checkBacked(what: string): void {
+    void what;
+    this.liveHandle;
   }
 
   get isDestroyed(): boolean {

@@ -24,7 +24,8 @@ Napi::Value CreateImageView(const Napi::CallbackInfo& info) {
 }
 
 // One VkImageMemoryBarrier (colour aspect, every mip level, layers baseArrayLayer..+layerCount):
-// (cb, image, oldLayout, newLayout, srcStage, dstStage, srcAccess, dstAccess, baseArrayLayer, layerCount).
+// (cb, image, oldLayout, newLayout, srcStage, dstStage, srcAccess, dstAccess, baseArrayLayer, layerCount
+// [, aspect: VkImageAspectFlags, colour when absent]).
 Napi::Value CmdImageBarrier(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   VkImageMemoryBarrier barrier{};
@@ -36,7 +37,8 @@ Napi::Value CmdImageBarrier(const Napi::CallbackInfo& info) {
   barrier.dstAccessMask = U32(env, info[7], "dstAccessMask");
   barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, U32(env, info[8], "baseArrayLayer"), U32(env, info[9], "layerCount")};
+  const VkImageAspectFlags aspect = info.Length() > 10 && !info[10].IsUndefined() ? U32(env, info[10], "aspect") : static_cast<VkImageAspectFlags>(VK_IMAGE_ASPECT_COLOR_BIT);
+  barrier.subresourceRange = {aspect, 0, VK_REMAINING_MIP_LEVELS, U32(env, info[8], "baseArrayLayer"), U32(env, info[9], "layerCount")};
   vkCmdPipelineBarrier(Handle<VkCommandBuffer>(env, info[0], "commandBuffer"), U32(env, info[4], "srcStageMask"),
                        U32(env, info[5], "dstStageMask"), 0, 0, nullptr, 0, nullptr, 1, &barrier);
   return env.Undefined();
