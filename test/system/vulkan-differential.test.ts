@@ -7,12 +7,13 @@
 // is observed through the same probes. Where we differ on purpose the
 // scenario says so (README: "Vulkan: differences from the Khronos loader").
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
 import { VulkanError } from '../../lib/vulkan/errors.js';
 import { createLoader } from '../../lib/vulkan/loader.js';
+import { WITHHELD_WSI_INSTANCE_EXTENSIONS } from '../../lib/vulkan/native/plan.js';
 import { khronosVulkanLoaders, type KhronosVulkanLoader, type KhronosVulkanVersion } from '../helpers/khronos-vulkan-loaders.js';
 import { testNativeDir } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
@@ -39,12 +40,52 @@ interface ExtList {
 }
 interface Answer {
   layers: LayerProps[];
+  /** vkEnumerateInstanceExtensionProperties(NULL) (result 0) as name@specVersion, in the loader's order. */
+  extensions: string[];
   layerExtensions: Record<string, ExtList>;
   create?: number;
   /** Layer names in vkCreateInstance order (application side first). */
   chain?: string[];
   /** Driver libraries that created an instance, in order. */
   drivers?: string[];
+}
+
+/**
+ * What the probe drivers offer unless a scenario says otherwise: extensions both Khronos loaders
+ * know, window-system ones (surface, platform surface and a surface query extension), a loader
+ * extension the driver offers too (its spec version stays the driver's), and a name no loader
+ * knows (filtered out by all).
+ */
+const DRIVER_EXTENSIONS = [
+  'VK_KHR_get_physical_device_properties2 2',
+  'VK_KHR_external_memory_capabilities 1',
+  'VK_KHR_surface 25',
+  'VK_KHR_xlib_surface 6',
+  'VK_KHR_get_surface_capabilities2 1',
+  'VK_EXT_debug_utils 1',
+  'VK_KLTEST_unknown_to_loaders 3',
+];
+
+/**
+ * The window-system instance extensions this loader does not implement yet: it never lists them
+ * (docs/conformance.md); the Khronos loaders list those a driver offers (1.4.309 as built here,
+ * without its window systems, only the platform-independent ones).
+ */
+const WITHHELD = new Set(WITHHELD_WSI_INSTANCE_EXTENSIONS);
+
+/**
+ * The Khronos loader's instance-extension list with every deliberate difference taken out, each
+ * for its reason: the window-system extensions (not implemented here yet), VK_EXT_debug_report and
+ * VK_LUNARG_direct_driver_loading as the loader's own (not implemented here; a driver's
+ * VK_EXT_debug_report is still listed, as the driver's).
+ */
+function accountedKhronosExtensions(k: readonly string[], driverOffered: ReadonlySet<string>): string[] {
+  return k.filter((e) => {
+    const name = e.slice(0, e.indexOf('@'));
+    if (WITHHELD.has(name)) return false;
+    if ((name === 'VK_EXT_debug_report' || name === 'VK_LUNARG_direct_driver_loading') && !driverOffered.has(name)) return false;
+    return true;
+  });
 }
 
 let T = '';
@@ -69,6 +110,7 @@ function real(p: string): string {
 class Scenario {
   readonly root: string;
   private readonly libToName = new Map<string, string>();
+  private readonly offered = new Set<string>();
   constructor() {
     this.root = path.join(T, `s${++n}`);
     mkdirSync(this.root, { recursive: true });
@@ -97,11 +139,18 @@ class Scenario {
   raw(folder: string, file: string, text: string): string {
     return put('/', path.join(folder, file), text);
   }
-  driver(folder: string, file: string, extra: Record<string, unknown> = {}): string {
+  /** A probe driver copy; `extensions` ("name version") are the instance extensions it offers (default DRIVER_EXTENSIONS). */
+  driver(folder: string, file: string, extra: Record<string, unknown> = {}, extensions: readonly string[] = DRIVER_EXTENSIONS): string {
     const lib = path.join(this.root, 'drivers', file.replace(/\.json$/, ''), 'libprobe_driver.so');
     mkdirSync(path.dirname(lib), { recursive: true });
     copyFileSync(probeDriver, lib);
+    writeFileSync(path.join(path.dirname(lib), 'instance_extensions'), extensions.map((e) => `${e}\n`).join(''));
+    for (const e of extensions) this.offered.add(e.split(' ')[0]!);
     return put('/', path.join(folder, file), vkDriverManifest(lib, extra));
+  }
+  /** The instance extension names any of its drivers offers. */
+  offeredExtensions(): string[] {
+    return [...this.offered];
   }
   nameOf(lib: string): string {
     return this.libToName.get(real(lib)) ?? `?${lib}`;
@@ -117,6 +166,8 @@ class Scenario {
   }
 }
 
+const extNames = (list: readonly { extensionName: string; specVersion: number }[]): string[] => list.map((e) => `${e.extensionName}@${e.specVersion}`);
+
 function khronos(s: Scenario, env: Record<string, string>, layers?: string[]): Answer {
   const out = path.join(T, `out-${++n}.json`);
   const log = path.join(T, `log-${n}.txt`);
@@ -126,9 +177,10 @@ function khronos(s: Scenario, env: Record<string, string>, layers?: string[]): A
     for (const l of layers) args.push('--layer', l);
   }
   execFileSync(enumerate, args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env, PROBE_LOG: log }, stdio: ['ignore', 'ignore', 'ignore'] });
-  const raw = JSON.parse(readFileSync(out, 'utf8')) as { layers: { list: LayerProps[] }; layerExtensions: Record<string, ExtList>; create?: { result: number } };
+  const raw = JSON.parse(readFileSync(out, 'utf8')) as { layers: { list: LayerProps[] }; extensions: ExtList; layerExtensions: Record<string, ExtList>; create?: { result: number } };
   const lines = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
-  const answer: Answer = { layers: raw.layers.list, layerExtensions: raw.layerExtensions };
+  expect(raw.extensions.result).toBe(0);
+  const answer: Answer = { layers: raw.layers.list, extensions: extNames(raw.extensions.list), layerExtensions: raw.layerExtensions };
   if (raw.create) {
     answer.create = raw.create.result;
     answer.chain = lines.filter((l) => l.startsWith('vk-layer-create ')).map((l) => s.nameOf(l.slice('vk-layer-create '.length)));
@@ -143,7 +195,7 @@ function ours(s: Scenario, env: Record<string, string>, layers?: string[]): Answ
   const props = loader.enumerateInstanceLayerProperties();
   const layerExtensions: Record<string, ExtList> = {};
   for (const p of props) layerExtensions[p.layerName] = { result: 0, list: loader.enumerateInstanceExtensionProperties(p.layerName) };
-  const answer: Answer = { layers: props, layerExtensions };
+  const answer: Answer = { layers: props, extensions: extNames(loader.enumerateInstanceExtensionProperties()), layerExtensions };
   if (layers) {
     try {
       const plan = loader.planInstance({ enabledLayerNames: layers });
@@ -213,6 +265,11 @@ function same(s: Scenario, env: Record<string, string>, layers?: string[], scena
   for (const [name, r] of Object.entries(k.layerExtensions)) {
     expect(o.layerExtensions[name]?.list.map((e) => `${e.extensionName}@${e.specVersion}`).sort(), name).toEqual(r.list.map((e) => `${e.extensionName}@${e.specVersion}`).sort());
   }
+  // vkEnumerateInstanceExtensionProperties(NULL): the whole list, names and spec versions, both
+  // ways, the deliberate differences taken out of the Khronos side by name.
+  const offered = new Set(s.offeredExtensions());
+  expect([...o.extensions].sort(), 'instance extensions').toEqual(accountedKhronosExtensions(k.extensions, offered).sort());
+  expect(o.extensions.filter((e) => WITHHELD.has(e.slice(0, e.indexOf('@'))))).toEqual([]);
   expect(o.create).toBe(k.create);
   if (k.create === 0) {
     if (known.envLayerOrder || known.lastOccurrenceWins || known.implicitMetaOrder) expect([...(o.chain ?? [])].sort()).toEqual([...(k.chain ?? [])].sort());
