@@ -7,6 +7,7 @@
 // is observed through the same probes. Where we differ on purpose the
 // scenario says so (README: "Vulkan: differences from the Khronos loader").
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,8 @@ import { WITHHELD_WSI_INSTANCE_EXTENSIONS } from '../../lib/vulkan/native/plan.j
 import { khronosVulkanLoaders, type KhronosVulkanLoader, type KhronosVulkanVersion } from '../helpers/khronos-vulkan-loaders.js';
 import { testNativeDir } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
+import { packageRoot } from '../../lib/core/native/load.js';
+import { publishVulkanPlan } from '../../lib/vulkan/api/index.js';
 import { makeTempRoot, put, vkDriverManifest, vkLayerManifest, type VkLayerSpec } from '../unit/vulkan/fixtures.js';
 
 const enumerate = path.join(testNativeDir, 'vk_enumerate/vk_enumerate');
@@ -166,6 +169,32 @@ class Scenario {
   }
 }
 
+interface Koffi {
+  load(path: string): { func(prototype: string): (...args: unknown[]) => unknown };
+}
+const koffi = createRequire(import.meta.url)('koffi') as Koffi;
+let exportedEnumerate: ((layer: string | null, count: number[], props: Buffer | null) => unknown) | undefined;
+
+/** The addon's exported vkEnumerateInstanceExtensionProperties (native callers), after publishing `plan`: result and name@version list. */
+function exportedExtensions(plan: Parameters<typeof publishVulkanPlan>[0], layerName: string | null): { result: number; list: string[] } {
+  exportedEnumerate ??= koffi
+    .load(path.join(packageRoot, 'build/Release/khronos_loader.node'))
+    .func('int vkEnumerateInstanceExtensionProperties(const char*, _Inout_ uint32_t*, void*)') as NonNullable<typeof exportedEnumerate>;
+  publishVulkanPlan(plan);
+  const count = [0];
+  let result = exportedEnumerate!(layerName, count, null) as number;
+  if (result !== 0) return { result, list: [] };
+  const size = 256 + 4;
+  const buffer = Buffer.alloc(Math.max(1, count[0]!) * size);
+  result = exportedEnumerate!(layerName, count, buffer) as number;
+  const list: string[] = [];
+  for (let i = 0; i < count[0]!; ++i) {
+    const name = buffer.subarray(i * size, i * size + 256);
+    list.push(`${name.toString('utf8', 0, name.indexOf(0))}@${buffer.readUInt32LE(i * size + 256)}`);
+  }
+  return { result, list };
+}
+
 const extNames = (list: readonly { extensionName: string; specVersion: number }[]): string[] => list.map((e) => `${e.extensionName}@${e.specVersion}`);
 
 function khronos(s: Scenario, env: Record<string, string>, layers?: string[]): Answer {
@@ -196,6 +225,10 @@ function ours(s: Scenario, env: Record<string, string>, layers?: string[]): Answ
   const layerExtensions: Record<string, ExtList> = {};
   for (const p of props) layerExtensions[p.layerName] = { result: 0, list: loader.enumerateInstanceExtensionProperties(p.layerName) };
   const answer: Answer = { layers: props, extensions: extNames(loader.enumerateInstanceExtensionProperties()), layerExtensions };
+  // The exported C function answers the same list, and each layer's.
+  const plan = loader.planInstance();
+  expect(exportedExtensions(plan, null), 'exported vkEnumerateInstanceExtensionProperties(NULL)').toEqual({ result: 0, list: answer.extensions });
+  for (const p of props) expect(exportedExtensions(plan, p.layerName).list, p.layerName).toEqual(extNames(layerExtensions[p.layerName]!.list));
   if (layers) {
     try {
       const plan = loader.planInstance({ enabledLayerNames: layers });
@@ -646,6 +679,41 @@ for (const loader of khronosVulkanLoaders()) describe.skipIf(skip !== null || lo
     s.layer(s.dir('xdgData', 'explicit'), 'a.json', { name: 'VK_LAYER_T_real' });
     expect(same(s, s.env(), ['VK_LAYER_T_real', 'VK_LAYER_T_imaginary']).create).toBe(-6);
     expect(same(s, s.env(), ['VK_LAYER_T_real', 'VK_LAYER_T_real']).chain).toEqual(['VK_LAYER_T_real']);
+  });
+
+  it('VK-IE-1, VK-IE-2: instance extensions: every driver asked (the first driver\'s spec version for a shared name), the loader\'s own, the implicit layers\' that are on (a driver\'s version wins over a layer\'s); an explicit layer\'s only under its name; an unknown name is VK_ERROR_LAYER_NOT_PRESENT', () => {
+    const s = new Scenario();
+    const a = s.driver(path.join(s.root, 'drivers-a'), 'a.json', {}, ['VK_KHR_get_physical_device_properties2 2', 'VK_KHR_device_group_creation 1', 'VK_KHR_surface 25']);
+    const b = s.driver(path.join(s.root, 'drivers-b'), 'b.json', {}, [
+      'VK_KHR_device_group_creation 7', 'VK_KHR_external_fence_capabilities 1', 'VK_EXT_debug_report 9', 'VK_KLTEST_unknown_to_loaders 1',
+    ]);
+    const implicit = s.dir('xdgConfig', 'implicit');
+    s.layer(implicit, 'on.json', {
+      name: 'VK_LAYER_T_implicit_on',
+      disable_environment: { T_OFF: '1' },
+      instance_extensions: [{ name: 'VK_EXT_t_implicit', spec_version: '3' }, { name: 'VK_KHR_device_group_creation', spec_version: '9' }],
+    });
+    s.layer(implicit, 'off.json', { name: 'VK_LAYER_T_implicit_off', enable_environment: { T_ON: '1' }, disable_environment: { T_OFF2: '1' }, instance_extensions: [{ name: 'VK_EXT_t_off', spec_version: '1' }] });
+    s.layer(s.dir('xdgData', 'explicit'), 'e.json', { name: 'VK_LAYER_T_explicit', instance_extensions: [{ name: 'VK_EXT_t_explicit', spec_version: '2' }] });
+    const env = s.env({ VK_DRIVER_FILES: `${a}:${b}` });
+    const r = same(s, env, []);
+    expect(r.o.extensions).toEqual([
+      'VK_KHR_get_physical_device_properties2@2', 'VK_KHR_device_group_creation@1', 'VK_KHR_external_fence_capabilities@1', 'VK_EXT_debug_report@9',
+      'VK_EXT_debug_utils@2', 'VK_KHR_portability_enumeration@1', 'VK_EXT_t_implicit@3',
+    ]);
+    expect(r.k.extensions).toContain('VK_KHR_surface@25');
+    expect(r.o.layerExtensions['VK_LAYER_T_explicit']?.list).toEqual([{ extensionName: 'VK_EXT_t_explicit', specVersion: 2 }]);
+    // The implicit layer that is off contributes once it is on; VK_LOADER_DISABLE_INST_EXT_FILTER lets the unknown name through.
+    expect(same(s, { ...env, T_ON: '1' }, []).o.extensions).toContain('VK_EXT_t_off@1');
+    expect(same(s, { ...env, VK_LOADER_DISABLE_INST_EXT_FILTER: '1' }, []).o.extensions).toContain('VK_KLTEST_unknown_to_loaders@1');
+    // A name no layer has: VK_ERROR_LAYER_NOT_PRESENT from both, and from the exported C function.
+    const out = path.join(T, `query-${++n}.json`);
+    execFileSync(enumerate, [...khronosArgs(), '--out', out, '--query-layer', 'VK_LAYER_T_nowhere'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, stdio: ['ignore', 'ignore', 'ignore'] });
+    const k = JSON.parse(readFileSync(out, 'utf8')) as { layerExtensions: Record<string, ExtList> };
+    expect(k.layerExtensions['VK_LAYER_T_nowhere']?.result).toBe(-6);
+    const loader = createLoader({ platform: createLinuxPlatform({ env, elevated: false }), sysconfdir: '/etc', extraSysconfdir: null, logWriter: () => {} });
+    expect(() => loader.enumerateInstanceExtensionProperties('VK_LAYER_T_nowhere')).toThrow(expect.objectContaining({ code: 'VK_ERROR_LAYER_NOT_PRESENT', resultValue: -6 }));
+    expect(exportedExtensions(loader.planInstance(), 'VK_LAYER_T_nowhere').result).toBe(-6);
   });
 
   it('VK-DR-1: VK_DRIVER_FILES (folders and files) and VK_ICD_FILENAMES replace the standard driver folders', () => {
