@@ -778,6 +778,35 @@ for (const loader of khronosVulkanLoaders()) describe.skipIf(skip !== null || lo
     expect(off.chain).toEqual(['VK_LAYER_T_banned']);
   });
 
+  it('VK-ML-4, VK-LM-4: an override manifest with a wrong field type: component_layers or blacklisted_layers not an array is read as empty (as both Khronos loaders), with a diagnostic naming file and field', () => {
+    const s = scenario();
+    s.layer(s.dir('xdgData', 'explicit'), 'banned.json', { name: 'VK_LAYER_T_banned' });
+    const file = s.raw(
+      s.dir('xdgConfig', 'implicit'),
+      'VkLayer_override.json',
+      JSON.stringify({
+        file_format_version: '1.1.2',
+        layer: { name: 'VK_LAYER_LUNARG_override', type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'o', component_layers: [], blacklisted_layers: 'VK_LAYER_T_banned', disable_environment: { D: '1' } },
+      }),
+    );
+    const r = same(s, s.env(), ['VK_LAYER_T_banned']);
+    expect(names(r)).toEqual(['VK_LAYER_LUNARG_override', 'VK_LAYER_T_banned']);
+    expect(r.chain).toEqual(['VK_LAYER_T_banned']);
+    const diagnostics = (env: Record<string, string>) =>
+      createLoader({ platform: createLinuxPlatform({ env, elevated: false }), sysconfdir: '/etc', extraSysconfdir: null, logWriter: () => {} }).discovery.diagnostics;
+    expect(diagnostics(s.env())).toContainEqual(expect.objectContaining({ file, field: 'layer.blacklisted_layers' }));
+    s.raw(
+      s.dir('xdgConfig', 'implicit'),
+      'VkLayer_override.json',
+      JSON.stringify({
+        file_format_version: '1.1.2',
+        layer: { name: 'VK_LAYER_LUNARG_override', type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'o', component_layers: 'VK_LAYER_T_banned', disable_environment: { D: '1' } },
+      }),
+    );
+    expect(names(same(s, s.env(), []))).toEqual(['VK_LAYER_LUNARG_override', 'VK_LAYER_T_banned']);
+    expect(diagnostics(s.env())).toContainEqual(expect.objectContaining({ file, field: 'layer.component_layers', reason: expect.stringContaining('should be an array of strings') }));
+  });
+
   it('VK-LF-1: asking for a layer nobody provides fails with VK_ERROR_LAYER_NOT_PRESENT; asking twice for one layer loads it once', () => {
     const s = scenario();
     s.layer(s.dir('xdgData', 'explicit'), 'a.json', { name: 'VK_LAYER_T_real' });

@@ -195,10 +195,8 @@ function parseLayerObject(ctx: LayerContext, prefix: string, node: JsonObject): 
   } else {
     // An empty list is a meta layer all the same (the Khronos loaders list it; the override layer
     // may only blacklist or only set override_paths, LoaderLayerInterface "Override Meta-Layer").
-    component_layers = names(ctx, prefix, 'component_layers', componentsNode);
-    if (component_layers === undefined) {
-      return skip('component_layers', `${name}: a meta layer's component_layers must be an array of layer names, found ${describeJson(componentsNode)}; layer skipped`);
-    }
+    // Not an array: a warning names the field and the list is empty, as both Khronos loaders read it.
+    component_layers = names(ctx, prefix, 'component_layers', componentsNode) ?? [];
     if (!atLeastFileFormat(ctx.fileFormat, 1, 1, 1)) {
       ctx.diagnostics.push({ severity: 'warning', file: ctx.file, field: `${prefix}.component_layers`, reason: `component_layers needs file format 1.1.1, the file says ${ctx.file_format_version}; used anyway` });
     }
