@@ -4,11 +4,11 @@
 import { createHostPlatform } from '../core/platform/host.js';
 import type { VulkanDiscoveryOptions } from './discovery/context.js';
 import { discoverState, type VulkanDiscoveryResult, type VulkanDiscoveryState } from './discovery/discover.js';
-import { planInstance, type PlanInstanceOptions } from './plan/instance-plan.js';
+import { planEnumeration, planInstance, type PlanInstanceOptions } from './plan/instance-plan.js';
 import { resolveLayerChain } from './discovery/layer-policy.js';
 import type { VulkanInstancePlan } from './plan/plan.js';
 import { VulkanLayerNotPresentError } from './errors.js';
-import { createInstanceFromPlan, type Instance } from './api/instance.js';
+import { createInstanceFromPlan, preInstance, type Instance } from './api/instance.js';
 import { invalidArgument } from '../core/errors.js';
 
 /** VkLayerProperties */
@@ -30,9 +30,14 @@ export interface VulkanLoader {
   readonly discovery: VulkanDiscoveryResult;
   enumerateInstanceLayerProperties(): VulkanLayerProperties[];
   /**
-   * With a layer name: that layer's instance extensions from its manifest (a meta layer's include
-   * its components'); unknown names throw VulkanLayerNotPresentError. Without: the instance
-   * extensions of the implicit layers that are on (the drivers' own come from the native core).
+   * vkEnumerateInstanceExtensionProperties as the Khronos loader answers it. With a layer name:
+   * that layer's instance extensions from its manifest (a meta layer's include its components');
+   * unknown names throw VulkanLayerNotPresentError. Without: the drivers' instance extensions (each
+   * driver loaded and asked, as the Khronos loader does; those the loader does not know filtered
+   * out unless VK_LOADER_DISABLE_INST_EXT_FILTER, the window-system ones this loader does not
+   * implement left out), the loader's own (VK_EXT_debug_utils, VK_KHR_portability_enumeration),
+   * then the implicit layers' that are on; no name twice, the first keeping its spec version. The
+   * implicit layers' pre-instance interceptors see the call.
    */
   enumerateInstanceExtensionProperties(layerName?: string): VulkanExtensionProperties[];
   /** The final layer chain for these requested names, application side first, meta layers expanded. */
@@ -81,12 +86,7 @@ export function createLoader(options: VulkanDiscoveryOptions = {}): VulkanLoader
         if (!layer) throw new VulkanLayerNotPresentError(layerName, 0);
         return layer.instanceExtensions.map((e) => ({ ...e }));
       }
-      const out: VulkanExtensionProperties[] = [];
-      for (const info of state.result.layers) {
-        if (info.kind !== 'implicit' || !info.enabled) continue;
-        for (const e of info.instanceExtensions) if (!out.some((x) => x.extensionName === e.extensionName)) out.push({ ...e });
-      }
-      return out;
+      return preInstance.instanceExtensionProperties(planEnumeration(state, platform.env));
     },
     resolveEnabledLayers(requested) {
       const names = checkNames('requested', requested);

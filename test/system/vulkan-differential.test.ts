@@ -7,15 +7,19 @@
 // is observed through the same probes. Where we differ on purpose the
 // scenario says so (README: "Vulkan: differences from the Khronos loader").
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
 import { VulkanError } from '../../lib/vulkan/errors.js';
 import { createLoader } from '../../lib/vulkan/loader.js';
+import { WITHHELD_WSI_INSTANCE_EXTENSIONS } from '../../lib/vulkan/native/plan.js';
 import { khronosVulkanLoaders, type KhronosVulkanLoader, type KhronosVulkanVersion } from '../helpers/khronos-vulkan-loaders.js';
 import { testNativeDir } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
+import { packageRoot } from '../../lib/core/native/load.js';
+import { publishVulkanPlan } from '../../lib/vulkan/api/index.js';
 import { makeTempRoot, put, vkDriverManifest, vkLayerManifest, type VkLayerSpec } from '../unit/vulkan/fixtures.js';
 
 const enumerate = path.join(testNativeDir, 'vk_enumerate/vk_enumerate');
@@ -39,12 +43,52 @@ interface ExtList {
 }
 interface Answer {
   layers: LayerProps[];
+  /** vkEnumerateInstanceExtensionProperties(NULL) (result 0) as name@specVersion, in the loader's order. */
+  extensions: string[];
   layerExtensions: Record<string, ExtList>;
   create?: number;
   /** Layer names in vkCreateInstance order (application side first). */
   chain?: string[];
   /** Driver libraries that created an instance, in order. */
   drivers?: string[];
+}
+
+/**
+ * What the probe drivers offer unless a scenario says otherwise: extensions both Khronos loaders
+ * know, window-system ones (surface, platform surface and a surface query extension), a loader
+ * extension the driver offers too (its spec version stays the driver's), and a name no loader
+ * knows (filtered out by all).
+ */
+const DRIVER_EXTENSIONS = [
+  'VK_KHR_get_physical_device_properties2 2',
+  'VK_KHR_external_memory_capabilities 1',
+  'VK_KHR_surface 25',
+  'VK_KHR_xlib_surface 6',
+  'VK_KHR_get_surface_capabilities2 1',
+  'VK_EXT_debug_utils 1',
+  'VK_KLTEST_unknown_to_loaders 3',
+];
+
+/**
+ * The window-system instance extensions this loader does not implement yet: it never lists them
+ * (docs/conformance.md); the Khronos loaders list those a driver offers (1.4.309 as built here,
+ * without its window systems, only the platform-independent ones).
+ */
+const WITHHELD = new Set(WITHHELD_WSI_INSTANCE_EXTENSIONS);
+
+/**
+ * The Khronos loader's instance-extension list with every deliberate difference taken out, each
+ * for its reason: the window-system extensions (not implemented here yet), VK_EXT_debug_report and
+ * VK_LUNARG_direct_driver_loading as the loader's own (not implemented here; a driver's
+ * VK_EXT_debug_report is still listed, as the driver's).
+ */
+function accountedKhronosExtensions(k: readonly string[], driverOffered: ReadonlySet<string>): string[] {
+  return k.filter((e) => {
+    const name = e.slice(0, e.indexOf('@'));
+    if (WITHHELD.has(name)) return false;
+    if ((name === 'VK_EXT_debug_report' || name === 'VK_LUNARG_direct_driver_loading') && !driverOffered.has(name)) return false;
+    return true;
+  });
 }
 
 let T = '';
@@ -69,6 +113,7 @@ function real(p: string): string {
 class Scenario {
   readonly root: string;
   private readonly libToName = new Map<string, string>();
+  private readonly offered = new Set<string>();
   constructor() {
     this.root = path.join(T, `s${++n}`);
     mkdirSync(this.root, { recursive: true });
@@ -97,11 +142,18 @@ class Scenario {
   raw(folder: string, file: string, text: string): string {
     return put('/', path.join(folder, file), text);
   }
-  driver(folder: string, file: string, extra: Record<string, unknown> = {}): string {
+  /** A probe driver copy; `extensions` ("name version") are the instance extensions it offers (default DRIVER_EXTENSIONS). */
+  driver(folder: string, file: string, extra: Record<string, unknown> = {}, extensions: readonly string[] = DRIVER_EXTENSIONS): string {
     const lib = path.join(this.root, 'drivers', file.replace(/\.json$/, ''), 'libprobe_driver.so');
     mkdirSync(path.dirname(lib), { recursive: true });
     copyFileSync(probeDriver, lib);
+    writeFileSync(path.join(path.dirname(lib), 'instance_extensions'), extensions.map((e) => `${e}\n`).join(''));
+    for (const e of extensions) this.offered.add(e.split(' ')[0]!);
     return put('/', path.join(folder, file), vkDriverManifest(lib, extra));
+  }
+  /** The instance extension names any of its drivers offers. */
+  offeredExtensions(): string[] {
+    return [...this.offered];
   }
   nameOf(lib: string): string {
     return this.libToName.get(real(lib)) ?? `?${lib}`;
@@ -117,6 +169,34 @@ class Scenario {
   }
 }
 
+interface Koffi {
+  load(path: string): { func(prototype: string): (...args: unknown[]) => unknown };
+}
+const koffi = createRequire(import.meta.url)('koffi') as Koffi;
+let exportedEnumerate: ((layer: string | null, count: number[], props: Buffer | null) => unknown) | undefined;
+
+/** The addon's exported vkEnumerateInstanceExtensionProperties (native callers), after publishing `plan`: result and name@version list. */
+function exportedExtensions(plan: Parameters<typeof publishVulkanPlan>[0], layerName: string | null): { result: number; list: string[] } {
+  exportedEnumerate ??= koffi
+    .load(path.join(packageRoot, 'build/Release/khronos_loader.node'))
+    .func('int vkEnumerateInstanceExtensionProperties(const char*, _Inout_ uint32_t*, void*)') as NonNullable<typeof exportedEnumerate>;
+  publishVulkanPlan(plan);
+  const count = [0];
+  let result = exportedEnumerate!(layerName, count, null) as number;
+  if (result !== 0) return { result, list: [] };
+  const size = 256 + 4;
+  const buffer = Buffer.alloc(Math.max(1, count[0]!) * size);
+  result = exportedEnumerate!(layerName, count, buffer) as number;
+  const list: string[] = [];
+  for (let i = 0; i < count[0]!; ++i) {
+    const name = buffer.subarray(i * size, i * size + 256);
+    list.push(`${name.toString('utf8', 0, name.indexOf(0))}@${buffer.readUInt32LE(i * size + 256)}`);
+  }
+  return { result, list };
+}
+
+const extNames = (list: readonly { extensionName: string; specVersion: number }[]): string[] => list.map((e) => `${e.extensionName}@${e.specVersion}`);
+
 function khronos(s: Scenario, env: Record<string, string>, layers?: string[]): Answer {
   const out = path.join(T, `out-${++n}.json`);
   const log = path.join(T, `log-${n}.txt`);
@@ -126,9 +206,10 @@ function khronos(s: Scenario, env: Record<string, string>, layers?: string[]): A
     for (const l of layers) args.push('--layer', l);
   }
   execFileSync(enumerate, args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env, PROBE_LOG: log }, stdio: ['ignore', 'ignore', 'ignore'] });
-  const raw = JSON.parse(readFileSync(out, 'utf8')) as { layers: { list: LayerProps[] }; layerExtensions: Record<string, ExtList>; create?: { result: number } };
+  const raw = JSON.parse(readFileSync(out, 'utf8')) as { layers: { list: LayerProps[] }; extensions: ExtList; layerExtensions: Record<string, ExtList>; create?: { result: number } };
   const lines = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
-  const answer: Answer = { layers: raw.layers.list, layerExtensions: raw.layerExtensions };
+  expect(raw.extensions.result).toBe(0);
+  const answer: Answer = { layers: raw.layers.list, extensions: extNames(raw.extensions.list), layerExtensions: raw.layerExtensions };
   if (raw.create) {
     answer.create = raw.create.result;
     answer.chain = lines.filter((l) => l.startsWith('vk-layer-create ')).map((l) => s.nameOf(l.slice('vk-layer-create '.length)));
@@ -143,7 +224,11 @@ function ours(s: Scenario, env: Record<string, string>, layers?: string[]): Answ
   const props = loader.enumerateInstanceLayerProperties();
   const layerExtensions: Record<string, ExtList> = {};
   for (const p of props) layerExtensions[p.layerName] = { result: 0, list: loader.enumerateInstanceExtensionProperties(p.layerName) };
-  const answer: Answer = { layers: props, layerExtensions };
+  const answer: Answer = { layers: props, extensions: extNames(loader.enumerateInstanceExtensionProperties()), layerExtensions };
+  // The exported C function answers the same list, and each layer's.
+  const plan = loader.planInstance();
+  expect(exportedExtensions(plan, null), 'exported vkEnumerateInstanceExtensionProperties(NULL)').toEqual({ result: 0, list: answer.extensions });
+  for (const p of props) expect(exportedExtensions(plan, p.layerName).list, p.layerName).toEqual(extNames(layerExtensions[p.layerName]!.list));
   if (layers) {
     try {
       const plan = loader.planInstance({ enabledLayerNames: layers });
@@ -201,7 +286,17 @@ const differsIn: Record<keyof Known, readonly KhronosVulkanVersion[]> = {
 /** The running comparison is with this Khronos version. */
 const comparingWith = (version: KhronosVulkanVersion): boolean => current?.version === version;
 
-function same(s: Scenario, env: Record<string, string>, layers?: string[], scenarioKnown: Known = {}): { k: Answer; o: Answer } & Answer {
+/**
+ * Instance extensions of implicit layers the override layer blacklists: both Khronos loaders
+ * (1.3.239, 1.4.309) still list them in vkEnumerateInstanceExtensionProperties(NULL), though the
+ * layer is neither listed nor loaded; we do not (docs/conformance.md). Taken out of the Khronos
+ * list by name where a scenario says so.
+ */
+interface KnownExtensions {
+  blacklistedLayerExtensions?: readonly string[];
+}
+
+function same(s: Scenario, env: Record<string, string>, layers?: string[], scenarioKnown: Known & KnownExtensions = {}): { k: Answer; o: Answer } & Answer {
   const known: Known = {};
   for (const flag of Object.keys(differsIn) as (keyof Known)[]) {
     if (scenarioKnown[flag] === true && current !== undefined && differsIn[flag].includes(current.version)) known[flag] = true;
@@ -213,6 +308,14 @@ function same(s: Scenario, env: Record<string, string>, layers?: string[], scena
   for (const [name, r] of Object.entries(k.layerExtensions)) {
     expect(o.layerExtensions[name]?.list.map((e) => `${e.extensionName}@${e.specVersion}`).sort(), name).toEqual(r.list.map((e) => `${e.extensionName}@${e.specVersion}`).sort());
   }
+  // vkEnumerateInstanceExtensionProperties(NULL): the whole list, names and spec versions, both
+  // ways, the deliberate differences taken out of the Khronos side by name.
+  const offered = new Set(s.offeredExtensions());
+  const blacklisted = new Set(scenarioKnown.blacklistedLayerExtensions ?? []);
+  const accounted = accountedKhronosExtensions(k.extensions, offered);
+  for (const e of blacklisted) expect(accounted, 'the Khronos loader lists a blacklisted layer\'s extension').toContain(e);
+  expect([...o.extensions].sort(), 'instance extensions').toEqual(accounted.filter((e) => !blacklisted.has(e)).sort());
+  expect(o.extensions.filter((e) => WITHHELD.has(e.slice(0, e.indexOf('@'))))).toEqual([]);
   expect(o.create).toBe(k.create);
   if (k.create === 0) {
     if (known.envLayerOrder || known.lastOccurrenceWins || known.implicitMetaOrder) expect([...(o.chain ?? [])].sort()).toEqual([...(k.chain ?? [])].sort());
@@ -584,11 +687,166 @@ for (const loader of khronosVulkanLoaders()) describe.skipIf(skip !== null || lo
     expect(k.chain).toEqual([]);
   });
 
+  /** An override meta layer manifest (implicit, VK_LAYER_LUNARG_override) with the given shape. */
+  function override(s: Scenario, shape: { component_layers?: string[]; blacklisted_layers?: string[]; override_paths?: string[]; app_keys?: string[] }): void {
+    s.raw(
+      s.dir('xdgConfig', 'implicit'),
+      'VkLayer_override.json',
+      JSON.stringify({
+        file_format_version: '1.1.2',
+        layer: {
+          name: 'VK_LAYER_LUNARG_override',
+          type: 'GLOBAL',
+          api_version: '1.3.0',
+          implementation_version: '1',
+          description: 'override',
+          component_layers: shape.component_layers ?? [],
+          ...(shape.blacklisted_layers ? { blacklisted_layers: shape.blacklisted_layers } : {}),
+          ...(shape.override_paths ? { override_paths: shape.override_paths } : {}),
+          ...(shape.app_keys ? { app_keys: shape.app_keys } : {}),
+          disable_environment: { DISABLE_VK_LAYER_LUNARG_override: '1' },
+        },
+      }),
+    );
+  }
+
+  it('VK-ML-4: an override layer with empty component_layers that only blacklists: listed; a blacklisted explicit layer asked for is VK_ERROR_LAYER_NOT_PRESENT, a blacklisted implicit layer is not loaded', () => {
+    const s = scenario();
+    s.layer(s.dir('xdgData', 'explicit'), 'banned.json', { name: 'VK_LAYER_T_banned', instance_extensions: [{ name: 'VK_EXT_t_banned', spec_version: '1' }] });
+    s.layer(s.dir('xdgData', 'explicit'), 'fine.json', { name: 'VK_LAYER_T_fine' });
+    // Two folders: within one the Khronos loader follows readdir order.
+    s.layer(s.dir('xdgConfig', 'implicit'), 'banned_implicit.json', {
+      name: 'VK_LAYER_T_banned_implicit',
+      disable_environment: { T_OFF: '1' },
+      instance_extensions: [{ name: 'VK_EXT_t_banned_implicit', spec_version: '1' }],
+    });
+    s.layer(s.dir('xdgData', 'implicit'), 'other_implicit.json', { name: 'VK_LAYER_T_other_implicit', disable_environment: { T_OFF: '1' } });
+    override(s, { blacklisted_layers: ['VK_LAYER_T_banned', 'VK_LAYER_T_banned_implicit'] });
+    // Deliberate: both Khronos loaders still list the blacklisted implicit layer's extension.
+    const known = { blacklistedLayerExtensions: ['VK_EXT_t_banned_implicit@1'] };
+    const r = same(s, s.env(), ['VK_LAYER_T_fine'], known);
+    expect(names(r)).toEqual(['VK_LAYER_LUNARG_override', 'VK_LAYER_T_fine', 'VK_LAYER_T_other_implicit']);
+    expect(r.chain).toEqual(['VK_LAYER_T_other_implicit', 'VK_LAYER_T_fine']);
+    expect(r.o.extensions.some((e) => e.startsWith('VK_EXT_t_banned'))).toBe(false);
+    expect(same(s, s.env(), ['VK_LAYER_T_banned'], known).create).toBe(-6);
+    // With the override off (its disable variable), nothing is blacklisted.
+    const off = same(s, s.env({ DISABLE_VK_LAYER_LUNARG_override: '1' }), ['VK_LAYER_T_banned']);
+    expect(off.chain).toEqual(['VK_LAYER_T_banned_implicit', 'VK_LAYER_T_other_implicit', 'VK_LAYER_T_banned']);
+  });
+
+  it('VK-ML-4: override_paths with empty component_layers: the explicit search is those folders only (VK_LAYER_PATH and the standard folders ignored)', () => {
+    const s = scenario();
+    const only = path.join(s.root, 'override_only');
+    s.layer(only, 'there.json', { name: 'VK_LAYER_T_there' });
+    s.layer(s.dir('xdgData', 'explicit'), 'std.json', { name: 'VK_LAYER_T_standard' });
+    const layerPath = path.join(s.root, 'layerpath');
+    s.layer(layerPath, 'lp.json', { name: 'VK_LAYER_T_layer_path' });
+    override(s, { override_paths: [only] });
+    const r = same(s, s.env({ VK_LAYER_PATH: layerPath }), ['VK_LAYER_T_there']);
+    expect(names(r)).toEqual(['VK_LAYER_LUNARG_override', 'VK_LAYER_T_there']);
+    expect(r.chain).toEqual(['VK_LAYER_T_there']);
+    expect(same(s, s.env(), ['VK_LAYER_T_standard']).create).toBe(-6);
+    // Off: the standard search again.
+    expect(same(s, s.env({ DISABLE_VK_LAYER_LUNARG_override: '1' }), ['VK_LAYER_T_standard']).chain).toEqual(['VK_LAYER_T_standard']);
+  });
+
+  it('VK-ML-4: app_keys naming this executable apply the override (its components and blacklist); naming another do not', () => {
+    const s = scenario();
+    s.layer(s.dir('xdgData', 'explicit'), 'comp.json', { name: 'VK_LAYER_T_component' });
+    s.layer(s.dir('xdgData', 'explicit'), 'banned.json', { name: 'VK_LAYER_T_banned' });
+    // Both executables: the Khronos side runs vk_enumerate, ours runs in this Node process.
+    override(s, { component_layers: ['VK_LAYER_T_component'], blacklisted_layers: ['VK_LAYER_T_banned'], app_keys: [real(enumerate), real(process.execPath)] });
+    expect(same(s, s.env(), []).chain).toEqual(['VK_LAYER_T_component']);
+    expect(same(s, s.env(), ['VK_LAYER_T_banned']).create).toBe(-6);
+    const other = scenario();
+    other.layer(other.dir('xdgData', 'explicit'), 'comp.json', { name: 'VK_LAYER_T_component' });
+    other.layer(other.dir('xdgData', 'explicit'), 'banned.json', { name: 'VK_LAYER_T_banned' });
+    override(other, { component_layers: ['VK_LAYER_T_component'], blacklisted_layers: ['VK_LAYER_T_banned'], app_keys: ['/no/such/app'] });
+    const r = same(other, other.env(), ['VK_LAYER_T_banned']);
+    expect(r.chain).toEqual(['VK_LAYER_T_banned']);
+  });
+
+  it('VK-ML-4: the override layer\'s disable_environment turns it off: no components, no blacklist, no override_paths', () => {
+    const s = scenario();
+    const only = path.join(s.root, 'override_only');
+    s.layer(only, 'comp.json', { name: 'VK_LAYER_T_component' });
+    s.layer(s.dir('xdgData', 'explicit'), 'banned.json', { name: 'VK_LAYER_T_banned' });
+    override(s, { component_layers: ['VK_LAYER_T_component'], blacklisted_layers: ['VK_LAYER_T_banned'], override_paths: [only] });
+    const on = same(s, s.env(), []);
+    expect(on.chain).toEqual(['VK_LAYER_T_component']);
+    const off = same(s, s.env({ DISABLE_VK_LAYER_LUNARG_override: '1' }), ['VK_LAYER_T_banned']);
+    expect(off.chain).toEqual(['VK_LAYER_T_banned']);
+  });
+
+  it('VK-ML-4, VK-LM-4: an override manifest with a wrong field type: component_layers or blacklisted_layers not an array is read as empty (as both Khronos loaders), with a diagnostic naming file and field', () => {
+    const s = scenario();
+    s.layer(s.dir('xdgData', 'explicit'), 'banned.json', { name: 'VK_LAYER_T_banned' });
+    const file = s.raw(
+      s.dir('xdgConfig', 'implicit'),
+      'VkLayer_override.json',
+      JSON.stringify({
+        file_format_version: '1.1.2',
+        layer: { name: 'VK_LAYER_LUNARG_override', type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'o', component_layers: [], blacklisted_layers: 'VK_LAYER_T_banned', disable_environment: { D: '1' } },
+      }),
+    );
+    const r = same(s, s.env(), ['VK_LAYER_T_banned']);
+    expect(names(r)).toEqual(['VK_LAYER_LUNARG_override', 'VK_LAYER_T_banned']);
+    expect(r.chain).toEqual(['VK_LAYER_T_banned']);
+    const diagnostics = (env: Record<string, string>) =>
+      createLoader({ platform: createLinuxPlatform({ env, elevated: false }), sysconfdir: '/etc', extraSysconfdir: null, logWriter: () => {} }).discovery.diagnostics;
+    expect(diagnostics(s.env())).toContainEqual(expect.objectContaining({ file, field: 'layer.blacklisted_layers' }));
+    s.raw(
+      s.dir('xdgConfig', 'implicit'),
+      'VkLayer_override.json',
+      JSON.stringify({
+        file_format_version: '1.1.2',
+        layer: { name: 'VK_LAYER_LUNARG_override', type: 'GLOBAL', api_version: '1.3.0', implementation_version: '1', description: 'o', component_layers: 'VK_LAYER_T_banned', disable_environment: { D: '1' } },
+      }),
+    );
+    expect(names(same(s, s.env(), []))).toEqual(['VK_LAYER_LUNARG_override', 'VK_LAYER_T_banned']);
+    expect(diagnostics(s.env())).toContainEqual(expect.objectContaining({ file, field: 'layer.component_layers', reason: expect.stringContaining('should be an array of strings') }));
+  });
+
   it('VK-LF-1: asking for a layer nobody provides fails with VK_ERROR_LAYER_NOT_PRESENT; asking twice for one layer loads it once', () => {
     const s = scenario();
     s.layer(s.dir('xdgData', 'explicit'), 'a.json', { name: 'VK_LAYER_T_real' });
     expect(same(s, s.env(), ['VK_LAYER_T_real', 'VK_LAYER_T_imaginary']).create).toBe(-6);
     expect(same(s, s.env(), ['VK_LAYER_T_real', 'VK_LAYER_T_real']).chain).toEqual(['VK_LAYER_T_real']);
+  });
+
+  it('VK-IE-1, VK-IE-2: instance extensions: every driver asked (the first driver\'s spec version for a shared name), the loader\'s own, the implicit layers\' that are on (a driver\'s version wins over a layer\'s); an explicit layer\'s only under its name; an unknown name is VK_ERROR_LAYER_NOT_PRESENT', () => {
+    const s = new Scenario();
+    const a = s.driver(path.join(s.root, 'drivers-a'), 'a.json', {}, ['VK_KHR_get_physical_device_properties2 2', 'VK_KHR_device_group_creation 1', 'VK_KHR_surface 25']);
+    const b = s.driver(path.join(s.root, 'drivers-b'), 'b.json', {}, [
+      'VK_KHR_device_group_creation 7', 'VK_KHR_external_fence_capabilities 1', 'VK_EXT_debug_report 9', 'VK_KLTEST_unknown_to_loaders 1',
+    ]);
+    const implicit = s.dir('xdgConfig', 'implicit');
+    s.layer(implicit, 'on.json', {
+      name: 'VK_LAYER_T_implicit_on',
+      disable_environment: { T_OFF: '1' },
+      instance_extensions: [{ name: 'VK_EXT_t_implicit', spec_version: '3' }, { name: 'VK_KHR_device_group_creation', spec_version: '9' }],
+    });
+    s.layer(implicit, 'off.json', { name: 'VK_LAYER_T_implicit_off', enable_environment: { T_ON: '1' }, disable_environment: { T_OFF2: '1' }, instance_extensions: [{ name: 'VK_EXT_t_off', spec_version: '1' }] });
+    s.layer(s.dir('xdgData', 'explicit'), 'e.json', { name: 'VK_LAYER_T_explicit', instance_extensions: [{ name: 'VK_EXT_t_explicit', spec_version: '2' }] });
+    const env = s.env({ VK_DRIVER_FILES: `${a}:${b}` });
+    const r = same(s, env, []);
+    expect(r.o.extensions).toEqual([
+      'VK_KHR_get_physical_device_properties2@2', 'VK_KHR_device_group_creation@1', 'VK_KHR_external_fence_capabilities@1', 'VK_EXT_debug_report@9',
+      'VK_EXT_debug_utils@2', 'VK_KHR_portability_enumeration@1', 'VK_EXT_t_implicit@3',
+    ]);
+    expect(r.k.extensions).toContain('VK_KHR_surface@25');
+    expect(r.o.layerExtensions['VK_LAYER_T_explicit']?.list).toEqual([{ extensionName: 'VK_EXT_t_explicit', specVersion: 2 }]);
+    // The implicit layer that is off contributes once it is on; VK_LOADER_DISABLE_INST_EXT_FILTER lets the unknown name through.
+    expect(same(s, { ...env, T_ON: '1' }, []).o.extensions).toContain('VK_EXT_t_off@1');
+    expect(same(s, { ...env, VK_LOADER_DISABLE_INST_EXT_FILTER: '1' }, []).o.extensions).toContain('VK_KLTEST_unknown_to_loaders@1');
+    // A name no layer has: VK_ERROR_LAYER_NOT_PRESENT from both, and from the exported C function.
+    const out = path.join(T, `query-${++n}.json`);
+    execFileSync(enumerate, [...khronosArgs(), '--out', out, '--query-layer', 'VK_LAYER_T_nowhere'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, stdio: ['ignore', 'ignore', 'ignore'] });
+    const k = JSON.parse(readFileSync(out, 'utf8')) as { layerExtensions: Record<string, ExtList> };
+    expect(k.layerExtensions['VK_LAYER_T_nowhere']?.result).toBe(-6);
+    const loader = createLoader({ platform: createLinuxPlatform({ env, elevated: false }), sysconfdir: '/etc', extraSysconfdir: null, logWriter: () => {} });
+    expect(() => loader.enumerateInstanceExtensionProperties('VK_LAYER_T_nowhere')).toThrow(expect.objectContaining({ code: 'VK_ERROR_LAYER_NOT_PRESENT', resultValue: -6 }));
+    expect(exportedExtensions(loader.planInstance(), 'VK_LAYER_T_nowhere').result).toBe(-6);
   });
 
   it('VK-DR-1: VK_DRIVER_FILES (folders and files) and VK_ICD_FILENAMES replace the standard driver folders', () => {

@@ -287,11 +287,12 @@ export function adoptInstance(handle: bigint): Instance {
 }
 
 /**
- * vkEnumerateInstanceExtensionProperties(NULL) for a plan: the drivers' instance extensions that
- * the loader knows (all of them with disableInstanceExtensionFilter) and the loader's own.
+ * The drivers' part of vkEnumerateInstanceExtensionProperties(NULL) for a plan: the drivers'
+ * instance extensions that the loader knows (all of them with disableInstanceExtensionFilter, never
+ * the window-system ones it does not implement) and the loader's own; names only, no layers'.
  */
 export function instanceExtensionsOfPlan(plan: VulkanInstancePlan): string[] {
-  return loadVulkanAddon().vulkanInstanceExtensions(toNativeVulkanPlan(plan));
+  return loadVulkanAddon().vulkanInstanceExtensions(toNativeVulkanPlan(plan)).map((e) => e.extensionName);
 }
 
 /**
@@ -302,8 +303,18 @@ export const preInstance = {
   enumerateInstanceVersion(plan: VulkanInstancePlan): number {
     return withVulkanErrors(() => loadVulkanAddon().vulkanPreInstance(toNativeVulkanPlan(plan), 'vkEnumerateInstanceVersion'));
   },
+  /** The names vkEnumerateInstanceExtensionProperties(NULL) lists. */
   enumerateInstanceExtensionProperties(plan: VulkanInstancePlan): string[] {
-    return withVulkanErrors(() => loadVulkanAddon().vulkanPreInstance(toNativeVulkanPlan(plan), 'vkEnumerateInstanceExtensionProperties'));
+    return preInstance.instanceExtensionProperties(plan).map((e) => e.extensionName);
+  },
+  /**
+   * vkEnumerateInstanceExtensionProperties(layerName) in full, as the Khronos loader answers it:
+   * without a layer name the drivers' (in driver order), the loader's own, then the implicit
+   * layers' that are on, no name twice (the first keeps its spec version); with one, that layer's
+   * own (VulkanError VK_ERROR_LAYER_NOT_PRESENT for a name the plan's listing does not know).
+   */
+  instanceExtensionProperties(plan: VulkanInstancePlan, layerName?: string): { extensionName: string; specVersion: number }[] {
+    return withVulkanErrors(() => loadVulkanAddon().vulkanPreInstance(toNativeVulkanPlan(plan), 'vkEnumerateInstanceExtensionProperties', layerName));
   },
   enumerateInstanceLayerProperties(plan: VulkanInstancePlan): string[] {
     return withVulkanErrors(() => loadVulkanAddon().vulkanPreInstance(toNativeVulkanPlan(plan), 'vkEnumerateInstanceLayerProperties'));

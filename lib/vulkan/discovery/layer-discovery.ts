@@ -209,8 +209,9 @@ export function discoverVulkanLayers(ctx: VulkanDiscoveryContext, filters: Layer
     if (l === overrideLayer) overrideLayer = verified[verified.length - 1];
   }
 
-  // VK-ML-4: an active override layer's blacklist removes those layers altogether.
-  const blacklist = new Set(overrideLayer?.manifest.blacklisted_layers ?? []);
+  // VK-ML-4: an active override layer's blacklist removes those layers altogether; one that is off
+  // (its disable variable, a filter) blacklists nothing, as both Khronos loaders do.
+  const blacklist = new Set(overrideOn ? (overrideLayer?.manifest.blacklisted_layers ?? []) : []);
   const blacklisted: string[] = [];
   const layers = verified.filter((l) => {
     if (!blacklist.has(l.name)) return true;

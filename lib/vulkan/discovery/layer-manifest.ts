@@ -193,10 +193,10 @@ function parseLayerObject(ctx: LayerContext, prefix: string, node: JsonObject): 
     if (typeof libraryNode !== 'string' || libraryNode === '') return skip('library_path', `${name}: must be a non-empty string, found ${describeJson(libraryNode)}; layer skipped`);
     library_path = libraryNode;
   } else {
-    component_layers = names(ctx, prefix, 'component_layers', componentsNode);
-    if (component_layers === undefined || component_layers.length === 0) {
-      return skip('component_layers', `${name}: a meta layer needs one or more component layer names; layer skipped`);
-    }
+    // An empty list is a meta layer all the same (the Khronos loaders list it; the override layer
+    // may only blacklist or only set override_paths, LoaderLayerInterface "Override Meta-Layer").
+    // Not an array: a warning names the field and the list is empty, as both Khronos loaders read it.
+    component_layers = names(ctx, prefix, 'component_layers', componentsNode) ?? [];
     if (!atLeastFileFormat(ctx.fileFormat, 1, 1, 1)) {
       ctx.diagnostics.push({ severity: 'warning', file: ctx.file, field: `${prefix}.component_layers`, reason: `component_layers needs file format 1.1.1, the file says ${ctx.file_format_version}; used anyway` });
     }

@@ -42,6 +42,19 @@ export interface NativeVulkanPlan {
   readonly disableInstanceExtensionFilter: boolean;
   /** The registry's instance extensions: what the loader knows (drivers' others are filtered out). */
   readonly knownInstanceExtensions: readonly string[];
+  /** Drivers' instance extensions never offered (window-system ones this loader does not implement yet). */
+  readonly withheldInstanceExtensions: readonly string[];
+  /** The layers' part of vkEnumerateInstanceExtensionProperties. */
+  readonly instanceExtensionListing?: {
+    readonly implicitLayers: readonly NativeVulkanExtension[];
+    readonly layers: readonly { readonly name: string; readonly extensions: readonly NativeVulkanExtension[] }[];
+  };
+}
+
+/** VkExtensionProperties */
+export interface NativeVulkanExtension {
+  readonly extensionName: string;
+  readonly specVersion: number;
 }
 
 export interface NativeVulkanCreateInfo {
@@ -132,11 +145,12 @@ export interface NativeVulkanAddon {
     /** A create info, or a VkDevice native code created on the instance (adopted). */
     createInfoOrHandle: NativeVulkanDeviceCreateInfo | bigint,
   ) => NativeVulkanDevice;
-  /** The instance extensions available with the plan's drivers, filtered, plus the loader's own. */
-  vulkanInstanceExtensions(plan: NativeVulkanPlan): string[];
+  /** The instance extensions available with the plan's drivers, filtered, plus the loader's own (no layers'). */
+  vulkanInstanceExtensions(plan: NativeVulkanPlan): NativeVulkanExtension[];
   /** A pre-instance function through the implicit layers' interceptors. */
   vulkanPreInstance(plan: NativeVulkanPlan, command: 'vkEnumerateInstanceVersion'): number;
-  vulkanPreInstance(plan: NativeVulkanPlan, command: 'vkEnumerateInstanceExtensionProperties' | 'vkEnumerateInstanceLayerProperties'): string[];
+  vulkanPreInstance(plan: NativeVulkanPlan, command: 'vkEnumerateInstanceExtensionProperties', layerName?: string): NativeVulkanExtension[];
+  vulkanPreInstance(plan: NativeVulkanPlan, command: 'vkEnumerateInstanceLayerProperties'): string[];
   /** Publishes the plan the exported vkCreateInstance / vkEnumerateInstance* use for native callers. */
   vulkanPublishPlan(plan: NativeVulkanPlan): void;
   /** The addon's exported vkGetInstanceProcAddr (0n: NULL), as native code calls it. */

@@ -6,7 +6,7 @@ import { readDeviceFilters } from '../discovery/device-filters.js';
 import type { VulkanDiscoveryState } from '../discovery/discover.js';
 import { resolveLayerChain, type EnabledVulkanLayer } from '../discovery/layer-policy.js';
 import type { DiscoveredVulkanLayer } from '../discovery/layer-discovery.js';
-import type { PlannedVulkanDriver, PlannedVulkanLayer, VulkanInstancePlan, VulkanPreInstanceFunctions } from './plan.js';
+import type { PlannedVulkanDriver, PlannedVulkanLayer, VulkanInstanceExtensionListing, VulkanInstancePlan, VulkanPlannedExtension, VulkanPreInstanceFunctions } from './plan.js';
 
 export interface PlanInstanceOptions {
   /** VkInstanceCreateInfo.ppEnabledLayerNames */
@@ -68,7 +68,39 @@ function logCallStack(state: VulkanDiscoveryState, layers: readonly PlannedVulka
   log('   <Drivers>');
 }
 
+/**
+ * The layers' part of vkEnumerateInstanceExtensionProperties, as the Khronos loader computes it
+ * (LoaderApplicationInterface, "Instance Extensions"): every enumerable layer's own list, and the
+ * union (first occurrence kept) of the implicit layers that are on.
+ */
+export function instanceExtensionListing(state: VulkanDiscoveryState): VulkanInstanceExtensionListing {
+  const copy = (list: readonly VulkanPlannedExtension[]): VulkanPlannedExtension[] => list.map((e) => ({ extensionName: e.extensionName, specVersion: e.specVersion }));
+  const layers = state.configured.filter((c) => c.control !== 'off').map((c) => ({ name: c.layer.name, extensions: copy(c.layer.instanceExtensions) }));
+  const implicitLayers: VulkanPlannedExtension[] = [];
+  for (const info of state.result.layers) {
+    if (info.kind !== 'implicit' || !info.enabled) continue;
+    for (const e of info.instanceExtensions) {
+      if (!implicitLayers.some((x) => x.extensionName === e.extensionName)) implicitLayers.push({ extensionName: e.extensionName, specVersion: e.specVersion });
+    }
+  }
+  return { implicitLayers, layers };
+}
+
+/**
+ * The plan the pre-instance commands (vkEnumerateInstance*) run with: every selected driver
+ * (portability drivers too: there is no create info to leave them out), the layers that are on
+ * without an application's request (implicit layers intercept these commands), and the layers'
+ * extension lists. Logs nothing: no instance is being created.
+ */
+export function planEnumeration(state: VulkanDiscoveryState, env: PlatformEnv): VulkanInstancePlan {
+  return buildPlan(state, env, {}, true);
+}
+
 export function planInstance(state: VulkanDiscoveryState, env: PlatformEnv, options: PlanInstanceOptions = {}): VulkanInstancePlan {
+  return buildPlan(state, env, options, false);
+}
+
+function buildPlan(state: VulkanDiscoveryState, env: PlatformEnv, options: PlanInstanceOptions, enumeration: boolean): VulkanInstancePlan {
   const decisions: string[] = [];
   const chain = resolveLayerChain({
     layers: state.configured,
@@ -78,7 +110,7 @@ export function planInstance(state: VulkanDiscoveryState, env: PlatformEnv, opti
     ...(state.overrideLayer ? { overrideLayer: state.overrideLayer } : {}),
     settingsLayers: state.settings?.layers !== undefined,
     log: (level, message) => {
-      state.ctx.log(level, message, 'vkCreateInstance', 'layer');
+      if (!enumeration) state.ctx.log(level, message, 'vkCreateInstance', 'layer');
       if (level !== 'debug') decisions.push(message);
     },
   });
@@ -90,7 +122,7 @@ export function planInstance(state: VulkanDiscoveryState, env: PlatformEnv, opti
       decisions.push(`driver ${d.manifestPath} not loaded: ${d.reason}`);
       continue;
     }
-    if (d.isPortabilityDriver && !portability) {
+    if (d.isPortabilityDriver && !portability && !enumeration) {
       decisions.push(`driver ${d.manifestPath} not loaded: a portability driver, and the application did not enable VK_KHR_portability_enumeration with VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR`);
       continue;
     }
@@ -99,7 +131,7 @@ export function planInstance(state: VulkanDiscoveryState, env: PlatformEnv, opti
   }
   const layers = chain.map(plannedLayer);
   layers.forEach((l, i) => decisions.push(`layer ${i} ${l.name} (${l.libraryPath}): ${l.reason}`));
-  logCallStack(state, layers);
+  if (!enumeration) logCallStack(state, layers);
   const device = readDeviceFilters({ secure: (n) => state.ctx.secureEnv(n), env });
   return {
     drivers,
@@ -107,6 +139,7 @@ export function planInstance(state: VulkanDiscoveryState, env: PlatformEnv, opti
     enabledExtensionNames: [...extensions],
     deviceFilters: device.filters,
     disableInstanceExtensionFilter: device.disableInstanceExtensionFilter,
+    instanceExtensionListing: instanceExtensionListing(state),
     decisions,
   };
 }

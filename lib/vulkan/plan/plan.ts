@@ -50,6 +50,23 @@ export interface PlannedVulkanLayer {
   readonly reason: string;
 }
 
+/** VkExtensionProperties as a plan carries them. */
+export interface VulkanPlannedExtension {
+  readonly extensionName: string;
+  readonly specVersion: number;
+}
+
+/**
+ * What vkEnumerateInstanceExtensionProperties answers beside the drivers' extensions and the
+ * loader's own (which the native side finds): as the Khronos loader computes it.
+ */
+export interface VulkanInstanceExtensionListing {
+  /** The instance extensions of the implicit layers that are on, appended after the drivers' and the loader's own. */
+  readonly implicitLayers: readonly VulkanPlannedExtension[];
+  /** Each enumerable layer's own list, answered for its name (another name: VK_ERROR_LAYER_NOT_PRESENT). */
+  readonly layers: readonly { readonly name: string; readonly extensions: readonly VulkanPlannedExtension[] }[];
+}
+
 export interface PlannedVulkanDriver {
   readonly manifestPath: string;
   readonly libraryPath: string;
@@ -80,6 +97,8 @@ export interface VulkanInstancePlan {
   readonly deviceFilters: VulkanDeviceFilters;
   /** VK_LOADER_DISABLE_INST_EXT_FILTER: hand the drivers' instance extensions through unfiltered. */
   readonly disableInstanceExtensionFilter: boolean;
+  /** The layers' part of vkEnumerateInstanceExtensionProperties (absent: no layer lists any). */
+  readonly instanceExtensionListing?: VulkanInstanceExtensionListing;
   /** Every decision in words, in the order it was taken (for logs and `info`). */
   readonly decisions: readonly string[];
 }

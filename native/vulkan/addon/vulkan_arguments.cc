@@ -43,6 +43,24 @@ std::vector<std::pair<uint32_t, uint32_t>> GetRanges(Napi::Env env, Napi::Object
   return out;
 }
 
+// [{ extensionName, specVersion }] (absent: none).
+std::vector<VkExtensionProperties> GetExtensionList(Napi::Env env, Napi::Object o, const char* key) {
+  std::vector<VkExtensionProperties> out;
+  Napi::Value v = o.Get(key);
+  if (v.IsUndefined() || v.IsNull()) return out;
+  if (!v.IsArray()) throw ArgumentError(env, std::string("'") + key + "' must be an array of { extensionName, specVersion }");
+  Napi::Array a = v.As<Napi::Array>();
+  for (uint32_t i = 0; i < a.Length(); ++i) {
+    if (!a.Get(i).IsObject()) throw ArgumentError(env, std::string("'") + key + "' must be an array of { extensionName, specVersion }");
+    Napi::Object e = a.Get(i).As<Napi::Object>();
+    VkExtensionProperties p{};
+    std::snprintf(p.extensionName, sizeof(p.extensionName), "%s", GetString(env, e, "extensionName").c_str());
+    p.specVersion = GetUint(env, e, "specVersion", 0);
+    out.push_back(p);
+  }
+  return out;
+}
+
 std::vector<const char*> CStrings(const std::vector<std::string>& v) {
   std::vector<const char*> out;
   for (const auto& s : v) out.push_back(s.c_str());
@@ -110,6 +128,7 @@ vulkan::InstancePlan ReadPlan(Napi::Env env, Napi::Value v) {
   Napi::Value disable = o.Get("disableInstanceExtensionFilter");
   plan.disableInstanceExtensionFilter = disable.IsBoolean() && disable.As<Napi::Boolean>().Value();
   plan.knownInstanceExtensions = GetStrings(env, o, "knownInstanceExtensions");
+  plan.withheldInstanceExtensions = GetStrings(env, o, "withheldInstanceExtensions");
   return plan;
 }
 
@@ -136,6 +155,22 @@ vulkan::PreInstancePlan ReadPreInstancePlan(Napi::Env env, Napi::Value value) {
     layer.enumerateInstanceLayerProperties = GetString(env, f, "vkEnumerateInstanceLayerProperties", "");
     layer.enumerateInstanceVersion = GetString(env, f, "vkEnumerateInstanceVersion", "");
     pre.interceptors.push_back(std::move(layer));
+  }
+  // { implicitLayers: [ext], layers: [{ name, extensions: [ext] }] } (absent: no layer lists any).
+  const Napi::Value listing = value.As<Napi::Object>().Get("instanceExtensionListing");
+  if (listing.IsObject()) {
+    Napi::Object o = listing.As<Napi::Object>();
+    pre.implicitLayerExtensions = GetExtensionList(env, o, "implicitLayers");
+    const Napi::Value all = o.Get("layers");
+    if (!all.IsUndefined() && !all.IsArray()) throw ArgumentError(env, "'instanceExtensionListing.layers' must be an array of { name, extensions }");
+    if (all.IsArray()) {
+      Napi::Array a = all.As<Napi::Array>();
+      for (uint32_t i = 0; i < a.Length(); ++i) {
+        if (!a.Get(i).IsObject()) throw ArgumentError(env, "'instanceExtensionListing.layers' must be an array of { name, extensions }");
+        Napi::Object l = a.Get(i).As<Napi::Object>();
+        pre.layerExtensions.emplace_back(GetString(env, l, "name"), GetExtensionList(env, l, "extensions"));
+      }
+    }
   }
   return pre;
 }

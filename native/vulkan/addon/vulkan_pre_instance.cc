@@ -3,6 +3,7 @@
 // and the exported vkGetInstanceProcAddr as native code calls it.
 #include "vulkan/addon/vulkan.h"
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,6 +16,23 @@
 
 namespace kl::napi {
 
+namespace {
+
+Napi::Array ExtensionArray(Napi::Env env, const std::vector<VkExtensionProperties>& props) {
+  Napi::Array a = Napi::Array::New(env, props.size());
+  for (std::size_t i = 0; i < props.size(); ++i) {
+    Napi::Object e = Napi::Object::New(env);
+    e.Set("extensionName", std::string(props[i].extensionName, strnlen(props[i].extensionName, VK_MAX_EXTENSION_NAME_SIZE)));
+    e.Set("specVersion", Napi::Number::New(env, props[i].specVersion));
+    a.Set(static_cast<uint32_t>(i), e);
+  }
+  return a;
+}
+
+}  // namespace
+
+// vulkanInstanceExtensions(plan): the drivers' instance extensions (filtered) and the loader's
+// own, as { extensionName, specVersion }, without the pre-instance chain or the layers' part.
 Napi::Value VulkanInstanceExtensions(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const vulkan::InstancePlan plan = ReadPlan(env, info.Length() > 0 ? info[0] : env.Undefined());
@@ -28,10 +46,7 @@ Napi::Value VulkanInstanceExtensions(const Napi::CallbackInfo& info) {
   }
   std::vector<const vulkan::NegotiatedDriver*> pointers;
   for (const auto& d : drivers) pointers.push_back(&d);
-  const std::vector<std::string> names = vulkan::AvailableInstanceExtensions(plan, pointers);
-  Napi::Array a = Napi::Array::New(env, names.size());
-  for (std::size_t i = 0; i < names.size(); ++i) a.Set(static_cast<uint32_t>(i), names[i]);
-  return a;  // the drivers unload here
+  return ExtensionArray(env, vulkan::AvailableInstanceExtensions(plan, pointers));  // the drivers unload here
 }
 
 // vulkanPreInstance(plan, command): one pre-instance function through the implicit layers'
@@ -48,12 +63,17 @@ Napi::Value VulkanPreInstance(const Napi::CallbackInfo& info) {
     return Napi::Number::New(env, version);
   }
   if (command == "vkEnumerateInstanceExtensionProperties") {
+    // A third argument: the layer name (a string), else the instance's list.
+    std::string layerName;
+    const bool named = info.Length() > 2 && !info[2].IsUndefined() && !info[2].IsNull();
+    if (named) {
+      if (!info[2].IsString()) throw ArgumentError(env, "vulkanPreInstance(plan, 'vkEnumerateInstanceExtensionProperties', layerName): layerName must be a string");
+      layerName = info[2].As<Napi::String>().Utf8Value();
+    }
     std::vector<VkExtensionProperties> props;
-    const VkResult res = vulkan::PreInstanceEnumerateExtensions(pre, &props);
+    const VkResult res = vulkan::PreInstanceEnumerateExtensions(pre, named ? layerName.c_str() : nullptr, &props);
     if (res != VK_SUCCESS) throw VkErrorToJs(env, res, "vkEnumerateInstanceExtensionProperties failed down the pre-instance chain");
-    Napi::Array a = Napi::Array::New(env, props.size());
-    for (std::size_t i = 0; i < props.size(); ++i) a.Set(static_cast<uint32_t>(i), std::string(props[i].extensionName));
-    return a;
+    return ExtensionArray(env, props);
   }
   if (command == "vkEnumerateInstanceLayerProperties") {
     std::vector<VkLayerProperties> props;

@@ -2,6 +2,7 @@
 // instance extensions the drivers offer.
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstring>
 #include <set>
 #include <unordered_set>
@@ -19,8 +20,7 @@ thread_local LoaderInstance* constructingInstance = nullptr;
 
 }  // namespace
 
-std::vector<std::string> DriverExtensions(const NegotiatedDriver& driver) {
-  std::vector<std::string> names;
+std::vector<VkExtensionProperties> DriverExtensionProperties(const NegotiatedDriver& driver) {
   std::vector<VkExtensionProperties> props;
   const VkResult r = EnumerateTwoCall(props, VkExtensionProperties{}, VK_INCOMPLETE, [&](uint32_t, uint32_t* count, VkExtensionProperties* out) {
     return driver.enumerateInstanceExtensionProperties(nullptr, count, out);
@@ -28,10 +28,16 @@ std::vector<std::string> DriverExtensions(const NegotiatedDriver& driver) {
   if (r != VK_SUCCESS) {
     Log(LogLevel::Warn, "vulkan.driver",
         DescribeDriver(driver.description) + ": vkEnumerateInstanceExtensionProperties returned " + std::to_string(r) + "; no extension is passed to it");
-    return names;
+    return {};
   }
   // Bounded: a driver that forgets the terminator must not make us read past the element.
-  for (const auto& p : props) names.emplace_back(p.extensionName, strnlen(p.extensionName, VK_MAX_EXTENSION_NAME_SIZE));
+  for (auto& p : props) p.extensionName[VK_MAX_EXTENSION_NAME_SIZE - 1] = '\0';
+  return props;
+}
+
+std::vector<std::string> DriverExtensions(const NegotiatedDriver& driver) {
+  std::vector<std::string> names;
+  for (const auto& p : DriverExtensionProperties(driver)) names.emplace_back(p.extensionName);
   return names;
 }
 
@@ -42,19 +48,53 @@ VkResult DriverPhysicalDevices(const DriverInstance& di, std::vector<VkPhysicalD
   });
 }
 
-std::vector<std::string> AvailableInstanceExtensions(const InstancePlan& plan, const std::vector<const NegotiatedDriver*>& drivers) {
-  std::set<std::string> names{kPortabilityEnumeration};
+const std::vector<VkExtensionProperties>& LoaderOwnInstanceExtensions() {
+  static const std::vector<VkExtensionProperties> own = [] {
+    const std::pair<const char*, uint32_t> list[] = {
+        {VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_DEBUG_UTILS_SPEC_VERSION},
+        {VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME, VK_KHR_PORTABILITY_ENUMERATION_SPEC_VERSION},
+    };
+    std::vector<VkExtensionProperties> out;
+    for (const auto& [name, version] : list) {
+      VkExtensionProperties p{};
+      std::snprintf(p.extensionName, sizeof(p.extensionName), "%s", name);
+      p.specVersion = version;
+      out.push_back(p);
+    }
+    return out;
+  }();
+  return own;
+}
+
+void AppendExtensions(std::vector<VkExtensionProperties>& list, const std::vector<VkExtensionProperties>& more) {
+  for (const auto& e : more) {
+    const bool known = std::any_of(list.begin(), list.end(), [&](const VkExtensionProperties& x) {
+      return std::strncmp(x.extensionName, e.extensionName, VK_MAX_EXTENSION_NAME_SIZE) == 0;
+    });
+    if (!known) list.push_back(e);
+  }
+}
+
+std::vector<VkExtensionProperties> AvailableInstanceExtensions(const InstancePlan& plan, const std::vector<const NegotiatedDriver*>& drivers) {
+  std::vector<VkExtensionProperties> out;
   for (const NegotiatedDriver* d : drivers) {
-    for (auto& e : DriverExtensions(*d)) {
-      if (plan.disableInstanceExtensionFilter || Contains(plan.knownInstanceExtensions, e)) {
-        names.insert(std::move(e));
+    std::vector<VkExtensionProperties> kept;
+    for (const auto& e : DriverExtensionProperties(*d)) {
+      const std::string name = e.extensionName;
+      if (Contains(plan.withheldInstanceExtensions, name)) {
+        Log(LogLevel::Debug, "vulkan.driver", DescribeDriver(d->description) + ": instance extension " + name +
+                                                  " is left out: the loader must implement it (window-system surfaces) and does not yet");
+      } else if (plan.disableInstanceExtensionFilter || Contains(plan.knownInstanceExtensions, name)) {
+        kept.push_back(e);
       } else {
-        Log(LogLevel::Debug, "vulkan.driver", DescribeDriver(d->description) + ": instance extension " + e +
+        Log(LogLevel::Debug, "vulkan.driver", DescribeDriver(d->description) + ": instance extension " + name +
                                                   " is unknown to the loader and filtered out (VK_LOADER_DISABLE_INST_EXT_FILTER keeps it)");
       }
     }
+    AppendExtensions(out, kept);
   }
-  return {names.begin(), names.end()};
+  AppendExtensions(out, LoaderOwnInstanceExtensions());
+  return out;
 }
 
 void LoaderInstance::Report(LogLevel level, const std::string& message) const { Log(level, "vulkan", message); }
@@ -114,8 +154,8 @@ std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan,
   // Enabled extensions: each must come from a driver, an enabled layer or the loader.
   std::vector<const NegotiatedDriver*> loaded;
   for (const auto& d : li->drivers_) loaded.push_back(d.get());
-  const std::vector<std::string> fromDrivers = AvailableInstanceExtensions(plan, loaded);
-  std::set<std::string> available(fromDrivers.begin(), fromDrivers.end());
+  std::set<std::string> available;
+  for (const auto& e : AvailableInstanceExtensions(plan, loaded)) available.insert(e.extensionName);
   for (const auto& l : li->layers_) {
     for (const auto& e : l.description.instanceExtensions) available.insert(e);
   }

@@ -29,10 +29,22 @@ struct InstancePlan {
   // The instance extensions the loader knows (the registry's); drivers' others are filtered out
   // unless disableInstanceExtensionFilter (VK_LOADER_DISABLE_INST_EXT_FILTER).
   std::vector<std::string> knownInstanceExtensions;
+  // Drivers' extensions the Khronos loader implements itself (window-system surfaces) and this
+  // one does not yet: never offered, whatever the filter (docs/conformance.md).
+  std::vector<std::string> withheldInstanceExtensions;
 };
 
-// vkEnumerateInstanceExtensionProperties(NULL) as this loader answers it for a plan: the union of
-// the drivers' extensions (filtered as the Khronos loader filters) and the loader's own.
-std::vector<std::string> AvailableInstanceExtensions(const InstancePlan& plan, const std::vector<const NegotiatedDriver*>& drivers);
+// The instance extensions the loader itself provides (Khronos 1.4.309's list, spec versions from
+// the headers): VK_EXT_debug_utils and VK_KHR_portability_enumeration.
+const std::vector<VkExtensionProperties>& LoaderOwnInstanceExtensions();
+
+// vkEnumerateInstanceExtensionProperties(NULL) as this loader answers it for a plan, without the
+// implicit layers' part: the drivers' extensions in driver order (filtered as the Khronos loader
+// filters; the first driver's spec version for a name several offer), then the loader's own that
+// no driver listed.
+std::vector<VkExtensionProperties> AvailableInstanceExtensions(const InstancePlan& plan, const std::vector<const NegotiatedDriver*>& drivers);
+
+// Appends `more` to `list`, leaving out names already there (the Khronos rule: the first keeps its spec version).
+void AppendExtensions(std::vector<VkExtensionProperties>& list, const std::vector<VkExtensionProperties>& more);
 
 }  // namespace kl::vulkan

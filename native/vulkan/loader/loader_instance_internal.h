@@ -19,6 +19,7 @@ inline constexpr const char* kGetPhysicalDeviceProperties2 = "VK_KHR_get_physica
 inline constexpr const char* kDeviceGroupCreation = "VK_KHR_device_group_creation";
 
 // A driver's instance extensions (none, logged, when it cannot list them). instance.cc
+std::vector<VkExtensionProperties> DriverExtensionProperties(const NegotiatedDriver& driver);
 std::vector<std::string> DriverExtensions(const NegotiatedDriver& driver);
 
 // A driver's physical devices, through the two-call idiom it may get wrong. instance.cc

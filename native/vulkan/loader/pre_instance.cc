@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <string_view>
 
 #include "common/dynamic_library.h"
 #include "common/log.h"
@@ -67,7 +68,12 @@ VkResult VKAPI_CALL TerminatorVersion(const VkEnumerateInstanceVersionChain*, ui
 VkResult VKAPI_CALL TerminatorExtensions(const VkEnumerateInstanceExtensionPropertiesChain* chain, const char* layerName, uint32_t* count,
                                          VkExtensionProperties* props) {
   const PreInstancePlan& plan = *reinterpret_cast<const Context*>(chain)->plan;
-  if (layerName != nullptr) return VK_ERROR_LAYER_NOT_PRESENT;
+  if (layerName != nullptr && layerName[0] != '\0') {
+    const std::string_view name(layerName, strnlen(layerName, VK_MAX_EXTENSION_NAME_SIZE));
+    const auto it = std::find_if(plan.layerExtensions.begin(), plan.layerExtensions.end(), [&](const auto& l) { return l.first == name; });
+    if (it == plan.layerExtensions.end()) return VK_ERROR_LAYER_NOT_PRESENT;
+    return CopyEnumerated(it->second, count, props);
+  }
   std::vector<NegotiatedDriver> drivers;
   for (const auto& d : plan.instance.drivers) {
     try {
@@ -78,13 +84,8 @@ VkResult VKAPI_CALL TerminatorExtensions(const VkEnumerateInstanceExtensionPrope
   }
   std::vector<const NegotiatedDriver*> pointers;
   for (const auto& d : drivers) pointers.push_back(&d);
-  std::vector<VkExtensionProperties> all;
-  for (const auto& name : AvailableInstanceExtensions(plan.instance, pointers)) {
-    VkExtensionProperties p{};
-    std::snprintf(p.extensionName, sizeof(p.extensionName), "%s", name.c_str());
-    p.specVersion = 1;
-    all.push_back(p);
-  }
+  std::vector<VkExtensionProperties> all = AvailableInstanceExtensions(plan.instance, pointers);
+  AppendExtensions(all, plan.implicitLayerExtensions);
   return CopyEnumerated(all, count, props);
 }
 
@@ -101,17 +102,17 @@ VkResult PreInstanceEnumerateVersion(const PreInstancePlan& plan, uint32_t* vers
   return RunChain<VkEnumerateInstanceVersionChain, uint32_t*>(VK_CHAIN_TYPE_ENUMERATE_INSTANCE_VERSION, layers, TerminatorVersion, &context, version);
 }
 
-VkResult PreInstanceEnumerateExtensions(const PreInstancePlan& plan, std::vector<VkExtensionProperties>* out) {
+VkResult PreInstanceEnumerateExtensions(const PreInstancePlan& plan, const char* layerName, std::vector<VkExtensionProperties>* out) {
   using Fn = VkResult(VKAPI_PTR*)(const VkEnumerateInstanceExtensionPropertiesChain*, const char*, uint32_t*, VkExtensionProperties*);
   const auto layers = LoadInterceptors<Fn>(plan, &PreInstanceLayer::enumerateInstanceExtensionProperties);
   const Context context{&plan};
   uint32_t count = 0;
   VkResult res = RunChain<VkEnumerateInstanceExtensionPropertiesChain, const char*, uint32_t*, VkExtensionProperties*>(
-      VK_CHAIN_TYPE_ENUMERATE_INSTANCE_EXTENSION_PROPERTIES, layers, TerminatorExtensions, &context, nullptr, &count, nullptr);
+      VK_CHAIN_TYPE_ENUMERATE_INSTANCE_EXTENSION_PROPERTIES, layers, TerminatorExtensions, &context, layerName, &count, nullptr);
   if (res != VK_SUCCESS) return res;
   out->resize(count);
   res = RunChain<VkEnumerateInstanceExtensionPropertiesChain, const char*, uint32_t*, VkExtensionProperties*>(
-      VK_CHAIN_TYPE_ENUMERATE_INSTANCE_EXTENSION_PROPERTIES, layers, TerminatorExtensions, &context, nullptr, &count, out->data());
+      VK_CHAIN_TYPE_ENUMERATE_INSTANCE_EXTENSION_PROPERTIES, layers, TerminatorExtensions, &context, layerName, &count, out->data());
   out->resize(count);
   return res;
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "vulkan/loader/instance_plan.h"
@@ -25,6 +26,11 @@ struct PreInstancePlan {
   InstancePlan instance;
   std::vector<PreInstanceLayer> interceptors;  // implicit layers with pre_instance_functions, chain order
   std::vector<VkLayerProperties> layerProperties;  // what the loader itself reports
+  // vkEnumerateInstanceExtensionProperties: the implicit layers' (those that are on) instance
+  // extensions, appended to the drivers' and the loader's own; and every available layer's own,
+  // answered for its name (any other name: VK_ERROR_LAYER_NOT_PRESENT).
+  std::vector<VkExtensionProperties> implicitLayerExtensions;
+  std::vector<std::pair<std::string, std::vector<VkExtensionProperties>>> layerExtensions;
 };
 
 // The answer side of Vulkan's two-call idiom: the count when `out` is NULL, else up to *count
@@ -44,7 +50,8 @@ VkResult CopyEnumerated(const std::vector<T>& all, uint32_t* count, T* out) {
 
 // Each returns the VkResult of the top of the chain and fills `out`.
 VkResult PreInstanceEnumerateVersion(const PreInstancePlan& plan, uint32_t* version);
-VkResult PreInstanceEnumerateExtensions(const PreInstancePlan& plan, std::vector<VkExtensionProperties>* out);
+// layerName: NULL (or empty) for the instance's list, else that layer's own.
+VkResult PreInstanceEnumerateExtensions(const PreInstancePlan& plan, const char* layerName, std::vector<VkExtensionProperties>* out);
 VkResult PreInstanceEnumerateLayers(const PreInstancePlan& plan, std::vector<VkLayerProperties>* out);
 
 }  // namespace kl::vulkan

@@ -293,21 +293,11 @@ KL_VK_EXPORT VkResult VKAPI_CALL vkEnumerateInstanceExtensionProperties(const ch
                                                                          VkExtensionProperties* pProperties) {
   auto plan = PlanFor("vkEnumerateInstanceExtensionProperties");
   if (plan == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  // Through the implicit layers' pre-instance interceptors, as the Khronos loader does, with the
+  // layer name too: the terminator answers a layer's own list or VK_ERROR_LAYER_NOT_PRESENT.
   std::vector<VkExtensionProperties> all;
-  if (pLayerName != nullptr) {
-    const auto& layers = plan->instance.layers;
-    auto it = std::find_if(layers.begin(), layers.end(), [&](const auto& l) { return l.name == pLayerName; });
-    if (it == layers.end()) return VK_ERROR_LAYER_NOT_PRESENT;
-    for (const auto& e : it->instanceExtensions) {
-      VkExtensionProperties p{};
-      std::snprintf(p.extensionName, sizeof(p.extensionName), "%s", e.c_str());
-      p.specVersion = 1;
-      all.push_back(p);
-    }
-  } else {
-    const VkResult res = kl::vulkan::PreInstanceEnumerateExtensions(*plan, &all);
-    if (res != VK_SUCCESS) return res;
-  }
+  const VkResult res = kl::vulkan::PreInstanceEnumerateExtensions(*plan, pLayerName, &all);
+  if (res != VK_SUCCESS) return res;
   return kl::vulkan::CopyEnumerated(all, pPropertyCount, pProperties);
 }
 KL_VK_EXPORT VkResult VKAPI_CALL vkEnumerateInstanceLayerProperties(uint32_t* pPropertyCount, VkLayerProperties* pProperties) {

@@ -1,6 +1,8 @@
 /* vk_discovery_probe_driver: see CMakeLists.txt. */
 #include "probe_log.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <vulkan/vk_icd.h>
 #include <vulkan/vulkan.h>
@@ -29,12 +31,43 @@ static VKAPI_ATTR void VKAPI_CALL probe_DestroyInstance(VkInstance instance, con
     free((struct probe_instance *)instance);
 }
 
+/* The instance extensions this copy offers: the lines "name spec_version" of the file
+ * instance_extensions beside the library (none without it), in file order. */
+static uint32_t probe_read_extensions(VkExtensionProperties *out, uint32_t capacity) {
+    char path[4096];
+    const char *self = probe_self_path();
+    const char *slash = strrchr(self, '/');
+    if (slash == NULL) return 0;
+    snprintf(path, sizeof(path), "%.*s/instance_extensions", (int)(slash - self), self);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) return 0;
+    uint32_t n = 0;
+    char name[VK_MAX_EXTENSION_NAME_SIZE];
+    unsigned version = 0;
+    while (fscanf(f, "%255s %u", name, &version) == 2) {
+        if (out != NULL && n < capacity) {
+            memset(&out[n], 0, sizeof(out[n]));
+            snprintf(out[n].extensionName, sizeof(out[n].extensionName), "%s", name);
+            out[n].specVersion = version;
+        }
+        ++n;
+    }
+    fclose(f);
+    return n;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL probe_EnumerateInstanceExtensionProperties(const char *layer, uint32_t *count,
                                                                                  VkExtensionProperties *props) {
-    (void)layer;
-    (void)props;
-    *count = 0;
-    return VK_SUCCESS;
+    if (layer != NULL) return VK_ERROR_LAYER_NOT_PRESENT;
+    const uint32_t total = probe_read_extensions(NULL, 0);
+    if (props == NULL) {
+        *count = total;
+        return VK_SUCCESS;
+    }
+    const uint32_t capacity = *count;
+    probe_read_extensions(props, capacity);
+    *count = total < capacity ? total : capacity;
+    return total > capacity ? VK_INCOMPLETE : VK_SUCCESS;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL probe_EnumerateInstanceVersion(uint32_t *version) {

@@ -1,9 +1,10 @@
-/* vk_enumerate [--loader PATH] [--out FILE] [--layer NAME]... [--extension NAME]... [--create]
+/* vk_enumerate [--loader PATH] [--out FILE] [--layer NAME]... [--extension NAME]... [--query-layer NAME]... [--create]
  *
  * Loads the system Khronos Vulkan loader (default libvulkan.so.1) with dlopen and writes JSON:
  *   layers:          vkEnumerateInstanceLayerProperties (result and list)
  *   extensions:      vkEnumerateInstanceExtensionProperties(NULL)
- *   layerExtensions: vkEnumerateInstanceExtensionProperties(name) for every layer listed
+ *   layerExtensions: vkEnumerateInstanceExtensionProperties(name) for every layer listed, and for
+ *                    every --query-layer NAME (listed or not: an unknown name shows its result)
  *   create:          with --create, the result of vkCreateInstance with the given layers and
  *                    extensions (then vkDestroyInstance)
  *   devices, groups: with --devices (implies --create, apiVersion 1.1), the physical devices'
@@ -91,13 +92,15 @@ int main(int argc, char **argv) {
     const char *out_path = NULL;
     const char *layers[MAX_ARGS];
     const char *exts[MAX_ARGS];
-    uint32_t layer_count = 0, ext_count = 0;
+    const char *queries[MAX_ARGS];
+    uint32_t layer_count = 0, ext_count = 0, query_count = 0;
     int create = 0;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--loader") == 0 && i + 1 < argc) loader_path = argv[++i];
         else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) out_path = argv[++i];
         else if (strcmp(argv[i], "--layer") == 0 && i + 1 < argc && layer_count < MAX_ARGS) layers[layer_count++] = argv[++i];
         else if (strcmp(argv[i], "--extension") == 0 && i + 1 < argc && ext_count < MAX_ARGS) exts[ext_count++] = argv[++i];
+        else if (strcmp(argv[i], "--query-layer") == 0 && i + 1 < argc && query_count < MAX_ARGS) queries[query_count++] = argv[++i];
         else if (strcmp(argv[i], "--create") == 0) create = 1;
         else if (strcmp(argv[i], "--devices") == 0) create = devices = 1;
         else {
@@ -143,6 +146,12 @@ int main(int argc, char **argv) {
         json_string(f, props[i].layerName);
         fprintf(f, ": ");
         extensions_json(f, props[i].layerName);
+    }
+    for (uint32_t i = 0; i < query_count; ++i) {
+        fprintf(f, "%s", (r == VK_SUCCESS && count > 0) || i > 0 ? ", " : "");
+        json_string(f, queries[i]);
+        fprintf(f, ": ");
+        extensions_json(f, queries[i]);
     }
     fprintf(f, "}");
     free(props);
