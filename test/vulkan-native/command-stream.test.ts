@@ -22,7 +22,8 @@ const REASONS: readonly CommandStreamRefusal[] = ['unaligned', 'unknown-opcode',
 const K = HANDLE_KIND;
 const KINDS = new Uint8Array([K.pipeline, K.pipelineLayout, K.descriptorSet, K.buffer, K.image, 0, K.buffer, K.pipelineLayout]);
 const slotsOf = (kind: number) => [...KINDS.keys()].filter((i) => KINDS[i] === kind);
-const LAYOUTS = [0, 1, 2, 5, 6, 7];
+// The VkImageLayout values the typed API takes (IMAGE_LAYOUTS in lib/vulkan/api/image.ts), depth ones included.
+const LAYOUTS = [0, 1, 2, 3, 4, 5, 6, 7, 1000241000, 1000241001];
 
 const header = (opcode: number, words: number) => (opcode | (words << 16)) >>> 0;
 const u32 = fc.integer({ min: 0, max: 0xffff_ffff });
@@ -153,7 +154,7 @@ describe('the encoded-command decoder', () => {
     expect(refusal([...ok, header(COMMAND_OPCODE.bindDescriptorSet, 4), 1, 1, 0])).toMatchObject({ reason: 'handle-kind', ...at1 });
     expect(refusal([...ok, header(COMMAND_OPCODE.pushConstants, 6), 0, 0x20, 0, 4, 7])).toMatchObject({ reason: 'handle-kind', ...at1 });
     // Image layouts the typed API does not take.
-    expect(refusal([...ok, header(COMMAND_OPCODE.imageBarrier, 10), 4, 3, 1, 0, 0, 0, 0, 0, 1])).toMatchObject({ reason: 'bad-value', ...at1 });
+    expect(refusal([...ok, header(COMMAND_OPCODE.imageBarrier, 10), 4, 8, 1, 0, 0, 0, 0, 0, 1])).toMatchObject({ reason: 'bad-value', ...at1 });
     expect(refusal([...ok, header(COMMAND_OPCODE.clearColorImage, 9), 4, 2, 0, 0, 0, 0, 0, 1])).toMatchObject({ reason: 'bad-value', ...at1 });
     // A byte length that is not whole words.
     expect(refusal(ok, 15)).toMatchObject({ reason: 'unaligned', byteOffset: 0 });
