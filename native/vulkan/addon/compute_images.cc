@@ -23,8 +23,9 @@ Napi::Value CreateImageView(const Napi::CallbackInfo& info) {
   return ToJs(env, view);
 }
 
-// One VkImageMemoryBarrier (colour aspect, every mip level, layers baseArrayLayer..+layerCount):
-// (cb, image, oldLayout, newLayout, srcStage, dstStage, srcAccess, dstAccess, baseArrayLayer, layerCount).
+// One VkImageMemoryBarrier (every mip level, layers baseArrayLayer..+layerCount; the colour aspect
+// unless aspectMask names the image's depth/stencil aspects):
+// (cb, image, oldLayout, newLayout, srcStage, dstStage, srcAccess, dstAccess, baseArrayLayer, layerCount, aspectMask?).
 Napi::Value CmdImageBarrier(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   VkImageMemoryBarrier barrier{};
@@ -36,7 +37,9 @@ Napi::Value CmdImageBarrier(const Napi::CallbackInfo& info) {
   barrier.dstAccessMask = U32(env, info[7], "dstAccessMask");
   barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, U32(env, info[8], "baseArrayLayer"), U32(env, info[9], "layerCount")};
+  const VkImageAspectFlags aspect =
+      info.Length() > 10 && !info[10].IsUndefined() ? U32(env, info[10], "aspectMask") : static_cast<uint32_t>(VK_IMAGE_ASPECT_COLOR_BIT);
+  barrier.subresourceRange = {aspect, 0, VK_REMAINING_MIP_LEVELS, U32(env, info[8], "baseArrayLayer"), U32(env, info[9], "layerCount")};
   vkCmdPipelineBarrier(Handle<VkCommandBuffer>(env, info[0], "commandBuffer"), U32(env, info[4], "srcStageMask"),
                        U32(env, info[5], "dstStageMask"), 0, 0, nullptr, 0, nullptr, 1, &barrier);
   return env.Undefined();
@@ -56,6 +59,18 @@ Napi::Value CmdClearColorImage(const Napi::CallbackInfo& info) {
   const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, U32(env, info[4], "baseArrayLayer"), U32(env, info[5], "layerCount")};
   vkCmdClearColorImage(Handle<VkCommandBuffer>(env, info[0], "commandBuffer"), Handle<VkImage>(env, info[1], "image"),
                        static_cast<VkImageLayout>(U32(env, info[2], "layout")), &color, 1, &range);
+  return env.Undefined();
+}
+
+// vkCmdClearDepthStencilImage: (cb, image, layout, depth, stencil, aspectMask, baseArrayLayer, layerCount), every mip level.
+Napi::Value CmdClearDepthStencilImage(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[3].IsNumber()) throw ArgumentError(env, "clearDepthStencilImage: depth must be a number");
+  const VkClearDepthStencilValue value{info[3].As<Napi::Number>().FloatValue(), U32(env, info[4], "stencil")};
+  const VkImageSubresourceRange range{U32(env, info[5], "aspectMask"), 0, VK_REMAINING_MIP_LEVELS, U32(env, info[6], "baseArrayLayer"),
+                                      U32(env, info[7], "layerCount")};
+  vkCmdClearDepthStencilImage(Handle<VkCommandBuffer>(env, info[0], "commandBuffer"), Handle<VkImage>(env, info[1], "image"),
+                              static_cast<VkImageLayout>(U32(env, info[2], "layout")), &value, 1, &range);
   return env.Undefined();
 }
 

@@ -77,6 +77,7 @@ Napi::Object VulkanComputeFunctions(Napi::Env env) {
   add("createImageView", CreateImageView);
   add("updateDescriptorSetImages", UpdateDescriptorSetImages);
   add("cmdClearColorImage", CmdClearColorImage);
+  add("cmdClearDepthStencilImage", CmdClearDepthStencilImage);
   add("createFence", CreateFence);
   add("fenceStatus", FenceStatus);
   add("resetFence", ResetFence);
