@@ -3,7 +3,7 @@
 // the chain listening through a debug-utils messenger where it is installed (what needs it skips
 // with the reason where it is not).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -323,7 +323,11 @@ describe.skipIf(noGlslang !== null)('the example shaders', () => {
     const out = mkdtempSync(path.join(tmpdir(), 'kl-spv-'));
     try {
       execFileSync(path.join(packageRoot, 'scripts/build-shaders.sh'), [out], { stdio: 'ignore' });
-      for (const shader of ['saxpy.spv', 'eye-pattern.spv']) {
+      const committed = readdirSync(path.join(packageRoot, 'examples/shaders')).filter((f) => f.endsWith('.spv'));
+      expect(committed).toEqual(expect.arrayContaining(['saxpy.spv', 'eye-pattern.spv', 'colored.vert.spv', 'colored.frag.spv', 'multiview.vert.spv', 'textured.vert.spv', 'textured.frag.spv']));
+      // Every committed module has its source (no SPIR-V without GLSL), and the build makes each one as committed.
+      expect(readdirSync(out).sort()).toEqual(committed.sort());
+      for (const shader of committed) {
         expect(readFileSync(path.join(out, shader)).equals(readFileSync(path.join(packageRoot, 'examples/shaders', shader))), shader).toBe(true);
       }
     } finally {

@@ -24,6 +24,8 @@ import { toVulkanError, withVulkanErrors } from '../errors.js';
 import { IMAGE_LAYOUTS, Image, type ImageLayoutName } from './image.js';
 import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
 import { vulkanCompute, type NativeVulkanCompute } from '../native/addon.js';
+import { dynamicRenderingKey, formatAspects, Framebuffer, GraphicsPipeline, IMAGE_ASPECT, IMAGE_USAGE, LOAD_OPS, OwnedImage, RenderPass, STORE_OPS, texelBytes, type PipelineNeeds } from './graphics.js';
+import { ImageView } from './device-objects.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 const NO_HANDLE = 0n;
@@ -50,6 +52,8 @@ const enum Lifecycle {
 }
 /** Bytes of push constants a command buffer tracks (every device's maxPushConstantsSize fits). */
 const PUSH_WORDS = 1024;
+/** Vertex bindings a command buffer tracks (the specification requires maxVertexInputBindings of at least 16). */
+const MAX_VERTEX_BINDINGS = 64;
 
 export class CommandPool extends DeviceChild {
   protected readonly kind = 'VkCommandPool';
@@ -92,6 +96,20 @@ class RecordingState {
   pipeline: ComputePipeline | null = null;
   readonly boundLayouts: (PipelineLayout | null)[] = [];
   readonly boundSets: (DescriptorSet | null)[] = [];
+  // Graphics: the open rendering (0 none, 1 dynamic rendering, 2 a render pass) and its key (what
+  // a pipeline drawing in it must have been made for), the graphics bind point's pipeline and sets,
+  // the vertex bindings bound (by binding number), the index buffer, viewport and scissor set.
+  rendering = 0;
+  renderingKey = '';
+  graphicsPipeline: GraphicsPipeline | null = null;
+  readonly graphicsLayouts: (PipelineLayout | null)[] = [];
+  readonly graphicsSets: (DescriptorSet | null)[] = [];
+  readonly vertexBound = new Uint8Array(MAX_VERTEX_BINDINGS);
+  indexBuffer: VulkanBuffer | null = null;
+  indexOffset = 0;
+  indexBytes = 4;
+  viewportSet = false;
+  scissorSet = false;
   pushLayout: PipelineLayout | null = null;
   readonly pushed = new Uint8Array(PUSH_WORDS / 4);
   // The objects the recorded commands use (each once), and each descriptor set's updateSerial then.
@@ -103,6 +121,15 @@ class RecordingState {
     this.pipeline = null;
     this.boundLayouts.fill(null);
     this.boundSets.fill(null);
+    this.rendering = 0;
+    this.renderingKey = '';
+    this.graphicsPipeline = null;
+    this.graphicsLayouts.fill(null);
+    this.graphicsSets.fill(null);
+    this.vertexBound.fill(0);
+    this.indexBuffer = null;
+    this.viewportSet = false;
+    this.scissorSet = false;
     this.pushLayout = null;
     this.pushed.fill(0);
     this.used.fill(null as unknown as DeviceChild, 0, this.usedCount); // drop the references (the array keeps its length)
@@ -165,34 +192,78 @@ class RecordingState {
     const p = this.pipeline;
     if (p === null) throw new InvalidStateError('dispatch: no compute pipeline is bound (bindPipeline() first)');
     if (p.isDestroyed) throw new InvalidStateError('dispatch: the bound compute pipeline was destroyed');
+    if (this.rendering !== 0) throw new InvalidStateError('dispatch: inside a render pass or dynamic rendering (VUID-vkCmdDispatch-renderpass: end it first)');
+    this.checkBound('dispatch', p, this.boundLayouts, this.boundSets, p.pushRanges);
+  }
+
+  /**
+   * InvalidStateError unless what `p`'s shaders read is bound and defined: a set bound (in `layouts`
+   * and `sets`, one bind point's) for each set they declare, with a compatible layout and each
+   * binding written with a live resource, and their push-constant bytes pushed with a compatible layout.
+   */
+  checkBound(
+    what: string,
+    p: Pick<PipelineNeeds, 'layout' | 'requiredSets' | 'requiredBindings'>,
+    layouts: readonly (PipelineLayout | null)[],
+    boundSets: readonly (DescriptorSet | null)[],
+    pushRanges: readonly { readonly offset: number; readonly end: number }[],
+  ): void {
     const sets = p.requiredSets;
     const layoutKeys = p.layout.compatKeys;
     for (let i = 0; i < sets.length; i++) {
       const n = sets[i]!;
-      const boundLayout = this.boundLayouts[n];
-      const set = this.boundSets[n];
+      const boundLayout = layouts[n];
+      const set = boundSets[n];
       if (boundLayout === undefined || boundLayout === null || set === undefined || set === null) {
-        throw new InvalidStateError(`dispatch: the pipeline's shader uses descriptor set ${n}, and no set is bound there (bindDescriptorSet(layout, set, ${n}) first)`);
+        throw new InvalidStateError(`${what}: the pipeline's shader uses descriptor set ${n}, and no set is bound there (bindDescriptorSet(layout, set, ${n}${what === 'dispatch' ? '' : ", 'graphics'"}) first)`);
       }
       if (boundLayout !== p.layout && boundLayout.compatKeys[n] !== layoutKeys[n]) {
-        throw new InvalidStateError(`dispatch: the set bound at ${n} was bound with a pipeline layout not compatible with the pipeline's for set ${n}`);
+        throw new InvalidStateError(`${what}: the set bound at ${n} was bound with a pipeline layout not compatible with the pipeline's for set ${n}`);
       }
-      if (set.isDestroyed) throw new InvalidStateError(`dispatch: the descriptor set bound at ${n} was destroyed`);
+      if (set.isDestroyed) throw new InvalidStateError(`${what}: the descriptor set bound at ${n} was destroyed`);
       const bindings = p.requiredBindings[i]!;
       for (let j = 0; j < bindings.length; j++) {
         const why = set.unreadable(bindings[j]!);
-        if (why !== null) throw new InvalidStateError(`dispatch: the pipeline's shader reads set ${n}, binding ${bindings[j]}: ${why}`);
+        if (why !== null) throw new InvalidStateError(`${what}: the pipeline's shader reads set ${n}, binding ${bindings[j]}: ${why}`);
       }
     }
-    const push = p.pushConstantBytes;
-    if (push !== null) {
+    for (let r = 0; r < pushRanges.length; r++) {
+      const push = pushRanges[r]!;
       const pl = this.pushLayout;
-      if (pl === null) throw new InvalidStateError(`dispatch: the pipeline's shader reads push constants [${push.offset}, ${push.end}) and none were pushed (pushConstants() first)`);
-      if (pl !== p.layout && pl.pushKey !== p.layout.pushKey) throw new InvalidStateError("dispatch: the push constants were pushed with a layout whose push-constant ranges are not the pipeline layout's");
+      if (pl === null) throw new InvalidStateError(`${what}: the pipeline's shader reads push constants [${push.offset}, ${push.end}) and none were pushed (pushConstants() first)`);
+      if (pl !== p.layout && pl.pushKey !== p.layout.pushKey) throw new InvalidStateError(`${what}: the push constants were pushed with a layout whose push-constant ranges are not the pipeline layout's`);
       for (let at = push.offset; at < push.end; at += 4) {
-        if (this.pushed[at >>> 2] !== 1) throw new InvalidStateError(`dispatch: the pipeline's shader reads push-constant bytes [${push.offset}, ${push.end}) and byte ${at} was never pushed`);
+        if (this.pushed[at >>> 2] !== 1) throw new InvalidStateError(`${what}: the pipeline's shader reads push-constant bytes [${push.offset}, ${push.end}) and byte ${at} was never pushed`);
       }
     }
+  }
+
+  /**
+   * InvalidStateError unless a draw now is defined: inside dynamic rendering or a render pass
+   * (VUID-vkCmdDraw-renderpass), a live graphics pipeline bound (-None-08606) made for the
+   * rendering's formats and view mask or a compatible render pass and subpass (-renderPass-02684,
+   * -dynamicRenderingUnusedAttachments-08911 and its kin), every vertex binding it declares bound
+   * (-None-04007), viewport and scissor set (-None-07831, -None-07832), what its shaders read bound
+   * (as for dispatch).
+   */
+  checkDraw(what: string): GraphicsPipeline {
+    if (this.rendering === 0) throw new InvalidStateError(`${what}: not inside a render pass or dynamic rendering (beginRendering() or beginRenderPass() first)`);
+    const p = this.graphicsPipeline;
+    if (p === null) throw new InvalidStateError(`${what}: no graphics pipeline is bound (bindPipeline() first)`);
+    if (p.isDestroyed) throw new InvalidStateError(`${what}: the bound graphics pipeline was destroyed`);
+    if (p.renderingKey !== this.renderingKey) {
+      throw new InvalidStateError(
+        `${what}: the bound graphics pipeline was made for ${p.renderPass === null ? 'dynamic rendering with other attachment formats or view mask' : 'a render pass (and subpass)'} unlike the current ${this.rendering === 1 ? 'dynamic rendering' : 'render pass'}`,
+      );
+    }
+    const bindings = p.vertexBindings;
+    for (let i = 0; i < bindings.length; i++) {
+      if (this.vertexBound[bindings[i]!] !== 1) throw new InvalidStateError(`${what}: the pipeline reads vertex binding ${bindings[i]} and no vertex buffer is bound there (bindVertexBuffers() first)`);
+    }
+    if (!this.viewportSet) throw new InvalidStateError(`${what}: no viewport is set (the pipeline's viewport is dynamic: setViewport() first)`);
+    if (!this.scissorSet) throw new InvalidStateError(`${what}: no scissor is set (the pipeline's scissor is dynamic: setScissor() first)`);
+    this.checkBound(what, p, this.graphicsLayouts, this.graphicsSets, p.pushRanges);
+    return p;
   }
 
   /** InvalidStateError when an object the recorded commands use is gone, or a set they bind was written since. */
@@ -201,6 +272,7 @@ class RecordingState {
       const u = this.used[i]!;
       if (u.isDestroyed) throw new InvalidStateError(`submit: a ${u instanceof Image ? 'Image' : u.constructor.name} the recorded commands use was destroyed (record the command buffer again)`);
       if (u instanceof VulkanBuffer && (u.memory === null || u.memory.isDestroyed)) throw new InvalidStateError('submit: the memory of a buffer the recorded commands use was destroyed');
+      if (u instanceof OwnedImage && (u.memory === null || u.memory.isDestroyed)) throw new InvalidStateError('submit: the memory of an image the recorded commands use was destroyed');
       if (u instanceof DescriptorSet) {
         if (u.updateSerial !== this.usedSerial[i]) throw new InvalidStateError('submit: a descriptor set the recorded commands bind was written after it was bound (record the command buffer again)');
         const why = u.brokenWrite();
@@ -213,6 +285,8 @@ class RecordingState {
     for (let i = 0; i < this.usedCount; i++) {
       const u = this.used[i]!;
       if (u === child) return true;
+      if (u instanceof Image && (u.backing === child || (u instanceof OwnedImage && u.memory === child))) return true;
+      if (u instanceof ImageView && (u.image.backing === child || (u.image instanceof OwnedImage && u.image.memory === child))) return true;
       if (u instanceof VulkanBuffer && child instanceof DeviceMemory && u.memory === child) return true;
       if (u instanceof DescriptorSet && ((child instanceof DescriptorPool && u.pool === child) || u.references(child))) return true;
     }
@@ -325,8 +399,9 @@ export class CommandBuffer extends DeviceChild {
     return this;
   }
 
-  /** vkCmdBindPipeline (compute bind point). */
-  bindPipeline(pipeline: ComputePipeline): this {
+  /** vkCmdBindPipeline: a compute pipeline at the compute bind point, a graphics pipeline at the graphics one. */
+  bindPipeline(pipeline: ComputePipeline | GraphicsPipeline): this {
+    if (pipeline instanceof GraphicsPipeline) return this.#bindGraphicsPipeline(pipeline);
     const p = usable('pipeline', pipeline, ComputePipeline, this.device);
     this.live();
     this.#recording('bindPipeline');
@@ -335,14 +410,34 @@ export class CommandBuffer extends DeviceChild {
     return this;
   }
 
-  /** vkCmdBindDescriptorSets (compute bind point, one set at `firstSet`). */
-  bindDescriptorSet(layout: PipelineLayout, set: DescriptorSet, firstSet = 0): this {
+  #bindGraphicsPipeline(pipeline: GraphicsPipeline): this {
+    const p = usable('pipeline', pipeline, GraphicsPipeline, this.device);
+    this.live();
+    this.#recording('bindPipeline');
+    this.#n.cmdBindGraphicsPipeline(this.handle, p.handle);
+    this.#state.graphicsPipeline = p;
+    this.#state.use(p);
+    return this;
+  }
+
+  /** vkCmdBindDescriptorSets (one set at `firstSet`; bindPoint 'compute', the default, or 'graphics'). */
+  bindDescriptorSet(layout: PipelineLayout, set: DescriptorSet, firstSet = 0, bindPoint: 'compute' | 'graphics' = 'compute'): this {
     const l = usable('layout', layout, PipelineLayout, this.device);
     const s = usable('set', set, DescriptorSet, this.device);
     uint('firstSet', firstSet);
+    if (bindPoint !== 'compute' && bindPoint !== 'graphics') throw new InvalidArgumentError(`bindDescriptorSet: bindPoint must be 'compute' or 'graphics', got ${String(bindPoint)}`, 'bindPoint');
     this.live();
     this.#recording('bindDescriptorSet');
     RecordingState.checkBindSet(l, s, firstSet);
+    if (bindPoint === 'graphics') {
+      this.#n.cmdBindGraphicsDescriptorSet(this.handle, l.handle, firstSet, s.handle);
+      const st = this.#state;
+      st.graphicsLayouts[firstSet] = l;
+      st.graphicsSets[firstSet] = s;
+      st.use(l);
+      st.use(s);
+      return this;
+    }
     this.#n.cmdBindComputeDescriptorSet(this.handle, l.handle, firstSet, s.handle);
     this.#state.bindSet(l, s, firstSet);
     return this;
@@ -409,7 +504,9 @@ export class CommandBuffer extends DeviceChild {
     const handle = this.#image('imageBarrier', image);
     const b = BARRIER_WORDS;
     writeImageBarrier(barrier, image.arrayLayers, b, 0);
-    this.#n.cmdImageBarrier(this.handle, handle, b[0]!, b[1]!, b[2]!, b[3]!, b[4]!, b[5]!, b[6]!, b[7]!, image.aspectMask);
+    const aspect = formatAspects(image.format);
+    if (aspect === IMAGE_ASPECT.color) this.#n.cmdImageBarrier(this.handle, handle, b[0]!, b[1]!, b[2]!, b[3]!, b[4]!, b[5]!, b[6]!, b[7]!);
+    else this.#n.cmdImageBarrier(this.handle, handle, b[0]!, b[1]!, b[2]!, b[3]!, b[4]!, b[5]!, b[6]!, b[7]!, aspect);
     return this;
   }
 
@@ -450,6 +547,365 @@ export class CommandBuffer extends DeviceChild {
     this.#n.cmdClearDepthStencilImage(this.handle, handle, IMAGE_LAYOUTS[layout], depth, stencil, image.aspectMask, baseArrayLayer, layerCount);
     return this;
   }
+
+
+  // ---- graphics (docs/usage.md, "Vulkan: graphics") --------------------------------------------
+
+  #attachment(what: string, name: string, v: unknown, depth: boolean): { view: ImageView; layout: number; loadOp: number; storeOp: number } {
+    if (typeof v !== 'object' || v === null) throw new InvalidArgumentError(`${what}: ${name} must be an object`, name);
+    const a = v as RenderingAttachment;
+    const view = usable(`${name}.view`, a.view, ImageView, this.device);
+    const image = view.image;
+    image.checkBacked(`${what}: ${name}.view's image`);
+    // VUID-VkRenderingInfo-colorAttachmentCount-06087 / -pDepthAttachment-06088 (usage), -06547 (aspect)
+    const usage = depth ? IMAGE_USAGE.DEPTH_STENCIL_ATTACHMENT : IMAGE_USAGE.COLOR_ATTACHMENT;
+    if (image.usage !== undefined && (image.usage & usage) === 0) throw new InvalidArgumentError(`${what}: ${name}.view's image has no ${depth ? 'DEPTH_STENCIL_ATTACHMENT (0x20)' : 'COLOR_ATTACHMENT (0x10)'} usage`, `${name}.view`);
+    if (depth !== ((view.aspect & IMAGE_ASPECT.color) === 0)) throw new InvalidArgumentError(`${what}: ${name}.view is ${depth ? 'a colour view where a depth view goes' : 'a depth/stencil view where a colour view goes'}`, `${name}.view`);
+    const layout = layoutOf(`${name}.layout`, a.layout ?? (depth ? 'depth-attachment-optimal' : 'color-attachment-optimal'));
+    const loadOp = pick(`${name}.loadOp`, LOAD_OPS, a.loadOp);
+    const storeOp = pick(`${name}.storeOp`, STORE_OPS, a.storeOp);
+    return { view, layout, loadOp, storeOp };
+  }
+
+  /**
+   * vkCmdBeginRendering (Vulkan 1.3 dynamic rendering): draws go to `colorAttachments` and
+   * `depthAttachment` until endRendering(). renderArea defaults to the first attachment's extent.
+   */
+  beginRendering(info: RenderingInfo): this {
+    if (typeof info !== 'object' || info === null) throw new InvalidArgumentError('beginRendering(info): info must be an object', 'info');
+    this.live();
+    this.#recording('beginRendering');
+    const st = this.#state;
+    // VUID-vkCmdBeginRendering-renderpass (not inside a render pass), -dynamicRendering-06446 (the feature)
+    if (st.rendering !== 0) throw new InvalidStateError('beginRendering: a render pass or dynamic rendering is already open (end it first)');
+    if (this.device.graphicsFeatures.dynamicRendering === false) throw new InvalidStateError('beginRendering: the device was created without the dynamicRendering feature (createDevice({ enabledFeatures: { dynamicRendering: true } }))');
+    if (!Array.isArray(info.colorAttachments)) throw new InvalidArgumentError('beginRendering: info.colorAttachments must be an array', 'info.colorAttachments');
+    const colors = info.colorAttachments.map((a, i) => this.#attachment('beginRendering', `info.colorAttachments[${i}]`, a, false));
+    const depth = info.depthAttachment === undefined ? null : this.#attachment('beginRendering', 'info.depthAttachment', info.depthAttachment, true);
+    const views = depth === null ? colors.map((c) => c.view) : [...colors.map((c) => c.view), depth.view];
+    if (views.length === 0) throw new InvalidArgumentError('beginRendering: give at least one colour or depth attachment', 'info.colorAttachments');
+    const first = views[0]!.image;
+    const area = renderArea('beginRendering', info.renderArea, first.width, first.height);
+    const viewMask = info.viewMask ?? 0;
+    const layerCount = info.layerCount ?? 1;
+    uint('info.viewMask', viewMask);
+    uint('info.layerCount', layerCount);
+    // VUID-VkRenderingInfo-viewMask-06069 (layerCount above 0 without multiview), -multiview-06127 (the feature),
+    // -viewMask-06128 (views inside each attachment's layers), -pNext-06079/-06080 (the area inside each attachment)
+    if (viewMask === 0 && layerCount === 0) throw new InvalidArgumentError('beginRendering: info.layerCount must be above 0 when info.viewMask is 0', 'info.layerCount');
+    if (viewMask !== 0 && this.device.graphicsFeatures.multiview === false) throw new InvalidStateError('beginRendering: info.viewMask needs the multiview feature, and the device was created without it');
+    const needLayers = viewMask !== 0 ? 32 - Math.clz32(viewMask) : layerCount;
+    for (let i = 0; i < views.length; i++) {
+      const v = views[i]!;
+      if (area.x + area.width > v.image.width || area.y + area.height > v.image.height) {
+        throw new InvalidArgumentError(`beginRendering: the render area [${area.x}, ${area.y}, ${area.width}x${area.height}] is not inside attachment ${i}'s ${v.image.width}x${v.image.height}`, 'info.renderArea');
+      }
+      if (v.layerCount < needLayers) throw new InvalidArgumentError(`beginRendering: attachment ${i}'s view has ${v.layerCount} layer(s), the rendering needs ${needLayers}${viewMask !== 0 ? ` (viewMask 0b${viewMask.toString(2)})` : ''}`, 'info.viewMask');
+    }
+    const clears = this.#clears;
+    for (let i = 0; i < colors.length; i++) writeColour(clears, i, info.colorAttachments[i]!.clearValue);
+    if (depth !== null) writeDepth(clears, colors.length, info.depthAttachment!.clearValue);
+    this.#n.cmdBeginRendering(
+      this.handle,
+      area.x,
+      area.y,
+      area.width,
+      area.height,
+      layerCount,
+      viewMask,
+      colors.map((c) => ({ view: c.view.handle, layout: c.layout, loadOp: c.loadOp, storeOp: c.storeOp })),
+      depth === null ? null : { view: depth.view.handle, layout: depth.layout, loadOp: depth.loadOp, storeOp: depth.storeOp },
+      clears.buffer,
+    );
+    st.rendering = 1;
+    st.renderingKey = dynamicRenderingKey(
+      colors.map((c) => c.view.format),
+      depth !== null && (depth.view.aspect & IMAGE_ASPECT.depth) !== 0 ? depth.view.format : 0,
+      depth !== null && (formatAspects(depth.view.format) & IMAGE_ASPECT.stencil) !== 0 && (depth.view.aspect & IMAGE_ASPECT.stencil) !== 0 ? depth.view.format : 0,
+      viewMask,
+    );
+    for (const v of views) {
+      st.use(v);
+      st.use(v.image);
+    }
+    return this;
+  }
+
+  /** vkCmdEndRendering */
+  endRendering(): this {
+    this.live();
+    this.#recording('endRendering');
+    // VUID-vkCmdEndRendering-None-06161, -commandBuffer-06162
+    if (this.#state.rendering !== 1) throw new InvalidStateError(`endRendering: ${this.#state.rendering === 2 ? 'a render pass is open (endRenderPass())' : 'no dynamic rendering is open (beginRendering() first)'}`);
+    this.#n.cmdEndRendering(this.handle, 0);
+    this.#state.rendering = 0;
+    this.#state.renderingKey = '';
+    return this;
+  }
+
+  /** vkCmdBeginRenderPass (inline contents, subpass 0). clearValues: per attachment, [r, g, b, a] or { depth, stencil? }. */
+  beginRenderPass(info: RenderPassBeginInfo): this {
+    if (typeof info !== 'object' || info === null) throw new InvalidArgumentError('beginRenderPass(info): info must be an object', 'info');
+    const pass = usable('info.renderPass', info.renderPass, RenderPass, this.device);
+    const fb = usable('info.framebuffer', info.framebuffer, Framebuffer, this.device);
+    this.live();
+    this.#recording('beginRenderPass');
+    const st = this.#state;
+    if (st.rendering !== 0) throw new InvalidStateError('beginRenderPass: a render pass or dynamic rendering is already open (end it first)');
+    // VUID-VkRenderPassBeginInfo-renderPass-00904 (a compatible render pass), -pNext-02852/-02853 (area inside), -clearValueCount-00902
+    if (fb.renderPass !== pass && fb.renderPass.key !== pass.key) throw new InvalidArgumentError('beginRenderPass: info.framebuffer was made for a render pass not compatible with info.renderPass', 'info.framebuffer');
+    const area = renderArea('beginRenderPass', info.renderArea, fb.width, fb.height);
+    if (area.x + area.width > fb.width || area.y + area.height > fb.height) throw new InvalidArgumentError(`beginRenderPass: the render area is not inside the framebuffer's ${fb.width}x${fb.height}`, 'info.renderArea');
+    const values = info.clearValues ?? [];
+    if (!Array.isArray(values)) throw new InvalidArgumentError('beginRenderPass: info.clearValues must be an array', 'info.clearValues');
+    const clears = this.#clears;
+    if (pass.attachments.length > clears.count) throw new InvalidArgumentError(`beginRenderPass: at most ${clears.count} attachments`, 'info.renderPass');
+    pass.attachments.forEach((a, i) => {
+      const clearsHere = a.loadOp === LOAD_OPS.clear || a.stencilLoadOp === LOAD_OPS.clear;
+      if (clearsHere && values[i] === undefined) throw new InvalidArgumentError(`beginRenderPass: attachment ${i} is cleared (loadOp 'clear') and info.clearValues[${i}] is missing`, 'info.clearValues');
+      if (values[i] === undefined) return;
+      if (formatAspects(a.format) === IMAGE_ASPECT.color) writeColour(clears, i, values[i] as readonly number[]);
+      else writeDepth(clears, i, values[i] as DepthClear);
+    });
+    for (const v of fb.attachments) {
+      if (v.isDestroyed) throw new InvalidStateError('beginRenderPass: an attachment of the framebuffer was destroyed');
+      v.image.checkBacked('beginRenderPass: a framebuffer attachment');
+    }
+    this.#n.cmdBeginRenderPass(this.handle, pass.handle, fb.handle, area.x, area.y, area.width, area.height, pass.attachments.length, clears.buffer);
+    st.rendering = 2;
+    st.renderingKey = `${pass.key}#0`;
+    st.use(pass);
+    st.use(fb);
+    for (const v of fb.attachments) {
+      st.use(v);
+      st.use(v.image);
+    }
+    return this;
+  }
+
+  /** vkCmdEndRenderPass */
+  endRenderPass(): this {
+    this.live();
+    this.#recording('endRenderPass');
+    if (this.#state.rendering !== 2) throw new InvalidStateError(`endRenderPass: ${this.#state.rendering === 1 ? 'dynamic rendering is open (endRendering())' : 'no render pass is open (beginRenderPass() first)'}`);
+    this.#n.cmdEndRendering(this.handle, 1);
+    this.#state.rendering = 0;
+    this.#state.renderingKey = '';
+    return this;
+  }
+
+  /** vkCmdBindVertexBuffers: buffers[i] (VERTEX_BUFFER usage) at binding firstBinding + i, from offsets[i] (default 0). */
+  bindVertexBuffers(firstBinding: number, buffers: readonly VulkanBuffer[], offsets?: readonly number[]): this {
+    uint('firstBinding', firstBinding);
+    if (!Array.isArray(buffers) || buffers.length === 0) throw new InvalidArgumentError('bindVertexBuffers: buffers must be a non-empty array of VulkanBuffer', 'buffers');
+    if (offsets !== undefined && (!Array.isArray(offsets) || offsets.length !== buffers.length)) throw new InvalidArgumentError('bindVertexBuffers: offsets must hold one offset per buffer', 'offsets');
+    // VUID-vkCmdBindVertexBuffers-firstBinding-00624 (inside the tracked bindings), -pOffsets-00626, -pBuffers-00627, -00628
+    if (firstBinding + buffers.length > MAX_VERTEX_BINDINGS) throw new InvalidArgumentError(`bindVertexBuffers: bindings [${firstBinding}, ${firstBinding + buffers.length}) go past ${MAX_VERTEX_BINDINGS}`, 'firstBinding');
+    for (let i = 0; i < buffers.length; i++) {
+      const b = usable(`buffers[${i}]`, buffers[i], VulkanBuffer, this.device);
+      const offset = offsets === undefined ? 0 : offsets[i]!;
+      uintSafe(`offsets[${i}]`, offset);
+      b.checkBacked(`bindVertexBuffers: buffers[${i}]`);
+      b.checkUsage('bindVertexBuffers', USAGE_VERTEX, `buffers[${i}]`);
+      if (offset >= Number(b.size)) throw new InvalidArgumentError(`bindVertexBuffers: offsets[${i}] (${offset}) must be below the buffer's size ${b.size}`, `offsets[${i}]`);
+    }
+    this.live();
+    this.#recording('bindVertexBuffers');
+    const st = this.#state;
+    for (let i = 0; i < buffers.length; i++) {
+      this.#n.cmdBindVertexBuffer(this.handle, firstBinding + i, buffers[i]!.handle, offsets === undefined ? 0 : offsets[i]!);
+      st.vertexBound[firstBinding + i] = 1;
+      st.use(buffers[i]!);
+    }
+    return this;
+  }
+
+  /** vkCmdBindIndexBuffer (INDEX_BUFFER usage; indexType 'uint16' or 'uint32', the default). */
+  bindIndexBuffer(buffer: VulkanBuffer, offset = 0, indexType: 'uint16' | 'uint32' = 'uint32'): this {
+    const b = usable('buffer', buffer, VulkanBuffer, this.device);
+    uintSafe('offset', offset);
+    if (indexType !== 'uint16' && indexType !== 'uint32') throw new InvalidArgumentError(`bindIndexBuffer: indexType must be 'uint16' or 'uint32', got ${String(indexType)}`, 'indexType');
+    const bytes = indexType === 'uint16' ? 2 : 4;
+    b.checkBacked('bindIndexBuffer: buffer');
+    b.checkUsage('bindIndexBuffer', USAGE_INDEX, 'buffer');
+    // VUID-vkCmdBindIndexBuffer-offset-08782 (below the size), -offset-08783 (a multiple of the index size)
+    if (offset >= Number(b.size) || offset % bytes !== 0) throw new InvalidArgumentError(`bindIndexBuffer: offset must be a multiple of ${bytes} below the buffer's size ${b.size}, got ${offset}`, 'offset');
+    this.live();
+    this.#recording('bindIndexBuffer');
+    this.#n.cmdBindIndexBuffer(this.handle, b.handle, offset, bytes === 2 ? 0 : 1);
+    const st = this.#state;
+    st.indexBuffer = b;
+    st.indexOffset = offset;
+    st.indexBytes = bytes;
+    st.use(b);
+    return this;
+  }
+
+  /** vkCmdSetViewport (viewport 0). A negative height flips y (Vulkan 1.1). */
+  setViewport(x: number, y: number, width: number, height: number, minDepth = 0, maxDepth = 1): this {
+    // VUID-VkViewport-width-01770 (above 0), -height-01773 (not 0), -minDepth-01234/-maxDepth-01235 (in [0, 1])
+    if (![x, y, width, height, minDepth, maxDepth].every((n) => typeof n === 'number' && Number.isFinite(n))) throw new InvalidArgumentError('setViewport: x, y, width, height, minDepth and maxDepth must be finite numbers', 'x');
+    if (!(width > 0) || height === 0) throw new InvalidArgumentError(`setViewport: width must be above 0 and height not 0, got ${width} and ${height}`, 'width');
+    if (minDepth < 0 || minDepth > 1 || maxDepth < 0 || maxDepth > 1) throw new InvalidArgumentError(`setViewport: minDepth and maxDepth must lie in [0, 1], got ${minDepth} and ${maxDepth}`, 'minDepth');
+    this.live();
+    this.#recording('setViewport');
+    this.#n.cmdSetViewport(this.handle, x, y, width, height, minDepth, maxDepth);
+    this.#state.viewportSet = true;
+    return this;
+  }
+
+  /** vkCmdSetScissor (scissor 0). */
+  setScissor(x: number, y: number, width: number, height: number): this {
+    uint('x', x);
+    uint('y', y);
+    uint('width', width);
+    uint('height', height);
+    // VUID-vkCmdSetScissor-x-00595 (x, y not negative), -offset-00596/-00597 (no overflow)
+    if (x + width > 0x7fff_ffff || y + height > 0x7fff_ffff) throw new InvalidArgumentError('setScissor: x + width and y + height must stay below 2^31', 'width');
+    this.live();
+    this.#recording('setScissor');
+    this.#n.cmdSetScissor(this.handle, x, y, width, height);
+    this.#state.scissorSet = true;
+    return this;
+  }
+
+  /** vkCmdDraw */
+  draw(vertexCount: number, instanceCount = 1, firstVertex = 0, firstInstance = 0): this {
+    uint('vertexCount', vertexCount);
+    uint('instanceCount', instanceCount);
+    uint('firstVertex', firstVertex);
+    uint('firstInstance', firstInstance);
+    this.live();
+    this.#recording('draw');
+    this.#state.checkDraw('draw');
+    this.#n.cmdDraw(this.handle, vertexCount, instanceCount, firstVertex, firstInstance);
+    return this;
+  }
+
+  /** vkCmdDrawIndexed (an index buffer bound; the indices read inside it). */
+  drawIndexed(indexCount: number, instanceCount = 1, firstIndex = 0, vertexOffset = 0, firstInstance = 0): this {
+    uint('indexCount', indexCount);
+    uint('instanceCount', instanceCount);
+    uint('firstIndex', firstIndex);
+    uint('firstInstance', firstInstance);
+    if (!Number.isInteger(vertexOffset) || vertexOffset < -0x8000_0000 || vertexOffset > 0x7fff_ffff) throw new InvalidArgumentError(`drawIndexed: vertexOffset must be an int32, got ${String(vertexOffset)}`, 'vertexOffset');
+    this.live();
+    this.#recording('drawIndexed');
+    const st = this.#state;
+    st.checkDraw('drawIndexed');
+    // VUID-vkCmdDrawIndexed-None-07312 (an index buffer bound), -robustBufferAccess2-08798 (the indices inside it)
+    const ib = st.indexBuffer;
+    if (ib === null) throw new InvalidStateError('drawIndexed: no index buffer is bound (bindIndexBuffer() first)');
+    if (st.indexOffset + (firstIndex + indexCount) * st.indexBytes > Number(ib.size)) {
+      throw new InvalidArgumentError(`drawIndexed: indices [${firstIndex}, ${firstIndex + indexCount}) of ${st.indexBytes} bytes from offset ${st.indexOffset} go past the index buffer's size ${ib.size}`, 'indexCount');
+    }
+    this.#n.cmdDrawIndexed(this.handle, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance);
+    return this;
+  }
+
+  /** vkCmdDrawIndirect: drawCount VkDrawIndirectCommands (16 bytes each, `stride` apart) read from `buffer` (INDIRECT_BUFFER usage) at `offset`. */
+  drawIndirect(buffer: VulkanBuffer, offset: number, drawCount: number, stride = 16): this {
+    return this.#drawIndirect('drawIndirect', buffer, offset, drawCount, stride, 16);
+  }
+
+  /** vkCmdDrawIndexedIndirect: as drawIndirect with VkDrawIndexedIndirectCommands (20 bytes each); an index buffer bound. */
+  drawIndexedIndirect(buffer: VulkanBuffer, offset: number, drawCount: number, stride = 20): this {
+    return this.#drawIndirect('drawIndexedIndirect', buffer, offset, drawCount, stride, 20);
+  }
+
+  #drawIndirect(what: string, buffer: VulkanBuffer, offset: number, drawCount: number, stride: number, commandBytes: number): this {
+    const b = usable('buffer', buffer, VulkanBuffer, this.device);
+    uintSafe('offset', offset);
+    uint('drawCount', drawCount);
+    uint('stride', stride);
+    b.checkBacked(`${what}: buffer`);
+    // VUID-vkCmdDrawIndirect-buffer-02709 (usage), -offset-02710 (a multiple of 4), -drawCount-00476 (stride),
+    // -drawCount-00487/-00488 (inside the buffer), -drawCount-02718 (above 1 needs multiDrawIndirect: left to the driver's report)
+    b.checkUsage(what, USAGE_INDIRECT, 'buffer');
+    if (offset % 4 !== 0) throw new InvalidArgumentError(`${what}: offset must be a multiple of 4, got ${offset}`, 'offset');
+    if (drawCount > 1 && (stride % 4 !== 0 || stride < commandBytes)) throw new InvalidArgumentError(`${what}: stride must be a multiple of 4 and at least ${commandBytes} when drawCount is above 1, got ${stride}`, 'stride');
+    if (drawCount > 0 && offset + (drawCount - 1) * stride + commandBytes > Number(b.size)) {
+      throw new InvalidArgumentError(`${what}: ${drawCount} command(s) of ${commandBytes} bytes, ${stride} apart from offset ${offset}, go past the buffer's size ${b.size}`, 'drawCount');
+    }
+    this.live();
+    this.#recording(what);
+    const st = this.#state;
+    st.checkDraw(what);
+    if (commandBytes === 20 && st.indexBuffer === null) throw new InvalidStateError(`${what}: no index buffer is bound (bindIndexBuffer() first)`);
+    this.#n.cmdDrawIndirect(this.handle, commandBytes === 20 ? 1 : 0, b.handle, offset, drawCount, stride);
+    st.use(b);
+    return this;
+  }
+
+  /** vkCmdCopyBufferToImage (one region; default: the whole of mip level 0, layer 0, from offset 0, tightly packed). */
+  copyBufferToImage(buffer: VulkanBuffer, image: Image, layout: 'transfer-dst-optimal' | 'general', region: BufferImageRegion = {}): this {
+    return this.#copyBufferImage('copyBufferToImage', true, buffer, image, layout, region);
+  }
+
+  /** vkCmdCopyImageToBuffer (one region; as copyBufferToImage). */
+  copyImageToBuffer(image: Image, layout: 'transfer-src-optimal' | 'general', buffer: VulkanBuffer, region: BufferImageRegion = {}): this {
+    return this.#copyBufferImage('copyImageToBuffer', false, buffer, image, layout, region);
+  }
+
+  #copyBufferImage(what: string, toImage: boolean, buffer: VulkanBuffer, image: Image, layout: string, region: BufferImageRegion): this {
+    const b = usable('buffer', buffer, VulkanBuffer, this.device);
+    if (!(image instanceof Image)) throw new InvalidArgumentError(`${what}: image must be an Image`, 'image');
+    if (!image.belongsTo(this.device)) throw new InvalidArgumentError(`${what}: the image belongs to another device`, 'image');
+    const wanted = toImage ? 'transfer-dst-optimal' : 'transfer-src-optimal';
+    if (layout !== wanted && layout !== 'general') throw new InvalidArgumentError(`${what}: layout must be '${wanted}' or 'general', got ${String(layout)}`, 'layout');
+    if (typeof region !== 'object' || region === null) throw new InvalidArgumentError(`${what}: region must be an object`, 'region');
+    const own = formatAspects(image.format);
+    const aspect = region.aspect === undefined ? (own === IMAGE_ASPECT.color ? own : own & IMAGE_ASPECT.depth || own) : pick('region.aspect', IMAGE_ASPECT, region.aspect);
+    const mipLevel = region.mipLevel ?? 0;
+    const baseArrayLayer = region.baseArrayLayer ?? 0;
+    const layerCount = region.layerCount ?? 1;
+    const x = region.x ?? 0;
+    const y = region.y ?? 0;
+    const z = region.z ?? 0;
+    const levelWidth = Math.max(1, image.width >>> mipLevel);
+    const levelHeight = Math.max(1, image.height >>> mipLevel);
+    const levelDepth = Math.max(1, image.depth >>> mipLevel);
+    const width = region.width ?? levelWidth - x;
+    const height = region.height ?? levelHeight - y;
+    const depth = region.depth ?? levelDepth - z;
+    const bufferOffset = region.bufferOffset ?? 0;
+    const rowLength = region.bufferRowLength ?? 0;
+    const imageHeight = region.bufferImageHeight ?? 0;
+    for (const [n, v] of [['mipLevel', mipLevel], ['baseArrayLayer', baseArrayLayer], ['layerCount', layerCount], ['x', x], ['y', y], ['z', z], ['width', width], ['height', height], ['depth', depth], ['bufferRowLength', rowLength], ['bufferImageHeight', imageHeight]] as const) uint(`region.${n}`, v);
+    uintSafe('region.bufferOffset', bufferOffset);
+    // VUID-vkCmdCopyBufferToImage-imageSubresource-07967/-07968 (mip level, layers), -pRegions-06223 (inside the level),
+    // -dstImage-00177 / vkCmdCopyImageToBuffer-srcImage-00186 (usage), -pRegions-00171 (inside the buffer),
+    // VkBufferImageCopy-bufferRowLength-09101/-bufferImageHeight-09102, -aspectMask-09103 (one aspect), -bufferOffset-01558/-01559
+    if ((aspect & own) !== aspect || (aspect !== 1 && aspect !== 2 && aspect !== 4)) throw new InvalidArgumentError(`${what}: region.aspect must be one aspect of the image's format`, 'region.aspect');
+    if (mipLevel >= image.mipLevels) throw new InvalidArgumentError(`${what}: region.mipLevel ${mipLevel} is not below the image's ${image.mipLevels} mip levels`, 'region.mipLevel');
+    if (layerCount === 0 || baseArrayLayer + layerCount > image.arrayLayers) throw new InvalidArgumentError(`${what}: the layers [${baseArrayLayer}, ${baseArrayLayer + layerCount}) must lie inside the image's ${image.arrayLayers}, layerCount above 0`, 'region.layerCount');
+    if (width === 0 || height === 0 || depth === 0 || x + width > levelWidth || y + height > levelHeight || z + depth > levelDepth) {
+      throw new InvalidArgumentError(`${what}: the region [${x}, ${y}, ${z}] ${width}x${height}x${depth} must lie inside mip level ${mipLevel} (${levelWidth}x${levelHeight}x${levelDepth}), each size above 0`, 'region');
+    }
+    if ((rowLength !== 0 && rowLength < width) || (imageHeight !== 0 && imageHeight < height)) throw new InvalidArgumentError(`${what}: region.bufferRowLength and region.bufferImageHeight must be 0 or at least the region's width and height`, 'region.bufferRowLength');
+    const texel = texelBytes(image.format, aspect);
+    if (texel === undefined) throw new InvalidArgumentError(`${what}: the typed API does not know the texel size of format ${image.format} (aspect ${aspect}); copy a format of the specification's common colour and depth formats`, 'image');
+    if (bufferOffset % Math.max(texel, 4) !== 0 && (aspect !== IMAGE_ASPECT.color || bufferOffset % texel !== 0)) throw new InvalidArgumentError(`${what}: region.bufferOffset must be a multiple of ${aspect === IMAGE_ASPECT.color ? texel : 4}, got ${bufferOffset}`, 'region.bufferOffset');
+    const rows = imageHeight === 0 ? height : imageHeight;
+    const perRow = (rowLength === 0 ? width : rowLength) * texel;
+    const bytes = perRow * rows * (depth * layerCount - 1) + perRow * (height - 1) + width * texel;
+    if (bufferOffset + bytes > Number(b.size)) throw new InvalidArgumentError(`${what}: the region takes ${bytes} bytes of the buffer from offset ${bufferOffset}, past its size ${b.size}`, 'region');
+    b.checkBacked(`${what}: buffer`);
+    b.checkUsage(what, toImage ? BUFFER_USAGE.TRANSFER_SRC : BUFFER_USAGE.TRANSFER_DST, 'buffer');
+    const imageUsage = toImage ? IMAGE_USAGE.TRANSFER_DST : IMAGE_USAGE.TRANSFER_SRC;
+    if (image.usage !== undefined && (image.usage & imageUsage) === 0) throw new InvalidArgumentError(`${what}: the image has no ${toImage ? 'TRANSFER_DST (0x2)' : 'TRANSFER_SRC (0x1)'} usage`, 'image');
+    image.checkBacked(`${what}: image`);
+    this.live();
+    this.#recording(what);
+    if (this.#state.rendering !== 0) throw new InvalidStateError(`${what}: inside a render pass or dynamic rendering (end it first)`);
+    this.#n.cmdCopyBufferImage(this.handle, toImage, b.handle, image.handle, IMAGE_LAYOUTS[layout as ImageLayoutName], bufferOffset, rowLength, imageHeight, aspect, mipLevel, baseArrayLayer, layerCount, x, y, z, width, height, depth);
+    this.#state.use(b);
+    this.#state.use(image);
+    return this;
+  }
+
+  // Clear values of beginRendering / beginRenderPass (16 bytes each), reused.
+  readonly #clears = newClearValues(16);
 
   #image(what: string, image: Image): bigint {
     if (!(image instanceof Image)) throw new InvalidArgumentError(`${what}: image must be an Image (a swapchain's images)`);
@@ -724,3 +1180,125 @@ export class Queue {
     this.markIdle();
   }
 }
+
+// ---- graphics helpers ---------------------------------------------------------------------------
+
+const USAGE_INDEX = 0x40;
+const USAGE_VERTEX = 0x80;
+const USAGE_INDIRECT = 0x100;
+
+/** One attachment of beginRendering. clearValue: [r, g, b, a] for colour, { depth, stencil? } for depth (used with loadOp 'clear'). */
+export interface RenderingAttachment {
+  readonly view: ImageView;
+  /** The layout the view is in during rendering (default 'color-attachment-optimal' / 'depth-attachment-optimal'). */
+  readonly layout?: ImageLayoutName;
+  readonly loadOp: keyof typeof LOAD_OPS;
+  readonly storeOp: keyof typeof STORE_OPS;
+}
+
+export interface DepthClear {
+  readonly depth: number;
+  readonly stencil?: number;
+}
+
+export interface RenderArea {
+  readonly x?: number;
+  readonly y?: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** beginRendering's argument (VkRenderingInfo). */
+export interface RenderingInfo {
+  readonly colorAttachments: readonly (RenderingAttachment & { readonly clearValue?: readonly number[] })[];
+  readonly depthAttachment?: RenderingAttachment & { readonly clearValue?: DepthClear };
+  readonly renderArea?: RenderArea;
+  /** Layers rendered when viewMask is 0 (default 1). */
+  readonly layerCount?: number;
+  /** Multiview: one bit per view (layer); 0 for none. */
+  readonly viewMask?: number;
+}
+
+/** beginRenderPass's argument (VkRenderPassBeginInfo). */
+export interface RenderPassBeginInfo {
+  readonly renderPass: RenderPass;
+  readonly framebuffer: Framebuffer;
+  readonly renderArea?: RenderArea;
+  /** Per attachment: [r, g, b, a] (colour) or { depth, stencil? }; needed for attachments with loadOp 'clear'. */
+  readonly clearValues?: readonly (readonly number[] | DepthClear | undefined)[];
+}
+
+/** One VkBufferImageCopy region (texels; the buffer side tightly packed when bufferRowLength / bufferImageHeight are 0). */
+export interface BufferImageRegion {
+  readonly bufferOffset?: number;
+  readonly bufferRowLength?: number;
+  readonly bufferImageHeight?: number;
+  readonly aspect?: keyof typeof IMAGE_ASPECT;
+  readonly mipLevel?: number;
+  readonly baseArrayLayer?: number;
+  readonly layerCount?: number;
+  readonly x?: number;
+  readonly y?: number;
+  readonly z?: number;
+  readonly width?: number;
+  readonly height?: number;
+  readonly depth?: number;
+}
+
+function uintSafe(name: string, v: unknown): asserts v is number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new InvalidArgumentError(`${name} must be a non-negative safe integer, got ${String(v)}`, name);
+}
+
+function pick<T extends Record<string, number>>(name: string, table: T, v: unknown): number {
+  const value = typeof v === 'string' && Object.hasOwn(table, v) ? table[v] : undefined;
+  if (value === undefined) throw new InvalidArgumentError(`${name} must be one of ${Object.keys(table).map((k) => `'${k}'`).join(', ')}, got ${String(v)}`, name);
+  return value;
+}
+
+function layoutOf(name: string, v: unknown): number {
+  return pick(name, IMAGE_LAYOUTS, v);
+}
+
+function renderArea(what: string, v: RenderArea | undefined, width: number, height: number): { x: number; y: number; width: number; height: number } {
+  if (v === undefined) return { x: 0, y: 0, width, height };
+  if (typeof v !== 'object' || v === null) throw new InvalidArgumentError(`${what}: info.renderArea must be an object`, 'info.renderArea');
+  const area = { x: v.x ?? 0, y: v.y ?? 0, width: v.width, height: v.height };
+  uint('info.renderArea.x', area.x);
+  uint('info.renderArea.y', area.y);
+  uint('info.renderArea.width', area.width);
+  uint('info.renderArea.height', area.height);
+  if (area.width === 0 || area.height === 0) throw new InvalidArgumentError(`${what}: info.renderArea's width and height must be above 0`, 'info.renderArea');
+  return area;
+}
+
+interface ClearValues {
+  readonly buffer: ArrayBuffer;
+  readonly f32: Float32Array;
+  readonly u32: Uint32Array;
+  readonly count: number;
+}
+
+function newClearValues(count: number): ClearValues {
+  const buffer = new ArrayBuffer(16 * count);
+  return { buffer, f32: new Float32Array(buffer), u32: new Uint32Array(buffer), count };
+}
+
+function writeColour(c: ClearValues, i: number, v: readonly number[] | undefined): void {
+  if (i >= c.count) throw new InvalidArgumentError(`at most ${c.count} attachments`, 'colorAttachments');
+  const rgba = v ?? ZERO4;
+  if (!Array.isArray(rgba) || rgba.length !== 4 || !rgba.every((n) => typeof n === 'number')) throw new InvalidArgumentError(`clear value ${i} must be [r, g, b, a] (4 numbers)`, 'clearValue');
+  c.f32.set(rgba, i * 4);
+}
+
+function writeDepth(c: ClearValues, i: number, v: DepthClear | undefined): void {
+  if (i >= c.count) throw new InvalidArgumentError(`at most ${c.count} attachments`, 'depthAttachment');
+  const d = v ?? { depth: 1 };
+  // VUID-VkClearDepthStencilValue-depth-00022: depth in [0, 1]
+  if (typeof d !== 'object' || d === null || typeof d.depth !== 'number' || !(d.depth >= 0 && d.depth <= 1)) throw new InvalidArgumentError(`depth clear value ${i} must be { depth: a number in [0, 1], stencil? }`, 'clearValue');
+  const stencil = d.stencil ?? 0;
+  uint('clearValue.stencil', stencil);
+  c.f32[i * 4] = d.depth;
+  c.u32[i * 4 + 1] = stencil;
+}
+
+const ZERO4: readonly number[] = [0, 0, 0, 0];

@@ -59,6 +59,8 @@ export interface DeviceOwner {
   readonly isDestroyed: boolean;
   /** @internal */
   readonly limits: DeviceLimits;
+  /** @internal The graphics features the device was created with (null: not known). */
+  readonly graphicsFeatures: { readonly dynamicRendering: boolean | null; readonly multiview: boolean | null };
   /** @internal InvalidStateError when a submitted command buffer that has not completed uses `child` (`action` names what was asked). */
   checkNotInUse(child: DeviceChild, action: string): void;
   /** @internal */
@@ -437,14 +439,42 @@ export class ImageView extends SimpleChild {
   protected readonly kind = 'VkImageView';
   protected readonly nativeKind = 'imageView';
   readonly image: Image;
+  /** VkFormat of the view. */
+  readonly format: number;
+  /** VkImageAspectFlags the view covers (colour 0x1, depth 0x2, stencil 0x4). */
+  readonly aspect: number;
+  readonly baseArrayLayer: number;
+  readonly layerCount: number;
 
-  /** @internal */
-  constructor(device: DeviceOwner, image: Image, baseArrayLayer: number, layerCount: number) {
-    checkUint('baseArrayLayer', baseArrayLayer);
-    checkUint('layerCount', layerCount);
-    if (layerCount < 1 || baseArrayLayer + layerCount > image.arrayLayers) throw new InvalidArgumentError(`the layers [${baseArrayLayer}, ${baseArrayLayer + layerCount}) are not inside the image's ${image.arrayLayers}`);
-    super(device, withVulkanErrors(() => vulkanCompute().createImageView(device.liveHandle, image.liveHandle, image.format, baseArrayLayer, layerCount)));
+  /**
+   * @internal `options` null: a colour view of one mip level and the given layers (2D for one
+   * layer, 2D_ARRAY for more); otherwise the checked view the typed API's createImageView(image, options) asks for.
+   */
+  constructor(
+    device: DeviceOwner,
+    image: Image,
+    baseArrayLayer: number,
+    layerCount: number,
+    options: { viewType: number; format: number; aspect: number; baseMipLevel: number; levelCount: number; baseArrayLayer: number; layerCount: number } | null = null,
+  ) {
+    if (options === null) {
+      checkUint('baseArrayLayer', baseArrayLayer);
+      checkUint('layerCount', layerCount);
+      if (layerCount < 1 || baseArrayLayer + layerCount > image.arrayLayers) throw new InvalidArgumentError(`the layers [${baseArrayLayer}, ${baseArrayLayer + layerCount}) are not inside the image's ${image.arrayLayers}`);
+    }
+    super(
+      device,
+      withVulkanErrors(() =>
+        options === null
+          ? vulkanCompute().createImageView(device.liveHandle, image.liveHandle, image.format, baseArrayLayer, layerCount)
+          : vulkanCompute().createImageViewOf(device.liveHandle, image.liveHandle, options),
+      ),
+    );
     this.image = image;
+    this.format = options === null ? image.format : options.format;
+    this.aspect = options === null ? 0x1 : options.aspect;
+    this.baseArrayLayer = options === null ? baseArrayLayer : options.baseArrayLayer;
+    this.layerCount = options === null ? layerCount : options.layerCount;
   }
 
   override get isDestroyed(): boolean {
@@ -470,6 +500,8 @@ export interface DescriptorImageWrite {
   readonly descriptorType: DescriptorType;
   readonly view: ImageView;
   readonly layout: ImageLayoutName;
+  /** The sampler of a COMBINED_IMAGE_SAMPLER descriptor. */
+  readonly sampler?: Sampler;
 }
 
 export class DescriptorSet extends DeviceChild {
@@ -577,9 +609,16 @@ export class DescriptorSet extends DeviceChild {
       const imageLayout = (IMAGE_LAYOUTS as Record<string, number>)[w.layout as string];
       if (imageLayout === undefined) throw new InvalidArgumentError(`writes[${i}].layout must be one of ${Object.keys(IMAGE_LAYOUTS).join(', ')}`);
       this.#target('writeImages', i, w.binding, w.descriptorType);
-      // The typed API writes images as sampled (2) or storage (3) images; a sampler type would need a VkSampler.
-      if (w.descriptorType !== 2 && w.descriptorType !== 3) throw new InvalidArgumentError(`writeImages: writes[${i}].descriptorType must be SAMPLED_IMAGE 2 or STORAGE_IMAGE 3, got ${w.descriptorType}`, `writes[${i}].descriptorType`);
+      // The typed API writes images as combined image samplers (1, with writes[i].sampler), sampled (2) or storage (3) images
+      // (VUID-VkWriteDescriptorSet-descriptorType-00325: a combined image sampler's sampler is a live VkSampler).
+      if (w.descriptorType !== 1 && w.descriptorType !== 2 && w.descriptorType !== 3) throw new InvalidArgumentError(`writeImages: writes[${i}].descriptorType must be COMBINED_IMAGE_SAMPLER 1, SAMPLED_IMAGE 2 or STORAGE_IMAGE 3, got ${w.descriptorType}`, `writes[${i}].descriptorType`);
       if (!w.view.ownedBy(this.device)) throw new InvalidArgumentError(`writeImages: writes[${i}].view belongs to another device`, `writes[${i}].view`);
+      if (w.descriptorType === 1) {
+        if (!(w.sampler instanceof Sampler)) throw new InvalidArgumentError(`writeImages: writes[${i}].sampler must be a Sampler for a COMBINED_IMAGE_SAMPLER, got ${describeValue(w.sampler)}`, `writes[${i}].sampler`);
+        if (w.sampler.isDestroyed) throw destroyedError('VkSampler');
+        if (!w.sampler.ownedBy(this.device)) throw new InvalidArgumentError(`writeImages: writes[${i}].sampler belongs to another device`, `writes[${i}].sampler`);
+        return { binding: w.binding, descriptorType: w.descriptorType, imageView: w.view.liveHandle, imageLayout, sampler: w.sampler.handle };
+      }
       return { binding: w.binding, descriptorType: w.descriptorType, imageView: w.view.liveHandle, imageLayout };
     });
     this.live();
@@ -749,7 +788,11 @@ export class ComputePipeline extends SimpleChild {
     this.requiredSets = needs.sets;
     this.requiredBindings = needs.bindings;
     this.pushConstantBytes = needs.push;
+    this.pushRanges = needs.push === null ? [] : [needs.push];
   }
+
+  /** @internal pushConstantBytes as a list (what draws and dispatches check alike). */
+  readonly pushRanges: readonly { readonly offset: number; readonly end: number }[];
 
   /** @internal The set numbers the shader declares resources in, ascending. */
   readonly requiredSets: readonly number[];
@@ -765,27 +808,34 @@ export class ComputePipeline extends SimpleChild {
  * resource, -07990 of its descriptor type, -07991 with enough descriptors;
  * VUID-VkPipelineShaderStageCreateInfo-pName-00707 the entry point). Returns what dispatches need bound.
  */
-function checkShaderAgainstLayout(
+export function checkShaderAgainstLayout(
   shader: ShaderInterface,
   entryPoint: string,
   layout: PipelineLayout,
+  of: { readonly what: string; readonly stage: number; readonly model: number; readonly stageName: string; readonly argument: string } = {
+    what: 'createComputePipeline',
+    stage: STAGE_COMPUTE,
+    model: 5,
+    stageName: 'COMPUTE (0x20)',
+    argument: 'options',
+  },
 ): { sets: number[]; bindings: number[][]; push: { offset: number; end: number } | null } {
   const model = shader.entryPoints.get(entryPoint);
-  const GL_COMPUTE = 5;
-  if (model === undefined) throw new InvalidArgumentError(`createComputePipeline: the module has no entry point ${JSON.stringify(entryPoint)} (it has ${[...shader.entryPoints.keys()].map((n) => JSON.stringify(n)).join(', ') || 'none'})`, 'options.entryPoint');
-  if (model !== GL_COMPUTE) throw new InvalidArgumentError(`createComputePipeline: entry point ${JSON.stringify(entryPoint)} is not a compute shader (execution model ${model}, GLCompute is 5)`, 'options.entryPoint');
+  const modelNames: Record<number, string> = { 0: 'Vertex is 0', 4: 'Fragment is 4', 5: 'GLCompute is 5' };
+  if (model === undefined) throw new InvalidArgumentError(`${of.what}: the module has no entry point ${JSON.stringify(entryPoint)} (it has ${[...shader.entryPoints.keys()].map((n) => JSON.stringify(n)).join(', ') || 'none'})`, `${of.argument}.entryPoint`);
+  if (model !== of.model) throw new InvalidArgumentError(`${of.what}: entry point ${JSON.stringify(entryPoint)} is not a ${of.stageName.split(' ')[0]!.toLowerCase()} shader (execution model ${model}, ${modelNames[of.model] ?? of.model})`, `${of.argument}.entryPoint`);
   const bySet = new Map<number, number[]>();
   for (const r of shader.resources) {
     const where = `the shader's resource at set ${r.set}, binding ${r.binding}`;
     const setLayout = layout.setLayouts[r.set];
-    if (setLayout === undefined) throw new InvalidArgumentError(`createComputePipeline: ${where} is not covered: the layout has ${layout.setLayouts.length} set layout(s)`, 'options.layout');
+    if (setLayout === undefined) throw new InvalidArgumentError(`${of.what}: ${where} is not covered: the layout has ${layout.setLayouts.length} set layout(s)`, 'options.layout');
     const b = setLayout.bindings.get(r.binding);
-    if (b === undefined) throw new InvalidArgumentError(`createComputePipeline: ${where} is not covered: set layout ${r.set} has no binding ${r.binding} (it has ${[...setLayout.bindings.keys()].join(', ') || 'none'})`, 'options.layout');
+    if (b === undefined) throw new InvalidArgumentError(`${of.what}: ${where} is not covered: set layout ${r.set} has no binding ${r.binding} (it has ${[...setLayout.bindings.keys()].join(', ') || 'none'})`, 'options.layout');
     if (!r.descriptorTypes.includes(b.descriptorType)) {
-      throw new InvalidArgumentError(`createComputePipeline: ${where} needs descriptorType ${r.descriptorTypes.join(' or ')}, the layout's binding has ${b.descriptorType}`, 'options.layout');
+      throw new InvalidArgumentError(`${of.what}: ${where} needs descriptorType ${r.descriptorTypes.join(' or ')}, the layout's binding has ${b.descriptorType}`, 'options.layout');
     }
-    if ((b.stageFlags & STAGE_COMPUTE) === 0) throw new InvalidArgumentError(`createComputePipeline: ${where}: the layout's binding has no COMPUTE (0x20) in its stageFlags (0x${b.stageFlags.toString(16)})`, 'options.layout');
-    if (b.descriptorCount < Math.max(r.count, 1)) throw new InvalidArgumentError(`createComputePipeline: ${where} is an array of ${r.count}, the layout's binding has descriptorCount ${b.descriptorCount}`, 'options.layout');
+    if ((b.stageFlags & of.stage) === 0) throw new InvalidArgumentError(`${of.what}: ${where}: the layout's binding has no ${of.stageName} in its stageFlags (0x${b.stageFlags.toString(16)})`, 'options.layout');
+    if (b.descriptorCount < Math.max(r.count, 1)) throw new InvalidArgumentError(`${of.what}: ${where} is an array of ${r.count}, the layout's binding has descriptorCount ${b.descriptorCount}`, 'options.layout');
     let list = bySet.get(r.set);
     if (list === undefined) bySet.set(r.set, (list = []));
     if (!list.includes(r.binding)) list.push(r.binding);
@@ -793,9 +843,9 @@ function checkShaderAgainstLayout(
   const push = shader.pushConstants;
   if (push !== null) {
     for (let at = push.offset; at < push.end; at += 4) {
-      if (!layout.pushConstantRanges.some((r) => (r.stageFlags & STAGE_COMPUTE) !== 0 && at >= r.offset && at < r.offset + r.size)) {
+      if (!layout.pushConstantRanges.some((r) => (r.stageFlags & of.stage) !== 0 && at >= r.offset && at < r.offset + r.size)) {
         throw new InvalidArgumentError(
-          `createComputePipeline: the shader's push constants take bytes [${push.offset}, ${push.end}); byte ${at} is in no push-constant range of the layout for COMPUTE (0x20)`,
+          `${of.what}: the shader's push constants take bytes [${push.offset}, ${push.end}); byte ${at} is in no push-constant range of the layout for ${of.stageName}`,
           'options.layout',
         );
       }
@@ -956,3 +1006,73 @@ export class Semaphore extends SimpleChild {
     super.release();
   }
 }
+
+/** @internal A name from `table` (InvalidArgumentError naming the choices otherwise). */
+export function named<T extends Record<string, number>>(name: string, table: T, v: unknown, fallback?: keyof T): number {
+  if (v === undefined && fallback !== undefined) return table[fallback]!;
+  const value = typeof v === 'string' && Object.hasOwn(table, v) ? table[v] : undefined;
+  if (value === undefined) throw new InvalidArgumentError(`${name} must be one of ${Object.keys(table).map((k) => `'${k}'`).join(', ')}, got ${describeValue(v)}`, name);
+  return value;
+}
+
+// ---- samplers ---------------------------------------------------------------------------------
+
+const FILTERS = { nearest: 0, linear: 1 } as const;
+const ADDRESS_MODES = { repeat: 0, 'mirrored-repeat': 1, 'clamp-to-edge': 2, 'clamp-to-border': 3 } as const;
+/** VkCompareOp by name. */
+export const COMPARE_OPS = { never: 0, less: 1, equal: 2, 'less-or-equal': 3, greater: 4, 'not-equal': 5, 'greater-or-equal': 6, always: 7 } as const;
+const BORDER_COLORS = { 'transparent-black': 0, 'opaque-black': 2, 'opaque-white': 4 } as const;
+
+export interface SamplerOptions {
+  readonly magFilter?: keyof typeof FILTERS;
+  readonly minFilter?: keyof typeof FILTERS;
+  readonly mipmapMode?: keyof typeof FILTERS;
+  readonly addressModeU?: keyof typeof ADDRESS_MODES;
+  readonly addressModeV?: keyof typeof ADDRESS_MODES;
+  readonly addressModeW?: keyof typeof ADDRESS_MODES;
+  readonly mipLodBias?: number;
+  /** Anisotropic filtering up to this (needs the samplerAnisotropy feature); off when absent. */
+  readonly maxAnisotropy?: number;
+  /** A depth-compare sampler's operation; off when absent. */
+  readonly compareOp?: keyof typeof COMPARE_OPS;
+  readonly minLod?: number;
+  readonly maxLod?: number;
+  readonly borderColor?: keyof typeof BORDER_COLORS;
+}
+
+export class Sampler extends SimpleChild {
+  protected readonly nativeKind = 'sampler';
+  protected readonly kind = 'VkSampler';
+  /** @internal */
+  constructor(device: DeviceOwner, options: SamplerOptions = {}) {
+    if (typeof options !== 'object' || options === null) throw new InvalidArgumentError(`createSampler(options): options must be an object, got ${describeValue(options)}`, 'options');
+    const o = options as Record<string, unknown>;
+    const num = (name: string, v: unknown, fallback: number): number => {
+      if (v === undefined) return fallback;
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw new InvalidArgumentError(`createSampler: options.${name} must be a finite number, got ${describeValue(v)}`, `options.${name}`);
+      return v;
+    };
+    const minLod = num('minLod', o.minLod, 0);
+    const maxLod = num('maxLod', o.maxLod, 1000);
+    const maxAnisotropy = num('maxAnisotropy', o.maxAnisotropy, 0);
+    // VUID-VkSamplerCreateInfo-maxLod-01973, -anisotropyEnable-01071
+    if (maxLod < minLod) throw new InvalidArgumentError(`createSampler: options.maxLod (${maxLod}) must be at least options.minLod (${minLod})`, 'options.maxLod');
+    if (o.maxAnisotropy !== undefined && maxAnisotropy < 1) throw new InvalidArgumentError(`createSampler: options.maxAnisotropy must be at least 1, got ${maxAnisotropy}`, 'options.maxAnisotropy');
+    const flat = {
+      magFilter: named('options.magFilter', FILTERS, o.magFilter, 'linear'),
+      minFilter: named('options.minFilter', FILTERS, o.minFilter, 'linear'),
+      mipmapMode: named('options.mipmapMode', FILTERS, o.mipmapMode, 'linear'),
+      addressModeU: named('options.addressModeU', ADDRESS_MODES, o.addressModeU, 'repeat'),
+      addressModeV: named('options.addressModeV', ADDRESS_MODES, o.addressModeV, 'repeat'),
+      addressModeW: named('options.addressModeW', ADDRESS_MODES, o.addressModeW, 'repeat'),
+      mipLodBias: num('mipLodBias', o.mipLodBias, 0),
+      maxAnisotropy,
+      compareOp: o.compareOp === undefined ? 0xffff_ffff : named('options.compareOp', COMPARE_OPS, o.compareOp),
+      minLod,
+      maxLod,
+      borderColor: named('options.borderColor', BORDER_COLORS, o.borderColor, 'transparent-black'),
+    };
+    super(device, withVulkanErrors(() => vulkanCompute().createSampler(device.liveHandle, flat)));
+  }
+}
+

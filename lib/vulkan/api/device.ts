@@ -28,6 +28,9 @@ import { CommandBuffer } from './commands.js';
 import { Image } from './image.js';
 import { vulkanCompute } from '../native/addon.js';
 import type { CommandPoolCreateFlags } from '../../generated/vulkan.js';
+import { PHYSICAL_DEVICE_FEATURE_NAMES, type PhysicalDeviceFeatureName } from './physical-device-features.js';
+import { Framebuffer, GraphicsPipeline, imageViewInfo, OwnedImage, RenderPass, type FramebufferOptions, type GraphicsPipelineOptions, type ImageCreateOptions, type ImageViewOptions, type RenderPassOptions } from './graphics.js';
+import { Sampler, type SamplerOptions } from './device-objects.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 
@@ -39,6 +42,35 @@ export interface QueueCreateInfo {
 export interface DeviceCreateOptions {
   readonly queueCreateInfos: readonly QueueCreateInfo[];
   readonly enabledExtensionNames?: readonly string[];
+  /**
+   * Features to enable: VkPhysicalDeviceFeatures members by name, and the graphics features of
+   * later versions the typed API uses: dynamicRendering (Vulkan 1.3, beginRendering) and multiview
+   * (Vulkan 1.1, view masks).
+   */
+  readonly enabledFeatures?: Partial<Record<PhysicalDeviceFeatureName | 'dynamicRendering' | 'multiview', boolean>>;
+}
+
+/** @internal What the typed API knows of the features a device was created with (null: not known, e.g. a device an OpenXR runtime created). */
+export interface DeviceGraphicsFeatures {
+  readonly dynamicRendering: boolean | null;
+  readonly multiview: boolean | null;
+}
+
+/**
+ * @internal The native form of DeviceCreateOptions.enabledFeatures (InvalidArgumentError for a name
+ * the typed API does not enable, or a value that is not a boolean): pass it as `nativeFeatures` next
+ * to queueCreateInfos to whatever creates the VkDevice natively (an OpenXR runtime's xrCreateVulkanDeviceKHR too).
+ */
+export function nativeDeviceFeatures(enabled: DeviceCreateOptions['enabledFeatures']): { core: boolean[]; dynamicRendering: boolean; multiview: boolean } | undefined {
+  if (enabled === undefined) return undefined;
+  const f = enabled as Record<string, unknown>;
+  if (typeof f !== 'object' || f === null) throw new InvalidArgumentError(`createDevice: options.enabledFeatures must be an object, got ${describeValue(f)}`, 'options.enabledFeatures');
+  const known = new Set<string>([...PHYSICAL_DEVICE_FEATURE_NAMES, 'dynamicRendering', 'multiview']);
+  for (const [name, on] of Object.entries(f)) {
+    if (!known.has(name)) throw new InvalidArgumentError(`createDevice: options.enabledFeatures.${name} is not a feature the typed API enables (VkPhysicalDeviceFeatures members, dynamicRendering, multiview)`, `options.enabledFeatures.${name}`);
+    if (typeof on !== 'boolean') throw new InvalidArgumentError(`createDevice: options.enabledFeatures.${name} must be a boolean, got ${describeValue(on)}`, `options.enabledFeatures.${name}`);
+  }
+  return { core: PHYSICAL_DEVICE_FEATURE_NAMES.map((n) => f[n] === true), dynamicRendering: f.dynamicRendering === true, multiview: f.multiview === true };
 }
 
 interface PhysicalDeviceLike {
@@ -63,8 +95,11 @@ export class Device implements DeviceOwner {
 
   /** @internal The limits and memory types arguments are checked against. */
   readonly limits: DeviceLimits;
+  /** @internal */
+  readonly graphicsFeatures: DeviceGraphicsFeatures;
 
-  private constructor(native: NativeVulkanDevice, queueCounts: ReadonlyMap<number, number>, onDestroy: (d: Device) => void, physicalDevice: bigint) {
+  private constructor(native: NativeVulkanDevice, queueCounts: ReadonlyMap<number, number>, onDestroy: (d: Device) => void, physicalDevice: bigint, features: DeviceGraphicsFeatures) {
+    this.graphicsFeatures = features;
     const compute = vulkanCompute();
     const l = compute.physicalDeviceProperties(physicalDevice).limits;
     // A driver reporting less than the specification's required limits ("Required Limits": 128,
@@ -114,9 +149,10 @@ export class Device implements DeviceOwner {
       if (counts.has(q.queueFamilyIndex)) throw new InvalidArgumentError(`createDevice: queue family ${q.queueFamilyIndex} is listed twice`);
       counts.set(q.queueFamilyIndex, q.queuePriorities.length);
     }
+    const features = nativeDeviceFeatures(options.enabledFeatures);
     const addon = loadVulkanAddon();
-    const native = withVulkanErrors(() => new addon.VulkanDevice(instance, physicalDevice.handle, options));
-    return new Device(native, counts, onDestroy, physicalDevice.handle);
+    const native = withVulkanErrors(() => new addon.VulkanDevice(instance, physicalDevice.handle, features === undefined ? options : { ...options, nativeFeatures: features }));
+    return new Device(native, counts, onDestroy, physicalDevice.handle, { dynamicRendering: features?.dynamicRendering ?? false, multiview: features?.multiview ?? false });
   }
 
   /** @internal Takes ownership of a VkDevice native code created (e.g. an OpenXR runtime's xrCreateVulkanDeviceKHR) with `options`. */
@@ -130,7 +166,9 @@ export class Device implements DeviceOwner {
     const counts = new Map(options.queueCreateInfos.map((q) => [q.queueFamilyIndex, q.queuePriorities.length] as const));
     const addon = loadVulkanAddon();
     const native = withVulkanErrors(() => new addon.VulkanDevice(instance, physicalDevice.handle, handle));
-    return new Device(native, counts, onDestroy, physicalDevice.handle);
+    // What the creator enabled is known when it says (options.enabledFeatures), else not.
+    const features = options.enabledFeatures === undefined ? undefined : nativeDeviceFeatures(options.enabledFeatures);
+    return new Device(native, counts, onDestroy, physicalDevice.handle, { dynamicRendering: features?.dynamicRendering ?? null, multiview: features?.multiview ?? null });
   }
 
   /** @internal The native VulkanDevice (an OpenXR session's graphics binding keeps it). */
@@ -270,12 +308,59 @@ export class Device implements DeviceOwner {
     return new Fence(this, signaled);
   }
 
-  /** vkCreateImageView: a view of `image` (one of this device's, e.g. a swapchain's) for descriptors. */
-  createImageView(image: Image, baseArrayLayer = 0, layerCount = 1): ImageView {
+  /**
+   * vkCreateImageView: a view of `image` (one of this device's: createImage's or a swapchain's).
+   * `options` says its type, aspect, layers and mip levels; (image, baseArrayLayer, layerCount) is a
+   * colour view of those layers (2D for one, 2D array for more).
+   */
+  createImageView(image: Image, options?: ImageViewOptions): ImageView;
+  createImageView(image: Image, baseArrayLayer?: number, layerCount?: number): ImageView;
+  createImageView(image: Image, optionsOrBase: ImageViewOptions | number = 0, layerCount = 1): ImageView {
     this.liveHandle;
     if (!(image instanceof Image)) throw new InvalidArgumentError('createImageView(image): image must be an Image');
     if (!image.belongsTo(this)) throw new InvalidArgumentError('createImageView: the image belongs to another device');
-    return new ImageView(this, image, baseArrayLayer, layerCount);
+    if (typeof optionsOrBase === 'number') return new ImageView(this, image, optionsOrBase, layerCount);
+    const info = imageViewInfo(image, optionsOrBase);
+    image.liveHandle;
+    return new ImageView(this, image, info.baseArrayLayer, info.layerCount, info);
+  }
+
+  /** vkCreateImage (optimal tiling) with the memory requirements read: bind memory with image.bindMemory(). */
+  createImage(options: ImageCreateOptions): OwnedImage {
+    this.liveHandle;
+    return OwnedImage.create(this, options);
+  }
+
+  createSampler(options: SamplerOptions = {}): Sampler {
+    this.liveHandle;
+    return new Sampler(this, options);
+  }
+
+  /** vkCreateRenderPass (viewMask: multiview through VkRenderPassMultiviewCreateInfo). */
+  createRenderPass(options: RenderPassOptions): RenderPass {
+    this.liveHandle;
+    if (typeof options === 'object' && options !== null && options.viewMask !== undefined && options.viewMask !== 0 && this.graphicsFeatures.multiview === false) {
+      throw new InvalidStateError('createRenderPass: options.viewMask needs the multiview feature, and the device was created without it (createDevice({ enabledFeatures: { multiview: true } }))');
+    }
+    return new RenderPass(this, options);
+  }
+
+  createFramebuffer(options: FramebufferOptions): Framebuffer {
+    this.liveHandle;
+    return new Framebuffer(this, options);
+  }
+
+  /** vkCreateGraphicsPipelines (one pipeline; viewport and scissor are dynamic state: set them with setViewport/setScissor). */
+  createGraphicsPipeline(options: GraphicsPipelineOptions): GraphicsPipeline {
+    this.liveHandle;
+    const rendering = typeof options === 'object' && options !== null ? options.rendering : undefined;
+    if (rendering !== undefined && this.graphicsFeatures.dynamicRendering === false) {
+      throw new InvalidStateError('createGraphicsPipeline: options.rendering (dynamic rendering) needs the dynamicRendering feature, and the device was created without it (createDevice({ enabledFeatures: { dynamicRendering: true } }))');
+    }
+    if (rendering !== undefined && typeof rendering === 'object' && rendering !== null && (rendering.viewMask ?? 0) !== 0 && this.graphicsFeatures.multiview === false) {
+      throw new InvalidStateError('createGraphicsPipeline: options.rendering.viewMask needs the multiview feature, and the device was created without it');
+    }
+    return new GraphicsPipeline(this, options);
   }
 
   createSemaphore(): Semaphore {

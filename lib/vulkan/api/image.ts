@@ -13,9 +13,12 @@ export const IMAGE_LAYOUTS = {
   general: 1,
   'color-attachment-optimal': 2,
   'depth-stencil-attachment-optimal': 3,
+  'depth-stencil-read-only-optimal': 4,
   'shader-read-only-optimal': 5,
   'transfer-src-optimal': 6,
   'transfer-dst-optimal': 7,
+  'depth-attachment-optimal': 1000241000,
+  'depth-read-only-optimal': 1000241001,
 } as const;
 export type ImageLayoutName = keyof typeof IMAGE_LAYOUTS;
 
@@ -36,6 +39,12 @@ export interface ImageInfo {
   readonly width: number;
   readonly height: number;
   readonly arrayLayers: number;
+  /** Defaults: depth 1, mipLevels 1, samples 1; usage undefined when the owner does not say. */
+  readonly depth?: number;
+  readonly mipLevels?: number;
+  readonly samples?: number;
+  /** VkImageUsageFlags the image was created with. */
+  readonly usage?: number;
 }
 
 /** VkImageAspectFlagBits. */
@@ -66,6 +75,11 @@ export class Image implements ImageInfo {
    * layout transitions of it name.
    */
   readonly aspectMask: number;
+  readonly depth: number;
+  readonly mipLevels: number;
+  readonly samples: number;
+  /** VkImageUsageFlags the image was created with (undefined: its owner does not say; not checked then). */
+  readonly usage: number | undefined;
   readonly #device: DeviceOwner;
   readonly #owner: ImageOwner;
 
@@ -79,6 +93,21 @@ export class Image implements ImageInfo {
     this.height = info.height;
     this.arrayLayers = info.arrayLayers;
     this.aspectMask = formatAspectMask(info.format);
+    this.depth = info.depth ?? 1;
+    this.mipLevels = info.mipLevels ?? 1;
+    this.samples = info.samples ?? 1;
+    this.usage = info.usage;
+  }
+
+  /** @internal The device child whose destruction destroys the image (an OwnedImage's), or null. */
+  get backing(): object | null {
+    return null;
+  }
+
+  /** @internal VulkanError when the image is gone (an OwnedImage also needs live memory). */
+  checkBacked(what: string): void {
+    void what;
+    this.liveHandle;
   }
 
   get isDestroyed(): boolean {

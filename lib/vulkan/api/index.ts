@@ -3,6 +3,7 @@
 export { createInstanceFromPlan, instanceExtensionsOfPlan, Instance, preInstance, publishVulkanPlan, PhysicalDevice } from './instance.js';
 export type { CreateInstanceOptions, DebugMessage, DebugMessenger, DebugMessengerOptions, PhysicalDeviceGroup, PhysicalDeviceProperties, QueueFamily } from './instance.js';
 export { Device } from './device.js';
+export { nativeDeviceFeatures } from './device.js';
 export type { DeviceCreateOptions, QueueCreateInfo } from './device.js';
 export { VulkanError } from '../errors.js';
 // Compute (docs/usage.md, 'Vulkan: instances, devices and compute'): the objects a Device makes, its queues, and the physical-device queries.
@@ -17,11 +18,51 @@ export {
   Fence,
   ImageView,
   PipelineLayout,
+  COMPARE_OPS,
+  Sampler,
   Semaphore,
   ShaderModule,
+  type SamplerOptions,
 } from './device-objects.js';
+// Graphics (docs/usage.md, 'Vulkan: graphics'): images the device owns, render passes, framebuffers, graphics pipelines.
+export {
+  Framebuffer,
+  GraphicsPipeline,
+  IMAGE_ASPECT,
+  IMAGE_USAGE,
+  LOAD_OPS,
+  OwnedImage,
+  RenderPass,
+  STORE_OPS,
+  type AttachmentDescription,
+  type AttachmentReference,
+  type BlendAttachment,
+  type FramebufferOptions,
+  type GraphicsPipelineOptions,
+  type ImageCreateOptions,
+  type ImageViewOptions,
+  type PipelineRendering,
+  type RenderPassOptions,
+  type ShaderStage,
+  type SubpassDependency,
+  type SubpassDescription,
+  type VertexAttribute,
+  type VertexBinding,
+} from './graphics.js';
 export type { BufferCreateOptions, DescriptorBufferWrite, DescriptorImageWrite, DescriptorPoolSize, DescriptorSetLayoutBinding, PushConstantRange } from './device-objects.js';
-export { CommandBuffer, CommandPool, Queue, type ImageBarrier, type SubmitSemaphores } from './commands.js';
+export {
+  CommandBuffer,
+  CommandPool,
+  Queue,
+  type BufferImageRegion,
+  type DepthClear,
+  type ImageBarrier,
+  type RenderArea,
+  type RenderingAttachment,
+  type RenderingInfo,
+  type RenderPassBeginInfo,
+  type SubmitSemaphores,
+} from './commands.js';
 // Encoded command buffers (docs/usage.md, 'CommandEncoder'): a frame's commands written into one ArrayBuffer, recorded in one native call.
 export {
   COMMAND_OPCODE,

@@ -20,8 +20,15 @@ export interface ShaderInterface {
   readonly resources: readonly ShaderResource[];
   /** The push-constant block's bytes [offset, end), or null when the shader declares none. */
   readonly pushConstants: { readonly offset: number; readonly end: number } | null;
-  /** The execution model of each OpEntryPoint, by name (GLCompute = 5). */
+  /** The execution model of each OpEntryPoint, by name (Vertex = 0, Fragment = 4, GLCompute = 5). */
   readonly entryPoints: ReadonlyMap<string, number>;
+  /**
+   * The Location numbers the module's Input variables take (built-ins left out), ascending: for a
+   * vertex shader, the vertex attributes a graphics pipeline's vertex input must provide
+   * (Vulkan specification, "Vertex Input Description"). A matrix or array takes one Location per
+   * column or element.
+   */
+  readonly inputLocations: readonly number[];
 }
 
 const MAGIC = 0x07230203;
@@ -51,8 +58,11 @@ const DEC_ARRAY_STRIDE = 6;
 const DEC_BINDING = 33;
 const DEC_DESCRIPTOR_SET = 34;
 const DEC_OFFSET = 35;
+const DEC_BUILT_IN = 11;
+const DEC_LOCATION = 30;
 // Storage classes (3.7)
 const SC_UNIFORM_CONSTANT = 0;
+const SC_INPUT = 1;
 const SC_UNIFORM = 2;
 const SC_PUSH_CONSTANT = 9;
 const SC_STORAGE_BUFFER = 12;
@@ -197,11 +207,33 @@ export function readShaderInterface(code: Uint32Array): ShaderInterface {
   };
 
   const resources: ShaderResource[] = [];
+  const inputLocations = new Set<number>();
+  // Locations one input variable of type `id` takes (SPIR-V specification, "Location Assignment"):
+  // a matrix one per column, an array one per element (64-bit vectors of 3 or 4 components take two).
+  const locationsOf = (id: number, depth: number): number => {
+    if (depth > 32) throw new SpirvFormatError('types nest too deep');
+    const t = type(id);
+    if (t.op === OP_TYPE_MATRIX) return (t.words[1] ?? 1) * locationsOf(t.words[0]!, depth + 1);
+    if (t.op === OP_TYPE_ARRAY) return (constants.get(t.words[1]!) ?? 1) * locationsOf(t.words[0]!, depth + 1);
+    if (t.op === OP_TYPE_VECTOR) {
+      const component = type(t.words[0]!);
+      return (component.words[0] ?? 32) === 64 && (t.words[1] ?? 1) > 2 ? 2 : 1;
+    }
+    return 1;
+  };
   let pushConstants: { offset: number; end: number } | null = null;
   for (const v of variables) {
     const pointer = type(v.pointerType);
     if (pointer.op !== OP_TYPE_POINTER) throw new SpirvFormatError(`variable %${v.id}'s type is not a pointer`);
     let pointee = pointer.words[1]!;
+    if (v.storageClass === SC_INPUT) {
+      const deco = decorations.get(v.id);
+      const location = deco?.get(DEC_LOCATION);
+      if (deco?.has(DEC_BUILT_IN) === true || location === undefined) continue;
+      const n = locationsOf(pointee, 0);
+      for (let i = 0; i < n; i++) inputLocations.add(location + i);
+      continue;
+    }
     if (v.storageClass === SC_PUSH_CONSTANT) {
       const block = type(pointee);
       if (block.op !== OP_TYPE_STRUCT) continue;
@@ -250,5 +282,5 @@ export function readShaderInterface(code: Uint32Array): ShaderInterface {
     } else continue;
     resources.push({ set, binding, descriptorTypes, count });
   }
-  return { resources, pushConstants, entryPoints };
+  return { resources, pushConstants, entryPoints, inputLocations: [...inputLocations].sort((a, b) => a - b) };
 }

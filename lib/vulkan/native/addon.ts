@@ -95,6 +95,8 @@ export interface NativeVulkanInstance {
 export interface NativeVulkanDeviceCreateInfo {
   readonly queueCreateInfos: readonly { readonly queueFamilyIndex: number; readonly queuePriorities: readonly number[] }[];
   readonly enabledExtensionNames?: readonly string[];
+  /** The features to enable (lib/vulkan/api/device.ts nativeDeviceFeatures); core: VkPhysicalDeviceFeatures in declaration order. */
+  readonly nativeFeatures?: { readonly core: readonly boolean[]; readonly dynamicRendering: boolean; readonly multiview: boolean };
 }
 
 export interface NativeVulkanDevice {
@@ -151,7 +153,11 @@ export type DeviceChildKind =
   | 'commandPool'
   | 'fence'
   | 'semaphore'
-  | 'imageView';
+  | 'imageView'
+  | 'image'
+  | 'sampler'
+  | 'renderPass'
+  | 'framebuffer';
 
 export interface NativePhysicalDeviceLimits {
   readonly maxComputeSharedMemorySize: number;
@@ -243,13 +249,13 @@ export interface NativeVulkanCompute {
     dstAccessMask: number,
     baseArrayLayer: number,
     layerCount: number,
-    aspectMask?: number,
+    aspect?: number,
   ): void;
   createImageView(device: bigint, image: bigint, format: number, baseArrayLayer: number, layerCount: number): bigint;
   updateDescriptorSetImages(
     device: bigint,
     set: bigint,
-    writes: readonly { binding: number; descriptorType: number; imageView: bigint; imageLayout: number }[],
+    writes: readonly { binding: number; descriptorType: number; imageView?: bigint; imageLayout: number; sampler?: bigint }[],
   ): void;
   /** `rgba`: the float colour, 4 numbers. */
   cmdClearColorImage(commandBuffer: bigint, image: bigint, layout: number, rgba: Float32Array, baseArrayLayer: number, layerCount: number): void;
@@ -264,6 +270,119 @@ export interface NativeVulkanCompute {
   queueWaitIdle(queue: bigint): void;
   deviceWaitIdle(device: bigint): void;
   destroy(device: bigint, kind: DeviceChildKind, handle: bigint): void;
+  // Graphics (native/vulkan/addon/graphics_objects.cc, graphics_commands.cc, vulkan_record_calls.cc)
+  createImage(
+    device: bigint,
+    options: { imageType: number; format: number; width: number; height: number; depth: number; mipLevels: number; arrayLayers: number; samples: number; usage: number; flags: number },
+  ): { handle: bigint; size: number; alignment: number; memoryTypeBits: number };
+  bindImageMemory(device: bigint, image: bigint, memory: bigint, offset: Size): void;
+  createImageViewOf(
+    device: bigint,
+    image: bigint,
+    options: { viewType: number; format: number; aspect: number; baseMipLevel: number; levelCount: number; baseArrayLayer: number; layerCount: number },
+  ): bigint;
+  createSampler(device: bigint, options: Readonly<Record<string, number>>): bigint;
+  createRenderPass(device: bigint, options: NativeRenderPassInfo): bigint;
+  createFramebuffer(device: bigint, renderPass: bigint, attachments: readonly bigint[], width: number, height: number, layers: number): bigint;
+  createGraphicsPipeline(device: bigint, options: NativeGraphicsPipelineInfo): bigint;
+  cmdBeginRendering(
+    commandBuffer: bigint,
+    x: number,
+    y: number,
+    width: number,
+    height: number,
+    layerCount: number,
+    viewMask: number,
+    colors: readonly NativeRenderingAttachment[],
+    depth: NativeRenderingAttachment | null,
+    clearValues: ArrayBuffer,
+  ): void;
+  cmdBeginRenderPass(commandBuffer: bigint, renderPass: bigint, framebuffer: bigint, x: number, y: number, width: number, height: number, clearValueCount: number, clearValues: ArrayBuffer): void;
+  cmdEndRendering(commandBuffer: bigint, renderPass: 0 | 1): void;
+  cmdBindGraphicsPipeline(commandBuffer: bigint, pipeline: bigint): void;
+  cmdBindGraphicsDescriptorSet(commandBuffer: bigint, layout: bigint, firstSet: number, set: bigint): void;
+  cmdBindVertexBuffer(commandBuffer: bigint, binding: number, buffer: bigint, offset: number): void;
+  cmdBindIndexBuffer(commandBuffer: bigint, buffer: bigint, offset: number, indexType: number): void;
+  cmdSetViewport(commandBuffer: bigint, x: number, y: number, width: number, height: number, minDepth: number, maxDepth: number): void;
+  cmdSetScissor(commandBuffer: bigint, x: number, y: number, width: number, height: number): void;
+  cmdDraw(commandBuffer: bigint, vertexCount: number, instanceCount: number, firstVertex: number, firstInstance: number): void;
+  cmdDrawIndexed(commandBuffer: bigint, indexCount: number, instanceCount: number, firstIndex: number, vertexOffset: number, firstInstance: number): void;
+  cmdDrawIndirect(commandBuffer: bigint, indexed: 0 | 1, buffer: bigint, offset: number, drawCount: number, stride: number): void;
+  cmdCopyBufferImage(
+    commandBuffer: bigint,
+    toImage: boolean,
+    buffer: bigint,
+    image: bigint,
+    layout: number,
+    bufferOffset: number,
+    bufferRowLength: number,
+    bufferImageHeight: number,
+    aspect: number,
+    mipLevel: number,
+    baseArrayLayer: number,
+    layerCount: number,
+    x: number,
+    y: number,
+    z: number,
+    width: number,
+    height: number,
+    depth: number,
+  ): void;
+}
+
+export interface NativeRenderingAttachment {
+  readonly view: bigint;
+  readonly layout: number;
+  readonly loadOp: number;
+  readonly storeOp: number;
+}
+
+export interface NativeRenderPassInfo {
+  readonly attachments: readonly {
+    format: number;
+    samples: number;
+    loadOp: number;
+    storeOp: number;
+    stencilLoadOp: number;
+    stencilStoreOp: number;
+    initialLayout: number;
+    finalLayout: number;
+  }[];
+  readonly subpasses: readonly { colors: readonly { attachment: number; layout: number }[]; depth: { attachment: number; layout: number } | null; viewMask: number }[];
+  readonly dependencies: readonly {
+    srcSubpass: number;
+    dstSubpass: number;
+    srcStageMask: number;
+    dstStageMask: number;
+    srcAccessMask: number;
+    dstAccessMask: number;
+    dependencyFlags: number;
+  }[];
+  readonly multiview: boolean;
+}
+
+export interface NativeGraphicsPipelineInfo {
+  readonly layout: bigint;
+  readonly renderPass: bigint;
+  readonly subpass: number;
+  readonly stages: readonly { stage: number; module: bigint; entryPoint: string }[];
+  readonly bindings: readonly { binding: number; stride: number; inputRate: number }[];
+  readonly attributes: readonly { location: number; binding: number; format: number; offset: number }[];
+  readonly topology: number;
+  readonly primitiveRestart: boolean;
+  readonly polygonMode: number;
+  readonly cullMode: number;
+  readonly frontFace: number;
+  readonly lineWidth: number;
+  readonly samples: number;
+  readonly depthTest: boolean;
+  readonly depthWrite: boolean;
+  readonly compareOp: number;
+  readonly blend: readonly { enable: boolean; srcColor: number; dstColor: number; colorOp: number; srcAlpha: number; dstAlpha: number; alphaOp: number; writeMask: number }[];
+  readonly colorFormats: readonly number[];
+  readonly depthFormat: number;
+  readonly stencilFormat: number;
+  readonly viewMask: number;
 }
 
 /** The functions behind the typed Vulkan API's objects (native/vulkan/addon/vulkan_compute.cc and compute_*.cc): handles are bigints here; the classes in lib/vulkan/api own them. */

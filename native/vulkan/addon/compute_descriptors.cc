@@ -96,7 +96,8 @@ Napi::Value UpdateDescriptorSetBuffers(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// updateDescriptorSetImages(device, set, [{ binding, descriptorType, imageView, imageLayout }])
+// updateDescriptorSetImages(device, set, [{ binding, descriptorType, imageView, imageLayout, sampler? }])
+// (sampler: for COMBINED_IMAGE_SAMPLER and SAMPLER descriptors).
 Napi::Value UpdateDescriptorSetImages(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto device = Handle<VkDevice>(env, info[0], "device");
@@ -106,7 +107,10 @@ Napi::Value UpdateDescriptorSetImages(const Napi::CallbackInfo& info) {
   std::vector<VkWriteDescriptorSet> writes(a.Length());
   for (uint32_t i = 0; i < a.Length(); ++i) {
     Napi::Object w = ObjectAt(env, a, i, "writes");
-    images[i].imageView = Handle<VkImageView>(env, w.Get("imageView"), "imageView");
+    const Napi::Value view = w.Get("imageView");
+    images[i].imageView = view.IsUndefined() ? VK_NULL_HANDLE : Handle<VkImageView>(env, view, "imageView");
+    const Napi::Value sampler = w.Get("sampler");
+    if (!sampler.IsUndefined()) images[i].sampler = Handle<VkSampler>(env, sampler, "sampler");
     images[i].imageLayout = static_cast<VkImageLayout>(FieldU32(env, w, "imageLayout"));
     writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
     writes[i].dstSet = set;

@@ -49,6 +49,20 @@ Napi::Value CmdImageBarrier(const Napi::CallbackInfo& info);
 Napi::Value CmdClearColorImage(const Napi::CallbackInfo& info);
 Napi::Value CmdClearDepthStencilImage(const Napi::CallbackInfo& info);
 
+// graphics objects (graphics_objects.cc)
+Napi::Value CreateImage(const Napi::CallbackInfo& info);
+Napi::Value BindImageMemory(const Napi::CallbackInfo& info);
+Napi::Value CreateImageViewOf(const Napi::CallbackInfo& info);
+Napi::Value CreateSampler(const Napi::CallbackInfo& info);
+Napi::Value CreateRenderPass(const Napi::CallbackInfo& info);
+Napi::Value CreateFramebuffer(const Napi::CallbackInfo& info);
+Napi::Value CreateGraphicsPipeline(const Napi::CallbackInfo& info);
+
+// graphics recording that takes structures (graphics_commands.cc)
+Napi::Value CmdBeginRendering(const Napi::CallbackInfo& info);
+Napi::Value CmdBeginRenderPass(const Napi::CallbackInfo& info);
+Napi::Value CmdCopyBufferImage(const Napi::CallbackInfo& info);
+
 // synchronisation and submission (compute_sync.cc)
 Napi::Value CreateFence(const Napi::CallbackInfo& info);
 Napi::Value FenceStatus(const Napi::CallbackInfo& info);

@@ -23,9 +23,9 @@ Napi::Value CreateImageView(const Napi::CallbackInfo& info) {
   return ToJs(env, view);
 }
 
-// One VkImageMemoryBarrier (every mip level, layers baseArrayLayer..+layerCount; the colour aspect
-// unless aspectMask names the image's depth/stencil aspects):
-// (cb, image, oldLayout, newLayout, srcStage, dstStage, srcAccess, dstAccess, baseArrayLayer, layerCount, aspectMask?).
+// One VkImageMemoryBarrier (colour aspect, every mip level, layers baseArrayLayer..+layerCount):
+// (cb, image, oldLayout, newLayout, srcStage, dstStage, srcAccess, dstAccess, baseArrayLayer, layerCount
+// [, aspect: VkImageAspectFlags, colour when absent]).
 Napi::Value CmdImageBarrier(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   VkImageMemoryBarrier barrier{};
@@ -37,8 +37,7 @@ Napi::Value CmdImageBarrier(const Napi::CallbackInfo& info) {
   barrier.dstAccessMask = U32(env, info[7], "dstAccessMask");
   barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  const VkImageAspectFlags aspect =
-      info.Length() > 10 && !info[10].IsUndefined() ? U32(env, info[10], "aspectMask") : static_cast<uint32_t>(VK_IMAGE_ASPECT_COLOR_BIT);
+  const VkImageAspectFlags aspect = info.Length() > 10 && !info[10].IsUndefined() ? U32(env, info[10], "aspect") : static_cast<VkImageAspectFlags>(VK_IMAGE_ASPECT_COLOR_BIT);
   barrier.subresourceRange = {aspect, 0, VK_REMAINING_MIP_LEVELS, U32(env, info[8], "baseArrayLayer"), U32(env, info[9], "layerCount")};
   vkCmdPipelineBarrier(Handle<VkCommandBuffer>(env, info[0], "commandBuffer"), U32(env, info[4], "srcStageMask"),
                        U32(env, info[5], "dstStageMask"), 0, 0, nullptr, 0, nullptr, 1, &barrier);

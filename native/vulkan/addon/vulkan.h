@@ -50,9 +50,15 @@ struct DeviceCreateInfoHolder {
   std::vector<const char*> extensionPtrs;
   std::vector<std::vector<float>> priorities;
   std::vector<VkDeviceQueueCreateInfo> queues;
+  // nativeFeatures: the core features (VkPhysicalDeviceFeatures, VkBool32s in declaration order)
+  // and the graphics features of later versions the typed API uses, chained when asked for.
+  VkPhysicalDeviceFeatures features{};
+  VkPhysicalDeviceMultiviewFeatures multiview{};
+  VkPhysicalDeviceDynamicRenderingFeatures dynamicRendering{};
   VkDeviceCreateInfo create{};
 };
-// { queueCreateInfos: [{ queueFamilyIndex, queuePriorities }], enabledExtensionNames? }
+// { queueCreateInfos: [{ queueFamilyIndex, queuePriorities }], enabledExtensionNames?,
+//   nativeFeatures?: { core: boolean[] (VkPhysicalDeviceFeatures order), multiview, dynamicRendering } }
 void ReadDeviceCreateInfo(Napi::Env env, Napi::Object createInfo, DeviceCreateInfoHolder& out);
 
 class VulkanInstance : public Napi::ObjectWrap<VulkanInstance> {

@@ -191,6 +191,32 @@ void ReadDeviceCreateInfo(Napi::Env env, Napi::Object ci, DeviceCreateInfoHolder
   out.create.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   out.create.queueCreateInfoCount = static_cast<uint32_t>(out.queues.size());
   out.create.pQueueCreateInfos = out.queues.data();
+  const Napi::Value features = ci.Get("nativeFeatures");
+  if (features.IsObject()) {
+    Napi::Object f = features.As<Napi::Object>();
+    const Napi::Value core = f.Get("core");
+    if (core.IsArray()) {
+      Napi::Array ca = core.As<Napi::Array>();
+      auto* bools = reinterpret_cast<VkBool32*>(&out.features);
+      const uint32_t count = static_cast<uint32_t>(sizeof(VkPhysicalDeviceFeatures) / sizeof(VkBool32));
+      for (uint32_t i = 0; i < ca.Length() && i < count; ++i) bools[i] = ca.Get(i).ToBoolean().Value() ? VK_TRUE : VK_FALSE;
+      out.create.pEnabledFeatures = &out.features;
+    }
+    const void* next = nullptr;
+    if (f.Get("multiview").ToBoolean().Value()) {
+      out.multiview.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES;
+      out.multiview.multiview = VK_TRUE;
+      out.multiview.pNext = const_cast<void*>(next);
+      next = &out.multiview;
+    }
+    if (f.Get("dynamicRendering").ToBoolean().Value()) {
+      out.dynamicRendering.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES;
+      out.dynamicRendering.dynamicRendering = VK_TRUE;
+      out.dynamicRendering.pNext = const_cast<void*>(next);
+      next = &out.dynamicRendering;
+    }
+    out.create.pNext = next;
+  }
   out.create.enabledExtensionCount = static_cast<uint32_t>(out.extensionPtrs.size());
   out.create.ppEnabledExtensionNames = out.extensionPtrs.data();
 }

@@ -37,6 +37,10 @@ Napi::Value DestroyChild(const Napi::CallbackInfo& info) {
   else if (kind == "fence") vkDestroyFence(device, Handle<VkFence>(env, h, "handle"), nullptr);
   else if (kind == "semaphore") vkDestroySemaphore(device, Handle<VkSemaphore>(env, h, "handle"), nullptr);
   else if (kind == "imageView") vkDestroyImageView(device, Handle<VkImageView>(env, h, "handle"), nullptr);
+  else if (kind == "image") vkDestroyImage(device, Handle<VkImage>(env, h, "handle"), nullptr);
+  else if (kind == "sampler") vkDestroySampler(device, Handle<VkSampler>(env, h, "handle"), nullptr);
+  else if (kind == "renderPass") vkDestroyRenderPass(device, Handle<VkRenderPass>(env, h, "handle"), nullptr);
+  else if (kind == "framebuffer") vkDestroyFramebuffer(device, Handle<VkFramebuffer>(env, h, "handle"), nullptr);
   else throw ArgumentError(env, "unknown kind " + kind);
   return env.Undefined();
 }
@@ -78,6 +82,16 @@ Napi::Object VulkanComputeFunctions(Napi::Env env) {
   add("updateDescriptorSetImages", UpdateDescriptorSetImages);
   add("cmdClearColorImage", CmdClearColorImage);
   add("cmdClearDepthStencilImage", CmdClearDepthStencilImage);
+  add("createImage", CreateImage);
+  add("bindImageMemory", BindImageMemory);
+  add("createImageViewOf", CreateImageViewOf);
+  add("createSampler", CreateSampler);
+  add("createRenderPass", CreateRenderPass);
+  add("createFramebuffer", CreateFramebuffer);
+  add("createGraphicsPipeline", CreateGraphicsPipeline);
+  add("cmdBeginRendering", CmdBeginRendering);
+  add("cmdBeginRenderPass", CmdBeginRenderPass);
+  add("cmdCopyBufferImage", CmdCopyBufferImage);
   add("createFence", CreateFence);
   add("fenceStatus", FenceStatus);
   add("resetFence", ResetFence);

@@ -24,7 +24,7 @@ namespace {
 // end (a TypeError with the same words as the other typed-API functions').
 class Arguments {
  public:
-  static constexpr std::size_t kMax = 6;
+  static constexpr std::size_t kMax = 8;
   Arguments(napi_env env, napi_callback_info info) noexcept : env_(env) {
     if (napi_get_cb_info(env, info, &argc_, argv_, nullptr, nullptr) != napi_ok) argc_ = 0;
   }
@@ -49,6 +49,33 @@ class Arguments {
       return 0;
     }
     return static_cast<uint32_t>(d);
+  }
+
+  int32_t I32(std::size_t i, const char* name) noexcept {
+    double d = 0;
+    if (i >= argc_ || napi_get_value_double(env_, argv_[i], &d) != napi_ok || !(d >= -2147483648.0 && d <= 2147483647.0) ||
+        d != static_cast<double>(static_cast<int32_t>(d))) {
+      Wrong(name, " must be an integer in [-2^31, 2^31)");
+      return 0;
+    }
+    return static_cast<int32_t>(d);
+  }
+
+  float F32(std::size_t i, const char* name) noexcept {
+    double d = 0;
+    if (i >= argc_ || napi_get_value_double(env_, argv_[i], &d) != napi_ok || d != d) Wrong(name, " must be a number");
+    return static_cast<float>(d);
+  }
+
+  // A VkDeviceSize passed as a safe-integer number.
+  uint64_t Size(std::size_t i, const char* name) noexcept {
+    double d = -1;
+    if (i >= argc_ || napi_get_value_double(env_, argv_[i], &d) != napi_ok || !(d >= 0 && d <= 9007199254740991.0) ||
+        d != static_cast<double>(static_cast<uint64_t>(d))) {
+      Wrong(name, " must be a non-negative safe integer");
+      return 0;
+    }
+    return static_cast<uint64_t>(d);
   }
 
   // The bytes of a TypedArray or DataView argument (nullptr, with the error noted, otherwise).
@@ -166,6 +193,119 @@ napi_value CmdPipelineBarrier(napi_env env, napi_callback_info info) {
   return nullptr;
 }
 
+// cmdBindGraphicsPipeline(commandBuffer, pipeline)
+napi_value CmdBindGraphicsPipeline(napi_env env, napi_callback_info info) {
+  Arguments a(env, info);
+  const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
+  const auto pipeline = a.Handle<VkPipeline>(1, "pipeline");
+  if (a.Ok()) vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  return nullptr;
+}
+
+// cmdBindGraphicsDescriptorSet(commandBuffer, layout, firstSet, set)
+napi_value CmdBindGraphicsDescriptorSet(napi_env env, napi_callback_info info) {
+  Arguments a(env, info);
+  const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
+  const auto layout = a.Handle<VkPipelineLayout>(1, "layout");
+  const uint32_t firstSet = a.U32(2, "firstSet");
+  const auto set = a.Handle<VkDescriptorSet>(3, "set");
+  if (a.Ok()) vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, firstSet, 1, &set, 0, nullptr);
+  return nullptr;
+}
+
+// cmdBindVertexBuffer(commandBuffer, binding, buffer, offset)
+napi_value CmdBindVertexBuffer(napi_env env, napi_callback_info info) {
+  Arguments a(env, info);
+  const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
+  const uint32_t binding = a.U32(1, "binding");
+  const auto buffer = a.Handle<VkBuffer>(2, "buffer");
+  const VkDeviceSize offset = a.Size(3, "offset");
+  if (a.Ok()) vkCmdBindVertexBuffers(cb, binding, 1, &buffer, &offset);
+  return nullptr;
+}
+
+// cmdBindIndexBuffer(commandBuffer, buffer, offset, indexType)
+napi_value CmdBindIndexBuffer(napi_env env, napi_callback_info info) {
+  Arguments a(env, info);
+  const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
+  const auto buffer = a.Handle<VkBuffer>(1, "buffer");
+  const VkDeviceSize offset = a.Size(2, "offset");
+  const uint32_t indexType = a.U32(3, "indexType");
+  if (a.Ok()) vkCmdBindIndexBuffer(cb, buffer, offset, static_cast<VkIndexType>(indexType));
+  return nullptr;
+}
+
+// cmdSetViewport(commandBuffer, x, y, width, height, minDepth, maxDepth)
+napi_value CmdSetViewport(napi_env env, napi_callback_info info) {
+  Arguments a(env, info);
+  const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
+  const VkViewport viewport{a.F32(1, "x"), a.F32(2, "y"), a.F32(3, "width"), a.F32(4, "height"), a.F32(5, "minDepth"), a.F32(6, "maxDepth")};
+  if (a.Ok()) vkCmdSetViewport(cb, 0, 1, &viewport);
+  return nullptr;
+}
+
+// cmdSetScissor(commandBuffer, x, y, width, height)
+napi_value CmdSetScissor(napi_env env, napi_callback_info info) {
+  Arguments a(env, info);
+  const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
+  const int32_t x = a.I32(1, "x");
+  const int32_t y = a.I32(2, "y");
+  const VkRect2D scissor{{x, y}, {a.U32(3, "width"), a.U32(4, "height")}};
+  if (a.Ok()) vkCmdSetScissor(cb, 0, 1, &scissor);
+  return nullptr;
+}
+
+// cmdDraw(commandBuffer, vertexCount, instanceCount, firstVertex, firstInstance)
+napi_value CmdDraw(napi_env env, napi_callback_info info) {
+  Arguments a(env, info);
+  const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
+  const uint32_t vertexCount = a.U32(1, "vertexCount");
+  const uint32_t instanceCount = a.U32(2, "instanceCount");
+  const uint32_t firstVertex = a.U32(3, "firstVertex");
+  const uint32_t firstInstance = a.U32(4, "firstInstance");
+  if (a.Ok()) vkCmdDraw(cb, vertexCount, instanceCount, firstVertex, firstInstance);
+  return nullptr;
+}
+
+// cmdDrawIndexed(commandBuffer, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance)
+napi_value CmdDrawIndexed(napi_env env, napi_callback_info info) {
+  Arguments a(env, info);
+  const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
+  const uint32_t indexCount = a.U32(1, "indexCount");
+  const uint32_t instanceCount = a.U32(2, "instanceCount");
+  const uint32_t firstIndex = a.U32(3, "firstIndex");
+  const int32_t vertexOffset = a.I32(4, "vertexOffset");
+  const uint32_t firstInstance = a.U32(5, "firstInstance");
+  if (a.Ok()) vkCmdDrawIndexed(cb, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance);
+  return nullptr;
+}
+
+// cmdDrawIndirect(commandBuffer, indexed (0/1), buffer, offset, drawCount, stride)
+napi_value CmdDrawIndirect(napi_env env, napi_callback_info info) {
+  Arguments a(env, info);
+  const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
+  const uint32_t indexed = a.U32(1, "indexed");
+  const auto buffer = a.Handle<VkBuffer>(2, "buffer");
+  const VkDeviceSize offset = a.Size(3, "offset");
+  const uint32_t drawCount = a.U32(4, "drawCount");
+  const uint32_t stride = a.U32(5, "stride");
+  if (!a.Ok()) return nullptr;
+  if (indexed != 0) vkCmdDrawIndexedIndirect(cb, buffer, offset, drawCount, stride);
+  else vkCmdDrawIndirect(cb, buffer, offset, drawCount, stride);
+  return nullptr;
+}
+
+// cmdEndRendering(commandBuffer, renderPass (0/1)): vkCmdEndRenderPass or vkCmdEndRendering.
+napi_value CmdEndRendering(napi_env env, napi_callback_info info) {
+  Arguments a(env, info);
+  const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
+  const uint32_t renderPass = a.U32(1, "renderPass");
+  if (!a.Ok()) return nullptr;
+  if (renderPass != 0) vkCmdEndRenderPass(cb);
+  else vkCmdEndRendering(cb);
+  return nullptr;
+}
+
 }  // namespace
 
 void AddRecordCalls(Napi::Env env, Napi::Object functions) {
@@ -179,6 +319,16 @@ void AddRecordCalls(Napi::Env env, Napi::Object functions) {
   add("cmdPushConstants", CmdPushConstants);
   add("cmdDispatch", CmdDispatch);
   add("cmdPipelineBarrier", CmdPipelineBarrier);
+  add("cmdBindGraphicsPipeline", CmdBindGraphicsPipeline);
+  add("cmdBindGraphicsDescriptorSet", CmdBindGraphicsDescriptorSet);
+  add("cmdBindVertexBuffer", CmdBindVertexBuffer);
+  add("cmdBindIndexBuffer", CmdBindIndexBuffer);
+  add("cmdSetViewport", CmdSetViewport);
+  add("cmdSetScissor", CmdSetScissor);
+  add("cmdDraw", CmdDraw);
+  add("cmdDrawIndexed", CmdDrawIndexed);
+  add("cmdDrawIndirect", CmdDrawIndirect);
+  add("cmdEndRendering", CmdEndRendering);
 }
 
 }  // namespace kl::napi

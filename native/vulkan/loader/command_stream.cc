@@ -27,7 +27,7 @@ constexpr Shape kShape[kOpcodeCount + 1] = {
 };
 
 // VkImageLayout values the typed API takes (lib/vulkan/api/image.ts IMAGE_LAYOUTS).
-bool KnownLayout(uint32_t v) { return v == 0 || v == 1 || v == 2 || v == 5 || v == 6 || v == 7; }
+bool KnownLayout(uint32_t v) { return v <= 7 || v == 1000241000 || v == 1000241001; }
 // vkCmdClearColorImage: TRANSFER_DST_OPTIMAL or GENERAL.
 bool ClearLayout(uint32_t v) { return v == 1 || v == 7; }
 
