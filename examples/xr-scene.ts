@@ -12,10 +12,11 @@
 // code allocates nothing: the matrices, push constants, poses and layers are made once.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import {
   createLoader,
+  examplePath,
   runFrameLoop,
   simulatedRuntime,
   HAND_JOINT_COUNT,
@@ -221,7 +222,7 @@ export interface XrScene {
 export interface XrSceneOptions {
   /** Each eye's image edge in pixels (default 256). */
   readonly size?: number;
-  /** Where the SPIR-V is (default this file's shaders/ folder). */
+  /** Where the SPIR-V is (default the package's examples/shaders, examplePath()). */
   readonly shaderDir?: string;
 }
 
@@ -237,7 +238,7 @@ interface Slot {
  */
 export function createXrScene(instance: Instance, session: Session, vulkan: VulkanGraphics, options: XrSceneOptions = {}): XrScene {
   const size = options.size ?? 256;
-  const shaderDir = options.shaderDir ?? path.join(path.dirname(fileURLToPath(import.meta.url)), 'shaders');
+  const shaderDir = options.shaderDir ?? path.dirname(examplePath('shaders/lit.vert.spv'));
   const device = vulkan.device;
   const stage = session.createReferenceSpace('stage');
 
