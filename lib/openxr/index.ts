@@ -44,11 +44,12 @@ export {
   type PoseArray,
   type ProjectionLayer,
   type ProjectionView,
+  type ProjectionViewDepth,
   type SessionEvents,
   type VulkanSessionBinding,
 } from './api/session.js';
 // XR_KHR_vulkan_enable2: the Vulkan objects made through the runtime, and swapchains.
-export { Swapchain, SWAPCHAIN_USAGE, type SwapchainCreateOptions, type SwapchainUsageName } from './vulkan/swapchain.js';
+export { Swapchain, SWAPCHAIN_USAGE, DEPTH_FORMATS, chooseDepthFormat, type SwapchainCreateOptions, type SwapchainUsageName } from './vulkan/swapchain.js';
 export type { VulkanGraphics, VulkanGraphicsOptions, VulkanGraphicsRequirements } from './vulkan/graphics.js';
 export { Space, type SpaceKind } from './api/space.js';
 export {

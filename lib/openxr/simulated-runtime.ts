@@ -16,7 +16,7 @@ import { callNative, instanceState, nativeSessionOf } from './api/handles.js';
 import type { Session } from './api/session.js';
 import type { XrTime } from './api/types.js';
 import type { NativeSession } from './native/addon.js';
-import { libraryMissing } from '../core/errors.js';
+import { InvalidArgumentError, libraryMissing } from '../core/errors.js';
 
 export const SIMULATED_RUNTIME_LIBRARY = sharedLibraryFileName('khronos_simxr');
 export const SIMULATED_RUNTIME_MANIFEST = 'khronos_simxr.json';
@@ -95,8 +95,41 @@ export interface SubmittedPixel {
   readonly viewIndex: number;
   /** The swapchain's VkFormat. */
   readonly format: number;
-  /** The texel's 4 bytes as stored (R,G,B,A for R8G8B8A8_*, B,G,R,A for B8G8R8A8_*). */
+  /**
+   * The texel's 4 bytes as stored (R,G,B,A for R8G8B8A8_*, B,G,R,A for B8G8R8A8_*); a depth
+   * texel's depth aspect little-endian (see `depth`), its unused bytes 0.
+   */
   readonly bytes: readonly [number, number, number, number];
+  /**
+   * 'color': the view's image; 'depth': the depth image of the view's XrCompositionLayerDepthInfoKHR
+   * (XR_KHR_composition_layer_depth), recorded right after the view's colour record.
+   */
+  readonly aspect: 'color' | 'depth';
+  /** A depth record's value in [0, 1] (decoded from `bytes` by its format); undefined for colour. */
+  readonly depth: number | undefined;
+  /**
+   * The texel's position in the image: the centre of the view's imageRect, or with
+   * SIMXR_READBACK_GRID=CxR (set before the instance is created) the centre of one cell of a C × R
+   * grid over it (the view's records row by row).
+   */
+  readonly x: number;
+  readonly y: number;
+}
+
+/** A depth texel's value from the bytes a buffer copy of its depth aspect stores (little-endian). */
+export function depthTexelValue(format: number, bytes: readonly number[]): number {
+  const [b0 = 0, b1 = 0, b2 = 0, b3 = 0] = bytes;
+  switch (format) {
+    case 124: // D16_UNORM
+      return (b0 | (b1 << 8)) / 0xffff;
+    case 129: // D24_UNORM_S8_UINT: the low 24 bits
+      return (b0 | (b1 << 8) | (b2 << 16)) / 0xff_ffff;
+    case 126: // D32_SFLOAT
+    case 130: // D32_SFLOAT_S8_UINT
+      return new DataView(new Uint8Array([b0, b1, b2, b3]).buffer).getFloat32(0, true);
+    default:
+      throw new InvalidArgumentError(`depthTexelValue: format must be a depth VkFormat (124, 126, 129, 130), got ${format}`, 'format');
+  }
 }
 
 /** The simulated runtime's record of one haptic call reaching one output (native/include/simxr/simxr_haptics.h). */
@@ -116,8 +149,20 @@ export interface HapticEvent {
 }
 
 /** The simulated runtime's own functions (XR_SIMXR_*), as the addon exposes them. */
+interface NativeSubmittedPixel {
+  readonly frameIndex: number;
+  readonly displayTime: bigint;
+  readonly viewIndex: number;
+  readonly format: number;
+  readonly bytes: readonly [number, number, number, number];
+  /** VkImageAspectFlagBits: 1 colour, 2 depth. */
+  readonly aspect: number;
+  readonly x: number;
+  readonly y: number;
+}
+
 interface SimulatedRuntimeAddon {
-  openxrDrainSubmittedPixels(session: NativeSession): SubmittedPixel[];
+  openxrDrainSubmittedPixels(session: NativeSession): NativeSubmittedPixel[];
   openxrDrainHapticEvents(session: NativeSession): NativeHapticEvent[];
 }
 
@@ -130,7 +175,10 @@ const simulatedRuntimeAddon = (): SimulatedRuntimeAddon => loadNativeAddon() as 
  */
 export function drainSubmittedPixels(session: Session): SubmittedPixel[] {
   instanceState(session.instance);
-  return callNative(() => simulatedRuntimeAddon().openxrDrainSubmittedPixels(nativeSessionOf(session)));
+  return callNative(() => simulatedRuntimeAddon().openxrDrainSubmittedPixels(nativeSessionOf(session))).map((p) => {
+    const depth = p.aspect === 2;
+    return { ...p, aspect: depth ? 'depth' : 'color', depth: depth ? depthTexelValue(p.format, p.bytes) : undefined };
+  });
 }
 
 /**

@@ -49,7 +49,8 @@ const XR = {
   ERROR_GRAPHICS_REQUIREMENTS_CALL_MISSING: -50,
 } as const;
 // The contract's format list: R8G8B8A8_SRGB, B8G8R8A8_SRGB, R8G8B8A8_UNORM, B8G8R8A8_UNORM.
-const CONTRACT_FORMATS = '43,50,37,44';
+// The colour formats, then the depth formats lavapipe makes (XR_KHR_composition_layer_depth).
+const CONTRACT_FORMATS = '43,50,37,44,126,124,129,130';
 
 const CORE_VALIDATION_FOLDER = '/usr/share/openxr/1/api_layers/explicit.d';
 const CORE_VALIDATION_MANIFEST = `${CORE_VALIDATION_FOLDER}/XrApiLayer_core_validation.x86_64-linux-gnu.json`;

@@ -14,10 +14,10 @@ type Pose = [number, number, number, number, number, number, number];
 const distance = (a: Pose, b: Pose) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 
 describe.skipIf(skip !== null)('simulated runtime through the Khronos loader', () => {
-  it('SIMXR: negotiates with the 1.0 loader, lists XR_EXT_hand_tracking, XR_KHR_vulkan_enable2 and XR_MND_headless, answers instance and system queries', () => {
+  it('SIMXR: negotiates with the 1.0 loader, lists XR_EXT_hand_tracking, XR_KHR_composition_layer_depth, XR_KHR_vulkan_enable2 and XR_MND_headless, answers instance and system queries', () => {
     const r = runProbe('negotiation').result;
     // The Khronos loader adds its own XR_EXT_debug_utils to the runtime's three.
-    expect((r.extensions as string[]).filter((e) => e !== 'XR_EXT_debug_utils').sort()).toEqual(['XR_EXT_hand_tracking', 'XR_KHR_vulkan_enable2', 'XR_MND_headless']);
+    expect((r.extensions as string[]).filter((e) => e !== 'XR_EXT_debug_utils').sort()).toEqual(['XR_EXT_hand_tracking', 'XR_KHR_composition_layer_depth', 'XR_KHR_vulkan_enable2', 'XR_MND_headless']);
     expect(r.createInstance).toBe(XR.SUCCESS);
     expect(r.runtimeName).toBe('khronos-loader simulated runtime (simxr)');
     expect(r.procUnknown).toBe(XR.ERROR_FUNCTION_UNSUPPORTED);

@@ -9,7 +9,7 @@ import { nativeSpaceOf, type Space } from './space.js';
 import type { Session } from './session.js';
 import { Swapchain } from '../vulkan/swapchain.js';
 import { ENVIRONMENT_BLEND_MODES, VIEW_CONFIGURATION_TYPES, VIEW_FLOATS, enumName, enumValue, type EnvironmentBlendModeName, type ViewConfigurationTypeName, type XrTime } from './types.js';
-import { InvalidArgumentError, invalidArgument } from '../../core/errors.js';
+import { InvalidArgumentError, InvalidStateError, invalidArgument } from '../../core/errors.js';
 
 /**
  * What waitFrame() answers. The same object every frame (per session), updated in place: copy
@@ -45,6 +45,28 @@ export interface ProjectionView {
   readonly imageRect?: { readonly x: number; readonly y: number; readonly width: number; readonly height: number };
   /** The array layer of the swapchain image. Default 0. */
   readonly arrayIndex?: number;
+  /**
+   * The view's depth (XR_KHR_composition_layer_depth, which the instance must enable): an
+   * XrCompositionLayerDepthInfoKHR chained to the view. The runtime checks its values (OpenXR
+   * spec, 'XR_KHR_composition_layer_depth').
+   */
+  readonly depth?: ProjectionViewDepth;
+}
+
+/** XrCompositionLayerDepthInfoKHR: a depth swapchain's sub-image and how its values map to distances. */
+export interface ProjectionViewDepth {
+  /** A swapchain of a depth format (session.depthSwapchainFormats()), created with 'depth-stencil-attachment' usage. */
+  readonly swapchain: Swapchain;
+  /** Default: the whole image. */
+  readonly imageRect?: { readonly x: number; readonly y: number; readonly width: number; readonly height: number };
+  /** Default 0. */
+  readonly arrayIndex?: number;
+  /** The range of depth values the image holds, in [0, 1], minDepth < maxDepth. Default 0 and 1. */
+  readonly minDepth?: number;
+  readonly maxDepth?: number;
+  /** Positive distances in metres of minDepth and maxDepth (nearZ > farZ for reversed depth; either may be Infinity). */
+  readonly nearZ: number;
+  readonly farZ: number;
 }
 
 export interface ProjectionLayer {
@@ -193,9 +215,36 @@ export class EndFrameBinding {
         if (key[k++] !== view.swapchain || key[k++] !== (view.arrayIndex ?? 0)) return false;
         if (key[k++] !== (r === undefined ? 0 : r.x) || key[k++] !== (r === undefined ? 0 : r.y)) return false;
         if (key[k++] !== (r === undefined ? view.swapchain.width : r.width) || key[k++] !== (r === undefined ? view.swapchain.height : r.height)) return false;
+        const d = view.depth;
+        if (key[k++] !== (d !== undefined)) return false;
+        if (d !== undefined) {
+          const dr = d.imageRect;
+          if (key[k++] !== d.swapchain || key[k++] !== (d.arrayIndex ?? 0) || key[k++] !== (d.minDepth ?? 0) || key[k++] !== (d.maxDepth ?? 1)) return false;
+          if (key[k++] !== d.nearZ || key[k++] !== d.farZ) return false;
+          if (key[k++] !== (dr === undefined ? 0 : dr.x) || key[k++] !== (dr === undefined ? 0 : dr.y)) return false;
+          if (key[k++] !== (dr === undefined ? d.swapchain.width : dr.width) || key[k++] !== (dr === undefined ? d.swapchain.height : dr.height)) return false;
+        }
       }
     }
     return k === key.length;
+  }
+
+  // A view's depth, checked (what the runtime checks of the values is left to it) and pushed onto the layer shape's key.
+  #depth(d: ProjectionViewDepth, name: string, key: unknown[]): NonNullable<NativeProjectionLayer['views'][number]['depth']> {
+    if (typeof d !== 'object' || d === null) throw invalidArgument(name, '{ swapchain, nearZ, farZ, minDepth?, maxDepth?, imageRect?, arrayIndex? }', d);
+    if (!this.#instance.enabledExtensionNames.includes('XR_KHR_composition_layer_depth')) {
+      throw new InvalidStateError(`${name}: a projection view's depth needs XR_KHR_composition_layer_depth, which this instance did not enable (enabledExtensionNames)`);
+    }
+    if (!(d.swapchain instanceof Swapchain)) throw invalidArgument(`${name}.swapchain`, 'a Swapchain (of a depth format)', d.swapchain);
+    const minDepth = d.minDepth ?? 0;
+    const maxDepth = d.maxDepth ?? 1;
+    for (const [member, value] of [['minDepth', minDepth], ['maxDepth', maxDepth], ['nearZ', d.nearZ], ['farZ', d.farZ]] as const) {
+      if (typeof value !== 'number') throw invalidArgument(`${name}.${member}`, 'a number', value);
+    }
+    const r = d.imageRect ?? { x: 0, y: 0, width: d.swapchain.width, height: d.swapchain.height };
+    const arrayIndex = d.arrayIndex ?? 0;
+    key.push(d.swapchain, arrayIndex, minDepth, maxDepth, d.nearZ, d.farZ, r.x, r.y, r.width, r.height);
+    return { swapchain: d.swapchain.native, x: r.x, y: r.y, width: r.width, height: r.height, arrayIndex, minDepth, maxDepth, nearZ: d.nearZ, farZ: d.farZ };
   }
 
   #bind(layers: readonly ProjectionLayer[], blend: number): void {
@@ -218,8 +267,9 @@ export class EndFrameBinding {
           }
           const r = view.imageRect ?? { x: 0, y: 0, width: view.swapchain.width, height: view.swapchain.height };
           const arrayIndex = view.arrayIndex ?? 0;
-          key.push(view.swapchain, arrayIndex, r.x, r.y, r.width, r.height);
-          return { swapchain: view.swapchain.native, x: r.x, y: r.y, width: r.width, height: r.height, arrayIndex };
+          key.push(view.swapchain, arrayIndex, r.x, r.y, r.width, r.height, view.depth !== undefined);
+          const depth = view.depth === undefined ? undefined : this.#depth(view.depth, `endFrame: layers[${l}].views[${v}].depth`, key);
+          return { swapchain: view.swapchain.native, x: r.x, y: r.y, width: r.width, height: r.height, arrayIndex, ...(depth === undefined ? {} : { depth }) };
         }),
       };
     });

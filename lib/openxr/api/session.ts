@@ -16,7 +16,7 @@ import { FrameQuery, type FrameQueryOptions } from './frame-query.js';
 import type { System } from './system.js';
 import type { Device } from '../../vulkan/api/device.js';
 import type { PhysicalDevice } from '../../vulkan/api/instance.js';
-import type { Swapchain, SwapchainCreateOptions } from '../vulkan/swapchain.js';
+import { chooseDepthFormat, type Swapchain, type SwapchainCreateOptions } from '../vulkan/swapchain.js';
 import {
   ENVIRONMENT_BLEND_MODES,
   REFERENCE_SPACE_TYPES,
@@ -36,7 +36,7 @@ import { EndFrameBinding, ViewLocator, type EndFrameOptions, type FrameState, ty
 import * as swapchains from './session-swapchains.js';
 import { InvalidArgumentError, invalidArgument } from '../../core/errors.js';
 
-export type { EndFrameOptions, FrameState, Fov, PoseArray, ProjectionLayer, ProjectionView } from './session-frames.js';
+export type { EndFrameOptions, FrameState, Fov, PoseArray, ProjectionLayer, ProjectionView, ProjectionViewDepth } from './session-frames.js';
 
 
 export interface SessionEvents {
@@ -329,6 +329,15 @@ export class Session extends SessionEventEmitter {
   /** xrEnumerateSwapchainFormats: VkFormat values, the runtime's preference first (a Vulkan session). */
   swapchainFormats(): number[] {
     return swapchains.swapchainFormats(this.instance, this.#native);
+  }
+
+  /**
+   * The depth VkFormat to create a depth swapchain with (XR_KHR_composition_layer_depth): the
+   * runtime's first offered of D32_SFLOAT, D16_UNORM, D24_UNORM_S8_UINT, D32_SFLOAT_S8_UINT (with
+   * `stencil`: of the last two). UnavailableError when it offers none.
+   */
+  depthSwapchainFormat(options: { readonly stencil?: boolean } = {}): number {
+    return chooseDepthFormat(this.swapchainFormats(), options);
   }
 
   /** xrCreateSwapchain and xrEnumerateSwapchainImages (a session with a Vulkan graphics binding). */

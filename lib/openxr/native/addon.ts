@@ -208,6 +208,19 @@ export interface NativeProjectionLayer {
     readonly width: number;
     readonly height: number;
     readonly arrayIndex: number;
+    /** XrCompositionLayerDepthInfoKHR chained to the view. */
+    readonly depth?: {
+      readonly swapchain: NativeSwapchain;
+      readonly x: number;
+      readonly y: number;
+      readonly width: number;
+      readonly height: number;
+      readonly arrayIndex: number;
+      readonly minDepth: number;
+      readonly maxDepth: number;
+      readonly nearZ: number;
+      readonly farZ: number;
+    };
   }[];
 }
 

@@ -6,7 +6,8 @@ import type { Device } from '../../vulkan/api/device.js';
 import { callNative } from '../api/handles.js';
 import type { NativeSwapchain } from '../native/addon.js';
 import { rethrowNative } from '../errors.js';
-import { invalidArgument } from '../../core/errors.js';
+import { invalidArgument, UnavailableError } from '../../core/errors.js';
+import { formatAspectMask } from '../../vulkan/api/image.js';
 
 /** XrSwapchainUsageFlags by name. */
 export const SWAPCHAIN_USAGE = {
@@ -20,12 +21,36 @@ export const SWAPCHAIN_USAGE = {
 } as const;
 export type SwapchainUsageName = keyof typeof SWAPCHAIN_USAGE;
 
+/**
+ * The depth VkFormats a depth swapchain can have, in the order depthSwapchainFormat() prefers them
+ * without stencil: D32_SFLOAT (126), D16_UNORM (124), D24_UNORM_S8_UINT (129), D32_SFLOAT_S8_UINT (130).
+ */
+export const DEPTH_FORMATS = [126, 124, 129, 130] as const;
+const STENCIL_FORMATS = [129, 130] as const;
+
+/**
+ * The depth format to create a depth swapchain with: the first of DEPTH_FORMATS (or, with
+ * `stencil`, of D24_UNORM_S8_UINT and D32_SFLOAT_S8_UINT) that `offered` (session.swapchainFormats())
+ * lists; UnavailableError when it lists none.
+ */
+export function chooseDepthFormat(offered: readonly number[], options: { readonly stencil?: boolean } = {}): number {
+  const wanted: readonly number[] = options.stencil === true ? STENCIL_FORMATS : DEPTH_FORMATS;
+  const format = wanted.find((f) => offered.includes(f));
+  if (format === undefined) {
+    throw new UnavailableError(`the runtime offers no depth${options.stencil === true ? '-stencil' : ''} swapchain format (it offers VkFormats ${offered.join(', ')}; wanted one of ${wanted.join(', ')})`);
+  }
+  return format;
+}
+
 export interface SwapchainCreateOptions {
   /** A VkFormat the session offers (one of session.swapchainFormats(); Format.R8G8B8A8_UNORM from khronos-loader/vulkan names them). */
   readonly format: number;
   readonly width: number;
   readonly height: number;
-  /** Default ['color-attachment', 'transfer-dst'] (what clearColorImage and a render pass need). */
+  /**
+   * Default ['color-attachment', 'transfer-dst'] (what clearColorImage and a render pass need); for
+   * a depth format (session.depthSwapchainFormat()) ['depth-stencil-attachment', 'transfer-dst'].
+   */
   readonly usage?: readonly SwapchainUsageName[];
   readonly sampleCount?: number;
   /** Array layers per image (one per eye for a layered stereo swapchain). Default 1. */
@@ -55,7 +80,8 @@ export function swapchainCreateInfo(options: SwapchainCreateOptions): {
 } {
   if (typeof options !== 'object' || options === null) throw invalidArgument('createSwapchain(options): options', 'an object', options);
   if (typeof options.format !== 'number' || !Number.isInteger(options.format)) throw invalidArgument('options.format', 'a VkFormat (an integer, e.g. one of session.swapchainFormats())', options.format);
-  const usage = options.usage ?? ['color-attachment', 'transfer-dst'];
+  const depth = formatAspectMask(options.format) !== 1;
+  const usage = options.usage ?? (depth ? ['depth-stencil-attachment', 'transfer-dst'] : ['color-attachment', 'transfer-dst']);
   if (!Array.isArray(usage)) throw invalidArgument('options.usage', `an array of ${Object.keys(SWAPCHAIN_USAGE).map((k) => `'${k}'`).join(', ')}`, usage);
   let usageFlags = 0;
   for (const [i, u] of usage.entries()) {
@@ -116,7 +142,8 @@ export class Swapchain implements ImageOwner {
 
   /**
    * xrWaitSwapchainImage for the oldest acquired image: true once the runtime is done with it
-   * (it is then in COLOR_ATTACHMENT_OPTIMAL layout), false when `timeoutNs` expired first.
+   * (it is then in COLOR_ATTACHMENT_OPTIMAL layout, a depth swapchain's in
+   * DEPTH_STENCIL_ATTACHMENT_OPTIMAL), false when `timeoutNs` expired first.
    */
   wait(timeoutNs: number = NO_TIMEOUT): boolean {
     if (typeof timeoutNs !== 'number' || !(timeoutNs >= 0)) throw invalidArgument('wait(timeoutNs): timeoutNs', 'a non-negative number of nanoseconds', timeoutNs);
@@ -127,7 +154,10 @@ export class Swapchain implements ImageOwner {
     }
   }
 
-  /** xrReleaseSwapchainImage for the oldest waited image (leave it in COLOR_ATTACHMENT_OPTIMAL layout). */
+  /**
+   * xrReleaseSwapchainImage for the oldest waited image (leave it in COLOR_ATTACHMENT_OPTIMAL
+   * layout, a depth swapchain's in DEPTH_STENCIL_ATTACHMENT_OPTIMAL).
+   */
   release(): void {
     try {
       this.#native.release();

@@ -78,10 +78,11 @@ export const DEMO = {
     { name: '--seconds', kind: 'positive-number', value: '<s>', need: 'a number of seconds greater than 0', help: 'how long the frame loop runs (default 5)' },
     runtimeOption('run on this runtime instead of the bundled simulated one'),
     { name: '--vulkan', kind: 'switch', help: 'render through Vulkan (XR_KHR_vulkan_enable2) instead of a headless session' },
+    { name: '--scene', kind: 'switch', help: 'run examples/xr-scene.ts: a lit scene (floor grid, a cube at each controller, hand joints) drawn through Vulkan every frame, depth submitted; prints frames drawn and missed and JavaScript time per frame' },
     json('the result'),
   ],
   exitCodes: `0 when the frame loop ran, 1 when it could not (the reason on stderr), ${USAGE_EXIT}`,
-  examples: ['khronos-loader demo', 'khronos-loader demo --seconds 10 --vulkan', "khronos-loader demo --runtime Monado"],
+  examples: ['khronos-loader demo', 'khronos-loader demo --seconds 10 --vulkan', 'khronos-loader demo --scene', "khronos-loader demo --runtime Monado"],
 } as const satisfies CommandSpec;
 
 const DOCTOR_OPTIONS = [json('the report'), timeout('each library to load and negotiate')] as const;

@@ -2,7 +2,7 @@
 // pass numbers and kept handles to the native side: no JavaScript objects are created per call.
 import { VulkanError } from '../errors.js';
 import type { AccessFlags, PipelineStageFlags, ShaderStageFlags } from '../../generated/vulkan.js';
-import { InvalidArgumentError, InvalidStateError } from '../../core/errors.js';
+import { InvalidArgumentError, InvalidStateError, invalidArgument } from '../../core/errors.js';
 import {
   BUFFER_USAGE,
   DescriptorPool,
@@ -509,8 +509,9 @@ export class CommandBuffer extends DeviceChild {
   }
 
   /**
-   * vkCmdPipelineBarrier with one VkImageMemoryBarrier: a layout transition of `image` (colour
-   * aspect, every mip level, all its array layers unless `layers` says which).
+   * vkCmdPipelineBarrier with one VkImageMemoryBarrier: a layout transition of `image` (its
+   * aspects, image.aspectMask: colour, or depth and stencil; every mip level, all its array layers
+   * unless `layers` says which).
    */
   imageBarrier(image: Image, barrier: ImageBarrier): this {
     const handle = this.#image('imageBarrier', image);
@@ -534,7 +535,7 @@ export class CommandBuffer extends DeviceChild {
     if (image.usage !== undefined && (image.usage & IMAGE_USAGE.TRANSFER_DST) === 0) throw new InvalidArgumentError('clearColorImage: the image has no TRANSFER_DST (0x2) usage', 'image');
     if (layout !== 'transfer-dst-optimal' && layout !== 'general') throw new InvalidArgumentError("clearColorImage: layout must be 'transfer-dst-optimal' or 'general'");
     if (typeof r !== 'number' || typeof g !== 'number' || typeof b !== 'number' || typeof a !== 'number') throw new InvalidArgumentError('clearColorImage: the colour is 4 numbers');
-    checkLayers(image, baseArrayLayer, layerCount); // one call (V8 inlines this method only while it stays small)
+    checkLayers(image, baseArrayLayer, layerCount, 'clearColorImage'); // one call (V8 inlines this method only while it stays small)
     // Through a kept Float32Array: four fractional numbers passed to a native function would each
     // be boxed (a heap object per channel per call).
     const colour = this.#colour;
@@ -543,6 +544,23 @@ export class CommandBuffer extends DeviceChild {
     colour[2] = b;
     colour[3] = a;
     this.#n.cmdClearColorImage(this.handle, handle, IMAGE_LAYOUTS[layout], colour, baseArrayLayer, layerCount);
+    return this;
+  }
+
+  /**
+   * vkCmdClearDepthStencilImage over every mip level and the array layers [baseArrayLayer,
+   * baseArrayLayer + layerCount) of an image of a depth/stencil format: its depth aspect to `depth`
+   * (in [0, 1]: VUID-VkClearDepthStencilValue-depth-00022) and its stencil aspect, where it has one,
+   * to `stencil` (an integer, the low bits used). `layout` is the image's layout now:
+   * 'transfer-dst-optimal' or 'general'.
+   */
+  clearDepthStencilImage(image: Image, layout: 'transfer-dst-optimal' | 'general', depth: number, stencil = 0, baseArrayLayer = 0, layerCount = 1): this {
+    const handle = this.#image('clearDepthStencilImage', image);
+    if (layout !== 'transfer-dst-optimal' && layout !== 'general') throw new InvalidArgumentError("clearDepthStencilImage: layout must be 'transfer-dst-optimal' or 'general'", 'layout');
+    if (typeof depth !== 'number' || !(depth >= 0 && depth <= 1)) throw invalidArgument('clearDepthStencilImage: depth', 'a number in [0, 1]', depth);
+    if (typeof stencil !== 'number' || !Number.isInteger(stencil) || stencil < 0 || stencil > 0xffff_ffff) throw invalidArgument('clearDepthStencilImage: stencil', 'an integer in [0, 2^32)', stencil);
+    checkLayers(image, baseArrayLayer, layerCount, 'clearDepthStencilImage');
+    this.#n.cmdClearDepthStencilImage(this.handle, handle, IMAGE_LAYOUTS[layout], depth, stencil, image.aspectMask, baseArrayLayer, layerCount);
     return this;
   }
 
@@ -973,7 +991,9 @@ export class CommandBuffer extends DeviceChild {
         } else if ((op === 7 || op === 8) && length >= 2) {
           const image = objects[u[w + 1]!];
           if (!(image instanceof Image)) return;
-          if (op === 8 && length === 9) checkLayers(image, u[w + 7]!, u[w + 8]!);
+          if (op === 8 && length === 9) checkLayers(image, u[w + 7]!, u[w + 8]!, 'clearColorImage');
+          // The stream's barrier names the colour aspect (native/vulkan/loader/command_stream.h).
+          if (op === 7 && image.aspectMask !== 1) throw invalidArgument('imageBarrier: image', "an image of a colour format (a depth image's transitions are recorded per call: CommandBuffer.imageBarrier)", `an image of VkFormat ${image.format}`);
           st.use(image);
         } else if (op !== 5) return;
       } catch (error) {
@@ -1031,11 +1051,20 @@ function readU64(u: Uint32Array, at: number): number | bigint {
 }
 
 /** VUID-vkCmdClearColorImage-baseArrayLayer-01735, VkImageSubresourceRange-layerCount-01720 */
-function checkLayers(image: Image, baseArrayLayer: number, layerCount: number): void {
+/**
+ * The clear's image and layers: a colour image for clearColorImage (VUID-vkCmdClearColorImage-image-00007),
+ * a depth/stencil one for clearDepthStencilImage (VUID-vkCmdClearDepthStencilImage-image-00014);
+ * the layers inside it.
+ */
+function checkLayers(image: Image, baseArrayLayer: number, layerCount: number, what: 'clearColorImage' | 'clearDepthStencilImage'): void {
+  const colour = image.aspectMask === 1;
+  if (colour !== (what === 'clearColorImage')) {
+    throw invalidArgument(`${what}: image`, colour ? 'an image of a depth/stencil format' : 'an image of a colour format', `an image of VkFormat ${image.format}`);
+  }
   uint('baseArrayLayer', baseArrayLayer);
   uint('layerCount', layerCount);
   if (layerCount === 0 || baseArrayLayer + layerCount > image.arrayLayers) {
-    throw new InvalidArgumentError(`clearColorImage: the layers [${baseArrayLayer}, ${baseArrayLayer + layerCount}) must be inside the image's ${image.arrayLayers}, layerCount above 0`, 'layerCount');
+    throw new InvalidArgumentError(`${what}: the layers [${baseArrayLayer}, ${baseArrayLayer + layerCount}) must be inside the image's ${image.arrayLayers}, layerCount above 0`, 'layerCount');
   }
 }
 

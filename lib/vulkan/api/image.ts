@@ -49,12 +49,34 @@ export interface ImageInfo {
   readonly imageType?: '1d' | '2d' | '3d';
 }
 
+/** VkImageAspectFlagBits. */
+const ASPECT_COLOR = 0x1;
+const ASPECT_DEPTH = 0x2;
+const ASPECT_STENCIL = 0x4;
+
+/**
+ * The aspects of a VkFormat's texels (Vulkan spec, 'Formats', depth/stencil formats): DEPTH for
+ * D16_UNORM (124), X8_D24_UNORM_PACK32 (125), D32_SFLOAT (126); STENCIL for S8_UINT (127); both for
+ * D16_UNORM_S8_UINT (128), D24_UNORM_S8_UINT (129), D32_SFLOAT_S8_UINT (130); COLOR otherwise.
+ */
+export function formatAspectMask(format: number): number {
+  if (format >= 124 && format <= 126) return ASPECT_DEPTH;
+  if (format === 127) return ASPECT_STENCIL;
+  if (format >= 128 && format <= 130) return ASPECT_DEPTH | ASPECT_STENCIL;
+  return ASPECT_COLOR;
+}
+
 export class Image implements ImageInfo {
   readonly handle: bigint;
   readonly format: number;
   readonly width: number;
   readonly height: number;
   readonly arrayLayers: number;
+  /**
+   * VkImageAspectFlags of the whole image (from its format): COLOR, or DEPTH and/or STENCIL; what
+   * layout transitions of it name.
+   */
+  readonly aspectMask: number;
   readonly depth: number;
   readonly mipLevels: number;
   readonly samples: number;
@@ -73,6 +95,7 @@ export class Image implements ImageInfo {
     this.width = info.width;
     this.height = info.height;
     this.arrayLayers = info.arrayLayers;
+    this.aspectMask = formatAspectMask(info.format);
     this.depth = info.depth ?? 1;
     this.mipLevels = info.mipLevels ?? 1;
     this.samples = info.samples ?? 1;

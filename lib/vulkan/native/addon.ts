@@ -264,7 +264,7 @@ export interface NativeVulkanCompute {
   cmdDispatch(commandBuffer: bigint, x: number, y: number, z: number): void;
   cmdPipelineBarrier(commandBuffer: bigint, srcStageMask: number, dstStageMask: number, srcAccessMask: number, dstAccessMask: number): void;
   cmdCopyBuffer(commandBuffer: bigint, src: bigint, dst: bigint, srcOffset: Size, dstOffset: Size, size: Size): void;
-  /** One VkImageMemoryBarrier (colour aspect, every mip level). */
+  /** One VkImageMemoryBarrier (every mip level; the colour aspect unless aspectMask says). */
   cmdImageBarrier(
     commandBuffer: bigint,
     image: bigint,
@@ -286,6 +286,7 @@ export interface NativeVulkanCompute {
   ): void;
   /** `rgba`: the float colour, 4 numbers. */
   cmdClearColorImage(commandBuffer: bigint, image: bigint, layout: number, rgba: Float32Array, baseArrayLayer: number, layerCount: number): void;
+  cmdClearDepthStencilImage(commandBuffer: bigint, image: bigint, layout: number, depth: number, stencil: number, aspectMask: number, baseArrayLayer: number, layerCount: number): void;
   createFence(device: bigint, signaled: boolean): bigint;
   fenceStatus(device: bigint, fence: bigint): boolean;
   resetFence(device: bigint, fence: bigint): void;

@@ -97,6 +97,17 @@ ConfigResult readSimConfig(const char* (*getenv)(const char*)) {
     config.playAreaWidth = static_cast<float>(*width);
     config.playAreaDepth = static_cast<float>(*depth);
   }
+  if (const char* grid = getenv("SIMXR_READBACK_GRID"); grid != nullptr && *grid != '\0') {
+    const std::string_view text(grid);
+    const size_t x = text.find('x');
+    auto columns = x == std::string_view::npos ? std::nullopt : parseDimension(text.substr(0, x));
+    auto rows = x == std::string_view::npos ? std::nullopt : parseDimension(text.substr(x + 1));
+    if (!columns || !rows || *columns > SimConfig::kMaxReadbackGrid || *rows > SimConfig::kMaxReadbackGrid) {
+      return fail(std::string("SIMXR_READBACK_GRID='") + grid + "': expected COLUMNSxROWS, each an integer from 1 to 64 (e.g. 16x16)");
+    }
+    config.readbackColumns = *columns;
+    config.readbackRows = *rows;
+  }
   if (const char* device = getenv("SIMXR_VULKAN_DEVICE"); device != nullptr) config.vulkanDevice = device;
   return ConfigResult{config, {}};
 }

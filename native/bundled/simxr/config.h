@@ -24,6 +24,13 @@ struct SimConfig {
   /** SIMXR_PLAY_AREA_M: the STAGE bounds, metres along X and Z. */
   float playAreaWidth = 2.0f;
   float playAreaDepth = 2.0f;
+  /**
+   * SIMXR_READBACK_GRID: the texels read back per submitted view, the centres of a grid of
+   * readbackColumns × readbackRows cells over its imageRect (1 × 1: the centre).
+   */
+  uint32_t readbackColumns = 1;
+  uint32_t readbackRows = 1;
+  static constexpr uint32_t kMaxReadbackGrid = 64;
 
   /** The display period in nanoseconds. */
   int64_t periodNs() const;

@@ -26,7 +26,7 @@ XrResult checkSpace(const Session& session, XrSpace space) {
 
 /**
  * A sub-image: the session's swapchain with a released image, an array index it has and a rect
- * inside its images. On success `out` is the view's readback (the released image, the rect's centre).
+ * inside its images. On success `out` is the view's readback (the released image, the rect).
  */
 XrResult checkSubImage(const Session& session, const XrSwapchainSubImage& sub, ViewReadback& out) {
   auto swapchain = findSwapchain(sub.swapchain);
@@ -47,8 +47,28 @@ XrResult checkSubImage(const Session& session, const XrSwapchainSubImage& sub, V
     return XR_ERROR_SWAPCHAIN_RECT_INVALID;
   }
   // A cube swapchain's layers are arrayIndex × 6 + face; projection and quad layers show face 0.
-  out = ViewReadback{swapchain, *released, sub.imageArrayIndex * swapchain->faceCount,
-                     rect.offset.x + rect.extent.width / 2, rect.offset.y + rect.extent.height / 2, 0};
+  out = ViewReadback{swapchain, *released, sub.imageArrayIndex * swapchain->faceCount, rect, 0};
+  return XR_SUCCESS;
+}
+
+/**
+ * XrCompositionLayerDepthInfoKHR (XR_KHR_composition_layer_depth) chained to a projection view:
+ * its sub-image as any other (a released image of a depth swapchain of the session, array index
+ * and rect inside it); minDepth and maxDepth in [0, 1] with minDepth < maxDepth; nearZ and farZ
+ * positive distances in metres (either may be +infinity; nearZ > farZ means reversed depth), not
+ * equal. XR_ERROR_VALIDATION_FAILURE otherwise. On success `out` is the depth image's readback,
+ * or none for a multisampled depth image (a depth texel cannot be resolved by a copy).
+ */
+XrResult checkDepthInfo(const Session& session, const XrCompositionLayerDepthInfoKHR& depth, std::optional<ViewReadback>& out) {
+  ViewReadback readback{};
+  if (XrResult r = checkSubImage(session, depth.subImage, readback); r != XR_SUCCESS) return r;
+  if (!isDepthFormat(readback.swapchain->format)) return XR_ERROR_VALIDATION_FAILURE;
+  const auto unit = [](float v) { return v >= 0.0f && v <= 1.0f; };  // false for NaN
+  if (!unit(depth.minDepth) || !unit(depth.maxDepth) || !(depth.minDepth < depth.maxDepth)) return XR_ERROR_VALIDATION_FAILURE;
+  const auto distance = [](float v) { return v > 0.0f; };  // false for NaN; +infinity allowed
+  if (!distance(depth.nearZ) || !distance(depth.farZ) || depth.nearZ == depth.farZ) return XR_ERROR_VALIDATION_FAILURE;
+  readback.aspect = VK_IMAGE_ASPECT_DEPTH_BIT;
+  if (readback.swapchain->sampleCount == 1) out = std::move(readback);
   return XR_SUCCESS;
 }
 
@@ -68,6 +88,18 @@ XrResult checkLayer(const Session& session, const XrCompositionLayerBaseHeader* 
         if (XrResult r = checkSubImage(session, view.subImage, readback); r != XR_SUCCESS) return r;
         readback.viewIndex = v;
         readbacks.push_back(std::move(readback));
+        // Without XR_KHR_composition_layer_depth enabled the structure is not this instance's to read.
+        const auto* depth = session.instance->compositionLayerDepthEnabled
+                                ? findInNextChain<XrCompositionLayerDepthInfoKHR>(&view, XR_TYPE_COMPOSITION_LAYER_DEPTH_INFO_KHR)
+                                : nullptr;
+        if (depth != nullptr) {
+          std::optional<ViewReadback> depthReadback;
+          if (XrResult r = checkDepthInfo(session, *depth, depthReadback); r != XR_SUCCESS) return r;
+          if (depthReadback) {
+            depthReadback->viewIndex = v;
+            readbacks.push_back(std::move(*depthReadback));
+          }
+        }
       }
       return XR_SUCCESS;
     }

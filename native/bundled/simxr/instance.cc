@@ -25,6 +25,7 @@ constexpr SupportedExtension kExtensions[] = {
     {XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME, XR_KHR_vulkan_enable2_SPEC_VERSION},
     {XR_MND_HEADLESS_EXTENSION_NAME, XR_MND_headless_SPEC_VERSION},
     {XR_EXT_HAND_TRACKING_EXTENSION_NAME, XR_EXT_hand_tracking_SPEC_VERSION},
+    {XR_KHR_COMPOSITION_LAYER_DEPTH_EXTENSION_NAME, XR_KHR_composition_layer_depth_SPEC_VERSION},
 };
 
 constexpr const char* kRuntimeName = "khronos-loader simulated runtime (simxr)";
@@ -37,11 +38,13 @@ bool isSupportedApiVersion(XrVersion version) {
 
 }  // namespace
 
-Instance::Instance(XrVersion apiVersion_, bool headless, bool vulkanEnable2, bool handTracking, SimConfig config_)
+Instance::Instance(XrVersion apiVersion_, bool headless, bool vulkanEnable2, bool handTracking, bool compositionLayerDepth,
+                   SimConfig config_)
     : apiVersion(apiVersion_),
       headlessEnabled(headless),
       vulkanEnable2Enabled(vulkanEnable2),
       handTrackingEnabled(handTracking),
+      compositionLayerDepthEnabled(compositionLayerDepth),
       config(std::move(config_)),
       vulkan(std::make_unique<VulkanEnableState>()) {
   auto atom = [this](std::string_view text) { return *paths.intern(text); };
@@ -91,6 +94,7 @@ SIMXR_ENTRY CreateInstance(const XrInstanceCreateInfo* createInfo, XrInstance* i
   bool headless = false;
   bool vulkanEnable2 = false;
   bool handTracking = false;
+  bool compositionLayerDepth = false;
   for (uint32_t i = 0; i < createInfo->enabledExtensionCount; ++i) {
     const char* name = createInfo->enabledExtensionNames[i];
     if (name == nullptr) return XR_ERROR_VALIDATION_FAILURE;
@@ -100,13 +104,14 @@ SIMXR_ENTRY CreateInstance(const XrInstanceCreateInfo* createInfo, XrInstance* i
     if (std::strcmp(name, XR_MND_HEADLESS_EXTENSION_NAME) == 0) headless = true;
     if (std::strcmp(name, XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME) == 0) vulkanEnable2 = true;
     if (std::strcmp(name, XR_EXT_HAND_TRACKING_EXTENSION_NAME) == 0) handTracking = true;
+    if (std::strcmp(name, XR_KHR_COMPOSITION_LAYER_DEPTH_EXTENSION_NAME) == 0) compositionLayerDepth = true;
   }
   ConfigResult config = readSimConfig();
   if (!config.config) {
     std::fprintf(stderr, "simxr: xrCreateInstance failed: %s\n", config.error.c_str());
     return XR_ERROR_INITIALIZATION_FAILED;
   }
-  auto object = std::make_shared<Instance>(app.apiVersion, headless, vulkanEnable2, handTracking, *config.config);
+  auto object = std::make_shared<Instance>(app.apiVersion, headless, vulkanEnable2, handTracking, compositionLayerDepth, *config.config);
   *instance = toHandle<XrInstance>(HandleRegistry::global().insert(HandleKind::Instance, 0, std::move(object)));
   return XR_SUCCESS;
 }

@@ -41,7 +41,7 @@ class Instance : public HandleObject {
  public:
   static constexpr HandleKind kKind = HandleKind::Instance;
 
-  Instance(XrVersion apiVersion, bool headless, bool vulkanEnable2, bool handTracking, SimConfig config);
+  Instance(XrVersion apiVersion, bool headless, bool vulkanEnable2, bool handTracking, bool compositionLayerDepth, SimConfig config);
   ~Instance() override;
 
   const XrVersion apiVersion;
@@ -50,6 +50,8 @@ class Instance : public HandleObject {
   const bool vulkanEnable2Enabled;
   /** XR_EXT_hand_tracking was enabled: hand trackers can be created. */
   const bool handTrackingEnabled;
+  /** XR_KHR_composition_layer_depth was enabled: XrCompositionLayerDepthInfoKHR on projection views is read. */
+  const bool compositionLayerDepthEnabled;
   const SimConfig config;
   PathTable paths;
   EventQueue events;

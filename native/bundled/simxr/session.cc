@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bundled/simxr/entry_points.h"
+#include "bundled/simxr/readback.h"
 #include "bundled/simxr/vulkan_device.h"
 #include "bundled/simxr/vulkan_enable.h"
 
@@ -30,7 +31,7 @@ XrResult sessionGraphics(Instance& owner, const XrSessionCreateInfo& createInfo,
   const auto target = owner.vulkan->bindingTarget(*binding, error);
   if (!target) return error;
   std::string why;
-  out = VulkanDevice::create(*target, why);
+  out = VulkanDevice::create(*target, readbackBufferBytes(owner.config), why);
   if (!out) {
     std::fprintf(stderr, "simxr: xrCreateSession: %s\n", why.c_str());
     return XR_ERROR_RUNTIME_FAILURE;

@@ -15,9 +15,17 @@ namespace {
 /** The formats a Vulkan session offers, in order of preference (the xrvk contract). */
 constexpr VkFormat kFormats[] = {VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_R8G8B8A8_UNORM,
                                  VK_FORMAT_B8G8R8A8_UNORM};
+/**
+ * The depth formats (XR_KHR_composition_layer_depth), offered after the colour ones: 32-bit float,
+ * 16-bit, then the two with stencil.
+ */
+constexpr VkFormat kDepthFormats[] = {VK_FORMAT_D32_SFLOAT, VK_FORMAT_D16_UNORM, VK_FORMAT_D24_UNORM_S8_UINT,
+                                      VK_FORMAT_D32_SFLOAT_S8_UINT};
 /** What the runtime itself needs of every swapchain image: the layout it hands out, and its readback. */
 constexpr VkFormatFeatureFlags kRequiredFeatures =
     VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT;
+constexpr VkFormatFeatureFlags kRequiredDepthFeatures =
+    VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT;
 constexpr uint32_t kImageCount = 3;
 constexpr XrSwapchainCreateFlags kKnownCreateFlags =
     XR_SWAPCHAIN_CREATE_PROTECTED_CONTENT_BIT | XR_SWAPCHAIN_CREATE_STATIC_IMAGE_BIT;
@@ -32,15 +40,22 @@ std::vector<VkFormat> offeredFormats(const VulkanDevice& device) {
   for (VkFormat f : kFormats) {
     if (device.formatSupports(f, kRequiredFeatures)) out.push_back(f);
   }
+  for (VkFormat f : kDepthFormats) {
+    if (device.formatSupports(f, kRequiredDepthFeatures)) out.push_back(f);
+  }
   return out;
 }
 
 /**
  * The VkImageUsageFlags for XrSwapchainUsageFlags. The runtime adds COLOR_ATTACHMENT (images are
- * handed out in COLOR_ATTACHMENT_OPTIMAL, which needs it) and TRANSFER_SRC (its readback).
+ * handed out in COLOR_ATTACHMENT_OPTIMAL, which needs it) or, for a depth format,
+ * DEPTH_STENCIL_ATTACHMENT (handed out in DEPTH_STENCIL_ATTACHMENT_OPTIMAL), and TRANSFER_SRC (its
+ * readback). A colour attachment usage asked of a depth format stays: the device refuses it.
  */
-VkImageUsageFlags imageUsage(XrSwapchainUsageFlags usage) {
-  VkImageUsageFlags out = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+VkImageUsageFlags imageUsage(VkFormat format, XrSwapchainUsageFlags usage) {
+  VkImageUsageFlags out = (isDepthFormat(format) ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT : VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT) |
+                          VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  if ((usage & XR_SWAPCHAIN_USAGE_COLOR_ATTACHMENT_BIT) != 0) out |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
   if ((usage & XR_SWAPCHAIN_USAGE_UNORDERED_ACCESS_BIT) != 0) out |= VK_IMAGE_USAGE_STORAGE_BIT;
   if ((usage & XR_SWAPCHAIN_USAGE_TRANSFER_DST_BIT) != 0) out |= VK_IMAGE_USAGE_TRANSFER_DST_BIT;
   if ((usage & XR_SWAPCHAIN_USAGE_SAMPLED_BIT) != 0) out |= VK_IMAGE_USAGE_SAMPLED_BIT;
@@ -58,8 +73,12 @@ XrResult checkCreateInfo(const Session& session, const XrSwapchainCreateInfo& in
   if (std::find(formats.begin(), formats.end(), static_cast<VkFormat>(info.format)) == formats.end()) {
     return XR_ERROR_SWAPCHAIN_FORMAT_UNSUPPORTED;
   }
-  // Every offered format is a colour format.
-  if ((info.usageFlags & XR_SWAPCHAIN_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT) != 0) return XR_ERROR_FEATURE_UNSUPPORTED;
+  // Depth usage needs a depth format; a depth format can be no storage image.
+  const bool depth = isDepthFormat(static_cast<VkFormat>(info.format));
+  if ((info.usageFlags & XR_SWAPCHAIN_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT) != 0 && !depth) return XR_ERROR_FEATURE_UNSUPPORTED;
+  if (depth && (info.usageFlags & (XR_SWAPCHAIN_USAGE_COLOR_ATTACHMENT_BIT | XR_SWAPCHAIN_USAGE_UNORDERED_ACCESS_BIT)) != 0) {
+    return XR_ERROR_FEATURE_UNSUPPORTED;
+  }
   // XrSystemGraphicsProperties::maxSwapchainImageWidth/Height.
   const SimConfig& config = session.instance->config;
   if (info.width == 0 || info.height == 0 || info.width > config.viewWidth * 2 || info.height > config.viewHeight * 2) {
@@ -85,7 +104,7 @@ XrResult checkCreateInfo(const Session& session, const XrSwapchainCreateInfo& in
   image.arrayLayers = info.arraySize * info.faceCount;
   image.samples = static_cast<VkSampleCountFlagBits>(info.sampleCount);
   image.tiling = VK_IMAGE_TILING_OPTIMAL;
-  image.usage = imageUsage(info.usageFlags);
+  image.usage = imageUsage(image.format, info.usageFlags);
   image.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   image.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
   // What the device cannot make with these usages (a storage sRGB image, too many samples or layers).
@@ -98,15 +117,20 @@ XrResult checkCreateInfo(const Session& session, const XrSwapchainCreateInfo& in
   return XR_SUCCESS;
 }
 
-/** Brings every image, all mips and layers, from UNDEFINED to COLOR_ATTACHMENT_OPTIMAL (XR_KHR_vulkan_enable2's rule). */
+/**
+ * Brings every image, all mips and layers, from UNDEFINED to COLOR_ATTACHMENT_OPTIMAL, or
+ * DEPTH_STENCIL_ATTACHMENT_OPTIMAL for a depth format (XR_KHR_vulkan_enable2's rule).
+ */
 VkResult transitionNewImages(Swapchain& swapchain) {
   VulkanDevice& device = *swapchain.device;
   return device.submitAndWait([&](VkCommandBuffer cmd) {
     std::vector<VkImageMemoryBarrier> barriers;
     for (const auto& image : swapchain.images) {
-      barriers.push_back(colourImageBarrier(image.image.get(), 0, VK_REMAINING_ARRAY_LAYERS, VK_REMAINING_MIP_LEVELS,
-                                            VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 0,
-                                            VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT));
+      VkImageMemoryBarrier b = colourImageBarrier(image.image.get(), 0, VK_REMAINING_ARRAY_LAYERS, VK_REMAINING_MIP_LEVELS,
+                                                  VK_IMAGE_LAYOUT_UNDEFINED, swapchain.layout, 0,
+                                                  VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
+      b.subresourceRange.aspectMask = swapchain.aspects;
+      barriers.push_back(b);
     }
     device.fn.cmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, nullptr, 0,
                                  nullptr, static_cast<uint32_t>(barriers.size()), barriers.data());
@@ -114,6 +138,21 @@ VkResult transitionNewImages(Swapchain& swapchain) {
 }
 
 }  // namespace
+
+bool isDepthFormat(VkFormat format) {
+  return std::find(std::begin(kDepthFormats), std::end(kDepthFormats), format) != std::end(kDepthFormats);
+}
+
+VkImageAspectFlags formatAspects(VkFormat format) {
+  if (format == VK_FORMAT_D24_UNORM_S8_UINT || format == VK_FORMAT_D32_SFLOAT_S8_UINT) {
+    return VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
+  }
+  return isDepthFormat(format) ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+}
+
+VkImageLayout handedOutLayout(VkFormat format) {
+  return isDepthFormat(format) ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+}
 
 void Swapchain::onDestroyed() {
   // A readback xrEndFrame submitted may still be copying from these images.

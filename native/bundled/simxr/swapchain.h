@@ -16,6 +16,13 @@
 
 namespace simxr {
 
+/** The depth formats a Vulkan session offers, after the colour ones (XR_KHR_composition_layer_depth). */
+bool isDepthFormat(VkFormat format);
+/** The aspects of `format`'s texels: DEPTH (and STENCIL) for a depth format, else COLOR. */
+VkImageAspectFlags formatAspects(VkFormat format);
+/** The layout XR_KHR_vulkan_enable2 hands a swapchain image of `format` out in, and wants it back in. */
+VkImageLayout handedOutLayout(VkFormat format);
+
 class Swapchain : public HandleObject {
  public:
   static constexpr HandleKind kKind = HandleKind::Swapchain;
@@ -35,6 +42,10 @@ class Swapchain : public HandleObject {
   const uint32_t faceCount;
   const uint32_t arraySize;
   const uint32_t mipCount;
+  /** COLOR, or DEPTH (| STENCIL) for a depth format. */
+  const VkImageAspectFlags aspects = formatAspects(format);
+  /** COLOR_ATTACHMENT_OPTIMAL, or DEPTH_STENCIL_ATTACHMENT_OPTIMAL for a depth format. */
+  const VkImageLayout layout = handedOutLayout(format);
 
   /** Guards everything below. */
   std::mutex mutex;

@@ -17,7 +17,7 @@ constexpr uint64_t kFenceTimeoutNs = 10'000'000'000;  // a readback that takes 1
 
 }  // namespace
 
-std::shared_ptr<VulkanDevice> VulkanDevice::create(const VulkanBindingTarget& target, std::string& error) {
+std::shared_ptr<VulkanDevice> VulkanDevice::create(const VulkanBindingTarget& target, VkDeviceSize readbackBytes, std::string& error) {
   std::shared_ptr<VulkanDevice> self(new VulkanDevice(target));
   auto gipa = target.getInstanceProcAddr;
   auto gdpa = reinterpret_cast<PFN_vkGetDeviceProcAddr>(gipa(target.instance, "vkGetDeviceProcAddr"));
@@ -105,7 +105,8 @@ std::shared_ptr<VulkanDevice> VulkanDevice::create(const VulkanBindingTarget& ta
 
   VkBufferCreateInfo bufferInfo{};
   bufferInfo.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-  bufferInfo.size = kReadbackBytes;
+  bufferInfo.size = readbackBytes;
+  self->readbackBytes_ = readbackBytes;
   bufferInfo.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   VkBuffer buffer = nullptr;

@@ -118,8 +118,11 @@ struct DeviceImage {
 
 class VulkanDevice {
  public:
-  /** Loads the device functions and creates the command pool, fence and readback buffer; null and `error` on failure. */
-  static std::shared_ptr<VulkanDevice> create(const VulkanBindingTarget& target, std::string& error);
+  /**
+   * Loads the device functions and creates the command pool, fence and a readback buffer of
+   * `readbackBytes`; null and `error` on failure.
+   */
+  static std::shared_ptr<VulkanDevice> create(const VulkanBindingTarget& target, VkDeviceSize readbackBytes, std::string& error);
 
   VulkanDevice(const VulkanDevice&) = delete;
   VulkanDevice& operator=(const VulkanDevice&) = delete;
@@ -152,9 +155,9 @@ class VulkanDevice {
   /** submit(), then waitSubmitted(). */
   VkResult submitAndWait(const std::function<void(VkCommandBuffer)>& record);
 
-  /** The host-visible readback buffer (kReadbackBytes bytes), its mapped memory and its invalidation. */
-  static constexpr VkDeviceSize kReadbackBytes = 256;
+  /** The host-visible readback buffer (readbackBytes() bytes), its mapped memory and its invalidation. */
   VkBuffer readbackBuffer() const { return readback_.get(); }
+  VkDeviceSize readbackBytes() const { return readbackBytes_; }
   VkResult readReadback(void* destination, VkDeviceSize bytes) const;
 
  private:
@@ -175,6 +178,7 @@ class VulkanDevice {
   DeviceObject<VkDeviceMemory> readbackMemory_;
   VkMemoryPropertyFlags readbackFlags_ = 0;
   void* readbackMapped_ = nullptr;  // unmapped when the memory is freed
+  VkDeviceSize readbackBytes_ = 0;
 };
 
 }  // namespace simxr

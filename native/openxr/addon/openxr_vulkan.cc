@@ -1,5 +1,6 @@
 #include "openxr/addon/openxr_vulkan.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -139,6 +140,9 @@ Napi::Value DrainSubmittedPixels(const Napi::CallbackInfo& info) {
     Napi::Array bytes = Napi::Array::New(env, 4);
     for (uint32_t b = 0; b < 4; ++b) bytes.Set(b, Napi::Number::New(env, p.bytes[b]));
     o.Set("bytes", bytes);
+    o.Set("aspect", Napi::Number::New(env, p.aspect));
+    o.Set("x", Napi::Number::New(env, p.x));
+    o.Set("y", Napi::Number::New(env, p.y));
     out.Set(i, o);
   }
   return out;
@@ -153,9 +157,11 @@ struct BoundEndFrame : BoundData {
   BoundEndFrame() noexcept : BoundData(kKind) {}
   std::shared_ptr<SessionCore> session;
   std::vector<std::shared_ptr<SpaceCore>> spaces;          // one per layer
-  std::vector<std::shared_ptr<SwapchainCore>> swapchains;  // one per view, all layers in order
+  std::vector<std::shared_ptr<SwapchainCore>> swapchains;  // one per view, all layers in order, then the depth swapchains
   std::vector<XrCompositionLayerProjection> layers;
   std::vector<XrCompositionLayerProjectionView> views;
+  // XR_KHR_composition_layer_depth: one per view that has depth, chained to it (never grows after the bind).
+  std::vector<XrCompositionLayerDepthInfoKHR> depthInfos;
   std::vector<const XrCompositionLayerBaseHeader*> layerPointers;
   PFN_xrEndFrame endFrame = nullptr;
   XrEnvironmentBlendMode blend = XR_ENVIRONMENT_BLEND_MODE_OPAQUE;
@@ -180,7 +186,7 @@ napi_value CallBoundEndFrame(napi_env env, napi_callback_info info) {
     if (!space->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), "space of a projection layer"));
   }
   for (const auto& swapchain : d->swapchains) {
-    if (!swapchain->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), "swapchain of a projection view"));
+    if (!swapchain->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), "swapchain of a projection view (or of its depth)"));
   }
   const float* p = d->data;
   for (auto& v : d->views) {
@@ -197,8 +203,17 @@ napi_value CallBoundEndFrame(napi_env env, napi_callback_info info) {
 
 namespace {
 
-// openxrBindEndFrame(session, layers: [{ space, views: [{ swapchain, x, y, width, height, arrayIndex }] }],
-// environmentBlendMode, data: Float32Array(11 per view)): (displayTime?: bigint | number) => void
+// A number member of a depth info (TypeScript checked it; a wrong value here is an argument error, not a crash).
+float DepthNumber(Napi::Env env, const Napi::Object& o, const char* name) {
+  Napi::Value v = o.Get(name);
+  if (!v.IsNumber()) throw ArgumentError(env, std::string("a projection view's depth.") + name + " must be a number");
+  return v.As<Napi::Number>().FloatValue();
+}
+
+// openxrBindEndFrame(session, layers: [{ space, views: [{ swapchain, x, y, width, height, arrayIndex,
+// depth?: { swapchain, x, y, width, height, arrayIndex, minDepth, maxDepth, nearZ, farZ } }] }],
+// environmentBlendMode, data: Float32Array(11 per view)): (displayTime?: bigint | number) => void.
+// A view's depth becomes an XrCompositionLayerDepthInfoKHR chained to it.
 Napi::Value BindEndFrame(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const auto& core = OpenXrSession::From(env, info[0])->Live(env);
@@ -211,6 +226,8 @@ Napi::Value BindEndFrame(const Napi::CallbackInfo& info) {
   d->blend = static_cast<XrEnvironmentBlendMode>(info[2].As<Napi::Number>().Int32Value());
   Napi::Array layers = info[1].As<Napi::Array>();
   std::vector<uint32_t> viewCounts;
+  std::vector<std::shared_ptr<SwapchainCore>> depthSwapchains;
+  std::vector<std::size_t> depthOfView;  // per view: its index in depthInfos, or SIZE_MAX
   for (uint32_t l = 0; l < layers.Length(); ++l) {
     if (!layers.Get(l).IsObject()) throw ArgumentError(env, "each layer must be an object");
     Napi::Object layer = layers.Get(l).As<Napi::Object>();
@@ -234,7 +251,35 @@ Napi::Value BindEndFrame(const Napi::CallbackInfo& info) {
       pv.subImage.imageArrayIndex = Uint32Field(env, view, "arrayIndex", 0);
       d->views.push_back(pv);
       d->swapchains.push_back(std::move(swapchain));
+      Napi::Value depthValue = view.Get("depth");
+      if (depthValue.IsUndefined()) {
+        depthOfView.push_back(SIZE_MAX);
+        continue;
+      }
+      if (!depthValue.IsObject()) throw ArgumentError(env, "a projection view's depth must be an object");
+      Napi::Object depth = depthValue.As<Napi::Object>();
+      auto depthSwapchain = OpenXrSwapchain::From(env, depth.Get("swapchain"))->Live(env);
+      if (depthSwapchain->session != core) throw XrErrorToJs(env, XR_ERROR_VALIDATION_FAILURE, "a projection view's depth swapchain belongs to another session");
+      XrCompositionLayerDepthInfoKHR di{XR_TYPE_COMPOSITION_LAYER_DEPTH_INFO_KHR, nullptr, {}, 0, 0, 0, 0};
+      di.subImage.swapchain = depthSwapchain->handle;
+      di.subImage.imageRect.offset.x = static_cast<int32_t>(Uint32Field(env, depth, "x", 0));
+      di.subImage.imageRect.offset.y = static_cast<int32_t>(Uint32Field(env, depth, "y", 0));
+      di.subImage.imageRect.extent.width = static_cast<int32_t>(Uint32Field(env, depth, "width", 0));
+      di.subImage.imageRect.extent.height = static_cast<int32_t>(Uint32Field(env, depth, "height", 0));
+      di.subImage.imageArrayIndex = Uint32Field(env, depth, "arrayIndex", 0);
+      di.minDepth = DepthNumber(env, depth, "minDepth");
+      di.maxDepth = DepthNumber(env, depth, "maxDepth");
+      di.nearZ = DepthNumber(env, depth, "nearZ");
+      di.farZ = DepthNumber(env, depth, "farZ");
+      depthOfView.push_back(d->depthInfos.size());
+      d->depthInfos.push_back(di);
+      depthSwapchains.push_back(std::move(depthSwapchain));
     }
+  }
+  for (auto& swapchain : depthSwapchains) d->swapchains.push_back(std::move(swapchain));
+  // The views point into depthInfos, which no longer grows.
+  for (std::size_t v = 0; v < d->views.size(); ++v) {
+    if (depthOfView[v] != SIZE_MAX) d->views[v].next = &d->depthInfos[depthOfView[v]];
   }
   d->data = Float32Data(env, info[3], d->views.size() * 11, "data");
   d->keep = Napi::Persistent(info[3]);

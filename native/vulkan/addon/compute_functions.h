@@ -47,6 +47,7 @@ Napi::Value CmdCopyBuffer(const Napi::CallbackInfo& info);
 Napi::Value CreateImageView(const Napi::CallbackInfo& info);
 Napi::Value CmdImageBarrier(const Napi::CallbackInfo& info);
 Napi::Value CmdClearColorImage(const Napi::CallbackInfo& info);
+Napi::Value CmdClearDepthStencilImage(const Napi::CallbackInfo& info);
 
 // graphics objects (graphics_objects.cc)
 Napi::Value CreateImage(const Napi::CallbackInfo& info);

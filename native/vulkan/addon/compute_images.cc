@@ -61,4 +61,16 @@ Napi::Value CmdClearColorImage(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// vkCmdClearDepthStencilImage: (cb, image, layout, depth, stencil, aspectMask, baseArrayLayer, layerCount), every mip level.
+Napi::Value CmdClearDepthStencilImage(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[3].IsNumber()) throw ArgumentError(env, "clearDepthStencilImage: depth must be a number");
+  const VkClearDepthStencilValue value{info[3].As<Napi::Number>().FloatValue(), U32(env, info[4], "stencil")};
+  const VkImageSubresourceRange range{U32(env, info[5], "aspectMask"), 0, VK_REMAINING_MIP_LEVELS, U32(env, info[6], "baseArrayLayer"),
+                                      U32(env, info[7], "layerCount")};
+  vkCmdClearDepthStencilImage(Handle<VkCommandBuffer>(env, info[0], "commandBuffer"), Handle<VkImage>(env, info[1], "image"),
+                              static_cast<VkImageLayout>(U32(env, info[2], "layout")), &value, 1, &range);
+  return env.Undefined();
+}
+
 }  // namespace kl::napi::compute

@@ -81,6 +81,7 @@ Napi::Object VulkanComputeFunctions(Napi::Env env) {
   add("createImageView", CreateImageView);
   add("updateDescriptorSetImages", UpdateDescriptorSetImages);
   add("cmdClearColorImage", CmdClearColorImage);
+  add("cmdClearDepthStencilImage", CmdClearDepthStencilImage);
   add("createImage", CreateImage);
   add("bindImageMemory", BindImageMemory);
   add("createImageViewOf", CreateImageViewOf);
