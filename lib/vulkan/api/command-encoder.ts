@@ -5,14 +5,14 @@
 // stream before it makes any Vulkan call (native/vulkan/loader/command_stream.h has the format).
 // Steady-state frames allocate nothing: the stream grows only when a frame needs more room than
 // any frame before.
-import { formatAspects, IMAGE_ASPECT } from './graphics.js';
+import { IMAGE_ASPECT } from './graphics.js';
 import { nativeCommandStream, type NativeCommandStream } from '../native/addon.js';
 import { VulkanError } from '../errors.js';
 import { CommandBuffer, type ImageBarrier } from './commands.js';
 // VulkanBuffer is the typed API's buffer class (named Buffer in device-objects.ts before it was renamed).
 import { VulkanBuffer, checkSize, checkUint as uint, ComputePipeline, DescriptorSet, PipelineLayout } from './device-objects.js';
 import { toVulkanError } from '../errors.js';
-import { IMAGE_LAYOUTS, Image } from './image.js';
+import { formatAspectMask, IMAGE_LAYOUTS, Image } from './image.js';
 import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
 import { describeValue, InvalidArgumentError } from '../../core/errors.js';
 
@@ -389,7 +389,7 @@ export class CommandEncoder {
   imageBarrier(image: number, barrier: ImageBarrier): this {
     this.#slot('imageBarrier', image, HANDLE_KIND.image);
     // The stream's barrier is of the colour aspect: a depth image's barrier is recorded per call.
-    if (formatAspects((this.#objects[image] as Image).format) !== IMAGE_ASPECT.color) throw new InvalidArgumentError('imageBarrier: the encoder records barriers of colour images; record a depth/stencil image\'s barrier with CommandBuffer.imageBarrier', 'image');
+    if (formatAspectMask((this.#objects[image] as Image).format) !== IMAGE_ASPECT.color) throw new InvalidArgumentError('imageBarrier: the encoder records barriers of colour images; record a depth/stencil image\'s barrier with CommandBuffer.imageBarrier', 'image');
     this.#needRecording('imageBarrier');
     // The barrier's words first, past the stream's end: a refused barrier leaves no command behind.
     this.#reserve(2 + IMAGE_BARRIER_WORDS);
@@ -402,7 +402,7 @@ export class CommandEncoder {
   clearColorImage(image: number, layout: 'transfer-dst-optimal' | 'general', r: number, g: number, b: number, a: number, baseArrayLayer = 0, layerCount = 1): this {
     this.#slot('clearColorImage', image, HANDLE_KIND.image);
     // VUID-vkCmdClearColorImage-image-00007: not a depth/stencil image.
-    if (formatAspects((this.#objects[image] as Image).format) !== IMAGE_ASPECT.color) throw new InvalidArgumentError('clearColorImage: the image has a depth/stencil format', 'image');
+    if (formatAspectMask((this.#objects[image] as Image).format) !== IMAGE_ASPECT.color) throw new InvalidArgumentError('clearColorImage: the image has a depth/stencil format', 'image');
     if (layout !== 'transfer-dst-optimal' && layout !== 'general') throw new InvalidArgumentError("clearColorImage: layout must be 'transfer-dst-optimal' or 'general'");
     if (typeof r !== 'number' || typeof g !== 'number' || typeof b !== 'number' || typeof a !== 'number') throw new InvalidArgumentError('clearColorImage: the colour is 4 numbers');
     uint('baseArrayLayer', baseArrayLayer);

@@ -21,10 +21,10 @@ import {
   type DeviceOwner,
 } from './device-objects.js';
 import { toVulkanError, withVulkanErrors } from '../errors.js';
-import { IMAGE_LAYOUTS, Image, type ImageLayoutName } from './image.js';
+import { formatAspectMask, IMAGE_LAYOUTS, Image, type ImageLayoutName } from './image.js';
 import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
 import { vulkanCompute, type NativeVulkanCompute } from '../native/addon.js';
-import { dynamicRenderingKey, formatAspects, Framebuffer, GraphicsPipeline, IMAGE_ASPECT, IMAGE_USAGE, LOAD_OPS, OwnedImage, RenderPass, STORE_OPS, texelBytes, type PipelineNeeds } from './graphics.js';
+import { dynamicRenderingKey, Framebuffer, GraphicsPipeline, IMAGE_ASPECT, IMAGE_USAGE, LOAD_OPS, OwnedImage, RenderPass, STORE_OPS, texelBytes, type PipelineNeeds } from './graphics.js';
 import { ImageView } from './device-objects.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
@@ -517,7 +517,7 @@ export class CommandBuffer extends DeviceChild {
     const handle = this.#image('imageBarrier', image);
     const b = BARRIER_WORDS;
     writeImageBarrier(barrier, image.arrayLayers, b, 0);
-    const aspect = formatAspects(image.format);
+    const aspect = formatAspectMask(image.format);
     if (aspect === IMAGE_ASPECT.color) this.#n.cmdImageBarrier(this.handle, handle, b[0]!, b[1]!, b[2]!, b[3]!, b[4]!, b[5]!, b[6]!, b[7]!);
     else this.#n.cmdImageBarrier(this.handle, handle, b[0]!, b[1]!, b[2]!, b[3]!, b[4]!, b[5]!, b[6]!, b[7]!, aspect);
     return this;
@@ -530,8 +530,7 @@ export class CommandBuffer extends DeviceChild {
    */
   clearColorImage(image: Image, layout: 'transfer-dst-optimal' | 'general', r: number, g: number, b: number, a: number, baseArrayLayer = 0, layerCount = 1): this {
     const handle = this.#image('clearColorImage', image);
-    // VUID-vkCmdClearColorImage-image-00007 (not a depth/stencil format), -image-00002 (TRANSFER_DST usage)
-    if (image.aspectIsColour !== true) throw new InvalidArgumentError('clearColorImage: the image has a depth/stencil format', 'image');
+    // VUID-vkCmdClearColorImage-image-00002 (TRANSFER_DST usage); its format is checkLayers'.
     if (image.usage !== undefined && (image.usage & IMAGE_USAGE.TRANSFER_DST) === 0) throw new InvalidArgumentError('clearColorImage: the image has no TRANSFER_DST (0x2) usage', 'image');
     if (layout !== 'transfer-dst-optimal' && layout !== 'general') throw new InvalidArgumentError("clearColorImage: layout must be 'transfer-dst-optimal' or 'general'");
     if (typeof r !== 'number' || typeof g !== 'number' || typeof b !== 'number' || typeof a !== 'number') throw new InvalidArgumentError('clearColorImage: the colour is 4 numbers');
@@ -637,7 +636,7 @@ export class CommandBuffer extends DeviceChild {
     st.renderingKey = dynamicRenderingKey(
       colors.map((c) => c.view.format),
       depth !== null && (depth.view.aspect & IMAGE_ASPECT.depth) !== 0 ? depth.view.format : 0,
-      depth !== null && (formatAspects(depth.view.format) & IMAGE_ASPECT.stencil) !== 0 && (depth.view.aspect & IMAGE_ASPECT.stencil) !== 0 ? depth.view.format : 0,
+      depth !== null && (formatAspectMask(depth.view.format) & IMAGE_ASPECT.stencil) !== 0 && (depth.view.aspect & IMAGE_ASPECT.stencil) !== 0 ? depth.view.format : 0,
       viewMask,
     );
     for (const v of views) {
@@ -680,7 +679,7 @@ export class CommandBuffer extends DeviceChild {
       const clearsHere = a.loadOp === LOAD_OPS.clear || a.stencilLoadOp === LOAD_OPS.clear;
       if (clearsHere && values[i] === undefined) throw new InvalidArgumentError(`beginRenderPass: attachment ${i} is cleared (loadOp 'clear') and info.clearValues[${i}] is missing`, 'info.clearValues');
       if (values[i] === undefined) return;
-      if (formatAspects(a.format) === IMAGE_ASPECT.color) writeColour(clears, i, values[i] as readonly number[]);
+      if (formatAspectMask(a.format) === IMAGE_ASPECT.color) writeColour(clears, i, values[i] as readonly number[]);
       else writeDepth(clears, i, values[i] as DepthClear);
     });
     for (const v of fb.attachments) {
@@ -874,7 +873,7 @@ export class CommandBuffer extends DeviceChild {
     const wanted = toImage ? 'transfer-dst-optimal' : 'transfer-src-optimal';
     if (layout !== wanted && layout !== 'general') throw new InvalidArgumentError(`${what}: layout must be '${wanted}' or 'general', got ${String(layout)}`, 'layout');
     if (typeof region !== 'object' || region === null) throw new InvalidArgumentError(`${what}: region must be an object`, 'region');
-    const own = formatAspects(image.format);
+    const own = formatAspectMask(image.format);
     const aspect = region.aspect === undefined ? (own === IMAGE_ASPECT.color ? own : own & IMAGE_ASPECT.depth || own) : pick('region.aspect', IMAGE_ASPECT, region.aspect);
     const mipLevel = region.mipLevel ?? 0;
     const baseArrayLayer = region.baseArrayLayer ?? 0;

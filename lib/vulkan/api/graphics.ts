@@ -7,7 +7,7 @@ import { VulkanError, withVulkanErrors } from '../errors.js';
 import { vulkanCompute } from '../native/addon.js';
 import type { Format } from '../../generated/vulkan.js';
 import { checkShaderAgainstLayout, checkSize, checkUint, COMPARE_OPS, DeviceChild, DeviceMemory, ImageView, named, PipelineLayout, ShaderModule, type DeviceOwner } from './device-objects.js';
-import { IMAGE_LAYOUTS, Image, type ImageLayoutName } from './image.js';
+import { formatAspectMask, IMAGE_LAYOUTS, Image, type ImageLayoutName } from './image.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 
@@ -35,12 +35,6 @@ function uintOr(name: string, v: unknown, fallback: number): number {
 
 /** VkImageAspectFlagBits */
 export const IMAGE_ASPECT = { color: 0x1, depth: 0x2, stencil: 0x4 } as const;
-const DEPTH_FORMATS: Readonly<Record<number, number>> = { 124: 0x2, 125: 0x2, 126: 0x2, 127: 0x4, 128: 0x6, 129: 0x6, 130: 0x6 };
-
-/** @internal The aspects a format has: depth and/or stencil for depth formats, colour otherwise. */
-export function formatAspects(format: number): number {
-  return DEPTH_FORMATS[format] ?? IMAGE_ASPECT.color;
-}
 
 // Bytes per texel of the formats copies between buffers and images take (the specification's
 // "Compatible Formats" tables); a copy of another format is refused (its size is not known here).
@@ -129,7 +123,7 @@ export class OwnedImage extends Image {
     const usage = o.usage as number;
     if (usage === 0 || (usage & ~KNOWN_IMAGE_USAGE) !== 0) throw new InvalidArgumentError(`createImage: options.usage must be Vulkan 1.0 VkImageUsageFlags (bits of 0xff, at least one), got 0x${(usage >>> 0).toString(16)}`, 'options.usage');
     const format = o.format as number;
-    const aspect = formatAspects(format);
+    const aspect = formatAspectMask(format);
     if ((usage & IMAGE_USAGE.COLOR_ATTACHMENT) !== 0 && aspect !== IMAGE_ASPECT.color) throw new InvalidArgumentError('createImage: a depth/stencil format cannot have usage COLOR_ATTACHMENT (0x10)', 'options.usage');
     if ((usage & IMAGE_USAGE.DEPTH_STENCIL_ATTACHMENT) !== 0 && aspect === IMAGE_ASPECT.color) throw new InvalidArgumentError('createImage: a colour format cannot have usage DEPTH_STENCIL_ATTACHMENT (0x20)', 'options.usage');
     const info = withVulkanErrors(() =>
@@ -216,7 +210,7 @@ export function imageViewInfo(image: Image, options: ImageViewOptions): { viewTy
   const levelCount = uintOr('options.levelCount', o.levelCount, 1);
   const format = uintOr('options.format', o.format, image.format);
   const viewType = named('options.viewType', VIEW_TYPES, o.viewType ?? (layerCount > 1 ? '2d-array' : '2d'));
-  const own = formatAspects(image.format);
+  const own = formatAspectMask(image.format);
   const aspect = o.aspect === undefined ? (own === IMAGE_ASPECT.color ? own : own & IMAGE_ASPECT.depth || own) : named('options.aspect', IMAGE_ASPECT, o.aspect);
   // VUID-VkImageViewCreateInfo-imageViewType-04973/-04974 (one layer for non-array views),
   // -subresourceRange-01480/-01718 (inside the image), -subresourceRange-09594 (an aspect of the format),
@@ -335,7 +329,7 @@ export class RenderPass extends DeviceChild {
       const a = attachments[r.attachment];
       // VUID-VkRenderPassCreateInfo-attachment-00834, VkSubpassDescription-pColorAttachments-02648, -pDepthStencilAttachment-02650
       if (a === undefined) throw new InvalidArgumentError(`createRenderPass: ${name}.attachment ${r.attachment} is not an attachment (there are ${attachments.length})`, `${name}.attachment`);
-      const isDepth = formatAspects(a.format) !== IMAGE_ASPECT.color;
+      const isDepth = formatAspectMask(a.format) !== IMAGE_ASPECT.color;
       if (isDepth !== depth) throw new InvalidArgumentError(`createRenderPass: ${name} names attachment ${r.attachment} of ${isDepth ? 'a depth/stencil' : 'a colour'} format ${a.format}, where ${depth ? 'a depth/stencil' : 'a colour'} attachment goes`, `${name}.attachment`);
       return { attachment: r.attachment, layout: layoutValue(`${name}.layout`, r.layout, depth ? 'depth-stencil-attachment-optimal' : 'color-attachment-optimal') };
     };
@@ -615,14 +609,14 @@ export class GraphicsPipeline extends DeviceChild implements PipelineNeeds {
       const r = objectArg('options.rendering', o.rendering);
       colorFormats = arrayArg('options.rendering.colorFormats', r.colorFormats).map((f, i) => {
         checkUint(`options.rendering.colorFormats[${i}]`, f);
-        if (formatAspects(f) !== IMAGE_ASPECT.color) throw new InvalidArgumentError(`createGraphicsPipeline: options.rendering.colorFormats[${i}] (${f}) is a depth/stencil format`, `options.rendering.colorFormats[${i}]`);
+        if (formatAspectMask(f) !== IMAGE_ASPECT.color) throw new InvalidArgumentError(`createGraphicsPipeline: options.rendering.colorFormats[${i}] (${f}) is a depth/stencil format`, `options.rendering.colorFormats[${i}]`);
         return f;
       });
       depthFormat = uintOr('options.rendering.depthFormat', r.depthFormat, 0);
       stencilFormat = uintOr('options.rendering.stencilFormat', r.stencilFormat, 0);
       // VUID-VkPipelineRenderingCreateInfo-depthAttachmentFormat-06587, -stencilAttachmentFormat-06588
-      if (depthFormat !== 0 && (formatAspects(depthFormat) & IMAGE_ASPECT.depth) === 0) throw new InvalidArgumentError(`createGraphicsPipeline: options.rendering.depthFormat ${depthFormat} is no depth format`, 'options.rendering.depthFormat');
-      if (stencilFormat !== 0 && (formatAspects(stencilFormat) & IMAGE_ASPECT.stencil) === 0) throw new InvalidArgumentError(`createGraphicsPipeline: options.rendering.stencilFormat ${stencilFormat} is no stencil format`, 'options.rendering.stencilFormat');
+      if (depthFormat !== 0 && (formatAspectMask(depthFormat) & IMAGE_ASPECT.depth) === 0) throw new InvalidArgumentError(`createGraphicsPipeline: options.rendering.depthFormat ${depthFormat} is no depth format`, 'options.rendering.depthFormat');
+      if (stencilFormat !== 0 && (formatAspectMask(stencilFormat) & IMAGE_ASPECT.stencil) === 0) throw new InvalidArgumentError(`createGraphicsPipeline: options.rendering.stencilFormat ${stencilFormat} is no stencil format`, 'options.rendering.stencilFormat');
       viewMask = uintOr('options.rendering.viewMask', r.viewMask, 0);
       renderingKey = dynamicRenderingKey(colorFormats, depthFormat, stencilFormat, viewMask);
     } else {

@@ -101,12 +101,7 @@ export class Image implements ImageInfo {
     this.samples = info.samples ?? 1;
     this.usage = info.usage;
     this.imageType = info.imageType ?? '2d';
-    // The depth/stencil formats (VK_FORMAT_D16_UNORM 124 … D32_SFLOAT_S8_UINT 130) have no colour aspect.
-    this.aspectIsColour = !(info.format >= 124 && info.format <= 130);
   }
-
-  /** @internal Whether the format has a colour aspect (not a depth/stencil format). */
-  readonly aspectIsColour: boolean;
 
   /** @internal The device child whose destruction destroys the image (an OwnedImage's), or null. */
   get backing(): object | null {
