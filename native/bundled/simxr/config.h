@@ -24,6 +24,8 @@ struct SimConfig {
   /** SIMXR_PLAY_AREA_M: the STAGE bounds, metres along X and Z. */
   float playAreaWidth = 2.0f;
   float playAreaDepth = 2.0f;
+  /** SIMXR_WAIT_FRAME_BLOCKS=0: xrWaitFrame returns at once (display times still advance a period a call), as some runtimes do. */
+  bool waitFrameBlocks = true;
 
   /** The display period in nanoseconds. */
   int64_t periodNs() const;
