@@ -32,10 +32,11 @@ describe('frame loop pacing', () => {
     expect(stats.mode?.frameTimes).toBe('wait-frame');
     expect(stats.mode?.displayRateHz).toBeCloseTo(50, 3);
     expect(stats.displayPeriod).toBe(20_000_000);
-    // At most one frame per period of the elapsed time (and the frame that started it); a
-    // spinning loop would have run thousands.
+    // At most one frame per period of the elapsed time, beside the first few the loop runs before
+    // it sees that the waits do not block (three in a row) and the frame that started it; a
+    // spinning loop runs thousands (21,398 in 600 ms when the timer was left out).
     expect(stats.frames).toBeGreaterThan(3);
-    expect(stats.frames).toBeLessThanOrEqual((50 * stats.elapsedMs) / 1000 + 2);
+    expect(stats.frames).toBeLessThanOrEqual((50 * stats.elapsedMs) / 1000 + 2 + 4);
     // The runtime's own display times, a whole number of periods apart and increasing.
     expect(times.length).toBe(stats.rendered);
     for (let i = 1; i < times.length; i++) {
