@@ -126,9 +126,13 @@ function targets(dispatch: OpenXrBenchResult): string[] {
   const row0 = dispatch.rows.find((r) => r.layers === 0);
   const js = wall(row0?.cells['ours-js']);
   const koffi = wall(row0?.cells.koffi);
-  const empty = dispatch.emptyNapiCall;
+  // The per-call path against the plain-C yardstick in the same process, in rounds (lib/tools/bench/measure-per-call.ts).
+  const perCall = row0?.perCall !== undefined && !('error' in row0.perCall) ? row0.perCall : undefined;
+  for (const cell of perCall?.cells ?? []) {
+    lines.push(target(`per-call target, no layers: ${cell.name} ≤ 1.5× an empty two-argument N-API call in plain C`, cell.ratio, (v) => v <= 1.5, (v) => `${cell.name} ÷ yardstick = ${v.toFixed(2)}×`));
+  }
+  if (perCall === undefined) lines.push(target('per-call target, no layers: space.locate ≤ 1.5× an empty two-argument N-API call in plain C', undefined, (v) => v <= 1.5, (v) => `${v}`));
   lines.push(
-    target('space.locate target, no layers: JS space.locate ≤ 1.5× an empty N-API call', js && empty ? js.median / empty.median : undefined, (v) => v <= 1.5, (v) => `space.locate ÷ empty = ${v.toFixed(2)}×`),
     target('space.locate target, no layers: JS space.locate ≥ 2× faster than koffi', js && koffi ? koffi.median / js.median : undefined, (v) => v >= 2, (v) => `koffi ÷ space.locate = ${v.toFixed(2)}×`),
   );
   return lines;

@@ -9,6 +9,11 @@
 // loop then paces itself with a timer at the display rate, takes frame times from
 // xrConvertTimespecTimeToTimeKHR when the instance enabled it, skips begin/end frame when the
 // runtime refuses them, and reports the mode it ran in (stats.mode).
+//
+// A runtime whose xrWaitFrame returns at once with advancing display times would make the loop
+// spin (tens of thousands of frames a second, a core at 100 %): when a wait returns less than
+// half a predicted period after the previous frame's, the loop sleeps to the next period itself
+// (mode.pacing 'timer', frame times still the runtime's; docs/usage.md, "Frame loop").
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AbortSignalLike } from '../../core/portable-types.js';
 import { OpenXrError } from '../errors.js';
@@ -41,8 +46,9 @@ export interface FrameLoopOptions {
 export interface FrameLoopMode {
   /**
    * 'runtime': xrWaitFrame paced the loop with real predicted display times. 'timer': it answered
-   * at once with predictedDisplayTime 0 (a headless session without a compositor), so a timer at
-   * the display rate paced the loop.
+   * at once, with predictedDisplayTime 0 (a headless session without a compositor) or with
+   * display times a period apart but without blocking, so a timer at the display rate paced the
+   * loop (with frameTimes 'wait-frame', the runtime's times and period).
    */
   readonly pacing: 'runtime' | 'timer';
   /**
@@ -87,13 +93,18 @@ export interface FrameLoopStats {
 }
 
 const DEFAULT_DISPLAY_RATE_HZ = 90;
+/** Consecutive waits shorter than half a period that make the loop pace itself. */
+const SHORT_WAITS_BEFORE_TIMER = 3;
 
 /** One line naming the mode, for logs and the demo. */
 export function describeFrameLoopMode(mode: FrameLoopMode | undefined): string {
   if (mode === undefined) return 'no frames';
   const source = { 'wait-frame': "xrWaitFrame's period", XR_FB_display_refresh_rate: 'XR_FB_display_refresh_rate', option: 'the displayRateHz option', default: 'the default rate' }[mode.displayRateSource];
   const rate = `${Number(mode.displayRateHz.toFixed(2))} Hz (${source})`;
-  const pacing = mode.pacing === 'runtime' ? `paced by xrWaitFrame at ${rate}` : `paced by a timer at ${rate}: xrWaitFrame did not pace (predictedDisplayTime 0)`;
+  const pacing =
+    mode.pacing === 'runtime'
+      ? `paced by xrWaitFrame at ${rate}`
+      : `paced by a timer at ${rate}: xrWaitFrame did not pace (${mode.frameTimes === 'wait-frame' ? 'it returned at once' : 'predictedDisplayTime 0'})`;
   const times = { 'wait-frame': 'frame times from xrWaitFrame', 'convert-timespec': 'frame times from xrConvertTimespecTimeToTimeKHR', none: 'no frame times (predictedDisplayTime 0)' }[mode.frameTimes];
   const beginEnd = mode.beginEndFrame
     ? 'xrBeginFrame/xrEndFrame each frame'
@@ -128,6 +139,9 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
   let mode: FrameLoopMode | undefined;
   // Timer pacing: the next deadline (performance.now() ms) and the frame object handed to onFrame.
   let nextDeadline = 0;
+  // Runtime pacing: when the last xrWaitFrame returned (performance.now() ms; 0 before the first).
+  let lastWaitAt = 0;
+  let shortWaits = 0;
   const timed: TimedFrame = { predictedDisplayTime: 0n, predictedDisplayPeriod: 0, shouldRender: false };
   const timeCalls = options.timeCalls === true;
   // endFrame's options for frames with layers: one object, updated each frame.
@@ -156,7 +170,7 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
     const waited = await session.waitFrame();
     mode ??= chooseMode(session, waited, options);
     let frame: FrameState = waited;
-    if (mode.pacing === 'timer') {
+    if (mode.frameTimes !== 'wait-frame') {
       // Sleep to the next display period; when late, skip the periods that passed.
       period = 1e9 / mode.displayRateHz;
       const periodMs = period / 1e6;
@@ -176,6 +190,23 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
       frame = timed;
     } else {
       period = waited.predictedDisplayPeriod;
+      const periodMs = period / 1e6;
+      if (periodMs > 0) {
+        const now = performance.now();
+        // Waits coming back less than half a period after the last one, several in a row: xrWaitFrame
+        // does not block. (One alone is a late frame: a blocking runtime's next wait still ends at
+        // its next period, which may be soon.)
+        if (mode.pacing === 'runtime' && lastWaitAt !== 0) {
+          shortWaits = now - lastWaitAt < periodMs / 2 ? shortWaits + 1 : 0;
+          if (shortWaits >= SHORT_WAITS_BEFORE_TIMER) mode = { ...mode, pacing: 'timer' };
+        }
+        if (mode.pacing === 'timer') {
+          if (nextDeadline === 0 || now > nextDeadline + periodMs) nextDeadline = now;
+          if (nextDeadline > now) await delay(nextDeadline - now);
+          nextDeadline += periodMs;
+        }
+        lastWaitAt = performance.now();
+      }
       if (lastDisplayTime !== 0n && period > 0) missed += Math.max(0, Math.round(Number(waited.predictedDisplayTime - lastDisplayTime) / period) - 1);
       lastDisplayTime = waited.predictedDisplayTime;
     }
@@ -191,7 +222,7 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
         began = true;
       } catch (error) {
         // A runtime that did not count a non-pacing wait refuses the frame: stop asking.
-        if (mode.pacing !== 'timer' || !isCallOrderInvalid(error)) throw error;
+        if (mode.frameTimes === 'wait-frame' || !isCallOrderInvalid(error)) throw error;
         mode = { ...mode, beginEndFrame: false, beginEndFrameSkipped: 'refused' };
       }
     }
@@ -204,10 +235,10 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
       const t0 = timeCalls ? performance.now() : 0;
       // Paced by the timer, the frame ends at the time the loop gave it (the runtime gave none).
       if (layers !== undefined && layers.length > 0) {
-        withLayers.displayTime = mode.pacing === 'timer' ? frame.predictedDisplayTime : undefined;
+        withLayers.displayTime = mode.frameTimes !== 'wait-frame' ? frame.predictedDisplayTime : undefined;
         withLayers.layers = layers;
         session.endFrame(withLayers as EndFrameOptions);
-      } else if (mode.pacing === 'timer') session.endFrame({ displayTime: frame.predictedDisplayTime });
+      } else if (mode.frameTimes !== 'wait-frame') session.endFrame({ displayTime: frame.predictedDisplayTime });
       else session.endFrame();
       if (timeCalls) endMs += performance.now() - t0;
       beginEndFrames++;

@@ -2,7 +2,7 @@
 // time, out) is the per-frame path: like space.locate() it keeps a native locator bound to
 // (base, out) (LocatorBinding), so a call is one N-API call with one XrTime and allocates nothing.
 import { callNative } from './handles.js';
-import { LocatorBinding } from './locator-binding.js';
+import { LOCATE_RESULT, LocatorBinding } from './locator-binding.js';
 import { loadOpenXrAddon, type NativeBound, type NativeHandTracker, type NativeOpenXrAddon } from '../native/addon.js';
 import { rethrowNative } from '../errors.js';
 import type { Session } from './session.js';
@@ -45,7 +45,8 @@ export class HandTracker {
   locate(base: Space, time: XrTime | number, out: Float32Array): boolean {
     const locator = this.#locator.bound(base, out);
     try {
-      return this.#locateNative(locator, time) === 1;
+      this.#locateNative(locator, time);
+      return LOCATE_RESULT[0] === 1;
     } catch (error) {
       rethrowNative(error);
     }
@@ -56,7 +57,7 @@ export class HandTracker {
     if (!(out instanceof Float32Array)) throw invalidArgument('out', 'a Float32Array', out);
     const needed = HAND_JOINT_COUNT * HAND_JOINT_FLOATS;
     if (out.length < needed) throw new InvalidArgumentError(`out must have at least ${needed} elements (${HAND_JOINT_FLOATS} per joint; a detached buffer has none), got ${out.length}`, 'out');
-    return callNative(() => this.#native.bindLocator(nativeBase, out));
+    return callNative(() => this.#native.bindLocator(nativeBase, out, LOCATE_RESULT));
   }
 
   /** xrDestroyHandTrackerEXT. Does nothing once destroyed (or its session is). */

@@ -3,7 +3,7 @@
 // when base or out changes (LocatorBinding), so a call is one N-API call and allocates nothing.
 import { OpenXrError } from '../errors.js';
 import { callNative } from './handles.js';
-import { LocatorBinding } from './locator-binding.js';
+import { LOCATE_RESULT, LocatorBinding } from './locator-binding.js';
 import { loadOpenXrAddon, type NativeBound, type NativeOpenXrAddon, type NativeSpace } from '../native/addon.js';
 import { rethrowNative } from '../errors.js';
 import type { Session } from './session.js';
@@ -58,7 +58,8 @@ export class Space {
   locate(base: Space, time: XrTime | number, out: Float32Array): number {
     const locator = this.#locator.bound(base, out);
     try {
-      return this.#locateNative(locator, time);
+      this.#locateNative(locator, time);
+      return LOCATE_RESULT[0] as number;
     } catch (error) {
       rethrowNative(error);
     }
@@ -68,7 +69,7 @@ export class Space {
     const nativeBase = nativeSpaceOf(base, 'base');
     if (!(out instanceof Float32Array)) throw invalidArgument('out', `a Float32Array of at least ${POSE_FLOATS} elements`, out);
     if (out.length < POSE_FLOATS) throw new InvalidArgumentError(`out must have at least ${POSE_FLOATS} elements (a detached buffer has none), got ${out.length}`, 'out');
-    return callNative(() => this.#native.bindLocator(nativeBase, out));
+    return callNative(() => this.#native.bindLocator(nativeBase, out, LOCATE_RESULT));
   }
 
   /** xrDestroySpace. Calls on a destroyed space throw XR_ERROR_HANDLE_INVALID; destroy() itself then does nothing. */

@@ -109,16 +109,16 @@ export interface NativeSpace {
   readonly isDestroyed: boolean;
   readonly handle: bigint;
   locate(base: NativeSpace, time: bigint | number, out: Float32Array): number;
-  /** For openxrLocateSpace. */
-  bindLocator(base: NativeSpace, out: Float32Array): NativeBound<'spaceLocator'>;
+  /** For openxrLocateSpace: the pose into `out`, the XrSpaceLocationFlags into result[0]. */
+  bindLocator(base: NativeSpace, out: Float32Array, result: Uint32Array): NativeBound<'spaceLocator'>;
 }
 
 export interface NativeHandTracker {
   destroy(): void;
   readonly isDestroyed: boolean;
   readonly handle: bigint;
-  /** A locator for openxrLocateHandJoints, writing 9 floats per joint into `out`. */
-  bindLocator(base: NativeSpace, out: Float32Array): NativeBound<'handJointLocator'>;
+  /** A locator for openxrLocateHandJoints, writing 9 floats per joint into `out` and isActive (1 or 0) into result[0]. */
+  bindLocator(base: NativeSpace, out: Float32Array, result: Uint32Array): NativeBound<'handJointLocator'>;
 }
 
 export interface NativeActionSet {
@@ -308,10 +308,10 @@ export interface NativeOpenXrAddon {
   // The per-frame calls: one native function per kind, taking what was bound (native/openxr/addon/openxr_handles.h,
   // "Bound data", says why).
   openxrRunFrameQuery(query: NativeBound<'frameQuery'>, time: bigint | number): void;
-  /** XrSpaceLocationFlags; the pose in the bound output. */
-  openxrLocateSpace(locator: NativeBound<'spaceLocator'>, time: bigint | number): number;
-  /** 1 when the hand is tracked, else 0; the joints in the bound output. */
-  openxrLocateHandJoints(locator: NativeBound<'handJointLocator'>, time: bigint | number): number;
+  /** The pose into the bound output, the XrSpaceLocationFlags into the bound result slot. */
+  openxrLocateSpace(locator: NativeBound<'spaceLocator'>, time: bigint | number): void;
+  /** The joints into the bound output, 1 (tracked) or 0 into the bound result slot. */
+  openxrLocateHandJoints(locator: NativeBound<'handJointLocator'>, time: bigint | number): void;
   /** XrViewStateFlags; 11 floats a view in the bound output. */
   openxrLocateViews(locator: NativeBound<'viewLocator'>, time: bigint | number): number;
   openxrReadActionState(reader: NativeBound<'actionState'>): void;

@@ -3,6 +3,7 @@ import type { PointerOrigin } from '../native/addon.js';
 import type { Measurement, MeasurePlan } from './measure-native.js';
 import type { BenchCommandName } from './openxr-commands.js';
 import type { BenchEnvironment, LayerConfig } from './openxr-scenario.js';
+import type { PerCallResult } from './measure-per-call.js';
 import type { Summary } from './stats.js';
 
 export interface KhronosChildRequest {
@@ -51,5 +52,7 @@ export type OursChildResult =
       readonly severalLive?: OursOptionalCell<Measurement>;
       readonly js?: OursOptionalCell<Summary>;
       readonly emptyNapiCall?: Summary;
+      /** The per-call reads beside the plain-C yardstick, in rounds (measure-per-call.ts). */
+      readonly perCall?: OursOptionalCell<PerCallResult>;
     }
   | { readonly ok: false; readonly error: string };

@@ -8,6 +8,7 @@ import { runChildMain } from './child-process.js';
 import type { OursChildRequest, OursChildResult } from './child-protocol.js';
 import { measureEmptyNapiCall, measureJsLocateSpace } from './measure-js.js';
 import { measureNative, measureNativePair } from './measure-native.js';
+import { measurePerCall } from './measure-per-call.js';
 import { createBenchInstance, createOurScenario } from './openxr-scenario.js';
 
 const NO_LAYERS = { label: 'other', passthrough: 0, realLayers: [] } as const;
@@ -68,6 +69,7 @@ function run(request: OursChildRequest): OursChildResult {
   if (request.js) {
     result.emptyNapiCall = measureEmptyNapiCall(request.plan);
     result.js = attempt(() => withInstance(request, request.config, (instance) => measureJsLocateSpace(instance, 1_000_000_000, request.plan)));
+    result.perCall = attempt(() => withInstance(request, request.config, (instance) => measurePerCall(instance)));
   }
   return result;
 }

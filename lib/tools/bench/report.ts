@@ -6,6 +6,7 @@ import { renderLineChart, type ChartSeries } from './chart-svg.js';
 import { markdownTable } from './markdown-table.js';
 import { COLUMNS, type BenchRow, type Cell, type ColumnId, type OpenXrBenchResult } from './run-openxr-bench.js';
 import { formatSummary, type Summary } from './stats.js';
+import { PER_CALL_TARGET_RATIO, type PerCallResult } from './measure-per-call.js';
 
 /** A path inside the package as a relative one, so a report reads the same on every machine. */
 export function shownPath(p: string): string {
@@ -56,14 +57,40 @@ function ratioColumns(result: OpenXrBenchResult): RatioColumn[] {
   return out;
 }
 
+/** A row's per-call ratio (space.locate ÷ the plain-C yardstick, timed in rounds in one process), or why there is none. */
+function perCallRatio(row: BenchRow, notes: Map<string, number>): string {
+  const perCall = row.perCall;
+  if (perCall === undefined) return 'n/a';
+  if ('error' in perCall) {
+    if (!notes.has(perCall.error)) notes.set(perCall.error, notes.size + 1);
+    return `n/a [${notes.get(perCall.error)}]`;
+  }
+  const cell = perCall.cells.find((c) => c.name === 'space.locate');
+  return cell ? `${cell.ratio.toFixed(2)}×` : 'n/a';
+}
+
+/** What the per-call reads cost against the yardstick, as one Markdown line (measure-per-call.ts). */
+export function formatPerCallLine(perCall: PerCallResult, label: string): string {
+  const cells = perCall.cells.map((c) => `${c.name} ${formatSummary(c.ns)} (${c.ratio.toFixed(2)}×)`);
+  const skipped = Object.entries(perCall.skipped).map(([name, why]) => `${name} not timed: ${why}`);
+  return (
+    `- per-call path, ${label}: the yardstick, an empty two-argument N-API call of a plain-C addon without node-addon-api, costs ${formatSummary(perCall.yardstick)}; ` +
+    `timed beside it in ${PER_CALL_ROUNDS_TEXT}: ${[...cells, ...skipped].join('; ')} (× the yardstick, the median of the rounds' ratios; target ≤ ${PER_CALL_TARGET_RATIO}×).`
+  );
+}
+
+const PER_CALL_ROUNDS_TEXT = 'rounds in the same process';
+
 /** The table alone: one row per layer configuration, the measured columns, then the ratios. */
 export function formatBenchTable(result: OpenXrBenchResult, notes: Map<string, number> = new Map()): string {
   const ratios = ratioColumns(result);
-  const header = ['layers', ...result.columns.map((c) => COLUMNS[c].title), ...ratios.map((r) => r.title)];
+  const perCall = result.rows.some((r) => r.perCall !== undefined);
+  const header = ['layers', ...result.columns.map((c) => COLUMNS[c].title), ...ratios.map((r) => r.title), ...(perCall ? ['JS space.locate ÷ plain-C N-API call'] : [])];
   const rows = result.rows.map((row: BenchRow) => [
     row.realLayers.length > 0 ? row.label : String(row.layers),
     ...result.columns.map((c) => formatCell(result, row.cells[c], notes)),
     ...ratios.map((r) => ratio(figure(result, row.cells[r.numerator]), figure(result, row.cells[r.denominator]))),
+    ...(perCall ? [perCallRatio(row, notes)] : []),
   ]);
   return markdownTable(header, rows);
 }
@@ -103,6 +130,9 @@ export function formatBenchMarkdown(result: OpenXrBenchResult, options: ReportOp
   ];
   if (result.columns.includes('koffi')) lines.push('- koffi: xrLocateSpace on the Khronos loader called through koffi with a raw Buffer out-parameter, in the same child.');
   if (result.emptyNapiCall) lines.push(`- yardstick: an empty N-API call taking two numbers costs ${formatSummary(result.emptyNapiCall)} from JavaScript.`);
+  for (const row of result.rows) {
+    if (row.perCall !== undefined && !('error' in row.perCall)) lines.push(formatPerCallLine(row.perCall, row.realLayers.length > 0 ? row.label : `${row.layers} layers`));
+  }
   if (!options.omitRunInfo) lines.push(`- machine: ${result.machine.cpuModel}, ${result.machine.cores} cores, ${result.machine.os}; Node ${result.machine.node}; ${result.date}.`);
   if (options.chartLink) lines.push(`- chart: [${options.chartLink}](${options.chartLink})`);
   lines.push('', table);

@@ -14,6 +14,7 @@ import type { Measurement, MeasurePlan } from './measure-native.js';
 import { benchCommand, type BenchCommand, type BenchCommandName } from './openxr-commands.js';
 import { configEnvironment, layerCount, type BenchEnvironment, type LayerConfig } from './openxr-scenario.js';
 import { summarize, type Summary } from './stats.js';
+import type { PerCallCell, PerCallResult } from './measure-per-call.js';
 import { invalidArgument } from '../../core/errors.js';
 
 export type ColumnId =
@@ -54,6 +55,8 @@ export interface BenchRow {
   readonly cells: Partial<Record<ColumnId, Cell>>;
   /** Where each loader's xrGetInstanceProcAddr pointer for the command lives (same file and offset: the same function). */
   readonly pointerOrigins: { readonly ours?: PointerOrigin | null; readonly khronos?: PointerOrigin | null };
+  /** The per-call reads against the plain-C yardstick in the same process (when the JavaScript form was timed), or why not. */
+  readonly perCall?: PerCallResult | { readonly error: string };
 }
 
 export interface OpenXrBenchOptions {
@@ -156,6 +159,7 @@ function combineOurs(answers: readonly OursChildResult[]): OursChildResult {
   const severalLive = combineOptional(ok.map((a) => a.severalLive), combineMeasurements);
   const jsCell = combineOptional(ok.map((a) => a.js), acrossProcesses);
   const empties = ok.map((a) => a.emptyNapiCall).filter((x): x is Summary => x !== undefined);
+  const perCall = combineOptional(ok.map((a) => a.perCall), combinePerCall);
   return {
     ok: true,
     apiLayerNames: first.apiLayerNames,
@@ -165,7 +169,18 @@ function combineOurs(answers: readonly OursChildResult[]): OursChildResult {
     ...(severalLive !== undefined ? { severalLive } : {}),
     ...(jsCell !== undefined ? { js: jsCell } : {}),
     ...(empties.length > 0 ? { emptyNapiCall: acrossProcesses(empties) } : {}),
+    ...(perCall !== undefined ? { perCall } : {}),
   };
+}
+
+/** The processes' per-call figures as one: each cell's ns and ratio the median across the processes. */
+function combinePerCall(list: readonly PerCallResult[]): PerCallResult {
+  const first = list[0]!;
+  const cells = first.cells.map((cell): PerCallCell => {
+    const same = list.map((r) => r.cells.find((c) => c.name === cell.name)).filter((c): c is PerCallCell => c !== undefined);
+    return { name: cell.name, ns: acrossProcesses(same.map((c) => c.ns)), ratio: summarize(same.map((c) => c.ratio)).median };
+  });
+  return { yardstick: acrossProcesses(list.map((r) => r.yardstick)), cells, skipped: first.skipped };
 }
 
 function combineKhronos(answers: readonly KhronosChildResult[]): KhronosChildResult {
@@ -243,6 +258,7 @@ export async function runOpenXrBench(options: OpenXrBenchOptions): Promise<OpenX
         }
       }
       const ours = combineOurs(oursAnswers);
+      let perCall: BenchRow['perCall'];
       let apiLayerNames: readonly string[] = [];
       const pointerOrigins: { ours?: PointerOrigin | null; khronos?: PointerOrigin | null } = {};
       if (!ours.ok) {
@@ -255,6 +271,7 @@ export async function runOpenXrBench(options: OpenXrBenchOptions): Promise<OpenX
         if (ours.severalLive !== undefined) cells['ours-several-trampoline'] = 'error' in ours.severalLive ? { skipped: ours.severalLive.error } : ours.severalLive;
         if (ours.js !== undefined) cells['ours-js'] = 'error' in ours.js ? { skipped: ours.js.error } : { wall: ours.js };
         emptyNapiCall ??= ours.emptyNapiCall;
+        if (ours.perCall !== undefined) perCall = ours.perCall;
       }
       if (khronosPath === undefined) {
         const reason = 'unavailable' in khronosLoader ? khronosLoader.unavailable : 'not installed';
@@ -280,6 +297,7 @@ export async function runOpenXrBench(options: OpenXrBenchOptions): Promise<OpenX
         apiLayerNames,
         cells,
         pointerOrigins,
+        ...(perCall !== undefined ? { perCall } : {}),
       });
     }
   } finally {

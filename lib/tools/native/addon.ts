@@ -168,3 +168,20 @@ export function loadToolsAddon(): NativeToolsAddon {
   }
   return tools;
 }
+
+/** The bench's yardstick addon (native/tools/bench/yardstick): one empty call, plain C, no node-addon-api. */
+export interface NativeYardstickAddon {
+  /** The cheapest N-API call taking two numbers and returning one. */
+  empty(a: number, b: number): number;
+}
+
+let yardstick: NativeYardstickAddon | undefined;
+
+/** khronos_napi_yardstick.node beside the tools addon. */
+export function loadYardstickAddon(): NativeYardstickAddon {
+  if (yardstick === undefined) {
+    const require = createRequire(import.meta.url);
+    yardstick = require(path.join(nativeArtifactDir(), 'khronos_napi_yardstick.node')) as NativeYardstickAddon;
+  }
+  return yardstick;
+}

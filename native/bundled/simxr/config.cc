@@ -41,6 +41,11 @@ ConfigResult readSimConfig(const char* (*getenv)(const char*)) {
     }
     config.displayHz = *value;
   }
+  if (const char* blocks = getenv("SIMXR_WAIT_FRAME_BLOCKS"); blocks != nullptr && *blocks != '\0') {
+    const std::string_view text(blocks);
+    if (text != "0" && text != "1") return fail(std::string("SIMXR_WAIT_FRAME_BLOCKS='") + blocks + "': expected 1 (xrWaitFrame paces) or 0 (it returns at once)");
+    config.waitFrameBlocks = text == "1";
+  }
   if (const char* resolution = getenv("SIMXR_RESOLUTION"); resolution != nullptr && *resolution != '\0') {
     std::string_view text(resolution);
     const auto x = text.find('x');

@@ -31,6 +31,8 @@ struct SimConfig {
   uint32_t readbackColumns = 1;
   uint32_t readbackRows = 1;
   static constexpr uint32_t kMaxReadbackGrid = 64;
+  /** SIMXR_WAIT_FRAME_BLOCKS=0: xrWaitFrame returns at once (display times still advance a period a call), as some runtimes do. */
+  bool waitFrameBlocks = true;
 
   /** The display period in nanoseconds. */
   int64_t periodNs() const;

@@ -132,7 +132,7 @@ SIMXR_ENTRY WaitFrame(XrSession session, const XrFrameWaitInfo* frameWaitInfo, X
 
   const FramePacer::Slot slot = object->pacer.nextSlot(monotonicNow());
   lock.unlock();
-  sleepUntil(slot.wakeTime);  // other calls on the session proceed meanwhile
+  if (object->instance->config.waitFrameBlocks) sleepUntil(slot.wakeTime);  // other calls on the session proceed meanwhile
   lock.lock();
   if (object->destroyed) return XR_ERROR_HANDLE_INVALID;
   if (!object->running) return XR_ERROR_SESSION_NOT_RUNNING;

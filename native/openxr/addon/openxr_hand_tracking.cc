@@ -77,7 +77,8 @@ struct BoundJointLocator : BoundData {
   PFN_xrLocateHandJointsEXT locate = nullptr;
   XrHandJointLocationEXT joints[kHandJointCount]{};
   float* out = nullptr;
-  Napi::Reference<Napi::Value> keep;  // the Float32Array, so `out` stays valid
+  uint32_t* result = nullptr;  // isActive
+  Napi::Reference<Napi::Value> keep, keepResult;  // the Float32Array and the Uint32Array, so `out` and `result` stay valid
 };
 
 }  // namespace
@@ -101,20 +102,21 @@ napi_value CallBoundJointLocator(napi_env env, napi_callback_info info) {
     o[7] = d->joints[i].radius;
     o[8] = static_cast<float>(d->joints[i].locationFlags);
   }
-  napi_value active = nullptr;
-  napi_create_uint32(env, locations.isActive == XR_TRUE ? 1 : 0, &active);
-  return active;
+  *d->result = locations.isActive == XR_TRUE ? 1 : 0;
+  return nullptr;  // undefined: isActive is in the result slot
 }
 
 Napi::Value OpenXrHandTracker::BindLocator(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (info.Length() < 2) throw ArgumentError(env, "bindLocator(base: Space, out: Float32Array)");
+  if (info.Length() < 3) throw ArgumentError(env, "bindLocator(base: Space, out: Float32Array, result: Uint32Array)");
   const auto& core = Live(env);
   const auto& base = OpenXrSpace::From(env, info[0])->Live(env);
   if (base->session != core->session) throw XrErrorToJs(env, XR_ERROR_VALIDATION_FAILURE, "the base space belongs to another session");
   auto d = std::make_unique<BoundJointLocator>();
   d->out = Float32Data(env, info[1], static_cast<std::size_t>(kHandJointCount) * kHandJointFloats, "out");
   d->keep = Napi::Persistent(info[1]);
+  d->result = ResultSlot(env, info[2]);
+  d->keepResult = Napi::Persistent(info[2]);
   d->tracker = core;
   d->base = base;
   d->locate = Need(env, core->session->instance->table.LocateHandJointsEXT, "xrLocateHandJointsEXT");

@@ -35,7 +35,8 @@ class OpenXrHandTracker : public Napi::ObjectWrap<OpenXrHandTracker> {
   std::shared_ptr<HandTrackerCore> core_;
 };
 
-// openxrLocateHandJoints(locator, time): 26 joints into the bound output; 1 when the hand is tracked, else 0.
+// openxrLocateHandJoints(locator, time) → undefined: 26 joints into the bound output; the bound
+// result slot gets 1 when the hand is tracked, else 0.
 napi_value CallBoundJointLocator(napi_env env, napi_callback_info info);
 
 }  // namespace kl::napi::xr

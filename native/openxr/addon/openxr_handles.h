@@ -188,19 +188,22 @@ inline constexpr double kMaxSafeInteger = 9007199254740991.0;
 // An XrTime from a bigint (any int64) or a number that is a safe integer (exact up to 2^53 - 1 ns,
 // about 104 days); false for anything else, TimeProblem says why.
 inline bool ReadTime(napi_env env, napi_value value, XrTime* time) noexcept {
-  napi_valuetype type = napi_undefined;
-  if (value == nullptr || napi_typeof(env, value, &type) != napi_ok) return false;
-  if (type == napi_bigint) {
-    int64_t v = 0;
-    bool lossless = false;
-    if (napi_get_value_bigint_int64(env, value, &v, &lossless) != napi_ok || !lossless) return false;
-    *time = v;
+  // One N-API call for a number (the common case in a hot loop), a second only when that says
+  // the value is not a number: the per-call path is counted in N-API calls (docs/performance.md,
+  // "The per-call path at the N-API minimum").
+  if (value == nullptr) return false;
+  double d = 0;
+  const napi_status status = napi_get_value_double(env, value, &d);
+  if (status == napi_ok) {
+    if (!(d >= -kMaxSafeInteger && d <= kMaxSafeInteger) || d != static_cast<double>(static_cast<int64_t>(d))) return false;
+    *time = static_cast<XrTime>(d);
     return true;
   }
-  double d = 0;
-  if (type != napi_number || napi_get_value_double(env, value, &d) != napi_ok) return false;
-  if (!(d >= -kMaxSafeInteger && d <= kMaxSafeInteger) || d != static_cast<double>(static_cast<int64_t>(d))) return false;
-  *time = static_cast<XrTime>(d);
+  if (status != napi_number_expected) return false;
+  int64_t v = 0;
+  bool lossless = false;
+  if (napi_get_value_bigint_int64(env, value, &v, &lossless) != napi_ok || !lossless) return false;
+  *time = v;
   return true;
 }
 
@@ -252,6 +255,17 @@ inline float* Float32Data(Napi::Env env, Napi::Value value, std::size_t minLengt
     throw ArgumentError(env, std::string(what) + " must have at least " + std::to_string(minLength) + " elements");
   }
   return array.Data();
+}
+
+// The first element of a Uint32Array: where a bound locate call writes what it answers (the
+// location flags, isActive), so the call returns undefined and makes no N-API call to build a
+// number. JavaScript reads the slot right after the call (lib/openxr/api/locator-binding.ts).
+inline uint32_t* ResultSlot(Napi::Env env, Napi::Value value) {
+  if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != napi_uint32_array ||
+      value.As<Napi::TypedArray>().ElementLength() < 1) {
+    throw ArgumentError(env, "result must be a Uint32Array of at least 1 element");
+  }
+  return value.As<Napi::Uint32Array>().Data();
 }
 
 // An XrPosef from [px, py, pz, qx, qy, qz, qw] (identity when `value` is undefined).

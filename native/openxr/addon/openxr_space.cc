@@ -101,7 +101,8 @@ struct BoundLocator : BoundData {
   std::shared_ptr<SpaceCore> space, base;
   PFN_xrLocateSpace locate = nullptr;
   float* out = nullptr;
-  Napi::Reference<Napi::Value> keep;  // the Float32Array, so `out` stays valid
+  uint32_t* result = nullptr;  // the flags
+  Napi::Reference<Napi::Value> keep, keepResult;  // the Float32Array and the Uint32Array, so `out` and `result` stay valid
 };
 
 }  // namespace
@@ -119,9 +120,8 @@ napi_value CallBoundLocator(napi_env env, napi_callback_info info) {
   XrResult r;
   const XrSpaceLocationFlags flags = LocateInto(*d->space, *d->base, d->locate, time, d->out, &r);
   if (XR_FAILED(r)) return ThrowFromCallback(XrErrorToJs(Napi::Env(env), r, "xrLocateSpace failed"));
-  napi_value value = nullptr;
-  napi_create_uint32(env, static_cast<uint32_t>(flags), &value);
-  return value;
+  *d->result = static_cast<uint32_t>(flags);
+  return nullptr;  // undefined: the flags are in the result slot
 }
 
 Napi::Value OpenXrSpace::Locate(const Napi::CallbackInfo& info) {
@@ -141,13 +141,15 @@ Napi::Value OpenXrSpace::Locate(const Napi::CallbackInfo& info) {
 
 Napi::Value OpenXrSpace::BindLocator(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (info.Length() < 2) throw ArgumentError(env, "bindLocator(base: Space, out: Float32Array)");
+  if (info.Length() < 3) throw ArgumentError(env, "bindLocator(base: Space, out: Float32Array, result: Uint32Array)");
   const auto& core = Live(env);
   const auto& base = From(env, info[0])->Live(env);
   if (base->session != core->session) throw XrErrorToJs(env, XR_ERROR_VALIDATION_FAILURE, "the base space belongs to another session");
   auto d = std::make_unique<BoundLocator>();
   d->out = Float32Data(env, info[1], 7, "out");
   d->keep = Napi::Persistent(info[1]);
+  d->result = ResultSlot(env, info[2]);
+  d->keepResult = Napi::Persistent(info[2]);
   d->space = core;
   d->base = base;
   d->locate = Need(env, core->session->instance->table.LocateSpace, "xrLocateSpace");

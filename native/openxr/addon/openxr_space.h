@@ -29,13 +29,15 @@ class OpenXrSpace : public Napi::ObjectWrap<OpenXrSpace> {
   Napi::Value Handle(const Napi::CallbackInfo& info);
   // locate(base, time: bigint | number, out: Float32Array(7+)): XrSpaceLocationFlags (the general path)
   Napi::Value Locate(const Napi::CallbackInfo& info);
-  // bindLocator(base, out: Float32Array(7+)) → a bound locator for openxrLocateSpace
+  // bindLocator(base, out: Float32Array(7+), result: Uint32Array(1+)) → a bound locator for openxrLocateSpace
   Napi::Value BindLocator(const Napi::CallbackInfo& info);
 
   std::shared_ptr<SpaceCore> core_;
 };
 
-// openxrLocateSpace(locator, time: bigint | number) → XrSpaceLocationFlags, the pose in the bound output.
+// openxrLocateSpace(locator, time: bigint | number) → undefined: the pose in the bound output, the
+// XrSpaceLocationFlags in the bound result slot. Three N-API calls (the arguments, the external,
+// the time; a fourth for a bigint time) and none to make a return value.
 napi_value CallBoundLocator(napi_env env, napi_callback_info info);
 
 }  // namespace kl::napi::xr
