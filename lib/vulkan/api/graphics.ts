@@ -499,7 +499,7 @@ export interface GraphicsPipelineOptions {
   readonly rendering?: PipelineRendering;
 }
 
-/** @internal What a graphics pipeline needs of the state at a draw (commands.ts). */
+/** @internal What a graphics pipeline needs of the state at a draw (commands.ts); a GraphicsPipeline has it (structurally: its members are internal). */
 export interface PipelineNeeds {
   readonly layout: PipelineLayout;
   readonly requiredSets: readonly number[];
@@ -507,7 +507,7 @@ export interface PipelineNeeds {
   readonly pushRanges: readonly { readonly offset: number; readonly end: number }[];
 }
 
-export class GraphicsPipeline extends DeviceChild implements PipelineNeeds {
+export class GraphicsPipeline extends DeviceChild {
   protected readonly kind = 'VkPipeline';
   readonly layout: PipelineLayout;
   /** The render pass it was made for (null: dynamic rendering). */

@@ -3,7 +3,6 @@
 export { createInstanceFromPlan, instanceExtensionsOfPlan, Instance, preInstance, publishVulkanPlan, PhysicalDevice } from './instance.js';
 export type { CreateInstanceOptions, DebugMessage, DebugMessenger, DebugMessengerOptions, PhysicalDeviceGroup, PhysicalDeviceProperties, QueueFamily } from './instance.js';
 export { Device } from './device.js';
-export { nativeDeviceFeatures } from './device.js';
 export type { DeviceCreateOptions, QueueCreateInfo } from './device.js';
 export { VulkanError } from '../errors.js';
 // Compute (docs/usage.md, 'Vulkan: instances, devices and compute'): the objects a Device makes, its queues, and the physical-device queries.
