@@ -33,10 +33,17 @@ fi
 opt="-O1 -g"
 
 echo "$name: building the addon, simulated runtime and bundled layers into $out/addon"
+# cmake-js sets CMAKE_CXX_FLAGS itself (-DBUILDING_NODE_EXTENSION), replacing one given here, so
+# the instrumentation goes into the Release flags it leaves alone; the build then checks that the
+# addon really is instrumented (its ASan/TSan symbols), since an uninstrumented addon passes every test.
 node node_modules/cmake-js/bin/cmake-js build --out "$out/addon" --parallel "$jobs" \
-  --CDCMAKE_CXX_FLAGS="$sanitize" --CDCMAKE_C_FLAGS="$sanitize" \
-  --CDCMAKE_CXX_FLAGS_RELEASE="$opt" --CDCMAKE_C_FLAGS_RELEASE="$opt" \
+  --CDCMAKE_CXX_FLAGS_RELEASE="$opt $sanitize" --CDCMAKE_C_FLAGS_RELEASE="$opt $sanitize" \
   --CDCMAKE_SHARED_LINKER_FLAGS="$flags" >/dev/null
+marker=__asan_report; [ "$mode" = thread ] && marker=__tsan_
+if ! nm -D --undefined-only "$out/addon/Release/khronos_loader.node" | grep "$marker" >/dev/null; then
+  echo "$name: $out/addon/Release/khronos_loader.node is not instrumented (no $marker symbols)" >&2
+  exit 1
+fi
 
 echo "$name: building test/native into $out/test-native"
 cmake -S test/native -B "$out/test-native" -DCMAKE_BUILD_TYPE=RelWithDebInfo \

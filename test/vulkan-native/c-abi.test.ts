@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sanitizerEnv } from '../helpers/sanitizer-env.js';
 import { addonBinaryPath } from '../../lib/core/native/load.js';
 import { repoRoot } from '../helpers/paths.js';
 import { publishVulkanPlan } from '../../lib/vulkan/api/index.js';
@@ -47,6 +48,7 @@ describe('the exported C functions for native callers', () => {
   function misuse(what: string) {
     const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'test/vulkan-native/fixtures/c-abi-misuse.ts'), what], {
       cwd: repoRoot,
+      env: { ...process.env, ...sanitizerEnv({ deliberateCrash: true }) },
       encoding: 'utf8',
       timeout: 60_000,
     });

@@ -139,9 +139,10 @@ KL_EXPORT int kl_vk_c_abi_misuse(const char* addonPath, const char* what, char* 
   res = CreateDeviceWithOneQueue(createDevice, physicalDevice, &device);
   if (res != VK_SUCCESS) FAIL("vkCreateDevice", res);
 
-  /* Another loader's object: its first word points into a table of zeros (readable around it). */
+  /* Another loader's object: its first word points into a table of zeros (readable around it); as
+     large as a loader's own objects, since the loader reads its check word from inside it. */
   static const void* foreignTable[1024];
-  const void* foreignObject[2] = {&foreignTable[8], NULL};
+  const void* foreignObject[64] = {&foreignTable[8]};
   const uint32_t values[4] = {1, 2, 3, 4};
   VkPhysicalDeviceProperties props;
   if (strcmp(what, "destroy-null") == 0) {
