@@ -10,6 +10,7 @@ export {
   type RuntimeExtensionProvider,
 } from './loader.js';
 export type { DiscoveryOptions } from './discovery/context.js';
+export type { LayerPolicyOptions } from '../core/loader-policy.js';
 // The registry's versions: XR_API_VERSION_1_1 for createInstance's apiVersion, and versions as a person reads them.
 export {
   XR_API_VERSION_1_0,

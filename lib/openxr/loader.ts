@@ -15,6 +15,8 @@ import { createInstanceFromPlan, type CreateInstanceOptions, type Instance } fro
 import { checkCreateInstanceOptions } from './api/create-instance-options.js';
 import { publishOpenXrPlan } from './api/publish-plan.js';
 import { nativeRuntimeExtensions } from './native/plan.js';
+import { readLayerPolicy, type LayerPolicyOptions } from '../core/loader-policy.js';
+import { applyLayerPolicyToDiscovery } from './discovery/loader-policy.js';
 
 export type { PlanInstanceRequest, RuntimeExtensionProvider };
 
@@ -35,6 +37,12 @@ export interface LoaderOptions extends DiscoveryOptions {
    * No environment variable is touched, so other loaders keep theirs; XR_RUNTIME_JSON is not used.
    */
   runtime?: string;
+  /**
+   * The loader policy in code (XR-PO-1..4, docs/usage.md "Loader policy in code"): layers to
+   * enable, disable, allow and order (the environment filters' globs), and a safe mode that loads
+   * no implicit layer the application does not name. It is applied after the environment.
+   */
+  layers?: LayerPolicyOptions;
 }
 
 export interface OpenXrLoader {
@@ -79,7 +87,8 @@ export function createLoader(options: LoaderOptions = {}): OpenXrLoader {
     options = { ...options, runtimeExtensions: nativeRuntimeExtensions };
   }
   const runtimeChoice = options.runtime === undefined ? undefined : resolveRuntimeChoice(createContext(platform, { ...options, command: 'createLoader' }), options.runtime);
-  const run = (command: string): DiscoveryResult => discoverWith(createContext(platform, { ...options, command }), runtimeChoice);
+  const policy = readLayerPolicy(options.layers);
+  const run = (command: string): DiscoveryResult => applyLayerPolicyToDiscovery(discoverWith(createContext(platform, { ...options, command }), runtimeChoice), policy);
 
   return {
     discover: () => run(''),
@@ -103,16 +112,19 @@ export function createLoader(options: LoaderOptions = {}): OpenXrLoader {
         return mergeExtensions(layer.instanceExtensions);
       }
       const runtime = requireRuntime(d);
-      const fromLayers = layersInForce(d.apiLayers, d.enableApiLayers).map((l) => l.instanceExtensions);
+      const inForce = options.layers === undefined
+        ? layersInForce(d.apiLayers, d.enableApiLayers)
+        : resolveEnabledLayers(d.apiLayers, layersInForce(d.apiLayers, d.enableApiLayers).filter((l) => l.kind === 'explicit').map((l) => l.name), [], policy).map((e) => e.layer);
+      const fromLayers = inForce.map((l) => l.instanceExtensions);
       const fromRuntime = options.runtimeExtensions ? options.runtimeExtensions(runtime) : [];
       return nullLayerExtensionList(fromLayers, fromRuntime);
     },
     resolveEnabledLayers(requested = []) {
       const d = run('xrCreateInstance');
-      return resolveEnabledLayers(d.apiLayers, d.enableApiLayers, requested);
+      return resolveEnabledLayers(d.apiLayers, d.enableApiLayers, requested, policy);
     },
     planInstance(request = {}) {
-      return planInstance(run('xrCreateInstance'), request, options.runtimeExtensions);
+      return planInstance(run('xrCreateInstance'), request, options.runtimeExtensions, policy);
     },
     createInstance(createOptions) {
       checkCreateInstanceOptions(createOptions, 'createInstance(options)');

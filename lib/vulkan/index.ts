@@ -47,6 +47,8 @@ export {
   type VulkanExtensionProperties,
 } from './loader.js';
 export type { VulkanDiscoveryOptions } from './discovery/context.js';
+export type { VulkanLoaderPolicyOptions, VulkanDevicePolicyOptions, VulkanDriverPolicyOptions, VulkanIdRange } from './discovery/loader-policy.js';
+export type { LayerPolicyOptions } from '../core/loader-policy.js';
 export type { PlanInstanceOptions } from './plan/instance-plan.js';
 export type { DiscoveredVulkanDriver } from './discovery/driver-discovery.js';
 export type { VulkanDiagnostic } from './discovery/diagnostic.js';

@@ -97,6 +97,7 @@ export function createLoader(options: VulkanDiscoveryOptions = {}): VulkanLoader
         env: platform.env,
         ...(state.overrideLayer ? { overrideLayer: state.overrideLayer } : {}),
         settingsLayers: state.settings?.layers !== undefined,
+        policy: state.policy.layers,
       }).map((e) => e.layer.name);
     },
     planInstance(opts: PlanInstanceOptions = {}) {

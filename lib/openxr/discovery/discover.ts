@@ -16,6 +16,8 @@ export interface DiscoveryResult {
   readonly apiLayers: readonly DiscoveredApiLayer[];
   /** XR_ENABLE_API_LAYERS, split as the loader splits it. */
   readonly enableApiLayers: readonly string[];
+  /** Layers createLoader({ layers: { disable } }) took out (XR-PO-1); absent when none. */
+  readonly policyDisabled?: readonly { readonly name: string; readonly kind: 'implicit' | 'explicit'; readonly manifestPath: string; readonly reason: string }[];
   readonly searched: {
     readonly runtime: readonly string[];
     readonly implicitLayers: readonly string[];

@@ -2,6 +2,7 @@
 import type { PlatformEnv } from '../../core/platform/platform.js';
 import { OpenXrError } from '../errors.js';
 import type { DiscoveredApiLayer } from './layer-discovery.js';
+import { NO_LAYER_POLICY, orderChain, policyEnableGlob, type LayerPolicy } from '../../core/loader-policy.js';
 
 export interface LayerState {
   readonly enabled: boolean;
@@ -52,7 +53,8 @@ export function splitEnableApiLayers(value: string | undefined, separator: strin
   return out;
 }
 
-export type EnabledLayerOrigin = 'implicit' | 'XR_ENABLE_API_LAYERS' | 'application';
+/** Why a layer is on; 'policy' is createLoader({ layers: { enable } }) (XR-PO-2). */
+export type EnabledLayerOrigin = 'implicit' | 'XR_ENABLE_API_LAYERS' | 'policy' | 'application';
 
 export interface EnabledLayer {
   readonly layer: DiscoveredApiLayer;
@@ -62,46 +64,64 @@ export interface EnabledLayer {
 
 /**
  * The enabled layers: implicit layers that their environment allows (in discovery order), then the
- * XR_ENABLE_API_LAYERS entries, then the application's; a name already enabled is dropped (the
- * first is kept). A requested name that no usable layer has → XR_ERROR_API_LAYER_NOT_PRESENT.
- * The result is ordered from the application (index 0) towards the runtime.
+ * XR_ENABLE_API_LAYERS entries, then the layers createLoader({ layers: { enable } }) names, then
+ * the application's; a name already enabled is dropped (the first is kept). A requested name that
+ * no usable layer has → XR_ERROR_API_LAYER_NOT_PRESENT. In safe mode (XR-PO-3) an implicit layer
+ * is on only when the application or `enable` names it; `order` (XR-PO-4) reorders the result.
+ * The result is ordered from the application (index 0) towards the runtime. Layers the policy
+ * disables (XR-PO-1) are taken out of `layers` before this is called (lib/openxr/discovery/loader-policy.ts).
  */
 export function resolveEnabledLayers(
   layers: readonly DiscoveredApiLayer[],
   envRequested: readonly string[],
   appRequested: readonly string[],
+  policy: LayerPolicy = NO_LAYER_POLICY,
+  decide: (message: string) => void = () => {},
 ): EnabledLayer[] {
   const enabled: EnabledLayer[] = [];
   const names = new Set<string>();
+  const add = (l: DiscoveredApiLayer, origin: EnabledLayerOrigin, reason: string): void => {
+    names.add(l.name);
+    enabled.push({ layer: l, origin, reason });
+  };
+  // XR-PO-3: in safe mode an implicit layer nobody names waits for the application's request.
+  const named = (name: string): boolean => appRequested.includes(name) || policyEnableGlob(policy, name) !== undefined;
+  const requestable = new Map<string, DiscoveredApiLayer>();
   for (const l of layers) {
-    if (l.kind === 'implicit' && l.enabledByDefault && !names.has(l.name)) {
-      names.add(l.name);
-      enabled.push({ layer: l, origin: 'implicit', reason: l.enabledReason });
+    if (l.kind !== 'implicit' || !l.enabledByDefault || names.has(l.name) || requestable.has(l.name)) continue;
+    if (policy.safe && !named(l.name)) {
+      decide(`layer ${l.name} not loaded: safe mode (createLoader({ layers: { safe: true } })) loads no implicit layer the application does not name`);
+      requestable.set(l.name, l);
+      continue;
     }
+    add(l, 'implicit', l.enabledReason);
   }
-  const explicit = new Map<string, DiscoveredApiLayer>();
-  for (const l of layers) if (l.kind === 'explicit' && !explicit.has(l.name)) explicit.set(l.name, l);
+  for (const l of layers) if (l.kind === 'explicit' && !requestable.has(l.name)) requestable.set(l.name, l);
   const missing: string[] = [];
   const request = (name: string, origin: EnabledLayerOrigin): void => {
     if (names.has(name)) return;
-    const l = explicit.get(name);
+    const l = requestable.get(name);
     if (!l) {
       const off = layers.find((x) => x.name === name && x.kind === 'implicit' && !x.enabledByDefault);
       const why = off ? `; it is an implicit layer its environment turns off (${off.enabledReason}), so it is not present` : '';
       missing.push(`${JSON.stringify(name)} (asked for by ${origin === 'application' ? 'the application' : 'XR_ENABLE_API_LAYERS'}${why})`);
       return;
     }
-    names.add(name);
-    enabled.push({
-      layer: l,
-      origin,
-      reason: origin === 'application' ? 'requested by the application' : 'listed in XR_ENABLE_API_LAYERS',
-    });
+    add(l, origin, origin === 'application' ? 'requested by the application' : 'listed in XR_ENABLE_API_LAYERS');
   };
   for (const n of envRequested) request(n, 'XR_ENABLE_API_LAYERS');
+  // XR-PO-2: `enable` turns on explicit layers, and implicit ones whatever their environment says
+  // (one without disable_environment stays out: its manifest is invalid, XR-LM-2).
+  for (const l of layers) {
+    const glob = policyEnableGlob(policy, l.name);
+    if (glob === undefined || names.has(l.name)) continue;
+    if (l.kind === 'implicit' && l.disableEnvironment === undefined) continue;
+    add(l, 'policy', `turned on by createLoader({ layers: { enable } }) ("${glob}")`);
+  }
   for (const n of appRequested) request(n, 'application');
   if (missing.length > 0) {
     throw new OpenXrError('XR_ERROR_API_LAYER_NOT_PRESENT', `API layer not found: ${missing.join(', ')}`);
   }
-  return enabled;
+  const { chain, placed } = orderChain(enabled, (e) => e.layer.name, policy.order);
+  return chain.map((e) => (placed.has(e) ? { ...e, reason: `${e.reason}; ${placed.get(e) ?? ''}` } : e));
 }

@@ -9,6 +9,7 @@ import { resolveEnabledLayers } from '../discovery/layer-policy.js';
 import type { ExtensionProperty } from '../discovery/manifest.js';
 import type { DiscoveredRuntime } from '../discovery/runtime-discovery.js';
 import type { InstancePlan } from './plan.js';
+import { NO_LAYER_POLICY, type LayerPolicy } from '../../core/loader-policy.js';
 
 /** Answers the runtime's own instance extensions (the native side loads the runtime to ask it). */
 export type RuntimeExtensionProvider = (runtime: DiscoveredRuntime) => readonly ExtensionProperty[];
@@ -34,11 +35,12 @@ export function requireRuntime(d: DiscoveryResult): DiscoveredRuntime {
  * extension list comes from the request, else from `provider` when given, else it is left
  * to the runtime to check.
  */
-export function planInstance(d: DiscoveryResult, request: PlanInstanceRequest = {}, provider?: RuntimeExtensionProvider): InstancePlan {
+export function planInstance(d: DiscoveryResult, request: PlanInstanceRequest = {}, provider?: RuntimeExtensionProvider, policy: LayerPolicy = NO_LAYER_POLICY): InstancePlan {
   const decisions: string[] = [];
   const runtime = requireRuntime(d);
   decisions.push(`runtime ${runtime.manifestPath}: ${runtime.reason}`);
-  const enabled = resolveEnabledLayers(d.apiLayers, d.enableApiLayers, request.enabledApiLayerNames ?? []);
+  for (const l of d.policyDisabled ?? []) decisions.push(`layer ${l.name} (${l.kind}, ${l.manifestPath}) not loaded: ${l.reason}`);
+  const enabled = resolveEnabledLayers(d.apiLayers, d.enableApiLayers, request.enabledApiLayerNames ?? [], policy, (m) => decisions.push(m));
   for (const e of enabled) decisions.push(`layer ${e.layer.name} (${e.layer.kind}, ${e.layer.manifestPath}): ${e.reason}`);
   const runtimeExtensions = request.runtimeExtensions ?? (provider ? provider(runtime) : undefined);
   const requestedExtensions = request.enabledExtensionNames ?? [];

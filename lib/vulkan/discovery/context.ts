@@ -5,8 +5,9 @@ import type { Logger } from '../../core/log.js';
 import type { Platform } from '../../core/platform/platform.js';
 import type { VkResultName } from '../../generated/vulkan.js';
 import { createVkLogger } from './vk-loader-debug.js';
+import type { VulkanLoaderPolicyOptions } from './loader-policy.js';
 
-export interface VulkanDiscoveryOptions extends DiscoveryOptions {
+export interface VulkanDiscoveryOptions extends DiscoveryOptions, VulkanLoaderPolicyOptions {
   /** SYSCONFDIR compiled into the loader (default /etc, as distributions build it). */
   sysconfdir?: string;
   /** Where the settings file is looked for besides the XDG folders (default: the same as the layers'). */

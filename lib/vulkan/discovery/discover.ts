@@ -16,6 +16,8 @@ import { layerDisabledByFilter, nameMatchesFilter } from './name-filter.js';
 import { discoverSettingsFile } from './settings-discovery.js';
 import type { VulkanLoaderSettings } from './settings-file.js';
 import { applySettingsLayers } from './settings-layers.js';
+import { readVulkanPolicy, type VulkanLoaderPolicy } from './loader-policy.js';
+import { policyDisables, policyEnableGlob } from '../../core/loader-policy.js';
 
 /** One layer as discover() reports it. */
 export interface VulkanLayerInfo {
@@ -70,6 +72,8 @@ export interface VulkanDiscoveryState {
   readonly filters: LayerFilters;
   readonly overrideLayer?: DiscoveredVulkanLayer;
   readonly settings?: VulkanLoaderSettings;
+  /** createLoader({ layers, drivers, devices }), read. */
+  readonly policy: VulkanLoaderPolicy;
   readonly result: VulkanDiscoveryResult;
 }
 
@@ -86,16 +90,30 @@ export function discoverState(platform: Platform, options: VulkanDiscoveryOption
   const ctx = createVulkanContext(platform, options);
   const settingsFound = options.settingsFile === 'none' ? { searched: [] } : discoverSettingsFile(ctx);
   const settings = settingsFound.settings;
-  const filters = readLayerFilters({ secure: (n) => ctx.secureEnv(n), env: platform.env, pathSeparator: platform.pathSeparator });
+  const policy = readVulkanPolicy(options);
+  const envFilters = readLayerFilters({ secure: (n) => ctx.secureEnv(n), env: platform.env, pathSeparator: platform.pathSeparator });
+  // VK-PO-1: what the policy allows or enables, VK_LOADER_LAYERS_DISABLE leaves alone (as VK_LOADER_LAYERS_ALLOW).
+  const filters: LayerFilters = { ...envFilters, allow: { globs: [...envFilters.allow.globs, ...policy.layers.allow.globs, ...policy.layers.enable.globs] } };
   const found = discoverVulkanLayers(ctx, filters);
-  const drivers = discoverVulkanDrivers(ctx, settings);
+  const drivers = discoverVulkanDrivers(ctx, settings, policy.drivers);
   const all: ConfiguredVulkanLayer[] = settings?.layers
     ? applySettingsLayers(ctx, settings.layers, found.layers)
     : found.layers.map((layer) => ({ layer, control: 'default' as const }));
+  // VK-PO-2: a layer the policy enables comes back when the settings file left it out.
+  for (const layer of found.layers) {
+    if (policyEnableGlob(policy.layers, layer.name) !== undefined && !all.some((c) => c.layer.name === layer.name)) all.push({ layer, control: 'default' });
+  }
+  // VK-PO-1: a layer the policy disables is out of the list: not enumerated, not loadable.
+  const policyRemoved = new Set<string>();
   // VK-LF-2/3: a layer VK_LOADER_LAYERS_DISABLE names (and ALLOW does not, and neither ENABLE nor
   // VK_INSTANCE_LAYERS asks for) is taken out of the list: not enumerated, not loadable.
   const removed = new Set<string>();
   const configured = all.filter((c) => {
+    if (policyDisables(policy.layers, c.layer.name, c.layer.kind)) {
+      policyRemoved.add(c.layer.name);
+      ctx.log('info', `Layer "${c.layer.name}" disabled by createLoader({ layers: { disable } })`, undefined, 'layer');
+      return false;
+    }
     if (c.control === 'on' || !disabledByFilters(c.layer, filters) || nameMatchesFilter(c.layer.name, filters.enable) || filters.instanceLayers.includes(c.layer.name)) return true;
     removed.add(c.layer.name);
     ctx.log('warn', `Layer "${c.layer.name}" disabled because name matches filter of env var 'VK_LOADER_LAYERS_DISABLE'`, undefined, 'layer');
@@ -109,6 +127,7 @@ export function discoverState(platform: Platform, options: VulkanDiscoveryOption
     ...(found.overrideLayer ? { overrideLayer: found.overrideLayer } : {}),
     settingsLayers: settings?.layers !== undefined,
     log: (level, message) => ctx.log(level, message, undefined, 'layer'),
+    policy: policy.layers,
   });
   const overrideComponents = activeOverrideComponents(found.overrideLayer, filters, platform.env);
   const metaOn = new Set<string>();
@@ -116,13 +135,17 @@ export function discoverState(platform: Platform, options: VulkanDiscoveryOption
   const layers: VulkanLayerInfo[] = all.map(({ layer, control }) => {
     const inChain = baseChain.find((e) => e.layer.name === layer.name);
     const enabled = inChain !== undefined || metaOn.has(layer.name);
-    let reason = removed.has(layer.name)
+    let reason = policyRemoved.has(layer.name)
+      ? 'disabled by createLoader({ layers: { disable } }): not enumerated, and an application asking for it gets VK_ERROR_LAYER_NOT_PRESENT'
+      : removed.has(layer.name)
       ? 'disabled by VK_LOADER_LAYERS_DISABLE: not enumerated, and an application asking for it gets VK_ERROR_LAYER_NOT_PRESENT'
       : inChain
         ? inChain.reason
         : enabled
           ? 'a meta layer that is on'
-          : offReason(layer, filters, ctx, overrideComponents);
+          : policy.layers.safe && layer.kind === 'implicit'
+            ? 'implicit: off in safe mode (createLoader({ layers: { safe: true } })) unless the application names it'
+            : offReason(layer, filters, ctx, overrideComponents);
     if (control === 'on' || control === 'auto') reason += ` (loader settings file: ${control})`;
     return {
       name: layer.name,
@@ -140,7 +163,7 @@ export function discoverState(platform: Platform, options: VulkanDiscoveryOption
       deviceExtensions: layer.deviceExtensions,
       ...(layer.manifest.component_layers ? { components: layer.manifest.component_layers } : {}),
       isOverride: layer.isOverride,
-      available: !removed.has(layer.name),
+      available: !removed.has(layer.name) && !policyRemoved.has(layer.name),
       enabled,
       reason,
     };
@@ -161,7 +184,7 @@ export function discoverState(platform: Platform, options: VulkanDiscoveryOption
     diagnostics: ctx.diagnostics,
     platform: { os: platform.os, arch: platform.arch, elevated: platform.elevated },
   };
-  return { ctx, configured, filters, ...(found.overrideLayer ? { overrideLayer: found.overrideLayer } : {}), ...(settings ? { settings } : {}), result };
+  return { ctx, configured, filters, policy, ...(found.overrideLayer ? { overrideLayer: found.overrideLayer } : {}), ...(settings ? { settings } : {}), result };
 }
 
 /** Never throws: every problem is in `diagnostics`. */

@@ -14,6 +14,7 @@ import { searchPlan, type VulkanSearchSource } from './search-folders.js';
 import type { VulkanLoaderSettings } from './settings-file.js';
 import { windowsLayerEntries } from './windows-registry.js';
 import { packVulkanVersion } from './api-version.js';
+import { driverPolicyDecision, type VulkanDriverPolicy } from './loader-policy.js';
 
 export interface DiscoveredVulkanDriver {
   readonly manifestPath: string;
@@ -91,7 +92,7 @@ function manifestEntries(ctx: VulkanDiscoveryContext, settings: VulkanLoaderSett
   return { files, searched };
 }
 
-export function discoverVulkanDrivers(ctx: VulkanDiscoveryContext, settings?: VulkanLoaderSettings): DriverDiscoveryResult {
+export function discoverVulkanDrivers(ctx: VulkanDiscoveryContext, settings?: VulkanLoaderSettings, policy?: VulkanDriverPolicy): DriverDiscoveryResult {
   if (ctx.platform.os === 'android') return androidDriver(ctx);
   const { files, searched } = manifestEntries(ctx, settings);
   // The settings file's device_configurations take the driver filter variables' place.
@@ -124,6 +125,13 @@ export function discoverVulkanDrivers(ctx: VulkanDiscoveryContext, settings?: Vu
       reason = `not selected by VK_LOADER_DRIVERS_SELECT`;
       ctx.log('warn', `Driver "${fileName}" ignored because not selected by env var 'VK_LOADER_DRIVERS_SELECT'`, undefined, 'driver');
     } else if (selectedByName) reason += ', selected by VK_LOADER_DRIVERS_SELECT';
+    // VK-PO-5: the policy in code decides last.
+    const decided = policy ? driverPolicyDecision(policy, fileName, selected) : undefined;
+    if (decided) {
+      reason = selected === decided.selected || decided.selected ? `found via ${ref.source}, ${decided.rule}` : decided.rule;
+      selected = decided.selected;
+      ctx.log('info', `Driver "${fileName}" ${decided.rule}`, undefined, 'driver');
+    }
     if (lib.exists === false) ctx.report({ severity: 'warning', file: ref.file, field: 'ICD.library_path', reason: `the library ${lib.path} does not exist; loading the driver will fail` });
     drivers.push({
       manifestPath: ref.file,

@@ -14,6 +14,8 @@ import { implicitLayerState } from './implicit-layer-state.js';
 import type { LayerFilters } from './layer-filters.js';
 import type { DiscoveredVulkanLayer } from './layer-discovery.js';
 import { layerDisabledByFilter, nameMatchesFilter } from './name-filter.js';
+import type { LayerPolicy } from '../../core/loader-policy.js';
+import { applyLayerPolicy } from './loader-policy.js';
 
 /** A discovered layer with the settings file's word on it ('default' when no settings configure layers). */
 export interface ConfiguredVulkanLayer {
@@ -38,6 +40,8 @@ export interface LayerPolicyInput {
   /** true when a settings file configures the layers. */
   readonly settingsLayers: boolean;
   readonly log?: (level: 'error' | 'warn' | 'info' | 'debug', message: string) => void;
+  /** createLoader({ layers }): applied over the environment's chain (VK-PO-2..4). */
+  readonly policy?: LayerPolicy;
 }
 
 const ORIGIN_WORDS: Record<string, string> = {
@@ -87,6 +91,14 @@ export function activeOverrideComponents(override: DiscoveredVulkanLayer | undef
 
 /** The ordered chain, or VulkanLayerNotPresentError for the first requested name nobody provides. */
 export function resolveLayerChain(input: LayerPolicyInput): EnabledVulkanLayer[] {
+  const chain = environmentChain(input);
+  if (input.policy === undefined) return chain;
+  const available = input.layers.filter((c) => c.control !== 'off').map((c) => c.layer);
+  return applyLayerPolicy(chain, available, input.requested, input.policy, (m) => input.log?.('info', m));
+}
+
+/** The chain the environment and the settings file make, as the Khronos loader builds it. */
+function environmentChain(input: LayerPolicyInput): EnabledVulkanLayer[] {
   const log = input.log ?? (() => {});
   const available = input.layers.filter((c) => c.control !== 'off');
   const byName = new Map(available.map((c) => [c.layer.name, c.layer] as const));

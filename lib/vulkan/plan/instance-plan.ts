@@ -3,6 +3,7 @@
 import type { PlatformEnv } from '../../core/platform/platform.js';
 import { atLeastFileFormat } from '../discovery/layer-manifest.js';
 import { readDeviceFilters } from '../discovery/device-filters.js';
+import { applyDevicePolicy } from '../discovery/loader-policy.js';
 import type { VulkanDiscoveryState } from '../discovery/discover.js';
 import { resolveLayerChain, type EnabledVulkanLayer } from '../discovery/layer-policy.js';
 import type { DiscoveredVulkanLayer } from '../discovery/layer-discovery.js';
@@ -109,6 +110,7 @@ function buildPlan(state: VulkanDiscoveryState, env: PlatformEnv, options: PlanI
     env,
     ...(state.overrideLayer ? { overrideLayer: state.overrideLayer } : {}),
     settingsLayers: state.settings?.layers !== undefined,
+    policy: state.policy.layers,
     log: (level, message) => {
       if (!enumeration) state.ctx.log(level, message, 'vkCreateInstance', 'layer');
       if (level !== 'debug') decisions.push(message);
@@ -132,7 +134,10 @@ function buildPlan(state: VulkanDiscoveryState, env: PlatformEnv, options: PlanI
   const layers = chain.map(plannedLayer);
   layers.forEach((l, i) => decisions.push(`layer ${i} ${l.name} (${l.libraryPath}): ${l.reason}`));
   if (!enumeration) logCallStack(state, layers);
-  const device = readDeviceFilters({ secure: (n) => state.ctx.secureEnv(n), env });
+  const envDevice = readDeviceFilters({ secure: (n) => state.ctx.secureEnv(n), env });
+  // VK-PO-6: the policy's device fields replace the variables'.
+  const device = { ...envDevice, ...applyDevicePolicy(envDevice.filters, state.policy.devices) };
+  decisions.push(...device.decisions);
   return {
     drivers,
     layers,

@@ -12,6 +12,8 @@ export type VulkanLayerOrigin =
   | 'VK_INSTANCE_LAYERS'
   | 'settings-file'
   | 'application'
+  /** createLoader({ layers: { enable } }) (VK-PO-2). */
+  | 'policy'
   /** A component of an enabled meta layer (the meta layer's name follows the colon). */
   | `meta:${string}`;
 
