@@ -7,16 +7,19 @@ import { INFO_OPENXR, INFO_VULKAN } from './specs.js';
 export async function runInfoCli(spec: typeof INFO_OPENXR | typeof INFO_VULKAN, args: readonly string[], io: CliIo): Promise<number> {
   if (spec === INFO_VULKAN) {
     return runCommand(INFO_VULKAN, args, io, (o) => o, async (o) => {
-      const [{ discover }, { processVulkanLoader }, { formatVulkanInfo }] = await Promise.all([
-        import('../../vulkan/discovery/discover.js'),
+      const [{ createLoader: createVulkanLoader }, { processVulkanLoader }, { formatVulkanInfo }] = await Promise.all([
+        import('../../vulkan/loader.js'),
         import('../../vulkan/api/process-loader.js'),
         import('./info-vulkan.js'),
       ]);
       try {
         // The report says everything; the loader's own VK_LOADER_DEBUG lines would repeat it.
-        const vk = discover({ logWriter: () => {} });
+        const loader = createVulkanLoader({ logWriter: () => {} });
+        const vk = loader.discovery;
         const processLoader = processVulkanLoader();
-        io.stdout(o['--json'] ? JSON.stringify({ ...vk, processVulkanLoader: processLoader }, null, 2) + '\n' : formatVulkanInfo(vk, processLoader));
+        // The plan says which rule decided each layer, driver and device filter (nothing is loaded).
+        const plan = loader.planInstance();
+        io.stdout(o['--json'] ? JSON.stringify({ ...vk, processVulkanLoader: processLoader, planDecisions: plan.decisions }, null, 2) + '\n' : formatVulkanInfo(vk, processLoader, plan.decisions));
         return 0;
       } catch (error) {
         io.stderr(`khronos-loader info vulkan failed: ${errorMessage(error)}\n`);
@@ -25,8 +28,7 @@ export async function runInfoCli(spec: typeof INFO_OPENXR | typeof INFO_VULKAN, 
     });
   }
   return runCommand(INFO_OPENXR, args, io, (o) => o, async (o) => {
-    const [{ discover }, { createLoader }, { formatOpenXrInfo }, { resolveRuntimeOption }] = await Promise.all([
-      import('../../openxr/discovery/discover.js'),
+    const [{ createLoader }, { formatOpenXrInfo }, { resolveRuntimeOption }] = await Promise.all([
       import('../../openxr/loader.js'),
       import('./info.js'),
       import('./runtime-option.js'),
@@ -39,8 +41,16 @@ export async function runInfoCli(spec: typeof INFO_OPENXR | typeof INFO_VULKAN, 
         runtime = resolved.runtime;
       }
       // --runtime: what an application that chose that runtime gets.
-      const result = runtime === undefined ? discover({ logWriter: io.stderr }) : createLoader({ runtime, logWriter: io.stderr }).discover();
-      io.stdout(o['--json'] ? JSON.stringify(result, null, 2) + '\n' : formatOpenXrInfo(result));
+      // The runtime's extensions are not asked for: info loads nothing.
+      const loader = createLoader({ ...(runtime !== undefined ? { runtime } : {}), logWriter: io.stderr, runtimeExtensions: () => [] });
+      const result = loader.discover();
+      let planDecisions: readonly string[] | undefined;
+      try {
+        planDecisions = loader.planInstance().decisions;
+      } catch {
+        planDecisions = undefined; // no usable runtime or a layer XR_ENABLE_API_LAYERS names is missing: the report says so
+      }
+      io.stdout(o['--json'] ? JSON.stringify({ ...result, ...(planDecisions ? { planDecisions } : {}) }, null, 2) + '\n' : formatOpenXrInfo(result, planDecisions));
       return 0;
     } catch (error) {
       io.stderr(`khronos-loader info openxr failed: ${errorMessage(error)}\n`);

@@ -3,6 +3,7 @@ import { formatDiagnostic } from '../../openxr/discovery/diagnostics.js';
 import type { DiscoveryResult } from '../../openxr/discovery/discover.js';
 import type { DiscoveredApiLayer } from '../../openxr/discovery/layer-discovery.js';
 import { BUNDLED_RUNTIME_HINT } from '../doctor/openxr/no-runtime.js';
+import { formatPlanDecisions } from './info-vulkan.js';
 
 function layerLines(l: DiscoveredApiLayer): string[] {
   const lines = [
@@ -22,7 +23,7 @@ function layerLines(l: DiscoveredApiLayer): string[] {
   return lines;
 }
 
-export function formatOpenXrInfo(d: DiscoveryResult): string {
+export function formatOpenXrInfo(d: DiscoveryResult, planDecisions?: readonly string[]): string {
   const out: string[] = [];
   out.push(`OpenXR (${d.platform.os}, ${d.platform.arch}${d.platform.elevated ? ', elevated: user environment overrides ignored' : ''})`);
   out.push('');
@@ -57,6 +58,7 @@ export function formatOpenXrInfo(d: DiscoveryResult): string {
     out.push('');
     out.push(`XR_ENABLE_API_LAYERS asks for: ${d.enableApiLayers.map((n) => JSON.stringify(n)).join(', ')}`);
   }
+  out.push(...formatPlanDecisions(planDecisions));
   out.push('');
   out.push(`Problems (${d.diagnostics.length}):`);
   if (d.diagnostics.length === 0) out.push('  none');

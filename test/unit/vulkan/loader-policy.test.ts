@@ -192,3 +192,21 @@ describe('Vulkan loader policy: drivers and devices', () => {
     expect(loader({ devices: { deviceIds: [7] } }, env).planInstance().decisions).toContain('devices: vendorIds from VK_LOADER_VENDOR_ID_FILTER');
   });
 });
+
+describe('the plan in khronos-loader info', () => {
+  it('VK-PO-4: info vulkan prints the plan\'s decisions, each naming its rule', async () => {
+    const { formatVulkanInfo } = await import('../../../lib/tools/cli/info-vulkan.js');
+    fourLayers();
+    const l = loader({ layers: { safe: true, order: ['*api_dump'] } }, { VK_INSTANCE_LAYERS: 'VK_LAYER_KHRONOS_validation:VK_LAYER_LUNARG_api_dump' });
+    const text = formatVulkanInfo(l.discovery, undefined, l.planInstance().decisions);
+    const section = text.slice(text.indexOf('Plan for an application asking for no layers (which rule decided each):'));
+    expect(section.split('\n').slice(1, 7)).toEqual([
+      `  env var 'VK_INSTANCE_LAYERS' defined and adding layers "VK_LAYER_KHRONOS_validation:VK_LAYER_LUNARG_api_dump"`,
+      '  layer VK_LAYER_MESA_device_select not loaded: safe mode (createLoader({ layers: { safe: true } })) loads no implicit layer the application does not name',
+      '  layer VK_LAYER_OVERLAY_steam not loaded: safe mode (createLoader({ layers: { safe: true } })) loads no implicit layer the application does not name',
+      `  layer 0 VK_LAYER_LUNARG_api_dump (/usr/lib/VK_LAYER_LUNARG_api_dump.so): named by VK_INSTANCE_LAYERS; placed by layers.order[0] ("*api_dump")`,
+      `  layer 1 VK_LAYER_KHRONOS_validation (/usr/lib/VK_LAYER_KHRONOS_validation.so): named by VK_INSTANCE_LAYERS`,
+      '',
+    ]);
+  });
+});
