@@ -36,7 +36,13 @@ export function formatProcessVulkanLoader(state: ProcessVulkanLoaderState): stri
   }
 }
 
-export function formatVulkanInfo(d: VulkanDiscoveryResult, processLoader?: ProcessVulkanLoaderState): string {
+/** The plan's decisions, each rule named (VK-PO-*, XR-PO-*): what an application asking for no layers gets. */
+export function formatPlanDecisions(decisions: readonly string[] | undefined): string[] {
+  if (decisions === undefined) return [];
+  return ['', 'Plan for an application asking for no layers (which rule decided each):', ...(decisions.length ? decisions.map((x) => `  ${x}`) : ['  nothing to decide'])];
+}
+
+export function formatVulkanInfo(d: VulkanDiscoveryResult, processLoader?: ProcessVulkanLoaderState, planDecisions?: readonly string[]): string {
   const out: string[] = [];
   out.push(`Vulkan (${d.platform.os}, ${d.platform.arch}${d.platform.elevated ? ', elevated: user environment overrides ignored' : ''})`);
   out.push('');
@@ -60,6 +66,7 @@ export function formatVulkanInfo(d: VulkanDiscoveryResult, processLoader?: Proce
   }
   if (d.overrideLayer) out.push('', `Override layer in force: ${d.overrideLayer}${d.blacklistedLayers.length ? ` (blacklists ${d.blacklistedLayers.join(', ')})` : ''}`);
   if (d.androidLayerLibraries.length) out.push('', 'Android layer libraries:', ...d.androidLayerLibraries.map((l) => `  ${l.path} (${l.source})`));
+  out.push(...formatPlanDecisions(planDecisions));
   out.push('');
   out.push(`Problems (${d.diagnostics.length}):`);
   if (d.diagnostics.length === 0) out.push('  none');
