@@ -16,6 +16,8 @@ export interface RuntimesCliArgs {
   readonly check: boolean;
   readonly all: boolean;
   readonly timeoutMs?: number;
+  /** --set-active: the runtime to make the user's active one first. */
+  readonly setActive?: string;
 }
 
 /** The simulated runtime bundled with the package: not installed, usable by --runtime simulated. */
@@ -28,7 +30,13 @@ export interface BundledRuntime {
 }
 
 function argsOf(o: Exclude<ReturnType<typeof parseOptions<typeof RUNTIMES>>, string>): RuntimesCliArgs {
-  return { json: o['--json'] === true, check: o['--check'] === true, all: o['--all'] === true, ...(o['--timeout'] !== undefined ? { timeoutMs: o['--timeout'] } : {}) };
+  return {
+    json: o['--json'] === true,
+    check: o['--check'] === true,
+    all: o['--all'] === true,
+    ...(o['--timeout'] !== undefined ? { timeoutMs: o['--timeout'] } : {}),
+    ...(o['--set-active'] !== undefined ? { setActive: o['--set-active'] } : {}),
+  };
 }
 
 /** Parses the arguments after "runtimes"; a string is the argument error (one line). */
@@ -118,6 +126,13 @@ export function runRuntimesCli(args: readonly string[], io: CliIo): Promise<numb
         import('../doctor/openxr/check-runtimes.js'),
       ]);
       const env = io.env ?? process.env;
+      const list = () => listRuntimes({ platform: createHostPlatform({ env }), includeDisabled: parsed.all, logWriter: () => undefined });
+      let setActive: import('./set-active-runtime.js').SetActiveResult | undefined;
+      if (parsed.setActive !== undefined) {
+        const { setActiveRuntime } = await import('./set-active-runtime.js');
+        setActive = setActiveRuntime(list(), parsed.setActive, env);
+        if (!parsed.json) io.stdout(`Active runtime for this user: ${setActive.runtime} (${setActive.manifestPath}), written to ${setActive.file}${setActive.previous ? `; the one it replaces is kept as ${setActive.previous}` : ''}\n\n`);
+      }
       const runtimes = listRuntimes({
         platform: createHostPlatform({ env }),
         includeDisabled: parsed.all,
@@ -132,7 +147,7 @@ export function runRuntimesCli(args: readonly string[], io: CliIo): Promise<numb
         const entries = runtimes.map((r, i) => ({ ...r, ...(checks ? { check: checks.components[i] } : {}) }));
         const noActive = !runtimes.some((r) => r.active);
         io.stdout(
-          JSON.stringify({ runtimes: entries, bundled: bundled ?? null, activeRuntime: !noActive, ...(checks ? { broken: checks.broken, exitCode: checks.exitCode } : {}) }, null, 2) + '\n',
+          JSON.stringify({ runtimes: entries, bundled: bundled ?? null, activeRuntime: !noActive, ...(setActive ? { setActive } : {}), ...(checks ? { broken: checks.broken, exitCode: checks.exitCode } : {}) }, null, 2) + '\n',
         );
       } else io.stdout(formatRuntimes(runtimes, checks, bundled));
       return checks?.exitCode ?? 0;

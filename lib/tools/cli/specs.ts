@@ -61,9 +61,37 @@ export const RUNTIMES = {
     { name: '--all', kind: 'switch', help: 'Windows: also the runtimes whose AvailableRuntimes value disables them' },
     json('the list (and the checks)'),
     timeout('each runtime (with --check)'),
+    {
+      name: '--set-active',
+      kind: 'text',
+      value: '<name>',
+      need: 'a runtime name that `khronos-loader runtimes` lists',
+      help: "make this runtime the active one for this user: writes active_runtime.json in $XDG_CONFIG_HOME/openxr/1 (~/.config when unset), whole or not at all, keeping the one it replaces as active_runtime.json.previous",
+    },
   ],
   exitCodes: `1 with --check when the active runtime is broken; 0 otherwise, also when no runtime is active (the output says so, and that the bundled one is there, as doctor does); ${USAGE_EXIT}`,
   examples: ['khronos-loader runtimes', 'khronos-loader runtimes --check'],
+} as const satisfies CommandSpec;
+
+const nameList = (what: string) => ({ name: what.split(' ')[0] as `--${string}`, kind: 'text', value: '<a,b,...>', need: 'layer names separated by commas', help: what.split(' ').slice(1).join(' ') }) as const;
+
+export const LAYERS_VULKAN = {
+  name: 'layers vulkan',
+  summary: 'list, enable, disable and order Vulkan layers, for all applications or one (--app), in the loader settings file',
+  description:
+    'A headless vkconfig: edits the user\'s Vulkan loader settings file ($XDG_CONFIG_HOME/vulkan/loader_settings.d/vk_loader_settings.json, ~/.config when unset; the Khronos format, which the Khronos loader reads first) ' +
+    'and lists what the loader then does: the file\'s entries, the chain an application asking for no layers gets, and every layer on or off and why. ' +
+    'The file is written whole or not at all (a temporary file renamed over it); its other settings are kept. Without an edit option it only lists.',
+  options: [
+    { name: '--app', kind: 'text', value: '<executable>', need: "an executable's absolute path", help: "edit (and list) the settings for this executable (app_keys) instead of the global ones" },
+    nameList('--enable turn these layers on ("on" entries, before the layers the file does not name)'),
+    nameList('--disable turn these layers off ("off" entries: not listed, not loadable)'),
+    nameList('--order put these layers first, in this order, application side first'),
+    { name: '--reset', kind: 'switch', help: "drop the layer configuration of these settings (then the other options apply, if any)" },
+    json('the file written, the settings in force, the chain and the layers'),
+  ],
+  exitCodes: `0 when the settings were listed (and written), 1 when a named layer is not installed or the file cannot be written (nothing is written then), ${USAGE_EXIT}`,
+  examples: ['khronos-loader layers vulkan', 'khronos-loader layers vulkan --enable VK_LAYER_KHRONOS_validation --disable VK_LAYER_MANGOHUD_overlay', 'khronos-loader layers vulkan --app /usr/bin/vkcube --order VK_LAYER_LUNARG_api_dump,VK_LAYER_KHRONOS_validation'],
 } as const satisfies CommandSpec;
 
 export const DEMO = {
@@ -207,9 +235,10 @@ export interface CommandGroup {
   readonly default?: CommandSpec;
 }
 
+export const LAYERS: CommandGroup = { name: 'layers', summary: 'edit which layers the loader loads, and in what order', commands: [LAYERS_VULKAN] };
 export const INFO: CommandGroup = { name: 'info', summary: 'what discovery finds and decides', commands: [INFO_OPENXR, INFO_VULKAN] };
 export const DOCTOR: CommandGroup = { name: 'doctor', summary: 'load every runtime, driver and layer in a child process: problems and fixes', commands: [DOCTOR_OPENXR, DOCTOR_VULKAN], default: DOCTOR_OPENXR };
 export const BENCH: CommandGroup = { name: 'bench', summary: 'what a layer costs per call', commands: [BENCH_OPENXR, BENCH_OPENXR_FRAME, BENCH_VULKAN] };
 
 /** The top-level commands, in the order the help lists them. */
-export const TOP_LEVEL: readonly (CommandSpec | CommandGroup)[] = [INFO, RUNTIMES, DEMO, DOCTOR, BENCH];
+export const TOP_LEVEL: readonly (CommandSpec | CommandGroup)[] = [INFO, RUNTIMES, LAYERS, DEMO, DOCTOR, BENCH];
