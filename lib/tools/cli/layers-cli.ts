@@ -1,6 +1,7 @@
 // `khronos-loader layers vulkan [--app <exe>] [--enable a,b] [--disable a,b] [--order a,b] [--reset] [--json]`:
 // a headless vkconfig. It edits the user's loader settings file (vk_loader_settings.json in
-// $XDG_CONFIG_HOME/vulkan/loader_settings.d, the first place the Khronos loader looks), written
+// $XDG_DATA_HOME/vulkan/loader_settings.d, ~/.local/share when unset: where vkconfig writes it and
+// the first place the Khronos loader 1.4.309 looks — it does not look in $XDG_CONFIG_HOME), written
 // whole or not at all, then lists what the loader does with it: the file's entries and the chain
 // an application (the global settings, or --app's) gets asking for no layers.
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,9 +14,9 @@ import { editLayerSettings, type LayerSettingsEdit } from './layer-settings.js';
 
 const SETTINGS_REL = 'vulkan/loader_settings.d/vk_loader_settings.json';
 
-/** The settings file this command writes: under $XDG_CONFIG_HOME, else ~/.config. */
+/** The settings file this command writes: under $XDG_DATA_HOME, else ~/.local/share. */
 export function userSettingsFile(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const base = env.XDG_CONFIG_HOME || (env.HOME ? path.join(env.HOME, '.config') : undefined);
+  const base = env.XDG_DATA_HOME || (env.HOME ? path.join(env.HOME, '.local', 'share') : undefined);
   return base === undefined ? undefined : path.join(base, SETTINGS_REL);
 }
 
@@ -40,7 +41,7 @@ export function runLayersCli(args: readonly string[], io: CliIo): Promise<number
         const [{ createHostPlatform }, { createLoader }] = await Promise.all([import('../../core/platform/host.js'), import('../../vulkan/loader.js')]);
         const env = io.env ?? process.env;
         const file = userSettingsFile(env);
-        if (file === undefined) throw new UnavailableError('neither XDG_CONFIG_HOME nor HOME is set: there is no user configuration folder to write to');
+        if (file === undefined) throw new UnavailableError('neither XDG_DATA_HOME nor HOME is set: there is no user configuration folder to write to');
         const host = createHostPlatform({ env });
         const platform = a.appKey !== undefined ? { ...host, executablePath: a.appKey } : host;
         const quiet = { logWriter: () => {} };

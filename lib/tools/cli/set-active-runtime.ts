@@ -25,7 +25,7 @@ export function userActiveRuntimeFile(env: Readonly<Record<string, string | unde
 
 export function setActiveRuntime(runtimes: readonly ListedRuntime[], name: string, env: Readonly<Record<string, string | undefined>>): SetActiveResult {
   const r = runtimes.find((x) => x.name === name);
-  if (r === undefined) throw new InvalidArgumentError(`--set-active must be a runtime name that \`khronos-loader runtimes\` lists (${runtimes.map((x) => JSON.stringify(x.name)).join(', ') || 'none is installed'}), got ${JSON.stringify(name)}`, '--set-active');
+  if (r === undefined) throw new InvalidArgumentError(`--set-active must be a runtime name that \`khronos-loader runtimes\` lists (${[...new Set(runtimes.map((x) => JSON.stringify(x.name)))].join(', ') || 'none is installed'}), got ${JSON.stringify(name)}`, '--set-active');
   if (!r.usable) throw new UnavailableError(`runtime ${JSON.stringify(name)} (${r.manifestPath}) is not usable: ${r.problems.map((p) => p.reason).join('; ') || 'its manifest cannot be read'}; the active runtime is left as it was`);
   const file = userActiveRuntimeFile(env);
   if (file === undefined) throw new UnavailableError('neither XDG_CONFIG_HOME nor HOME is set: there is no user configuration folder to write to');
