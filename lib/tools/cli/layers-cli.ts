@@ -43,7 +43,8 @@ export function runLayersCli(args: readonly string[], io: CliIo): Promise<number
         const file = userSettingsFile(env);
         if (file === undefined) throw new UnavailableError('neither XDG_DATA_HOME nor HOME is set: there is no user configuration folder to write to');
         const host = createHostPlatform({ env });
-        const platform = a.appKey !== undefined ? { ...host, executablePath: a.appKey } : host;
+        // Without --app, the global settings: no executable that an app_keys entry could name.
+        const platform = { ...host, executablePath: a.appKey ?? '' };
         const quiet = { logWriter: () => {} };
         let written = false;
         if (a.reset || a.enable.length + a.disable.length + a.order.length > 0) {
