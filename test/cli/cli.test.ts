@@ -45,6 +45,7 @@ const WRONG_VALUES: Readonly<Record<string, readonly { readonly args: readonly s
   'info openxr': [{ args: ['--runtime'], names: '--runtime', got: 'nothing' }],
   'info vulkan': [{ args: ['--json=yes'], names: '--json', got: '"yes"' }],
   runtimes: [{ args: ['--timeout', 'soon'], names: '--timeout', got: '"soon"' }],
+  'layers vulkan': [{ args: ['--app', 'vkcube'], names: '--app', got: '"vkcube"' }],
   demo: [
     { args: ['--seconds', 'abc'], names: '--seconds', got: '"abc"' },
     { args: ['--seconds', '0'], names: '--seconds', got: '"0"' },
@@ -87,6 +88,7 @@ describe('khronos-loader: one argument language', () => {
       'info openxr',
       'info vulkan',
       'runtimes',
+      'layers vulkan',
       'demo',
       'doctor openxr',
       'doctor vulkan',
@@ -157,7 +159,7 @@ describe('khronos-loader: one argument language', () => {
     expect(helpDemo.code).toBe(0);
     expect(helpDemo.stdout).toBe((await cli(['demo', '--help'])).stdout);
     expect((await cli(['help', 'bench', 'vulkan'])).stdout).toBe((await cli(['bench', 'vulkan', '--help'])).stdout);
-    expectArgumentError(await cli(['frobnicate']), '', 'unknown command "frobnicate"', 'khronos-loader takes info, runtimes, demo, doctor, bench, help, --help, --version');
+    expectArgumentError(await cli(['frobnicate']), '', 'unknown command "frobnicate"', 'khronos-loader takes info, runtimes, layers, demo, doctor, bench, help, --help, --version');
     expectArgumentError(await cli(['--bogus']), '', 'unknown option "--bogus"', '--version');
     expectArgumentError(await cli([]), '', 'needs a command', 'got nothing');
     expectArgumentError(await cli(['help', 'frobnicate']), 'help', 'needs a command', 'got "frobnicate"');
