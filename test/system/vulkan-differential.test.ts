@@ -833,10 +833,10 @@ for (const loader of khronosVulkanLoaders()) describe.skipIf(skip !== null || lo
     const env = s.env({ VK_DRIVER_FILES: `${a}:${b}` });
     const r = same(s, env, []);
     expect(r.o.extensions).toEqual([
-      'VK_KHR_get_physical_device_properties2@2', 'VK_KHR_device_group_creation@1', 'VK_KHR_external_fence_capabilities@1', 'VK_EXT_debug_report@9',
-      'VK_EXT_debug_utils@2', 'VK_KHR_portability_enumeration@1', 'VK_EXT_t_implicit@3',
+      'VK_KHR_get_physical_device_properties2@2', 'VK_KHR_device_group_creation@1', 'VK_KHR_surface@25', 'VK_KHR_external_fence_capabilities@1',
+      'VK_EXT_debug_report@9', 'VK_EXT_debug_utils@2', 'VK_KHR_portability_enumeration@1', 'VK_EXT_t_implicit@3',
     ]);
-    expect(r.k.extensions).toContain('VK_KHR_surface@25');
+    expect(r.k.extensions).toContain('VK_KHR_surface@25');  // a surface extension the loader implements (VK-WSI-1): listed by both
     expect(r.o.layerExtensions['VK_LAYER_T_explicit']?.list).toEqual([{ extensionName: 'VK_EXT_t_explicit', specVersion: 2 }]);
     // The implicit layer that is off contributes once it is on; VK_LOADER_DISABLE_INST_EXT_FILTER lets the unknown name through.
     expect(same(s, { ...env, T_ON: '1' }, []).o.extensions).toContain('VK_EXT_t_off@1');

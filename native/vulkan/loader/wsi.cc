@@ -287,32 +287,28 @@ VkResult VKAPI_CALL SurfaceCapabilities(VkPhysicalDevice p, VkSurfaceKHR surface
   return fn(pd.next, own, capabilities);
 }
 
-VkResult VKAPI_CALL SurfaceFormats(VkPhysicalDevice p, VkSurfaceKHR surface, uint32_t* count, VkSurfaceFormatKHR* formats) {
+// The two-call surface queries (formats, present modes): a driver without the command lists nothing.
+template <auto Member, typename T>
+VkResult SurfaceList(const char* command, VkPhysicalDevice p, VkSurfaceKHR surface, uint32_t* count, T* out) {
   PhysicalDeviceObject& pd = Term(p);
-  if (!SurfaceEnabled(pd, "vkGetPhysicalDeviceSurfaceFormatsKHR")) return VK_SUCCESS;
+  if (!SurfaceEnabled(pd, command)) return VK_SUCCESS;
   if (count == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
-  const auto fn = pd.driver->table.GetPhysicalDeviceSurfaceFormatsKHR;
+  const auto fn = pd.driver->table.*Member;
   if (fn == nullptr) {
     *count = 0;
-    return DriverLacks(pd, "vkGetPhysicalDeviceSurfaceFormatsKHR"), VK_SUCCESS;
+    return DriverLacks(pd, command), VK_SUCCESS;
   }
   VkSurfaceKHR own = VK_NULL_HANDLE;
-  if (const VkResult res = DriverSurface(pd, "vkGetPhysicalDeviceSurfaceFormatsKHR", surface, &own); res != VK_SUCCESS) return res;
-  return fn(pd.next, own, count, formats);
+  if (const VkResult res = DriverSurface(pd, command, surface, &own); res != VK_SUCCESS) return res;
+  return fn(pd.next, own, count, out);
 }
-
+VkResult VKAPI_CALL SurfaceFormats(VkPhysicalDevice p, VkSurfaceKHR surface, uint32_t* count, VkSurfaceFormatKHR* formats) {
+  return SurfaceList<&gen::VkInstanceDispatchTable::GetPhysicalDeviceSurfaceFormatsKHR>("vkGetPhysicalDeviceSurfaceFormatsKHR", p, surface, count,
+                                                                                        formats);
+}
 VkResult VKAPI_CALL SurfacePresentModes(VkPhysicalDevice p, VkSurfaceKHR surface, uint32_t* count, VkPresentModeKHR* modes) {
-  PhysicalDeviceObject& pd = Term(p);
-  if (!SurfaceEnabled(pd, "vkGetPhysicalDeviceSurfacePresentModesKHR")) return VK_SUCCESS;
-  if (count == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
-  const auto fn = pd.driver->table.GetPhysicalDeviceSurfacePresentModesKHR;
-  if (fn == nullptr) {
-    *count = 0;
-    return DriverLacks(pd, "vkGetPhysicalDeviceSurfacePresentModesKHR"), VK_SUCCESS;
-  }
-  VkSurfaceKHR own = VK_NULL_HANDLE;
-  if (const VkResult res = DriverSurface(pd, "vkGetPhysicalDeviceSurfacePresentModesKHR", surface, &own); res != VK_SUCCESS) return res;
-  return fn(pd.next, own, count, modes);
+  return SurfaceList<&gen::VkInstanceDispatchTable::GetPhysicalDeviceSurfacePresentModesKHR>("vkGetPhysicalDeviceSurfacePresentModesKHR", p, surface,
+                                                                                             count, modes);
 }
 
 VkResult VKAPI_CALL PresentRectangles(VkPhysicalDevice p, VkSurfaceKHR surface, uint32_t* count, VkRect2D* rects) {
