@@ -91,6 +91,9 @@ VkResult LoaderInstance::CreateDevice(PhysicalDeviceObject* physicalDevice, cons
   ld->topGetDeviceProcAddr = n > 0 ? deviceLayers[0]->getDeviceProcAddr : ld->driver->getDeviceProcAddr;
   ld->handle = created;
   gen::fillVkDeviceDispatchTable(ld->dispatch.table, ld->topGetDeviceProcAddr, created);
+  // Without layers the commands that take a surface still pass the loader's terminators, which
+  // hand the driver its own surface (wsi.h).
+  if (n == 0) WsiPatchDeviceTable(*ld);
   if (!ld->queuesCarryMagic) {
     ld->uncheckedGetDeviceQueue = std::exchange(ld->dispatch.table.GetDeviceQueue, CheckingGetDeviceQueue);
     ld->uncheckedGetDeviceQueue2 = std::exchange(ld->dispatch.table.GetDeviceQueue2, CheckingGetDeviceQueue2);

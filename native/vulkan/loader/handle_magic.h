@@ -15,6 +15,7 @@ enum class HandleMagic : std::uint64_t {
   TrampolinePhysicalDevice = 0x4b4c565044545231ull,  // "KLVPDTR1": handed to the application
   TerminatorPhysicalDevice = 0x4b4c565044544d31ull,  // "KLVPDTM1": handed to the bottom of the chain
   Device = 0x4b4c5644455649ull,                      // "KLVDEVI"
+  Surface = 0x4b4c565355524631ull,                   // "KLVSURF1": a loader-owned VkSurfaceKHR
 };
 class LiveMagic {
  public:

@@ -221,6 +221,7 @@ std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan,
   }
   // The application's table: every instance-level command from the top of the chain.
   gen::fillVkInstanceDispatchTable(li->table_, topGetInstanceProcAddr, li->handle());
+  li->wsiTable_.Fill(topGetInstanceProcAddr, li->handle());
   li->Report(LogLevel::Info, "vkCreateInstance: instance created with " + std::to_string(li->layers_.size()) + " layer(s) and " +
                                  std::to_string(li->driverInstances_.size()) + " driver instance(s)");
   return li;
@@ -243,6 +244,11 @@ void LoaderInstance::Destroy(const VkAllocationCallbacks* allocator) {
   }
   if (table_.DestroyInstance != nullptr) table_.DestroyInstance(handle(), allocator);
   table_ = gen::VkInstanceDispatchTable{};
+  wsiTable_ = WsiPlatformTable{};
+  {
+    std::lock_guard lock(mutex_);
+    surfaces_.clear();  // the loader's objects of surfaces the application left live
+  }
   trampolinePhysicalDevices_.clear();
   terminatorPhysicalDevices_.clear();
   driverInstances_.clear();

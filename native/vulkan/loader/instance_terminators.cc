@@ -61,6 +61,8 @@ VkResult LoaderInstance::TerminatorCreateInstance(const VkInstanceCreateInfo* in
       continue;
     }
     gen::fillVkInstanceDispatchTable(di->table, d->getInstanceProcAddr, di->handle);
+    di->wsi.Fill(d->getInstanceProcAddr, di->handle);
+    di->enabledExtensions.assign(extensions.begin(), extensions.end());
     di->getDeviceProcAddr = reinterpret_cast<PFN_vkGetDeviceProcAddr>(d->getInstanceProcAddr(di->handle, "vkGetDeviceProcAddr"));
     // What the loader itself calls on every driver instance.
     const std::pair<const void*, const char*> required[] = {
@@ -87,6 +89,11 @@ VkResult LoaderInstance::TerminatorCreateInstance(const VkInstanceCreateInfo* in
 }
 
 void LoaderInstance::TerminatorDestroyInstance(const VkAllocationCallbacks* allocator) {
+  // Surfaces the application did not destroy: the drivers' go before their instances.
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& s : surfaces_) s->DestroyDriverSurfaces(allocator);
+  }
   for (auto& di : driverInstances_) di->table.DestroyInstance(di->handle, allocator);
   terminatorPhysicalDevices_.clear();
   driverInstances_.clear();

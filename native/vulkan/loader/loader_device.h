@@ -10,6 +10,7 @@
 #include "vulkan/loader/driver_instance.h"
 #include "vulkan/loader/handle_magic.h"
 #include "vulkan/loader/unknown_functions.h"
+#include "vulkan/loader/wsi.h"
 
 namespace kl::vulkan {
 
@@ -57,6 +58,8 @@ class LoaderDevice {
   bool queuesCarryMagic = false;
   PFN_vkGetDeviceQueue uncheckedGetDeviceQueue = nullptr;
   PFN_vkGetDeviceQueue2 uncheckedGetDeviceQueue2 = nullptr;
+  // The driver's commands that take a surface: the device terminators hand them its own (wsi.h).
+  DriverSwapchainCommands driverSwapchain;
 
   // The LoaderDevice of any device-level dispatchable object the loader has set up. Inline (as
   // SetDispatch): the exported trampolines use them on every call (VK-CH-4).

@@ -28,6 +28,7 @@
 #include "vulkan/loader/loader_device.h"
 #include "vulkan/loader/physical_device_object.h"
 #include "vulkan/loader/unknown_functions.h"
+#include "vulkan/loader/wsi.h"
 
 namespace kl::vulkan {
 
@@ -76,6 +77,9 @@ class LoaderInstance {
   // The trampoline object of a handle EnumeratePhysicalDevices gave out, or nullptr.
   PhysicalDeviceObject* FindPhysicalDevice(VkPhysicalDevice physicalDevice) const;
   const gen::VkInstanceDispatchTable& table() const noexcept { return table_; }
+  // The window-system platform commands from the top of the chain (wsi.h).
+  const WsiPlatformTable& wsiTable() const noexcept { return wsiTable_; }
+  bool ExtensionEnabled(std::string_view name) const noexcept;
 
   // ---- the terminator side (the bottom of the chain) ----
   VkResult TerminatorCreateInstance(const VkInstanceCreateInfo* info, const VkAllocationCallbacks* allocator);
@@ -90,6 +94,12 @@ class LoaderInstance {
   void TerminatorDestroyDebugUtilsMessenger(VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks* allocator);
   void TerminatorSubmitDebugUtilsMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
                                          const VkDebugUtilsMessengerCallbackDataEXT* data);
+  // Surfaces (wsi.cc): a loader surface from the application's create info (`icd` filled for
+  // its platform), its lookup, and vkDestroySurfaceKHR at the bottom of the chain.
+  VkResult TerminatorCreateSurface(const char* command, std::string_view extension, const LoaderSurface::IcdSurface& icd, const void* createInfo,
+                                   std::size_t createInfoSize, const VkAllocationCallbacks* allocator, VkSurfaceKHR* surface);
+  void TerminatorDestroySurface(VkSurfaceKHR surface, const VkAllocationCallbacks* allocator);
+  LoaderSurface* FindSurface(VkSurfaceKHR surface) const;
   // The LoaderDevice whose vkCreateDevice runs on this thread (the terminator fills it in).
   static LoaderDevice*& ConstructingDevice();
 
@@ -137,6 +147,7 @@ class LoaderInstance {
   HandleObject handleObject_{&table_, this};
   std::unique_ptr<CreateInfoMessengers> createInfoMessengers_;
   gen::VkInstanceDispatchTable table_{};
+  WsiPlatformTable wsiTable_;
   InstancePlan plan_;
   std::vector<std::unique_ptr<NegotiatedDriver>> drivers_;
   std::vector<std::unique_ptr<DriverInstance>> driverInstances_;
@@ -160,6 +171,7 @@ class LoaderInstance {
     std::vector<std::pair<DriverInstance*, VkDebugUtilsMessengerEXT>> perDriver;
   };
   std::vector<std::unique_ptr<DriverMessengers>> messengers_;
+  std::vector<std::unique_ptr<LoaderSurface>> surfaces_;  // live loader surfaces (guarded by mutex_)
   mutable std::mutex mutex_;
   bool destroyed_ = false;
 };

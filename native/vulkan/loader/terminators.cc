@@ -138,6 +138,7 @@ VkResult VKAPI_CALL TerminatorCreateDevice(VkPhysicalDevice physicalDevice, cons
   ld->handle = created;
   ld->driver = di;
   ld->queuesCarryMagic = CheckDriverQueues(*di, created, driverInfo);
+  ld->driverSwapchain.Fill(di->getDeviceProcAddr, created);
   *device = created;
   return VK_SUCCESS;
 }
@@ -270,6 +271,7 @@ const gen::VkInstanceDispatchTable& Terminators() {
     KL_VK_INSTANCE_COMMAND_SIGNATURES(KL_VK_ASSIGN)
 #undef KL_VK_ASSIGN
     properties2::Install(t);
+    WsiInstallInstanceTerminators(t);
     t.DestroyInstance = TerminatorDestroyInstance;
     t.EnumeratePhysicalDevices = TerminatorEnumeratePhysicalDevices;
     t.EnumeratePhysicalDeviceGroups = TerminatorEnumeratePhysicalDeviceGroups;
@@ -291,6 +293,7 @@ PFN_vkVoidFunction VKAPI_CALL TerminatorGetInstanceProcAddr(VkInstance instance,
   if (n == "vkGetInstanceProcAddr") return reinterpret_cast<PFN_vkVoidFunction>(TerminatorGetInstanceProcAddr);
   if (n == "vkCreateInstance") return reinterpret_cast<PFN_vkVoidFunction>(TerminatorCreateInstance);
   if (n == "vkGetDeviceProcAddr") return reinterpret_cast<PFN_vkVoidFunction>(TerminatorGetDeviceProcAddr);
+  if (PFN_vkVoidFunction wsi = WsiInstanceTerminator(n)) return wsi;
   const gen::VkCommandInfo* info = gen::findVkCommand(n);
   if (info != nullptr && (info->level == gen::VkCommandLevel::Instance || info->level == gen::VkCommandLevel::PhysicalDevice)) {
     return gen::getVkInstanceCommand(Terminators(), info->index);
@@ -301,6 +304,10 @@ PFN_vkVoidFunction VKAPI_CALL TerminatorGetInstanceProcAddr(VkInstance instance,
 
 PFN_vkVoidFunction VKAPI_CALL TerminatorGetPhysicalDeviceProcAddr(VkInstance instance, const char* name) {
   if (name == nullptr) return nullptr;
+  // The platform presentation-support queries (not in the generated tables).
+  if (std::string_view(name).starts_with("vkGetPhysicalDevice")) {
+    if (PFN_vkVoidFunction wsi = WsiInstanceTerminator(name)) return wsi;
+  }
   const gen::VkCommandInfo* info = gen::findVkCommand(name);
   if (info != nullptr) {
     return info->level == gen::VkCommandLevel::PhysicalDevice ? gen::getVkInstanceCommand(Terminators(), info->index) : nullptr;
@@ -313,7 +320,12 @@ PFN_vkVoidFunction VKAPI_CALL TerminatorGetDeviceProcAddr(VkDevice device, const
   LoaderDevice* ld = LoaderDevice::FromObject(device);
   if (ld == nullptr || ld->driver == nullptr || name == nullptr) return nullptr;
   if (std::string_view(name) == "vkGetDeviceProcAddr") return reinterpret_cast<PFN_vkVoidFunction>(TerminatorGetDeviceProcAddr);
-  return ld->driver->getDeviceProcAddr(device, name);
+  PFN_vkVoidFunction driverFunction = ld->driver->getDeviceProcAddr(device, name);
+  // The commands that take a surface: the loader's, where the driver has the command.
+  if (driverFunction != nullptr) {
+    if (PFN_vkVoidFunction wsi = WsiDeviceTerminator(name)) return wsi;
+  }
+  return driverFunction;
 }
 
 VkResult VKAPI_CALL SetInstanceLoaderData(VkInstance instance, void* object) {

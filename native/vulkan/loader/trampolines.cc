@@ -26,6 +26,14 @@ KL_VK_CORE_DEVICE_COMMAND_SIGNATURES(KL_VK_DECLARE_EXPORT)
 #undef KL_VK_DECLARE_EXPORT
 
 namespace kl::vulkan {
+
+void InvalidTrampolineHandle(const char* command, const char* parameter, const void* handle) noexcept {
+  std::fprintf(stderr, "khronos-loader: %s: Invalid %s [VUID-%s-%s-parameter] (%p is not a live %s of this loader); aborting\n", command,
+               parameter, command, parameter, handle, parameter);
+  std::fflush(stderr);
+  std::abort();
+}
+
 namespace {
 
 using InstanceTable = gen::VkInstanceDispatchTable;
@@ -44,10 +52,7 @@ struct Site {
 // never a jump through whatever the handle's first word points at. Cold and out of line: the
 // per-call path keeps only the compare and the branch.
 [[noreturn, gnu::cold, gnu::noinline]] void InvalidHandle(Site site, const void* handle) noexcept {
-  std::fprintf(stderr, "khronos-loader: %s: Invalid %s [VUID-%s-%s-parameter] (%p is not a live %s of this loader); aborting\n",
-               site.command, site.handle, site.command, site.handle, handle, site.handle);
-  std::fflush(stderr);
-  std::abort();
+  InvalidTrampolineHandle(site.command, site.handle, handle);
 }
 
 inline const InstanceTable& CheckedInstance(Site site, VkInstance instance) noexcept {
@@ -344,6 +349,11 @@ KL_VK_EXPORT PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance inst
   LoaderInstance* li = LoaderInstance::FromHandle(instance);
   if (li == nullptr || li->destroyed()) return nullptr;
   if (n == "vkGetDeviceProcAddr") return reinterpret_cast<PFN_vkVoidFunction>(vkGetDeviceProcAddr);
+  // The window-system platform commands (not in the generated tables): while their extension is
+  // enabled and the chain provides them, as the Khronos loader hands them out.
+  if (const char* extension = WsiPlatformCommandExtension(n)) {
+    return li->ExtensionEnabled(extension) ? WsiPlatformTrampoline(n) : nullptr;
+  }
   if (const gen::VkCommandInfo* info = gen::findVkCommand(n)) {
     switch (info->level) {
       case gen::VkCommandLevel::Instance:

@@ -24,4 +24,7 @@ struct Exports;
 }
 // The exported functions as one table, for the process-wide loader library (process_loader.cc).
 const process_loader::Exports& ExportedFunctions();
+// The Khronos loader's answer to a dispatchable handle that is not one of its live objects:
+// "<command>: Invalid <parameter> [VUID-<command>-<parameter>-parameter]" on stderr, then abort().
+[[noreturn, gnu::cold, gnu::noinline]] void InvalidTrampolineHandle(const char* command, const char* parameter, const void* handle) noexcept;
 }  // namespace kl::vulkan

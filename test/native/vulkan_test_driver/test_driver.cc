@@ -23,6 +23,12 @@
 //                              device NAME TYPE VENDOR ID [pci=DOMAIN:BUS:DEVICE.FUNCTION] [group=N]
 //                            (numbers in hex but TYPE; a device with pci= reports VK_EXT_pci_bus_info;
 //                            devices of one group= number form one group, the others a group each)
+//   KL_DRIVER_SURFACES       1: VK_KHR_surface and VK_EXT_headless_surface (instance), VK_KHR_swapchain
+//                            (device): its headless surfaces carry a magic word; from interface
+//                            version 3 a surface it is handed must be one it made, before 3 the
+//                            loader's VkIcdSurfaceHeadless (vkGetPhysicalDeviceSurfaceSupportKHR
+//                            answers VK_FALSE, vkCreateSwapchainKHR VK_ERROR_SURFACE_LOST_KHR
+//                            otherwise); kl_vk_driver_live_surfaces() counts the live ones
 #ifdef _WIN32
 #include <windows.h>
 #else
@@ -220,6 +226,10 @@ constexpr const char* kInstanceExtensions[] = {
 #if KL_DRIVER_PORTABILITY
     "VK_KHR_portability_enumeration",
 #endif
+#if KL_DRIVER_SURFACES
+    "VK_KHR_surface",
+    "VK_EXT_headless_surface",
+#endif
 };
 
 VkResult VKAPI_CALL EnumerateInstanceExtensionProperties(const char* layerName, uint32_t* count, VkExtensionProperties* props) {
@@ -404,20 +414,71 @@ void VKAPI_CALL GetPhysicalDeviceSparseImageFormatProperties(VkPhysicalDevice, V
 }
 
 VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevice physicalDevice, const char*, uint32_t* count, VkExtensionProperties* props) {
-  const uint32_t total = reinterpret_cast<PhysicalDevice*>(physicalDevice)->spec.hasPci ? 1 : 0;
+  std::vector<std::pair<const char*, uint32_t>> all;
+  if (reinterpret_cast<PhysicalDevice*>(physicalDevice)->spec.hasPci) all.emplace_back(VK_EXT_PCI_BUS_INFO_EXTENSION_NAME, 2);
+  if (KL_DRIVER_SURFACES) all.emplace_back("VK_KHR_swapchain", 70);
+  const auto total = static_cast<uint32_t>(all.size());
   if (props == nullptr) {
     *count = total;
     return VK_SUCCESS;
   }
   const uint32_t n = std::min(*count, total);
-  if (n > 0) {
-    std::memset(&props[0], 0, sizeof(props[0]));
-    std::snprintf(props[0].extensionName, sizeof(props[0].extensionName), "%s", VK_EXT_PCI_BUS_INFO_EXTENSION_NAME);
-    props[0].specVersion = 2;
+  for (uint32_t i = 0; i < n; ++i) {
+    std::memset(&props[i], 0, sizeof(props[i]));
+    std::snprintf(props[i].extensionName, sizeof(props[i].extensionName), "%s", all[i].first);
+    props[i].specVersion = all[i].second;
   }
   *count = n;
   return n < total ? VK_INCOMPLETE : VK_SUCCESS;
 }
+
+// ---- KL_DRIVER_SURFACES: headless surfaces and a swapchain that checks the surface it gets ----
+constexpr uint64_t kSurfaceMagic = 0x4b4c445256535246ull;  // "KLDRVSRF"
+constexpr uint32_t kIcdPlatformHeadless = 9;              // VkIcdWsiPlatform's VK_ICD_WSI_PLATFORM_HEADLESS
+struct DriverSurface {
+  uint64_t magic = kSurfaceMagic;
+};
+std::mutex surfacesMutex;
+std::vector<DriverSurface*>& LiveSurfaces() {
+  static std::vector<DriverSurface*> live;
+  return live;
+}
+// Whether `surface` is what this driver expects to be handed: its own from interface version 3,
+// the loader's VkIcdSurfaceHeadless before.
+bool ExpectedSurface(VkSurfaceKHR surface) {
+  if (surface == VK_NULL_HANDLE) return false;
+  if (State().negotiatedVersion >= 3) {
+    std::lock_guard lock(surfacesMutex);
+    const auto& live = LiveSurfaces();
+    return std::find(live.begin(), live.end(), reinterpret_cast<DriverSurface*>(surface)) != live.end();
+  }
+  return *reinterpret_cast<const uint32_t*>(surface) == kIcdPlatformHeadless;
+}
+VkResult VKAPI_CALL CreateHeadlessSurface(VkInstance, const VkHeadlessSurfaceCreateInfoEXT*, const VkAllocationCallbacks*, VkSurfaceKHR* out) {
+  auto* s = new DriverSurface{};
+  std::lock_guard lock(surfacesMutex);
+  LiveSurfaces().push_back(s);
+  *out = reinterpret_cast<VkSurfaceKHR>(s);
+  return VK_SUCCESS;
+}
+void VKAPI_CALL DestroySurface(VkInstance, VkSurfaceKHR surface, const VkAllocationCallbacks*) {
+  std::lock_guard lock(surfacesMutex);
+  auto& live = LiveSurfaces();
+  const auto it = std::find(live.begin(), live.end(), reinterpret_cast<DriverSurface*>(surface));
+  if (it == live.end()) return;
+  delete *it;
+  live.erase(it);
+}
+VkResult VKAPI_CALL GetSurfaceSupport(VkPhysicalDevice, uint32_t, VkSurfaceKHR surface, VkBool32* supported) {
+  *supported = ExpectedSurface(surface) ? VK_TRUE : VK_FALSE;
+  return VK_SUCCESS;
+}
+VkResult VKAPI_CALL CreateSwapchain(VkDevice, const VkSwapchainCreateInfoKHR* info, const VkAllocationCallbacks*, VkSwapchainKHR* out) {
+  if (!ExpectedSurface(info->surface)) return VK_ERROR_SURFACE_LOST_KHR;
+  *out = reinterpret_cast<VkSwapchainKHR>(static_cast<uintptr_t>(0x5c5c));
+  return VK_SUCCESS;
+}
+void VKAPI_CALL DestroySwapchain(VkDevice, VkSwapchainKHR, const VkAllocationCallbacks*) {}
 
 VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo*, const VkAllocationCallbacks*, VkDevice* out) {
   if (Fault("vkCreateDevice") == kl_fault::Kind::Fail) return VK_ERROR_INITIALIZATION_FAILED;
@@ -588,6 +649,10 @@ PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice, const char* name) {
   KL_ANSWER("vkGetDeviceQueue", GetDeviceQueue)
   KL_ANSWER("vkGetDeviceQueue2", GetDeviceQueue2)
   KL_ANSWER("vkQueueWaitIdle", QueueWaitIdle)
+  if constexpr (KL_DRIVER_SURFACES != 0) {
+    KL_ANSWER("vkCreateSwapchainKHR", CreateSwapchain)
+    KL_ANSWER("vkDestroySwapchainKHR", DestroySwapchain)
+  }
   if constexpr (KL_DRIVER_NO_DEVICE_WAIT_IDLE == 0) {
     KL_ANSWER("vkDeviceWaitIdle", DeviceWaitIdle)
   }
@@ -688,6 +753,11 @@ PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const cha
     KL_ANSWER("vkEnumeratePhysicalDeviceGroupsKHR", EnumeratePhysicalDeviceGroups)
   }
   KL_ANSWER("vkCreateDevice", CreateDevice)
+  if constexpr (KL_DRIVER_SURFACES != 0) {
+    KL_ANSWER("vkCreateHeadlessSurfaceEXT", CreateHeadlessSurface)
+    KL_ANSWER("vkDestroySurfaceKHR", DestroySurface)
+    KL_ANSWER("vkGetPhysicalDeviceSurfaceSupportKHR", GetSurfaceSupport)
+  }
   return GetDeviceProcAddr(nullptr, name);
 }
 
@@ -713,5 +783,12 @@ KL_EXPORT VkResult VKAPI_CALL vk_icdNegotiateLoaderICDInterfaceVersion(uint32_t*
 #if KL_DRIVER_VERSION >= 4 && !KL_DRIVER_VIA_GIPA
 KL_EXPORT PFN_vkVoidFunction VKAPI_CALL vk_icdGetPhysicalDeviceProcAddr(VkInstance instance, const char* name) {
   return GetPhysicalDeviceProcAddr(instance, name);
+}
+#endif
+
+#if KL_DRIVER_SURFACES
+KL_EXPORT int kl_vk_driver_live_surfaces() {
+  std::lock_guard lock(surfacesMutex);
+  return static_cast<int>(LiveSurfaces().size());
 }
 #endif
