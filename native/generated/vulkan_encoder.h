@@ -207,6 +207,45 @@ T HandleOf(std::uint64_t raw) {
     }
 }
 
+/** The dispatch table members the generated opcodes call, as an X-macro list. */
+#define KL_VK_ENCODED_MEMBERS(X) \
+    X(CmdFillBuffer) \
+    X(CmdBindPipeline) \
+    X(CmdDispatch) \
+    X(CmdDispatchIndirect) \
+    X(CmdSetLineWidth) \
+    X(CmdSetDepthBias) \
+    X(CmdSetDepthBounds) \
+    X(CmdSetStencilCompareMask) \
+    X(CmdSetStencilWriteMask) \
+    X(CmdSetStencilReference) \
+    X(CmdBindIndexBuffer) \
+    X(CmdDraw) \
+    X(CmdDrawIndexed) \
+    X(CmdDrawIndirect) \
+    X(CmdDrawIndexedIndirect) \
+    X(CmdNextSubpass) \
+    X(CmdEndRenderPass) \
+    X(CmdSetDeviceMask) \
+    X(CmdDispatchBase) \
+    X(CmdDrawIndirectCount) \
+    X(CmdDrawIndexedIndirectCount) \
+    X(CmdEndRendering) \
+    X(CmdSetCullMode) \
+    X(CmdSetFrontFace) \
+    X(CmdSetPrimitiveTopology) \
+    X(CmdSetDepthTestEnable) \
+    X(CmdSetDepthWriteEnable) \
+    X(CmdSetDepthCompareOp) \
+    X(CmdSetDepthBoundsTestEnable) \
+    X(CmdSetStencilTestEnable) \
+    X(CmdSetStencilOp) \
+    X(CmdSetRasterizerDiscardEnable) \
+    X(CmdSetDepthBiasEnable) \
+    X(CmdSetPrimitiveRestartEnable) \
+    X(CmdSetLineStipple) \
+    X(CmdBindIndexBuffer2)
+
 /** Whether the device's table has command `index` (a core command of a version above the device's may be null). */
 inline bool Available(const VkDeviceDispatchTable& d, std::uint16_t index) noexcept {
     switch (index) {

@@ -259,6 +259,10 @@ export function emitEncoderHeader(banner: string, m: EncodedModel): string {
   out.push('    }');
   out.push('}');
   out.push('');
+  out.push('/** The dispatch table members the generated opcodes call, as an X-macro list. */');
+  out.push('#define KL_VK_ENCODED_MEMBERS(X) \\');
+  m.commands.forEach((c, i) => out.push(`    X(${c.member})${i + 1 < m.commands.length ? ' \\' : ''}`));
+  out.push('');
   out.push('/** Whether the device\'s table has command `index` (a core command of a version above the device\'s may be null). */');
   out.push('inline bool Available(const VkDeviceDispatchTable& d, std::uint16_t index) noexcept {');
   out.push('    switch (index) {');
