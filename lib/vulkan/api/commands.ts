@@ -26,7 +26,7 @@ import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from 
 import { vulkanCompute, type NativeVulkanCompute } from '../native/addon.js';
 import { dynamicRenderingKey, Framebuffer, GraphicsPipeline, IMAGE_ASPECT, IMAGE_USAGE, LOAD_OPS, OwnedImage, RenderPass, STORE_OPS, texelBytes, type PipelineNeeds } from './graphics.js';
 import { ImageView } from './device-objects.js';
-import { ENCODED_COMMANDS, ENCODED_OPCODE_BASE } from '../../generated/vulkan-encoder.js';
+import { ENCODED_COMMANDS, ENCODED_ENUMS, ENCODED_OPCODE_BASE } from '../../generated/vulkan-encoder.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 const NO_HANDLE = 0n;
@@ -997,13 +997,15 @@ export class CommandBuffer extends DeviceChild {
           st.use(image);
         } else if (op >= ENCODED_OPCODE_BASE) {
           const c = ENCODED_COMMANDS[op - ENCODED_OPCODE_BASE];
-          if (c === undefined || length !== c.words) return;
+          // A command the registry's checks refuse ends the walk: the native side refuses the stream there.
+          if (c === undefined || length !== c.words || c.renderPass === 'inside') return;
           for (const a of c.args) {
-            if (a.slotKind === undefined) continue;
-            const object = objects[u[w + 1 + a.word]!];
-            if (object === undefined) return;
-            st.use(object as DeviceChild | Image);
+            const v = u[w + 1 + a.word]!;
+            if (a.kind === 'Bool32' && v > 1) return;
+            if (a.kind === 'Enum' && !ENCODED_ENUMS[a.enum!]!.includes(v | 0)) return;
+            if (a.slotKind !== undefined && !(objects[v] instanceof SLOT_CLASSES[a.slotKind]!)) return;
           }
+          for (const a of c.args) if (a.slotKind !== undefined) st.use(objects[u[w + 1 + a.word]!] as DeviceChild | Image);
           checkGenerated(st, c.name, u, w + 1, objects, limits);
         } else if (op !== 5) return;
       } catch (error) {
@@ -1052,6 +1054,9 @@ export class CommandBuffer extends DeviceChild {
     this.#pool.buffers.delete(this);
   }
 }
+
+/** The class of the objects each encoder slot kind (HANDLE_KIND) holds. */
+const SLOT_CLASSES: readonly (Function | undefined)[] = [undefined, ComputePipeline, PipelineLayout, DescriptorSet, VulkanBuffer, Image];
 
 /**
  * The state checks of the typed methods for the generated opcodes whose registry checks (native)
