@@ -66,7 +66,7 @@ default_tests=(
   test/openxr-native/js-api.test.ts test/openxr-native/negotiation.test.ts test/openxr-native/runtime-choice.test.ts
   test/simxr/simulated-runtime.test.ts
   test/vulkan-native/drivers.test.ts test/vulkan-native/messengers.test.ts test/vulkan-native/pre-instance.test.ts
-  test/vulkan-native/android-layer-introspection.test.ts
+  test/vulkan-native/android-layer-introspection.test.ts test/vulkan-native/command-stream.test.ts
   test/addon/log-bridge.test.ts test/addon/log-forwarding.test.ts test/layers/passthrough-layer.test.ts
   test/openxr-native/chain.test.ts test/vulkan-native/chain.test.ts test/vulkan-native/c-abi.test.ts
   test/faults/openxr-faults.test.ts test/faults/vulkan-faults.test.ts test/faults/openxr-properties.test.ts

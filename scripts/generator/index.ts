@@ -9,6 +9,7 @@ import { buildMarshalModel, vulkanScalar } from './marshal-model.js';
 import { emitMarshalHeader, emitVulkanMarshalHeader } from './marshal-native.js';
 import { emitCommandsModule, emitVulkanCommandsModule } from './marshal-ts.js';
 import { buildVulkanMarshalModel } from './marshal-vulkan.js';
+import { buildEncoderModel, emitEncoderHeader, emitEncoderModule } from './encoder-vulkan.js';
 import { readRegistry, type ApiName } from './registry.js';
 import { RegistrySelector, type Selection } from './select.js';
 import { emitOpenXrModule, emitVulkanModule } from './typescript.js';
@@ -94,6 +95,11 @@ export function renderAll(registryDir: string): GeneratedFile[] {
       files.push({ path: rel(NATIVE_DIR, 'vulkan_marshal.h'), content: header.main });
       files.push({ path: rel(NATIVE_DIR, 'vulkan_marshal_structs.h'), content: header.structs });
       files.push({ path: rel(TS_DIR, 'vulkan-commands.ts'), content: emitVulkanCommandsModule(cfg, selection, model) });
+      // The command encoder's opcodes for the vkCmd* commands among them.
+      const encoder = buildEncoderModel(selection, model, commands);
+      const banner = bannerText(cfg, selection.registry);
+      files.push({ path: rel(NATIVE_DIR, 'vulkan_encoder.h'), content: emitEncoderHeader(banner, encoder) });
+      files.push({ path: rel(TS_DIR, 'vulkan-encoder.ts'), content: emitEncoderModule(banner, encoder) });
     }
   }
   return files;

@@ -88,6 +88,8 @@ export interface Command {
   readonly protect: string | undefined;
   /** The XrResult / VkResult values that mean success (`successcodes`). */
   readonly successCodes: readonly string[];
+  /** Vulkan command buffer commands: where they may be recorded (`renderpass`: inside, outside, both). */
+  readonly renderPass?: string | undefined;
 }
 
 export interface RequireBlock {
@@ -261,6 +263,7 @@ function readCommand(el: Element, api: ApiName): Command | undefined {
       .map(readDeclaration),
     protect: attr(el, 'protect'),
     successCodes: (attr(el, 'successcodes') ?? '').split(',').filter((n) => n !== ''),
+    renderPass: attr(el, 'renderpass'),
   };
 }
 

@@ -14,9 +14,10 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/paths.js';
 import { findFirst, skipOrFail } from '../helpers/system.js';
 import { COMMAND_OPCODE, CommandStreamError, HANDLE_KIND, validateCommandStream, type CommandStreamRefusal } from '../../lib/vulkan/api/command-encoder.js';
+import { ENCODED_COMMANDS, ENCODED_ENUMS, ENCODED_OPCODE_BASE, type EncodedCommandInfo } from '../../lib/generated/vulkan-encoder.js';
 
 const SEED = 14;
-const REASONS: readonly CommandStreamRefusal[] = ['unaligned', 'unknown-opcode', 'truncated', 'bad-length', 'count-past-end', 'misaligned', 'handle-index', 'handle-kind', 'bad-value', 'table-mismatch'];
+const REASONS: readonly CommandStreamRefusal[] = ['unaligned', 'unknown-opcode', 'truncated', 'bad-length', 'count-past-end', 'misaligned', 'handle-index', 'handle-kind', 'bad-value', 'table-mismatch', 'render-pass-scope'];
 
 // The table every stream here is checked against: one slot of each kind, an empty slot, and more.
 const K = HANDLE_KIND;
@@ -43,7 +44,21 @@ const command: fc.Arbitrary<number[]> = fc.oneof(
     .tuple(slot(K.image), fc.constantFrom(...LAYOUTS), fc.constantFrom(...LAYOUTS), fc.array(u32, { minLength: 6, maxLength: 6 }))
     .map(([i, from, to, rest]) => [header(COMMAND_OPCODE.imageBarrier, 10), i, from, to, ...rest]),
   fc.tuple(slot(K.image), fc.constantFrom(1, 7), fc.array(u32, { minLength: 6, maxLength: 6 })).map(([i, layout, rest]) => [header(COMMAND_OPCODE.clearColorImage, 9), i, layout, ...rest]),
+  generatedCommand(),
 );
+
+/** One well-formed generated command (native/generated/vulkan_encoder.h) of those a stream may hold outside a render pass. */
+function generatedCommand(): fc.Arbitrary<number[]> {
+  const outside = ENCODED_COMMANDS.filter((c) => c.renderPass !== 'inside');
+  const argWords = (a: EncodedCommandInfo['args'][number]): fc.Arbitrary<number[]> => {
+    if (a.kind === 'Slot') return slot(a.slotKind!).map((v) => [v]);
+    if (a.kind === 'Bool32') return fc.constantFrom(0, 1).map((v) => [v]);
+    if (a.kind === 'Enum') return fc.constantFrom(...ENCODED_ENUMS[a.enum!]!).map((v) => [v >>> 0]);
+    if (a.kind === 'U64') return fc.tuple(u32, u32).map(([lo, hi]) => [lo, hi]);
+    return u32.map((v) => [v]);
+  };
+  return fc.constantFrom(...outside).chain((c) => fc.tuple(...c.args.map(argWords)).map((args) => [header(c.opcode, c.words), ...args.flat()]));
+}
 const commands = fc.array(command, { minLength: 1, maxLength: 40 });
 
 function stream(words: readonly number[]): ArrayBuffer {
@@ -95,6 +110,23 @@ function referenceVerdict(words: readonly number[], byteLength: number, kinds: U
     const opcode = words[at]! & 0xffff;
     const length = words[at]! >>> 16;
     const arg = (k: number) => words[at + 1 + k]!;
+    const generated = opcode >= ENCODED_OPCODE_BASE ? ENCODED_COMMANDS[opcode - ENCODED_OPCODE_BASE] : undefined;
+    if (generated !== undefined) {
+      // A generated command: its length, then each argument in order as the registry checks it, then its render pass scope.
+      if (length === 0 || length > end - at) return refuse('truncated', opcode);
+      if (length !== generated.words) return refuse('bad-length', opcode);
+      for (const a of generated.args) {
+        const v = arg(a.word);
+        if (a.kind === 'Slot' && v >= kinds.length) return refuse('handle-index', opcode);
+        if (a.kind === 'Slot' && kinds[v] !== a.slotKind) return refuse('handle-kind', opcode);
+        if (a.kind === 'Bool32' && v > 1) return refuse('bad-value', opcode);
+        if (a.kind === 'Enum' && !ENCODED_ENUMS[a.enum!]!.includes(v | 0)) return refuse('bad-value', opcode);
+      }
+      if (generated.renderPass === 'inside') return refuse('render-pass-scope', opcode);
+      at += length;
+      index++;
+      continue;
+    }
     const shape = SHAPES[opcode];
     if (shape === undefined) return refuse('unknown-opcode', opcode);
     if (length === 0 || length > end - at) return refuse('truncated', opcode);
@@ -171,7 +203,9 @@ describe('the encoded-command decoder', () => {
       { seed: SEED, numRuns: 3000 },
     );
     // Headers that look right more often: small opcodes and lengths.
-    const plausible = fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 12 })).map(([op, len]) => header(op, len));
+    const plausible = fc
+      .tuple(fc.oneof(fc.integer({ min: 0, max: 9 }), fc.integer({ min: ENCODED_OPCODE_BASE - 1, max: ENCODED_OPCODE_BASE + ENCODED_COMMANDS.length })), fc.integer({ min: 0, max: 12 }))
+      .map(([op, len]) => header(op, len));
     fc.assert(
       fc.property(fc.array(fc.oneof(plausible, fc.nat(10), u32), { maxLength: 64 }), (words) => {
         check(stream(words), words.length * 4);
@@ -220,7 +254,9 @@ describe('the encoded-command decoder', () => {
 
   it('the decoder answers what the format says (a reference written from command_stream.h) for well-formed streams with up to three words changed and cut anywhere: the same count, or the same reason, command and byte offset', () => {
     // Changed words: anything, small numbers (slots, lengths, layouts), and headers of every opcode with lengths near their own.
-    const plausibleHeader = fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 12 })).map(([op, len]) => header(op, len));
+    const plausibleHeader = fc
+      .tuple(fc.oneof(fc.integer({ min: 0, max: 9 }), fc.integer({ min: ENCODED_OPCODE_BASE - 1, max: ENCODED_OPCODE_BASE + ENCODED_COMMANDS.length })), fc.integer({ min: 0, max: 12 }))
+      .map(([op, len]) => header(op, len));
     const changedWord = fc.oneof(u32, fc.nat(12), plausibleHeader);
     fc.assert(
       fc.property(commands, fc.array(fc.tuple(fc.nat(), changedWord), { maxLength: 3 }), fc.nat(), fc.boolean(), (cmds, changes, where, cut) => {

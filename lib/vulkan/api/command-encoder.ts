@@ -14,7 +14,8 @@ import { VulkanBuffer, checkSize, checkUint as uint, ComputePipeline, Descriptor
 import { toVulkanError } from '../errors.js';
 import { formatAspectMask, IMAGE_LAYOUTS, Image } from './image.js';
 import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
-import { describeValue, InvalidArgumentError } from '../../core/errors.js';
+import { describeValue, InvalidArgumentError, invalidArgument } from '../../core/errors.js';
+import { EncodedVulkanCommands } from '../../generated/vulkan-encoder.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 
@@ -47,7 +48,9 @@ export type CommandStreamRefusal =
   | 'handle-index'
   | 'handle-kind'
   | 'bad-value'
-  | 'table-mismatch';
+  | 'table-mismatch'
+  | 'render-pass-scope'
+  | 'unavailable';
 
 /** A malformed stream, refused before any Vulkan call (VK_ERROR_VALIDATION_FAILED_EXT). */
 export class CommandStreamError extends VulkanError {
@@ -131,7 +134,7 @@ export interface CommandEncoderOptions {
  * CommandBuffer's, each naming objects by their index in the table (`slot(object)`), then `end()`,
  * which checks the stream and records it (vkBeginCommandBuffer … vkEndCommandBuffer) in one call.
  */
-export class CommandEncoder {
+export class CommandEncoder extends EncodedVulkanCommands {
   readonly commandBuffer: CommandBuffer;
   #native: NativeCommandStream;
   #objects: readonly EncodableObject[] = [];
@@ -152,6 +155,7 @@ export class CommandEncoder {
 
   constructor(commandBuffer: CommandBuffer, objects: readonly EncodableObject[], options: CommandEncoderOptions = {}) {
     if (!(commandBuffer instanceof CommandBuffer)) throw new InvalidArgumentError('CommandEncoder: commandBuffer must be a CommandBuffer');
+    super();
     const initial = options.initialBytes ?? 65536;
     uint('initialBytes', initial);
     this.commandBuffer = commandBuffer;
@@ -461,6 +465,30 @@ export class CommandEncoder {
     }
     cb.encodedRecorded(this.#flags);
     return count;
+  }
+
+  // The stream as the generated vkCmd* methods (EncodedVulkanCommands) write it.
+  protected encodeRoom(what: string, words: number): Uint32Array {
+    this.#room(words, what);
+    return this.#u32;
+  }
+
+  protected get encodeAt(): number {
+    return this.#at;
+  }
+
+  protected encodeCommit(words: number): void {
+    this.#at += words;
+  }
+
+  protected encodeSlot(what: string, name: string, index: number, kind: number): void {
+    if (this.#kinds[index] !== kind || !Number.isInteger(index)) {
+      throw new InvalidArgumentError(`${what}: ${name} (table slot ${describeValue(index)}) is not ${KIND_NAMES[kind] ?? 'an object of the table'} (the table has ${this.#kinds.length} slots)`, name);
+    }
+  }
+
+  protected encodeRefuse(what: string, name: string, needs: string, got: unknown): never {
+    throw invalidArgument(`${what}: ${name}`, needs, got);
   }
 
   #needRecording(what: string): void {

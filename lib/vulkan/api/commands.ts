@@ -26,6 +26,7 @@ import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from 
 import { vulkanCompute, type NativeVulkanCompute } from '../native/addon.js';
 import { dynamicRenderingKey, Framebuffer, GraphicsPipeline, IMAGE_ASPECT, IMAGE_USAGE, LOAD_OPS, OwnedImage, RenderPass, STORE_OPS, texelBytes, type PipelineNeeds } from './graphics.js';
 import { ImageView } from './device-objects.js';
+import { ENCODED_COMMANDS, ENCODED_ENUMS, ENCODED_OPCODE_BASE } from '../../generated/vulkan-encoder.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 const NO_HANDLE = 0n;
@@ -994,6 +995,18 @@ export class CommandBuffer extends DeviceChild {
           // The stream's barrier names the colour aspect (native/vulkan/loader/command_stream.h).
           if (op === 7 && image.aspectMask !== 1) throw invalidArgument('imageBarrier: image', "an image of a colour format (a depth image's transitions are recorded per call: CommandBuffer.imageBarrier)", `an image of VkFormat ${image.format}`);
           st.use(image);
+        } else if (op >= ENCODED_OPCODE_BASE) {
+          const c = ENCODED_COMMANDS[op - ENCODED_OPCODE_BASE];
+          // A command the registry's checks refuse ends the walk: the native side refuses the stream there.
+          if (c === undefined || length !== c.words || c.renderPass === 'inside') return;
+          for (const a of c.args) {
+            const v = u[w + 1 + a.word]!;
+            if (a.kind === 'Bool32' && v > 1) return;
+            if (a.kind === 'Enum' && !ENCODED_ENUMS[a.enum!]!.includes(v | 0)) return;
+            if (a.slotKind !== undefined && !(objects[v] instanceof SLOT_CLASSES[a.slotKind]!)) return;
+          }
+          for (const a of c.args) if (a.slotKind !== undefined) st.use(objects[u[w + 1 + a.word]!] as DeviceChild | Image);
+          checkGenerated(st, c.name, u, w + 1, objects, limits);
         } else if (op !== 5) return;
       } catch (error) {
         if (error instanceof Error) error.message = `command ${index} of the stream: ${error.message}`;
@@ -1039,6 +1052,69 @@ export class CommandBuffer extends DeviceChild {
   protected release(): void {
     this.#n.freeCommandBuffer(this.device.liveHandle, this.#pool.handle, this.handle);
     this.#pool.buffers.delete(this);
+  }
+}
+
+/** The class of the objects each encoder slot kind (HANDLE_KIND) holds. */
+const SLOT_CLASSES: readonly (Function | undefined)[] = [undefined, ComputePipeline, PipelineLayout, DescriptorSet, VulkanBuffer, Image];
+
+/**
+ * The state checks of the typed methods for the generated opcodes whose registry checks (native)
+ * leave undefined behaviour: a generated vkCmdBindPipeline binds as bindPipeline() does, a dispatch
+ * is checked as dispatch() is, a buffer a command reads or writes is backed, of the usage the
+ * command needs, the range inside it. `a`: the command's first argument word.
+ */
+function checkGenerated(st: RecordingState, name: string, u: Uint32Array, a: number, objects: readonly unknown[], limits: DeviceLimits): void {
+  switch (name) {
+    case 'vkCmdBindPipeline': {
+      // A table's pipeline slot holds a ComputePipeline: VUID-vkCmdBindPipeline-pipelineBindPoint-00777 (the compute bind point, 1).
+      if (u[a] !== 1) throw invalidArgument('vkCmdBindPipeline: pipelineBindPoint', 'VK_PIPELINE_BIND_POINT_COMPUTE (1) for a ComputePipeline', u[a]);
+      st.bindPipeline(objects[u[a + 1]!] as ComputePipeline);
+      return;
+    }
+    case 'vkCmdDispatch':
+      st.checkDispatch(limits, u[a]!, u[a + 1]!, u[a + 2]!);
+      return;
+    case 'vkCmdDispatchBase':
+      // VUID-vkCmdDispatchBase-baseGroupX-00427: a base above 0 needs a pipeline made with VK_PIPELINE_CREATE_DISPATCH_BASE_BIT, which the typed API does not make.
+      if (u[a]! !== 0 || u[a + 1]! !== 0 || u[a + 2]! !== 0) throw new InvalidArgumentError('vkCmdDispatchBase: baseGroupX, baseGroupY and baseGroupZ must be 0 (the typed API makes no pipeline with VK_PIPELINE_CREATE_DISPATCH_BASE_BIT)', 'baseGroupX');
+      st.checkDispatch(limits, u[a + 3]!, u[a + 4]!, u[a + 5]!);
+      return;
+    case 'vkCmdDispatchIndirect': {
+      st.checkDispatch(limits, 0, 0, 0);
+      // VUID-vkCmdDispatchIndirect-buffer-02709 (INDIRECT_BUFFER usage), -offset-02710 (a multiple of 4), -offset-00407 (the command inside the buffer)
+      const b = objects[u[a]!] as VulkanBuffer;
+      const offset = readU64(u, a + 1);
+      b.checkBacked('vkCmdDispatchIndirect: buffer');
+      b.checkUsage('vkCmdDispatchIndirect', USAGE_INDIRECT, 'buffer');
+      if (BigInt(offset) % 4n !== 0n || BigInt(offset) + 12n > BigInt(b.size)) throw new InvalidArgumentError(`vkCmdDispatchIndirect: offset ${offset} must be a multiple of 4 with its 12 bytes inside the buffer's ${b.size}`, 'offset');
+      return;
+    }
+    case 'vkCmdFillBuffer': {
+      // VUID-vkCmdFillBuffer-dstBuffer-00029 (TRANSFER_DST usage), -00031 (backed), -dstOffset-00024/-00025, -size-00026/-00027/-00028
+      const b = objects[u[a]!] as VulkanBuffer;
+      const offset = BigInt(readU64(u, a + 1));
+      const size = BigInt(readU64(u, a + 3));
+      b.checkBacked('vkCmdFillBuffer: dstBuffer');
+      b.checkUsage('vkCmdFillBuffer', BUFFER_USAGE.TRANSFER_DST, 'dstBuffer');
+      const whole = size === 0xffff_ffff_ffff_ffffn;
+      if (offset % 4n !== 0n || offset >= BigInt(b.size) || (!whole && (size === 0n || size % 4n !== 0n || offset + size > BigInt(b.size)))) {
+        throw new InvalidArgumentError(`vkCmdFillBuffer: dstOffset ${offset} and size ${size} must be multiples of 4 (size above 0, or VK_WHOLE_SIZE) inside the buffer's ${b.size}`, 'size');
+      }
+      return;
+    }
+    case 'vkCmdBindIndexBuffer':
+    case 'vkCmdBindIndexBuffer2': {
+      // VUID-vkCmdBindIndexBuffer-buffer-08784 (INDEX_BUFFER usage), -08785 (backed), -offset-08782 (below the size)
+      const b = objects[u[a]!] as VulkanBuffer;
+      b.checkBacked(`${name}: buffer`);
+      b.checkUsage(name, USAGE_INDEX, 'buffer');
+      if (BigInt(readU64(u, a + 1)) >= BigInt(b.size)) throw new InvalidArgumentError(`${name}: offset must be below the buffer's size ${b.size}`, 'offset');
+      return;
+    }
+    default:
+      // The others set dynamic state, or are recorded only inside a render pass and refused natively (no stream opens one).
+      return;
   }
 }
 

@@ -73,6 +73,8 @@ export {
   type CommandStreamRefusal,
   type EncodableObject,
 } from './command-encoder.js';
+// The encoder's generated vkCmd* opcodes (docs/usage.md, 'The generated vkCmd* opcodes').
+export { ENCODED_COMMANDS, ENCODED_OPCODE_BASE, ENCODER_LEFT_OUT, EncodedVulkanCommands, type EncodedArgKind, type EncodedCommandInfo } from '../../generated/vulkan-encoder.js';
 // Images others own (an OpenXR swapchain's), and the constants a frame's barriers use.
 export { ACCESS, IMAGE_LAYOUTS, Image, PIPELINE_STAGE, type ImageInfo, type ImageLayoutName, type ImageOwner } from './image.js';
 export { PHYSICAL_DEVICE_FEATURE_NAMES, type PhysicalDeviceFeatureName, type PhysicalDeviceFeatures } from './physical-device-features.js';

@@ -102,6 +102,7 @@ Napi::Value Record(const Napi::CallbackInfo& info) {
   // The device's dispatch table, as the exported trampolines find it: the command buffer's first word.
   const auto* dispatch = *reinterpret_cast<const kl::vulkan::gen::VkDeviceDispatchTable* const*>(cb);
   if (dispatch == nullptr) throw VkErrorToJs(env, VK_ERROR_INITIALIZATION_FAILED, "the command buffer has no device dispatch table");
+  if (const cs::Verdict available = cs::CheckAvailable(*dispatch, stream.data, stream.bytes); !available.ok) throw StreamError(env, available);
   VkResult r = dispatch->BeginCommandBuffer(cb, &begin);
   if (r != VK_SUCCESS) throw VkErrorToJs(env, r, "vkBeginCommandBuffer failed");
   cs::Replay(*dispatch, cb, stream.data, stream.bytes, table);

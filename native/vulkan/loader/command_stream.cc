@@ -1,11 +1,16 @@
 #include "vulkan/loader/command_stream.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <type_traits>
 
+#include "generated/vulkan_encoder.h"
+
 namespace kl::vulkan::command_stream {
 namespace {
+
+namespace enc = khronos_loader::generated::vkencoder;
 
 // Each opcode's length in words (header included; PushConstants' is its minimum) and the table
 // slots its first arguments name.
@@ -62,6 +67,8 @@ const char* ReasonName(Reason reason) noexcept {
     case Reason::HandleKind: return "handle-kind";
     case Reason::BadValue: return "bad-value";
     case Reason::TableMismatch: return "table-mismatch";
+    case Reason::RenderPassScope: return "render-pass-scope";
+    case Reason::Unavailable: return "unavailable";
   }
   return "unknown";
 }
@@ -79,6 +86,48 @@ static_assert([] {
   }
   return true;
 }(), "kLongestFixed must be the longest command of fixed length");
+
+// The first argument of generated command `c` at `a` that breaks the registry's rules (the slot's
+// kind, the enum's values, a VkBool32's 0 or 1), or nullopt.
+std::optional<Reason> GeneratedArgs(const enc::Command& c, const uint32_t* a, const Table& table) noexcept {
+  for (uint32_t i = 0; i < c.argCount; ++i) {
+    const enc::Arg& arg = enc::kArgs[c.firstArg + i];
+    const uint32_t v = a[arg.word];
+    switch (arg.kind) {
+      case enc::ArgKind::Slot:
+        if (v >= table.size) return Reason::HandleIndex;
+        if (table.kinds[v] != static_cast<uint8_t>(arg.check)) return Reason::HandleKind;
+        break;
+      case enc::ArgKind::Bool32:
+        if (v > 1) return Reason::BadValue;
+        break;
+      case enc::ArgKind::Enum: {
+        const enc::Enum& e = enc::kEnums[arg.check];
+        const int32_t* first = enc::kEnumValues + e.firstValue;
+        const int32_t* last = first + e.valueCount;
+        const int32_t* it = std::lower_bound(first, last, static_cast<int32_t>(v));
+        if (it == last || *it != static_cast<int32_t>(v)) return Reason::BadValue;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  // The stream opens no render pass or dynamic rendering (vkCmdBeginRendering and
+  // vkCmdBeginRenderPass have no opcode yet): a command the registry allows only inside one is refused.
+  if (c.renderPass == enc::RenderPass::Inside) return Reason::RenderPassScope;
+  return std::nullopt;
+}
+
+// A generated command at `at` (opcode past kOpcodeBase): where it ends, or nullptr.
+[[gnu::noinline]] const uint32_t* GeneratedEnd(const uint32_t* at, const uint32_t* end, const Table& table) noexcept {
+  const uint32_t header = *at;
+  const uint32_t index = (header & 0xffff) - enc::kOpcodeBase;
+  if (index >= enc::kCommandCount) return nullptr;
+  const enc::Command& c = enc::kCommands[index];
+  if (header >> 16 != c.words || static_cast<std::size_t>(end - at) < c.words) return nullptr;
+  return GeneratedArgs(c, at + 1, table) ? nullptr : at + c.words;
+}
 
 // Where the command at `at` ends when it is well-formed, nullptr when it is not (WhyRefused() then
 // says why). It switches on the opcode, compares the whole header word with the one that command
@@ -115,7 +164,7 @@ inline const uint32_t* WellFormedEnd(const uint32_t* at, const uint32_t* end, co
     case Opcode::ClearColorImage:
       return fixed(Opcode::ClearColorImage) && is(at[1], HandleKind::Image) && ClearLayout(at[2]) ? at + LengthOf(Opcode::ClearColorImage) : nullptr;
   }
-  return nullptr;
+  return (header & 0xffff) >= enc::kOpcodeBase ? GeneratedEnd(at, end, table) : nullptr;
 }
 
 // Why the command at `at`, which WellFormedEnd() did not accept, is refused (nullopt: it is
@@ -130,6 +179,12 @@ inline const uint32_t* WellFormedEnd(const uint32_t* at, const uint32_t* end, co
   const uint32_t header = *at;
   const uint16_t opcode = static_cast<uint16_t>(header & 0xffff);
   const uint32_t length = header >> 16;
+  if (opcode >= enc::kOpcodeBase && opcode - enc::kOpcodeBase < enc::kCommandCount) {
+    const enc::Command& c = enc::kCommands[opcode - enc::kOpcodeBase];
+    if (length == 0 || length > static_cast<std::size_t>(end - at)) return Reason::Truncated;
+    if (length != c.words) return Reason::BadLength;
+    return GeneratedArgs(c, at + 1, table);
+  }
   if (opcode == 0 || opcode > kOpcodeCount) return Reason::UnknownOpcode;
   if (length == 0 || length > static_cast<std::size_t>(end - at)) return Reason::Truncated;
   const Shape& shape = kShape[opcode];
@@ -188,6 +243,24 @@ Verdict Validate(const void* data, std::size_t bytes, const Table& table) noexce
     ++commands;
   }
   v.commands = commands;
+  return v;
+}
+
+Verdict CheckAvailable(const gen::VkDeviceDispatchTable& d, const void* data, std::size_t bytes) noexcept {
+  const auto* words = static_cast<const uint32_t*>(data);
+  const std::size_t count = bytes / 4;
+  Verdict v;
+  for (std::size_t at = 0; at < count; at += words[at] >> 16, ++v.commands) {
+    const uint16_t opcode = static_cast<uint16_t>(words[at] & 0xffff);
+    if (opcode >= enc::kOpcodeBase && !enc::Available(d, static_cast<uint16_t>(opcode - enc::kOpcodeBase))) {
+      v.ok = false;
+      v.byteOffset = at * 4;
+      v.opcode = opcode;
+      v.reason = Reason::Unavailable;
+      return v;
+    }
+  }
+  v.commands = 0;
   return v;
 }
 
@@ -259,8 +332,10 @@ void Replay(const gen::VkDeviceDispatchTable& d, VkCommandBuffer cb, const void*
         at += LengthOf(Opcode::ClearColorImage);
         break;
       }
-      default:  // Validate() accepted the stream: every opcode is one of the above
-        return;
+      default:  // Validate() accepted the stream: every other opcode is a generated one
+        enc::Replay(d, cb, static_cast<uint16_t>((header & 0xffff) - enc::kOpcodeBase), a, h);
+        at += header >> 16;
+        break;
     }
   }
 }

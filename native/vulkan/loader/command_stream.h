@@ -18,7 +18,10 @@
 //                           baseArrayLayer, layerCount                     (colour, every mip level)
 //   8 ClearColorImage       image#, layout, r, g, b, a (float32 bits), baseArrayLayer, layerCount
 //
-// (# : a table index). Validate() checks the whole stream before Replay() makes any call: a
+// (# : a table index). From kOpcodeBase (0x100) on, the opcodes are generated from the registry
+// (native/generated/vulkan_encoder.h): one per vkCmd* of Vulkan 1.0-1.4 whose arguments are stream
+// words, each argument one word (VkDeviceSize and other 64-bit values two, low first) in the
+// command's parameter order, handles as table indices. Validate() checks the whole stream before Replay() makes any call: a
 // malformed stream is refused with the byte offset of the command at fault and why.
 #pragma once
 
@@ -56,6 +59,8 @@ enum class Reason : uint8_t {
   HandleKind,       // a table slot holding another kind of object (or nothing)
   BadValue,         // an image layout the typed API does not take
   TableMismatch,    // the handle and kind tables differ in length
+  RenderPassScope,  // a command the registry allows only inside a render pass (or dynamic rendering), where none is open
+  Unavailable,      // a command the device's dispatch table does not have (a core version above the device's)
 };
 const char* ReasonName(Reason reason) noexcept;
 
@@ -75,6 +80,9 @@ struct Verdict {
 
 // Checks every command of `bytes` bytes at `data` (4-byte aligned) against `table`. Makes no call.
 Verdict Validate(const void* data, std::size_t bytes, const Table& table) noexcept;
+
+// Checks that the device's table has every generated command of a stream Validate() accepted.
+Verdict CheckAvailable(const gen::VkDeviceDispatchTable& dispatch, const void* data, std::size_t bytes) noexcept;
 
 // Records a stream Validate() accepted into `commandBuffer` through `dispatch`, the device's
 // table (the one the command buffer's first word points at).

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "generated/vulkan_encoder.h"
 #include "vulkan/loader/command_stream.h"
 
 namespace {
@@ -55,6 +56,16 @@ void VKAPI_CALL ClearColorImage(VkCommandBuffer, VkImage, VkImageLayout, const V
   reads().Bytes(ranges, count * sizeof *ranges);
 }
 
+// The generated opcodes' commands: each reads its arguments.
+template <typename... A>
+void VKAPI_CALL ReadArgs(VkCommandBuffer, A... a) {
+  (reads().Bytes(&a, sizeof a), ...);
+}
+template <typename... A>
+void Assign(void(VKAPI_PTR*& slot)(VkCommandBuffer, A...)) {
+  slot = &ReadArgs<A...>;
+}
+
 uint32_t ReadU32(const std::vector<unsigned char>& in, std::size_t& at) {
   uint32_t v = 0;
   if (at + 4 > in.size()) throw std::runtime_error("input ends inside a case");
@@ -73,6 +84,9 @@ int main(int argc, char** argv) {
   std::ifstream file(argv[1], std::ios::binary);
   const std::vector<unsigned char> in((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   gen::VkDeviceDispatchTable table{};
+#define KL_ASSIGN(member) Assign(table.member);
+  KL_VK_ENCODED_MEMBERS(KL_ASSIGN)
+#undef KL_ASSIGN
   table.CmdBindPipeline = BindPipeline;
   table.CmdBindDescriptorSets = BindDescriptorSets;
   table.CmdPushConstants = PushConstants;

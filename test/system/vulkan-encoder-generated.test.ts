@@ -1,0 +1,186 @@
+// The command encoder's generated opcodes (lib/generated/vulkan-encoder.ts, one per core vkCmd*
+// whose arguments are stream words) on the real driver (Mesa lavapipe, or the one
+// KHRONOS_LOADER_VK_DRIVER_JSON names), with VK_LAYER_KHRONOS_validation in the chain where it is
+// installed: they record what the typed methods record, the registry's checks refuse a malformed
+// command natively before any Vulkan call, and the typed methods' state checks hold for them.
+import { afterEach, describe, expect, it } from 'vitest';
+import { saxpySpirv } from '../../examples/compute.js';
+import { createSaxpyObjects } from '../../lib/tools/bench/vulkan-record.js';
+import { ENCODED_COMMANDS } from '../../lib/generated/vulkan-encoder.js';
+import { InvalidArgumentError, InvalidStateError } from '../../lib/core/errors.js';
+import { CommandEncoder, CommandStreamError, VK_API_VERSION_1_1, VK_API_VERSION_1_3, type CommandBuffer, type Device, type Instance, type PhysicalDevice } from '../../lib/vulkan/index.js';
+import { hasValidation, missingRealDriver, realDriverLoader } from '../helpers/vulkan-lavapipe.js';
+
+const skip = missingRealDriver();
+const WARNING = 0x100;
+const HOST_VISIBLE_COHERENT = 0x2 | 0x4;
+const TRANSFER = 0x1 | 0x2;
+const STAGE_COMPUTE = 0x20;
+const PIPELINE_STAGE_COMPUTE = 0x800;
+const PIPELINE_STAGE_TRANSFER = 0x1000;
+const ACCESS_SHADER_READ = 0x20;
+const ACCESS_SHADER_WRITE = 0x40;
+const ACCESS_TRANSFER_READ = 0x800;
+const BIND_POINT_GRAPHICS = 0;
+const BIND_POINT_COMPUTE = 1;
+const N = 1024;
+
+let open: Instance[] = [];
+afterEach(() => {
+  for (const i of open) if (!i.isDestroyed) i.destroy();
+  open = [];
+});
+
+function device(apiVersion: number): { instance: Instance; pd: PhysicalDevice; device: Device } {
+  const instance = realDriverLoader().createInstance({
+    applicationName: 'kl-encoder-generated-test',
+    apiVersion,
+    enabledLayerNames: hasValidation() ? ['VK_LAYER_KHRONOS_validation'] : [],
+    enabledExtensionNames: ['VK_EXT_debug_utils'],
+  });
+  open.push(instance);
+  instance.startDebugMessenger();
+  const pd = instance.enumeratePhysicalDevices()[0]!;
+  return { instance, pd, device: pd.createDevice({ queueCreateInfos: [{ queueFamilyIndex: 0, queuePriorities: [1] }] }) };
+}
+
+function saxpy(pd: PhysicalDevice, dev: Device) {
+  const { x, y, set, layout, pipeline } = createSaxpyObjects(pd, dev, { spirv: saxpySpirv(), elements: N, memoryFlags: HOST_VISIBLE_COHERENT, usage: TRANSFER });
+  const z = dev.createBuffer({ size: N * 4, usage: TRANSFER });
+  z.bindMemory(dev.allocateMemory(z.memoryRequirements.size, pd.findMemoryType(z.memoryRequirements.memoryTypeBits, HOST_VISIBLE_COHERENT)));
+  const views = { x: new Float32Array(x.memory!.map()), y: new Float32Array(y.memory!.map()), z: new Uint32Array(z.memory!.map()) };
+  const reset = () => {
+    for (let i = 0; i < N; i++) {
+      views.x[i] = Math.cos(i) * 2.5;
+      views.y[i] = (i % 31) / 3;
+    }
+    views.z.fill(0);
+  };
+  return { x, y, z, set, layout, pipeline, views, reset };
+}
+
+const PUSH = new Uint32Array([0x3fc0_0000, N]); // a = 1.5f, n
+
+const opcodeOf = (name: string): number => ENCODED_COMMANDS.find((c) => c.name === name)!.opcode;
+const header = (name: string, words?: number): number => (opcodeOf(name) | ((words ?? ENCODED_COMMANDS.find((c) => c.name === name)!.words) << 16)) >>> 0;
+
+describe.skipIf(skip !== null)('the encoder\'s generated opcodes on the real driver', () => {
+  it('(VK-CE-2) generated vkCmdBindPipeline and vkCmdDispatch compute the same bytes as the typed per-call recording; vkCmdFillBuffer fills exactly its range; validation reports nothing', async () => {
+    const { instance, pd, device: dev } = device(VK_API_VERSION_1_1);
+    const s = saxpy(pd, dev);
+    const pool = dev.createCommandPool(0);
+    const queue = dev.queue(0);
+    const fence = dev.createFence();
+    const run = async (cb: CommandBuffer): Promise<Uint32Array> => {
+      s.reset();
+      fence.reset();
+      queue.submit(cb, fence);
+      expect(await fence.wait()).toBe(true);
+      return new Uint32Array(s.views.z);
+    };
+    const perCall = pool.allocateCommandBuffer().begin(1);
+    for (let k = 0; k < 3; k++) {
+      perCall.bindPipeline(s.pipeline).bindDescriptorSet(s.layout, s.set).pushConstants(s.layout, STAGE_COMPUTE, 0, PUSH).dispatch(N / 256);
+      perCall.pipelineBarrier(PIPELINE_STAGE_COMPUTE, PIPELINE_STAGE_COMPUTE, ACCESS_SHADER_WRITE, ACCESS_SHADER_READ | ACCESS_SHADER_WRITE);
+    }
+    perCall.pipelineBarrier(PIPELINE_STAGE_COMPUTE, PIPELINE_STAGE_TRANSFER, ACCESS_SHADER_WRITE, ACCESS_TRANSFER_READ).copyBuffer(s.y, s.z, N * 4).end();
+    const expected = await run(perCall);
+
+    const encoder = new CommandEncoder(pool.allocateCommandBuffer(), [s.pipeline, s.layout, s.set, s.y, s.z]);
+    encoder.begin(1);
+    for (let k = 0; k < 3; k++) {
+      encoder.vkCmdBindPipeline(BIND_POINT_COMPUTE, 0).bindDescriptorSet(1, 2).pushConstants(1, STAGE_COMPUTE, 0, PUSH).vkCmdDispatch(N / 256, 1, 1);
+      encoder.pipelineBarrier(PIPELINE_STAGE_COMPUTE, PIPELINE_STAGE_COMPUTE, ACCESS_SHADER_WRITE, ACCESS_SHADER_READ | ACCESS_SHADER_WRITE);
+    }
+    encoder.pipelineBarrier(PIPELINE_STAGE_COMPUTE, PIPELINE_STAGE_TRANSFER, ACCESS_SHADER_WRITE, ACCESS_TRANSFER_READ).copyBuffer(3, 4, N * 4);
+    expect(encoder.end()).toBe(3 * 5 + 2);
+    const encoded = await run(encoder.commandBuffer);
+    const input = new Float32Array(N);
+    for (let i = 0; i < N; i++) input[i] = (i % 31) / 3;
+    const inputBits = new Uint32Array(input.buffer);
+    expect(expected.filter((v, i) => v !== inputBits[i]).length).toBeGreaterThan(N / 2); // the dispatches ran
+    expect(Buffer.from(encoded.buffer).equals(Buffer.from(expected.buffer))).toBe(true);
+
+    // vkCmdFillBuffer: 64 bytes from byte 16 (a bigint size too), the rest untouched.
+    encoder.begin(1).vkCmdFillBuffer(4, 16, 64n, 0xdead_beef).end();
+    const filled = await run(encoder.commandBuffer);
+    expect([...filled.subarray(0, 4)]).toEqual([0, 0, 0, 0]);
+    expect([...filled.subarray(4, 20)]).toEqual(new Array(16).fill(0xdead_beef));
+    expect(filled.subarray(20).every((v) => v === 0)).toBe(true);
+    expect(instance.takeDebugMessages().filter((m) => m.severity >= WARNING)).toEqual([]);
+  });
+
+  it('(VK-CE-3) the registry\'s checks refuse a generated command natively before any Vulkan call: an enum value outside its type, a VkBool32 other than 0 or 1, a slot of another kind or past the table, a length not the opcode\'s, a command recorded only inside a render pass; the typed methods refuse the same with TypeError naming the argument', async () => {
+    const { instance, pd, device: dev } = device(VK_API_VERSION_1_3);
+    const s = saxpy(pd, dev);
+    const encoder = new CommandEncoder(dev.createCommandPool(0).allocateCommandBuffer(), [s.pipeline, s.layout, s.set, s.y, s.z]);
+    encoder.begin().vkCmdFillBuffer(4, 0, 16, 7).end(); // the recording a refusal leaves in place
+    const refused = (words: number[], reason: string): void => {
+      encoder.begin().vkCmdSetLineWidth(1).writeWords(new Uint32Array(words));
+      try {
+        encoder.end();
+        expect.unreachable(`${reason}: accepted`);
+      } catch (e) {
+        expect(e).toBeInstanceOf(CommandStreamError);
+        expect([(e as CommandStreamError).reason, (e as CommandStreamError).commandIndex, (e as CommandStreamError).byteOffset]).toEqual([reason, 1, 8]);
+      }
+    };
+    refused([header('vkCmdSetDepthCompareOp'), 8], 'bad-value'); // VkCompareOp ends at 7
+    refused([header('vkCmdBindPipeline'), 2, 0], 'bad-value'); // VK_PIPELINE_BIND_POINT 2 is no value of the core enum
+    refused([header('vkCmdSetDepthTestEnable'), 2], 'bad-value');
+    refused([header('vkCmdFillBuffer'), 0, 0, 0, 16, 0, 7], 'handle-kind'); // slot 0 is the pipeline
+    refused([header('vkCmdFillBuffer'), 5, 0, 0, 16, 0, 7], 'handle-index');
+    refused([header('vkCmdDraw', 4), 3, 1, 0], 'bad-length');
+    refused([header('vkCmdDraw'), 3, 1, 0, 0], 'render-pass-scope');
+    refused([header('vkCmdEndRendering')], 'render-pass-scope');
+    // The command buffer kept its fill: z[0..4) = 7.
+    const fence = dev.createFence();
+    s.reset();
+    dev.queue(0).submit(encoder.commandBuffer, fence);
+    expect(await fence.wait()).toBe(true);
+    expect([...s.views.z.subarray(0, 5)]).toEqual([7, 7, 7, 7, 0]);
+    // The generated methods check first and write nothing when they refuse.
+    encoder.begin();
+    expect(() => encoder.vkCmdSetDepthCompareOp(8)).toThrow(/vkCmdSetDepthCompareOp: depthCompareOp must be a VkCompareOp value, got 8/);
+    expect(() => encoder.vkCmdSetDepthTestEnable(1 as never)).toThrow(InvalidArgumentError);
+    expect(() => encoder.vkCmdFillBuffer(0, 0, 16, 7)).toThrow(/vkCmdFillBuffer: dstBuffer \(table slot 0\) is not a VulkanBuffer/);
+    expect(() => encoder.vkCmdFillBuffer(4, -4, 16, 7)).toThrow(/dstOffset/);
+    expect(() => encoder.vkCmdFillBuffer(4, 0, 2n ** 64n, 7)).toThrow(/size/);
+    expect(() => encoder.vkCmdDrawIndexed(3, 1, 0, 2 ** 31, 0)).toThrow(/vertexOffset must be an integer in \[-2\^31, 2\^31\)/);
+    expect(() => encoder.vkCmdSetLineWidth('1' as never)).toThrow(/lineWidth must be a number/);
+    expect(encoder.byteLength).toBe(0);
+    expect(instance.takeDebugMessages().filter((m) => m.severity >= WARNING)).toEqual([]);
+  });
+
+  it('(VK-CE-4) the typed methods\' state checks hold for the generated commands: a dispatch with no pipeline bound, a compute pipeline bound at the graphics bind point, a dispatch base above 0, a fill past the buffer or not a multiple of 4, an indirect dispatch past its buffer: typed errors at end(), nothing recorded', () => {
+    const { pd, device: dev } = device(VK_API_VERSION_1_1);
+    const s = saxpy(pd, dev);
+    const encoder = new CommandEncoder(dev.createCommandPool(0).allocateCommandBuffer(), [s.pipeline, s.layout, s.set, s.y, s.z]);
+    const ends = (record: (e: CommandEncoder) => unknown, error: Function, message: RegExp): void => {
+      encoder.begin();
+      record(encoder);
+      expect(() => encoder.end()).toThrow(error as new () => Error);
+      encoder.begin();
+      record(encoder);
+      expect(() => encoder.end()).toThrow(message);
+    };
+    ends((e) => e.vkCmdDispatch(1, 1, 1), InvalidStateError, /dispatch: no compute pipeline is bound/);
+    ends((e) => e.vkCmdBindPipeline(BIND_POINT_GRAPHICS, 0), InvalidArgumentError, /pipelineBindPoint must be VK_PIPELINE_BIND_POINT_COMPUTE/);
+    ends((e) => e.vkCmdBindPipeline(BIND_POINT_COMPUTE, 0).vkCmdDispatch(1, 1, 1), InvalidStateError, /descriptor set 0/); // bound, but no set for its shader
+    ends((e) => e.vkCmdBindPipeline(BIND_POINT_COMPUTE, 0).bindDescriptorSet(1, 2).pushConstants(1, STAGE_COMPUTE, 0, PUSH).vkCmdDispatchBase(1, 0, 0, 1, 1, 1), InvalidArgumentError, /baseGroupX/);
+    ends((e) => e.vkCmdFillBuffer(4, N * 4 - 8, 16, 7), InvalidArgumentError, /vkCmdFillBuffer: dstOffset 4088 and size 16/);
+    ends((e) => e.vkCmdFillBuffer(4, 2, 16, 7), InvalidArgumentError, /multiples of 4/);
+    ends((e) => e.vkCmdBindPipeline(BIND_POINT_COMPUTE, 0).bindDescriptorSet(1, 2).pushConstants(1, STAGE_COMPUTE, 0, PUSH).vkCmdDispatchIndirect(3, 0), InvalidArgumentError, /vkCmdDispatchIndirect: buffer needs usage 0x100/);
+    // The same streams, with what they lack, are recorded.
+    expect(encoder.begin().vkCmdBindPipeline(BIND_POINT_COMPUTE, 0).bindDescriptorSet(1, 2).pushConstants(1, STAGE_COMPUTE, 0, PUSH).vkCmdDispatchBase(0, 0, 0, 1, 1, 1).end()).toBe(4);
+    expect(encoder.begin().vkCmdFillBuffer(4, N * 4 - 16, 16, 7).vkCmdFillBuffer(4, 8, 0xffff_ffff_ffff_ffffn, 1).end()).toBe(2);
+  });
+
+  it('(VK-CE-5) a generated command the device\'s table lacks (a Vulkan 1.3 command on a Vulkan 1.1 instance) is refused as unavailable before any Vulkan call', () => {
+    const { pd, device: dev } = device(VK_API_VERSION_1_1);
+    const s = saxpy(pd, dev);
+    const encoder = new CommandEncoder(dev.createCommandPool(0).allocateCommandBuffer(), [s.y]);
+    encoder.begin().vkCmdSetLineWidth(1).vkCmdSetCullMode(0);
+    expect(() => encoder.end()).toThrow(expect.objectContaining({ reason: 'unavailable', commandIndex: 1, opcode: opcodeOf('vkCmdSetCullMode') }));
+  });
+});

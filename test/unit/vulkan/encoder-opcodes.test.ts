@@ -1,0 +1,67 @@
+// The command encoder's generated opcodes (scripts/generator/encoder-vulkan.ts): every core vkCmd*
+// of vk.xml, counted by this test's own reading of the registry, is either an opcode with its
+// arguments' kinds and checks, or listed as left out with why; the layouts the specification fixes.
+import { DOMParser, type Element } from '@xmldom/xmldom';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultRegistryDir } from '../../../scripts/generate.js';
+import { ENCODED_COMMANDS, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODER_LEFT_OUT } from '../../../lib/generated/vulkan-encoder.js';
+
+const xml = readFileSync(path.join(defaultRegistryDir(), 'vk.xml'), 'utf8');
+const doc = new DOMParser().parseFromString(xml, 'text/xml');
+
+/** The vkCmd* commands the Vulkan 1.0-1.4 features (api vulkan) require, each once. */
+function coreCmdCommands(): Set<string> {
+  const names = new Set<string>();
+  const features = Array.from(doc.getElementsByTagName('feature')).filter((f) => f.parentNode?.nodeName === 'registry');
+  for (const f of features as Element[]) {
+    if (!(f.getAttribute('api') ?? '').split(',').includes('vulkan') || !/^VK_(BASE_|COMPUTE_|GRAPHICS_)?VERSION_1_[0-4]$/.test(f.getAttribute('name') ?? '')) continue;
+    for (const r of Array.from(f.getElementsByTagName('require')) as Element[]) {
+      const api = r.getAttribute('api');
+      if (api !== null && !api.split(',').includes('vulkan')) continue;
+      for (const c of Array.from(r.getElementsByTagName('command')) as Element[]) {
+        const name = c.getAttribute('name') ?? '';
+        if (name.startsWith('vkCmd')) names.add(name);
+      }
+    }
+  }
+  return names;
+}
+
+describe('the encoder\'s generated opcodes', () => {
+  it('(VK-CE-1) every core vkCmd* of vk.xml is a generated opcode or left out with a reason, each once; opcodes numbered from ENCODED_OPCODE_BASE in table order', () => {
+    const core = coreCmdCommands();
+    expect(core.size).toBeGreaterThan(80);
+    const encoded = ENCODED_COMMANDS.map((c) => c.name);
+    const left = ENCODER_LEFT_OUT.map((c) => c.name);
+    expect([...encoded, ...left].sort()).toEqual([...core].sort());
+    expect(new Set(encoded).size).toBe(encoded.length);
+    ENCODED_COMMANDS.forEach((c, i) => expect(c.opcode).toBe(ENCODED_OPCODE_BASE + i));
+    for (const l of ENCODER_LEFT_OUT) expect(l.reason).toMatch(/pointer|structure|count of an array|holds no such object/);
+    expect(encoded.length).toBeGreaterThanOrEqual(36);
+  });
+
+  it('(VK-CE-1) each opcode\'s arguments follow the registry\'s parameters: kinds, word offsets, 64-bit values in two words, enum value sets, slot kinds, renderpass scope', () => {
+    const byName = new Map(ENCODED_COMMANDS.map((c) => [c.name, c]));
+    const draw = byName.get('vkCmdDraw')!;
+    expect(draw.args.map((a) => [a.name, a.kind, a.word])).toEqual([['vertexCount', 'U32', 0], ['instanceCount', 'U32', 1], ['firstVertex', 'U32', 2], ['firstInstance', 'U32', 3]]);
+    expect([draw.words, draw.renderPass]).toEqual([5, 'inside']);
+    const fill = byName.get('vkCmdFillBuffer')!;
+    expect(fill.args.map((a) => [a.name, a.kind, a.word, a.slotKind])).toEqual([['dstBuffer', 'Slot', 0, 4], ['dstOffset', 'U64', 1, undefined], ['size', 'U64', 3, undefined], ['data', 'U32', 5, undefined]]);
+    expect([fill.words, fill.renderPass]).toEqual([7, 'outside']);
+    const indexed = byName.get('vkCmdDrawIndexed')!;
+    expect(indexed.args.find((a) => a.name === 'vertexOffset')?.kind).toBe('I32');
+    expect(byName.get('vkCmdSetLineWidth')!.args[0]!.kind).toBe('F32');
+    expect(byName.get('vkCmdSetDepthTestEnable')!.args[0]!.kind).toBe('Bool32');
+    const compare = byName.get('vkCmdSetDepthCompareOp')!.args[0]!;
+    expect([compare.kind, compare.enum]).toEqual(['Enum', 'VkCompareOp']);
+    expect(ENCODED_ENUMS.VkCompareOp).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(byName.get('vkCmdBindPipeline')!.args.map((a) => [a.kind, a.enum ?? a.slotKind])).toEqual([['Enum', 'VkPipelineBindPoint'], ['Slot', 1]]);
+    expect(byName.get('vkCmdEndRendering')!.renderPass).toBe('inside');
+    for (const c of ENCODED_COMMANDS) {
+      const words = c.args.reduce((n, a) => n + (a.kind === 'U64' ? 2 : 1), 1);
+      expect(c.words, c.name).toBe(words);
+    }
+  });
+});
