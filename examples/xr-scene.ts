@@ -1,8 +1,10 @@
 // A lit XR scene drawn from Node through khronos-loader's typed Vulkan API: a floor grid, a cube
 // at each controller's grip and, when the runtime tracks hands (XR_EXT_hand_tracking), a small
-// cube at each hand joint; each eye rendered in a render pass (colour and depth attachments: the
-// eye's swapchain images), and the depth submitted with the projection layer
-// (XR_KHR_composition_layer_depth) when the runtime offers it. Nothing in the drawing path is
+// sphere at each hand joint (the joint's radius); the depth submitted with the projection layer
+// (XR_KHR_composition_layer_depth) when the runtime offers it. With multiview (Vulkan 1.1, asked
+// for through createVulkanGraphics' enabledFeatures) both eyes are drawn in ONE render pass into
+// array swapchains (layer 0 the left eye, layer 1 the right: viewMask 0b11, each view its own
+// view-projection matrix); without it each eye in its own render pass into its own swapchains. Nothing in the drawing path is
 // specific to the simulated runtime that ships with the package: point XR_RUNTIME_JSON at another
 // runtime (Monado, a headset's) and VK_DRIVER_FILES at another Vulkan driver.
 //
@@ -14,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { InvalidArgumentError } from 'khronos-loader';
 import {
   createLoader,
   examplePath,
@@ -38,6 +41,7 @@ import {
   publishVulkanPlan,
   Format,
   type CommandBuffer,
+  type DescriptorSet,
   type Fence,
   type Framebuffer,
   type GraphicsPipeline,
@@ -64,7 +68,11 @@ export const CUBE_COLOURS = [
   [0.95, 0.35, 0.2],
   [0.2, 0.55, 0.95],
 ] as const;
-const JOINT_COLOUR = [0.9, 0.85, 0.7] as const;
+/** The hand joints' spheres (green: told apart from the cubes and the grey floor however lit). */
+export const JOINT_COLOUR = [0.25, 0.85, 0.3] as const;
+/** The joint sphere's tessellation: rings from pole to pole, and segments around. */
+const SPHERE_RINGS = 8;
+const SPHERE_SEGMENTS = 12;
 const VERTEX_STAGE = 0x1;
 const COLOR_OUT = 0x400;
 const EARLY_TESTS = 0x100;
@@ -74,6 +82,9 @@ const A_DEPTH_WRITE = 0x400;
 const A_DEPTH_READ = 0x200;
 const HOST_VISIBLE_COHERENT = 0x2 | 0x4;
 const VERTEX_BUFFER = 0x80;
+const UNIFORM_USAGE = 0x10;
+/** VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER. */
+const UNIFORM_BUFFER = 6;
 const SLOTS = 3;
 
 // ---- geometry (made once) ----------------------------------------------------------------------
@@ -96,6 +107,39 @@ function cubeVertices(half: number, colour: readonly number[]): number[] {
         return [...p, ...n, ...colour];
       };
       out.push(...corner(-1, -1), ...corner(1, -1), ...corner(1, 1), ...corner(-1, -1), ...corner(1, 1), ...corner(-1, 1));
+    }
+  }
+  return out;
+}
+
+/**
+ * A sphere of radius 1 centred on the origin (scaled by each joint's radius when drawn): triangles
+ * between rings of vertices on the sphere (so inside it), normals outward, counter-clockwise seen
+ * from outside as the cubes' faces.
+ */
+function sphereVertices(colour: readonly number[]): number[] {
+  const out: number[] = [];
+  const at = (ring: number, segment: number): number[] => {
+    const theta = (Math.PI * ring) / SPHERE_RINGS;
+    const phi = (2 * Math.PI * segment) / SPHERE_SEGMENTS;
+    return [Math.sin(theta) * Math.cos(phi), Math.cos(theta), Math.sin(theta) * Math.sin(phi)];
+  };
+  const triangle = (a: number[], b: number[], c: number[]): void => {
+    // Outward when (b - a) × (c - a) points away from the centre, else the other way round.
+    const u = [(b[0] as number) - (a[0] as number), (b[1] as number) - (a[1] as number), (b[2] as number) - (a[2] as number)];
+    const v = [(c[0] as number) - (a[0] as number), (c[1] as number) - (a[1] as number), (c[2] as number) - (a[2] as number)];
+    const n = [(u[1] as number) * (v[2] as number) - (u[2] as number) * (v[1] as number), (u[2] as number) * (v[0] as number) - (u[0] as number) * (v[2] as number), (u[0] as number) * (v[1] as number) - (u[1] as number) * (v[0] as number)];
+    const outward = (n[0] as number) * ((a[0] as number) + (b[0] as number) + (c[0] as number)) + (n[1] as number) * ((a[1] as number) + (b[1] as number) + (c[1] as number)) + (n[2] as number) * ((a[2] as number) + (b[2] as number) + (c[2] as number)) > 0;
+    for (const p of outward ? [a, b, c] : [a, c, b]) out.push(...p, ...p, ...colour); // on the unit sphere the normal is the position
+  };
+  for (let ring = 0; ring < SPHERE_RINGS; ring++) {
+    for (let segment = 0; segment < SPHERE_SEGMENTS; segment++) {
+      const a = at(ring, segment);
+      const b = at(ring + 1, segment);
+      const c = at(ring + 1, segment + 1);
+      const d = at(ring, segment + 1);
+      if (ring > 0) triangle(a, b, d); // the first ring's quads are triangles at the pole
+      if (ring < SPHERE_RINGS - 1) triangle(b, c, d);
     }
   }
   return out;
@@ -199,6 +243,8 @@ export interface XrSceneStats {
   readonly cubeFrames: [number, number];
   /** Frames in which each hand's joints were drawn. */
   readonly handFrames: [number, number];
+  /** Render passes recorded: one a frame with multiview, two without. */
+  renderPasses: number;
   /** Total ms of the JavaScript thread in render() (recording, submission, the swapchain calls). */
   renderMs: number;
 }
@@ -209,10 +255,20 @@ export interface XrScene {
   readonly stats: XrSceneStats;
   /** The grip poses of the last frame, STAGE space: 7 floats per hand (zeros when not located). */
   readonly grips: Float32Array;
+  /**
+   * Each hand's joints of the last frame, as HandTracker.locate() wrote them (HAND_JOINT_FLOATS
+   * per joint, STAGE space); a joint's sphere was drawn when the hand was tracked (handsTracked)
+   * and the joint's position and orientation are valid.
+   */
+  readonly joints: readonly Float32Array[];
+  readonly handsTracked: readonly boolean[];
+  /** Whether both eyes are drawn in one pass (multiview) into array swapchains (layer = eye). */
+  readonly multiview: boolean;
   /** Each eye's view located for the last frame (VIEW_FLOATS per eye, STAGE space). */
   readonly views: Float32Array;
+  /** The colour swapchains: one per eye, or (multiview) one of two layers for both. */
   readonly colour: readonly Swapchain[];
-  /** The depth swapchains (empty when the runtime does not offer XR_KHR_composition_layer_depth). */
+  /** The depth swapchains, as the colour ones (empty when the runtime does not offer XR_KHR_composition_layer_depth). */
   readonly depth: readonly Swapchain[];
   readonly stage: Space;
   /** Waits for the GPU (before the session is destroyed). */
@@ -224,12 +280,21 @@ export interface XrSceneOptions {
   readonly size?: number;
   /** Where the SPIR-V is (default the package's examples/shaders, examplePath()). */
   readonly shaderDir?: string;
+  /**
+   * Both eyes in one pass (default false): the device must have the multiview feature
+   * (createVulkanGraphics(system, { enabledFeatures: { multiview: true } })). The two eyes'
+   * view-projection matrices are then in a uniform buffer (one per frame in flight), the model
+   * matrix in the push constants.
+   */
+  readonly multiview?: boolean;
 }
 
 interface Slot {
   readonly commandBuffer: CommandBuffer;
   readonly fence: Fence;
   submitted: boolean;
+  /** Multiview: the frame's uniform buffer (both eyes' view-projection matrices, mapped) and its descriptor set. */
+  readonly views?: { readonly set: DescriptorSet; readonly matrices: Float32Array };
 }
 
 /**
@@ -257,11 +322,19 @@ export function createXrScene(instance: Instance, session: Session, vulkan: Vulk
   const colourFormat = [Format.R8G8B8A8_SRGB, Format.B8G8R8A8_SRGB, Format.R8G8B8A8_UNORM, Format.B8G8R8A8_UNORM].find((f) => formats.includes(f)) ?? (formats[0] as number);
   const withDepth = instance.enabledExtensionNames.includes('XR_KHR_composition_layer_depth');
   const depthFormat = session.depthSwapchainFormat();
-  const colour = [0, 1].map(() => session.createSwapchain({ format: colourFormat, width: size, height: size, usage: ['color-attachment'] }));
+  const multiview = options.multiview === true;
+  // Push constants: per eye the model-view-projection and model matrices (128 bytes, the least
+  // every device offers), or with multiview the model matrix alone.
+  const PUSH_BYTES = multiview ? 64 : 128;
+  // Per eye a swapchain, or with multiview one swapchain of two layers (layer = eye) for both.
+  const swapchainCount = multiview ? 1 : 2;
+  const arraySize = multiview ? 2 : 1;
+  const colour = Array.from({ length: swapchainCount }, () => session.createSwapchain({ format: colourFormat, width: size, height: size, arraySize, usage: ['color-attachment'] }));
   // Without the depth layer the depth buffer is still a swapchain's (the runtime's images), only not submitted.
-  const depth = [0, 1].map(() => session.createSwapchain({ format: depthFormat, width: size, height: size, usage: ['depth-stencil-attachment'] }));
+  const depth = Array.from({ length: swapchainCount }, () => session.createSwapchain({ format: depthFormat, width: size, height: size, arraySize, usage: ['depth-stencil-attachment'] }));
 
-  // One render pass for every eye: the images come in their attachment layouts and go back in them.
+  // One render pass (every eye's, or with viewMask 0b11 both views at once): the images come in
+  // their attachment layouts and go back in them.
   const renderPass: RenderPass = device.createRenderPass({
     attachments: [
       { format: colourFormat as Format, loadOp: 'clear', storeOp: 'store', initialLayout: 'color-attachment-optimal', finalLayout: 'color-attachment-optimal' },
@@ -271,13 +344,17 @@ export function createXrScene(instance: Instance, session: Session, vulkan: Vulk
     dependencies: [
       { srcSubpass: 'external', dstSubpass: 0, srcStageMask: COLOR_OUT | LATE_TESTS, dstStageMask: COLOR_OUT | EARLY_TESTS | LATE_TESTS, dstAccessMask: A_COLOR_WRITE | A_DEPTH_WRITE | A_DEPTH_READ },
     ],
+    ...(multiview && { viewMask: 0b11 }),
   });
-  // A framebuffer per eye and pair of image indices (the two swapchains of an eye acquire in step, but need not).
-  const colourViews = colour.map((s) => s.images.map((image) => device.createImageView(image, { viewType: '2d' })));
-  const depthViews = depth.map((s) => s.images.map((image) => device.createImageView(image, { viewType: '2d', aspect: 'depth' })));
-  const framebuffers: Framebuffer[][][] = [0, 1].map((eye) =>
-    (colourViews[eye] as ReturnType<typeof device.createImageView>[]).map((cv) =>
-      (depthViews[eye] as ReturnType<typeof device.createImageView>[]).map((dv) => device.createFramebuffer({ renderPass, attachments: [cv, dv], width: size, height: size })),
+  // A framebuffer per swapchain and pair of image indices (colour and depth swapchains acquire in
+  // step, but need not); with multiview the views hold both layers, the framebuffer one (Vulkan
+  // spec, 'Multiview': the view mask picks the layers).
+  const viewType = multiview ? '2d-array' : '2d';
+  const colourViews = colour.map((s) => s.images.map((image) => device.createImageView(image, { viewType, layerCount: arraySize })));
+  const depthViews = depth.map((s) => s.images.map((image) => device.createImageView(image, { viewType, layerCount: arraySize, aspect: 'depth' })));
+  const framebuffers: Framebuffer[][][] = colour.map((_, sc) =>
+    (colourViews[sc] as ReturnType<typeof device.createImageView>[]).map((cv) =>
+      (depthViews[sc] as ReturnType<typeof device.createImageView>[]).map((dv) => device.createFramebuffer({ renderPass, attachments: [cv, dv], width: size, height: size })),
     ),
   );
 
@@ -285,10 +362,12 @@ export function createXrScene(instance: Instance, session: Session, vulkan: Vulk
     const bytes = readFileSync(path.join(shaderDir, name));
     return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
   };
-  const layout: PipelineLayout = device.createPipelineLayout([], [{ stageFlags: VERTEX_STAGE, offset: 0, size: 128 }]);
+  // Multiview: a uniform buffer per frame in flight with both eyes' view-projection matrices.
+  const viewsLayout = multiview ? device.createDescriptorSetLayout([{ binding: 0, descriptorType: UNIFORM_BUFFER, stageFlags: VERTEX_STAGE }]) : undefined;
+  const layout: PipelineLayout = device.createPipelineLayout(viewsLayout === undefined ? [] : [viewsLayout], [{ stageFlags: VERTEX_STAGE, offset: 0, size: PUSH_BYTES }]);
   const pipeline: GraphicsPipeline = device.createGraphicsPipeline({
     layout,
-    stages: { vertex: { module: device.createShaderModule(spirv('lit.vert.spv')) }, fragment: { module: device.createShaderModule(spirv('lit.frag.spv')) } },
+    stages: { vertex: { module: device.createShaderModule(spirv(multiview ? 'lit-multiview.vert.spv' : 'lit.vert.spv')) }, fragment: { module: device.createShaderModule(spirv('lit.frag.spv')) } },
     vertexInput: {
       bindings: [{ binding: 0, stride: VERTEX_FLOATS * 4 }],
       attributes: [
@@ -303,9 +382,10 @@ export function createXrScene(instance: Instance, session: Session, vulkan: Vulk
     renderPass,
   });
 
-  // One vertex buffer: the floor, the two cubes, the joint cube (half edge 1: scaled by the joint's radius).
+  // One vertex buffer: the floor, the two cubes, the joint sphere (radius 1: scaled by the joint's radius).
   const floor = floorVertices();
-  const meshes = [floor, cubeVertices(CUBE_HALF, CUBE_COLOURS[0]), cubeVertices(CUBE_HALF, CUBE_COLOURS[1]), cubeVertices(1, JOINT_COLOUR)];
+  const sphere = sphereVertices(JOINT_COLOUR);
+  const meshes = [floor, cubeVertices(CUBE_HALF, CUBE_COLOURS[0]), cubeVertices(CUBE_HALF, CUBE_COLOURS[1]), sphere];
   const firsts: number[] = [];
   let count = 0;
   for (const m of meshes) {
@@ -320,9 +400,18 @@ export function createXrScene(instance: Instance, session: Session, vulkan: Vulk
   const [FLOOR_FIRST, LEFT_FIRST, RIGHT_FIRST, JOINT_FIRST] = firsts as [number, number, number, number];
   const FLOOR_COUNT = floor.length / VERTEX_FLOATS;
   const CUBE_COUNT = 36;
+  const SPHERE_COUNT = sphere.length / VERTEX_FLOATS;
 
   const pool = device.createCommandPool(vulkan.queueFamilyIndex);
-  const slots: Slot[] = Array.from({ length: SLOTS }, () => ({ commandBuffer: pool.allocateCommandBuffer(), fence: device.createFence(), submitted: false }));
+  const descriptorPool = viewsLayout === undefined ? undefined : device.createDescriptorPool(SLOTS, [{ type: UNIFORM_BUFFER, descriptorCount: SLOTS }]);
+  const slots: Slot[] = Array.from({ length: SLOTS }, () => {
+    if (viewsLayout === undefined || descriptorPool === undefined) return { commandBuffer: pool.allocateCommandBuffer(), fence: device.createFence(), submitted: false };
+    const buffer = device.createBuffer({ size: 2 * 16 * 4, usage: UNIFORM_USAGE });
+    buffer.bindMemory(device.allocateMemory(buffer.memoryRequirements.size, vulkan.physicalDevice.requireMemoryType(buffer.memoryRequirements.memoryTypeBits, HOST_VISIBLE_COHERENT)));
+    const set = descriptorPool.allocateSet(viewsLayout);
+    set.writeBuffers([{ binding: 0, descriptorType: UNIFORM_BUFFER, buffer }]);
+    return { commandBuffer: pool.allocateCommandBuffer(), fence: device.createFence(), submitted: false, views: { set, matrices: new Float32Array(buffer.memory!.map(), 0, 32) } };
+  });
 
   // Per-frame state, made once.
   const views = new Float32Array(2 * VIEW_FLOATS);
@@ -334,12 +423,12 @@ export function createXrScene(instance: Instance, session: Session, vulkan: Vulk
   const viewProjection = [new Float32Array(16), new Float32Array(16)];
   const scratch = new Float32Array(48);
   const model = new Float32Array(16);
-  const push = new Float32Array(32); // mvp, model
+  const push = new Float32Array(32); // per eye: mvp, model
   const identity = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
-  const acquired = [0, 0, 0, 0]; // colour left, colour right, depth left, depth right
+  const acquired = [0, 0, 0, 0]; // colour [0, swapchainCount), then depth
   const clearValues = [[...BACKGROUND], { depth: 1 }] as const;
   const located = SpaceLocationFlags.POSITION_VALID | SpaceLocationFlags.ORIENTATION_VALID;
-  const stats: XrSceneStats = { framesDrawn: 0, cubeFrames: [0, 0], handFrames: [0, 0], renderMs: 0 };
+  const stats: XrSceneStats = { framesDrawn: 0, cubeFrames: [0, 0], handFrames: [0, 0], renderPasses: 0, renderMs: 0 };
   const activeSets = [set];
 
   const layers: ProjectionLayer[] = [
@@ -349,16 +438,47 @@ export function createXrScene(instance: Instance, session: Session, vulkan: Vulk
       views: [0, 1].map((eye) => ({
         pose: views.subarray(eye * VIEW_FLOATS, eye * VIEW_FLOATS + 7),
         fov: views.subarray(eye * VIEW_FLOATS + 7, (eye + 1) * VIEW_FLOATS),
-        swapchain: colour[eye] as Swapchain,
-        ...(withDepth && { depth: { swapchain: depth[eye] as Swapchain, minDepth: 0, maxDepth: 1, nearZ: NEAR, farZ: FAR } }),
+        swapchain: colour[multiview ? 0 : eye] as Swapchain,
+        arrayIndex: multiview ? eye : 0,
+        ...(withDepth && { depth: { swapchain: depth[multiview ? 0 : eye] as Swapchain, arrayIndex: multiview ? eye : 0, minDepth: 0, maxDepth: 1, nearZ: NEAR, farZ: FAR } }),
       })),
     },
   ];
 
+  /** Draws vertices [first, first + vertexCount) with `modelMatrix`: for eye `eye`, or (multiview) for both. */
   function drawMesh(cb: CommandBuffer, eye: number, first: number, vertexCount: number, modelMatrix: Float32Array): void {
+    if (multiview) {
+      cb.pushConstants(layout, VERTEX_STAGE, 0, modelMatrix).draw(vertexCount, 1, first);
+      return;
+    }
     multiply(push, viewProjection[eye] as Float32Array, modelMatrix);
     push.set(modelMatrix, 16);
     cb.pushConstants(layout, VERTEX_STAGE, 0, push).draw(vertexCount, 1, first);
+  }
+
+  /** One render pass into swapchain image set `sc`: eye `eye`'s, or (multiview) both eyes'. */
+  function drawPass(cb: CommandBuffer, sc: number, eye: number, slot: Slot): void {
+    const framebuffer = ((framebuffers[sc] as Framebuffer[][])[acquired[sc] as number] as Framebuffer[])[acquired[sc + swapchainCount] as number] as Framebuffer;
+    cb.beginRenderPass({ renderPass, framebuffer, clearValues }).bindPipeline(pipeline).setViewport(0, 0, size, size).setScissor(0, 0, size, size).bindVertexBuffers(0, buffers);
+    if (slot.views !== undefined) cb.bindDescriptorSet(layout, slot.views.set, 0, 'graphics');
+    drawMesh(cb, eye, FLOOR_FIRST, FLOOR_COUNT, identity);
+    for (let h = 0; h < 2; h++) {
+      if (gripValid[h]) {
+        poseMatrix(model, grips, h * 7);
+        drawMesh(cb, eye, h === 0 ? LEFT_FIRST : RIGHT_FIRST, CUBE_COUNT, model);
+      }
+      if (handsTracked[h]) {
+        const j = joints[h] as Float32Array;
+        for (let k = 0; k < HAND_JOINT_COUNT; k++) {
+          const at = k * HAND_JOINT_FLOATS;
+          if (((j[at + 8] as number) & located) !== located) continue;
+          poseMatrix(model, j, at, j[at + 7] as number);
+          drawMesh(cb, eye, JOINT_FIRST, SPHERE_COUNT, model);
+        }
+      }
+    }
+    cb.endRenderPass();
+    stats.renderPasses++;
   }
 
   function render(frame: FrameState): readonly ProjectionLayer[] {
@@ -374,48 +494,31 @@ export function createXrScene(instance: Instance, session: Session, vulkan: Vulk
       handsTracked[h] = tracker !== undefined && tracker.locate(stage, time, joints[h] as Float32Array);
     }
     for (let eye = 0; eye < 2; eye++) eyeMatrix(viewProjection[eye] as Float32Array, views, eye * VIEW_FLOATS, scratch);
-
     const slot = slots[stats.framesDrawn % SLOTS] as Slot;
     if (slot.submitted) {
       if (!slot.fence.signaled) vulkan.queue.waitIdle(); // the GPU fell SLOTS frames behind
       slot.fence.reset();
     }
-    for (let eye = 0; eye < 2; eye++) {
-      acquired[eye] = (colour[eye] as Swapchain).acquire();
-      acquired[eye + 2] = (depth[eye] as Swapchain).acquire();
+    // The slot's uniform buffer is the GPU's no more (its fence signalled): this frame's matrices.
+    slot.views?.matrices.set(viewProjection[0] as Float32Array, 0);
+    slot.views?.matrices.set(viewProjection[1] as Float32Array, 16);
+    for (let sc = 0; sc < swapchainCount; sc++) {
+      acquired[sc] = (colour[sc] as Swapchain).acquire();
+      acquired[sc + swapchainCount] = (depth[sc] as Swapchain).acquire();
     }
-    for (let eye = 0; eye < 2; eye++) {
-      (colour[eye] as Swapchain).wait();
-      (depth[eye] as Swapchain).wait();
+    for (let sc = 0; sc < swapchainCount; sc++) {
+      (colour[sc] as Swapchain).wait();
+      (depth[sc] as Swapchain).wait();
     }
     const cb = slot.commandBuffer.begin(1);
-    for (let eye = 0; eye < 2; eye++) {
-      const framebuffer = ((framebuffers[eye] as Framebuffer[][])[acquired[eye] as number] as Framebuffer[])[acquired[eye + 2] as number] as Framebuffer;
-      cb.beginRenderPass({ renderPass, framebuffer, clearValues }).bindPipeline(pipeline).setViewport(0, 0, size, size).setScissor(0, 0, size, size).bindVertexBuffers(0, buffers);
-      drawMesh(cb, eye, FLOOR_FIRST, FLOOR_COUNT, identity);
-      for (let h = 0; h < 2; h++) {
-        if (gripValid[h]) {
-          poseMatrix(model, grips, h * 7);
-          drawMesh(cb, eye, h === 0 ? LEFT_FIRST : RIGHT_FIRST, CUBE_COUNT, model);
-        }
-        if (handsTracked[h]) {
-          const j = joints[h] as Float32Array;
-          for (let k = 0; k < HAND_JOINT_COUNT; k++) {
-            const at = k * HAND_JOINT_FLOATS;
-            if (((j[at + 8] as number) & located) !== located) continue;
-            poseMatrix(model, j, at, j[at + 7] as number);
-            drawMesh(cb, eye, JOINT_FIRST, CUBE_COUNT, model);
-          }
-        }
-      }
-      cb.endRenderPass();
-    }
+    if (multiview) drawPass(cb, 0, 0, slot);
+    else for (let eye = 0; eye < 2; eye++) drawPass(cb, eye, eye, slot);
     cb.end();
     vulkan.queue.submit(cb, slot.fence);
     slot.submitted = true;
-    for (let eye = 0; eye < 2; eye++) {
-      (colour[eye] as Swapchain).release();
-      (depth[eye] as Swapchain).release();
+    for (let sc = 0; sc < swapchainCount; sc++) {
+      (colour[sc] as Swapchain).release();
+      (depth[sc] as Swapchain).release();
     }
     for (let h = 0; h < 2; h++) {
       if (gripValid[h]) stats.cubeFrames[h] = (stats.cubeFrames[h] as number) + 1;
@@ -426,11 +529,15 @@ export function createXrScene(instance: Instance, session: Session, vulkan: Vulk
     return layers;
   }
 
-  return { render, stats, grips, views, colour, depth: withDepth ? depth : [], stage, finish: () => device.waitIdle() };
+  return { render, stats, grips, joints, handsTracked, multiview, views, colour, depth: withDepth ? depth : [], stage, finish: () => device.waitIdle() };
 }
 
 /** Runs the scene for `seconds` on the runtime XR_RUNTIME_JSON names (default: the simulated one); prints what it did. */
-export async function runXrScene(seconds: number, log: (line: string) => void = console.log): Promise<{ stats: XrSceneStats; frames: number; missed: number; rendered: number }> {
+export async function runXrScene(
+  seconds: number,
+  log: (line: string) => void = console.log,
+  hooks: { /** Called at the start of every frame's callback, before the scene draws (a benchmark's probe). */ readonly beforeFrame?: () => void } = {},
+): Promise<{ stats: XrSceneStats; frames: number; missed: number; rendered: number; multiview: boolean }> {
   process.env.XR_RUNTIME_JSON ??= simulatedRuntime();
   // Before the runtime is loaded: this package's loader becomes the process's libvulkan.so.1 (Monado calls that one).
   provideProcessVulkanLoader();
@@ -444,19 +551,39 @@ export async function runXrScene(seconds: number, log: (line: string) => void = 
   });
   try {
     const system = instance.getSystem('head-mounted-display');
-    const vulkan = instance.createVulkanGraphics(system, { loader: vulkanLoader, applicationName: 'xr-scene example' });
+    // One pass per eye by default; XR_SCENE_MULTIVIEW=1 draws both eyes in one pass where the
+    // device has multiview (every Vulkan 1.1 device). That path's pixels are not yet verified on
+    // lavapipe (docs/usage.md, 'The XR scene').
+    const graphicsOptions = { loader: vulkanLoader, applicationName: 'xr-scene example' };
+    let vulkan: VulkanGraphics;
+    let multiview = process.env.XR_SCENE_MULTIVIEW === '1';
+    try {
+      vulkan = instance.createVulkanGraphics(system, multiview ? { ...graphicsOptions, enabledFeatures: { multiview: true } } : graphicsOptions);
+    } catch (error) {
+      if (!(error instanceof InvalidArgumentError) || error.argument !== 'options.enabledFeatures.multiview') throw error;
+      log(`multiview: not available (${error.message}); one pass per eye`);
+      vulkan = instance.createVulkanGraphics(system, graphicsOptions);
+      multiview = false;
+    }
     const session = instance.createSession(system, { graphics: { vulkan } });
-    const scene = createXrScene(instance, session, vulkan);
-    const loop = await runFrameLoop(session, { durationMs: seconds * 1000, onFrame: (frame) => scene.render(frame) });
+    const scene = createXrScene(instance, session, vulkan, { multiview });
+    const { beforeFrame } = hooks;
+    const loop = await runFrameLoop(session, {
+      durationMs: seconds * 1000,
+      onFrame: (frame) => {
+        beforeFrame?.();
+        return scene.render(frame);
+      },
+    });
     scene.finish();
     const s = scene.stats;
-    log(`Vulkan:  ${vulkan.physicalDevice.properties.deviceName}; depth layer ${scene.depth.length > 0 ? 'submitted' : 'not offered by the runtime'}`);
+    log(`Vulkan:  ${vulkan.physicalDevice.properties.deviceName}; depth layer ${scene.depth.length > 0 ? 'submitted' : 'not offered by the runtime'}; ${scene.multiview ? 'both eyes in one pass (multiview)' : 'one pass per eye'}`);
     log(`frames:  ${s.framesDrawn} drawn of ${loop.frames}, ${loop.missed} missed`);
     log(`scene:   cubes drawn in ${s.cubeFrames[0]} / ${s.cubeFrames[1]} frames (left / right), hands in ${s.handFrames[0]} / ${s.handFrames[1]}`);
     log(`JS time: ${(s.framesDrawn === 0 ? 0 : s.renderMs / s.framesDrawn).toFixed(3)} ms per frame (render: locate, record, submit, swapchain calls)`);
     session.destroy();
     vulkan.instance.destroy();
-    return { stats: s, frames: loop.frames, missed: loop.missed, rendered: loop.rendered };
+    return { stats: s, frames: loop.frames, missed: loop.missed, rendered: loop.rendered, multiview: scene.multiview };
   } finally {
     instance.destroy();
   }

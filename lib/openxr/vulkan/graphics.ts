@@ -3,12 +3,12 @@
 // xrCreateVulkanDeviceKHR), which calls this package's exported vkGetInstanceProcAddr: the runtime
 // adds what it needs, our Vulkan loader builds the chain from the published plan (layers
 // included), and the typed Vulkan API adopts the results.
-import { vkMakeApiVersion } from '../../generated/vulkan.js';
+import { vkMakeApiVersion, vkVersionParts } from '../../generated/vulkan.js';
 import { xrVersionParts, type XrVersionParts } from '../../generated/openxr.js';
 import type { VulkanLoader } from '../../vulkan/loader.js';
 import type { PlanInstanceOptions } from '../../vulkan/plan/instance-plan.js';
 import { adoptInstance, publishVulkanPlan, type Instance as VulkanInstance, type PhysicalDevice } from '../../vulkan/api/instance.js';
-import type { Device, DeviceCreateOptions } from '../../vulkan/api/device.js';
+import { nativeDeviceFeatures, type Device, type DeviceCreateOptions } from '../../vulkan/api/device.js';
 import type { Queue } from '../../vulkan/api/commands.js';
 import { toVulkanError } from '../../vulkan/errors.js';
 import type { Instance } from '../api/instance.js';
@@ -37,6 +37,13 @@ export interface VulkanGraphicsOptions {
   /** Instance extensions beside those the runtime adds (e.g. VK_EXT_debug_utils). */
   readonly enabledExtensionNames?: readonly string[];
   readonly deviceExtensionNames?: readonly string[];
+  /**
+   * Device features the runtime's xrCreateVulkanDeviceKHR enables beside its own, as
+   * DeviceCreateOptions.enabledFeatures: e.g. `{ multiview: true }` to draw both eyes in one pass
+   * into array swapchains (Vulkan spec, 'Multiview': core in Vulkan 1.1, where every device
+   * supports it). The typed API then knows what the device has (view masks are refused without multiview).
+   */
+  readonly enabledFeatures?: DeviceCreateOptions['enabledFeatures'];
   /** Default: the first queue family with graphics (VK_QUEUE_GRAPHICS_BIT). */
   readonly queueFamilyIndex?: number;
 }
@@ -152,8 +159,19 @@ export function createVulkanGraphics(instance: Instance, system: System, options
     const deviceOptions: DeviceCreateOptions = {
       queueCreateInfos: [{ queueFamilyIndex, queuePriorities: [1] }],
       enabledExtensionNames: options.deviceExtensionNames ?? [],
+      ...(options.enabledFeatures !== undefined && { enabledFeatures: options.enabledFeatures }),
     };
-    const deviceHandle = call(() => s.api.openxrCreateVulkanDevice(s.native, system.id, physicalHandle, deviceOptions));
+    const features = nativeDeviceFeatures(options.enabledFeatures);
+    const device11 = physicalDevice.properties.apiVersion.major > 1 || physicalDevice.properties.apiVersion.minor >= 1;
+    if (features?.multiview === true && (!device11 || apiVersion < vkMakeApiVersion(0, 1, 1, 0))) {
+      // Before Vulkan 1.1 multiview is VK_KHR_multiview's, which the typed API does not chain (Vulkan spec, 'Multiview').
+      throw new InvalidArgumentError(
+        `options.enabledFeatures.multiview needs Vulkan 1.1 (multiview is core there): the instance's apiVersion is ${vkVersionParts(apiVersion).text} and ${physicalDevice.properties.deviceName} is ${physicalDevice.properties.apiVersion.text}`,
+        'options.enabledFeatures.multiview',
+      );
+    }
+    const nativeOptions = features === undefined ? deviceOptions : { ...deviceOptions, nativeFeatures: features };
+    const deviceHandle = call(() => s.api.openxrCreateVulkanDevice(s.native, system.id, physicalHandle, nativeOptions));
     const device = vkInstance.adoptDeviceOn(physicalDevice, deviceHandle, deviceOptions);
     return { instance: vkInstance, physicalDevice, device, queueFamilyIndex, queueIndex: 0, queue: device.queue(queueFamilyIndex, 0) };
   } catch (error) {

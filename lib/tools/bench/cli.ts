@@ -10,6 +10,7 @@ import { errorMessage, parseOptions, runCommand, usageError } from '../cli/args.
 import { BENCH_OPENXR } from '../cli/specs.js';
 import { parseLayerList, runtimeLabel, type BenchCliIo, type CommonBenchArgs } from './cli-args.js';
 import { isFrameBench, runFrameBenchCli } from './cli-frame.js';
+import { isSceneBench, runSceneBenchCli } from './cli-scene.js';
 import { runVulkanBenchCli } from './cli-vulkan.js';
 import type { BenchCommandName } from './openxr-commands.js';
 
@@ -35,7 +36,7 @@ function validate(o: Exclude<ReturnType<typeof parseOptions<typeof BENCH_OPENXR>
   const top = maxPassthrough ?? (realLayers.length > 0 ? 0 : 4);
   const khronosLoader = o['--no-khronos'] === true ? false : o['--khronos-loader'];
   return {
-    // 'frame' is the frame benchmark (cli-frame.ts), which never reaches here.
+    // 'frame' and 'scene' are benchmarks of their own (cli-frame.ts, cli-scene.ts), which never reach here.
     command: (o['--command'] ?? 'xrLocateSpace') as BenchCommandName,
     passthroughCounts: Array.from({ length: top + 1 }, (_, i) => i),
     realLayers,
@@ -71,6 +72,7 @@ export async function runBenchCli(args: readonly string[], io: BenchCliIo): Prom
   if (typeof which === 'string') return usageError('bench', which, io);
   if (which.target === 'vulkan') return runVulkanBenchCli(which.rest, io);
   if (isFrameBench(which.rest)) return runFrameBenchCli(which.rest, io);
+  if (isSceneBench(which.rest)) return runSceneBenchCli(which.rest, io);
   return runCommand(BENCH_OPENXR, which.rest, io, validate, async (parsed) => {
     try {
       let runtime: { manifestPath: string; label: string } | undefined;

@@ -19,16 +19,22 @@ export interface SceneDemoResult {
   readonly msPerFrame: number;
 }
 
-interface SceneModule {
-  runXrScene(seconds: number, log: (line: string) => void): Promise<{
+/** @internal What the tools use of examples/xr-scene.ts (imported at run time: it is an example, not the library). */
+export interface SceneModule {
+  runXrScene(
+    seconds: number,
+    log: (line: string) => void,
+    hooks?: { readonly beforeFrame?: () => void },
+  ): Promise<{
     stats: { framesDrawn: number; cubeFrames: [number, number]; handFrames: [number, number]; renderMs: number };
     frames: number;
     missed: number;
+    multiview: boolean;
   }>;
 }
 
-/** The example program: the compiled one the package ships, else its source (a checkout run under tsx). */
-function sceneModulePath(): string {
+/** @internal The example program: the compiled one the package ships, else its source (a checkout run under tsx). */
+export function sceneModulePath(): string {
   const compiled = path.join(packageRoot, 'dist', 'examples', 'xr-scene.js');
   return existsSync(compiled) ? compiled : examplePath('xr-scene.ts');
 }

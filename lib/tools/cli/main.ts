@@ -6,7 +6,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { entry, errorMessage, formatHelp, usageError, wantsHelp, wrap, type CliIo } from './args.js';
-import { BENCH_OPENXR, BENCH_OPENXR_FRAME, BENCH_VULKAN, DEMO, DOCTOR_OPENXR, DOCTOR_VULKAN, INFO_OPENXR, INFO_VULKAN, LAYERS_VULKAN, RUNTIMES, TOP_LEVEL, type CommandGroup } from './specs.js';
+import { BENCH_OPENXR, BENCH_OPENXR_FRAME, BENCH_OPENXR_SCENE, BENCH_VULKAN, DEMO, DOCTOR_OPENXR, DOCTOR_VULKAN, INFO_OPENXR, INFO_VULKAN, LAYERS_VULKAN, RUNTIMES, TOP_LEVEL, type CommandGroup } from './specs.js';
 import type { CommandSpec } from './args.js';
 import { InternalError } from '../../core/errors.js';
 
@@ -73,6 +73,7 @@ async function run(spec: CommandSpec, args: readonly string[], io: CliIo): Promi
       return (await import('./doctor.js')).runDoctorCli(spec === DOCTOR_VULKAN ? ['vulkan', ...args] : args, io);
     case BENCH_OPENXR:
     case BENCH_OPENXR_FRAME:
+    case BENCH_OPENXR_SCENE:
       return (await import('../bench/cli.js')).runBenchCli(['openxr', ...args], io);
     case BENCH_VULKAN:
       return (await import('../bench/cli.js')).runBenchCli(['vulkan', ...args], io);
@@ -98,7 +99,7 @@ function help(words: readonly string[], io: CliIo): number {
   }
   const sub = subCommand(top, words[1]);
   if (sub === undefined) return usageError('help', `needs a command of ${top.name}, ${targetsOf(top).map((w) => JSON.stringify(w)).join(' or ')}, got ${JSON.stringify(words[1])}`, io);
-  io.stdout(formatHelp(sub === BENCH_OPENXR && words.includes('frame') ? BENCH_OPENXR_FRAME : sub));
+  io.stdout(formatHelp(sub === BENCH_OPENXR && words.includes('frame') ? BENCH_OPENXR_FRAME : sub === BENCH_OPENXR && words.includes('scene') ? BENCH_OPENXR_SCENE : sub));
   return 0;
 }
 

@@ -149,18 +149,18 @@ export const BENCH_OPENXR = {
   description:
     'Times one OpenXR command through this loader (its exported trampoline, the pointer from xrGetInstanceProcAddr, and from JavaScript where the typed API has the call) with 0..N copies of the bundled pass-through layer ' +
     'and with real layers, beside the Khronos loader and koffi when installed, on the simulated runtime bundled with khronos-loader. ' +
-    '`bench openxr --command frame --help` tells about the frame-query benchmark.',
+    '`bench openxr --command frame --help` tells about the frame-query benchmark, `bench openxr --command scene --help` about the XR scene benchmark.',
   options: [
     {
       name: '--command',
       kind: 'text',
       value: '<name>',
-      need: `one of ${[...BENCH_COMMANDS.map((c) => c.name), 'frame'].join(', ')}`,
+      need: `one of ${[...BENCH_COMMANDS.map((c) => c.name), 'frame', 'scene'].join(', ')}`,
       check: (name) =>
-        name === 'frame' || BENCH_COMMANDS.some((c) => c.name === name)
+        name === 'frame' || name === 'scene' || BENCH_COMMANDS.some((c) => c.name === name)
           ? undefined
-          : { need: `one of ${[...BENCH_COMMANDS.map((c) => c.name), 'frame'].join(', ')}`, ...(/^xr(Begin|End)Frame$/.test(name) ? { note: `${name} is timed as part of the xrWaitFrame frame` } : {}) },
-      help: `${BENCH_COMMANDS.map((c) => c.name).join(', ')} (default xrLocateSpace), or frame: N spaces per frame, N locate calls against one frame query`,
+          : { need: `one of ${[...BENCH_COMMANDS.map((c) => c.name), 'frame', 'scene'].join(', ')}`, ...(/^xr(Begin|End)Frame$/.test(name) ? { note: `${name} is timed as part of the xrWaitFrame frame` } : {}) },
+      help: `${BENCH_COMMANDS.map((c) => c.name).join(', ')} (default xrLocateSpace), or frame: N spaces per frame, N locate calls against one frame query, or scene: the XR scene example's frames`,
     },
     { name: '--layers', kind: 'text', value: '<list>', help: 'comma-separated: a number N for rows with 0..N pass-through layers (default 4), and names of real API layers for a row each (e.g. XR_APILAYER_LUNARG_core_validation)' },
     iterations('calls (frames for xrWaitFrame) per timed run (default per command)'),
@@ -191,6 +191,23 @@ export const BENCH_OPENXR_FRAME = {
     json('the results'),
   ],
   usage: 'bench openxr --command frame [options]',
+  exitCodes: `0 when the benchmark ran, 1 when it failed, ${USAGE_EXIT}`,
+} as const satisfies CommandSpec;
+
+export const BENCH_OPENXR_SCENE = {
+  name: 'bench openxr --command scene',
+  summary: "the XR scene example at the runtime's rate: frames missed, JavaScript ms and young-generation bytes per frame",
+  description:
+    'Runs examples/xr-scene.ts (a floor grid, a cube at each controller, a sphere at each hand joint, drawn through Vulkan every frame, both eyes in one pass where the device has multiview) ' +
+    'on the simulated runtime bundled with khronos-loader (or --runtime\'s) and reports the frames drawn and missed, the JavaScript thread\'s time per frame, and what the frame loop allocates in ' +
+    "V8's young generation per frame (the new space's growth between frames with no scavenge in between, less the probe's own) with the scavenges counted.",
+  options: [
+    { name: '--command', kind: 'choice', value: 'scene', choices: ['scene'], help: 'the XR scene benchmark' },
+    { name: '--seconds', kind: 'positive-number', value: '<s>', need: 'a number of seconds greater than 0', help: 'how long the scene runs (default 30)' },
+    runtimeOption('run on this runtime instead of the bundled simulated one'),
+    json('the result'),
+  ],
+  usage: 'bench openxr --command scene [options]',
   exitCodes: `0 when the benchmark ran, 1 when it failed, ${USAGE_EXIT}`,
 } as const satisfies CommandSpec;
 
@@ -238,7 +255,7 @@ export interface CommandGroup {
 export const LAYERS: CommandGroup = { name: 'layers', summary: 'edit which layers the loader loads, and in what order', commands: [LAYERS_VULKAN] };
 export const INFO: CommandGroup = { name: 'info', summary: 'what discovery finds and decides', commands: [INFO_OPENXR, INFO_VULKAN] };
 export const DOCTOR: CommandGroup = { name: 'doctor', summary: 'load every runtime, driver and layer in a child process: problems and fixes', commands: [DOCTOR_OPENXR, DOCTOR_VULKAN], default: DOCTOR_OPENXR };
-export const BENCH: CommandGroup = { name: 'bench', summary: 'what a layer costs per call', commands: [BENCH_OPENXR, BENCH_OPENXR_FRAME, BENCH_VULKAN] };
+export const BENCH: CommandGroup = { name: 'bench', summary: 'what a layer costs per call', commands: [BENCH_OPENXR, BENCH_OPENXR_FRAME, BENCH_OPENXR_SCENE, BENCH_VULKAN] };
 
 /** The top-level commands, in the order the help lists them. */
 export const TOP_LEVEL: readonly (CommandSpec | CommandGroup)[] = [INFO, RUNTIMES, LAYERS, DEMO, DOCTOR, BENCH];
