@@ -46,6 +46,7 @@ export {
   type VulkanLayerProperties,
   type VulkanExtensionProperties,
 } from './loader.js';
+export type { VulkanDirectDrivers } from './native/addon.js';
 export type { VulkanDiscoveryOptions } from './discovery/context.js';
 export type { PlanInstanceOptions } from './plan/instance-plan.js';
 export type { DiscoveredVulkanDriver } from './discovery/driver-discovery.js';
