@@ -36,8 +36,8 @@ export interface VulkanLoader {
    * unknown names throw VulkanLayerNotPresentError. Without: the drivers' instance extensions (each
    * driver loaded and asked, as the Khronos loader does; those the loader does not know filtered
    * out unless VK_LOADER_DISABLE_INST_EXT_FILTER, the window-system ones this loader does not
-   * implement left out), the loader's own (VK_EXT_debug_utils, VK_KHR_portability_enumeration,
-   * VK_LUNARG_direct_driver_loading), then the implicit layers' that are on; no name twice, the first keeping its spec version. The
+   * implement left out), the loader's own (VK_EXT_debug_report, VK_EXT_debug_utils,
+   * VK_KHR_portability_enumeration, VK_LUNARG_direct_driver_loading), then the implicit layers' that are on; no name twice, the first keeping its spec version. The
    * implicit layers' pre-instance interceptors see the call.
    */
   enumerateInstanceExtensionProperties(layerName?: string): VulkanExtensionProperties[];

@@ -39,7 +39,7 @@ const skip =
 const VK_API_VERSION_1_1 = (1 << 22) | (1 << 12);
 const VK_ERROR_INCOMPATIBLE_DRIVER = -9;
 
-type Mode = 'none' | 'exclusive' | 'inclusive' | 'unenabled';
+type Mode = 'none' | 'exclusive' | 'inclusive' | 'unenabled' | 'report';
 
 let root = '';
 let cleanup = (): void => {};
@@ -80,7 +80,7 @@ function khronosReport(env: Record<string, string>, mode: Mode): string {
 
 function exportedReport(env: Record<string, string>, mode: Mode): string {
   const loader = loaderFor(env);
-  publishVulkanPlan(loader.planInstance(mode === 'none' || mode === 'unenabled' ? {} : { enabledExtensionNames: ['VK_LUNARG_direct_driver_loading'] }));
+  publishVulkanPlan(loader.planInstance(mode === 'none' || mode === 'unenabled' || mode === 'report' ? {} : { enabledExtensionNames: ['VK_LUNARG_direct_driver_loading'] }));
   const run = koffi.load(helperLibrary).func('int kl_vk_direct_driver_run(const char*, int, const char*, const char*, _Out_ char* report, size_t)');
   const buffer = Buffer.alloc(4096);
   const rc = run(addonBinaryPath(), 1, realLibrary, mode, buffer, buffer.length) as number;
@@ -90,7 +90,7 @@ function exportedReport(env: Record<string, string>, mode: Mode): string {
 }
 
 /** The same report from the typed API ('unenabled' has no typed form: directDrivers enables the extension). */
-function typedReport(env: Record<string, string>, mode: Exclude<Mode, 'unenabled'>): string {
+function typedReport(env: Record<string, string>, mode: Exclude<Mode, 'unenabled' | 'report'>): string {
   const loader = loaderFor(env);
   const listed = loader.enumerateInstanceExtensionProperties().find((e) => e.extensionName === 'VK_LUNARG_direct_driver_loading')?.specVersion ?? 0;
   const options = { applicationName: 'kl-direct', apiVersion: VK_API_VERSION_1_1, ...(mode !== 'none' && { directDrivers: { mode, libraries: [realLibrary] } }) };
@@ -140,6 +140,12 @@ describe.skipIf(skip)('VK_LUNARG_direct_driver_loading against the Khronos loade
     const k = khronosReport(envs.manifest, 'unenabled');
     expect(k).toBe('listed=1 create=0 devices=manifest-gpu');
     expect(exportedReport(envs.manifest, 'unenabled')).toBe(k);
+  });
+
+  it('VK-IE-4: the loader\'s warning about that list reaches a VkDebugReportCallbackCreateInfoEXT in the create-info chain with the Khronos loader\'s flags (WARNING), object type (INSTANCE), object (the instance) and layer prefix', () => {
+    const k = khronosReport(envs.manifest, 'report');
+    expect(k).toBe('listed=1 create=0 devices=manifest-gpu reports=2:1:1:Loader Message');
+    expect(exportedReport(envs.manifest, 'report')).toBe(k);
   });
 
   it('VK-DR-3: VK_LOADER_DRIVERS_DISABLE does not apply to a direct driver (inclusive: the manifest driver goes, the direct one stays)', () => {

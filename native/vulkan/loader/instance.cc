@@ -52,6 +52,7 @@ VkResult DriverPhysicalDevices(const DriverInstance& di, std::vector<VkPhysicalD
 const std::vector<VkExtensionProperties>& LoaderOwnInstanceExtensions() {
   static const std::vector<VkExtensionProperties> own = [] {
     const std::pair<const char*, uint32_t> list[] = {
+        {VK_EXT_DEBUG_REPORT_EXTENSION_NAME, VK_EXT_DEBUG_REPORT_SPEC_VERSION},
         {VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_DEBUG_UTILS_SPEC_VERSION},
         {VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME, VK_KHR_PORTABILITY_ENUMERATION_SPEC_VERSION},
         {VK_LUNARG_DIRECT_DRIVER_LOADING_EXTENSION_NAME, VK_LUNARG_DIRECT_DRIVER_LOADING_SPEC_VERSION},
@@ -104,7 +105,7 @@ void LoaderInstance::Report(LogLevel level, const std::string& message) const { 
 std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan, const VkInstanceCreateInfo& createInfo) {
   auto li = std::make_shared<LoaderInstance>(PrivateTag{});
   li->plan_ = plan;
-  li->createInfoMessengers_ = std::make_unique<CreateInfoMessengers>(createInfo.pNext);
+  li->createInfoMessengers_ = std::make_unique<CreateInfoMessengers>(createInfo.pNext, li->handle());
   const CreateInfoMessengers::Listening listening(*li->createInfoMessengers_);
   if (createInfo.pApplicationInfo != nullptr && createInfo.pApplicationInfo->apiVersion != 0) {
     li->applicationApiVersion_ = createInfo.pApplicationInfo->apiVersion;

@@ -39,7 +39,8 @@ struct InstancePlan {
 };
 
 // The instance extensions the loader itself provides (Khronos 1.4.309's list, spec versions from
-// the headers): VK_EXT_debug_utils, VK_KHR_portability_enumeration and VK_LUNARG_direct_driver_loading.
+// the headers): VK_EXT_debug_report, VK_EXT_debug_utils, VK_KHR_portability_enumeration and
+// VK_LUNARG_direct_driver_loading.
 const std::vector<VkExtensionProperties>& LoaderOwnInstanceExtensions();
 
 // vkEnumerateInstanceExtensionProperties(NULL) as this loader answers it for a plan, without the

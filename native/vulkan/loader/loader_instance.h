@@ -90,18 +90,26 @@ class LoaderInstance {
   void TerminatorDestroyDebugUtilsMessenger(VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks* allocator);
   void TerminatorSubmitDebugUtilsMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
                                          const VkDebugUtilsMessengerCallbackDataEXT* data);
+  // VK_EXT_debug_report at the bottom: one callback per driver that has the extension, behind one
+  // loader handle; a message goes to the first driver that has the command.
+  VkResult TerminatorCreateDebugReportCallback(const VkDebugReportCallbackCreateInfoEXT* info, const VkAllocationCallbacks* allocator,
+                                               VkDebugReportCallbackEXT* callback);
+  void TerminatorDestroyDebugReportCallback(VkDebugReportCallbackEXT callback, const VkAllocationCallbacks* allocator);
+  void TerminatorDebugReportMessage(VkDebugReportFlagsEXT flags, VkDebugReportObjectTypeEXT objectType, uint64_t object, size_t location,
+                                    int32_t messageCode, const char* layerPrefix, const char* message);
   // The LoaderDevice whose vkCreateDevice runs on this thread (the terminator fills it in).
   static LoaderDevice*& ConstructingDevice();
 
   // A loader message: to the log ("vulkan").
   void Report(LogLevel level, const std::string& message) const;
 
-  // VK_EXT_debug_utils messengers chained into VkInstanceCreateInfo.pNext: they hear the
-  // loader's messages (every "vulkan*" log record emitted on this thread) during vkCreateInstance
-  // and vkDestroyInstance, as the Khronos loader does.
+  // VK_EXT_debug_utils messengers and VK_EXT_debug_report callbacks chained into
+  // VkInstanceCreateInfo.pNext: they hear the loader's messages (every "vulkan*" log record emitted
+  // on this thread) during vkCreateInstance and vkDestroyInstance, as the Khronos loader does, with
+  // `instance` as the messages' object.
   class CreateInfoMessengers {
    public:
-    explicit CreateInfoMessengers(const void* pNext);
+    CreateInfoMessengers(const void* pNext, VkInstance instance);
     // While alive, loader records emitted on this thread reach the messengers.
     class Listening {
      public:
@@ -117,6 +125,8 @@ class LoaderInstance {
    private:
     void Deliver(const LogRecord& record) const;
     std::vector<VkDebugUtilsMessengerCreateInfoEXT> messengers_;
+    std::vector<VkDebugReportCallbackCreateInfoEXT> reports_;
+    uint64_t instance_ = 0;
   };
 
  private:
@@ -160,6 +170,10 @@ class LoaderInstance {
     std::vector<std::pair<DriverInstance*, VkDebugUtilsMessengerEXT>> perDriver;
   };
   std::vector<std::unique_ptr<DriverMessengers>> messengers_;
+  struct DriverReportCallbacks {
+    std::vector<std::pair<DriverInstance*, VkDebugReportCallbackEXT>> perDriver;
+  };
+  std::vector<std::unique_ptr<DriverReportCallbacks>> reportCallbacks_;
   mutable std::mutex mutex_;
   bool destroyed_ = false;
 };

@@ -7,11 +7,14 @@
  *     its own environment; the report on stdout)
  *
  * DRIVER is a driver library exporting vk_icdGetInstanceProcAddr (dlopened here, as an application
- * would); MODE is "none" (no list, the extension not enabled), "exclusive", "inclusive", or
- * "unenabled" (an exclusive list chained without enabling the extension). The report:
+ * would); MODE is "none" (no list, the extension not enabled), "exclusive", "inclusive",
+ * "unenabled" (an exclusive list chained without enabling the extension), or "report" (as
+ * "unenabled", with VK_EXT_debug_report enabled and a VkDebugReportCallbackCreateInfoEXT chained:
+ * the loader's warning about the list reaches it). The report:
  *   "listed=<spec version of VK_LUNARG_direct_driver_loading in vkEnumerateInstanceExtensionProperties(NULL), 0: absent>
  *    create=<VkResult> devices=<name>|<name>..."  (devices in vkEnumeratePhysicalDevices order)
- * or "error: <step>". */
+ * and for "report" " reports=<flags>:<object type>:<object is the instance 1|0>:<layer prefix>,..." for
+ * each callback message that names VkDirectDriverLoadingListLUNARG; or "error: <step>". */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +29,26 @@ static int append(char *report, size_t size, const char *text) {
   if (used + strlen(text) + 1 > size) return -1;
   memcpy(report + used, text, strlen(text) + 1);
   return 0;
+}
+
+/* What the debug-report callback heard (one run at a time). */
+static struct {
+  char text[1024];
+  uint64_t objects[8];
+  unsigned count;
+} heard;
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL OnReport(VkDebugReportFlagsEXT flags, VkDebugReportObjectTypeEXT objectType, uint64_t object, size_t location,
+                                               int32_t code, const char *prefix, const char *message, void *user) {
+  (void)location;
+  (void)code;
+  (void)user;
+  if (message == NULL || strstr(message, "VkDirectDriverLoadingListLUNARG") == NULL || heard.count >= 8) return VK_FALSE;
+  char line[128];
+  snprintf(line, sizeof(line), "%s%u:%d:%%s:%s", heard.count ? "," : "", (unsigned)flags, (int)objectType, prefix != NULL ? prefix : "");
+  append(heard.text, sizeof(heard.text), line);
+  heard.objects[heard.count++] = object;
+  return VK_FALSE;
 }
 
 KL_EXPORT int kl_vk_direct_driver_run(const char *loaderPath, int noload, const char *driverPath, const char *mode, char *report, size_t size) {
@@ -71,9 +94,18 @@ KL_EXPORT int kl_vk_direct_driver_run(const char *loaderPath, int noload, const 
   list.mode = strcmp(mode, "inclusive") == 0 ? VK_DIRECT_DRIVER_LOADING_MODE_INCLUSIVE_LUNARG : VK_DIRECT_DRIVER_LOADING_MODE_EXCLUSIVE_LUNARG;
   list.driverCount = 1;
   list.pDrivers = &info;
-  const char *extension = VK_LUNARG_DIRECT_DRIVER_LOADING_EXTENSION_NAME;
+  const int reporting = strcmp(mode, "report") == 0;
+  const char *extension = reporting ? VK_EXT_DEBUG_REPORT_EXTENSION_NAME : VK_LUNARG_DIRECT_DRIVER_LOADING_EXTENSION_NAME;
   const int chained = strcmp(mode, "none") != 0;
   const int enabled = chained && strcmp(mode, "unenabled") != 0;
+  VkDebugReportCallbackCreateInfoEXT callback;
+  memset(&callback, 0, sizeof(callback));
+  callback.sType = VK_STRUCTURE_TYPE_DEBUG_REPORT_CALLBACK_CREATE_INFO_EXT;
+  callback.flags = VK_DEBUG_REPORT_INFORMATION_BIT_EXT | VK_DEBUG_REPORT_WARNING_BIT_EXT | VK_DEBUG_REPORT_PERFORMANCE_WARNING_BIT_EXT |
+                   VK_DEBUG_REPORT_ERROR_BIT_EXT | VK_DEBUG_REPORT_DEBUG_BIT_EXT;
+  callback.pfnCallback = OnReport;
+  if (reporting) list.pNext = &callback;
+  memset(&heard, 0, sizeof(heard));
 
   VkApplicationInfo app;
   memset(&app, 0, sizeof(app));
@@ -108,6 +140,23 @@ KL_EXPORT int kl_vk_direct_driver_run(const char *loaderPath, int noload, const 
     }
     free(devices);
     destroy(instance, NULL);
+  }
+  if (reporting) {
+    /* each "%s" placeholder becomes whether that message's object was the instance handed back */
+    append(report, size, " reports=");
+    const char *p = heard.text;
+    for (unsigned i = 0; *p != '\0';) {
+      const char *mark = strstr(p, "%s");
+      if (mark == NULL) {
+        append(report, size, p);
+        break;
+      }
+      char chunk[256];
+      snprintf(chunk, sizeof(chunk), "%.*s%d", (int)(mark - p), p, i < heard.count && res == VK_SUCCESS && heard.objects[i] == (uint64_t)(uintptr_t)instance);
+      append(report, size, chunk);
+      ++i;
+      p = mark + 2;
+    }
   }
   dlclose(driver);
   dlclose(loader); /* with noload: drops the RTLD_NOLOAD reference only; node keeps the addon loaded */
