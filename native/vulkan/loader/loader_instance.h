@@ -166,14 +166,19 @@ class LoaderInstance {
   std::vector<std::unique_ptr<PhysicalDeviceObject>> trampolinePhysicalDevices_;
   std::array<PFN_vkVoidFunction, kUnknownSlots> trampolineUnknownPhysical_{};
   std::vector<std::shared_ptr<LoaderDevice>> devices_;
-  struct DriverMessengers {
-    std::vector<std::pair<DriverInstance*, VkDebugUtilsMessengerEXT>> perDriver;
+  // One application-visible messenger or report callback: a driver object per driver that has the
+  // extension (the loader handle is this object's address).
+  template <typename Handle>
+  struct PerDriverObjects {
+    std::vector<std::pair<DriverInstance*, Handle>> perDriver;
   };
-  std::vector<std::unique_ptr<DriverMessengers>> messengers_;
-  struct DriverReportCallbacks {
-    std::vector<std::pair<DriverInstance*, VkDebugReportCallbackEXT>> perDriver;
-  };
-  std::vector<std::unique_ptr<DriverReportCallbacks>> reportCallbacks_;
+  std::vector<std::unique_ptr<PerDriverObjects<VkDebugUtilsMessengerEXT>>> messengers_;
+  std::vector<std::unique_ptr<PerDriverObjects<VkDebugReportCallbackEXT>>> reportCallbacks_;
+  template <auto Create, auto Destroy, typename Handle, typename Info>
+  VkResult CreatePerDriver(std::vector<std::unique_ptr<PerDriverObjects<Handle>>>& list, const Info* info, const VkAllocationCallbacks* allocator,
+                           Handle* out);
+  template <auto Destroy, typename Handle>
+  void DestroyPerDriver(std::vector<std::unique_ptr<PerDriverObjects<Handle>>>& list, Handle handle, const VkAllocationCallbacks* allocator);
   mutable std::mutex mutex_;
   bool destroyed_ = false;
 };

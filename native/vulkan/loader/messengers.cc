@@ -80,60 +80,55 @@ LoaderInstance::CreateInfoMessengers::Listening::~Listening() {
   if (token_ != 0) LogSinkRegistry::Get().Remove(token_);
 }
 
-VkResult LoaderInstance::TerminatorCreateDebugUtilsMessenger(const VkDebugUtilsMessengerCreateInfoEXT* info,
-                                                             const VkAllocationCallbacks* allocator, VkDebugUtilsMessengerEXT* messenger) {
-  auto m = std::make_unique<DriverMessengers>();
+template <auto Create, auto Destroy, typename Handle, typename Info>
+VkResult LoaderInstance::CreatePerDriver(std::vector<std::unique_ptr<PerDriverObjects<Handle>>>& list, const Info* info,
+                                         const VkAllocationCallbacks* allocator, Handle* out) {
+  auto objects = std::make_unique<PerDriverObjects<Handle>>();
   for (auto& di : driverInstances_) {
-    if (di->table.CreateDebugUtilsMessengerEXT == nullptr) continue;
-    VkDebugUtilsMessengerEXT handle = nullptr;
-    const VkResult res = di->table.CreateDebugUtilsMessengerEXT(di->handle, info, allocator, &handle);
+    const auto create = di->table.*Create;
+    if (create == nullptr) continue;
+    Handle handle = nullptr;
+    const VkResult res = create(di->handle, info, allocator, &handle);
     if (res != VK_SUCCESS) {
-      for (auto& [d, h] : m->perDriver) d->table.DestroyDebugUtilsMessengerEXT(d->handle, h, allocator);
+      for (auto& [d, h] : objects->perDriver) (d->table.*Destroy)(d->handle, h, allocator);
       return res;
     }
-    m->perDriver.emplace_back(di.get(), handle);
+    objects->perDriver.emplace_back(di.get(), handle);
   }
-  *messenger = reinterpret_cast<VkDebugUtilsMessengerEXT>(m.get());
+  *out = reinterpret_cast<Handle>(objects.get());
   std::lock_guard lock(mutex_);
-  messengers_.push_back(std::move(m));
+  list.push_back(std::move(objects));
   return VK_SUCCESS;
 }
 
-void LoaderInstance::TerminatorDestroyDebugUtilsMessenger(VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks* allocator) {
+template <auto Destroy, typename Handle>
+void LoaderInstance::DestroyPerDriver(std::vector<std::unique_ptr<PerDriverObjects<Handle>>>& list, Handle handle,
+                                      const VkAllocationCallbacks* allocator) {
   std::lock_guard lock(mutex_);
-  auto it = std::find_if(messengers_.begin(), messengers_.end(),
-                         [&](const auto& m) { return reinterpret_cast<VkDebugUtilsMessengerEXT>(m.get()) == messenger; });
-  if (it == messengers_.end()) return;
-  for (auto& [d, h] : (*it)->perDriver) d->table.DestroyDebugUtilsMessengerEXT(d->handle, h, allocator);
-  messengers_.erase(it);
+  auto it = std::find_if(list.begin(), list.end(), [&](const auto& o) { return reinterpret_cast<Handle>(o.get()) == handle; });
+  if (it == list.end()) return;
+  for (auto& [d, h] : (*it)->perDriver) (d->table.*Destroy)(d->handle, h, allocator);
+  list.erase(it);
+}
+
+VkResult LoaderInstance::TerminatorCreateDebugUtilsMessenger(const VkDebugUtilsMessengerCreateInfoEXT* info,
+                                                             const VkAllocationCallbacks* allocator, VkDebugUtilsMessengerEXT* messenger) {
+  return CreatePerDriver<&gen::VkInstanceDispatchTable::CreateDebugUtilsMessengerEXT, &gen::VkInstanceDispatchTable::DestroyDebugUtilsMessengerEXT>(
+      messengers_, info, allocator, messenger);
+}
+
+void LoaderInstance::TerminatorDestroyDebugUtilsMessenger(VkDebugUtilsMessengerEXT messenger, const VkAllocationCallbacks* allocator) {
+  DestroyPerDriver<&gen::VkInstanceDispatchTable::DestroyDebugUtilsMessengerEXT>(messengers_, messenger, allocator);
 }
 
 VkResult LoaderInstance::TerminatorCreateDebugReportCallback(const VkDebugReportCallbackCreateInfoEXT* info, const VkAllocationCallbacks* allocator,
                                                              VkDebugReportCallbackEXT* callback) {
-  auto c = std::make_unique<DriverReportCallbacks>();
-  for (auto& di : driverInstances_) {
-    if (di->table.CreateDebugReportCallbackEXT == nullptr) continue;
-    VkDebugReportCallbackEXT handle = nullptr;
-    const VkResult res = di->table.CreateDebugReportCallbackEXT(di->handle, info, allocator, &handle);
-    if (res != VK_SUCCESS) {
-      for (auto& [d, h] : c->perDriver) d->table.DestroyDebugReportCallbackEXT(d->handle, h, allocator);
-      return res;
-    }
-    c->perDriver.emplace_back(di.get(), handle);
-  }
-  *callback = reinterpret_cast<VkDebugReportCallbackEXT>(c.get());
-  std::lock_guard lock(mutex_);
-  reportCallbacks_.push_back(std::move(c));
-  return VK_SUCCESS;
+  return CreatePerDriver<&gen::VkInstanceDispatchTable::CreateDebugReportCallbackEXT, &gen::VkInstanceDispatchTable::DestroyDebugReportCallbackEXT>(
+      reportCallbacks_, info, allocator, callback);
 }
 
 void LoaderInstance::TerminatorDestroyDebugReportCallback(VkDebugReportCallbackEXT callback, const VkAllocationCallbacks* allocator) {
-  std::lock_guard lock(mutex_);
-  auto it = std::find_if(reportCallbacks_.begin(), reportCallbacks_.end(),
-                         [&](const auto& c) { return reinterpret_cast<VkDebugReportCallbackEXT>(c.get()) == callback; });
-  if (it == reportCallbacks_.end()) return;
-  for (auto& [d, h] : (*it)->perDriver) d->table.DestroyDebugReportCallbackEXT(d->handle, h, allocator);
-  reportCallbacks_.erase(it);
+  DestroyPerDriver<&gen::VkInstanceDispatchTable::DestroyDebugReportCallbackEXT>(reportCallbacks_, callback, allocator);
 }
 
 void LoaderInstance::TerminatorDebugReportMessage(VkDebugReportFlagsEXT flags, VkDebugReportObjectTypeEXT objectType, uint64_t object,

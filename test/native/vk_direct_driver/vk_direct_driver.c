@@ -12,7 +12,7 @@
  * "unenabled", with VK_EXT_debug_report enabled and a VkDebugReportCallbackCreateInfoEXT chained:
  * the loader's warning about the list reaches it). The report:
  *   "listed=<spec version of VK_LUNARG_direct_driver_loading in vkEnumerateInstanceExtensionProperties(NULL), 0: absent>
- *    create=<VkResult> devices=<name>|<name>..."  (devices in vkEnumeratePhysicalDevices order)
+ *    create=<VkResult> devices=<name>;<name>..."  (devices in vkEnumeratePhysicalDevices order)
  * and for "report" " reports=<flags>:<object type>:<object is the instance 1|0>:<layer prefix>,..." for
  * each callback message that names VkDirectDriverLoadingListLUNARG; or "error: <step>". */
 #include <dlfcn.h>
@@ -135,7 +135,7 @@ KL_EXPORT int kl_vk_direct_driver_run(const char *loaderPath, int noload, const 
       VkPhysicalDeviceProperties props;
       memset(&props, 0, sizeof(props));
       propertiesOf(devices[i], &props);
-      snprintf(line, sizeof(line), "%s%s", i ? "|" : "", props.deviceName);
+      snprintf(line, sizeof(line), "%s%s", i ? ";" : "", props.deviceName);
       append(report, size, line);
     }
     free(devices);
