@@ -46,6 +46,7 @@ export {
   type VulkanLayerProperties,
   type VulkanExtensionProperties,
 } from './loader.js';
+export type { VulkanDirectDrivers } from './native/addon.js';
 export type { VulkanDiscoveryOptions } from './discovery/context.js';
 export type { VulkanLoaderPolicyOptions, VulkanDevicePolicyOptions, VulkanDriverPolicyOptions, VulkanIdRange } from './discovery/loader-policy.js';
 export type { LayerPolicyOptions } from '../core/loader-policy.js';

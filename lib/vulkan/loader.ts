@@ -9,6 +9,7 @@ import { resolveLayerChain } from './discovery/layer-policy.js';
 import type { VulkanInstancePlan } from './plan/plan.js';
 import { VulkanLayerNotPresentError } from './errors.js';
 import { createInstanceFromPlan, preInstance, type Instance } from './api/instance.js';
+import type { VulkanDirectDrivers } from './native/addon.js';
 import { invalidArgument } from '../core/errors.js';
 
 /** VkLayerProperties */
@@ -35,8 +36,8 @@ export interface VulkanLoader {
    * unknown names throw VulkanLayerNotPresentError. Without: the drivers' instance extensions (each
    * driver loaded and asked, as the Khronos loader does; those the loader does not know filtered
    * out unless VK_LOADER_DISABLE_INST_EXT_FILTER, the window-system ones this loader does not
-   * implement left out), the loader's own (VK_EXT_debug_utils, VK_KHR_portability_enumeration),
-   * then the implicit layers' that are on; no name twice, the first keeping its spec version. The
+   * implement left out), the loader's own (VK_EXT_debug_report, VK_EXT_debug_utils,
+   * VK_KHR_portability_enumeration, VK_LUNARG_direct_driver_loading), then the implicit layers' that are on; no name twice, the first keeping its spec version. The
    * implicit layers' pre-instance interceptors see the call.
    */
   enumerateInstanceExtensionProperties(layerName?: string): VulkanExtensionProperties[];
@@ -58,6 +59,27 @@ export interface VulkanInstanceCreateOptions extends PlanInstanceOptions {
   readonly apiVersion?: number;
   /** Chain a VK_EXT_debug_utils messenger into VkInstanceCreateInfo.pNext (read with instance.takeDebugMessages()). */
   readonly collectCreateMessages?: boolean;
+  /**
+   * VK_LUNARG_direct_driver_loading: driver libraries handed to vkCreateInstance directly, whether or
+   * not any manifest names them. The library is opened and its vk_icdGetInstanceProcAddr chained in a
+   * VkDirectDriverLoadingListLUNARG; the extension is enabled for you. 'exclusive' uses only these
+   * drivers, 'inclusive' adds them to the manifest drivers (VK_LOADER_DRIVERS_SELECT / _DISABLE do not
+   * apply to them). A library that cannot be loaded or lacks vk_icdGetInstanceProcAddr throws
+   * VulkanError VK_ERROR_INCOMPATIBLE_DRIVER naming the file and the symbol.
+   */
+  readonly directDrivers?: VulkanDirectDrivers;
+}
+
+const DIRECT_DRIVER_LOADING = 'VK_LUNARG_direct_driver_loading';
+
+function checkDirectDrivers(value: unknown): VulkanDirectDrivers {
+  if (typeof value !== 'object' || value === null) throw invalidArgument('createInstance(options): options.directDrivers', "an object { mode: 'exclusive' | 'inclusive', libraries: string[] }", value);
+  const { mode, libraries } = value as { mode?: unknown; libraries?: unknown };
+  if (mode !== 'exclusive' && mode !== 'inclusive') throw invalidArgument('createInstance(options): options.directDrivers.mode', "'exclusive' or 'inclusive'", mode);
+  if (!Array.isArray(libraries) || libraries.length === 0 || libraries.some((l) => typeof l !== 'string' || l === '')) {
+    throw invalidArgument('createInstance(options): options.directDrivers.libraries', 'a non-empty array of driver library paths', libraries);
+  }
+  return { mode, libraries: [...(libraries as string[])] };
 }
 
 function checkNames(what: string, names: unknown): readonly string[] {
@@ -107,13 +129,16 @@ export function createLoader(options: VulkanDiscoveryOptions = {}): VulkanLoader
     },
     createInstance(opts: VulkanInstanceCreateOptions) {
       if (typeof opts !== 'object' || opts === null) throw invalidArgument('createInstance(options): options', 'an object', opts);
-      const { enabledLayerNames, enabledExtensionNames, flags, ...app } = opts;
+      const { enabledLayerNames, enabledExtensionNames, flags, directDrivers, ...app } = opts;
+      const direct = directDrivers !== undefined ? checkDirectDrivers(directDrivers) : undefined;
+      if (enabledExtensionNames !== undefined) checkNames('enabledExtensionNames', enabledExtensionNames);
+      const extensions = direct !== undefined && !(enabledExtensionNames ?? []).includes(DIRECT_DRIVER_LOADING) ? [...(enabledExtensionNames ?? []), DIRECT_DRIVER_LOADING] : enabledExtensionNames;
       const plan = this.planInstance({
         ...(enabledLayerNames !== undefined && { enabledLayerNames }),
-        ...(enabledExtensionNames !== undefined && { enabledExtensionNames }),
+        ...(extensions !== undefined && { enabledExtensionNames: extensions }),
         ...(flags !== undefined && { flags }),
       });
-      return createInstanceFromPlan(plan, { ...app, ...(flags !== undefined && { flags }) });
+      return createInstanceFromPlan(plan, { ...app, ...(flags !== undefined && { flags }), ...(direct !== undefined && { directDrivers: direct }) });
     },
   };
 }

@@ -80,17 +80,13 @@ const WITHHELD = new Set(WITHHELD_WSI_INSTANCE_EXTENSIONS);
 
 /**
  * The Khronos loader's instance-extension list with every deliberate difference taken out, each
- * for its reason: the window-system extensions not implemented here, VK_EXT_debug_report and
- * VK_LUNARG_direct_driver_loading as the loader's own (not implemented here; a driver's
- * VK_EXT_debug_report is still listed, as the driver's).
+ * for its reason: the window-system extensions not implemented here. 1.3.239 predates
+ * VK_LUNARG_direct_driver_loading, which this loader lists as 1.4.309 does.
  */
-function accountedKhronosExtensions(k: readonly string[], driverOffered: ReadonlySet<string>): string[] {
-  return k.filter((e) => {
-    const name = e.slice(0, e.indexOf('@'));
-    if (WITHHELD.has(name)) return false;
-    if ((name === 'VK_EXT_debug_report' || name === 'VK_LUNARG_direct_driver_loading') && !driverOffered.has(name)) return false;
-    return true;
-  });
+function accountedKhronosExtensions(k: readonly string[]): string[] {
+  const list = k.filter((e) => !WITHHELD.has(e.slice(0, e.indexOf('@'))));
+  const direct = 'VK_LUNARG_direct_driver_loading@1';
+  return comparingWith('1.3.239') && !list.includes(direct) ? [...list, direct] : list;
 }
 
 let T = '';
@@ -197,6 +193,28 @@ function exportedExtensions(plan: Parameters<typeof publishVulkanPlan>[0], layer
   return { result, list };
 }
 
+let exportedLayerEnumerate: ((count: number[], props: Buffer | null) => unknown) | undefined;
+
+/** The addon's exported vkEnumerateInstanceLayerProperties, after publishing `plan`: result and layer names. */
+function exportedLayers(plan: Parameters<typeof publishVulkanPlan>[0]): { result: number; list: string[] } {
+  exportedLayerEnumerate ??= koffi
+    .load(path.join(packageRoot, 'build/Release/khronos_loader.node'))
+    .func('int vkEnumerateInstanceLayerProperties(_Inout_ uint32_t*, void*)') as NonNullable<typeof exportedLayerEnumerate>;
+  publishVulkanPlan(plan);
+  const count = [0];
+  let result = exportedLayerEnumerate!(count, null) as number;
+  if (result !== 0) return { result, list: [] };
+  const size = 256 + 4 + 4 + 256; // VkLayerProperties
+  const buffer = Buffer.alloc(Math.max(1, count[0]!) * size);
+  result = exportedLayerEnumerate!(count, buffer) as number;
+  const list: string[] = [];
+  for (let i = 0; i < count[0]!; ++i) {
+    const name = buffer.subarray(i * size, i * size + 256);
+    list.push(name.toString('utf8', 0, name.indexOf(0)));
+  }
+  return { result, list };
+}
+
 const extNames = (list: readonly { extensionName: string; specVersion: number }[]): string[] => list.map((e) => `${e.extensionName}@${e.specVersion}`);
 
 function khronos(s: Scenario, env: Record<string, string>, layers?: string[]): Answer {
@@ -231,6 +249,8 @@ function ours(s: Scenario, env: Record<string, string>, layers?: string[]): Answ
   const plan = loader.planInstance();
   expect(exportedExtensions(plan, null), 'exported vkEnumerateInstanceExtensionProperties(NULL)').toEqual({ result: 0, list: answer.extensions });
   for (const p of props) expect(exportedExtensions(plan, p.layerName).list, p.layerName).toEqual(extNames(layerExtensions[p.layerName]!.list));
+  // The exported vkEnumerateInstanceLayerProperties lists every available layer, as createLoader() does, not only the plan's chain.
+  expect(exportedLayers(plan), 'exported vkEnumerateInstanceLayerProperties').toEqual({ result: 0, list: props.map((p) => p.layerName) });
   if (layers) {
     try {
       const plan = loader.planInstance({ enabledLayerNames: layers });
@@ -312,9 +332,8 @@ function same(s: Scenario, env: Record<string, string>, layers?: string[], scena
   }
   // vkEnumerateInstanceExtensionProperties(NULL): the whole list, names and spec versions, both
   // ways, the deliberate differences taken out of the Khronos side by name.
-  const offered = new Set(s.offeredExtensions());
   const blacklisted = new Set(scenarioKnown.blacklistedLayerExtensions ?? []);
-  const accounted = accountedKhronosExtensions(k.extensions, offered);
+  const accounted = accountedKhronosExtensions(k.extensions);
   for (const e of blacklisted) expect(accounted, 'the Khronos loader lists a blacklisted layer\'s extension').toContain(e);
   expect([...o.extensions].sort(), 'instance extensions').toEqual(accounted.filter((e) => !blacklisted.has(e)).sort());
   expect(o.extensions.filter((e) => WITHHELD.has(e.slice(0, e.indexOf('@'))))).toEqual([]);
@@ -834,7 +853,7 @@ for (const loader of khronosVulkanLoaders()) describe.skipIf(skip !== null || lo
     const r = same(s, env, []);
     expect(r.o.extensions).toEqual([
       'VK_KHR_get_physical_device_properties2@2', 'VK_KHR_device_group_creation@1', 'VK_KHR_surface@25', 'VK_KHR_external_fence_capabilities@1',
-      'VK_EXT_debug_report@9', 'VK_EXT_debug_utils@2', 'VK_KHR_portability_enumeration@1', 'VK_EXT_t_implicit@3',
+      'VK_EXT_debug_report@9', 'VK_EXT_debug_utils@2', 'VK_KHR_portability_enumeration@1', 'VK_LUNARG_direct_driver_loading@1', 'VK_EXT_t_implicit@3',
     ]);
     expect(r.k.extensions).toContain('VK_KHR_surface@25');  // a surface extension the loader implements (VK-WSI-1): listed by both
     expect(r.o.layerExtensions['VK_LAYER_T_explicit']?.list).toEqual([{ extensionName: 'VK_EXT_t_explicit', specVersion: 2 }]);
@@ -872,6 +891,18 @@ for (const loader of khronosVulkanLoaders()) describe.skipIf(skip !== null || lo
     delete (env as Record<string, string | undefined>)['VK_DRIVER_FILES'];
     const k = same(s, env, []);
     expect(k.drivers?.map((d) => path.basename(path.dirname(d)))).toEqual(['added', 'standard']);
+  });
+
+  it('VK-IE-1, VK-LD-6: a portability driver is asked before any instance, as the Khronos loader asks it: its instance extensions are listed by createLoader() and the exported function alike; vkCreateInstance leaves it out without portability enumeration', () => {
+    const s = new Scenario();
+    const dir = path.join(s.root, 'icd');
+    s.driver(dir, 'plain.json');
+    s.driver(dir, 'portable.json', { is_portability_driver: true }, ['VK_KHR_external_semaphore_capabilities 1', 'VK_KHR_external_fence_capabilities 1']);
+    s.layer(s.dir('xdgData', 'explicit'), 'e.json', { name: 'VK_LAYER_T_explicit_listed' });
+    const r = same(s, s.env({ VK_DRIVER_FILES: dir }), []);
+    expect(r.o.extensions).toEqual(expect.arrayContaining(['VK_KHR_external_semaphore_capabilities@1', 'VK_KHR_external_fence_capabilities@1']));
+    expect(r.o.layers.map((l) => l.layerName)).toEqual(['VK_LAYER_T_explicit_listed']);
+    expect(r.drivers?.map((d) => path.basename(path.dirname(d)))).toEqual(['plain']);
   });
 
   it('VK-DR-1: VK_LOADER_DRIVERS_DISABLE and VK_LOADER_DRIVERS_SELECT filter drivers by manifest file name', () => {

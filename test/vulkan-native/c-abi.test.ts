@@ -32,7 +32,7 @@ describe('the exported C functions for native callers', () => {
       plan([driver(testLibrary('vulkan_test_driver', 'kl_vk_driver_v7'))], [layer('VK_LAYER_KLTEST_a', testLibrary('vulkan_test_layers', 'kl_vk_layer_a'))]),
     );
     const { rc, report } = runNative();
-    expect(report).toMatch(/^version=\d+ extensions=3 devices=1 name=kl-v7\|c-abi>VK_LAYER_KLTEST_a@2 queue=ok wait=0 destroyed$/);
+    expect(report).toMatch(/^version=\d+ extensions=5 devices=1 name=kl-v7\|c-abi>VK_LAYER_KLTEST_a@2 queue=ok wait=0 destroyed$/);
     expect(rc).toBe(0);
     expect(mappedLibraries('libkl_vk_driver_v7.so')).toEqual([]);
     expect(mappedLibraries('libkl_vk_layer_a.so')).toEqual([]);

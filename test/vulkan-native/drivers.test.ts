@@ -121,8 +121,8 @@ describe('VK-DR-1: several drivers', () => {
   it('VK-DR-1: instance extensions: the union of the drivers\' that the loader knows, plus the loader\'s own; VK_LOADER_DISABLE_INST_EXT_FILTER keeps the rest', () => {
     const drivers = [driver(lib('kl_vk_driver_v7')), driver(lib('kl_vk_driver_portability'), { isPortabilityDriver: true })];
     const filtered = instanceExtensionsOfPlan(plan(drivers));
-    // Driver order, then the loader's own (VK_EXT_debug_utils, VK_KHR_portability_enumeration) no driver listed first.
-    expect(filtered).toEqual(['VK_KHR_get_physical_device_properties2', 'VK_KHR_portability_enumeration', 'VK_EXT_debug_utils']);
+    // Driver order, then the loader's own (VK_EXT_debug_report, VK_EXT_debug_utils, VK_KHR_portability_enumeration, VK_LUNARG_direct_driver_loading) no driver listed first.
+    expect(filtered).toEqual(['VK_KHR_get_physical_device_properties2', 'VK_KHR_portability_enumeration', 'VK_EXT_debug_report', 'VK_EXT_debug_utils', 'VK_LUNARG_direct_driver_loading']);
     const unfiltered = instanceExtensionsOfPlan(plan(drivers, [], { disableInstanceExtensionFilter: true }));
     expect(unfiltered).toContain('VK_KLTEST_unknown_instance_extension');
     const enable = { applicationName: 'app', enabledExtensionNames: ['VK_KLTEST_unknown_instance_extension'] };

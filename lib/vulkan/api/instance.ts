@@ -351,6 +351,7 @@ export function createInstanceFromPlan(plan: VulkanInstancePlan, options: Create
         ...(options.apiVersion !== undefined && { apiVersion: options.apiVersion }),
         ...(options.flags !== undefined && { flags: options.flags }),
         ...(options.collectCreateMessages !== undefined && { collectCreateMessages: options.collectCreateMessages }),
+        ...(options.directDrivers !== undefined && { directDrivers: options.directDrivers }),
         enabledExtensionNames: extensions,
       }),
   );

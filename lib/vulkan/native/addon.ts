@@ -49,6 +49,11 @@ export interface NativeVulkanPlan {
     readonly implicitLayers: readonly NativeVulkanExtension[];
     readonly layers: readonly { readonly name: string; readonly extensions: readonly NativeVulkanExtension[] }[];
   };
+  /** What the instance-less commands answer for the whole discovery (every selected driver, every available layer). */
+  readonly enumeration?: {
+    readonly drivers: NativeVulkanPlan['drivers'];
+    readonly layers: readonly { readonly name: string; readonly description: string; readonly apiVersion: number; readonly implementationVersion: number }[];
+  };
 }
 
 /** VkExtensionProperties */
@@ -67,6 +72,23 @@ export interface NativeVulkanCreateInfo {
   readonly enabledExtensionNames?: readonly string[];
   /** Chain a VK_EXT_debug_utils messenger into VkInstanceCreateInfo.pNext; its messages are read with takeDebugMessages(). */
   readonly collectCreateMessages?: boolean;
+  /**
+   * VK_LUNARG_direct_driver_loading: the addon opens each library, and chains a
+   * VkDirectDriverLoadingListLUNARG with their vk_icdGetInstanceProcAddr into VkInstanceCreateInfo.pNext
+   * (the extension must be among enabledExtensionNames for the loader to use it).
+   */
+  readonly directDrivers?: VulkanDirectDrivers;
+}
+
+/** Drivers handed to vkCreateInstance directly (VK_LUNARG_direct_driver_loading), not found through manifests. */
+export interface VulkanDirectDrivers {
+  /**
+   * 'exclusive' (VK_DIRECT_DRIVER_LOADING_MODE_EXCLUSIVE_LUNARG): only these drivers, no manifest driver;
+   * 'inclusive' (VK_DIRECT_DRIVER_LOADING_MODE_INCLUSIVE_LUNARG): these beside the manifest drivers.
+   */
+  readonly mode: 'exclusive' | 'inclusive';
+  /** Driver libraries exporting vk_icdGetInstanceProcAddr (loader/driver interface version 7). */
+  readonly libraries: readonly string[];
 }
 
 /** A VK_EXT_debug_utils message (VkDebugUtilsMessengerCallbackDataEXT, flattened). */

@@ -119,7 +119,9 @@ function buildPlan(state: VulkanDiscoveryState, env: PlatformEnv, options: PlanI
   const extensions = options.enabledExtensionNames ?? [];
   const portability = extensions.includes('VK_KHR_portability_enumeration') && ((options.flags ?? 0) & ENUMERATE_PORTABILITY_BIT) !== 0;
   const drivers: PlannedVulkanDriver[] = [];
+  const enumerationDrivers: PlannedVulkanDriver[] = [];
   for (const d of state.result.drivers) {
+    if (d.selected) enumerationDrivers.push({ manifestPath: d.manifestPath, libraryPath: d.libraryPath, apiVersion: d.apiVersion, isPortabilityDriver: d.isPortabilityDriver, reason: d.reason });
     if (!d.selected) {
       decisions.push(`driver ${d.manifestPath} not loaded: ${d.reason}`);
       continue;
@@ -145,6 +147,12 @@ function buildPlan(state: VulkanDiscoveryState, env: PlatformEnv, options: PlanI
     deviceFilters: device.filters,
     disableInstanceExtensionFilter: device.disableInstanceExtensionFilter,
     instanceExtensionListing: instanceExtensionListing(state),
+    enumeration: {
+      drivers: enumerationDrivers,
+      layers: state.configured
+        .filter((c) => c.control !== 'off')
+        .map(({ layer: l }) => ({ name: l.name, description: l.manifest.description, apiVersion: l.manifest.apiVersion.packed, implementationVersion: l.manifest.implementation_version })),
+    },
     decisions,
   };
 }

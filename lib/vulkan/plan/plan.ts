@@ -69,6 +69,26 @@ export interface VulkanInstanceExtensionListing {
   readonly layers: readonly { readonly name: string; readonly extensions: readonly VulkanPlannedExtension[] }[];
 }
 
+/** A layer as vkEnumerateInstanceLayerProperties reports it (VkLayerProperties; specVersion is the manifest's api_version). */
+export interface VulkanEnumeratedLayer {
+  readonly name: string;
+  readonly description: string;
+  readonly apiVersion: number;
+  readonly implementationVersion: number;
+}
+
+/**
+ * What the instance-less commands report for the discovery the plan came from, whatever the plan's
+ * own drivers and chain (the exported vkEnumerateInstance* answer from it once the plan is published):
+ * as the Khronos loader does, every selected driver, portability drivers too (vkCreateInstance
+ * through the exported function still loads those only when the application enables portability
+ * enumeration), and every layer that is available.
+ */
+export interface VulkanEnumerationListing {
+  readonly drivers: readonly PlannedVulkanDriver[];
+  readonly layers: readonly VulkanEnumeratedLayer[];
+}
+
 export interface PlannedVulkanDriver {
   readonly manifestPath: string;
   readonly libraryPath: string;
@@ -101,6 +121,8 @@ export interface VulkanInstancePlan {
   readonly disableInstanceExtensionFilter: boolean;
   /** The layers' part of vkEnumerateInstanceExtensionProperties (absent: no layer lists any). */
   readonly instanceExtensionListing?: VulkanInstanceExtensionListing;
+  /** The drivers and layers the instance-less commands report (absent: the plan's own drivers and chain). */
+  readonly enumeration?: VulkanEnumerationListing;
   /** Every decision in words, in the order it was taken (for logs and `info`). */
   readonly decisions: readonly string[];
 }

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/dynamic_library.h"
 #include "vulkan/loader/loader_instance.h"
 
 namespace kl::napi {
@@ -38,9 +39,19 @@ struct InstanceCreateInfoHolder {
   std::vector<const char*> extensionPtrs;
   VkApplicationInfo app{};
   VkInstanceCreateInfo create{};
+  // directDrivers: the libraries opened (held by the instance through InstancePlan::retainedLibraries)
+  // and the VkDirectDriverLoadingListLUNARG chained into `create` when there are any.
+  std::vector<std::shared_ptr<DynamicLibrary>> directLibraries;
+  std::vector<VkDirectDriverLoadingInfoLUNARG> directDrivers;
+  VkDirectDriverLoadingListLUNARG directList{};
 };
 // { applicationName, applicationVersion?, engineName?, engineVersion?, apiVersion?, flags?, enabledExtensionNames? }
 void ReadInstanceCreateInfo(Napi::Env env, Napi::Object createInfo, InstanceCreateInfoHolder& out);
+// createInfo.directDrivers?: { mode: 'exclusive' | 'inclusive', libraries: [path] }, chained into out.create
+// (call after ReadInstanceCreateInfo; the caller must keep out.directLibraries as long as the instance). A
+// library that cannot be loaded, or lacks vk_icdGetInstanceProcAddr, throws KL_VULKAN_ERROR
+// VK_ERROR_INCOMPATIBLE_DRIVER naming the file and the symbol.
+void ReadDirectDrivers(Napi::Env env, Napi::Object createInfo, InstanceCreateInfoHolder& out);
 
 struct DeviceCreateInfoHolder {
   DeviceCreateInfoHolder() = default;

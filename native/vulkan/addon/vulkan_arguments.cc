@@ -67,6 +67,33 @@ std::vector<const char*> CStrings(const std::vector<std::string>& v) {
   return out;
 }
 
+std::vector<vulkan::DriverDescription> ReadDrivers(Napi::Env env, Napi::Value drivers, const std::string& what) {
+  if (!drivers.IsArray()) throw ArgumentError(env, what + " must be an array");
+  std::vector<vulkan::DriverDescription> out;
+  Napi::Array da = drivers.As<Napi::Array>();
+  for (uint32_t i = 0; i < da.Length(); ++i) {
+    if (!da.Get(i).IsObject()) throw ArgumentError(env, what + " entries must be objects");
+    Napi::Object d = da.Get(i).As<Napi::Object>();
+    vulkan::DriverDescription desc;
+    desc.libraryPath = GetString(env, d, "libraryPath");
+    desc.manifestPath = GetString(env, d, "manifestPath", "");
+    desc.manifestApiVersion = GetUint(env, d, "apiVersion", 0);
+    Napi::Value portability = d.Get("isPortabilityDriver");
+    desc.isPortabilityDriver = portability.IsBoolean() && portability.As<Napi::Boolean>().Value();
+    out.push_back(std::move(desc));
+  }
+  return out;
+}
+
+VkLayerProperties LayerProperties(Napi::Env env, Napi::Object l) {
+  VkLayerProperties props{};
+  std::snprintf(props.layerName, sizeof(props.layerName), "%s", GetString(env, l, "name").c_str());
+  std::snprintf(props.description, sizeof(props.description), "%s", GetString(env, l, "description", "").c_str());
+  props.specVersion = GetUint(env, l, "apiVersion", 0);
+  props.implementationVersion = GetUint(env, l, "implementationVersion", 0);
+  return props;
+}
+
 }  // namespace
 
 uint64_t BigIntArgument(Napi::Env env, Napi::Value v, const char* what) {
@@ -79,20 +106,7 @@ vulkan::InstancePlan ReadPlan(Napi::Env env, Napi::Value v) {
   if (!v.IsObject()) throw ArgumentError(env, "plan must be an object");
   Napi::Object o = v.As<Napi::Object>();
   vulkan::InstancePlan plan;
-  Napi::Value drivers = o.Get("drivers");
-  if (!drivers.IsArray()) throw ArgumentError(env, "plan.drivers must be an array");
-  Napi::Array da = drivers.As<Napi::Array>();
-  for (uint32_t i = 0; i < da.Length(); ++i) {
-    if (!da.Get(i).IsObject()) throw ArgumentError(env, "plan.drivers entries must be objects");
-    Napi::Object d = da.Get(i).As<Napi::Object>();
-    vulkan::DriverDescription desc;
-    desc.libraryPath = GetString(env, d, "libraryPath");
-    desc.manifestPath = GetString(env, d, "manifestPath", "");
-    desc.manifestApiVersion = GetUint(env, d, "apiVersion", 0);
-    Napi::Value portability = d.Get("isPortabilityDriver");
-    desc.isPortabilityDriver = portability.IsBoolean() && portability.As<Napi::Boolean>().Value();
-    plan.drivers.push_back(std::move(desc));
-  }
+  plan.drivers = ReadDrivers(env, o.Get("drivers"), "plan.drivers");
   Napi::Value layers = o.Get("layers");
   if (!layers.IsArray()) throw ArgumentError(env, "plan.layers must be an array");
   Napi::Array la = layers.As<Napi::Array>();
@@ -140,12 +154,7 @@ vulkan::PreInstancePlan ReadPreInstancePlan(Napi::Env env, Napi::Value value) {
   Napi::Array layers = value.As<Napi::Object>().Get("layers").As<Napi::Array>();
   for (uint32_t i = 0; i < layers.Length(); ++i) {
     Napi::Object l = layers.Get(i).As<Napi::Object>();
-    VkLayerProperties props{};
-    std::snprintf(props.layerName, sizeof(props.layerName), "%s", GetString(env, l, "name").c_str());
-    std::snprintf(props.description, sizeof(props.description), "%s", GetString(env, l, "description", "").c_str());
-    props.specVersion = GetUint(env, l, "apiVersion", 0);
-    props.implementationVersion = GetUint(env, l, "implementationVersion", 0);
-    pre.layerProperties.push_back(props);
+    pre.layerProperties.push_back(LayerProperties(env, l));
     if (GetString(env, l, "kind", "explicit") != "implicit" || !l.Get("preInstanceFunctions").IsObject()) continue;
     Napi::Object f = l.Get("preInstanceFunctions").As<Napi::Object>();
     vulkan::PreInstanceLayer layer;
@@ -155,6 +164,24 @@ vulkan::PreInstancePlan ReadPreInstancePlan(Napi::Env env, Napi::Value value) {
     layer.enumerateInstanceLayerProperties = GetString(env, f, "vkEnumerateInstanceLayerProperties", "");
     layer.enumerateInstanceVersion = GetString(env, f, "vkEnumerateInstanceVersion", "");
     pre.interceptors.push_back(std::move(layer));
+  }
+  // { drivers: [driver], layers: [{ name, description, apiVersion, implementationVersion }] }: what the
+  // instance-less commands answer for the whole discovery, as the Khronos loader does (every selected
+  // driver asked, portability drivers too; every available layer listed), whatever the plan's chain.
+  // vkCreateInstance through the exported function loads these drivers too, portability drivers only
+  // where the application enables portability enumeration (LoaderInstance::Create decides).
+  const Napi::Value enumeration = value.As<Napi::Object>().Get("enumeration");
+  if (enumeration.IsObject()) {
+    Napi::Object e = enumeration.As<Napi::Object>();
+    pre.instance.drivers = ReadDrivers(env, e.Get("drivers"), "plan.enumeration.drivers");
+    const Napi::Value available = e.Get("layers");
+    if (!available.IsArray()) throw ArgumentError(env, "plan.enumeration.layers must be an array");
+    pre.layerProperties.clear();
+    Napi::Array a = available.As<Napi::Array>();
+    for (uint32_t i = 0; i < a.Length(); ++i) {
+      if (!a.Get(i).IsObject()) throw ArgumentError(env, "plan.enumeration.layers entries must be objects");
+      pre.layerProperties.push_back(LayerProperties(env, a.Get(i).As<Napi::Object>()));
+    }
   }
   // { implicitLayers: [ext], layers: [{ name, extensions: [ext] }] } (absent: no layer lists any).
   const Napi::Value listing = value.As<Napi::Object>().Get("instanceExtensionListing");
@@ -198,6 +225,45 @@ void ReadInstanceCreateInfo(Napi::Env env, Napi::Object ci, InstanceCreateInfoHo
   out.create.pApplicationInfo = &out.app;
   out.create.enabledExtensionCount = static_cast<uint32_t>(out.extensionPtrs.size());
   out.create.ppEnabledExtensionNames = out.extensionPtrs.data();
+}
+
+// VK_LUNARG_direct_driver_loading for the typed API: each library opened here (RAII: the instance
+// holds it) and its vk_icdGetInstanceProcAddr handed over in a VkDirectDriverLoadingListLUNARG.
+void ReadDirectDrivers(Napi::Env env, Napi::Object ci, InstanceCreateInfoHolder& out) {
+  const Napi::Value value = ci.Get("directDrivers");
+  if (value.IsUndefined()) return;
+  if (!value.IsObject()) throw ArgumentError(env, "'directDrivers' must be an object { mode, libraries }");
+  const Napi::Object o = value.As<Napi::Object>();
+  const std::string mode = GetString(env, o, "mode");
+  if (mode != "exclusive" && mode != "inclusive") {
+    throw ArgumentError(env, "'directDrivers.mode' must be 'exclusive' or 'inclusive', got '" + mode + "'");
+  }
+  const std::vector<std::string> libraries = GetStrings(env, o, "libraries");
+  for (std::size_t i = 0; i < libraries.size(); ++i) {
+    const std::string what = "directDrivers.libraries[" + std::to_string(i) + "] (" + libraries[i] + ")";
+    std::shared_ptr<DynamicLibrary> library;
+    try {
+      library = DynamicLibrary::Open(libraries[i]);
+    } catch (const LibraryError& e) {
+      throw VkErrorToJs(env, VK_ERROR_INCOMPATIBLE_DRIVER, what + ": cannot load the library: " + e.reason());
+    }
+    const auto gipa = library->FindFunction<PFN_vkGetInstanceProcAddrLUNARG>("vk_icdGetInstanceProcAddr");
+    if (gipa == nullptr) {
+      throw VkErrorToJs(env, VK_ERROR_INCOMPATIBLE_DRIVER,
+                        what + " does not export vk_icdGetInstanceProcAddr: not a Vulkan driver for direct driver loading (interface version 7)");
+    }
+    VkDirectDriverLoadingInfoLUNARG info{};
+    info.sType = VK_STRUCTURE_TYPE_DIRECT_DRIVER_LOADING_INFO_LUNARG;
+    info.pfnGetInstanceProcAddr = gipa;
+    out.directDrivers.push_back(info);
+    out.directLibraries.push_back(std::move(library));
+  }
+  out.directList.sType = VK_STRUCTURE_TYPE_DIRECT_DRIVER_LOADING_LIST_LUNARG;
+  out.directList.pNext = out.create.pNext;
+  out.directList.mode = mode == "exclusive" ? VK_DIRECT_DRIVER_LOADING_MODE_EXCLUSIVE_LUNARG : VK_DIRECT_DRIVER_LOADING_MODE_INCLUSIVE_LUNARG;
+  out.directList.driverCount = static_cast<uint32_t>(out.directDrivers.size());
+  out.directList.pDrivers = out.directDrivers.data();
+  out.create.pNext = &out.directList;
 }
 
 void ReadDeviceCreateInfo(Napi::Env env, Napi::Object ci, DeviceCreateInfoHolder& out) {

@@ -123,11 +123,13 @@ VulkanInstance::VulkanInstance(const Napi::CallbackInfo& info) : Napi::ObjectWra
     return;
   }
   if (info.Length() < 2 || !info[1].IsObject()) throw ArgumentError(env, "new VulkanInstance(plan, createInfo)");
-  const vulkan::InstancePlan plan = ReadPlan(env, info[0]);
+  vulkan::InstancePlan plan = ReadPlan(env, info[0]);
   Napi::Object ci = info[1].As<Napi::Object>();
   InstanceCreateInfoHolder holder;
   ReadInstanceCreateInfo(env, ci, holder);
+  ReadDirectDrivers(env, ci, holder);
   VkInstanceCreateInfo& create = holder.create;
+  plan.retainedLibraries = holder.directLibraries;
 
   // A messenger chained into pNext hears vkCreateInstance (and, kept, vkDestroyInstance).
   Napi::Value collect = ci.Get("collectCreateMessages");
@@ -139,6 +141,7 @@ VulkanInstance::VulkanInstance(const Napi::CallbackInfo& info) : Napi::ObjectWra
     messengerInfo.messageType = kAllTypes;
     messengerInfo.pfnUserCallback = CollectVulkanMessage;
     messengerInfo.pUserData = collected_.get();
+    messengerInfo.pNext = create.pNext;
     create.pNext = &messengerInfo;
   }
   napi_type_tag_object(env, info.This(), &kVulkanInstanceTag);

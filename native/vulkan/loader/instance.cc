@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "common/two_call.h"
+#include "vulkan/loader/direct_drivers.h"
 #include "vulkan/loader/loader_instance.h"
 #include "vulkan/loader/loader_instance_internal.h"
 
@@ -51,8 +52,10 @@ VkResult DriverPhysicalDevices(const DriverInstance& di, std::vector<VkPhysicalD
 const std::vector<VkExtensionProperties>& LoaderOwnInstanceExtensions() {
   static const std::vector<VkExtensionProperties> own = [] {
     const std::pair<const char*, uint32_t> list[] = {
+        {VK_EXT_DEBUG_REPORT_EXTENSION_NAME, VK_EXT_DEBUG_REPORT_SPEC_VERSION},
         {VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_DEBUG_UTILS_SPEC_VERSION},
         {VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME, VK_KHR_PORTABILITY_ENUMERATION_SPEC_VERSION},
+        {VK_LUNARG_DIRECT_DRIVER_LOADING_EXTENSION_NAME, VK_LUNARG_DIRECT_DRIVER_LOADING_SPEC_VERSION},
     };
     std::vector<VkExtensionProperties> out;
     for (const auto& [name, version] : list) {
@@ -102,7 +105,7 @@ void LoaderInstance::Report(LogLevel level, const std::string& message) const { 
 std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan, const VkInstanceCreateInfo& createInfo) {
   auto li = std::make_shared<LoaderInstance>(PrivateTag{});
   li->plan_ = plan;
-  li->createInfoMessengers_ = std::make_unique<CreateInfoMessengers>(createInfo.pNext);
+  li->createInfoMessengers_ = std::make_unique<CreateInfoMessengers>(createInfo.pNext, li->handle());
   const CreateInfoMessengers::Listening listening(*li->createInfoMessengers_);
   if (createInfo.pApplicationInfo != nullptr && createInfo.pApplicationInfo->apiVersion != 0) {
     li->applicationApiVersion_ = createInfo.pApplicationInfo->apiVersion;
@@ -112,9 +115,14 @@ std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan,
   const bool portabilityRequested =
       Contains(requested, kPortabilityEnumeration) && (createInfo.flags & kEnumeratePortabilityBit) != 0;
 
-  // Drivers: each one that loads and negotiates; the rest are dropped with their reason.
+  // Drivers: the application's direct drivers first (VK_LUNARG_direct_driver_loading; the Khronos
+  // loader scans them before the manifests), then, unless exclusive, each manifest driver that
+  // loads and negotiates; the rest are dropped with their reason.
   std::vector<std::string> failures;
-  for (const DriverDescription& d : plan.drivers) {
+  DirectDrivers direct = ScanDirectDrivers(createInfo);
+  for (auto& d : direct.drivers) li->drivers_.push_back(std::move(d));
+  const std::vector<DriverDescription> noManifestDrivers;
+  for (const DriverDescription& d : direct.exclusive ? noManifestDrivers : plan.drivers) {
     if (d.isPortabilityDriver && !portabilityRequested) {
       const std::string why = DescribeDriver(d) + " is a portability driver: skipped because the application did not enable " +
                               kPortabilityEnumeration + " with VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR";
@@ -131,7 +139,11 @@ std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan,
   if (li->drivers_.empty()) {
     std::string message = "vkCreateInstance: no usable Vulkan driver";
     for (const auto& f : failures) message += "; " + f;
-    if (plan.drivers.empty()) message += " (the plan names no driver)";
+    if (direct.exclusive) {
+      message += " (VK_LUNARG_direct_driver_loading in exclusive mode: no direct driver could be used, manifest drivers are not loaded)";
+    } else if (plan.drivers.empty()) {
+      message += " (the plan names no driver)";
+    }
     Log(LogLevel::Error, "vulkan", message);
     throw VkError(VK_ERROR_INCOMPATIBLE_DRIVER, message);
   }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,10 +33,14 @@ struct InstancePlan {
   // Drivers' extensions the Khronos loader implements itself (window-system surfaces) and this
   // one does not yet: never offered, whatever the filter (docs/conformance.md).
   std::vector<std::string> withheldInstanceExtensions;
+  // Libraries the caller opened for the instance (the typed API's direct drivers, whose
+  // vk_icdGetInstanceProcAddr goes into VkDirectDriverLoadingListLUNARG): held while the instance lives.
+  std::vector<std::shared_ptr<DynamicLibrary>> retainedLibraries;
 };
 
 // The instance extensions the loader itself provides (Khronos 1.4.309's list, spec versions from
-// the headers): VK_EXT_debug_utils and VK_KHR_portability_enumeration.
+// the headers): VK_EXT_debug_report, VK_EXT_debug_utils, VK_KHR_portability_enumeration and
+// VK_LUNARG_direct_driver_loading.
 const std::vector<VkExtensionProperties>& LoaderOwnInstanceExtensions();
 
 // vkEnumerateInstanceExtensionProperties(NULL) as this loader answers it for a plan, without the

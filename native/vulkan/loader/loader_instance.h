@@ -100,18 +100,26 @@ class LoaderInstance {
                                    std::size_t createInfoSize, const VkAllocationCallbacks* allocator, VkSurfaceKHR* surface);
   void TerminatorDestroySurface(VkSurfaceKHR surface, const VkAllocationCallbacks* allocator);
   LoaderSurface* FindSurface(VkSurfaceKHR surface) const;
+  // VK_EXT_debug_report at the bottom: one callback per driver that has the extension, behind one
+  // loader handle; a message goes to the first driver that has the command.
+  VkResult TerminatorCreateDebugReportCallback(const VkDebugReportCallbackCreateInfoEXT* info, const VkAllocationCallbacks* allocator,
+                                               VkDebugReportCallbackEXT* callback);
+  void TerminatorDestroyDebugReportCallback(VkDebugReportCallbackEXT callback, const VkAllocationCallbacks* allocator);
+  void TerminatorDebugReportMessage(VkDebugReportFlagsEXT flags, VkDebugReportObjectTypeEXT objectType, uint64_t object, size_t location,
+                                    int32_t messageCode, const char* layerPrefix, const char* message);
   // The LoaderDevice whose vkCreateDevice runs on this thread (the terminator fills it in).
   static LoaderDevice*& ConstructingDevice();
 
   // A loader message: to the log ("vulkan").
   void Report(LogLevel level, const std::string& message) const;
 
-  // VK_EXT_debug_utils messengers chained into VkInstanceCreateInfo.pNext: they hear the
-  // loader's messages (every "vulkan*" log record emitted on this thread) during vkCreateInstance
-  // and vkDestroyInstance, as the Khronos loader does.
+  // VK_EXT_debug_utils messengers and VK_EXT_debug_report callbacks chained into
+  // VkInstanceCreateInfo.pNext: they hear the loader's messages (every "vulkan*" log record emitted
+  // on this thread) during vkCreateInstance and vkDestroyInstance, as the Khronos loader does, with
+  // `instance` as the messages' object.
   class CreateInfoMessengers {
    public:
-    explicit CreateInfoMessengers(const void* pNext);
+    CreateInfoMessengers(const void* pNext, VkInstance instance);
     // While alive, loader records emitted on this thread reach the messengers.
     class Listening {
      public:
@@ -127,6 +135,8 @@ class LoaderInstance {
    private:
     void Deliver(const LogRecord& record) const;
     std::vector<VkDebugUtilsMessengerCreateInfoEXT> messengers_;
+    std::vector<VkDebugReportCallbackCreateInfoEXT> reports_;
+    uint64_t instance_ = 0;
   };
 
  private:
@@ -167,11 +177,21 @@ class LoaderInstance {
   std::vector<std::unique_ptr<PhysicalDeviceObject>> trampolinePhysicalDevices_;
   std::array<PFN_vkVoidFunction, kUnknownSlots> trampolineUnknownPhysical_{};
   std::vector<std::shared_ptr<LoaderDevice>> devices_;
-  struct DriverMessengers {
-    std::vector<std::pair<DriverInstance*, VkDebugUtilsMessengerEXT>> perDriver;
+  // One application-visible messenger or report callback: a driver object per driver that has the
+  // extension (the loader handle is this object's address).
+  template <typename Handle>
+  struct PerDriverObjects {
+    std::vector<std::pair<DriverInstance*, Handle>> perDriver;
   };
   std::vector<std::unique_ptr<DriverMessengers>> messengers_;
   std::vector<std::unique_ptr<LoaderSurface>> surfaces_;  // live loader surfaces (guarded by mutex_)
+  std::vector<std::unique_ptr<PerDriverObjects<VkDebugUtilsMessengerEXT>>> messengers_;
+  std::vector<std::unique_ptr<PerDriverObjects<VkDebugReportCallbackEXT>>> reportCallbacks_;
+  template <auto Create, auto Destroy, typename Handle, typename Info>
+  VkResult CreatePerDriver(std::vector<std::unique_ptr<PerDriverObjects<Handle>>>& list, const Info* info, const VkAllocationCallbacks* allocator,
+                           Handle* out);
+  template <auto Destroy, typename Handle>
+  void DestroyPerDriver(std::vector<std::unique_ptr<PerDriverObjects<Handle>>>& list, Handle handle, const VkAllocationCallbacks* allocator);
   mutable std::mutex mutex_;
   bool destroyed_ = false;
 };

@@ -152,6 +152,20 @@ void VKAPI_CALL TerminatorDestroyDebugUtilsMessenger(VkInstance instance, VkDebu
                                                      const VkAllocationCallbacks* allocator) {
   if (LoaderInstance* li = LoaderInstance::FromHandle(instance)) li->TerminatorDestroyDebugUtilsMessenger(messenger, allocator);
 }
+VkResult VKAPI_CALL TerminatorCreateDebugReportCallback(VkInstance instance, const VkDebugReportCallbackCreateInfoEXT* info,
+                                                        const VkAllocationCallbacks* allocator, VkDebugReportCallbackEXT* callback) {
+  LoaderInstance* li = LoaderInstance::FromHandle(instance);
+  return li != nullptr ? li->TerminatorCreateDebugReportCallback(info, allocator, callback) : VK_ERROR_INITIALIZATION_FAILED;
+}
+void VKAPI_CALL TerminatorDestroyDebugReportCallback(VkInstance instance, VkDebugReportCallbackEXT callback, const VkAllocationCallbacks* allocator) {
+  if (LoaderInstance* li = LoaderInstance::FromHandle(instance)) li->TerminatorDestroyDebugReportCallback(callback, allocator);
+}
+void VKAPI_CALL TerminatorDebugReportMessage(VkInstance instance, VkDebugReportFlagsEXT flags, VkDebugReportObjectTypeEXT objectType, uint64_t object,
+                                             size_t location, int32_t messageCode, const char* layerPrefix, const char* message) {
+  if (LoaderInstance* li = LoaderInstance::FromHandle(instance)) {
+    li->TerminatorDebugReportMessage(flags, objectType, object, location, messageCode, layerPrefix, message);
+  }
+}
 void VKAPI_CALL TerminatorSubmitDebugUtilsMessage(VkInstance instance, VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                   VkDebugUtilsMessageTypeFlagsEXT types, const VkDebugUtilsMessengerCallbackDataEXT* data) {
   if (LoaderInstance* li = LoaderInstance::FromHandle(instance)) li->TerminatorSubmitDebugUtilsMessage(severity, types, data);
@@ -280,6 +294,9 @@ const gen::VkInstanceDispatchTable& Terminators() {
     t.CreateDebugUtilsMessengerEXT = TerminatorCreateDebugUtilsMessenger;
     t.DestroyDebugUtilsMessengerEXT = TerminatorDestroyDebugUtilsMessenger;
     t.SubmitDebugUtilsMessageEXT = TerminatorSubmitDebugUtilsMessage;
+    t.CreateDebugReportCallbackEXT = TerminatorCreateDebugReportCallback;
+    t.DestroyDebugReportCallbackEXT = TerminatorDestroyDebugReportCallback;
+    t.DebugReportMessageEXT = TerminatorDebugReportMessage;
     return t;
   }();
   return table;
