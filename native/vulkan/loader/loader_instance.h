@@ -183,7 +183,6 @@ class LoaderInstance {
   struct PerDriverObjects {
     std::vector<std::pair<DriverInstance*, Handle>> perDriver;
   };
-  std::vector<std::unique_ptr<DriverMessengers>> messengers_;
   std::vector<std::unique_ptr<LoaderSurface>> surfaces_;  // live loader surfaces (guarded by mutex_)
   std::vector<std::unique_ptr<PerDriverObjects<VkDebugUtilsMessengerEXT>>> messengers_;
   std::vector<std::unique_ptr<PerDriverObjects<VkDebugReportCallbackEXT>>> reportCallbacks_;
