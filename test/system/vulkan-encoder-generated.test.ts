@@ -176,6 +176,21 @@ describe.skipIf(skip !== null)('the encoder\'s generated opcodes on the real dri
     expect(encoder.begin().vkCmdFillBuffer(4, N * 4 - 16, 16, 7).vkCmdFillBuffer(4, 8, 0xffff_ffff_ffff_ffffn, 1).end()).toBe(2);
   });
 
+  it('(VK-CE-4) end() checks each dispatch: one after commands that change nothing it reads still has its group counts checked against maxComputeWorkGroupCount, one after a change is checked whole', () => {
+    const { pd, device: dev } = device(VK_API_VERSION_1_1);
+    const s = saxpy(pd, dev);
+    const encoder = new CommandEncoder(dev.createCommandPool(0).allocateCommandBuffer(), [s.pipeline, s.layout, s.set]);
+    const max = dev.limits.maxComputeWorkGroupCount[0];
+    const group = (e: CommandEncoder) => e.bindPipeline(0).bindDescriptorSet(1, 2).pushConstants(1, STAGE_COMPUTE, 0, PUSH);
+    group(encoder.begin()).dispatch(1);
+    group(encoder).dispatch(max + 1);
+    expect(() => encoder.end()).toThrow(/command 7 of the stream: dispatch: the group counts/);
+    group(encoder.begin()).dispatch(1).dispatch(1, max + 1, 1);
+    expect(() => encoder.end()).toThrow(/command 4 of the stream: dispatch: the group counts/);
+    // A dispatch after pushes of fewer bytes: the pushed bytes still cover the shader's.
+    expect(group(encoder.begin()).dispatch(1).pushConstants(1, STAGE_COMPUTE, 0, PUSH.subarray(0, 1)).dispatch(1).end()).toBe(6);
+  });
+
   it('(VK-CE-5) a generated command the device\'s table lacks (a Vulkan 1.3 command on a Vulkan 1.1 instance) is refused as unavailable before any Vulkan call', () => {
     const { pd, device: dev } = device(VK_API_VERSION_1_1);
     const s = saxpy(pd, dev);

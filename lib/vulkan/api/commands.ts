@@ -955,6 +955,16 @@ export class CommandBuffer extends DeviceChild {
     const st = this.#scratch;
     st.clear();
     const limits = this.device.limits;
+    const max = limits.maxComputeWorkGroupCount;
+    // A frame rebinds what is bound already and pushes the same bytes again, command group after
+    // group: a command that changes nothing of what a dispatch reads is not checked again, and a
+    // dispatch after no change needs only its group counts checked (nothing else can change during
+    // this walk: no set is written, no object destroyed).
+    let dispatchChecked = false;
+    let pushLayout: PipelineLayout | null = null;
+    let pushStages = 0;
+    let pushOffset = 0;
+    let pushBytes = 0;
     for (let w = 0, index = 0; w < words; index++) {
       const header = u[w]!;
       const op = header & 0xffff;
@@ -964,23 +974,44 @@ export class CommandBuffer extends DeviceChild {
         if (op === 1 && length === 2) {
           const p = objects[u[w + 1]!];
           if (!(p instanceof ComputePipeline)) return;
-          st.bindPipeline(p);
+          if (p !== st.pipeline) {
+            st.bindPipeline(p);
+            dispatchChecked = false;
+          }
         } else if (op === 2 && length === 4) {
           const l = objects[u[w + 1]!];
           const s = objects[u[w + 2]!];
           if (!(l instanceof PipelineLayout) || !(s instanceof DescriptorSet)) return;
-          RecordingState.checkBindSet(l, s, u[w + 3]!);
-          st.bindSet(l, s, u[w + 3]!);
+          const firstSet = u[w + 3]!;
+          if (st.boundLayouts[firstSet] !== l || st.boundSets[firstSet] !== s) {
+            RecordingState.checkBindSet(l, s, firstSet);
+            st.bindSet(l, s, firstSet);
+            dispatchChecked = false;
+          }
         } else if (op === 3 && length >= 5) {
           const l = objects[u[w + 1]!];
           if (!(l instanceof PipelineLayout)) return;
+          const stages = u[w + 2]!;
           const offset = u[w + 3]!;
           const bytes = u[w + 4]!;
           if (bytes !== (length - 5) * 4) return;
-          l.checkPushConstants(u[w + 2]!, offset, bytes);
-          st.push(l, offset, bytes);
+          if (l !== pushLayout || stages !== pushStages || offset !== pushOffset || bytes !== pushBytes) {
+            l.checkPushConstants(stages, offset, bytes);
+            st.push(l, offset, bytes);
+            pushLayout = l;
+            pushStages = stages;
+            pushOffset = offset;
+            pushBytes = bytes;
+            dispatchChecked = false;
+          }
         } else if (op === 4 && length === 4) {
-          st.checkDispatch(limits, u[w + 1]!, u[w + 2]!, u[w + 3]!);
+          const x = u[w + 1]!;
+          const y = u[w + 2]!;
+          const z = u[w + 3]!;
+          if (!dispatchChecked || x > max[0]! || y > max[1]! || z > max[2]!) {
+            st.checkDispatch(limits, x, y, z);
+            dispatchChecked = true;
+          }
         } else if (op === 6 && length === 9) {
           const s = objects[u[w + 1]!];
           const d = objects[u[w + 2]!];
@@ -1007,6 +1038,8 @@ export class CommandBuffer extends DeviceChild {
           }
           for (const a of c.args) if (a.slotKind !== undefined) st.use(objects[u[w + 1 + a.word]!] as DeviceChild | Image);
           checkGenerated(st, c.name, u, w + 1, objects, limits);
+          dispatchChecked = false;
+          pushLayout = null;
         } else if (op !== 5) return;
       } catch (error) {
         if (error instanceof Error) error.message = `command ${index} of the stream: ${error.message}`;
