@@ -89,7 +89,7 @@ describe('bench openxr CLI', () => {
     const { code, stderr, stdout } = await cli(['bench', 'openxr', '--command', 'xrCreateSwapchain']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toContain('--command needs one of xrLocateSpace, xrLocateViews, xrGetActionStateBoolean, xrSyncActions, xrWaitFrame, frame, got "xrCreateSwapchain"');
+    expect(stderr).toContain('--command needs one of xrLocateSpace, xrLocateViews, xrGetActionStateBoolean, xrSyncActions, xrWaitFrame, frame, scene, got "xrCreateSwapchain"');
     expect((await cli(['bench', 'openxr', '--command', 'xrEndFrame'])).stderr).toContain('timed as part of the xrWaitFrame frame');
   });
 

@@ -64,6 +64,10 @@ const WRONG_VALUES: Readonly<Record<string, readonly { readonly args: readonly s
     { args: ['--spaces', '4,x'], names: '--spaces', got: '"4,x"' },
     { args: ['--api', '2.0'], names: '--api', got: '"2.0"' },
   ],
+  'bench openxr --command scene': [
+    { args: ['--seconds', '0'], names: '--seconds', got: '"0"' },
+    { args: ['--seconds', 'soon'], names: '--seconds', got: '"soon"' },
+  ],
   'bench vulkan': [
     { args: ['--command', 'recrod'], names: '--command', got: '"recrod"' },
     { args: ['--processes', '2.5'], names: '--processes', got: '"2.5"' },
@@ -94,6 +98,7 @@ describe('khronos-loader: one argument language', () => {
       'doctor vulkan',
       'bench openxr',
       'bench openxr --command frame',
+      'bench openxr --command scene',
       'bench vulkan',
     ]);
     expect(Object.keys(WRONG_VALUES).sort()).toEqual(COMMANDS.map((c) => c.name).sort());
