@@ -38,6 +38,8 @@ export interface PacedRow {
   /** ns of JavaScript-thread time per frame. */
   readonly medianNs: number;
   readonly p99Ns: number;
+  /** With a wait-thread query: the frames whose query the wait thread ran, and those the loop ran on the JavaScript thread (no display time from the runtime). */
+  readonly frameQueryRuns?: { readonly waitThread: number; readonly javaScriptThread: number };
 }
 
 export interface PacedBenchResult {
@@ -127,7 +129,8 @@ async function timedLoop(
     });
     // The first frames run before the loop settles: leave out the first 10.
     const kept = samples.length > 20 ? samples.slice(10) : samples;
-    return { row: { read: label, frames: kept.length, ...percentiles(kept) }, mode: describeFrameLoopMode(stats.mode), actionsSkipped: rig.actionsSkipped };
+    const runs = stats.frameQueryRuns === undefined ? {} : { frameQueryRuns: stats.frameQueryRuns };
+    return { row: { read: label, frames: kept.length, ...percentiles(kept), ...runs }, mode: describeFrameLoopMode(stats.mode), actionsSkipped: rig.actionsSkipped };
   } finally {
     rig.instance.destroy();
   }
@@ -265,6 +268,9 @@ export function pacedTargets(result: PacedBenchResult): string[] {
   const read = result.rows.find((r) => r.read.includes('onFrame reads its floats'));
   const copy = result.rows.find((r) => r.read.includes('a copy of its floats'));
   if (inFrame === undefined || read === undefined || copy === undefined) return [];
+  if (read.frameQueryRuns !== undefined && read.frameQueryRuns.waitThread === 0) {
+    return [`target: not judged on ${result.runtime.label}: its xrWaitFrame gives no display time, so the loop, not the wait thread, ran the query (on the JavaScript thread, before onFrame)`];
+  }
   const waitThread = read.medianNs + copy.medianNs;
   const ratio = inFrame.medianNs / waitThread;
   return [
@@ -285,7 +291,12 @@ export function formatPacedBenchMarkdown(result: PacedBenchResult): string {
     '',
     markdownTable(
       ['read, per paced frame', 'frames', 'median µs', 'p99 µs'],
-      result.rows.map((r) => [r.read, String(r.frames), us(r.medianNs), us(r.p99Ns)]),
+      result.rows.map((r) => [
+        r.frameQueryRuns === undefined ? r.read : `${r.read} (queried by the wait thread ${r.frameQueryRuns.waitThread}, by the loop on the JavaScript thread ${r.frameQueryRuns.javaScriptThread} frames)`,
+        String(r.frames),
+        us(r.medianNs),
+        us(r.p99Ns),
+      ]),
     ),
   ];
   return lines.join('\n');
