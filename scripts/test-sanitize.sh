@@ -76,6 +76,7 @@ default_tests=(
 thread_tests=(
   test/openxr-api/api.test.ts test/openxr-api/workers.test.ts test/openxr-api/shutdown.test.ts
   test/addon/log-bridge.test.ts test/vulkan-native/messengers.test.ts test/openxr-native/js-api.test.ts
+  test/openxr-api/frame-query-wait-thread.test.ts
 )
 [ "$mode" = thread ] && default_tests=("${thread_tests[@]}")
 if [ "$#" -gt 0 ]; then tests=("$@"); elif [ -n "${KL_SANITIZE_TESTS:-}" ]; then read -r -a tests <<<"$KL_SANITIZE_TESTS"; else tests=("${default_tests[@]}"); fi

@@ -2,7 +2,7 @@
 // for the package (docs/usage.md, "Errors"): `code` is the result's name as a string, as for
 // every other error the package throws; `resultValue` is the XrResult number. Names and values
 // come from the registry-generated table (lib/generated/openxr.ts).
-import { InvalidArgumentError } from '../core/errors.js';
+import { InvalidArgumentError, InvalidStateError } from '../core/errors.js';
 import { XrResult, xrResultName, type XrResultName } from '../generated/openxr.js';
 
 export type { XrResultName };
@@ -60,6 +60,10 @@ export function fromNative(error: unknown): unknown {
   }
   if (error instanceof Error && (error as { code?: unknown }).code === 'KL_HANDLE_DESTROYED') {
     return openXrErrorFromCode(XrResult.XR_ERROR_HANDLE_INVALID, error.message);
+  }
+  // A handle the session's wait thread may be reading (its destroy() refused meanwhile).
+  if (error instanceof Error && !(error instanceof InvalidStateError) && (error as { code?: unknown }).code === 'KL_INVALID_STATE') {
+    return new InvalidStateError(error.message);
   }
   return asInvalidArgument(error);
 }

@@ -128,11 +128,9 @@ export function createLoader(options: LoaderOptions = {}): OpenXrLoader {
     },
     createInstance(createOptions) {
       checkCreateInstanceOptions(createOptions, 'createInstance(options)');
-      const plan = this.planInstance({
-        enabledApiLayerNames: createOptions.enabledApiLayerNames ?? [],
-        enabledExtensionNames: createOptions.enabledExtensionNames ?? [],
-      });
-      return createInstanceFromPlan(plan, createOptions);
+      const enabledExtensionNames = withHeadlessClock(createOptions.enabledExtensionNames ?? [], () => this.enumerateInstanceExtensionProperties());
+      const plan = this.planInstance({ enabledApiLayerNames: createOptions.enabledApiLayerNames ?? [], enabledExtensionNames });
+      return createInstanceFromPlan(plan, enabledExtensionNames === createOptions.enabledExtensionNames ? createOptions : { ...createOptions, enabledExtensionNames });
     },
     publishPlan(request = {}) {
       const plan = this.planInstance(request);
@@ -145,4 +143,15 @@ export function createLoader(options: LoaderOptions = {}): OpenXrLoader {
       return plan;
     },
   };
+}
+
+/**
+ * A headless session (XR_MND_headless) of a runtime without a compositor gets predictedDisplayTime
+ * 0 from xrWaitFrame: with XR_KHR_convert_timespec_time, when the runtime (or a layer in force)
+ * offers it, the frame loop takes frame times from the runtime's clock instead (docs/usage.md,
+ * "Frame loop"). Enabled along with XR_MND_headless; the instance's enabledExtensionNames show it.
+ */
+function withHeadlessClock(names: readonly string[], offered: () => readonly ExtensionProperty[]): readonly string[] {
+  if (!names.includes('XR_MND_headless') || names.includes('XR_KHR_convert_timespec_time')) return names;
+  return offered().some((e) => e.name === 'XR_KHR_convert_timespec_time') ? [...names, 'XR_KHR_convert_timespec_time'] : names;
 }

@@ -4,8 +4,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runFrameLoop } from '../../lib/openxr/api/frame-loop.js';
 import { createTestInstance, type TestInstance } from './helpers.js';
+import { UnavailableError } from '../../lib/core/errors.js';
 
-const saved = { blocks: process.env.SIMXR_WAIT_FRAME_BLOCKS, hz: process.env.SIMXR_DISPLAY_HZ };
+const saved = { blocks: process.env.SIMXR_WAIT_FRAME_BLOCKS, hz: process.env.SIMXR_DISPLAY_HZ, times: process.env.SIMXR_WAIT_FRAME_TIMES };
 
 function restore(name: string, value: string | undefined): void {
   if (value === undefined) delete process.env[name];
@@ -19,6 +20,24 @@ describe('frame loop pacing', () => {
     t = undefined;
     restore('SIMXR_WAIT_FRAME_BLOCKS', saved.blocks);
     restore('SIMXR_DISPLAY_HZ', saved.hz);
+    restore('SIMXR_WAIT_FRAME_TIMES', saved.times);
+  });
+
+  it('NODE-4: without display times (predictedDisplayTime 0, no XR_KHR_convert_timespec_time) runFrameLoop throws before the first onFrame, naming the extension', async () => {
+    // The simulated runtime answering as a headless runtime without a compositor; it offers no clock conversion.
+    process.env.SIMXR_WAIT_FRAME_TIMES = '0';
+    t = createTestInstance();
+    expect(t.instance.enabledExtensionNames).toEqual(['XR_MND_headless']);
+    const session = t.instance.createSession(t.instance.getSystem(), { headless: true });
+    const times: bigint[] = [];
+    const error = await runFrameLoop(session, { durationMs: 300, onFrame: (frame) => void times.push(frame.predictedDisplayTime) }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect((error as UnavailableError).code).toBe('KL_UNAVAILABLE');
+    expect((error as Error).message).toMatch(/XR_KHR_convert_timespec_time/);
+    expect(times).toEqual([]);
   });
 
   it('NODE-4: a runtime whose xrWaitFrame returns at once is paced by a timer at its predicted period, never spins', async () => {

@@ -14,12 +14,22 @@
 // spin (tens of thousands of frames a second, a core at 100 %): when a wait returns less than
 // half a predicted period after the previous frame's, the loop sleeps to the next period itself
 // (mode.pacing 'timer', frame times still the runtime's; docs/usage.md, "Frame loop").
+//
+// Without frame times (predictedDisplayTime 0 and no XR_KHR_convert_timespec_time) the loop throws
+// before the first onFrame: a frame at time 0 cannot be located or ended.
+//
+// With a frame query (options.frameQuery), the session's wait thread runs it right after each
+// xrWaitFrame, at that frame's display time, so onFrame finds query.out written (docs/usage.md,
+// "Reads done before JavaScript wakes"); a frame the runtime gave no time runs it here, at the
+// time the loop gives the frame.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AbortSignalLike } from '../../core/portable-types.js';
 import { OpenXrError } from '../errors.js';
-import type { EndFrameOptions, FrameState, ProjectionLayer, Session } from './session.js';
+import type { ActiveActionSet, EndFrameOptions, FrameState, ProjectionLayer, Session } from './session.js';
+import type { ActionSet } from './action.js';
+import type { FrameQuery } from './frame-query.js';
 import type { ViewConfigurationTypeName, XrTime } from './types.js';
-import { invalidArgument } from '../../core/errors.js';
+import { UnavailableError, invalidArgument } from '../../core/errors.js';
 
 export interface FrameLoopOptions {
   /**
@@ -40,6 +50,15 @@ export interface FrameLoopOptions {
    * Ignored while the runtime paces the loop.
    */
   readonly displayRateHz?: number;
+  /**
+   * A frame query of this session, run before onFrame on the session's wait thread right after
+   * xrWaitFrame returns, at the frame's predictedDisplayTime: onFrame finds `frameQuery.out`
+   * written and spends no time reading (session.setWaitFrameQuery; docs/usage.md, "Reads done
+   * before JavaScript wakes"). Detached when the loop returns.
+   */
+  readonly frameQuery?: FrameQuery;
+  /** With frameQuery: xrSyncActions of these action sets first, on the same thread, each frame. */
+  readonly syncActions?: readonly (ActionSet | ActiveActionSet)[];
 }
 
 /** How the loop ran. */
@@ -52,19 +71,18 @@ export interface FrameLoopMode {
    */
   readonly pacing: 'runtime' | 'timer';
   /**
-   * Where onFrame's predictedDisplayTime came from: the runtime's xrWaitFrame, the runtime's
-   * xrConvertTimespecTimeToTimeKHR (now + one display period), or nowhere (it stays 0: enable
-   * XR_KHR_convert_timespec_time to get times).
+   * Where onFrame's predictedDisplayTime came from: the runtime's xrWaitFrame, or the runtime's
+   * xrConvertTimespecTimeToTimeKHR (now + one display period). With neither, runFrameLoop throws
+   * before the first onFrame.
    */
-  readonly frameTimes: 'wait-frame' | 'convert-timespec' | 'none';
+  readonly frameTimes: 'wait-frame' | 'convert-timespec';
   /** False when the loop skipped xrBeginFrame and xrEndFrame; beginEndFrameSkipped says why. */
   readonly beginEndFrame: boolean;
   /**
    * 'refused': the runtime refused xrBeginFrame after a wait that did not pace
-   * (XR_ERROR_CALL_ORDER_INVALID). 'no-frame-times': timer pacing without frame times, so there is
-   * no display time a frame could be ended at.
+   * (XR_ERROR_CALL_ORDER_INVALID).
    */
-  readonly beginEndFrameSkipped?: 'refused' | 'no-frame-times';
+  readonly beginEndFrameSkipped?: 'refused';
   /** The rate frames ran at: 1e9 / the runtime's period, or the timer's rate. */
   readonly displayRateHz: number;
   /**
@@ -90,6 +108,11 @@ export interface FrameLoopStats {
   readonly nsPerEndFrame?: number;
   /** How the loop ran (undefined when no frame was waited). */
   readonly mode: FrameLoopMode | undefined;
+  /**
+   * With frameQuery: the frames whose query the wait thread ran, and those the loop ran on the
+   * JavaScript thread (the runtime gave the frame no display time).
+   */
+  readonly frameQueryRuns?: { readonly waitThread: number; readonly javaScriptThread: number };
 }
 
 const DEFAULT_DISPLAY_RATE_HZ = 90;
@@ -105,10 +128,8 @@ export function describeFrameLoopMode(mode: FrameLoopMode | undefined): string {
     mode.pacing === 'runtime'
       ? `paced by xrWaitFrame at ${rate}`
       : `paced by a timer at ${rate}: xrWaitFrame did not pace (${mode.frameTimes === 'wait-frame' ? 'it returned at once' : 'predictedDisplayTime 0'})`;
-  const times = { 'wait-frame': 'frame times from xrWaitFrame', 'convert-timespec': 'frame times from xrConvertTimespecTimeToTimeKHR', none: 'no frame times (predictedDisplayTime 0)' }[mode.frameTimes];
-  const beginEnd = mode.beginEndFrame
-    ? 'xrBeginFrame/xrEndFrame each frame'
-    : `xrBeginFrame/xrEndFrame skipped (${mode.beginEndFrameSkipped === 'no-frame-times' ? 'no display time to end a frame at' : 'the runtime refused them'})`;
+  const times = { 'wait-frame': 'frame times from xrWaitFrame', 'convert-timespec': 'frame times from xrConvertTimespecTimeToTimeKHR' }[mode.frameTimes];
+  const beginEnd = mode.beginEndFrame ? 'xrBeginFrame/xrEndFrame each frame' : 'xrBeginFrame/xrEndFrame skipped (the runtime refused them)';
   return `${pacing}; ${times}; ${beginEnd}`;
 }
 
@@ -124,7 +145,21 @@ interface TimedFrame {
 }
 
 export async function runFrameLoop(session: Session, options: FrameLoopOptions): Promise<FrameLoopStats> {
+  const query = options.frameQuery;
+  if (query === undefined) return frameLoop(session, options, undefined);
+  if (options.syncActions !== undefined && !Array.isArray(options.syncActions)) throw invalidArgument('options.syncActions', 'an array of ActionSet or { actionSet, subactionPath }', options.syncActions);
+  session.setWaitFrameQuery(query, options.syncActions === undefined ? {} : { syncActions: options.syncActions });
+  try {
+    return await frameLoop(session, options, query);
+  } finally {
+    if (!session.isDestroyed) session.setWaitFrameQuery(undefined);
+  }
+}
+
+async function frameLoop(session: Session, options: FrameLoopOptions, query: FrameQuery | undefined): Promise<FrameLoopStats> {
   const instance = session.instance;
+  let queryOnWaitThread = 0;
+  let queryOnJsThread = 0;
   let frames = 0;
   let rendered = 0;
   let missed = 0;
@@ -169,6 +204,8 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
     }
     const waited = await session.waitFrame();
     mode ??= chooseMode(session, waited, options);
+    // The wait thread ran the query when the runtime gave the frame a time (session.setWaitFrameQuery).
+    const queried = query !== undefined && waited.predictedDisplayTime !== 0n;
     let frame: FrameState = waited;
     if (mode.frameTimes !== 'wait-frame') {
       // Sleep to the next display period; when late, skip the periods that passed.
@@ -184,7 +221,7 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
       if (nextDeadline > now) await delay(nextDeadline - now);
       nextDeadline += periodMs;
       timed.predictedDisplayPeriod = period;
-      timed.predictedDisplayTime = mode.frameTimes === 'convert-timespec' ? instance.monotonicNowAsXrTime() + BigInt(Math.round(period)) : 0n;
+      timed.predictedDisplayTime = instance.monotonicNowAsXrTime() + BigInt(Math.round(period));
       // No runtime frame state to say so: render while the session is visible or focused.
       timed.shouldRender = session.state === 'visible' || session.state === 'focused';
       frame = timed;
@@ -226,6 +263,15 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
         mode = { ...mode, beginEndFrame: false, beginEndFrameSkipped: 'refused' };
       }
     }
+    if (query !== undefined) {
+      if (queried) queryOnWaitThread++;
+      else if (frame.shouldRender) {
+        // No time from the runtime, so none the wait thread could read at: here, at the frame's.
+        if (options.syncActions !== undefined) session.syncActions(options.syncActions);
+        query.run(frame.predictedDisplayTime);
+        queryOnJsThread++;
+      }
+    }
     let layers: void | readonly ProjectionLayer[] = undefined;
     if (frame.shouldRender) {
       layers = options.onFrame(frame, session);
@@ -253,6 +299,7 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
     elapsedMs: firstFrameAt === undefined ? 0 : lastFrameAt - firstFrameAt,
     ...(timeCalls && beginEndFrames > 0 ? { nsPerBeginFrame: (beginMs * 1e6) / beginEndFrames, nsPerEndFrame: (endMs * 1e6) / beginEndFrames } : {}),
     mode,
+    ...(query === undefined ? {} : { frameQueryRuns: { waitThread: queryOnWaitThread, javaScriptThread: queryOnJsThread } }),
   };
 }
 
@@ -262,8 +309,14 @@ function chooseMode(session: Session, first: FrameState, options: FrameLoopOptio
     return { pacing: 'runtime', frameTimes: 'wait-frame', beginEndFrame: true, displayRateHz: 1e9 / first.predictedDisplayPeriod, displayRateSource: 'wait-frame' };
   }
   const [displayRateHz, displayRateSource] = timerRate(session, first, options);
-  const convert = session.instance.enabledExtensionNames.includes('XR_KHR_convert_timespec_time');
-  if (!convert) return { pacing: 'timer', frameTimes: 'none', beginEndFrame: false, beginEndFrameSkipped: 'no-frame-times', displayRateHz, displayRateSource };
+  if (!session.instance.enabledExtensionNames.includes('XR_KHR_convert_timespec_time')) {
+    // A frame at time 0 can be neither located (XR_ERROR_TIME_INVALID) nor ended: say so before the first onFrame.
+    throw new UnavailableError(
+      'runFrameLoop: xrWaitFrame gives no display times (predictedDisplayTime 0: a headless session without a compositor) and the instance did not ' +
+        'enable XR_KHR_convert_timespec_time, which gives them from the runtime\'s clock. Enable it where the runtime offers it ' +
+        '(loader.enumerateInstanceExtensionProperties()); loader.createInstance() enables it along with XR_MND_headless when offered',
+    );
+  }
   return { pacing: 'timer', frameTimes: 'convert-timespec', beginEndFrame: true, displayRateHz, displayRateSource };
 }
 

@@ -98,6 +98,9 @@ export class FrameQuery {
   #bound: BoundQuery;
   #out: Float32Array;
   #outLength: number;
+  // The wait thread's binding (session.setWaitFrameQuery): the same list bound to a back buffer of
+  // its own, which nothing outside this class ever sees.
+  #waitThread: BoundQuery['query'] | undefined;
 
   /** @internal Use session.createFrameQuery(). */
   constructor(session: Session, options: FrameQueryOptions) {
@@ -172,6 +175,15 @@ export class FrameQuery {
     } catch (error) {
       rethrowNative(error);
     }
+  }
+
+  /**
+   * @internal The native query the session's wait thread runs, bound to its own output (the back
+   * buffer: never handed out, so JavaScript never reads what the thread writes).
+   */
+  waitThreadQuery(): BoundQuery['query'] {
+    this.#waitThread ??= this.#bind(new Float32Array(this.layout.length)).query;
+    return this.#waitThread;
   }
 
   #bind(out: Float32Array): BoundQuery {

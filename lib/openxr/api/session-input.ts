@@ -76,6 +76,21 @@ export function attachActionSets(session: Session, native: NativeSession, action
   for (const s of actionSets) markAttached(s, session);
 }
 
+/** @internal xrSyncActions' native arguments: each set's native object and subaction path (`what` names the argument in errors). */
+export function nativeActiveActionSets(
+  instance: Instance,
+  actionSets: readonly (ActionSet | ActiveActionSet)[],
+  what: string,
+): { sets: ReturnType<typeof nativeActionSetOf>[]; paths: (bigint | undefined)[] } {
+  if (!Array.isArray(actionSets)) throw invalidArgument(what, 'an array of ActionSet or { actionSet, subactionPath }', actionSets);
+  const sets = actionSets.map((a: ActionSet | ActiveActionSet, i: number) => {
+    if (typeof a !== 'object' || a === null) throw invalidArgument(`${what}: actionSets[${i}]`, 'an ActionSet or { actionSet, subactionPath }', a);
+    return nativeActionSetOf('actionSet' in a ? a.actionSet : a);
+  });
+  const paths = actionSets.map((a: ActionSet | ActiveActionSet) => ('actionSet' in a && a.subactionPath !== undefined ? pathOf(instance, a.subactionPath) : undefined));
+  return { sets, paths };
+}
+
 /** @internal xrSyncActions: the last array passed and its native form, reused while the caller reuses it. */
 export class ActionSync {
   readonly #instance: Instance;
@@ -92,14 +107,9 @@ export class ActionSync {
   /** false when the session is not focused (XR_SESSION_NOT_FOCUSED). */
   sync(actionSets: readonly (ActionSet | ActiveActionSet)[]): boolean {
     if (actionSets !== this.#input) {
-      if (!Array.isArray(actionSets)) throw invalidArgument('syncActions(actionSets)', 'an array of ActionSet or { actionSet, subactionPath }', actionSets);
-      this.#sets = actionSets.map((a, i) => {
-        if (typeof a !== 'object' || a === null) throw invalidArgument(`syncActions(actionSets): actionSets[${i}]`, 'an ActionSet or { actionSet, subactionPath }', a);
-        return nativeActionSetOf('actionSet' in a ? a.actionSet : a);
-      });
-      this.#paths = actionSets.map((a) =>
-        'actionSet' in a && a.subactionPath !== undefined ? pathOf(this.#instance, a.subactionPath) : undefined,
-      );
+      const { sets, paths } = nativeActiveActionSets(this.#instance, actionSets, 'syncActions(actionSets)');
+      this.#sets = sets;
+      this.#paths = paths;
       this.#input = actionSets;
     }
     try {

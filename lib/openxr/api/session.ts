@@ -305,6 +305,32 @@ export class Session extends SessionEventEmitter {
     return new FrameQuery(this, options);
   }
 
+  /**
+   * Reads done before JavaScript wakes (docs/usage.md, "Reads done before JavaScript wakes"): while
+   * set, every waitFrame() runs `query` on the session's wait thread right after xrWaitFrame
+   * returns, at that frame's predictedDisplayTime (after xrSyncActions of `options.syncActions`,
+   * when given), and copies the results into `query.out` before the promise resolves, so the frame
+   * finds them written. The thread writes a buffer of its own; `query.out` is written on the
+   * JavaScript thread only, while no wait runs. A frame whose predictedDisplayTime is 0n (a
+   * headless runtime without a compositor) is not queried. A failing read rejects the wait with
+   * its OpenXrError. While a wait is pending, destroying a space, action or action set the query
+   * (or the sync) uses throws InvalidStateError. `undefined` detaches. Not while a waitFrame() is
+   * pending (XR_ERROR_CALL_ORDER_INVALID).
+   */
+  setWaitFrameQuery(query: FrameQuery | undefined, options: { readonly syncActions?: readonly (ActionSet | ActiveActionSet)[] } = {}): void {
+    if (query === undefined) {
+      callNative(() => this.#native.setWaitFrameQuery(undefined, undefined, [], []));
+      return;
+    }
+    if (!(query instanceof FrameQuery)) throw invalidArgument('setWaitFrameQuery(query)', 'a FrameQuery (session.createFrameQuery()) or undefined', query);
+    if (query.session !== this) throw invalidArgument('setWaitFrameQuery(query)', "a frame query of this session", 'a query of another session');
+    if (typeof options !== 'object' || options === null) throw invalidArgument('setWaitFrameQuery(query, options)', '{ syncActions? }', options);
+    const { sets, paths } =
+      options.syncActions === undefined ? { sets: [], paths: [] } : input.nativeActiveActionSets(this.instance, options.syncActions, 'setWaitFrameQuery: options.syncActions');
+    const bound = query.waitThreadQuery();
+    callNative(() => this.#native.setWaitFrameQuery(bound, query.out, sets, paths));
+  }
+
   /** The number of views of a view configuration (from the system). */
   viewCount(viewConfigurationType: ViewConfigurationTypeName = 'primary-stereo'): number {
     const type = enumValue(VIEW_CONFIGURATION_TYPES, viewConfigurationType, 'viewConfigurationType');

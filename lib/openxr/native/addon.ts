@@ -91,6 +91,18 @@ export interface NativeSession {
   /** Resolves with the session's one frame-state object (updated in place each frame). */
   waitFrame(): Promise<NativeFrameState>;
   waitFrameSync(): NativeFrameState;
+  /**
+   * The frame query the wait thread runs after each xrWaitFrame (its own output the back buffer),
+   * copied into `front` on delivery; after xrSyncActions of `syncSets` when not empty. undefined detaches.
+   */
+  /** True when the wait thread finished a wait whose frame JavaScript has not received yet. */
+  readonly waitFrameResultWaiting: boolean;
+  setWaitFrameQuery(
+    query: NativeBound<'frameQuery'> | undefined,
+    front: Float32Array | undefined,
+    syncSets: readonly NativeActionSet[],
+    syncPaths: readonly (bigint | undefined)[],
+  ): void;
   /** XR_SUCCESS (0) or XR_FRAME_DISCARDED (9). */
   beginFrame(): number;
   endFrame(displayTime?: bigint | number, environmentBlendMode?: number): void;

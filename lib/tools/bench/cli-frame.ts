@@ -17,11 +17,13 @@ export interface FrameBenchCliArgs {
   /** --runtime as given ("simulated", a listed name or a manifest path); resolved when the benchmark starts. */
   readonly runtime?: string;
   readonly json: boolean;
+  /** --command paced: the paced frame-loop benchmark (paced-bench.ts) instead of the frame-query one. */
+  readonly paced: boolean;
 }
 
 /** True when the `bench openxr` arguments ask for the frame benchmark. */
 export function isFrameBench(args: readonly string[]): boolean {
-  return args.some((a, i) => a === '--command=frame' || (a === '--command' && args[i + 1] === 'frame'));
+  return args.some((a, i) => a === '--command=frame' || a === '--command=paced' || (a === '--command' && (args[i + 1] === 'frame' || args[i + 1] === 'paced')));
 }
 
 function validate(o: Exclude<ReturnType<typeof parseOptions<typeof BENCH_OPENXR_FRAME>>, string>): FrameBenchCliArgs | string {
@@ -45,6 +47,7 @@ function validate(o: Exclude<ReturnType<typeof parseOptions<typeof BENCH_OPENXR_
     spaceCounts,
     apiVersions,
     json: o['--json'] === true,
+    paced: o['--command'] === 'paced',
     ...(o['--iterations'] !== undefined ? { locatesPerRun: o['--iterations'] } : {}),
     ...(o['--repeats'] !== undefined ? { repeats: o['--repeats'] } : {}),
     ...(o['--runtime'] !== undefined ? { runtime: o['--runtime'] } : {}),
@@ -61,6 +64,18 @@ export function parseFrameBenchArgs(args: readonly string[]): FrameBenchCliArgs 
 export function runFrameBenchCli(args: readonly string[], io: BenchCliIo): Promise<number> {
   return runCommand(BENCH_OPENXR_FRAME, args, io, validate, async (parsed) => {
     try {
+      if (parsed.paced) {
+        const [{ runPacedBench, formatPacedBenchMarkdown, pacedTargets }, { resolveRuntimeOption }] = await Promise.all([import('./paced-bench.js'), import('../cli/runtime-option.js')]);
+        const resolved = resolveRuntimeOption(parsed.runtime ?? BUNDLED_RUNTIME_KEYWORD, io.env ?? process.env);
+        if ('error' in resolved) return usageError(BENCH_OPENXR_FRAME.name, resolved.error, io);
+        const result = await runPacedBench({
+          runtime: { manifestPath: resolved.manifestPath, label: resolved.bundled ? 'simulated runtime' : runtimeLabel(resolved.manifestPath) },
+          ...(parsed.locatesPerRun !== undefined ? { durationMs: parsed.locatesPerRun } : {}),
+          onProgress: (line) => io.stderr(`bench: ${line}\n`),
+        });
+        io.stdout(parsed.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatPacedBenchMarkdown(result)}\n\n${pacedTargets(result).join('\n')}\n`);
+        return 0;
+      }
       const [{ runFrameBench, formatFrameBenchMarkdown, frameTargets }, { resolveRuntimeOption }] = await Promise.all([import('./frame-bench.js'), import('../cli/runtime-option.js')]);
       const resolved = resolveRuntimeOption(parsed.runtime ?? BUNDLED_RUNTIME_KEYWORD, io.env ?? process.env);
       if ('error' in resolved) return usageError(BENCH_OPENXR_FRAME.name, resolved.error, io);

@@ -182,10 +182,10 @@ export const BENCH_OPENXR_FRAME = {
     'Per frame, N reference spaces located in LOCAL: N space.locate calls from JavaScript, one frame query (session.createFrameQuery) from JavaScript, and the query\'s work in C through this loader ' +
     '(xrLocateSpace in a loop; xrLocateSpaces on an OpenXR 1.1 instance), on the simulated runtime bundled with khronos-loader.',
   options: [
-    { name: '--command', kind: 'choice', value: 'frame', choices: ['frame'], help: 'the frame-query benchmark' },
+    { name: '--command', kind: 'choice', value: 'frame', choices: ['frame', 'paced'], help: "'frame': the frame-query benchmark; 'paced': JavaScript-thread time per read inside a paced 90 Hz runFrameLoop (the wait thread's frame query among them)" },
     { name: '--spaces', kind: 'text', value: '<list>', need: 'a whole number >= 1 per space count, separated by commas', help: `comma-separated space counts (default ${FRAME_BENCH_SPACE_COUNTS.join(',')})` },
     { name: '--api', kind: 'text', value: '<list>', need: `OpenXR instance versions ${FRAME_BENCH_API_VERSIONS.join(' and/or ')}, separated by commas`, help: `OpenXR instance versions: ${FRAME_BENCH_API_VERSIONS.join(', ')} or both (default ${FRAME_BENCH_API_VERSIONS.join(',')})` },
-    iterations('located spaces per timed run; frames = n ÷ spaces (default 40000)'),
+    iterations('frame: located spaces per timed run; frames = n ÷ spaces (default 40000); paced: ms each row\'s loop runs (default 3000)'),
     repeats(21),
     runtimeOption('run on this runtime instead of the bundled simulated one'),
     json('the results'),

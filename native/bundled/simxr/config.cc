@@ -46,6 +46,11 @@ ConfigResult readSimConfig(const char* (*getenv)(const char*)) {
     if (text != "0" && text != "1") return fail(std::string("SIMXR_WAIT_FRAME_BLOCKS='") + blocks + "': expected 1 (xrWaitFrame paces) or 0 (it returns at once)");
     config.waitFrameBlocks = text == "1";
   }
+  if (const char* times = getenv("SIMXR_WAIT_FRAME_TIMES"); times != nullptr && *times != '\0') {
+    const std::string_view text(times);
+    if (text != "0" && text != "1") return fail(std::string("SIMXR_WAIT_FRAME_TIMES='") + times + "': expected 1 (display times) or 0 (predictedDisplayTime 0)");
+    config.waitFrameTimes = text == "1";
+  }
   if (const char* resolution = getenv("SIMXR_RESOLUTION"); resolution != nullptr && *resolution != '\0') {
     std::string_view text(resolution);
     const auto x = text.find('x');

@@ -33,6 +33,8 @@ struct SimConfig {
   static constexpr uint32_t kMaxReadbackGrid = 64;
   /** SIMXR_WAIT_FRAME_BLOCKS=0: xrWaitFrame returns at once (display times still advance a period a call), as some runtimes do. */
   bool waitFrameBlocks = true;
+  /** SIMXR_WAIT_FRAME_TIMES=0: xrWaitFrame answers predictedDisplayTime 0, as a headless runtime without a compositor does (Monado's). */
+  bool waitFrameTimes = true;
 
   /** The display period in nanoseconds. */
   int64_t periodNs() const;

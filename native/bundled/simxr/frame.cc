@@ -141,7 +141,7 @@ SIMXR_ENTRY WaitFrame(XrSession session, const XrFrameWaitInfo* frameWaitInfo, X
   object->lastPredictedDisplayTime = slot.predictedDisplayTime;
   // The application's frame loop is now synchronized with the runtime.
   if (object->state == XR_SESSION_STATE_READY) object->transitionTo(XR_SESSION_STATE_SYNCHRONIZED, monotonicNow());
-  frameState->predictedDisplayTime = slot.predictedDisplayTime;
+  frameState->predictedDisplayTime = object->instance->config.waitFrameTimes ? slot.predictedDisplayTime : 0;
   frameState->predictedDisplayPeriod = object->pacer.period();
   frameState->shouldRender = shouldRender(object->state) ? XR_TRUE : XR_FALSE;
   return XR_SUCCESS;

@@ -76,6 +76,7 @@ const std::shared_ptr<ActionSetCore>& OpenXrActionSet::Live(Napi::Env env) const
 Napi::Value OpenXrActionSet::Destroy(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const auto& core = Live(env);
+  RefuseWhilePinned(env, core->waitPins, "action set");
   const XrResult r = Need(env, core->instance->table.DestroyActionSet, "xrDestroyActionSet")(core->handle);
   core->destroyed = true;
   core->instance->ForgetChildHandle(openxr::HandleValue(core->handle));
@@ -146,6 +147,7 @@ const std::shared_ptr<ActionCore>& OpenXrAction::Live(Napi::Env env) const {
 Napi::Value OpenXrAction::Destroy(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const auto& core = Live(env);
+  RefuseWhilePinned(env, core->waitPins, "action");
   LoaderInstance& li = *core->set->instance;
   const XrResult r = Need(env, li.table.DestroyAction, "xrDestroyAction")(core->handle);
   core->destroyed = true;

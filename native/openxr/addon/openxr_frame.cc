@@ -4,8 +4,10 @@
 #include "openxr/addon/openxr_frame.h"
 
 #include <chrono>
+#include <cstring>
 #include <vector>
 
+#include "openxr/addon/openxr_actions.h"
 #include "openxr/addon/openxr_session.h"
 #include "openxr/addon/openxr_space.h"
 
@@ -59,7 +61,12 @@ void FrameWaiter::Run() {
     XrFrameWaitInfo waitInfo{XR_TYPE_FRAME_WAIT_INFO, nullptr};
     XrFrameState state{XR_TYPE_FRAME_STATE, nullptr, 0, 0, XR_FALSE};
     const XrResult result = waitFrame_(core_->handle, &waitInfo, &state);
+    // Without a display time (a headless runtime without a compositor answers 0) there is no time
+    // to read at: the frame loop runs the query on the JavaScript thread at the time it gives.
+    const bool runQuery = query_ != nullptr && XR_SUCCEEDED(result) && state.predictedDisplayTime != 0;
+    if (runQuery) RunQuery(state.predictedDisplayTime);
     lock.lock();
+    queryRan_ = runQuery;
     result_ = result;
     state_ = state;
     hasResult_ = true;
@@ -68,6 +75,59 @@ void FrameWaiter::Run() {
     // napi_closing once the session is being destroyed: nothing is waiting any more.
     napi_call_threadsafe_function(tsfn_, nullptr, napi_tsfn_nonblocking);
   }
+}
+
+void FrameWaiter::RunQuery(XrTime time) {
+  // queryResult_ and queryMessage_ are this thread's until the result is handed over under the mutex.
+  queryResult_ = XR_SUCCESS;
+  if (!sync_.empty()) {
+    const XrActionsSyncInfo syncInfo{XR_TYPE_ACTIONS_SYNC_INFO, nullptr, static_cast<uint32_t>(sync_.size()), sync_.data()};
+    const XrResult r = syncActions_(core_->handle, &syncInfo);
+    if (XR_FAILED(r)) {
+      queryResult_ = r;
+      queryMessage_ = "xrSyncActions failed (the frame query's sync on the wait thread)";
+      return;
+    }
+  }
+  RunFrameQueryOffThread(*query_, time, queryResult_, queryMessage_);
+}
+
+void FrameWaiter::Pin(bool pin) {
+  if (pin == pinned_ || query_ == nullptr) return;
+  pinned_ = pin;
+  PinFrameQuery(*query_, pin);
+  for (const auto& set : syncSets_) set->waitPins = pin ? set->waitPins + 1 : set->waitPins - 1;
+}
+
+void FrameWaiter::SetQuery(Napi::Env env, Napi::Value query, Napi::Value front, std::vector<XrActiveActionSet> sync,
+                           std::vector<std::shared_ptr<ActionSetCore>> syncSets) {
+  if (Busy()) throw XrErrorToJs(env, XR_ERROR_CALL_ORDER_INVALID, "the wait thread's frame query changes only while no waitFrame() is pending");
+  if (query.IsUndefined() || query.IsNull()) {
+    query_ = nullptr;
+    front_ = nullptr;
+    queryRef_.Reset();
+    frontRef_.Reset();
+    sync_.clear();
+    syncSets_.clear();
+    return;
+  }
+  FrameQuery* q = FrameQueryOf(env, query);
+  if (FrameQuerySession(*q) != core_) throw XrErrorToJs(env, XR_ERROR_VALIDATION_FAILURE, "the frame query belongs to another session");
+  const std::size_t floats = FrameQueryFloats(*q);
+  float* f = Float32Data(env, front, floats, "the frame query's out");
+  if (f == FrameQueryOutput(*q)) throw ArgumentError(env, "the wait thread's query needs its own output, not the front buffer");
+  if (!sync.empty()) syncActions_ = Need(env, core_->instance->table.SyncActions, "xrSyncActions");
+  query_ = q;
+  front_ = f;
+  queryRef_ = Napi::Persistent(query);
+  frontRef_ = Napi::Persistent(front);
+  sync_ = std::move(sync);
+  syncSets_ = std::move(syncSets);
+}
+
+bool FrameWaiter::ResultWaiting() {
+  std::lock_guard lock(mutex_);
+  return hasResult_;
 }
 
 bool FrameWaiter::Busy() {
@@ -80,6 +140,16 @@ Napi::Value FrameWaiter::Request(Napi::Env env) {
     throw XrErrorToJs(env, XR_ERROR_CALL_ORDER_INVALID, "waitFrame() is already pending on this session: await it first");
   }
   if (tsfnReleased_) throw DestroyedError(env, "session");
+  if (query_ != nullptr) {
+    // The thread may use the query's handles until the frame is delivered: check them now, and
+    // refuse their destroy() meanwhile.
+    const std::string destroyed = FrameQueryDestroyed(*query_);
+    if (!destroyed.empty()) throw XrErrorToJs(env, XR_ERROR_HANDLE_INVALID, "the wait thread's frame query: " + destroyed + " has been destroyed");
+    for (const auto& set : syncSets_) {
+      if (!set->alive()) throw XrErrorToJs(env, XR_ERROR_HANDLE_INVALID, "the wait thread's frame query: an action set it syncs has been destroyed");
+    }
+    Pin(true);
+  }
   pending_.emplace(NewPendingPromise(env));
   napi_ref_threadsafe_function(env, tsfn_);
   {
@@ -104,6 +174,7 @@ void FrameWaiter::Join() {
 }
 
 void FrameWaiter::Close(Napi::Env env, const char* why) {
+  Pin(false);
   if (pending_) {
     Napi::Promise::Deferred deferred = *pending_;
     pending_.reset();
@@ -122,13 +193,20 @@ void FrameWaiter::Close(Napi::Env env, const char* why) {
 void FrameWaiter::Deliver(Napi::Env env) {
   XrResult result;
   XrFrameState state;
+  bool queryRan;
+  XrResult queryResult;
+  std::string queryMessage;
   {
     std::lock_guard lock(mutex_);
     if (!hasResult_) return;
     hasResult_ = false;
     result = result_;
     state = state_;
+    queryRan = queryRan_;
+    queryResult = queryResult_;
+    if (XR_FAILED(queryResult)) queryMessage = queryMessage_;
   }
+  Pin(false);
   if (!pending_) return;
   Napi::Promise::Deferred deferred = *pending_;
   pending_.reset();
@@ -138,6 +216,14 @@ void FrameWaiter::Deliver(Napi::Env env) {
     return;
   }
   core_->lastWaitedDisplayTime = state.predictedDisplayTime;
+  if (queryRan) {
+    if (XR_FAILED(queryResult)) {
+      deferred.Reject(XrErrorToJs(env, queryResult, queryMessage).Value());
+      return;
+    }
+    // Back to front: the thread is done with the back buffer until the next request.
+    std::memcpy(front_, FrameQueryOutput(*query_), FrameQueryFloats(*query_) * sizeof(float));
+  }
   Napi::Object target = frameState_.Value();
   FillFrameState(env, target, state, core_->shownFrameState);
   deferred.Resolve(target);
@@ -186,6 +272,34 @@ Napi::Value OpenXrSession::WaitFrame(const Napi::CallbackInfo& info) {
   const auto& core = Live(env);
   if (!waiter_) waiter_ = FrameWaiter::Start(env, core, frameState_.Value());
   return waiter_->Request(env);
+}
+
+// setWaitFrameQuery(query: bound frame query | undefined, front: Float32Array, syncSets: OpenXrActionSet[], syncPaths: (bigint | undefined)[])
+Napi::Value OpenXrSession::SetWaitFrameQuery(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const auto& core = Live(env);
+  if (!waiter_) waiter_ = FrameWaiter::Start(env, core, frameState_.Value());
+  std::vector<XrActiveActionSet> sync;
+  std::vector<std::shared_ptr<ActionSetCore>> syncSets;
+  if (info.Length() > 2 && info[2].IsArray()) {
+    Napi::Array sets = info[2].As<Napi::Array>();
+    if (info.Length() < 4 || !info[3].IsArray()) throw ArgumentError(env, "setWaitFrameQuery: syncPaths must be an array");
+    Napi::Array paths = info[3].As<Napi::Array>();
+    for (uint32_t i = 0; i < sets.Length(); ++i) {
+      std::shared_ptr<ActionSetCore> set = OpenXrActionSet::From(env, sets.Get(i))->Live(env);
+      sync.push_back({set->handle, i < paths.Length() ? PathArgument(env, paths.Get(i), "subactionPath") : XR_NULL_PATH});
+      syncSets.push_back(std::move(set));
+    }
+  }
+  waiter_->SetQuery(env, info.Length() > 0 ? info[0] : env.Undefined(), info.Length() > 1 ? info[1] : env.Undefined(), std::move(sync),
+                    std::move(syncSets));
+  return env.Undefined();
+}
+
+// waitFrameResultWaiting → boolean: the wait thread finished a wait (and its frame query) whose frame
+// is not yet delivered to JavaScript (the double buffer's test looks at query.out meanwhile).
+Napi::Value OpenXrSession::WaitFrameResultWaiting(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), waiter_ != nullptr && waiter_->ResultWaiting());
 }
 
 Napi::Value OpenXrSession::WaitFrameSync(const Napi::CallbackInfo& info) {

@@ -28,6 +28,8 @@ struct ActionEntry {
   XrActionStateGetInfo getInfo{XR_TYPE_ACTION_STATE_GET_INFO, nullptr, XR_NULL_HANDLE, XR_NULL_PATH};
 };
 
+}  // namespace
+
 struct FrameQuery : BoundData {
   static constexpr BoundKind kKind = BoundKind::kFrameQuery;
   FrameQuery() noexcept : BoundData(kKind) {}
@@ -62,12 +64,22 @@ struct FrameQuery : BoundData {
   std::size_t actionOffset = 0;
 
   float* out = nullptr;
+  std::size_t floats = 0;
   Napi::Reference<Napi::Value> keep;  // the Float32Array, so `out` stays valid
 };
 
-// Throws the OpenXrError; false, for the helpers below to return.
-bool Fail(napi_env env, XrResult result, const std::string& message) {
-  ThrowFromCallback(XrErrorToJs(Napi::Env(env), result, message));
+namespace {
+
+// A step's failure: the result and the message the OpenXrError will carry. Filled only on
+// failure (the wait thread builds it without JavaScript; the JavaScript thread throws it).
+struct Failure {
+  XrResult result = XR_SUCCESS;
+  std::string message;
+};
+
+bool Fail(Failure& failure, XrResult result, std::string message) {
+  failure.result = result;
+  failure.message = std::move(message);
   return false;
 }
 
@@ -111,7 +123,7 @@ inline void WriteLocation(float* o, const XrPosef& pose, XrSpaceLocationFlags fl
   o[7] = static_cast<float>(static_cast<uint32_t>(flags));  // the defined bits are the low four: one conversion instruction
 }
 
-bool LocateSpaces(napi_env env, FrameQuery& q, XrTime time) {
+bool LocateSpaces(Failure& failure, FrameQuery& q, XrTime time) {
   float* out = q.out;
   if (q.locateSpaces != nullptr) {
     for (BaseGroup& g : q.groups) {
@@ -120,7 +132,7 @@ bool LocateSpaces(napi_env env, FrameQuery& q, XrTime time) {
       XrSpaceLocations locations{XR_TYPE_SPACE_LOCATIONS, nullptr, count, g.locations.data()};
       const XrResult r = q.locateSpaces(q.session->handle, &locateInfo, &locations);
       if (XR_FAILED(r)) {
-        return Fail(env, r, "xrLocateSpaces failed (frame query: the spaces located in the base of spaces[" + std::to_string(g.entries[0]) + "])");
+        return Fail(failure, r, "xrLocateSpaces failed (frame query: the spaces located in the base of spaces[" + std::to_string(g.entries[0]) + "])");
       }
       // Locals, not the vectors' members: the copies' stores could alias those, and every
       // iteration would load them again.
@@ -139,19 +151,19 @@ bool LocateSpaces(napi_env env, FrameQuery& q, XrTime time) {
   XrSpaceLocation* located = q.locations.data();
   for (std::size_t i = 0; i < n; ++i) {
     const XrResult r = locate(spaces[i], bases[i], time, &located[i]);
-    if (XR_FAILED(r)) return Fail(env, r, "xrLocateSpace failed (frame query: spaces[" + std::to_string(i) + "])");
+    if (XR_FAILED(r)) return Fail(failure, r, "xrLocateSpace failed (frame query: spaces[" + std::to_string(i) + "])");
   }
   for (std::size_t i = 0; i < n; ++i) WriteLocation(out + i * kFrameSpaceFloats, located[i].pose, located[i].locationFlags);
   return true;
 }
 
-bool LocateViews(napi_env env, FrameQuery& q, XrTime time) {
+bool LocateViews(Failure& failure, FrameQuery& q, XrTime time) {
   const XrViewLocateInfo locateInfo{XR_TYPE_VIEW_LOCATE_INFO, nullptr, q.viewType, time, q.viewSpace->handle};
   XrViewState state{XR_TYPE_VIEW_STATE, nullptr, 0};
   uint32_t count = 0;
   const auto capacity = static_cast<uint32_t>(q.views.size());
   const XrResult r = q.locateViews(q.session->handle, &locateInfo, &state, capacity, &count, q.views.data());
-  if (XR_FAILED(r)) return Fail(env, r, "xrLocateViews failed (frame query)");
+  if (XR_FAILED(r)) return Fail(failure, r, "xrLocateViews failed (frame query)");
   float* o = q.out + q.viewOffset;
   o[0] = static_cast<float>(state.viewStateFlags);
   ++o;
@@ -166,7 +178,7 @@ bool LocateViews(napi_env env, FrameQuery& q, XrTime time) {
   return true;
 }
 
-bool ReadActions(napi_env env, FrameQuery& q) {
+bool ReadActions(Failure& failure, FrameQuery& q) {
   float* o = q.out + q.actionOffset;
   const XrSession session = q.session->handle;
   for (std::size_t i = 0; i < q.actions.size(); ++i, o += kFrameActionFloats) {
@@ -210,9 +222,17 @@ bool ReadActions(napi_env env, FrameQuery& q) {
         break;
       }
     }
-    if (XR_FAILED(r)) return Fail(env, r, "xrGetActionState failed (frame query: actions[" + std::to_string(i) + "])");
+    if (XR_FAILED(r)) return Fail(failure, r, "xrGetActionState failed (frame query: actions[" + std::to_string(i) + "])");
   }
   return true;
+}
+
+// Every step at `time` (each fails with its result; the output then holds what came before it).
+// No JavaScript: the wait thread runs this too.
+bool RunSteps(Failure& failure, FrameQuery& q, XrTime time) {
+  if (!q.locatedHandles.empty() && !LocateSpaces(failure, q, time)) return false;
+  if (q.viewSpace != nullptr && !LocateViews(failure, q, time)) return false;
+  return q.actions.empty() || ReadActions(failure, q);
 }
 
 }  // namespace
@@ -226,13 +246,11 @@ napi_value RunFrameQuery(napi_env env, napi_callback_info info) {
   }
   if (!q->session->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), "frame query's session"));
   if (!AllAlive(*q)) {
-    Fail(env, XR_ERROR_HANDLE_INVALID, "frame query: " + FirstDestroyed(*q) + " has been destroyed (bind a new query without it)");
+    ThrowFromCallback(XrErrorToJs(Napi::Env(env), XR_ERROR_HANDLE_INVALID, "frame query: " + FirstDestroyed(*q) + " has been destroyed (bind a new query without it)"));
     return nullptr;
   }
-  // Each step throws (and answers false) on failure; the output then holds what came before it.
-  if (!q->locatedHandles.empty() && !LocateSpaces(env, *q, t)) return nullptr;
-  if (q->viewSpace != nullptr && !LocateViews(env, *q, t)) return nullptr;
-  if (!q->actions.empty()) ReadActions(env, *q);
+  Failure failure;
+  if (!RunSteps(failure, *q, t)) ThrowFromCallback(XrErrorToJs(Napi::Env(env), failure.result, failure.message));
   return nullptr;
 }
 
@@ -362,6 +380,7 @@ Napi::Value BindFrameQuery(const Napi::CallbackInfo& info) {
   q->actionOffset = q->viewOffset + (q->viewSpace != nullptr ? 1 + q->views.size() * kFrameViewFloats : 0);
   const std::size_t floats = q->actionOffset + q->actions.size() * kFrameActionFloats;
   q->out = Float32Data(env, info[5], floats, "out");
+  q->floats = floats;
   q->keep = Napi::Persistent(info[5]);
   const char* path = q->locateSpaces != nullptr ? "xrLocateSpaces" : (q->locateSpace != nullptr ? "xrLocateSpace" : "none");
   Napi::Object bound = Napi::Object::New(env);
@@ -369,6 +388,44 @@ Napi::Value BindFrameQuery(const Napi::CallbackInfo& info) {
   bound.Set("locatePath", Napi::String::New(env, path));
   bound.Set("floats", Napi::Number::New(env, static_cast<double>(floats)));
   return bound;
+}
+
+// --- The wait thread's query (openxr_frame.cc, FrameWaiter; docs/usage.md, "Reads done before
+// JavaScript wakes").
+
+FrameQuery* FrameQueryOf(Napi::Env env, Napi::Value value) {
+  void* raw = nullptr;
+  if (value.Type() != napi_external || napi_get_value_external(env, value, &raw) != napi_ok || raw == nullptr ||
+      static_cast<BoundData*>(raw)->kind != FrameQuery::kKind) {
+    throw ArgumentError(env, "a bound frame query");
+  }
+  return static_cast<FrameQuery*>(static_cast<BoundData*>(raw));
+}
+
+const std::shared_ptr<SessionCore>& FrameQuerySession(const FrameQuery& q) noexcept { return q.session; }
+
+std::size_t FrameQueryFloats(const FrameQuery& q) noexcept { return q.floats; }
+
+const float* FrameQueryOutput(const FrameQuery& q) noexcept { return q.out; }
+
+std::string FrameQueryDestroyed(FrameQuery& q) { return AllAlive(q) ? std::string() : FirstDestroyed(q); }
+
+void PinFrameQuery(FrameQuery& q, bool pin) noexcept {
+  auto step = [pin](uint32_t& pins) { pins = pin ? pins + 1 : pins - 1; };
+  // The owners hold every core the query uses (the view space among the spaces' owners).
+  for (const auto& s : q.spaceOwners) step(s->waitPins);
+  for (const auto& a : q.actionOwners) {
+    step(a->waitPins);
+    step(a->set->waitPins);
+  }
+}
+
+bool RunFrameQueryOffThread(FrameQuery& q, XrTime time, XrResult& result, std::string& message) {
+  Failure failure;
+  if (RunSteps(failure, q, time)) return true;
+  result = failure.result;
+  message = std::move(failure.message);
+  return false;
 }
 
 }  // namespace kl::napi::xr

@@ -16,6 +16,10 @@
 #include <napi.h>
 
 #include <cstddef>
+#include <memory>
+#include <string>
+
+#include "openxr/addon/openxr_handles.h"
 
 namespace kl::napi::xr {
 
@@ -35,5 +39,25 @@ Napi::Value BindFrameQuery(const Napi::CallbackInfo& info);
 // openxrRunFrameQuery(query, time: bigint | number) → undefined: the per-frame call, one function
 // for every query (openxr_handles.h: BoundData says why).
 napi_value RunFrameQuery(napi_env env, napi_callback_info info);
+
+// --- For the session's wait thread (FrameWaiter, openxr_frame.h), which runs a bound query right
+// after xrWaitFrame returns, into the query's own output (a buffer JavaScript never reads).
+
+struct FrameQuery;
+
+// The bound query in `value` (openxrBindFrameQuery's `query`), or a KL_INVALID_ARGUMENT TypeError.
+FrameQuery* FrameQueryOf(Napi::Env env, Napi::Value value);
+const std::shared_ptr<SessionCore>& FrameQuerySession(const FrameQuery& q) noexcept;
+// The bound output and its length in floats.
+const float* FrameQueryOutput(const FrameQuery& q) noexcept;
+std::size_t FrameQueryFloats(const FrameQuery& q) noexcept;
+// JavaScript thread: empty when every handle of the query is alive, else the first destroyed one's place.
+std::string FrameQueryDestroyed(FrameQuery& q);
+// JavaScript thread: pins (or unpins) every space, action and action set the query uses (waitPins:
+// their destroy() is refused while the wait thread may use them).
+void PinFrameQuery(FrameQuery& q, bool pin) noexcept;
+// Any thread, no JavaScript: every step at `time` into the bound output; false with the failing
+// result and the message for its OpenXrError. The caller keeps the handles alive (pinned).
+bool RunFrameQueryOffThread(FrameQuery& q, XrTime time, XrResult& result, std::string& message);
 
 }  // namespace kl::napi::xr

@@ -63,6 +63,9 @@ struct SpaceCore {
   std::shared_ptr<SessionCore> session;
   XrSpace handle = XR_NULL_HANDLE;
   bool destroyed = false;
+  // Pins of the session's wait thread (JavaScript thread only): while a waitFrame() whose frame
+  // query uses this handle is pending, destroy() is refused (openxr_frame.h, FrameWaiter).
+  uint32_t waitPins = 0;
   bool alive() const noexcept { return !destroyed && session->alive(); }
 };
 
@@ -88,6 +91,9 @@ struct ActionSetCore {
   std::shared_ptr<LoaderInstance> instance;
   XrActionSet handle = XR_NULL_HANDLE;
   bool destroyed = false;
+  // Pins of the session's wait thread (JavaScript thread only): while a waitFrame() whose frame
+  // query uses this handle is pending, destroy() is refused (openxr_frame.h, FrameWaiter).
+  uint32_t waitPins = 0;
   bool alive() const noexcept { return !destroyed && !instance->destroyed(); }
 };
 
@@ -96,6 +102,9 @@ struct ActionCore {
   XrAction handle = XR_NULL_HANDLE;
   XrActionType type = XR_ACTION_TYPE_BOOLEAN_INPUT;
   bool destroyed = false;
+  // Pins of the session's wait thread (JavaScript thread only): while a waitFrame() whose frame
+  // query uses this handle is pending, destroy() is refused (openxr_frame.h, FrameWaiter).
+  uint32_t waitPins = 0;
   bool alive() const noexcept { return !destroyed && set->alive(); }
 };
 
@@ -118,6 +127,16 @@ T* UnwrapTagged(Napi::Env env, Napi::Value value, const napi_type_tag& tag, cons
   if (value.IsObject()) napi_check_object_type_tag(env, value, &tag, &matches);
   if (!matches) throw ArgumentError(env, std::string("expected ") + what);
   return Napi::ObjectWrap<T>::Unwrap(value.As<Napi::Object>());
+}
+
+// destroy() of a handle the session's wait thread may be using (waitPins > 0): KL_INVALID_STATE.
+inline void RefuseWhilePinned(Napi::Env env, uint32_t waitPins, const char* what) {
+  if (waitPins == 0) return;
+  Napi::Error js = Napi::Error::New(env, std::string("the ") + what +
+                                            " is read by the frame query of a pending waitFrame() on its session's wait thread: await the "
+                                            "frame (or stop the frame loop) before destroying it");
+  js.Set("code", Napi::String::New(env, "KL_INVALID_STATE"));
+  throw js;
 }
 
 inline Napi::Error DestroyedError(Napi::Env env, const char* what) {

@@ -33,6 +33,8 @@ Napi::Function OpenXrSession::Define(Napi::Env env) {
                          InstanceMethod<&OpenXrSession::EnumerateReferenceSpaces>("enumerateReferenceSpaces"),
                          InstanceMethod<&OpenXrSession::WaitFrame>("waitFrame"),
                          InstanceMethod<&OpenXrSession::WaitFrameSync>("waitFrameSync"),
+                         InstanceMethod<&OpenXrSession::SetWaitFrameQuery>("setWaitFrameQuery"),
+                         InstanceAccessor<&OpenXrSession::WaitFrameResultWaiting>("waitFrameResultWaiting"),
                          InstanceMethod<&OpenXrSession::BeginFrame>("beginFrame"),
                          InstanceMethod<&OpenXrSession::EndFrame>("endFrame"),
                          InstanceMethod<&OpenXrSession::BindViewLocator>("bindViewLocator"),

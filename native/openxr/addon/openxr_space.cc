@@ -69,6 +69,7 @@ const std::shared_ptr<SpaceCore>& OpenXrSpace::Live(Napi::Env env) const {
 Napi::Value OpenXrSpace::Destroy(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const auto& core = Live(env);
+  RefuseWhilePinned(env, core->waitPins, "space");
   LoaderInstance& li = *core->session->instance;
   const XrResult r = Need(env, li.table.DestroySpace, "xrDestroySpace")(core->handle);
   core->destroyed = true;
