@@ -33,11 +33,9 @@ library="$out/lib/libopenxr_loader.so.1"
 stamp="$out/.built-from"
 built="$PACKAGE $VERSION-$DEBIAN_REVISION loader api_dump core_validation"
 
-if [ -f "$library" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$built" ]; then
-  echo "khronos-openxr-loader: $VERSION already built in $out" >&2
-  echo "$library"
-  exit 0
-fi
+# shellcheck source=lib/built-stamp.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/built-stamp.sh"
+already_built khronos-openxr-loader "$library" "$stamp" "$built" && exit 0
 
 for tool in cmake c++ python3 patch; do
   command -v "$tool" >/dev/null || { echo "khronos-openxr-loader: needs $tool" >&2; exit 1; }

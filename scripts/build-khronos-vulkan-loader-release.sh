@@ -35,11 +35,9 @@ library="$out/lib/libvulkan.so.1"
 stamp="$out/.built-from"
 built="Vulkan-Loader $VERSION $LOADER_TREE_SHA256 Vulkan-Headers $HEADERS_TREE_SHA256 wsi x11 xcb wayland"
 
-if [ -f "$library" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$built" ]; then
-  echo "khronos-vulkan-loader-release: $VERSION already built in $out" >&2
-  echo "$library"
-  exit 0
-fi
+# shellcheck source=lib/built-stamp.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/built-stamp.sh"
+already_built khronos-vulkan-loader-release "$library" "$stamp" "$built" && exit 0
 
 for tool in cmake cc python3; do
   command -v "$tool" >/dev/null || { echo "khronos-vulkan-loader-release: needs $tool" >&2; exit 1; }

@@ -34,11 +34,9 @@ out=$(mkdir -p "${1:-build/khronos-vulkan-loader-1.4.309}" && cd "${1:-build/khr
 library="$out/lib/libvulkan.so.1"
 stamp="$out/.built-from"
 
-if [ -f "$library" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "vulkan-loader $VERSION-$DEBIAN_REVISION" ]; then
-  echo "khronos-vulkan-loader: $VERSION already built in $out" >&2
-  echo "$library"
-  exit 0
-fi
+# shellcheck source=lib/built-stamp.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/built-stamp.sh"
+already_built khronos-vulkan-loader "$library" "$stamp" "vulkan-loader $VERSION-$DEBIAN_REVISION" && exit 0
 
 for tool in cmake cc; do
   command -v "$tool" >/dev/null || { echo "khronos-vulkan-loader: needs $tool" >&2; exit 1; }
