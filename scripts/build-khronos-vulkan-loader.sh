@@ -37,95 +37,23 @@ out=$(mkdir -p "${1:-build/khronos-vulkan-loader-1.4.309}" && cd "${1:-build/khr
 library="$out/lib/libvulkan.so.1"
 stamp="$out/.built-from"
 
-if [ -f "$library" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "vulkan-loader $VERSION-$DEBIAN_REVISION wsi-xlib-xcb-wayland" ]; then
-  echo "khronos-vulkan-loader: $VERSION already built in $out" >&2
-  echo "$library"
-  exit 0
-fi
+# shellcheck source=lib/built-stamp.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/built-stamp.sh"
+already_built khronos-vulkan-loader "$library" "$stamp" "vulkan-loader $VERSION-$DEBIAN_REVISION wsi-xlib-xcb-wayland" && exit 0
 
 for tool in cmake cc; do
   command -v "$tool" >/dev/null || { echo "khronos-vulkan-loader: needs $tool" >&2; exit 1; }
 done
 
-# The first Debian archive in the machine's apt sources: a one-line `deb` entry or a deb822 stanza
-# (not `Enabled: no`) whose suites include a release codename or alias without a suffix (so the
-# security archive, whose suites are all `<codename>-security`, is passed over). Prints the URI.
-debian_mirror_from_apt_sources() {
-  local suite_re='^(buster|bullseye|bookworm|trixie|forky|duke|sid|oldoldstable|oldstable|stable|testing|unstable)$'
-  local file
-  for file in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-    [ -r "$file" ] || continue
-    if [[ "$file" == *.sources ]]; then
-      # deb822: stanzas separated by blank lines; fields Types, URIs, Suites, Enabled.
-      awk -v suite_re="$suite_re" '
-        function flush() {
-          if (types ~ /(^| )deb( |$)/ && enabled !~ /^(no|false)$/) {
-            n = split(suites, s, " ")
-            for (i = 1; i <= n; i++) if (s[i] ~ suite_re) { split(uris, u, " "); print u[1]; found = 1; exit }
-          }
-          types = ""; uris = ""; suites = ""; enabled = ""
-        }
-        /^[ \t]*#/ { next }
-        /^[ \t]*$/ { flush(); next }
-        /^[A-Za-z-]+:/ {
-          key = tolower($1); sub(/:$/, "", key); value = $0; sub(/^[^:]*:[ \t]*/, "", value)
-          if (key == "types") types = value; else if (key == "uris") uris = value
-          else if (key == "suites") suites = value; else if (key == "enabled") enabled = tolower(value)
-        }
-        END { if (!found) flush() }' "$file"
-    else
-      # One-line form: deb [options] URI suite component...
-      awk -v suite_re="$suite_re" '
-        $1 == "deb" {
-          i = 2
-          if ($i ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
-          if ($(i + 1) ~ suite_re) { print $i; exit }
-        }' "$file"
-    fi
-  done | head -1
-}
+# debian_mirror_from_apt_sources (the machine's Debian mirror) and debian_source_download.
+# shellcheck source=lib/debian-sources.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/debian-sources.sh"
 
-mirror=${KHRONOS_LOADER_DEBIAN_MIRROR:-$(debian_mirror_from_apt_sources)}
-mirror=${mirror%/}
-if [ -z "$mirror" ]; then
-  echo "khronos-vulkan-loader: no Debian archive found in the apt sources; set KHRONOS_LOADER_DEBIAN_MIRROR to a Debian mirror's URI" >&2
-  exit 1
-fi
-pool="$mirror/pool/main/v/vulkan-loader"
-
+mirror=$(debian_mirror khronos-vulkan-loader)
 download="$out/download"
 rm -rf "$stamp" "$download"
-mkdir -p "$download"
 orig="$download/vulkan-loader_${VERSION}.orig.tar.xz"
-
-fetch_with_apt() {
-  local apt="$out/apt"
-  mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
-  echo "deb-src $mirror trixie main" >"$apt/sources.list"
-  local options=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-    -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o Debug::NoLocking=1)
-  apt-get "${options[@]}" -qq update >&2 &&
-    (cd "$download" && apt-get "${options[@]}" -qq source --download-only "vulkan-loader=$VERSION-$DEBIAN_REVISION" >&2)
-}
-
-fetch_from_pool() {
-  local file
-  for file in "${!SHA256[@]}"; do
-    curl -fsSL -o "$download/$file" "$pool/$file"
-    echo "${SHA256[$file]}  $download/$file" | sha256sum -c --quiet - >&2
-  done
-}
-
-if command -v apt-get >/dev/null && fetch_with_apt && [ -f "$orig" ]; then
-  echo "khronos-vulkan-loader: source from apt-get source (trixie, $mirror)" >&2
-else
-  echo "khronos-vulkan-loader: apt-get source unavailable; downloading from $pool" >&2
-  fetch_from_pool
-fi
-# apt checked the files against the signed Sources index; check them against the pinned sums too.
-for file in "${!SHA256[@]}"; do
-  echo "${SHA256[$file]}  $download/$file" | sha256sum -c --quiet - >&2
-done
+debian_source_download vulkan-loader "$VERSION-$DEBIAN_REVISION" trixie "$mirror" "$out" "$download" SHA256
 
 src="$out/src"
 rm -rf "$src" "$out/build-headers" "$out/build-loader" "$out/headers" "$out/lib"
@@ -139,7 +67,7 @@ cmake -S "$src/vulkan-headers" -B "$out/build-headers" -DCMAKE_INSTALL_PREFIX="$
 cmake --build "$out/build-headers" --parallel "$jobs" >&2
 cmake --install "$out/build-headers" >&2
 
-# Configured as Debian builds it (SYSCONFDIR=/etc, the default; release), minus the window systems.
+# Configured as Debian builds it (SYSCONFDIR=/etc, the default; release; X11, XCB and Wayland on).
 cmake -S "$src" -B "$out/build-loader" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$out" \
   -DCMAKE_INSTALL_LIBDIR=lib -DCMAKE_INSTALL_SYSCONFDIR=/etc -DVULKAN_HEADERS_INSTALL_DIR="$out/headers" \
   -DBUILD_WSI_XCB_SUPPORT=ON -DBUILD_WSI_XLIB_SUPPORT=ON -DBUILD_WSI_WAYLAND_SUPPORT=ON \

@@ -1,11 +1,13 @@
-// Differential tests: the Debian Khronos OpenXR loader (libopenxr-loader1, through
-// test/native/xr_enumerate) and our discovery run on the same fixture trees and environments.
+// Differential tests: the Khronos OpenXR loaders (Debian's libopenxr-loader1 1.0.20 and the current
+// 1.1.61, test/helpers/khronos-openxr-loaders.ts, through test/native/xr_enumerate) and our
+// discovery run on the same fixture trees and environments.
 // Where we differ on purpose, the scenario says so and why, and checks the difference is real.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtensionProperty } from '../../lib/openxr/discovery/manifest.js';
+import { khronosOpenXrLoaders, type KhronosOpenXrLoader, type KhronosOpenXrVersion } from '../helpers/khronos-openxr-loaders.js';
 import { repoRoot, testNativeDir } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
 import { layerManifest, makeTempRoot, put, runtimeManifest, type LayerSpec } from '../unit/openxr/fixtures.js';
@@ -57,6 +59,9 @@ interface Answer {
 
 let T = '';
 let cleanup = (): void => {};
+/** The Khronos loader the running describe block compares with. */
+let current: KhronosOpenXrLoader | undefined;
+const comparingWith = (version: KhronosOpenXrVersion): boolean => current?.version === version;
 let n = 0;
 
 /** A scenario's tree lives in its own folder under T. */
@@ -123,7 +128,11 @@ function runKhronos(env: Record<string, string>, create?: CreateRequest): Answer
     for (const l of create.layers ?? []) args.push('--layer', l);
     for (const e of create.extensions ?? []) args.push('--extension', e);
   }
-  execFileSync(probe, args, { env: probeEnv(env, log), stdio: ['ignore', 'ignore', 'ignore'] });
+  // The loader under comparison: its folder first on LD_LIBRARY_PATH (a scenario's own entries after it).
+  const loaderEnv: Record<string, string> = { ...env };
+  const loaderDir = current?.env.LD_LIBRARY_PATH;
+  if (loaderDir !== undefined) loaderEnv.LD_LIBRARY_PATH = env.LD_LIBRARY_PATH === undefined ? loaderDir : `${loaderDir}:${env.LD_LIBRARY_PATH}`;
+  execFileSync(probe, args, { env: probeEnv(loaderEnv, log), stdio: ['ignore', 'ignore', 'ignore'] });
   return { ...(JSON.parse(readFileSync(out, 'utf8')) as Omit<Answer, 'log'>), log: readProbeLog(log) };
 }
 
@@ -235,11 +244,15 @@ function standardTree(root: string): void {
   }
 }
 
-describe.skipIf(skip !== null)(`OpenXR differential vs the Debian Khronos loader${skip ? ` (skipped: ${skip})` : ''}`, () => {
+for (const loader of khronosOpenXrLoaders()) describe.skipIf(skip !== null || loader.missing !== null)(`OpenXR differential vs the Khronos loader ${loader.version}${skip ? ` (skipped: ${skip})` : ''}`, () => {
   beforeAll(() => {
     ({ root: T, cleanup } = makeTempRoot('kl-xr-diff-'));
+    current = loader;
   });
-  afterAll(() => cleanup());
+  afterAll(() => {
+    cleanup();
+    current = undefined;
+  });
 
   it('XR-LD-1 XR-CI-1 XR-CI-8: explicit layers enumerate, and the application\'s are enabled in its order', () => {
     const root = scenarioRoot();
@@ -279,6 +292,13 @@ describe.skipIf(skip !== null)(`OpenXR differential vs the Debian Khronos loader
     const create = { layers: ['XR_APILAYER_TEST_A', 'XR_APILAYER_TEST_B'] };
     const k = runKhronos(env, create);
     const o = runOurs(env, create);
+    if (comparingWith('1.1.61')) {
+      // The current Khronos loader enables it once, as we do: no difference.
+      expect(k.create?.result).toBe(0);
+      expect(k.log.negotiated.map((l) => l.name)).toEqual(['XR_APILAYER_TEST_B', 'XR_APILAYER_TEST_C', 'XR_APILAYER_TEST_A']);
+      expectSame(k, o);
+      return;
+    }
     expect(k.create?.result).toBe(-36);
     expect(o.create?.result).toBe(0);
     expect(o.log.negotiated.map((l) => l.name)).toEqual(['XR_APILAYER_TEST_B', 'XR_APILAYER_TEST_C', 'XR_APILAYER_TEST_A']);
@@ -524,13 +544,31 @@ describe.skipIf(skip !== null)(`OpenXR differential vs the Debian Khronos loader
     const create = { layers: ['XR_APILAYER_TEST_dup'] };
     const k = runKhronos(env, create);
     const o = runOurs(env, create);
-    // Khronos 1.0.20 enumerates both copies (REQUIREMENTS XR-LD-7 documents this deliberate difference)...
+    // Khronos 1.0.20 and 1.1.61 enumerate both copies (REQUIREMENTS XR-LD-7 documents this deliberate difference)...
     expect(k.apiLayers.list.map((l) => l.description)).toEqual(['first', 'second']);
     expect(o.apiLayers.list.map((l) => l.description)).toEqual(['first']);
-    // ...and both enable the first one found.
+    // ...and 1.0.20 and we enable the first one found, once. 1.1.61 enables every copy of the name:
+    // both libraries are loaded and both are in the chain, the first on top (deliberate difference:
+    // one name, one layer).
     expect(k.create?.result).toBe(0);
     expect(k.log.negotiated[0]?.library).toContain('/libs/first/');
-    expectSame({ ...k, apiLayers: { ...k.apiLayers, list: k.apiLayers.list.slice(0, 1) } }, o);
+    const once = [
+      'layer-create XR_APILAYER_TEST_dup next-info-name XR_APILAYER_TEST_dup then runtime headers ok',
+      'layer-created XR_APILAYER_TEST_dup result 0',
+    ];
+    expect(o.log.chain).toEqual(once);
+    if (comparingWith('1.1.61')) {
+      expect(k.log.negotiated.map((l) => l.library.includes('/libs/second/'))).toEqual([false, true]);
+      expect(k.log.chain).toEqual([
+        'layer-create XR_APILAYER_TEST_dup next-info-name XR_APILAYER_TEST_dup then XR_APILAYER_TEST_dup headers ok',
+        once[0],
+        once[1],
+        'layer-created XR_APILAYER_TEST_dup result 0',
+      ]);
+    } else {
+      expect(k.log.negotiated).toHaveLength(1);
+    }
+    expectSame({ ...k, apiLayers: { ...k.apiLayers, list: k.apiLayers.list.slice(0, 1) }, log: { ...k.log, negotiated: k.log.negotiated.slice(0, 1), chain: once } }, o);
   });
 
   it('XR-LM-1 (expected difference): a layer manifest without "description" is rejected by us (the spec requires it), accepted by Khronos', () => {
@@ -558,8 +596,14 @@ describe.skipIf(skip !== null)(`OpenXR differential vs the Debian Khronos loader
     const create = { layers: [] };
     const k = runKhronos(env, create);
     const o = runOurs(env, create);
-    expect(k.log.runtimeLibrary).toContain('/rt/main/');
     expect(o.log.runtimeLibrary).toContain('/rt/arch/');
+    if (comparingWith('1.1.61')) {
+      // The current Khronos loader prefers it too: no difference.
+      expect(k.log.runtimeLibrary).toContain('/rt/arch/');
+      expectSame(k, o);
+      return;
+    }
+    expect(k.log.runtimeLibrary).toContain('/rt/main/');
     expectSame({ ...k, log: { ...k.log, runtimeLibrary: o.log.runtimeLibrary, runtimesNegotiated: o.log.runtimesNegotiated } }, o);
   });
 
