@@ -13,6 +13,7 @@ import { Image } from './image.js';
 import type { Queue } from './commands.js';
 
 const VK_SUCCESS = 0;
+const VK_ERROR_EXTENSION_NOT_PRESENT = -7;
 const VK_SUBOPTIMAL_KHR = 1000001003;
 const COMMAND_INDEX = new Map<string, number>(VK_GENERATED_COMMANDS.map((name, index) => [name, index]));
 
@@ -296,6 +297,9 @@ export class Swapchain extends DeviceChild {
   ): Swapchain {
     if (!(surface instanceof Surface)) throw new InvalidArgumentError(`createSwapchain(surface, options): surface must be a Surface (instance.createSurface()), got ${describeValue(surface)}`, 'surface');
     const from = surface.liveBindings('createSwapchain');
+    if (!device.enabledExtensionNames.includes('VK_KHR_swapchain')) {
+      throw new VulkanError(VK_ERROR_EXTENSION_NOT_PRESENT, 'createSwapchain: VK_KHR_swapchain was not enabled on this device (DeviceCreateOptions.enabledExtensionNames)');
+    }
     if (typeof options !== 'object' || options === null) throw new InvalidArgumentError(`createSwapchain(surface, options): options must be an object, got ${describeValue(options)}`, 'options');
     const format = positiveInteger(options.format, 'options.format');
     if (typeof options.extent !== 'object' || options.extent === null) throw new InvalidArgumentError(`createSwapchain: options.extent must be { width, height }, got ${describeValue(options.extent)}`, 'options.extent');
