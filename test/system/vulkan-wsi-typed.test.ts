@@ -7,7 +7,7 @@
 // VulkanError with the driver's VkResult).
 import koffi from 'koffi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessFlags, PipelineStageFlags, VK_API_VERSION_1_3, type Device, type Instance, type PhysicalDevice, type Surface } from '../../lib/vulkan/index.js';
+import { AccessFlags, PipelineStageFlags, VK_API_VERSION_1_3, type Device, type Instance, type PhysicalDevice, type Surface, type Swapchain } from '../../lib/vulkan/index.js';
 import { missingRealDriverWithDebianLayers, realDriverLoader } from '../helpers/vulkan-lavapipe.js';
 import { missingXvfb, startXvfb, type Xvfb } from '../helpers/xvfb.js';
 import { until } from '../helpers/until.js';
@@ -53,6 +53,40 @@ function openX11(display: string) {
     },
   };
 }
+
+/** An XCB connection to the same server and a window made through it (its id is an XID Xlib reads back too). */
+function openXcb(display: string) {
+  const xcb = koffi.load('/usr/lib/x86_64-linux-gnu/libxcb.so.1');
+  const cookie = koffi.struct('kl_xcb_void_cookie_t', { sequence: 'uint' });
+  const iterator = koffi.struct('kl_xcb_screen_iterator_t', { data: 'void *', rem: 'int', index: 'int' });
+  const xcb_connect = xcb.func('void *xcb_connect(const char *display, int *screen)');
+  const xcb_connection_has_error = xcb.func('int xcb_connection_has_error(void *c)');
+  const xcb_get_setup = xcb.func('void *xcb_get_setup(void *c)');
+  const xcb_setup_roots_iterator = xcb.func('xcb_setup_roots_iterator', iterator, ['void *']);
+  const xcb_generate_id = xcb.func('uint32_t xcb_generate_id(void *c)');
+  const xcb_create_window = xcb.func('xcb_create_window', cookie, ['void *', 'uint8_t', 'uint32_t', 'uint32_t', 'int16_t', 'int16_t', 'uint16_t', 'uint16_t', 'uint16_t', 'uint16_t', 'uint32_t', 'uint32_t', 'void *']);
+  const xcb_map_window = xcb.func('xcb_map_window', cookie, ['void *', 'uint32_t']);
+  const xcb_flush = xcb.func('int xcb_flush(void *c)');
+  const xcb_disconnect = xcb.func('void xcb_disconnect(void *c)');
+  const c: unknown = xcb_connect(display, null);
+  if (xcb_connection_has_error(c) !== 0) throw new Error(`xcb_connect(${display}) failed`);
+  const screen = xcb_setup_roots_iterator(xcb_get_setup(c)) as { data: unknown };
+  const root = koffi.decode(screen.data, 'uint32_t') as number; // xcb_screen_t.root is its first member
+  return {
+    pointer: koffi.address(c) as bigint,
+    createWindow(width: number, height: number): number {
+      const window = xcb_generate_id(c) as number;
+      // depth and visual XCB_COPY_FROM_PARENT (0), class XCB_WINDOW_CLASS_INPUT_OUTPUT (1), no values.
+      xcb_create_window(c, 0, window, root, 0, 0, width, height, 0, 1, 0, 0, null);
+      xcb_map_window(c, window);
+      xcb_flush(c);
+      return window;
+    },
+    close(): void {
+      xcb_disconnect(c);
+    },
+  };
+}
 const WARNING = 0x100;
 const FIFO = 2;
 const USAGE_TRANSFER_DST_COLOR_ATTACHMENT = 0x2 | 0x10;
@@ -83,7 +117,7 @@ describe.skipIf(skip !== null)('typed surfaces and swapchains on the real driver
       applicationName: 'kl-wsi-typed',
       apiVersion: VK_API_VERSION_1_3,
       enabledLayerNames: ['VK_LAYER_KHRONOS_validation'],
-      enabledExtensionNames: ['VK_EXT_debug_utils', 'VK_KHR_surface', 'VK_KHR_xlib_surface'],
+      enabledExtensionNames: ['VK_EXT_debug_utils', 'VK_KHR_surface', 'VK_KHR_xlib_surface', 'VK_KHR_xcb_surface'],
     });
     instance.startDebugMessenger();
     physical = instance.enumeratePhysicalDevices()[0]!;
@@ -104,21 +138,8 @@ describe.skipIf(skip !== null)('typed surfaces and swapchains on the real driver
     return device.createSwapchain(surface, { format, extent, imageCount: Math.max(caps.minImageCount, 2), presentMode: FIFO, usage: USAGE_TRANSFER_DST_COLOR_ATTACHMENT, ...overrides });
   }
 
-  it('VK-WSI-5: an Xlib window surface answers the typed queries; a swapchain on it acquires, is cleared and presents 3 frames with VK_SUCCESS, the window shows the colour, the validation layer silent', async () => {
-    const surface = newSurface();
-    expect(surface.kind).toBe('xlib');
-    expect(surface.supportsPresent(physical, 0)).toBe(true);
-    const caps = surface.capabilities(physical);
-    expect(caps.minImageCount).toBeGreaterThanOrEqual(1);
-    expect(caps.supportedUsageFlags & USAGE_TRANSFER_DST_COLOR_ATTACHMENT).toBe(USAGE_TRANSFER_DST_COLOR_ATTACHMENT);
-    expect(surface.formats(physical).length).toBeGreaterThan(0);
-    expect(surface.presentModes(physical)).toContain(FIFO);
-
-    const unorm = surface.formats(physical).find((f) => f.format === 44 || f.format === 37);
-    expect(unorm).toBeDefined();
-    const swapchain = swapchainOn(surface, { format: unorm!.format });
-    expect(swapchain.images.length).toBeGreaterThanOrEqual(Math.max(caps.minImageCount, 2));
-    expect(new Set(swapchain.images.map((i) => i.handle)).size).toBe(swapchain.images.length);
+  /** Acquires, clears (typed command buffer) and presents 3 frames; the image indices seen. */
+  async function presentFrames(swapchain: Swapchain, [r, g, b]: [number, number, number]): Promise<Set<number>> {
     const queue = device.queue(0);
     const pool = device.createCommandPool(0);
     const cb = pool.allocateCommandBuffer();
@@ -134,7 +155,7 @@ describe.skipIf(skip !== null)('typed surfaces and swapchains on the real driver
       cb.reset()
         .begin()
         .imageBarrier(image, { oldLayout: 'undefined', newLayout: 'transfer-dst-optimal', srcStageMask: PipelineStageFlags.TOP_OF_PIPE, dstStageMask: PipelineStageFlags.TRANSFER, dstAccessMask: AccessFlags.TRANSFER_WRITE })
-        .clearColorImage(image, 'transfer-dst-optimal', 0.2, 0.4, 0.8, 1)
+        .clearColorImage(image, 'transfer-dst-optimal', r, g, b, 1)
         .imageBarrier(image, { oldLayout: 'transfer-dst-optimal', newLayout: 'present-src', srcStageMask: PipelineStageFlags.TRANSFER, dstStageMask: PipelineStageFlags.BOTTOM_OF_PIPE, srcAccessMask: AccessFlags.TRANSFER_WRITE })
         .end();
       queue.submit(cb, fence);
@@ -144,6 +165,27 @@ describe.skipIf(skip !== null)('typed surfaces and swapchains on the real driver
     }
     expect(seen.size).toBeGreaterThanOrEqual(1);
     queue.waitIdle();
+    fence.destroy();
+    pool.destroy();
+    return seen;
+  }
+
+  it('VK-WSI-5: an Xlib window surface answers the typed queries; a swapchain on it acquires, is cleared and presents 3 frames with VK_SUCCESS, the window shows the colour, the validation layer silent', async () => {
+    const surface = newSurface();
+    expect(surface.kind).toBe('xlib');
+    expect(surface.supportsPresent(physical, 0)).toBe(true);
+    const caps = surface.capabilities(physical);
+    expect(caps.minImageCount).toBeGreaterThanOrEqual(1);
+    expect(caps.supportedUsageFlags & USAGE_TRANSFER_DST_COLOR_ATTACHMENT).toBe(USAGE_TRANSFER_DST_COLOR_ATTACHMENT);
+    expect(surface.formats(physical).length).toBeGreaterThan(0);
+    expect(surface.presentModes(physical)).toContain(FIFO);
+
+    const unorm = surface.formats(physical).find((f) => f.format === 44 || f.format === 37);
+    expect(unorm).toBeDefined();
+    const swapchain = swapchainOn(surface, { format: unorm!.format });
+    expect(swapchain.images.length).toBeGreaterThanOrEqual(Math.max(caps.minImageCount, 2));
+    expect(new Set(swapchain.images.map((i) => i.handle)).size).toBe(swapchain.images.length);
+    expect((await presentFrames(swapchain, [0.2, 0.4, 0.8])).size).toBeGreaterThanOrEqual(1);
     // B8G8R8A8/R8G8B8A8 UNORM of (0.2, 0.4, 0.8): 0x33, 0x66, 0xcc on the 24-bit screen.
     const format = swapchain.format;
     expect([44, 37]).toContain(format);
@@ -152,10 +194,28 @@ describe.skipIf(skip !== null)('typed surfaces and swapchains on the real driver
     surface.destroy();
     expect(swapchain.isDestroyed).toBe(true);
     expect(surface.isDestroyed).toBe(true);
-    fence.destroy();
-    pool.destroy();
     const loud = instance.takeDebugMessages().filter((m) => m.severity >= WARNING);
     expect(loud.map((m) => m.message)).toEqual([]);
+  });
+
+  it('VK-WSI-5: an XCB window surface (connection and window from libxcb) presents the colour through createSwapchain, the validation layer silent', async () => {
+    const xcb = openXcb(xvfb.display);
+    try {
+      const xcbWindow = xcb.createWindow(40, 30);
+      const surface = instance.createSurface({ xcb: { connection: xcb.pointer, window: xcbWindow } });
+      expect(surface.kind).toBe('xcb');
+      expect(surface.supportsPresent(physical, 0)).toBe(true);
+      expect(surface.capabilities(physical).currentExtent).toEqual({ width: 40, height: 30 });
+      const unorm = surface.formats(physical).find((f) => f.format === 44 || f.format === 37)!;
+      const swapchain = swapchainOn(surface, { format: unorm.format });
+      await presentFrames(swapchain, [0.8, 0.4, 0.2]);
+      await until('the XCB window to show the presented colour', () => x11.pixel(BigInt(xcbWindow), 20, 15) === 0xcc6633, 5_000);
+      surface.destroy();
+      expect(swapchain.isDestroyed).toBe(true);
+    } finally {
+      xcb.close();
+    }
+    expect(instance.takeDebugMessages().filter((m) => m.severity >= WARNING).map((m) => m.message)).toEqual([]);
   });
 
   it('VK-WSI-6: wrong surface sources and swapchain options are KL_INVALID_ARGUMENT naming the argument, before any Vulkan call', () => {
