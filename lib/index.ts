@@ -9,7 +9,7 @@ export * as openxr from './openxr/index.js';
 export * as vulkan from './vulkan/index.js';
 export { PrebuildMissingError, type NativeTarget } from './core/native/binary.js';
 export { loaderLog, type LogLevel, type LogRecord } from './core/log.js';
-export { InternalError, InvalidArgumentError, InvalidStateError, LibraryError, PACKAGE_ERROR_CODES, UnavailableError, type PackageErrorCode } from './core/errors.js';
+export { HandleDestroyedError, InternalError, InvalidArgumentError, InvalidStateError, LibraryError, PACKAGE_ERROR_CODES, UnavailableError, type PackageErrorCode } from './core/errors.js';
 export { examplePath } from './core/examples.js';
 export { doctor, doctorVulkan, type DoctorOptions, type VulkanDoctorOptions } from './tools/doctor/index.js';
 export type { DoctorReport } from './tools/doctor/openxr/report.js';

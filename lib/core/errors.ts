@@ -75,6 +75,15 @@ export class InvalidStateError extends Error {
   }
 }
 
+/** A handle used after it (or its parent) was destroyed. */
+export class HandleDestroyedError extends Error {
+  readonly code = 'KL_HANDLE_DESTROYED' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'HandleDestroyedError';
+  }
+}
+
 /**
  * A shared library that is missing or cannot be loaded: the same code and fields as the native
  * addon's library errors (`path`, `symbol` — null when the library itself is at fault — `reason`).

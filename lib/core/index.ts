@@ -40,4 +40,4 @@ export { compareVersions, formatVersion, parseVersion, type Version } from './ve
 export { compareNames, jsonFilesIn, jsonFilesInFolders, type FoundFile } from './folder-listing.js';
 export { envFolders, foldersFromList, joinSearchPath, splitPathList, sysconfFolders, type SearchFolder } from './search-path.js';
 export { resolveLibraryPath, type LibraryPathKind, type ResolvedLibraryPath } from './library-path.js';
-export { InternalError, InvalidArgumentError, InvalidStateError, LibraryError, PACKAGE_ERROR_CODES, UnavailableError, describeValue, invalidArgument, requireInteger, type PackageErrorCode } from './errors.js';
+export { HandleDestroyedError, InternalError, InvalidArgumentError, InvalidStateError, LibraryError, PACKAGE_ERROR_CODES, UnavailableError, describeValue, invalidArgument, requireInteger, type PackageErrorCode } from './errors.js';

@@ -34,6 +34,7 @@ const INSTANCES: Readonly<Record<string, () => Error>> = {
   CommandStreamError: () => new pkg.vulkan.CommandStreamError('unknown-opcode', 0, 99, 0, 'unknown opcode 99'),
   InvalidArgumentError: () => core.invalidArgument('options.size', 'a safe integer', 2 ** 60),
   InvalidStateError: () => new pkg.InvalidStateError('not recording'),
+  HandleDestroyedError: () => new pkg.HandleDestroyedError('the VkSwapchainKHR was destroyed'),
   LibraryError: () => new pkg.LibraryError('missing', '/x.so', 'missing'),
   UnavailableError: () => new pkg.UnavailableError('no Vulkan driver'),
   InternalError: () => new pkg.InternalError('an invariant broke'),

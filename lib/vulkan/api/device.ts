@@ -31,6 +31,7 @@ import type { CommandPoolCreateFlags } from '../../generated/vulkan.js';
 import { PHYSICAL_DEVICE_FEATURE_NAMES, type PhysicalDeviceFeatureName } from './physical-device-features.js';
 import { Framebuffer, GraphicsPipeline, imageViewInfo, OwnedImage, RenderPass, type FramebufferOptions, type GraphicsPipelineOptions, type ImageCreateOptions, type ImageViewOptions, type RenderPassOptions } from './graphics.js';
 import { Sampler, type SamplerOptions } from './device-objects.js';
+import { Surface, Swapchain, type SwapchainOptions } from './surface.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 
@@ -101,6 +102,8 @@ export class Device implements DeviceOwner {
 
   /** The device extensions it was created with (what vulkanCommands(device) lets through). */
   readonly enabledExtensionNames: readonly string[];
+  /** @internal The VkPhysicalDevice it was created on. */
+  readonly physicalDeviceHandle: bigint;
 
   private constructor(
     native: NativeVulkanDevice,
@@ -111,6 +114,7 @@ export class Device implements DeviceOwner {
     extensions: readonly string[] = [],
   ) {
     this.graphicsFeatures = features;
+    this.physicalDeviceHandle = physicalDevice;
     this.enabledExtensionNames = Object.freeze([...extensions]);
     const compute = vulkanCompute();
     const l = compute.physicalDeviceProperties(physicalDevice).limits;
@@ -290,6 +294,16 @@ export class Device implements DeviceOwner {
       this.#queues.set(key, queue);
     }
     return queue;
+  }
+
+  /**
+   * vkCreateSwapchainKHR on `surface` (needs VK_KHR_swapchain enabled on the device): the options are
+   * checked against the surface's capabilities, formats and present modes on this device's physical
+   * device first (InvalidArgumentError). Destroyed with the device, or with the surface.
+   */
+  createSwapchain(surface: Surface, options: SwapchainOptions): Swapchain {
+    this.liveHandle;
+    return Swapchain.create(this, surface, options);
   }
 
   createBuffer(options: BufferCreateOptions): VulkanBuffer {

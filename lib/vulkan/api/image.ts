@@ -19,6 +19,7 @@ export const IMAGE_LAYOUTS = {
   'transfer-dst-optimal': 7,
   'depth-attachment-optimal': 1000241000,
   'depth-read-only-optimal': 1000241001,
+  'present-src': 1000001002,
 } as const;
 export type ImageLayoutName = keyof typeof IMAGE_LAYOUTS;
 

@@ -9,8 +9,10 @@ import {
   type NativeVulkanPhysicalDevice,
 } from '../native/addon.js';
 import { Device, type DeviceCreateOptions } from './device.js';
+import { Surface, type SurfaceSource } from './surface.js';
+import type { NativeVulkanCommands } from '../native/addon.js';
 import { VulkanError, withVulkanErrors } from '../errors.js';
-import { describeValue, InvalidArgumentError } from '../../core/errors.js';
+import { describeValue, HandleDestroyedError, InvalidArgumentError } from '../../core/errors.js';
 import { toNativeVulkanPlan } from '../native/plan.js';
 import { vulkanCompute, type NativeMemoryProperties, type NativePhysicalDeviceLimits } from '../native/addon.js';
 import { namePhysicalDeviceFeatures, type PhysicalDeviceFeatures } from './physical-device-features.js';
@@ -159,6 +161,8 @@ export class Instance {
   readonly enabledLayerNames: readonly string[];
   readonly #native: NativeVulkanInstance;
   readonly #devices = new Set<Device>();
+  readonly #surfaces = new Set<Surface>();
+  #surfaceBindings: NativeVulkanCommands | undefined;
 
   /** @internal */
   constructor(native: NativeVulkanInstance) {
@@ -245,12 +249,31 @@ export class Instance {
     return this.#native.takeDebugMessages();
   }
 
+  /**
+   * A VkSurfaceKHR: `{ headless: true }` (VK_EXT_headless_surface), `{ xlib: { display, window } }`
+   * (VK_KHR_xlib_surface), `{ xcb: { connection, window } }` (VK_KHR_xcb_surface) or
+   * `{ wayland: { display, surface } }` (VK_KHR_wayland_surface); pointers as bigints, windows as
+   * bigints or numbers, the way Node window libraries hand them out. The extension and
+   * VK_KHR_surface must be enabled on the instance (VulkanError VK_ERROR_EXTENSION_NOT_PRESENT
+   * naming it); a wrong source is InvalidArgumentError before any Vulkan call. Destroyed with the
+   * instance (after its devices) at the latest.
+   */
+  createSurface(source: SurfaceSource): Surface {
+    if (this.#native.isDestroyed) throw new HandleDestroyedError('createSurface: the VkInstance was destroyed');
+    const addon = loadVulkanAddon();
+    this.#surfaceBindings ??= withVulkanErrors(() => new addon.VulkanCommands(this.#native.handle));
+    const surface = Surface.create(this, this.#surfaceBindings, source, (s) => this.#surfaces.delete(s));
+    this.#surfaces.add(surface);
+    return surface;
+  }
+
   /** Destroys the instance's devices, then the instance; the drivers and layers unload. Does nothing once destroyed. */
   destroy(): void {
     if (this.#native.isDestroyed) return;
     for (const device of this.#devices) if (!device.isDestroyed) device.checkUnused();
     // Devices first, through their own destroy(): the objects they own go with them.
     for (const device of [...this.#devices]) if (!device.isDestroyed) device.destroy();
+    for (const surface of [...this.#surfaces]) surface.destroy();
     withVulkanErrors(() => this.#native.destroy());
     this.#devices.clear();
   }

@@ -149,6 +149,10 @@ export interface NativeVulkanCommands {
   readMapped(memory: bigint, offset: number, size: number): Uint8Array;
   writeMapped(memory: bigint, offset: number, bytes: Uint8Array): void;
   liveHandleCount(type: string): number;
+  /** vkCreate{Xlib,Xcb,Wayland}SurfaceKHR from native handles (native/vulkan/addon/vulkan_surface.cc); the surface is tracked as created by these bindings. */
+  createPlatformSurface(kind: 'xlib' | 'xcb' | 'wayland', display: bigint, window: bigint | number): bigint;
+  /** Makes a live non-dispatchable handle of `from` (bindings of the same instance) usable by these bindings; they never destroy it. */
+  shareHandle(from: NativeVulkanCommands, handle: bigint): void;
   readonly instance: bigint | null;
   readonly device: bigint | null;
 }

@@ -20,6 +20,13 @@ using kl::marshal::Scalar;
 using kl::marshal::Shape;
 using kl::marshal::StructMarshaller;
 
+std::int16_t HandleType(std::string_view name) {
+  for (std::size_t i = 0; i < std::size(vkm::kHandleTypes); ++i) {
+    if (name == vkm::kHandleTypes[i].name) return static_cast<std::int16_t>(i);
+  }
+  return -1;
+}
+
 namespace {
 
 constexpr std::size_t kCommandCount = std::size(vkm::kCommands);
@@ -27,13 +34,6 @@ constexpr std::size_t kMaxParams = 24;
 static_assert(std::all_of(std::begin(vkm::kCommands), std::end(vkm::kCommands), [](const vkm::Command& c) { return c.paramCount <= kMaxParams; }),
               "a command has more parameters than the call slots");
 constexpr std::int64_t kIncomplete = VK_INCOMPLETE;
-
-std::int16_t HandleType(std::string_view name) {
-  for (std::size_t i = 0; i < std::size(vkm::kHandleTypes); ++i) {
-    if (name == vkm::kHandleTypes[i].name) return static_cast<std::int16_t>(i);
-  }
-  return -1;
-}
 
 const std::int16_t kInstanceType = HandleType("VkInstance");
 const std::int16_t kPhysicalDeviceType = HandleType("VkPhysicalDevice");
@@ -194,6 +194,8 @@ Napi::Function VulkanCommands::Define(Napi::Env env) {
                          InstanceMethod<&VulkanCommands::ReadMapped>("readMapped"),
                          InstanceMethod<&VulkanCommands::WriteMapped>("writeMapped"),
                          InstanceMethod<&VulkanCommands::LiveHandleCount>("liveHandleCount"),
+                         InstanceMethod<&VulkanCommands::CreatePlatformSurface>("createPlatformSurface"),
+                         InstanceMethod<&VulkanCommands::ShareHandle>("shareHandle"),
                          InstanceAccessor<&VulkanCommands::InstanceHandle>("instance"),
                          InstanceAccessor<&VulkanCommands::DeviceHandle>("device"),
                      });
@@ -202,6 +204,7 @@ Napi::Function VulkanCommands::Define(Napi::Env env) {
 VulkanCommands::VulkanCommands(const Napi::CallbackInfo& info) : Napi::ObjectWrap<VulkanCommands>(info), tracker_(info.Env()) {
   Napi::Env env = info.Env();
   resolved_.assign(kCommandCount, nullptr);
+  info.This().As<Napi::Object>().TypeTag(&kVulkanCommandsTag);
   if (info.Length() == 0 || IsAbsent(info[0])) return;
   if (info[0].IsBigInt()) {
     bool lossless = true;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -21,6 +22,11 @@
 #include "vulkan/loader/loader_instance.h"
 
 namespace kl::napi::vk {
+
+// The index of a handle type (its registry name) in the generated handle table, -1 for none.
+std::int16_t HandleType(std::string_view name);
+// Marks a VulkanCommands object so that shareHandle can tell one from any other object.
+inline constexpr napi_type_tag kVulkanCommandsTag = {0x6b6c766b636d6473ULL, 0x7773693273686172ULL};
 
 // The handles one set of bindings created or retrieved: their type, parent and state. A handle
 // written from JavaScript must be one of them, alive and of the type the member names.
@@ -63,6 +69,16 @@ class VulkanCommands : public Napi::ObjectWrap<VulkanCommands> {
   explicit VulkanCommands(const Napi::CallbackInfo& info);
 
  private:
+  // vulkan_surface.cc (docs/usage.md "Surfaces and presentation"):
+  // createPlatformSurface(kind: 'xlib' | 'xcb' | 'wayland', display: bigint, window: bigint | number)
+  // makes a VkSurfaceKHR from native window-system handles (the platform create infos are not in
+  // the generated tables) and tracks it as one these bindings created.
+  Napi::Value CreatePlatformSurface(const Napi::CallbackInfo& info);
+  // shareHandle(from: VulkanCommands, handle: bigint): a live non-dispatchable handle that other
+  // bindings of the same instance created (a surface), made usable by these ones; these bindings
+  // never destroy it.
+  Napi::Value ShareHandle(const Napi::CallbackInfo& info);
+
   Napi::Value Call(const Napi::CallbackInfo& info);
   Napi::Value InstanceHandle(const Napi::CallbackInfo& info);
   Napi::Value DeviceHandle(const Napi::CallbackInfo& info);
