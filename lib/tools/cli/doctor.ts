@@ -39,6 +39,13 @@ export async function runDoctorCli(args: readonly string[], io: CliIo): Promise<
     try {
       const { doctor, doctorReportJson, doctorVulkan, formatDoctorReport, formatVulkanDoctorReport } = await import('../doctor/index.js');
       const env = io.env ?? process.env;
+      // Inside Flatpak, Snap or pressure-vessel: which host folders are hidden, and what exposes them.
+      const [{ detectSandbox, formatSandbox }, { createHostPlatform }] = await Promise.all([import('../../core/sandbox.js'), import('../../core/platform/host.js')]);
+      const sandbox = detectSandbox(createHostPlatform({ env }));
+      const print = (json: string, text: string): void => {
+        if (parsed.json) io.stdout(sandbox === null ? json : `${JSON.stringify({ ...(JSON.parse(json) as object), sandbox }, null, 2)}\n`);
+        else io.stdout(sandbox === null ? text : `${text}${formatSandbox(sandbox, parsed.api).join('\n')}\n`);
+      };
       if (parsed.api === 'vulkan') {
         const report = await doctorVulkan({
           // Discovery's problems are in the report; its log lines only when asked for.
@@ -46,7 +53,7 @@ export async function runDoctorCli(args: readonly string[], io: CliIo): Promise<
           ...(io.env ? { env: io.env } : {}),
           ...(parsed.timeoutMs !== undefined ? { timeoutMs: parsed.timeoutMs } : {}),
         });
-        io.stdout(parsed.json ? doctorReportJson(report) : formatVulkanDoctorReport(report));
+        print(doctorReportJson(report), formatVulkanDoctorReport(report));
         return report.exitCode;
       }
       const report = await doctor({
@@ -55,7 +62,7 @@ export async function runDoctorCli(args: readonly string[], io: CliIo): Promise<
         ...(io.env ? { env: io.env } : {}),
         ...(parsed.timeoutMs !== undefined ? { timeoutMs: parsed.timeoutMs } : {}),
       });
-      io.stdout(parsed.json ? doctorReportJson(report) : formatDoctorReport(report));
+      print(doctorReportJson(report), formatDoctorReport(report));
       return report.exitCode;
     } catch (err) {
       io.stderr(`khronos-loader doctor failed (this is a bug in khronos-loader, please report it): ${err instanceof Error ? (err.stack ?? errorMessage(err)) : String(err)}\n`);

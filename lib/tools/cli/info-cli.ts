@@ -4,6 +4,12 @@
 import { errorMessage, runCommand, usageError, type CliIo } from './args.js';
 import { INFO_OPENXR, INFO_VULKAN } from './specs.js';
 
+/** Flatpak, Snap or pressure-vessel around this process (lib/core/sandbox.ts), or null. */
+async function hostSandbox(io: CliIo): Promise<import('../../core/sandbox.js').SandboxReport | null> {
+  const [{ detectSandbox }, { createHostPlatform }] = await Promise.all([import('../../core/sandbox.js'), import('../../core/platform/host.js')]);
+  return detectSandbox(createHostPlatform({ env: io.env ?? process.env }));
+}
+
 export async function runInfoCli(spec: typeof INFO_OPENXR | typeof INFO_VULKAN, args: readonly string[], io: CliIo): Promise<number> {
   if (spec === INFO_VULKAN) {
     return runCommand(INFO_VULKAN, args, io, (o) => o, async (o) => {
@@ -19,7 +25,8 @@ export async function runInfoCli(spec: typeof INFO_OPENXR | typeof INFO_VULKAN, 
         const processLoader = processVulkanLoader();
         // The plan says which rule decided each layer, driver and device filter (nothing is loaded).
         const plan = loader.planInstance();
-        io.stdout(o['--json'] ? JSON.stringify({ ...vk, processVulkanLoader: processLoader, planDecisions: plan.decisions }, null, 2) + '\n' : formatVulkanInfo(vk, processLoader, plan.decisions));
+        const sandbox = await hostSandbox(io);
+        io.stdout(o['--json'] ? JSON.stringify({ ...vk, processVulkanLoader: processLoader, planDecisions: plan.decisions, sandbox }, null, 2) + '\n' : formatVulkanInfo(vk, processLoader, plan.decisions, sandbox));
         return 0;
       } catch (error) {
         io.stderr(`khronos-loader info vulkan failed: ${errorMessage(error)}\n`);
@@ -50,7 +57,8 @@ export async function runInfoCli(spec: typeof INFO_OPENXR | typeof INFO_VULKAN, 
       } catch {
         planDecisions = undefined; // no usable runtime or a layer XR_ENABLE_API_LAYERS names is missing: the report says so
       }
-      io.stdout(o['--json'] ? JSON.stringify({ ...result, ...(planDecisions ? { planDecisions } : {}) }, null, 2) + '\n' : formatOpenXrInfo(result, planDecisions));
+      const sandbox = await hostSandbox(io);
+      io.stdout(o['--json'] ? JSON.stringify({ ...result, ...(planDecisions ? { planDecisions } : {}), sandbox }, null, 2) + '\n' : formatOpenXrInfo(result, planDecisions, sandbox));
       return 0;
     } catch (error) {
       io.stderr(`khronos-loader info openxr failed: ${errorMessage(error)}\n`);

@@ -3,6 +3,7 @@ import { formatVulkanDiagnostic } from '../../vulkan/discovery/diagnostic.js';
 import type { VulkanDiscoveryResult, VulkanLayerInfo } from '../../vulkan/discovery/discover.js';
 import { formatVulkanVersion } from '../../vulkan/discovery/api-version.js';
 import type { ProcessVulkanLoaderState } from '../../vulkan/api/process-loader.js';
+import { formatSandbox, type SandboxReport } from '../../core/sandbox.js';
 
 function vulkanLayerLines(l: VulkanLayerInfo): string[] {
   const state = !l.available ? 'UNAVAILABLE' : l.enabled ? 'ON' : 'off';
@@ -42,7 +43,7 @@ export function formatPlanDecisions(decisions: readonly string[] | undefined): s
   return ['', 'Plan for an application asking for no layers (which rule decided each):', ...(decisions.length ? decisions.map((x) => `  ${x}`) : ['  nothing to decide'])];
 }
 
-export function formatVulkanInfo(d: VulkanDiscoveryResult, processLoader?: ProcessVulkanLoaderState, planDecisions?: readonly string[]): string {
+export function formatVulkanInfo(d: VulkanDiscoveryResult, processLoader?: ProcessVulkanLoaderState, planDecisions?: readonly string[], sandbox: SandboxReport | null = null): string {
   const out: string[] = [];
   out.push(`Vulkan (${d.platform.os}, ${d.platform.arch}${d.platform.elevated ? ', elevated: user environment overrides ignored' : ''})`);
   out.push('');
@@ -67,6 +68,7 @@ export function formatVulkanInfo(d: VulkanDiscoveryResult, processLoader?: Proce
   if (d.overrideLayer) out.push('', `Override layer in force: ${d.overrideLayer}${d.blacklistedLayers.length ? ` (blacklists ${d.blacklistedLayers.join(', ')})` : ''}`);
   if (d.androidLayerLibraries.length) out.push('', 'Android layer libraries:', ...d.androidLayerLibraries.map((l) => `  ${l.path} (${l.source})`));
   out.push(...formatPlanDecisions(planDecisions));
+  out.push(...formatSandbox(sandbox, 'vulkan'));
   out.push('');
   out.push(`Problems (${d.diagnostics.length}):`);
   if (d.diagnostics.length === 0) out.push('  none');

@@ -4,6 +4,7 @@ import type { DiscoveryResult } from '../../openxr/discovery/discover.js';
 import type { DiscoveredApiLayer } from '../../openxr/discovery/layer-discovery.js';
 import { BUNDLED_RUNTIME_HINT } from '../doctor/openxr/no-runtime.js';
 import { formatPlanDecisions } from './info-vulkan.js';
+import { formatSandbox, type SandboxReport } from '../../core/sandbox.js';
 
 function layerLines(l: DiscoveredApiLayer): string[] {
   const lines = [
@@ -23,7 +24,7 @@ function layerLines(l: DiscoveredApiLayer): string[] {
   return lines;
 }
 
-export function formatOpenXrInfo(d: DiscoveryResult, planDecisions?: readonly string[]): string {
+export function formatOpenXrInfo(d: DiscoveryResult, planDecisions?: readonly string[], sandbox: SandboxReport | null = null): string {
   const out: string[] = [];
   out.push(`OpenXR (${d.platform.os}, ${d.platform.arch}${d.platform.elevated ? ', elevated: user environment overrides ignored' : ''})`);
   out.push('');
@@ -59,6 +60,7 @@ export function formatOpenXrInfo(d: DiscoveryResult, planDecisions?: readonly st
     out.push(`XR_ENABLE_API_LAYERS asks for: ${d.enableApiLayers.map((n) => JSON.stringify(n)).join(', ')}`);
   }
   out.push(...formatPlanDecisions(planDecisions));
+  out.push(...formatSandbox(sandbox, 'openxr'));
   out.push('');
   out.push(`Problems (${d.diagnostics.length}):`);
   if (d.diagnostics.length === 0) out.push('  none');

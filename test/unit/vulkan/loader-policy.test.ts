@@ -2,34 +2,29 @@
 // fixture platforms: each rule alone, then against the environment and the settings file it comes
 // after (docs/usage.md, "Loader policy in code").
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFixturePlatform, type FixturePlatformOptions } from '../../../lib/core/platform/fixture.js';
+import { createFixturePlatform } from '../../../lib/core/platform/fixture.js';
 import { InvalidArgumentError } from '../../../lib/core/errors.js';
 import { VulkanLayerNotPresentError } from '../../../lib/vulkan/errors.js';
 import { createLoader } from '../../../lib/vulkan/loader.js';
 import type { VulkanDiscoveryOptions } from '../../../lib/vulkan/discovery/context.js';
 import { makeTempRoot, put, vkDriverManifest, vkLayerManifest, type VkLayerSpec } from './fixtures.js';
 
-let root = '';
-let cleanup = (): void => {};
-beforeEach(() => {
-  ({ root, cleanup } = makeTempRoot('kl-vkpol-'));
-});
-afterEach(() => cleanup());
+let tree: ReturnType<typeof makeTempRoot> | undefined;
+beforeEach(() => void (tree = makeTempRoot('kl-vkpol-')));
+afterEach(() => tree?.cleanup());
+const at = (): string => tree?.root ?? '';
 
-const quiet = { logWriter: () => {} };
-function platform(opts: Omit<FixturePlatformOptions, 'root'> = {}) {
-  return createFixturePlatform({ root, executablePath: '/usr/bin/app', ...opts, env: { HOME: '/home/me', ...opts.env } });
-}
-function layer(p: string, spec: VkLayerSpec): void {
-  put(root, p, vkLayerManifest({ library_path: `/usr/lib/${spec.name}.so`, ...spec }));
-}
 const IMP = '/usr/share/vulkan/implicit_layer.d';
 const EXP = '/usr/share/vulkan/explicit_layer.d';
-const implicit = (name: string, extra: Partial<VkLayerSpec> = {}): void => layer(`${IMP}/${name}.json`, { name, disable_environment: { [`DISABLE_${name}`]: '1' }, ...extra });
-const explicit = (name: string): void => layer(`${EXP}/${name}.json`, { name });
+/** A layer manifest under the fixture root, its library a path of its own name. */
+const layer = (p: string, spec: VkLayerSpec): string => put(at(), p, vkLayerManifest({ library_path: `/usr/lib/${spec.name}.so`, ...spec }));
+const implicit = (name: string, extra: Partial<VkLayerSpec> = {}): string => layer(`${IMP}/${name}.json`, { name, disable_environment: { [`DISABLE_${name}`]: '1' }, ...extra });
+const explicit = (name: string): string => layer(`${EXP}/${name}.json`, { name });
 
+/** A loader over the fixture root with these policy options and this environment (HOME=/home/me). */
 function loader(options: Omit<VulkanDiscoveryOptions, 'platform'> = {}, env: Record<string, string> = {}) {
-  return createLoader({ platform: platform({ env }), ...quiet, ...options });
+  const platform = createFixturePlatform({ root: at(), executablePath: '/usr/bin/app', env: { HOME: '/home/me', ...env } });
+  return createLoader({ platform, logWriter: () => {}, ...options });
 }
 const chain = (options: Omit<VulkanDiscoveryOptions, 'platform'>, requested: string[] = [], env: Record<string, string> = {}): string[] => loader(options, env).resolveEnabledLayers(requested);
 
@@ -63,7 +58,7 @@ describe('Vulkan loader policy: layers', () => {
     expect(chain({}, [], env)).toEqual(['VK_LAYER_MESA_device_select', 'VK_LAYER_OVERLAY_steam', 'VK_LAYER_LUNARG_api_dump', 'VK_LAYER_KHRONOS_validation']);
     expect(chain({ layers: { disable: ['~explicit~'] } }, [], env)).toEqual(['VK_LAYER_MESA_device_select', 'VK_LAYER_OVERLAY_steam']);
     expect(chain({ layers: { disable: ['~all~'], allow: ['*api_dump'] } }, [], env)).toEqual(['VK_LAYER_LUNARG_api_dump']);
-    put(root, '/home/me/.config/vulkan/loader_settings.d/vk_loader_settings.json', JSON.stringify({ file_format_version: '1.0.0', settings: { layers: [{ control: 'on', name: 'VK_LAYER_KHRONOS_validation', path: `${EXP}/VK_LAYER_KHRONOS_validation.json` }, { control: 'unordered_layer_location' }] } }));
+    put(at(), '/home/me/.config/vulkan/loader_settings.d/vk_loader_settings.json', JSON.stringify({ file_format_version: '1.0.0', settings: { layers: [{ control: 'on', name: 'VK_LAYER_KHRONOS_validation', path: `${EXP}/VK_LAYER_KHRONOS_validation.json` }, { control: 'unordered_layer_location' }] } }));
     expect(chain({})[0]).toBe('VK_LAYER_KHRONOS_validation');
     expect(chain({ layers: { disable: ['VK_LAYER_KHRONOS_validation'] } })).not.toContain('VK_LAYER_KHRONOS_validation');
   });
@@ -86,7 +81,7 @@ describe('Vulkan loader policy: layers', () => {
     const plan = loader({ layers: { enable: ['*api_dump'] } }).planInstance();
     expect(plan.layers.find((x) => x.name === 'VK_LAYER_LUNARG_api_dump')).toMatchObject({ origin: 'policy', reason: 'turned on by createLoader({ layers: { enable } }) ("*api_dump")' });
     // A layer the settings file turns off comes back.
-    put(root, '/home/me/.config/vulkan/loader_settings.d/vk_loader_settings.json', JSON.stringify({ file_format_version: '1.0.0', settings: { layers: [{ control: 'off', name: 'VK_LAYER_LUNARG_api_dump', path: `${EXP}/VK_LAYER_LUNARG_api_dump.json` }, { control: 'unordered_layer_location' }] } }));
+    put(at(), '/home/me/.config/vulkan/loader_settings.d/vk_loader_settings.json', JSON.stringify({ file_format_version: '1.0.0', settings: { layers: [{ control: 'off', name: 'VK_LAYER_LUNARG_api_dump', path: `${EXP}/VK_LAYER_LUNARG_api_dump.json` }, { control: 'unordered_layer_location' }] } }));
     expect(chain({})).not.toContain('VK_LAYER_LUNARG_api_dump');
     expect(chain({ layers: { enable: ['VK_LAYER_LUNARG_api_dump'] } })).toContain('VK_LAYER_LUNARG_api_dump');
   });
@@ -105,7 +100,7 @@ describe('Vulkan loader policy: layers', () => {
 
   it('VK-PO-3: safe mode also keeps out the implicit override (meta) layer\'s components unless the application names it', () => {
     implicit('VK_LAYER_T_component');
-    put(root, `${IMP}/o.json`, vkLayerManifest({ name: 'VK_LAYER_LUNARG_override', file_format_version: '1.1.2', component_layers: ['VK_LAYER_T_component'], disable_environment: { NO_OVERRIDE: '1' } }));
+    put(at(), `${IMP}/o.json`, vkLayerManifest({ name: 'VK_LAYER_LUNARG_override', file_format_version: '1.1.2', component_layers: ['VK_LAYER_T_component'], disable_environment: { NO_OVERRIDE: '1' } }));
     expect(chain({})).toEqual(['VK_LAYER_T_component']);
     expect(chain({ layers: { safe: true } })).toEqual([]);
     expect(chain({ layers: { safe: true } }, ['VK_LAYER_T_component'])).toEqual(['VK_LAYER_T_component']);
@@ -140,7 +135,7 @@ describe('Vulkan loader policy: layers', () => {
     for (const [options, message] of bad) {
       let thrown: unknown;
       try {
-        createLoader({ platform: platform(), ...quiet, ...(options as object) });
+        createLoader({ platform: createFixturePlatform({ root: at() }), logWriter: () => {}, ...(options as object) });
       } catch (e) {
         thrown = e;
       }
@@ -153,9 +148,9 @@ describe('Vulkan loader policy: layers', () => {
 
 describe('Vulkan loader policy: drivers and devices', () => {
   function drivers(): void {
-    put(root, '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json', vkDriverManifest('/usr/lib/libvulkan_lvp.so'));
-    put(root, '/usr/share/vulkan/icd.d/radeon_icd.x86_64.json', vkDriverManifest('/usr/lib/libvulkan_radeon.so'));
-    put(root, '/usr/share/vulkan/icd.d/nvidia_icd.json', vkDriverManifest('libGLX_nvidia.so.0'));
+    put(at(), '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json', vkDriverManifest('/usr/lib/libvulkan_lvp.so'));
+    put(at(), '/usr/share/vulkan/icd.d/radeon_icd.x86_64.json', vkDriverManifest('/usr/lib/libvulkan_radeon.so'));
+    put(at(), '/usr/share/vulkan/icd.d/nvidia_icd.json', vkDriverManifest('libGLX_nvidia.so.0'));
   }
   const selected = (options: Omit<VulkanDiscoveryOptions, 'platform'>, env: Record<string, string> = {}): string[] =>
     loader(options, env).planInstance().drivers.map((d) => d.manifestPath.split('/').pop() ?? '');
