@@ -38,7 +38,7 @@ export interface LoaderOptions extends DiscoveryOptions {
    */
   runtime?: string;
   /**
-   * The loader policy in code (XR-PO-1..4, docs/usage.md "Loader policy in code"): layers to
+   * The loader policy in code (docs/usage.md "Loader policy in code"): layers to
    * enable, disable, allow and order (the environment filters' globs), and a safe mode that loads
    * no implicit layer the application does not name. It is applied after the environment.
    */

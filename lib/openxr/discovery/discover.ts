@@ -16,7 +16,7 @@ export interface DiscoveryResult {
   readonly apiLayers: readonly DiscoveredApiLayer[];
   /** XR_ENABLE_API_LAYERS, split as the loader splits it. */
   readonly enableApiLayers: readonly string[];
-  /** Layers createLoader({ layers: { disable } }) took out (XR-PO-1); absent when none. */
+  /** Layers createLoader({ layers: { disable } }) took out; absent when none. */
   readonly policyDisabled?: readonly { readonly name: string; readonly kind: 'implicit' | 'explicit'; readonly manifestPath: string; readonly reason: string }[];
   readonly searched: {
     readonly runtime: readonly string[];

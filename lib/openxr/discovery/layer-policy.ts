@@ -53,7 +53,7 @@ export function splitEnableApiLayers(value: string | undefined, separator: strin
   return out;
 }
 
-/** Why a layer is on; 'policy' is createLoader({ layers: { enable } }) (XR-PO-2). */
+/** Why a layer is on; 'policy' is createLoader({ layers: { enable } }). */
 export type EnabledLayerOrigin = 'implicit' | 'XR_ENABLE_API_LAYERS' | 'policy' | 'application';
 
 export interface EnabledLayer {
@@ -66,10 +66,10 @@ export interface EnabledLayer {
  * The enabled layers: implicit layers that their environment allows (in discovery order), then the
  * XR_ENABLE_API_LAYERS entries, then the layers createLoader({ layers: { enable } }) names, then
  * the application's; a name already enabled is dropped (the first is kept). A requested name that
- * no usable layer has → XR_ERROR_API_LAYER_NOT_PRESENT. In safe mode (XR-PO-3) an implicit layer
- * is on only when the application or `enable` names it; `order` (XR-PO-4) reorders the result.
+ * no usable layer has → XR_ERROR_API_LAYER_NOT_PRESENT. In safe mode an implicit layer
+ * is on only when the application or `enable` names it; `order` reorders the result.
  * The result is ordered from the application (index 0) towards the runtime. Layers the policy
- * disables (XR-PO-1) are taken out of `layers` before this is called (lib/openxr/discovery/loader-policy.ts).
+ * disables are taken out of `layers` before this is called (lib/openxr/discovery/loader-policy.ts).
  */
 export function resolveEnabledLayers(
   layers: readonly DiscoveredApiLayer[],

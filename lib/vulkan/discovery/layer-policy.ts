@@ -40,7 +40,7 @@ export interface LayerPolicyInput {
   /** true when a settings file configures the layers. */
   readonly settingsLayers: boolean;
   readonly log?: (level: 'error' | 'warn' | 'info' | 'debug', message: string) => void;
-  /** createLoader({ layers }): applied over the environment's chain (VK-PO-2..4). */
+  /** createLoader({ layers }): applied over the environment's chain. */
   readonly policy?: LayerPolicy;
 }
 

@@ -12,7 +12,7 @@ export type VulkanLayerOrigin =
   | 'VK_INSTANCE_LAYERS'
   | 'settings-file'
   | 'application'
-  /** createLoader({ layers: { enable } }) (VK-PO-2). */
+  /** createLoader({ layers: { enable } }). */
   | 'policy'
   /** A component of an enabled meta layer (the meta layer's name follows the colon). */
   | `meta:${string}`;
