@@ -40,7 +40,7 @@ already_built khronos-openxr-loader "$library" "$stamp" "$built" && exit 0
 for tool in cmake c++ python3 patch; do
   command -v "$tool" >/dev/null || { echo "khronos-openxr-loader: needs $tool" >&2; exit 1; }
 done
-[ -f /usr/include/json/json.h ] || { echo "khronos-openxr-loader: needs libjsoncpp-dev" >&2; exit 1; }
+{ [ -f /usr/include/jsoncpp/json/json.h ] || [ -f /usr/include/json/json.h ]; } || { echo "khronos-openxr-loader: needs libjsoncpp-dev" >&2; exit 1; }
 
 # shellcheck source=lib/debian-sources.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/debian-sources.sh"
