@@ -5,7 +5,9 @@
 
 #include "common/log.h"
 
-#ifndef _WIN32
+#ifdef _WIN32
+#include "common/windows_headers.h"
+#else
 #include <dlfcn.h>
 #endif
 
@@ -17,9 +19,18 @@ namespace {
 // platform can tell: what DescribeDriver prints for a direct driver.
 std::string DirectDriverName(uint32_t index, PFN_vkGetInstanceProcAddrLUNARG getInstanceProcAddr) {
   std::string name = "VkDirectDriverLoadingListLUNARG::pDrivers[" + std::to_string(index) + "]";
-#ifndef _WIN32
+  if (getInstanceProcAddr == nullptr) return name;
+#ifdef _WIN32
+  HMODULE module = nullptr;
+  char path[MAX_PATH];
+  if (GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+                         reinterpret_cast<LPCSTR>(getInstanceProcAddr), &module) != 0) {
+    const DWORD length = GetModuleFileNameA(module, path, MAX_PATH);
+    if (length > 0 && length < MAX_PATH) name = std::string(path, length) + " (" + name + ")";
+  }
+#else
   Dl_info info{};
-  if (getInstanceProcAddr != nullptr && dladdr(reinterpret_cast<const void*>(getInstanceProcAddr), &info) != 0 && info.dli_fname != nullptr) {
+  if (dladdr(reinterpret_cast<const void*>(getInstanceProcAddr), &info) != 0 && info.dli_fname != nullptr) {
     name = std::string(info.dli_fname) + " (" + name + ")";
   }
 #endif
