@@ -199,6 +199,6 @@ describe('khronos-loader runtimes (CLI)', () => {
     expect(parseRuntimesArgs(['--timeout', 'x'])).toBe('--timeout needs a number of milliseconds greater than 0, got "x"');
     const r = cli(['runtimes', '--bogus'], userEnv());
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe('khronos-loader runtimes: unknown argument "--bogus": runtimes takes --check, --all, --json, --timeout <ms>, --help; see `khronos-loader runtimes --help`\n');
+    expect(r.stderr).toBe('khronos-loader runtimes: unknown argument "--bogus": runtimes takes --check, --all, --json, --timeout <ms>, --set-active <name>, --help; see `khronos-loader runtimes --help`\n');
   });
 });
