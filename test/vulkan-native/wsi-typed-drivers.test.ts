@@ -1,12 +1,23 @@
 // The typed surface API over the test drivers (docs/usage.md "Surfaces and presentation"): a driver
 // built without VK_KHR_surface (kl_vk_driver_v7) beside one with it (kl_vk_driver_surfaces, headless
-// surfaces and VK_KHR_swapchain). Asking for the surface extensions where no driver offers them,
+// surfaces and VK_KHR_swapchain, acquire and present on images of its own). Asking for the surface extensions where no driver offers them,
 // creating a surface whose extension was not enabled, and the surface queries on the physical
 // device of the driver without them, as the Khronos loader answers them (docs/conformance.md,
-// "Surfaces"): typed errors naming the extension, no crash, nothing left loaded after.
+// "Surfaces"): typed errors naming the extension, no crash, nothing left loaded after. Then a
+// headless surface through the whole typed API on that driver, and its faults: a surface lost (a
+// window system gone), an out-of-date swapchain recreated with oldSwapchain, every image acquired,
+// a destroyed swapchain presented. These run under the sanitizers (scripts/test-sanitize.sh).
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { createInstanceFromPlan } from '../../lib/vulkan/api/index.js';
+import { createInstanceFromPlan, type Instance, type Surface, type Swapchain, type Device, type PhysicalDevice } from '../../lib/vulkan/api/index.js';
 import { driver, mappedLibraries, plan, testLibrary, VK_API_VERSION_1_0 } from './helpers.js';
+
+interface Koffi {
+  load(path: string): { func(prototype: string): (...args: unknown[]) => unknown; unload(): void };
+}
+const koffi = createRequire(import.meta.url)('koffi') as Koffi;
+const FIFO = 2;
+const IMMEDIATE = 0;
 
 function thrown(call: () => unknown): Error & { code?: string; argument?: string } {
   try {
@@ -84,5 +95,95 @@ describe('typed surfaces over a driver without the surface extensions (VK-WSI-6)
     }
     expect(mappedLibraries('libkl_vk_driver_v7.so')).toEqual([]);
     expect(mappedLibraries('libkl_vk_driver_surfaces.so')).toEqual([]);
+  });
+});
+
+describe('a headless surface through the typed API on the test driver (VK-WSI-5, VK-WSI-6)', () => {
+  /** An instance on the surfaces driver, a device with VK_KHR_swapchain, the driver's test hooks; `body` runs, then all is destroyed and checked gone. */
+  function withHeadless(body: (t: { instance: Instance; physical: PhysicalDevice; device: Device; surface: Surface; lose: (how: number) => void; live: () => number }) => void): void {
+    const path = withSurfaces();
+    const instance = createInstanceFromPlan(plan([driver(path)]), { applicationName: 'kl-wsi-headless', apiVersion: VK_API_VERSION_1_0, enabledExtensionNames: ['VK_KHR_surface', 'VK_EXT_headless_surface'] });
+    const library = koffi.load(path);
+    const lose = library.func('void kl_vk_driver_lose_surfaces(int how)');
+    const live = library.func('int kl_vk_driver_live_surfaces()') as () => number;
+    try {
+      const physical = instance.enumeratePhysicalDevices()[0]!;
+      const device = physical.createDevice({ queueCreateInfos: [{ queueFamilyIndex: 0, queuePriorities: [1] }], enabledExtensionNames: ['VK_KHR_swapchain'] });
+      const surface = instance.createSurface({ headless: true });
+      body({ instance, physical, device, surface, lose: (how) => lose(how), live });
+      surface.destroy();
+      expect(live()).toBe(0);
+    } finally {
+      lose(0);
+      library.unload();
+      instance.destroy();
+    }
+    expect(mappedLibraries('libkl_vk_driver_surfaces.so')).toEqual([]);
+  }
+  const options = (surface: Surface, physical: PhysicalDevice, extra: Record<string, unknown> = {}) => ({
+    format: surface.formats(physical)[0]!.format,
+    extent: { width: 16, height: 16 },
+    imageCount: 2,
+    presentMode: FIFO,
+    usage: 0x10,
+    ...extra,
+  });
+
+  it('VK-WSI-5: the queries answer, a swapchain has its images, acquire hands them out in turn (with its own fence, or signalling a typed Semaphore), present gives them back; every image acquired is VulkanError VK_TIMEOUT (VK_NOT_READY with timeout 0)', () => {
+    withHeadless(({ physical, device, surface }) => {
+      expect(surface.supportsPresent(physical, 0)).toBe(true);
+      const caps = surface.capabilities(physical);
+      expect(caps.currentExtent).toEqual({ width: 0xffffffff, height: 0xffffffff });
+      expect([caps.minImageCount, caps.maxImageCount]).toEqual([2, 3]);
+      expect(surface.formats(physical).map((f) => f.format)).toEqual([44, 37]);
+      expect(surface.presentModes(physical)).toEqual([FIFO, IMMEDIATE]);
+      const swapchain = device.createSwapchain(surface, options(surface, physical, { imageCount: 3, presentMode: IMMEDIATE }));
+      expect(swapchain.images.length).toBe(3);
+      expect(new Set(swapchain.images.map((i) => i.handle)).size).toBe(3);
+      const queue = device.queue(0);
+      const first = swapchain.acquireNextImage();
+      const second = swapchain.acquireNextImage();
+      expect([first.imageIndex, second.imageIndex]).toEqual([0, 1]);
+      const semaphore = device.createSemaphore();
+      const third = swapchain.acquireNextImage({ semaphore });
+      expect(third.imageIndex).toBe(2);
+      // All three are out: no image comes back.
+      expect(thrown(() => swapchain.acquireNextImage(1_000n)).code).toBe('VK_TIMEOUT');
+      expect(thrown(() => swapchain.acquireNextImage(0)).code).toBe('VK_NOT_READY');
+      expect(swapchain.present(queue, 1, { waitSemaphores: [semaphore] })).toEqual({ suboptimal: false });
+      expect(swapchain.acquireNextImage().imageIndex).toBe(1);
+      for (const index of [0, 1, 2]) expect(swapchain.present(queue, index)).toEqual({ suboptimal: false });
+      semaphore.destroy();
+      swapchain.destroy();
+    });
+  });
+
+  it('VK-WSI-6: the surface lost under a live swapchain (the driver answers VK_ERROR_SURFACE_LOST_KHR): the queries, acquire and present are typed VulkanErrors; an out-of-date swapchain (VK_ERROR_OUT_OF_DATE_KHR) recreated with oldSwapchain acquires and presents again; a destroyed swapchain presented is KL_HANDLE_DESTROYED; nothing of the driver is left', () => {
+    withHeadless(({ physical, device, surface, lose, live }) => {
+      const queue = device.queue(0);
+      const old = device.createSwapchain(surface, options(surface, physical));
+      const { imageIndex } = old.acquireNextImage();
+      lose(1);
+      for (const call of [() => surface.capabilities(physical), () => surface.formats(physical), () => surface.presentModes(physical), () => old.acquireNextImage(), () => old.present(queue, imageIndex)]) {
+        const error = thrown(call);
+        expect(error.name).toBe('VulkanError');
+        expect(error.code).toBe('VK_ERROR_SURFACE_LOST_KHR');
+      }
+      expect(thrown(() => device.createSwapchain(surface, { format: 44, extent: { width: 16, height: 16 }, imageCount: 2, presentMode: FIFO, usage: 0x10 })).code).toBe('VK_ERROR_SURFACE_LOST_KHR');
+      lose(2);
+      const outOfDate = thrown(() => old.acquireNextImage());
+      expect(outOfDate.code).toBe('VK_ERROR_OUT_OF_DATE_KHR');
+      lose(0);
+      const replacement: Swapchain = device.createSwapchain(surface, options(surface, physical, { oldSwapchain: old }));
+      expect(old.isRetired).toBe(true);
+      expect(thrown(() => old.acquireNextImage()).code).toBe('KL_INVALID_STATE');
+      old.destroy();
+      const next = replacement.acquireNextImage();
+      expect(replacement.present(queue, next.imageIndex)).toEqual({ suboptimal: false });
+      replacement.destroy();
+      expect(thrown(() => replacement.present(queue, next.imageIndex)).code).toBe('KL_HANDLE_DESTROYED');
+      expect(thrown(() => replacement.acquireNextImage()).code).toBe('KL_HANDLE_DESTROYED');
+      expect(live()).toBe(1);
+    });
   });
 });
