@@ -1,7 +1,7 @@
 // Windows for the window-system tests, made in the test process through libX11 and libxcb (koffi),
 // on a private Xvfb (test/helpers/xvfb.ts): the handles as Node window libraries hand them out,
 // the window's pixels read back from the X server, a window resized, the default visual's id.
-import koffi from 'koffi';
+import koffi, { type TypeObject } from 'koffi';
 
 export const LIBX11 = '/usr/lib/x86_64-linux-gnu/libX11.so.6';
 export const LIBXCB = '/usr/lib/x86_64-linux-gnu/libxcb.so.1';
@@ -56,10 +56,16 @@ export function openX11(display: string) {
 }
 
 /** An XCB connection to the same server and a window made through it (its id is an XID Xlib reads back too). */
+// koffi's struct types are named process-wide: made once, for every connection.
+let xcbTypes: { cookie: TypeObject; iterator: TypeObject } | undefined;
+
 export function openXcb(display: string) {
   const xcb = koffi.load(LIBXCB);
-  const cookie = koffi.struct('kl_xcb_void_cookie_t', { sequence: 'uint' });
-  const iterator = koffi.struct('kl_xcb_screen_iterator_t', { data: 'void *', rem: 'int', index: 'int' });
+  xcbTypes ??= {
+    cookie: koffi.struct('kl_xcb_void_cookie_t', { sequence: 'uint' }),
+    iterator: koffi.struct('kl_xcb_screen_iterator_t', { data: 'void *', rem: 'int', index: 'int' }),
+  };
+  const { cookie, iterator } = xcbTypes;
   const xcb_connect = xcb.func('void *xcb_connect(const char *display, int *screen)');
   const xcb_connection_has_error = xcb.func('int xcb_connection_has_error(void *c)');
   const xcb_get_setup = xcb.func('void *xcb_get_setup(void *c)');
