@@ -66,6 +66,14 @@ describe.skipIf(skip !== null)('typed surfaces and swapchains on the real driver
     return device.createSwapchain(surface, { format, extent, imageCount: Math.max(caps.minImageCount, 2), presentMode: FIFO, usage: USAGE_TRANSFER_DST_COLOR_ATTACHMENT, ...overrides });
   }
 
+  /** A new Xlib window of that size, a surface on it and a swapchain of a UNORM format. */
+  function windowedSwapchain(width: number, height: number, overrides: Record<string, unknown> = {}) {
+    const window = x11.createWindow(width, height);
+    const surface = instance.createSurface({ xlib: { display: x11.pointer, window } });
+    const unorm = surface.formats(physical).find((f) => f.format === 44 || f.format === 37)!;
+    return { window, surface, unorm, swapchain: swapchainOn(surface, { format: unorm.format, ...overrides }) };
+  }
+
   /** Records a clear of `image` to (r, g, b) into `cb`, leaving it ready to present. */
   function recordClear(cb: ReturnType<ReturnType<Device['createCommandPool']>['allocateCommandBuffer']>, image: Swapchain['images'][number], [r, g, b]: [number, number, number]): void {
     cb.reset()
@@ -89,13 +97,7 @@ describe.skipIf(skip !== null)('typed surfaces and swapchains on the real driver
       expect(imageIndex).toBeGreaterThanOrEqual(0);
       expect(imageIndex).toBeLessThan(swapchain.images.length);
       seen.add(imageIndex);
-      const image = swapchain.images[imageIndex]!;
-      cb.reset()
-        .begin()
-        .imageBarrier(image, { oldLayout: 'undefined', newLayout: 'transfer-dst-optimal', srcStageMask: PipelineStageFlags.TOP_OF_PIPE, dstStageMask: PipelineStageFlags.TRANSFER, dstAccessMask: AccessFlags.TRANSFER_WRITE })
-        .clearColorImage(image, 'transfer-dst-optimal', r, g, b, 1)
-        .imageBarrier(image, { oldLayout: 'transfer-dst-optimal', newLayout: 'present-src', srcStageMask: PipelineStageFlags.TRANSFER, dstStageMask: PipelineStageFlags.BOTTOM_OF_PIPE, srcAccessMask: AccessFlags.TRANSFER_WRITE })
-        .end();
+      recordClear(cb, swapchain.images[imageIndex]!, [r, g, b]);
       queue.submit(cb, fence);
       expect(await fence.wait()).toBe(true);
       fence.reset();
@@ -232,10 +234,7 @@ describe.skipIf(skip !== null)('typed surfaces and swapchains on the real driver
   });
 
   it('VK-WSI-6: a window resized under its swapchain: acquire or present reports VK_SUBOPTIMAL_KHR or VK_ERROR_OUT_OF_DATE_KHR; the swapchain recreated with oldSwapchain (the old one retired: no more acquires) presents the colour at the new size, the validation layer silent', async () => {
-    const resizable = x11.createWindow(64, 48);
-    const surface = instance.createSurface({ xlib: { display: x11.pointer, window: resizable } });
-    const unorm = surface.formats(physical).find((f) => f.format === 44 || f.format === 37)!;
-    const old = swapchainOn(surface, { format: unorm.format });
+    const { window: resizable, surface, unorm, swapchain: old } = windowedSwapchain(64, 48);
     expect(old.extent).toEqual({ width: 64, height: 48 });
     await presentFrames(old, [0.2, 0.4, 0.8]);
     await until('the window to show the first colour', () => x11.pixel(resizable, 32, 24) === 0x3366cc, 5_000);
@@ -287,10 +286,7 @@ describe.skipIf(skip !== null)('typed surfaces and swapchains on the real driver
   });
 
   it('VK-WSI-5: acquireNextImage({ semaphore }) signals a typed Semaphore that the submit waits on; present({ waitSemaphores }) waits on the submit\'s signal; the window shows the colour, the validation layer silent', async () => {
-    const own = x11.createWindow(40, 30);
-    const surface = instance.createSurface({ xlib: { display: x11.pointer, window: own } });
-    const unorm = surface.formats(physical).find((f) => f.format === 44 || f.format === 37)!;
-    const swapchain = swapchainOn(surface, { format: unorm.format });
+    const { window: own, surface, swapchain } = windowedSwapchain(40, 30);
     const queue = device.queue(0);
     const pool = device.createCommandPool(0);
     const cb = pool.allocateCommandBuffer();
