@@ -53,8 +53,10 @@ cmake -S test/native -B "$out/test-native" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 cmake --build "$out/test-native" --parallel "$jobs" >/dev/null
 
 # The tests that load the addon or the native test components: the typed APIs, the chains and the
-# exported C functions, fault injection and the bad-value property tests (children meant to die of
-# a signal get the runtime's hands off those signals: test/helpers/sanitizer-env.ts). Left out:
+# exported C functions, fault injection and the bad-value property tests, the surfaces and
+# swapchains on the test drivers (their fault paths: lost and out-of-date surfaces, every image
+# acquired, destroyed handles) (children meant to die of a signal get the runtime's hands off those
+# signals: test/helpers/sanitizer-env.ts). Left out:
 # those that start a compiler (gcc and cmake leak by design and would report under the preloaded
 # runtime), the Khronos-differential tests (the Khronos loaders are not instrumented) and those on
 # lavapipe (Mesa and LLVM are not instrumented; their leaks come from libraries already unloaded,
@@ -69,6 +71,7 @@ default_tests=(
   test/simxr/simulated-runtime.test.ts
   test/vulkan-native/drivers.test.ts test/vulkan-native/messengers.test.ts test/vulkan-native/pre-instance.test.ts
   test/vulkan-native/android-layer-introspection.test.ts
+  test/vulkan-native/wsi-surfaces.test.ts test/vulkan-native/wsi-typed-drivers.test.ts
   test/addon/log-bridge.test.ts test/addon/log-forwarding.test.ts test/layers/passthrough-layer.test.ts
   test/openxr-native/chain.test.ts test/vulkan-native/chain.test.ts test/vulkan-native/c-abi.test.ts
   test/faults/openxr-faults.test.ts test/faults/vulkan-faults.test.ts test/faults/openxr-properties.test.ts

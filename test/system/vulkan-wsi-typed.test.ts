@@ -5,88 +5,16 @@
 // checked, the window's pixel read back from the X server and the layer silent; and bad input
 // answered with typed errors (KL_INVALID_ARGUMENT before any Vulkan call, KL_HANDLE_DESTROYED,
 // VulkanError with the driver's VkResult).
-import koffi from 'koffi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessFlags, PipelineStageFlags, VK_API_VERSION_1_3, type Device, type Instance, type PhysicalDevice, type Surface, type Swapchain } from '../../lib/vulkan/index.js';
+import { AccessFlags, PipelineStageFlags, VK_API_VERSION_1_3, VulkanError, type Device, type Instance, type PhysicalDevice, type Surface, type Swapchain } from '../../lib/vulkan/index.js';
 import { missingRealDriverWithDebianLayers, realDriverLoader } from '../helpers/vulkan-lavapipe.js';
 import { missingXvfb, startXvfb, type Xvfb } from '../helpers/xvfb.js';
 import { until } from '../helpers/until.js';
 import { missingSystemComponent } from '../helpers/system.js';
+import { LIBX11, openX11, openXcb } from '../helpers/x11-windows.js';
 
-const LIBX11 = '/usr/lib/x86_64-linux-gnu/libX11.so.6';
 const skip = missingRealDriverWithDebianLayers() ?? missingXvfb() ?? missingSystemComponent({ 'libX11 (libx11-6)': [LIBX11] });
 
-/** The few libX11 functions the test needs: a window to present to, and its pixels read back. */
-function openX11(display: string) {
-  const x = koffi.load(LIBX11);
-  const XOpenDisplay = x.func('void *XOpenDisplay(const char *name)');
-  const XDefaultScreen = x.func('int XDefaultScreen(void *display)');
-  const XRootWindow = x.func('unsigned long XRootWindow(void *display, int screen)');
-  const XCreateSimpleWindow = x.func('unsigned long XCreateSimpleWindow(void *display, unsigned long parent, int x, int y, unsigned int w, unsigned int h, unsigned int border, unsigned long borderPixel, unsigned long background)');
-  const XMapWindow = x.func('int XMapWindow(void *display, unsigned long window)');
-  const XSync = x.func('int XSync(void *display, int discard)');
-  const XGetImage = x.func('void *XGetImage(void *display, unsigned long drawable, int x, int y, unsigned int w, unsigned int h, unsigned long planes, int format)');
-  const XGetPixel = x.func('unsigned long XGetPixel(void *image, int x, int y)');
-  const XDestroyImage = x.func('int XDestroyImage(void *image)');
-  const XCloseDisplay = x.func('int XCloseDisplay(void *display)');
-  const dpy: unknown = XOpenDisplay(display);
-  if (dpy === null) throw new Error(`XOpenDisplay(${display}) failed`);
-  const root = XRootWindow(dpy, XDefaultScreen(dpy)) as number | bigint;
-  return {
-    pointer: koffi.address(dpy) as bigint,
-    createWindow(width: number, height: number): bigint {
-      const window = BigInt(XCreateSimpleWindow(dpy, root, 0, 0, width, height, 0, 0, 0) as number | bigint);
-      XMapWindow(dpy, window);
-      XSync(dpy, 0);
-      return window;
-    },
-    /** The window's pixel at (x, y) as 0xRRGGBB (ZPixmap of the 24-bit TrueColor screen). */
-    pixel(window: bigint, px: number, py: number): number {
-      const image: unknown = XGetImage(dpy, window, px, py, 1, 1, 0xffffffff, 2);
-      if (image === null) return -1;
-      const value = Number(XGetPixel(image, 0, 0) as number | bigint) & 0xffffff;
-      XDestroyImage(image);
-      return value;
-    },
-    close(): void {
-      XCloseDisplay(dpy);
-    },
-  };
-}
-
-/** An XCB connection to the same server and a window made through it (its id is an XID Xlib reads back too). */
-function openXcb(display: string) {
-  const xcb = koffi.load('/usr/lib/x86_64-linux-gnu/libxcb.so.1');
-  const cookie = koffi.struct('kl_xcb_void_cookie_t', { sequence: 'uint' });
-  const iterator = koffi.struct('kl_xcb_screen_iterator_t', { data: 'void *', rem: 'int', index: 'int' });
-  const xcb_connect = xcb.func('void *xcb_connect(const char *display, int *screen)');
-  const xcb_connection_has_error = xcb.func('int xcb_connection_has_error(void *c)');
-  const xcb_get_setup = xcb.func('void *xcb_get_setup(void *c)');
-  const xcb_setup_roots_iterator = xcb.func('xcb_setup_roots_iterator', iterator, ['void *']);
-  const xcb_generate_id = xcb.func('uint32_t xcb_generate_id(void *c)');
-  const xcb_create_window = xcb.func('xcb_create_window', cookie, ['void *', 'uint8_t', 'uint32_t', 'uint32_t', 'int16_t', 'int16_t', 'uint16_t', 'uint16_t', 'uint16_t', 'uint16_t', 'uint32_t', 'uint32_t', 'void *']);
-  const xcb_map_window = xcb.func('xcb_map_window', cookie, ['void *', 'uint32_t']);
-  const xcb_flush = xcb.func('int xcb_flush(void *c)');
-  const xcb_disconnect = xcb.func('void xcb_disconnect(void *c)');
-  const c: unknown = xcb_connect(display, null);
-  if (xcb_connection_has_error(c) !== 0) throw new Error(`xcb_connect(${display}) failed`);
-  const screen = xcb_setup_roots_iterator(xcb_get_setup(c)) as { data: unknown };
-  const root = koffi.decode(screen.data, 'uint32_t') as number; // xcb_screen_t.root is its first member
-  return {
-    pointer: koffi.address(c) as bigint,
-    createWindow(width: number, height: number): number {
-      const window = xcb_generate_id(c) as number;
-      // depth and visual XCB_COPY_FROM_PARENT (0), class XCB_WINDOW_CLASS_INPUT_OUTPUT (1), no values.
-      xcb_create_window(c, 0, window, root, 0, 0, width, height, 0, 1, 0, 0, null);
-      xcb_map_window(c, window);
-      xcb_flush(c);
-      return window;
-    },
-    close(): void {
-      xcb_disconnect(c);
-    },
-  };
-}
 const WARNING = 0x100;
 const FIFO = 2;
 const USAGE_TRANSFER_DST_COLOR_ATTACHMENT = 0x2 | 0x10;
@@ -117,7 +45,7 @@ describe.skipIf(skip !== null)('typed surfaces and swapchains on the real driver
       applicationName: 'kl-wsi-typed',
       apiVersion: VK_API_VERSION_1_3,
       enabledLayerNames: ['VK_LAYER_KHRONOS_validation'],
-      enabledExtensionNames: ['VK_EXT_debug_utils', 'VK_KHR_surface', 'VK_KHR_xlib_surface', 'VK_KHR_xcb_surface'],
+      enabledExtensionNames: ['VK_EXT_debug_utils', 'VK_KHR_surface', 'VK_KHR_xlib_surface', 'VK_KHR_xcb_surface', 'VK_KHR_get_surface_capabilities2'],
     });
     instance.startDebugMessenger();
     physical = instance.enumeratePhysicalDevices()[0]!;
@@ -138,6 +66,24 @@ describe.skipIf(skip !== null)('typed surfaces and swapchains on the real driver
     return device.createSwapchain(surface, { format, extent, imageCount: Math.max(caps.minImageCount, 2), presentMode: FIFO, usage: USAGE_TRANSFER_DST_COLOR_ATTACHMENT, ...overrides });
   }
 
+  /** A new Xlib window of that size, a surface on it and a swapchain of a UNORM format. */
+  function windowedSwapchain(width: number, height: number, overrides: Record<string, unknown> = {}) {
+    const window = x11.createWindow(width, height);
+    const surface = instance.createSurface({ xlib: { display: x11.pointer, window } });
+    const unorm = surface.formats(physical).find((f) => f.format === 44 || f.format === 37)!;
+    return { window, surface, unorm, swapchain: swapchainOn(surface, { format: unorm.format, ...overrides }) };
+  }
+
+  /** Records a clear of `image` to (r, g, b) into `cb`, leaving it ready to present. */
+  function recordClear(cb: ReturnType<ReturnType<Device['createCommandPool']>['allocateCommandBuffer']>, image: Swapchain['images'][number], [r, g, b]: [number, number, number]): void {
+    cb.reset()
+      .begin()
+      .imageBarrier(image, { oldLayout: 'undefined', newLayout: 'transfer-dst-optimal', srcStageMask: PipelineStageFlags.TOP_OF_PIPE, dstStageMask: PipelineStageFlags.TRANSFER, dstAccessMask: AccessFlags.TRANSFER_WRITE })
+      .clearColorImage(image, 'transfer-dst-optimal', r, g, b, 1)
+      .imageBarrier(image, { oldLayout: 'transfer-dst-optimal', newLayout: 'present-src', srcStageMask: PipelineStageFlags.TRANSFER, dstStageMask: PipelineStageFlags.BOTTOM_OF_PIPE, srcAccessMask: AccessFlags.TRANSFER_WRITE })
+      .end();
+  }
+
   /** Acquires, clears (typed command buffer) and presents 3 frames; the image indices seen. */
   async function presentFrames(swapchain: Swapchain, [r, g, b]: [number, number, number]): Promise<Set<number>> {
     const queue = device.queue(0);
@@ -151,13 +97,7 @@ describe.skipIf(skip !== null)('typed surfaces and swapchains on the real driver
       expect(imageIndex).toBeGreaterThanOrEqual(0);
       expect(imageIndex).toBeLessThan(swapchain.images.length);
       seen.add(imageIndex);
-      const image = swapchain.images[imageIndex]!;
-      cb.reset()
-        .begin()
-        .imageBarrier(image, { oldLayout: 'undefined', newLayout: 'transfer-dst-optimal', srcStageMask: PipelineStageFlags.TOP_OF_PIPE, dstStageMask: PipelineStageFlags.TRANSFER, dstAccessMask: AccessFlags.TRANSFER_WRITE })
-        .clearColorImage(image, 'transfer-dst-optimal', r, g, b, 1)
-        .imageBarrier(image, { oldLayout: 'transfer-dst-optimal', newLayout: 'present-src', srcStageMask: PipelineStageFlags.TRANSFER, dstStageMask: PipelineStageFlags.BOTTOM_OF_PIPE, srcAccessMask: AccessFlags.TRANSFER_WRITE })
-        .end();
+      recordClear(cb, swapchain.images[imageIndex]!, [r, g, b]);
       queue.submit(cb, fence);
       expect(await fence.wait()).toBe(true);
       fence.reset();
@@ -293,6 +233,126 @@ describe.skipIf(skip !== null)('typed surfaces and swapchains on the real driver
     expect(instance.takeDebugMessages().filter((m) => m.severity >= WARNING).map((m) => m.message)).toEqual([]);
   });
 
+  it('VK-WSI-6: a window resized under its swapchain: acquire or present reports VK_SUBOPTIMAL_KHR or VK_ERROR_OUT_OF_DATE_KHR; the swapchain recreated with oldSwapchain (the old one retired: no more acquires) presents the colour at the new size, the validation layer silent', async () => {
+    const { window: resizable, surface, unorm, swapchain: old } = windowedSwapchain(64, 48);
+    expect(old.extent).toEqual({ width: 64, height: 48 });
+    await presentFrames(old, [0.2, 0.4, 0.8]);
+    await until('the window to show the first colour', () => x11.pixel(resizable, 32, 24) === 0x3366cc, 5_000);
+
+    x11.resize(resizable, 96, 72);
+    const queue = device.queue(0);
+    const pool = device.createCommandPool(0);
+    const cb = pool.allocateCommandBuffer();
+    const fence = device.createFence();
+    // The driver sees the new size when it next looks (a present's reply, a configure event): frames
+    // until acquire or present says so, with a deadline.
+    let verdict = '';
+    const deadline = performance.now() + 10_000;
+    while (verdict === '' && performance.now() < deadline) {
+      try {
+        const { imageIndex, suboptimal } = old.acquireNextImage();
+        if (suboptimal) verdict = 'acquire VK_SUBOPTIMAL_KHR';
+        recordClear(cb, old.images[imageIndex]!, [0.2, 0.4, 0.8]);
+        queue.submit(cb, fence);
+        expect(await fence.wait()).toBe(true);
+        fence.reset();
+        if (old.present(queue, imageIndex).suboptimal && verdict === '') verdict = 'present VK_SUBOPTIMAL_KHR';
+      } catch (error) {
+        expect(error).toBeInstanceOf(VulkanError);
+        expect((error as VulkanError).code).toBe('VK_ERROR_OUT_OF_DATE_KHR');
+        verdict = (error as Error).message.includes('vkAcquireNextImageKHR') ? 'acquire VK_ERROR_OUT_OF_DATE_KHR' : 'present VK_ERROR_OUT_OF_DATE_KHR';
+      }
+    }
+    expect(verdict).toMatch(/^(acquire|present) VK_(SUBOPTIMAL|ERROR_OUT_OF_DATE)_KHR$/);
+    queue.waitIdle();
+    fence.destroy();
+    pool.destroy();
+
+    expect(surface.capabilities(physical).currentExtent).toEqual({ width: 96, height: 72 });
+    const replacement = swapchainOn(surface, { format: unorm.format, oldSwapchain: old });
+    expect(replacement.extent).toEqual({ width: 96, height: 72 });
+    expect(old.isRetired).toBe(true);
+    expect(replacement.isRetired).toBe(false);
+    expect(thrown(() => old.acquireNextImage()).code).toBe('KL_INVALID_STATE');
+    expect(thrown(() => swapchainOn(surface, { oldSwapchain: old })).code).toBe('KL_INVALID_STATE');
+    old.destroy();
+    expect(thrown(() => swapchainOn(surface, { oldSwapchain: old })).code).toBe('KL_HANDLE_DESTROYED');
+    await presentFrames(replacement, [0.8, 0.4, 0.2]);
+    // (80, 60) lies outside the old 64x48 extent: the new swapchain's images fill the resized window.
+    await until('the resized window to show the new colour', () => x11.pixel(resizable, 80, 60) === 0xcc6633 && x11.pixel(resizable, 10, 10) === 0xcc6633, 5_000);
+    surface.destroy();
+    expect(replacement.isDestroyed).toBe(true);
+    expect(instance.takeDebugMessages().filter((m) => m.severity >= WARNING).map((m) => m.message)).toEqual([]);
+  });
+
+  it('VK-WSI-5: acquireNextImage({ semaphore }) signals a typed Semaphore that the submit waits on; present({ waitSemaphores }) waits on the submit\'s signal; the window shows the colour, the validation layer silent', async () => {
+    const { window: own, surface, swapchain } = windowedSwapchain(40, 30);
+    const queue = device.queue(0);
+    const pool = device.createCommandPool(0);
+    const cb = pool.allocateCommandBuffer();
+    const fence = device.createFence();
+    const acquired = device.createSemaphore();
+    const rendered = device.createSemaphore();
+    for (const [frame, rgb] of ([[0, [0.8, 0.2, 0.4]], [1, [0.4, 0.8, 0.2]]] as const).entries()) {
+      expect(frame).toBeLessThan(2);
+      const { imageIndex, suboptimal } = swapchain.acquireNextImage({ semaphore: acquired, timeoutNs: 1_000_000_000n });
+      expect(suboptimal).toBe(false);
+      // The semaphore has its signal pending: a second acquire on it is refused before Vulkan sees it.
+      expect(thrown(() => swapchain.acquireNextImage({ semaphore: acquired })).code).toBe('KL_INVALID_STATE');
+      recordClear(cb, swapchain.images[imageIndex]!, [...rgb[1]]);
+      queue.submit(cb, fence, { wait: acquired, waitStage: PipelineStageFlags.TRANSFER, signal: rendered });
+      expect(swapchain.present(queue, imageIndex, { waitSemaphores: [rendered] })).toEqual({ suboptimal: false });
+      // Consumed by the present: waiting on it again would never end.
+      expect(thrown(() => swapchain.present(queue, imageIndex, { waitSemaphores: [rendered] })).code).toBe('KL_INVALID_STATE');
+      expect(await fence.wait()).toBe(true);
+      fence.reset();
+      queue.waitIdle();
+    }
+    await until('the window to show the colour presented after the semaphores', () => x11.pixel(own, 20, 15) === 0x66cc33, 5_000);
+    expect(thrown(() => swapchain.present(queue, 0, { waitSemaphores: [fence] as never })).code).toBe('KL_INVALID_ARGUMENT');
+    expect(thrown(() => swapchain.acquireNextImage({ semaphore: fence as never })).code).toBe('KL_INVALID_ARGUMENT');
+    acquired.destroy();
+    rendered.destroy();
+    fence.destroy();
+    pool.destroy();
+    surface.destroy();
+    expect(instance.takeDebugMessages().filter((m) => m.severity >= WARNING).map((m) => m.message)).toEqual([]);
+  });
+
+  it('VK-WSI-5: capabilities2 and formats2 (VK_KHR_get_surface_capabilities2) answer as capabilities and formats; the platform presentation-support queries answer for Xlib and XCB; wrong targets are KL_INVALID_ARGUMENT', () => {
+    const surface = newSurface();
+    try {
+      expect(surface.capabilities2(physical)).toEqual(surface.capabilities(physical));
+      expect(surface.formats2(physical)).toEqual(surface.formats(physical));
+      expect(surface.formats2(physical).length).toBeGreaterThan(0);
+    } finally {
+      surface.destroy();
+    }
+    const xcb = openXcb(xvfb.display);
+    try {
+      expect(physical.presentationSupport(0, { xlib: { display: x11.pointer, visualId: x11.visualId } })).toBe(true);
+      expect(physical.presentationSupport(0, { xcb: { connection: xcb.pointer, visualId: xcb.visualId } })).toBe(true);
+      const cases: [number, unknown, string][] = [
+        [physical.queueFamilies.length, { xlib: { display: x11.pointer, visualId: x11.visualId } }, 'queueFamilyIndex'],
+        [-1, { xlib: { display: x11.pointer, visualId: x11.visualId } }, 'queueFamilyIndex'],
+        [0, null, 'target'],
+        [0, { xlib: { display: x11.pointer, visualId: x11.visualId }, xcb: { connection: xcb.pointer, visualId: 1 } }, 'target'],
+        [0, { xlib: { display: 0n, visualId: x11.visualId } }, 'target.xlib.display'],
+        [0, { xlib: { display: x11.pointer, visualId: 0 } }, 'target.xlib.visualId'],
+        [0, { xcb: { connection: xcb.pointer, visualId: 0x1_0000_0000n } }, 'target.xcb.visualId'],
+        [0, { wayland: { display: 5 } }, 'target.wayland.display'],
+      ];
+      for (const [family, target, argument] of cases) {
+        const error = thrown(() => physical.presentationSupport(family, target as never));
+        expect(error.code, argument).toBe('KL_INVALID_ARGUMENT');
+        expect(error.argument).toBe(argument);
+      }
+    } finally {
+      xcb.close();
+    }
+    expect(instance.takeDebugMessages().filter((m) => m.severity >= WARNING).map((m) => m.message)).toEqual([]);
+  });
+
   it('VK-WSI-6: a surface extension or VK_KHR_swapchain that was not enabled is VulkanError VK_ERROR_EXTENSION_NOT_PRESENT naming it', () => {
     const headless = thrown(() => instance.createSurface({ headless: true }));
     expect(headless.code).toBe('VK_ERROR_EXTENSION_NOT_PRESENT');
@@ -302,8 +362,24 @@ describe.skipIf(skip !== null)('typed surfaces and swapchains on the real driver
       const xlib = thrown(() => plain.createSurface({ xlib: { display: x11.pointer, window } }));
       expect(xlib.code).toBe('VK_ERROR_EXTENSION_NOT_PRESENT');
       expect(xlib.message).toContain('VK_KHR_xlib_surface');
+      const support = thrown(() => plain.enumeratePhysicalDevices()[0]!.presentationSupport(0, { xlib: { display: x11.pointer, visualId: x11.visualId } }));
+      expect(support.code).toBe('VK_ERROR_EXTENSION_NOT_PRESENT');
+      expect(support.message).toContain('VK_KHR_xlib_surface');
     } finally {
       plain.destroy();
+    }
+    const noCaps2 = realDriverLoader().createInstance({ applicationName: 'kl-wsi-typed-no-caps2', apiVersion: VK_API_VERSION_1_3, enabledExtensionNames: ['VK_KHR_surface', 'VK_KHR_xlib_surface'] });
+    try {
+      const surface = noCaps2.createSurface({ xlib: { display: x11.pointer, window } });
+      const own = noCaps2.enumeratePhysicalDevices()[0]!;
+      for (const call of [() => surface.capabilities2(own), () => surface.formats2(own)]) {
+        const error = thrown(call);
+        expect(error.code).toBe('VK_ERROR_EXTENSION_NOT_PRESENT');
+        expect(error.message).toContain('VK_KHR_get_surface_capabilities2');
+      }
+      expect(surface.capabilities(own).minImageCount).toBeGreaterThanOrEqual(1);
+    } finally {
+      noCaps2.destroy();
     }
     const noSwapchain = physical.createDevice({ queueCreateInfos: [{ queueFamilyIndex: 0, queuePriorities: [1] }] });
     const surface = newSurface();

@@ -998,6 +998,16 @@ export class Semaphore extends SimpleChild {
     this.#serial = serial;
   }
 
+  /** @internal vkAcquireNextImageKHR will signal it (no queue submission: nothing to wait for before destroy). */
+  signaledOutsideQueue(): void {
+    this.#signalPending = true;
+  }
+
+  /** @internal vkQueuePresentKHR waited on it. */
+  waitedOutsideQueue(): void {
+    this.#signalPending = false;
+  }
+
   protected override release(): void {
     // VUID-vkDestroySemaphore-semaphore-05149: no submission that uses it still running.
     if (!this.device.isDestroyed && this.#queue !== null && this.#queue.completedSerial < this.#serial) {

@@ -5,7 +5,7 @@ export type { CreateInstanceOptions, DebugMessage, DebugMessenger, DebugMessenge
 export { Device } from './device.js';
 export type { DeviceCreateOptions, QueueCreateInfo } from './device.js';
 export { Surface, Swapchain } from './surface.js';
-export type { AcquiredImage, Extent2D, SurfaceCapabilities, SurfaceFormat, SurfacePhysicalDevice, SurfaceSource, SwapchainOptions } from './surface.js';
+export type { AcquiredImage, AcquireOptions, Extent2D, PresentationTarget, PresentOptions, SurfaceCapabilities, SurfaceFormat, SurfacePhysicalDevice, SurfaceSource, SwapchainOptions } from './surface.js';
 export { VulkanError } from '../errors.js';
 // Compute (docs/usage.md, 'Vulkan: instances, devices and compute'): the objects a Device makes, its queues, and the physical-device queries.
 export {

@@ -9,7 +9,7 @@ import {
   type NativeVulkanPhysicalDevice,
 } from '../native/addon.js';
 import { Device, type DeviceCreateOptions } from './device.js';
-import { Surface, type SurfaceSource } from './surface.js';
+import { platformPresentationSupport, Surface, type PresentationTarget, type SurfaceSource } from './surface.js';
 import type { NativeVulkanCommands } from '../native/addon.js';
 import { VulkanError, withVulkanErrors } from '../errors.js';
 import { describeValue, HandleDestroyedError, InvalidArgumentError } from '../../core/errors.js';
@@ -95,6 +95,20 @@ export class PhysicalDevice {
 
   createDevice(options: DeviceCreateOptions): Device {
     return this.#instance.createDeviceOn(this, options);
+  }
+
+  /**
+   * The platform presentation-support query (no surface needed):
+   * vkGetPhysicalDeviceXlibPresentationSupportKHR for `{ xlib: { display, visualId } }`,
+   * vkGetPhysicalDeviceXcbPresentationSupportKHR for `{ xcb: { connection, visualId } }`,
+   * vkGetPhysicalDeviceWaylandPresentationSupportKHR for `{ wayland: { display } }`: whether queue
+   * family `queueFamilyIndex` can present to that display (and visual). The platform's surface
+   * extension must be enabled on the instance (VulkanError VK_ERROR_EXTENSION_NOT_PRESENT naming
+   * it); a wrong target is InvalidArgumentError before any Vulkan call.
+   */
+  presentationSupport(queueFamilyIndex: number, target: PresentationTarget): boolean {
+    const handle = this.#live();
+    return platformPresentationSupport(this.#instance.surfaceBindings('presentationSupport'), handle, this.queueFamilies.length, queueFamilyIndex, target);
   }
 
   #live(): bigint {
@@ -259,12 +273,17 @@ export class Instance {
    * instance (after its devices) at the latest.
    */
   createSurface(source: SurfaceSource): Surface {
-    if (this.#native.isDestroyed) throw new HandleDestroyedError('createSurface: the VkInstance was destroyed');
-    const addon = loadVulkanAddon();
-    this.#surfaceBindings ??= withVulkanErrors(() => new addon.VulkanCommands(this.#native.handle));
-    const surface = Surface.create(this, this.#surfaceBindings, source, (s) => this.#surfaces.delete(s));
+    const surface = Surface.create(this, this.surfaceBindings('createSurface'), source, (s) => this.#surfaces.delete(s));
     this.#surfaces.add(surface);
     return surface;
+  }
+
+  /** @internal The bindings the instance's surfaces and the platform presentation queries go through. */
+  surfaceBindings(what: string): NativeVulkanCommands {
+    if (this.#native.isDestroyed) throw new HandleDestroyedError(`${what}: the VkInstance was destroyed`);
+    const addon = loadVulkanAddon();
+    this.#surfaceBindings ??= withVulkanErrors(() => new addon.VulkanCommands(this.#native.handle));
+    return this.#surfaceBindings;
   }
 
   /** Destroys the instance's devices, then the instance; the drivers and layers unload. Does nothing once destroyed. */

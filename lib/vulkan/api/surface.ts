@@ -7,8 +7,8 @@
 import { VK_GENERATED_COMMANDS } from '../../generated/vulkan-commands.js';
 import { loadVulkanAddon, type NativeVulkanCommands, type NativeVulkanDevice } from '../native/addon.js';
 import { VulkanError, withVulkanErrors } from '../errors.js';
-import { describeValue, HandleDestroyedError, InvalidArgumentError } from '../../core/errors.js';
-import { DeviceChild, type DeviceOwner } from './device-objects.js';
+import { describeValue, HandleDestroyedError, InvalidArgumentError, InvalidStateError } from '../../core/errors.js';
+import { DeviceChild, Semaphore, type DeviceOwner } from './device-objects.js';
 import { Image } from './image.js';
 import type { Queue } from './commands.js';
 
@@ -64,6 +64,39 @@ export interface SurfaceFormat {
   readonly colorSpace: number;
 }
 
+/**
+ * Where a queue family's presentation support is asked for (the platform presentation-support
+ * queries, which need no surface): an Xlib `Display*` and a `VisualID`, an `xcb_connection_t*` and
+ * an `xcb_visualid_t`, or a `wl_display*`.
+ */
+export type PresentationTarget =
+  | { readonly xlib: { readonly display: bigint; readonly visualId: NativeHandle } }
+  | { readonly xcb: { readonly connection: bigint; readonly visualId: NativeHandle } }
+  | { readonly wayland: { readonly display: bigint } };
+
+/**
+ * @internal vkGetPhysicalDevice{Xlib,Xcb,Wayland}PresentationSupportKHR through the instance's
+ * bindings: `target` checked (InvalidArgumentError) before any Vulkan call.
+ */
+export function platformPresentationSupport(bindings: NativeVulkanCommands, physicalDevice: bigint, queueFamilyCount: number, queueFamilyIndex: number, target: PresentationTarget): boolean {
+  const what = 'presentationSupport';
+  if (!Number.isInteger(queueFamilyIndex) || queueFamilyIndex < 0 || queueFamilyIndex >= queueFamilyCount) {
+    throw new InvalidArgumentError(`${what}: queueFamilyIndex must be an integer within 0..${queueFamilyCount - 1}, got ${describeValue(queueFamilyIndex)}`, 'queueFamilyIndex');
+  }
+  if (typeof target !== 'object' || target === null) throw new InvalidArgumentError(`${what}(queueFamilyIndex, target): target must be an object, got ${describeValue(target)}`, 'target');
+  const kinds = (['xlib', 'xcb', 'wayland'] as const).filter((k) => k in target);
+  if (kinds.length !== 1) throw new InvalidArgumentError(`${what}: target must have exactly one of xlib, xcb, wayland, got ${kinds.length === 0 ? 'none' : kinds.join(', ')}`, 'target');
+  const kind = kinds[0]!;
+  const t = field(target, kind, what, 'target');
+  const display = pointer(kind === 'xcb' ? t.connection : t.display, `target.${kind}.${kind === 'xcb' ? 'connection' : 'display'}`, what);
+  let visual: NativeHandle = 0;
+  if (kind !== 'wayland') {
+    visual = nativeHandle(t.visualId, `target.${kind}.visualId`, what);
+    if (kind === 'xcb' && BigInt(visual) > 0xffffffffn) throw new InvalidArgumentError(`${what}: target.xcb.visualId must be a 32-bit xcb_visualid_t, got ${describeValue(visual)}`, 'target.xcb.visualId');
+  }
+  return withVulkanErrors(() => bindings.platformPresentationSupport(kind, physicalDevice, queueFamilyIndex, display, visual));
+}
+
 /** @internal What a surface needs of its instance. */
 export interface SurfaceInstance {
   readonly isDestroyed: boolean;
@@ -74,21 +107,37 @@ export interface SurfacePhysicalDevice {
   readonly handle: bigint;
 }
 
-function nativeHandle(value: unknown, argument: string): NativeHandle {
+function nativeHandle(value: unknown, argument: string, what = 'createSurface'): NativeHandle {
   if (typeof value === 'bigint' && value > 0n && value < 1n << 64n) return value;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
-  throw new InvalidArgumentError(`createSurface: ${argument} must be a non-zero native handle (a bigint, or a positive safe integer), got ${describeValue(value)}`, argument);
+  throw new InvalidArgumentError(`${what}: ${argument} must be a non-zero native handle (a bigint, or a positive safe integer), got ${describeValue(value)}`, argument);
 }
 
-function pointer(value: unknown, argument: string): bigint {
+function pointer(value: unknown, argument: string, what = 'createSurface'): bigint {
   if (typeof value === 'bigint' && value > 0n && value < 1n << 64n) return value;
-  throw new InvalidArgumentError(`createSurface: ${argument} must be a non-NULL pointer as a bigint, got ${describeValue(value)}`, argument);
+  throw new InvalidArgumentError(`${what}: ${argument} must be a non-NULL pointer as a bigint, got ${describeValue(value)}`, argument);
 }
 
-function field(source: object, key: string): Record<string, unknown> {
+function field(source: object, key: string, what = 'createSurface', name = 'source'): Record<string, unknown> {
   const v = (source as Record<string, unknown>)[key];
-  if (typeof v !== 'object' || v === null) throw new InvalidArgumentError(`createSurface: source.${key} must be an object, got ${describeValue(v)}`, `source.${key}`);
+  if (typeof v !== 'object' || v === null) throw new InvalidArgumentError(`${what}: ${name}.${key} must be an object, got ${describeValue(v)}`, `${name}.${key}`);
   return v as Record<string, unknown>;
+}
+
+function freezeCapabilities(c: SurfaceCapabilities): SurfaceCapabilities {
+  const extent = (e: Extent2D): Extent2D => Object.freeze({ width: e.width, height: e.height });
+  return Object.freeze({
+    minImageCount: c.minImageCount,
+    maxImageCount: c.maxImageCount,
+    currentExtent: extent(c.currentExtent),
+    minImageExtent: extent(c.minImageExtent),
+    maxImageExtent: extent(c.maxImageExtent),
+    maxImageArrayLayers: c.maxImageArrayLayers,
+    supportedTransforms: c.supportedTransforms,
+    currentTransform: c.currentTransform,
+    supportedCompositeAlpha: c.supportedCompositeAlpha,
+    supportedUsageFlags: c.supportedUsageFlags,
+  });
 }
 
 export class Surface {
@@ -164,20 +213,25 @@ export class Surface {
   /** vkGetPhysicalDeviceSurfaceCapabilitiesKHR (VulkanError VK_ERROR_SURFACE_LOST_KHR for a window that is not there). */
   capabilities(physicalDevice: SurfacePhysicalDevice): SurfaceCapabilities {
     const b = this.liveBindings('capabilities');
-    const c = vk<{ pSurfaceCapabilities: SurfaceCapabilities }>(b, 'vkGetPhysicalDeviceSurfaceCapabilitiesKHR', [this.#physical('capabilities', physicalDevice), this.handle]).pSurfaceCapabilities;
-    const extent = (e: Extent2D): Extent2D => Object.freeze({ width: e.width, height: e.height });
-    return Object.freeze({
-      minImageCount: c.minImageCount,
-      maxImageCount: c.maxImageCount,
-      currentExtent: extent(c.currentExtent),
-      minImageExtent: extent(c.minImageExtent),
-      maxImageExtent: extent(c.maxImageExtent),
-      maxImageArrayLayers: c.maxImageArrayLayers,
-      supportedTransforms: c.supportedTransforms,
-      currentTransform: c.currentTransform,
-      supportedCompositeAlpha: c.supportedCompositeAlpha,
-      supportedUsageFlags: c.supportedUsageFlags,
-    });
+    return freezeCapabilities(vk<{ pSurfaceCapabilities: SurfaceCapabilities }>(b, 'vkGetPhysicalDeviceSurfaceCapabilitiesKHR', [this.#physical('capabilities', physicalDevice), this.handle]).pSurfaceCapabilities);
+  }
+
+  /**
+   * vkGetPhysicalDeviceSurfaceCapabilities2KHR (VK_KHR_get_surface_capabilities2, which must be
+   * enabled on the instance: VulkanError VK_ERROR_EXTENSION_NOT_PRESENT naming it otherwise): the
+   * VkSurfaceCapabilities2KHR's surfaceCapabilities, as capabilities() gives them.
+   */
+  capabilities2(physicalDevice: SurfacePhysicalDevice): SurfaceCapabilities {
+    const b = this.liveBindings('capabilities2');
+    const r = vk<{ pSurfaceCapabilities: { surfaceCapabilities: SurfaceCapabilities } }>(b, 'vkGetPhysicalDeviceSurfaceCapabilities2KHR', [this.#physical('capabilities2', physicalDevice), { surface: this.handle }]);
+    return freezeCapabilities(r.pSurfaceCapabilities.surfaceCapabilities);
+  }
+
+  /** vkGetPhysicalDeviceSurfaceFormats2KHR (VK_KHR_get_surface_capabilities2): each VkSurfaceFormat2KHR's surfaceFormat. */
+  formats2(physicalDevice: SurfacePhysicalDevice): SurfaceFormat[] {
+    const b = this.liveBindings('formats2');
+    const list = vk<{ pSurfaceFormats: { surfaceFormat: SurfaceFormat }[] }>(b, 'vkGetPhysicalDeviceSurfaceFormats2KHR', [this.#physical('formats2', physicalDevice), { surface: this.handle }]).pSurfaceFormats;
+    return list.map((f) => Object.freeze({ format: f.surfaceFormat.format, colorSpace: f.surfaceFormat.colorSpace }));
   }
 
   /** vkGetPhysicalDeviceSurfaceFormatsKHR */
@@ -229,6 +283,30 @@ export interface SwapchainOptions {
   readonly usage: number;
   /** VkCompositeAlphaFlagBitsKHR; default: OPAQUE (1) when supported, else the lowest supported bit. */
   readonly compositeAlpha?: number;
+  /**
+   * The swapchain this one replaces on the same surface (after a resize: VK_SUBOPTIMAL_KHR or
+   * VK_ERROR_OUT_OF_DATE_KHR). It is retired by the call, even when the call fails: it no longer
+   * acquires (InvalidStateError), its images already acquired may still be presented, and it must
+   * still be destroyed (destroy()).
+   */
+  readonly oldSwapchain?: Swapchain;
+}
+
+/** What acquireNextImage() takes besides a bare timeout. */
+export interface AcquireOptions {
+  /** Default 1 s. */
+  readonly timeoutNs?: bigint | number;
+  /**
+   * Signalled when the image is ready (submit work that waits on it: queue.submit(cb, fence, {
+   * wait: semaphore })). Without it the swapchain waits on a fence of its own before it returns.
+   */
+  readonly semaphore?: Semaphore;
+}
+
+/** What present() takes besides the queue and the image. */
+export interface PresentOptions {
+  /** Semaphores the presentation waits on (each with a signal pending, e.g. a submit's signal semaphore). */
+  readonly waitSemaphores?: readonly Semaphore[];
 }
 
 /** What acquireNextImage() returns. */
@@ -257,6 +335,7 @@ export class Swapchain extends DeviceChild {
   readonly #fence: bigint;
   readonly #queues = new Map<bigint, bigint>();
   readonly #device: DeviceOwner & { getQueue(family: number, index: number): bigint };
+  #retired = false;
 
   private constructor(
     device: DeviceOwner & { getQueue(family: number, index: number): bigint },
@@ -335,9 +414,23 @@ export class Swapchain extends DeviceChild {
     if (!Number.isInteger(compositeAlpha) || (compositeAlpha & alphaBits) === 0 || (compositeAlpha & (compositeAlpha - 1)) !== 0) {
       throw new InvalidArgumentError(`createSwapchain: options.compositeAlpha must be one bit of the surface's supportedCompositeAlpha 0x${alphaBits.toString(16)}, got ${describeValue(options.compositeAlpha)}`, 'options.compositeAlpha');
     }
+    const old = options.oldSwapchain;
+    if (old !== undefined) {
+      if (!(old instanceof Swapchain)) throw new InvalidArgumentError(`createSwapchain: options.oldSwapchain must be a Swapchain, got ${describeValue(old)}`, 'options.oldSwapchain');
+      if (old.isDestroyed) throw new HandleDestroyedError(`createSwapchain: options.oldSwapchain 0x${old.handle.toString(16)} was destroyed`);
+      // VUID-VkSwapchainCreateInfoKHR-oldSwapchain-01933: a non-retired swapchain of this surface.
+      if (old.#surface !== surface) throw new InvalidArgumentError('createSwapchain: options.oldSwapchain must be a swapchain of the same surface', 'options.oldSwapchain');
+      if (old.#device !== device) throw new InvalidArgumentError('createSwapchain: options.oldSwapchain must be a swapchain of the same device', 'options.oldSwapchain');
+      if (old.#retired) throw new InvalidStateError('createSwapchain: options.oldSwapchain was already retired (replaced by another swapchain)');
+    }
     const addon = loadVulkanAddon();
     const bindings = withVulkanErrors(() => new addon.VulkanCommands(device.nativeDevice, device.enabledExtensionNames));
     withVulkanErrors(() => bindings.shareHandle(from, surface.handle));
+    if (old !== undefined) {
+      withVulkanErrors(() => bindings.shareHandle(old.#bindings, old.handle));
+      // Retired by the call even when it fails (Vulkan spec, vkCreateSwapchainKHR, oldSwapchain).
+      old.#retired = true;
+    }
     const deviceHandle = bindings.device ?? 0n;
     const handle = vk<{ pSwapchain: bigint }>(bindings, 'vkCreateSwapchainKHR', [
       deviceHandle,
@@ -354,6 +447,7 @@ export class Swapchain extends DeviceChild {
         compositeAlpha,
         presentMode: options.presentMode,
         clipped: true,
+        oldSwapchain: old?.handle ?? null,
       },
     ]).pSwapchain;
     let fence: bigint;
@@ -371,15 +465,48 @@ export class Swapchain extends DeviceChild {
     this.#surface.liveBindings(what);
   }
 
+  /** Whether a newer swapchain replaced it (createSwapchain's options.oldSwapchain): it acquires no more. */
+  get isRetired(): boolean {
+    return this.#retired;
+  }
+
   /**
-   * vkAcquireNextImageKHR with a fence the swapchain owns, waited for before it returns: the image
-   * is ready to record on. `timeoutNs` (default 1 s) bounds both. VulkanError VK_TIMEOUT /
-   * VK_NOT_READY when no image came in time; VK_ERROR_OUT_OF_DATE_KHR when the surface changed.
+   * vkAcquireNextImageKHR. With a bare timeout (or no `semaphore`) the swapchain passes a fence it
+   * owns and waits for it before it returns: the image is ready to record on. With
+   * `{ semaphore }` that semaphore is signalled when the image is ready and the call returns at
+   * once (submit work that waits on it). `timeoutNs` (default 1 s) bounds the acquire and the
+   * fence wait. VulkanError VK_TIMEOUT / VK_NOT_READY when no image came in time;
+   * VK_ERROR_OUT_OF_DATE_KHR when the surface changed (recreate it with options.oldSwapchain),
+   * VK_ERROR_SURFACE_LOST_KHR when its window or display went away; `suboptimal` for
+   * VK_SUBOPTIMAL_KHR. A retired swapchain (replaced through options.oldSwapchain) is InvalidStateError.
    */
-  acquireNextImage(timeoutNs: bigint | number = 1_000_000_000n): AcquiredImage {
+  acquireNextImage(options: bigint | number | AcquireOptions = 1_000_000_000n): AcquiredImage {
     this.#check('acquireNextImage');
-    if (!(typeof timeoutNs === 'bigint' ? timeoutNs >= 0n && timeoutNs < 1n << 64n : Number.isSafeInteger(timeoutNs) && timeoutNs >= 0)) {
+    let timeoutNs: unknown = 1_000_000_000n;
+    let semaphore: Semaphore | undefined;
+    if (typeof options === 'object' && options !== null) {
+      if (options.timeoutNs !== undefined) timeoutNs = options.timeoutNs;
+      if (options.semaphore !== undefined) {
+        const s: unknown = options.semaphore;
+        if (!(s instanceof Semaphore) || !s.ownedBy(this.device)) throw new InvalidArgumentError(`acquireNextImage: options.semaphore must be a Semaphore of the swapchain's device (device.createSemaphore()), got ${describeValue(s)}`, 'options.semaphore');
+        semaphore = s;
+      }
+    } else {
+      timeoutNs = options;
+    }
+    if (!(typeof timeoutNs === 'bigint' ? timeoutNs >= 0n && timeoutNs < 1n << 64n : typeof timeoutNs === 'number' && Number.isSafeInteger(timeoutNs) && timeoutNs >= 0)) {
       throw new InvalidArgumentError(`acquireNextImage(timeoutNs): timeoutNs must be a non-negative integer of nanoseconds, got ${describeValue(timeoutNs)}`, 'timeoutNs');
+    }
+    // VUID-vkAcquireNextImageKHR-swapchain-01675: not retired.
+    if (this.#retired) throw new InvalidStateError('acquireNextImage: the swapchain was retired (a newer swapchain replaced it through options.oldSwapchain); acquire from the new one');
+    if (semaphore !== undefined) {
+      // VUID-vkAcquireNextImageKHR-semaphore-01286: unsignaled, no signal or wait pending.
+      semaphore.checkSignalable(false);
+      withVulkanErrors(() => this.#bindings.adoptSemaphore(semaphore.handle));
+      const r = vk<{ pImageIndex: number }>(this.#bindings, 'vkAcquireNextImageKHR', [this.#deviceHandle, this.handle, timeoutNs, semaphore.handle, null]);
+      if (r.result !== VK_SUCCESS && r.result !== VK_SUBOPTIMAL_KHR) throw new VulkanError(r.result, 'vkAcquireNextImageKHR gave no image in time');
+      semaphore.signaledOutsideQueue();
+      return Object.freeze({ imageIndex: r.pImageIndex, suboptimal: r.result === VK_SUBOPTIMAL_KHR });
     }
     const r = vk<{ pImageIndex: number }>(this.#bindings, 'vkAcquireNextImageKHR', [this.#deviceHandle, this.handle, timeoutNs, null, this.#fence]);
     if (r.result !== VK_SUCCESS && r.result !== VK_SUBOPTIMAL_KHR) throw new VulkanError(r.result, 'vkAcquireNextImageKHR gave no image in time');
@@ -392,18 +519,38 @@ export class Swapchain extends DeviceChild {
   /**
    * vkQueuePresentKHR of image `imageIndex` on `queue` (a Queue of this device whose family
    * supports presenting to the surface), with no wait semaphore: the work that wrote the image must
-   * have completed (a submit's fence awaited, or queue.waitIdle()). Returns whether the result was
-   * VK_SUBOPTIMAL_KHR; VulkanError VK_ERROR_OUT_OF_DATE_KHR / VK_ERROR_SURFACE_LOST_KHR otherwise.
+   * have completed (a submit's fence awaited, or queue.waitIdle()), or `options.waitSemaphores`
+   * name the semaphores it signals. Returns whether the result was VK_SUBOPTIMAL_KHR; VulkanError
+   * VK_ERROR_OUT_OF_DATE_KHR / VK_ERROR_SURFACE_LOST_KHR otherwise.
    */
-  present(queue: Queue, imageIndex: number): { readonly suboptimal: boolean } {
+  present(queue: Queue, imageIndex: number, options: PresentOptions = {}): { readonly suboptimal: boolean } {
     this.#check('present');
+    if (typeof options !== 'object' || options === null) throw new InvalidArgumentError(`present(queue, imageIndex, options): options must be an object, got ${describeValue(options)}`, 'options');
+    const waits: unknown = options.waitSemaphores ?? [];
+    if (!Array.isArray(waits)) throw new InvalidArgumentError(`present: options.waitSemaphores must be an array of Semaphores, got ${describeValue(waits)}`, 'options.waitSemaphores');
+    const semaphores: Semaphore[] = [];
+    for (const [i, s] of (waits as unknown[]).entries()) {
+      if (!(s instanceof Semaphore) || !s.ownedBy(this.device)) throw new InvalidArgumentError(`present: options.waitSemaphores[${i}] must be a Semaphore of the swapchain's device, got ${describeValue(s)}`, `options.waitSemaphores[${i}]`);
+      if (semaphores.includes(s)) throw new InvalidArgumentError(`present: options.waitSemaphores[${i}] is listed twice`, `options.waitSemaphores[${i}]`);
+      semaphores.push(s);
+    }
     if (typeof queue !== 'object' || queue === null || typeof queue.handle !== 'bigint' || typeof queue.familyIndex !== 'number') {
       throw new InvalidArgumentError(`present(queue, imageIndex): queue must be a Queue of this device (device.queue()), got ${describeValue(queue)}`, 'queue');
     }
     if (!Number.isInteger(imageIndex) || imageIndex < 0 || imageIndex >= this.images.length) {
       throw new InvalidArgumentError(`present: imageIndex must be within 0..${this.images.length - 1}, got ${describeValue(imageIndex)}`, 'imageIndex');
     }
-    const r = vk(this.#bindings, 'vkQueuePresentKHR', [this.#boundQueue(queue), { pSwapchains: [this.handle], pImageIndices: [imageIndex] }]);
+    // VUID-vkQueuePresentKHR-pWaitSemaphores-03268: each has a signal pending.
+    for (const s of semaphores) s.checkWaitable();
+    const bound = this.#boundQueue(queue);
+    for (const s of semaphores) withVulkanErrors(() => this.#bindings.adoptSemaphore(s.handle));
+    let r: { readonly result: number };
+    try {
+      r = vk(this.#bindings, 'vkQueuePresentKHR', [bound, { pWaitSemaphores: semaphores.map((s) => s.handle), pSwapchains: [this.handle], pImageIndices: [imageIndex] }]);
+    } finally {
+      // The waits are consumed whatever the result (Vulkan spec, vkQueuePresentKHR).
+      for (const s of semaphores) s.waitedOutsideQueue();
+    }
     return Object.freeze({ suboptimal: r.result === VK_SUBOPTIMAL_KHR });
   }
 

@@ -153,6 +153,10 @@ export interface NativeVulkanCommands {
   createPlatformSurface(kind: 'xlib' | 'xcb' | 'wayland', display: bigint, window: bigint | number): bigint;
   /** Makes a live non-dispatchable handle of `from` (bindings of the same instance) usable by these bindings; they never destroy it. */
   shareHandle(from: NativeVulkanCommands, handle: bigint): void;
+  /** Makes a VkSemaphore the typed API made on these bindings' device usable by them (acquire, present); they never destroy it. */
+  adoptSemaphore(semaphore: bigint): void;
+  /** vkGetPhysicalDevice{Xlib,Xcb,Wayland}PresentationSupportKHR (native/vulkan/addon/vulkan_surface.cc). */
+  platformPresentationSupport(kind: 'xlib' | 'xcb' | 'wayland', physicalDevice: bigint, queueFamilyIndex: number, display: bigint, visualId: bigint | number): boolean;
   readonly instance: bigint | null;
   readonly device: bigint | null;
 }

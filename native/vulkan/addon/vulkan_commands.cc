@@ -196,6 +196,8 @@ Napi::Function VulkanCommands::Define(Napi::Env env) {
                          InstanceMethod<&VulkanCommands::LiveHandleCount>("liveHandleCount"),
                          InstanceMethod<&VulkanCommands::CreatePlatformSurface>("createPlatformSurface"),
                          InstanceMethod<&VulkanCommands::ShareHandle>("shareHandle"),
+                         InstanceMethod<&VulkanCommands::AdoptSemaphore>("adoptSemaphore"),
+                         InstanceMethod<&VulkanCommands::PlatformPresentationSupport>("platformPresentationSupport"),
                          InstanceAccessor<&VulkanCommands::InstanceHandle>("instance"),
                          InstanceAccessor<&VulkanCommands::DeviceHandle>("device"),
                      });

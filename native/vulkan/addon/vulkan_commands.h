@@ -78,6 +78,14 @@ class VulkanCommands : public Napi::ObjectWrap<VulkanCommands> {
   // bindings of the same instance created (a surface), made usable by these ones; these bindings
   // never destroy it.
   Napi::Value ShareHandle(const Napi::CallbackInfo& info);
+  // adoptSemaphore(semaphore: bigint): a VkSemaphore the typed API made on this bindings' device
+  // (vkAcquireNextImageKHR signals it, vkQueuePresentKHR waits on it); these bindings never destroy it.
+  Napi::Value AdoptSemaphore(const Napi::CallbackInfo& info);
+  // platformPresentationSupport(kind: 'xlib' | 'xcb' | 'wayland', physicalDevice: bigint,
+  // queueFamilyIndex: number, display: bigint, visualId: bigint | number): the platform
+  // presentation-support query (vkGetPhysicalDevice{Xlib,Xcb,Wayland}PresentationSupportKHR), whose
+  // parameters are platform types the generated tables leave out.
+  Napi::Value PlatformPresentationSupport(const Napi::CallbackInfo& info);
 
   Napi::Value Call(const Napi::CallbackInfo& info);
   Napi::Value InstanceHandle(const Napi::CallbackInfo& info);

@@ -28,7 +28,15 @@
 //                            version 3 a surface it is handed must be one it made, before 3 the
 //                            loader's VkIcdSurfaceHeadless (vkGetPhysicalDeviceSurfaceSupportKHR
 //                            answers VK_FALSE, vkCreateSwapchainKHR VK_ERROR_SURFACE_LOST_KHR
-//                            otherwise); kl_vk_driver_live_surfaces() counts the live ones
+//                            otherwise); kl_vk_driver_live_surfaces() counts the live ones. The
+//                            surface queries answer for a headless surface (2..3 images, B8G8R8A8 /
+//                            R8G8B8A8 UNORM, FIFO and IMMEDIATE); a swapchain has real images that
+//                            acquire hands out in turn (VK_TIMEOUT / VK_NOT_READY when all are
+//                            acquired) and present gives back; fences, semaphores and vkQueueSubmit
+//                            complete at once. kl_vk_driver_lose_surfaces(1) makes every surface
+//                            query, acquire and present answer VK_ERROR_SURFACE_LOST_KHR (a window
+//                            system gone), kl_vk_driver_lose_surfaces(2) acquire and present
+//                            VK_ERROR_OUT_OF_DATE_KHR (a resized window), 0 back to normal
 #ifdef _WIN32
 #include <windows.h>
 #else
@@ -36,8 +44,10 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -473,12 +483,141 @@ VkResult VKAPI_CALL GetSurfaceSupport(VkPhysicalDevice, uint32_t, VkSurfaceKHR s
   *supported = ExpectedSurface(surface) ? VK_TRUE : VK_FALSE;
   return VK_SUCCESS;
 }
-VkResult VKAPI_CALL CreateSwapchain(VkDevice, const VkSwapchainCreateInfoKHR* info, const VkAllocationCallbacks*, VkSwapchainKHR* out) {
-  if (!ExpectedSurface(info->surface)) return VK_ERROR_SURFACE_LOST_KHR;
-  *out = reinterpret_cast<VkSwapchainKHR>(static_cast<uintptr_t>(0x5c5c));
+// 0: normal; 1: every surface query, acquire and present VK_ERROR_SURFACE_LOST_KHR; 2: acquire and
+// present VK_ERROR_OUT_OF_DATE_KHR.
+std::atomic<int> surfacesLost{0};
+constexpr uint32_t kMaxSwapchainImages = 3;
+struct DriverSwapchain {
+  uint64_t magic = kSurfaceMagic;
+  uint32_t imageCount = 0;
+  uint32_t next = 0;
+  bool acquired[kMaxSwapchainImages] = {};
+  uint64_t images[kMaxSwapchainImages] = {};  // their addresses are the VkImage handles
+};
+VkResult VKAPI_CALL GetSurfaceCapabilities(VkPhysicalDevice, VkSurfaceKHR surface, VkSurfaceCapabilitiesKHR* c) {
+  if (!ExpectedSurface(surface) || surfacesLost == 1) return VK_ERROR_SURFACE_LOST_KHR;
+  *c = VkSurfaceCapabilitiesKHR{};
+  c->minImageCount = 2;
+  c->maxImageCount = kMaxSwapchainImages;
+  c->currentExtent = {0xffffffffu, 0xffffffffu};  // headless: the swapchain decides
+  c->minImageExtent = {1, 1};
+  c->maxImageExtent = {4096, 4096};
+  c->maxImageArrayLayers = 1;
+  c->supportedTransforms = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR;
+  c->currentTransform = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR;
+  c->supportedCompositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
+  c->supportedUsageFlags = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
   return VK_SUCCESS;
 }
-void VKAPI_CALL DestroySwapchain(VkDevice, VkSwapchainKHR, const VkAllocationCallbacks*) {}
+template <typename T>
+VkResult TwoCall(const std::vector<T>& all, uint32_t* count, T* out) {
+  const auto total = static_cast<uint32_t>(all.size());
+  if (out == nullptr) {
+    *count = total;
+    return VK_SUCCESS;
+  }
+  const uint32_t n = std::min(*count, total);
+  std::copy_n(all.begin(), n, out);
+  *count = n;
+  return n < total ? VK_INCOMPLETE : VK_SUCCESS;
+}
+VkResult VKAPI_CALL GetSurfaceFormats(VkPhysicalDevice, VkSurfaceKHR surface, uint32_t* count, VkSurfaceFormatKHR* out) {
+  if (!ExpectedSurface(surface) || surfacesLost == 1) return VK_ERROR_SURFACE_LOST_KHR;
+  return TwoCall<VkSurfaceFormatKHR>({{VK_FORMAT_B8G8R8A8_UNORM, VK_COLOR_SPACE_SRGB_NONLINEAR_KHR}, {VK_FORMAT_R8G8B8A8_UNORM, VK_COLOR_SPACE_SRGB_NONLINEAR_KHR}}, count, out);
+}
+VkResult VKAPI_CALL GetSurfacePresentModes(VkPhysicalDevice, VkSurfaceKHR surface, uint32_t* count, VkPresentModeKHR* out) {
+  if (!ExpectedSurface(surface) || surfacesLost == 1) return VK_ERROR_SURFACE_LOST_KHR;
+  return TwoCall<VkPresentModeKHR>({VK_PRESENT_MODE_FIFO_KHR, VK_PRESENT_MODE_IMMEDIATE_KHR}, count, out);
+}
+VkResult VKAPI_CALL CreateSwapchain(VkDevice, const VkSwapchainCreateInfoKHR* info, const VkAllocationCallbacks*, VkSwapchainKHR* out) {
+  if (!ExpectedSurface(info->surface) || surfacesLost == 1) return VK_ERROR_SURFACE_LOST_KHR;
+  if (info->minImageCount < 2 || info->minImageCount > kMaxSwapchainImages) return VK_ERROR_INITIALIZATION_FAILED;
+  auto* chain = new DriverSwapchain{};
+  chain->imageCount = info->minImageCount;
+  *out = reinterpret_cast<VkSwapchainKHR>(chain);
+  return VK_SUCCESS;
+}
+DriverSwapchain* Chain(VkSwapchainKHR swapchain) {
+  auto* chain = reinterpret_cast<DriverSwapchain*>(swapchain);
+  // A handle that is not one of this driver's swapchains would be read here: the magic word makes
+  // the sanitizers' reports (and a debugger) plain about it.
+  if (chain == nullptr || chain->magic != kSurfaceMagic) std::abort();
+  return chain;
+}
+void VKAPI_CALL DestroySwapchain(VkDevice, VkSwapchainKHR swapchain, const VkAllocationCallbacks*) {
+  if (swapchain == VK_NULL_HANDLE) return;
+  DriverSwapchain* chain = Chain(swapchain);
+  chain->magic = 0;
+  delete chain;
+}
+VkResult VKAPI_CALL GetSwapchainImages(VkDevice, VkSwapchainKHR swapchain, uint32_t* count, VkImage* out) {
+  DriverSwapchain* chain = Chain(swapchain);
+  std::vector<VkImage> images;
+  for (uint32_t i = 0; i < chain->imageCount; ++i) images.push_back(reinterpret_cast<VkImage>(&chain->images[i]));
+  return TwoCall(images, count, out);
+}
+struct Fence {
+  bool signaled = false;
+};
+struct Semaphore {
+  uint64_t unused = 0;
+};
+VkResult VKAPI_CALL AcquireNextImage(VkDevice, VkSwapchainKHR swapchain, uint64_t timeout, VkSemaphore, VkFence fence, uint32_t* index) {
+  DriverSwapchain* chain = Chain(swapchain);
+  if (surfacesLost == 1) return VK_ERROR_SURFACE_LOST_KHR;
+  if (surfacesLost == 2) return VK_ERROR_OUT_OF_DATE_KHR;
+  for (uint32_t k = 0; k < chain->imageCount; ++k) {
+    const uint32_t i = (chain->next + k) % chain->imageCount;
+    if (chain->acquired[i]) continue;
+    chain->acquired[i] = true;
+    chain->next = i + 1;
+    if (fence != VK_NULL_HANDLE) reinterpret_cast<Fence*>(fence)->signaled = true;
+    *index = i;
+    return VK_SUCCESS;
+  }
+  return timeout == 0 ? VK_NOT_READY : VK_TIMEOUT;  // every image is acquired: none comes back
+}
+VkResult VKAPI_CALL QueuePresent(VkQueue, const VkPresentInfoKHR* info) {
+  VkResult all = VK_SUCCESS;
+  for (uint32_t i = 0; i < info->swapchainCount; ++i) {
+    DriverSwapchain* chain = Chain(info->pSwapchains[i]);
+    const uint32_t index = info->pImageIndices[i];
+    VkResult r = VK_SUCCESS;
+    if (index >= chain->imageCount || !chain->acquired[index]) r = VK_ERROR_UNKNOWN;
+    else if (surfacesLost == 1) r = VK_ERROR_SURFACE_LOST_KHR;
+    else if (surfacesLost == 2) r = VK_ERROR_OUT_OF_DATE_KHR;
+    if (index < chain->imageCount) chain->acquired[index] = false;  // given back whatever the result
+    if (info->pResults != nullptr) info->pResults[i] = r;
+    if (r != VK_SUCCESS && all == VK_SUCCESS) all = r;
+  }
+  return all;
+}
+VkResult VKAPI_CALL CreateFence(VkDevice, const VkFenceCreateInfo* info, const VkAllocationCallbacks*, VkFence* out) {
+  *out = reinterpret_cast<VkFence>(new Fence{(info->flags & VK_FENCE_CREATE_SIGNALED_BIT) != 0});
+  return VK_SUCCESS;
+}
+void VKAPI_CALL DestroyFence(VkDevice, VkFence fence, const VkAllocationCallbacks*) { delete reinterpret_cast<Fence*>(fence); }
+VkResult VKAPI_CALL WaitForFences(VkDevice, uint32_t count, const VkFence* fences, VkBool32 waitAll, uint64_t timeout) {
+  uint32_t signaled = 0;
+  for (uint32_t i = 0; i < count; ++i) signaled += reinterpret_cast<Fence*>(fences[i])->signaled ? 1 : 0;
+  if (waitAll ? signaled == count : signaled > 0) return VK_SUCCESS;
+  return timeout == 0 ? VK_NOT_READY : VK_TIMEOUT;
+}
+VkResult VKAPI_CALL ResetFences(VkDevice, uint32_t count, const VkFence* fences) {
+  for (uint32_t i = 0; i < count; ++i) reinterpret_cast<Fence*>(fences[i])->signaled = false;
+  return VK_SUCCESS;
+}
+VkResult VKAPI_CALL GetFenceStatus(VkDevice, VkFence fence) { return reinterpret_cast<Fence*>(fence)->signaled ? VK_SUCCESS : VK_NOT_READY; }
+VkResult VKAPI_CALL CreateSemaphore(VkDevice, const VkSemaphoreCreateInfo*, const VkAllocationCallbacks*, VkSemaphore* out) {
+  *out = reinterpret_cast<VkSemaphore>(new Semaphore{});
+  return VK_SUCCESS;
+}
+void VKAPI_CALL DestroySemaphore(VkDevice, VkSemaphore semaphore, const VkAllocationCallbacks*) { delete reinterpret_cast<Semaphore*>(semaphore); }
+// The work is done at once: the fence is signalled.
+VkResult VKAPI_CALL QueueSubmit(VkQueue, uint32_t, const VkSubmitInfo*, VkFence fence) {
+  if (fence != VK_NULL_HANDLE) reinterpret_cast<Fence*>(fence)->signaled = true;
+  return VK_SUCCESS;
+}
 
 VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo*, const VkAllocationCallbacks*, VkDevice* out) {
   if (Fault("vkCreateDevice") == kl_fault::Kind::Fail) return VK_ERROR_INITIALIZATION_FAILED;
@@ -652,6 +791,17 @@ PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice, const char* name) {
   if constexpr (KL_DRIVER_SURFACES != 0) {
     KL_ANSWER("vkCreateSwapchainKHR", CreateSwapchain)
     KL_ANSWER("vkDestroySwapchainKHR", DestroySwapchain)
+    KL_ANSWER("vkGetSwapchainImagesKHR", GetSwapchainImages)
+    KL_ANSWER("vkAcquireNextImageKHR", AcquireNextImage)
+    KL_ANSWER("vkQueuePresentKHR", QueuePresent)
+    KL_ANSWER("vkCreateFence", CreateFence)
+    KL_ANSWER("vkDestroyFence", DestroyFence)
+    KL_ANSWER("vkWaitForFences", WaitForFences)
+    KL_ANSWER("vkResetFences", ResetFences)
+    KL_ANSWER("vkGetFenceStatus", GetFenceStatus)
+    KL_ANSWER("vkCreateSemaphore", CreateSemaphore)
+    KL_ANSWER("vkDestroySemaphore", DestroySemaphore)
+    KL_ANSWER("vkQueueSubmit", QueueSubmit)
   }
   if constexpr (KL_DRIVER_NO_DEVICE_WAIT_IDLE == 0) {
     KL_ANSWER("vkDeviceWaitIdle", DeviceWaitIdle)
@@ -757,6 +907,9 @@ PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const cha
     KL_ANSWER("vkCreateHeadlessSurfaceEXT", CreateHeadlessSurface)
     KL_ANSWER("vkDestroySurfaceKHR", DestroySurface)
     KL_ANSWER("vkGetPhysicalDeviceSurfaceSupportKHR", GetSurfaceSupport)
+    KL_ANSWER("vkGetPhysicalDeviceSurfaceCapabilitiesKHR", GetSurfaceCapabilities)
+    KL_ANSWER("vkGetPhysicalDeviceSurfaceFormatsKHR", GetSurfaceFormats)
+    KL_ANSWER("vkGetPhysicalDeviceSurfacePresentModesKHR", GetSurfacePresentModes)
   }
   return GetDeviceProcAddr(nullptr, name);
 }
@@ -791,4 +944,5 @@ KL_EXPORT int kl_vk_driver_live_surfaces() {
   std::lock_guard lock(surfacesMutex);
   return static_cast<int>(LiveSurfaces().size());
 }
+KL_EXPORT void kl_vk_driver_lose_surfaces(int how) { surfacesLost = how; }
 #endif
