@@ -49,6 +49,8 @@ export interface NativeVulkanPlan {
     readonly implicitLayers: readonly NativeVulkanExtension[];
     readonly layers: readonly { readonly name: string; readonly extensions: readonly NativeVulkanExtension[] }[];
   };
+  /** Each enumerable layer's device_extensions (by layer name). */
+  readonly layerDeviceExtensions?: readonly { readonly name: string; readonly extensions: readonly NativeVulkanExtension[] }[];
   /** What the instance-less commands answer for the whole discovery (every selected driver, every available layer). */
   readonly enumeration?: {
     readonly drivers: NativeVulkanPlan['drivers'];

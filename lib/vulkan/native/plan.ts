@@ -62,6 +62,7 @@ export function toNativeVulkanPlan(plan: VulkanInstancePlan): NativeVulkanPlan {
     knownInstanceExtensions,
     withheldInstanceExtensions: WITHHELD_WSI_INSTANCE_EXTENSIONS,
     ...(plan.instanceExtensionListing !== undefined && { instanceExtensionListing: plan.instanceExtensionListing }),
+    ...(plan.layerDeviceExtensions !== undefined && { layerDeviceExtensions: plan.layerDeviceExtensions }),
     ...(plan.enumeration !== undefined && {
       enumeration: {
         drivers: plan.enumeration.drivers.map((d) => ({ manifestPath: d.manifestPath, libraryPath: d.libraryPath, apiVersion: d.apiVersion, isPortabilityDriver: d.isPortabilityDriver })),

@@ -7,7 +7,7 @@ import { applyDevicePolicy } from '../discovery/loader-policy.js';
 import type { VulkanDiscoveryState } from '../discovery/discover.js';
 import { resolveLayerChain, type EnabledVulkanLayer } from '../discovery/layer-policy.js';
 import type { DiscoveredVulkanLayer } from '../discovery/layer-discovery.js';
-import type { PlannedVulkanDriver, PlannedVulkanLayer, VulkanInstanceExtensionListing, VulkanInstancePlan, VulkanPlannedExtension, VulkanPreInstanceFunctions } from './plan.js';
+import type { PlannedVulkanDriver, PlannedVulkanLayer, VulkanInstanceExtensionListing, VulkanInstancePlan, VulkanLayerDeviceExtensions, VulkanPlannedExtension, VulkanPreInstanceFunctions } from './plan.js';
 
 export interface PlanInstanceOptions {
   /** VkInstanceCreateInfo.ppEnabledLayerNames */
@@ -87,6 +87,13 @@ export function instanceExtensionListing(state: VulkanDiscoveryState): VulkanIns
   return { implicitLayers, layers };
 }
 
+/** Each enumerable layer's device_extensions, as the native loader answers and checks them by layer name. */
+export function layerDeviceExtensions(state: VulkanDiscoveryState): VulkanLayerDeviceExtensions[] {
+  return state.configured
+    .filter((c) => c.control !== 'off')
+    .map((c) => ({ name: c.layer.name, extensions: c.layer.deviceExtensions.map((e) => ({ extensionName: e.extensionName, specVersion: e.specVersion })) }));
+}
+
 /**
  * The plan the pre-instance commands (vkEnumerateInstance*) run with: every selected driver
  * (portability drivers too: there is no create info to leave them out), the layers that are on
@@ -147,6 +154,7 @@ function buildPlan(state: VulkanDiscoveryState, env: PlatformEnv, options: PlanI
     deviceFilters: device.filters,
     disableInstanceExtensionFilter: device.disableInstanceExtensionFilter,
     instanceExtensionListing: instanceExtensionListing(state),
+    layerDeviceExtensions: layerDeviceExtensions(state),
     enumeration: {
       drivers: enumerationDrivers,
       layers: state.configured

@@ -69,6 +69,12 @@ export interface VulkanInstanceExtensionListing {
   readonly layers: readonly { readonly name: string; readonly extensions: readonly VulkanPlannedExtension[] }[];
 }
 
+/** One layer's device_extensions from its manifest. */
+export interface VulkanLayerDeviceExtensions {
+  readonly name: string;
+  readonly extensions: readonly VulkanPlannedExtension[];
+}
+
 /** A layer as vkEnumerateInstanceLayerProperties reports it (VkLayerProperties; specVersion is the manifest's api_version). */
 export interface VulkanEnumeratedLayer {
   readonly name: string;
@@ -121,6 +127,12 @@ export interface VulkanInstancePlan {
   readonly disableInstanceExtensionFilter: boolean;
   /** The layers' part of vkEnumerateInstanceExtensionProperties (absent: no layer lists any). */
   readonly instanceExtensionListing?: VulkanInstanceExtensionListing;
+  /**
+   * Each enumerable layer's device extensions (absent: none): vkEnumerateDeviceExtensionProperties
+   * answers them for the layer's name, appends the implicit chain layers' to the driver's list, and
+   * vkCreateDevice accepts a chain layer's beside the device's.
+   */
+  readonly layerDeviceExtensions?: readonly VulkanLayerDeviceExtensions[];
   /** The drivers and layers the instance-less commands report (absent: the plan's own drivers and chain). */
   readonly enumeration?: VulkanEnumerationListing;
   /** Every decision in words, in the order it was taken (for logs and `info`). */

@@ -122,6 +122,7 @@ vulkan::InstancePlan ReadPlan(Napi::Env env, Napi::Value v) {
     desc.getDeviceProcAddrSymbol = GetString(env, l, "getDeviceProcAddrSymbol", "vkGetDeviceProcAddr");
     desc.instanceExtensions = GetStrings(env, l, "instanceExtensions");
     desc.manifestApiVersion = GetUint(env, l, "apiVersion", 0);
+    desc.implicit = GetString(env, l, "kind", "explicit") == "implicit";
     plan.layers.push_back(std::move(desc));
   }
   Napi::Value filters = o.Get("deviceFilters");
@@ -143,6 +144,17 @@ vulkan::InstancePlan ReadPlan(Napi::Env env, Napi::Value v) {
   plan.disableInstanceExtensionFilter = disable.IsBoolean() && disable.As<Napi::Boolean>().Value();
   plan.knownInstanceExtensions = GetStrings(env, o, "knownInstanceExtensions");
   plan.withheldInstanceExtensions = GetStrings(env, o, "withheldInstanceExtensions");
+  // [{ name, extensions: [ext] }] (absent: no layer lists device extensions).
+  const Napi::Value deviceListing = o.Get("layerDeviceExtensions");
+  if (!deviceListing.IsUndefined()) {
+    if (!deviceListing.IsArray()) throw ArgumentError(env, "plan.layerDeviceExtensions must be an array of { name, extensions }");
+    const Napi::Array a = deviceListing.As<Napi::Array>();
+    for (uint32_t i = 0; i < a.Length(); ++i) {
+      if (!a.Get(i).IsObject()) throw ArgumentError(env, "plan.layerDeviceExtensions must be an array of { name, extensions }");
+      const Napi::Object l = a.Get(i).As<Napi::Object>();
+      plan.layerDeviceExtensions.emplace_back(GetString(env, l, "name"), GetExtensionList(env, l, "extensions"));
+    }
+  }
   return plan;
 }
 

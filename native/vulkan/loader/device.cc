@@ -37,6 +37,7 @@ void LoaderDevice::FillUnknownSlot(std::size_t slot, const std::string& name) {
 VkResult LoaderInstance::CreateDevice(PhysicalDeviceObject* physicalDevice, const VkDeviceCreateInfo* info,
                                       const VkAllocationCallbacks* allocator, VkDevice* device) {
   if (info == nullptr || device == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  if (const VkResult checked = CheckDeviceExtensions(*physicalDevice, *info); checked != VK_SUCCESS) return checked;
   auto ld = std::make_shared<LoaderDevice>();
   ld->instance = this;
   ld->dispatch.owner = ld.get();

@@ -36,6 +36,10 @@ struct InstancePlan {
   // Libraries the caller opened for the instance (the typed API's direct drivers, whose
   // vk_icdGetInstanceProcAddr goes into VkDirectDriverLoadingListLUNARG): held while the instance lives.
   std::vector<std::shared_ptr<DynamicLibrary>> retainedLibraries;
+  // Every enumerable layer's device_extensions from its manifest: what
+  // vkEnumerateDeviceExtensionProperties answers for that layer's name, and what vkCreateDevice
+  // accepts beside the driver's when the layer is in the chain (device_extensions.cc).
+  std::vector<std::pair<std::string, std::vector<VkExtensionProperties>>> layerDeviceExtensions;
 };
 
 // The instance extensions the loader itself provides (Khronos 1.4.309's list, spec versions from

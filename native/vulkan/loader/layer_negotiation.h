@@ -26,6 +26,7 @@ struct LayerDescription {
   std::string getDeviceProcAddrSymbol = "vkGetDeviceProcAddr";
   std::vector<std::string> instanceExtensions;  // from the manifest (for the enabled-extension check)
   uint32_t manifestApiVersion = 0;              // the manifest's api_version (0: not given)
+  bool implicit = false;                        // an implicit layer (its device extensions are listed with the driver's)
 };
 
 struct NegotiatedLayer {

@@ -17,6 +17,7 @@
 #include <mutex>
 #include <thread>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/log.h"
@@ -107,6 +108,13 @@ class LoaderInstance {
   void TerminatorDestroyDebugReportCallback(VkDebugReportCallbackEXT callback, const VkAllocationCallbacks* allocator);
   void TerminatorDebugReportMessage(VkDebugReportFlagsEXT flags, VkDebugReportObjectTypeEXT objectType, uint64_t object, size_t location,
                                     int32_t messageCode, const char* layerPrefix, const char* message);
+  // Device extensions (device_extensions.cc): a layer's manifest list (nullptr: no such layer),
+  // the terminator's vkEnumerateDeviceExtensionProperties for a terminator physical device, and
+  // vkCreateDevice's check of the requested names against the chain's list and the chain's layers.
+  const std::vector<VkExtensionProperties>* LayerDeviceExtensions(std::string_view layerName) const;
+  VkResult TerminatorEnumerateDeviceExtensions(const PhysicalDeviceObject& pd, const char* layerName, uint32_t* count,
+                                               VkExtensionProperties* properties) const;
+  VkResult CheckDeviceExtensions(const PhysicalDeviceObject& pd, const VkDeviceCreateInfo& info) const;
   // The LoaderDevice whose vkCreateDevice runs on this thread (the terminator fills it in).
   static LoaderDevice*& ConstructingDevice();
 

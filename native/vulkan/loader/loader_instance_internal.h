@@ -41,6 +41,10 @@ int CompareLinux(const PhysicalDeviceObject& a, const PhysicalDeviceObject& b);
 void ReadPciBusInfo(const DriverInstance& di, uint32_t applicationApiVersion, PhysicalDeviceObject& o);
 
 // The queue getters of a device whose driver made a queue without the loader magic. queue_checks.cc
+// The names of info's ppEnabledExtensionNames the driver lists for physicalDevice (the driver's
+// handle), in order; the others (a layer's) are left out of what the driver is handed (device_extensions.cc).
+std::vector<const char*> DriverDeviceExtensions(const DriverInstance& driver, VkPhysicalDevice physicalDevice, const VkDeviceCreateInfo& info);
+
 void VKAPI_CALL CheckingGetDeviceQueue(VkDevice device, uint32_t family, uint32_t index, VkQueue* queue);
 void VKAPI_CALL CheckingGetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2* info, VkQueue* queue);
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "vulkan/loader/loader_instance.h"
+#include "vulkan/loader/loader_instance_internal.h"
 
 namespace kl::vulkan {
 
@@ -123,6 +124,9 @@ VkResult VKAPI_CALL TerminatorCreateDevice(VkPhysicalDevice physicalDevice, cons
   VkDeviceCreateInfo driverInfo = *info;
   driverInfo.enabledLayerCount = 0;
   driverInfo.ppEnabledLayerNames = nullptr;
+  const std::vector<const char*> driverExtensions = DriverDeviceExtensions(*di, pd->next, *info);
+  driverInfo.enabledExtensionCount = static_cast<uint32_t>(driverExtensions.size());
+  driverInfo.ppEnabledExtensionNames = driverExtensions.empty() ? nullptr : driverExtensions.data();
   VkDevice created = nullptr;
   const VkResult res = di->table.CreateDevice(pd->next, &driverInfo, allocator, &created);
   if (res != VK_SUCCESS) return res;
@@ -141,6 +145,13 @@ VkResult VKAPI_CALL TerminatorCreateDevice(VkPhysicalDevice physicalDevice, cons
   ld->driverSwapchain.Fill(di->getDeviceProcAddr, created);
   *device = created;
   return VK_SUCCESS;
+}
+
+VkResult VKAPI_CALL TerminatorEnumerateDeviceExtensionProperties(VkPhysicalDevice physicalDevice, const char* layerName, uint32_t* count,
+                                                                VkExtensionProperties* properties) {
+  const auto* pd = reinterpret_cast<const PhysicalDeviceObject*>(physicalDevice);
+  if (pd == nullptr || pd->owner == nullptr || pd->driver == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+  return pd->owner->TerminatorEnumerateDeviceExtensions(*pd, layerName, count, properties);
 }
 
 VkResult VKAPI_CALL TerminatorCreateDebugUtilsMessenger(VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT* info,
@@ -291,6 +302,7 @@ const gen::VkInstanceDispatchTable& Terminators() {
     t.EnumeratePhysicalDeviceGroups = TerminatorEnumeratePhysicalDeviceGroups;
     t.EnumeratePhysicalDeviceGroupsKHR = TerminatorEnumeratePhysicalDeviceGroups;
     t.CreateDevice = TerminatorCreateDevice;
+    t.EnumerateDeviceExtensionProperties = TerminatorEnumerateDeviceExtensionProperties;
     t.CreateDebugUtilsMessengerEXT = TerminatorCreateDebugUtilsMessenger;
     t.DestroyDebugUtilsMessengerEXT = TerminatorDestroyDebugUtilsMessenger;
     t.SubmitDebugUtilsMessageEXT = TerminatorSubmitDebugUtilsMessage;
