@@ -17,7 +17,7 @@ afterEach(() => {
 });
 
 describe('the OpenXR test runtime runs a frame loop', () => {
-  it('XRTESTRT: runFrameLoop on the test runtime: paced by its xrWaitFrame at 90 Hz, ready → synchronized → visible → focused, then stopping → idle → exiting; the wait thread reads its fixed poses, eyes and constant action states', async () => {
+  it('XRTESTRT: runFrameLoop on the test runtime: paced by its xrWaitFrame at 90 Hz, idle → ready → synchronized → visible → focused, then stopping → idle → exiting; the wait thread reads its fixed poses, eyes and constant action states', async () => {
     const env = { ...process.env, XR_RUNTIME_JSON: runtimeManifest(), XR_API_LAYER_PATH: '' };
     const loader = createLoader({ platform: createLinuxPlatform({ env }), runtimeExtensions: nativeRuntimeExtensions });
     instance = loader.createInstance({ applicationName: 'test runtime frame loop', enabledExtensionNames: ['XR_MND_headless'] });
@@ -61,7 +61,7 @@ describe('the OpenXR test runtime runs a frame loop', () => {
     // Display times on the runtime's 90 Hz grid, one period or more apart.
     const period = 1_000_000_000n / 90n;
     for (let i = 1; i < displayTimes.length; i++) expect((displayTimes[i]! - displayTimes[i - 1]!) % period).toBe(0n);
-    expect(states).toEqual(['ready', 'synchronized', 'visible', 'focused', 'visible', 'synchronized', 'stopping', 'idle', 'exiting']);
+    expect(states).toEqual(['idle', 'ready', 'synchronized', 'visible', 'focused', 'visible', 'synchronized', 'stopping', 'idle', 'exiting']);
     const out = query.out;
     // The head: 1.6 m up, at its pose in the view space; flags all valid and tracked (15).
     expect(Array.from(out.subarray(query.spaceOffset(0), query.spaceOffset(0) + 8))).toEqual([0.5, Math.fround(1.6), -1, 0, 0, 0, 1, 15]);
