@@ -5,6 +5,7 @@
 
 #include "tools/bench/openxr_bench.h"
 #include "tools/bench/openxr_frame_bench.h"
+#include "tools/bench/openxr_paced_bench.h"
 #include "tools/bench/vulkan_bench.h"
 #include "tools/loader_addon.h"
 #include "tools/probes/openxr_probe.h"
@@ -37,6 +38,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("benchOpenXrLocateSpace", Napi::Function::New<napi::BenchOpenXrLocateSpace>(env, "benchOpenXrLocateSpace"));
   exports.Set("OpenXrBenchScenario", napi::DefineOpenXrBenchScenario(env));
   exports.Set("benchOpenXrFrameNative", Napi::Function::New<napi::xr::BenchOpenXrFrameNative>(env, "benchOpenXrFrameNative"));
+  exports.Set("OpenXrPacedRig", napi::xr::DefineOpenXrPacedRig(env));
   exports.Set("VulkanBenchScenario", napi::DefineVulkanBenchScenario(env));
   exports.Set("vulkanBenchCommands", Napi::Function::New<napi::VulkanBenchCommands>(env, "vulkanBenchCommands"));
   exports.Set("openxrBenchCommands", Napi::Function::New<napi::OpenXrBenchCommands>(env, "openxrBenchCommands"));

@@ -11,12 +11,12 @@ describe('per-call measure', () => {
     expect(empty(1, 2)).toBe(0);
   });
 
-  it('BENCH: space.locate, handTracker.locate and action.getBoolean are timed beside the yardstick, each ratio within its rounds', () => {
+  it('BENCH: space.locate, handTracker.locate and the four action-state reads are timed beside the yardstick, each ratio within its rounds', () => {
     const t = createTestInstance({ extensions: ['XR_MND_headless', 'XR_EXT_hand_tracking'] });
     try {
       const result = measurePerCall(t.instance, 5, 2_000);
       expect(result.skipped).toEqual({});
-      expect(result.cells.map((c) => c.name)).toEqual(['space.locate', 'space.locate (bigint time)', 'handTracker.locate', 'action.getBoolean']);
+      expect(result.cells.map((c) => c.name)).toEqual(['space.locate', 'space.locate (bigint time)', 'handTracker.locate', 'action.getBoolean', 'action.getFloat', 'action.getVector2f', 'action.getPose']);
       expect(result.yardstick.median).toBeGreaterThan(0);
       for (const cell of result.cells) {
         expect(cell.ns.median).toBeGreaterThan(0);

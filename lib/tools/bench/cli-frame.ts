@@ -19,6 +19,8 @@ export interface FrameBenchCliArgs {
   readonly json: boolean;
   /** --command paced: the paced frame-loop benchmark (paced-bench.ts) instead of the frame-query one. */
   readonly paced: boolean;
+  /** --khronos-loader: the Khronos OpenXR loader for the paced bench's koffi rows. */
+  readonly khronosLoader?: string;
 }
 
 /** True when the `bench openxr` arguments ask for the frame benchmark. */
@@ -51,6 +53,7 @@ function validate(o: Exclude<ReturnType<typeof parseOptions<typeof BENCH_OPENXR_
     ...(o['--iterations'] !== undefined ? { locatesPerRun: o['--iterations'] } : {}),
     ...(o['--repeats'] !== undefined ? { repeats: o['--repeats'] } : {}),
     ...(o['--runtime'] !== undefined ? { runtime: o['--runtime'] } : {}),
+    ...(o['--khronos-loader'] !== undefined ? { khronosLoader: o['--khronos-loader'] } : {}),
   };
 }
 
@@ -65,12 +68,18 @@ export function runFrameBenchCli(args: readonly string[], io: BenchCliIo): Promi
   return runCommand(BENCH_OPENXR_FRAME, args, io, validate, async (parsed) => {
     try {
       if (parsed.paced) {
-        const [{ runPacedBench, formatPacedBenchMarkdown, pacedTargets }, { resolveRuntimeOption }] = await Promise.all([import('./paced-bench.js'), import('../cli/runtime-option.js')]);
+        const [{ runPacedBench, formatPacedBenchMarkdown, pacedTargets }, { resolveRuntimeOption }, { findKhronosLoader }] = await Promise.all([
+          import('./paced-bench.js'),
+          import('../cli/runtime-option.js'),
+          import('./khronos-loader-side.js'),
+        ]);
+        const khronosLoader = parsed.khronosLoader ?? findKhronosLoader();
         const resolved = resolveRuntimeOption(parsed.runtime ?? BUNDLED_RUNTIME_KEYWORD, io.env ?? process.env);
         if ('error' in resolved) return usageError(BENCH_OPENXR_FRAME.name, resolved.error, io);
         const result = await runPacedBench({
           runtime: { manifestPath: resolved.manifestPath, label: resolved.bundled ? 'simulated runtime' : runtimeLabel(resolved.manifestPath) },
           ...(parsed.locatesPerRun !== undefined ? { durationMs: parsed.locatesPerRun } : {}),
+          ...(khronosLoader !== undefined ? { khronosLoader } : {}),
           onProgress: (line) => io.stderr(`bench: ${line}\n`),
         });
         io.stdout(parsed.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatPacedBenchMarkdown(result)}\n\n${pacedTargets(result).join('\n')}\n`);

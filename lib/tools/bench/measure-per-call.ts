@@ -1,9 +1,10 @@
 // The per-call path against the N-API minimum: space.locate, handTracker.locate and the
-// action-state reads timed from JavaScript beside the yardstick, an empty two-argument N-API call
+// action-state reads (getBoolean, getFloat, getVector2f, getPose) timed from JavaScript beside the yardstick, an empty two-argument N-API call
 // of a minimal addon written in plain C without node-addon-api (native/tools/bench/yardstick), in
 // the same process and in rounds (rounds.ts), so a ratio is the median over the rounds of that
 // round's ratio and a slow spell of a shared machine cancels (docs/performance.md, "The per-call
 // path at the N-API minimum").
+import type { Action } from '../../openxr/api/action.js';
 import type { Instance } from '../../openxr/api/instance.js';
 import { loadYardstickAddon } from '../native/addon.js';
 import { HAND_JOINT_COUNT, HAND_JOINT_FLOATS, POSE_FLOATS } from '../../openxr/api/types.js';
@@ -11,7 +12,14 @@ import { medianRoundRatio, timeInRounds, type TimedRun } from './rounds.js';
 import { summarize, type Summary } from './stats.js';
 
 /** The calls timed; each cell's `ratio` is its per-call cost ÷ the yardstick's, the median over the rounds. */
-export type PerCallName = 'space.locate' | 'space.locate (bigint time)' | 'handTracker.locate' | 'action.getBoolean';
+export type PerCallName =
+  | 'space.locate'
+  | 'space.locate (bigint time)'
+  | 'handTracker.locate'
+  | 'action.getBoolean'
+  | 'action.getFloat'
+  | 'action.getVector2f'
+  | 'action.getPose';
 
 export interface PerCallCell {
   readonly name: PerCallName;
@@ -71,14 +79,29 @@ export function measurePerCall(instance: Instance, rounds = 21, warmup = 200_000
     } else {
       skipped['handTracker.locate'] = 'the instance has no XR_EXT_hand_tracking';
     }
+    // One action of each type the state reads take, each skipped alone where the runtime refuses
+    // its type (the test runtime has boolean and float actions only).
+    const reads = [
+      ['action.getBoolean', 'boolean', (a: Action) => a.getBoolean()],
+      ['action.getFloat', 'float', (a: Action) => a.getFloat()],
+      ['action.getVector2f', 'vector2f', (a: Action) => a.getVector2f()],
+      ['action.getPose', 'pose', (a: Action) => a.getPose()],
+    ] as const;
     try {
       const set = instance.createActionSet({ name: 'bench', localizedName: 'bench' });
-      const select = set.createAction({ name: 'select', localizedName: 'select', type: 'boolean' });
+      const made: [PerCallName, Action, (a: Action) => unknown][] = [];
+      for (const [name, type, read] of reads) {
+        try {
+          made.push([name, set.createAction({ name: type, localizedName: type, type }), read]);
+        } catch (error) {
+          skipped[name] = error instanceof Error ? error.message : String(error);
+        }
+      }
       session.attachActionSets([set]);
-      cells.push(['action.getBoolean', sizedRun(warmup, () => select.getBoolean())]);
+      for (const [name, action, read] of made) cells.push([name, sizedRun(warmup, () => read(action))]);
     } catch (error) {
-      // A runtime without actions (the test runtime answers XR_ERROR_FUNCTION_UNSUPPORTED).
-      skipped['action.getBoolean'] = error instanceof Error ? error.message : String(error);
+      // A runtime without actions at all.
+      for (const [name] of reads) skipped[name] ??= error instanceof Error ? error.message : String(error);
     }
     const emptyRun = sizedRun(warmup, () => empty(time, 1));
     const [emptyRuns, ...runs] = timeInRounds(rounds, [emptyRun, ...cells.map(([, run]) => run)]);

@@ -188,6 +188,7 @@ export const BENCH_OPENXR_FRAME = {
     iterations('frame: located spaces per timed run; frames = n ÷ spaces (default 40000); paced: ms each row\'s loop runs (default 3000)'),
     repeats(21),
     runtimeOption('run on this runtime instead of the bundled simulated one'),
+    khronosLoader('libopenxr_loader.so.1; paced: its koffi rows'),
     json('the results'),
   ],
   usage: 'bench openxr --command frame [options]',

@@ -104,6 +104,29 @@ export interface NativeVulkanBenchScenario {
   destroy(): void;
 }
 
+/** What one paced C frame times (native/tools/bench/openxr_paced_bench.cc). */
+export type NativePacedRead = 'empty' | 'tiny-read' | 'floats-read' | 'first-locate' | 'locates' | 'query' | 'views' | 'actions';
+
+/**
+ * The paced bench's C side (native/tools/bench/openxr_paced_bench.cc): a headless session begun and
+ * focused on this package's instance or on another loader library's, its spaces and action states;
+ * `run` is a paced C frame loop timing one read per frame (ns); `handles` let koffi drive the same session.
+ */
+export interface NativeOpenXrPacedRig {
+  run(what: NativePacedRead, durationMs: number): Float64Array;
+  readonly handles: {
+    readonly instance: bigint;
+    readonly session: bigint;
+    readonly local: bigint;
+    readonly spaces: readonly bigint[];
+    readonly actions: readonly { readonly action: bigint; readonly subactionPath: bigint; readonly type: 'boolean' | 'float' }[];
+    /** False when xrWaitFrame gave no display time (the C loop paced itself by a timer). */
+    readonly waitFrameTimes: boolean;
+    readonly actionsSkipped?: string;
+  };
+  destroy(): void;
+}
+
 /** A product-addon object with a raw handle (OpenXrInstance, OpenXrSession, OpenXrSpace), or the handle itself. */
 export type NativeHandleArgument = bigint | { readonly handle: bigint };
 
@@ -133,6 +156,7 @@ export interface NativeToolsAddon {
   /** ns per xrLocateSpace through the exported trampoline and through the xrGetInstanceProcAddr pointer. */
   benchOpenXrLocateSpace(instance: NativeHandleArgument, iterations: number, repeats: number): { trampolineNs: number; procAddrNs: number };
   readonly OpenXrBenchScenario: new (target: NativeOpenXrBenchTarget) => NativeOpenXrBenchScenario;
+  readonly OpenXrPacedRig: new (target: ({ readonly instance: NativeHandleArgument } | { readonly loaderLibrary: string }) & { readonly spaces: number }) => NativeOpenXrPacedRig;
   /** The commands OpenXrBenchScenario can time. */
   openxrBenchCommands(): string[];
   /** Without loaderLibrary: this package's exports, working from the plan published with publishVulkanPlan. */

@@ -1,12 +1,22 @@
 // A small OpenXR runtime for the loader's tests and benchmark: negotiation (and, through
 // KL_RUNTIME_MODE, every way of failing it), one instance per create, a headless session,
-// reference spaces with fixed poses and xrLocateSpace. With KL_RUNTIME_DEBUG_UTILS it also
+// reference spaces with fixed poses and xrLocateSpace, and a frame loop as trivial as its locate:
+// the session lifecycle through xrPollEvent (IDLE, READY, SYNCHRONIZED, VISIBLE, FOCUSED, and
+// STOPPING, IDLE, EXITING after xrRequestExitSession), xrWaitFrame blocking to the next 90 Hz
+// display period, xrBeginFrame/xrEndFrame, xrLocateViews (two eyes at fixed poses) and boolean
+// and float actions whose states are constants (docs/testing.md, "The OpenXR test runtime"), so
+// runFrameLoop and the paced bench run on it. With KL_RUNTIME_DEBUG_UTILS it also
 // implements XR_EXT_debug_utils. Every call it receives is traced (trace.h) as
 // "runtime:<command>", so tests can see what reached the bottom of the chain. With
 // KL_RUNTIME_FAULTS the environment chooses a fault to inject (../fault_injection/fault_injection.h).
+#include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <ctime>
+#include <deque>
+#include <map>
 #include <mutex>
+#include <thread>
 #include <set>
 #include <string>
 #include <vector>
@@ -50,6 +60,24 @@ constexpr std::uint64_t kInstanceMagic = 0x6b6c2d696e737431ULL;
 constexpr std::uint64_t kSessionMagic = 0x6b6c2d7365737331ULL;
 constexpr std::uint64_t kSpaceMagic = 0x6b6c2d7370616331ULL;
 constexpr std::uint64_t kMessengerMagic = 0x6b6c2d6d65737331ULL;
+constexpr std::uint64_t kActionSetMagic = 0x6b6c2d6173657431ULL;
+constexpr std::uint64_t kActionMagic = 0x6b6c2d6163746e31ULL;
+// The display period xrWaitFrame paces at: 90 Hz.
+constexpr XrDuration kDisplayPeriod = 1'000'000'000 / 90;
+// PRIMARY_STEREO, the only view configuration: two eyes 64 mm apart, 1.6 m up.
+constexpr uint32_t kViewCount = 2;
+constexpr float kEyeX[kViewCount] = {-0.032f, 0.032f};
+constexpr float kEyeHeight = 1.6f;
+// The constant states of the actions (what a test compares the wait thread's reads against).
+constexpr XrBool32 kBooleanState = XR_TRUE;
+constexpr float kFloatState = 0.25f;
+
+// CLOCK_MONOTONIC in ns, the runtime's XrTime.
+XrTime MonotonicNow() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<XrTime>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
 constexpr XrSystemId kSystemId = 0x5157;
 
 struct Messenger {
@@ -61,6 +89,7 @@ struct Messenger {
 };
 
 struct Session;
+struct ActionSet;
 
 struct Instance {
   std::uint64_t magic = kInstanceMagic;
@@ -70,6 +99,9 @@ struct Instance {
   std::mutex mutex;
   std::set<Messenger*> messengers;
   std::set<Session*> sessions;  // live ones: xrDestroyInstance destroys them (their child handles, per the spec)
+  std::deque<XrEventDataSessionStateChanged> events;  // xrPollEvent's queue, oldest first
+  std::vector<std::string> paths;                     // XrPath n is paths[n - 1]
+  std::set<ActionSet*> actionSets;                    // live ones: xrDestroyInstance destroys them
 };
 
 struct Space;
@@ -79,6 +111,28 @@ struct Session {
   Instance* instance = nullptr;
   std::mutex mutex;
   std::set<Space*> spaces;  // live ones: xrDestroySession destroys them, as the spec has it
+  // The lifecycle (Session Lifecycle in the OpenXR spec), guarded by `mutex`.
+  XrSessionState state = XR_SESSION_STATE_IDLE;
+  bool running = false;
+  bool exitRequested = false;
+  bool waitedFrame = false;  // xrWaitFrame returned a frame xrBeginFrame has not begun
+  bool begunFrame = false;
+  XrTime lastPredictedDisplayTime = 0;
+  std::set<const ActionSet*> attached;  // xrAttachSessionActionSets
+  bool synced = false;                  // an xrSyncActions succeeded while focused
+};
+
+struct ActionSet {
+  std::uint64_t magic = kActionSetMagic;
+  Instance* instance = nullptr;
+  std::string name;
+  bool attached = false;  // to a session: no more actions, no more bindings
+};
+
+struct Action {
+  std::uint64_t magic = kActionMagic;
+  ActionSet* set = nullptr;
+  XrActionType type = XR_ACTION_TYPE_BOOLEAN_INPUT;
 };
 
 struct Space {
@@ -95,6 +149,9 @@ struct Space {
 // handle's children: without this, a session destroyed before its spaces leaked them).
 void DeleteSession(Session* s) {
   s->magic = 0;
+  // Its events still queued go with it: xrPollEvent never hands out a destroyed session.
+  auto& events = s->instance->events;
+  std::erase_if(events, [s](const XrEventDataSessionStateChanged& e) { return e.session == reinterpret_cast<XrSession>(s); });
   for (Space* space : s->spaces) {
     kl_test::Trace("runtime:xrDestroySession:destroys a space");
     space->magic = 0;
@@ -210,6 +267,10 @@ XRAPI_ATTR XrResult XRAPI_CALL RtDestroyInstance(XrInstance instance) {
     kl_test::Trace("runtime:xrDestroyInstance:destroys a session");
     DeleteSession(s);
   }
+  for (ActionSet* set : inst->actionSets) {
+    set->magic = 0;
+    delete set;
+  }
   delete inst;
   // A failing destroy still frees: the loader must unload the runtime all the same.
   return Fault("xrDestroyInstance") == kl_fault::Kind::Fail ? XR_ERROR_RUNTIME_FAILURE : XR_SUCCESS;
@@ -280,9 +341,15 @@ XRAPI_ATTR XrResult XRAPI_CALL RtCreateSession(XrInstance instance, const XrSess
   if (info->next == nullptr && inst->extensions.count("XR_MND_headless") == 0) return XR_ERROR_GRAPHICS_DEVICE_INVALID;
   auto* created = new Session();
   created->instance = inst;
+  created->state = XR_SESSION_STATE_READY;
   {
     std::lock_guard lock(inst->mutex);
     inst->sessions.insert(created);
+    // A new session is IDLE and, with nothing to wait for, READY at once.
+    const XrTime now = MonotonicNow();
+    for (XrSessionState state : {XR_SESSION_STATE_IDLE, XR_SESSION_STATE_READY}) {
+      inst->events.push_back({XR_TYPE_EVENT_DATA_SESSION_STATE_CHANGED, nullptr, ToHandle<XrSession>(created), state, now});
+    }
   }
   *session = ToHandle<XrSession>(created);
   return XR_SUCCESS;
@@ -295,8 +362,8 @@ XRAPI_ATTR XrResult XRAPI_CALL RtDestroySession(XrSession session) {
   {
     std::lock_guard lock(s->instance->mutex);
     s->instance->sessions.erase(s);
+    DeleteSession(s);
   }
-  DeleteSession(s);
   return XR_SUCCESS;
 }
 
@@ -383,6 +450,372 @@ XRAPI_ATTR XrResult XRAPI_CALL RtLocateSpaces(XrSession session, const XrSpacesL
   return XR_SUCCESS;
 }
 
+// --- The session lifecycle and the frame loop (OpenXR spec, "Session Lifecycle", "Frame Synchronization").
+
+// The session's new state, queued for xrPollEvent. The caller holds session->mutex.
+void Transition(Session* s, XrSessionState state) {
+  s->state = state;
+  std::lock_guard lock(s->instance->mutex);
+  s->instance->events.push_back({XR_TYPE_EVENT_DATA_SESSION_STATE_CHANGED, nullptr, ToHandle<XrSession>(s), state, MonotonicNow()});
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtPollEvent(XrInstance instance, XrEventDataBuffer* eventData) {
+  Instance* inst = FromHandle<Instance>(instance, kInstanceMagic);
+  if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (eventData == nullptr || eventData->type != XR_TYPE_EVENT_DATA_BUFFER) return XR_ERROR_VALIDATION_FAILURE;
+  std::lock_guard lock(inst->mutex);
+  if (inst->events.empty()) return XR_EVENT_UNAVAILABLE;
+  const XrEventDataSessionStateChanged event = inst->events.front();
+  inst->events.pop_front();
+  static_assert(sizeof(XrEventDataSessionStateChanged) <= sizeof(XrEventDataBuffer));
+  std::memcpy(static_cast<void*>(eventData), &event, sizeof(event));
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtBeginSession(XrSession session, const XrSessionBeginInfo* info) {
+  kl_test::Trace("runtime:xrBeginSession");
+  Session* s = FromHandle<Session>(session, kSessionMagic);
+  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info == nullptr || info->type != XR_TYPE_SESSION_BEGIN_INFO) return XR_ERROR_VALIDATION_FAILURE;
+  std::lock_guard lock(s->mutex);
+  if (s->running) return XR_ERROR_SESSION_RUNNING;
+  if (s->state != XR_SESSION_STATE_READY) return XR_ERROR_SESSION_NOT_READY;
+  // A headless session ignores primaryViewConfigurationType (XR_MND_headless); others need the one it has.
+  if (s->instance->extensions.count("XR_MND_headless") == 0 && info->primaryViewConfigurationType != XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO) {
+    return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
+  }
+  s->running = true;
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtRequestExitSession(XrSession session) {
+  kl_test::Trace("runtime:xrRequestExitSession");
+  Session* s = FromHandle<Session>(session, kSessionMagic);
+  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
+  std::lock_guard lock(s->mutex);
+  if (!s->running) return XR_ERROR_SESSION_NOT_RUNNING;
+  s->exitRequested = true;
+  // Down the states the session went up, to STOPPING (xrEndSession then ends it).
+  if (s->state == XR_SESSION_STATE_FOCUSED) Transition(s, XR_SESSION_STATE_VISIBLE);
+  if (s->state == XR_SESSION_STATE_VISIBLE) Transition(s, XR_SESSION_STATE_SYNCHRONIZED);
+  if (s->state == XR_SESSION_STATE_SYNCHRONIZED || s->state == XR_SESSION_STATE_READY) Transition(s, XR_SESSION_STATE_STOPPING);
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtEndSession(XrSession session) {
+  kl_test::Trace("runtime:xrEndSession");
+  Session* s = FromHandle<Session>(session, kSessionMagic);
+  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
+  std::lock_guard lock(s->mutex);
+  if (!s->running) return XR_ERROR_SESSION_NOT_RUNNING;
+  if (s->state != XR_SESSION_STATE_STOPPING) return XR_ERROR_SESSION_NOT_STOPPING;
+  s->running = false;
+  s->waitedFrame = false;
+  s->begunFrame = false;
+  s->synced = false;
+  Transition(s, XR_SESSION_STATE_IDLE);
+  if (s->exitRequested) Transition(s, XR_SESSION_STATE_EXITING);
+  return XR_SUCCESS;
+}
+
+// Blocks to the next display period on a 90 Hz grid of CLOCK_MONOTONIC and predicts the frame's
+// display one period later. Not traced (a frame loop calls it 90 times a second).
+XRAPI_ATTR XrResult XRAPI_CALL RtWaitFrame(XrSession session, const XrFrameWaitInfo* info, XrFrameState* state) {
+  Session* s = FromHandle<Session>(session, kSessionMagic);
+  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info != nullptr && info->type != XR_TYPE_FRAME_WAIT_INFO) return XR_ERROR_VALIDATION_FAILURE;
+  if (state == nullptr || state->type != XR_TYPE_FRAME_STATE) return XR_ERROR_VALIDATION_FAILURE;
+  XrTime wake = 0;
+  {
+    std::lock_guard lock(s->mutex);
+    if (!s->running) return XR_ERROR_SESSION_NOT_RUNNING;
+    const XrTime now = MonotonicNow();
+    wake = (now / kDisplayPeriod + 1) * kDisplayPeriod;
+    // A wait that comes late still predicts a frame after the last one.
+    if (wake + kDisplayPeriod <= s->lastPredictedDisplayTime) wake = s->lastPredictedDisplayTime;
+  }
+  const XrTime before = MonotonicNow();
+  if (wake > before) std::this_thread::sleep_for(std::chrono::nanoseconds(wake - before));
+  std::lock_guard lock(s->mutex);
+  if (!s->running) return XR_ERROR_SESSION_NOT_RUNNING;
+  s->lastPredictedDisplayTime = wake + kDisplayPeriod;
+  s->waitedFrame = true;
+  // The application's frame loop is now synchronized with the runtime.
+  if (s->state == XR_SESSION_STATE_READY) Transition(s, XR_SESSION_STATE_SYNCHRONIZED);
+  state->predictedDisplayTime = s->lastPredictedDisplayTime;
+  state->predictedDisplayPeriod = kDisplayPeriod;
+  state->shouldRender = s->state == XR_SESSION_STATE_VISIBLE || s->state == XR_SESSION_STATE_FOCUSED ? XR_TRUE : XR_FALSE;
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtBeginFrame(XrSession session, const XrFrameBeginInfo* info) {
+  Session* s = FromHandle<Session>(session, kSessionMagic);
+  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info != nullptr && info->type != XR_TYPE_FRAME_BEGIN_INFO) return XR_ERROR_VALIDATION_FAILURE;
+  std::lock_guard lock(s->mutex);
+  if (!s->running) return XR_ERROR_SESSION_NOT_RUNNING;
+  if (!s->waitedFrame) return XR_ERROR_CALL_ORDER_INVALID;
+  s->waitedFrame = false;
+  // A frame begun and never ended is dropped in favour of the new one.
+  const bool discarded = s->begunFrame;
+  s->begunFrame = true;
+  return discarded ? XR_FRAME_DISCARDED : XR_SUCCESS;
+}
+
+// No swapchains here, so no layers: a frame ends empty.
+XRAPI_ATTR XrResult XRAPI_CALL RtEndFrame(XrSession session, const XrFrameEndInfo* info) {
+  Session* s = FromHandle<Session>(session, kSessionMagic);
+  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info == nullptr || info->type != XR_TYPE_FRAME_END_INFO) return XR_ERROR_VALIDATION_FAILURE;
+  std::lock_guard lock(s->mutex);
+  if (!s->running) return XR_ERROR_SESSION_NOT_RUNNING;
+  if (!s->begunFrame) return XR_ERROR_CALL_ORDER_INVALID;
+  if (info->displayTime <= 0) return XR_ERROR_TIME_INVALID;
+  if (info->environmentBlendMode != XR_ENVIRONMENT_BLEND_MODE_OPAQUE) return XR_ERROR_ENVIRONMENT_BLEND_MODE_UNSUPPORTED;
+  if (info->layerCount != 0) return XR_ERROR_LAYER_INVALID;
+  s->begunFrame = false;
+  // A submitted frame is shown: VISIBLE, then FOCUSED (nothing else to look at), unless on the way out.
+  if (s->state == XR_SESSION_STATE_SYNCHRONIZED && !s->exitRequested) {
+    Transition(s, XR_SESSION_STATE_VISIBLE);
+    Transition(s, XR_SESSION_STATE_FOCUSED);
+  }
+  return XR_SUCCESS;
+}
+
+// --- Views: PRIMARY_STEREO, two eyes at fixed poses.
+
+XRAPI_ATTR XrResult XRAPI_CALL RtEnumerateViewConfigurations(XrInstance instance, XrSystemId systemId, uint32_t capacity, uint32_t* count,
+                                                             XrViewConfigurationType* types) {
+  if (FromHandle<Instance>(instance, kInstanceMagic) == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (systemId != kSystemId) return XR_ERROR_SYSTEM_INVALID;
+  if (count == nullptr) return XR_ERROR_VALIDATION_FAILURE;
+  *count = 1;
+  if (capacity == 0) return XR_SUCCESS;
+  if (types == nullptr) return XR_ERROR_VALIDATION_FAILURE;
+  types[0] = XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO;
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtEnumerateViewConfigurationViews(XrInstance instance, XrSystemId systemId, XrViewConfigurationType type,
+                                                                 uint32_t capacity, uint32_t* count, XrViewConfigurationView* views) {
+  if (FromHandle<Instance>(instance, kInstanceMagic) == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (systemId != kSystemId) return XR_ERROR_SYSTEM_INVALID;
+  if (type != XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO) return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
+  if (count == nullptr) return XR_ERROR_VALIDATION_FAILURE;
+  *count = kViewCount;
+  if (capacity == 0) return XR_SUCCESS;
+  if (capacity < kViewCount) return XR_ERROR_SIZE_INSUFFICIENT;
+  for (uint32_t i = 0; i < kViewCount; ++i) {
+    if (views[i].type != XR_TYPE_VIEW_CONFIGURATION_VIEW) return XR_ERROR_VALIDATION_FAILURE;
+    views[i].recommendedImageRectWidth = views[i].maxImageRectWidth = 256;
+    views[i].recommendedImageRectHeight = views[i].maxImageRectHeight = 256;
+    views[i].recommendedSwapchainSampleCount = views[i].maxSwapchainSampleCount = 1;
+  }
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtLocateViews(XrSession session, const XrViewLocateInfo* info, XrViewState* viewState, uint32_t capacity,
+                                             uint32_t* count, XrView* views) {
+  Session* s = FromHandle<Session>(session, kSessionMagic);
+  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info == nullptr || info->type != XR_TYPE_VIEW_LOCATE_INFO || viewState == nullptr || viewState->type != XR_TYPE_VIEW_STATE ||
+      count == nullptr) {
+    return XR_ERROR_VALIDATION_FAILURE;
+  }
+  if (info->viewConfigurationType != XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO) return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
+  const Space* base = FromHandle<Space>(info->space, kSpaceMagic);
+  if (base == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info->displayTime <= 0) return XR_ERROR_TIME_INVALID;
+  *count = kViewCount;
+  if (capacity == 0) return XR_SUCCESS;
+  if (capacity < kViewCount || views == nullptr) return XR_ERROR_SIZE_INSUFFICIENT;
+  viewState->viewStateFlags = XR_VIEW_STATE_ORIENTATION_VALID_BIT | XR_VIEW_STATE_POSITION_VALID_BIT | XR_VIEW_STATE_ORIENTATION_TRACKED_BIT |
+                              XR_VIEW_STATE_POSITION_TRACKED_BIT;
+  for (uint32_t i = 0; i < kViewCount; ++i) {
+    if (views[i].type != XR_TYPE_VIEW) return XR_ERROR_VALIDATION_FAILURE;
+    views[i].pose.orientation = {0.0f, 0.0f, 0.0f, 1.0f};
+    views[i].pose.position = {kEyeX[i] - base->pose.position.x, kEyeHeight - base->pose.position.y, -base->pose.position.z};
+    views[i].fov = {-0.785398f, 0.785398f, 0.785398f, -0.785398f};
+  }
+  return XR_SUCCESS;
+}
+
+// --- Actions: paths, sets, boolean and float actions whose states are constants.
+
+XRAPI_ATTR XrResult XRAPI_CALL RtStringToPath(XrInstance instance, const char* pathString, XrPath* path) {
+  Instance* inst = FromHandle<Instance>(instance, kInstanceMagic);
+  if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (pathString == nullptr || path == nullptr) return XR_ERROR_VALIDATION_FAILURE;
+  const std::string text = pathString;
+  if (text.size() < 2 || text[0] != '/' || text.back() == '/' || text.size() >= XR_MAX_PATH_LENGTH) return XR_ERROR_PATH_FORMAT_INVALID;
+  std::lock_guard lock(inst->mutex);
+  for (std::size_t i = 0; i < inst->paths.size(); ++i) {
+    if (inst->paths[i] == text) {
+      *path = static_cast<XrPath>(i + 1);
+      return XR_SUCCESS;
+    }
+  }
+  inst->paths.push_back(text);
+  *path = static_cast<XrPath>(inst->paths.size());
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtPathToString(XrInstance instance, XrPath path, uint32_t capacity, uint32_t* count, char* buffer) {
+  Instance* inst = FromHandle<Instance>(instance, kInstanceMagic);
+  if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (count == nullptr) return XR_ERROR_VALIDATION_FAILURE;
+  std::lock_guard lock(inst->mutex);
+  if (path == XR_NULL_PATH || path > inst->paths.size()) return XR_ERROR_PATH_INVALID;
+  const std::string& text = inst->paths[path - 1];
+  *count = static_cast<uint32_t>(text.size() + 1);
+  if (capacity == 0) return XR_SUCCESS;
+  if (capacity < *count || buffer == nullptr) return XR_ERROR_SIZE_INSUFFICIENT;
+  std::memcpy(buffer, text.c_str(), text.size() + 1);
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtCreateActionSet(XrInstance instance, const XrActionSetCreateInfo* info, XrActionSet* actionSet) {
+  kl_test::Trace("runtime:xrCreateActionSet");
+  Instance* inst = FromHandle<Instance>(instance, kInstanceMagic);
+  if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info == nullptr || actionSet == nullptr || info->type != XR_TYPE_ACTION_SET_CREATE_INFO) return XR_ERROR_VALIDATION_FAILURE;
+  if (info->actionSetName[0] == '\0') return XR_ERROR_NAME_INVALID;
+  std::lock_guard lock(inst->mutex);
+  for (const ActionSet* set : inst->actionSets) {
+    if (set->name == info->actionSetName) return XR_ERROR_NAME_DUPLICATED;
+  }
+  auto* created = new ActionSet();
+  created->instance = inst;
+  created->name = info->actionSetName;
+  inst->actionSets.insert(created);
+  *actionSet = ToHandle<XrActionSet>(created);
+  return XR_SUCCESS;
+}
+
+// Its actions are plain records the loader destroys before it (or leaks, which a test runtime allows).
+XRAPI_ATTR XrResult XRAPI_CALL RtDestroyActionSet(XrActionSet actionSet) {
+  kl_test::Trace("runtime:xrDestroyActionSet");
+  ActionSet* set = FromHandle<ActionSet>(actionSet, kActionSetMagic);
+  if (set == nullptr) return XR_ERROR_HANDLE_INVALID;
+  std::lock_guard lock(set->instance->mutex);
+  set->instance->actionSets.erase(set);
+  set->magic = 0;
+  delete set;
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtCreateAction(XrActionSet actionSet, const XrActionCreateInfo* info, XrAction* action) {
+  ActionSet* set = FromHandle<ActionSet>(actionSet, kActionSetMagic);
+  if (set == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info == nullptr || action == nullptr || info->type != XR_TYPE_ACTION_CREATE_INFO) return XR_ERROR_VALIDATION_FAILURE;
+  if (set->attached) return XR_ERROR_ACTIONSETS_ALREADY_ATTACHED;
+  if (info->actionType != XR_ACTION_TYPE_BOOLEAN_INPUT && info->actionType != XR_ACTION_TYPE_FLOAT_INPUT) return XR_ERROR_VALIDATION_FAILURE;
+  auto* created = new Action();
+  created->set = set;
+  created->type = info->actionType;
+  *action = ToHandle<XrAction>(created);
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtDestroyAction(XrAction action) {
+  Action* a = FromHandle<Action>(action, kActionMagic);
+  if (a == nullptr) return XR_ERROR_HANDLE_INVALID;
+  a->magic = 0;
+  delete a;
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtSuggestInteractionProfileBindings(XrInstance instance, const XrInteractionProfileSuggestedBinding* info) {
+  Instance* inst = FromHandle<Instance>(instance, kInstanceMagic);
+  if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info == nullptr || info->type != XR_TYPE_INTERACTION_PROFILE_SUGGESTED_BINDING || info->countSuggestedBindings == 0 ||
+      info->suggestedBindings == nullptr) {
+    return XR_ERROR_VALIDATION_FAILURE;
+  }
+  for (uint32_t i = 0; i < info->countSuggestedBindings; ++i) {
+    const Action* a = FromHandle<Action>(info->suggestedBindings[i].action, kActionMagic);
+    if (a == nullptr) return XR_ERROR_HANDLE_INVALID;
+    if (a->set->attached) return XR_ERROR_ACTIONSETS_ALREADY_ATTACHED;
+  }
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtAttachSessionActionSets(XrSession session, const XrSessionActionSetsAttachInfo* info) {
+  Session* s = FromHandle<Session>(session, kSessionMagic);
+  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info == nullptr || info->type != XR_TYPE_SESSION_ACTION_SETS_ATTACH_INFO || info->countActionSets == 0 || info->actionSets == nullptr) {
+    return XR_ERROR_VALIDATION_FAILURE;
+  }
+  std::lock_guard lock(s->mutex);
+  if (!s->attached.empty()) return XR_ERROR_ACTIONSETS_ALREADY_ATTACHED;
+  for (uint32_t i = 0; i < info->countActionSets; ++i) {
+    if (FromHandle<ActionSet>(info->actionSets[i], kActionSetMagic) == nullptr) return XR_ERROR_HANDLE_INVALID;
+  }
+  for (uint32_t i = 0; i < info->countActionSets; ++i) {
+    ActionSet* set = reinterpret_cast<ActionSet*>(info->actionSets[i]);
+    set->attached = true;
+    s->attached.insert(set);
+  }
+  return XR_SUCCESS;
+}
+
+// Not traced: the wait thread calls it every frame.
+XRAPI_ATTR XrResult XRAPI_CALL RtSyncActions(XrSession session, const XrActionsSyncInfo* info) {
+  Session* s = FromHandle<Session>(session, kSessionMagic);
+  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info == nullptr || info->type != XR_TYPE_ACTIONS_SYNC_INFO || (info->countActiveActionSets != 0 && info->activeActionSets == nullptr)) {
+    return XR_ERROR_VALIDATION_FAILURE;
+  }
+  std::lock_guard lock(s->mutex);
+  for (uint32_t i = 0; i < info->countActiveActionSets; ++i) {
+    const ActionSet* set = FromHandle<ActionSet>(info->activeActionSets[i].actionSet, kActionSetMagic);
+    if (set == nullptr) return XR_ERROR_HANDLE_INVALID;
+    if (s->attached.count(set) == 0) return XR_ERROR_ACTIONSET_NOT_ATTACHED;
+  }
+  if (s->state != XR_SESSION_STATE_FOCUSED) return XR_SESSION_NOT_FOCUSED;
+  s->synced = true;
+  return XR_SUCCESS;
+}
+
+// The action of `info`, checked against the session and the type asked for; `active` is whether
+// its state is live (synced while focused).
+XrResult CheckActionState(Session* s, const XrActionStateGetInfo* info, XrActionType type, bool* active) {
+  if (info == nullptr || info->type != XR_TYPE_ACTION_STATE_GET_INFO) return XR_ERROR_VALIDATION_FAILURE;
+  const Action* a = FromHandle<Action>(info->action, kActionMagic);
+  if (a == nullptr) return XR_ERROR_HANDLE_INVALID;
+  std::lock_guard lock(s->mutex);
+  if (s->attached.count(a->set) == 0) return XR_ERROR_ACTIONSET_NOT_ATTACHED;
+  if (a->type != type) return XR_ERROR_ACTION_TYPE_MISMATCH;
+  *active = s->synced && s->state == XR_SESSION_STATE_FOCUSED;
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtGetActionStateBoolean(XrSession session, const XrActionStateGetInfo* info, XrActionStateBoolean* state) {
+  Session* s = FromHandle<Session>(session, kSessionMagic);
+  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (state == nullptr || state->type != XR_TYPE_ACTION_STATE_BOOLEAN) return XR_ERROR_VALIDATION_FAILURE;
+  bool active = false;
+  if (XrResult r = CheckActionState(s, info, XR_ACTION_TYPE_BOOLEAN_INPUT, &active); r != XR_SUCCESS) return r;
+  state->currentState = active ? kBooleanState : XR_FALSE;
+  state->changedSinceLastSync = XR_FALSE;
+  state->lastChangeTime = 0;
+  state->isActive = active ? XR_TRUE : XR_FALSE;
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtGetActionStateFloat(XrSession session, const XrActionStateGetInfo* info, XrActionStateFloat* state) {
+  Session* s = FromHandle<Session>(session, kSessionMagic);
+  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (state == nullptr || state->type != XR_TYPE_ACTION_STATE_FLOAT) return XR_ERROR_VALIDATION_FAILURE;
+  bool active = false;
+  if (XrResult r = CheckActionState(s, info, XR_ACTION_TYPE_FLOAT_INPUT, &active); r != XR_SUCCESS) return r;
+  state->currentState = active ? kFloatState : 0.0f;
+  state->changedSinceLastSync = XR_FALSE;
+  state->lastChangeTime = 0;
+  state->isActive = active ? XR_TRUE : XR_FALSE;
+  return XR_SUCCESS;
+}
+
 #if KL_RUNTIME_DEBUG_UTILS
 XRAPI_ATTR XrResult XRAPI_CALL RtCreateDebugUtilsMessengerEXT(XrInstance instance, const XrDebugUtilsMessengerCreateInfoEXT* info,
                                                               XrDebugUtilsMessengerEXT* messenger) {
@@ -459,6 +892,27 @@ const Entry kEntries[] = {
     KL_RT_ENTRY(xrDestroySpace, RtDestroySpace, false),
     KL_RT_ENTRY(xrLocateSpace, RtLocateSpace, false),
     KL_RT_ENTRY_1_1(xrLocateSpaces, RtLocateSpaces),
+    KL_RT_ENTRY(xrPollEvent, RtPollEvent, false),
+    KL_RT_ENTRY(xrBeginSession, RtBeginSession, false),
+    KL_RT_ENTRY(xrEndSession, RtEndSession, false),
+    KL_RT_ENTRY(xrRequestExitSession, RtRequestExitSession, false),
+    KL_RT_ENTRY(xrWaitFrame, RtWaitFrame, false),
+    KL_RT_ENTRY(xrBeginFrame, RtBeginFrame, false),
+    KL_RT_ENTRY(xrEndFrame, RtEndFrame, false),
+    KL_RT_ENTRY(xrEnumerateViewConfigurations, RtEnumerateViewConfigurations, false),
+    KL_RT_ENTRY(xrEnumerateViewConfigurationViews, RtEnumerateViewConfigurationViews, false),
+    KL_RT_ENTRY(xrLocateViews, RtLocateViews, false),
+    KL_RT_ENTRY(xrStringToPath, RtStringToPath, false),
+    KL_RT_ENTRY(xrPathToString, RtPathToString, false),
+    KL_RT_ENTRY(xrCreateActionSet, RtCreateActionSet, false),
+    KL_RT_ENTRY(xrDestroyActionSet, RtDestroyActionSet, false),
+    KL_RT_ENTRY(xrCreateAction, RtCreateAction, false),
+    KL_RT_ENTRY(xrDestroyAction, RtDestroyAction, false),
+    KL_RT_ENTRY(xrSuggestInteractionProfileBindings, RtSuggestInteractionProfileBindings, false),
+    KL_RT_ENTRY(xrAttachSessionActionSets, RtAttachSessionActionSets, false),
+    KL_RT_ENTRY(xrSyncActions, RtSyncActions, false),
+    KL_RT_ENTRY(xrGetActionStateBoolean, RtGetActionStateBoolean, false),
+    KL_RT_ENTRY(xrGetActionStateFloat, RtGetActionStateFloat, false),
 #if KL_RUNTIME_DEBUG_UTILS
     KL_RT_ENTRY(xrCreateDebugUtilsMessengerEXT, RtCreateDebugUtilsMessengerEXT, false),
     KL_RT_ENTRY(xrDestroyDebugUtilsMessengerEXT, RtDestroyDebugUtilsMessengerEXT, false),
