@@ -54,6 +54,8 @@ interface Answer {
   extensions: ExtResult;
   layerExtensions: Record<string, ExtResult>;
   create?: { result: number; destroyResult?: number };
+  /** xrInitializeLoaderKHR resolved with XR_NULL_HANDLE, and what calling it returned (--init). */
+  init?: { getProcAddrResult: number; resolved: boolean; result?: number };
   log: ProbeLog;
 }
 
@@ -119,10 +121,14 @@ function probeEnv(env: Record<string, string>, log: string): Record<string, stri
   return { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env, PROBE_LOG: log };
 }
 
-function runKhronos(env: Record<string, string>, create?: CreateRequest): Answer {
+function runKhronos(env: Record<string, string>, create?: CreateRequest, init?: Readonly<Record<string, string>>): Answer {
   const out = path.join(T, `out-${++n}.json`);
   const log = path.join(T, `log-${n}.txt`);
   const args = ['--out', out];
+  if (init) {
+    args.push('--init');
+    for (const [name, value] of Object.entries(init)) args.push('--init-property', `${name}=${value}`);
+  }
   if (create) {
     args.push('--create');
     for (const l of create.layers ?? []) args.push('--layer', l);
@@ -141,7 +147,7 @@ function runKhronos(env: Record<string, string>, create?: CreateRequest): Answer
  * through the fixture layers to the fixture runtime, in this process — or, with `inChild`, in a
  * child process that has exactly `env` (for what the dynamic linker reads at start).
  */
-function runOurs(env: Record<string, string>, create?: CreateRequest, options: { inChild?: boolean } = {}): Answer & Pick<LoaderAnswer, 'layerFolders'> {
+function runOurs(env: Record<string, string>, create?: CreateRequest, options: { inChild?: boolean; init?: Readonly<Record<string, string>> } = {}): Answer & Pick<LoaderAnswer, 'layerFolders'> {
   const log = path.join(T, `log-${++n}.txt`);
   let answer: LoaderAnswer;
   if (options.inChild) {
@@ -153,7 +159,7 @@ function runOurs(env: Record<string, string>, create?: CreateRequest, options: {
     });
     answer = JSON.parse(stdout) as LoaderAnswer;
   } else {
-    answer = ourAnswer(env, create, log);
+    answer = ourAnswer(env, create, log, options.init);
   }
   return { ...answer, log: readProbeLog(log) };
 }
@@ -398,6 +404,32 @@ for (const loader of khronosOpenXrLoaders()) describe.skipIf(skip !== null || lo
     const k = runKhronos(env, create);
     expect(k.log.runtimeLibrary).toContain('/rt/other/');
     expectSame(k, runOurs(env, create));
+  });
+
+  it('XR-LI-1: xrInitializeLoaderKHR with loader properties (XR_EXT_loader_init_properties): they stand in for XR_RUNTIME_JSON, XR_ENABLE_API_LAYERS and an implicit layer\'s disable variable, over the environment, as 1.1.61 does', () => {
+    const root = scenarioRoot();
+    standardTree(root);
+    writeLayer(root, IMPLICIT, 'imp.json', { name: 'XR_APILAYER_TEST_implicit', library_path: layerLib(root, 'imp'), disable_environment: 'DISABLE_TEST_IMPLICIT' });
+    const fromEnv = put(root, 'elsewhere/env_runtime.json', runtimeManifest(runtimeLib(root, 'env')));
+    const fromProperty = put(root, 'elsewhere/property_runtime.json', runtimeManifest(runtimeLib(root, 'property')));
+    const env = baseEnv(root, { XR_RUNTIME_JSON: fromEnv, XR_ENABLE_API_LAYERS: 'XR_APILAYER_TEST_C' });
+    const properties = { XR_RUNTIME_JSON: fromProperty, XR_ENABLE_API_LAYERS: 'XR_APILAYER_TEST_B', DISABLE_TEST_IMPLICIT: '1' };
+    const create = { layers: ['XR_APILAYER_TEST_A'] };
+    const k = runKhronos(env, create, properties);
+    if (comparingWith('1.0.20')) {
+      // Debian's 1.0.20 has XR_KHR_loader_init only on Android: the command does not resolve.
+      expect(k.init?.resolved).toBe(false);
+      return;
+    }
+    expect(k.init).toEqual({ getProcAddrResult: 0, resolved: true, result: 0 });
+    expect(k.log.runtimeLibrary).toContain('/rt/property/');
+    expect(k.log.negotiated.map((l) => l.name)).toEqual(['XR_APILAYER_TEST_B', 'XR_APILAYER_TEST_A']);
+    expectSame(k, runOurs(env, create, { init: properties }));
+    // No properties: the environment decides again.
+    const k2 = runKhronos(env, create, {});
+    expect(k2.log.runtimeLibrary).toContain('/rt/env/');
+    expect(k2.log.negotiated.map((l) => l.name)).toEqual(['XR_APILAYER_TEST_implicit', 'XR_APILAYER_TEST_C', 'XR_APILAYER_TEST_A']);
+    expectSame(k2, runOurs(env, create, { init: {} }));
   });
 
   it('XR-RD-2: XDG_CONFIG_HOME comes before XDG_CONFIG_DIRS, whose entries are taken in order', () => {
