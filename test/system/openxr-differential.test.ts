@@ -3,6 +3,7 @@
 // discovery run on the same fixture trees and environments.
 // Where we differ on purpose, the scenario says so and why, and checks the difference is real.
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { repoRoot, testNativeDir } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
 import { layerManifest, makeTempRoot, put, runtimeManifest, type LayerSpec } from '../unit/openxr/fixtures.js';
 import { ourAnswer, type CreateRequest, type ExtResult, type LoaderAnswer } from './fixtures/our-loader.js';
+import { packageRoot } from '../../lib/core/native/load.js';
 
 const probe = path.join(testNativeDir, 'xr_enumerate/xr_enumerate');
 const probeRuntime = path.join(testNativeDir, 'discovery_probe_runtime/libdiscovery_probe_runtime.so');
@@ -127,7 +129,8 @@ function runKhronos(env: Record<string, string>, create?: CreateRequest, init?: 
   const args = ['--out', out];
   if (init) {
     args.push('--init');
-    for (const [name, value] of Object.entries(init)) args.push('--init-property', `${name}=${value}`);
+    // An empty name is the invalid property xr_enumerate adds with --init-empty-name.
+    for (const [name, value] of Object.entries(init)) args.push(...(name === '' ? ['--init-empty-name'] : ['--init-property', `${name}=${value}`]));
   }
   if (create) {
     args.push('--create');
@@ -223,6 +226,35 @@ function expectSame(k: Answer, o: ReturnType<typeof runOurs>): void {
     expect(o.log.runtimeDestroyed).toBe(true);
     expect(k.log.runtimeDestroyed).toBe(true);
   }
+}
+
+interface Koffi {
+  load(path: string): { func(prototype: string): (...args: unknown[]) => unknown };
+  struct(name: string, fields: Record<string, unknown>): unknown;
+  pointer(type: unknown): unknown;
+  proto(prototype: string): unknown;
+  call(fn: unknown, proto: unknown, ...args: unknown[]): unknown;
+}
+
+/**
+ * Our exported xrGetInstanceProcAddr(XR_NULL_HANDLE, "xrInitializeLoaderKHR"), called as native
+ * code calls it, with one XrLoaderInitInfoPropertiesEXT of `values`.
+ */
+let nativeInit: { koffi: Koffi; gipa: (...args: unknown[]) => unknown; proto: unknown } | undefined;
+function ourNativeInit(values: readonly { name: string; value: string }[]): { getProcAddrResult: number; resolved: boolean; result?: number } {
+  if (nativeInit === undefined) {
+    const koffi = createRequire(import.meta.url)('koffi') as Koffi;
+    const lib = koffi.load(path.join(packageRoot, 'build/Release/khronos_loader.node'));
+    const value = koffi.struct('KlTestXrLoaderInitPropertyValue', { name: 'const char*', value: 'const char*' });
+    koffi.struct('KlTestXrLoaderInitInfoProperties', { type: 'int32_t', next: 'void*', propertyValueCount: 'uint32_t', propertyValues: koffi.pointer(value) });
+    nativeInit = { koffi, gipa: lib.func('int xrGetInstanceProcAddr(uint64_t, const char*, _Out_ void**)'), proto: koffi.proto('int KlTestXrInitializeLoader(KlTestXrLoaderInitInfoProperties* info)') };
+  }
+  const { koffi, gipa, proto } = nativeInit;
+  const fn: unknown[] = [null];
+  const getProcAddrResult = gipa(0, 'xrInitializeLoaderKHR', fn) as number;
+  if (fn[0] === null) return { getProcAddrResult, resolved: false };
+  const info = { type: 1000838000, next: null, propertyValueCount: values.length, propertyValues: values.length > 0 ? values : null };
+  return { getProcAddrResult, resolved: true, result: koffi.call(fn[0], proto, info) as number };
 }
 
 /** The usual environment: everything inside the scenario folder, nothing from the machine. */
@@ -430,6 +462,15 @@ for (const loader of khronosOpenXrLoaders()) describe.skipIf(skip !== null || lo
     expect(k2.log.runtimeLibrary).toContain('/rt/env/');
     expect(k2.log.negotiated.map((l) => l.name)).toEqual(['XR_APILAYER_TEST_implicit', 'XR_APILAYER_TEST_C', 'XR_APILAYER_TEST_A']);
     expectSame(k2, runOurs(env, create, { init: {} }));
+    // Native callers: resolved with XR_NULL_HANDLE by both; a property with an empty name is
+    // XR_ERROR_VALIDATION_FAILURE for both; no properties is XR_SUCCESS for both.
+    const bad = runKhronos(env, undefined, { '': '' });
+    expect(bad.init).toEqual({ getProcAddrResult: 0, resolved: true, result: -1 });
+    expect(ourNativeInit([{ name: '', value: 'x' }])).toEqual(bad.init);
+    expect(ourNativeInit([])).toEqual(k2.init);
+    // Deliberate: properties given to the native function cannot change a plan already published
+    // (docs/conformance.md): XR_ERROR_FEATURE_UNSUPPORTED, where 1.1.61 answers XR_SUCCESS.
+    expect(ourNativeInit([{ name: 'XR_RUNTIME_JSON', value: fromProperty }]).result).toBe(-8);
   });
 
   it('XR-RD-2: XDG_CONFIG_HOME comes before XDG_CONFIG_DIRS, whose entries are taken in order', () => {
