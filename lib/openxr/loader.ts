@@ -17,8 +17,9 @@ import { publishOpenXrPlan } from './api/publish-plan.js';
 import { nativeRuntimeExtensions } from './native/plan.js';
 import { readLayerPolicy, type LayerPolicyOptions } from '../core/loader-policy.js';
 import { applyLayerPolicyToDiscovery } from './discovery/loader-policy.js';
+import { checkLoaderInitInfo, withLoaderProperties, type LoaderInitInfo } from './discovery/loader-properties.js';
 
-export type { PlanInstanceRequest, RuntimeExtensionProvider };
+export type { PlanInstanceRequest, RuntimeExtensionProvider, LoaderInitInfo };
 
 export interface ApiLayerProperties {
   readonly layerName: string;
@@ -67,6 +68,16 @@ export interface OpenXrLoader {
    * commands answer this loader's lists as of now. Call again to refresh it.
    */
   publishPlan(request?: PlanInstanceRequest): InstancePlan;
+  // XR-LI-1
+  /**
+   * xrInitializeLoaderKHR (XR_KHR_loader_init) for this loader. With `properties`
+   * (XR_EXT_loader_init_properties) they replace the previous ones and stand in for environment
+   * variables of the same names in every later discovery of this loader (XR_RUNTIME_JSON,
+   * XR_API_LAYER_PATH, XR_ENABLE_API_LAYERS, an implicit layer's enable/disable variable, HOME,
+   * XDG_*), read even where an elevated process ignores the environment; without, the previous
+   * ones stay. Throws XR_ERROR_INITIALIZATION_FAILED while an instance this loader created is live.
+   */
+  initializeLoader(info?: LoaderInitInfo): void;
 }
 
 /** Layers an application can see and ask for: explicit ones, and implicit ones that are on; first of each name. */
@@ -81,7 +92,10 @@ export function presentLayers(layers: readonly DiscoveredApiLayer[]): Discovered
 }
 
 export function createLoader(options: LoaderOptions = {}): OpenXrLoader {
-  const platform = resolvePlatform(options);
+  // The loader properties (initializeLoader) go over the environment: one map, read at each discovery.
+  const properties = new Map<string, string>();
+  const platform = withLoaderProperties(resolvePlatform(options), properties);
+  const instances: Instance[] = [];
   // On the real host (no injected platform) the runtime itself is asked for its extensions.
   if (options.runtimeExtensions === undefined && options.platform === undefined) {
     options = { ...options, runtimeExtensions: nativeRuntimeExtensions };
@@ -130,7 +144,19 @@ export function createLoader(options: LoaderOptions = {}): OpenXrLoader {
       checkCreateInstanceOptions(createOptions, 'createInstance(options)');
       const enabledExtensionNames = withHeadlessClock(createOptions.enabledExtensionNames ?? [], () => this.enumerateInstanceExtensionProperties());
       const plan = this.planInstance({ enabledApiLayerNames: createOptions.enabledApiLayerNames ?? [], enabledExtensionNames });
-      return createInstanceFromPlan(plan, enabledExtensionNames === createOptions.enabledExtensionNames ? createOptions : { ...createOptions, enabledExtensionNames });
+      const instance = createInstanceFromPlan(plan, enabledExtensionNames === createOptions.enabledExtensionNames ? createOptions : { ...createOptions, enabledExtensionNames });
+      for (let i = instances.length - 1; i >= 0; --i) if (instances[i]!.isDestroyed) instances.splice(i, 1);
+      instances.push(instance);
+      return instance;
+    },
+    initializeLoader(info = {}) {
+      const given = checkLoaderInitInfo(info, 'initializeLoader(info)');
+      if (instances.some((i) => !i.isDestroyed)) {
+        throw new OpenXrError('XR_ERROR_INITIALIZATION_FAILED', 'an instance this loader created is live: destroy it before initializing the loader again');
+      }
+      if (given === undefined) return;
+      properties.clear();
+      for (const [name, value] of given) properties.set(name, value);
     },
     publishPlan(request = {}) {
       const plan = this.planInstance(request);

@@ -73,6 +73,11 @@ void* OpenNative(const std::string& path) {
 
 void CloseNative(void* handle) { FreeLibrary(reinterpret_cast<HMODULE>(handle)); }
 
+bool PinNative(const std::string&, void* handle) {
+  HMODULE pinned = nullptr;
+  return GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_PIN, reinterpret_cast<LPCWSTR>(handle), &pinned) != 0;
+}
+
 void* SymbolNative(void* handle, const char* name) {
   return reinterpret_cast<void*>(GetProcAddress(reinterpret_cast<HMODULE>(handle), name));
 }
@@ -92,6 +97,15 @@ void* OpenNative(const std::string& path) {
 }
 
 void CloseNative(void* handle) { dlclose(handle); }
+
+// The library is open already (RTLD_NOLOAD finds it by the same name); RTLD_NODELETE marks it never
+// to be unloaded, and the extra reference this call took is given back at once.
+bool PinNative(const std::string& path, void*) {
+  void* again = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD | RTLD_NODELETE);
+  if (again == nullptr) return false;
+  dlclose(again);
+  return true;
+}
 
 void* SymbolNative(void* handle, const char* name) {
   dlerror();
@@ -133,6 +147,8 @@ DynamicLibrary::~DynamicLibrary() {
   std::lock_guard<std::mutex> lock(registry.mutex);
   registry.Forget(path_);
 }
+
+bool DynamicLibrary::KeepMapped() const noexcept { return PinNative(path_, handle_); }
 
 void* DynamicLibrary::FindSymbol(const char* name) const noexcept { return SymbolNative(handle_, name); }
 

@@ -50,6 +50,11 @@ class DynamicLibrary {
 
   const std::string& path() const noexcept { return path_; }
 
+  // Keeps the library mapped for the rest of the process, whoever lets go of it later
+  // (VK_LOADER_DISABLE_DYNAMIC_LIBRARY_UNLOADING): dlopen with RTLD_NOLOAD | RTLD_NODELETE on the
+  // open library, or a pinned module handle on Windows. false when the system refused.
+  bool KeepMapped() const noexcept;
+
  private:
   struct PrivateTag {};
 

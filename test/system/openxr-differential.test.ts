@@ -3,6 +3,7 @@
 // discovery run on the same fixture trees and environments.
 // Where we differ on purpose, the scenario says so and why, and checks the difference is real.
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { repoRoot, testNativeDir } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
 import { layerManifest, makeTempRoot, put, runtimeManifest, type LayerSpec } from '../unit/openxr/fixtures.js';
 import { ourAnswer, type CreateRequest, type ExtResult, type LoaderAnswer } from './fixtures/our-loader.js';
+import { packageRoot } from '../../lib/core/native/load.js';
 
 const probe = path.join(testNativeDir, 'xr_enumerate/xr_enumerate');
 const probeRuntime = path.join(testNativeDir, 'discovery_probe_runtime/libdiscovery_probe_runtime.so');
@@ -54,6 +56,8 @@ interface Answer {
   extensions: ExtResult;
   layerExtensions: Record<string, ExtResult>;
   create?: { result: number; destroyResult?: number };
+  /** xrInitializeLoaderKHR resolved with XR_NULL_HANDLE, and what calling it returned (--init). */
+  init?: { getProcAddrResult: number; resolved: boolean; result?: number };
   log: ProbeLog;
 }
 
@@ -119,10 +123,15 @@ function probeEnv(env: Record<string, string>, log: string): Record<string, stri
   return { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env, PROBE_LOG: log };
 }
 
-function runKhronos(env: Record<string, string>, create?: CreateRequest): Answer {
+function runKhronos(env: Record<string, string>, create?: CreateRequest, init?: Readonly<Record<string, string>>): Answer {
   const out = path.join(T, `out-${++n}.json`);
   const log = path.join(T, `log-${n}.txt`);
   const args = ['--out', out];
+  if (init) {
+    args.push('--init');
+    // An empty name is the invalid property xr_enumerate adds with --init-empty-name.
+    for (const [name, value] of Object.entries(init)) args.push(...(name === '' ? ['--init-empty-name'] : ['--init-property', `${name}=${value}`]));
+  }
   if (create) {
     args.push('--create');
     for (const l of create.layers ?? []) args.push('--layer', l);
@@ -141,7 +150,7 @@ function runKhronos(env: Record<string, string>, create?: CreateRequest): Answer
  * through the fixture layers to the fixture runtime, in this process — or, with `inChild`, in a
  * child process that has exactly `env` (for what the dynamic linker reads at start).
  */
-function runOurs(env: Record<string, string>, create?: CreateRequest, options: { inChild?: boolean } = {}): Answer & Pick<LoaderAnswer, 'layerFolders'> {
+function runOurs(env: Record<string, string>, create?: CreateRequest, options: { inChild?: boolean; init?: Readonly<Record<string, string>> } = {}): Answer & Pick<LoaderAnswer, 'layerFolders'> {
   const log = path.join(T, `log-${++n}.txt`);
   let answer: LoaderAnswer;
   if (options.inChild) {
@@ -153,7 +162,7 @@ function runOurs(env: Record<string, string>, create?: CreateRequest, options: {
     });
     answer = JSON.parse(stdout) as LoaderAnswer;
   } else {
-    answer = ourAnswer(env, create, log);
+    answer = ourAnswer(env, create, log, options.init);
   }
   return { ...answer, log: readProbeLog(log) };
 }
@@ -217,6 +226,35 @@ function expectSame(k: Answer, o: ReturnType<typeof runOurs>): void {
     expect(o.log.runtimeDestroyed).toBe(true);
     expect(k.log.runtimeDestroyed).toBe(true);
   }
+}
+
+interface Koffi {
+  load(path: string): { func(prototype: string): (...args: unknown[]) => unknown };
+  struct(name: string, fields: Record<string, unknown>): unknown;
+  pointer(type: unknown): unknown;
+  proto(prototype: string): unknown;
+  call(fn: unknown, proto: unknown, ...args: unknown[]): unknown;
+}
+
+/**
+ * Our exported xrGetInstanceProcAddr(XR_NULL_HANDLE, "xrInitializeLoaderKHR"), called as native
+ * code calls it, with one XrLoaderInitInfoPropertiesEXT of `values`.
+ */
+let nativeInit: { koffi: Koffi; gipa: (...args: unknown[]) => unknown; proto: unknown } | undefined;
+function ourNativeInit(values: readonly { name: string; value: string }[]): { getProcAddrResult: number; resolved: boolean; result?: number } {
+  if (nativeInit === undefined) {
+    const koffi = createRequire(import.meta.url)('koffi') as Koffi;
+    const lib = koffi.load(path.join(packageRoot, 'build/Release/khronos_loader.node'));
+    const value = koffi.struct('KlTestXrLoaderInitPropertyValue', { name: 'const char*', value: 'const char*' });
+    koffi.struct('KlTestXrLoaderInitInfoProperties', { type: 'int32_t', next: 'void*', propertyValueCount: 'uint32_t', propertyValues: koffi.pointer(value) });
+    nativeInit = { koffi, gipa: lib.func('int xrGetInstanceProcAddr(uint64_t, const char*, _Out_ void**)'), proto: koffi.proto('int KlTestXrInitializeLoader(KlTestXrLoaderInitInfoProperties* info)') };
+  }
+  const { koffi, gipa, proto } = nativeInit;
+  const fn: unknown[] = [null];
+  const getProcAddrResult = gipa(0, 'xrInitializeLoaderKHR', fn) as number;
+  if (fn[0] === null) return { getProcAddrResult, resolved: false };
+  const info = { type: 1000838000, next: null, propertyValueCount: values.length, propertyValues: values.length > 0 ? values : null };
+  return { getProcAddrResult, resolved: true, result: koffi.call(fn[0], proto, info) as number };
 }
 
 /** The usual environment: everything inside the scenario folder, nothing from the machine. */
@@ -398,6 +436,41 @@ for (const loader of khronosOpenXrLoaders()) describe.skipIf(skip !== null || lo
     const k = runKhronos(env, create);
     expect(k.log.runtimeLibrary).toContain('/rt/other/');
     expectSame(k, runOurs(env, create));
+  });
+
+  it('XR-LI-1: xrInitializeLoaderKHR with loader properties (XR_EXT_loader_init_properties): they stand in for XR_RUNTIME_JSON, XR_ENABLE_API_LAYERS and an implicit layer\'s disable variable, over the environment, as 1.1.61 does', () => {
+    const root = scenarioRoot();
+    standardTree(root);
+    writeLayer(root, IMPLICIT, 'imp.json', { name: 'XR_APILAYER_TEST_implicit', library_path: layerLib(root, 'imp'), disable_environment: 'DISABLE_TEST_IMPLICIT' });
+    const fromEnv = put(root, 'elsewhere/env_runtime.json', runtimeManifest(runtimeLib(root, 'env')));
+    const fromProperty = put(root, 'elsewhere/property_runtime.json', runtimeManifest(runtimeLib(root, 'property')));
+    const env = baseEnv(root, { XR_RUNTIME_JSON: fromEnv, XR_ENABLE_API_LAYERS: 'XR_APILAYER_TEST_C' });
+    const properties = { XR_RUNTIME_JSON: fromProperty, XR_ENABLE_API_LAYERS: 'XR_APILAYER_TEST_B', DISABLE_TEST_IMPLICIT: '1' };
+    const create = { layers: ['XR_APILAYER_TEST_A'] };
+    const k = runKhronos(env, create, properties);
+    if (comparingWith('1.0.20')) {
+      // Debian's 1.0.20 has XR_KHR_loader_init only on Android: the command does not resolve.
+      expect(k.init?.resolved).toBe(false);
+      return;
+    }
+    expect(k.init).toEqual({ getProcAddrResult: 0, resolved: true, result: 0 });
+    expect(k.log.runtimeLibrary).toContain('/rt/property/');
+    expect(k.log.negotiated.map((l) => l.name)).toEqual(['XR_APILAYER_TEST_B', 'XR_APILAYER_TEST_A']);
+    expectSame(k, runOurs(env, create, { init: properties }));
+    // No properties: the environment decides again.
+    const k2 = runKhronos(env, create, {});
+    expect(k2.log.runtimeLibrary).toContain('/rt/env/');
+    expect(k2.log.negotiated.map((l) => l.name)).toEqual(['XR_APILAYER_TEST_implicit', 'XR_APILAYER_TEST_C', 'XR_APILAYER_TEST_A']);
+    expectSame(k2, runOurs(env, create, { init: {} }));
+    // Native callers: resolved with XR_NULL_HANDLE by both; a property with an empty name is
+    // XR_ERROR_VALIDATION_FAILURE for both; no properties is XR_SUCCESS for both.
+    const bad = runKhronos(env, undefined, { '': '' });
+    expect(bad.init).toEqual({ getProcAddrResult: 0, resolved: true, result: -1 });
+    expect(ourNativeInit([{ name: '', value: 'x' }])).toEqual(bad.init);
+    expect(ourNativeInit([])).toEqual(k2.init);
+    // Deliberate: properties given to the native function cannot change a plan already published
+    // (docs/conformance.md): XR_ERROR_FEATURE_UNSUPPORTED, where 1.1.61 answers XR_SUCCESS.
+    expect(ourNativeInit([{ name: 'XR_RUNTIME_JSON', value: fromProperty }]).result).toBe(-8);
   });
 
   it('XR-RD-2: XDG_CONFIG_HOME comes before XDG_CONFIG_DIRS, whose entries are taken in order', () => {

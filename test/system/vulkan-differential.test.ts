@@ -108,6 +108,15 @@ function real(p: string): string {
   }
 }
 
+/** The files this process has mapped (/proc/self/maps) under `dir`, each once. */
+function mappedUnder(dir: string): string[] {
+  const files = readFileSync('/proc/self/maps', 'utf8')
+    .split('\n')
+    .map((l) => l.slice(l.indexOf('/')))
+    .filter((f) => f.startsWith(dir));
+  return [...new Set(files)];
+}
+
 /** One scenario's tree: its own root, a probe driver, and helpers to place layers. */
 class Scenario {
   readonly root: string;
@@ -298,6 +307,8 @@ interface Known {
   lastOccurrenceWins?: boolean;
   /** 1.3.239 enables an implicit meta layer's components before a plain implicit layer found earlier in the search; we (as 1.4.309) follow the search order. */
   implicitMetaOrder?: boolean;
+  /** Before 1.4.359 VK_INSTANCE_LAYERS does not move implicit layers (they stay in the implicit pass); we (as 1.4.359) place them where it names them. */
+  implicitInInstanceLayers?: boolean;
 }
 
 /** Which Khronos loader versions show each difference: elsewhere the answers must be equal. */
@@ -307,6 +318,7 @@ const differsIn: Record<keyof Known, readonly KhronosVulkanVersion[]> = {
   envLayerOrder: ['1.3.239'],
   lastOccurrenceWins: ['1.3.239'],
   implicitMetaOrder: ['1.3.239'],
+  implicitInInstanceLayers: ['1.3.239', '1.4.309'],
 };
 
 /** The running comparison is with this Khronos version. */
@@ -343,7 +355,7 @@ function same(s: Scenario, env: Record<string, string>, layers?: string[], scena
   expect(o.extensions.filter((e) => WITHHELD.has(e.slice(0, e.indexOf('@'))))).toEqual([]);
   expect(o.create).toBe(k.create);
   if (k.create === 0) {
-    if (known.envLayerOrder || known.lastOccurrenceWins || known.implicitMetaOrder) expect([...(o.chain ?? [])].sort()).toEqual([...(k.chain ?? [])].sort());
+    if (known.envLayerOrder || known.lastOccurrenceWins || known.implicitMetaOrder || known.implicitInInstanceLayers) expect([...(o.chain ?? [])].sort()).toEqual([...(k.chain ?? [])].sort());
     else expect(o.chain).toEqual(k.chain);
     expect(o.drivers).toEqual(k.drivers);
   }
@@ -608,6 +620,39 @@ for (const loader of khronosVulkanLoaders()) describe.skipIf(skip !== null || lo
       const r = same(s, env, c.app, { envLayerOrder: true });
       expect(r.o.chain, JSON.stringify(c)).toEqual(['VK_LAYER_T_implicit', ...c.ours.map((x) => `VK_LAYER_T_${x}`)]);
     }
+  });
+
+  it('VK-LF-6: VK_INSTANCE_LAYERS orders implicit layers too: a named implicit layer leaves the implicit pass and takes its place in the list, even when its own variables turn it off (the current Khronos loader, 1.4.359)', () => {
+    const s = scenario();
+    // One implicit layer per search folder, so discovery order is fixed (no readdir order).
+    s.layer(s.dir('configHome', 'implicit'), 'i0.json', { name: 'VK_LAYER_T_i0', disable_environment: { T_OFF_0: '1' } });
+    s.layer(s.dir('xdgConfig', 'implicit'), 'i1.json', { name: 'VK_LAYER_T_i1', disable_environment: { T_OFF_1: '1' } });
+    s.layer(s.dir('dataHome', 'implicit'), 'i2.json', { name: 'VK_LAYER_T_i2', disable_environment: { T_OFF_2: '1' } });
+    s.layer(s.dir('xdgData', 'explicit'), 'e.json', { name: 'VK_LAYER_T_e' });
+    const known = { implicitInInstanceLayers: true };
+    const named = same(s, s.env({ VK_INSTANCE_LAYERS: 'VK_LAYER_T_i2:VK_LAYER_T_e:VK_LAYER_T_i1' }), [], known);
+    expect(named.o.chain).toEqual(['VK_LAYER_T_i0', 'VK_LAYER_T_i2', 'VK_LAYER_T_e', 'VK_LAYER_T_i1']);
+    // 1.3.239 and 1.4.309 keep named implicit layers in the implicit pass (same() compared as sets there).
+    if (!comparingWith('1.4.359')) expect(named.k.chain).toEqual(['VK_LAYER_T_i0', 'VK_LAYER_T_i1', 'VK_LAYER_T_i2', 'VK_LAYER_T_e']);
+    // Without the variable: discovery order.
+    expect(same(s, s.env(), []).chain).toEqual(['VK_LAYER_T_i0', 'VK_LAYER_T_i1', 'VK_LAYER_T_i2']);
+    // Named, an implicit layer is on even with its disable variable set (the variable names it, as an application would).
+    const offEnv = s.env({ VK_INSTANCE_LAYERS: 'VK_LAYER_T_i1:VK_LAYER_T_i0', T_OFF_1: '1' });
+    if (comparingWith('1.3.239')) {
+      // 1.3.239 leaves the named implicit layer off when its disable variable is set; 1.4.309 and 1.4.359 enable it.
+      expect([...(khronos(s, offEnv, ['VK_LAYER_T_e']).chain ?? [])].sort()).toEqual(['VK_LAYER_T_e', 'VK_LAYER_T_i0', 'VK_LAYER_T_i2']);
+      expect(ours(s, offEnv, ['VK_LAYER_T_e']).chain).toEqual(['VK_LAYER_T_i2', 'VK_LAYER_T_i1', 'VK_LAYER_T_i0', 'VK_LAYER_T_e']);
+    } else {
+      const off = same(s, offEnv, ['VK_LAYER_T_e'], known);
+      expect(off.o.chain).toEqual(['VK_LAYER_T_i2', 'VK_LAYER_T_i1', 'VK_LAYER_T_i0', 'VK_LAYER_T_e']);
+    }
+    if (!comparingWith('1.4.359')) return;
+    // Deliberate: 1.4.359 leaves an implicit layer out of the implicit pass when its name is any
+    // substring of the variable's value, so a longer name that is not even found turns it off; we
+    // match whole names (docs/conformance.md).
+    const longer = s.env({ VK_INSTANCE_LAYERS: 'VK_LAYER_T_i0_longer' });
+    expect(khronos(s, longer, []).chain).toEqual(['VK_LAYER_T_i1', 'VK_LAYER_T_i2']);
+    expect(ours(s, longer, []).chain).toEqual(['VK_LAYER_T_i0', 'VK_LAYER_T_i1', 'VK_LAYER_T_i2']);
   });
 
   it('VK-ML-1, VK-ML-2: a meta layer stands for its components in order; their extensions are its; a name already enabled is dropped', () => {
@@ -877,6 +922,28 @@ for (const loader of khronosVulkanLoaders()) describe.skipIf(skip !== null || lo
     const loader = createLoader({ platform: createLinuxPlatform({ env, elevated: false }), sysconfdir: '/etc', extraSysconfdir: null, logWriter: () => {} });
     expect(() => loader.enumerateInstanceExtensionProperties('VK_LAYER_T_nowhere')).toThrow(expect.objectContaining({ code: 'VK_ERROR_LAYER_NOT_PRESENT', resultValue: -6 }));
     expect(exportedExtensions(loader.planInstance(), 'VK_LAYER_T_nowhere').result).toBe(-6);
+  });
+
+  it('VK-DR-4: VK_LOADER_DISABLE_DYNAMIC_LIBRARY_UNLOADING=1 keeps the driver and layer libraries mapped after vkDestroyInstance; unset or another value, they unload (/proc/self/maps, both loaders)', () => {
+    for (const value of ['1', undefined, '0', '11']) {
+      const s = scenario();
+      s.layer(s.dir('xdgData', 'explicit'), 'keep.json', { name: 'VK_LAYER_T_keep' });
+      const env = s.env(value === undefined ? {} : { VK_LOADER_DISABLE_DYNAMIC_LIBRARY_UNLOADING: value });
+      // The Khronos loader in its own process: what is still mapped once the instance is destroyed.
+      const out = path.join(T, `out-${++n}.json`);
+      execFileSync(enumerate, [...khronosArgs(), '--out', out, '--create', '--layer', 'VK_LAYER_T_keep', '--maps', s.root], {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env, PROBE_LOG: path.join(T, `log-${n}.txt`) },
+        stdio: ['ignore', 'ignore', 'ignore'],
+      });
+      const k = (JSON.parse(readFileSync(out, 'utf8')) as { mapped: string[] }).mapped.map(real).sort();
+      // Ours in this process (each scenario has its own library copies, so nothing else maps them).
+      expect(ours(s, env, ['VK_LAYER_T_keep']).create).toBe(0);
+      const o = mappedUnder(real(s.root)).map(real).sort();
+      const expected = value === '1' ? [path.join(s.root, 'drivers/probe_icd/libprobe_driver.so'), path.join(s.root, 'libs/VK_LAYER_T_keep/libprobe_layer.so')].map(real).sort() : [];
+      // 1.3.239 predates the variable: it unloads them whatever the value.
+      expect(k, `Khronos ${current!.version}, value ${String(value)}`).toEqual(comparingWith('1.3.239') ? [] : expected);
+      expect(o, `ours, value ${String(value)}`).toEqual(expected);
+    }
   });
 
   it('VK-DR-1: VK_DRIVER_FILES (folders and files) and VK_ICD_FILENAMES replace the standard driver folders', () => {

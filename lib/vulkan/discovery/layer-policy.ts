@@ -1,8 +1,10 @@
 // VK-LF-1..4, VK-ML-2..4: which layers an instance gets, in what order (loader_enable_instance_layers,
 // and enable_correct_layers_from_settings when the settings file configures layers). Index 0 of the
 // result is nearest the application. Without a settings file:
-//   1. implicit layers that are on, in discovery order (the override layer after the others);
-//   2. VK_INSTANCE_LAYERS, in its order (it overrides VK_LOADER_LAYERS_DISABLE);
+//   1. implicit layers that are on, in discovery order (the override layer after the others),
+//      except those VK_INSTANCE_LAYERS names: step 2 places them;
+//   2. VK_INSTANCE_LAYERS, in its order, implicit layers too (it overrides VK_LOADER_LAYERS_DISABLE
+//      and an implicit layer's own enable/disable variables);
 //   3. explicit layers VK_LOADER_LAYERS_ENABLE names, in discovery order;
 //   4. the application's layers, in its order, unless VK_LOADER_LAYERS_DISABLE (and not ALLOW) names them.
 // A meta layer stands for its components in listed order; a name already in the chain is dropped.
@@ -127,7 +129,15 @@ function environmentChain(input: LayerPolicyInput): EnabledVulkanLayer[] {
 
   // 1. Implicit layers; the override layer goes after every other implicit layer (VK-ML-4).
   const implicit = available.filter((c) => c.layer.kind === 'implicit').map((c) => c.layer);
+  // VK-LF-6: an implicit layer VK_INSTANCE_LAYERS names takes its place in that list instead, so the
+  // variable orders implicit layers as it orders explicit ones (the current Khronos loader's rule; it
+  // matches the name as a substring of the whole value, we match whole names: docs/conformance.md).
+  const placedByInstanceLayers = new Set(filters.instanceLayers);
   for (const layer of [...implicit.filter((l) => !l.isOverride), ...implicit.filter((l) => l.isOverride)]) {
+    if (placedByInstanceLayers.has(layer.name)) {
+      log('info', `Implicit layer "${layer.name}" is placed where VK_INSTANCE_LAYERS names it`);
+      continue;
+    }
     const state = implicitLayerState(layer.manifest, filters, input.env, overrideComponents);
     if (state.enabled) b.add(layer, 'implicit');
     else log('info', `Implicit layer "${layer.name}" is off: ${state.reason}`);

@@ -40,6 +40,8 @@ export interface NativeVulkanPlan {
     readonly disableSort?: true;
   };
   readonly disableInstanceExtensionFilter: boolean;
+  /** VK_LOADER_DISABLE_DYNAMIC_LIBRARY_UNLOADING=1 (absent: libraries unload with their last owner). */
+  readonly keepLibrariesMapped?: boolean;
   /** The registry's instance extensions: what the loader knows (drivers' others are filtered out). */
   readonly knownInstanceExtensions: readonly string[];
   /** Drivers' instance extensions never offered (window-system ones this loader does not implement yet). */

@@ -59,6 +59,7 @@ export function toNativeVulkanPlan(plan: VulkanInstancePlan): NativeVulkanPlan {
     })),
     deviceFilters: plan.deviceFilters,
     disableInstanceExtensionFilter: plan.disableInstanceExtensionFilter,
+    ...(plan.keepLibrariesMapped === true && { keepLibrariesMapped: true }),
     knownInstanceExtensions,
     withheldInstanceExtensions: WITHHELD_WSI_INSTANCE_EXTENSIONS,
     ...(plan.instanceExtensionListing !== undefined && { instanceExtensionListing: plan.instanceExtensionListing }),

@@ -147,12 +147,16 @@ function buildPlan(state: VulkanDiscoveryState, env: PlatformEnv, options: PlanI
   // VK-PO-6: the policy's device fields replace the variables'.
   const device = { ...envDevice, ...applyDevicePolicy(envDevice.filters, state.policy.devices) };
   decisions.push(...device.decisions);
+  // VK-DR-4: read as the Khronos loader reads it (plain getenv, exactly "1").
+  const keepLibrariesMapped = env.get('VK_LOADER_DISABLE_DYNAMIC_LIBRARY_UNLOADING') === '1';
+  if (keepLibrariesMapped) decisions.push('VK_LOADER_DISABLE_DYNAMIC_LIBRARY_UNLOADING=1: libraries stay loaded after the instance is destroyed');
   return {
     drivers,
     layers,
     enabledExtensionNames: [...extensions],
     deviceFilters: device.filters,
     disableInstanceExtensionFilter: device.disableInstanceExtensionFilter,
+    ...(keepLibrariesMapped ? { keepLibrariesMapped: true as const } : {}),
     instanceExtensionListing: instanceExtensionListing(state),
     layerDeviceExtensions: layerDeviceExtensions(state),
     enumeration: {

@@ -125,6 +125,11 @@ export interface VulkanInstancePlan {
   readonly deviceFilters: VulkanDeviceFilters;
   /** VK_LOADER_DISABLE_INST_EXT_FILTER: hand the drivers' instance extensions through unfiltered. */
   readonly disableInstanceExtensionFilter: boolean;
+  /**
+   * VK_LOADER_DISABLE_DYNAMIC_LIBRARY_UNLOADING=1: the drivers' and layers' libraries stay mapped
+   * for the rest of the process once loaded, as the Khronos loader then never unloads them.
+   */
+  readonly keepLibrariesMapped?: true;
   /** The layers' part of vkEnumerateInstanceExtensionProperties (absent: no layer lists any). */
   readonly instanceExtensionListing?: VulkanInstanceExtensionListing;
   /**

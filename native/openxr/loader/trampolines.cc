@@ -167,6 +167,52 @@ KL_TRAMPOLINE(ApplyHapticFeedback, 3, Call)
 KL_TRAMPOLINE(StopHapticFeedback, 2, Call)
 KL_TRAMPOLINE(LocateSpaces, 3, Call)
 
+namespace kl::openxr {
+namespace {
+
+// XR-LI-1: xrInitializeLoaderKHR (XR_KHR_loader_init), reached through xrGetInstanceProcAddr with
+// XR_NULL_HANDLE and not exported, as the current Khronos loader does on Linux. The chain is read
+// as that loader reads it: the first XrLoaderInitInfoPropertiesEXT (XR_EXT_loader_init_properties)
+// counts, a property without a name or value, or with an empty name, is XR_ERROR_VALIDATION_FAILURE,
+// and a live instance makes it XR_ERROR_INITIALIZATION_FAILED. Linux has no platform structure, so
+// nothing is forwarded to layers or the runtime (the current Khronos loader forwards only a
+// platform structure such as Android's). Properties stand in for environment variables during
+// discovery, which is TypeScript's: native code reaches this loader through a published plan that
+// was discovered already, so properties given here cannot change it, and are refused with a log
+// record that says to pass them to loader.initializeLoader() (docs/usage.md, "Loader init").
+XRAPI_ATTR XrResult XRAPI_CALL InitializeLoaderKHR(const XrLoaderInitInfoBaseHeaderKHR* loaderInitInfo) {
+  if (InstanceRegistry::Get().LiveCount() > 0) {
+    Log(LogLevel::Error, "openxr", "xrInitializeLoaderKHR: an instance is live; destroy every instance before initializing the loader again");
+    return XR_ERROR_INITIALIZATION_FAILED;
+  }
+  for (auto* info = loaderInitInfo; info != nullptr; info = static_cast<const XrLoaderInitInfoBaseHeaderKHR*>(info->next)) {
+    if (info->type != XR_TYPE_LOADER_INIT_INFO_PROPERTIES_EXT) continue;
+    const auto* properties = reinterpret_cast<const XrLoaderInitInfoPropertiesEXT*>(info);
+    if (properties->propertyValueCount > 0 && properties->propertyValues == nullptr) {
+      Log(LogLevel::Error, "openxr", "xrInitializeLoaderKHR: propertyValueCount is not 0 but propertyValues is NULL");
+      return XR_ERROR_VALIDATION_FAILURE;
+    }
+    for (uint32_t i = 0; i < properties->propertyValueCount; ++i) {
+      const XrLoaderInitPropertyValueEXT& p = properties->propertyValues[i];
+      if (p.name == nullptr || p.value == nullptr || p.name[0] == '\0') {
+        Log(LogLevel::Error, "openxr", "xrInitializeLoaderKHR: propertyValues[" + std::to_string(i) + "] needs a non-empty name and a value");
+        return XR_ERROR_VALIDATION_FAILURE;
+      }
+    }
+    if (properties->propertyValueCount > 0) {
+      Log(LogLevel::Error, "openxr",
+          "xrInitializeLoaderKHR: loader properties (XR_EXT_loader_init_properties) change discovery, which the published plan "
+          "has done already; pass them to loader.initializeLoader({ properties }) in JavaScript and publish the plan again");
+      return XR_ERROR_FEATURE_UNSUPPORTED;
+    }
+    break;  // only the first such structure counts
+  }
+  return XR_SUCCESS;
+}
+
+}  // namespace
+}  // namespace kl::openxr
+
 // xrGetInstanceProcAddr: with XR_NULL_HANDLE only the commands that need no instance (XR-CI-10);
 // with an instance, that instance's answer (LoaderInstance::GetInstanceProcAddr).
 KL_XR_EXPORT XRAPI_ATTR XrResult XRAPI_CALL xrGetInstanceProcAddr(XrInstance instance, const char* name, PFN_xrVoidFunction* function) {
@@ -177,6 +223,7 @@ KL_XR_EXPORT XRAPI_ATTR XrResult XRAPI_CALL xrGetInstanceProcAddr(XrInstance ins
     const std::string_view n = name;
     if (n == "xrGetInstanceProcAddr") *function = reinterpret_cast<PFN_xrVoidFunction>(xrGetInstanceProcAddr);
     if (n == "xrCreateInstance") *function = reinterpret_cast<PFN_xrVoidFunction>(xrCreateInstance);
+    if (n == "xrInitializeLoaderKHR") *function = reinterpret_cast<PFN_xrVoidFunction>(kl::openxr::InitializeLoaderKHR);
     if (n == "xrEnumerateApiLayerProperties") *function = reinterpret_cast<PFN_xrVoidFunction>(xrEnumerateApiLayerProperties);
     if (n == "xrEnumerateInstanceExtensionProperties") {
       *function = reinterpret_cast<PFN_xrVoidFunction>(xrEnumerateInstanceExtensionProperties);

@@ -142,6 +142,8 @@ vulkan::InstancePlan ReadPlan(Napi::Env env, Napi::Value v) {
   }
   Napi::Value disable = o.Get("disableInstanceExtensionFilter");
   plan.disableInstanceExtensionFilter = disable.IsBoolean() && disable.As<Napi::Boolean>().Value();
+  Napi::Value keep = o.Get("keepLibrariesMapped");
+  plan.keepLibrariesMapped = keep.IsBoolean() && keep.As<Napi::Boolean>().Value();
   plan.knownInstanceExtensions = GetStrings(env, o, "knownInstanceExtensions");
   plan.withheldInstanceExtensions = GetStrings(env, o, "withheldInstanceExtensions");
   // [{ name, extensions: [ext] }] (absent: no layer lists device extensions).

@@ -28,6 +28,12 @@ Fn FindIcdFunction(const DynamicLibrary& library, PFN_vkGetInstanceProcAddr icdG
 
 }  // namespace
 
+void KeepMapped(const DynamicLibrary& library) {
+  if (!library.KeepMapped()) {
+    Log(LogLevel::Warn, "vulkan", "cannot keep " + library.path() + " loaded (VK_LOADER_DISABLE_DYNAMIC_LIBRARY_UNLOADING): it unloads as usual");
+  }
+}
+
 NegotiatedDriver LoadDriver(const DriverDescription& driver) {
   NegotiatedDriver result;
   result.description = driver;

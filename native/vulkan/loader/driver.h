@@ -48,6 +48,10 @@ struct NegotiatedDriver {
 // ("vulkan.driver").
 NegotiatedDriver LoadDriver(const DriverDescription& driver);
 
+// VK_LOADER_DISABLE_DYNAMIC_LIBRARY_UNLOADING: the library stays mapped after its last owner lets
+// go; a warning names it when the system refuses.
+void KeepMapped(const DynamicLibrary& library);
+
 // "driver <library> (manifest <path>)" for messages.
 std::string DescribeDriver(const DriverDescription& driver);
 

@@ -132,6 +132,7 @@ std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan,
     }
     try {
       li->drivers_.push_back(std::make_unique<NegotiatedDriver>(LoadDriver(d)));
+      if (plan.keepLibrariesMapped) KeepMapped(*li->drivers_.back()->library);
     } catch (const VkError& e) {
       failures.push_back(e.what());
     }
@@ -157,6 +158,7 @@ std::shared_ptr<LoaderInstance> LoaderInstance::Create(const InstancePlan& plan,
     }
     try {
       li->layers_.push_back(NegotiateLayer(l));
+      if (plan.keepLibrariesMapped) KeepMapped(*li->layers_.back().library);
       li->layerNames_.push_back(l.name);
     } catch (const VkError&) {
       // logged by NegotiateLayer; the layer is not used

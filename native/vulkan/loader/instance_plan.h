@@ -27,6 +27,9 @@ struct InstancePlan {
   std::vector<LayerDescription> layers;    // nearest the application first
   DeviceFilters deviceFilters;
   bool disableInstanceExtensionFilter = false;
+  // VK_LOADER_DISABLE_DYNAMIC_LIBRARY_UNLOADING=1: drivers and layers stay mapped after the last
+  // owner lets go (DynamicLibrary::KeepMapped), as the Khronos loader then never calls dlclose.
+  bool keepLibrariesMapped = false;
   // The instance extensions the loader knows (the registry's); drivers' others are filtered out
   // unless disableInstanceExtensionFilter (VK_LOADER_DISABLE_INST_EXT_FILTER).
   std::vector<std::string> knownInstanceExtensions;

@@ -78,6 +78,7 @@ VkResult VKAPI_CALL TerminatorExtensions(const VkEnumerateInstanceExtensionPrope
   for (const auto& d : plan.instance.drivers) {
     try {
       drivers.push_back(LoadDriver(d));
+      if (plan.instance.keepLibrariesMapped) KeepMapped(*drivers.back().library);
     } catch (const VkError&) {
       // logged; contributes nothing
     }

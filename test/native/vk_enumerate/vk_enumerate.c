@@ -1,4 +1,5 @@
 /* vk_enumerate [--loader PATH] [--out FILE] [--layer NAME]... [--extension NAME]... [--query-layer NAME]... [--create]
+ *              [--devices] [--maps TEXT]
  *
  * Loads the system Khronos Vulkan loader (default libvulkan.so.1) with dlopen and writes JSON:
  *   layers:          vkEnumerateInstanceLayerProperties (result and list)
@@ -10,6 +11,8 @@
  *   devices, groups: with --devices (implies --create, apiVersion 1.1), the physical devices'
  *                    names in vkEnumeratePhysicalDevices order, and vkEnumeratePhysicalDeviceGroups'
  *                    groups as lists of names
+ *   mapped:          with --maps TEXT, at the end (after vkDestroyInstance): the files mapped into
+ *                    the process (/proc/self/maps) whose path contains TEXT, each once
  * The JSON goes to FILE (default stdout), apart from the loader's VK_LOADER_DEBUG output (stderr). */
 #include <vulkan/vulkan.h>
 
@@ -23,6 +26,29 @@
 #define MAX_ARGS 64
 
 static PFN_vkGetInstanceProcAddr gipa;
+
+/* The mapped files whose path contains `needle`, each once, in /proc/self/maps order. */
+static void mapped_json(FILE *f, const char *needle) {
+    char seen[64][512];
+    int n = 0;
+    fprintf(f, ", \"mapped\": [");
+    FILE *maps = fopen("/proc/self/maps", "r");
+    char line[1024];
+    while (maps != NULL && fgets(line, sizeof(line), maps) != NULL) {
+        char *file = strchr(line, '/');
+        if (file == NULL || strstr(file, needle) == NULL) continue;
+        file[strcspn(file, "\n")] = '\0';
+        int dup = 0;
+        for (int i = 0; i < n && !dup; ++i) dup = strcmp(seen[i], file) == 0;
+        if (dup || n == 64) continue;
+        snprintf(seen[n], sizeof(seen[n]), "%s", file);
+        fprintf(f, "%s", n ? ", " : "");
+        json_string(f, seen[n]);
+        ++n;
+    }
+    if (maps != NULL) fclose(maps);
+    fprintf(f, "]");
+}
 
 static void extensions_json(FILE *f, const char *layer) {
     PFN_vkEnumerateInstanceExtensionProperties enumerate =
@@ -95,6 +121,7 @@ int main(int argc, char **argv) {
     const char *queries[MAX_ARGS];
     uint32_t layer_count = 0, ext_count = 0, query_count = 0;
     int create = 0;
+    const char *maps_needle = NULL;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--loader") == 0 && i + 1 < argc) loader_path = argv[++i];
         else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) out_path = argv[++i];
@@ -103,6 +130,7 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--query-layer") == 0 && i + 1 < argc && query_count < MAX_ARGS) queries[query_count++] = argv[++i];
         else if (strcmp(argv[i], "--create") == 0) create = 1;
         else if (strcmp(argv[i], "--devices") == 0) create = devices = 1;
+        else if (strcmp(argv[i], "--maps") == 0 && i + 1 < argc) maps_needle = argv[++i];
         else {
             fprintf(stderr, "vk_enumerate: unknown argument %s\n", argv[i]);
             return 2;
@@ -174,6 +202,7 @@ int main(int argc, char **argv) {
             if (destroy != NULL) destroy(instance, NULL);
         }
     }
+    if (maps_needle != NULL) mapped_json(f, maps_needle);
     fprintf(f, "}\n");
     if (f != stdout) fclose(f);
     return 0;
