@@ -1,5 +1,5 @@
 /* vk_enumerate [--loader PATH] [--out FILE] [--layer NAME]... [--extension NAME]... [--query-layer NAME]... [--create]
- *              [--devices] [--maps TEXT]
+ *              [--devices] [--maps TEXT] [--device-query NAME]... [--device-extension NAME]...
  *
  * Loads the system Khronos Vulkan loader (default libvulkan.so.1) with dlopen and writes JSON:
  *   layers:          vkEnumerateInstanceLayerProperties (result and list)
@@ -11,6 +11,10 @@
  *   devices, groups: with --devices (implies --create, apiVersion 1.1), the physical devices'
  *                    names in vkEnumeratePhysicalDevices order, and vkEnumeratePhysicalDeviceGroups'
  *                    groups as lists of names
+ *   deviceExtensions: with --device-query NAME (implies --devices; "-" stands for NULL), the first
+ *                    physical device's vkEnumerateDeviceExtensionProperties(NAME), keyed by NAME
+ *   deviceCreate:    with --device-query or --device-extension, vkCreateDevice on the first
+ *                    physical device (queue family 0) with the --device-extension names
  *   mapped:          with --maps TEXT, at the end (after vkDestroyInstance): the files mapped into
  *                    the process (/proc/self/maps) whose path contains TEXT, each once
  * The JSON goes to FILE (default stdout), apart from the loader's VK_LOADER_DEBUG output (stderr). */
@@ -80,6 +84,61 @@ static void device_name_json(FILE *f, VkInstance instance, VkPhysicalDevice devi
     json_string(f, props.deviceName);
 }
 
+/* vkEnumerateDeviceExtensionProperties(layer) of `device`, as {result, list}. */
+static void device_extensions_json(FILE *f, VkInstance instance, VkPhysicalDevice device, const char *layer) {
+    PFN_vkEnumerateDeviceExtensionProperties enumerate =
+        (PFN_vkEnumerateDeviceExtensionProperties)gipa(instance, "vkEnumerateDeviceExtensionProperties");
+    uint32_t count = 0;
+    VkResult r = enumerate(device, layer, &count, NULL);
+    VkExtensionProperties *props = NULL;
+    if (r == VK_SUCCESS && count > 0) {
+        props = calloc(count, sizeof(*props));
+        r = enumerate(device, layer, &count, props);
+    }
+    fprintf(f, "{\"result\": %d, \"list\": [", (int)r);
+    for (uint32_t i = 0; r == VK_SUCCESS && i < count; ++i) {
+        fprintf(f, "%s{\"extensionName\": ", i ? ", " : "");
+        json_string(f, props[i].extensionName);
+        fprintf(f, ", \"specVersion\": %u}", props[i].specVersion);
+    }
+    fprintf(f, "]}");
+    free(props);
+}
+
+/* The first physical device's extension lists for each query, then vkCreateDevice with `exts`. */
+static void device_json(FILE *f, VkInstance instance, const char *const *queries, uint32_t query_count, const char *const *exts,
+                        uint32_t ext_count) {
+    PFN_vkEnumeratePhysicalDevices enumerate = (PFN_vkEnumeratePhysicalDevices)gipa(instance, "vkEnumeratePhysicalDevices");
+    uint32_t count = 1;
+    VkPhysicalDevice device = VK_NULL_HANDLE;
+    VkResult r = enumerate(instance, &count, &device);
+    if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || count == 0) {
+        fprintf(f, ", \"deviceCreate\": {\"result\": %d}", r != VK_SUCCESS && r != VK_INCOMPLETE ? (int)r : 1);
+        return;
+    }
+    fprintf(f, ", \"deviceExtensions\": {");
+    for (uint32_t i = 0; i < query_count; ++i) {
+        fprintf(f, "%s", i ? ", " : "");
+        json_string(f, queries[i]);
+        fprintf(f, ": ");
+        device_extensions_json(f, instance, device, strcmp(queries[i], "-") == 0 ? NULL : queries[i]);
+    }
+    fprintf(f, "}");
+    const float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = 0, .queueCount = 1,
+                                     .pQueuePriorities = &priority};
+    VkDeviceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1, .pQueueCreateInfos = &queue,
+                               .enabledExtensionCount = ext_count, .ppEnabledExtensionNames = exts};
+    PFN_vkCreateDevice create = (PFN_vkCreateDevice)gipa(instance, "vkCreateDevice");
+    VkDevice created = VK_NULL_HANDLE;
+    r = create(device, &info, NULL, &created);
+    fprintf(f, ", \"deviceCreate\": {\"result\": %d}", (int)r);
+    if (r == VK_SUCCESS) {
+        PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)gipa(instance, "vkDestroyDevice");
+        destroy(created, NULL);
+    }
+}
+
 static void devices_json(FILE *f, VkInstance instance) {
     PFN_vkEnumeratePhysicalDevices enumerate = (PFN_vkEnumeratePhysicalDevices)gipa(instance, "vkEnumeratePhysicalDevices");
     uint32_t count = 0;
@@ -119,7 +178,9 @@ int main(int argc, char **argv) {
     const char *layers[MAX_ARGS];
     const char *exts[MAX_ARGS];
     const char *queries[MAX_ARGS];
-    uint32_t layer_count = 0, ext_count = 0, query_count = 0;
+    const char *device_queries[MAX_ARGS];
+    const char *device_exts[MAX_ARGS];
+    uint32_t layer_count = 0, ext_count = 0, query_count = 0, device_query_count = 0, device_ext_count = 0;
     int create = 0;
     const char *maps_needle = NULL;
     for (int i = 1; i < argc; ++i) {
@@ -130,6 +191,13 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--query-layer") == 0 && i + 1 < argc && query_count < MAX_ARGS) queries[query_count++] = argv[++i];
         else if (strcmp(argv[i], "--create") == 0) create = 1;
         else if (strcmp(argv[i], "--devices") == 0) create = devices = 1;
+        else if (strcmp(argv[i], "--device-query") == 0 && i + 1 < argc && device_query_count < MAX_ARGS) {
+            device_queries[device_query_count++] = argv[++i];
+            create = devices = 1;
+        } else if (strcmp(argv[i], "--device-extension") == 0 && i + 1 < argc && device_ext_count < MAX_ARGS) {
+            device_exts[device_ext_count++] = argv[++i];
+            create = devices = 1;
+        }
         else if (strcmp(argv[i], "--maps") == 0 && i + 1 < argc) maps_needle = argv[++i];
         else {
             fprintf(stderr, "vk_enumerate: unknown argument %s\n", argv[i]);
@@ -197,6 +265,8 @@ int main(int argc, char **argv) {
         VkResult cr = create_instance(&info, NULL, &instance);
         fprintf(f, ", \"create\": {\"result\": %d}", (int)cr);
         if (cr == VK_SUCCESS && devices) devices_json(f, instance);
+        if (cr == VK_SUCCESS && (device_query_count > 0 || device_ext_count > 0))
+            device_json(f, instance, device_queries, device_query_count, device_exts, device_ext_count);
         if (cr == VK_SUCCESS) {
             PFN_vkDestroyInstance destroy = (PFN_vkDestroyInstance)gipa(instance, "vkDestroyInstance");
             if (destroy != NULL) destroy(instance, NULL);
