@@ -11,6 +11,8 @@
 //  5. Vulkan dispatch (docs/performance.md, 'Vulkan: dispatch per call'): vkGetDeviceQueue and vkCmdPushConstants on lavapipe with 0/1/3
 //     pass-through Vulkan layers and VK_LAYER_KHRONOS_validation, ours beside the Khronos loader,
 //     and the same on the Vulkan test driver from test/native (the trampolines alone);
+//     vkAcquireNextImageKHR / vkQueuePresentKHR (the pair, and each alone) presented to a window on a
+//     private Xvfb on lavapipe, 0/1/3 pass-through layers (docs/performance.md, 'Acquire and present');
 //     and 10,000 commands recorded per call, through the CommandEncoder and in a C loop (docs/performance.md,
 //     'Vulkan: recording 10,000 commands').
 //  6. Frame queries (docs/performance.md, 'OpenXR: frame queries'): N = 1, 4, 16, 64 spaces per frame, N space.locate calls vs one frame
@@ -185,6 +187,15 @@ async function vulkanSection(): Promise<string> {
   for (const [command, n] of [['vkGetDeviceQueue', 1_000_000], ['vkCmdPushConstants', 200_000]] as const) {
     results.push(await runVulkanBench({ command, passthroughCounts: [0, 1, 3], realLayers: validation, iterations: iterations(n), repeats, processes, maxProcesses, onProgress: progress }));
   }
+  // Acquire and present under a private Xvfb: a frame costs hundreds of microseconds, so fewer
+  // frames and processes than the dispatch rows (the loaders' part is far inside the X server's noise).
+  const presentProcesses = Number(process.env.KL_BENCH_PRESENT_PROCESSES ?? 6);
+  const presentation: VulkanBenchResult[] = [];
+  for (const command of ['vkAcquireNextImageKHR+vkQueuePresentKHR', 'vkAcquireNextImageKHR', 'vkQueuePresentKHR'] as const) {
+    presentation.push(
+      await runVulkanBench({ command, passthroughCounts: [0, 1, 3], iterations: iterations(200), repeats, processes: presentProcesses, maxProcesses: presentProcesses, onProgress: progress }),
+    );
+  }
   // The same commands on the test driver: the trampolines with no driver work around them.
   const driverManifest = testDriverManifest();
   const alone: VulkanBenchResult[] = [];
@@ -219,9 +230,11 @@ async function vulkanSection(): Promise<string> {
     '',
     `- On the test driver: ${vulkanTrampolineTally(alone)}.`,
     `- On lavapipe: ${vulkanTrampolineTally(results)}.`,
+    `- Acquire and present on lavapipe under Xvfb (${presentProcesses} processes a row, no second look): ${vulkanTrampolineTally(presentation)}.`,
     '',
     ...alone.flatMap((r) => vulkanTargets(r, 'the test driver')),
     ...results.flatMap((r) => vulkanTargets(r)),
+    ...presentation.flatMap((r) => vulkanTargets(r)),
     ...recordTargets(record).map((line) => `${line} — on lavapipe`),
     ...recordTargets(recordAlone).map((line) => `${line} — on the test driver`),
     '',
@@ -233,6 +246,7 @@ async function vulkanSection(): Promise<string> {
       ),
     ),
     ...results.map((r) => formatVulkanBenchMarkdown(r, { headingLevel: 3, omitRunInfo: true })),
+    ...presentation.map((r) => formatVulkanBenchMarkdown(r, { headingLevel: 3, omitRunInfo: true })),
     formatRecordBenchMarkdown(record, 3),
     formatRecordBenchMarkdown(recordAloneNamed, 3, 'on the test driver: the crossing and the encoder alone'),
     VULKAN_END,

@@ -21,6 +21,8 @@ import { createLoader } from '../../lib/vulkan/loader.js';
 import { testNativeDir } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
 import { loadToolsAddon } from '../../lib/tools/native/addon.js';
+import { runVulkanBench } from '../../lib/tools/bench/run-vulkan-bench.js';
+import { formatVulkanBenchMarkdown } from '../../lib/tools/bench/vulkan-report.js';
 
 const VALIDATION_MANIFEST = ['/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json'];
 
@@ -288,6 +290,42 @@ describe('bench vulkan CLI', () => {
     const { code, stdout, stderr } = await cli(['bench', 'vulkan', '--command', 'vkCmdDraw']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toContain('--command needs one of vkGetDeviceQueue, vkCmdPushConstants, record, got "vkCmdDraw"');
+    expect(stderr).toContain('--command needs one of vkGetDeviceQueue, vkCmdPushConstants, vkAcquireNextImageKHR+vkQueuePresentKHR, vkAcquireNextImageKHR, vkQueuePresentKHR, record, got "vkCmdDraw"');
+  });
+
+  it('BENCH: vkAcquireNextImageKHR / vkQueuePresentKHR rows (the pair and each alone) are measured under a private Xvfb on lavapipe beside the Khronos loader, in a present mode that does not wait for a refresh; both chains go through the pass-through layer, and the Xvfb is gone after (system: libvulkan1, xvfb)', async (ctx) => {
+    const missing = missingSystemComponent({ lavapipe: LAVAPIPE_MANIFEST_CANDIDATES, 'Khronos Vulkan loader': KHRONOS_VULKAN_LOADER_CANDIDATES, 'Xvfb (xvfb)': ['/usr/bin/Xvfb'] });
+    if (missing) return ctx.skip(missing);
+    for (const command of ['vkAcquireNextImageKHR+vkQueuePresentKHR', 'vkAcquireNextImageKHR', 'vkQueuePresentKHR']) {
+      const { code, stdout, stderr } = await cli(['bench', 'vulkan', '--command', command, '--layers', '0,1', '--iterations', '20', '--repeats', '3', '--json']);
+      expect(code, stderr).toBe(0);
+      const display = /Xvfb on :(\d+)/.exec(stderr)?.[1];
+      expect(display, stderr).toBeDefined();
+      // Xvfb removes its socket and lock when it exits; the bench waited for that before it answered.
+      expect(existsSync(`/tmp/.X11-unix/X${display}`)).toBe(false);
+      expect(existsSync(`/tmp/.X${display}-lock`)).toBe(false);
+      const result = JSON.parse(stdout) as VulkanBenchResult;
+      expect(result.command.name).toBe(command);
+      expect(result.presentation).toMatchObject({ server: 'Xvfb' });
+      expect(['IMMEDIATE', 'MAILBOX']).toContain(result.presentation && 'presentMode' in result.presentation ? result.presentation.presentMode : undefined);
+      expect(result.rows.map((r) => r.label)).toEqual(['no layers', '1 pass-through']);
+      for (const row of result.rows) {
+        for (const cell of ['ours-trampoline', 'ours-pointer', 'khronos-trampoline', 'khronos-pointer'] as const) expect(runs(row.cells[cell]), `${command} ${row.label} ${cell}`).toBe(3);
+        // The pointer each loader hands out is the top of the chain: lavapipe's, or the pass-through layer's wrapper.
+        expect(pointerComparison(row).same).toBe(true);
+        expect(path.basename(row.pointerOrigins.ours?.file ?? '')).toBe(row.passthrough === 0 ? 'libvulkan_lvp.so' : 'libkhronos_vk_layer_passthrough_1.so');
+      }
+      expect(vulkanTargets(result).filter((l) => l.includes(', trampoline: ours at or below Khronos: ours ÷ Khronos = '))).toHaveLength(2);
+    }
+  });
+
+  it('BENCH: without Xvfb the presentation rows are not measured and the report says why; no child process runs', async () => {
+    const result = await runVulkanBench({ command: 'vkQueuePresentKHR', passthroughCounts: [0, 1], iterations: 10, repeats: 1, xvfb: false, khronosLoader: false, driverManifest: '/nonexistent/driver.json' });
+    expect(result.presentation).toEqual({ unavailable: expect.stringContaining('Xvfb is not installed (Debian package xvfb)') });
+    expect(result.rows.map((r) => [r.label, r.processes, runs(r.cells['ours-trampoline']), runs(r.cells['khronos-pointer'])])).toEqual([
+      ['no layers', 0, expect.stringContaining('Xvfb is not installed'), expect.stringContaining('Xvfb is not installed')],
+      ['1 pass-through', 0, expect.stringContaining('Xvfb is not installed'), expect.stringContaining('Xvfb is not installed')],
+    ]);
+    expect(formatVulkanBenchMarkdown(result)).toContain('- window: not measured — Xvfb is not installed (Debian package xvfb)');
   });
 });

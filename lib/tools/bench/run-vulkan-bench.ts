@@ -14,9 +14,10 @@ import { runBenchChild } from './child-process.js';
 import type { Measurement, MeasurePlan } from './measure-native.js';
 import { DEFAULT_REPEATS, machineInfo, type MachineInfo } from './run-openxr-bench.js';
 import { summarize, type Summary } from './stats.js';
-import type { VulkanBenchCommandName, VulkanBenchSide, VulkanChildRequest, VulkanChildResult, VulkanSideResult } from './vulkan-child-protocol.js';
+import { presentsToWindow, type VulkanBenchCommandName, type VulkanBenchSide, type VulkanChildRequest, type VulkanChildResult, type VulkanSideResult } from './vulkan-child-protocol.js';
 import { createVulkanPassthroughLayers } from './vulkan-layers.js';
 import { compareTrampolines, lookConfidence } from './vulkan-verdict.js';
+import { findXvfb, startXvfb, type XvfbServer } from './xvfb-server.js';
 import { InvalidArgumentError, UnavailableError, invalidArgument } from '../../core/errors.js';
 
 export type VulkanColumnId = 'ours-trampoline' | 'ours-pointer' | 'khronos-trampoline' | 'khronos-pointer';
@@ -47,6 +48,28 @@ export const VULKAN_BENCH_COMMANDS: Readonly<Record<VulkanBenchCommandName, Vulk
       'without a bound pipeline (vkCmdDispatch needs a compute pipeline, i.e. a shader, to be valid usage; validation would report every call); ' +
       "each timed run is two recordings of half the calls: a driver that allocates per command (lavapipe) is slower every other recording, as glibc's free lists alternate",
     defaultIterations: 200_000,
+  },
+  'vkAcquireNextImageKHR+vkQueuePresentKHR': {
+    name: 'vkAcquireNextImageKHR+vkQueuePresentKHR',
+    measures:
+      'one frame presented to a 32×32 XCB window on a private Xvfb: vkAcquireNextImageKHR (with a fence), vkWaitForFences and vkResetFences, vkQueuePresentKHR of the unchanged image ' +
+      '(each swapchain image moved to PRESENT_SRC_KHR once at setup), in a present mode that does not wait for a refresh (IMMEDIATE, else MAILBOX); ' +
+      "most of a frame is the driver's copy of the image to the X server, so the loaders' part is a few nanoseconds of it",
+    defaultIterations: 2_000,
+  },
+  vkAcquireNextImageKHR: {
+    name: 'vkAcquireNextImageKHR',
+    measures:
+      'vkAcquireNextImageKHR alone, timed call by call (clock reads around each call, the same for both loaders) in the frames of the vkAcquireNextImageKHR+vkQueuePresentKHR row: ' +
+      'a 32×32 XCB window on a private Xvfb, IMMEDIATE (else MAILBOX) present mode, one image more than the minimum; the acquire waits while the X server still holds every image',
+    defaultIterations: 2_000,
+  },
+  vkQueuePresentKHR: {
+    name: 'vkQueuePresentKHR',
+    measures:
+      'vkQueuePresentKHR alone, timed call by call (clock reads around each call, the same for both loaders) in the frames of the vkAcquireNextImageKHR+vkQueuePresentKHR row: ' +
+      "the driver's copy of a 32×32 image to a private Xvfb in IMMEDIATE (else MAILBOX) present mode",
+    defaultIterations: 2_000,
   },
 };
 
@@ -124,6 +147,8 @@ export interface VulkanBenchOptions {
   readonly maxProcesses?: number;
   /** The Khronos loader library; false leaves it out (default: found in the usual places). */
   readonly khronosLoader?: string | false;
+  /** The Xvfb binary the presentation commands start (default /usr/bin/Xvfb); false: as if not installed. */
+  readonly xvfb?: string | false;
   /** The environment to start from (default process.env; never modified). */
   readonly baseEnv?: Readonly<Record<string, string | undefined>>;
   readonly onProgress?: (line: string) => void;
@@ -131,6 +156,8 @@ export interface VulkanBenchOptions {
 
 export interface VulkanBenchResult {
   readonly command: VulkanBenchCommand;
+  /** The presentation commands' X server and the swapchain's present mode, or why the rows were not measured. */
+  readonly presentation?: { readonly server: 'Xvfb'; readonly presentMode?: string } | { readonly unavailable: string };
   readonly driver: { readonly manifestPath: string; readonly deviceName?: string };
   readonly plan: MeasurePlan;
   readonly processes: number;
@@ -289,18 +316,42 @@ export async function runVulkanBench(options: VulkanBenchOptions): Promise<Vulka
     ...passthroughCounts.map((n) => ({ label: n === 0 ? 'no layers' : `${n} pass-through`, passthrough: n, realLayers: [] })),
     ...realLayers.map((name) => ({ label: name, passthrough: 0, realLayers: [name] })),
   ];
+  // The presentation commands run under an X server of their own; without Xvfb their rows say so.
+  let xServer: XvfbServer | undefined;
+  let presentation: VulkanBenchResult['presentation'];
+  if (presentsToWindow(command.name)) {
+    const xvfb = options.xvfb === false ? undefined : (options.xvfb ?? findXvfb());
+    if (xvfb === undefined) presentation = { unavailable: 'Xvfb is not installed (Debian package xvfb): the presentation rows need an X server of their own, so they were not measured' };
+    else {
+      xServer = await startXvfb(xvfb);
+      progress(`${command.name}: Xvfb on ${xServer.display}`);
+      presentation = { server: 'Xvfb' };
+    }
+  }
   const layerSet = createVulkanPassthroughLayers(Math.max(0, ...passthroughCounts));
   const rows: VulkanBenchRow[] = [];
   let deviceName: string | undefined;
   try {
     for (const config of configs) {
+      if (presentation !== undefined && 'unavailable' in presentation) {
+        const skipped = { skipped: presentation.unavailable };
+        const cells = { 'ours-trampoline': skipped, 'ours-pointer': skipped, 'khronos-trampoline': skipped, 'khronos-pointer': skipped };
+        rows.push({ label: config.label, passthrough: config.passthrough, realLayers: config.realLayers, processes: 0, layerNames: [], cells, pointerOrigins: {}, loaderFiles: {} });
+        continue;
+      }
       progress(`${command.name}: ${config.label}`);
       const names = [...layerSet.names.slice(0, config.passthrough), ...config.realLayers];
       const env = vulkanRowEnvironment(options.baseEnv ?? process.env, driverManifest, layerSet.folders, names);
       const ask = (p: number) => {
         // ours set up and timed first in even processes, Khronos in odd ones.
         const sides: VulkanBenchSide[] = khronosPath === undefined ? ['ours'] : p % 2 === 0 ? ['ours', 'khronos'] : ['khronos', 'ours'];
-        const request: VulkanChildRequest = { sides, ...(khronosPath !== undefined ? { khronosLibrary: khronosPath } : {}), command: command.name, plan };
+        const request: VulkanChildRequest = {
+          sides,
+          ...(khronosPath !== undefined ? { khronosLibrary: khronosPath } : {}),
+          command: command.name,
+          plan,
+          ...(xServer !== undefined ? { display: xServer.display } : {}),
+        };
         return runBenchChild<VulkanChildRequest, VulkanChildResult>('vulkan-child', request, env, (error) => ({ ok: false, error }));
       };
       const answers = await sampleRow(ask, { processes, maxProcesses, confidence, judge: khronosPath !== undefined }, (line) => progress(`${command.name}: ${config.label}: ${line}`));
@@ -310,6 +361,8 @@ export async function runVulkanBench(options: VulkanBenchOptions): Promise<Vulka
       const answered = answers.filter((a): a is Extract<VulkanChildResult, { ok: true }> => a.ok);
       const layerNames = answered.find((a) => a.layerNames !== undefined)?.layerNames ?? [];
       deviceName ??= answered.find((a) => a.deviceName !== undefined)?.deviceName;
+      const presentMode = answered.find((a) => a.presentMode !== undefined)?.presentMode;
+      if (presentation !== undefined && 'server' in presentation && presentMode !== undefined) presentation = { server: 'Xvfb', presentMode };
       const o = combineSide(answers, 'ours');
       if (o.ok) {
         cells['ours-trampoline'] = o.trampoline;
@@ -332,9 +385,11 @@ export async function runVulkanBench(options: VulkanBenchOptions): Promise<Vulka
     }
   } finally {
     layerSet.dispose();
+    await xServer?.stop();
   }
   return {
     command,
+    ...(presentation !== undefined ? { presentation } : {}),
     driver: { manifestPath: driverManifest, ...(deviceName !== undefined ? { deviceName } : {}) },
     plan,
     processes,

@@ -19,6 +19,7 @@ function run(request: VulkanChildRequest): VulkanChildResult {
   const scenarios = new Map<VulkanBenchSide, NativeVulkanBenchScenario>();
   const sides: Partial<Record<VulkanBenchSide, VulkanSideResult>> = {};
   let layerNames: string[] | undefined;
+  const display = request.display !== undefined ? { display: request.display } : {};
   try {
     for (const [index, side] of request.sides.entries()) {
       // Each loader its own copy of the timed loops (native/tools/bench/vulkan_bench.cc says why).
@@ -28,11 +29,11 @@ function run(request: VulkanChildRequest): VulkanChildResult {
           const plan = createLoader().planInstance({});
           layerNames = plan.layers.map((l) => l.name);
           publishVulkanPlan(plan);
-          scenarios.set(side, new Scenario({ command: request.command, timingLoop }));
+          scenarios.set(side, new Scenario({ command: request.command, timingLoop, ...display }));
         } else if (request.khronosLibrary === undefined) {
           sides[side] = { ok: false, error: 'vulkan-child: the khronos side needs khronosLibrary' };
         } else {
-          scenarios.set(side, new Scenario({ command: request.command, loaderLibrary: request.khronosLibrary, timingLoop }));
+          scenarios.set(side, new Scenario({ command: request.command, loaderLibrary: request.khronosLibrary, timingLoop, ...display }));
         }
       } catch (error) {
         sides[side] = { ok: false, error: `vulkan-child: ${error instanceof Error ? error.message : String(error)}` };
@@ -41,9 +42,11 @@ function run(request: VulkanChildRequest): VulkanChildResult {
     const timed = request.sides.filter((s) => scenarios.has(s));
     const measured = measureNativeInterleaved(sideBySideCells(timed.map((side) => ({ side, scenario: scenarios.get(side)! }))), request.plan);
     let deviceName: string | undefined;
+    let presentMode: string | undefined;
     for (const side of timed) {
       const scenario = scenarios.get(side)!;
       deviceName ??= scenario.deviceName;
+      if (scenario.presentMode !== '') presentMode ??= scenario.presentMode;
       sides[side] = {
         ok: true,
         trampoline: measured[`${side}-trampoline`],
@@ -52,7 +55,13 @@ function run(request: VulkanChildRequest): VulkanChildResult {
         loaderFile: scenario.loaderOrigin?.file ?? null,
       };
     }
-    return { ok: true, ...(layerNames !== undefined ? { layerNames } : {}), ...(deviceName !== undefined ? { deviceName } : {}), sides };
+    return {
+      ok: true,
+      ...(layerNames !== undefined ? { layerNames } : {}),
+      ...(deviceName !== undefined ? { deviceName } : {}),
+      ...(presentMode !== undefined ? { presentMode } : {}),
+      sides,
+    };
   } finally {
     for (const scenario of [...scenarios.values()].reverse()) scenario.destroy();
   }

@@ -124,6 +124,14 @@ export function formatVulkanBenchMarkdown(result: VulkanBenchResult, options: Vu
     '- "trampoline": the loader\'s exported function; "pointer": what the loader\'s vkGetDeviceProcAddr returned (for vkGetDeviceQueue both loaders hand out their own trampoline: the queue must get the dispatch pointer).',
     `- Khronos loader: ${'path' in k ? `${k.path}${k.packageVersion ? ` (libvulkan1 ${k.packageVersion})` : ''}, dlopened in the same child processes as ours` : k.unavailable}.`,
   ];
+  const shown = result.presentation;
+  if (shown !== undefined) {
+    lines.push(
+      'server' in shown
+        ? `- window: a private Xvfb started for these rows and stopped after; present mode ${shown.presentMode ?? 'unknown (no process set up a swapchain)'}; "trampoline" is each loader's exported vkAcquireNextImageKHR / vkQueuePresentKHR, "pointer" what its vkGetDeviceProcAddr returned.`
+        : `- window: not measured — ${shown.unavailable}.`,
+    );
+  }
   if (!options.omitRunInfo) lines.push(`- machine: ${result.machine.cpuModel}, ${result.machine.cores} cores, ${result.machine.os}; Node ${result.machine.node}; ${result.date}.`);
   lines.push('', table);
   if (notes.size > 0) {

@@ -101,6 +101,8 @@ export interface NativeVulkanBenchScenario {
   /** Where the loader's own exported vkGetDeviceProcAddr lives (its file is the loader), or null. */
   readonly loaderOrigin: PointerOrigin | null;
   readonly deviceName: string;
+  /** The swapchain's present mode for the presentation commands ('IMMEDIATE' or 'MAILBOX'), else ''. */
+  readonly presentMode: string;
   destroy(): void;
 }
 
@@ -161,7 +163,13 @@ export interface NativeToolsAddon {
   openxrBenchCommands(): string[];
   /** Without loaderLibrary: this package's exports, working from the plan published with publishVulkanPlan. */
   /** `timingLoop`: which copy of the timed loops (0 or 1; two loaders in one process each get their own). */
-  readonly VulkanBenchScenario: new (target: { readonly command: string; readonly loaderLibrary?: string; readonly timingLoop?: 0 | 1 }) => NativeVulkanBenchScenario;
+  /** `display` (an X server, ":<n>") for the presentation commands: the window is made there. */
+  readonly VulkanBenchScenario: new (target: {
+    readonly command: string;
+    readonly loaderLibrary?: string;
+    readonly timingLoop?: 0 | 1;
+    readonly display?: string;
+  }) => NativeVulkanBenchScenario;
   /** The commands VulkanBenchScenario can time. */
   vulkanBenchCommands(): string[];
   /** The frame bench's C loop through the instance's chain: xrLocateSpace per space, or one xrLocateSpaces, `iterations` times per repeat. */

@@ -1,6 +1,7 @@
 // VK_LAYER_KHRONOSLOADER_passthrough: a Vulkan layer (loader-layer interface 2) that wraps the
-// device commands the benchmark times (vkGetDeviceQueue and the command-buffer commands
-// vkCmdPushConstants, vkCmdDispatch, vkCmdSetEvent) and forwards them unchanged; every other
+// device commands the benchmark times (vkGetDeviceQueue, the command-buffer commands
+// vkCmdPushConstants, vkCmdDispatch, vkCmdSetEvent, and vkAcquireNextImageKHR / vkQueuePresentKHR
+// on a device with VK_KHR_swapchain) and forwards them unchanged; every other
 // command it hands out is the next entity's own pointer (a layer intercepts what it needs). It is
 // the measuring stick for what one layer costs per device call (`khronos-loader bench vulkan`),
 // for this package's loader and for the Khronos loader alike.
@@ -45,6 +46,8 @@ struct LayerDevice {
   PFN_vkCmdPushConstants cmdPushConstants = nullptr;
   PFN_vkCmdDispatch cmdDispatch = nullptr;
   PFN_vkCmdSetEvent cmdSetEvent = nullptr;
+  PFN_vkAcquireNextImageKHR acquireNextImage = nullptr;  // null without VK_KHR_swapchain
+  PFN_vkQueuePresentKHR queuePresent = nullptr;
 };
 
 // The registry's devices for the wrapped calls, read without a lock: an open-addressed table of
@@ -215,6 +218,11 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
   state->cmdPushConstants = reinterpret_cast<PFN_vkCmdPushConstants>(next(*device, "vkCmdPushConstants"));
   state->cmdDispatch = reinterpret_cast<PFN_vkCmdDispatch>(next(*device, "vkCmdDispatch"));
   state->cmdSetEvent = reinterpret_cast<PFN_vkCmdSetEvent>(next(*device, "vkCmdSetEvent"));
+  for (uint32_t i = 0; i < info->enabledExtensionCount; ++i) {
+    if (std::string_view(info->ppEnabledExtensionNames[i]) != "VK_KHR_swapchain") continue;
+    state->acquireNextImage = reinterpret_cast<PFN_vkAcquireNextImageKHR>(next(*device, "vkAcquireNextImageKHR"));
+    state->queuePresent = reinterpret_cast<PFN_vkQueuePresentKHR>(next(*device, "vkQueuePresentKHR"));
+  }
   LayerRegistry::Get().AddDevice(std::move(state));
   return VK_SUCCESS;
 }
@@ -242,6 +250,16 @@ VKAPI_ATTR void VKAPI_CALL CmdSetEvent(VkCommandBuffer commandBuffer, VkEvent ev
   LayerRegistry::Get().FindDevice(commandBuffer)->cmdSetEvent(commandBuffer, event, stageMask);
 }
 
+VKAPI_ATTR VkResult VKAPI_CALL AcquireNextImage(VkDevice device, VkSwapchainKHR swapchain, uint64_t timeout, VkSemaphore semaphore, VkFence fence,
+                                                uint32_t* index) {
+  return LayerRegistry::Get().FindDevice(device)->acquireNextImage(device, swapchain, timeout, semaphore, fence, index);
+}
+
+// A queue's dispatch key is its device's.
+VKAPI_ATTR VkResult VKAPI_CALL QueuePresent(VkQueue queue, const VkPresentInfoKHR* info) {
+  return LayerRegistry::Get().FindDevice(queue)->queuePresent(queue, info);
+}
+
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name);
 
 // This layer's own functions; null for the names it forwards untouched.
@@ -259,7 +277,12 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, cons
   if (name == nullptr) return nullptr;
   if (PFN_vkVoidFunction own = Intercepted(name)) return own;
   LayerDevice* state = device != VK_NULL_HANDLE ? LayerRegistry::Get().FindDevice(device) : nullptr;
-  return state != nullptr ? state->next(device, name) : nullptr;
+  if (state == nullptr) return nullptr;
+  // The swapchain commands wrapped only where the device enabled VK_KHR_swapchain.
+  const std::string_view n = name;
+  if (n == "vkAcquireNextImageKHR" && state->acquireNextImage != nullptr) return reinterpret_cast<PFN_vkVoidFunction>(AcquireNextImage);
+  if (n == "vkQueuePresentKHR" && state->queuePresent != nullptr) return reinterpret_cast<PFN_vkVoidFunction>(QueuePresent);
+  return state->next(device, name);
 }
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name) {

@@ -19,6 +19,12 @@ namespace kl::napi {
 //   command pool and a primary command buffer in the recording state.
 //   measure(mode: 'trampoline' | 'pointer', iterations, repeats): { wallNs: number[], cpuNs: number[] }
 //     (the command buffer is reset and begun again before each timed run, outside the timing).
+//   For 'vkAcquireNextImageKHR+vkQueuePresentKHR', 'vkAcquireNextImageKHR' and 'vkQueuePresentKHR'
+//   (display: an X server, ":<n>", required): VK_KHR_surface and VK_KHR_xcb_surface on the
+//   instance, an XCB window, its surface, VK_KHR_swapchain on the device and a swapchain in
+//   IMMEDIATE (else MAILBOX) present mode, each image once moved to PRESENT_SRC_KHR; a timed frame
+//   acquires with a fence, waits for and resets it, and presents the image; the pair is timed
+//   whole, a single command call by call. presentMode: 'IMMEDIATE' | 'MAILBOX' ('' otherwise).
 //   pointerOrigin: { file, offset } of the pointer vkGetDeviceProcAddr returned, or null.
 //   deviceName: the physical device's name.  destroy(): tears everything down.
 Napi::Function DefineVulkanBenchScenario(Napi::Env env);

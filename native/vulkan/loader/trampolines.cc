@@ -256,6 +256,39 @@ KL_VK_CORE_INSTANCE_COMMAND_SIGNATURES(KL_VK_EXPORT_TRAMPOLINE)
 KL_VK_CORE_DEVICE_COMMAND_SIGNATURES(KL_VK_EXPORT_TRAMPOLINE)
 #undef KL_VK_EXPORT_TRAMPOLINE
 
+// VK_KHR_surface and VK_KHR_swapchain, exported as the Khronos loader exports them on Linux (an
+// application linked against libvulkan calls these by name); the same hidden trampolines
+// vkGet*ProcAddr hands out for them.
+#define KL_VK_EXPORT_WSI(ret, name, params, args) \
+  KL_VK_EXPORT ret VKAPI_CALL name params { return kl::vulkan::Trampoline_##name args; }
+KL_VK_EXPORT_WSI(void, vkDestroySurfaceKHR, (VkInstance instance, VkSurfaceKHR surface, const VkAllocationCallbacks* pAllocator),
+                 (instance, surface, pAllocator))
+KL_VK_EXPORT_WSI(VkResult, vkGetPhysicalDeviceSurfaceSupportKHR,
+                 (VkPhysicalDevice physicalDevice, uint32_t queueFamilyIndex, VkSurfaceKHR surface, VkBool32* pSupported),
+                 (physicalDevice, queueFamilyIndex, surface, pSupported))
+KL_VK_EXPORT_WSI(VkResult, vkGetPhysicalDeviceSurfaceCapabilitiesKHR,
+                 (VkPhysicalDevice physicalDevice, VkSurfaceKHR surface, VkSurfaceCapabilitiesKHR* pSurfaceCapabilities),
+                 (physicalDevice, surface, pSurfaceCapabilities))
+KL_VK_EXPORT_WSI(VkResult, vkGetPhysicalDeviceSurfaceFormatsKHR,
+                 (VkPhysicalDevice physicalDevice, VkSurfaceKHR surface, uint32_t* pSurfaceFormatCount, VkSurfaceFormatKHR* pSurfaceFormats),
+                 (physicalDevice, surface, pSurfaceFormatCount, pSurfaceFormats))
+KL_VK_EXPORT_WSI(VkResult, vkGetPhysicalDeviceSurfacePresentModesKHR,
+                 (VkPhysicalDevice physicalDevice, VkSurfaceKHR surface, uint32_t* pPresentModeCount, VkPresentModeKHR* pPresentModes),
+                 (physicalDevice, surface, pPresentModeCount, pPresentModes))
+KL_VK_EXPORT_WSI(VkResult, vkCreateSwapchainKHR,
+                 (VkDevice device, const VkSwapchainCreateInfoKHR* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkSwapchainKHR* pSwapchain),
+                 (device, pCreateInfo, pAllocator, pSwapchain))
+KL_VK_EXPORT_WSI(void, vkDestroySwapchainKHR, (VkDevice device, VkSwapchainKHR swapchain, const VkAllocationCallbacks* pAllocator),
+                 (device, swapchain, pAllocator))
+KL_VK_EXPORT_WSI(VkResult, vkGetSwapchainImagesKHR,
+                 (VkDevice device, VkSwapchainKHR swapchain, uint32_t* pSwapchainImageCount, VkImage* pSwapchainImages),
+                 (device, swapchain, pSwapchainImageCount, pSwapchainImages))
+KL_VK_EXPORT_WSI(VkResult, vkAcquireNextImageKHR,
+                 (VkDevice device, VkSwapchainKHR swapchain, uint64_t timeout, VkSemaphore semaphore, VkFence fence, uint32_t* pImageIndex),
+                 (device, swapchain, timeout, semaphore, fence, pImageIndex))
+KL_VK_EXPORT_WSI(VkResult, vkQueuePresentKHR, (VkQueue queue, const VkPresentInfoKHR* pPresentInfo), (queue, pPresentInfo))
+#undef KL_VK_EXPORT_WSI
+
 namespace {
 
 // The instance-less commands work from the plan TypeScript published (publishVulkanPlan);

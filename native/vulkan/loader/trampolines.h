@@ -1,5 +1,6 @@
 // The loader's exported C functions (VK-CH-4, the C ABI): vkGetInstanceProcAddr,
-// vkGetDeviceProcAddr and every core command, so native code in the same process can use the
+// vkGetDeviceProcAddr, every core command and the VK_KHR_surface / VK_KHR_swapchain commands (as
+// the Khronos loader exports them on Linux), so native code in the same process can use the
 // instances and devices this loader made. Everything else in the addon has hidden visibility.
 #pragma once
 

@@ -75,6 +75,7 @@ typedef struct {
   F(vkGetPhysicalDeviceSurfaceSupportKHR);
   F(vkGetPhysicalDeviceSurfaceCapabilitiesKHR);
   F(vkGetPhysicalDeviceSurfaceFormatsKHR);
+  F(vkGetPhysicalDeviceSurfacePresentModesKHR);
   F(vkDestroySurfaceKHR);
   F(vkCreateDevice);
   F(vkGetDeviceProcAddr);
@@ -292,6 +293,7 @@ KL_EXPORT int kl_wsi_present(const char* loaderPath, int noload, const char* dis
   LOAD_I(&vk, vkGetPhysicalDeviceSurfaceSupportKHR);
   LOAD_I(&vk, vkGetPhysicalDeviceSurfaceCapabilitiesKHR);
   LOAD_I(&vk, vkGetPhysicalDeviceSurfaceFormatsKHR);
+  LOAD_I(&vk, vkGetPhysicalDeviceSurfacePresentModesKHR);
   LOAD_I(&vk, vkDestroySurfaceKHR);
   LOAD_I(&vk, vkCreateDevice);
   LOAD_I(&vk, vkGetDeviceProcAddr);
@@ -357,6 +359,14 @@ KL_EXPORT int kl_wsi_present(const char* loaderPath, int noload, const char* dis
   uint32_t formatCount = 32;
   res = vk.vkGetPhysicalDeviceSurfaceFormatsKHR(physicalDevice, surface, &formatCount, formats);
   if (res != VK_SUCCESS && res != VK_INCOMPLETE) FAIL("vkGetPhysicalDeviceSurfaceFormatsKHR", res);
+  /* FIFO, the present mode the swapchain uses, is one every surface supports. */
+  VkPresentModeKHR modes[16];
+  uint32_t modeCount = 16;
+  res = vk.vkGetPhysicalDeviceSurfacePresentModesKHR(physicalDevice, surface, &modeCount, modes);
+  if (res != VK_SUCCESS && res != VK_INCOMPLETE) FAIL("vkGetPhysicalDeviceSurfacePresentModesKHR", res);
+  int fifo = 0;
+  for (uint32_t i = 0; i < modeCount; ++i) fifo |= modes[i] == VK_PRESENT_MODE_FIFO_KHR;
+  if (!fifo) FAIL("no FIFO present mode", 0);
   VkSurfaceFormatKHR format = formats[0];
   for (uint32_t i = 0; i < formatCount; ++i) {
     if (formats[i].format == VK_FORMAT_B8G8R8A8_UNORM) format = formats[i];
