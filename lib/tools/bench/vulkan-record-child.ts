@@ -6,13 +6,22 @@ import { createLoader } from '../../vulkan/loader.js';
 import { runChildMain } from './child-process.js';
 import type { RecordChildRequest, RecordChildResult } from './vulkan-record-protocol.js';
 import { createRecordScenario, measureRecord } from './vulkan-record.js';
+import { createDrawScenario, measureDraws } from './vulkan-record-draws.js';
+import { VK_API_VERSION_1_3 } from '../../generated/vulkan.js';
 
 function run(request: RecordChildRequest): RecordChildResult {
   const instance = createLoader().createInstance({ applicationName: 'khronos-loader bench record' });
   try {
     const scenario = createRecordScenario(instance);
     const deviceName = instance.enumeratePhysicalDevices()[0]?.properties.deviceName ?? 'unknown';
-    return { ok: true, deviceName, measurement: measureRecord(scenario, request.plan, request.commands) };
+    const measurement = measureRecord(scenario, request.plan, request.commands);
+    // The frame of draws: dynamic rendering needs a Vulkan 1.3 instance.
+    const graphics = createLoader().createInstance({ applicationName: 'khronos-loader bench record draws', apiVersion: VK_API_VERSION_1_3 });
+    try {
+      return { ok: true, deviceName, measurement, draws: measureDraws(createDrawScenario(graphics), request.plan, request.draws) };
+    } finally {
+      graphics.destroy();
+    }
   } finally {
     instance.destroy();
   }

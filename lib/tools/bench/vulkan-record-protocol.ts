@@ -10,6 +10,9 @@ export interface RecordChildRequest {
   readonly plan: MeasurePlan;
   /** Commands per frame. */
   readonly commands: number;
+  /** vkCmdDraw per frame in the frame of draws. */
+  readonly draws: number;
 }
 
-export type RecordChildResult = { readonly ok: true; readonly deviceName: string; readonly measurement: RecordMeasurement } | { readonly ok: false; readonly error: string };
+/** measurement: the compute frame; draws: the frame of 1,000 draws (vulkan-record-draws.ts), whose `commands` counts its other commands too. */
+export type RecordChildResult = { readonly ok: true; readonly deviceName: string; readonly measurement: RecordMeasurement; readonly draws: RecordMeasurement } | { readonly ok: false; readonly error: string };
