@@ -414,7 +414,7 @@ describe('the encoded-command decoder', () => {
     expect(check(stream([header(COMMAND_OPCODE.bindPipeline, 2), 0]), 8, new Uint8Array(0))).toMatchObject({ reason: 'handle-index' });
   });
 
-  it('(VK-CE-2) walked commands: counts, arrays, structures and optional pointers checked exactly; the render pass scope opened, closed and kept', () => {
+  it('(VK-CE-6) walked commands: counts, arrays, structures and optional pointers checked exactly; the render pass scope opened, closed and kept', () => {
     const op = (name: string) => ENCODED_COMMANDS.find((c) => c.name === name)!.opcode;
     const cmd = (name: string, ...args: number[]) => [header(op(name), 1 + args.length), ...args];
     // VkRenderingAttachmentInfo: imageView, imageLayout, resolveMode, resolveImageView, resolveImageLayout, loadOp, storeOp, clearValue (4 words).

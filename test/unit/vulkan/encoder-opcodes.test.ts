@@ -65,7 +65,7 @@ describe('the encoder\'s generated opcodes', () => {
     }
   });
 
-  it('(VK-CE-2) the pointer and array commands are walked opcodes: counts before their arrays (lengths from the registry\'s len), structures in declaration order, optional pointers with a presence word, unions as their largest member\'s words', () => {
+  it('(VK-CE-6) the pointer and array commands are walked opcodes: counts before their arrays (lengths from the registry\'s len), structures in declaration order, optional pointers with a presence word, unions as their largest member\'s words', () => {
     const byName = new Map(ENCODED_COMMANDS.map((c) => [c.name, c]));
     const named = ['vkCmdBindVertexBuffers', 'vkCmdBindVertexBuffers2', 'vkCmdBindDescriptorSets', 'vkCmdPushConstants', 'vkCmdSetViewport', 'vkCmdSetScissor', 'vkCmdSetViewportWithCount', 'vkCmdSetScissorWithCount', 'vkCmdPipelineBarrier', 'vkCmdPipelineBarrier2', 'vkCmdCopyBuffer', 'vkCmdCopyImage', 'vkCmdCopyBufferToImage', 'vkCmdCopyImageToBuffer', 'vkCmdClearColorImage', 'vkCmdClearAttachments', 'vkCmdBeginRendering', 'vkCmdBeginRenderPass', 'vkCmdBeginRenderPass2', 'vkCmdEndRenderPass2', 'vkCmdNextSubpass2'];
     for (const n of named) expect(byName.get(n)?.walked, n).toBe(true);
