@@ -228,6 +228,7 @@ describe.skipIf(skip !== null)('the encoder\'s generated opcodes on the real dri
     image.bindMemory(dev.allocateMemory(image.memoryRequirements.size, pd.requireMemoryType(image.memoryRequirements.memoryTypeBits, 0)));
     const view = dev.createImageView(image);
     const readback = host(0x2, W * H * 4);
+    const readbackBytes = new Uint8Array(readback.memory!.map());
     const layout = dev.createPipelineLayout([], [{ stageFlags: 0x1, offset: 0, size: 64 }]);
     const pipeline = dev.createGraphicsPipeline({
       layout,
@@ -250,7 +251,7 @@ describe.skipIf(skip !== null)('the encoder\'s generated opcodes on the real dri
       copyOut.imageBarrier(image, { oldLayout: 'color-attachment-optimal', newLayout: 'transfer-src-optimal', srcStageMask: 0x400, dstStageMask: 0x1000, srcAccessMask: 0x100, dstAccessMask: 0x800 });
       copyOut.copyImageToBuffer(image, 'transfer-src-optimal', readback);
       await submit(copyOut.end());
-      return new Uint8Array(readback.memory!.map().slice(0));
+      return readbackBytes.slice();
     };
     const toAttachment = { oldLayout: 'undefined', newLayout: 'color-attachment-optimal', srcStageMask: 0x1, dstStageMask: 0x400, srcAccessMask: 0, dstAccessMask: 0x100 } as const;
 

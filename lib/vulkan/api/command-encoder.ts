@@ -165,6 +165,8 @@ export class CommandEncoder extends EncodedVulkanCommands {
   #lastStart = -1;
   #flags = 0;
   #recording = false;
+  // Words appended with writeWords since begin(): the state walk has the whole stream checked natively before it reads a walked command back.
+  #raw = false;
   // The native check of the whole stream, which the state walk asks for before it reads a walked command back.
   readonly #validateWhole = (): void => {
     validateCommandStream(this.#buffer, this.#at * 4, this.#kinds);
@@ -240,6 +242,7 @@ export class CommandEncoder extends EncodedVulkanCommands {
     uint('flags', flags);
     this.#flags = flags;
     this.#at = 0;
+    this.#raw = false;
     this.#recording = true;
     this.#lastStart = this.#u32.length - FAST_WORDS;
     return this;
@@ -449,6 +452,7 @@ export class CommandEncoder extends EncodedVulkanCommands {
   writeWords(words: Uint32Array): this {
     if (!(words instanceof Uint32Array)) throw new InvalidArgumentError('writeWords: words must be a Uint32Array');
     this.#needRecording('writeWords');
+    this.#raw = true;
     this.#reserve(words.length);
     this.#u32.set(words, this.#at);
     this.#at += words.length;
@@ -473,7 +477,7 @@ export class CommandEncoder extends EncodedVulkanCommands {
     }
     // The commands' state (a pipeline bound before a dispatch, sets and push constants that cover
     // its shader, buffers backed and in range) is checked in JavaScript as CommandBuffer checks it.
-    cb.checkEncoded(this.#u32, this.#at, objects, this.#flags, this.#validateWhole);
+    cb.checkEncoded(this.#u32, this.#at, objects, this.#flags, this.#validateWhole, !this.#raw);
     let count: number;
     try {
       count = this.#native.record(cb.handle, this.#flags, this.#buffer, this.#at * 4, this.#handles, this.#kinds);
@@ -486,7 +490,9 @@ export class CommandEncoder extends EncodedVulkanCommands {
 
   // The stream as the generated vkCmd* methods (EncodedVulkanCommands) write it.
   protected encodeRoom(what: string, words: number): Uint32Array {
-    this.#room(words, what);
+    // Recording (#lastStart not -1) with room (#lastStart + FAST_WORDS is the stream's length): one compare; else the cold #room.
+    const last = this.#lastStart;
+    if (last < 0 || this.#at + words > last + FAST_WORDS) this.#room(words, what);
     return this.#u32;
   }
 

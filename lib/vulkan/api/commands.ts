@@ -944,12 +944,13 @@ export class CommandBuffer extends DeviceChild {
    * @internal Before an encoded stream is recorded into this buffer (CommandEncoder.end()): the
    * buffer may begin (not recording, not pending), and the stream's commands, walked here with the
    * state checks of the methods above, leave nothing undefined. A stream that is not well formed is
-   * walked up to its first malformed command (the native side refuses it whole); a stream with a
-   * walked command (arrays, structures) is checked natively whole first (`validate`), so that its
-   * arguments are read back from well-formed words. Nothing of the buffer's own state changes until
+   * walked up to its first malformed command (the native side refuses it whole). A walked command
+   * (arrays, structures) is read back by its layout: from words the generated methods wrote
+   * (`written`: they check each argument as the native check does) as they are, from words
+   * appended raw after the native check of the whole stream (`validate`). Nothing of the buffer's own state changes until
    * encodedRecorded().
    */
-  checkEncoded(u: Uint32Array, words: number, objects: readonly unknown[], flags: number, validate: () => void): void {
+  checkEncoded(u: Uint32Array, words: number, objects: readonly unknown[], flags: number, validate: () => void, written: boolean): void {
     this.live();
     if (this.#lifecycle === Lifecycle.Recording) throw new InvalidStateError('CommandEncoder.end: the command buffer is recording through its own begin() (end() it first)');
     this.#notPending('CommandEncoder.end');
@@ -1043,13 +1044,20 @@ export class CommandBuffer extends DeviceChild {
           if (c === undefined || (c.words !== 0 && length !== c.words)) return;
           if (c.renderPass === 'inside' ? st.rendering === 0 : c.renderPass === 'outside' && st.rendering !== 0) return;
           if (c.walked) {
-            if (!validated) {
-              validate(); // the whole stream well-formed: its words read back as the layout says
+            if (!validated && !written) {
+              validate(); // words from writeWords: the whole stream well-formed first, so that its words read back as the layout says
               validated = true;
             }
-            const args = decodeWalked(op - ENCODED_OPCODE_BASE, u, w + 1);
-            useSlots(st, c.nodes, args, objects);
-            checkWalked(st, c.name, args, objects, this.device);
+            try {
+              const args = decodeWalked(op - ENCODED_OPCODE_BASE, u, w + 1);
+              useSlots(st, c.nodes, args, objects);
+              checkWalked(st, c.name, args, objects, this.device);
+            } catch (error) {
+              // Words the methods wrote that do not read back (an argument whose getter answered
+              // differently when written): the native refusal, not what reading them made of them.
+              if (!validated) validate();
+              throw error;
+            }
           } else {
             for (const a of c.args) {
               const v = u[w + 1 + a.word]!;
