@@ -10,18 +10,13 @@ import { createDrawScenario, measureDraws } from './vulkan-record-draws.js';
 import { VK_API_VERSION_1_3 } from '../../generated/vulkan.js';
 
 function run(request: RecordChildRequest): RecordChildResult {
-  const instance = createLoader().createInstance({ applicationName: 'khronos-loader bench record' });
+  // The frame of draws: dynamic rendering needs a Vulkan 1.3 instance.
+  const draws = request.frame === 'draws';
+  const instance = createLoader().createInstance({ applicationName: draws ? 'khronos-loader bench record draws' : 'khronos-loader bench record', ...(draws && { apiVersion: VK_API_VERSION_1_3 }) });
   try {
-    const scenario = createRecordScenario(instance);
     const deviceName = instance.enumeratePhysicalDevices()[0]?.properties.deviceName ?? 'unknown';
-    const measurement = measureRecord(scenario, request.plan, request.commands);
-    // The frame of draws: dynamic rendering needs a Vulkan 1.3 instance.
-    const graphics = createLoader().createInstance({ applicationName: 'khronos-loader bench record draws', apiVersion: VK_API_VERSION_1_3 });
-    try {
-      return { ok: true, deviceName, measurement, draws: measureDraws(createDrawScenario(graphics), request.plan, request.draws) };
-    } finally {
-      graphics.destroy();
-    }
+    const measurement = draws ? measureDraws(createDrawScenario(instance), request.plan, request.draws) : measureRecord(createRecordScenario(instance), request.plan, request.commands);
+    return { ok: true, deviceName, measurement };
   } finally {
     instance.destroy();
   }

@@ -133,6 +133,9 @@ export function recordDrawsEncoded(s: DrawScenario, draws = RECORD_DRAWS): void 
 
 /** Times the three ways as measureRecord does: `plan.repeats` rounds of one run of each, `plan.iterations` frames a run. */
 export function measureDraws(s: DrawScenario, plan: MeasurePlan, draws = RECORD_DRAWS): RecordMeasurement {
+  // First through the encoder, which checks the device's table has every command of the frame
+  // (CommandStreamError 'unavailable' where a driver lacks one) before the other ways call them.
+  recordDrawsEncoded(s, 1);
   const native = nativeCommandStream();
   const cLoop = (frames: number) => native.drawLoop(s.commandBuffer.handle, s.pipeline.handle, s.layout.handle, s.vertexBuffer.handle, s.view.handle, SIZE, SIZE, draws, frames);
   const timeFrames = (frames: number, record: (scenario: DrawScenario, count: number) => void): number => {
