@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../lib/tools/cli/main.js';
 import { parseVulkanBenchArgs } from '../../lib/tools/bench/cli-vulkan.js';
-import { recordTargetBand, recordTargets, type RecordBenchResult } from '../../lib/tools/bench/run-vulkan-record-bench.js';
+import { drawTargets, recordTargetBand, recordTargets, type RecordBenchResult } from '../../lib/tools/bench/run-vulkan-record-bench.js';
 import { recordRatios, type RecordMeasurement } from '../../lib/tools/bench/vulkan-record.js';
 import { summarize } from '../../lib/tools/bench/stats.js';
 import { LAVAPIPE_MANIFEST_CANDIDATES } from '../../lib/tools/bench/run-vulkan-bench.js';
@@ -29,6 +29,7 @@ function madeUpResult(perCall: number, encoder: number, cLoop: number): RecordBe
     frames: 1,
     repeats: 3,
     measurement: { commands: 10_000, perCall: summary(perCall), encoder: summary(encoder), cLoop: summary(cLoop) },
+    draws: { commands: 10_000, perCall: summary(perCall), encoder: summary(encoder), cLoop: summary(cLoop) },
   };
 }
 
@@ -56,6 +57,12 @@ describe('bench vulkan --command record', () => {
     for (const row of ['one N-API call per command', 'CommandEncoder (one call at end())', 'C loop through the loader']) expect(md.stdout).toContain(`| ${row}`);
     expect(md.stdout).toMatch(/per-call ÷ encoder = \d+\.\d\d× — (met|NOT met)/);
     expect(md.stdout).toMatch(/encoder ÷ C loop = \d+\.\d\d× — (met|NOT met)/);
+    // The frame of 1,000 draws beside it: its table and the three verdicts.
+    expect(md.stdout).toContain('Recording 1,000 draws a frame');
+    expect(md.stdout).toContain('| CommandEncoder (walked and flat generated opcodes, one call at end())');
+    expect(md.stdout).toMatch(/draws target, 1,000 draws a frame: the encoder within 1\.2× of the C loop: encoder ÷ C loop = \d+\.\d\d× — (met|NOT met)/);
+    expect(md.stdout).toMatch(/at least 10× less through the encoder: .* — (met|NOT met)/);
+    expect(md.stdout).toMatch(/the encoder within 1\.1× of the C loop: encoder ÷ C loop = \d+\.\d\d× — (met|NOT met)/);
     const json = await cli(['bench', 'vulkan', '--command', 'record', '--iterations', '2', '--repeats', '2', '--json']);
     expect(json.code).toBe(0);
     const result = JSON.parse(json.stdout) as RecordBenchResult;
@@ -178,7 +185,7 @@ describe('bench vulkan --command record', () => {
     // spell, the C loop after it (what the medians' ratios would judge by).
     const measurement: RecordMeasurement = { commands: 10_000, perCall: summary(rounds.perCall), encoder: summary(rounds.encoder), cLoop: summary(Array<number>(7).fill(2 * 10_000)), rounds };
     expect(recordRatios(measurement)).toEqual({ perCallOverEncoder: 10, encoderOverCLoop: 4, perCallOverCLoop: 40 });
-    const [cheaper, near] = recordTargets({ date: '', machine: {} as RecordBenchResult['machine'], driver: { manifestPath: 'x.json', deviceName: 'x' }, frames: 1, repeats: 7, measurement });
+    const [cheaper, near] = recordTargets({ date: '', machine: {} as RecordBenchResult['machine'], driver: { manifestPath: 'x.json', deviceName: 'x' }, frames: 1, repeats: 7, measurement, draws: measurement });
     expect(cheaper).toContain('per-call ÷ encoder = 10.00× — met');
     expect(near).toContain('encoder ÷ C loop = 4.00× — NOT met');
     // What the encoder adds comes from the same rounds: (4 − 1) × 2 ns, not 16 − 2 from the medians.
@@ -186,5 +193,19 @@ describe('bench vulkan --command record', () => {
     expect(cheaper).toContain('13.0× less through the encoder'); // (40 − 1) / (4 − 1)
     // Without rounds (an older result): the ratio of the medians.
     expect(recordRatios({ ...measurement, rounds: undefined }).encoderOverCLoop).toBeCloseTo(8, 12);
+  });
+
+  it('BENCH (VK-CE-7): the frame of draws\' verdicts: encoder ÷ C loop against 1.2× and 1.1×, and what per call and the encoder add above the C loop against 10×, from the rounds\' ratios', () => {
+    // 1,007 commands (1,000 draws and 7 others); rounds: per call 60, encoder 11.5, C loop 10 µs a frame (one slow round at twice each).
+    const rounds = (us: number) => Array.from({ length: 5 }, (_, r) => us * 1000 * (r === 0 ? 2 : 1));
+    const draws: RecordMeasurement = { commands: 1_007, perCall: summarize(rounds(60)), encoder: summarize(rounds(11.5)), cLoop: summarize(rounds(10)), rounds: { perCall: rounds(60), encoder: rounds(11.5), cLoop: rounds(10) } };
+    const result = { ...madeUpResult(1, 1, 1), draws };
+    const [target, added, near] = drawTargets(result);
+    expect(target).toBe('- draws target, 1,000 draws a frame: the encoder within 1.2× of the C loop: encoder ÷ C loop = 1.15× — met');
+    expect(added).toContain('33.3× less through the encoder (per call ÷ C loop = 6.00×) — met'); // (6 − 1) / (1.15 − 1)
+    expect(near).toContain('encoder ÷ C loop = 1.15× — NOT met');
+    const slow = drawTargets({ ...result, draws: { ...draws, encoder: summarize(rounds(13)), rounds: { ...draws.rounds!, encoder: rounds(13) } } });
+    expect(slow[0]).toContain('1.30× — NOT met');
+    expect(slow[1]).toContain('16.7× less through the encoder'); // (6 − 1) / 0.3
   });
 });

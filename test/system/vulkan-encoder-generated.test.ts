@@ -3,6 +3,8 @@
 // KHRONOS_LOADER_VK_DRIVER_JSON names), with VK_LAYER_KHRONOS_validation in the chain where it is
 // installed: they record what the typed methods record, the registry's checks refuse a malformed
 // command natively before any Vulkan call, and the typed methods' state checks hold for them.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { saxpySpirv } from '../../examples/compute.js';
 import { createSaxpyObjects } from '../../lib/tools/bench/vulkan-record.js';
@@ -10,6 +12,8 @@ import { ENCODED_COMMANDS } from '../../lib/generated/vulkan-encoder.js';
 import { InvalidArgumentError, InvalidStateError } from '../../lib/core/errors.js';
 import { CommandEncoder, CommandStreamError, VK_API_VERSION_1_1, VK_API_VERSION_1_3, type CommandBuffer, type Device, type Instance, type PhysicalDevice } from '../../lib/vulkan/index.js';
 import { hasValidation, missingRealDriver, realDriverLoader } from '../helpers/vulkan-lavapipe.js';
+import { repoRoot } from '../helpers/paths.js';
+import { Format, type EncodableObject, type Image } from '../../lib/vulkan/index.js';
 
 const skip = missingRealDriver();
 const WARNING = 0x100;
@@ -197,5 +201,115 @@ describe.skipIf(skip !== null)('the encoder\'s generated opcodes on the real dri
     const encoder = new CommandEncoder(dev.createCommandPool(0).allocateCommandBuffer(), [s.y]);
     encoder.begin().vkCmdSetLineWidth(1).vkCmdSetCullMode(0);
     expect(() => encoder.end()).toThrow(expect.objectContaining({ reason: 'unavailable', commandIndex: 1, opcode: opcodeOf('vkCmdSetCullMode') }));
+  });
+
+  it('(VK-CE-6) a frame of draws through the walked opcodes (vkCmdBeginRendering, vkCmdBindPipeline, vkCmdPushConstants, vkCmdBindVertexBuffers, vkCmdSetViewport/Scissor, vkCmdDraw, vkCmdEndRendering) gives the pixels per-call recording gives; a draw outside the rendering, an unclosed rendering and a draw without its viewport are refused before any Vulkan call; validation silent', async () => {
+    const instance = realDriverLoader().createInstance({ applicationName: 'kl-encoder-draw-test', apiVersion: VK_API_VERSION_1_3, enabledLayerNames: hasValidation() ? ['VK_LAYER_KHRONOS_validation'] : [], enabledExtensionNames: ['VK_EXT_debug_utils'] });
+    open.push(instance);
+    instance.startDebugMessenger();
+    const pd = instance.enumeratePhysicalDevices()[0]!;
+    const dev = pd.createDevice({ queueCreateInfos: [{ queueFamilyIndex: 0, queuePriorities: [1] }], enabledFeatures: { dynamicRendering: true } });
+    const W = 32;
+    const H = 32;
+    const spirv = (name: string) => {
+      const bytes = readFileSync(path.join(repoRoot, 'examples/shaders', name));
+      return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+    };
+    const host = (usage: number, bytes: number) => {
+      const b = dev.createBuffer({ size: bytes, usage });
+      b.bindMemory(dev.allocateMemory(b.memoryRequirements.size, pd.requireMemoryType(b.memoryRequirements.memoryTypeBits, HOST_VISIBLE_COHERENT)));
+      return b;
+    };
+    // Two triangles, red over the top-left half and green over a smaller one, drawn in that order.
+    const vertices = new Float32Array([-1, -1, 0, 1, 0, 0, 1, -1, 0, 1, 0, 0, -1, 1, 0, 1, 0, 0, -1, -1, 0, 0, 1, 0, 0, -1, 0, 0, 1, 0, -1, 0, 0, 0, 1, 0]);
+    const vb = host(0x80, vertices.byteLength);
+    new Float32Array(vb.memory!.map()).set(vertices);
+    const image = dev.createImage({ format: Format.R8G8B8A8_UNORM, extent: { width: W, height: H }, usage: 0x10 | 0x1 });
+    image.bindMemory(dev.allocateMemory(image.memoryRequirements.size, pd.requireMemoryType(image.memoryRequirements.memoryTypeBits, 0)));
+    const view = dev.createImageView(image);
+    const readback = host(0x2, W * H * 4);
+    const readbackBytes = new Uint8Array(readback.memory!.map());
+    const layout = dev.createPipelineLayout([], [{ stageFlags: 0x1, offset: 0, size: 64 }]);
+    const pipeline = dev.createGraphicsPipeline({
+      layout,
+      stages: { vertex: { module: dev.createShaderModule(spirv('colored.vert.spv')) }, fragment: { module: dev.createShaderModule(spirv('colored.frag.spv')) } },
+      vertexInput: { bindings: [{ binding: 0, stride: 24 }], attributes: [{ location: 0, binding: 0, format: Format.R32G32B32_SFLOAT, offset: 0 }, { location: 1, binding: 0, format: Format.R32G32B32_SFLOAT, offset: 12 }] },
+      topology: 'triangle-list',
+      rasterization: { cullMode: 'none', frontFace: 'counter-clockwise' },
+      rendering: { colorFormats: [Format.R8G8B8A8_UNORM] },
+    });
+    const identity = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+    const pool = dev.createCommandPool(0);
+    const fence = dev.createFence();
+    const submit = async (cb: CommandBuffer) => {
+      fence.reset();
+      dev.queue(0).submit(cb, fence);
+      expect(await fence.wait()).toBe(true);
+    };
+    const pixels = async (): Promise<Uint8Array> => {
+      const copyOut = pool.allocateCommandBuffer().begin(1);
+      copyOut.imageBarrier(image, { oldLayout: 'color-attachment-optimal', newLayout: 'transfer-src-optimal', srcStageMask: 0x400, dstStageMask: 0x1000, srcAccessMask: 0x100, dstAccessMask: 0x800 });
+      copyOut.copyImageToBuffer(image, 'transfer-src-optimal', readback);
+      await submit(copyOut.end());
+      return readbackBytes.slice();
+    };
+    const toAttachment = { oldLayout: 'undefined', newLayout: 'color-attachment-optimal', srcStageMask: 0x1, dstStageMask: 0x400, srcAccessMask: 0, dstAccessMask: 0x100 } as const;
+
+    // Per call.
+    const perCall = pool.allocateCommandBuffer().begin(1);
+    perCall.imageBarrier(image, toAttachment);
+    perCall
+      .beginRendering({ colorAttachments: [{ view, loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 1, 1] }] })
+      .bindPipeline(pipeline)
+      .setViewport(0, 0, W, H)
+      .setScissor(0, 0, W, H)
+      .pushConstants(layout, 0x1, 0, identity)
+      .bindVertexBuffers(0, [vb])
+      .draw(3)
+      .draw(3, 1, 3)
+      .endRendering();
+    await submit(perCall.end());
+    const expected = await pixels();
+    const count = (rgba: readonly number[]) => {
+      let n = 0;
+      for (let i = 0; i < W * H; i++) if (rgba.every((c, k) => expected[i * 4 + k] === c)) n++;
+      return n;
+    };
+    // The scene is what it should be: red, green and the clear colour all there (so a difference below is the encoder's).
+    expect([count([255, 0, 0, 255]) > 0, count([0, 255, 0, 255]) > 0, count([0, 0, 255, 255]) > 0]).toEqual([true, true, true]);
+
+    // Through the encoder: the table holds the image, its view, the pipeline, its layout and the vertex buffer.
+    const table: EncodableObject[] = [image as Image, view, pipeline, layout, vb];
+    const [IMG, VIEW, PIPE, LAYOUT, VB] = [0, 1, 2, 3, 4];
+    const encoder = new CommandEncoder(pool.allocateCommandBuffer(), table);
+    const attachment = { imageView: VIEW, imageLayout: 2, resolveMode: 0, resolveImageView: null, resolveImageLayout: 0, loadOp: 1, storeOp: 0, clearValue: { color: { float32: [0, 0, 1, 1] } } };
+    const rendering = { flags: 0, renderArea: { offset: { x: 0, y: 0 }, extent: { width: W, height: H } }, layerCount: 1, viewMask: 0, colorAttachmentCount: 1, pColorAttachments: [attachment], pDepthAttachment: null, pStencilAttachment: null };
+    const frame = (withViewport: boolean, close: boolean, drawOutside: boolean) => {
+      encoder.begin(1).imageBarrier(IMG, toAttachment);
+      if (drawOutside) encoder.vkCmdDraw(3, 1, 0, 0);
+      encoder.vkCmdBeginRendering(rendering).vkCmdBindPipeline(BIND_POINT_GRAPHICS, PIPE);
+      if (withViewport) encoder.vkCmdSetViewport(0, 1, [{ x: 0, y: 0, width: W, height: H, minDepth: 0, maxDepth: 1 }]);
+      encoder.vkCmdSetScissor(0, 1, [{ offset: { x: 0, y: 0 }, extent: { width: W, height: H } }]);
+      encoder.vkCmdPushConstants(LAYOUT, 0x1, 0, 64, identity).vkCmdBindVertexBuffers(0, 1, [VB], [0]).vkCmdDraw(3, 1, 0, 0).vkCmdDraw(3, 1, 3, 0);
+      if (close) encoder.vkCmdEndRendering();
+      return encoder;
+    };
+    expect(frame(true, true, false).end()).toBe(10);
+    await submit(encoder.commandBuffer);
+    expect(await pixels()).toEqual(expected);
+
+    // Refused before any Vulkan call; the command buffer keeps its frame (submitted again: the same pixels).
+    expect(() => frame(true, true, true).end()).toThrow(expect.objectContaining({ reason: 'render-pass-scope', commandIndex: 1 }));
+    expect(() => frame(true, false, false).end()).toThrow(expect.objectContaining({ reason: 'render-pass-scope', commandIndex: 1 }));
+    expect(() => frame(false, true, false).end()).toThrow(InvalidStateError);
+    expect(() => frame(false, true, false).end()).toThrow(/no viewport is set/);
+    // Argument checks of the walked methods: arrays as long as their counts, structures' members typed.
+    expect(() => encoder.begin().vkCmdBindVertexBuffers(0, 2, [VB], [0])).toThrow(InvalidArgumentError);
+    expect(() => encoder.begin().vkCmdSetViewport(0, 1, [{ x: 0, y: 0, width: 'wide' as unknown as number, height: H, minDepth: 0, maxDepth: 1 }])).toThrow(/pViewports\[0\]\.width/);
+    expect(() => encoder.begin().vkCmdBindVertexBuffers(0, 1, [IMG], [0])).toThrow(/pBuffers\[0\]/);
+    encoder.begin().end();
+    await submit(encoder.commandBuffer);
+    const warnings = instance.takeDebugMessages().filter((m) => m.severity >= WARNING).map((m) => `${m.messageIdName}: ${m.message}`);
+    expect(warnings).toEqual([]);
   });
 });

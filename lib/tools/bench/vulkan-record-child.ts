@@ -6,13 +6,17 @@ import { createLoader } from '../../vulkan/loader.js';
 import { runChildMain } from './child-process.js';
 import type { RecordChildRequest, RecordChildResult } from './vulkan-record-protocol.js';
 import { createRecordScenario, measureRecord } from './vulkan-record.js';
+import { createDrawScenario, measureDraws } from './vulkan-record-draws.js';
+import { VK_API_VERSION_1_3 } from '../../generated/vulkan.js';
 
 function run(request: RecordChildRequest): RecordChildResult {
-  const instance = createLoader().createInstance({ applicationName: 'khronos-loader bench record' });
+  // The frame of draws: dynamic rendering needs a Vulkan 1.3 instance.
+  const draws = request.frame === 'draws';
+  const instance = createLoader().createInstance({ applicationName: draws ? 'khronos-loader bench record draws' : 'khronos-loader bench record', ...(draws && { apiVersion: VK_API_VERSION_1_3 }) });
   try {
-    const scenario = createRecordScenario(instance);
     const deviceName = instance.enumeratePhysicalDevices()[0]?.properties.deviceName ?? 'unknown';
-    return { ok: true, deviceName, measurement: measureRecord(scenario, request.plan, request.commands) };
+    const measurement = draws ? measureDraws(createDrawScenario(instance), request.plan, request.draws) : measureRecord(createRecordScenario(instance), request.plan, request.commands);
+    return { ok: true, deviceName, measurement };
   } finally {
     instance.destroy();
   }

@@ -10,6 +10,11 @@ export interface RecordChildRequest {
   readonly plan: MeasurePlan;
   /** Commands per frame. */
   readonly commands: number;
+  /** vkCmdDraw per frame in the frame of draws. */
+  readonly draws: number;
+  /** Which frame this child times: the compute frame, or the frame of draws (its own process: a driver without graphics may fail it alone). */
+  readonly frame: 'compute' | 'draws';
 }
 
+/** measurement: the frame asked for (the frame of draws' `commands` counts its other commands too). */
 export type RecordChildResult = { readonly ok: true; readonly deviceName: string; readonly measurement: RecordMeasurement } | { readonly ok: false; readonly error: string };

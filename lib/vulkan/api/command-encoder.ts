@@ -5,12 +5,12 @@
 // stream before it makes any Vulkan call (native/vulkan/loader/command_stream.h has the format).
 // Steady-state frames allocate nothing: the stream grows only when a frame needs more room than
 // any frame before.
-import { IMAGE_ASPECT } from './graphics.js';
+import { Framebuffer, GraphicsPipeline, IMAGE_ASPECT, RenderPass } from './graphics.js';
 import { nativeCommandStream, type NativeCommandStream } from '../native/addon.js';
 import { VulkanError } from '../errors.js';
 import { CommandBuffer, type ImageBarrier } from './commands.js';
 // VulkanBuffer is the typed API's buffer class (named Buffer in device-objects.ts before it was renamed).
-import { VulkanBuffer, checkSize, checkUint as uint, ComputePipeline, DescriptorSet, PipelineLayout } from './device-objects.js';
+import { VulkanBuffer, checkSize, checkUint as uint, ComputePipeline, DescriptorSet, ImageView, PipelineLayout } from './device-objects.js';
 import { toVulkanError } from '../errors.js';
 import { formatAspectMask, IMAGE_LAYOUTS, Image } from './image.js';
 import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
@@ -31,11 +31,14 @@ export const COMMAND_OPCODE = {
   clearColorImage: 8,
 } as const;
 
-/** What a table slot holds; a command checks that its index names the kind it needs. */
-export const HANDLE_KIND = { pipeline: 1, pipelineLayout: 2, descriptorSet: 3, buffer: 4, image: 5 } as const;
+/**
+ * What a table slot holds; a command checks that its index names the kind it needs (a generated
+ * command's VkPipeline takes a compute or a graphics pipeline, the hand-written opcodes a compute one).
+ */
+export const HANDLE_KIND = { pipeline: 1, pipelineLayout: 2, descriptorSet: 3, buffer: 4, image: 5, graphicsPipeline: 6, imageView: 7, renderPass: 8, framebuffer: 9 } as const;
 
 /** The objects an encoder's table can hold. */
-export type EncodableObject = ComputePipeline | PipelineLayout | DescriptorSet | VulkanBuffer | Image;
+export type EncodableObject = ComputePipeline | PipelineLayout | DescriptorSet | VulkanBuffer | Image | GraphicsPipeline | ImageView | RenderPass | Framebuffer;
 
 /** Why the native side refused a stream (native/vulkan/loader/command_stream.h). */
 export type CommandStreamRefusal =
@@ -98,10 +101,20 @@ function kindOf(object: unknown): number {
   if (object instanceof DescriptorSet) return HANDLE_KIND.descriptorSet;
   if (object instanceof VulkanBuffer) return HANDLE_KIND.buffer;
   if (object instanceof Image) return HANDLE_KIND.image;
-  throw new InvalidArgumentError('an encoder table holds ComputePipeline, PipelineLayout, DescriptorSet, VulkanBuffer and Image objects');
+  if (object instanceof GraphicsPipeline) return HANDLE_KIND.graphicsPipeline;
+  if (object instanceof ImageView) return HANDLE_KIND.imageView;
+  if (object instanceof RenderPass) return HANDLE_KIND.renderPass;
+  if (object instanceof Framebuffer) return HANDLE_KIND.framebuffer;
+  throw new InvalidArgumentError('an encoder table holds ComputePipeline, GraphicsPipeline, PipelineLayout, DescriptorSet, VulkanBuffer, Image, ImageView, RenderPass and Framebuffer objects');
 }
 
-const KIND_NAMES = ['nothing', 'a ComputePipeline', 'a PipelineLayout', 'a DescriptorSet', 'a VulkanBuffer', 'an Image'] as const;
+const KIND_NAMES = ['nothing', 'a ComputePipeline', 'a PipelineLayout', 'a DescriptorSet', 'a VulkanBuffer', 'an Image', 'a GraphicsPipeline', 'an ImageView', 'a RenderPass', 'a Framebuffer'] as const;
+
+/** What a mask of slot kinds (bit k: HANDLE_KIND k) names, for messages. */
+function maskNames(mask: number): string {
+  const names = KIND_NAMES.filter((_, k) => k > 0 && (mask & (1 << k)) !== 0);
+  return names.length === 0 ? 'an object of the table' : names.join(' or ');
+}
 
 // The longest of bindPipeline, bindDescriptorSet, dispatch and pipelineBarrier, and push constants' words before the data.
 const FAST_WORDS = 5;
@@ -152,6 +165,12 @@ export class CommandEncoder extends EncodedVulkanCommands {
   #lastStart = -1;
   #flags = 0;
   #recording = false;
+  // Words appended with writeWords since begin(): the state walk has the whole stream checked natively before it reads a walked command back.
+  #raw = false;
+  // The native check of the whole stream, which the state walk asks for before it reads a walked command back.
+  readonly #validateWhole = (): void => {
+    validateCommandStream(this.#buffer, this.#at * 4, this.#kinds);
+  };
 
   constructor(commandBuffer: CommandBuffer, objects: readonly EncodableObject[], options: CommandEncoderOptions = {}) {
     if (!(commandBuffer instanceof CommandBuffer)) throw new InvalidArgumentError('CommandEncoder: commandBuffer must be a CommandBuffer');
@@ -223,6 +242,7 @@ export class CommandEncoder extends EncodedVulkanCommands {
     uint('flags', flags);
     this.#flags = flags;
     this.#at = 0;
+    this.#raw = false;
     this.#recording = true;
     this.#lastStart = this.#u32.length - FAST_WORDS;
     return this;
@@ -432,6 +452,7 @@ export class CommandEncoder extends EncodedVulkanCommands {
   writeWords(words: Uint32Array): this {
     if (!(words instanceof Uint32Array)) throw new InvalidArgumentError('writeWords: words must be a Uint32Array');
     this.#needRecording('writeWords');
+    this.#raw = true;
     this.#reserve(words.length);
     this.#u32.set(words, this.#at);
     this.#at += words.length;
@@ -456,7 +477,7 @@ export class CommandEncoder extends EncodedVulkanCommands {
     }
     // The commands' state (a pipeline bound before a dispatch, sets and push constants that cover
     // its shader, buffers backed and in range) is checked in JavaScript as CommandBuffer checks it.
-    cb.checkEncoded(this.#u32, this.#at, objects, this.#flags);
+    cb.checkEncoded(this.#u32, this.#at, objects, this.#flags, this.#validateWhole, !this.#raw);
     let count: number;
     try {
       count = this.#native.record(cb.handle, this.#flags, this.#buffer, this.#at * 4, this.#handles, this.#kinds);
@@ -469,7 +490,9 @@ export class CommandEncoder extends EncodedVulkanCommands {
 
   // The stream as the generated vkCmd* methods (EncodedVulkanCommands) write it.
   protected encodeRoom(what: string, words: number): Uint32Array {
-    this.#room(words, what);
+    // Recording (#lastStart not -1) with room (#lastStart + FAST_WORDS is the stream's length): one compare; else the cold #room.
+    const last = this.#lastStart;
+    if (last < 0 || this.#at + words > last + FAST_WORDS) this.#room(words, what);
     return this.#u32;
   }
 
@@ -481,10 +504,16 @@ export class CommandEncoder extends EncodedVulkanCommands {
     this.#at += words;
   }
 
-  protected encodeSlot(what: string, name: string, index: number, kind: number): void {
-    if (this.#kinds[index] !== kind || !Number.isInteger(index)) {
-      throw new InvalidArgumentError(`${what}: ${name} (table slot ${describeValue(index)}) is not ${KIND_NAMES[kind] ?? 'an object of the table'} (the table has ${this.#kinds.length} slots)`, name);
+  protected encodeSlot(what: string, name: string, index: number, mask: number): void {
+    const kind = this.#kinds[index];
+    if (kind === undefined || (mask & (1 << kind)) === 0 || !Number.isInteger(index)) {
+      throw new InvalidArgumentError(`${what}: ${name} (table slot ${describeValue(index)}) is not ${maskNames(mask)} (the table has ${this.#kinds.length} slots)`, name);
     }
+  }
+
+  protected encodeBytes(at: number, data: ArrayBufferView): void {
+    // Bit for bit: a byte view of the data, whatever its element type (a float NaN's payload too).
+    this.#u8.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), at * 4);
   }
 
   protected encodeRefuse(what: string, name: string, needs: string, got: unknown): never {

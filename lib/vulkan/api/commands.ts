@@ -26,7 +26,7 @@ import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from 
 import { vulkanCompute, type NativeVulkanCompute } from '../native/addon.js';
 import { dynamicRenderingKey, Framebuffer, GraphicsPipeline, IMAGE_ASPECT, IMAGE_USAGE, LOAD_OPS, OwnedImage, RenderPass, STORE_OPS, texelBytes, type PipelineNeeds } from './graphics.js';
 import { ImageView } from './device-objects.js';
-import { ENCODED_COMMANDS, ENCODED_ENUMS, ENCODED_OPCODE_BASE } from '../../generated/vulkan-encoder.js';
+import { decodeWalked, ENCODED_COMMANDS, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, type DecodedValue, type EncodedNodeInfo } from '../../generated/vulkan-encoder.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 const NO_HANDLE = 0n;
@@ -944,10 +944,13 @@ export class CommandBuffer extends DeviceChild {
    * @internal Before an encoded stream is recorded into this buffer (CommandEncoder.end()): the
    * buffer may begin (not recording, not pending), and the stream's commands, walked here with the
    * state checks of the methods above, leave nothing undefined. A stream that is not well formed is
-   * walked up to its first malformed command (the native side refuses it whole). Nothing of the
-   * buffer's own state changes until encodedRecorded().
+   * walked up to its first malformed command (the native side refuses it whole). A walked command
+   * (arrays, structures) is read back by its layout: from words the generated methods wrote
+   * (`written`: they check each argument as the native check does) as they are, from words
+   * appended raw after the native check of the whole stream (`validate`). Nothing of the buffer's own state changes until
+   * encodedRecorded().
    */
-  checkEncoded(u: Uint32Array, words: number, objects: readonly unknown[], flags: number): void {
+  checkEncoded(u: Uint32Array, words: number, objects: readonly unknown[], flags: number, validate: () => void, written: boolean): void {
     this.live();
     if (this.#lifecycle === Lifecycle.Recording) throw new InvalidStateError('CommandEncoder.end: the command buffer is recording through its own begin() (end() it first)');
     this.#notPending('CommandEncoder.end');
@@ -965,10 +968,19 @@ export class CommandBuffer extends DeviceChild {
     let pushStages = 0;
     let pushOffset = 0;
     let pushBytes = 0;
+    // Draw after draw with nothing bound or set between: each reads the state the first was checked
+    // against, and a draw's own words (counts) have no limit to check.
+    let drawChecked = false;
+    let validated = false;
     for (let w = 0, index = 0; w < words; index++) {
       const header = u[w]!;
       const op = header & 0xffff;
       const length = header >>> 16;
+      if (op === DRAW_OPCODE && drawChecked && length === 5) {
+        w += 5;
+        continue;
+      }
+      drawChecked = false;
       if (length === 0 || w + length > words) return;
       try {
         if (op === 1 && length === 2) {
@@ -1029,15 +1041,34 @@ export class CommandBuffer extends DeviceChild {
         } else if (op >= ENCODED_OPCODE_BASE) {
           const c = ENCODED_COMMANDS[op - ENCODED_OPCODE_BASE];
           // A command the registry's checks refuse ends the walk: the native side refuses the stream there.
-          if (c === undefined || length !== c.words || c.renderPass === 'inside') return;
-          for (const a of c.args) {
-            const v = u[w + 1 + a.word]!;
-            if (a.kind === 'Bool32' && v > 1) return;
-            if (a.kind === 'Enum' && !ENCODED_ENUMS[a.enum!]!.includes(v | 0)) return;
-            if (a.slotKind !== undefined && !(objects[v] instanceof SLOT_CLASSES[a.slotKind]!)) return;
+          if (c === undefined || (c.words !== 0 && length !== c.words)) return;
+          if (c.renderPass === 'inside' ? st.rendering === 0 : c.renderPass === 'outside' && st.rendering !== 0) return;
+          if (c.walked) {
+            if (!validated && !written) {
+              validate(); // words from writeWords: the whole stream well-formed first, so that its words read back as the layout says
+              validated = true;
+            }
+            try {
+              const args = decodeWalked(op - ENCODED_OPCODE_BASE, u, w + 1);
+              useSlots(st, c.nodes, args, objects);
+              checkWalked(st, c.name, args, objects, this.device);
+            } catch (error) {
+              // Words the methods wrote that do not read back (an argument whose getter answered
+              // differently when written): the native refusal, not what reading them made of them.
+              if (!validated) validate();
+              throw error;
+            }
+          } else {
+            for (const a of c.args) {
+              const v = u[w + 1 + a.word]!;
+              if (a.kind === 'Bool32' && v > 1) return;
+              if (a.kind === 'Enum' && !ENCODED_ENUMS[a.enum!]!.includes(v | 0)) return;
+              if (a.slotMask !== undefined && !slotHolds(a.slotMask, objects[v])) return;
+            }
+            for (const a of c.args) if (a.slotMask !== undefined) st.use(objects[u[w + 1 + a.word]!] as DeviceChild | Image);
+            checkGenerated(st, c.name, u, w + 1, objects, limits, this.device);
+            drawChecked = op === DRAW_OPCODE;
           }
-          for (const a of c.args) if (a.slotKind !== undefined) st.use(objects[u[w + 1 + a.word]!] as DeviceChild | Image);
-          checkGenerated(st, c.name, u, w + 1, objects, limits);
           dispatchChecked = false;
           pushLayout = null;
         } else if (op !== 5) return;
@@ -1089,7 +1120,29 @@ export class CommandBuffer extends DeviceChild {
 }
 
 /** The class of the objects each encoder slot kind (HANDLE_KIND) holds. */
-const SLOT_CLASSES: readonly (Function | undefined)[] = [undefined, ComputePipeline, PipelineLayout, DescriptorSet, VulkanBuffer, Image];
+const SLOT_CLASSES: readonly (Function | undefined)[] = [undefined, ComputePipeline, PipelineLayout, DescriptorSet, VulkanBuffer, Image, GraphicsPipeline, ImageView, RenderPass, Framebuffer];
+
+/** Whether `object` is of a kind in `mask` (bit k: HANDLE_KIND k). */
+function slotHolds(mask: number, object: unknown): boolean {
+  for (let k = 1; k < SLOT_CLASSES.length; k++) if ((mask & (1 << k)) !== 0 && object instanceof SLOT_CLASSES[k]!) return true;
+  return false;
+}
+
+const DRAW_OPCODE = ENCODED_OPCODE_BASE + ENCODED_COMMANDS.findIndex((c) => c.name === 'vkCmdDraw');
+
+/** Every table object a walked command's arguments name, used (kept for the submit's checks). */
+function useSlots(st: RecordingState, nodes: readonly EncodedNodeInfo[], args: { readonly [name: string]: DecodedValue }, objects: readonly unknown[]): void {
+  for (const n of nodes) {
+    const v = args[n.name];
+    if (v === null || v === undefined) continue;
+    const values = n.shape === 'array' || n.shape === 'fixed' ? (v as readonly DecodedValue[]) : [v];
+    if (n.elem === 'Slot') {
+      for (const slot of values) if (slot !== null) st.use(objects[slot as number] as DeviceChild | Image);
+    } else if (n.elem === 'Struct' && !ENCODED_STRUCTS[n.struct!]!.isUnion) {
+      for (const e of values) useSlots(st, ENCODED_STRUCTS[n.struct!]!.nodes, e as { readonly [name: string]: DecodedValue }, objects);
+    }
+  }
+}
 
 /**
  * The state checks of the typed methods for the generated opcodes whose registry checks (native)
@@ -1097,14 +1150,63 @@ const SLOT_CLASSES: readonly (Function | undefined)[] = [undefined, ComputePipel
  * is checked as dispatch() is, a buffer a command reads or writes is backed, of the usage the
  * command needs, the range inside it. `a`: the command's first argument word.
  */
-function checkGenerated(st: RecordingState, name: string, u: Uint32Array, a: number, objects: readonly unknown[], limits: DeviceLimits): void {
+function checkGenerated(st: RecordingState, name: string, u: Uint32Array, a: number, objects: readonly unknown[], limits: DeviceLimits, device: DeviceOwner): void {
   switch (name) {
     case 'vkCmdBindPipeline': {
-      // A table's pipeline slot holds a ComputePipeline: VUID-vkCmdBindPipeline-pipelineBindPoint-00777 (the compute bind point, 1).
+      // VUID-vkCmdBindPipeline-pipelineBindPoint-00777 (a compute pipeline at the compute bind point, 1), -00778 (a graphics one at the graphics bind point, 0)
+      const p = objects[u[a + 1]!];
+      if (p instanceof GraphicsPipeline) {
+        if (u[a] !== 0) throw invalidArgument('vkCmdBindPipeline: pipelineBindPoint', 'VK_PIPELINE_BIND_POINT_GRAPHICS (0) for a GraphicsPipeline', u[a]);
+        st.graphicsPipeline = p;
+        return;
+      }
       if (u[a] !== 1) throw invalidArgument('vkCmdBindPipeline: pipelineBindPoint', 'VK_PIPELINE_BIND_POINT_COMPUTE (1) for a ComputePipeline', u[a]);
-      st.bindPipeline(objects[u[a + 1]!] as ComputePipeline);
+      st.bindPipeline(p as ComputePipeline);
       return;
     }
+    case 'vkCmdDraw':
+      st.checkDraw('vkCmdDraw');
+      return;
+    case 'vkCmdDrawIndexed': {
+      st.checkDraw('vkCmdDrawIndexed');
+      // VUID-vkCmdDrawIndexed-None-07312 (an index buffer bound), -robustBufferAccess2-08798 (the indices inside it)
+      const ib = st.indexBuffer;
+      if (ib === null) throw new InvalidStateError('vkCmdDrawIndexed: no index buffer is bound (vkCmdBindIndexBuffer first)');
+      if (st.indexOffset + (u[a + 2]! + u[a]!) * st.indexBytes > Number(ib.size)) {
+        throw new InvalidArgumentError(`vkCmdDrawIndexed: indices [${u[a + 2]}, ${u[a + 2]! + u[a]!}) of ${st.indexBytes} bytes from offset ${st.indexOffset} go past the index buffer's size ${ib.size}`, 'indexCount');
+      }
+      return;
+    }
+    case 'vkCmdDrawIndirect':
+    case 'vkCmdDrawIndexedIndirect': {
+      const commandBytes = name === 'vkCmdDrawIndirect' ? 16 : 20;
+      const b = objects[u[a]!] as VulkanBuffer;
+      const offset = Number(readU64(u, a + 1));
+      const drawCount = u[a + 3]!;
+      const stride = u[a + 4]!;
+      b.checkBacked(`${name}: buffer`);
+      // VUID-vkCmdDrawIndirect-buffer-02709 (usage), -offset-02710 (a multiple of 4), -drawCount-00476 (stride), -drawCount-00487/-00488 (inside the buffer), -drawCount-02718 (multiDrawIndirect)
+      b.checkUsage(name, USAGE_INDIRECT, 'buffer');
+      if (drawCount > 1 && device.graphicsFeatures.multiDrawIndirect === false) throw new InvalidStateError(`${name}: drawCount above 1 needs the multiDrawIndirect feature, and the device was created without it`);
+      if (offset % 4 !== 0) throw new InvalidArgumentError(`${name}: offset must be a multiple of 4, got ${offset}`, 'offset');
+      if (drawCount > 1 && (stride % 4 !== 0 || stride < commandBytes)) throw new InvalidArgumentError(`${name}: stride must be a multiple of 4 and at least ${commandBytes} when drawCount is above 1, got ${stride}`, 'stride');
+      if (drawCount > 0 && offset + (drawCount - 1) * stride + commandBytes > Number(b.size)) throw new InvalidArgumentError(`${name}: ${drawCount} command(s) of ${commandBytes} bytes, ${stride} apart from offset ${offset}, go past the buffer's size ${b.size}`, 'drawCount');
+      st.checkDraw(name);
+      if (commandBytes === 20 && st.indexBuffer === null) throw new InvalidStateError(`${name}: no index buffer is bound (vkCmdBindIndexBuffer first)`);
+      return;
+    }
+    case 'vkCmdDrawIndirectCount':
+    case 'vkCmdDrawIndexedIndirectCount':
+      // VUID-vkCmdDrawIndirectCount-None-04445: the drawIndirectCount feature, which the typed API's createDevice does not enable.
+      throw new InvalidStateError(`${name}: needs the drawIndirectCount feature, which the typed API's devices do not enable`);
+    case 'vkCmdEndRendering':
+    case 'vkCmdEndRenderPass':
+      // The native check pairs begin and end (VUID-vkCmdEndRendering-None-06161, VUID-vkCmdEndRenderPass-None-06170).
+      st.rendering = 0;
+      st.renderingKey = '';
+      return;
+    case 'vkCmdNextSubpass':
+      throw new InvalidStateError('vkCmdNextSubpass: the typed API\'s render passes have one subpass (VUID-vkCmdNextSubpass-None-00909)');
     case 'vkCmdDispatch':
       st.checkDispatch(limits, u[a]!, u[a + 1]!, u[a + 2]!);
       return;
@@ -1143,13 +1245,23 @@ function checkGenerated(st: RecordingState, name: string, u: Uint32Array, a: num
       b.checkBacked(`${name}: buffer`);
       b.checkUsage(name, USAGE_INDEX, 'buffer');
       if (BigInt(readU64(u, a + 1)) >= BigInt(b.size)) throw new InvalidArgumentError(`${name}: offset must be below the buffer's size ${b.size}`, 'offset');
+      // VUID-vkCmdBindIndexBuffer-indexType-08786/-08787: UINT16 (0) or UINT32 (1); -offset-08783: a multiple of its size
+      const indexType = u[a + (name === 'vkCmdBindIndexBuffer' ? 3 : 5)]!;
+      if (indexType !== 0 && indexType !== 1) throw invalidArgument(`${name}: indexType`, 'VK_INDEX_TYPE_UINT16 (0) or VK_INDEX_TYPE_UINT32 (1) (the typed API enables no other)', indexType);
+      const bytes = indexType === 0 ? 2 : 4;
+      const offset = Number(readU64(u, a + 1));
+      if (offset % bytes !== 0) throw new InvalidArgumentError(`${name}: offset ${offset} must be a multiple of the index size ${bytes}`, 'offset');
+      st.indexBuffer = b;
+      st.indexOffset = offset;
+      st.indexBytes = bytes;
       return;
     }
     default:
-      // The others set dynamic state, or are recorded only inside a render pass and refused natively (no stream opens one).
+      // The others set dynamic state the typed API's pipelines do not read.
       return;
   }
 }
+
 
 const TWO_32 = 0x1_0000_0000;
 /** A VkDeviceSize as two words (low first): a number when it is a safe integer, else a bigint. */
@@ -1435,3 +1547,159 @@ function writeDepth(c: ClearValues, i: number, v: DepthClear | undefined): void 
 }
 
 const ZERO4: readonly number[] = [0, 0, 0, 0];
+
+type Decoded = { readonly [name: string]: DecodedValue };
+const list = (v: DecodedValue | undefined): readonly DecodedValue[] => (v === null || v === undefined ? [] : (v as readonly DecodedValue[]));
+const num = (v: DecodedValue | undefined): number => Number(v as number | bigint);
+
+/**
+ * The state checks of the typed methods for the walked opcodes (the native check has the registry's:
+ * lengths, enums, slot kinds, render pass scope): what they bind and set is kept as the typed
+ * methods keep it, and a command whose use the typed API does not check yet is refused before any
+ * Vulkan call (record it per call through CommandBuffer).
+ */
+function checkWalked(st: RecordingState, name: string, args: Decoded, objects: readonly unknown[], device: DeviceOwner): void {
+  switch (name) {
+    case 'vkCmdBeginRendering':
+      beginRenderingEncoded(st, args.pRenderingInfo as Decoded, objects, device);
+      return;
+    case 'vkCmdBindVertexBuffers':
+    case 'vkCmdBindVertexBuffers2': {
+      const first = num(args.firstBinding);
+      const buffers = list(args.pBuffers);
+      const offsets = list(args.pOffsets);
+      const sizes = args.pSizes === undefined ? [] : list(args.pSizes);
+      // VUID-vkCmdBindVertexBuffers2-pStrides-03363: strides need a pipeline with dynamic vertex input binding stride, which the typed API does not make.
+      if (args.pStrides !== undefined && args.pStrides !== null) throw invalidArgument(`${name}: pStrides`, 'null (the typed API makes no pipeline with dynamic vertex strides)', 'strides');
+      // VUID-vkCmdBindVertexBuffers-firstBinding-00624 (inside the tracked bindings), -pOffsets-00626, -pBuffers-00627, -00628
+      if (first + buffers.length > MAX_VERTEX_BINDINGS) throw new InvalidArgumentError(`${name}: bindings [${first}, ${first + buffers.length}) go past ${MAX_VERTEX_BINDINGS}`, 'firstBinding');
+      for (let i = 0; i < buffers.length; i++) {
+        const b = objects[buffers[i] as number] as VulkanBuffer;
+        const offset = num(offsets[i]);
+        b.checkBacked(`${name}: pBuffers[${i}]`);
+        b.checkUsage(name, USAGE_VERTEX, `pBuffers[${i}]`);
+        if (offset >= Number(b.size)) throw new InvalidArgumentError(`${name}: pOffsets[${i}] (${offset}) must be below the buffer's size ${b.size}`, `pOffsets[${i}]`);
+        const whole = sizes[i] === undefined || sizes[i] === 0xffff_ffff_ffff_ffffn;
+        if (!whole && offset + num(sizes[i]) > Number(b.size)) throw new InvalidArgumentError(`${name}: pOffsets[${i}] + pSizes[${i}] go past the buffer's size ${b.size}`, `pSizes[${i}]`);
+        st.vertexBound[first + i] = 1;
+      }
+      return;
+    }
+    case 'vkCmdSetViewport': {
+      // VUID-vkCmdSetViewport-firstViewport-01224 / -viewportCount-01225: one viewport, the first, without the multiViewport feature (the typed API does not enable it)
+      if (num(args.firstViewport) !== 0 || num(args.viewportCount) !== 1) throw new InvalidArgumentError('vkCmdSetViewport: firstViewport must be 0 and viewportCount 1 (the typed API enables no multiViewport)', 'viewportCount');
+      const v = list(args.pViewports)[0] as Decoded;
+      const [x, y, width, height, minDepth, maxDepth] = [v.x, v.y, v.width, v.height, v.minDepth, v.maxDepth].map((f) => f as number);
+      // VUID-VkViewport-width-01770 (above 0), -height-01773 (not 0), -minDepth-01234/-maxDepth-01235 (in [0, 1])
+      if (![x, y, width, height, minDepth, maxDepth].every((f) => Number.isFinite(f))) throw new InvalidArgumentError('vkCmdSetViewport: the viewport\'s numbers must be finite', 'pViewports');
+      if (!(width! > 0) || height === 0) throw new InvalidArgumentError(`vkCmdSetViewport: width must be above 0 and height not 0, got ${width} and ${height}`, 'pViewports');
+      if (minDepth! < 0 || minDepth! > 1 || maxDepth! < 0 || maxDepth! > 1) throw new InvalidArgumentError(`vkCmdSetViewport: minDepth and maxDepth must lie in [0, 1], got ${minDepth} and ${maxDepth}`, 'pViewports');
+      st.viewportSet = true;
+      return;
+    }
+    case 'vkCmdSetScissor': {
+      if (num(args.firstScissor) !== 0 || num(args.scissorCount) !== 1) throw new InvalidArgumentError('vkCmdSetScissor: firstScissor must be 0 and scissorCount 1 (the typed API enables no multiViewport)', 'scissorCount');
+      const r = list(args.pScissors)[0] as Decoded;
+      const offset = r.offset as Decoded;
+      const extent = r.extent as Decoded;
+      const x = offset.x as number;
+      const y = offset.y as number;
+      // VUID-vkCmdSetScissor-x-00595 (x, y not negative), -offset-00596/-00597 (no overflow)
+      if (x < 0 || y < 0) throw new InvalidArgumentError(`vkCmdSetScissor: the offset must not be negative, got (${x}, ${y})`, 'pScissors');
+      if (x + num(extent.width) > 0x7fff_ffff || y + num(extent.height) > 0x7fff_ffff) throw new InvalidArgumentError('vkCmdSetScissor: x + width and y + height must stay below 2^31', 'pScissors');
+      st.scissorSet = true;
+      return;
+    }
+    case 'vkCmdSetBlendConstants':
+      return; // any four floats
+    case 'vkCmdPushConstants': {
+      const l = objects[args.layout as number] as PipelineLayout;
+      const bytes = num(args.size);
+      const offset = num(args.offset);
+      l.checkPushConstants(num(args.stageFlags), offset, bytes);
+      st.push(l, offset, bytes);
+      return;
+    }
+    case 'vkCmdBindDescriptorSets': {
+      const l = objects[args.layout as number] as PipelineLayout;
+      const first = num(args.firstSet);
+      const point = num(args.pipelineBindPoint);
+      if (point !== 0 && point !== 1) throw invalidArgument('vkCmdBindDescriptorSets: pipelineBindPoint', 'VK_PIPELINE_BIND_POINT_GRAPHICS (0) or VK_PIPELINE_BIND_POINT_COMPUTE (1)', point);
+      // VUID-vkCmdBindDescriptorSets-dynamicOffsetCount-00359: one offset per dynamic descriptor, and the typed API's set layouts have none.
+      if (num(args.dynamicOffsetCount) !== 0) throw new InvalidArgumentError('vkCmdBindDescriptorSets: dynamicOffsetCount must be 0 (the typed API\'s set layouts have no dynamic descriptors)', 'dynamicOffsetCount');
+      list(args.pDescriptorSets).forEach((slot, i) => {
+        const s = objects[slot as number] as DescriptorSet;
+        RecordingState.checkBindSet(l, s, first + i);
+        if (point === 1) {
+          st.bindSet(l, s, first + i);
+        } else {
+          st.graphicsLayouts[first + i] = l;
+          st.graphicsSets[first + i] = s;
+        }
+      });
+      return;
+    }
+    case 'vkCmdCopyBuffer': {
+      const src = objects[args.srcBuffer as number] as VulkanBuffer;
+      const dst = objects[args.dstBuffer as number] as VulkanBuffer;
+      for (const r of list(args.pRegions) as Decoded[]) checkCopy(src, dst, r.size as number | bigint, r.srcOffset as number | bigint, r.dstOffset as number | bigint);
+      return;
+    }
+    default:
+      throw new InvalidStateError(`${name}: the encoder writes and checks its words, but the typed API's state checks for it are not in the encoder's walk yet: record it per call through CommandBuffer`);
+  }
+}
+
+/** vkCmdBeginRendering's state checks, as CommandBuffer.beginRendering() makes them. */
+function beginRenderingEncoded(st: RecordingState, info: Decoded, objects: readonly unknown[], device: DeviceOwner): void {
+  const what = 'vkCmdBeginRendering';
+  // VUID-vkCmdBeginRendering-dynamicRendering-06446 (the feature); flags: the typed API records no suspended or secondary rendering
+  if (device.graphicsFeatures.dynamicRendering === false) throw new InvalidStateError(`${what}: the device was created without the dynamicRendering feature (createDevice({ enabledFeatures: { dynamicRendering: true } }))`);
+  if (num(info.flags) !== 0) throw invalidArgument(`${what}: pRenderingInfo.flags`, '0 (no suspending, resuming or secondary command buffer contents)', info.flags);
+  const attachment = (a: Decoded, where: string, depth: boolean): ImageView => {
+    if (a.imageView === null) throw new InvalidArgumentError(`${what}: ${where}.imageView must be an ImageView (VK_NULL_HANDLE attachments are recorded per call)`, `${where}.imageView`);
+    // The typed API resolves no attachments: VUID-VkRenderingAttachmentInfo-imageView-06129 and kin are not checked.
+    if (num(a.resolveMode) !== 0 || a.resolveImageView !== null) throw new InvalidArgumentError(`${what}: ${where}: resolveMode must be VK_RESOLVE_MODE_NONE (0) and resolveImageView null`, `${where}.resolveMode`);
+    const view = objects[a.imageView as number] as ImageView;
+    view.image.checkBacked(`${what}: ${where}.imageView's image`);
+    // VUID-VkRenderingInfo-colorAttachmentCount-06087 / -pDepthAttachment-06088 (usage), -06547 (aspect)
+    const usage = depth ? IMAGE_USAGE.DEPTH_STENCIL_ATTACHMENT : IMAGE_USAGE.COLOR_ATTACHMENT;
+    if (view.image.usage !== undefined && (view.image.usage & usage) === 0) throw new InvalidArgumentError(`${what}: ${where}.imageView's image has no ${depth ? 'DEPTH_STENCIL_ATTACHMENT (0x20)' : 'COLOR_ATTACHMENT (0x10)'} usage`, `${where}.imageView`);
+    if (depth !== ((view.aspect & IMAGE_ASPECT.color) === 0)) throw new InvalidArgumentError(`${what}: ${where}.imageView is ${depth ? 'a colour view where a depth view goes' : 'a depth/stencil view where a colour view goes'}`, `${where}.imageView`);
+    if (num(a.loadOp) > LOAD_OPS['dont-care'] || num(a.storeOp) > STORE_OPS['dont-care']) throw new InvalidArgumentError(`${what}: ${where}: loadOp and storeOp must be of Vulkan 1.0 (the typed API enables no other)`, `${where}.loadOp`);
+    return view;
+  };
+  const colors = list(info.pColorAttachments).map((a, i) => attachment(a as Decoded, `pRenderingInfo.pColorAttachments[${i}]`, false));
+  const depth = info.pDepthAttachment === null ? null : attachment(info.pDepthAttachment as Decoded, 'pRenderingInfo.pDepthAttachment', true);
+  if (info.pStencilAttachment !== null) {
+    const stencil = attachment(info.pStencilAttachment as Decoded, 'pRenderingInfo.pStencilAttachment', true);
+    // VUID-VkRenderingInfo-pDepthAttachment-06085: a depth and a stencil attachment are one view
+    if (depth !== null && stencil !== depth) throw new InvalidArgumentError(`${what}: pDepthAttachment and pStencilAttachment must name the same view when both are given`, 'pRenderingInfo.pStencilAttachment');
+  }
+  const views = depth === null ? colors : [...colors, depth];
+  if (views.length === 0) throw new InvalidArgumentError(`${what}: give at least one colour or depth attachment`, 'pRenderingInfo.pColorAttachments');
+  const area = info.renderArea as Decoded;
+  const x = (area.offset as Decoded).x as number;
+  const y = (area.offset as Decoded).y as number;
+  const width = num((area.extent as Decoded).width);
+  const height = num((area.extent as Decoded).height);
+  const viewMask = num(info.viewMask);
+  const layerCount = num(info.layerCount);
+  // VUID-VkRenderingInfo-viewMask-06069, -multiview-06127, -viewMask-06128, -pNext-06079/-06080 and -renderArea-06077 (offsets not negative)
+  if (x < 0 || y < 0) throw new InvalidArgumentError(`${what}: the render area's offset must not be negative, got (${x}, ${y})`, 'pRenderingInfo.renderArea');
+  if (viewMask === 0 && layerCount === 0) throw new InvalidArgumentError(`${what}: pRenderingInfo.layerCount must be above 0 when viewMask is 0`, 'pRenderingInfo.layerCount');
+  if (viewMask !== 0 && device.graphicsFeatures.multiview === false) throw new InvalidStateError(`${what}: pRenderingInfo.viewMask needs the multiview feature, and the device was created without it`);
+  const needLayers = viewMask !== 0 ? 32 - Math.clz32(viewMask) : layerCount;
+  views.forEach((v, i) => {
+    if (x + width > v.image.width || y + height > v.image.height) throw new InvalidArgumentError(`${what}: the render area [${x}, ${y}, ${width}x${height}] is not inside attachment ${i}'s ${v.image.width}x${v.image.height}`, 'pRenderingInfo.renderArea');
+    if (v.layerCount < needLayers) throw new InvalidArgumentError(`${what}: attachment ${i}'s view has ${v.layerCount} layer(s), the rendering needs ${needLayers}`, 'pRenderingInfo.viewMask');
+  });
+  st.rendering = 1;
+  st.renderingKey = dynamicRenderingKey(
+    colors.map((c) => c.format),
+    depth !== null && (depth.aspect & IMAGE_ASPECT.depth) !== 0 ? depth.format : 0,
+    depth !== null && (formatAspectMask(depth.format) & IMAGE_ASPECT.stencil) !== 0 && (depth.aspect & IMAGE_ASPECT.stencil) !== 0 ? depth.format : 0,
+    viewMask,
+  );
+  for (const v of views) st.use(v.image);
+}

@@ -456,6 +456,8 @@ export interface NativeCommandStream {
   validate(stream: ArrayBuffer, byteLength: number, kinds: Uint8Array): number;
   record(commandBuffer: bigint, beginFlags: number, stream: ArrayBuffer, byteLength: number, handles: BigUint64Array, kinds: Uint8Array): number;
   cLoop(commandBuffer: bigint, pipeline: bigint, layout: bigint, set: bigint, commands: number, frames: number): number;
+  /** The record bench's frame of draws through the exported vkCmd* (begin rendering, bind, viewport, scissor, push constants, `draws` vkCmdDraw(3), end): mean wall ns per frame. */
+  drawLoop(commandBuffer: bigint, pipeline: bigint, layout: bigint, vertexBuffer: bigint, view: bigint, width: number, height: number, draws: number, frames: number): number;
 }
 
 /** @internal */

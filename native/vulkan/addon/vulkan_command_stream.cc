@@ -158,6 +158,62 @@ Napi::Value CLoop(const Napi::CallbackInfo& info) {
   return Napi::Number::New(env, (t1 - t0) / frames);
 }
 
+// drawLoop(commandBuffer, pipeline, layout, vertexBuffer, view, width, height, draws, frames) → mean
+// wall ns per frame: the record bench's frame of draws (lib/tools/bench/vulkan-record-draws.ts) through
+// the loader's exported vkCmd*: begin rendering into `view`, bind the graphics pipeline and the
+// vertex buffer, viewport, scissor, 64 bytes of push constants, `draws` vkCmdDraw(3), end.
+Napi::Value DrawLoop(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto* cb = reinterpret_cast<VkCommandBuffer>(static_cast<uintptr_t>(BigIntArg(env, info[0], "commandBuffer")));
+  auto pipeline = reinterpret_cast<VkPipeline>(static_cast<uintptr_t>(BigIntArg(env, info[1], "pipeline")));
+  auto layout = reinterpret_cast<VkPipelineLayout>(static_cast<uintptr_t>(BigIntArg(env, info[2], "layout")));
+  auto buffer = reinterpret_cast<VkBuffer>(static_cast<uintptr_t>(BigIntArg(env, info[3], "vertexBuffer")));
+  auto view = reinterpret_cast<VkImageView>(static_cast<uintptr_t>(BigIntArg(env, info[4], "view")));
+  const uint32_t width = U32Arg(env, info[5], "width");
+  const uint32_t height = U32Arg(env, info[6], "height");
+  const uint32_t draws = U32Arg(env, info[7], "draws");
+  const uint32_t frames = U32Arg(env, info[8], "frames");
+  if (cb == nullptr || frames == 0) throw ArgumentError(env, "drawLoop needs a command buffer and at least one frame");
+  if (draws > kMaxLoopCommands) throw ArgumentError(env, "drawLoop records at most 10,000,000 draws a frame");
+  VkRenderingAttachmentInfo color{};
+  color.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
+  color.imageView = view;
+  color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+  color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  VkRenderingInfo rendering{};
+  rendering.sType = VK_STRUCTURE_TYPE_RENDERING_INFO;
+  rendering.renderArea = {{0, 0}, {width, height}};
+  rendering.layerCount = 1;
+  rendering.colorAttachmentCount = 1;
+  rendering.pColorAttachments = &color;
+  const VkViewport viewport{0, 0, static_cast<float>(width), static_cast<float>(height), 0, 1};
+  const VkRect2D scissor{{0, 0}, {width, height}};
+  const VkDeviceSize offset = 0;
+  const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  VkCommandBufferBeginInfo begin{};
+  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  VkResult failed = VK_SUCCESS;
+  const double t0 = bench::NowNs(CLOCK_MONOTONIC);
+  for (uint32_t f = 0; f < frames && failed == VK_SUCCESS; ++f) {
+    failed = vkBeginCommandBuffer(cb, &begin);
+    if (failed != VK_SUCCESS) break;
+    vkCmdBeginRendering(cb, &rendering);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    vkCmdBindVertexBuffers(cb, 0, 1, &buffer, &offset);
+    vkCmdSetViewport(cb, 0, 1, &viewport);
+    vkCmdSetScissor(cb, 0, 1, &scissor);
+    vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof identity, identity);
+    for (uint32_t i = 0; i < draws; ++i) vkCmdDraw(cb, 3, 1, 0, 0);
+    vkCmdEndRendering(cb);
+    failed = vkEndCommandBuffer(cb);
+  }
+  const double t1 = bench::NowNs(CLOCK_MONOTONIC);
+  if (failed != VK_SUCCESS) throw VkErrorToJs(env, failed, "drawLoop: vkBeginCommandBuffer or vkEndCommandBuffer failed");
+  return Napi::Number::New(env, (t1 - t0) / frames);
+}
+
 }  // namespace
 
 Napi::Object VulkanCommandStreamFunctions(Napi::Env env) {
@@ -165,6 +221,7 @@ Napi::Object VulkanCommandStreamFunctions(Napi::Env env) {
   o.Set("validate", Napi::Function::New(env, Validate, "validate"));
   o.Set("record", Napi::Function::New(env, Record, "record"));
   o.Set("cLoop", Napi::Function::New(env, CLoop, "cLoop"));
+  o.Set("drawLoop", Napi::Function::New(env, DrawLoop, "drawLoop"));
   return o;
 }
 

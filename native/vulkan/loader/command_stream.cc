@@ -87,16 +87,65 @@ static_assert([] {
   return true;
 }(), "kLongestFixed must be the longest command of fixed length");
 
-// The first argument of generated command `c` at `a` that breaks the registry's rules (the slot's
-// kind, the enum's values, a VkBool32's 0 or 1), or nullopt.
-std::optional<Reason> GeneratedArgs(const enc::Command& c, const uint32_t* a, const Table& table) noexcept {
+// The render pass scope a stream is in while it is walked (Vulkan spec, 'Render Pass' and 'Dynamic
+// Rendering'): 0 none, 1 dynamic rendering, 2 a render pass; where the open one began.
+struct Scope {
+  uint32_t open = 0;
+  const uint32_t* openedAt = nullptr;
+};
+
+// Whether command `c` at `at` may be recorded in scope `s` (the registry's `renderpass`, and the
+// begin/end pairs), and the scope after it.
+bool InScope(const enc::Command& c, const uint32_t* at, Scope& s) noexcept {
+  if (c.renderPass == enc::RenderPass::Inside && s.open == 0) return false;
+  if (c.renderPass == enc::RenderPass::Outside && s.open != 0) return false;
+  switch (c.scope) {
+    case 1:
+    case 2:
+      s.open = c.scope;
+      s.openedAt = at;
+      return true;
+    case 3:
+    case 4:
+      if (s.open != c.scope - 2u) return false;
+      s.open = 0;
+      return true;
+    case 5:
+      return s.open == 2;
+    default:
+      return true;
+  }
+}
+
+Reason ReasonOf(enc::Fault f) noexcept {
+  switch (f) {
+    case enc::Fault::PastEnd: return Reason::CountPastEnd;
+    case enc::Fault::Leftover: return Reason::BadLength;
+    case enc::Fault::HandleIndex: return Reason::HandleIndex;
+    case enc::Fault::HandleKind: return Reason::HandleKind;
+    case enc::Fault::Misaligned: return Reason::Misaligned;
+    case enc::Fault::BadValue:
+    case enc::Fault::None: break;
+  }
+  return Reason::BadValue;
+}
+
+// The first argument of generated command `c` at `a` (`length` words with the header) that breaks
+// the registry's rules (the slot's kind, the enum's values, a VkBool32's 0 or 1; a walked
+// command's counts, arrays and structures), or nullopt.
+std::optional<Reason> GeneratedArgs(uint16_t index, const enc::Command& c, const uint32_t* a, uint32_t length, const Table& table) noexcept {
+  if (c.walked) {
+    const enc::Fault f = enc::CheckWalked(index, enc::Reader{a, a + (length - 1)}, enc::Slots{table.kinds, table.size});
+    if (f != enc::Fault::None) return ReasonOf(f);
+    return std::nullopt;
+  }
   for (uint32_t i = 0; i < c.argCount; ++i) {
     const enc::Arg& arg = enc::kArgs[c.firstArg + i];
     const uint32_t v = a[arg.word];
     switch (arg.kind) {
       case enc::ArgKind::Slot:
         if (v >= table.size) return Reason::HandleIndex;
-        if (table.kinds[v] != static_cast<uint8_t>(arg.check)) return Reason::HandleKind;
+        if (table.kinds[v] >= 16 || ((arg.check >> table.kinds[v]) & 1) == 0) return Reason::HandleKind;
         break;
       case enc::ArgKind::Bool32:
         if (v > 1) return Reason::BadValue;
@@ -113,20 +162,22 @@ std::optional<Reason> GeneratedArgs(const enc::Command& c, const uint32_t* a, co
         break;
     }
   }
-  // The stream opens no render pass or dynamic rendering (vkCmdBeginRendering and
-  // vkCmdBeginRenderPass have no opcode yet): a command the registry allows only inside one is refused.
-  if (c.renderPass == enc::RenderPass::Inside) return Reason::RenderPassScope;
   return std::nullopt;
 }
 
 // A generated command at `at` (opcode past kOpcodeBase): where it ends, or nullptr.
-[[gnu::noinline]] const uint32_t* GeneratedEnd(const uint32_t* at, const uint32_t* end, const Table& table) noexcept {
+[[gnu::noinline]] const uint32_t* GeneratedEnd(const uint32_t* at, const uint32_t* end, const Table& table, Scope& scope) noexcept {
   const uint32_t header = *at;
   const uint32_t index = (header & 0xffff) - enc::kOpcodeBase;
   if (index >= enc::kCommandCount) return nullptr;
   const enc::Command& c = enc::kCommands[index];
-  if (header >> 16 != c.words || static_cast<std::size_t>(end - at) < c.words) return nullptr;
-  return GeneratedArgs(c, at + 1, table) ? nullptr : at + c.words;
+  const uint32_t length = header >> 16;
+  if (length == 0 || static_cast<std::size_t>(end - at) < length || (c.words != 0 && length != c.words)) return nullptr;
+  if (GeneratedArgs(static_cast<uint16_t>(index), c, at + 1, length, table)) return nullptr;
+  Scope after = scope;
+  if (!InScope(c, at, after)) return nullptr;
+  scope = after;
+  return at + length;
 }
 
 // Where the command at `at` ends when it is well-formed, nullptr when it is not (WhyRefused() then
@@ -136,7 +187,7 @@ std::optional<Reason> GeneratedArgs(const enc::Command& c, const uint32_t* a, co
 // instead of one load after another. kRoomForAny: the caller knows that kLongestFixed words are
 // left, so a command of fixed length needs no check of its own that it ends inside the stream.
 template <bool kRoomForAny>
-inline const uint32_t* WellFormedEnd(const uint32_t* at, const uint32_t* end, const Table& table) noexcept {
+inline const uint32_t* WellFormedEnd(const uint32_t* at, const uint32_t* end, const Table& table, Scope& scope) noexcept {
   const auto left = static_cast<std::size_t>(end - at);
   const uint32_t header = *at;
   auto is = [&](uint32_t index, HandleKind kind) { return index < table.size && table.kinds[index] == static_cast<uint8_t>(kind); };
@@ -153,24 +204,24 @@ inline const uint32_t* WellFormedEnd(const uint32_t* at, const uint32_t* end, co
       const uint32_t offset = at[3], size = at[4];
       return is(at[1], HandleKind::PipelineLayout) && size != 0 && (size | offset) % 4 == 0 && size / 4 == length - 5 ? at + length : nullptr;
     }
-    case Opcode::Dispatch:
-      return fixed(Opcode::Dispatch) ? at + LengthOf(Opcode::Dispatch) : nullptr;
+    case Opcode::Dispatch:  // Dispatch, CopyBuffer and ClearColorImage: outside a render pass (the registry's renderpass)
+      return fixed(Opcode::Dispatch) && scope.open == 0 ? at + LengthOf(Opcode::Dispatch) : nullptr;
     case Opcode::PipelineBarrier:
       return fixed(Opcode::PipelineBarrier) ? at + LengthOf(Opcode::PipelineBarrier) : nullptr;
     case Opcode::CopyBuffer:
-      return fixed(Opcode::CopyBuffer) && is(at[1], HandleKind::Buffer) && is(at[2], HandleKind::Buffer) ? at + LengthOf(Opcode::CopyBuffer) : nullptr;
+      return fixed(Opcode::CopyBuffer) && scope.open == 0 && is(at[1], HandleKind::Buffer) && is(at[2], HandleKind::Buffer) ? at + LengthOf(Opcode::CopyBuffer) : nullptr;
     case Opcode::ImageBarrier:
       return fixed(Opcode::ImageBarrier) && is(at[1], HandleKind::Image) && KnownLayout(at[2]) && KnownLayout(at[3]) ? at + LengthOf(Opcode::ImageBarrier) : nullptr;
     case Opcode::ClearColorImage:
-      return fixed(Opcode::ClearColorImage) && is(at[1], HandleKind::Image) && ClearLayout(at[2]) ? at + LengthOf(Opcode::ClearColorImage) : nullptr;
+      return fixed(Opcode::ClearColorImage) && scope.open == 0 && is(at[1], HandleKind::Image) && ClearLayout(at[2]) ? at + LengthOf(Opcode::ClearColorImage) : nullptr;
   }
-  return (header & 0xffff) >= enc::kOpcodeBase ? GeneratedEnd(at, end, table) : nullptr;
+  return (header & 0xffff) >= enc::kOpcodeBase ? GeneratedEnd(at, end, table, scope) : nullptr;
 }
 
 // Why the command at `at`, which WellFormedEnd() did not accept, is refused (nullopt: it is
 // well-formed after all). Out of line and cold, so that the walk over well-formed commands stays a
 // short loop of its own.
-[[gnu::noinline, gnu::cold]] std::optional<Reason> WhyRefused(const uint32_t* at, const uint32_t* end, const Table& table) noexcept {
+[[gnu::noinline, gnu::cold]] std::optional<Reason> WhyRefused(const uint32_t* at, const uint32_t* end, const Table& table, const Scope& scope) noexcept {
   auto slot = [&](uint32_t index, HandleKind kind) -> std::optional<Reason> {
     if (index >= table.size) return Reason::HandleIndex;
     if (table.kinds[index] != static_cast<uint8_t>(kind)) return Reason::HandleKind;
@@ -182,8 +233,11 @@ inline const uint32_t* WellFormedEnd(const uint32_t* at, const uint32_t* end, co
   if (opcode >= enc::kOpcodeBase && opcode - enc::kOpcodeBase < enc::kCommandCount) {
     const enc::Command& c = enc::kCommands[opcode - enc::kOpcodeBase];
     if (length == 0 || length > static_cast<std::size_t>(end - at)) return Reason::Truncated;
-    if (length != c.words) return Reason::BadLength;
-    return GeneratedArgs(c, at + 1, table);
+    if (c.words != 0 && length != c.words) return Reason::BadLength;
+    if (const std::optional<Reason> bad = GeneratedArgs(static_cast<uint16_t>(opcode - enc::kOpcodeBase), c, at + 1, length, table)) return bad;
+    Scope after = scope;
+    if (!InScope(c, at, after)) return Reason::RenderPassScope;
+    return std::nullopt;
   }
   if (opcode == 0 || opcode > kOpcodeCount) return Reason::UnknownOpcode;
   if (length == 0 || length > static_cast<std::size_t>(end - at)) return Reason::Truncated;
@@ -204,6 +258,8 @@ inline const uint32_t* WellFormedEnd(const uint32_t* at, const uint32_t* end, co
   if (bad) return bad;
   if (static_cast<Opcode>(opcode) == Opcode::ImageBarrier && (!KnownLayout(a[1]) || !KnownLayout(a[2]))) return Reason::BadValue;
   if (static_cast<Opcode>(opcode) == Opcode::ClearColorImage && !ClearLayout(a[1])) return Reason::BadValue;
+  const auto op = static_cast<Opcode>(opcode);
+  if (scope.open != 0 && (op == Opcode::Dispatch || op == Opcode::CopyBuffer || op == Opcode::ClearColorImage)) return Reason::RenderPassScope;
   return std::nullopt;
 }
 
@@ -224,23 +280,31 @@ Verdict Validate(const void* data, std::size_t bytes, const Table& table) noexce
   const uint32_t* at = begin;
   const uint32_t* const end = begin + bytes / 4;
   uint32_t commands = 0;  // a local (a register), not v.commands: no store and reload each command
+  Scope scope;
   // Far from the end, the usual commands need no check that they end in the stream.
   const uint32_t* const roomy = bytes / 4 >= kLongestFixed ? end - kLongestFixed : begin;
   while (at < roomy) {
-    const uint32_t* next = WellFormedEnd<true>(at, end, table);
+    const uint32_t* next = WellFormedEnd<true>(at, end, table, scope);
     if (next == nullptr) [[unlikely]] break;
     at = next;
     ++commands;
   }
   while (at < end) {
-    if (const uint32_t* next = WellFormedEnd<false>(at, end, table)) [[likely]] {
+    if (const uint32_t* next = WellFormedEnd<false>(at, end, table, scope)) [[likely]] {
       at = next;
-    } else if (const std::optional<Reason> reason = WhyRefused(at, end, table)) {
+    } else if (const std::optional<Reason> reason = WhyRefused(at, end, table, scope)) {
       return refuse(*reason, at, commands);
     } else {
       at += *at >> 16;  // (not reached: WellFormedEnd accepts every well-formed command)
     }
     ++commands;
+  }
+  if (scope.open != 0) {
+    // A render pass or dynamic rendering left open: vkEndCommandBuffer would be invalid
+    // (VUID-vkEndCommandBuffer-commandBuffer-00060); refused at the command that opened it.
+    uint32_t index = 0;
+    for (const uint32_t* w = begin; w < scope.openedAt; w += *w >> 16) ++index;
+    return refuse(Reason::RenderPassScope, scope.openedAt, index);
   }
   v.commands = commands;
   return v;
@@ -268,6 +332,7 @@ void Replay(const gen::VkDeviceDispatchTable& d, VkCommandBuffer cb, const void*
   const auto* words = static_cast<const uint32_t*>(data);
   const std::size_t count = bytes / 4;
   const uint64_t* h = table.handles;
+  enc::Arena arena;  // the structures walked commands are recorded with (allocates on a walked command's first use)
   std::size_t at = 0;
   // Each case advances by its command's own length (push constants' excepted), as Validate's walk
   // does: the next command's words are read while this one's call is made (1.8 ns a command
@@ -332,10 +397,17 @@ void Replay(const gen::VkDeviceDispatchTable& d, VkCommandBuffer cb, const void*
         at += LengthOf(Opcode::ClearColorImage);
         break;
       }
-      default:  // Validate() accepted the stream: every other opcode is a generated one
-        enc::Replay(d, cb, static_cast<uint16_t>((header & 0xffff) - enc::kOpcodeBase), a, h);
+      default: {  // Validate() accepted the stream: every other opcode is a generated one
+        const auto index = static_cast<uint16_t>((header & 0xffff) - enc::kOpcodeBase);
+        if (enc::kCommands[index].walked) {
+          enc::ReplayWalked(d, cb, index, enc::Reader{a, words + at + (header >> 16)}, h, arena);
+          arena.Reset();
+        } else {
+          enc::Replay(d, cb, index, a, h);
+        }
         at += header >> 16;
         break;
+      }
     }
   }
 }

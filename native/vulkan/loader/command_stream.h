@@ -19,10 +19,15 @@
 //   8 ClearColorImage       image#, layout, r, g, b, a (float32 bits), baseArrayLayer, layerCount
 //
 // (# : a table index). From kOpcodeBase (0x100) on, the opcodes are generated from the registry
-// (native/generated/vulkan_encoder.h): one per vkCmd* of Vulkan 1.0-1.4 whose arguments are stream
-// words, each argument one word (VkDeviceSize and other 64-bit values two, low first) in the
-// command's parameter order, handles as table indices. Validate() checks the whole stream before Replay() makes any call: a
-// malformed stream is refused with the byte offset of the command at fault and why.
+// (native/generated/vulkan_encoder.h): one per vkCmd* of Vulkan 1.0-1.4 whose handles a table holds.
+// A flat one's arguments are stream words, each one word (VkDeviceSize and other 64-bit values two,
+// low first) in the command's parameter order, handles as table indices. A walked one (arrays,
+// structures, optional pointers) lays its parameters out in declaration order, each array's
+// elements where the array is declared, after its count (the generated header says how). Validate()
+// checks the whole stream before Replay() makes any call, the render pass scope too (a draw only
+// inside dynamic rendering or a render pass the stream opened, a copy only outside, every one
+// closed by the stream's end): a malformed stream is refused with the byte offset of the command at
+// fault and why.
 #pragma once
 
 #include <cstddef>
@@ -45,7 +50,18 @@ enum class Opcode : uint16_t {
 inline constexpr uint16_t kOpcodeCount = 8;
 
 // What a table slot holds (0: nothing; a command naming it is refused).
-enum class HandleKind : uint8_t { None = 0, Pipeline = 1, PipelineLayout = 2, DescriptorSet = 3, Buffer = 4, Image = 5 };
+enum class HandleKind : uint8_t {
+  None = 0,
+  Pipeline = 1,  // a compute pipeline (the hand-written opcodes bind at the compute bind point)
+  PipelineLayout = 2,
+  DescriptorSet = 3,
+  Buffer = 4,
+  Image = 5,
+  GraphicsPipeline = 6,
+  ImageView = 7,
+  RenderPass = 8,
+  Framebuffer = 9,
+};
 
 // Why a stream was refused; the names (ReasonName) are JavaScript's `CommandStreamError.reason`.
 enum class Reason : uint8_t {
@@ -53,13 +69,14 @@ enum class Reason : uint8_t {
   UnknownOpcode,    // opcode 0 or above kOpcodeCount
   Truncated,        // the header's length runs past the end of the stream (or is 0)
   BadLength,        // the header's length is not the opcode's
-  CountPastEnd,     // PushConstants: its size says more data words than the command holds
-  Misaligned,       // PushConstants: offset or size not a multiple of 4, or size 0
+  CountPastEnd,     // a count (PushConstants' size, a walked command's array count) says more words than the command holds
+  Misaligned,       // PushConstants: offset or size not a multiple of 4, or size 0; a walked byte array not whole words
   HandleIndex,      // a table index past the table's end
   HandleKind,       // a table slot holding another kind of object (or nothing)
-  BadValue,         // an image layout the typed API does not take
+  BadValue,         // an image layout the typed API does not take; an enum's value not in the registry, a VkBool32 not 0 or 1, a count of 0 the registry does not allow
   TableMismatch,    // the handle and kind tables differ in length
-  RenderPassScope,  // a command the registry allows only inside a render pass (or dynamic rendering), where none is open
+  RenderPassScope,  // a command the registry allows only inside a render pass (or dynamic rendering) outside one, one it allows only outside inside one,
+                    // an end with no matching begin, or a stream that ends with one open
   Unavailable,      // a command the device's dispatch table does not have (a core version above the device's)
 };
 const char* ReasonName(Reason reason) noexcept;

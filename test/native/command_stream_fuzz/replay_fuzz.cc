@@ -2,7 +2,7 @@
 // UndefinedBehaviorSanitizer: test/vulkan-native/command-stream.test.ts compiles this with the
 // decoder (-fsanitize=address,undefined) and feeds it the fuzz cases it also gives the addon.
 // Each case is validated; an accepted one is replayed into a dispatch table of functions that
-// read every byte their pointers reach. The stream and the kinds are heap copies of exactly their
+// read every byte their pointers reach (walked commands' arrays and structures too). The stream and the kinds are heap copies of exactly their
 // length, so a read past either is reported. Prints one line per case: "ok <commands>" or
 // "refused <reason> <byteOffset>".
 //
@@ -56,6 +56,32 @@ void VKAPI_CALL ClearColorImage(VkCommandBuffer, VkImage, VkImageLayout, const V
   reads().Bytes(ranges, count * sizeof *ranges);
 }
 
+// Walked commands: each reads every element its arrays and structures point at.
+void VKAPI_CALL BindVertexBuffers(VkCommandBuffer, uint32_t, uint32_t count, const VkBuffer* buffers, const VkDeviceSize* offsets) {
+  reads().Bytes(buffers, count * sizeof *buffers);
+  reads().Bytes(offsets, count * sizeof *offsets);
+}
+void VKAPI_CALL SetViewport(VkCommandBuffer, uint32_t, uint32_t count, const VkViewport* v) { reads().Bytes(v, count * sizeof *v); }
+void VKAPI_CALL SetScissor(VkCommandBuffer, uint32_t, uint32_t count, const VkRect2D* r) { reads().Bytes(r, count * sizeof *r); }
+void VKAPI_CALL BeginRendering(VkCommandBuffer, const VkRenderingInfo* info) {
+  reads().Bytes(info, sizeof *info);
+  reads().Bytes(info->pColorAttachments, info->colorAttachmentCount * sizeof *info->pColorAttachments);
+  if (info->pDepthAttachment != nullptr) reads().Bytes(info->pDepthAttachment, sizeof *info->pDepthAttachment);
+  if (info->pStencilAttachment != nullptr) reads().Bytes(info->pStencilAttachment, sizeof *info->pStencilAttachment);
+}
+void VKAPI_CALL BeginRenderPass(VkCommandBuffer, const VkRenderPassBeginInfo* info, VkSubpassContents) {
+  reads().Bytes(info, sizeof *info);
+  reads().Bytes(info->pClearValues, info->clearValueCount * sizeof *info->pClearValues);
+}
+void VKAPI_CALL PipelineBarrier2(VkCommandBuffer, const VkDependencyInfo* d) {
+  reads().Bytes(d, sizeof *d);
+  reads().Bytes(d->pMemoryBarriers, d->memoryBarrierCount * sizeof *d->pMemoryBarriers);
+  reads().Bytes(d->pBufferMemoryBarriers, d->bufferMemoryBarrierCount * sizeof *d->pBufferMemoryBarriers);
+  reads().Bytes(d->pImageMemoryBarriers, d->imageMemoryBarrierCount * sizeof *d->pImageMemoryBarriers);
+}
+void VKAPI_CALL CopyBufferToImage(VkCommandBuffer, VkBuffer, VkImage, VkImageLayout, uint32_t count, const VkBufferImageCopy* r) { reads().Bytes(r, count * sizeof *r); }
+void VKAPI_CALL UpdateBuffer(VkCommandBuffer, VkBuffer, VkDeviceSize, VkDeviceSize size, const void* data) { reads().Bytes(data, static_cast<std::size_t>(size)); }
+
 // The generated opcodes' commands: each reads its arguments.
 template <typename... A>
 void VKAPI_CALL ReadArgs(VkCommandBuffer, A... a) {
@@ -94,6 +120,14 @@ int main(int argc, char** argv) {
   table.CmdPipelineBarrier = PipelineBarrier;
   table.CmdCopyBuffer = CopyBuffer;
   table.CmdClearColorImage = ClearColorImage;
+  table.CmdBindVertexBuffers = BindVertexBuffers;
+  table.CmdSetViewport = SetViewport;
+  table.CmdSetScissor = SetScissor;
+  table.CmdBeginRendering = BeginRendering;
+  table.CmdBeginRenderPass = BeginRenderPass;
+  table.CmdPipelineBarrier2 = PipelineBarrier2;
+  table.CmdCopyBufferToImage = CopyBufferToImage;
+  table.CmdUpdateBuffer = UpdateBuffer;
   std::size_t at = 0;
   while (at < in.size()) {
     const uint32_t kindCount = ReadU32(in, at);
