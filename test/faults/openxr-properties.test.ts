@@ -3,7 +3,9 @@
 // (or the application's own error from its throwing proxy or getter) — never a crash, never a
 // plain Error from the native side — and every error carries a documented string `code`. Handles destroyed from inside a callback: a getter or
 // valueOf that destroys the instance in the middle of a call.
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFrameLoop } from '../../lib/openxr/api/frame-loop.js';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
 import { createLoader } from '../../lib/openxr/loader.js';
 import { nativeRuntimeExtensions } from '../../lib/openxr/native/plan.js';
@@ -13,7 +15,7 @@ import type { Instance } from '../../lib/openxr/api/instance.js';
 import type { Session } from '../../lib/openxr/api/session.js';
 import type { Space } from '../../lib/openxr/api/space.js';
 import type { System } from '../../lib/openxr/api/system.js';
-import { everyPositionWithCodes as everyPosition, detachedFloat32Array, refusedCleanly, resizableBuffer, sharedView, shrunkResizableView, trackingResizableView } from './bad-values.js';
+import { badValue, everyPositionWithCodes as everyPosition, detachedFloat32Array, refusedCleanly, resizableBuffer, sharedView, shrunkResizableView, trackingResizableView } from './bad-values.js';
 import { until } from '../helpers/until.js';
 import { HAND_JOINT_COUNT, HAND_JOINT_FLOATS } from '../../lib/openxr/api/types.js';
 
@@ -90,6 +92,80 @@ describe('OpenXR public functions against bad arguments (fast-check)', () => {
       everyPosition(['left'], ([h]) => s.createHandTracker(h as never));
       const tracker = s.createHandTracker('left');
       everyPosition([ownLocal, 1, new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_FLOATS)], ([b, t, o]) => tracker.locate(b as never, t as never, o as never));
+    } finally {
+      own.destroy();
+    }
+  });
+
+  it('NODE-1, NODE-2: endFrame() given bad options and bad layers in a begun frame; the frame still ends', async () => {
+    const own = newInstance();
+    try {
+      const s = own.createSession(own.getSystem());
+      const ownLocal = s.createReferenceSpace('local');
+      own.pollEvents();
+      s.beginSession();
+      const fov = { angleLeft: -0.7, angleRight: 0.7, angleUp: 0.7, angleDown: -0.7 };
+      const layer = (field: string, bad: unknown): unknown => {
+        const view = { swapchain: {}, pose: [0, 0, 0, 0, 0, 0, 1], fov, [field]: bad };
+        return { type: 'projection', space: ownLocal, views: [view, view], ...(field === 'layer' ? { space: bad } : {}) };
+      };
+      const fields = ['layer', 'swapchain', 'pose', 'fov', 'imageRect', 'arrayIndex', 'depth'];
+      /** True when `end` ended the frame; false when it was refused cleanly (refusedCleanly's rules). */
+      const ended = (end: () => unknown): boolean => {
+        try {
+          end();
+          return true;
+        } catch (e) {
+          refusedCleanly(() => {
+            throw e;
+          });
+          return false;
+        }
+      };
+      let frames = 0;
+      for (const [bad, field] of fc.sample(fc.tuple(badValue, fc.constantFrom(...fields)), 120)) {
+        const frame = await s.waitFrame();
+        s.beginFrame();
+        let done = false;
+        for (const options of [bad, { layers: bad }, { layers: [bad] }, { layers: [layer(field, bad)] }, { displayTime: bad }, { environmentBlendMode: bad }, { displayTime: frame.predictedDisplayTime, layers: [layer(field, bad)] }]) {
+          done = ended(() => s.endFrame(options as never));
+          if (done) break;
+        }
+        // What was refused left the frame open and nothing half-built behind: it ends normally.
+        if (!done) s.endFrame();
+        frames++;
+      }
+      expect(frames).toBe(120);
+      // The session still runs frames.
+      await s.waitFrame();
+      s.beginFrame();
+      s.endFrame();
+    } finally {
+      own.destroy();
+    }
+  });
+
+  it('NODE-1, NODE-2: runFrameLoop() given bad options: a typed error (a rejected promise), never a crash', async () => {
+    const own = newInstance();
+    try {
+      const s = own.createSession(own.getSystem());
+      // Each run ends within 30 ms of frames or at its signal's 300 ms, whichever bad value it is given.
+      const good = () => ({ onFrame: () => undefined, durationMs: 30, signal: AbortSignal.timeout(300) });
+      const keys = ['onFrame', 'durationMs', 'signal', 'viewConfigurationType', 'timeCalls', 'displayRateHz', 'frameQuery', 'syncActions'];
+      let runs = 0;
+      for (const [bad, key] of fc.sample(fc.tuple(badValue, fc.constantFrom(...keys)), 60)) {
+        for (const options of [bad, { ...good(), [key]: bad }]) {
+          try {
+            await runFrameLoop(s, options as never);
+          } catch (e) {
+            refusedCleanly(() => {
+              throw e;
+            });
+          }
+        }
+        runs++;
+      }
+      expect(runs).toBe(60);
     } finally {
       own.destroy();
     }

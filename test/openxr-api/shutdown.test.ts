@@ -3,11 +3,12 @@
 // destroy instances and run frame loops at once. Child processes, so a crash shows as a signal and
 // a hang as a timeout.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/paths.js';
+import { until } from '../helpers/until.js';
 import { tsWorker } from './fixtures/ts-worker.js';
 
 interface ChildResult {
@@ -69,15 +70,30 @@ describe('shutdown with live handles', () => {
 
 describe('workers', () => {
   it('NODE-5: a worker terminated inside `await waitFrame()` (blocked in the runtime) ends; the process keeps running frame loops', async () => {
+    // The simulated runtime appends a line to this file when an xrWaitFrame blocks until
+    // xrBeginFrame (read at xrCreateInstance, in this process's environment, which the worker shares).
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'kl-shutdown-'));
+    const blockedWaitFile = path.join(tmp, 'blocked-waits');
+    const blockedWaits = (): string => {
+      try {
+        return readFileSync(blockedWaitFile, 'utf8');
+      } catch {
+        return '';
+      }
+    };
+    process.env.SIMXR_BLOCKED_WAIT_FILE = blockedWaitFile;
     const worker = tsWorker(new URL('./fixtures/worker-terminated-in-wait.ts', import.meta.url));
     const messages: unknown[] = [];
-    await new Promise<void>((resolve, reject) => {
-      worker.on('message', (m) => {
-        messages.push(m);
-        if (m === 'waiting') setTimeout(resolve, 50); // let the frame thread enter xrWaitFrame
-      });
-      worker.once('error', reject);
-    });
+    worker.on('message', (m) => messages.push(m));
+    const failed = new Promise<never>((_, reject) => worker.once('error', reject));
+    try {
+      // 'waiting' is posted right after the second wait was asked for; the runtime's line says
+      // the frame thread is inside xrWaitFrame.
+      await Promise.race([until('the worker\'s second wait to block in the runtime', () => messages.includes('waiting') && blockedWaits() !== ''), failed]);
+    } finally {
+      delete process.env.SIMXR_BLOCKED_WAIT_FILE;
+    }
+    expect(blockedWaits()).toBe('xrWaitFrame blocked until xrBeginFrame\n');
     const exitCode = await worker.terminate();
     expect(exitCode).toBe(1); // terminate()'s code for a worker stopped while running
     expect(messages).toEqual(['waiting']);

@@ -18,6 +18,8 @@ import { SIMULATED_RUNTIME_LIBRARY, simulatedRuntime } from '../../lib/openxr/si
 import { publishVulkanPlan } from '../../lib/vulkan/api/index.js';
 import { missingSystemComponent } from '../helpers/system.js';
 import { testNativeDir } from '../helpers/paths.js';
+import { PLANTED_CORE_VALIDATION_VUID, PLANTED_VULKAN_VALIDATION_VUID, plantCoreValidationError, plantVulkanValidationError } from '../helpers/planted-validation.js';
+import { createInstanceFromPlan } from '../../lib/vulkan/api/index.js';
 import { LAVAPIPE_MANIFEST, VALIDATION_MANIFEST, driverFromManifest, layerFromManifest, mappedLibraries, plan } from '../vulkan-native/helpers.js';
 
 interface Koffi {
@@ -196,7 +198,7 @@ describe.skipIf(missing !== null)('SIMXR_VULKAN_DEVICE', () => {
 const missingCoreValidation = missing ?? missingSystemComponent({ 'XR_APILAYER_LUNARG_core_validation (openxr-layer-corevalidation)': [CORE_VALIDATION_MANIFEST] });
 
 describe.skipIf(missingCoreValidation !== null)('the Vulkan frame loop under both validation layers', () => {
-  it('XR-CI-11: XR_APILAYER_LUNARG_core_validation in the OpenXR chain and VK_LAYER_KHRONOS_validation in the Vulkan one report nothing for 10 rendered frames', () => {
+  it('XR-CI-11: XR_APILAYER_LUNARG_core_validation in the OpenXR chain and VK_LAYER_KHRONOS_validation in the Vulkan one report nothing for 10 rendered frames, and the error planted for each in the same test', () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'kl-xrvk-validation-')), 'core_validation.txt');
     process.env.XR_CORE_VALIDATION_EXPORT_TYPE = 'text';
     process.env.XR_CORE_VALIDATION_FILE_NAME = file;
@@ -207,8 +209,13 @@ describe.skipIf(missingCoreValidation !== null)('the Vulkan frame loop under bot
       `formats=${CONTRACT_FORMATS} records=20 left=0 mismatches=0 first-mismatch=none xrEndFrame=libXrApiLayer_core_validation.so validation=0 destroyed`,
     );
     expect(rc).toBe(0);
-    // The layer writes its file only when it has something to report.
+    // The layer writes its file only when it has something to report: nothing so far.
     expect(existsSync(file) ? readFileSync(file, 'utf8') : '').toBe('');
+    // The planted errors, with the same settings: the same report file, the same Vulkan chain.
+    plantCoreValidationError(CORE_VALIDATION_MANIFEST);
+    expect(readFileSync(file, 'utf8').match(/VUID-[\w-]+/g)).toEqual([PLANTED_CORE_VALIDATION_VUID]);
+    const vulkanChain = plan([driverFromManifest(LAVAPIPE_MANIFEST)], [layerFromManifest(VALIDATION_MANIFEST, 'explicit')]);
+    expect(plantVulkanValidationError(createInstanceFromPlan(vulkanChain, { applicationName: 'planted', enabledExtensionNames: ['VK_EXT_debug_utils'] }))).toContain(PLANTED_VULKAN_VALIDATION_VUID);
     // (core_validation itself stays mapped whatever the loader does: its STB_GNU_UNIQUE symbols make glibc keep it.)
     expect(chainLibrariesMapped()).toEqual([]);
   });

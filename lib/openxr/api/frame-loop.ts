@@ -144,7 +144,19 @@ interface TimedFrame {
   shouldRender: boolean;
 }
 
+/** The options' fields checked before the first frame: a bad one is an InvalidArgumentError (the promise rejects), never a TypeError from inside the loop. */
+function checkFrameLoopOptions(options: FrameLoopOptions): void {
+  if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'an object with onFrame', options);
+  const { onFrame, durationMs, signal, timeCalls, displayRateHz } = options;
+  if (typeof onFrame !== 'function') throw invalidArgument('options.onFrame', 'a function', onFrame);
+  if (durationMs !== undefined && (typeof durationMs !== 'number' || !(durationMs >= 0))) throw invalidArgument('options.durationMs', 'a number of milliseconds >= 0', durationMs);
+  if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.aborted !== 'boolean')) throw invalidArgument('options.signal', 'an AbortSignal', signal);
+  if (timeCalls !== undefined && typeof timeCalls !== 'boolean') throw invalidArgument('options.timeCalls', 'a boolean', timeCalls);
+  if (displayRateHz !== undefined && (typeof displayRateHz !== 'number' || !Number.isFinite(displayRateHz) || displayRateHz <= 0)) throw invalidArgument('options.displayRateHz', 'a positive finite number of Hz', displayRateHz);
+}
+
 export async function runFrameLoop(session: Session, options: FrameLoopOptions): Promise<FrameLoopStats> {
+  checkFrameLoopOptions(options);
   const query = options.frameQuery;
   if (query === undefined) return frameLoop(session, options, undefined);
   if (options.syncActions !== undefined && !Array.isArray(options.syncActions)) throw invalidArgument('options.syncActions', 'an array of ActionSet or { actionSet, subactionPath }', options.syncActions);

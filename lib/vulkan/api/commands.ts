@@ -2,7 +2,7 @@
 // pass numbers and kept handles to the native side: no JavaScript objects are created per call.
 import { VulkanError } from '../errors.js';
 import type { AccessFlags, PipelineStageFlags, ShaderStageFlags } from '../../generated/vulkan.js';
-import { InvalidArgumentError, InvalidStateError, invalidArgument } from '../../core/errors.js';
+import { InvalidArgumentError, InvalidStateError, describeValue, invalidArgument } from '../../core/errors.js';
 import {
   BUFFER_USAGE,
   DescriptorPool,
@@ -437,7 +437,7 @@ export class CommandBuffer extends DeviceChild {
     const l = usable('layout', layout, PipelineLayout, this.device);
     const s = usable('set', set, DescriptorSet, this.device);
     uint('firstSet', firstSet);
-    if (bindPoint !== 'compute' && bindPoint !== 'graphics') throw new InvalidArgumentError(`bindDescriptorSet: bindPoint must be 'compute' or 'graphics', got ${String(bindPoint)}`, 'bindPoint');
+    if (bindPoint !== 'compute' && bindPoint !== 'graphics') throw new InvalidArgumentError(`bindDescriptorSet: bindPoint must be 'compute' or 'graphics', got ${describeValue(bindPoint)}`, 'bindPoint');
     this.live();
     this.#recording('bindDescriptorSet');
     RecordingState.checkBindSet(l, s, firstSet);
@@ -740,7 +740,7 @@ export class CommandBuffer extends DeviceChild {
   bindIndexBuffer(buffer: VulkanBuffer, offset = 0, indexType: 'uint16' | 'uint32' = 'uint32'): this {
     const b = usable('buffer', buffer, VulkanBuffer, this.device);
     uintSafe('offset', offset);
-    if (indexType !== 'uint16' && indexType !== 'uint32') throw new InvalidArgumentError(`bindIndexBuffer: indexType must be 'uint16' or 'uint32', got ${String(indexType)}`, 'indexType');
+    if (indexType !== 'uint16' && indexType !== 'uint32') throw new InvalidArgumentError(`bindIndexBuffer: indexType must be 'uint16' or 'uint32', got ${describeValue(indexType)}`, 'indexType');
     const bytes = indexType === 'uint16' ? 2 : 4;
     b.checkBacked('bindIndexBuffer: buffer');
     b.checkUsage('bindIndexBuffer', USAGE_INDEX, 'buffer');
@@ -807,7 +807,7 @@ export class CommandBuffer extends DeviceChild {
     uint('instanceCount', instanceCount);
     uint('firstIndex', firstIndex);
     uint('firstInstance', firstInstance);
-    if (!Number.isInteger(vertexOffset) || vertexOffset < -0x8000_0000 || vertexOffset > 0x7fff_ffff) throw new InvalidArgumentError(`drawIndexed: vertexOffset must be an int32, got ${String(vertexOffset)}`, 'vertexOffset');
+    if (!Number.isInteger(vertexOffset) || vertexOffset < -0x8000_0000 || vertexOffset > 0x7fff_ffff) throw new InvalidArgumentError(`drawIndexed: vertexOffset must be an int32, got ${describeValue(vertexOffset)}`, 'vertexOffset');
     this.live();
     this.#recording('drawIndexed');
     const st = this.#state;
@@ -872,7 +872,7 @@ export class CommandBuffer extends DeviceChild {
     if (!(image instanceof Image)) throw new InvalidArgumentError(`${what}: image must be an Image`, 'image');
     if (!image.belongsTo(this.device)) throw new InvalidArgumentError(`${what}: the image belongs to another device`, 'image');
     const wanted = toImage ? 'transfer-dst-optimal' : 'transfer-src-optimal';
-    if (layout !== wanted && layout !== 'general') throw new InvalidArgumentError(`${what}: layout must be '${wanted}' or 'general', got ${String(layout)}`, 'layout');
+    if (layout !== wanted && layout !== 'general') throw new InvalidArgumentError(`${what}: layout must be '${wanted}' or 'general', got ${describeValue(layout)}`, 'layout');
     if (typeof region !== 'object' || region === null) throw new InvalidArgumentError(`${what}: region must be an object`, 'region');
     const own = formatAspectMask(image.format);
     const aspect = region.aspect === undefined ? (own === IMAGE_ASPECT.color ? own : own & IMAGE_ASPECT.depth || own) : pick('region.aspect', IMAGE_ASPECT, region.aspect);
@@ -1491,12 +1491,12 @@ function finite(v: unknown): boolean {
 }
 
 function uintSafe(name: string, v: unknown): asserts v is number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new InvalidArgumentError(`${name} must be a non-negative safe integer, got ${String(v)}`, name);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new InvalidArgumentError(`${name} must be a non-negative safe integer, got ${describeValue(v)}`, name);
 }
 
 function pick<T extends Record<string, number>>(name: string, table: T, v: unknown): number {
   const value = typeof v === 'string' && Object.hasOwn(table, v) ? table[v] : undefined;
-  if (value === undefined) throw new InvalidArgumentError(`${name} must be one of ${Object.keys(table).map((k) => `'${k}'`).join(', ')}, got ${String(v)}`, name);
+  if (value === undefined) throw new InvalidArgumentError(`${name} must be one of ${Object.keys(table).map((k) => `'${k}'`).join(', ')}, got ${describeValue(v)}`, name);
   return value;
 }
 

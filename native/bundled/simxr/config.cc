@@ -51,6 +51,7 @@ ConfigResult readSimConfig(const char* (*getenv)(const char*)) {
     if (text != "0" && text != "1") return fail(std::string("SIMXR_WAIT_FRAME_TIMES='") + times + "': expected 1 (display times) or 0 (predictedDisplayTime 0)");
     config.waitFrameTimes = text == "1";
   }
+  if (const char* file = getenv("SIMXR_BLOCKED_WAIT_FILE"); file != nullptr) config.blockedWaitFile = file;
   if (const char* resolution = getenv("SIMXR_RESOLUTION"); resolution != nullptr && *resolution != '\0') {
     std::string_view text(resolution);
     const auto x = text.find('x');

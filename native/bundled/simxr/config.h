@@ -35,6 +35,12 @@ struct SimConfig {
   bool waitFrameBlocks = true;
   /** SIMXR_WAIT_FRAME_TIMES=0: xrWaitFrame answers predictedDisplayTime 0, as a headless runtime without a compositor does (Monado's). */
   bool waitFrameTimes = true;
+  /**
+   * SIMXR_BLOCKED_WAIT_FILE: a file each xrWaitFrame that must block until xrBeginFrame (a second
+   * wait) appends one line to before it blocks, so a test can poll for "the wait is inside the
+   * runtime" instead of sleeping (empty: none).
+   */
+  std::string blockedWaitFile;
 
   /** The display period in nanoseconds. */
   int64_t periodNs() const;

@@ -1,4 +1,6 @@
 // The frame loop: xrWaitFrame (pacing), xrBeginFrame, xrEndFrame and their call-order rules.
+#include <cstdio>
+
 #include "bundled/simxr/entry_points.h"
 #include "bundled/simxr/pose_math.h"
 #include "bundled/simxr/readback.h"
@@ -13,6 +15,15 @@ constexpr uint32_t kMaxLayerCount = 16;
 
 bool shouldRender(XrSessionState state) {
   return state == XR_SESSION_STATE_VISIBLE || state == XR_SESSION_STATE_FOCUSED;
+}
+
+/** Appends the line SIMXR_BLOCKED_WAIT_FILE names (if any): an xrWaitFrame is about to block until xrBeginFrame. */
+void noteBlockedWait(const SimConfig& config) {
+  if (config.blockedWaitFile.empty()) return;
+  if (std::FILE* f = std::fopen(config.blockedWaitFile.c_str(), "a")) {
+    std::fputs("xrWaitFrame blocked until xrBeginFrame\n", f);
+    std::fclose(f);
+  }
 }
 
 /** The view count of PRIMARY_STEREO, the only view configuration. */
@@ -126,6 +137,7 @@ SIMXR_ENTRY WaitFrame(XrSession session, const XrFrameWaitInfo* frameWaitInfo, X
   std::unique_lock lock(object->mutex);
   if (!object->running) return XR_ERROR_SESSION_NOT_RUNNING;
   // A second xrWaitFrame blocks until xrBeginFrame has begun the frame of the first one.
+  if (object->waitedFrame && !object->destroyed) noteBlockedWait(object->instance->config);
   object->frameCondition.wait(lock, [&] { return !object->waitedFrame || !object->running || object->destroyed; });
   if (object->destroyed) return XR_ERROR_HANDLE_INVALID;
   if (!object->running) return XR_ERROR_SESSION_NOT_RUNNING;
