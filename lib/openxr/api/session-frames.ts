@@ -179,17 +179,20 @@ export class EndFrameBinding {
         const pose = view.pose;
         // Float32Array to Float32Array: a copy that boxes no number, even before the JIT optimises this.
         if (pose instanceof Float32Array && pose.length === 7) data.set(pose, o);
-        else for (let i = 0; i < 7; i++) data[o + i] = pose[i] as number;
+        else if ((Array.isArray(pose) || pose instanceof Float32Array) && pose.length >= 7) for (let i = 0; i < 7; i++) data[o + i] = pose[i] as number;
+        else throw invalidArgument(`endFrame: layers[${l}].views[${v}].pose`, '[px, py, pz, qx, qy, qz, qw]', pose);
         const fov = view.fov;
         if (fov instanceof Float32Array && fov.length === 4) data.set(fov, o + 7);
-        else if (fov instanceof Float32Array || Array.isArray(fov)) {
+        else if ((fov instanceof Float32Array || Array.isArray(fov)) && fov.length >= 4) {
           for (let i = 0; i < 4; i++) data[o + 7 + i] = (fov as ArrayLike<number>)[i] as number;
-        } else {
+        } else if (typeof fov === 'object' && fov !== null && !Array.isArray(fov) && !(fov instanceof Float32Array)) {
           const f = fov as Fov;
           data[o + 7] = f.angleLeft;
           data[o + 8] = f.angleRight;
           data[o + 9] = f.angleUp;
           data[o + 10] = f.angleDown;
+        } else {
+          throw invalidArgument(`endFrame: layers[${l}].views[${v}].fov`, '{ angleLeft, angleRight, angleUp, angleDown } or 4 numbers', fov);
         }
         o += 11;
       }
@@ -202,23 +205,29 @@ export class EndFrameBinding {
     }
   }
 
-  // True when `layers` has the structure the bound call was built for (compared in place: no allocation).
+  // True when `layers` has the structure the bound call was built for (compared in place: no
+  // allocation). Anything malformed is "not the same": #bind then checks it and names what is wrong.
   #sameLayerShape(layers: readonly ProjectionLayer[]): boolean {
     const key = this.#key;
     let k = 0;
     for (let l = 0; l < layers.length; l++) {
       const layer = layers[l] as ProjectionLayer;
+      if (typeof layer !== 'object' || layer === null || !Array.isArray(layer.views)) return false;
       if (key[k++] !== layer.space || key[k++] !== layer.views.length) return false;
       for (let v = 0; v < layer.views.length; v++) {
         const view = layer.views[v] as ProjectionView;
+        if (typeof view !== 'object' || view === null) return false;
         const r = view.imageRect;
+        if (r !== undefined && (typeof r !== 'object' || r === null)) return false;
         if (key[k++] !== view.swapchain || key[k++] !== (view.arrayIndex ?? 0)) return false;
         if (key[k++] !== (r === undefined ? 0 : r.x) || key[k++] !== (r === undefined ? 0 : r.y)) return false;
         if (key[k++] !== (r === undefined ? view.swapchain.width : r.width) || key[k++] !== (r === undefined ? view.swapchain.height : r.height)) return false;
         const d = view.depth;
         if (key[k++] !== (d !== undefined)) return false;
         if (d !== undefined) {
+          if (typeof d !== 'object' || d === null) return false;
           const dr = d.imageRect;
+          if (dr !== undefined && (typeof dr !== 'object' || dr === null)) return false;
           if (key[k++] !== d.swapchain || key[k++] !== (d.arrayIndex ?? 0) || key[k++] !== (d.minDepth ?? 0) || key[k++] !== (d.maxDepth ?? 1)) return false;
           if (key[k++] !== d.nearZ || key[k++] !== d.farZ) return false;
           if (key[k++] !== (dr === undefined ? 0 : dr.x) || key[k++] !== (dr === undefined ? 0 : dr.y)) return false;

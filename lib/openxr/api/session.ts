@@ -271,6 +271,9 @@ export class Session extends SessionEventEmitter {
   /** xrEndFrame: with `layers` (a graphics session), or with none (valid for a headless session). */
   endFrame(options?: EndFrameOptions): void {
     if (options !== undefined && (typeof options !== 'object' || options === null)) throw invalidArgument('endFrame(options)', 'an object (EndFrameOptions) or undefined', options);
+    if (options !== undefined && options.layers !== undefined && !Array.isArray(options.layers)) {
+      throw invalidArgument('endFrame: options.layers', 'an array of projection layers', options.layers);
+    }
     if (options !== undefined && options.layers !== undefined && options.layers.length > 0) {
       this.#endFrame.end(options, options.layers);
       return;
