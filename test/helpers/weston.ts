@@ -2,7 +2,7 @@
 // (no display, no input), on a socket of its own in a temporary XDG_RUNTIME_DIR (mode 700), polled
 // until a client connects, stopped after. No compositor of the machine is used.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,9 +10,23 @@ import { until } from './until.js';
 import { missingSystemComponent } from './system.js';
 
 const WESTON = '/usr/bin/weston';
-const HEADLESS_BACKEND = ['/usr/lib/x86_64-linux-gnu/libweston-10/headless-backend.so', '/usr/lib/x86_64-linux-gnu/libweston-12/headless-backend.so', '/usr/lib/x86_64-linux-gnu/libweston-13/headless-backend.so', '/usr/lib/x86_64-linux-gnu/libweston-14/headless-backend.so'];
 
-export const missingWeston = (): string | null => missingSystemComponent({ 'weston (weston)': [WESTON], 'weston headless backend (weston)': HEADLESS_BACKEND });
+/** Where Debian puts weston's headless backend: /usr/lib/<multiarch>/libweston-<major>/ (the major changes with weston's version). */
+function headlessBackends(): string[] {
+  const found: string[] = [];
+  for (const lib of ['/usr/lib', '/usr/lib64']) {
+    const dirs = existsSync(lib) ? readdirSync(lib) : [];
+    for (const dir of dirs) {
+      const under = path.join(lib, dir);
+      const names = /^libweston-\d+$/.test(dir) ? [''] : dir.endsWith('-linux-gnu') ? readdirSync(under).filter((n) => /^libweston-\d+$/.test(n)) : [];
+      for (const n of names) found.push(path.join(under, n, 'headless-backend.so'));
+    }
+  }
+  return found.length > 0 ? found : ['/usr/lib/<multiarch>/libweston-<major>/headless-backend.so'];
+}
+
+export const missingWeston = (): string | null =>
+  missingSystemComponent({ 'weston (weston)': [WESTON], 'weston headless backend (weston)': headlessBackends() });
 
 export interface Weston {
   /** The compositor's socket, an absolute path (wl_display_connect takes it as is). */
