@@ -8,7 +8,10 @@
  *   "ok pixel=<rrggbb> support=<0|1> platform=<0|1> messages=<n> acquire=<r> present=<r> after-resize=<acquire>/<present> destroyed"
  * or "error: <step> <VkResult>" (then returns -1). mode: "xlib", "xcb", "xlib-resize" (resize the
  * window after the first present and report acquire/present after it), "not-a-window" (an XID
- * that is no window: reports "not-a-window create=<r> caps=<r>"). `messages` counts the warnings
+ * that is no window: reports "not-a-window create=<r> caps=<r>"), "wayland" (where built with
+ * wayland-client: `display` is the compositor's socket, an absolute path; an xdg-shell toplevel's
+ * wl_surface, vkCreateWaylandSurfaceKHR, vkGetPhysicalDeviceWaylandPresentationSupportKHR; no
+ * readback, pixel=none). `messages` counts the warnings
  * and errors VK_LAYER_KHRONOS_validation (when `validation`) reported through VK_EXT_debug_utils;
  * the first one's text follows as " first=<text>". */
 #include <dlfcn.h>
@@ -22,6 +25,12 @@
 #include <xcb/xcb.h>
 
 #include "generated/vulkan_types.h"
+
+#ifdef KL_WSI_WAYLAND
+#include <wayland-client.h>
+
+#include "xdg-shell-client-protocol.h"
+#endif
 
 #define KL_EXPORT __attribute__((visibility("default")))
 
@@ -49,6 +58,85 @@ typedef VkBool32(VKAPI_PTR* PFN_XlibSupport)(VkPhysicalDevice, uint32_t, Display
 typedef VkBool32(VKAPI_PTR* PFN_XcbSupport)(VkPhysicalDevice, uint32_t, xcb_connection_t*, xcb_visualid_t);
 #define XLIB_SURFACE_CREATE_INFO ((VkStructureType)1000004000)
 #define XCB_SURFACE_CREATE_INFO ((VkStructureType)1000005000)
+#ifdef KL_WSI_WAYLAND
+/* VK_KHR_wayland_surface. */
+typedef struct {
+  VkStructureType sType;
+  const void* pNext;
+  VkFlags flags;
+  struct wl_display* display;
+  struct wl_surface* surface;
+} WaylandSurfaceCreateInfo;
+typedef VkResult(VKAPI_PTR* PFN_CreateWaylandSurface)(VkInstance, const WaylandSurfaceCreateInfo*, const VkAllocationCallbacks*, VkSurfaceKHR*);
+typedef VkBool32(VKAPI_PTR* PFN_WaylandSupport)(VkPhysicalDevice, uint32_t, struct wl_display*);
+#define WAYLAND_SURFACE_CREATE_INFO ((VkStructureType)1000006000)
+
+/* A toplevel on the compositor: wl_compositor and xdg_wm_base from the registry, a wl_surface with
+ * the xdg_toplevel role, configured (acknowledged) before the driver attaches its first buffer. */
+typedef struct {
+  struct wl_display* display;
+  struct wl_registry* registry;
+  struct wl_compositor* compositor;
+  struct xdg_wm_base* wm;
+  struct wl_surface* surface;
+  struct xdg_surface* xdgSurface;
+  struct xdg_toplevel* toplevel;
+  int configured;
+} Wayland;
+
+static void OnGlobal(void* data, struct wl_registry* registry, uint32_t name, const char* interface, uint32_t version) {
+  Wayland* w = (Wayland*)data;
+  (void)version;
+  if (strcmp(interface, wl_compositor_interface.name) == 0) w->compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 1);
+  if (strcmp(interface, xdg_wm_base_interface.name) == 0) w->wm = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
+}
+static void OnGlobalRemove(void* data, struct wl_registry* registry, uint32_t name) {
+  (void)data;
+  (void)registry;
+  (void)name;
+}
+static const struct wl_registry_listener kRegistryListener = {OnGlobal, OnGlobalRemove};
+static void OnPing(void* data, struct xdg_wm_base* wm, uint32_t serial) {
+  (void)data;
+  xdg_wm_base_pong(wm, serial);
+}
+static const struct xdg_wm_base_listener kWmListener = {OnPing};
+static void OnConfigure(void* data, struct xdg_surface* surface, uint32_t serial) {
+  xdg_surface_ack_configure(surface, serial);
+  ((Wayland*)data)->configured = 1;
+}
+static const struct xdg_surface_listener kXdgSurfaceListener = {OnConfigure};
+
+/* 0, or -1 with the failed step in `step`. */
+static int WaylandOpen(Wayland* w, const char* socketPath, const char** step) {
+  w->display = wl_display_connect(socketPath);
+  if (w->display == NULL) return *step = "wl_display_connect", -1;
+  w->registry = wl_display_get_registry(w->display);
+  wl_registry_add_listener(w->registry, &kRegistryListener, w);
+  if (wl_display_roundtrip(w->display) < 0) return *step = "wl_display_roundtrip", -1;
+  if (w->compositor == NULL || w->wm == NULL) return *step = "wl_compositor/xdg_wm_base", -1;
+  xdg_wm_base_add_listener(w->wm, &kWmListener, w);
+  w->surface = wl_compositor_create_surface(w->compositor);
+  w->xdgSurface = xdg_wm_base_get_xdg_surface(w->wm, w->surface);
+  xdg_surface_add_listener(w->xdgSurface, &kXdgSurfaceListener, w);
+  w->toplevel = xdg_surface_get_toplevel(w->xdgSurface);
+  xdg_toplevel_set_title(w->toplevel, "kl-wsi-present");
+  wl_surface_commit(w->surface);
+  while (!w->configured) {
+    if (wl_display_dispatch(w->display) < 0) return *step = "wl_display_dispatch", -1;
+  }
+  return 0;
+}
+static void WaylandClose(Wayland* w) {
+  if (w->toplevel) xdg_toplevel_destroy(w->toplevel);
+  if (w->xdgSurface) xdg_surface_destroy(w->xdgSurface);
+  if (w->surface) wl_surface_destroy(w->surface);
+  if (w->wm) xdg_wm_base_destroy(w->wm);
+  if (w->compositor) wl_compositor_destroy(w->compositor);
+  if (w->registry) wl_registry_destroy(w->registry);
+  if (w->display) wl_display_disconnect(w->display);
+}
+#endif
 
 typedef struct {
   int count;
@@ -109,6 +197,10 @@ typedef struct {
   PFN_CreateXcbSurface createXcb;
   PFN_XlibSupport xlibSupport;
   PFN_XcbSupport xcbSupport;
+#ifdef KL_WSI_WAYLAND
+  PFN_CreateWaylandSurface createWayland;
+  PFN_WaylandSupport waylandSupport;
+#endif
 } Vk;
 
 #define LOAD_I(vk, name) (vk)->name = (PFN_##name)(vk)->gipa((vk)->instance, #name)
@@ -214,6 +306,16 @@ KL_EXPORT int kl_wsi_present(const char* loaderPath, int noload, const char* dis
   const int useXcb = strcmp(mode, "xcb") == 0;
   const int resize = strcmp(mode, "xlib-resize") == 0;
   const int notAWindow = strcmp(mode, "not-a-window") == 0;
+  const int useWayland = strcmp(mode, "wayland") == 0;
+#ifdef KL_WSI_WAYLAND
+  Wayland wl;
+  memset(&wl, 0, sizeof(wl));
+#else
+  if (useWayland) {
+    snprintf(report, size, "error: built without wayland-client");
+    return -1;
+  }
+#endif
   Vk vk;
   memset(&vk, 0, sizeof(vk));
   Messages messages;
@@ -238,10 +340,16 @@ KL_EXPORT int kl_wsi_present(const char* loaderPath, int noload, const char* dis
   vk.gipa = (PFN_vkGetInstanceProcAddr)dlsym(loader, "vkGetInstanceProcAddr");
   if (vk.gipa == NULL) FAIL("dlsym", 0);
 
-  /* The window: Xlib's, or XCB's (read back through Xlib all the same: the window is the server's). */
-  dpy = XOpenDisplay(displayName);
-  if (dpy == NULL) FAIL("XOpenDisplay", 0);
-  if (useXcb) {
+  /* The window: Xlib's, or XCB's (read back through Xlib all the same: the window is the server's),
+   * or a Wayland toplevel. */
+  if (useWayland) {
+#ifdef KL_WSI_WAYLAND
+    const char* step = NULL;
+    if (WaylandOpen(&wl, displayName, &step) != 0) FAIL(step, 0);
+#endif
+  } else if ((dpy = XOpenDisplay(displayName)) == NULL) {
+    FAIL("XOpenDisplay", 0);
+  } else if (useXcb) {
     xcb = xcb_connect(displayName, NULL);
     if (xcb_connection_has_error(xcb)) FAIL("xcb_connect", 0);
     xcb_screen_t* screen = xcb_setup_roots_iterator(xcb_get_setup(xcb)).data;
@@ -262,7 +370,8 @@ KL_EXPORT int kl_wsi_present(const char* loaderPath, int noload, const char* dis
   /* The instance: the surface extensions, debug utils, and the validation layer when asked. */
   PFN_vkCreateInstance createInstance = (PFN_vkCreateInstance)vk.gipa(NULL, "vkCreateInstance");
   if (createInstance == NULL) FAIL("vkCreateInstance lookup", 0);
-  const char* extensions[] = {"VK_KHR_surface", useXcb ? "VK_KHR_xcb_surface" : "VK_KHR_xlib_surface", "VK_EXT_debug_utils"};
+  const char* extensions[] = {"VK_KHR_surface", useWayland ? "VK_KHR_wayland_surface" : useXcb ? "VK_KHR_xcb_surface" : "VK_KHR_xlib_surface",
+                              "VK_EXT_debug_utils"};
   const char* layers[] = {"VK_LAYER_KHRONOS_validation"};
   VkDebugUtilsMessengerCreateInfoEXT messengerInfo;
   memset(&messengerInfo, 0, sizeof(messengerInfo));
@@ -303,12 +412,22 @@ KL_EXPORT int kl_wsi_present(const char* loaderPath, int noload, const char* dis
   vk.createXcb = (PFN_CreateXcbSurface)vk.gipa(vk.instance, "vkCreateXcbSurfaceKHR");
   vk.xlibSupport = (PFN_XlibSupport)vk.gipa(vk.instance, "vkGetPhysicalDeviceXlibPresentationSupportKHR");
   vk.xcbSupport = (PFN_XcbSupport)vk.gipa(vk.instance, "vkGetPhysicalDeviceXcbPresentationSupportKHR");
+#ifdef KL_WSI_WAYLAND
+  vk.createWayland = (PFN_CreateWaylandSurface)vk.gipa(vk.instance, "vkCreateWaylandSurfaceKHR");
+  vk.waylandSupport = (PFN_WaylandSupport)vk.gipa(vk.instance, "vkGetPhysicalDeviceWaylandPresentationSupportKHR");
+  if (useWayland && (!vk.createWayland || !vk.waylandSupport)) FAIL("platform commands", 0);
+#endif
   if (!vk.vkGetPhysicalDeviceSurfaceSupportKHR || !vk.vkDestroySurfaceKHR || !vk.vkCreateDebugUtilsMessengerEXT) FAIL("surface commands", 0);
-  if (useXcb ? (!vk.createXcb || !vk.xcbSupport) : (!vk.createXlib || !vk.xlibSupport)) FAIL("platform commands", 0);
+  if (!useWayland && (useXcb ? (!vk.createXcb || !vk.xcbSupport) : (!vk.createXlib || !vk.xlibSupport))) FAIL("platform commands", 0);
   res = vk.vkCreateDebugUtilsMessengerEXT(vk.instance, &messengerInfo, NULL, &messenger);
   if (res != VK_SUCCESS) FAIL("vkCreateDebugUtilsMessengerEXT", res);
 
-  if (useXcb) {
+  if (useWayland) {
+#ifdef KL_WSI_WAYLAND
+    WaylandSurfaceCreateInfo info = {WAYLAND_SURFACE_CREATE_INFO, NULL, 0, wl.display, wl.surface};
+    res = vk.createWayland(vk.instance, &info, NULL, &surface);
+#endif
+  } else if (useXcb) {
     XcbSurfaceCreateInfo info = {XCB_SURFACE_CREATE_INFO, NULL, 0, xcb, (xcb_window_t)window};
     res = vk.createXcb(vk.instance, &info, NULL, &surface);
   } else {
@@ -344,8 +463,12 @@ KL_EXPORT int kl_wsi_present(const char* loaderPath, int noload, const char* dis
     if (supported && (props[f].queueFlags & VK_QUEUE_GRAPHICS_BIT)) family = f;
   }
   if (family == UINT32_MAX) FAIL("no queue family presents", 0);
-  VkBool32 platformSupport;
-  if (useXcb) {
+  VkBool32 platformSupport = VK_FALSE;
+  if (useWayland) {
+#ifdef KL_WSI_WAYLAND
+    platformSupport = vk.waylandSupport(physicalDevice, family, wl.display);
+#endif
+  } else if (useXcb) {
     xcb_screen_t* screen = xcb_setup_roots_iterator(xcb_get_setup(xcb)).data;
     platformSupport = vk.xcbSupport(physicalDevice, family, xcb, screen->root_visual);
   } else {
@@ -426,6 +549,10 @@ KL_EXPORT int kl_wsi_present(const char* loaderPath, int noload, const char* dis
   swapchainInfo.imageFormat = format.format;
   swapchainInfo.imageColorSpace = format.colorSpace;
   swapchainInfo.imageExtent = caps.currentExtent;
+  if (caps.currentExtent.width == UINT32_MAX) { /* the surface takes the swapchain's size (Wayland) */
+    swapchainInfo.imageExtent.width = WIDTH;
+    swapchainInfo.imageExtent.height = HEIGHT;
+  }
   swapchainInfo.imageArrayLayers = 1;
   swapchainInfo.imageUsage = VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
   swapchainInfo.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
@@ -472,7 +599,8 @@ KL_EXPORT int kl_wsi_present(const char* loaderPath, int noload, const char* dis
     if (presentRes != VK_SUCCESS) break;
   }
   vk.vkDeviceWaitIdle(device);
-  const unsigned long pixel = ReadPixel(dpy, window);
+  char pixel[16] = "none";
+  if (!useWayland) snprintf(pixel, sizeof(pixel), "%06lx", ReadPixel(dpy, window));
   VkResult afterAcquire = VK_SUCCESS, afterPresent = VK_SUCCESS;
   if (resize) {
     XResizeWindow(dpy, window, WIDTH * 2, HEIGHT * 2);
@@ -484,7 +612,7 @@ KL_EXPORT int kl_wsi_present(const char* loaderPath, int noload, const char* dis
       vk.vkDeviceWaitIdle(device);
     } while (afterPresent == VK_SUCCESS && afterAcquire == VK_SUCCESS && Now() < deadline);
   }
-  snprintf(report, size, "ok pixel=%06lx support=%d platform=%d messages=%d acquire=%d present=%d after-resize=%d/%d", pixel, (int)supported,
+  snprintf(report, size, "ok pixel=%s support=%d platform=%d messages=%d acquire=%d present=%d after-resize=%d/%d", pixel, (int)supported,
            (int)platformSupport, messages.count, (int)acquireRes, (int)presentRes, (int)afterAcquire, (int)afterPresent);
 
 done:
@@ -510,6 +638,9 @@ done:
     const size_t used = strlen(report);
     snprintf(report + used, size - used, " destroyed");
   }
+#ifdef KL_WSI_WAYLAND
+  WaylandClose(&wl);
+#endif
   if (xcb != NULL) xcb_disconnect(xcb);
   if (dpy != NULL) {
     if (window != 0 && !useXcb && !notAWindow) XDestroyWindow(dpy, window);
