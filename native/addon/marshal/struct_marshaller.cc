@@ -562,8 +562,12 @@ Napi::Value StructMarshaller::ReadStruct(std::uint32_t index, const std::byte* s
   for (std::uint16_t i = 0; i < s->fieldCount; ++i) {
     const Field& f = fields[i];
     const std::byte* p = src + f.offset;
+    // Only pointer members are read as pointers: a 4-byte member at the end of a structure has no
+    // 8 bytes behind it.
+    const bool pointerMember = f.shape == Shape::Next || f.shape == Shape::String || f.shape == Shape::StringArray ||
+                               f.shape == Shape::Array || f.shape == Shape::PointerArray || f.shape == Shape::Pointer;
     const void* ptr = nullptr;
-    std::memcpy(&ptr, p, sizeof ptr);
+    if (pointerMember) std::memcpy(&ptr, p, sizeof ptr);
     switch (f.shape) {
       case Shape::StructureType:
         o.Set(f.name, ReadScalar(Scalar::I32, p));
