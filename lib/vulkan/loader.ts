@@ -10,7 +10,9 @@ import type { VulkanInstancePlan } from './plan/plan.js';
 import { VulkanLayerNotPresentError } from './errors.js';
 import { createInstanceFromPlan, preInstance, type Instance } from './api/instance.js';
 import type { VulkanDirectDrivers } from './native/addon.js';
-import { invalidArgument } from '../core/errors.js';
+import { invalidArgument, requireInteger } from '../core/errors.js';
+import { instanceCreateInfoLines } from './discovery/vk-loader-debug.js';
+import { VK_API_VERSION_1_0 } from '../generated/vulkan.js';
 
 /** VkLayerProperties */
 export interface VulkanLayerProperties {
@@ -82,6 +84,25 @@ function checkDirectDrivers(value: unknown): VulkanDirectDrivers {
   return { mode, libraries: [...(libraries as string[])] };
 }
 
+const UINT32_MAX = 0xffffffff;
+
+/** The application info createInstance() hands the native core, checked, with the native defaults filled in. */
+function createInfoSummary(app: Omit<VulkanInstanceCreateOptions, keyof PlanInstanceOptions | 'directDrivers'>, layers: readonly string[], extensions: readonly string[]) {
+  if (typeof app.applicationName !== 'string') throw invalidArgument('createInstance(options): options.applicationName', 'a string', app.applicationName);
+  if (app.engineName !== undefined && typeof app.engineName !== 'string') throw invalidArgument('createInstance(options): options.engineName', 'a string', app.engineName);
+  const version = (value: unknown, name: string, fallback: number): number =>
+    value === undefined ? fallback : Number(requireInteger(value, `createInstance(options): options.${name}`, 0, UINT32_MAX));
+  return {
+    applicationName: app.applicationName,
+    applicationVersion: version(app.applicationVersion, 'applicationVersion', 0),
+    engineName: app.engineName ?? '',
+    engineVersion: version(app.engineVersion, 'engineVersion', 0),
+    apiVersion: version(app.apiVersion, 'apiVersion', VK_API_VERSION_1_0),
+    enabledLayerNames: layers,
+    enabledExtensionNames: extensions,
+  };
+}
+
 function checkNames(what: string, names: unknown): readonly string[] {
   if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) throw invalidArgument(what, 'an array of strings', names);
   return names as string[];
@@ -132,7 +153,10 @@ export function createLoader(options: VulkanDiscoveryOptions = {}): VulkanLoader
       const { enabledLayerNames, enabledExtensionNames, flags, directDrivers, ...app } = opts;
       const direct = directDrivers !== undefined ? checkDirectDrivers(directDrivers) : undefined;
       if (enabledExtensionNames !== undefined) checkNames('enabledExtensionNames', enabledExtensionNames);
+      if (enabledLayerNames !== undefined) checkNames('enabledLayerNames', enabledLayerNames);
       const extensions = direct !== undefined && !(enabledExtensionNames ?? []).includes(DIRECT_DRIVER_LOADING) ? [...(enabledExtensionNames ?? []), DIRECT_DRIVER_LOADING] : enabledExtensionNames;
+      // VK-DBG-1: what vkCreateInstance is handed, logged before the layers are looked at (as the Khronos loader does).
+      for (const line of instanceCreateInfoLines(createInfoSummary(app, enabledLayerNames ?? [], extensions ?? []))) state.ctx.log('info', line, 'vkCreateInstance');
       const plan = this.planInstance({
         ...(enabledLayerNames !== undefined && { enabledLayerNames }),
         ...(extensions !== undefined && { enabledExtensionNames: extensions }),

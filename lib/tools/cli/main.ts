@@ -6,7 +6,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { entry, errorMessage, formatHelp, usageError, wantsHelp, wrap, type CliIo } from './args.js';
-import { BENCH_OPENXR, BENCH_OPENXR_FRAME, BENCH_OPENXR_SCENE, BENCH_VULKAN, DEMO, DOCTOR_OPENXR, DOCTOR_VULKAN, INFO_OPENXR, INFO_VULKAN, LAYERS_VULKAN, RUNTIMES, TOP_LEVEL, type CommandGroup } from './specs.js';
+import { BENCH_OPENXR, BENCH_OPENXR_FRAME, BENCH_OPENXR_SCENE, BENCH_VULKAN, DEMO, DOCTOR_OPENXR, DOCTOR_VULKAN, INFO_OPENXR, INFO_VULKAN, LAYERS_OPENXR, LAYERS_VULKAN, RUNTIMES, TOP_LEVEL, type CommandGroup } from './specs.js';
 import type { CommandSpec } from './args.js';
 import { InternalError } from '../../core/errors.js';
 
@@ -66,6 +66,8 @@ async function run(spec: CommandSpec, args: readonly string[], io: CliIo): Promi
       return (await import('./runtimes.js')).runRuntimesCli(args, io);
     case LAYERS_VULKAN:
       return (await import('./layers-cli.js')).runLayersCli(args, io);
+    case LAYERS_OPENXR:
+      return (await import('./layers-openxr-cli.js')).runLayersOpenXrCli(args, io);
     case DEMO:
       return (await import('./demo-cli.js')).runDemoCli(args, io);
     case DOCTOR_OPENXR:

@@ -94,6 +94,21 @@ export const LAYERS_VULKAN = {
   examples: ['khronos-loader layers vulkan', 'khronos-loader layers vulkan --enable VK_LAYER_KHRONOS_validation --disable VK_LAYER_MANGOHUD_overlay', 'khronos-loader layers vulkan --app /usr/bin/vkcube --order VK_LAYER_LUNARG_api_dump,VK_LAYER_KHRONOS_validation'],
 } as const satisfies CommandSpec;
 
+export const LAYERS_OPENXR = {
+  name: 'layers openxr',
+  summary: 'the OpenXR API layers an application gets, in chain order, and every API layer on or off, each with the rule that decided it',
+  description:
+    'Lists the chain an application asking for no API layers (or for --request\'s) gets, application side first, with the rule that put each layer there ' +
+    '(an implicit layer on by its environment, XR_ENABLE_API_LAYERS, the application), and every API layer found, on, off or shadowed by an earlier manifest of the same name, and why. ' +
+    'The Khronos OpenXR loader reads its layers from the environment only (XR_API_LAYER_PATH, XR_ENABLE_API_LAYERS, each implicit layer\'s enable and disable variables): there is no settings file to write, so this command only lists.',
+  options: [
+    nameList('--request the layers the application asks for (default none)'),
+    json('the chain, the layers and XR_ENABLE_API_LAYERS'),
+  ],
+  exitCodes: `0 when the chain could be built, 1 when it cannot (a layer asked for is not present: the output says which), ${USAGE_EXIT}`,
+  examples: ['khronos-loader layers openxr', 'khronos-loader layers openxr --request XR_APILAYER_LUNARG_core_validation --json'],
+} as const satisfies CommandSpec;
+
 export const DEMO = {
   name: 'demo',
   summary: 'a 90 Hz frame loop through the loader on the bundled simulated runtime (or --runtime\'s): frames, event-loop lag, ns per call',
@@ -253,7 +268,7 @@ export interface CommandGroup {
   readonly default?: CommandSpec;
 }
 
-export const LAYERS: CommandGroup = { name: 'layers', summary: 'edit which layers the loader loads, and in what order', commands: [LAYERS_VULKAN] };
+export const LAYERS: CommandGroup = { name: 'layers', summary: 'edit which layers the loader loads, and in what order', commands: [LAYERS_VULKAN, LAYERS_OPENXR] };
 export const INFO: CommandGroup = { name: 'info', summary: 'what discovery finds and decides', commands: [INFO_OPENXR, INFO_VULKAN] };
 export const DOCTOR: CommandGroup = { name: 'doctor', summary: 'load every runtime, driver and layer in a child process: problems and fixes', commands: [DOCTOR_OPENXR, DOCTOR_VULKAN], default: DOCTOR_OPENXR };
 export const BENCH: CommandGroup = { name: 'bench', summary: 'what a layer costs per call', commands: [BENCH_OPENXR, BENCH_OPENXR_FRAME, BENCH_OPENXR_SCENE, BENCH_VULKAN] };

@@ -62,3 +62,34 @@ export const VK_LOADER_DEBUG: LogDialect = vkLoaderDebugDialect();
 export function createVkLogger(env: LogEnv, write: LogWriter = stderrWriter, extraSink?: Logger, stderrLog?: readonly string[]): Logger {
   return createLogger(stderrLog ? vkLoaderDebugDialect(stderrLog) : VK_LOADER_DEBUG, env, write, extraSink);
 }
+
+/** VkInstanceCreateInfo as the create-info lines describe it (what vkCreateInstance is handed). */
+export interface VkCreateInfoSummary {
+  readonly applicationName: string;
+  readonly applicationVersion: number;
+  readonly engineName: string;
+  readonly engineVersion: number;
+  /** VkApplicationInfo.apiVersion, packed (VK_MAKE_API_VERSION). */
+  readonly apiVersion: number;
+  readonly enabledLayerNames: readonly string[];
+  readonly enabledExtensionNames: readonly string[];
+}
+
+/**
+ * VK-DBG-1: the INFO lines the Khronos loader (from 1.4.359) logs for each vkCreateInstance before
+ * it looks at the layers: the application and engine names and versions, the API version as
+ * major.minor.patch (the variant left out), then the requested layers and the requested
+ * extensions, a count line and one indented line per name, in the application's order.
+ */
+export function instanceCreateInfoLines(info: VkCreateInfoSummary): string[] {
+  const api = info.apiVersion >>> 0;
+  const version = `${(api >>> 22) & 0x7f}.${(api >>> 12) & 0x3ff}.${api & 0xfff}`;
+  return [
+    `vkCreateInstance: applicationName: "${info.applicationName}", applicationVersion: ${info.applicationVersion >>> 0}, ` +
+      `engineName: "${info.engineName}", engineVersion: ${info.engineVersion >>> 0}, apiVersion: ${version}`,
+    `vkCreateInstance: Requested ${info.enabledLayerNames.length} instance layer(s):`,
+    ...info.enabledLayerNames.map((name) => `   ${name}`),
+    `vkCreateInstance: Requested ${info.enabledExtensionNames.length} instance extension(s):`,
+    ...info.enabledExtensionNames.map((name) => `   ${name}`),
+  ];
+}

@@ -1,5 +1,6 @@
 /* vk_enumerate [--loader PATH] [--out FILE] [--layer NAME]... [--extension NAME]... [--query-layer NAME]... [--create]
  *              [--devices] [--maps TEXT] [--device-query NAME]... [--device-extension NAME]...
+ *              [--app-name NAME] [--app-version N] [--engine-name NAME] [--engine-version N] [--api-version N]
  *
  * Loads the system Khronos Vulkan loader (default libvulkan.so.1) with dlopen and writes JSON:
  *   layers:          vkEnumerateInstanceLayerProperties (result and list)
@@ -7,7 +8,9 @@
  *   layerExtensions: vkEnumerateInstanceExtensionProperties(name) for every layer listed, and for
  *                    every --query-layer NAME (listed or not: an unknown name shows its result)
  *   create:          with --create, the result of vkCreateInstance with the given layers and
- *                    extensions (then vkDestroyInstance)
+ *                    extensions (then vkDestroyInstance); --app-name, --app-version, --engine-name,
+ *                    --engine-version and --api-version (a packed number) fill its VkApplicationInfo
+ *                    (default: no names, versions 0, apiVersion 1.0, or 1.1 with --devices)
  *   devices, groups: with --devices (implies --create, apiVersion 1.1), the physical devices'
  *                    names in vkEnumeratePhysicalDevices order, and vkEnumeratePhysicalDeviceGroups'
  *                    groups as lists of names
@@ -183,6 +186,9 @@ int main(int argc, char **argv) {
     uint32_t layer_count = 0, ext_count = 0, query_count = 0, device_query_count = 0, device_ext_count = 0;
     int create = 0;
     const char *maps_needle = NULL;
+    const char *app_name = NULL, *engine_name = NULL;
+    uint32_t app_version = 0, engine_version = 0, api_version = 0;
+    int api_version_set = 0;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--loader") == 0 && i + 1 < argc) loader_path = argv[++i];
         else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) out_path = argv[++i];
@@ -199,6 +205,14 @@ int main(int argc, char **argv) {
             create = devices = 1;
         }
         else if (strcmp(argv[i], "--maps") == 0 && i + 1 < argc) maps_needle = argv[++i];
+        else if (strcmp(argv[i], "--app-name") == 0 && i + 1 < argc) app_name = argv[++i];
+        else if (strcmp(argv[i], "--engine-name") == 0 && i + 1 < argc) engine_name = argv[++i];
+        else if (strcmp(argv[i], "--app-version") == 0 && i + 1 < argc) app_version = (uint32_t)strtoul(argv[++i], NULL, 0);
+        else if (strcmp(argv[i], "--engine-version") == 0 && i + 1 < argc) engine_version = (uint32_t)strtoul(argv[++i], NULL, 0);
+        else if (strcmp(argv[i], "--api-version") == 0 && i + 1 < argc) {
+            api_version = (uint32_t)strtoul(argv[++i], NULL, 0);
+            api_version_set = 1;
+        }
         else {
             fprintf(stderr, "vk_enumerate: unknown argument %s\n", argv[i]);
             return 2;
@@ -254,7 +268,12 @@ int main(int argc, char **argv) {
 
     if (create) {
         PFN_vkCreateInstance create_instance = (PFN_vkCreateInstance)gipa(VK_NULL_HANDLE, "vkCreateInstance");
-        VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = devices ? VK_API_VERSION_1_1 : VK_API_VERSION_1_0};
+        VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+                                 .pApplicationName = app_name,
+                                 .applicationVersion = app_version,
+                                 .pEngineName = engine_name,
+                                 .engineVersion = engine_version,
+                                 .apiVersion = api_version_set ? api_version : devices ? VK_API_VERSION_1_1 : VK_API_VERSION_1_0};
         VkInstanceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
                                      .pApplicationInfo = &app,
                                      .enabledLayerCount = layer_count,
