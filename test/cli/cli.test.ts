@@ -46,6 +46,7 @@ const WRONG_VALUES: Readonly<Record<string, readonly { readonly args: readonly s
   'info vulkan': [{ args: ['--json=yes'], names: '--json', got: '"yes"' }],
   runtimes: [{ args: ['--timeout', 'soon'], names: '--timeout', got: '"soon"' }],
   'layers vulkan': [{ args: ['--app', 'vkcube'], names: '--app', got: '"vkcube"' }],
+  'layers openxr': [{ args: ['--request'], names: '--request', got: 'nothing' }],
   demo: [
     { args: ['--seconds', 'abc'], names: '--seconds', got: '"abc"' },
     { args: ['--seconds', '0'], names: '--seconds', got: '"0"' },
@@ -93,6 +94,7 @@ describe('khronos-loader: one argument language', () => {
       'info vulkan',
       'runtimes',
       'layers vulkan',
+      'layers openxr',
       'demo',
       'doctor openxr',
       'doctor vulkan',

@@ -3,9 +3,10 @@
 // XR_API_LAYER_PATH, XR_ENABLE_API_LAYERS, each implicit layer's enable and disable variables), so
 // there is nothing to write: the command lists the chain an application asking for no layers (or
 // for --request's) gets, with the rule that put each layer there, and every API layer found, on or
-// off and why (docs/usage.md, "Layers").
+// off and why, and the manifests discovery left out (docs/usage.md, "Layers").
 import { errorMessage, runCommand, type CliIo } from './args.js';
 import { LAYERS_OPENXR } from './specs.js';
+import { formatDiagnostic } from '../../openxr/discovery/diagnostics.js';
 
 const list = (v: string | undefined): string[] => (v === undefined ? [] : v.split(',').filter((x) => x !== ''));
 
@@ -22,7 +23,9 @@ export interface OpenXrLayersReport {
   /** Application side first; null when the chain cannot be built (`error` says why). */
   readonly chain: readonly { readonly name: string; readonly kind: string; readonly manifestPath: string; readonly origin: string; readonly reason: string }[] | null;
   readonly error?: string;
-  readonly layers: readonly { readonly name: string; readonly kind: string; readonly manifestPath: string; readonly state: 'on' | 'off' | 'shadowed'; readonly reason: string }[];
+  readonly layers: readonly { readonly name: string; readonly kind: string; readonly manifestPath: string; readonly state: 'on' | 'off'; readonly reason: string }[];
+  /** Discovery's problems: manifests left out (a second manifest of a name already found, a broken one) and why. */
+  readonly problems: readonly string[];
 }
 
 export function runLayersOpenXrCli(args: readonly string[], io: CliIo): Promise<number> {
@@ -45,24 +48,19 @@ export function runLayersOpenXrCli(args: readonly string[], io: CliIo): Promise<
           error = errorMessage(err);
         }
         const inChain = new Map((chain ?? []).map((e) => [e.name, e]));
-        const firstOfName = new Map<string, string>();
         const layers = d.apiLayers.map((l) => {
-          const first = firstOfName.get(l.name);
-          if (first === undefined) firstOfName.set(l.name, l.manifestPath);
-          const state: 'on' | 'off' | 'shadowed' = first !== undefined ? 'shadowed' : inChain.get(l.name)?.manifestPath === l.manifestPath ? 'on' : 'off';
-          const reason =
-            state === 'shadowed'
-              ? `a manifest found earlier (${first}) has the same name; only the first is used`
-              : state === 'on'
-                ? inChain.get(l.name)!.reason
-                : l.kind === 'implicit'
-                  ? l.enabledByDefault
-                    ? 'implicit, on by its environment, but not in the chain'
-                    : l.enabledReason
-                  : 'explicit: on only when the application or XR_ENABLE_API_LAYERS asks for it';
-          return { name: l.name, kind: l.kind, manifestPath: l.manifestPath, state, reason };
+          const on = inChain.get(l.name)?.manifestPath === l.manifestPath;
+          const reason = on
+            ? inChain.get(l.name)!.reason
+            : l.kind === 'implicit'
+              ? l.enabledByDefault
+                ? 'implicit, on by its environment, but not in the chain'
+                : l.enabledReason
+              : 'explicit: on only when the application or XR_ENABLE_API_LAYERS asks for it';
+          return { name: l.name, kind: l.kind, manifestPath: l.manifestPath, state: on ? ('on' as const) : ('off' as const), reason };
         });
-        const report: OpenXrLayersReport = { requested: a.request, enableApiLayers: d.enableApiLayers, chain, ...(error !== undefined && { error }), layers };
+        const problems = d.diagnostics.map((p) => `${p.severity}: ${formatDiagnostic(p)}`);
+        const report: OpenXrLayersReport = { requested: a.request, enableApiLayers: d.enableApiLayers, chain, ...(error !== undefined && { error }), layers, problems };
         if (a.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
         else {
           const asking = a.request.length === 0 ? 'no layers' : a.request.join(', ');
@@ -73,7 +71,8 @@ export function runLayersOpenXrCli(args: readonly string[], io: CliIo): Promise<
           if (d.enableApiLayers.length > 0) out.push('', `XR_ENABLE_API_LAYERS asks for: ${d.enableApiLayers.join(', ')}`);
           out.push('', 'API layers:');
           if (layers.length === 0) out.push('  none found');
-          for (const l of layers) out.push(`  ${l.name} (${l.kind}): ${l.state === 'on' ? 'ON' : l.state === 'off' ? 'off' : 'SHADOWED'} — ${l.reason}`, `      ${l.manifestPath}`);
+          for (const l of layers) out.push(`  ${l.name} (${l.kind}): ${l.state === 'on' ? 'ON' : 'off'} — ${l.reason}`, `      ${l.manifestPath}`);
+          out.push('', `Problems (${problems.length}):`, ...(problems.length ? problems.map((p) => `  ${p}`) : ['  none']));
           io.stdout(`${out.join('\n')}\n`);
         }
         return chain === null ? 1 : 0;
