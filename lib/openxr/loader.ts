@@ -94,15 +94,16 @@ export function presentLayers(layers: readonly DiscoveredApiLayer[]): Discovered
 export function createLoader(options: LoaderOptions = {}): OpenXrLoader {
   // The loader properties (initializeLoader) go over the environment: one map, read at each discovery.
   const properties = new Map<string, string>();
-  const platform = withLoaderProperties(resolvePlatform(options), properties);
+  const base = resolvePlatform(options);
+  const platform = withLoaderProperties(base, properties);
   const instances: Instance[] = [];
   // On the real host (no injected platform) the runtime itself is asked for its extensions.
   if (options.runtimeExtensions === undefined && options.platform === undefined) {
     options = { ...options, runtimeExtensions: nativeRuntimeExtensions };
   }
-  const runtimeChoice = options.runtime === undefined ? undefined : resolveRuntimeChoice(createContext(platform, { ...options, command: 'createLoader' }), options.runtime);
+  const runtimeChoice = options.runtime === undefined ? undefined : resolveRuntimeChoice(createContext(platform, { ...options, command: 'createLoader' }, base.env), options.runtime);
   const policy = readLayerPolicy(options.layers);
-  const run = (command: string): DiscoveryResult => applyLayerPolicyToDiscovery(discoverWith(createContext(platform, { ...options, command }), runtimeChoice), policy);
+  const run = (command: string): DiscoveryResult => applyLayerPolicyToDiscovery(discoverWith(createContext(platform, { ...options, command }, base.env), runtimeChoice), policy);
 
   return {
     discover: () => run(''),
