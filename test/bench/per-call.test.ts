@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadToolsAddon, loadYardstickAddon } from '../../lib/tools/native/addon.js';
 import { nativeInstanceOf } from '../../lib/openxr/api/instance.js';
+import { fromNative } from '../../lib/openxr/errors.js';
+import { openXrErrorFrom } from '../helpers/errors.js';
 import { measurePerCall } from '../../lib/tools/bench/measure-per-call.js';
 import { createTestInstance } from '../openxr-api/helpers.js';
 
@@ -46,7 +48,15 @@ describe('per-call measure', () => {
       const native = nativeInstanceOf(instance);
       expect(addon.benchOpenXrRuntimeCall(native, 'xrGetActionStateBoolean', [session.handle, flag.handle], 1_000_000_000, 100)).toBeGreaterThan(0);
       // The same action read as a float: the runtime refuses it, and the timed loop says so.
-      expect(() => addon.benchOpenXrRuntimeCall(native, 'xrGetActionStateFloat', [session.handle, flag.handle], 1_000_000_000, 100)).toThrow(/XR_ERROR_ACTION_TYPE_MISMATCH/);
+      const refused = openXrErrorFrom(() => {
+        try {
+          addon.benchOpenXrRuntimeCall(native, 'xrGetActionStateFloat', [session.handle, flag.handle], 1_000_000_000, 100);
+        } catch (error) {
+          throw fromNative(error);
+        }
+      });
+      expect(refused.result).toBe('XR_ERROR_ACTION_TYPE_MISMATCH');
+      expect(refused.message).toContain('xrGetActionStateFloat failed in the timed loop');
       session.destroy();
     } finally {
       t.dispose();
