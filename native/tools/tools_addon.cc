@@ -38,6 +38,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("benchOpenXrLocateSpace", Napi::Function::New<napi::BenchOpenXrLocateSpace>(env, "benchOpenXrLocateSpace"));
   exports.Set("OpenXrBenchScenario", napi::DefineOpenXrBenchScenario(env));
   exports.Set("benchOpenXrFrameNative", Napi::Function::New<napi::xr::BenchOpenXrFrameNative>(env, "benchOpenXrFrameNative"));
+  exports.Set("benchOpenXrRuntimeCall", Napi::Function::New<napi::xr::BenchOpenXrRuntimeCall>(env, "benchOpenXrRuntimeCall"));
   exports.Set("OpenXrPacedRig", napi::xr::DefineOpenXrPacedRig(env));
   exports.Set("VulkanBenchScenario", napi::DefineVulkanBenchScenario(env));
   exports.Set("vulkanBenchCommands", Napi::Function::New<napi::VulkanBenchCommands>(env, "vulkanBenchCommands"));

@@ -91,9 +91,13 @@ export interface HapticVibration {
 /** XR_MIN_HAPTIC_DURATION. */
 export const MIN_HAPTIC_DURATION = -1n;
 
-/** What a state reader answers with: the fields read from the bound arrays (lastChangeTime only when asked for). */
+/**
+ * What a state reader answers with: the fields read from the bound arrays (lastChangeTime only
+ * when asked for). One class per action type, so that each answer's currentState keeps one
+ * representation (a boolean, a number, the reused vector) and the read that fills it stays
+ * monomorphic in V8 (docs/performance.md, "The per-call path at the N-API minimum").
+ */
 class ActionStateView {
-  currentState: boolean | number | { x: number; y: number } = false;
   changedSinceLastSync = false;
   isActive = false;
   readonly #time: BigInt64Array;
@@ -105,12 +109,30 @@ class ActionStateView {
   }
 }
 
-interface Reader {
+class BooleanStateView extends ActionStateView {
+  currentState = false;
+}
+
+class FloatStateView extends ActionStateView {
+  currentState = 0;
+}
+
+class Vector2fStateView extends ActionStateView {
+  readonly currentState = { x: 0, y: 0 };
+}
+
+class PoseStateView extends ActionStateView {}
+
+/** The answer class of each type that has a state reader. */
+const STATE_VIEWS = { boolean: BooleanStateView, float: FloatStateView, vector2f: Vector2fStateView, pose: PoseStateView } as const;
+type StateViewType = keyof typeof STATE_VIEWS;
+
+/** A bound native reader and its answer: made once per (subaction path, session), reused by every read. */
+interface Reader<View extends ActionStateView = ActionStateView> {
   readonly session: Session;
   readonly bound: NativeBound<'actionState'>;
   readonly out: Float64Array;
-  readonly result: ActionStateView;
-  readonly vector: { x: number; y: number };
+  readonly result: View;
 }
 
 export class ActionSet {
@@ -169,6 +191,9 @@ export class Action {
   readonly type: ActionTypeName;
   readonly #native: NativeAction;
   readonly #readers = new Map<string, Reader>();
+  // The reader of a call with no subaction path and no session, the common per-frame call: found
+  // without the map lookup.
+  #defaultReader: Reader | undefined;
   // The one native function that reads every action's state: the call in #read() keeps one target.
   readonly #readNative: NativeOpenXrAddon['openxrReadActionState'] = loadOpenXrAddon().openxrReadActionState;
 
@@ -193,61 +218,79 @@ export class Action {
   }
 
   /** xrGetActionStateBoolean as of the last syncActions; the returned object is reused. */
+  // Each getter fills its own answer class: the shared #read() touches only the readers (one shape
+  // for every type), so reading actions of several types in one frame leaves each getter monomorphic.
   getBoolean(subactionPath?: string, session?: Session): BooleanActionState {
-    return this.#read('boolean', subactionPath, session) as BooleanActionState;
-  }
-
-  /** xrGetActionStateFloat; the returned object is reused. */
-  getFloat(subactionPath?: string, session?: Session): FloatActionState {
-    return this.#read('float', subactionPath, session) as FloatActionState;
-  }
-
-  /** xrGetActionStateVector2f (a thumbstick or trackpad); the returned object and its currentState are reused. */
-  getVector2f(subactionPath?: string, session?: Session): Vector2fActionState {
-    return this.#read('vector2f', subactionPath, session) as Vector2fActionState;
-  }
-
-  /** xrGetActionStatePose (locate it through session.createActionSpace()); the returned object is reused. */
-  getPose(subactionPath?: string, session?: Session): PoseActionState {
-    return this.#read('pose', subactionPath, session);
-  }
-
-  #read(type: ActionTypeName, subactionPath: string | undefined, session: Session | undefined): ActionStateView {
-    if (this.type !== type) throw new OpenXrError('XR_ERROR_ACTION_TYPE_MISMATCH', `the action ${this.name} is a ${this.type} action, not ${type}`);
-    const reader = this.#reader(subactionPath, session);
-    try {
-      this.#readNative(reader.bound);
-    } catch (error) {
-      rethrowNative(error);
-    }
+    const reader = this.#read<BooleanStateView>('boolean', subactionPath, session);
     const o = reader.out;
     const r = reader.result;
-    if (type === 'boolean') r.currentState = o[0] === 1;
-    else if (type === 'vector2f') {
-      reader.vector.x = o[0] as number;
-      reader.vector.y = o[3] as number;
-      r.currentState = reader.vector;
-    } else r.currentState = o[0] as number;
+    r.currentState = o[0] === 1;
     r.changedSinceLastSync = o[1] === 1;
     r.isActive = o[2] === 1;
     return r;
   }
 
-  #reader(subactionPath: string | undefined, session: Session | undefined): Reader {
+  /** xrGetActionStateFloat; the returned object is reused. */
+  getFloat(subactionPath?: string, session?: Session): FloatActionState {
+    const reader = this.#read<FloatStateView>('float', subactionPath, session);
+    const o = reader.out;
+    const r = reader.result;
+    r.currentState = o[0] as number;
+    r.changedSinceLastSync = o[1] === 1;
+    r.isActive = o[2] === 1;
+    return r;
+  }
+
+  /** xrGetActionStateVector2f (a thumbstick or trackpad); the returned object and its currentState are reused. */
+  getVector2f(subactionPath?: string, session?: Session): Vector2fActionState {
+    const reader = this.#read<Vector2fStateView>('vector2f', subactionPath, session);
+    const o = reader.out;
+    const r = reader.result;
+    r.currentState.x = o[0] as number;
+    r.currentState.y = o[3] as number;
+    r.changedSinceLastSync = o[1] === 1;
+    r.isActive = o[2] === 1;
+    return r;
+  }
+
+  /** xrGetActionStatePose (locate it through session.createActionSpace()); the returned object is reused. */
+  getPose(subactionPath?: string, session?: Session): PoseActionState {
+    const reader = this.#read<PoseStateView>('pose', subactionPath, session);
+    const o = reader.out;
+    const r = reader.result;
+    r.changedSinceLastSync = o[1] === 1;
+    r.isActive = o[2] === 1;
+    return r;
+  }
+
+  /** The type check, the reader, the native read into the reader's bound arrays (the caller fills its answer). */
+  #read<View extends ActionStateView>(type: StateViewType, subactionPath: string | undefined, session: Session | undefined): Reader<View> {
+    if (this.type !== type) throw new OpenXrError('XR_ERROR_ACTION_TYPE_MISMATCH', `the action ${this.name} is a ${this.type} action, not ${type}`);
+    const reader = (subactionPath === undefined && session === undefined ? this.#defaultReader : undefined) ?? this.#reader(type, subactionPath, session);
+    try {
+      this.#readNative(reader.bound);
+    } catch (error) {
+      rethrowNative(error);
+    }
+    return reader as Reader<View>;
+  }
+
+  #reader(type: StateViewType, subactionPath: string | undefined, session: Session | undefined): Reader {
     const key = subactionPath ?? '';
     const reader = this.#readers.get(key);
     if (reader !== undefined && (session === undefined || reader.session === session)) return reader;
-    return this.#bindReader(key, subactionPath, session ?? this.actionSet.attachedSession);
+    return this.#bindReader(type, key, subactionPath, session ?? this.actionSet.attachedSession);
   }
 
-  #bindReader(key: string, subactionPath: string | undefined, session: Session | undefined): Reader {
+  #bindReader(type: StateViewType, key: string, subactionPath: string | undefined, session: Session | undefined): Reader {
     const nativeSession = this.#sessionFor(session);
     const path = subactionPath === undefined ? undefined : pathOf(this.actionSet.instance, subactionPath);
     const out = new Float64Array(4);
     const time = new BigInt64Array(1);
     const bound = callNative(() => nativeSession.bindActionState(this.#native, path, out, time));
-    const reader: Reader = { session: session as Session, bound, out, result: new ActionStateView(time), vector: { x: 0, y: 0 } };
+    const reader: Reader = { session: session as Session, bound, out, result: new STATE_VIEWS[type](time) };
     this.#readers.set(key, reader);
+    if (key === '') this.#defaultReader = reader;
     return reader;
   }
 
@@ -307,6 +350,7 @@ export class Action {
     if (this.#native.isDestroyed) return;
     callNative(() => this.#native.destroy());
     this.#readers.clear();
+    this.#defaultReader = undefined;
   }
 }
 

@@ -79,14 +79,20 @@ export function configEnvironment(env: BenchEnvironment, config: LayerConfig): R
   return out;
 }
 
-/** An instance of this package's loader for the row (XR_MND_headless, API 1.0). */
-export function createBenchInstance(env: BenchEnvironment, config: LayerConfig): Instance {
+/**
+ * An instance of this package's loader for the row (XR_MND_headless, API 1.0), with those of
+ * `optionalExtensions` the runtime offers (the per-call reads enable XR_EXT_hand_tracking where
+ * there is one, so handTracker.locate is timed).
+ */
+export function createBenchInstance(env: BenchEnvironment, config: LayerConfig, optionalExtensions: readonly string[] = []): Instance {
   const loader = createLoader({
     platform: createHostPlatform({ env: configEnvironment(env, config) }),
     runtimeExtensions: nativeRuntimeExtensions,
     logWriter: (text) => process.stderr.write(text),
   });
-  return loader.createInstance({ applicationName: 'khronos-loader bench', enabledExtensionNames: ['XR_MND_headless'] });
+  const offered = optionalExtensions.length === 0 ? [] : loader.enumerateInstanceExtensionProperties().map((e) => e.name);
+  const optional = optionalExtensions.filter((name) => offered.includes(name));
+  return loader.createInstance({ applicationName: 'khronos-loader bench', enabledExtensionNames: ['XR_MND_headless', ...optional] });
 }
 
 /**

@@ -13,8 +13,8 @@ import { createBenchInstance, createOurScenario } from './openxr-scenario.js';
 
 const NO_LAYERS = { label: 'other', passthrough: 0, realLayers: [] } as const;
 
-function withInstance<T>(request: OursChildRequest, config: OursChildRequest['config'], f: (instance: Instance) => T): T {
-  const instance = createBenchInstance(request.env, config);
+function withInstance<T>(request: OursChildRequest, config: OursChildRequest['config'], f: (instance: Instance) => T, optionalExtensions: readonly string[] = []): T {
+  const instance = createBenchInstance(request.env, config, optionalExtensions);
   try {
     return f(instance);
   } finally {
@@ -69,7 +69,7 @@ function run(request: OursChildRequest): OursChildResult {
   if (request.js) {
     result.emptyNapiCall = measureEmptyNapiCall(request.plan);
     result.js = attempt(() => withInstance(request, request.config, (instance) => measureJsLocateSpace(instance, 1_000_000_000, request.plan)));
-    result.perCall = attempt(() => withInstance(request, request.config, (instance) => measurePerCall(instance)));
+    result.perCall = attempt(() => withInstance(request, request.config, (instance) => measurePerCall(instance), ['XR_EXT_hand_tracking']));
   }
   return result;
 }

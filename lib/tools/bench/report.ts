@@ -71,11 +71,14 @@ function perCallRatio(row: BenchRow, notes: Map<string, number>): string {
 
 /** What the per-call reads cost against the yardstick, as one Markdown line (measure-per-call.ts). */
 export function formatPerCallLine(perCall: PerCallResult, label: string): string {
-  const cells = perCall.cells.map((c) => `${c.name} ${formatSummary(c.ns)} (${c.ratio.toFixed(2)}×)`);
+  const cells = perCall.cells.map(
+    (c) => `${c.name} ${formatSummary(c.ns)} (${c.ratio.toFixed(2)}×), its runtime call alone ${formatSummary(c.runtime)}, the path above it ${c.pathRatio.toFixed(2)}×`,
+  );
   const skipped = Object.entries(perCall.skipped).map(([name, why]) => `${name} not timed: ${why}`);
   return (
     `- per-call path, ${label}: the yardstick, an empty two-argument N-API call of a plain-C addon without node-addon-api, costs ${formatSummary(perCall.yardstick)}; ` +
-    `timed beside it in ${PER_CALL_ROUNDS_TEXT}: ${[...cells, ...skipped].join('; ')} (× the yardstick, the median of the rounds' ratios; target ≤ ${PER_CALL_TARGET_RATIO}×).`
+    `timed beside it in ${PER_CALL_ROUNDS_TEXT}: ${[...cells, ...skipped].join('; ')} (× the yardstick, the median of the rounds' ratios; ` +
+    `"the path above it" = (read − the runtime's call timed alone in C) ÷ the yardstick, what the target ≤ ${PER_CALL_TARGET_RATIO}× is judged on).`
   );
 }
 

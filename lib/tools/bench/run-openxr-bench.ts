@@ -173,12 +173,18 @@ function combineOurs(answers: readonly OursChildResult[]): OursChildResult {
   };
 }
 
-/** The processes' per-call figures as one: each cell's ns and ratio the median across the processes. */
+/** The processes' per-call figures as one: each cell's ns, runtime and ratios the median across the processes. */
 function combinePerCall(list: readonly PerCallResult[]): PerCallResult {
   const first = list[0]!;
   const cells = first.cells.map((cell): PerCallCell => {
     const same = list.map((r) => r.cells.find((c) => c.name === cell.name)).filter((c): c is PerCallCell => c !== undefined);
-    return { name: cell.name, ns: acrossProcesses(same.map((c) => c.ns)), ratio: summarize(same.map((c) => c.ratio)).median };
+    return {
+      name: cell.name,
+      ns: acrossProcesses(same.map((c) => c.ns)),
+      ratio: summarize(same.map((c) => c.ratio)).median,
+      runtime: acrossProcesses(same.map((c) => c.runtime)),
+      pathRatio: summarize(same.map((c) => c.pathRatio)).median,
+    };
   });
   return { yardstick: acrossProcesses(list.map((r) => r.yardstick)), cells, skipped: first.skipped };
 }

@@ -183,9 +183,29 @@ export interface NativeToolsAddon {
     iterations: number,
     repeats: number,
   ): NativeBenchSamples;
+  /**
+   * The runtime's own cost of a per-call read: wall ns per call of a C loop of `command` through
+   * the instance's chain, with the typed API's handles ([space, base], [tracker, base] or [session, action]).
+   */
+  benchOpenXrRuntimeCall(
+    instance: NativeHandleArgument,
+    command: OpenXrRuntimeCallName,
+    handles: readonly [NativeHandleArgument, NativeHandleArgument],
+    time: number,
+    iterations: number,
+  ): number;
   /** The cheapest N-API call taking two numbers (the benchmark's yardstick). */
   benchEmpty(a: number, b: number): number;
 }
+
+/** The runtime calls benchOpenXrRuntimeCall times, one per per-call read. */
+export type OpenXrRuntimeCallName =
+  | 'xrLocateSpace'
+  | 'xrLocateHandJointsEXT'
+  | 'xrGetActionStateBoolean'
+  | 'xrGetActionStateFloat'
+  | 'xrGetActionStateVector2f'
+  | 'xrGetActionStatePose';
 
 let tools: NativeToolsAddon | undefined;
 

@@ -236,7 +236,9 @@ struct BoundActionState : BoundData {
   BoundActionState() noexcept : BoundData(kKind) {}
   std::shared_ptr<SessionCore> session;
   std::shared_ptr<ActionCore> action;
-  XrPath subactionPath = XR_NULL_PATH;
+  // Made once at binding: the call hands the runtime this structure as it is.
+  XrActionStateGetInfo getInfo{XR_TYPE_ACTION_STATE_GET_INFO, nullptr, XR_NULL_HANDLE, XR_NULL_PATH};
+  XrActionType type = XR_ACTION_TYPE_BOOLEAN_INPUT;
   double* out = nullptr;
   int64_t* time = nullptr;
   Napi::Reference<Napi::Value> keepOut, keepTime;
@@ -263,31 +265,32 @@ napi_value CallBoundActionState(napi_env env, napi_callback_info info) {
   if (!BoundDataCall(env, info, &d, &unused)) return ThrowFromCallback(ArgumentError(Napi::Env(env), "openxrReadActionState(reader): reader must be a bound action state reader"));
   if (!d->session->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), "session"));
   if (!d->action->alive()) return ThrowFromCallback(DestroyedError(Napi::Env(env), "action"));
-  XrActionStateGetInfo getInfo{XR_TYPE_ACTION_STATE_GET_INFO, nullptr, d->action->handle, d->subactionPath};
+  const XrActionStateGetInfo* getInfo = &d->getInfo;
+  const XrSession session = d->session->handle;
   XrResult r = XR_SUCCESS;
   double* o = d->out;
-  switch (d->action->type) {
+  switch (d->type) {
     case XR_ACTION_TYPE_BOOLEAN_INPUT: {
       XrActionStateBoolean s{XR_TYPE_ACTION_STATE_BOOLEAN, nullptr, XR_FALSE, XR_FALSE, 0, XR_FALSE};
-      r = d->getBoolean(d->session->handle, &getInfo, &s);
+      r = d->getBoolean(session, getInfo, &s);
       WriteState(o, d->time, s.currentState == XR_TRUE ? 1 : 0, 0, s);
       break;
     }
     case XR_ACTION_TYPE_FLOAT_INPUT: {
       XrActionStateFloat s{XR_TYPE_ACTION_STATE_FLOAT, nullptr, 0, XR_FALSE, 0, XR_FALSE};
-      r = d->getFloat(d->session->handle, &getInfo, &s);
+      r = d->getFloat(session, getInfo, &s);
       WriteState(o, d->time, s.currentState, 0, s);
       break;
     }
     case XR_ACTION_TYPE_VECTOR2F_INPUT: {
       XrActionStateVector2f s{XR_TYPE_ACTION_STATE_VECTOR2F, nullptr, {0, 0}, XR_FALSE, 0, XR_FALSE};
-      r = d->getVector2f(d->session->handle, &getInfo, &s);
+      r = d->getVector2f(session, getInfo, &s);
       WriteState(o, d->time, s.currentState.x, s.currentState.y, s);
       break;
     }
     default: {
       XrActionStatePose s{XR_TYPE_ACTION_STATE_POSE, nullptr, XR_FALSE};
-      r = d->getPose(d->session->handle, &getInfo, &s);
+      r = d->getPose(session, getInfo, &s);
       o[0] = o[1] = o[3] = 0;
       o[2] = s.isActive == XR_TRUE ? 1 : 0;
       *d->time = 0;
@@ -316,7 +319,9 @@ Napi::Value OpenXrSession::BindActionState(const Napi::CallbackInfo& info) {
   auto d = std::make_unique<BoundActionState>();
   d->session = core;
   d->action = action;
-  d->subactionPath = PathArgument(env, info[1], "subactionPath");
+  d->getInfo.action = action->handle;
+  d->getInfo.subactionPath = PathArgument(env, info[1], "subactionPath");
+  d->type = action->type;
   d->out = info[2].As<Napi::Float64Array>().Data();
   d->time = static_cast<int64_t*>(info[3].As<Napi::TypedArray>().ArrayBuffer().Data()) + info[3].As<Napi::TypedArray>().ByteOffset() / sizeof(int64_t);
   d->keepOut = Napi::Persistent(info[2]);

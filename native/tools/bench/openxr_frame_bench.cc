@@ -1,5 +1,6 @@
 #include "tools/bench/openxr_frame_bench.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -126,6 +127,90 @@ Napi::Value BenchOpenXrFrameNative(const Napi::CallbackInfo& info) {
   out.Set("wallNs", wall);
   out.Set("cpuNs", cpu);
   return out;
+}
+
+namespace {
+
+template <typename Handle>
+Handle HandleOf(Napi::Env env, Napi::Value value, const char* what) {
+  return reinterpret_cast<Handle>(static_cast<std::uintptr_t>(tools::HandleArgument(env, value, what)));
+}
+
+// `iterations` calls of one action-state getter with a state structure of type `State`.
+template <typename State, typename Fn>
+bench::Sample TimeActionState(Fn get, XrSession session, const XrActionStateGetInfo& getInfo, XrStructureType type, uint32_t iterations,
+                              XrResult* failed) {
+  State state{};
+  state.type = type;
+  int32_t acc = XR_SUCCESS;
+  const bench::Sample s = bench::TimeCalls(iterations, [&](uint32_t) { acc |= static_cast<int32_t>(get(session, &getInfo, &state)); });
+  if (acc < 0) *failed = static_cast<XrResult>(acc);
+  return s;
+}
+
+}  // namespace
+
+Napi::Value BenchOpenXrRuntimeCall(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const char* usage =
+      "benchOpenXrRuntimeCall(instance, command: 'xrLocateSpace' | 'xrLocateHandJointsEXT' | 'xrGetActionStateBoolean' | 'xrGetActionStateFloat' | "
+      "'xrGetActionStateVector2f' | 'xrGetActionStatePose', handles: [space, base] | [tracker, base] | [session, action], time: number, iterations: number)";
+  if (info.Length() < 5 || !info[1].IsString() || !info[2].IsArray() || info[2].As<Napi::Array>().Length() != 2 || !info[3].IsNumber() ||
+      !info[4].IsNumber()) {
+    throw ArgumentError(env, usage);
+  }
+  // The function timed is the one the typed API calls: the top of the instance's chain, as the
+  // product addon's exported xrGetInstanceProcAddr hands it out; the handles are the typed API's.
+  const auto instance = HandleOf<XrInstance>(env, info[0], "instance");
+  const std::string command = info[1].As<Napi::String>().Utf8Value();
+  Napi::Array handles = info[2].As<Napi::Array>();
+  const Napi::Value first = handles.Get(0u), second = handles.Get(1u);
+  const auto time = static_cast<XrTime>(info[3].As<Napi::Number>().DoubleValue());
+  const uint32_t iterations = info[4].As<Napi::Number>().Uint32Value();
+  if (iterations == 0) throw ArgumentError(env, "benchOpenXrRuntimeCall: iterations must be at least 1");
+  PFN_xrVoidFunction fn = nullptr;
+  const auto getInstanceProcAddr = tools::LoaderAddon(env).RequireFunction<PFN_xrGetInstanceProcAddr>("xrGetInstanceProcAddr");
+  const XrResult found = getInstanceProcAddr(instance, command.c_str(), &fn);
+  if (XR_FAILED(found) || fn == nullptr) {
+    throw XrErrorToJs(env, XR_FAILED(found) ? found : XR_ERROR_FUNCTION_UNSUPPORTED, command + " is not available in this instance's call chain");
+  }
+  XrResult failed = XR_SUCCESS;
+  bench::Sample s{0, 0};
+  if (command == "xrLocateSpace") {
+    const auto locate = reinterpret_cast<PFN_xrLocateSpace>(fn);
+    const auto space = HandleOf<XrSpace>(env, first, "space");
+    const auto base = HandleOf<XrSpace>(env, second, "base");
+    XrSpaceLocation location{XR_TYPE_SPACE_LOCATION, nullptr, 0, {{0, 0, 0, 1}, {0, 0, 0}}};
+    int32_t acc = XR_SUCCESS;
+    s = bench::TimeCalls(iterations, [&](uint32_t) { acc |= static_cast<int32_t>(locate(space, base, time, &location)); });
+    if (acc < 0) failed = static_cast<XrResult>(acc);
+  } else if (command == "xrLocateHandJointsEXT") {
+    const auto locate = reinterpret_cast<PFN_xrLocateHandJointsEXT>(fn);
+    const auto tracker = HandleOf<XrHandTrackerEXT>(env, first, "tracker");
+    const XrHandJointsLocateInfoEXT locateInfo{XR_TYPE_HAND_JOINTS_LOCATE_INFO_EXT, nullptr, HandleOf<XrSpace>(env, second, "base"), time};
+    std::array<XrHandJointLocationEXT, XR_HAND_JOINT_COUNT_EXT> joints{};
+    XrHandJointLocationsEXT locations{XR_TYPE_HAND_JOINT_LOCATIONS_EXT, nullptr, XR_FALSE, XR_HAND_JOINT_COUNT_EXT, joints.data()};
+    int32_t acc = XR_SUCCESS;
+    s = bench::TimeCalls(iterations, [&](uint32_t) { acc |= static_cast<int32_t>(locate(tracker, &locateInfo, &locations)); });
+    if (acc < 0) failed = static_cast<XrResult>(acc);
+  } else {
+    const auto session = HandleOf<XrSession>(env, first, "session");
+    const XrActionStateGetInfo getInfo{XR_TYPE_ACTION_STATE_GET_INFO, nullptr, HandleOf<XrAction>(env, second, "action"), XR_NULL_PATH};
+    if (command == "xrGetActionStateBoolean") {
+      s = TimeActionState<XrActionStateBoolean>(reinterpret_cast<PFN_xrGetActionStateBoolean>(fn), session, getInfo, XR_TYPE_ACTION_STATE_BOOLEAN, iterations, &failed);
+    } else if (command == "xrGetActionStateFloat") {
+      s = TimeActionState<XrActionStateFloat>(reinterpret_cast<PFN_xrGetActionStateFloat>(fn), session, getInfo, XR_TYPE_ACTION_STATE_FLOAT, iterations, &failed);
+    } else if (command == "xrGetActionStateVector2f") {
+      s = TimeActionState<XrActionStateVector2f>(reinterpret_cast<PFN_xrGetActionStateVector2f>(fn), session, getInfo, XR_TYPE_ACTION_STATE_VECTOR2F, iterations,
+                                                 &failed);
+    } else if (command == "xrGetActionStatePose") {
+      s = TimeActionState<XrActionStatePose>(reinterpret_cast<PFN_xrGetActionStatePose>(fn), session, getInfo, XR_TYPE_ACTION_STATE_POSE, iterations, &failed);
+    } else {
+      throw ArgumentError(env, usage);
+    }
+  }
+  if (XR_FAILED(failed)) throw XrErrorToJs(env, failed, "benchOpenXrRuntimeCall: " + command + " failed in the timed loop");
+  return Napi::Number::New(env, s.wallNs);
 }
 
 }  // namespace kl::napi::xr

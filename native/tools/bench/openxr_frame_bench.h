@@ -15,4 +15,11 @@ namespace kl::napi::xr {
 //   A 1.0 instance has no xrLocateSpaces to time: the caller asks for it only on a 1.1 instance.
 Napi::Value BenchOpenXrFrameNative(const Napi::CallbackInfo& info);
 
+// benchOpenXrRuntimeCall(instance, command, handles, time: number, iterations) → wall ns per call:
+//   the runtime's own cost of one per-call read (docs/performance.md, "The per-call path at the
+//   N-API minimum"), a C loop of `command` through the instance's chain with the typed API's
+//   handles: xrLocateSpace [space, base], xrLocateHandJointsEXT [tracker, base],
+//   xrGetActionState{Boolean,Float,Vector2f,Pose} [session, action] (no subaction path).
+Napi::Value BenchOpenXrRuntimeCall(const Napi::CallbackInfo& info);
+
 }  // namespace kl::napi::xr
