@@ -976,8 +976,12 @@ export class CommandBuffer extends DeviceChild {
       const header = u[w]!;
       const op = header & 0xffff;
       const length = header >>> 16;
-      if (op === DRAW_OPCODE && drawChecked && length === 5) {
-        w += 5;
+      if (header === DRAW_HEADER && drawChecked) {
+        // The run of draws after a checked one, in one tight loop: each reads the state the first was checked against.
+        let next = w + 5;
+        while (next < words && u[next] === DRAW_HEADER) next += 5;
+        index += (next - w) / 5 - 1; // (the loop's index++ counts the last)
+        w = next;
         continue;
       }
       drawChecked = false;
@@ -1129,6 +1133,8 @@ function slotHolds(mask: number, object: unknown): boolean {
 }
 
 const DRAW_OPCODE = ENCODED_OPCODE_BASE + ENCODED_COMMANDS.findIndex((c) => c.name === 'vkCmdDraw');
+/** vkCmdDraw's whole header word (5 words: the header and its four counts). */
+const DRAW_HEADER = (DRAW_OPCODE | (5 << 16)) >>> 0;
 
 /** The table slots a walked command's read-back arguments name, in `out`. */
 function collectSlots(nodes: readonly EncodedNodeInfo[], args: { readonly [name: string]: DecodedValue }, out: number[]): void {
