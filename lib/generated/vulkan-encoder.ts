@@ -3512,11 +3512,29 @@ function decodeNodes(nodes: readonly EncodedNodeInfo[], u: Uint32Array, at: { p:
   return out;
 }
 
+// Per walked command, the words it was last read back from, where they started, and what they read
+// as: a frame that records the same command at the same place again reads it back once. (What a
+// command reads as depends on its own words and their place alone, a byte array being its word range.)
+const DECODE_CACHE: ({ readonly at: number; readonly words: Uint32Array; readonly args: { readonly [name: string]: DecodedValue } } | undefined)[] = [];
+
 /**
  * Reads back the arguments of walked command ENCODED_COMMANDS[index] written at u[at] (its first
- * argument word): by name, as the generated method took them (a union as its words, a byte array as
- * its word range). The stream must have passed the native check.
+ * argument word, after its header): by name, as the generated method took them (a union as its words,
+ * a byte array as its word range). The stream must have passed the native check. The same object
+ * comes back for the same words at the same place: treat it as read-only.
  */
 export function decodeWalked(index: number, u: Uint32Array, at: number): { readonly [name: string]: DecodedValue } {
-  return decodeNodes(ENCODED_COMMANDS[index]!.nodes, u, { p: at });
+  const length = (u[at - 1]! >>> 16) - 1; // the argument words, as the header says
+  const last = DECODE_CACHE[index];
+  if (last !== undefined && last.at === at && last.words.length === length) {
+    const words = last.words;
+    let i = 0;
+    while (i < length && words[i] === u[at + i]) i++;
+    if (i === length) return last.args;
+  }
+  const cursor = { p: at };
+  const args = decodeNodes(ENCODED_COMMANDS[index]!.nodes, u, cursor);
+  // Kept only when the layout took exactly the header's words (then nothing else went into it).
+  if (cursor.p === at + length) DECODE_CACHE[index] = { at, words: u.slice(at, at + length), args };
+  return args;
 }

@@ -408,48 +408,83 @@ inline bool Available(const VkDeviceDispatchTable& d, std::uint16_t index) noexc
     }
 }
 
-/** Records command `index` (checked: its arguments `a`, its table slots naming `h`). */
-inline void Replay(const VkDeviceDispatchTable& d, VkCommandBuffer cb, std::uint16_t index, [[maybe_unused]] const std::uint32_t* a, [[maybe_unused]] const std::uint64_t* h) noexcept {
-    switch (index) {
-        case 5: d.CmdFillBuffer(cb, HandleOf<VkBuffer>(h[a[0]]), static_cast<VkDeviceSize>(U64Of(a + 1)), static_cast<VkDeviceSize>(U64Of(a + 3)), a[5]); return;
-        case 7: d.CmdBindPipeline(cb, static_cast<VkPipelineBindPoint>(a[0]), HandleOf<VkPipeline>(h[a[1]])); return;
-        case 10: d.CmdDispatch(cb, a[0], a[1], a[2]); return;
-        case 11: d.CmdDispatchIndirect(cb, HandleOf<VkBuffer>(h[a[0]]), static_cast<VkDeviceSize>(U64Of(a + 1))); return;
-        case 15: d.CmdSetLineWidth(cb, F32Of(a[0])); return;
-        case 16: d.CmdSetDepthBias(cb, F32Of(a[0]), F32Of(a[1]), F32Of(a[2])); return;
-        case 18: d.CmdSetDepthBounds(cb, F32Of(a[0]), F32Of(a[1])); return;
-        case 19: d.CmdSetStencilCompareMask(cb, static_cast<VkStencilFaceFlags>(a[0]), a[1]); return;
-        case 20: d.CmdSetStencilWriteMask(cb, static_cast<VkStencilFaceFlags>(a[0]), a[1]); return;
-        case 21: d.CmdSetStencilReference(cb, static_cast<VkStencilFaceFlags>(a[0]), a[1]); return;
-        case 22: d.CmdBindIndexBuffer(cb, HandleOf<VkBuffer>(h[a[0]]), static_cast<VkDeviceSize>(U64Of(a + 1)), static_cast<VkIndexType>(a[3])); return;
-        case 24: d.CmdDraw(cb, a[0], a[1], a[2], a[3]); return;
-        case 25: d.CmdDrawIndexed(cb, a[0], a[1], a[2], static_cast<int32_t>(a[3]), a[4]); return;
-        case 26: d.CmdDrawIndirect(cb, HandleOf<VkBuffer>(h[a[0]]), static_cast<VkDeviceSize>(U64Of(a + 1)), a[3], a[4]); return;
-        case 27: d.CmdDrawIndexedIndirect(cb, HandleOf<VkBuffer>(h[a[0]]), static_cast<VkDeviceSize>(U64Of(a + 1)), a[3], a[4]); return;
-        case 33: d.CmdNextSubpass(cb, static_cast<VkSubpassContents>(a[0])); return;
-        case 34: d.CmdEndRenderPass(cb); return;
-        case 35: d.CmdSetDeviceMask(cb, a[0]); return;
-        case 36: d.CmdDispatchBase(cb, a[0], a[1], a[2], a[3], a[4], a[5]); return;
-        case 37: d.CmdDrawIndirectCount(cb, HandleOf<VkBuffer>(h[a[0]]), static_cast<VkDeviceSize>(U64Of(a + 1)), HandleOf<VkBuffer>(h[a[3]]), static_cast<VkDeviceSize>(U64Of(a + 4)), a[6], a[7]); return;
-        case 38: d.CmdDrawIndexedIndirectCount(cb, HandleOf<VkBuffer>(h[a[0]]), static_cast<VkDeviceSize>(U64Of(a + 1)), HandleOf<VkBuffer>(h[a[3]]), static_cast<VkDeviceSize>(U64Of(a + 4)), a[6], a[7]); return;
-        case 50: d.CmdEndRendering(cb); return;
-        case 51: d.CmdSetCullMode(cb, static_cast<VkCullModeFlags>(a[0])); return;
-        case 52: d.CmdSetFrontFace(cb, static_cast<VkFrontFace>(a[0])); return;
-        case 53: d.CmdSetPrimitiveTopology(cb, static_cast<VkPrimitiveTopology>(a[0])); return;
-        case 57: d.CmdSetDepthTestEnable(cb, a[0]); return;
-        case 58: d.CmdSetDepthWriteEnable(cb, a[0]); return;
-        case 59: d.CmdSetDepthCompareOp(cb, static_cast<VkCompareOp>(a[0])); return;
-        case 60: d.CmdSetDepthBoundsTestEnable(cb, a[0]); return;
-        case 61: d.CmdSetStencilTestEnable(cb, a[0]); return;
-        case 62: d.CmdSetStencilOp(cb, static_cast<VkStencilFaceFlags>(a[0]), static_cast<VkStencilOp>(a[1]), static_cast<VkStencilOp>(a[2]), static_cast<VkStencilOp>(a[3]), static_cast<VkCompareOp>(a[4])); return;
-        case 63: d.CmdSetRasterizerDiscardEnable(cb, a[0]); return;
-        case 64: d.CmdSetDepthBiasEnable(cb, a[0]); return;
-        case 65: d.CmdSetPrimitiveRestartEnable(cb, a[0]); return;
-        case 67: d.CmdSetLineStipple(cb, a[0], static_cast<uint16_t>(a[1])); return;
-        case 68: d.CmdBindIndexBuffer2(cb, HandleOf<VkBuffer>(h[a[0]]), static_cast<VkDeviceSize>(U64Of(a + 1)), static_cast<VkDeviceSize>(U64Of(a + 3)), static_cast<VkIndexType>(a[5])); return;
-        default: return;
-    }
-}
+/**
+ * Per command, its whole header word (opcode | length << 16) when it is flat, opens or closes no render pass and
+ * has no argument to check (numbers only), else 0: such a command is well formed when its header is this word
+ * and its render pass scope allows it.
+ */
+inline constexpr std::uint32_t kPlainHeader[70] = {
+    0,  // vkCmdCopyBuffer
+    0,  // vkCmdCopyImage
+    0,  // vkCmdCopyBufferToImage
+    0,  // vkCmdCopyImageToBuffer
+    0,  // vkCmdUpdateBuffer
+    0,  // vkCmdFillBuffer
+    0,  // vkCmdPipelineBarrier
+    0,  // vkCmdBindPipeline
+    0,  // vkCmdBindDescriptorSets
+    0,  // vkCmdClearColorImage
+    0x0004010au,  // vkCmdDispatch
+    0,  // vkCmdDispatchIndirect
+    0,  // vkCmdPushConstants
+    0,  // vkCmdSetViewport
+    0,  // vkCmdSetScissor
+    0x0002010fu,  // vkCmdSetLineWidth
+    0x00040110u,  // vkCmdSetDepthBias
+    0,  // vkCmdSetBlendConstants
+    0x00030112u,  // vkCmdSetDepthBounds
+    0x00030113u,  // vkCmdSetStencilCompareMask
+    0x00030114u,  // vkCmdSetStencilWriteMask
+    0x00030115u,  // vkCmdSetStencilReference
+    0,  // vkCmdBindIndexBuffer
+    0,  // vkCmdBindVertexBuffers
+    0x00050118u,  // vkCmdDraw
+    0x00060119u,  // vkCmdDrawIndexed
+    0,  // vkCmdDrawIndirect
+    0,  // vkCmdDrawIndexedIndirect
+    0,  // vkCmdBlitImage
+    0,  // vkCmdClearDepthStencilImage
+    0,  // vkCmdClearAttachments
+    0,  // vkCmdResolveImage
+    0,  // vkCmdBeginRenderPass
+    0,  // vkCmdNextSubpass
+    0,  // vkCmdEndRenderPass
+    0x00020123u,  // vkCmdSetDeviceMask
+    0x00070124u,  // vkCmdDispatchBase
+    0,  // vkCmdDrawIndirectCount
+    0,  // vkCmdDrawIndexedIndirectCount
+    0,  // vkCmdBeginRenderPass2
+    0,  // vkCmdNextSubpass2
+    0,  // vkCmdEndRenderPass2
+    0,  // vkCmdPipelineBarrier2
+    0,  // vkCmdCopyBuffer2
+    0,  // vkCmdCopyImage2
+    0,  // vkCmdCopyBufferToImage2
+    0,  // vkCmdCopyImageToBuffer2
+    0,  // vkCmdBlitImage2
+    0,  // vkCmdResolveImage2
+    0,  // vkCmdBeginRendering
+    0,  // vkCmdEndRendering
+    0x00020133u,  // vkCmdSetCullMode
+    0,  // vkCmdSetFrontFace
+    0,  // vkCmdSetPrimitiveTopology
+    0,  // vkCmdSetViewportWithCount
+    0,  // vkCmdSetScissorWithCount
+    0,  // vkCmdBindVertexBuffers2
+    0,  // vkCmdSetDepthTestEnable
+    0,  // vkCmdSetDepthWriteEnable
+    0,  // vkCmdSetDepthCompareOp
+    0,  // vkCmdSetDepthBoundsTestEnable
+    0,  // vkCmdSetStencilTestEnable
+    0,  // vkCmdSetStencilOp
+    0,  // vkCmdSetRasterizerDiscardEnable
+    0,  // vkCmdSetDepthBiasEnable
+    0,  // vkCmdSetPrimitiveRestartEnable
+    0,  // vkCmdPushConstants2
+    0x00030143u,  // vkCmdSetLineStipple
+    0,  // vkCmdBindIndexBuffer2
+    0,  // vkCmdSetRenderingAttachmentLocations
+};
 
 // ---- Walked commands: arrays (lengths from the registry's len), structures, optional pointers ----
 // Laid out in declaration order: a count is its word (two for a 64-bit one); an array's elements follow
@@ -487,34 +522,44 @@ inline bool EnumHas(int e, std::uint32_t v) noexcept {
     return it != last && *it == static_cast<std::int32_t>(v);
 }
 
-/** Scratch memory for the structures a walked command is replayed with; Reset() after each command keeps the first block. */
+/**
+ * Scratch memory for the structures a walked command is replayed with: a first block inside the arena (on the
+ * replaying function's stack, not zeroed), heap blocks only for a command that needs more. Make() zeroes what it
+ * hands out; Reset() after each command keeps the current block.
+ */
 class Arena {
  public:
+    Arena() = default;
+    Arena(const Arena&) = delete;
+    Arena& operator=(const Arena&) = delete;
     template <typename T>
     T* Make(std::uint64_t count) {
         static_assert(std::is_trivially_copyable_v<T> && alignof(T) <= alignof(std::max_align_t));
         const std::size_t bytes = (static_cast<std::size_t>(count) * sizeof(T) + 15) & ~static_cast<std::size_t>(15);
-        if (blocks_.empty() || used_ + bytes > size_) {
-            size_ = std::max<std::size_t>(bytes, 16384);
-            blocks_.push_back(std::make_unique<std::max_align_t[]>(size_ / sizeof(std::max_align_t) + 1));
-            used_ = 0;
-        }
-        void* at = reinterpret_cast<std::byte*>(blocks_.back().get()) + used_;
+        if (bytes > size_ - used_) Grow(bytes);
+        void* at = base_ + used_;
         used_ += bytes;
         std::memset(at, 0, bytes);
         return std::launder(reinterpret_cast<T*>(at));
     }
     void Reset() noexcept {
-        if (blocks_.size() > 1) {
-            blocks_.erase(blocks_.begin(), blocks_.end() - 1);
-        }
+        if (heap_.size() > 1) heap_.erase(heap_.begin(), heap_.end() - 1);
         used_ = 0;
     }
 
  private:
-    std::vector<std::unique_ptr<std::max_align_t[]>> blocks_;
-    std::size_t size_ = 0;
+    void Grow(std::size_t bytes) {
+        const std::size_t size = std::max<std::size_t>(bytes, 16384);
+        heap_.push_back(std::unique_ptr<std::byte[]>(new std::byte[size]));  // new aligns it for std::max_align_t
+        base_ = heap_.back().get();
+        size_ = size;
+        used_ = 0;
+    }
+    alignas(std::max_align_t) std::byte first_[2048];
+    std::byte* base_ = first_;
+    std::size_t size_ = sizeof first_;
     std::size_t used_ = 0;
+    std::vector<std::unique_ptr<std::byte[]>> heap_;
 };
 
 inline Fault Check_VkBufferCopy([[maybe_unused]] Reader& r, [[maybe_unused]] const Slots& t) noexcept;
@@ -2794,6 +2839,55 @@ inline void ReplayWalked(const VkDeviceDispatchTable& d, VkCommandBuffer cb, std
             return;
         }
         default: return;
+    }
+}
+
+/**
+ * Records generated command `index` (checked: its arguments from `a` to `end`, its table slots naming `h`). Inlined
+ * into the replay loop: a flat command is its call, in the loop's own code; a walked one goes to ReplayWalked.
+ */
+[[gnu::always_inline]] inline void Replay(const VkDeviceDispatchTable& d, VkCommandBuffer cb, std::uint16_t index, const std::uint32_t* a, const std::uint32_t* end, [[maybe_unused]] const std::uint64_t* h, Arena& arena) {
+    switch (index) {
+        case 5: d.CmdFillBuffer(cb, HandleOf<VkBuffer>(h[a[0]]), static_cast<VkDeviceSize>(U64Of(a + 1)), static_cast<VkDeviceSize>(U64Of(a + 3)), a[5]); return;
+        case 7: d.CmdBindPipeline(cb, static_cast<VkPipelineBindPoint>(a[0]), HandleOf<VkPipeline>(h[a[1]])); return;
+        case 10: d.CmdDispatch(cb, a[0], a[1], a[2]); return;
+        case 11: d.CmdDispatchIndirect(cb, HandleOf<VkBuffer>(h[a[0]]), static_cast<VkDeviceSize>(U64Of(a + 1))); return;
+        case 15: d.CmdSetLineWidth(cb, F32Of(a[0])); return;
+        case 16: d.CmdSetDepthBias(cb, F32Of(a[0]), F32Of(a[1]), F32Of(a[2])); return;
+        case 18: d.CmdSetDepthBounds(cb, F32Of(a[0]), F32Of(a[1])); return;
+        case 19: d.CmdSetStencilCompareMask(cb, static_cast<VkStencilFaceFlags>(a[0]), a[1]); return;
+        case 20: d.CmdSetStencilWriteMask(cb, static_cast<VkStencilFaceFlags>(a[0]), a[1]); return;
+        case 21: d.CmdSetStencilReference(cb, static_cast<VkStencilFaceFlags>(a[0]), a[1]); return;
+        case 22: d.CmdBindIndexBuffer(cb, HandleOf<VkBuffer>(h[a[0]]), static_cast<VkDeviceSize>(U64Of(a + 1)), static_cast<VkIndexType>(a[3])); return;
+        case 24: d.CmdDraw(cb, a[0], a[1], a[2], a[3]); return;
+        case 25: d.CmdDrawIndexed(cb, a[0], a[1], a[2], static_cast<int32_t>(a[3]), a[4]); return;
+        case 26: d.CmdDrawIndirect(cb, HandleOf<VkBuffer>(h[a[0]]), static_cast<VkDeviceSize>(U64Of(a + 1)), a[3], a[4]); return;
+        case 27: d.CmdDrawIndexedIndirect(cb, HandleOf<VkBuffer>(h[a[0]]), static_cast<VkDeviceSize>(U64Of(a + 1)), a[3], a[4]); return;
+        case 33: d.CmdNextSubpass(cb, static_cast<VkSubpassContents>(a[0])); return;
+        case 34: d.CmdEndRenderPass(cb); return;
+        case 35: d.CmdSetDeviceMask(cb, a[0]); return;
+        case 36: d.CmdDispatchBase(cb, a[0], a[1], a[2], a[3], a[4], a[5]); return;
+        case 37: d.CmdDrawIndirectCount(cb, HandleOf<VkBuffer>(h[a[0]]), static_cast<VkDeviceSize>(U64Of(a + 1)), HandleOf<VkBuffer>(h[a[3]]), static_cast<VkDeviceSize>(U64Of(a + 4)), a[6], a[7]); return;
+        case 38: d.CmdDrawIndexedIndirectCount(cb, HandleOf<VkBuffer>(h[a[0]]), static_cast<VkDeviceSize>(U64Of(a + 1)), HandleOf<VkBuffer>(h[a[3]]), static_cast<VkDeviceSize>(U64Of(a + 4)), a[6], a[7]); return;
+        case 50: d.CmdEndRendering(cb); return;
+        case 51: d.CmdSetCullMode(cb, static_cast<VkCullModeFlags>(a[0])); return;
+        case 52: d.CmdSetFrontFace(cb, static_cast<VkFrontFace>(a[0])); return;
+        case 53: d.CmdSetPrimitiveTopology(cb, static_cast<VkPrimitiveTopology>(a[0])); return;
+        case 57: d.CmdSetDepthTestEnable(cb, a[0]); return;
+        case 58: d.CmdSetDepthWriteEnable(cb, a[0]); return;
+        case 59: d.CmdSetDepthCompareOp(cb, static_cast<VkCompareOp>(a[0])); return;
+        case 60: d.CmdSetDepthBoundsTestEnable(cb, a[0]); return;
+        case 61: d.CmdSetStencilTestEnable(cb, a[0]); return;
+        case 62: d.CmdSetStencilOp(cb, static_cast<VkStencilFaceFlags>(a[0]), static_cast<VkStencilOp>(a[1]), static_cast<VkStencilOp>(a[2]), static_cast<VkStencilOp>(a[3]), static_cast<VkCompareOp>(a[4])); return;
+        case 63: d.CmdSetRasterizerDiscardEnable(cb, a[0]); return;
+        case 64: d.CmdSetDepthBiasEnable(cb, a[0]); return;
+        case 65: d.CmdSetPrimitiveRestartEnable(cb, a[0]); return;
+        case 67: d.CmdSetLineStipple(cb, a[0], static_cast<uint16_t>(a[1])); return;
+        case 68: d.CmdBindIndexBuffer2(cb, HandleOf<VkBuffer>(h[a[0]]), static_cast<VkDeviceSize>(U64Of(a + 1)), static_cast<VkDeviceSize>(U64Of(a + 3)), static_cast<VkIndexType>(a[5])); return;
+        default:
+            ReplayWalked(d, cb, index, Reader{a, end}, h, arena);
+            arena.Reset();
+            return;
     }
 }
 

@@ -524,17 +524,39 @@ export function emitEncoderHeader(banner: string, m: EncodedModel): string {
   out.push('    }');
   out.push('}');
   out.push('');
-  out.push('/** Records command `index` (checked: its arguments `a`, its table slots naming `h`). */');
-  out.push('inline void Replay(const VkDeviceDispatchTable& d, VkCommandBuffer cb, std::uint16_t index, [[maybe_unused]] const std::uint32_t* a, [[maybe_unused]] const std::uint64_t* h) noexcept {');
+  // The flat commands whose words need no check of their own (numbers only: no slot, enum or VkBool32)
+  // and that open or close no render pass: the decoder's check accepts one on its header and its
+  // render pass scope alone, without the per-argument table walk.
+  const plain = m.commands.map((c) => !c.walked && c.scope === 0 && c.args.every((a) => a.kind === 'U32' || a.kind === 'I32' || a.kind === 'F32' || a.kind === 'U64'));
+  out.push('/**');
+  out.push(' * Per command, its whole header word (opcode | length << 16) when it is flat, opens or closes no render pass and');
+  out.push(' * has no argument to check (numbers only), else 0: such a command is well formed when its header is this word');
+  out.push(' * and its render pass scope allows it.');
+  out.push(' */');
+  out.push(`inline constexpr std::uint32_t kPlainHeader[${m.commands.length}] = {`);
+  m.commands.forEach((c, i) => {
+    const header = plain[i] ? `0x${(c.opcode | (c.words << 16)).toString(16).padStart(8, '0')}u` : '0';
+    out.push(`    ${header},  // ${c.name}`);
+  });
+  out.push('};');
+  out.push('');
+  out.push(...emitWalked(m));
+  out.push('/**');
+  out.push(' * Records generated command `index` (checked: its arguments from `a` to `end`, its table slots naming `h`). Inlined');
+  out.push(' * into the replay loop: a flat command is its call, in the loop\'s own code; a walked one goes to ReplayWalked.');
+  out.push(' */');
+  out.push('[[gnu::always_inline]] inline void Replay(const VkDeviceDispatchTable& d, VkCommandBuffer cb, std::uint16_t index, const std::uint32_t* a, const std::uint32_t* end, [[maybe_unused]] const std::uint64_t* h, Arena& arena) {');
   out.push('    switch (index) {');
   m.commands.forEach((c, i) => {
     if (!c.walked) out.push(`        case ${i}: d.${c.member}(cb${c.args.map((a) => `, ${nativeArg(a)}`).join('')}); return;`);
   });
-  out.push('        default: return;');
+  out.push('        default:');
+  out.push('            ReplayWalked(d, cb, index, Reader{a, end}, h, arena);');
+  out.push('            arena.Reset();');
+  out.push('            return;');
   out.push('    }');
   out.push('}');
   out.push('');
-  out.push(...emitWalked(m));
   out.push('} // namespace khronos_loader::generated::vkencoder');
   out.push('');
   return out.join('\n');
@@ -814,34 +836,44 @@ function emitWalked(m: EncodedModel): string[] {
   out.push('    return it != last && *it == static_cast<std::int32_t>(v);');
   out.push('}');
   out.push('');
-  out.push('/** Scratch memory for the structures a walked command is replayed with; Reset() after each command keeps the first block. */');
+  out.push('/**');
+  out.push(' * Scratch memory for the structures a walked command is replayed with: a first block inside the arena (on the');
+  out.push(' * replaying function\'s stack, not zeroed), heap blocks only for a command that needs more. Make() zeroes what it');
+  out.push(' * hands out; Reset() after each command keeps the current block.');
+  out.push(' */');
   out.push('class Arena {');
   out.push(' public:');
+  out.push('    Arena() = default;');
+  out.push('    Arena(const Arena&) = delete;');
+  out.push('    Arena& operator=(const Arena&) = delete;');
   out.push('    template <typename T>');
   out.push('    T* Make(std::uint64_t count) {');
   out.push('        static_assert(std::is_trivially_copyable_v<T> && alignof(T) <= alignof(std::max_align_t));');
   out.push('        const std::size_t bytes = (static_cast<std::size_t>(count) * sizeof(T) + 15) & ~static_cast<std::size_t>(15);');
-  out.push('        if (blocks_.empty() || used_ + bytes > size_) {');
-  out.push('            size_ = std::max<std::size_t>(bytes, 16384);');
-  out.push('            blocks_.push_back(std::make_unique<std::max_align_t[]>(size_ / sizeof(std::max_align_t) + 1));');
-  out.push('            used_ = 0;');
-  out.push('        }');
-  out.push('        void* at = reinterpret_cast<std::byte*>(blocks_.back().get()) + used_;');
+  out.push('        if (bytes > size_ - used_) Grow(bytes);');
+  out.push('        void* at = base_ + used_;');
   out.push('        used_ += bytes;');
   out.push('        std::memset(at, 0, bytes);');
   out.push('        return std::launder(reinterpret_cast<T*>(at));');
   out.push('    }');
   out.push('    void Reset() noexcept {');
-  out.push('        if (blocks_.size() > 1) {');
-  out.push('            blocks_.erase(blocks_.begin(), blocks_.end() - 1);');
-  out.push('        }');
+  out.push('        if (heap_.size() > 1) heap_.erase(heap_.begin(), heap_.end() - 1);');
   out.push('        used_ = 0;');
   out.push('    }');
   out.push('');
   out.push(' private:');
-  out.push('    std::vector<std::unique_ptr<std::max_align_t[]>> blocks_;');
-  out.push('    std::size_t size_ = 0;');
+  out.push('    void Grow(std::size_t bytes) {');
+  out.push('        const std::size_t size = std::max<std::size_t>(bytes, 16384);');
+  out.push('        heap_.push_back(std::unique_ptr<std::byte[]>(new std::byte[size]));  // new aligns it for std::max_align_t');
+  out.push('        base_ = heap_.back().get();');
+  out.push('        size_ = size;');
+  out.push('        used_ = 0;');
+  out.push('    }');
+  out.push('    alignas(std::max_align_t) std::byte first_[2048];');
+  out.push('    std::byte* base_ = first_;');
+  out.push('    std::size_t size_ = sizeof first_;');
   out.push('    std::size_t used_ = 0;');
+  out.push('    std::vector<std::unique_ptr<std::byte[]>> heap_;');
   out.push('};');
   out.push('');
   for (const s of m.structs) {
@@ -1296,13 +1328,31 @@ function decodeNodes(nodes: readonly EncodedNodeInfo[], u: Uint32Array, at: { p:
   return out;
 }
 
+// Per walked command, the words it was last read back from, where they started, and what they read
+// as: a frame that records the same command at the same place again reads it back once. (What a
+// command reads as depends on its own words and their place alone, a byte array being its word range.)
+const DECODE_CACHE: ({ readonly at: number; readonly words: Uint32Array; readonly args: { readonly [name: string]: DecodedValue } } | undefined)[] = [];
+
 /**
  * Reads back the arguments of walked command ENCODED_COMMANDS[index] written at u[at] (its first
- * argument word): by name, as the generated method took them (a union as its words, a byte array as
- * its word range). The stream must have passed the native check.
+ * argument word, after its header): by name, as the generated method took them (a union as its words,
+ * a byte array as its word range). The stream must have passed the native check. The same object
+ * comes back for the same words at the same place: treat it as read-only.
  */
 export function decodeWalked(index: number, u: Uint32Array, at: number): { readonly [name: string]: DecodedValue } {
-  return decodeNodes(ENCODED_COMMANDS[index]!.nodes, u, { p: at });
+  const length = (u[at - 1]! >>> 16) - 1; // the argument words, as the header says
+  const last = DECODE_CACHE[index];
+  if (last !== undefined && last.at === at && last.words.length === length) {
+    const words = last.words;
+    let i = 0;
+    while (i < length && words[i] === u[at + i]) i++;
+    if (i === length) return last.args;
+  }
+  const cursor = { p: at };
+  const args = decodeNodes(ENCODED_COMMANDS[index]!.nodes, u, cursor);
+  // Kept only when the layout took exactly the header's words (then nothing else went into it).
+  if (cursor.p === at + length) DECODE_CACHE[index] = { at, words: u.slice(at, at + length), args };
+  return args;
 }
 `;
 

@@ -203,6 +203,21 @@ describe.skipIf(skip !== null)('the encoder\'s generated opcodes on the real dri
     expect(() => encoder.end()).toThrow(expect.objectContaining({ reason: 'unavailable', commandIndex: 1, opcode: opcodeOf('vkCmdSetCullMode') }));
   });
 
+  it('(VK-CE-5) the stream is checked whole before the device\'s table: a malformed command after an unavailable one is refused for what is wrong with it; an unavailable command is found at its own index whether its words are numbers only or checked one by one', () => {
+    const { pd, device: dev } = device(VK_API_VERSION_1_1);
+    const s = saxpy(pd, dev);
+    const cb = dev.createCommandPool(0).allocateCommandBuffer();
+    const encoder = new CommandEncoder(cb, [s.y]);
+    // vkCmdSetCullMode (Vulkan 1.3, numbers only), then a header of an opcode no command has.
+    encoder.begin().vkCmdSetLineWidth(1).vkCmdSetCullMode(0).writeWords(new Uint32Array([0x0001_7fff]));
+    expect(() => encoder.end()).toThrow(expect.objectContaining({ reason: 'unknown-opcode', commandIndex: 2, byteOffset: 16 }));
+    // vkCmdSetDepthTestEnable (Vulkan 1.3, a VkBool32 checked) after numbers-only commands the device has.
+    encoder.begin().vkCmdSetLineWidth(1).vkCmdSetDepthBias(0, 0, 0).vkCmdSetDepthTestEnable(true);
+    expect(() => encoder.end()).toThrow(expect.objectContaining({ reason: 'unavailable', commandIndex: 2, opcode: opcodeOf('vkCmdSetDepthTestEnable') }));
+    // The refusals left the encoder as it was: a stream of commands the device has records.
+    expect(encoder.begin().vkCmdSetLineWidth(1).vkCmdSetDepthBias(0, 0, 0).end()).toBe(2);
+  });
+
   it('(VK-CE-6) a frame of draws through the walked opcodes (vkCmdBeginRendering, vkCmdBindPipeline, vkCmdPushConstants, vkCmdBindVertexBuffers, vkCmdSetViewport/Scissor, vkCmdDraw, vkCmdEndRendering) gives the pixels per-call recording gives; a draw outside the rendering, an unclosed rendering and a draw without its viewport are refused before any Vulkan call; validation silent', async () => {
     const instance = realDriverLoader().createInstance({ applicationName: 'kl-encoder-draw-test', apiVersion: VK_API_VERSION_1_3, enabledLayerNames: hasValidation() ? ['VK_LAYER_KHRONOS_validation'] : [], enabledExtensionNames: ['VK_EXT_debug_utils'] });
     open.push(instance);

@@ -125,6 +125,11 @@ function bothTargetsLine({ driverNs, crossingNs, encoderNs, band }: RecordTarget
   return `${start}: D from ${ns(band.low)} to ${ns(band.high)}; this driver records at ${ns(driverNs)}, ${where}`;
 }
 
+/** " of N frames of each way" when the measurement says how long its warm-up was. */
+function warmupText(m: RecordMeasurement): string {
+  return m.warmupFrames === undefined ? '' : ` of ${m.warmupFrames.toLocaleString('en-US')} frames of each way`;
+}
+
 export function formatRecordBenchMarkdown(result: RecordBenchResult, headingLevel = 2, subtitle?: string): string {
   const { commands, perCall, encoder, cLoop } = result.measurement;
   const perCommand = (frameNs: number) => ns(frameNs / commands);
@@ -138,7 +143,7 @@ export function formatRecordBenchMarkdown(result: RecordBenchResult, headingLeve
     '',
     `One frame: vkBeginCommandBuffer, ${commands.toLocaleString('en-US')} commands (${RECORD_MIX.join(', ')}, in turn, written out group after group in each way, as a frame records them), vkEndCommandBuffer, on ` +
       `${result.driver.deviceName} (${result.driver.manifestPath}), no layers, recorded and not submitted; ${result.frames} frames per timed run, ` +
-      `median of ${result.repeats} runs after a warm-up, ± half the interquartile range; the ways timed round by round (each round one run of each), ` +
+      `median of ${result.repeats} runs after a warm-up${warmupText(result.measurement)}, ± half the interquartile range; the ways timed round by round (each round one run of each), ` +
       `the targets' ratios the median of the rounds' ratios; one child process, ${result.date}.`,
     '',
     markdownTable(
@@ -185,7 +190,7 @@ function formatDraws(result: RecordBenchResult, headingLevel: number): string[] 
     `${'#'.repeat(headingLevel + 1)} Recording ${draws.toLocaleString('en-US')} draws a frame`,
     '',
     `One frame: vkBeginCommandBuffer, ${DRAW_FRAME.join(', ').replace('× draws', `× ${draws.toLocaleString('en-US')}`)}, vkEndCommandBuffer, on ${result.driver.deviceName}, no layers, recorded and not submitted; ` +
-      `${result.frames} frames per timed run, median of ${result.repeats} runs, the ways timed round by round, the targets' ratios the median of the rounds' ratios.`,
+      `${result.frames} frames per timed run, median of ${result.repeats} runs after a warm-up${warmupText(result.draws)}, the ways timed round by round, the targets' ratios the median of the rounds' ratios.`,
     '',
     markdownTable(
       ['way', 'per frame', 'per draw', '÷ C loop'],

@@ -16,10 +16,10 @@ import type { Device } from '../../vulkan/api/device.js';
 import type { Instance } from '../../vulkan/api/instance.js';
 import type { EncodedVkRenderingInfo, EncodedVkRect2D, EncodedVkViewport } from '../../generated/vulkan-encoder.js';
 import { Format } from '../../generated/vulkan.js';
-import { warmupIterations, type MeasurePlan } from './measure-native.js';
+import type { MeasurePlan } from './measure-native.js';
 import { summarize } from './stats.js';
 import { timeInRounds } from './rounds.js';
-import type { RecordMeasurement } from './vulkan-record.js';
+import { recordWarmupFrames, type RecordMeasurement } from './vulkan-record.js';
 import { UnavailableError } from '../../core/errors.js';
 
 export const RECORD_DRAWS = 1_000;
@@ -143,11 +143,11 @@ export function measureDraws(s: DrawScenario, plan: MeasurePlan, draws = RECORD_
     for (let f = 0; f < frames; f++) record(s, draws);
     return Number(process.hrtime.bigint() - start) / frames;
   };
-  const warmup = warmupIterations(plan);
+  const warmup = recordWarmupFrames(plan);
   timeFrames(warmup, recordDrawsPerCall);
   timeFrames(warmup, recordDrawsEncoded);
   cLoop(warmup);
   const [perCall, encoder, c] = timeInRounds(plan.repeats, [() => timeFrames(plan.iterations, recordDrawsPerCall), () => timeFrames(plan.iterations, recordDrawsEncoded), () => cLoop(plan.iterations)]);
   const rounds = { perCall: perCall!, encoder: encoder!, cLoop: c! };
-  return { commands: draws + DRAW_FRAME_OTHERS, perCall: summarize(rounds.perCall), encoder: summarize(rounds.encoder), cLoop: summarize(rounds.cLoop), rounds };
+  return { commands: draws + DRAW_FRAME_OTHERS, perCall: summarize(rounds.perCall), encoder: summarize(rounds.encoder), cLoop: summarize(rounds.cLoop), rounds, warmupFrames: warmup };
 }

@@ -157,6 +157,20 @@ export interface RecordMeasurement {
    * turn, so a slow spell of the machine slows the three alike and cancels in the round's ratios.
    */
   readonly rounds?: { readonly perCall: readonly number[]; readonly encoder: readonly number[]; readonly cLoop: readonly number[] };
+  /** Frames each way recorded, untimed, before the rounds (recordWarmupFrames). */
+  readonly warmupFrames?: number;
+}
+
+/**
+ * Frames of each way recorded before the timed rounds: V8 optimizes the encoder's methods and
+ * end()'s walk, called once a frame, only after some hundred frames (a frame of 1,000 draws costs
+ * 5-20× its steady figure over its first 150-200 frames on lavapipe), and an application records
+ * thousands; the targets are about that steady frame. plan.warmupIterations overrides it.
+ */
+export const RECORD_WARMUP_FRAMES = 400;
+
+export function recordWarmupFrames(plan: MeasurePlan): number {
+  return plan.warmupIterations ?? Math.max(warmupIterations(plan), RECORD_WARMUP_FRAMES);
 }
 
 /** The targets' ratios: the median over the rounds of each round's ratio (without rounds, the ratio of the medians). */
@@ -171,7 +185,7 @@ export function recordRatios(m: RecordMeasurement): { readonly perCallOverEncode
   };
 }
 
-/** Times the three ways, `plan.iterations` frames per timed run, after a warm-up of each: `plan.repeats` rounds of one run of each way. */
+/** Times the three ways, `plan.iterations` frames per timed run, after a warm-up of each (recordWarmupFrames): `plan.repeats` rounds of one run of each way. */
 export function measureRecord(s: RecordScenario, plan: MeasurePlan, commands = RECORD_COMMANDS): RecordMeasurement {
   const native = nativeCommandStream();
   const cLoop = (frames: number) => native.cLoop(s.commandBuffer.handle, s.pipeline.handle, s.layout.handle, s.set.handle, commands, frames);
@@ -181,11 +195,11 @@ export function measureRecord(s: RecordScenario, plan: MeasurePlan, commands = R
     for (let f = 0; f < frames; f++) record(s, commands);
     return Number(process.hrtime.bigint() - start) / frames;
   };
-  const warmup = warmupIterations(plan);
+  const warmup = recordWarmupFrames(plan);
   timeFrames(warmup, recordPerCall);
   timeFrames(warmup, recordEncoded);
   cLoop(warmup);
   const [perCall, encoder, c] = timeInRounds(plan.repeats, [() => timeFrames(plan.iterations, recordPerCall), () => timeFrames(plan.iterations, recordEncoded), () => cLoop(plan.iterations)]);
   const rounds = { perCall: perCall!, encoder: encoder!, cLoop: c! };
-  return { commands, perCall: summarize(rounds.perCall), encoder: summarize(rounds.encoder), cLoop: summarize(rounds.cLoop), rounds };
+  return { commands, perCall: summarize(rounds.perCall), encoder: summarize(rounds.encoder), cLoop: summarize(rounds.cLoop), rounds, warmupFrames: warmup };
 }

@@ -976,8 +976,12 @@ export class CommandBuffer extends DeviceChild {
       const header = u[w]!;
       const op = header & 0xffff;
       const length = header >>> 16;
-      if (op === DRAW_OPCODE && drawChecked && length === 5) {
-        w += 5;
+      if (header === DRAW_HEADER && drawChecked) {
+        // The run of draws after a checked one, in one tight loop: each reads the state the first was checked against.
+        let next = w + 5;
+        while (next < words && u[next] === DRAW_HEADER) next += 5;
+        index += (next - w) / 5 - 1; // (the loop's index++ counts the last)
+        w = next;
         continue;
       }
       drawChecked = false;
@@ -1129,19 +1133,36 @@ function slotHolds(mask: number, object: unknown): boolean {
 }
 
 const DRAW_OPCODE = ENCODED_OPCODE_BASE + ENCODED_COMMANDS.findIndex((c) => c.name === 'vkCmdDraw');
+/** vkCmdDraw's whole header word (5 words: the header and its four counts). */
+const DRAW_HEADER = (DRAW_OPCODE | (5 << 16)) >>> 0;
 
-/** Every table object a walked command's arguments name, used (kept for the submit's checks). */
-function useSlots(st: RecordingState, nodes: readonly EncodedNodeInfo[], args: { readonly [name: string]: DecodedValue }, objects: readonly unknown[]): void {
+/** The table slots a walked command's read-back arguments name, in `out`. */
+function collectSlots(nodes: readonly EncodedNodeInfo[], args: { readonly [name: string]: DecodedValue }, out: number[]): void {
   for (const n of nodes) {
     const v = args[n.name];
     if (v === null || v === undefined) continue;
     const values = n.shape === 'array' || n.shape === 'fixed' ? (v as readonly DecodedValue[]) : [v];
     if (n.elem === 'Slot') {
-      for (const slot of values) if (slot !== null) st.use(objects[slot as number] as DeviceChild | Image);
+      for (const slot of values) if (slot !== null) out.push(slot as number);
     } else if (n.elem === 'Struct' && !ENCODED_STRUCTS[n.struct!]!.isUnion) {
-      for (const e of values) useSlots(st, ENCODED_STRUCTS[n.struct!]!.nodes, e as { readonly [name: string]: DecodedValue }, objects);
+      for (const e of values) collectSlots(ENCODED_STRUCTS[n.struct!]!.nodes, e as { readonly [name: string]: DecodedValue }, out);
     }
   }
+}
+
+// decodeWalked answers the same object for the same words at the same place: its slots are collected once.
+const SLOTS_OF = new WeakMap<object, readonly number[]>();
+
+/** Every table object a walked command's arguments name, used (kept for the submit's checks). */
+function useSlots(st: RecordingState, nodes: readonly EncodedNodeInfo[], args: { readonly [name: string]: DecodedValue }, objects: readonly unknown[]): void {
+  let slots = SLOTS_OF.get(args);
+  if (slots === undefined) {
+    const found: number[] = [];
+    collectSlots(nodes, args, found);
+    SLOTS_OF.set(args, found);
+    slots = found;
+  }
+  for (let i = 0; i < slots.length; i++) st.use(objects[slots[i]!] as DeviceChild | Image);
 }
 
 /**
@@ -1589,11 +1610,19 @@ function checkWalked(st: RecordingState, name: string, args: Decoded, objects: r
       // VUID-vkCmdSetViewport-firstViewport-01224 / -viewportCount-01225: one viewport, the first, without the multiViewport feature (the typed API does not enable it)
       if (num(args.firstViewport) !== 0 || num(args.viewportCount) !== 1) throw new InvalidArgumentError('vkCmdSetViewport: firstViewport must be 0 and viewportCount 1 (the typed API enables no multiViewport)', 'viewportCount');
       const v = list(args.pViewports)[0] as Decoded;
-      const [x, y, width, height, minDepth, maxDepth] = [v.x, v.y, v.width, v.height, v.minDepth, v.maxDepth].map((f) => f as number);
+      // (Six locals, not arrays of them: a frame's walk allocates nothing here.)
+      const x = v.x as number;
+      const y = v.y as number;
+      const width = v.width as number;
+      const height = v.height as number;
+      const minDepth = v.minDepth as number;
+      const maxDepth = v.maxDepth as number;
       // VUID-VkViewport-width-01770 (above 0), -height-01773 (not 0), -minDepth-01234/-maxDepth-01235 (in [0, 1])
-      if (![x, y, width, height, minDepth, maxDepth].every((f) => Number.isFinite(f))) throw new InvalidArgumentError('vkCmdSetViewport: the viewport\'s numbers must be finite', 'pViewports');
-      if (!(width! > 0) || height === 0) throw new InvalidArgumentError(`vkCmdSetViewport: width must be above 0 and height not 0, got ${width} and ${height}`, 'pViewports');
-      if (minDepth! < 0 || minDepth! > 1 || maxDepth! < 0 || maxDepth! > 1) throw new InvalidArgumentError(`vkCmdSetViewport: minDepth and maxDepth must lie in [0, 1], got ${minDepth} and ${maxDepth}`, 'pViewports');
+      if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(width) || !Number.isFinite(height) || !Number.isFinite(minDepth) || !Number.isFinite(maxDepth)) {
+        throw new InvalidArgumentError('vkCmdSetViewport: the viewport\'s numbers must be finite', 'pViewports');
+      }
+      if (!(width > 0) || height === 0) throw new InvalidArgumentError(`vkCmdSetViewport: width must be above 0 and height not 0, got ${width} and ${height}`, 'pViewports');
+      if (minDepth < 0 || minDepth > 1 || maxDepth < 0 || maxDepth > 1) throw new InvalidArgumentError(`vkCmdSetViewport: minDepth and maxDepth must lie in [0, 1], got ${minDepth} and ${maxDepth}`, 'pViewports');
       st.viewportSet = true;
       return;
     }

@@ -97,12 +97,13 @@ Napi::Value Record(const Napi::CallbackInfo& info) {
   table.handles = TypedArrayData<uint64_t>(env, info[4], napi_biguint64_array, "handles", &handleCount);
   table.kinds = TypedArrayData<uint8_t>(env, info[5], napi_uint8_array, "kinds", &table.size);
   if (handleCount != table.size) throw StreamError(env, cs::Verdict{false, 0, 0, 0, cs::Reason::TableMismatch});
-  const cs::Verdict v = Check(env, stream, table);
   if (cb == nullptr) throw ArgumentError(env, "commandBuffer must not be null");
   // The device's dispatch table, as the exported trampolines find it: the command buffer's first word.
   const auto* dispatch = *reinterpret_cast<const kl::vulkan::gen::VkDeviceDispatchTable* const*>(cb);
   if (dispatch == nullptr) throw VkErrorToJs(env, VK_ERROR_INITIALIZATION_FAILED, "the command buffer has no device dispatch table");
-  if (const cs::Verdict available = cs::CheckAvailable(*dispatch, stream.data, stream.bytes); !available.ok) throw StreamError(env, available);
+  // The whole stream checked, and every command of it in the device's table, before any Vulkan call.
+  const cs::Verdict v = cs::ValidateFor(*dispatch, stream.data, stream.bytes, table);
+  if (!v.ok) throw StreamError(env, v);
   VkResult r = dispatch->BeginCommandBuffer(cb, &begin);
   if (r != VK_SUCCESS) throw VkErrorToJs(env, r, "vkBeginCommandBuffer failed");
   cs::Replay(*dispatch, cb, stream.data, stream.bytes, table);

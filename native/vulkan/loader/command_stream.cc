@@ -87,6 +87,34 @@ static_assert([] {
   return true;
 }(), "kLongestFixed must be the longest command of fixed length");
 
+// Which generated commands the device's table has (bit i: kCommands[i]), and the first command of
+// the stream whose bit is clear: Validate() notes it and goes on, so that a malformed command
+// anywhere is reported first, as a separate walk after the check would.
+struct Availability {
+  uint64_t bits[(enc::kCommandCount + 63) / 64];
+  const uint32_t* missingAt = nullptr;
+  uint32_t missingIndex = 0;  // commands before it
+  bool Has(uint32_t index) const noexcept { return ((bits[index / 64] >> (index % 64)) & 1) != 0; }
+  void Note(uint32_t index, const uint32_t* at, uint32_t commands) noexcept {
+    if (!Has(index) && missingAt == nullptr) {
+      missingAt = at;
+      missingIndex = commands;
+    }
+  }
+};
+Availability AllAvailable() noexcept {
+  Availability a{};
+  for (uint64_t& b : a.bits) b = ~uint64_t{0};
+  return a;
+}
+Availability AvailableIn(const gen::VkDeviceDispatchTable& d) noexcept {
+  Availability a{};
+  for (uint16_t i = 0; i < enc::kCommandCount; ++i) {
+    if (enc::Available(d, i)) a.bits[i / 64] |= uint64_t{1} << (i % 64);
+  }
+  return a;
+}
+
 // The render pass scope a stream is in while it is walked (Vulkan spec, 'Render Pass' and 'Dynamic
 // Rendering'): 0 none, 1 dynamic rendering, 2 a render pass; where the open one began.
 struct Scope {
@@ -166,7 +194,8 @@ std::optional<Reason> GeneratedArgs(uint16_t index, const enc::Command& c, const
 }
 
 // A generated command at `at` (opcode past kOpcodeBase): where it ends, or nullptr.
-[[gnu::noinline]] const uint32_t* GeneratedEnd(const uint32_t* at, const uint32_t* end, const Table& table, Scope& scope) noexcept {
+[[gnu::noinline]] const uint32_t* GeneratedEnd(const uint32_t* at, const uint32_t* end, const Table& table, Scope& scope, Availability& available,
+                                               uint32_t commands) noexcept {
   const uint32_t header = *at;
   const uint32_t index = (header & 0xffff) - enc::kOpcodeBase;
   if (index >= enc::kCommandCount) return nullptr;
@@ -177,7 +206,14 @@ std::optional<Reason> GeneratedArgs(uint16_t index, const enc::Command& c, const
   Scope after = scope;
   if (!InScope(c, at, after)) return nullptr;
   scope = after;
+  available.Note(index, at, commands);
   return at + length;
+}
+
+// Whether the registry's `renderpass` of a command lets it be recorded in scope `s` (for the plain
+// commands, which neither open nor close one).
+inline bool RenderPassAllows(enc::RenderPass where, const Scope& s) noexcept {
+  return where == enc::RenderPass::Both || (where == enc::RenderPass::Inside) == (s.open != 0);
 }
 
 // Where the command at `at` ends when it is well-formed, nullptr when it is not (WhyRefused() then
@@ -187,7 +223,8 @@ std::optional<Reason> GeneratedArgs(uint16_t index, const enc::Command& c, const
 // instead of one load after another. kRoomForAny: the caller knows that kLongestFixed words are
 // left, so a command of fixed length needs no check of its own that it ends inside the stream.
 template <bool kRoomForAny>
-inline const uint32_t* WellFormedEnd(const uint32_t* at, const uint32_t* end, const Table& table, Scope& scope) noexcept {
+inline const uint32_t* WellFormedEnd(const uint32_t* at, const uint32_t* end, const Table& table, Scope& scope, Availability& available,
+                                     uint32_t commands) noexcept {
   const auto left = static_cast<std::size_t>(end - at);
   const uint32_t header = *at;
   auto is = [&](uint32_t index, HandleKind kind) { return index < table.size && table.kinds[index] == static_cast<uint8_t>(kind); };
@@ -215,7 +252,16 @@ inline const uint32_t* WellFormedEnd(const uint32_t* at, const uint32_t* end, co
     case Opcode::ClearColorImage:
       return fixed(Opcode::ClearColorImage) && scope.open == 0 && is(at[1], HandleKind::Image) && ClearLayout(at[2]) ? at + LengthOf(Opcode::ClearColorImage) : nullptr;
   }
-  return (header & 0xffff) >= enc::kOpcodeBase ? GeneratedEnd(at, end, table, scope) : nullptr;
+  // A plain generated command (numbers only, no scope of its own: a draw, a dispatch, most dynamic
+  // state) is whole when its header is the one it must have, it fits, and the scope allows it;
+  // the others are checked argument by argument, out of line.
+  const uint32_t index = (header & 0xffff) - enc::kOpcodeBase;  // (wraps round below the base)
+  if (index < enc::kCommandCount && header == enc::kPlainHeader[index] && (header >> 16) <= left &&
+      RenderPassAllows(enc::kCommands[index].renderPass, scope)) [[likely]] {
+    available.Note(index, at, commands);
+    return at + (header >> 16);
+  }
+  return (header & 0xffff) >= enc::kOpcodeBase ? GeneratedEnd(at, end, table, scope, available, commands) : nullptr;
 }
 
 // Why the command at `at`, which WellFormedEnd() did not accept, is refused (nullopt: it is
@@ -265,7 +311,9 @@ inline const uint32_t* WellFormedEnd(const uint32_t* at, const uint32_t* end, co
 
 }  // namespace
 
-Verdict Validate(const void* data, std::size_t bytes, const Table& table) noexcept {
+namespace {
+
+Verdict Check(const void* data, std::size_t bytes, const Table& table, Availability& available) noexcept {
   const auto* const begin = static_cast<const uint32_t*>(data);
   Verdict v;
   auto refuse = [&](Reason reason, const uint32_t* at, uint32_t commands) {
@@ -284,13 +332,13 @@ Verdict Validate(const void* data, std::size_t bytes, const Table& table) noexce
   // Far from the end, the usual commands need no check that they end in the stream.
   const uint32_t* const roomy = bytes / 4 >= kLongestFixed ? end - kLongestFixed : begin;
   while (at < roomy) {
-    const uint32_t* next = WellFormedEnd<true>(at, end, table, scope);
+    const uint32_t* next = WellFormedEnd<true>(at, end, table, scope, available, commands);
     if (next == nullptr) [[unlikely]] break;
     at = next;
     ++commands;
   }
   while (at < end) {
-    if (const uint32_t* next = WellFormedEnd<false>(at, end, table, scope)) [[likely]] {
+    if (const uint32_t* next = WellFormedEnd<false>(at, end, table, scope, available, commands)) [[likely]] {
       at = next;
     } else if (const std::optional<Reason> reason = WhyRefused(at, end, table, scope)) {
       return refuse(*reason, at, commands);
@@ -306,33 +354,31 @@ Verdict Validate(const void* data, std::size_t bytes, const Table& table) noexce
     for (const uint32_t* w = begin; w < scope.openedAt; w += *w >> 16) ++index;
     return refuse(Reason::RenderPassScope, scope.openedAt, index);
   }
+  if (available.missingAt != nullptr) {
+    // Well formed, with a command the device's table lacks: refused at the first one.
+    return refuse(Reason::Unavailable, available.missingAt, available.missingIndex);
+  }
   v.commands = commands;
   return v;
 }
 
-Verdict CheckAvailable(const gen::VkDeviceDispatchTable& d, const void* data, std::size_t bytes) noexcept {
-  const auto* words = static_cast<const uint32_t*>(data);
-  const std::size_t count = bytes / 4;
-  Verdict v;
-  for (std::size_t at = 0; at < count; at += words[at] >> 16, ++v.commands) {
-    const uint16_t opcode = static_cast<uint16_t>(words[at] & 0xffff);
-    if (opcode >= enc::kOpcodeBase && !enc::Available(d, static_cast<uint16_t>(opcode - enc::kOpcodeBase))) {
-      v.ok = false;
-      v.byteOffset = at * 4;
-      v.opcode = opcode;
-      v.reason = Reason::Unavailable;
-      return v;
-    }
-  }
-  v.commands = 0;
-  return v;
+}  // namespace
+
+Verdict Validate(const void* data, std::size_t bytes, const Table& table) noexcept {
+  Availability all = AllAvailable();
+  return Check(data, bytes, table, all);
+}
+
+Verdict ValidateFor(const gen::VkDeviceDispatchTable& dispatch, const void* data, std::size_t bytes, const Table& table) noexcept {
+  Availability available = AvailableIn(dispatch);
+  return Check(data, bytes, table, available);
 }
 
 void Replay(const gen::VkDeviceDispatchTable& d, VkCommandBuffer cb, const void* data, std::size_t bytes, const Table& table) noexcept {
   const auto* words = static_cast<const uint32_t*>(data);
   const std::size_t count = bytes / 4;
   const uint64_t* h = table.handles;
-  enc::Arena arena;  // the structures walked commands are recorded with (allocates on a walked command's first use)
+  enc::Arena arena;  // the structures walked commands are recorded with (on this stack; the heap only for a command that needs more)
   std::size_t at = 0;
   // Each case advances by its command's own length (push constants' excepted), as Validate's walk
   // does: the next command's words are read while this one's call is made (1.8 ns a command
@@ -397,17 +443,10 @@ void Replay(const gen::VkDeviceDispatchTable& d, VkCommandBuffer cb, const void*
         at += LengthOf(Opcode::ClearColorImage);
         break;
       }
-      default: {  // Validate() accepted the stream: every other opcode is a generated one
-        const auto index = static_cast<uint16_t>((header & 0xffff) - enc::kOpcodeBase);
-        if (enc::kCommands[index].walked) {
-          enc::ReplayWalked(d, cb, index, enc::Reader{a, words + at + (header >> 16)}, h, arena);
-          arena.Reset();
-        } else {
-          enc::Replay(d, cb, index, a, h);
-        }
+      default:  // Validate() accepted the stream: every other opcode is a generated one (a flat one's call is inlined here)
+        enc::Replay(d, cb, static_cast<uint16_t>((header & 0xffff) - enc::kOpcodeBase), a, words + at + (header >> 16), h, arena);
         at += header >> 16;
         break;
-      }
     }
   }
 }

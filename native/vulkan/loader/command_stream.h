@@ -98,8 +98,10 @@ struct Verdict {
 // Checks every command of `bytes` bytes at `data` (4-byte aligned) against `table`. Makes no call.
 Verdict Validate(const void* data, std::size_t bytes, const Table& table) noexcept;
 
-// Checks that the device's table has every generated command of a stream Validate() accepted.
-Verdict CheckAvailable(const gen::VkDeviceDispatchTable& dispatch, const void* data, std::size_t bytes) noexcept;
+// Validate(), then (for a stream it accepts) that the device's table has every generated command of
+// it, in one walk: a malformed stream is refused as Validate() refuses it, a well-formed one with a
+// command the table lacks as Unavailable at the first such command.
+Verdict ValidateFor(const gen::VkDeviceDispatchTable& dispatch, const void* data, std::size_t bytes, const Table& table) noexcept;
 
 // Records a stream Validate() accepted into `commandBuffer` through `dispatch`, the device's
 // table (the one the command buffer's first word points at).

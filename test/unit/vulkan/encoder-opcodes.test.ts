@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultRegistryDir } from '../../../scripts/generate.js';
-import { ENCODED_COMMANDS, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, ENCODER_LEFT_OUT } from '../../../lib/generated/vulkan-encoder.js';
+import { decodeWalked, EncodedVulkanCommands, ENCODED_COMMANDS, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, ENCODER_LEFT_OUT } from '../../../lib/generated/vulkan-encoder.js';
+import { InvalidArgumentError } from '../../../lib/core/errors.js';
 
 const xml = readFileSync(path.join(defaultRegistryDir(), 'vk.xml'), 'utf8');
 const doc = new DOMParser().parseFromString(xml, 'text/xml');
@@ -89,5 +90,63 @@ describe('the encoder\'s generated opcodes', () => {
     // What is left: handles no table holds (query pools, events, secondary command buffers, samplers, update templates) and lengths the registry gives as another structure's member.
     expect(ENCODER_LEFT_OUT.map((l) => l.name)).toContain('vkCmdBeginQuery');
     expect(ENCODER_LEFT_OUT.length).toBeLessThanOrEqual(19);
+  });
+});
+
+/** The generated vkCmd* methods writing into a plain array of words, from word `at`. */
+class Words extends EncodedVulkanCommands {
+  readonly u = new Uint32Array(256);
+  at = 0;
+  protected encodeRoom(): Uint32Array {
+    return this.u;
+  }
+  protected get encodeAt(): number {
+    return this.at;
+  }
+  protected encodeCommit(words: number): void {
+    this.at += words;
+  }
+  protected encodeSlot(): void {}
+  protected encodeBytes(at: number, data: ArrayBufferView): void {
+    new Uint8Array(this.u.buffer).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), at * 4);
+  }
+  protected encodeRefuse(what: string, name: string): never {
+    throw new InvalidArgumentError(`${what}: ${name}`);
+  }
+}
+
+describe('the walked commands read back (the encoder\'s end() walk)', () => {
+  const viewportIndex = ENCODED_COMMANDS.findIndex((c) => c.name === 'vkCmdSetViewport');
+  const pushIndex = ENCODED_COMMANDS.findIndex((c) => c.name === 'vkCmdPushConstants');
+  const viewport = (width: number) => [{ x: 0, y: 0, width, height: 64, minDepth: 0, maxDepth: 1 }];
+
+  it('(VK-CE-6) a walked command is read back once while its words and place stay, and anew when a word changes', () => {
+    const e = new Words();
+    e.vkCmdSetViewport(0, 1, viewport(64));
+    const first = decodeWalked(viewportIndex, e.u, 1);
+    expect((first.pViewports as { width: number }[])[0]!.width).toBe(64);
+    expect(decodeWalked(viewportIndex, e.u, 1)).toBe(first); // the same words at the same place: read once
+    e.at = 0;
+    e.vkCmdSetViewport(0, 1, viewport(0)); // one word changed, in place
+    const changed = decodeWalked(viewportIndex, e.u, 1);
+    expect(changed).not.toBe(first);
+    expect((changed.pViewports as { width: number }[])[0]!.width).toBe(0);
+    e.at = 0;
+    e.vkCmdSetViewport(0, 1, viewport(64));
+    expect((decodeWalked(viewportIndex, e.u, 1).pViewports as { width: number }[])[0]!.width).toBe(64);
+  });
+
+  it('(VK-CE-6) the same words at another place read back as that place\'s (a byte array is its word range in the stream)', () => {
+    const e = new Words();
+    const data = new Uint32Array([1, 2, 3, 4]);
+    e.vkCmdPushConstants(0, 1, 0, 16, data);
+    expect(decodeWalked(pushIndex, e.u, 1).pValues).toEqual({ words: [5, 9] });
+    // The same command after a viewport: the same words, 11 words further on.
+    e.at = 0;
+    e.vkCmdSetViewport(0, 1, viewport(64));
+    const at = e.at;
+    e.vkCmdPushConstants(0, 1, 0, 16, data);
+    expect(at).toBe(9);
+    expect(decodeWalked(pushIndex, e.u, at + 1).pValues).toEqual({ words: [at + 5, at + 9] });
   });
 });
