@@ -15,6 +15,7 @@ import { RegistrySelector, type Selection } from './select.js';
 import { emitOpenXrModule, emitVulkanModule } from './typescript.js';
 import { emitInteractionProfilesHeader, emitInteractionProfilesModule, readInteractionProfiles } from './interaction-profiles.js';
 import { bannerText } from './apis.js';
+import { emitWsiPlatformHeader } from './wsi-platform.js';
 
 /** Output folders, relative to the output root (the repository root by default). */
 export const NATIVE_DIR = path.join('native', 'generated');
@@ -100,6 +101,8 @@ export function renderAll(registryDir: string): GeneratedFile[] {
       const banner = bannerText(cfg, selection.registry);
       files.push({ path: rel(NATIVE_DIR, 'vulkan_encoder.h'), content: emitEncoderHeader(banner, encoder) });
       files.push({ path: rel(TS_DIR, 'vulkan-encoder.ts'), content: emitEncoderModule(banner, encoder) });
+      // The window-system surface extensions the loader implements (their platform types kept opaque).
+      files.push({ path: rel(NATIVE_DIR, 'vulkan_wsi_platform.h'), content: emitWsiPlatformHeader(cfg, selection.registry) });
     }
   }
   return files;

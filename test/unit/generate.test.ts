@@ -210,6 +210,51 @@ describe('registry code generator', () => {
     expect(ours).toEqual(theirs);
   });
 
+  it('GEN: the window-system surface structures of vulkan_wsi_platform.h have the system headers\' layouts and structure-type values (Xlib, XCB, Wayland), and its command table names every command of the four platform extensions with its extension', (ctx) => {
+    const headers = ['/usr/include/vulkan/vulkan_xlib.h', '/usr/include/X11/Xlib.h', '/usr/include/xcb/xcb.h', '/usr/include/wayland-client.h'];
+    const absent = headers.find((h) => !existsSync(h));
+    if (absent !== undefined) return skipOrFail(ctx, `${absent} is absent (Debian: libvulkan-dev, libx11-dev, libxcb1-dev, libwayland-dev)`);
+    if (!hasCompiler('gcc')) return skipOrFail(ctx, 'gcc is not installed');
+    const platforms = [
+      { name: 'Xlib', members: ['sType', 'pNext', 'flags', 'dpy', 'window'] },
+      { name: 'Xcb', members: ['sType', 'pNext', 'flags', 'connection', 'window'] },
+      { name: 'Wayland', members: ['sType', 'pNext', 'flags', 'display', 'surface'] },
+    ];
+    const probe: LayoutProbe = {
+      structs: platforms.map((p) => ({ name: `Vk${p.name}SurfaceCreateInfoKHR`, members: p.members })),
+      // Each member's size as well: a member at the end could shrink inside the structure's padding.
+      values: platforms.flatMap((p) => [
+        `VK_STRUCTURE_TYPE_${p.name.toUpperCase()}_SURFACE_CREATE_INFO_KHR`,
+        ...p.members.map((m) => `sizeof(((Vk${p.name}SurfaceCreateInfoKHR*)0)->${m})`),
+      ]),
+    };
+    const dir = tempDir('khronos-gen-wsi-');
+    // Ours under the system's names: the loader's spellings aliased.
+    writeFileSync(
+      path.join(dir, 'ours_aliases.h'),
+      ['#include "vulkan_wsi_platform.h"', ...platforms.flatMap((p) => [
+        `#define Vk${p.name}SurfaceCreateInfoKHR Kl${p.name}SurfaceCreateInfoKHR`,
+        `#define VK_STRUCTURE_TYPE_${p.name.toUpperCase()}_SURFACE_CREATE_INFO_KHR KL_VK_STRUCTURE_TYPE_${p.name.toUpperCase()}_SURFACE_CREATE_INFO_KHR`,
+      ]), ''].join('\n'),
+    );
+    const system = ['<X11/Xlib.h>', '<xcb/xcb.h>', '<wayland-client.h>', '<vulkan/vulkan_core.h>', '<vulkan/vulkan_xlib.h>', '<vulkan/vulkan_xcb.h>', '<vulkan/vulkan_wayland.h>'];
+    const theirs = runCProgram(dir, 'system', layoutProgram(system, probe), []);
+    const ours = runCProgram(dir, 'ours', layoutProgram(['"ours_aliases.h"'], probe), [nativeDir, dir]);
+    expect(ours.size).toBe(3 * 12);
+    expect(ours).toEqual(theirs);
+
+    const header = readFileSync(path.join(nativeDir, 'vulkan_wsi_platform.h'), 'utf8');
+    const rows = [...header.matchAll(/X\("(vk\w+)", (\w+), (PFN_kl\w+), "(VK_KHR_\w+)"\)/g)].map((m) => `${m[1]} ${m[4]}`);
+    const registry = readFileSync(path.join(registryDir, 'vk.xml'), 'utf8');
+    const expected: string[] = [];
+    for (const ext of ['VK_KHR_xlib_surface', 'VK_KHR_xcb_surface', 'VK_KHR_wayland_surface', 'VK_KHR_win32_surface']) {
+      const block = new RegExp(`<extension name="${ext}"[\\s\\S]*?</extension>`).exec(registry)?.[0] ?? '';
+      for (const m of block.matchAll(/<command name="(vk\w+)"/g)) expected.push(`${m[1]} ${ext}`);
+    }
+    expect(expected.length).toBe(8);
+    expect(rows).toEqual(expected);
+  });
+
   it('GEN: TypeScript constants give result codes both ways, extensions and the dispatch command lists', () => {
     expect(XrResult.XR_ERROR_VALIDATION_FAILURE).toBe(-1);
     expect(xrResultName(-1)).toBe('XR_ERROR_VALIDATION_FAILURE');

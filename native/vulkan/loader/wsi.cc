@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "common/log.h"
 #include "vulkan/loader/loader_instance.h"
@@ -468,20 +469,43 @@ template <typename F>
 PFN_vkVoidFunction Fn(F f) {
   return reinterpret_cast<PFN_vkVoidFunction>(f);
 }
+// The loader's functions for each platform command, by the table member the generated list
+// (KL_VK_WSI_PLATFORM_COMMANDS) names: the terminator at the bottom of the instance chain and the
+// application-facing trampoline. A command the registry adds to these extensions has no
+// specialisation here and stops the build.
+template <auto Member>
+struct PlatformFunctions;
+#define KL_PLATFORM_FUNCTIONS(member, term, tramp)                       \
+  template <>                                                            \
+  struct PlatformFunctions<&WsiPlatformTable::member> {                  \
+    static constexpr auto terminator = term;                             \
+    static constexpr auto trampoline = tramp;                            \
+  };
+KL_PLATFORM_FUNCTIONS(CreateXlibSurfaceKHR, CreateXlibSurface, (TrampolineCreate<KlXlibSurfaceCreateInfoKHR, &WsiPlatformTable::CreateXlibSurfaceKHR>))
+KL_PLATFORM_FUNCTIONS(CreateXcbSurfaceKHR, CreateXcbSurface, (TrampolineCreate<KlXcbSurfaceCreateInfoKHR, &WsiPlatformTable::CreateXcbSurfaceKHR>))
+KL_PLATFORM_FUNCTIONS(CreateWaylandSurfaceKHR, CreateWaylandSurface,
+                      (TrampolineCreate<KlWaylandSurfaceCreateInfoKHR, &WsiPlatformTable::CreateWaylandSurfaceKHR>))
+KL_PLATFORM_FUNCTIONS(CreateWin32SurfaceKHR, CreateWin32Surface, (TrampolineCreate<KlWin32SurfaceCreateInfoKHR, &WsiPlatformTable::CreateWin32SurfaceKHR>))
+KL_PLATFORM_FUNCTIONS(GetPhysicalDeviceXlibPresentationSupportKHR, XlibPresentationSupport, TrampolineXlibSupport)
+KL_PLATFORM_FUNCTIONS(GetPhysicalDeviceXcbPresentationSupportKHR, XcbPresentationSupport, TrampolineXcbSupport)
+KL_PLATFORM_FUNCTIONS(GetPhysicalDeviceWaylandPresentationSupportKHR, WaylandPresentationSupport, TrampolineWaylandSupport)
+KL_PLATFORM_FUNCTIONS(GetPhysicalDeviceWin32PresentationSupportKHR, Win32PresentationSupport, TrampolineWin32Support)
+#undef KL_PLATFORM_FUNCTIONS
+
+// `f` as a void function, once the compiler has checked it has the registry's signature.
+template <typename Pfn, typename F>
+PFN_vkVoidFunction Checked(F f) {
+  static_assert(std::is_same_v<F, Pfn>, "a platform command's function does not have the registry's signature");
+  return reinterpret_cast<PFN_vkVoidFunction>(f);
+}
+
 const std::vector<PlatformCommand>& PlatformCommands() {
   static const std::vector<PlatformCommand> commands = {
-      {"vkCreateXlibSurfaceKHR", "VK_KHR_xlib_surface", Fn(CreateXlibSurface),
-       Fn(TrampolineCreate<KlXlibSurfaceCreateInfoKHR, &WsiPlatformTable::CreateXlibSurfaceKHR>)},
-      {"vkCreateXcbSurfaceKHR", "VK_KHR_xcb_surface", Fn(CreateXcbSurface),
-       Fn(TrampolineCreate<KlXcbSurfaceCreateInfoKHR, &WsiPlatformTable::CreateXcbSurfaceKHR>)},
-      {"vkCreateWaylandSurfaceKHR", "VK_KHR_wayland_surface", Fn(CreateWaylandSurface),
-       Fn(TrampolineCreate<KlWaylandSurfaceCreateInfoKHR, &WsiPlatformTable::CreateWaylandSurfaceKHR>)},
-      {"vkCreateWin32SurfaceKHR", "VK_KHR_win32_surface", Fn(CreateWin32Surface),
-       Fn(TrampolineCreate<KlWin32SurfaceCreateInfoKHR, &WsiPlatformTable::CreateWin32SurfaceKHR>)},
-      {"vkGetPhysicalDeviceXlibPresentationSupportKHR", "VK_KHR_xlib_surface", Fn(XlibPresentationSupport), Fn(TrampolineXlibSupport)},
-      {"vkGetPhysicalDeviceXcbPresentationSupportKHR", "VK_KHR_xcb_surface", Fn(XcbPresentationSupport), Fn(TrampolineXcbSupport)},
-      {"vkGetPhysicalDeviceWaylandPresentationSupportKHR", "VK_KHR_wayland_surface", Fn(WaylandPresentationSupport), Fn(TrampolineWaylandSupport)},
-      {"vkGetPhysicalDeviceWin32PresentationSupportKHR", "VK_KHR_win32_surface", Fn(Win32PresentationSupport), Fn(TrampolineWin32Support)},
+#define KL_PLATFORM_COMMAND(name, member, type, extension)                                         \
+  {name, extension, Checked<type>(PlatformFunctions<&WsiPlatformTable::member>::terminator),       \
+   Checked<type>(PlatformFunctions<&WsiPlatformTable::member>::trampoline)},
+      KL_VK_WSI_PLATFORM_COMMANDS(KL_PLATFORM_COMMAND)
+#undef KL_PLATFORM_COMMAND
   };
   return commands;
 }

@@ -1,71 +1,19 @@
-// The window-system (platform) surface types the loader needs and the generated Vulkan headers
-// leave out (the platform rule of scripts/generator: extensions that name X11, XCB, Wayland or
-// Win32 types are not in vulkan_types.h). Written from the Vulkan spec ("VK_KHR_xlib_surface",
-// "VK_KHR_xcb_surface", "VK_KHR_wayland_surface", "VK_KHR_win32_surface": the create-info
-// structures, the structure-type values and the command signatures) and, for VkIcdSurface*, from
-// LoaderDriverInterface "Handling KHR Surface Objects in WSI Extensions" (the structures a driver
-// of interface version 2 or older reads through the VkSurfaceKHR the loader hands it).
-// The window-system types stay opaque: Display*, xcb_connection_t*, wl_display* are pointers the
-// loader never reads; Window is an XID (unsigned long), xcb_window_t and xcb_visualid_t are 32-bit.
+// The window-system (platform) surface types the loader needs beyond the generated
+// native/generated/vulkan_wsi_platform.h (which the generator makes from the registry: the
+// platform extensions' create-info structures, their VkStructureType values, the commands'
+// signatures and the table of the commands with their extensions): the VkIcdSurface* structures
+// of LoaderDriverInterface "Handling KHR Surface Objects in WSI Extensions" (the structures a
+// driver of interface version 2 or older reads through the VkSurfaceKHR the loader hands it),
+// which no registry describes, and the loader's table of the platform commands.
 #pragma once
 
 #include <cstdint>
 
 #include "generated/vulkan_commands.h"
 #include "generated/vulkan_types.h"
+#include "generated/vulkan_wsi_platform.h"
 
 extern "C" {
-typedef struct _XDisplay Display;  // Xlib's own spelling, so the types agree with <X11/Xlib.h>
-typedef unsigned long KlXlibWindow;
-typedef unsigned long KlXlibVisualId;
-typedef struct xcb_connection_t xcb_connection_t;
-typedef uint32_t KlXcbWindow;
-typedef uint32_t KlXcbVisualId;
-struct wl_display;
-struct wl_surface;
-
-typedef struct KlXlibSurfaceCreateInfoKHR {
-  VkStructureType sType;
-  const void* pNext;
-  VkFlags flags;
-  Display* dpy;
-  KlXlibWindow window;
-} KlXlibSurfaceCreateInfoKHR;
-
-typedef struct KlXcbSurfaceCreateInfoKHR {
-  VkStructureType sType;
-  const void* pNext;
-  VkFlags flags;
-  xcb_connection_t* connection;
-  KlXcbWindow window;
-} KlXcbSurfaceCreateInfoKHR;
-
-typedef struct KlWaylandSurfaceCreateInfoKHR {
-  VkStructureType sType;
-  const void* pNext;
-  VkFlags flags;
-  struct wl_display* display;
-  struct wl_surface* surface;
-} KlWaylandSurfaceCreateInfoKHR;
-
-typedef struct KlWin32SurfaceCreateInfoKHR {
-  VkStructureType sType;
-  const void* pNext;
-  VkFlags flags;
-  void* hinstance;  // HINSTANCE
-  void* hwnd;       // HWND
-} KlWin32SurfaceCreateInfoKHR;
-
-typedef VkResult(VKAPI_PTR* PFN_klCreateXlibSurfaceKHR)(VkInstance, const KlXlibSurfaceCreateInfoKHR*, const VkAllocationCallbacks*, VkSurfaceKHR*);
-typedef VkResult(VKAPI_PTR* PFN_klCreateXcbSurfaceKHR)(VkInstance, const KlXcbSurfaceCreateInfoKHR*, const VkAllocationCallbacks*, VkSurfaceKHR*);
-typedef VkResult(VKAPI_PTR* PFN_klCreateWaylandSurfaceKHR)(VkInstance, const KlWaylandSurfaceCreateInfoKHR*, const VkAllocationCallbacks*,
-                                                           VkSurfaceKHR*);
-typedef VkResult(VKAPI_PTR* PFN_klCreateWin32SurfaceKHR)(VkInstance, const KlWin32SurfaceCreateInfoKHR*, const VkAllocationCallbacks*, VkSurfaceKHR*);
-typedef VkBool32(VKAPI_PTR* PFN_klGetPhysicalDeviceXlibPresentationSupportKHR)(VkPhysicalDevice, uint32_t, Display*, KlXlibVisualId);
-typedef VkBool32(VKAPI_PTR* PFN_klGetPhysicalDeviceXcbPresentationSupportKHR)(VkPhysicalDevice, uint32_t, xcb_connection_t*, KlXcbVisualId);
-typedef VkBool32(VKAPI_PTR* PFN_klGetPhysicalDeviceWaylandPresentationSupportKHR)(VkPhysicalDevice, uint32_t, struct wl_display*);
-typedef VkBool32(VKAPI_PTR* PFN_klGetPhysicalDeviceWin32PresentationSupportKHR)(VkPhysicalDevice, uint32_t);
-
 // LoaderDriverInterface, "Handling KHR Surface Objects in WSI Extensions" (vk_icd.h's VkIcdWsiPlatform).
 typedef enum KlIcdWsiPlatform {
   KL_ICD_WSI_PLATFORM_MIR = 0,
@@ -109,34 +57,20 @@ typedef struct KlIcdSurfaceHeadless {
 
 namespace kl::vulkan {
 
-inline constexpr VkStructureType kXlibSurfaceCreateInfo = static_cast<VkStructureType>(1000004000);
-inline constexpr VkStructureType kXcbSurfaceCreateInfo = static_cast<VkStructureType>(1000005000);
-inline constexpr VkStructureType kWaylandSurfaceCreateInfo = static_cast<VkStructureType>(1000006000);
-inline constexpr VkStructureType kWin32SurfaceCreateInfo = static_cast<VkStructureType>(1000009000);
+inline constexpr VkStructureType kXlibSurfaceCreateInfo = KL_VK_STRUCTURE_TYPE_XLIB_SURFACE_CREATE_INFO_KHR;
+inline constexpr VkStructureType kXcbSurfaceCreateInfo = KL_VK_STRUCTURE_TYPE_XCB_SURFACE_CREATE_INFO_KHR;
+inline constexpr VkStructureType kWaylandSurfaceCreateInfo = KL_VK_STRUCTURE_TYPE_WAYLAND_SURFACE_CREATE_INFO_KHR;
+inline constexpr VkStructureType kWin32SurfaceCreateInfo = KL_VK_STRUCTURE_TYPE_WIN32_SURFACE_CREATE_INFO_KHR;
 
-// The platform commands, as one table: the chain's (LoaderInstance) and each driver's (DriverInstance).
-// X(command name, member, PFN type)
-#define KL_VK_WSI_PLATFORM_COMMANDS(X)                                                                              \
-  X("vkCreateXlibSurfaceKHR", CreateXlibSurfaceKHR, PFN_klCreateXlibSurfaceKHR)                                     \
-  X("vkCreateXcbSurfaceKHR", CreateXcbSurfaceKHR, PFN_klCreateXcbSurfaceKHR)                                        \
-  X("vkCreateWaylandSurfaceKHR", CreateWaylandSurfaceKHR, PFN_klCreateWaylandSurfaceKHR)                            \
-  X("vkCreateWin32SurfaceKHR", CreateWin32SurfaceKHR, PFN_klCreateWin32SurfaceKHR)                                  \
-  X("vkGetPhysicalDeviceXlibPresentationSupportKHR", GetPhysicalDeviceXlibPresentationSupportKHR,                   \
-    PFN_klGetPhysicalDeviceXlibPresentationSupportKHR)                                                              \
-  X("vkGetPhysicalDeviceXcbPresentationSupportKHR", GetPhysicalDeviceXcbPresentationSupportKHR,                     \
-    PFN_klGetPhysicalDeviceXcbPresentationSupportKHR)                                                               \
-  X("vkGetPhysicalDeviceWaylandPresentationSupportKHR", GetPhysicalDeviceWaylandPresentationSupportKHR,             \
-    PFN_klGetPhysicalDeviceWaylandPresentationSupportKHR)                                                           \
-  X("vkGetPhysicalDeviceWin32PresentationSupportKHR", GetPhysicalDeviceWin32PresentationSupportKHR,                 \
-    PFN_klGetPhysicalDeviceWin32PresentationSupportKHR)
-
+// The platform commands, as one table (KL_VK_WSI_PLATFORM_COMMANDS, generated): the chain's
+// (LoaderInstance) and each driver's (DriverInstance).
 struct WsiPlatformTable {
-#define KL_VK_WSI_MEMBER(name, member, type) type member = nullptr;
+#define KL_VK_WSI_MEMBER(name, member, type, extension) type member = nullptr;
   KL_VK_WSI_PLATFORM_COMMANDS(KL_VK_WSI_MEMBER)
 #undef KL_VK_WSI_MEMBER
   // Fills every member from `gipa` (NULL where it has none).
   void Fill(PFN_vkGetInstanceProcAddr gipa, VkInstance instance) {
-#define KL_VK_WSI_FILL(name, member, type) member = reinterpret_cast<type>(gipa(instance, name));
+#define KL_VK_WSI_FILL(name, member, type, extension) member = reinterpret_cast<type>(gipa(instance, name));
     KL_VK_WSI_PLATFORM_COMMANDS(KL_VK_WSI_FILL)
 #undef KL_VK_WSI_FILL
   }

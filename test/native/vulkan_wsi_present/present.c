@@ -15,6 +15,7 @@
  * and errors VK_LAYER_KHRONOS_validation (when `validation`) reported through VK_EXT_debug_utils;
  * the first one's text follows as " first=<text>". */
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,61 @@ static void WaylandClose(Wayland* w) {
   if (w->display) wl_display_disconnect(w->display);
 }
 #endif
+
+/* A Wayland toplevel for a test that creates the surface itself (the typed API,
+ * test/system/vulkan-wsi-wayland-typed.test.ts): kl_wayland_window_open connects to the
+ * compositor's socket and makes a configured xdg-shell toplevel (NULL, the failed step in `error`);
+ * kl_wayland_window_display / _surface give its wl_display* and wl_surface* as integers, the way
+ * Node window libraries hand them out; kl_wayland_window_roundtrip answers the compositor's pings
+ * and configures (the default queue, which the driver's swapchain does not use);
+ * kl_wayland_window_close destroys it. */
+KL_EXPORT void* kl_wayland_window_open(const char* socketPath, char* error, size_t size) {
+#ifdef KL_WSI_WAYLAND
+  Wayland* w = calloc(1, sizeof(Wayland));
+  const char* step = "calloc";
+  if (w != NULL && WaylandOpen(w, socketPath, &step) == 0) return w;
+  snprintf(error, size, "%s", step);
+  if (w != NULL) WaylandClose(w);
+  free(w);
+#else
+  (void)socketPath;
+  snprintf(error, size, "built without wayland-client");
+#endif
+  return NULL;
+}
+KL_EXPORT uint64_t kl_wayland_window_display(void* window) {
+#ifdef KL_WSI_WAYLAND
+  return (uint64_t)(uintptr_t)((Wayland*)window)->display;
+#else
+  (void)window;
+  return 0;
+#endif
+}
+KL_EXPORT uint64_t kl_wayland_window_surface(void* window) {
+#ifdef KL_WSI_WAYLAND
+  return (uint64_t)(uintptr_t)((Wayland*)window)->surface;
+#else
+  (void)window;
+  return 0;
+#endif
+}
+KL_EXPORT int kl_wayland_window_roundtrip(void* window) {
+#ifdef KL_WSI_WAYLAND
+  return wl_display_roundtrip(((Wayland*)window)->display);
+#else
+  (void)window;
+  return -1;
+#endif
+}
+KL_EXPORT void kl_wayland_window_close(void* window) {
+#ifdef KL_WSI_WAYLAND
+  if (window == NULL) return;
+  WaylandClose((Wayland*)window);
+  free(window);
+#else
+  (void)window;
+#endif
+}
 
 typedef struct {
   int count;

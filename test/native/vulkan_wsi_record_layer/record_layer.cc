@@ -1,7 +1,8 @@
 // VK_LAYER_KLTEST_wsi_record: a Vulkan layer (interface 2) that records every window-system call
-// passing it — the surface creation and queries on the instance chain, the swapchain commands on
-// the device chain — and forwards each unchanged. Each call appends "<command>=<VkResult>" (or
-// "<command>" for a void command) as a line to the file named by KL_WSI_RECORD_LOG when the
+// passing it — the surface creation (Xlib, XCB, Wayland), the platform presentation-support
+// queries and the surface queries on the instance chain, the swapchain commands on the device
+// chain — and forwards each unchanged. Each call appends "<command>=<VkResult>" (the VkBool32 for a
+// presentation-support query, nothing for a void command) as a line to the file named by KL_WSI_RECORD_LOG when the
 // instance was created; nothing is written without it. One source for this package's loader and
 // for the Khronos loader, so the two lists can be compared.
 #include <cstdio>
@@ -27,6 +28,10 @@ Key KeyOf(const void* object) { return *static_cast<const void* const*>(object);
 // dispatch table, which after creation is the top of the chain, this layer).
 #define KL_RECORD_INSTANCE_COMMANDS(X)                                                                                     \
   X(PFN_klCreateXlibSurfaceKHR, vkCreateXlibSurfaceKHR) X(PFN_klCreateXcbSurfaceKHR, vkCreateXcbSurfaceKHR)                 \
+  X(PFN_klCreateWaylandSurfaceKHR, vkCreateWaylandSurfaceKHR)                                                               \
+  X(PFN_klGetPhysicalDeviceXlibPresentationSupportKHR, vkGetPhysicalDeviceXlibPresentationSupportKHR)                       \
+  X(PFN_klGetPhysicalDeviceXcbPresentationSupportKHR, vkGetPhysicalDeviceXcbPresentationSupportKHR)                         \
+  X(PFN_klGetPhysicalDeviceWaylandPresentationSupportKHR, vkGetPhysicalDeviceWaylandPresentationSupportKHR)                 \
   X(PFN_vkDestroySurfaceKHR, vkDestroySurfaceKHR) X(PFN_vkGetPhysicalDeviceSurfaceSupportKHR, vkGetPhysicalDeviceSurfaceSupportKHR) \
   X(PFN_vkGetPhysicalDeviceSurfaceCapabilitiesKHR, vkGetPhysicalDeviceSurfaceCapabilitiesKHR)                               \
   X(PFN_vkGetPhysicalDeviceSurfaceFormatsKHR, vkGetPhysicalDeviceSurfaceFormatsKHR)                                         \
@@ -59,18 +64,19 @@ Registry& Get() {
   return registry;
 }
 
-void Record(const char* command, const VkResult* result) {
+void Record(const char* command, const int* result) {
   Registry& r = Get();
   std::lock_guard lock(r.mutex);
   if (r.logPath.empty()) return;
   FILE* f = std::fopen(r.logPath.c_str(), "a");
   if (f == nullptr) return;
-  if (result != nullptr) std::fprintf(f, "%s=%d\n", command, static_cast<int>(*result));
+  if (result != nullptr) std::fprintf(f, "%s=%d\n", command, *result);
   else std::fprintf(f, "%s\n", command);
   std::fclose(f);
 }
 VkResult Recorded(const char* command, VkResult result) {
-  Record(command, &result);
+  const int value = result;
+  Record(command, &value);
   return result;
 }
 
@@ -177,6 +183,27 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateXcbSurface(VkInstance instance, const KlXcb
                                                 VkSurfaceKHR* surface) {
   return Recorded("vkCreateXcbSurfaceKHR", NextInstance(instance, vkCreateXcbSurfaceKHR)(instance, info, allocator, surface));
 }
+VKAPI_ATTR VkResult VKAPI_CALL CreateWaylandSurface(VkInstance instance, const KlWaylandSurfaceCreateInfoKHR* info, const VkAllocationCallbacks* allocator,
+                                                    VkSurfaceKHR* surface) {
+  return Recorded("vkCreateWaylandSurfaceKHR", NextInstance(instance, vkCreateWaylandSurfaceKHR)(instance, info, allocator, surface));
+}
+VkBool32 RecordedSupport(const char* command, VkBool32 supported) {
+  const int value = static_cast<int>(supported);
+  Record(command, &value);
+  return supported;
+}
+VKAPI_ATTR VkBool32 VKAPI_CALL XlibSupport(VkPhysicalDevice pd, uint32_t family, Display* dpy, KlXlibVisualId visual) {
+  auto next = NextInstance(pd, vkGetPhysicalDeviceXlibPresentationSupportKHR);
+  return RecordedSupport("vkGetPhysicalDeviceXlibPresentationSupportKHR", next(pd, family, dpy, visual));
+}
+VKAPI_ATTR VkBool32 VKAPI_CALL XcbSupport(VkPhysicalDevice pd, uint32_t family, xcb_connection_t* connection, KlXcbVisualId visual) {
+  auto next = NextInstance(pd, vkGetPhysicalDeviceXcbPresentationSupportKHR);
+  return RecordedSupport("vkGetPhysicalDeviceXcbPresentationSupportKHR", next(pd, family, connection, visual));
+}
+VKAPI_ATTR VkBool32 VKAPI_CALL WaylandSupport(VkPhysicalDevice pd, uint32_t family, struct wl_display* display) {
+  auto next = NextInstance(pd, vkGetPhysicalDeviceWaylandPresentationSupportKHR);
+  return RecordedSupport("vkGetPhysicalDeviceWaylandPresentationSupportKHR", next(pd, family, display));
+}
 VKAPI_ATTR void VKAPI_CALL DestroySurface(VkInstance instance, VkSurfaceKHR surface, const VkAllocationCallbacks* allocator) {
   Record("vkDestroySurfaceKHR", nullptr);
   NextInstance(instance, vkDestroySurfaceKHR)(instance, surface, allocator);
@@ -249,6 +276,10 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance
   if (n == "vkCreateDevice") return reinterpret_cast<PFN_vkVoidFunction>(CreateDevice);
   if (n == "vkCreateXlibSurfaceKHR") return reinterpret_cast<PFN_vkVoidFunction>(CreateXlibSurface);
   if (n == "vkCreateXcbSurfaceKHR") return reinterpret_cast<PFN_vkVoidFunction>(CreateXcbSurface);
+  if (n == "vkCreateWaylandSurfaceKHR") return reinterpret_cast<PFN_vkVoidFunction>(CreateWaylandSurface);
+  if (n == "vkGetPhysicalDeviceXlibPresentationSupportKHR") return reinterpret_cast<PFN_vkVoidFunction>(XlibSupport);
+  if (n == "vkGetPhysicalDeviceXcbPresentationSupportKHR") return reinterpret_cast<PFN_vkVoidFunction>(XcbSupport);
+  if (n == "vkGetPhysicalDeviceWaylandPresentationSupportKHR") return reinterpret_cast<PFN_vkVoidFunction>(WaylandSupport);
   if (n == "vkDestroySurfaceKHR") return reinterpret_cast<PFN_vkVoidFunction>(DestroySurface);
   if (n == "vkGetPhysicalDeviceSurfaceSupportKHR") return reinterpret_cast<PFN_vkVoidFunction>(SurfaceSupport);
   if (n == "vkGetPhysicalDeviceSurfaceCapabilitiesKHR") return reinterpret_cast<PFN_vkVoidFunction>(SurfaceCapabilities);
