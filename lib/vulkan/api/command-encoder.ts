@@ -192,6 +192,8 @@ export class CommandEncoder extends EncodedVulkanCommands {
     objects.forEach((object, i) => {
       kinds[i] = kindOf(object);
       if (object.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, `CommandEncoder: objects[${i}] was destroyed`);
+      // A handle of another device in the stream would reach this device's driver (VUID-vkCmdBindPipeline-commonparent and kin).
+      if (!this.commandBuffer.ownsObject(object)) throw new InvalidArgumentError(`CommandEncoder: objects[${i}] (${KIND_NAMES[kinds[i]!]}) belongs to another device than the command buffer's`, `objects[${i}]`);
       handles[i] = object.handle;
     });
     this.#objects = [...objects];

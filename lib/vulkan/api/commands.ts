@@ -24,8 +24,9 @@ import { toVulkanError, withVulkanErrors } from '../errors.js';
 import { formatAspectMask, IMAGE_LAYOUTS, Image, type ImageLayoutName } from './image.js';
 import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
 import { vulkanCompute, type NativeVulkanCompute } from '../native/addon.js';
-import { dynamicRenderingKey, Framebuffer, GraphicsPipeline, IMAGE_ASPECT, IMAGE_USAGE, LOAD_OPS, OwnedImage, RenderPass, STORE_OPS, texelBytes, type PipelineNeeds } from './graphics.js';
+import { dynamicRenderingKey, Framebuffer, GraphicsPipeline, IMAGE_ASPECT, IMAGE_USAGE, LOAD_OPS, OwnedImage, RenderPass, STORE_OPS, type PipelineNeeds } from './graphics.js';
 import { ImageView } from './device-objects.js';
+import { checkBufferImageRegion, checkWalkedTransfer } from './encoded-checks.js';
 import { decodeWalked, ENCODED_COMMANDS, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, type DecodedValue, type EncodedNodeInfo } from '../../generated/vulkan-encoder.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
@@ -109,8 +110,16 @@ class RecordingState {
   indexBuffer: VulkanBuffer | null = null;
   indexOffset = 0;
   indexBytes = 4;
+  // Where the bound index range ends (the buffer's size, or offset + size of vkCmdBindIndexBuffer2).
+  indexEnd = 0;
   viewportSet = false;
   scissorSet = false;
+  // What the encoder's walk keeps of the open rendering for vkCmdClearAttachments (encoded-checks.ts).
+  renderColors = 0;
+  renderDepth = false;
+  renderStencil = false;
+  readonly renderArea = new Int32Array(4);
+  renderLayers = 0;
   pushLayout: PipelineLayout | null = null;
   readonly pushed = new Uint8Array(PUSH_WORDS / 4);
   // The objects the recorded commands use (each once), and each descriptor set's updateSerial then.
@@ -131,6 +140,8 @@ class RecordingState {
     this.indexBuffer = null;
     this.viewportSet = false;
     this.scissorSet = false;
+    this.renderColors = 0;
+    this.renderLayers = 0;
     this.pushLayout = null;
     this.pushed.fill(0);
     this.used.fill(null as unknown as DeviceChild, 0, this.usedCount); // drop the references (the array keeps its length)
@@ -753,6 +764,7 @@ export class CommandBuffer extends DeviceChild {
     st.indexBuffer = b;
     st.indexOffset = offset;
     st.indexBytes = bytes;
+    st.indexEnd = Number(b.size);
     st.use(b);
     return this;
   }
@@ -815,8 +827,8 @@ export class CommandBuffer extends DeviceChild {
     // VUID-vkCmdDrawIndexed-None-07312 (an index buffer bound), -robustBufferAccess2-08798 (the indices inside it)
     const ib = st.indexBuffer;
     if (ib === null) throw new InvalidStateError('drawIndexed: no index buffer is bound (bindIndexBuffer() first)');
-    if (st.indexOffset + (firstIndex + indexCount) * st.indexBytes > Number(ib.size)) {
-      throw new InvalidArgumentError(`drawIndexed: indices [${firstIndex}, ${firstIndex + indexCount}) of ${st.indexBytes} bytes from offset ${st.indexOffset} go past the index buffer's size ${ib.size}`, 'indexCount');
+    if (st.indexOffset + (firstIndex + indexCount) * st.indexBytes > st.indexEnd) {
+      throw new InvalidArgumentError(`drawIndexed: indices [${firstIndex}, ${firstIndex + indexCount}) of ${st.indexBytes} bytes from offset ${st.indexOffset} go past the index buffer's size ${st.indexEnd}`, 'indexCount');
     }
     this.#n.cmdDrawIndexed(this.handle, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance);
     return this;
@@ -893,28 +905,8 @@ export class CommandBuffer extends DeviceChild {
     const imageHeight = region.bufferImageHeight ?? 0;
     for (const [n, v] of [['mipLevel', mipLevel], ['baseArrayLayer', baseArrayLayer], ['layerCount', layerCount], ['x', x], ['y', y], ['z', z], ['width', width], ['height', height], ['depth', depth], ['bufferRowLength', rowLength], ['bufferImageHeight', imageHeight]] as const) uint(`region.${n}`, v);
     uintSafe('region.bufferOffset', bufferOffset);
-    // VUID-vkCmdCopyBufferToImage-imageSubresource-07967/-07968 (mip level, layers), -pRegions-06223 (inside the level),
-    // -dstImage-00177 / vkCmdCopyImageToBuffer-srcImage-00186 (usage), -pRegions-00171 (inside the buffer),
-    // VkBufferImageCopy-bufferRowLength-09101/-bufferImageHeight-09102, -aspectMask-09103 (one aspect), -bufferOffset-01558/-01559
-    if ((aspect & own) !== aspect || (aspect !== 1 && aspect !== 2 && aspect !== 4)) throw new InvalidArgumentError(`${what}: region.aspect must be one aspect of the image's format`, 'region.aspect');
-    if (mipLevel >= image.mipLevels) throw new InvalidArgumentError(`${what}: region.mipLevel ${mipLevel} is not below the image's ${image.mipLevels} mip levels`, 'region.mipLevel');
-    if (layerCount === 0 || baseArrayLayer + layerCount > image.arrayLayers) throw new InvalidArgumentError(`${what}: the layers [${baseArrayLayer}, ${baseArrayLayer + layerCount}) must lie inside the image's ${image.arrayLayers}, layerCount above 0`, 'region.layerCount');
-    if (width === 0 || height === 0 || depth === 0 || x + width > levelWidth || y + height > levelHeight || z + depth > levelDepth) {
-      throw new InvalidArgumentError(`${what}: the region [${x}, ${y}, ${z}] ${width}x${height}x${depth} must lie inside mip level ${mipLevel} (${levelWidth}x${levelHeight}x${levelDepth}), each size above 0`, 'region');
-    }
-    if ((rowLength !== 0 && rowLength < width) || (imageHeight !== 0 && imageHeight < height)) throw new InvalidArgumentError(`${what}: region.bufferRowLength and region.bufferImageHeight must be 0 or at least the region's width and height`, 'region.bufferRowLength');
-    const texel = texelBytes(image.format, aspect);
-    if (texel === undefined) throw new InvalidArgumentError(`${what}: the typed API does not know the texel size of format ${image.format} (aspect ${aspect}); copy a format of the specification's common colour and depth formats`, 'image');
-    if (bufferOffset % Math.max(texel, 4) !== 0 && (aspect !== IMAGE_ASPECT.color || bufferOffset % texel !== 0)) throw new InvalidArgumentError(`${what}: region.bufferOffset must be a multiple of ${aspect === IMAGE_ASPECT.color ? texel : 4}, got ${bufferOffset}`, 'region.bufferOffset');
-    const rows = imageHeight === 0 ? height : imageHeight;
-    const perRow = (rowLength === 0 ? width : rowLength) * texel;
-    const bytes = perRow * rows * (depth * layerCount - 1) + perRow * (height - 1) + width * texel;
-    if (bufferOffset + bytes > Number(b.size)) throw new InvalidArgumentError(`${what}: the region takes ${bytes} bytes of the buffer from offset ${bufferOffset}, past its size ${b.size}`, 'region');
-    b.checkBacked(`${what}: buffer`);
-    b.checkUsage(what, toImage ? BUFFER_USAGE.TRANSFER_SRC : BUFFER_USAGE.TRANSFER_DST, 'buffer');
-    const imageUsage = toImage ? IMAGE_USAGE.TRANSFER_DST : IMAGE_USAGE.TRANSFER_SRC;
-    if (image.usage !== undefined && (image.usage & imageUsage) === 0) throw new InvalidArgumentError(`${what}: the image has no ${toImage ? 'TRANSFER_DST (0x2)' : 'TRANSFER_SRC (0x1)'} usage`, 'image');
-    image.checkBacked(`${what}: image`);
+    // The region inside the image's level and the buffer, the usages, both backed (encoded-checks.ts: the encoder's walk checks its regions with it).
+    checkBufferImageRegion(what, toImage, b, image, { aspect, mipLevel, baseArrayLayer, layerCount, x, y, z, width, height, depth, bufferOffset, rowLength, imageHeight });
     this.live();
     this.#recording(what);
     if (this.#state.rendering !== 0) throw new InvalidStateError(`${what}: inside a render pass or dynamic rendering (end it first)`);
@@ -1080,6 +1072,11 @@ export class CommandBuffer extends DeviceChild {
     }
   }
 
+  /** @internal Whether `object` (an object of an encoder's table) belongs to this buffer's device. */
+  ownsObject(object: DeviceChild | Image): boolean {
+    return object instanceof Image ? object.belongsTo(this.device) : object.ownedBy(this.device);
+  }
+
   /** @internal The stream checkEncoded() walked was recorded (begin … end): its state is the buffer's now. */
   encodedRecorded(flags: number): void {
     const state = this.#state;
@@ -1172,8 +1169,8 @@ function checkGenerated(st: RecordingState, name: string, u: Uint32Array, a: num
       // VUID-vkCmdDrawIndexed-None-07312 (an index buffer bound), -robustBufferAccess2-08798 (the indices inside it)
       const ib = st.indexBuffer;
       if (ib === null) throw new InvalidStateError('vkCmdDrawIndexed: no index buffer is bound (vkCmdBindIndexBuffer first)');
-      if (st.indexOffset + (u[a + 2]! + u[a]!) * st.indexBytes > Number(ib.size)) {
-        throw new InvalidArgumentError(`vkCmdDrawIndexed: indices [${u[a + 2]}, ${u[a + 2]! + u[a]!}) of ${st.indexBytes} bytes from offset ${st.indexOffset} go past the index buffer's size ${ib.size}`, 'indexCount');
+      if (st.indexOffset + (u[a + 2]! + u[a]!) * st.indexBytes > st.indexEnd) {
+        throw new InvalidArgumentError(`vkCmdDrawIndexed: indices [${u[a + 2]}, ${u[a + 2]! + u[a]!}) of ${st.indexBytes} bytes from offset ${st.indexOffset} go past the bound index range's end ${st.indexEnd} (the buffer's size ${ib.size}, or vkCmdBindIndexBuffer2's offset + size)`, 'indexCount');
       }
       return;
     }
@@ -1251,9 +1248,19 @@ function checkGenerated(st: RecordingState, name: string, u: Uint32Array, a: num
       const bytes = indexType === 0 ? 2 : 4;
       const offset = Number(readU64(u, a + 1));
       if (offset % bytes !== 0) throw new InvalidArgumentError(`${name}: offset ${offset} must be a multiple of the index size ${bytes}`, 'offset');
+      let end = Number(b.size);
+      if (name === 'vkCmdBindIndexBuffer2') {
+        // VUID-vkCmdBindIndexBuffer2-size-08767 (offset + size inside the buffer), -size-08768 (a multiple of the index size); VK_WHOLE_SIZE: the rest of the buffer
+        const size = BigInt(readU64(u, a + 3));
+        if (size !== 0xffff_ffff_ffff_ffffn) {
+          if (size % BigInt(bytes) !== 0n || BigInt(offset) + size > BigInt(b.size)) throw new InvalidArgumentError(`${name}: size ${size} must be a multiple of the index size ${bytes} with offset ${offset} + size inside the buffer's ${b.size} (or VK_WHOLE_SIZE)`, 'size');
+          end = offset + Number(size);
+        }
+      }
       st.indexBuffer = b;
       st.indexOffset = offset;
       st.indexBytes = bytes;
+      st.indexEnd = end;
       return;
     }
     default:
@@ -1639,13 +1646,9 @@ function checkWalked(st: RecordingState, name: string, args: Decoded, objects: r
       });
       return;
     }
-    case 'vkCmdCopyBuffer': {
-      const src = objects[args.srcBuffer as number] as VulkanBuffer;
-      const dst = objects[args.dstBuffer as number] as VulkanBuffer;
-      for (const r of list(args.pRegions) as Decoded[]) checkCopy(src, dst, r.size as number | bigint, r.srcOffset as number | bigint, r.dstOffset as number | bigint);
-      return;
-    }
     default:
+      // Copies, blits, clears, barriers and render passes (encoded-checks.ts).
+      if (checkWalkedTransfer(st, name, args, objects, checkCopy)) return;
       throw new InvalidStateError(`${name}: the encoder writes and checks its words, but the typed API's state checks for it are not in the encoder's walk yet: record it per call through CommandBuffer`);
   }
 }
@@ -1695,6 +1698,11 @@ function beginRenderingEncoded(st: RecordingState, info: Decoded, objects: reado
     if (v.layerCount < needLayers) throw new InvalidArgumentError(`${what}: attachment ${i}'s view has ${v.layerCount} layer(s), the rendering needs ${needLayers}`, 'pRenderingInfo.viewMask');
   });
   st.rendering = 1;
+  st.renderColors = colors.length;
+  st.renderDepth = depth !== null && (depth.aspect & IMAGE_ASPECT.depth) !== 0;
+  st.renderStencil = info.pStencilAttachment !== null || (depth !== null && (depth.aspect & IMAGE_ASPECT.stencil) !== 0);
+  st.renderArea.set([x, y, width, height]);
+  st.renderLayers = viewMask !== 0 ? 1 : layerCount;
   st.renderingKey = dynamicRenderingKey(
     colors.map((c) => c.format),
     depth !== null && (depth.aspect & IMAGE_ASPECT.depth) !== 0 ? depth.format : 0,
