@@ -26,7 +26,8 @@ import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from 
 import { vulkanCompute, type NativeVulkanCompute } from '../native/addon.js';
 import { dynamicRenderingKey, Framebuffer, GraphicsPipeline, IMAGE_ASPECT, IMAGE_USAGE, LOAD_OPS, OwnedImage, RenderPass, STORE_OPS, type PipelineNeeds } from './graphics.js';
 import { ImageView } from './device-objects.js';
-import { checkBufferImageRegion, checkWalkedTransfer } from './encoded-checks.js';
+import { checkBufferImageRegion, checkWalkedTransfer } from './encoder/encoded-checks.js';
+import { checkBeginQuery, checkCopyQueryPoolResults, checkEndQuery, checkEventCommand, checkNoActiveQuery, checkResetQueryPool, checkWriteTimestamp, QueryPool, VulkanEvent } from './queries.js';
 import { decodeWalked, ENCODED_COMMANDS, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, type DecodedValue, type EncodedNodeInfo } from '../../generated/vulkan-encoder.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
@@ -120,6 +121,10 @@ class RecordingState {
   renderStencil = false;
   readonly renderArea = new Int32Array(4);
   renderLayers = 0;
+  // The occlusion query begun and not ended (queries.ts), and the rendering it began in.
+  activeQueryPool: QueryPool | null = null;
+  activeQuery = 0;
+  activeQueryRendering = 0;
   pushLayout: PipelineLayout | null = null;
   readonly pushed = new Uint8Array(PUSH_WORDS / 4);
   // The objects the recorded commands use (each once), and each descriptor set's updateSerial then.
@@ -142,6 +147,7 @@ class RecordingState {
     this.scissorSet = false;
     this.renderColors = 0;
     this.renderLayers = 0;
+    this.activeQueryPool = null;
     this.pushLayout = null;
     this.pushed.fill(0);
     this.used.fill(null as unknown as DeviceChild, 0, this.usedCount); // drop the references (the array keeps its length)
@@ -397,6 +403,7 @@ export class CommandBuffer extends DeviceChild {
     this.#recording('end');
     // VUID-vkEndCommandBuffer-commandBuffer-00060 (no render pass active), -None-06281 (no dynamic rendering active)
     if (this.#state.rendering !== 0) throw new InvalidStateError(`end: ${this.#state.rendering === 1 ? 'dynamic rendering is open (endRendering() first)' : 'a render pass is open (endRenderPass() first)'}`);
+    checkNoActiveQuery(this.#state, 'end');
     try {
       this.#n.endCommandBuffer(this.handle);
     } catch (error) {
@@ -575,6 +582,87 @@ export class CommandBuffer extends DeviceChild {
     return this;
   }
 
+
+  // ---- queries and events (docs/usage.md, "Queries and events") -------------------------------
+
+  /** vkCmdResetQueryPool of queries [firstQuery, firstQuery + queryCount) (default: the whole pool). */
+  resetQueryPool(pool: QueryPool, firstQuery = 0, queryCount?: number): this {
+    const p = usable('pool', pool, QueryPool, this.device);
+    const count = queryCount ?? p.queryCount - firstQuery;
+    this.live();
+    this.#recording('resetQueryPool');
+    checkResetQueryPool(this.#state, 'resetQueryPool', p, firstQuery, count);
+    this.#n.cmdQuery(this.handle, 0, p.handle, firstQuery, count);
+    this.#state.use(p);
+    return this;
+  }
+
+  /** vkCmdBeginQuery of an occlusion query (flags 0). */
+  beginQuery(pool: QueryPool, query: number, flags = 0): this {
+    const p = usable('pool', pool, QueryPool, this.device);
+    this.live();
+    this.#recording('beginQuery');
+    checkBeginQuery(this.#state, 'beginQuery', p, query, flags);
+    this.#n.cmdQuery(this.handle, 1, p.handle, query, flags);
+    this.#state.use(p);
+    return this;
+  }
+
+  /** vkCmdEndQuery of the active query. */
+  endQuery(pool: QueryPool, query: number): this {
+    const p = usable('pool', pool, QueryPool, this.device);
+    this.live();
+    this.#recording('endQuery');
+    checkEndQuery(this.#state, 'endQuery', p, query);
+    this.#n.cmdQuery(this.handle, 2, p.handle, query, 0);
+    return this;
+  }
+
+  /** vkCmdWriteTimestamp: the time `pipelineStage` (one PipelineStageFlags bit) is reached, into a timestamp query. */
+  writeTimestamp(pipelineStage: number, pool: QueryPool, query: number): this {
+    const p = usable('pool', pool, QueryPool, this.device);
+    this.live();
+    this.#recording('writeTimestamp');
+    checkWriteTimestamp('writeTimestamp', p, query, pipelineStage);
+    this.#n.cmdQuery(this.handle, 3, p.handle, query, pipelineStage);
+    this.#state.use(p);
+    return this;
+  }
+
+  /** vkCmdCopyQueryPoolResults into `buffer` (TRANSFER_DST usage) at `offset`, `stride` apart (flags: VkQueryResultFlags, e.g. 0x1 for 64-bit results). */
+  copyQueryPoolResults(pool: QueryPool, firstQuery: number, queryCount: number, buffer: VulkanBuffer, offset: number | bigint, stride: number | bigint, flags = 0): this {
+    const p = usable('pool', pool, QueryPool, this.device);
+    const b = usable('buffer', buffer, VulkanBuffer, this.device);
+    size('offset', offset);
+    size('stride', stride);
+    this.live();
+    this.#recording('copyQueryPoolResults');
+    checkCopyQueryPoolResults(this.#state, 'copyQueryPoolResults', p, firstQuery, queryCount, b, offset, stride, flags);
+    this.#n.cmdCopyQueryPoolResults(this.handle, p.handle, firstQuery, queryCount, b.handle, offset, stride, flags);
+    this.#state.use(p);
+    this.#state.use(b);
+    return this;
+  }
+
+  /** vkCmdSetEvent: the event is set when the stages of `stageMask` are done. */
+  setEvent(event: VulkanEvent, stageMask: number): this {
+    return this.#event('setEvent', event, stageMask, true);
+  }
+
+  /** vkCmdResetEvent */
+  resetEvent(event: VulkanEvent, stageMask: number): this {
+    return this.#event('resetEvent', event, stageMask, false);
+  }
+
+  #event(what: string, event: VulkanEvent, stageMask: number, set: boolean): this {
+    const e = usable('event', event, VulkanEvent, this.device);
+    this.live();
+    this.#recording(what);
+    checkEventCommand(this.#state, what, stageMask);
+    this.#n.cmdEvent(this.handle, e.handle, stageMask, set);
+    this.#state.use(e);
+    return this;
+  }
 
   // ---- graphics (docs/usage.md, "Vulkan: graphics") --------------------------------------------
 
@@ -1070,6 +1158,8 @@ export class CommandBuffer extends DeviceChild {
       }
       w += length;
     }
+    // VUID-vkEndCommandBuffer-commandBuffer-00061: every query begun was ended.
+    checkNoActiveQuery(st, 'CommandEncoder.end');
   }
 
   /** @internal Whether `object` (an object of an encoder's table) belongs to this buffer's device. */
@@ -1117,7 +1207,7 @@ export class CommandBuffer extends DeviceChild {
 }
 
 /** The class of the objects each encoder slot kind (HANDLE_KIND) holds. */
-const SLOT_CLASSES: readonly (Function | undefined)[] = [undefined, ComputePipeline, PipelineLayout, DescriptorSet, VulkanBuffer, Image, GraphicsPipeline, ImageView, RenderPass, Framebuffer];
+const SLOT_CLASSES: readonly (Function | undefined)[] = [undefined, ComputePipeline, PipelineLayout, DescriptorSet, VulkanBuffer, Image, GraphicsPipeline, ImageView, RenderPass, Framebuffer, QueryPool, VulkanEvent];
 
 /** Whether `object` is of a kind in `mask` (bit k: HANDLE_KIND k). */
 function slotHolds(mask: number, object: unknown): boolean {
@@ -1263,6 +1353,29 @@ function checkGenerated(st: RecordingState, name: string, u: Uint32Array, a: num
       st.indexEnd = end;
       return;
     }
+    case 'vkCmdResetQueryPool':
+      checkResetQueryPool(st, name, objects[u[a]!] as QueryPool, u[a + 1]!, u[a + 2]!);
+      return;
+    case 'vkCmdBeginQuery':
+      checkBeginQuery(st, name, objects[u[a]!] as QueryPool, u[a + 1]!, u[a + 2]!);
+      return;
+    case 'vkCmdEndQuery':
+      checkEndQuery(st, name, objects[u[a]!] as QueryPool, u[a + 1]!);
+      return;
+    case 'vkCmdWriteTimestamp':
+      checkWriteTimestamp(name, objects[u[a + 1]!] as QueryPool, u[a + 2]!, u[a]!);
+      return;
+    case 'vkCmdCopyQueryPoolResults':
+      checkCopyQueryPoolResults(st, name, objects[u[a]!] as QueryPool, u[a + 1]!, u[a + 2]!, objects[u[a + 3]!] as VulkanBuffer, readU64(u, a + 4), readU64(u, a + 6), u[a + 8]!);
+      return;
+    case 'vkCmdSetEvent':
+    case 'vkCmdResetEvent':
+      checkEventCommand(st, name, u[a + 1]!);
+      return;
+    case 'vkCmdWriteTimestamp2':
+    case 'vkCmdResetEvent2':
+      // VUID-vkCmdWriteTimestamp2-synchronization2-03858 and kin: the feature, which the typed API's createDevice does not enable.
+      throw new InvalidStateError(`${name}: needs the synchronization2 feature, which the typed API's devices do not enable (record the Vulkan 1.0 command)`);
     default:
       // The others set dynamic state the typed API's pipelines do not read.
       return;

@@ -3,11 +3,11 @@
 // per-call methods check theirs (the same helpers where a per-call method exists; the Vulkan
 // spec's valid usage where the typed API has none), before any Vulkan call. The registry's own
 // checks (enum values, slot kinds, counts, render pass scope) are the native check's.
-import { InvalidArgumentError, InvalidStateError, invalidArgument } from '../../core/errors.js';
-import type { DecodedValue } from '../../generated/vulkan-encoder.js';
-import { BUFFER_USAGE, type DeviceChild, type VulkanBuffer } from './device-objects.js';
-import { Framebuffer, IMAGE_ASPECT, IMAGE_USAGE, LOAD_OPS, RenderPass, texelBytes } from './graphics.js';
-import { formatAspectMask, type Image } from './image.js';
+import { InvalidArgumentError, InvalidStateError, invalidArgument } from '../../../core/errors.js';
+import type { DecodedValue } from '../../../generated/vulkan-encoder.js';
+import { BUFFER_USAGE, type DeviceChild, type VulkanBuffer } from '../device-objects.js';
+import { Framebuffer, IMAGE_ASPECT, IMAGE_USAGE, LOAD_OPS, RenderPass, texelBytes } from '../graphics.js';
+import { formatAspectMask, type Image } from '../image.js';
 
 type Decoded = { readonly [name: string]: DecodedValue };
 const list = (v: DecodedValue | undefined): readonly DecodedValue[] => (v === null || v === undefined ? [] : (v as readonly DecodedValue[]));
@@ -475,9 +475,18 @@ export function checkWalkedTransfer(st: WalkState, name: string, args: Decoded, 
     case 'vkCmdPipelineBarrier':
       checkPipelineBarrier(name, args, objects, st);
       return true;
+    case 'vkCmdWaitEvents': {
+      // As vkCmdPipelineBarrier's barriers (outside rendering), and a source stage mask (VUID-vkCmdWaitEvents-srcStageMask-requiredbitmask, -dstStageMask-requiredbitmask).
+      if (num(args.srcStageMask) === 0 || num(args.dstStageMask) === 0) throw new InvalidArgumentError(`${name}: srcStageMask and dstStageMask must name pipeline stages, got 0x${num(args.srcStageMask).toString(16)} and 0x${num(args.dstStageMask).toString(16)}`, 'srcStageMask');
+      checkPipelineBarrier(name, args, objects, st);
+      for (const e of list(args.pEvents)) st.use(objects[e as number] as DeviceChild);
+      return true;
+    }
     case 'vkCmdPipelineBarrier2':
-      // VUID-vkCmdPipelineBarrier2-synchronization2-03848: the feature, which the typed API's createDevice does not enable.
-      throw new InvalidStateError(`${name}: needs the synchronization2 feature, which the typed API's devices do not enable (record vkCmdPipelineBarrier)`);
+    case 'vkCmdSetEvent2':
+    case 'vkCmdWaitEvents2':
+      // VUID-vkCmdPipelineBarrier2-synchronization2-03848 and kin: the feature, which the typed API's createDevice does not enable.
+      throw new InvalidStateError(`${name}: needs the synchronization2 feature, which the typed API's devices do not enable (record the Vulkan 1.0 command)`);
     case 'vkCmdBeginRenderPass':
       checkBeginRenderPass(name, args.pRenderPassBegin as Decoded, num(args.contents), objects, st);
       return true;
