@@ -6,7 +6,7 @@
 // Vulkan call.
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, InvalidStateError } from '../../lib/core/errors.js';
-import { CommandEncoder, Format, VK_API_VERSION_1_3, vulkanCommands, type CommandBuffer, type Device, type EncodableObject, type Image, type Instance, type PhysicalDevice, type VulkanBuffer } from '../../lib/vulkan/index.js';
+import { CommandEncoder, Format, VK_API_VERSION_1_3, VK_API_VERSION_1_4, vulkanCommands, type CommandBuffer, type Device, type EncodableObject, type Image, type Instance, type PhysicalDevice, type VulkanBuffer } from '../../lib/vulkan/index.js';
 import { hasValidation, missingRealDriver, realDriverLoader } from '../helpers/vulkan-lavapipe.js';
 
 const skip = missingRealDriver();
@@ -210,7 +210,7 @@ describe.skipIf(skip !== null)('the encoder\'s walked transfer, clear, barrier a
     expect([...expected.subarray(3 * W * W * 4, 3 * W * W * 4 + 64)]).toEqual([...UPDATE]);
 
     const encoder = new CommandEncoder(pool.allocateCommandBuffer(), table(o));
-    expect(encoded(encoder).end()).toBe(17);
+    expect(encoded(encoder).end()).toBe(16);
     const got = await run(encoder.commandBuffer);
     expect(Buffer.from(got).equals(Buffer.from(expected))).toBe(true);
     const warnings = instance.takeDebugMessages().filter((m) => m.severity >= WARNING).map((m) => `${m.messageIdName}: ${m.message}`);
@@ -240,7 +240,6 @@ describe.skipIf(skip !== null)('the encoder\'s walked transfer, clear, barrier a
     refused((e) => e.vkCmdCopyImageToBuffer(A, TRANSFER_SRC, SMALL, 1, [whole(W)]), InvalidArgumentError, /takes 4096 bytes of the buffer from offset 0, past its size 256/);
     refused((e) => e.vkCmdCopyImage(A, TRANSFER_SRC, B, TRANSFER_DST, 1, [copy]), InvalidArgumentError, /vkCmdCopyImage: pRegions\[0\] \(destination\): the box \[16, 16, 0\] 16x16x1 must lie inside mip level 0 \(16x16x1\)/);
     refused((e) => e.vkCmdBlitImage(A, TRANSFER_SRC, B, TRANSFER_DST, 1, [{ ...blit, dstOffsets: [offset0, { x: W, y: W, z: 1 }] }], 0), InvalidArgumentError, /vkCmdBlitImage: pRegions\[0\]\.dstOffsets\[1\] \(32, 32, 1\) must lie in \[0, 16\]/);
-    refused((e) => e.vkCmdBlitImage(A, TRANSFER_SRC, B, TRANSFER_DST, 1, [blit], 2), InvalidArgumentError, /filter must be VK_FILTER_NEAREST \(0\) or VK_FILTER_LINEAR \(1\)/);
     refused((e) => e.vkCmdResolveImage(A, TRANSFER_SRC, C, TRANSFER_DST, 1, [copy]), InvalidArgumentError, /vkCmdResolveImage: srcImage must be multisampled/);
     refused((e) => e.vkCmdClearColorImage(C, TRANSFER_DST, { float32: [0, 0, 0, 1] }, 1, [{ ...colour, layerCount: 2 }]), InvalidArgumentError, /vkCmdClearColorImage: pRanges\[0\]'s layers from 0 \(2\) must lie inside the image's 1/);
     refused((e) => e.vkCmdClearColorImage(C, TRANSFER_DST, { float32: [0, 0, 0, 1] }, 1, [{ ...colour, aspectMask: 2 }]), InvalidArgumentError, /pRanges\[0\]\.aspectMask 0x2 must name aspects among 0x1/);
@@ -271,7 +270,7 @@ describe.skipIf(skip !== null)('the encoder\'s walked transfer, clear, barrier a
   });
 
   it('(VK-CE-9) vkCmdBindIndexBuffer2\'s size is checked: offset + size past the buffer or a size not a multiple of the index size is refused at end(), VK_WHOLE_SIZE and a range inside the buffer are recorded', () => {
-    const { pd, dev } = setup();
+    const { pd, dev } = setup(VK_API_VERSION_1_4); // vkCmdBindIndexBuffer2 is Vulkan 1.4
     const ib = dev.createBuffer({ size: 64, usage: 0x40 });
     ib.bindMemory(dev.allocateMemory(ib.memoryRequirements.size, pd.requireMemoryType(ib.memoryRequirements.memoryTypeBits, HOST)));
     const encoder = new CommandEncoder(dev.createCommandPool(0).allocateCommandBuffer(), [ib]);
@@ -285,9 +284,11 @@ describe.skipIf(skip !== null)('the encoder\'s walked transfer, clear, barrier a
     };
     expect(ends((e) => e.vkCmdBindIndexBuffer2(0, 16, 64, 1))).toMatchObject({ code: 'KL_INVALID_ARGUMENT', message: expect.stringMatching(/vkCmdBindIndexBuffer2: size 64 must be a multiple of the index size 4 with offset 16 \+ size inside the buffer's 64/) });
     expect(ends((e) => e.vkCmdBindIndexBuffer2(0, 0, 6, 1))).toBeInstanceOf(InvalidArgumentError);
-    expect(ends((e) => e.vkCmdBindIndexBuffer2(0, 0, 6, 0))).toBe(1); // 3 uint16 indices
-    expect(ends((e) => e.vkCmdBindIndexBuffer2(0, 16, 48, 1))).toBe(1);
-    expect(ends((e) => e.vkCmdBindIndexBuffer2(0, 16, 0xffff_ffff_ffff_ffffn, 1))).toBe(1);
+    // Accepted by end()'s checks: recorded where the driver has Vulkan 1.4, else refused only by the native availability check.
+    const accepted = pd.properties.apiVersion.major === 1 && pd.properties.apiVersion.minor < 4 ? expect.objectContaining({ reason: 'unavailable' }) : 1;
+    expect(ends((e) => e.vkCmdBindIndexBuffer2(0, 0, 6, 0))).toEqual(accepted); // 3 uint16 indices
+    expect(ends((e) => e.vkCmdBindIndexBuffer2(0, 16, 48, 1))).toEqual(accepted);
+    expect(ends((e) => e.vkCmdBindIndexBuffer2(0, 16, 0xffff_ffff_ffff_ffffn, 1))).toEqual(accepted);
   });
 
   it('(VK-CE-10) a table object of another logical device is refused with a typed error when the table is bound, before any Vulkan call', () => {
