@@ -26,6 +26,8 @@ const SLOT_KINDS: ReadonlyMap<string, number> = new Map([
   ['VkImageView', 1 << 7],
   ['VkRenderPass', 1 << 8],
   ['VkFramebuffer', 1 << 9],
+  ['VkQueryPool', 1 << 10],
+  ['VkEvent', 1 << 11],
 ]);
 
 /** A slot word that names no object (VK_NULL_HANDLE), for a handle the registry marks optional. */

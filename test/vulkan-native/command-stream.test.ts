@@ -21,7 +21,7 @@ const REASONS: readonly CommandStreamRefusal[] = ['unaligned', 'unknown-opcode',
 
 // The table every stream here is checked against: one slot of each kind, an empty slot, and more.
 const K = HANDLE_KIND;
-const KINDS = new Uint8Array([K.pipeline, K.pipelineLayout, K.descriptorSet, K.buffer, K.image, 0, K.buffer, K.pipelineLayout, K.graphicsPipeline, K.imageView, K.renderPass, K.framebuffer, K.imageView]);
+const KINDS = new Uint8Array([K.pipeline, K.pipelineLayout, K.descriptorSet, K.buffer, K.image, 0, K.buffer, K.pipelineLayout, K.graphicsPipeline, K.imageView, K.renderPass, K.framebuffer, K.imageView, K.queryPool, K.event]);
 const slotsOf = (kind: number) => [...KINDS.keys()].filter((i) => KINDS[i] === kind);
 // The VkImageLayout values the typed API takes (IMAGE_LAYOUTS in lib/vulkan/api/image.ts), depth ones included.
 const LAYOUTS = [0, 1, 2, 3, 4, 5, 6, 7, 1000241000, 1000241001];
@@ -547,7 +547,7 @@ describe('the encoded-command decoder', () => {
       path.join(repoRoot, 'test/native/command_stream_fuzz/replay_fuzz.cc'), path.join(repoRoot, 'native/vulkan/loader/command_stream.cc'),
     ]);
     // Cases: well-formed streams (replayed), one word changed, cut short, arbitrary words; each against KINDS or a random table.
-    const kindsTable = fc.oneof(fc.constant(KINDS), fc.uint8Array({ max: 10, maxLength: 14 }));
+    const kindsTable = fc.oneof(fc.constant(KINDS), fc.uint8Array({ max: 12, maxLength: 16 }));
     const mutated = fc.tuple(commands, fc.nat(), u32).map(([cmds, where, value]) => {
       const words = cmds.flat();
       words[where % words.length] = value;

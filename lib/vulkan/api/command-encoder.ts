@@ -16,6 +16,7 @@ import { formatAspectMask, IMAGE_LAYOUTS, Image } from './image.js';
 import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
 import { describeValue, InvalidArgumentError, invalidArgument } from '../../core/errors.js';
 import { EncodedVulkanCommands } from '../../generated/vulkan-encoder.js';
+import { QueryPool, VulkanEvent } from './queries.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 
@@ -35,10 +36,10 @@ export const COMMAND_OPCODE = {
  * What a table slot holds; a command checks that its index names the kind it needs (a generated
  * command's VkPipeline takes a compute or a graphics pipeline, the hand-written opcodes a compute one).
  */
-export const HANDLE_KIND = { pipeline: 1, pipelineLayout: 2, descriptorSet: 3, buffer: 4, image: 5, graphicsPipeline: 6, imageView: 7, renderPass: 8, framebuffer: 9 } as const;
+export const HANDLE_KIND = { pipeline: 1, pipelineLayout: 2, descriptorSet: 3, buffer: 4, image: 5, graphicsPipeline: 6, imageView: 7, renderPass: 8, framebuffer: 9, queryPool: 10, event: 11 } as const;
 
 /** The objects an encoder's table can hold. */
-export type EncodableObject = ComputePipeline | PipelineLayout | DescriptorSet | VulkanBuffer | Image | GraphicsPipeline | ImageView | RenderPass | Framebuffer;
+export type EncodableObject = ComputePipeline | PipelineLayout | DescriptorSet | VulkanBuffer | Image | GraphicsPipeline | ImageView | RenderPass | Framebuffer | QueryPool | VulkanEvent;
 
 /** Why the native side refused a stream (native/vulkan/loader/command_stream.h). */
 export type CommandStreamRefusal =
@@ -105,10 +106,12 @@ function kindOf(object: unknown): number {
   if (object instanceof ImageView) return HANDLE_KIND.imageView;
   if (object instanceof RenderPass) return HANDLE_KIND.renderPass;
   if (object instanceof Framebuffer) return HANDLE_KIND.framebuffer;
-  throw new InvalidArgumentError('an encoder table holds ComputePipeline, GraphicsPipeline, PipelineLayout, DescriptorSet, VulkanBuffer, Image, ImageView, RenderPass and Framebuffer objects');
+  if (object instanceof QueryPool) return HANDLE_KIND.queryPool;
+  if (object instanceof VulkanEvent) return HANDLE_KIND.event;
+  throw new InvalidArgumentError('an encoder table holds ComputePipeline, GraphicsPipeline, PipelineLayout, DescriptorSet, VulkanBuffer, Image, ImageView, RenderPass, Framebuffer, QueryPool and VulkanEvent objects');
 }
 
-const KIND_NAMES = ['nothing', 'a ComputePipeline', 'a PipelineLayout', 'a DescriptorSet', 'a VulkanBuffer', 'an Image', 'a GraphicsPipeline', 'an ImageView', 'a RenderPass', 'a Framebuffer'] as const;
+const KIND_NAMES = ['nothing', 'a ComputePipeline', 'a PipelineLayout', 'a DescriptorSet', 'a VulkanBuffer', 'an Image', 'a GraphicsPipeline', 'an ImageView', 'a RenderPass', 'a Framebuffer', 'a QueryPool', 'a VulkanEvent'] as const;
 
 /** What a mask of slot kinds (bit k: HANDLE_KIND k) names, for messages. */
 function maskNames(mask: number): string {
@@ -192,6 +195,8 @@ export class CommandEncoder extends EncodedVulkanCommands {
     objects.forEach((object, i) => {
       kinds[i] = kindOf(object);
       if (object.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, `CommandEncoder: objects[${i}] was destroyed`);
+      // A handle of another device in the stream would reach this device's driver (VUID-vkCmdBindPipeline-commonparent and kin).
+      if (!this.commandBuffer.ownsObject(object)) throw new InvalidArgumentError(`CommandEncoder: objects[${i}] (${KIND_NAMES[kinds[i]!]}) belongs to another device than the command buffer's`, `objects[${i}]`);
       handles[i] = object.handle;
     });
     this.#objects = [...objects];

@@ -24,8 +24,10 @@ import { toVulkanError, withVulkanErrors } from '../errors.js';
 import { formatAspectMask, IMAGE_LAYOUTS, Image, type ImageLayoutName } from './image.js';
 import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
 import { vulkanCompute, type NativeVulkanCompute } from '../native/addon.js';
-import { dynamicRenderingKey, Framebuffer, GraphicsPipeline, IMAGE_ASPECT, IMAGE_USAGE, LOAD_OPS, OwnedImage, RenderPass, STORE_OPS, texelBytes, type PipelineNeeds } from './graphics.js';
+import { dynamicRenderingKey, Framebuffer, GraphicsPipeline, IMAGE_ASPECT, IMAGE_USAGE, LOAD_OPS, OwnedImage, RenderPass, STORE_OPS, type PipelineNeeds } from './graphics.js';
 import { ImageView } from './device-objects.js';
+import { checkBufferImageRegion, checkWalkedTransfer } from './encoder/encoded-checks.js';
+import { checkBeginQuery, checkCopyQueryPoolResults, checkEndQuery, checkEventCommand, checkNoActiveQuery, checkResetQueryPool, checkWriteTimestamp, QueryPool, VulkanEvent } from './queries.js';
 import { decodeWalked, ENCODED_COMMANDS, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, type DecodedValue, type EncodedNodeInfo } from '../../generated/vulkan-encoder.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
@@ -109,8 +111,20 @@ class RecordingState {
   indexBuffer: VulkanBuffer | null = null;
   indexOffset = 0;
   indexBytes = 4;
+  // Where the bound index range ends (the buffer's size, or offset + size of vkCmdBindIndexBuffer2).
+  indexEnd = 0;
   viewportSet = false;
   scissorSet = false;
+  // What the encoder's walk keeps of the open rendering for vkCmdClearAttachments (encoded-checks.ts).
+  renderColors = 0;
+  renderDepth = false;
+  renderStencil = false;
+  readonly renderArea = new Int32Array(4);
+  renderLayers = 0;
+  // The occlusion query begun and not ended (queries.ts), and the rendering it began in.
+  activeQueryPool: QueryPool | null = null;
+  activeQuery = 0;
+  activeQueryRendering = 0;
   pushLayout: PipelineLayout | null = null;
   readonly pushed = new Uint8Array(PUSH_WORDS / 4);
   // The objects the recorded commands use (each once), and each descriptor set's updateSerial then.
@@ -131,6 +145,9 @@ class RecordingState {
     this.indexBuffer = null;
     this.viewportSet = false;
     this.scissorSet = false;
+    this.renderColors = 0;
+    this.renderLayers = 0;
+    this.activeQueryPool = null;
     this.pushLayout = null;
     this.pushed.fill(0);
     this.used.fill(null as unknown as DeviceChild, 0, this.usedCount); // drop the references (the array keeps its length)
@@ -386,6 +403,7 @@ export class CommandBuffer extends DeviceChild {
     this.#recording('end');
     // VUID-vkEndCommandBuffer-commandBuffer-00060 (no render pass active), -None-06281 (no dynamic rendering active)
     if (this.#state.rendering !== 0) throw new InvalidStateError(`end: ${this.#state.rendering === 1 ? 'dynamic rendering is open (endRendering() first)' : 'a render pass is open (endRenderPass() first)'}`);
+    checkNoActiveQuery(this.#state, 'end');
     try {
       this.#n.endCommandBuffer(this.handle);
     } catch (error) {
@@ -564,6 +582,87 @@ export class CommandBuffer extends DeviceChild {
     return this;
   }
 
+
+  // ---- queries and events (docs/usage.md, "Queries and events") -------------------------------
+
+  /** vkCmdResetQueryPool of queries [firstQuery, firstQuery + queryCount) (default: the whole pool). */
+  resetQueryPool(pool: QueryPool, firstQuery = 0, queryCount?: number): this {
+    const p = usable('pool', pool, QueryPool, this.device);
+    const count = queryCount ?? p.queryCount - firstQuery;
+    this.live();
+    this.#recording('resetQueryPool');
+    checkResetQueryPool(this.#state, 'resetQueryPool', p, firstQuery, count);
+    this.#n.cmdQuery(this.handle, 0, p.handle, firstQuery, count);
+    this.#state.use(p);
+    return this;
+  }
+
+  /** vkCmdBeginQuery of an occlusion query (flags 0). */
+  beginQuery(pool: QueryPool, query: number, flags = 0): this {
+    const p = usable('pool', pool, QueryPool, this.device);
+    this.live();
+    this.#recording('beginQuery');
+    checkBeginQuery(this.#state, 'beginQuery', p, query, flags);
+    this.#n.cmdQuery(this.handle, 1, p.handle, query, flags);
+    this.#state.use(p);
+    return this;
+  }
+
+  /** vkCmdEndQuery of the active query. */
+  endQuery(pool: QueryPool, query: number): this {
+    const p = usable('pool', pool, QueryPool, this.device);
+    this.live();
+    this.#recording('endQuery');
+    checkEndQuery(this.#state, 'endQuery', p, query);
+    this.#n.cmdQuery(this.handle, 2, p.handle, query, 0);
+    return this;
+  }
+
+  /** vkCmdWriteTimestamp: the time `pipelineStage` (one PipelineStageFlags bit) is reached, into a timestamp query. */
+  writeTimestamp(pipelineStage: number, pool: QueryPool, query: number): this {
+    const p = usable('pool', pool, QueryPool, this.device);
+    this.live();
+    this.#recording('writeTimestamp');
+    checkWriteTimestamp('writeTimestamp', p, query, pipelineStage);
+    this.#n.cmdQuery(this.handle, 3, p.handle, query, pipelineStage);
+    this.#state.use(p);
+    return this;
+  }
+
+  /** vkCmdCopyQueryPoolResults into `buffer` (TRANSFER_DST usage) at `offset`, `stride` apart (flags: VkQueryResultFlags, e.g. 0x1 for 64-bit results). */
+  copyQueryPoolResults(pool: QueryPool, firstQuery: number, queryCount: number, buffer: VulkanBuffer, offset: number | bigint, stride: number | bigint, flags = 0): this {
+    const p = usable('pool', pool, QueryPool, this.device);
+    const b = usable('buffer', buffer, VulkanBuffer, this.device);
+    size('offset', offset);
+    size('stride', stride);
+    this.live();
+    this.#recording('copyQueryPoolResults');
+    checkCopyQueryPoolResults(this.#state, 'copyQueryPoolResults', p, firstQuery, queryCount, b, offset, stride, flags);
+    this.#n.cmdCopyQueryPoolResults(this.handle, p.handle, firstQuery, queryCount, b.handle, offset, stride, flags);
+    this.#state.use(p);
+    this.#state.use(b);
+    return this;
+  }
+
+  /** vkCmdSetEvent: the event is set when the stages of `stageMask` are done. */
+  setEvent(event: VulkanEvent, stageMask: number): this {
+    return this.#event('setEvent', event, stageMask, true);
+  }
+
+  /** vkCmdResetEvent */
+  resetEvent(event: VulkanEvent, stageMask: number): this {
+    return this.#event('resetEvent', event, stageMask, false);
+  }
+
+  #event(what: string, event: VulkanEvent, stageMask: number, set: boolean): this {
+    const e = usable('event', event, VulkanEvent, this.device);
+    this.live();
+    this.#recording(what);
+    checkEventCommand(this.#state, what, stageMask);
+    this.#n.cmdEvent(this.handle, e.handle, stageMask, set);
+    this.#state.use(e);
+    return this;
+  }
 
   // ---- graphics (docs/usage.md, "Vulkan: graphics") --------------------------------------------
 
@@ -753,6 +852,7 @@ export class CommandBuffer extends DeviceChild {
     st.indexBuffer = b;
     st.indexOffset = offset;
     st.indexBytes = bytes;
+    st.indexEnd = Number(b.size);
     st.use(b);
     return this;
   }
@@ -815,8 +915,8 @@ export class CommandBuffer extends DeviceChild {
     // VUID-vkCmdDrawIndexed-None-07312 (an index buffer bound), -robustBufferAccess2-08798 (the indices inside it)
     const ib = st.indexBuffer;
     if (ib === null) throw new InvalidStateError('drawIndexed: no index buffer is bound (bindIndexBuffer() first)');
-    if (st.indexOffset + (firstIndex + indexCount) * st.indexBytes > Number(ib.size)) {
-      throw new InvalidArgumentError(`drawIndexed: indices [${firstIndex}, ${firstIndex + indexCount}) of ${st.indexBytes} bytes from offset ${st.indexOffset} go past the index buffer's size ${ib.size}`, 'indexCount');
+    if (st.indexOffset + (firstIndex + indexCount) * st.indexBytes > st.indexEnd) {
+      throw new InvalidArgumentError(`drawIndexed: indices [${firstIndex}, ${firstIndex + indexCount}) of ${st.indexBytes} bytes from offset ${st.indexOffset} go past the index buffer's size ${st.indexEnd}`, 'indexCount');
     }
     this.#n.cmdDrawIndexed(this.handle, indexCount, instanceCount, firstIndex, vertexOffset, firstInstance);
     return this;
@@ -893,28 +993,8 @@ export class CommandBuffer extends DeviceChild {
     const imageHeight = region.bufferImageHeight ?? 0;
     for (const [n, v] of [['mipLevel', mipLevel], ['baseArrayLayer', baseArrayLayer], ['layerCount', layerCount], ['x', x], ['y', y], ['z', z], ['width', width], ['height', height], ['depth', depth], ['bufferRowLength', rowLength], ['bufferImageHeight', imageHeight]] as const) uint(`region.${n}`, v);
     uintSafe('region.bufferOffset', bufferOffset);
-    // VUID-vkCmdCopyBufferToImage-imageSubresource-07967/-07968 (mip level, layers), -pRegions-06223 (inside the level),
-    // -dstImage-00177 / vkCmdCopyImageToBuffer-srcImage-00186 (usage), -pRegions-00171 (inside the buffer),
-    // VkBufferImageCopy-bufferRowLength-09101/-bufferImageHeight-09102, -aspectMask-09103 (one aspect), -bufferOffset-01558/-01559
-    if ((aspect & own) !== aspect || (aspect !== 1 && aspect !== 2 && aspect !== 4)) throw new InvalidArgumentError(`${what}: region.aspect must be one aspect of the image's format`, 'region.aspect');
-    if (mipLevel >= image.mipLevels) throw new InvalidArgumentError(`${what}: region.mipLevel ${mipLevel} is not below the image's ${image.mipLevels} mip levels`, 'region.mipLevel');
-    if (layerCount === 0 || baseArrayLayer + layerCount > image.arrayLayers) throw new InvalidArgumentError(`${what}: the layers [${baseArrayLayer}, ${baseArrayLayer + layerCount}) must lie inside the image's ${image.arrayLayers}, layerCount above 0`, 'region.layerCount');
-    if (width === 0 || height === 0 || depth === 0 || x + width > levelWidth || y + height > levelHeight || z + depth > levelDepth) {
-      throw new InvalidArgumentError(`${what}: the region [${x}, ${y}, ${z}] ${width}x${height}x${depth} must lie inside mip level ${mipLevel} (${levelWidth}x${levelHeight}x${levelDepth}), each size above 0`, 'region');
-    }
-    if ((rowLength !== 0 && rowLength < width) || (imageHeight !== 0 && imageHeight < height)) throw new InvalidArgumentError(`${what}: region.bufferRowLength and region.bufferImageHeight must be 0 or at least the region's width and height`, 'region.bufferRowLength');
-    const texel = texelBytes(image.format, aspect);
-    if (texel === undefined) throw new InvalidArgumentError(`${what}: the typed API does not know the texel size of format ${image.format} (aspect ${aspect}); copy a format of the specification's common colour and depth formats`, 'image');
-    if (bufferOffset % Math.max(texel, 4) !== 0 && (aspect !== IMAGE_ASPECT.color || bufferOffset % texel !== 0)) throw new InvalidArgumentError(`${what}: region.bufferOffset must be a multiple of ${aspect === IMAGE_ASPECT.color ? texel : 4}, got ${bufferOffset}`, 'region.bufferOffset');
-    const rows = imageHeight === 0 ? height : imageHeight;
-    const perRow = (rowLength === 0 ? width : rowLength) * texel;
-    const bytes = perRow * rows * (depth * layerCount - 1) + perRow * (height - 1) + width * texel;
-    if (bufferOffset + bytes > Number(b.size)) throw new InvalidArgumentError(`${what}: the region takes ${bytes} bytes of the buffer from offset ${bufferOffset}, past its size ${b.size}`, 'region');
-    b.checkBacked(`${what}: buffer`);
-    b.checkUsage(what, toImage ? BUFFER_USAGE.TRANSFER_SRC : BUFFER_USAGE.TRANSFER_DST, 'buffer');
-    const imageUsage = toImage ? IMAGE_USAGE.TRANSFER_DST : IMAGE_USAGE.TRANSFER_SRC;
-    if (image.usage !== undefined && (image.usage & imageUsage) === 0) throw new InvalidArgumentError(`${what}: the image has no ${toImage ? 'TRANSFER_DST (0x2)' : 'TRANSFER_SRC (0x1)'} usage`, 'image');
-    image.checkBacked(`${what}: image`);
+    // The region inside the image's level and the buffer, the usages, both backed (encoded-checks.ts: the encoder's walk checks its regions with it).
+    checkBufferImageRegion(what, toImage, b, image, { aspect, mipLevel, baseArrayLayer, layerCount, x, y, z, width, height, depth, bufferOffset, rowLength, imageHeight });
     this.live();
     this.#recording(what);
     if (this.#state.rendering !== 0) throw new InvalidStateError(`${what}: inside a render pass or dynamic rendering (end it first)`);
@@ -1082,6 +1162,13 @@ export class CommandBuffer extends DeviceChild {
       }
       w += length;
     }
+    // VUID-vkEndCommandBuffer-commandBuffer-00061: every query begun was ended.
+    checkNoActiveQuery(st, 'CommandEncoder.end');
+  }
+
+  /** @internal Whether `object` (an object of an encoder's table) belongs to this buffer's device. */
+  ownsObject(object: DeviceChild | Image): boolean {
+    return object instanceof Image ? object.belongsTo(this.device) : object.ownedBy(this.device);
   }
 
   /** @internal The stream checkEncoded() walked was recorded (begin … end): its state is the buffer's now. */
@@ -1124,7 +1211,7 @@ export class CommandBuffer extends DeviceChild {
 }
 
 /** The class of the objects each encoder slot kind (HANDLE_KIND) holds. */
-const SLOT_CLASSES: readonly (Function | undefined)[] = [undefined, ComputePipeline, PipelineLayout, DescriptorSet, VulkanBuffer, Image, GraphicsPipeline, ImageView, RenderPass, Framebuffer];
+const SLOT_CLASSES: readonly (Function | undefined)[] = [undefined, ComputePipeline, PipelineLayout, DescriptorSet, VulkanBuffer, Image, GraphicsPipeline, ImageView, RenderPass, Framebuffer, QueryPool, VulkanEvent];
 
 /** Whether `object` is of a kind in `mask` (bit k: HANDLE_KIND k). */
 function slotHolds(mask: number, object: unknown): boolean {
@@ -1193,8 +1280,8 @@ function checkGenerated(st: RecordingState, name: string, u: Uint32Array, a: num
       // VUID-vkCmdDrawIndexed-None-07312 (an index buffer bound), -robustBufferAccess2-08798 (the indices inside it)
       const ib = st.indexBuffer;
       if (ib === null) throw new InvalidStateError('vkCmdDrawIndexed: no index buffer is bound (vkCmdBindIndexBuffer first)');
-      if (st.indexOffset + (u[a + 2]! + u[a]!) * st.indexBytes > Number(ib.size)) {
-        throw new InvalidArgumentError(`vkCmdDrawIndexed: indices [${u[a + 2]}, ${u[a + 2]! + u[a]!}) of ${st.indexBytes} bytes from offset ${st.indexOffset} go past the index buffer's size ${ib.size}`, 'indexCount');
+      if (st.indexOffset + (u[a + 2]! + u[a]!) * st.indexBytes > st.indexEnd) {
+        throw new InvalidArgumentError(`vkCmdDrawIndexed: indices [${u[a + 2]}, ${u[a + 2]! + u[a]!}) of ${st.indexBytes} bytes from offset ${st.indexOffset} go past the bound index range's end ${st.indexEnd} (the buffer's size ${ib.size}, or vkCmdBindIndexBuffer2's offset + size)`, 'indexCount');
       }
       return;
     }
@@ -1272,11 +1359,44 @@ function checkGenerated(st: RecordingState, name: string, u: Uint32Array, a: num
       const bytes = indexType === 0 ? 2 : 4;
       const offset = Number(readU64(u, a + 1));
       if (offset % bytes !== 0) throw new InvalidArgumentError(`${name}: offset ${offset} must be a multiple of the index size ${bytes}`, 'offset');
+      let end = Number(b.size);
+      if (name === 'vkCmdBindIndexBuffer2') {
+        // VUID-vkCmdBindIndexBuffer2-size-08767 (offset + size inside the buffer), -size-08768 (a multiple of the index size); VK_WHOLE_SIZE: the rest of the buffer
+        const size = BigInt(readU64(u, a + 3));
+        if (size !== 0xffff_ffff_ffff_ffffn) {
+          if (size % BigInt(bytes) !== 0n || BigInt(offset) + size > BigInt(b.size)) throw new InvalidArgumentError(`${name}: size ${size} must be a multiple of the index size ${bytes} with offset ${offset} + size inside the buffer's ${b.size} (or VK_WHOLE_SIZE)`, 'size');
+          end = offset + Number(size);
+        }
+      }
       st.indexBuffer = b;
       st.indexOffset = offset;
       st.indexBytes = bytes;
+      st.indexEnd = end;
       return;
     }
+    case 'vkCmdResetQueryPool':
+      checkResetQueryPool(st, name, objects[u[a]!] as QueryPool, u[a + 1]!, u[a + 2]!);
+      return;
+    case 'vkCmdBeginQuery':
+      checkBeginQuery(st, name, objects[u[a]!] as QueryPool, u[a + 1]!, u[a + 2]!);
+      return;
+    case 'vkCmdEndQuery':
+      checkEndQuery(st, name, objects[u[a]!] as QueryPool, u[a + 1]!);
+      return;
+    case 'vkCmdWriteTimestamp':
+      checkWriteTimestamp(name, objects[u[a + 1]!] as QueryPool, u[a + 2]!, u[a]!);
+      return;
+    case 'vkCmdCopyQueryPoolResults':
+      checkCopyQueryPoolResults(st, name, objects[u[a]!] as QueryPool, u[a + 1]!, u[a + 2]!, objects[u[a + 3]!] as VulkanBuffer, readU64(u, a + 4), readU64(u, a + 6), u[a + 8]!);
+      return;
+    case 'vkCmdSetEvent':
+    case 'vkCmdResetEvent':
+      checkEventCommand(st, name, u[a + 1]!);
+      return;
+    case 'vkCmdWriteTimestamp2':
+    case 'vkCmdResetEvent2':
+      // VUID-vkCmdWriteTimestamp2-synchronization2-03858 and kin: the feature, which the typed API's createDevice does not enable.
+      throw new InvalidStateError(`${name}: needs the synchronization2 feature, which the typed API's devices do not enable (record the Vulkan 1.0 command)`);
     default:
       // The others set dynamic state the typed API's pipelines do not read.
       return;
@@ -1668,13 +1788,9 @@ function checkWalked(st: RecordingState, name: string, args: Decoded, objects: r
       });
       return;
     }
-    case 'vkCmdCopyBuffer': {
-      const src = objects[args.srcBuffer as number] as VulkanBuffer;
-      const dst = objects[args.dstBuffer as number] as VulkanBuffer;
-      for (const r of list(args.pRegions) as Decoded[]) checkCopy(src, dst, r.size as number | bigint, r.srcOffset as number | bigint, r.dstOffset as number | bigint);
-      return;
-    }
     default:
+      // Copies, blits, clears, barriers and render passes (encoded-checks.ts).
+      if (checkWalkedTransfer(st, name, args, objects, checkCopy)) return;
       throw new InvalidStateError(`${name}: the encoder writes and checks its words, but the typed API's state checks for it are not in the encoder's walk yet: record it per call through CommandBuffer`);
   }
 }
@@ -1724,6 +1840,11 @@ function beginRenderingEncoded(st: RecordingState, info: Decoded, objects: reado
     if (v.layerCount < needLayers) throw new InvalidArgumentError(`${what}: attachment ${i}'s view has ${v.layerCount} layer(s), the rendering needs ${needLayers}`, 'pRenderingInfo.viewMask');
   });
   st.rendering = 1;
+  st.renderColors = colors.length;
+  st.renderDepth = depth !== null && (depth.aspect & IMAGE_ASPECT.depth) !== 0;
+  st.renderStencil = info.pStencilAttachment !== null || (depth !== null && (depth.aspect & IMAGE_ASPECT.stencil) !== 0);
+  st.renderArea.set([x, y, width, height]);
+  st.renderLayers = viewMask !== 0 ? 1 : layerCount;
   st.renderingKey = dynamicRenderingKey(
     colors.map((c) => c.format),
     depth !== null && (depth.aspect & IMAGE_ASPECT.depth) !== 0 ? depth.format : 0,

@@ -1,6 +1,7 @@
 // A VkDevice created through the loader's device chain. It owns the objects made from it
 // (device-objects.ts, commands.ts): destroy() waits for the device to go idle and destroys them,
 // newest first, before the device.
+import { QueryPool, VulkanEvent, type QueryPoolOptions } from './queries.js';
 import { loadVulkanAddon, type NativeVulkanDevice, type NativeVulkanInstance } from '../native/addon.js';
 import { CommandPool, Queue } from './commands.js';
 import {
@@ -414,6 +415,18 @@ export class Device implements DeviceOwner {
   createSemaphore(): Semaphore {
     this.liveHandle;
     return new Semaphore(this);
+  }
+
+  /** vkCreateQueryPool of occlusion or timestamp queries (destroyed with the device). */
+  createQueryPool(options: QueryPoolOptions): QueryPool {
+    this.liveHandle;
+    return new QueryPool(this, options);
+  }
+
+  /** vkCreateEvent (destroyed with the device). */
+  createEvent(): VulkanEvent {
+    this.liveHandle;
+    return new VulkanEvent(this);
   }
 
   /** vkDeviceWaitIdle (blocks the calling thread). */

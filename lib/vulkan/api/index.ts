@@ -3,6 +3,7 @@
 export { createInstanceFromPlan, instanceExtensionsOfPlan, Instance, preInstance, publishVulkanPlan, PhysicalDevice } from './instance.js';
 export type { CreateInstanceOptions, DebugMessage, DebugMessenger, DebugMessengerOptions, PhysicalDeviceGroup, PhysicalDeviceProperties, QueueFamily } from './instance.js';
 export { Device } from './device.js';
+export { QUERY_TYPES, QueryPool, VulkanEvent, type QueryPoolOptions, type QueryResultOptions, type QueryType } from './queries.js';
 export type { DeviceCreateOptions, QueueCreateInfo } from './device.js';
 export { Surface, Swapchain } from './surface.js';
 export type { AcquiredImage, AcquireOptions, Extent2D, PresentationTarget, PresentOptions, SurfaceCapabilities, SurfaceFormat, SurfacePhysicalDevice, SurfaceSource, SwapchainOptions } from './surface.js';

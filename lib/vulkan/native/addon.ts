@@ -218,7 +218,9 @@ export type DeviceChildKind =
   | 'image'
   | 'sampler'
   | 'renderPass'
-  | 'framebuffer';
+  | 'framebuffer'
+  | 'queryPool'
+  | 'event';
 
 export interface NativePhysicalDeviceLimits {
   readonly maxComputeSharedMemorySize: number;
@@ -330,6 +332,17 @@ export interface NativeVulkanCompute {
   queueSubmit(queue: bigint, commandBuffer: bigint, fence: bigint, waitSemaphore: bigint, waitStage: number, signalSemaphore: bigint): void;
   queueWaitIdle(queue: bigint): void;
   deviceWaitIdle(device: bigint): void;
+  // Query pools and events (native/vulkan/addon/compute_queries.cc)
+  createQueryPool(device: bigint, queryType: number, queryCount: number, pipelineStatistics: number): bigint;
+  /** 64-bit results into `out` (with availability: result, availability per query); false for VK_NOT_READY. */
+  queryPoolResults(device: bigint, queryPool: bigint, firstQuery: number, queryCount: number, flags: number, out: BigUint64Array): boolean;
+  createEvent(device: bigint): bigint;
+  eventStatus(device: bigint, event: bigint): boolean;
+  setEvent(device: bigint, event: bigint, set: boolean): void;
+  /** op 0 vkCmdResetQueryPool(first a, count b), 1 vkCmdBeginQuery(query a, flags b), 2 vkCmdEndQuery(query a), 3 vkCmdWriteTimestamp(query a, stage b). */
+  cmdQuery(commandBuffer: bigint, op: number, queryPool: bigint, a: number, b: number): void;
+  cmdCopyQueryPoolResults(commandBuffer: bigint, queryPool: bigint, firstQuery: number, queryCount: number, buffer: bigint, offset: Size, stride: Size, flags: number): void;
+  cmdEvent(commandBuffer: bigint, event: bigint, stageMask: number, set: boolean): void;
   destroy(device: bigint, kind: DeviceChildKind, handle: bigint): void;
   // Graphics (native/vulkan/addon/graphics_objects.cc, graphics_commands.cc, vulkan_record_calls.cc)
   createImage(

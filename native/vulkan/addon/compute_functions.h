@@ -6,6 +6,16 @@
 
 namespace kl::napi::compute {
 
+// query pools and events (compute_queries.cc)
+Napi::Value CreateQueryPool(const Napi::CallbackInfo& info);
+Napi::Value QueryPoolResults(const Napi::CallbackInfo& info);
+Napi::Value CreateEvent(const Napi::CallbackInfo& info);
+Napi::Value EventStatus(const Napi::CallbackInfo& info);
+Napi::Value SetEvent(const Napi::CallbackInfo& info);
+Napi::Value CmdQuery(const Napi::CallbackInfo& info);
+Napi::Value CmdCopyQueryPoolResults(const Napi::CallbackInfo& info);
+Napi::Value CmdEvent(const Napi::CallbackInfo& info);
+
 // physical-device queries (compute_physical_device.cc)
 Napi::Value PhysicalDeviceProperties(const Napi::CallbackInfo& info);
 Napi::Value PhysicalDeviceFeatures(const Napi::CallbackInfo& info);

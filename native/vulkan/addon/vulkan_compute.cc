@@ -41,6 +41,8 @@ Napi::Value DestroyChild(const Napi::CallbackInfo& info) {
   else if (kind == "sampler") vkDestroySampler(device, Handle<VkSampler>(env, h, "handle"), nullptr);
   else if (kind == "renderPass") vkDestroyRenderPass(device, Handle<VkRenderPass>(env, h, "handle"), nullptr);
   else if (kind == "framebuffer") vkDestroyFramebuffer(device, Handle<VkFramebuffer>(env, h, "handle"), nullptr);
+  else if (kind == "queryPool") vkDestroyQueryPool(device, Handle<VkQueryPool>(env, h, "handle"), nullptr);
+  else if (kind == "event") vkDestroyEvent(device, Handle<VkEvent>(env, h, "handle"), nullptr);
   else throw ArgumentError(env, "unknown kind " + kind);
   return env.Undefined();
 }
@@ -100,6 +102,14 @@ Napi::Object VulkanComputeFunctions(Napi::Env env) {
   add("queueSubmit", QueueSubmit);
   add("queueWaitIdle", QueueWaitIdle);
   add("deviceWaitIdle", DeviceWaitIdle);
+  add("createQueryPool", CreateQueryPool);
+  add("queryPoolResults", QueryPoolResults);
+  add("createEvent", CreateEvent);
+  add("eventStatus", EventStatus);
+  add("setEvent", SetEvent);
+  add("cmdQuery", CmdQuery);
+  add("cmdCopyQueryPoolResults", CmdCopyQueryPoolResults);
+  add("cmdEvent", CmdEvent);
   add("destroy", DestroyChild);
   return o;
 }

@@ -61,6 +61,8 @@ enum class HandleKind : uint8_t {
   ImageView = 7,
   RenderPass = 8,
   Framebuffer = 9,
+  QueryPool = 10,
+  Event = 11,
 };
 
 // Why a stream was refused; the names (ReasonName) are JavaScript's `CommandStreamError.reason`.

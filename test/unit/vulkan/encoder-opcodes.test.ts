@@ -87,9 +87,22 @@ describe('the encoder\'s generated opcodes', () => {
     expect(byName.get('vkCmdSetBlendConstants')).toMatchObject({ walked: true, words: 5 });
     // The scope commands: begin opens, end closes, next subpass needs a render pass.
     expect(['vkCmdBeginRendering', 'vkCmdBeginRenderPass', 'vkCmdEndRendering', 'vkCmdEndRenderPass', 'vkCmdNextSubpass'].map((n) => byName.get(n)!.scope)).toEqual([1, 2, 3, 4, 5]);
-    // What is left: handles no table holds (query pools, events, secondary command buffers, samplers, update templates) and lengths the registry gives as another structure's member.
-    expect(ENCODER_LEFT_OUT.map((l) => l.name)).toContain('vkCmdBeginQuery');
-    expect(ENCODER_LEFT_OUT.length).toBeLessThanOrEqual(19);
+    // What is left: handles no table holds (secondary command buffers, samplers, update templates) and lengths the registry gives as another structure's member.
+    expect(ENCODER_LEFT_OUT.map((l) => l.name)).toContain('vkCmdExecuteCommands');
+    expect(ENCODER_LEFT_OUT.length).toBeLessThanOrEqual(7);
+  });
+
+  it('(VK-CE-11) the query and event commands have opcodes whose pools and events are table slots of their own kinds (QueryPool 10, VulkanEvent 11)', () => {
+    const byName = new Map(ENCODED_COMMANDS.map((c) => [c.name, c]));
+    const queries = ['vkCmdBeginQuery', 'vkCmdEndQuery', 'vkCmdResetQueryPool', 'vkCmdWriteTimestamp', 'vkCmdCopyQueryPoolResults', 'vkCmdWriteTimestamp2'];
+    const events = ['vkCmdSetEvent', 'vkCmdResetEvent', 'vkCmdResetEvent2'];
+    for (const n of queries) expect(byName.get(n)?.args.find((a) => a.name === 'queryPool')?.slotMask, n).toBe(1 << 10);
+    for (const n of events) expect(byName.get(n)?.args.find((a) => a.name === 'event')?.slotMask, n).toBe(1 << 11);
+    expect(byName.get('vkCmdWaitEvents')!.nodes.find((n) => n.name === 'pEvents')).toMatchObject({ shape: 'array', elem: 'Slot', slotMask: 1 << 11 });
+    expect(byName.get('vkCmdWaitEvents2')?.walked).toBe(true);
+    expect(byName.get('vkCmdSetEvent2')?.walked).toBe(true);
+    const left = ENCODER_LEFT_OUT.map((l) => l.name);
+    for (const n of [...queries, ...events, 'vkCmdWaitEvents', 'vkCmdWaitEvents2', 'vkCmdSetEvent2']) expect(left, n).not.toContain(n);
   });
 });
 
