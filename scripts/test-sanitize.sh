@@ -36,9 +36,18 @@ echo "$name: building the addon, simulated runtime and bundled layers into $out/
 # cmake-js sets CMAKE_CXX_FLAGS itself (-DBUILDING_NODE_EXTENSION), replacing one given here, so
 # the instrumentation goes into the Release flags it leaves alone; the build then checks that the
 # addon really is instrumented (its ASan/TSan symbols), since an uninstrumented addon passes every test.
-node node_modules/cmake-js/bin/cmake-js build --out "$out/addon" --parallel "$jobs" \
-  --CDCMAKE_CXX_FLAGS_RELEASE="$opt $sanitize" --CDCMAKE_C_FLAGS_RELEASE="$opt $sanitize" \
-  --CDCMAKE_SHARED_LINKER_FLAGS="$flags" >/dev/null
+cmake_js_flags=(--out "$out/addon" --CDCMAKE_CXX_FLAGS_RELEASE="$opt $sanitize" --CDCMAKE_C_FLAGS_RELEASE="$opt $sanitize"
+  --CDCMAKE_SHARED_LINKER_FLAGS="$flags")
+if [ "$mode" = thread ]; then
+  # Lean (CI runs it): only what the thread list loads: the addon, the simulated runtime, the bundled
+  # layers and the process loader; not the tools addon (benches and probes; no thread test loads it,
+  # and a test that did would fail on the missing file, see KL_PREBUILT_WITHOUT_TOOLS below).
+  node node_modules/cmake-js/bin/cmake-js configure "${cmake_js_flags[@]}" >/dev/null
+  cmake --build "$out/addon" --config Release --parallel "$jobs" \
+    --target khronos_loader khronos_simxr khronos_layer_passthrough khronos_vk_layer_passthrough khronos_vulkan_process_loader >/dev/null
+else
+  node node_modules/cmake-js/bin/cmake-js build "${cmake_js_flags[@]}" --parallel "$jobs" >/dev/null
+fi
 marker=__asan_report; [ "$mode" = thread ] && marker=__tsan_
 if ! nm -D --undefined-only "$out/addon/Release/khronos_loader.node" | grep "$marker" >/dev/null; then
   echo "$name: $out/addon/Release/khronos_loader.node is not instrumented (no $marker symbols)" >&2
@@ -46,11 +55,20 @@ if ! nm -D --undefined-only "$out/addon/Release/khronos_loader.node" | grep "$ma
 fi
 
 echo "$name: building test/native into $out/test-native"
-cmake -S test/native -B "$out/test-native" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+# The thread variant: Unix Makefiles, whose every component folder has its own Makefile, so it
+# builds only the folders its tests load (make -C <folder>).
+generator=(); [ "$mode" = thread ] && generator=(-G "Unix Makefiles")
+cmake -S test/native -B "$out/test-native" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="$sanitize" -DCMAKE_C_FLAGS="$sanitize" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$opt" -DCMAKE_C_FLAGS_RELWITHDEBINFO="$opt" \
   -DCMAKE_SHARED_LINKER_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >/dev/null
-cmake --build "$out/test-native" --parallel "$jobs" >/dev/null
+if [ "$mode" = thread ]; then
+  for component in test_hooks openxr_test_runtime openxr_test_layers vulkan_test_driver vulkan_test_layers; do
+    make -C "$out/test-native/$component" -j "$jobs" >/dev/null
+  done
+else
+  cmake --build "$out/test-native" --parallel "$jobs" >/dev/null
+fi
 
 # The tests that load the addon or the native test components: the typed APIs, the chains and the
 # exported C functions, fault injection and the bad-value property tests, the surfaces and
@@ -96,7 +114,7 @@ if [ "$mode" = thread ]; then
   env LD_PRELOAD="$runtime" \
     TSAN_OPTIONS="log_path=$reports/tsan:halt_on_error=0:exitcode=0:second_deadlock_stack=1:suppressions=$root/scripts/sanitize/tsan.supp" \
     KHRONOS_LOADER_NATIVE_DIR="$out/addon/Release" KL_TEST_NATIVE_DIR="$out/test-native" KHRONOS_LOADER_PREBUILT=1 \
-    node node_modules/vitest/vitest.mjs run --project main "${tests[@]}"
+    KL_PREBUILT_WITHOUT_TOOLS=1 node node_modules/vitest/vitest.mjs run --project main "${tests[@]}"
 else
   runtime=$(g++ -print-file-name=libasan.so)
   echo "$name: running ${#tests[@]} test files with $runtime preloaded"
