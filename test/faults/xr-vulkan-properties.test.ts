@@ -58,7 +58,11 @@ describe.skipIf(lavapipeMissing !== null)('OpenXR Vulkan graphics and swapchains
       for (const field of Object.keys(binding)) {
         for (const bad of fc.sample(badValue, 8)) refusedCleanly(() => own.createSession(s, { graphics: { vulkan: { ...binding, [field]: bad } } } as never)?.destroy());
       }
+      // The values that once got past the checks (uncoded TypeErrors), first on every run.
+      expect(() => own.createSession(s, { graphics: { vulkan: { ...binding, device: {} } } } as never)).toThrow(expect.objectContaining({ code: 'KL_INVALID_ARGUMENT' }));
+      expect(() => own.createSession(s, { graphics: { vulkan: { ...binding, physicalDevice: null } } } as never)).toThrow(expect.objectContaining({ code: 'KL_INVALID_ARGUMENT' }));
       rig.session = own.createSession(s, { graphics: { vulkan: graphics } });
+      expect(() => rig.session.depthSwapchainFormat(null as never)).toThrow(expect.objectContaining({ code: 'KL_INVALID_ARGUMENT' }));
       const formats = rig.session.swapchainFormats();
       expect(formats).toContain(37);
       everyPosition([{ stencil: false }], ([o]) => rig.session.depthSwapchainFormat(o as never));
