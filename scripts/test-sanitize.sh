@@ -10,7 +10,7 @@
 # build-tsan/, over the threaded paths only (the waitFrame threads, several instances and workers
 # at once, exit and worker termination with threads alive, the log bridge's cross-thread delivery,
 # Vulkan messengers). Races inside Node and V8 (not instrumented) are not seen; races between the
-# threads of the loader, the runtime and the layers are. Not in CI (its build takes ~10 minutes).
+# threads of the loader, the runtime and the layers are. In CI after the ASan phase (.ci/run); its build is lean (below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -36,9 +36,18 @@ echo "$name: building the addon, simulated runtime and bundled layers into $out/
 # cmake-js sets CMAKE_CXX_FLAGS itself (-DBUILDING_NODE_EXTENSION), replacing one given here, so
 # the instrumentation goes into the Release flags it leaves alone; the build then checks that the
 # addon really is instrumented (its ASan/TSan symbols), since an uninstrumented addon passes every test.
-node node_modules/cmake-js/bin/cmake-js build --out "$out/addon" --parallel "$jobs" \
-  --CDCMAKE_CXX_FLAGS_RELEASE="$opt $sanitize" --CDCMAKE_C_FLAGS_RELEASE="$opt $sanitize" \
-  --CDCMAKE_SHARED_LINKER_FLAGS="$flags" >/dev/null
+cmake_js_flags=(--out "$out/addon" --CDCMAKE_CXX_FLAGS_RELEASE="$opt $sanitize" --CDCMAKE_C_FLAGS_RELEASE="$opt $sanitize"
+  --CDCMAKE_SHARED_LINKER_FLAGS="$flags")
+if [ "$mode" = thread ]; then
+  # Lean (CI runs it): only what the thread list loads: the addon, the simulated runtime, the bundled
+  # layers and the process loader; not the tools addon (benches and probes; no thread test loads it,
+  # and a test that did would fail on the missing file, see KL_PREBUILT_WITHOUT_TOOLS below).
+  node node_modules/cmake-js/bin/cmake-js configure "${cmake_js_flags[@]}" >/dev/null
+  cmake --build "$out/addon" --config Release --parallel "$jobs" \
+    --target khronos_loader khronos_simxr khronos_layer_passthrough khronos_vk_layer_passthrough khronos_vulkan_process_loader >/dev/null
+else
+  node node_modules/cmake-js/bin/cmake-js build "${cmake_js_flags[@]}" --parallel "$jobs" >/dev/null
+fi
 marker=__asan_report; [ "$mode" = thread ] && marker=__tsan_
 if ! nm -D --undefined-only "$out/addon/Release/khronos_loader.node" | grep "$marker" >/dev/null; then
   echo "$name: $out/addon/Release/khronos_loader.node is not instrumented (no $marker symbols)" >&2
@@ -50,7 +59,16 @@ cmake -S test/native -B "$out/test-native" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="$sanitize" -DCMAKE_C_FLAGS="$sanitize" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$opt" -DCMAKE_C_FLAGS_RELWITHDEBINFO="$opt" \
   -DCMAKE_SHARED_LINKER_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >/dev/null
-cmake --build "$out/test-native" --parallel "$jobs" >/dev/null
+if [ "$mode" = thread ]; then
+  # Only the components the thread list loads (a test that loads another fails on the missing
+  # library): the test hooks, the OpenXR test runtime (plain and with XR_EXT_debug_utils), the
+  # layers js-api.test.ts chains, the Vulkan drivers and layer messengers.test.ts plans.
+  cmake --build "$out/test-native" --parallel "$jobs" --target kl_test_hooks kl_test_runtime kl_test_runtime_debug_utils \
+    kl_test_layer_passthrough_0 kl_test_layer_intercept kl_test_layer_neg_bad_api_version \
+    kl_vk_driver_v7 kl_vk_driver_negotiate_fails kl_vk_layer_negotiate_fails >/dev/null
+else
+  cmake --build "$out/test-native" --parallel "$jobs" >/dev/null
+fi
 
 # The tests that load the addon or the native test components: the typed APIs, the chains and the
 # exported C functions, fault injection and the bad-value property tests, the surfaces and
@@ -60,7 +78,7 @@ cmake --build "$out/test-native" --parallel "$jobs" >/dev/null
 # those that start a compiler (gcc and cmake leak by design and would report under the preloaded
 # runtime), the Khronos-differential tests (the Khronos loaders are not instrumented) and those on
 # lavapipe (Mesa and LLVM are not instrumented; their leaks come from libraries already unloaded,
-# which LeakSanitizer cannot name), and command-stream.test.ts, which compiles its own ASan/UBSan
+# which LeakSanitizer cannot name: vulkan-properties.test.ts, xr-vulkan-properties.test.ts), and command-stream.test.ts, which compiles its own ASan/UBSan
 # harness (a compiler run under the preloaded runtime reports its own leaks). KL_SANITIZE_TESTS or
 # arguments replace the list.
 default_tests=(
@@ -75,6 +93,7 @@ default_tests=(
   test/addon/log-bridge.test.ts test/addon/log-forwarding.test.ts test/layers/passthrough-layer.test.ts
   test/openxr-native/chain.test.ts test/vulkan-native/chain.test.ts test/vulkan-native/c-abi.test.ts
   test/faults/openxr-faults.test.ts test/faults/vulkan-faults.test.ts test/faults/openxr-properties.test.ts
+  test/faults/wsi-properties.test.ts
 )
 # The thread variant's list. Left out: misuse.test.ts, whose time limits do not hold at TSan's
 # slowdown (its threads are those of api and shutdown).
@@ -96,7 +115,7 @@ if [ "$mode" = thread ]; then
   env LD_PRELOAD="$runtime" \
     TSAN_OPTIONS="log_path=$reports/tsan:halt_on_error=0:exitcode=0:second_deadlock_stack=1:suppressions=$root/scripts/sanitize/tsan.supp" \
     KHRONOS_LOADER_NATIVE_DIR="$out/addon/Release" KL_TEST_NATIVE_DIR="$out/test-native" KHRONOS_LOADER_PREBUILT=1 \
-    node node_modules/vitest/vitest.mjs run --project main "${tests[@]}"
+    KL_PREBUILT_WITHOUT_TOOLS=1 node node_modules/vitest/vitest.mjs run --project main "${tests[@]}"
 else
   runtime=$(g++ -print-file-name=libasan.so)
   echo "$name: running ${#tests[@]} test files with $runtime preloaded"

@@ -9,7 +9,7 @@ import { OpenXrError } from '../../lib/openxr/errors.js';
 import { VulkanError } from '../../lib/vulkan/errors.js';
 import { XrResult } from '../../lib/generated/openxr.js';
 import { VkResult } from '../../lib/generated/vulkan.js';
-import { InvalidStateError } from '../../lib/core/errors.js';
+import { HandleDestroyedError, InvalidStateError } from '../../lib/core/errors.js';
 
 /** What the proxies and getters below throw: the application's own error, which may pass through. */
 export class ApplicationError extends Error {}
@@ -139,7 +139,8 @@ export function documentedCode(code: unknown): boolean {
 }
 
 /**
- * Calls `f`; it may succeed, or throw a TypeError, RangeError, a typed loader error or the
+ * Calls `f`; it may succeed, or throw a TypeError, RangeError, a typed loader error (a destroyed
+ * handle's HandleDestroyedError among them) or the
  * application's own error. With `codes`, every error but the application's must also carry a
  * documented string `code` (nothing without one leaks from the native side).
  */
@@ -147,7 +148,7 @@ export function refusedCleanly(f: () => unknown, codes = true): unknown {
   try {
     return f();
   } catch (e) {
-    const ok = e instanceof TypeError || e instanceof RangeError || e instanceof InvalidStateError || e instanceof OpenXrError || e instanceof VulkanError || e instanceof ApplicationError;
+    const ok = e instanceof TypeError || e instanceof RangeError || e instanceof InvalidStateError || e instanceof HandleDestroyedError || e instanceof OpenXrError || e instanceof VulkanError || e instanceof ApplicationError;
     expect(ok, `threw ${(e as Error)?.constructor?.name}: ${(e as Error)?.message}`).toBe(true);
     if (codes && !(e instanceof ApplicationError)) {
       const code = (e as { code?: unknown }).code;

@@ -20,7 +20,8 @@ export default function setup(): void {
   if (process.env.KHRONOS_LOADER_PREBUILT === '1') {
     const needed = [
       process.env.KHRONOS_LOADER_NATIVE_DIR ? path.join(process.env.KHRONOS_LOADER_NATIVE_DIR, 'khronos_loader.node') : 'build/Release/khronos_loader.node',
-      process.env.KHRONOS_LOADER_NATIVE_DIR ? path.join(process.env.KHRONOS_LOADER_NATIVE_DIR, 'khronos_loader_tools.node') : 'build/Release/khronos_loader_tools.node',
+      // KL_PREBUILT_WITHOUT_TOOLS=1: npm run test:sanitize:thread builds no tools addon (no test of its list loads it).
+      ...(process.env.KL_PREBUILT_WITHOUT_TOOLS === '1' ? [] : [process.env.KHRONOS_LOADER_NATIVE_DIR ? path.join(process.env.KHRONOS_LOADER_NATIVE_DIR, 'khronos_loader_tools.node') : 'build/Release/khronos_loader_tools.node']),
       process.env.KL_TEST_NATIVE_DIR ?? 'build/test-native',
     ];
     const missing = needed.filter((p) => !existsSync(path.resolve(root, p)));

@@ -236,13 +236,18 @@ describe.skipIf(validationSkip !== null)('simulated runtime under the Khronos co
     return { run, report: existsSync(file) ? readFileSync(file, 'utf8') : '' };
   };
 
-  it('SIMXR: a correct headless application is reported nothing', () => {
+  it('SIMXR: a correct headless application is reported nothing, and a wrong call planted in the same test with the same settings is', () => {
     const { run, report } = withValidation('correct-app', ['--frames', '45'], { XR_LOADER_DEBUG: 'all' });
     // The loader's log shows the layer in the chain, so an empty report means something.
     expect(run.stdout + run.stderr).toMatch(/XR_APILAYER_LUNARG_core_validation/);
     expect(run.result.framesRun).toBe(45);
     expect(run.result.states).toEqual([1, 2, 3, 4, 5, 4, 3, 6, 1, 8]);
     expect(report).toBe('');
+    // The planted error: the layer is listening and its report file is writable.
+    const planted = withValidation('wrong-call', [], { XR_LOADER_DEBUG: 'all' });
+    expect(planted.run.stdout + planted.run.stderr).toMatch(/XR_APILAYER_LUNARG_core_validation/);
+    // Only the planted error: the wrong structure type and the xrCreateActionSet parameter it makes invalid.
+    expect([...new Set(planted.report.match(/VUID-[\w-]+/g))].sort()).toEqual(['VUID-XrActionSetCreateInfo-type-type', 'VUID-xrCreateActionSet-createInfo-parameter']);
   });
 
   it('SIMXR: a deliberately wrong call is reported', () => {

@@ -485,7 +485,7 @@ export function createSession(instance: Instance, system: System, options: Creat
   let device: Device | undefined;
   if ('graphics' in options) {
     const vulkan = (options.graphics as { vulkan?: VulkanSessionBinding } | null)?.vulkan;
-    if (typeof vulkan !== 'object' || vulkan === null || typeof vulkan.device !== 'object' || vulkan.device === null || typeof vulkan.physicalDevice !== 'object') {
+    if (typeof vulkan !== 'object' || vulkan === null || typeof vulkan.device !== 'object' || vulkan.device === null || typeof (vulkan.device as { getQueue?: unknown }).getQueue !== 'function' || typeof vulkan.physicalDevice !== 'object' || vulkan.physicalDevice === null) {
       throw invalidArgument('createSession: options.graphics.vulkan', '{ device, physicalDevice, queueFamilyIndex, queueIndex } (createVulkanGraphics() answers one)', vulkan);
     }
     device = vulkan.device;

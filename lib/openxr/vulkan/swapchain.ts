@@ -34,6 +34,7 @@ const STENCIL_FORMATS = [129, 130] as const;
  * lists; UnavailableError when it lists none.
  */
 export function chooseDepthFormat(offered: readonly number[], options: { readonly stencil?: boolean } = {}): number {
+  if (typeof options !== 'object' || options === null) throw invalidArgument('depthSwapchainFormat(options): options', 'an object ({ stencil?: boolean })', options);
   const wanted: readonly number[] = options.stencil === true ? STENCIL_FORMATS : DEPTH_FORMATS;
   const format = wanted.find((f) => offered.includes(f));
   if (format === undefined) {

@@ -336,6 +336,8 @@ export class Swapchain extends DeviceChild {
   readonly #queues = new Map<bigint, bigint>();
   readonly #device: DeviceOwner & { getQueue(family: number, index: number): bigint };
   #retired = false;
+  /** The images acquired and not yet presented (present() refuses any other: VUID-VkPresentInfoKHR-pImageIndices-01430). */
+  readonly #acquired = new Set<number>();
 
   private constructor(
     device: DeviceOwner & { getQueue(family: number, index: number): bigint },
@@ -403,7 +405,7 @@ export class Swapchain extends DeviceChild {
     const formats = surface.formats(physical);
     const pair = formats.find((f) => f.format === format && (options.colorSpace === undefined || f.colorSpace === options.colorSpace));
     if (pair === undefined) {
-      throw new InvalidArgumentError(`createSwapchain: options.format ${format}${options.colorSpace === undefined ? '' : ` with colorSpace ${options.colorSpace}`} is not one of the surface's formats (${formats.map((f) => `${f.format}/${f.colorSpace}`).join(', ')})`, 'options.format');
+      throw new InvalidArgumentError(`createSwapchain: options.format ${format}${options.colorSpace === undefined ? '' : ` with colorSpace ${describeValue(options.colorSpace)}`} is not one of the surface's formats (${formats.map((f) => `${f.format}/${f.colorSpace}`).join(', ')})`, 'options.format');
     }
     const modes = surface.presentModes(physical);
     if (!modes.includes(options.presentMode)) {
@@ -506,10 +508,12 @@ export class Swapchain extends DeviceChild {
       const r = vk<{ pImageIndex: number }>(this.#bindings, 'vkAcquireNextImageKHR', [this.#deviceHandle, this.handle, timeoutNs, semaphore.handle, null]);
       if (r.result !== VK_SUCCESS && r.result !== VK_SUBOPTIMAL_KHR) throw new VulkanError(r.result, 'vkAcquireNextImageKHR gave no image in time');
       semaphore.signaledOutsideQueue();
+      this.#acquired.add(r.pImageIndex);
       return Object.freeze({ imageIndex: r.pImageIndex, suboptimal: r.result === VK_SUBOPTIMAL_KHR });
     }
     const r = vk<{ pImageIndex: number }>(this.#bindings, 'vkAcquireNextImageKHR', [this.#deviceHandle, this.handle, timeoutNs, null, this.#fence]);
     if (r.result !== VK_SUCCESS && r.result !== VK_SUBOPTIMAL_KHR) throw new VulkanError(r.result, 'vkAcquireNextImageKHR gave no image in time');
+    this.#acquired.add(r.pImageIndex);
     const waited = vk(this.#bindings, 'vkWaitForFences', [this.#deviceHandle, [this.#fence], true, timeoutNs]);
     if (waited.result !== VK_SUCCESS) throw new VulkanError(waited.result, 'the acquired image did not become ready in time');
     vk(this.#bindings, 'vkResetFences', [this.#deviceHandle, [this.#fence]]);
@@ -540,6 +544,8 @@ export class Swapchain extends DeviceChild {
     if (!Number.isInteger(imageIndex) || imageIndex < 0 || imageIndex >= this.images.length) {
       throw new InvalidArgumentError(`present: imageIndex must be within 0..${this.images.length - 1}, got ${describeValue(imageIndex)}`, 'imageIndex');
     }
+    // VUID-VkPresentInfoKHR-pImageIndices-01430: an image the application holds (acquired, not yet presented).
+    if (!this.#acquired.has(imageIndex)) throw new InvalidStateError(`present: image ${imageIndex} is not acquired (acquireNextImage() hands out an image; each is presented once)`);
     // VUID-vkQueuePresentKHR-pWaitSemaphores-03268: each has a signal pending.
     for (const s of semaphores) s.checkWaitable();
     const bound = this.#boundQueue(queue);
@@ -548,8 +554,9 @@ export class Swapchain extends DeviceChild {
     try {
       r = vk(this.#bindings, 'vkQueuePresentKHR', [bound, { pWaitSemaphores: semaphores.map((s) => s.handle), pSwapchains: [this.handle], pImageIndices: [imageIndex] }]);
     } finally {
-      // The waits are consumed whatever the result (Vulkan spec, vkQueuePresentKHR).
+      // The waits are consumed, and the image given back, whatever the result (Vulkan spec, vkQueuePresentKHR).
       for (const s of semaphores) s.waitedOutsideQueue();
+      this.#acquired.delete(imageIndex);
     }
     return Object.freeze({ suboptimal: r.result === VK_SUBOPTIMAL_KHR });
   }
