@@ -14,7 +14,7 @@ export type DiscoveryContext = CoreDiscoveryContext<XrResultName>;
  * `logEnv` is where XR_LOADER_DEBUG is read (default: the platform's environment). A loader with
  * properties passes its environment without them: the Khronos loader (1.1.61) builds its logger from
  * XR_LOADER_DEBUG once, at its first message, and xrInitializeLoaderKHR logs before it stores the
- * properties, so an XR_LOADER_DEBUG property never changes what it prints (XR-LI-2).
+ * properties, so an XR_LOADER_DEBUG property never changes what it prints (docs/conformance.md).
  */
 export function createContext(platform: Platform, options: DiscoveryOptions, logEnv: LogEnv = platform.env): DiscoveryContext {
   return createDiscoveryContext<XrResultName>(platform, options, {

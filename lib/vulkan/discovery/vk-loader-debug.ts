@@ -76,7 +76,7 @@ export interface VkCreateInfoSummary {
 }
 
 /**
- * VK-DBG-1: the INFO lines the Khronos loader (from 1.4.359) logs for each vkCreateInstance before
+ * The INFO lines the Khronos loader (from 1.4.359) logs for each vkCreateInstance before
  * it looks at the layers: the application and engine names and versions, the API version as
  * major.minor.patch (the variant left out), then the requested layers and the requested
  * extensions, a count line and one indented line per name, in the application's order.
