@@ -4,7 +4,7 @@
 // test/native/xr_enumerate links libopenxr_loader.so.1 by its soname; LD_LIBRARY_PATH chooses which.
 import path from 'node:path';
 import { oracleDeclaredAbsent } from './khronos-vulkan-loaders.js';
-import { repoRoot } from './paths.js';
+import { repoRoot, testNativeDir } from './paths.js';
 import { findFirst, missingSystemComponent } from './system.js';
 
 export type KhronosOpenXrVersion = '1.0.20' | '1.1.61';
@@ -36,4 +36,24 @@ export function khronosOpenXrLoaders(): KhronosOpenXrLoader[] {
     missing: missingSystemComponent({ 'Khronos OpenXR loader 1.1.61 (scripts/build-khronos-openxr-loader.sh, or KHRONOS_LOADER_XR_KHRONOS_1_1_61)': candidates1_1_61 }),
   });
   return loaders;
+}
+
+/**
+ * The OpenXR discovery probes under test/native that the differential tests run each Khronos loader
+ * through: xr_enumerate (linked with libopenxr_loader.so.1 by its soname), the probe runtime and the
+ * probe layer.
+ */
+export const xrProbes = {
+  enumerate: path.join(testNativeDir, 'xr_enumerate/xr_enumerate'),
+  runtime: path.join(testNativeDir, 'discovery_probe_runtime/libdiscovery_probe_runtime.so'),
+  layer: path.join(testNativeDir, 'discovery_probe_layer/libdiscovery_probe_layer.so'),
+} as const;
+
+/** Why the probes cannot be used here (null: they can). */
+export function missingXrProbes(): string | null {
+  return missingSystemComponent({
+    'test/native xr_enumerate (needs libopenxr-dev)': [xrProbes.enumerate],
+    'test/native discovery_probe_runtime': [xrProbes.runtime],
+    'test/native discovery_probe_layer': [xrProbes.layer],
+  });
 }

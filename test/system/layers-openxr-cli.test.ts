@@ -8,20 +8,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../lib/tools/cli/main.js';
 import type { OpenXrLayersReport } from '../../lib/tools/cli/layers-openxr-cli.js';
-import { khronosOpenXrLoaders } from '../helpers/khronos-openxr-loaders.js';
-import { testNativeDir } from '../helpers/paths.js';
-import { missingSystemComponent } from '../helpers/system.js';
+import { khronosOpenXrLoaders, missingXrProbes, xrProbes } from '../helpers/khronos-openxr-loaders.js';
 import { layerManifest, makeTempRoot, put, runtimeManifest, type LayerSpec } from '../unit/openxr/fixtures.js';
 
-const probe = path.join(testNativeDir, 'xr_enumerate/xr_enumerate');
-const probeRuntime = path.join(testNativeDir, 'discovery_probe_runtime/libdiscovery_probe_runtime.so');
-const probeLayer = path.join(testNativeDir, 'discovery_probe_layer/libdiscovery_probe_layer.so');
+const { enumerate: probe, runtime: probeRuntime, layer: probeLayer } = xrProbes;
 const k161 = khronosOpenXrLoaders().find((l) => l.version === '1.1.61');
-const skip =
-  k161 === undefined
-    ? 'Khronos OpenXR loader 1.1.61 declared absent'
-    : (k161.missing ??
-      missingSystemComponent({ 'test/native xr_enumerate': [probe], 'test/native discovery_probe_runtime': [probeRuntime], 'test/native discovery_probe_layer': [probeLayer] }));
+const skip = k161 === undefined ? 'Khronos OpenXR loader 1.1.61 declared absent' : (k161.missing ?? missingXrProbes());
 
 const EXPLICIT = 'data/openxr/1/api_layers/explicit.d';
 const IMPLICIT = 'data/openxr/1/api_layers/implicit.d';

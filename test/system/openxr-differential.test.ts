@@ -8,22 +8,15 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtensionProperty } from '../../lib/openxr/discovery/manifest.js';
-import { khronosOpenXrLoaders, type KhronosOpenXrLoader, type KhronosOpenXrVersion } from '../helpers/khronos-openxr-loaders.js';
-import { repoRoot, testNativeDir } from '../helpers/paths.js';
+import { khronosOpenXrLoaders, missingXrProbes, xrProbes, type KhronosOpenXrLoader, type KhronosOpenXrVersion } from '../helpers/khronos-openxr-loaders.js';
+import { repoRoot } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
 import { layerManifest, makeTempRoot, put, runtimeManifest, type LayerSpec } from '../unit/openxr/fixtures.js';
 import { ourAnswer, type CreateRequest, type ExtResult, type LoaderAnswer } from './fixtures/our-loader.js';
 import { packageRoot } from '../../lib/core/native/load.js';
 
-const probe = path.join(testNativeDir, 'xr_enumerate/xr_enumerate');
-const probeRuntime = path.join(testNativeDir, 'discovery_probe_runtime/libdiscovery_probe_runtime.so');
-const probeLayer = path.join(testNativeDir, 'discovery_probe_layer/libdiscovery_probe_layer.so');
-const skip = missingSystemComponent({
-  'Debian libopenxr-loader1': ['/usr/lib/x86_64-linux-gnu/libopenxr_loader.so.1'],
-  'test/native xr_enumerate (needs libopenxr-dev)': [probe],
-  'test/native discovery_probe_runtime': [probeRuntime],
-  'test/native discovery_probe_layer': [probeLayer],
-});
+const { enumerate: probe, runtime: probeRuntime, layer: probeLayer } = xrProbes;
+const skip = missingSystemComponent({ 'Debian libopenxr-loader1': ['/usr/lib/x86_64-linux-gnu/libopenxr_loader.so.1'] }) ?? missingXrProbes();
 
 interface LayerProps {
   layerName: string;
