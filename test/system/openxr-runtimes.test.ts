@@ -157,6 +157,36 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
     else expect(openXrErrorFrom(() => instance.monotonicNowAsXrTime()).result).toBe('XR_ERROR_FUNCTION_UNSUPPORTED');
   });
 
+  it.skipIf(skip !== null)(`NODE-4: on ${runtime.title}, session.displayRefreshRates() is what XR_FB_display_refresh_rate's commands answer, and names the extension when it is not enabled`, () => {
+    const offered = offeredExtensions().includes('XR_FB_display_refresh_rate');
+    // Monado offers the extension, the simulated runtime does not: both branches below run in every CI.
+    expect(offered).toBe(runtime.id === 'monado');
+    const { instance } = setup();
+    const session = instance.createSession(instance.getSystem(), { headless: true });
+    if (!offered) {
+      const e = openXrErrorFrom(() => session.displayRefreshRates());
+      expect(e.result).toBe('XR_ERROR_FUNCTION_UNSUPPORTED');
+      expect(e.message).toContain('XR_FB_display_refresh_rate');
+      return;
+    }
+    const rates = session.displayRefreshRates();
+    const commands = openXrCommands(instance);
+    const current = commands.xrGetDisplayRefreshRateFB(session.handle);
+    const available = commands.xrEnumerateDisplayRefreshRatesFB(session.handle);
+    expect([current.result, available.result]).toEqual([0, 0]);
+    expect(rates).toEqual({ current: current.displayRefreshRate, available: available.displayRefreshRates });
+    // Monado's headless null compositor answers 0 for the current rate and lists its one rate: the
+    // frame loop paces at the current rate, else the highest available one.
+    expect(rates.current > 0 ? rates.current : Math.max(...rates.available)).toBe(runtime.expect.frameLoop.displayRateHz);
+    if (rates.current > 0) expect(rates.available).toContain(rates.current);
+    instance.destroy();
+    const { instance: without } = setup({ optionalExtensions: false });
+    const plain = without.createSession(without.getSystem(), { headless: true });
+    const e = openXrErrorFrom(() => plain.displayRefreshRates());
+    expect(e.result).toBe('XR_ERROR_FUNCTION_UNSUPPORTED');
+    expect(e.message).toContain('XR_FB_display_refresh_rate');
+  });
+
   it.skipIf(skip !== null)(`NODE-3: on ${runtime.title}, reference spaces and views locate at the runtime's times`, () => {
     const { instance } = setup();
     const session = instance.createSession(instance.getSystem(), { headless: true });
