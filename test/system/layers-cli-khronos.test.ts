@@ -16,6 +16,7 @@ import { missingSystemComponent } from '../helpers/system.js';
 import { repoRoot } from '../helpers/paths.js';
 
 const current = khronosVulkanLoaders().find((l) => l.version === '1.4.309');
+const k359 = khronosVulkanLoaders().find((l) => l.version === '1.4.359');
 const LVP = '/usr/share/vulkan/icd.d/lvp_icd.x86_64.json';
 const LAYERS = ['/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json', '/usr/share/vulkan/explicit_layer.d/VkLayer_MESA_overlay.json', '/usr/share/vulkan/explicit_layer.d/VkLayer_INTEL_nullhw.json'];
 const vkSkip = current?.missing ?? missingSystemComponent({ 'lavapipe (mesa-vulkan-drivers)': [LVP], 'the Vulkan layers (vulkan-validationlayers, mesa-vulkan-drivers)': LAYERS });
@@ -128,6 +129,33 @@ describe.skipIf(vkSkip !== null)('khronos-loader layers vulkan, read by the Khro
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('khronos-loader layers vulkan: no layer named "VK_LAYER_NOT_INSTALLED" is installed (a manifest in the standard folders or VK_LAYER_PATH); nothing written\n');
     expect(() => readFileSync(path.join(T, 'data-home/vulkan/loader_settings.d/vk_loader_settings.json'))).toThrow();
+  });
+});
+
+describe.skipIf(vkSkip !== null || k359 === undefined || k359.missing !== null)('khronos-loader layers vulkan, read by the Khronos Vulkan loader 1.4.359', () => {
+  it('VK-SF-2: CLI: with a settings file already in force in $XDG_CONFIG_HOME (1.4.359 looks there first), the command edits that one; 1.4.359 builds the chain it printed, and the data-home file is not written', async () => {
+    const e = env();
+    const dataHome = path.join(T, 'data-home/vulkan/loader_settings.d/vk_loader_settings.json');
+    // No file yet: the data-home one is written, and 1.4.359 reads it.
+    const first = JSON.parse((await cli(['layers', 'vulkan', '--enable', 'VK_LAYER_INTEL_nullhw', '--json'], e)).stdout) as LayersJson;
+    expect(first.file).toBe(dataHome);
+    expect(khronosVulkanChain(k359!.library!, e).chain).toEqual(first.chain.map((l) => l.name));
+    // A file in $XDG_CONFIG_HOME comes first for 1.4.359 (and for us): it is the one in force, so the one edited.
+    const configHome = path.join(T, 'config/vulkan/loader_settings.d/vk_loader_settings.json');
+    mkdirSync(path.dirname(configHome), { recursive: true });
+    writeFileSync(configHome, JSON.stringify({ file_format_version: '1.0.0', settings_array: [{ layers: [{ control: 'on', name: 'VK_LAYER_MESA_overlay', path: LAYERS[1] }, { control: 'unordered_layer_location' }] }] }));
+    const before = readFileSync(dataHome, 'utf8');
+    const r = await cli(['layers', 'vulkan', '--enable', 'VK_LAYER_KHRONOS_validation', '--order', 'VK_LAYER_KHRONOS_validation', '--json'], e);
+    expect(r.code, r.stderr).toBe(0);
+    const said = JSON.parse(r.stdout) as LayersJson;
+    expect(said.file).toBe(configHome);
+    expect(said.settingsInForce?.file).toBe(configHome);
+    // The file's layers in its order, then the rest (Mesa's implicit device_select) where unordered_layer_location is.
+    expect(said.chain.map((l) => l.name).slice(0, 2)).toEqual(['VK_LAYER_KHRONOS_validation', 'VK_LAYER_MESA_overlay']);
+    const k = khronosVulkanChain(k359!.library!, e);
+    expect(k.result).toBe('0');
+    expect(k.chain).toEqual(said.chain.map((l) => l.name));
+    expect(readFileSync(dataHome, 'utf8')).toBe(before);
   });
 });
 

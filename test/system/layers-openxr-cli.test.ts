@@ -6,6 +6,10 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
+import type { LayerPolicyOptions } from '../../lib/core/loader-policy.js';
+import { OpenXrError } from '../../lib/openxr/errors.js';
+import { createLoader } from '../../lib/openxr/loader.js';
 import { runCli } from '../../lib/tools/cli/main.js';
 import type { OpenXrLayersReport } from '../../lib/tools/cli/layers-openxr-cli.js';
 import { khronosOpenXrLoaders, missingXrProbes, xrProbes } from '../helpers/khronos-openxr-loaders.js';
@@ -152,5 +156,63 @@ describe.skipIf(skip !== null)('khronos-loader layers openxr against the Khronos
     expect(lines[2]).toBe('');
     expect(r.stdout).toMatch(/^ {2}XR_APILAYER_TEST_switchable \(implicit\): off — .*DISABLE_TEST_SWITCHABLE/m);
     expect(r.stdout).toMatch(/^Problems \(1\):\n {2}warning: .*duplicate layer name XR_APILAYER_TEST_C/m);
+  });
+});
+
+/** Our chain for `request` with the policy in code over the same tree (no Khronos variable set): names, or the error's result. */
+function policyChain(layers: LayerPolicyOptions, request: readonly string[], extra: Record<string, string> = {}): { result: number; chain: string[] } {
+  const loader = createLoader({ platform: createLinuxPlatform({ env: env(extra), elevated: false }), layers, logWriter: () => {} });
+  try {
+    return { result: 0, chain: loader.resolveEnabledLayers(request).map((e) => e.layer.name) };
+  } catch (e) {
+    if (e instanceof OpenXrError) return { result: e.resultValue, chain: [] };
+    throw e;
+  }
+}
+
+describe.skipIf(skip !== null)('the OpenXR loader policy in code against the Khronos OpenXR loader 1.1.61 given the equivalent variables', () => {
+  beforeAll(() => {
+    ({ root: T, cleanup } = makeTempRoot('kl-policy-xr-'));
+    tree();
+  });
+  afterAll(() => cleanup());
+
+  it('XR-PO-2: layers.enable ↔ XR_ENABLE_API_LAYERS: explicit layers after the implicit ones and before the application\'s, in the order listed; one the application also asks for takes enable\'s place', () => {
+    const cases: [string[], string[]][] = [
+      [['XR_APILAYER_TEST_B'], ['XR_APILAYER_TEST_A']],
+      [['XR_APILAYER_TEST_B', 'XR_APILAYER_TEST_A'], []],
+      // (not C: 1.1.61 loads both manifests of that name, a difference of its own, XR-LD-7)
+      [['XR_APILAYER_TEST_A'], ['XR_APILAYER_TEST_B', 'XR_APILAYER_TEST_A']],
+    ];
+    for (const [enable, request] of cases) {
+      const k = khronosChain(env({ XR_ENABLE_API_LAYERS: enable.join(':') }), request);
+      expect(k.result, enable.join()).toBe(0);
+      const rest = request.filter((n) => !enable.includes(n));
+      expect(k.chain.slice(-(enable.length + rest.length)), enable.join()).toEqual([...enable, ...rest]);
+      expect(policyChain({ enable }, request), enable.join()).toEqual(k);
+    }
+  });
+
+  it('XR-PO-2: layers.enable of an implicit layer ↔ its enable_environment set: on, in the implicit pass where the loader found it', () => {
+    const k = khronosChain(env({ ENABLE_TEST_GATED: '1' }), []);
+    expect([...k.chain].sort()).toEqual(['XR_APILAYER_TEST_always', 'XR_APILAYER_TEST_gated', 'XR_APILAYER_TEST_switchable']);
+    expect(policyChain({ enable: ['XR_APILAYER_TEST_gated'] }, [])).toEqual(k);
+    expect(policyChain({ enable: ['*_GATED'] }, [])).toEqual(k);
+  });
+
+  it('XR-PO-1: layers.disable of an implicit layer ↔ its disable_environment set; of an explicit layer, a request for it fails as 1.1.61 fails for a layer it does not have (XR_ERROR_API_LAYER_NOT_PRESENT)', () => {
+    const k = khronosChain(env({ DISABLE_TEST_SWITCHABLE: '1', DISABLE_TEST_ALWAYS: '1' }), ['XR_APILAYER_TEST_A']);
+    expect(k).toEqual({ result: 0, chain: ['XR_APILAYER_TEST_A'] });
+    expect(policyChain({ disable: ['~implicit~'] }, ['XR_APILAYER_TEST_A'])).toEqual(k);
+    expect(policyChain({ disable: ['*switchable', 'XR_APILAYER_TEST_ALWAYS'] }, ['XR_APILAYER_TEST_A'])).toEqual(k);
+    const missing = khronosChain(env(), ['XR_APILAYER_TEST_missing']);
+    expect(missing.result).toBe(-36);
+    expect(policyChain({ disable: ['XR_APILAYER_TEST_A'] }, ['XR_APILAYER_TEST_A']).result).toBe(missing.result);
+  });
+
+  it('XR-PO-1, XR-PO-2: deliberate: layers.enable turns on an implicit layer whose disable_environment is set (1.1.61 has no variable that overrides it)', () => {
+    const k = khronosChain(env({ DISABLE_TEST_SWITCHABLE: '1' }), []);
+    expect(k.chain).toEqual(['XR_APILAYER_TEST_always']);
+    expect([...policyChain({ enable: ['XR_APILAYER_TEST_switchable'] }, [], { DISABLE_TEST_SWITCHABLE: '1' }).chain].sort()).toEqual(['XR_APILAYER_TEST_always', 'XR_APILAYER_TEST_switchable']);
   });
 });

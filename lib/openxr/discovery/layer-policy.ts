@@ -3,6 +3,7 @@ import type { PlatformEnv } from '../../core/platform/platform.js';
 import { OpenXrError } from '../errors.js';
 import type { DiscoveredApiLayer } from './layer-discovery.js';
 import { NO_LAYER_POLICY, orderChain, policyEnableGlob, type LayerPolicy } from '../../core/loader-policy.js';
+import { matchingGlob } from '../../core/name-filter.js';
 
 export interface LayerState {
   readonly enabled: boolean;
@@ -63,9 +64,9 @@ export interface EnabledLayer {
 }
 
 /**
- * The enabled layers: implicit layers that their environment allows (in discovery order), then the
- * XR_ENABLE_API_LAYERS entries, then the layers createLoader({ layers: { enable } }) names, then
- * the application's; a name already enabled is dropped (the first is kept). A requested name that
+ * The enabled layers: implicit layers that their environment allows or createLoader({ layers: {
+ * enable } }) names (in discovery order), then the XR_ENABLE_API_LAYERS entries, then the explicit
+ * layers `enable` names (in its order, as XR_ENABLE_API_LAYERS), then the application's; a name already enabled is dropped (the first is kept). A requested name that
  * no usable layer has → XR_ERROR_API_LAYER_NOT_PRESENT. In safe mode an implicit layer
  * is on only when the application or `enable` names it; `order` reorders the result.
  * The result is ordered from the application (index 0) towards the runtime. Layers the policy
@@ -88,7 +89,15 @@ export function resolveEnabledLayers(
   const named = (name: string): boolean => appRequested.includes(name) || policyEnableGlob(policy, name) !== undefined;
   const requestable = new Map<string, DiscoveredApiLayer>();
   for (const l of layers) {
-    if (l.kind !== 'implicit' || !l.enabledByDefault || names.has(l.name) || requestable.has(l.name)) continue;
+    if (l.kind !== 'implicit' || names.has(l.name) || requestable.has(l.name)) continue;
+    if (!l.enabledByDefault) {
+      // XR-PO-2: `enable` turns on an implicit layer its environment turns off, in the implicit
+      // pass where its enable variable would put it (one without disable_environment stays out:
+      // its manifest is invalid, XR-LM-2).
+      const glob = policyEnableGlob(policy, l.name);
+      if (glob !== undefined && l.disableEnvironment !== undefined) add(l, 'policy', `turned on by createLoader({ layers: { enable } }) ("${glob}")`);
+      continue;
+    }
     if (policy.safe && !named(l.name)) {
       decide(`layer ${l.name} not loaded: safe mode (createLoader({ layers: { safe: true } })) loads no implicit layer the application does not name`);
       requestable.set(l.name, l);
@@ -110,13 +119,13 @@ export function resolveEnabledLayers(
     add(l, origin, origin === 'application' ? 'requested by the application' : 'listed in XR_ENABLE_API_LAYERS');
   };
   for (const n of envRequested) request(n, 'XR_ENABLE_API_LAYERS');
-  // XR-PO-2: `enable` turns on explicit layers, and implicit ones whatever their environment says
-  // (one without disable_environment stays out: its manifest is invalid, XR-LM-2).
-  for (const l of layers) {
-    const glob = policyEnableGlob(policy, l.name);
-    if (glob === undefined || names.has(l.name)) continue;
-    if (l.kind === 'implicit' && l.disableEnvironment === undefined) continue;
-    add(l, 'policy', `turned on by createLoader({ layers: { enable } }) ("${glob}")`);
+  // XR-PO-2: `enable` turns on explicit layers in its entries' order, as XR_ENABLE_API_LAYERS
+  // lists them, each entry's layers in the loader's order.
+  for (const g of policy.enable.globs) {
+    for (const l of layers) {
+      const glob = l.kind === 'explicit' && !names.has(l.name) ? matchingGlob(l.name, { globs: [g] }) : undefined;
+      if (glob !== undefined) add(l, 'policy', `turned on by createLoader({ layers: { enable } }) ("${glob}")`);
+    }
   }
   for (const n of appRequested) request(n, 'application');
   if (missing.length > 0) {

@@ -1,9 +1,10 @@
 // `khronos-loader layers vulkan [--app <exe>] [--enable a,b] [--disable a,b] [--order a,b] [--reset] [--json]`:
-// a headless vkconfig. It edits the user's loader settings file (vk_loader_settings.json in
-// $XDG_DATA_HOME/vulkan/loader_settings.d, ~/.local/share when unset: where vkconfig writes it and
-// the first place the Khronos loader 1.4.309 looks — it does not look in $XDG_CONFIG_HOME), written
-// whole or not at all, then lists what the loader does with it: the file's entries and the chain
-// an application (the global settings, or --app's) gets asking for no layers.
+// a headless vkconfig. It edits the user's loader settings file the loader reads: the first that
+// exists of $XDG_CONFIG_HOME's, $XDG_DATA_HOME's, ~/.config's and ~/.local/share's
+// vulkan/loader_settings.d/vk_loader_settings.json, in the Khronos loader 1.4.359's search order
+// (settings-discovery.ts); with none, $XDG_DATA_HOME's (~/.local/share's when unset), where vkconfig
+// writes it. Written whole or not at all, then it lists what the loader does with it: the file's
+// entries and the chain an application (the global settings, or --app's) gets asking for no layers.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { errorMessage, runCommand, type CliIo } from './args.js';
@@ -11,13 +12,12 @@ import { UnavailableError } from '../../core/errors.js';
 import { LAYERS_VULKAN } from './specs.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { editLayerSettings, type LayerSettingsEdit } from './layer-settings.js';
+import { dataHomeSettingsFile, userSettingsFileCandidates } from '../../vulkan/discovery/settings-discovery.js';
 
-const SETTINGS_REL = 'vulkan/loader_settings.d/vk_loader_settings.json';
-
-/** The settings file this command writes: under $XDG_DATA_HOME, else ~/.local/share. */
+/** The settings file this command writes: the user's one in force, else the data-home one. */
 export function userSettingsFile(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const base = env.XDG_DATA_HOME || (env.HOME ? path.join(env.HOME, '.local', 'share') : undefined);
-  return base === undefined ? undefined : path.join(base, SETTINGS_REL);
+  const user = { home: env.HOME, configHome: env.XDG_CONFIG_HOME, dataHome: env.XDG_DATA_HOME };
+  return userSettingsFileCandidates(user).find((f) => existsSync(f)) ?? dataHomeSettingsFile(user)[0];
 }
 
 const list = (v: string | undefined): string[] => (v === undefined ? [] : v.split(',').filter((x) => x !== ''));

@@ -79,7 +79,7 @@ export const LAYERS_VULKAN = {
   name: 'layers vulkan',
   summary: 'list, enable, disable and order Vulkan layers, for all applications or one (--app), in the loader settings file',
   description:
-    'A headless vkconfig: edits the user\'s Vulkan loader settings file ($XDG_DATA_HOME/vulkan/loader_settings.d/vk_loader_settings.json, ~/.local/share when unset: the Khronos format, where vkconfig writes it and the Khronos loader looks first) ' +
+    'A headless vkconfig: edits the user\'s Vulkan loader settings file in the Khronos format: the one in force (the first of $XDG_CONFIG_HOME, $XDG_DATA_HOME, ~/.config, ~/.local/share holding vulkan/loader_settings.d/vk_loader_settings.json, in the Khronos loader\'s order), else $XDG_DATA_HOME\'s (~/.local/share when unset), where vkconfig writes it) ' +
     'and lists what the loader then does: the file\'s entries, the chain an application asking for no layers gets, and every layer on or off and why. ' +
     'The file is written whole or not at all (a temporary file renamed over it); its other settings are kept. Without an edit option it only lists.',
   options: [

@@ -157,6 +157,11 @@ export function applyDevicePolicy(env: VulkanDeviceFilters, policy: VulkanDevice
   };
 }
 
+/** Whether an entry is in the chain's implicit pass (an implicit layer on, or an implicit meta layer's component). */
+function isImplicitPass(e: EnabledVulkanLayer): boolean {
+  return e.origin === 'implicit' || (e.origin.startsWith('meta:') && e.layer.kind === 'implicit') || (e.origin === 'policy' && e.layer.kind === 'implicit');
+}
+
 /** The meta layer (or the layer itself) that put this entry in the chain, for the safe mode. */
 function nameOf(e: EnabledVulkanLayer): string {
   return e.origin.startsWith('meta:') ? e.origin.slice(5) : e.layer.name;
@@ -164,8 +169,12 @@ function nameOf(e: EnabledVulkanLayer): string {
 
 // VK-PO-2..4
 /**
- * The layers rules over the environment's chain: `enable` adds what it names (before the
- * application's layers), safe mode drops implicit layers nobody named, `order` reorders.
+ * The layers rules over the environment's chain: `enable` adds what it names where
+ * VK_LOADER_LAYERS_ENABLE puts what it forces on (the Khronos loader 1.4.359, compared in
+ * test/system/vulkan-policy-differential.test.ts): an implicit layer in the implicit pass, in the
+ * loader's order; explicit layers after the implicit ones and the environment's, before the
+ * application's, in the loader's order, also those the application asks for (the first place a
+ * name is enabled counts). Safe mode drops implicit layers nobody named; `order` reorders.
  * `available` is the loader's list in its order; `requested` the application's names.
  */
 export function applyLayerPolicy(
@@ -184,26 +193,37 @@ export function applyLayerPolicy(
       return false;
     });
   }
+  // A layer enable names that only the application asked for moves to enable's place.
+  out = out.filter((e) => e.origin !== 'application' || policyEnableGlob(policy, e.layer.name) === undefined);
   const present = new Set(out.map((e) => e.layer.name));
+  const implicitAdded: EnabledVulkanLayer[] = [];
   const added: EnabledVulkanLayer[] = [];
   for (const layer of available) {
     const glob = policyEnableGlob(policy, layer.name);
     if (glob === undefined || present.has(layer.name)) continue;
     present.add(layer.name);
+    const into = layer.kind === 'implicit' ? implicitAdded : added;
     if (layer.isMeta) {
       for (const c of layer.manifest.component_layers ?? []) {
         const comp = available.find((l) => l.name === c);
         if (comp && !present.has(c)) {
           present.add(c);
-          added.push({ layer: comp, origin: `meta:${layer.name}`, reason: `a component of meta layer ${layer.name}, turned on by createLoader({ layers: { enable } }) ("${glob}")` });
+          into.push({ layer: comp, origin: `meta:${layer.name}`, reason: `a component of meta layer ${layer.name}, turned on by createLoader({ layers: { enable } }) ("${glob}")` });
         }
       }
       continue;
     }
-    added.push({ layer, origin: 'policy', reason: `turned on by createLoader({ layers: { enable } }) ("${glob}")` });
+    into.push({ layer, origin: 'policy', reason: `turned on by createLoader({ layers: { enable } }) ("${glob}")` });
   }
   const firstApp = out.findIndex((e) => e.origin === 'application');
   out.splice(firstApp === -1 ? out.length : firstApp, 0, ...added);
+  // Implicit layers join the implicit pass (the chain's leading implicit entries) in the loader's order.
+  const rank = (e: EnabledVulkanLayer): number => available.indexOf(available.find((l) => l.name === nameOf(e)) ?? e.layer);
+  for (const e of implicitAdded) {
+    let at = 0;
+    while (at < out.length && isImplicitPass(out[at]!) && rank(out[at]!) < rank(e)) at++;
+    out.splice(at, 0, e);
+  }
   const { chain: ordered, placed } = orderChain(out, (e) => e.layer.name, policy.order);
   return ordered.map((e) => (placed.has(e) ? { ...e, reason: `${e.reason}; ${placed.get(e) ?? ''}` } : e));
 }
