@@ -22,6 +22,7 @@ import {
   examplePath,
   runFrameLoop,
   simulatedRuntime,
+  OpenXrError,
   HAND_JOINT_COUNT,
   HAND_JOINT_FLOATS,
   SpaceLocationFlags,
@@ -302,6 +303,25 @@ interface Slot {
 }
 
 /**
+ * A hand tracker per hand when XR_EXT_hand_tracking is enabled and the system tracks hands: a
+ * runtime may offer the extension for a system that does not (XrSystemHandTrackingPropertiesEXT;
+ * Monado without hand-tracking devices answers xrCreateHandTrackerEXT with
+ * XR_ERROR_FEATURE_UNSUPPORTED), and the scene then draws no joints.
+ */
+function handTrackers(instance: Instance, session: Session): HandTracker[] {
+  if (!instance.enabledExtensionNames.includes('XR_EXT_hand_tracking')) return [];
+  const trackers: HandTracker[] = [];
+  try {
+    for (const hand of ['left', 'right'] as const) trackers.push(session.createHandTracker(hand));
+  } catch (error) {
+    if (!(error instanceof OpenXrError) || error.result !== 'XR_ERROR_FEATURE_UNSUPPORTED') throw error;
+    for (const tracker of trackers) tracker.destroy();
+    return [];
+  }
+  return trackers;
+}
+
+/**
  * Sets up the scene on a session with Vulkan graphics: swapchains, render pass, pipeline, vertex
  * buffer, actions (grip poses: before the session's first sync) and hand trackers when enabled.
  */
@@ -319,7 +339,7 @@ export function createXrScene(instance: Instance, session: Session, vulkan: Vulk
   }
   session.attachActionSets([set]);
   const gripSpaces = HANDS.map((hand) => session.createActionSpace(grip, hand));
-  const trackers: HandTracker[] = instance.enabledExtensionNames.includes('XR_EXT_hand_tracking') ? [session.createHandTracker('left'), session.createHandTracker('right')] : [];
+  const trackers = handTrackers(instance, session);
 
   // Swapchains: a colour and (with XR_KHR_composition_layer_depth) a depth swapchain per eye.
   const formats = session.swapchainFormats();
