@@ -22,6 +22,7 @@ import {
   examplePath,
   runFrameLoop,
   simulatedRuntime,
+  OpenXrError,
   HAND_JOINT_COUNT,
   HAND_JOINT_FLOATS,
   SpaceLocationFlags,
@@ -201,6 +202,10 @@ export function poseMatrix(out: Float32Array, pose: Float32Array, at = 0, scale 
   out[15] = 1;
 }
 
+// eyeMatrix's eye pose and view matrix, made once (no views into `scratch`: a frame allocates nothing).
+const EYE_POSE = new Float32Array(16);
+const VIEW = new Float32Array(16);
+
 /**
  * out = projection × view of an eye located by locateViews (pose at `at`, then the fov's four
  * angles): Vulkan clip space (y down, depth 0 at NEAR to 1 at FAR), the OpenXR convention of
@@ -213,7 +218,7 @@ export function eyeMatrix(out: Float32Array, views: Float32Array, at: number, sc
   const tanD = Math.tan(views[at + 10] as number);
   const w = tanR - tanL;
   const h = tanD - tanU; // Vulkan: y grows downwards
-  const p = scratch; // projection in [0, 16), view in [16, 32), eye pose in [32, 48)
+  const p = scratch; // the projection in [0, 16)
   p.fill(0, 0, 16);
   p[0] = 2 / w;
   p[5] = 2 / h;
@@ -223,9 +228,9 @@ export function eyeMatrix(out: Float32Array, views: Float32Array, at: number, sc
   p[11] = -1;
   p[14] = -(FAR * NEAR) / (FAR - NEAR);
   // The view matrix: the inverse of the eye's rigid pose (transpose the rotation, rotate -position).
-  const e = scratch.subarray(32, 48);
+  const e = EYE_POSE;
   poseMatrix(e, views, at);
-  const v = scratch.subarray(16, 32);
+  const v = VIEW;
   for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) v[c * 4 + r] = e[r * 4 + c] as number;
   v[3] = 0;
   v[7] = 0;
@@ -298,6 +303,25 @@ interface Slot {
 }
 
 /**
+ * A hand tracker per hand when XR_EXT_hand_tracking is enabled and the system tracks hands: a
+ * runtime may offer the extension for a system that does not (XrSystemHandTrackingPropertiesEXT;
+ * Monado without hand-tracking devices answers xrCreateHandTrackerEXT with
+ * XR_ERROR_FEATURE_UNSUPPORTED), and the scene then draws no joints.
+ */
+function handTrackers(instance: Instance, session: Session): HandTracker[] {
+  if (!instance.enabledExtensionNames.includes('XR_EXT_hand_tracking')) return [];
+  const trackers: HandTracker[] = [];
+  try {
+    for (const hand of ['left', 'right'] as const) trackers.push(session.createHandTracker(hand));
+  } catch (error) {
+    if (!(error instanceof OpenXrError) || error.result !== 'XR_ERROR_FEATURE_UNSUPPORTED') throw error;
+    for (const tracker of trackers) tracker.destroy();
+    return [];
+  }
+  return trackers;
+}
+
+/**
  * Sets up the scene on a session with Vulkan graphics: swapchains, render pass, pipeline, vertex
  * buffer, actions (grip poses: before the session's first sync) and hand trackers when enabled.
  */
@@ -315,7 +339,7 @@ export function createXrScene(instance: Instance, session: Session, vulkan: Vulk
   }
   session.attachActionSets([set]);
   const gripSpaces = HANDS.map((hand) => session.createActionSpace(grip, hand));
-  const trackers: HandTracker[] = instance.enabledExtensionNames.includes('XR_EXT_hand_tracking') ? [session.createHandTracker('left'), session.createHandTracker('right')] : [];
+  const trackers = handTrackers(instance, session);
 
   // Swapchains: a colour and (with XR_KHR_composition_layer_depth) a depth swapchain per eye.
   const formats = session.swapchainFormats();
@@ -421,7 +445,7 @@ export function createXrScene(instance: Instance, session: Session, vulkan: Vulk
   const handsTracked = [false, false];
   const gripValid = [false, false];
   const viewProjection = [new Float32Array(16), new Float32Array(16)];
-  const scratch = new Float32Array(48);
+  const scratch = new Float32Array(16);
   const model = new Float32Array(16);
   const push = new Float32Array(32); // per eye: mvp, model
   const identity = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);

@@ -19,7 +19,7 @@ export { VkStructureType } from '../generated/vulkan.js';
 export type VulkanCommands = VkCommands & {
   /** The VkInstance (null for bindings made without one: the pre-instance commands only). */
   readonly instanceHandle: VkInstance | null;
-  /** The VkDevice, for bindings made from a typed-API Device. */
+  /** The VkDevice, for bindings made from a typed-API Device or a VkDevice handle. */
   readonly deviceHandle: VkDevice | null;
   /** Bytes of memory these bindings mapped (vkMapMemory), from `offset` in the mapped range. */
   readMapped(memory: VkDeviceMemory, offset: number, size: number): Uint8Array;
@@ -30,8 +30,11 @@ export type VulkanCommands = VkCommands & {
 };
 
 /**
- * The generated bindings bound to a typed-API `Instance` or `Device`, or to a VkInstance handle
- * (a bigint, e.g. the one the bindings' own `vkCreateInstance` returned). Without a target, only
+ * The generated bindings bound to a typed-API `Instance` or `Device`, or to a raw handle (a bigint)
+ * of this loader: a VkInstance (e.g. the one the bindings' own `vkCreateInstance` returned) or a
+ * VkDevice (the bindings' own `vkCreateDevice`'s, a typed `Device`'s `handle`, or one an OpenXR
+ * runtime made with `xrCreateVulkanDeviceKHR`) — bound to a VkDevice, the bindings also reach its
+ * instance, and the device's extensions are the ones it was created with. Without a target, only
  * the pre-instance commands work (`vkEnumerateInstanceVersion`, `vkEnumerateInstanceExtensionProperties`,
  * `vkEnumerateInstanceLayerProperties`, `vkCreateInstance`, from the plan published with
  * `loader.publishPlan()`).
@@ -52,7 +55,7 @@ export function vulkanCommands(target?: Instance | Device | bigint): VulkanComma
     else if (typeof target === 'bigint') native = new addon.VulkanCommands(target);
     else if (target instanceof Instance) native = new addon.VulkanCommands(target.handle);
     else if (target instanceof Device) native = new addon.VulkanCommands(target.nativeDevice, target.enabledExtensionNames);
-    else throw new InvalidArgumentError(`vulkanCommands(target): target must be an Instance, a Device or a VkInstance bigint, got ${typeof target}`, 'target');
+    else throw new InvalidArgumentError(`vulkanCommands(target): target must be an Instance, a Device, or a VkInstance or VkDevice bigint, got ${typeof target}`, 'target');
   } catch (error) {
     throw toVulkanError(error);
   }

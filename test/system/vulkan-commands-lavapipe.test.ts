@@ -376,4 +376,62 @@ describe.skipIf(skip !== null)('vulkanCommands on the real driver, with the vali
     vk.vkDestroyBuffer(dev, buffer);
     expect(instance.takeDebugMessages().filter((m) => m.severity >= WARNING)).toEqual([]);
   });
+
+  it('VKGEN-6: bindings made from a raw VkDevice bigint (one the bindings\' own vkCreateDevice made, a typed Device\'s handle) reach the device and its instance: a buffer filled on the GPU reads back, the device\'s own extensions are let through and others refused; a handle that is no live device, or one destroyed, is refused', () => {
+    const creator = vulkanCommands(instance.handle);
+    const pd = creator.vkEnumeratePhysicalDevices(instance.handle as VkInstance).pPhysicalDevices[0]!;
+    const made = creator.vkCreateDevice(pd, { pQueueCreateInfos: [{ queueFamilyIndex: 0, pQueuePriorities: [1] }], ppEnabledExtensionNames: ['VK_KHR_maintenance4'] }).pDevice;
+    const vk = vulkanCommands(made);
+    expect(vk.deviceHandle).toBe(made);
+    expect(vk.instanceHandle).toBe(instance.handle);
+    // The instance level through the device's bindings.
+    const physicals = vk.vkEnumeratePhysicalDevices(vk.instanceHandle!).pPhysicalDevices;
+    expect(physicals).toContain(pd);
+    expect(vk.vkGetPhysicalDeviceProperties(pd).pProperties.deviceName).toBe(physical.properties.deviceName);
+    // A buffer filled by the GPU, read back.
+    const queue = vk.vkGetDeviceQueue(made, 0, 0).pQueue;
+    const buffer = vk.vkCreateBuffer(made, { size: 64, usage: 0x2, sharingMode: 0 }).pBuffer;
+    const req = vk.vkGetBufferMemoryRequirements(made, buffer).pMemoryRequirements;
+    const memory = vk.vkAllocateMemory(made, { allocationSize: req.size, memoryTypeIndex: memoryType(vk, pd, req.memoryTypeBits, HOST_VISIBLE_COHERENT) }).pMemory;
+    vk.vkBindBufferMemory(made, buffer, memory, 0);
+    vk.vkMapMemory(made, memory, 0, WHOLE_SIZE, 0);
+    vk.writeMapped(memory, 0, new Uint8Array(64));
+    const pool = vk.vkCreateCommandPool(made, { queueFamilyIndex: 0 }).pCommandPool;
+    const [cb] = vk.vkAllocateCommandBuffers(made, { commandPool: pool, level: 0, commandBufferCount: 1 }).pCommandBuffers;
+    vk.vkBeginCommandBuffer(cb!, { flags: 0x1 });
+    vk.vkCmdFillBuffer(cb!, buffer, 16, 32, 0x01234567);
+    vk.vkCmdPipelineBarrier(cb!, 0x1000, 0x4000, 0, [{ srcAccessMask: 0x1000, dstAccessMask: 0x2000 }], [], []);
+    vk.vkEndCommandBuffer(cb!);
+    const fence = vk.vkCreateFence(made, {}).pFence;
+    expect(vk.vkQueueSubmit(queue, [{ pCommandBuffers: [cb!] }], fence).result).toBe(0);
+    expect(vk.vkWaitForFences(made, [fence], true, 10_000_000_000n).result).toBe(0);
+    const words = new Uint32Array(vk.readMapped(memory, 0, 64).slice().buffer);
+    expect([...words]).toEqual([0, 0, 0, 0, ...Array<number>(8).fill(0x01234567), 0, 0, 0, 0]);
+    // The extensions the device was created with: VK_KHR_maintenance4's command passes.
+    const info = { pCreateInfo: { size: 1000, usage: 0x2, sharingMode: 0 } } as const;
+    expect(vk.vkGetDeviceBufferMemoryRequirementsKHR(made, info).pMemoryRequirements.memoryRequirements.size).toBeGreaterThanOrEqual(1000n);
+    // A typed Device's handle: its queue and a query; its device did not enable VK_KHR_maintenance4.
+    const typed = vulkanCommands(device.handle);
+    expect(typed.deviceHandle).toBe(device.handle);
+    expect(typed.vkGetDeviceQueue(device.handle as VkDevice, 0, 0).pQueue).not.toBe(0n);
+    const notEnabled = thrown(() => typed.vkGetDeviceBufferMemoryRequirementsKHR(device.handle as VkDevice, info));
+    expect(notEnabled.code).toBe('VK_ERROR_EXTENSION_NOT_PRESENT');
+    expect(notEnabled.message).toMatch(/vkGetDeviceBufferMemoryRequirementsKHR belongs to VK_KHR_maintenance4, which this device did not enable/);
+    // Not a handle of this loader: refused before anything reads through it.
+    const bogus = thrown(() => vulkanCommands(0x5eed_0000n));
+    expect(bogus.code).toBe('KL_INVALID_ARGUMENT');
+    expect(bogus.message).toMatch(/0x5eed0000 is not a live VkInstance or VkDevice of this loader/);
+    expect(thrown(() => vulkanCommands(physical.handle)).code).toBe('KL_INVALID_ARGUMENT');
+    // Destroyed by its creator: the bindings refuse it, and a new binding to it too.
+    vk.vkDestroyFence(made, fence);
+    vk.vkDestroyCommandPool(made, pool);
+    vk.vkFreeMemory(made, memory);
+    vk.vkDestroyBuffer(made, buffer);
+    creator.vkDestroyDevice(made);
+    const gone = thrown(() => vk.vkGetDeviceQueue(made, 0, 0));
+    expect(gone.code).toBe('KL_HANDLE_DESTROYED');
+    expect(gone.message).toMatch(/the VkDevice of these bindings has been destroyed/);
+    expect(thrown(() => vulkanCommands(made)).code).toBe('KL_INVALID_ARGUMENT');
+    expect(instance.takeDebugMessages().filter((m) => m.severity >= WARNING)).toEqual([]);
+  });
 });

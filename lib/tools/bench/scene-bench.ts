@@ -32,6 +32,13 @@ export interface SceneBenchResult {
   readonly probeBytes: number;
   /** Scavenges (minor garbage collections) during the run. */
   readonly scavenges: number;
+  /** Scavenges per 1,000 frames drawn. */
+  readonly scavengesPer1000Frames: number;
+  /**
+   * The target "young generation flat per frame": at most YOUNG_FLAT_BYTES a frame (mean, the
+   * probe's own taken off), and whether this run met it.
+   */
+  readonly youngTarget: { readonly boundBytesPerFrame: number; readonly met: boolean };
   /** This machine: CPUs and the 1-minute load average before and after the run (other work on it shows here). */
   readonly machine: { readonly cpus: number; readonly loadBefore: number; readonly loadAfter: number };
 }
@@ -53,6 +60,12 @@ function probeCost(): number {
   deltas.sort((a, b) => a - b);
   return deltas[Math.floor(deltas.length / 2)] ?? 0;
 }
+
+/**
+ * What "flat" means here: a frame's mean young-generation bytes, the probe's own taken off, at most
+ * this (the probe's own cost varies by a few tens of bytes from call to call).
+ */
+export const YOUNG_FLAT_BYTES = 64;
 
 export async function runSceneBench(options: { readonly seconds: number; readonly runtime: string }, log: (line: string) => void): Promise<SceneBenchResult> {
   process.env.XR_RUNTIME_JSON = options.runtime;
@@ -84,6 +97,7 @@ export async function runSceneBench(options: { readonly seconds: number; readonl
     max = Math.max(max, grown[i] as number);
   }
   const s = r.stats;
+  const youngBytesPerFrame = measured === 0 ? 0 : sum / measured - probeBytes;
   return {
     runtime: options.runtime,
     seconds: options.seconds,
@@ -92,11 +106,13 @@ export async function runSceneBench(options: { readonly seconds: number; readonl
     framesDrawn: s.framesDrawn,
     missed: r.missed,
     jsMsPerFrame: s.framesDrawn === 0 ? 0 : s.renderMs / s.framesDrawn,
-    youngBytesPerFrame: measured === 0 ? 0 : sum / measured - probeBytes,
+    youngBytesPerFrame,
     youngBytesMaxFrame: Math.max(0, max - probeBytes),
     intervalsMeasured: measured,
     probeBytes,
     scavenges,
+    scavengesPer1000Frames: s.framesDrawn === 0 ? 0 : (1000 * scavenges) / s.framesDrawn,
+    youngTarget: { boundBytesPerFrame: YOUNG_FLAT_BYTES, met: measured > 0 && youngBytesPerFrame <= YOUNG_FLAT_BYTES },
     machine: { cpus: cpus().length, loadBefore, loadAfter },
   };
 }
@@ -105,10 +121,11 @@ export function formatSceneBench(r: SceneBenchResult): string {
   return [
     `The XR scene (examples/xr-scene.ts, ${r.multiview ? 'both eyes in one pass (multiview)' : 'one pass per eye'}) for ${r.seconds} s on ${r.runtime}`,
     '',
-    '| frames | drawn | missed | JavaScript per frame | young generation per frame (mean / largest) | scavenges |',
-    '| --: | --: | --: | --: | --: | --: |',
-    `| ${r.frames} | ${r.framesDrawn} | ${r.missed} | ${r.jsMsPerFrame.toFixed(3)} ms | ${Math.round(r.youngBytesPerFrame)} B / ${Math.round(r.youngBytesMaxFrame)} B over ${r.intervalsMeasured} frames | ${r.scavenges} |`,
+    '| frames | drawn | missed | JavaScript per frame | young generation per frame (mean / largest) | scavenges | scavenges per 1,000 frames |',
+    '| --: | --: | --: | --: | --: | --: | --: |',
+    `| ${r.frames} | ${r.framesDrawn} | ${r.missed} | ${r.jsMsPerFrame.toFixed(3)} ms | ${Math.round(r.youngBytesPerFrame)} B / ${Math.round(r.youngBytesMaxFrame)} B over ${r.intervalsMeasured} frames | ${r.scavenges} | ${r.scavengesPer1000Frames.toFixed(2)} |`,
     '',
+    `Young generation flat (at most ${r.youngTarget.boundBytesPerFrame} B a frame): ${r.youngTarget.met ? 'met' : 'not met'}.`,
     `The probe's own ${r.probeBytes} B per frame are taken off. Machine: ${r.machine.cpus} CPUs, load average ${r.machine.loadBefore.toFixed(1)} before and ${r.machine.loadAfter.toFixed(1)} after the run.`,
   ].join('\n');
 }

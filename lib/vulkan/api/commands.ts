@@ -775,25 +775,28 @@ export class CommandBuffer extends DeviceChild {
     if (!Array.isArray(values)) throw new InvalidArgumentError('beginRenderPass: info.clearValues must be an array', 'info.clearValues');
     const clears = this.#clears;
     if (pass.attachments.length > clears.count) throw new InvalidArgumentError(`beginRenderPass: at most ${clears.count} attachments`, 'info.renderPass');
-    pass.attachments.forEach((a, i) => {
+    // Indexed loops, no closure: a frame's render passes allocate nothing (docs/performance.md, 'The XR scene: frames and the young generation').
+    for (let i = 0; i < pass.attachments.length; i++) {
+      const a = pass.attachments[i]!;
       const clearsHere = a.loadOp === LOAD_OPS.clear || a.stencilLoadOp === LOAD_OPS.clear;
       if (clearsHere && values[i] === undefined) throw new InvalidArgumentError(`beginRenderPass: attachment ${i} is cleared (loadOp 'clear') and info.clearValues[${i}] is missing`, 'info.clearValues');
-      if (values[i] === undefined) return;
+      if (values[i] === undefined) continue;
       if (formatAspectMask(a.format) === IMAGE_ASPECT.color) writeColour(clears, i, values[i] as readonly number[]);
       else writeDepth(clears, i, values[i] as DepthClear);
-    });
-    for (const v of fb.attachments) {
-      if (v.isDestroyed) throw new InvalidStateError('beginRenderPass: an attachment of the framebuffer was destroyed');
-      v.image.checkBacked('beginRenderPass: a framebuffer attachment');
+    }
+    const views = fb.attachments;
+    for (let i = 0; i < views.length; i++) {
+      if (views[i]!.isDestroyed) throw new InvalidStateError('beginRenderPass: an attachment of the framebuffer was destroyed');
+      views[i]!.image.checkBacked('beginRenderPass: a framebuffer attachment');
     }
     this.#n.cmdBeginRenderPass(this.handle, pass.handle, fb.handle, area.x, area.y, area.width, area.height, pass.attachments.length, clears.buffer);
     st.rendering = 2;
-    st.renderingKey = `${pass.key}#0`;
+    st.renderingKey = subpassKey(pass.key);
     st.use(pass);
     st.use(fb);
-    for (const v of fb.attachments) {
-      st.use(v);
-      st.use(v.image);
+    for (let i = 0; i < views.length; i++) {
+      st.use(views[i]!);
+      st.use(views[i]!.image);
     }
     return this;
   }
@@ -817,11 +820,11 @@ export class CommandBuffer extends DeviceChild {
     // VUID-vkCmdBindVertexBuffers-firstBinding-00624 (inside the tracked bindings), -pOffsets-00626, -pBuffers-00627, -00628
     if (firstBinding + buffers.length > MAX_VERTEX_BINDINGS) throw new InvalidArgumentError(`bindVertexBuffers: bindings [${firstBinding}, ${firstBinding + buffers.length}) go past ${MAX_VERTEX_BINDINGS}`, 'firstBinding');
     for (let i = 0; i < buffers.length; i++) {
-      const b = usable(`buffers[${i}]`, buffers[i], VulkanBuffer, this.device);
+      const b = usable(BUFFER_NAMES[i]!, buffers[i], VulkanBuffer, this.device);
       const offset = offsets === undefined ? 0 : offsets[i]!;
-      uintSafe(`offsets[${i}]`, offset);
-      b.checkBacked(`bindVertexBuffers: buffers[${i}]`);
-      b.checkUsage('bindVertexBuffers', USAGE_VERTEX, `buffers[${i}]`);
+      uintSafe(OFFSET_NAMES[i]!, offset);
+      b.checkBacked(BACKED_NAMES[i]!);
+      b.checkUsage('bindVertexBuffers', USAGE_VERTEX, BUFFER_NAMES[i]!);
       if (offset >= Number(b.size)) throw new InvalidArgumentError(`bindVertexBuffers: offsets[${i}] (${offset}) must be below the buffer's size ${b.size}`, `offsets[${i}]`);
     }
     this.live();
@@ -1645,10 +1648,21 @@ function layoutOf(name: string, v: unknown): number {
   return pick(name, IMAGE_LAYOUTS, v);
 }
 
+/** The render area (the caller reads it at once: one object, refilled each call). */
 function renderArea(what: string, v: RenderArea | undefined, width: number, height: number): { x: number; y: number; width: number; height: number } {
-  if (v === undefined) return { x: 0, y: 0, width, height };
+  const area = AREA;
+  if (v === undefined) {
+    area.x = 0;
+    area.y = 0;
+    area.width = width;
+    area.height = height;
+    return area;
+  }
   if (typeof v !== 'object' || v === null) throw new InvalidArgumentError(`${what}: info.renderArea must be an object`, 'info.renderArea');
-  const area = { x: v.x ?? 0, y: v.y ?? 0, width: v.width, height: v.height };
+  area.x = v.x ?? 0;
+  area.y = v.y ?? 0;
+  area.width = v.width;
+  area.height = v.height;
   uint('info.renderArea.x', area.x);
   uint('info.renderArea.y', area.y);
   uint('info.renderArea.width', area.width);
@@ -1672,8 +1686,12 @@ function newClearValues(count: number): ClearValues {
 function writeColour(c: ClearValues, i: number, v: readonly number[] | undefined): void {
   if (i >= c.count) throw new InvalidArgumentError(`at most ${c.count} attachments`, 'colorAttachments');
   const rgba = v ?? ZERO4;
-  if (!Array.isArray(rgba) || rgba.length !== 4 || !rgba.every((n) => typeof n === 'number')) throw new InvalidArgumentError(`clear value ${i} must be [r, g, b, a] (4 numbers)`, 'clearValue');
-  c.f32.set(rgba, i * 4);
+  if (!Array.isArray(rgba) || rgba.length !== 4 || typeof rgba[0] !== 'number' || typeof rgba[1] !== 'number' || typeof rgba[2] !== 'number' || typeof rgba[3] !== 'number') throw new InvalidArgumentError(`clear value ${i} must be [r, g, b, a] (4 numbers)`, 'clearValue');
+  const f = c.f32;
+  f[i * 4] = rgba[0]!;
+  f[i * 4 + 1] = rgba[1]!;
+  f[i * 4 + 2] = rgba[2]!;
+  f[i * 4 + 3] = rgba[3]!;
 }
 
 function writeDepth(c: ClearValues, i: number, v: DepthClear | undefined): void {
@@ -1688,6 +1706,17 @@ function writeDepth(c: ClearValues, i: number, v: DepthClear | undefined): void 
 }
 
 const ZERO4: readonly number[] = [0, 0, 0, 0];
+const AREA = { x: 0, y: 0, width: 0, height: 0 };
+const BUFFER_NAMES = Array.from({ length: MAX_VERTEX_BINDINGS }, (_, i) => `buffers[${i}]`);
+const OFFSET_NAMES = Array.from({ length: MAX_VERTEX_BINDINGS }, (_, i) => `offsets[${i}]`);
+const BACKED_NAMES = BUFFER_NAMES.map((name) => `bindVertexBuffers: ${name}`);
+const SUBPASS_KEYS = new Map<string, string>();
+/** A render pass's subpass 0 rendering key (as a pipeline's, graphics.ts), made once per pass key. */
+function subpassKey(passKey: string): string {
+  let key = SUBPASS_KEYS.get(passKey);
+  if (key === undefined) SUBPASS_KEYS.set(passKey, (key = `${passKey}#0`));
+  return key;
+}
 
 type Decoded = { readonly [name: string]: DecodedValue };
 const list = (v: DecodedValue | undefined): readonly DecodedValue[] => (v === null || v === undefined ? [] : (v as readonly DecodedValue[]));

@@ -212,18 +212,31 @@ VulkanCommands::VulkanCommands(const Napi::CallbackInfo& info) : Napi::ObjectWra
     bool lossless = true;
     const std::uint64_t handle = info[0].As<Napi::BigInt>().Uint64Value(&lossless);
     const auto instance = reinterpret_cast<VkInstance>(static_cast<std::uintptr_t>(handle));
-    if (!lossless || !vulkan::LoaderInstance::IsLive(instance)) {
-      throw ArgumentError(env, "vulkanCommands(instance): " + Hex(handle) + " is not a live VkInstance of this loader");
+    if (lossless && vulkan::LoaderInstance::IsLive(instance)) {
+      instance_ = instance;
+      tracker_.Add(handle, kInstanceType, 0, 0, false);
+      RegisterPhysicalDevices(env);
+      return;
     }
-    instance_ = instance;
-    tracker_.Add(handle, kInstanceType, 0, 0, false);
-    RegisterPhysicalDevices(env);
+    // A VkDevice of this loader (the typed API's, these bindings', a runtime's through
+    // XR_KHR_vulkan_enable2): looked up by value among the live instances' devices, never read through.
+    VkInstance owner = nullptr;
+    std::shared_ptr<vulkan::LoaderDevice> device =
+        lossless ? vulkan::LoaderInstance::LiveDevice(reinterpret_cast<VkDevice>(static_cast<std::uintptr_t>(handle)), &owner) : nullptr;
+    if (!device) {
+      throw ArgumentError(env, "vulkanCommands(handle): " + Hex(handle) + " is not a live VkInstance or VkDevice of this loader");
+    }
+    BindDevice(env, owner, std::move(device), Napi::Array());
     return;
   }
   const VulkanDevice::Shared shared = VulkanDevice::LiveShared(env, info[0]);
   keepInstance_ = shared.instance;
-  keepDevice_ = shared.device;
-  instance_ = keepInstance_->handle();
+  BindDevice(env, keepInstance_->handle(), shared.device, info.Length() > 1 && info[1].IsArray() ? info[1].As<Napi::Array>() : Napi::Array());
+}
+
+void VulkanCommands::BindDevice(Napi::Env env, VkInstance instance, std::shared_ptr<vulkan::LoaderDevice> device, Napi::Array extensionNames) {
+  keepDevice_ = std::move(device);
+  instance_ = instance;
   device_ = keepDevice_->handle;
   const auto instanceHandle = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(instance_));
   const auto deviceHandle = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(device_));
@@ -231,11 +244,12 @@ VulkanCommands::VulkanCommands(const Napi::CallbackInfo& info) : Napi::ObjectWra
   RegisterPhysicalDevices(env);
   tracker_.Add(deviceHandle, kDeviceType, instanceHandle, 0, false);
   std::vector<std::string>& extensions = deviceExtensions_[deviceHandle];
-  if (info.Length() > 1 && info[1].IsArray()) {
-    Napi::Array names = info[1].As<Napi::Array>();
-    for (std::uint32_t i = 0; i < names.Length(); ++i) {
-      if (names.Get(i).IsString()) extensions.push_back(names.Get(i).As<Napi::String>().Utf8Value());
-    }
+  if (extensionNames.IsEmpty()) {
+    extensions = keepDevice_->enabledExtensions;  // what the device was created with
+    return;
+  }
+  for (std::uint32_t i = 0; i < extensionNames.Length(); ++i) {
+    if (extensionNames.Get(i).IsString()) extensions.push_back(extensionNames.Get(i).As<Napi::String>().Utf8Value());
   }
 }
 

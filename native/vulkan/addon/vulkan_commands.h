@@ -64,7 +64,8 @@ class HandleTracker : public kl::marshal::HandleHook {
 class VulkanCommands : public Napi::ObjectWrap<VulkanCommands> {
  public:
   static Napi::Function Define(Napi::Env env);
-  // new VulkanCommands() (global commands only), new VulkanCommands(instance: bigint), or
+  // new VulkanCommands() (global commands only), new VulkanCommands(handle: bigint) (a VkInstance
+  // or a VkDevice of this loader), or
   // new VulkanCommands(device: VulkanDevice, enabledDeviceExtensions: string[]).
   explicit VulkanCommands(const Napi::CallbackInfo& info);
 
@@ -103,6 +104,9 @@ class VulkanCommands : public Napi::ObjectWrap<VulkanCommands> {
   // Destroys the live children of `parent` these bindings created, newest first (and theirs first).
   void DestroyChildren(Napi::Env env, std::uint64_t parent);
   void RegisterPhysicalDevices(Napi::Env env);
+  // Binds to `device` of `instance`: the device's extensions are `extensionNames`, or (empty) the
+  // ones it was created with.
+  void BindDevice(Napi::Env env, VkInstance instance, std::shared_ptr<vulkan::LoaderDevice> device, Napi::Array extensionNames);
   struct Mapping {
     std::uintptr_t address;
     std::uint64_t size;

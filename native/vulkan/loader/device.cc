@@ -91,6 +91,9 @@ VkResult LoaderInstance::CreateDevice(PhysicalDeviceObject* physicalDevice, cons
   // driver's own when no layer is enabled (device commands then go straight to the driver).
   ld->topGetDeviceProcAddr = n > 0 ? deviceLayers[0]->getDeviceProcAddr : ld->driver->getDeviceProcAddr;
   ld->handle = created;
+  for (std::uint32_t i = 0; i < info->enabledExtensionCount && info->ppEnabledExtensionNames != nullptr; ++i) {
+    if (info->ppEnabledExtensionNames[i] != nullptr) ld->enabledExtensions.emplace_back(info->ppEnabledExtensionNames[i]);
+  }
   gen::fillVkDeviceDispatchTable(ld->dispatch.table, ld->topGetDeviceProcAddr, created);
   // Without layers the commands that take a surface still pass the loader's terminators, which
   // hand the driver its own surface (wsi.h).

@@ -36,6 +36,21 @@ bool LoaderInstance::IsLive(VkInstance instance) noexcept {
   return live.handles.contains(instance);
 }
 
+std::shared_ptr<LoaderDevice> LoaderInstance::LiveDevice(VkDevice device, VkInstance* instance) {
+  if (device == nullptr) return nullptr;
+  auto& live = LiveInstanceRegistry::Get();
+  std::lock_guard lock(live.mutex);
+  for (const void* handle : live.handles) {
+    auto* owner = FromHandle(reinterpret_cast<VkInstance>(const_cast<void*>(handle)));
+    if (owner == nullptr || owner->destroyed()) continue;
+    if (std::shared_ptr<LoaderDevice> found = owner->SharedDevice(device)) {
+      if (instance != nullptr) *instance = owner->handle();
+      return found;
+    }
+  }
+  return nullptr;
+}
+
 LoaderInstance::~LoaderInstance() {
   if (!destroyed_) Destroy(nullptr);
   auto& live = LiveInstanceRegistry::Get();

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "vulkan/loader/driver_instance.h"
 #include "vulkan/loader/handle_magic.h"
@@ -50,6 +51,9 @@ class LoaderDevice {
   DriverInstance* driver = nullptr;
   PFN_vkGetDeviceProcAddr topGetDeviceProcAddr = nullptr;
   bool destroyed = false;
+  // The device extensions it was created with (VkDeviceCreateInfo::ppEnabledExtensionNames), for
+  // callers that hold only the VkDevice (vulkanCommands of a raw device handle).
+  std::vector<std::string> enabledExtensions;
   // Whether every queue the device was created with carried the loader magic when the terminator
   // asked the driver for it (CheckDriverQueues). Then the vkGetDeviceQueue trampolines store the
   // table into the queue they get without reading it first, as the Khronos loader does; otherwise

@@ -61,6 +61,10 @@ class LoaderInstance {
   // loader, JavaScript's or native code's): what the exported vkGetInstanceProcAddr asks before it
   // reads through a handle, so a handle this loader never made gets NULL, not a crash.
   static bool IsLive(VkInstance instance) noexcept;
+  // The device a live instance of this loader created and has not destroyed whose handle is
+  // `device`, and that instance's handle in `instance`; nullptr (and `instance` untouched) for any
+  // other value. Compares handles only: never reads through `device`.
+  static std::shared_ptr<LoaderDevice> LiveDevice(VkDevice device, VkInstance* instance);
   bool destroyed() const noexcept { return destroyed_; }
   const std::vector<std::string>& layerNames() const noexcept { return layerNames_; }
   const std::vector<std::string>& enabledExtensions() const noexcept { return enabledExtensions_; }
