@@ -72,8 +72,9 @@ describe.skipIf(skip !== null)('synchronization2 and the driver-answered checks 
   it('(VK-CE-12) vkCmdPipelineBarrier2, vkCmdSetEvent2, vkCmdWaitEvents2, vkCmdResetEvent2 and vkCmdWriteTimestamp2 on a synchronization2 device give what their Vulkan 1.0 forms give; validation silent', async () => {
     const { instance, pd } = instanceAndDevice();
     const s = objects(pd, true);
+    const copied = new Uint8Array(s.b.memory!.map());
     const run = async (sync2: boolean) => {
-      new Uint8Array(s.b.memory!.map()).fill(0);
+      copied.fill(0);
       s.left.reset();
       const e = new CommandEncoder(s.pool.allocateCommandBuffer(), s.table).begin(1);
       e.vkCmdResetQueryPool(2, 0, 2);
@@ -91,10 +92,10 @@ describe.skipIf(skip !== null)('synchronization2 and the driver-answered checks 
         e.vkCmdSetEvent(3, TRANSFER).vkCmdWaitEvents(1, [3], TRANSFER, STAGE_HOST, 0, null, 1, [bufferBarrier(1, 0, TRANSFER_WRITE, 0, HOST_READ)], 0, null).vkCmdResetEvent(3, TRANSFER);
         e.vkCmdSetEvent(4, BOTTOM).vkCmdWriteTimestamp(BOTTOM, 2, 1);
       }
-      expect(e.end()).toBe(sync2 ? 10 : 10);
+      expect(e.end()).toBe(10);
       await s.submit(e.commandBuffer);
       const times = s.timestamps.getResults(0, 2, { wait: true })!;
-      return { bytes: new Uint8Array(s.b.memory!.map()).slice(), times, waited: s.waited.signaled, left: s.left.signaled };
+      return { bytes: copied.slice(), times, waited: s.waited.signaled, left: s.left.signaled };
     };
     const before = await run(false);
     const after = await run(true);
@@ -139,15 +140,14 @@ describe.skipIf(skip !== null)('synchronization2 and the driver-answered checks 
     without((e) => e.vkCmdWriteTimestamp2(COPY2, 2, 0), InvalidStateError, /vkCmdWriteTimestamp2: needs the synchronization2 feature/);
 
     const refused = refusals(true);
-    refused((e) => e.vkCmdPipelineBarrier2(dependency([{ ...bufferBarrier(0, COPY2, TRANSFER_WRITE, COPY2, TRANSFER_READ), offset: 128, size: 256 }])), InvalidArgumentError, /vkCmdPipelineBarrier2: pBufferMemoryBarriers\[0\]: offset 128 and size 256 must lie inside the buffer's 256/);
+    refused((e) => e.vkCmdPipelineBarrier2(dependency([{ ...bufferBarrier(0, COPY2, TRANSFER_WRITE, COPY2, TRANSFER_READ), offset: 128, size: 256 }])), InvalidArgumentError, /vkCmdPipelineBarrier2: pDependencyInfo: pBufferMemoryBarriers\[0\]: offset 128 and size 256 must lie inside the buffer's 256/);
     refused((e) => e.vkCmdPipelineBarrier2(dependency([bufferBarrier(0, 1n << 50n, TRANSFER_WRITE, COPY2, TRANSFER_READ)])), InvalidArgumentError, /must name Vulkan 1.3 pipeline stages/);
     refused((e) => e.vkCmdPipelineBarrier2(dependency([{ ...bufferBarrier(0, COPY2, TRANSFER_WRITE, COPY2, TRANSFER_READ), srcQueueFamilyIndex: 0 }])), InvalidArgumentError, /srcQueueFamilyIndex and dstQueueFamilyIndex must be equal/);
     refused((e) => e.vkCmdSetEvent2(3, dependency([], 1)), InvalidArgumentError, /vkCmdSetEvent2: pDependencyInfo.dependencyFlags must be 0/);
     refused((e) => e.vkCmdSetEvent2(3, dependency([bufferBarrier(0, BigInt(STAGE_HOST), 0, COPY2, TRANSFER_READ)])), InvalidArgumentError, /vkCmdSetEvent2: pDependencyInfo.pBufferMemoryBarriers\[0\].srcStageMask must name Vulkan 1.3 pipeline stages other than HOST/);
-    refused((e) => e.vkCmdWaitEvents2(1, [3], [dependency([{ ...bufferBarrier(0, COPY2, TRANSFER_WRITE, COPY2, TRANSFER_READ), size: 0 }])]), InvalidArgumentError, /vkCmdWaitEvents2: pDependencyInfos\[0\].pBufferMemoryBarriers\[0\]/);
+    refused((e) => e.vkCmdWaitEvents2(1, [3], [dependency([{ ...bufferBarrier(0, COPY2, TRANSFER_WRITE, COPY2, TRANSFER_READ), size: 0 }])]), InvalidArgumentError, /vkCmdWaitEvents2: pDependencyInfos\[0\]: pBufferMemoryBarriers\[0\]: offset 0 and size 0 must lie inside/);
     refused((e) => e.vkCmdResetEvent2(3, BigInt(STAGE_HOST)), InvalidArgumentError, /vkCmdResetEvent2: stageMask must name Vulkan 1.3 pipeline stages other than HOST/);
     refused((e) => e.vkCmdWriteTimestamp2(COPY2 | CLEAR2, 2, 0), InvalidArgumentError, /vkCmdWriteTimestamp2: stage must be one VkPipelineStageFlagBits2/);
-    refused((e) => e.vkCmdWriteTimestamp2(COPY2, 0, 0), InvalidArgumentError, /queryPool must be a pool of timestamp queries/);
   });
 
   it('(VK-CE-13) a timestamp on a queue family whose timestampValidBits is 0 is refused per call and at end(); the family\'s bits are the driver\'s', () => {

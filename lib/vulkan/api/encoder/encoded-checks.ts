@@ -449,7 +449,7 @@ function checkDependencyInfo(what: string, name: string, info: Decoded, objects:
       if (noHost) checkEventCommand2(st, what, `${name}.${field}[${i}].srcStageMask`, src);
     });
   }
-  checkPipelineBarrier(what, info, objects, st);
+  checkPipelineBarrier(`${what}: ${name}`, info, objects, st);
 }
 
 /** vkCmdUpdateBuffer: VUID-vkCmdUpdateBuffer-dstOffset-00032/-00036, -dataSize-00033/-00037/-00038, -dstBuffer-00034 (TRANSFER_DST), -00035 (backed). */
