@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, InvalidStateError } from '../../lib/core/errors.js';
 import { CommandEncoder, CommandStreamError, Format, VK_API_VERSION_1_3, VK_API_VERSION_1_4, type EncodableObject, type Image, type Instance } from '../../lib/vulkan/index.js';
 import { missingRealDriver, realDriverLoader } from '../helpers/vulkan-lavapipe.js';
+import { expectEndRefused } from '../helpers/encoder-end.js';
 
 const skip = missingRealDriver();
 const W = 16;
@@ -37,17 +38,7 @@ function scene() {
   const encoder = new CommandEncoder(pool.allocateCommandBuffer(), table);
   const attachment = { imageView: 1, imageLayout: 2, resolveMode: 0, resolveImageView: null, resolveImageLayout: 0, loadOp: 1, storeOp: 0, clearValue: { color: { float32: [0, 0, 0, 1] } } };
   const rendering = { flags: 0, renderArea: { offset: { x: 0, y: 0 }, extent: { width: W, height: W } }, layerCount: 1, viewMask: 0, colorAttachmentCount: 1, pColorAttachments: [attachment], pDepthAttachment: null, pStencilAttachment: null };
-  const refused = (record: (e: CommandEncoder) => unknown, error: Function, message: RegExp): void => {
-    record(encoder.begin());
-    let thrown: unknown;
-    try {
-      encoder.end();
-    } catch (x) {
-      thrown = x;
-    }
-    expect(thrown).toBeInstanceOf(error);
-    expect((thrown as Error).message).toMatch(message);
-  };
+  const refused = (record: (e: CommandEncoder) => unknown, error: Function, message: RegExp): void => expectEndRefused(encoder, record, error, message);
   return { has14, encoder, rendering, refused };
 }
 

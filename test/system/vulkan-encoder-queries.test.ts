@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, InvalidStateError } from '../../lib/core/errors.js';
 import { CommandEncoder, Format, VK_API_VERSION_1_3, type CommandBuffer, type EncodableObject, type Image, type Instance } from '../../lib/vulkan/index.js';
 import { hasValidation, missingRealDriver, realDriverLoader } from '../helpers/vulkan-lavapipe.js';
+import { expectEndRefused } from '../helpers/encoder-end.js';
 import { repoRoot } from '../helpers/paths.js';
 
 const skip = missingRealDriver();
@@ -136,17 +137,7 @@ describe.skipIf(skip !== null)('query pools and events through the typed API and
     cb.endQuery(s.occlusion, 0).end();
 
     const encoder = new CommandEncoder(s.pool.allocateCommandBuffer(), [s.occlusion, s.timestamps, s.results, s.event]);
-    const refused = (record: (e: CommandEncoder) => unknown, error: Function, message: RegExp): void => {
-      record(encoder.begin());
-      let thrown: unknown;
-      try {
-        encoder.end();
-      } catch (e) {
-        thrown = e;
-      }
-      expect(thrown).toBeInstanceOf(error);
-      expect((thrown as Error).message).toMatch(message);
-    };
+    const refused = (record: (e: CommandEncoder) => unknown, error: Function, message: RegExp): void => expectEndRefused(encoder, record, error, message);
     refused((e) => e.vkCmdBeginQuery(1, 0, 0), InvalidArgumentError, /vkCmdBeginQuery: queryPool is a pool of timestamp queries/);
     refused((e) => e.vkCmdBeginQuery(0, 0, 1).vkCmdEndQuery(0, 0), InvalidArgumentError, /flags must be 0/);
     refused((e) => e.vkCmdEndQuery(0, 1), InvalidStateError, /vkCmdEndQuery: query 1 of the pool is not active/);

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, InvalidStateError } from '../../lib/core/errors.js';
 import { CommandEncoder, Format, VK_API_VERSION_1_3, vulkanCommands, type CommandBuffer, type EncodableObject, type Instance, type PhysicalDevice } from '../../lib/vulkan/index.js';
 import { hasValidation, missingRealDriver, realDriverLoader } from '../helpers/vulkan-lavapipe.js';
+import { expectEndRefused } from '../helpers/encoder-end.js';
 
 const skip = missingRealDriver();
 const WARNING = 0x100;
@@ -119,17 +120,7 @@ describe.skipIf(skip !== null)('synchronization2 and the driver-answered checks 
     const refusals = (synchronization2: boolean) => {
       const s = objects(pd, synchronization2);
       const e = new CommandEncoder(s.pool.allocateCommandBuffer(), s.table);
-      return (record: (e: CommandEncoder) => unknown, error: Function, message: RegExp): void => {
-        record(e.begin().vkCmdResetQueryPool(2, 0, 2));
-        let thrown: unknown;
-        try {
-          e.end();
-        } catch (x) {
-          thrown = x;
-        }
-        expect(thrown).toBeInstanceOf(error);
-        expect((thrown as Error).message).toMatch(message);
-      };
+      return (record: (e: CommandEncoder) => unknown, error: Function, message: RegExp): void => expectEndRefused(e, (r) => record(r.vkCmdResetQueryPool(2, 0, 2)), error, message);
     };
     const without = refusals(false);
     const ok = dependency([bufferBarrier(0, COPY2, TRANSFER_WRITE, COPY2, TRANSFER_READ)]);
@@ -189,17 +180,7 @@ describe.skipIf(skip !== null)('synchronization2 and the driver-answered checks 
 
     const table: EncodableObject[] = [fresh, occlusion, s.timestamps];
     const e = new CommandEncoder(s.pool.allocateCommandBuffer(), table);
-    const refused = (record: (e: CommandEncoder) => unknown, message: RegExp): void => {
-      record(e.begin());
-      let thrown: unknown;
-      try {
-        e.end();
-      } catch (x) {
-        thrown = x;
-      }
-      expect(thrown).toBeInstanceOf(InvalidStateError);
-      expect((thrown as Error).message).toMatch(message);
-    };
+    const refused = (record: (e: CommandEncoder) => unknown, message: RegExp): void => expectEndRefused(e, record, InvalidStateError, message);
     refused((r) => r.vkCmdBeginQuery(1, 0, 0).vkCmdEndQuery(1, 0), /vkCmdBeginQuery: query 0 of the pool was never reset since the pool was created/);
     refused((r) => r.vkCmdWriteTimestamp(TOP, 0, 1), /vkCmdWriteTimestamp: query 1 of the pool was never reset/);
     refused((r) => r.vkCmdWriteTimestamp(TOP, 0, 0).vkCmdWriteTimestamp(BOTTOM, 0, 0), /command 1 of the stream: vkCmdWriteTimestamp: query 0 of the pool was used earlier in this recording and not reset since/);
