@@ -26,8 +26,8 @@ import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from 
 import { vulkanCompute, type NativeVulkanCompute } from '../native/addon.js';
 import { dynamicRenderingKey, Framebuffer, GraphicsPipeline, IMAGE_ASPECT, IMAGE_USAGE, LOAD_OPS, OwnedImage, RenderPass, STORE_OPS, type PipelineNeeds } from './graphics.js';
 import { ImageView } from './device-objects.js';
-import { checkBufferImageRegion, checkWalkedTransfer } from './encoder/encoded-checks.js';
-import { checkBeginQuery, checkCopyQueryPoolResults, checkEndQuery, checkEventCommand, checkNoActiveQuery, checkResetQueryPool, checkWriteTimestamp, QueryPool, VulkanEvent } from './queries.js';
+import { checkBufferImageRegion, checkScissor, checkSynchronization2, checkViewport, checkWalkedTransfer } from './encoder/encoded-checks.js';
+import { checkBeginQuery, checkCopyQueryPoolResults, checkEndQuery, checkEventCommand, checkEventCommand2, checkNoActiveQuery, checkResetQueryPool, checkWriteTimestamp, QueryPool, VulkanEvent } from './queries.js';
 import { decodeWalked, ENCODED_COMMANDS, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, type DecodedValue, type EncodedNodeInfo } from '../../generated/vulkan-encoder.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
@@ -125,6 +125,8 @@ class RecordingState {
   activeQueryPool: QueryPool | null = null;
   activeQuery = 0;
   activeQueryRendering = 0;
+  readonly queryMarks = new Map<QueryPool, Uint8Array>();
+  timestampBits: number | undefined = undefined;
   pushLayout: PipelineLayout | null = null;
   readonly pushed = new Uint8Array(PUSH_WORDS / 4);
   // The objects the recorded commands use (each once), and each descriptor set's updateSerial then.
@@ -148,6 +150,7 @@ class RecordingState {
     this.renderColors = 0;
     this.renderLayers = 0;
     this.activeQueryPool = null;
+    if (this.queryMarks.size !== 0) this.queryMarks.clear();
     this.pushLayout = null;
     this.pushed.fill(0);
     this.used.fill(null as unknown as DeviceChild, 0, this.usedCount); // drop the references (the array keeps its length)
@@ -334,6 +337,7 @@ export class CommandBuffer extends DeviceChild {
     super(device, handle);
     this.#pool = pool;
     this.#n = this.native;
+    this.#state.timestampBits = this.#scratch.timestampBits = device.timestampValidBits(pool.queueFamilyIndex);
   }
 
   /** Whether begin() was called and end() not yet. */
@@ -623,7 +627,7 @@ export class CommandBuffer extends DeviceChild {
     const p = usable('pool', pool, QueryPool, this.device);
     this.live();
     this.#recording('writeTimestamp');
-    checkWriteTimestamp('writeTimestamp', p, query, pipelineStage);
+    checkWriteTimestamp(this.#state, 'writeTimestamp', p, query, pipelineStage);
     this.#n.cmdQuery(this.handle, 3, p.handle, query, pipelineStage);
     this.#state.use(p);
     return this;
@@ -1387,7 +1391,7 @@ function checkGenerated(st: RecordingState, name: string, u: Uint32Array, a: num
       checkEndQuery(st, name, objects[u[a]!] as QueryPool, u[a + 1]!);
       return;
     case 'vkCmdWriteTimestamp':
-      checkWriteTimestamp(name, objects[u[a + 1]!] as QueryPool, u[a + 2]!, u[a]!);
+      checkWriteTimestamp(st, name, objects[u[a + 1]!] as QueryPool, u[a + 2]!, u[a]!);
       return;
     case 'vkCmdCopyQueryPoolResults':
       checkCopyQueryPoolResults(st, name, objects[u[a]!] as QueryPool, u[a + 1]!, u[a + 2]!, objects[u[a + 3]!] as VulkanBuffer, readU64(u, a + 4), readU64(u, a + 6), u[a + 8]!);
@@ -1397,9 +1401,13 @@ function checkGenerated(st: RecordingState, name: string, u: Uint32Array, a: num
       checkEventCommand(st, name, u[a + 1]!);
       return;
     case 'vkCmdWriteTimestamp2':
+      checkSynchronization2(name, device);
+      checkWriteTimestamp(st, name, objects[u[a + 2]!] as QueryPool, u[a + 3]!, BigInt(readU64(u, a)));
+      return;
     case 'vkCmdResetEvent2':
-      // VUID-vkCmdWriteTimestamp2-synchronization2-03858 and kin: the feature, which the typed API's createDevice does not enable.
-      throw new InvalidStateError(`${name}: needs the synchronization2 feature, which the typed API's devices do not enable (record the Vulkan 1.0 command)`);
+      checkSynchronization2(name, device);
+      checkEventCommand2(st, name, 'stageMask', BigInt(readU64(u, a + 1)));
+      return;
     default:
       // The others set dynamic state the typed API's pipelines do not read.
       return;
@@ -1755,46 +1763,28 @@ function checkWalked(st: RecordingState, name: string, args: Decoded, objects: r
       }
       return;
     }
-    case 'vkCmdSetViewport': {
+    case 'vkCmdSetViewport':
       // VUID-vkCmdSetViewport-firstViewport-01224 / -viewportCount-01225: one viewport, the first, without the multiViewport feature (the typed API does not enable it)
       if (num(args.firstViewport) !== 0 || num(args.viewportCount) !== 1) throw new InvalidArgumentError('vkCmdSetViewport: firstViewport must be 0 and viewportCount 1 (the typed API enables no multiViewport)', 'viewportCount');
-      const v = list(args.pViewports)[0] as Decoded;
-      // (Six locals, not arrays of them: a frame's walk allocates nothing here.)
-      const x = v.x as number;
-      const y = v.y as number;
-      const width = v.width as number;
-      const height = v.height as number;
-      const minDepth = v.minDepth as number;
-      const maxDepth = v.maxDepth as number;
-      // VUID-VkViewport-width-01770 (above 0), -height-01773 (not 0), -minDepth-01234/-maxDepth-01235 (in [0, 1])
-      if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(width) || !Number.isFinite(height) || !Number.isFinite(minDepth) || !Number.isFinite(maxDepth)) {
-        throw new InvalidArgumentError('vkCmdSetViewport: the viewport\'s numbers must be finite', 'pViewports');
-      }
-      if (!(width > 0) || height === 0) throw new InvalidArgumentError(`vkCmdSetViewport: width must be above 0 and height not 0, got ${width} and ${height}`, 'pViewports');
-      if (minDepth < 0 || minDepth > 1 || maxDepth < 0 || maxDepth > 1) throw new InvalidArgumentError(`vkCmdSetViewport: minDepth and maxDepth must lie in [0, 1], got ${minDepth} and ${maxDepth}`, 'pViewports');
+      checkViewport(name, list(args.pViewports)[0] as Decoded);
       st.viewportSet = true;
       return;
-    }
-    case 'vkCmdSetScissor': {
+    case 'vkCmdSetScissor':
       if (num(args.firstScissor) !== 0 || num(args.scissorCount) !== 1) throw new InvalidArgumentError('vkCmdSetScissor: firstScissor must be 0 and scissorCount 1 (the typed API enables no multiViewport)', 'scissorCount');
-      const r = list(args.pScissors)[0] as Decoded;
-      const offset = r.offset as Decoded;
-      const extent = r.extent as Decoded;
-      const x = offset.x as number;
-      const y = offset.y as number;
-      // VUID-vkCmdSetScissor-x-00595 (x, y not negative), -offset-00596/-00597 (no overflow)
-      if (x < 0 || y < 0) throw new InvalidArgumentError(`vkCmdSetScissor: the offset must not be negative, got (${x}, ${y})`, 'pScissors');
-      if (x + num(extent.width) > 0x7fff_ffff || y + num(extent.height) > 0x7fff_ffff) throw new InvalidArgumentError('vkCmdSetScissor: x + width and y + height must stay below 2^31', 'pScissors');
+      checkScissor(name, list(args.pScissors)[0] as Decoded);
       st.scissorSet = true;
       return;
-    }
     case 'vkCmdSetBlendConstants':
       return; // any four floats
-    case 'vkCmdPushConstants': {
-      const l = objects[args.layout as number] as PipelineLayout;
-      const bytes = num(args.size);
-      const offset = num(args.offset);
-      l.checkPushConstants(num(args.stageFlags), offset, bytes);
+    case 'vkCmdPushConstants':
+    case 'vkCmdPushConstants2': {
+      const info = name === 'vkCmdPushConstants' ? args : (args.pPushConstantsInfo as Decoded);
+      // VUID-VkPushConstantsInfo-layout-09496: a null layout needs the dynamicPipelineLayout feature, which the typed API does not enable.
+      if (info.layout === null) throw new InvalidArgumentError(`${name}: pPushConstantsInfo.layout must be a PipelineLayout (the typed API enables no dynamicPipelineLayout)`, 'pPushConstantsInfo.layout');
+      const l = objects[info.layout as number] as PipelineLayout;
+      const bytes = num(info.size);
+      const offset = num(info.offset);
+      l.checkPushConstants(num(info.stageFlags), offset, bytes);
       st.push(l, offset, bytes);
       return;
     }
@@ -1819,7 +1809,7 @@ function checkWalked(st: RecordingState, name: string, args: Decoded, objects: r
     }
     default:
       // Copies, blits, clears, barriers and render passes (encoded-checks.ts).
-      if (checkWalkedTransfer(st, name, args, objects, checkCopy)) return;
+      if (checkWalkedTransfer(st, name, args, objects, checkCopy, device)) return;
       throw new InvalidStateError(`${name}: the encoder writes and checks its words, but the typed API's state checks for it are not in the encoder's walk yet: record it per call through CommandBuffer`);
   }
 }

@@ -60,7 +60,11 @@ export interface DeviceOwner {
   /** @internal */
   readonly limits: DeviceLimits;
   /** @internal The graphics features the device was created with (null: not known). */
-  readonly graphicsFeatures: { readonly dynamicRendering: boolean | null; readonly multiview: boolean | null; readonly multiDrawIndirect: boolean | null };
+  readonly graphicsFeatures: { readonly dynamicRendering: boolean | null; readonly multiview: boolean | null; readonly multiDrawIndirect: boolean | null; readonly synchronization2: boolean | null };
+  /** @internal timestampValidBits of queue family `family` (undefined: not known). */
+  timestampValidBits(family: number): number | undefined;
+  /** @internal VkFormatProperties.optimalTilingFeatures of `format`. */
+  optimalTilingFeatures(format: number): number;
   /** @internal InvalidStateError when a submitted command buffer that has not completed uses `child` (`action` names what was asked). */
   checkNotInUse(child: DeviceChild, action: string): void;
   /** @internal */

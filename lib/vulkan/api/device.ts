@@ -47,9 +47,9 @@ export interface DeviceCreateOptions {
   /**
    * Features to enable: VkPhysicalDeviceFeatures members by name, and the graphics features of
    * later versions the typed API uses: dynamicRendering (Vulkan 1.3, beginRendering) and multiview
-   * (Vulkan 1.1, view masks).
+   * (Vulkan 1.1, view masks), and synchronization2 (Vulkan 1.3, the encoder's vkCmdPipelineBarrier2 and kin).
    */
-  readonly enabledFeatures?: Partial<Record<PhysicalDeviceFeatureName | 'dynamicRendering' | 'multiview', boolean>>;
+  readonly enabledFeatures?: Partial<Record<PhysicalDeviceFeatureName | 'dynamicRendering' | 'multiview' | 'synchronization2', boolean>>;
 }
 
 /** @internal What the typed API knows of the features a device was created with (null: not known, e.g. a device an OpenXR runtime created). */
@@ -57,6 +57,7 @@ export interface DeviceGraphicsFeatures {
   readonly dynamicRendering: boolean | null;
   readonly multiview: boolean | null;
   readonly multiDrawIndirect: boolean | null;
+  readonly synchronization2: boolean | null;
 }
 
 /**
@@ -64,21 +65,21 @@ export interface DeviceGraphicsFeatures {
  * the typed API does not enable, or a value that is not a boolean): pass it as `nativeFeatures` next
  * to queueCreateInfos to whatever creates the VkDevice natively (an OpenXR runtime's xrCreateVulkanDeviceKHR too).
  */
-export function nativeDeviceFeatures(enabled: DeviceCreateOptions['enabledFeatures']): { core: boolean[]; dynamicRendering: boolean; multiview: boolean } | undefined {
+export function nativeDeviceFeatures(enabled: DeviceCreateOptions['enabledFeatures']): { core: boolean[]; dynamicRendering: boolean; multiview: boolean; synchronization2: boolean } | undefined {
   if (enabled === undefined) return undefined;
   const f = enabled as Record<string, unknown>;
   if (typeof f !== 'object' || f === null) throw new InvalidArgumentError(`createDevice: options.enabledFeatures must be an object, got ${describeValue(f)}`, 'options.enabledFeatures');
-  const known = new Set<string>([...PHYSICAL_DEVICE_FEATURE_NAMES, 'dynamicRendering', 'multiview']);
+  const known = new Set<string>([...PHYSICAL_DEVICE_FEATURE_NAMES, 'dynamicRendering', 'multiview', 'synchronization2']);
   for (const [name, on] of Object.entries(f)) {
-    if (!known.has(name)) throw new InvalidArgumentError(`createDevice: options.enabledFeatures.${name} is not a feature the typed API enables (VkPhysicalDeviceFeatures members, dynamicRendering, multiview)`, `options.enabledFeatures.${name}`);
+    if (!known.has(name)) throw new InvalidArgumentError(`createDevice: options.enabledFeatures.${name} is not a feature the typed API enables (VkPhysicalDeviceFeatures members, dynamicRendering, multiview, synchronization2)`, `options.enabledFeatures.${name}`);
     if (typeof on !== 'boolean') throw new InvalidArgumentError(`createDevice: options.enabledFeatures.${name} must be a boolean, got ${describeValue(on)}`, `options.enabledFeatures.${name}`);
   }
-  return { core: PHYSICAL_DEVICE_FEATURE_NAMES.map((n) => f[n] === true), dynamicRendering: f.dynamicRendering === true, multiview: f.multiview === true };
+  return { core: PHYSICAL_DEVICE_FEATURE_NAMES.map((n) => f[n] === true), dynamicRendering: f.dynamicRendering === true, multiview: f.multiview === true, synchronization2: f.synchronization2 === true };
 }
 
 interface PhysicalDeviceLike {
   readonly handle: bigint;
-  readonly queueFamilies: readonly { readonly queueCount: number }[];
+  readonly queueFamilies: readonly { readonly queueCount: number; readonly timestampValidBits?: number }[];
 }
 
 export class Device implements DeviceOwner {
@@ -105,6 +106,9 @@ export class Device implements DeviceOwner {
   readonly enabledExtensionNames: readonly string[];
   /** @internal The VkPhysicalDevice it was created on. */
   readonly physicalDeviceHandle: bigint;
+  // Each queue family's timestampValidBits (undefined: not known), and the optimal-tiling format features asked for so far.
+  readonly #timestampBits: readonly (number | undefined)[];
+  readonly #formatFeatures = new Map<number, number>();
 
   private constructor(
     native: NativeVulkanDevice,
@@ -112,9 +116,11 @@ export class Device implements DeviceOwner {
     onDestroy: (d: Device) => void,
     physicalDevice: bigint,
     features: DeviceGraphicsFeatures,
-    extensions: readonly string[] = [],
+    extensions: readonly string[],
+    families: PhysicalDeviceLike['queueFamilies'],
   ) {
     this.graphicsFeatures = features;
+    this.#timestampBits = families.map((f) => f.timestampValidBits);
     this.physicalDeviceHandle = physicalDevice;
     this.enabledExtensionNames = Object.freeze([...extensions]);
     const compute = vulkanCompute();
@@ -178,8 +184,10 @@ export class Device implements DeviceOwner {
         dynamicRendering: features?.dynamicRendering ?? false,
         multiview: features?.multiview ?? false,
         multiDrawIndirect: options.enabledFeatures?.multiDrawIndirect === true,
+        synchronization2: features?.synchronization2 ?? false,
       },
-      options.enabledExtensionNames,
+      options.enabledExtensionNames ?? [],
+      physicalDevice.queueFamilies,
     );
   }
 
@@ -205,9 +213,26 @@ export class Device implements DeviceOwner {
         dynamicRendering: features?.dynamicRendering ?? null,
         multiview: features?.multiview ?? null,
         multiDrawIndirect: features === undefined ? null : options.enabledFeatures?.multiDrawIndirect === true,
+        synchronization2: features?.synchronization2 ?? null,
       },
-      options.enabledExtensionNames,
+      options.enabledExtensionNames ?? [],
+      physicalDevice.queueFamilies,
     );
+  }
+
+  /** @internal timestampValidBits of queue family `family` (undefined: not known). */
+  timestampValidBits(family: number): number | undefined {
+    return this.#timestampBits[family];
+  }
+
+  /** @internal VkFormatProperties.optimalTilingFeatures of `format` on the physical device (asked once per format). */
+  optimalTilingFeatures(format: number): number {
+    let features = this.#formatFeatures.get(format);
+    if (features === undefined) {
+      features = withVulkanErrors(() => vulkanCompute().physicalDeviceFormatProperties(this.physicalDeviceHandle, format)).optimalTilingFeatures;
+      this.#formatFeatures.set(format, features);
+    }
+    return features;
   }
 
   /** @internal The native VulkanDevice (an OpenXR session's graphics binding keeps it). */

@@ -67,6 +67,8 @@ export interface QueueFamily {
   /** VkQueueFlags: QueueFlags.GRAPHICS | QueueFlags.COMPUTE | ... */
   readonly queueFlags: QueueFlags;
   readonly queueCount: number;
+  /** Meaningful bits of the timestamps its queues write (0: they write none; writeTimestamp is refused on such a family). */
+  readonly timestampValidBits: number;
 }
 
 /** A VkPhysicalDeviceGroupProperties: devices that can make one logical device together. */

@@ -29,6 +29,8 @@ export class QueryPool extends DeviceChild {
   protected readonly kind = 'VkQueryPool';
   readonly queryType: QueryType;
   readonly queryCount: number;
+  // Queries a recording reset (per call, or in an encoder's walk) since the pool was created: one never reset is not unavailable yet.
+  readonly #everReset: Uint8Array;
   /** @internal */
   constructor(device: DeviceOwner, options: QueryPoolOptions) {
     if (typeof options !== 'object' || options === null) throw new InvalidArgumentError(`createQueryPool(options): options must be an object, got ${describeValue(options)}`, 'options');
@@ -40,6 +42,17 @@ export class QueryPool extends DeviceChild {
     super(device, withVulkanErrors(() => vulkanCompute().createQueryPool(device.liveHandle, QUERY_TYPES[type], options.queryCount, 0)));
     this.queryType = type;
     this.queryCount = options.queryCount;
+    this.#everReset = new Uint8Array(options.queryCount);
+  }
+
+  /** @internal A recording resets queries [first, first + count). */
+  markReset(first: number, count: number): void {
+    this.#everReset.fill(1, first, first + count);
+  }
+
+  /** @internal Whether any recording has reset `query` since the pool was created. */
+  wasReset(query: number): boolean {
+    return this.#everReset[query] === 1;
   }
 
   /** @internal InvalidArgumentError unless queries [first, first + count) are in the pool (count above 0). */
@@ -119,6 +132,10 @@ export interface QueryState {
   activeQuery: number;
   /** The rendering (0, 1 dynamic rendering, 2 a render pass) the active query began in. */
   activeQueryRendering: number;
+  /** Per pool this recording touched, per query: 1 reset in it, 2 begun or written since (0 neither). */
+  readonly queryMarks: Map<QueryPool, Uint8Array>;
+  /** timestampValidBits of the command buffer's queue family (undefined: not known). */
+  readonly timestampBits: number | undefined;
 }
 
 // VkQueryResultFlagBits: 64_BIT, WAIT, WITH_AVAILABILITY, PARTIAL
@@ -129,6 +146,31 @@ const RESULT_PARTIAL = 0x8;
 // VkPipelineStageFlagBits of Vulkan 1.0 (TOP_OF_PIPE ... ALL_COMMANDS) and HOST.
 const KNOWN_STAGES = 0x1ffff;
 const STAGE_HOST = 0x4000;
+// VkPipelineStageFlagBits2 of Vulkan 1.3: those of 1.0 and COPY ... PRE_RASTERIZATION_SHADERS (bits 32-38).
+export const KNOWN_STAGES2 = 0x7f_0001_ffffn;
+
+function marksOf(st: QueryState, pool: QueryPool): Uint8Array {
+  let marks = st.queryMarks.get(pool);
+  if (marks === undefined) {
+    marks = new Uint8Array(pool.queryCount);
+    st.queryMarks.set(pool, marks);
+  }
+  return marks;
+}
+
+/**
+ * A query begun or written must be unavailable (VUID-vkCmdBeginQuery-None-00807,
+ * VUID-vkCmdWriteTimestamp-None-00830): reset since its last use. What one recording can know:
+ * a query used earlier in this recording and not reset since, or one no recording has reset since
+ * the pool was created, is refused (a reset recorded in another command buffer counts, whether or
+ * not it was submitted first).
+ */
+function useQuery(st: QueryState, what: string, pool: QueryPool, query: number): void {
+  const marks = marksOf(st, pool);
+  if (marks[query] === 2) throw new InvalidStateError(`${what}: query ${query} of the pool was used earlier in this recording and not reset since (resetQueryPool first: a query is written once per reset)`);
+  if (marks[query] === 0 && !pool.wasReset(query)) throw new InvalidStateError(`${what}: query ${query} of the pool was never reset since the pool was created (resetQueryPool first, in this recording or an earlier one)`);
+  marks[query] = 2;
+}
 
 function outside(st: QueryState, what: string): void {
   if (st.rendering !== 0) throw new InvalidStateError(`${what}: inside a render pass or dynamic rendering (VUID-${what}-renderpass: end it first)`);
@@ -139,6 +181,8 @@ export function checkResetQueryPool(st: QueryState, what: string, pool: QueryPoo
   outside(st, what);
   pool.checkRange(what, first, count);
   if (st.activeQueryPool === pool && st.activeQuery >= first && st.activeQuery < first + count) throw new InvalidStateError(`${what}: query ${st.activeQuery} of the pool is active (end it first)`);
+  marksOf(st, pool).fill(1, first, first + count);
+  pool.markReset(first, count);
 }
 
 /** vkCmdBeginQuery: an occlusion pool (VUID-vkCmdBeginQuery-queryType-02804: not timestamps), the query in it (-query-00802), flags 0 (PRECISE needs occlusionQueryPrecise, which the typed API does not enable: -queryType-00800), no other occlusion query active (-queryPool-01922). */
@@ -147,6 +191,7 @@ export function checkBeginQuery(st: QueryState, what: string, pool: QueryPool, q
   pool.checkRange(what, query, 1);
   if (flags !== 0) throw new InvalidArgumentError(`${what}: flags must be 0 (VK_QUERY_CONTROL_PRECISE_BIT needs the occlusionQueryPrecise feature, which the typed API does not enable), got ${describeValue(flags)}`, 'flags');
   if (st.activeQueryPool !== null) throw new InvalidStateError(`${what}: occlusion query ${st.activeQuery} is active (end it first: one query of a type at a time)`);
+  useQuery(st, what, pool, query);
   st.activeQueryPool = pool;
   st.activeQuery = query;
   st.activeQueryRendering = st.rendering;
@@ -160,12 +205,23 @@ export function checkEndQuery(st: QueryState, what: string, pool: QueryPool, que
   st.activeQueryPool = null;
 }
 
-/** vkCmdWriteTimestamp: a timestamp pool (VUID-vkCmdWriteTimestamp-queryPool-01416), the query in it (-query-04904), one pipeline stage (-pipelineStage-04074 and kin). */
-export function checkWriteTimestamp(what: string, pool: QueryPool, query: number, stage: number): void {
+/**
+ * vkCmdWriteTimestamp(2): a timestamp pool (VUID-vkCmdWriteTimestamp-queryPool-01416), the query in
+ * it (-query-04904), one pipeline stage (-pipelineStage-04074 and kin; VUID-vkCmdWriteTimestamp2-stage-03859:
+ * one VkPipelineStageFlagBits2 for the synchronization2 form, `stage` a bigint), a queue family that
+ * writes timestamps (-timestampValidBits-00829), the query reset since its last use.
+ */
+export function checkWriteTimestamp(st: QueryState, what: string, pool: QueryPool, query: number, stage: number | bigint): void {
   if (pool.queryType !== 'timestamp') throw new InvalidArgumentError(`${what}: queryPool must be a pool of timestamp queries, it holds ${pool.queryType} queries`, 'queryPool');
   pool.checkRange(what, query, 1);
-  uint('pipelineStage', stage);
-  if (stage === 0 || (stage & (stage - 1)) !== 0 || (stage & KNOWN_STAGES) !== stage) throw new InvalidArgumentError(`${what}: pipelineStage must be one VkPipelineStageFlagBits of Vulkan 1.0, got 0x${stage.toString(16)}`, 'pipelineStage');
+  if (typeof stage === 'bigint') {
+    if (stage === 0n || (stage & (stage - 1n)) !== 0n || (stage & KNOWN_STAGES2) !== stage) throw new InvalidArgumentError(`${what}: stage must be one VkPipelineStageFlagBits2 of Vulkan 1.3, got 0x${stage.toString(16)}`, 'stage');
+  } else {
+    uint('pipelineStage', stage);
+    if (stage === 0 || (stage & (stage - 1)) !== 0 || (stage & KNOWN_STAGES) !== stage) throw new InvalidArgumentError(`${what}: pipelineStage must be one VkPipelineStageFlagBits of Vulkan 1.0, got 0x${stage.toString(16)}`, 'pipelineStage');
+  }
+  if (st.timestampBits === 0) throw new InvalidStateError(`${what}: the command buffer's queue family writes no timestamps (its timestampValidBits is 0)`);
+  useQuery(st, what, pool, query);
 }
 
 /**
@@ -195,6 +251,12 @@ export function checkEventCommand(st: QueryState, what: string, stageMask: numbe
   outside(st, what);
   uint('stageMask', stageMask);
   if (stageMask === 0 || (stageMask & ~KNOWN_STAGES) !== 0 || (stageMask & STAGE_HOST) !== 0) throw new InvalidArgumentError(`${what}: stageMask must name Vulkan 1.0 pipeline stages other than HOST, got 0x${stageMask.toString(16)}`, 'stageMask');
+}
+
+/** vkCmdResetEvent2 and vkCmdSetEvent2's source stages: outside rendering (-renderpass), stages of Vulkan 1.3 without HOST (VUID-vkCmdResetEvent2-stageMask-03830, VUID-vkCmdSetEvent2-srcStageMask-09391). */
+export function checkEventCommand2(st: QueryState, what: string, name: string, stageMask: bigint): void {
+  outside(st, what);
+  if ((stageMask & ~KNOWN_STAGES2) !== 0n || (stageMask & BigInt(STAGE_HOST)) !== 0n) throw new InvalidArgumentError(`${what}: ${name} must name Vulkan 1.3 pipeline stages other than HOST, got 0x${stageMask.toString(16)}`, name);
 }
 
 /** At the end of a recording: no query left active (VUID-vkEndCommandBuffer-commandBuffer-00061). */

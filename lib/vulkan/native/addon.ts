@@ -113,7 +113,7 @@ export interface NativeVulkanPhysicalDevice {
     readonly apiVersion: number;
     readonly driverVersion: number;
   };
-  readonly queueFamilies: readonly { readonly queueFlags: number; readonly queueCount: number }[];
+  readonly queueFamilies: readonly { readonly queueFlags: number; readonly queueCount: number; readonly timestampValidBits: number }[];
 }
 
 export interface NativeVulkanInstance {
@@ -135,7 +135,7 @@ export interface NativeVulkanDeviceCreateInfo {
   readonly queueCreateInfos: readonly { readonly queueFamilyIndex: number; readonly queuePriorities: readonly number[] }[];
   readonly enabledExtensionNames?: readonly string[];
   /** The features to enable (lib/vulkan/api/device.ts nativeDeviceFeatures); core: VkPhysicalDeviceFeatures in declaration order. */
-  readonly nativeFeatures?: { readonly core: readonly boolean[]; readonly dynamicRendering: boolean; readonly multiview: boolean };
+  readonly nativeFeatures?: { readonly core: readonly boolean[]; readonly dynamicRendering: boolean; readonly multiview: boolean; readonly synchronization2: boolean };
 }
 
 export interface NativeVulkanDevice {
@@ -265,6 +265,8 @@ export interface NativeVulkanCompute {
   physicalDeviceProperties(pd: bigint): NativePhysicalDeviceProperties;
   physicalDeviceFeatures(pd: bigint): boolean[];
   physicalDeviceMemoryProperties(pd: bigint): NativeMemoryProperties;
+  /** vkGetPhysicalDeviceFormatProperties (VkFormatFeatureFlags of each tiling and of buffers). */
+  physicalDeviceFormatProperties(pd: bigint, format: number): { readonly linearTilingFeatures: number; readonly optimalTilingFeatures: number; readonly bufferFeatures: number };
   physicalDeviceExtensions(pd: bigint): { extensionName: string; specVersion: number }[];
   createBuffer(device: bigint, size: Size, usage: number): NativeBufferInfo;
   allocateMemory(device: bigint, size: Size, memoryTypeIndex: number): bigint;

@@ -20,6 +20,7 @@ Napi::Value CmdEvent(const Napi::CallbackInfo& info);
 Napi::Value PhysicalDeviceProperties(const Napi::CallbackInfo& info);
 Napi::Value PhysicalDeviceFeatures(const Napi::CallbackInfo& info);
 Napi::Value PhysicalDeviceMemoryProperties(const Napi::CallbackInfo& info);
+Napi::Value PhysicalDeviceFormatProperties(const Napi::CallbackInfo& info);
 Napi::Value PhysicalDeviceExtensions(const Napi::CallbackInfo& info);
 
 // buffers and memory (compute_memory.cc)

@@ -83,6 +83,22 @@ Napi::Value PhysicalDeviceMemoryProperties(const Napi::CallbackInfo& info) {
   return o;
 }
 
+// physicalDeviceFormatProperties(pd, format): vkGetPhysicalDeviceFormatProperties as
+// { linearTilingFeatures, optimalTilingFeatures, bufferFeatures } (VkFormatFeatureFlags).
+Napi::Value PhysicalDeviceFormatProperties(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  auto pd = Handle<VkPhysicalDevice>(env, info[0], "physicalDevice");
+  if (!info[1].IsNumber()) throw ArgumentError(env, "format must be a number");
+  const auto format = static_cast<VkFormat>(info[1].As<Napi::Number>().Int32Value());
+  VkFormatProperties p{};
+  vkGetPhysicalDeviceFormatProperties(pd, format, &p);
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("linearTilingFeatures", p.linearTilingFeatures);
+  o.Set("optimalTilingFeatures", p.optimalTilingFeatures);
+  o.Set("bufferFeatures", p.bufferFeatures);
+  return o;
+}
+
 Napi::Value PhysicalDeviceExtensions(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto pd = Handle<VkPhysicalDevice>(env, info[0], "physicalDevice");

@@ -66,10 +66,11 @@ struct DeviceCreateInfoHolder {
   VkPhysicalDeviceFeatures features{};
   VkPhysicalDeviceMultiviewFeatures multiview{};
   VkPhysicalDeviceDynamicRenderingFeatures dynamicRendering{};
+  VkPhysicalDeviceSynchronization2Features synchronization2{};
   VkDeviceCreateInfo create{};
 };
 // { queueCreateInfos: [{ queueFamilyIndex, queuePriorities }], enabledExtensionNames?,
-//   nativeFeatures?: { core: boolean[] (VkPhysicalDeviceFeatures order), multiview, dynamicRendering } }
+//   nativeFeatures?: { core: boolean[] (VkPhysicalDeviceFeatures order), multiview, dynamicRendering, synchronization2 } }
 void ReadDeviceCreateInfo(Napi::Env env, Napi::Object createInfo, DeviceCreateInfoHolder& out);
 
 class VulkanInstance : public Napi::ObjectWrap<VulkanInstance> {

@@ -330,6 +330,12 @@ void ReadDeviceCreateInfo(Napi::Env env, Napi::Object ci, DeviceCreateInfoHolder
       out.dynamicRendering.pNext = const_cast<void*>(next);
       next = &out.dynamicRendering;
     }
+    if (f.Get("synchronization2").ToBoolean().Value()) {
+      out.synchronization2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES;
+      out.synchronization2.synchronization2 = VK_TRUE;
+      out.synchronization2.pNext = const_cast<void*>(next);
+      next = &out.synchronization2;
+    }
     out.create.pNext = next;
   }
   out.create.enabledExtensionCount = static_cast<uint32_t>(out.extensionPtrs.size());

@@ -55,6 +55,7 @@ Napi::Object VulkanComputeFunctions(Napi::Env env) {
   add("physicalDeviceProperties", PhysicalDeviceProperties);
   add("physicalDeviceFeatures", PhysicalDeviceFeatures);
   add("physicalDeviceMemoryProperties", PhysicalDeviceMemoryProperties);
+  add("physicalDeviceFormatProperties", PhysicalDeviceFormatProperties);
   add("physicalDeviceExtensions", PhysicalDeviceExtensions);
   add("createBuffer", CreateBuffer);
   add("allocateMemory", AllocateMemory);

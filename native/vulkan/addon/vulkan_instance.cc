@@ -232,6 +232,7 @@ Napi::Value VulkanInstance::EnumeratePhysicalDevices(const Napi::CallbackInfo& i
       Napi::Object q = Napi::Object::New(env);
       q.Set("queueFlags", Napi::Number::New(env, fp[f].queueFlags));
       q.Set("queueCount", Napi::Number::New(env, fp[f].queueCount));
+      q.Set("timestampValidBits", Napi::Number::New(env, fp[f].timestampValidBits));
       queueFamilies.Set(f, q);
     }
     Napi::Object o = Napi::Object::New(env);

@@ -5,9 +5,10 @@
 // checks (enum values, slot kinds, counts, render pass scope) are the native check's.
 import { InvalidArgumentError, InvalidStateError, invalidArgument } from '../../../core/errors.js';
 import type { DecodedValue } from '../../../generated/vulkan-encoder.js';
-import { BUFFER_USAGE, type DeviceChild, type VulkanBuffer } from '../device-objects.js';
+import { BUFFER_USAGE, type DeviceChild, type DeviceOwner, type VulkanBuffer } from '../device-objects.js';
 import { Framebuffer, IMAGE_ASPECT, IMAGE_USAGE, LOAD_OPS, RenderPass, texelBytes } from '../graphics.js';
 import { formatAspectMask, type Image } from '../image.js';
+import { checkEventCommand2, KNOWN_STAGES2, type QueryState } from '../queries.js';
 
 type Decoded = { readonly [name: string]: DecodedValue };
 const list = (v: DecodedValue | undefined): readonly DecodedValue[] => (v === null || v === undefined ? [] : (v as readonly DecodedValue[]));
@@ -24,6 +25,11 @@ const LAYOUT_PREINITIALIZED = 8;
 const LAYOUT_TRANSFER_SRC = 6;
 const LAYOUT_TRANSFER_DST = 7;
 const FILTER_NEAREST = 0;
+const FILTER_LINEAR = 1;
+// VkFormatFeatureFlagBits a blit needs.
+const FEATURE_BLIT_SRC = 0x400;
+const FEATURE_BLIT_DST = 0x800;
+const FEATURE_FILTER_LINEAR = 0x1000;
 
 /** What the walk keeps of the open rendering (the fields of the command buffer's RecordingState it reads and sets). */
 export interface WalkState {
@@ -36,6 +42,76 @@ export interface WalkState {
   readonly renderArea: Int32Array;
   renderLayers: number;
   use(object: DeviceChild | Image): void;
+}
+
+/** One VkViewport (VUID-VkViewport-width-01770: above 0, -height-01773: not 0, -minDepth-01234/-maxDepth-01235: in [0, 1]; finite numbers). Six locals, not arrays: a frame's walk allocates nothing here. */
+export function checkViewport(what: string, v: Decoded, name = 'pViewports'): void {
+  const x = v.x as number;
+  const y = v.y as number;
+  const width = v.width as number;
+  const height = v.height as number;
+  const minDepth = v.minDepth as number;
+  const maxDepth = v.maxDepth as number;
+  if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(width) || !Number.isFinite(height) || !Number.isFinite(minDepth) || !Number.isFinite(maxDepth)) {
+    throw new InvalidArgumentError(`${what}: the viewport's numbers must be finite`, name);
+  }
+  if (!(width > 0) || height === 0) throw new InvalidArgumentError(`${what}: width must be above 0 and height not 0, got ${width} and ${height}`, name);
+  if (minDepth < 0 || minDepth > 1 || maxDepth < 0 || maxDepth > 1) throw new InvalidArgumentError(`${what}: minDepth and maxDepth must lie in [0, 1], got ${minDepth} and ${maxDepth}`, name);
+}
+
+/** One scissor VkRect2D (VUID-vkCmdSetScissor-x-00595: x, y not negative, -offset-00596/-00597: no overflow). */
+export function checkScissor(what: string, r: Decoded, name = 'pScissors'): void {
+  const offset = r.offset as Decoded;
+  const extent = r.extent as Decoded;
+  const x = offset.x as number;
+  const y = offset.y as number;
+  if (x < 0 || y < 0) throw new InvalidArgumentError(`${what}: the offset must not be negative, got (${x}, ${y})`, name);
+  if (x + num(extent.width) > 0x7fff_ffff || y + num(extent.height) > 0x7fff_ffff) throw new InvalidArgumentError(`${what}: x + width and y + height must stay below 2^31`, name);
+}
+
+/**
+ * vkCmdSetViewportWithCount / vkCmdSetScissorWithCount (Vulkan 1.3; the native check refuses them
+ * where the device's table lacks them): one of each without the multiViewport feature, which the
+ * typed API does not enable (VUID-vkCmdSetViewportWithCount-viewportCount-03395,
+ * VUID-vkCmdSetScissorWithCount-scissorCount-03398), each checked as vkCmdSetViewport's / vkCmdSetScissor's.
+ * They set the VIEWPORT_WITH_COUNT / SCISSOR_WITH_COUNT state, which the typed API's pipelines do
+ * not make dynamic: a draw still needs vkCmdSetViewport and vkCmdSetScissor (VUID-vkCmdDraw-None-07831/-07832).
+ */
+function checkWithCount(what: string, items: readonly DecodedValue[], viewports: boolean): void {
+  const name = viewports ? 'pViewports' : 'pScissors';
+  if (items.length !== 1) throw new InvalidArgumentError(`${what}: ${viewports ? 'viewportCount' : 'scissorCount'} must be 1 (the typed API enables no multiViewport), got ${items.length}`, viewports ? 'viewportCount' : 'scissorCount');
+  if (viewports) checkViewport(what, items[0] as Decoded, `${name}[0]`);
+  else checkScissor(what, items[0] as Decoded, `${name}[0]`);
+}
+
+/**
+ * vkCmdSetRenderingAttachmentLocations: inside a rendering vkCmdBeginRendering began
+ * (VUID-vkCmdSetRenderingAttachmentLocations-commandBuffer-09511), one location per colour
+ * attachment of it (-pLocationInfo-09510), and the dynamicRenderingLocalRead feature
+ * (-dynamicRenderingLocalRead-09509), which the typed API's devices do not enable: refused.
+ */
+function checkAttachmentLocations(what: string, info: Decoded, st: WalkState): never {
+  if (st.rendering !== 1) throw new InvalidStateError(`${what}: not inside a rendering begun with vkCmdBeginRendering (a render pass's attachment locations are its subpass's)`);
+  const count = num(info.colorAttachmentCount);
+  if (count !== st.renderColors) throw new InvalidArgumentError(`${what}: pLocationInfo.colorAttachmentCount must be the rendering's ${st.renderColors} colour attachments, got ${count}`, 'pLocationInfo.colorAttachmentCount');
+  throw new InvalidStateError(`${what}: needs the dynamicRenderingLocalRead feature (Vulkan 1.4), which the typed API's devices do not enable`);
+}
+
+/** InvalidStateError unless the device was created with the synchronization2 feature (VUID-vkCmdPipelineBarrier2-synchronization2-03848 and kin). */
+export function checkSynchronization2(what: string, device: DeviceOwner): void {
+  if (device.graphicsFeatures.synchronization2 === false) throw new InvalidStateError(`${what}: needs the synchronization2 feature, and the device was created without it (createDevice({ enabledFeatures: { synchronization2: true } }), or record the Vulkan 1.0 command)`);
+}
+
+/**
+ * A blit's formats (VUID-vkCmdBlitImage-srcImage-01999 / -dstImage-02000: BLIT_SRC / BLIT_DST in the
+ * optimal-tiling features, -filter-02001: SAMPLED_IMAGE_FILTER_LINEAR for a linear filter); the typed
+ * API's images are of optimal tiling.
+ */
+export function checkBlitFormats(what: string, device: DeviceOwner, src: Image, dst: Image, filter: number): void {
+  const srcFeatures = device.optimalTilingFeatures(src.format);
+  if ((srcFeatures & FEATURE_BLIT_SRC) === 0) throw new InvalidArgumentError(`${what}: srcImage's format ${src.format} has no VK_FORMAT_FEATURE_BLIT_SRC_BIT on this device (optimal tiling)`, 'srcImage');
+  if ((device.optimalTilingFeatures(dst.format) & FEATURE_BLIT_DST) === 0) throw new InvalidArgumentError(`${what}: dstImage's format ${dst.format} has no VK_FORMAT_FEATURE_BLIT_DST_BIT on this device (optimal tiling)`, 'dstImage');
+  if (filter === FILTER_LINEAR && (srcFeatures & FEATURE_FILTER_LINEAR) === 0) throw new InvalidArgumentError(`${what}: VK_FILTER_LINEAR needs VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT, which srcImage's format ${src.format} lacks on this device`, 'filter');
 }
 
 /** The region checks of a buffer-image copy (one VkBufferImageCopy), shared by the per-call copies and the encoder's walk. */
@@ -180,7 +256,7 @@ function checkCopyImage(what: string, info: Decoded, objects: readonly unknown[]
 }
 
 /** vkCmdBlitImage(2): VUID-vkCmdBlitImage-srcImage-00233/-dstImage-00234 (single-sampled), -srcImage-00231 (depth/stencil formats equal), -filter-00232 (NEAREST for them), -srcOffset-00243 and kin (offsets inside the levels), -layerCount-08800. */
-function checkBlitImage(what: string, info: Decoded, objects: readonly unknown[], st: WalkState): void {
+function checkBlitImage(what: string, info: Decoded, objects: readonly unknown[], st: WalkState, device: DeviceOwner): void {
   const src = imageAt(objects, info.srcImage);
   const dst = imageAt(objects, info.dstImage);
   checkImagePair(what, src, num(info.srcImageLayout), dst, num(info.dstImageLayout), st);
@@ -188,7 +264,8 @@ function checkBlitImage(what: string, info: Decoded, objects: readonly unknown[]
   const depthStencil = src.aspectMask !== IMAGE_ASPECT.color || dst.aspectMask !== IMAGE_ASPECT.color;
   if (depthStencil && src.format !== dst.format) throw new InvalidArgumentError(`${what}: a depth/stencil blit needs equal formats, got ${src.format} and ${dst.format}`, 'dstImage');
   const filter = num(info.filter);
-  if (filter !== FILTER_NEAREST && (depthStencil || filter !== 1)) throw invalidArgument(`${what}: filter`, depthStencil ? 'VK_FILTER_NEAREST (0) for a depth/stencil image' : 'VK_FILTER_NEAREST (0) or VK_FILTER_LINEAR (1)', filter);
+  if (filter !== FILTER_NEAREST && (depthStencil || filter !== FILTER_LINEAR)) throw invalidArgument(`${what}: filter`, depthStencil ? 'VK_FILTER_NEAREST (0) for a depth/stencil image' : 'VK_FILTER_NEAREST (0) or VK_FILTER_LINEAR (1)', filter);
+  checkBlitFormats(what, device, src, dst, filter);
   list(info.pRegions).forEach((region, i) => {
     const r = region as Decoded;
     const s = r.srcSubresource as Decoded;
@@ -355,6 +432,26 @@ function checkPipelineBarrier(what: string, args: Decoded, objects: readonly unk
   });
 }
 
+/**
+ * A VkDependencyInfo of the synchronization2 commands, as vkCmdPipelineBarrier's barriers (outside
+ * rendering, no ownership transfer, ranges inside), each stage mask of Vulkan 1.3 stages
+ * (VUID-VkMemoryBarrier2-srcStageMask-parameter and kin); `noHost`: no HOST source stage
+ * (VUID-vkCmdSetEvent2-srcStageMask-09391), `noFlags`: dependencyFlags 0 (VUID-vkCmdSetEvent2-dependencyFlags-03825).
+ */
+function checkDependencyInfo(what: string, name: string, info: Decoded, objects: readonly unknown[], st: WalkState & QueryState, noHost: boolean, noFlags: boolean): void {
+  if (noFlags && num(info.dependencyFlags) !== 0) throw invalidArgument(`${what}: ${name}.dependencyFlags`, '0', info.dependencyFlags);
+  for (const field of ['pMemoryBarriers', 'pBufferMemoryBarriers', 'pImageMemoryBarriers'] as const) {
+    list(info[field]).forEach((v, i) => {
+      const r = v as Decoded;
+      const src = big(r.srcStageMask);
+      const dst = big(r.dstStageMask);
+      if ((src & ~KNOWN_STAGES2) !== 0n || (dst & ~KNOWN_STAGES2) !== 0n) throw new InvalidArgumentError(`${what}: ${name}.${field}[${i}]: srcStageMask 0x${src.toString(16)} and dstStageMask 0x${dst.toString(16)} must name Vulkan 1.3 pipeline stages (VkPipelineStageFlagBits2)`, `${name}.${field}[${i}].srcStageMask`);
+      if (noHost) checkEventCommand2(st, what, `${name}.${field}[${i}].srcStageMask`, src);
+    });
+  }
+  checkPipelineBarrier(`${what}: ${name}`, info, objects, st);
+}
+
 /** vkCmdUpdateBuffer: VUID-vkCmdUpdateBuffer-dstOffset-00032/-00036, -dataSize-00033/-00037/-00038, -dstBuffer-00034 (TRANSFER_DST), -00035 (backed). */
 function checkUpdateBuffer(what: string, args: Decoded, objects: readonly unknown[], st: WalkState): void {
   const b = objects[args.dstBuffer as number] as VulkanBuffer;
@@ -415,10 +512,17 @@ function checkBeginRenderPass(what: string, info: Decoded, contents: number, obj
 }
 
 /**
- * The walked transfer, clear, barrier and render pass commands' state checks; false for a command
+ * The walked transfer, clear, barrier, render pass, synchronization2 and dynamic state commands' state checks; false for a command
  * this module does not check (the caller's own cases, or its refusal).
  */
-export function checkWalkedTransfer(st: WalkState, name: string, args: Decoded, objects: readonly unknown[], checkCopy: (s: VulkanBuffer, d: VulkanBuffer, bytes: number | bigint, srcOffset: number | bigint, dstOffset: number | bigint) => void): boolean {
+export function checkWalkedTransfer(
+  st: WalkState & QueryState,
+  name: string,
+  args: Decoded,
+  objects: readonly unknown[],
+  checkCopy: (s: VulkanBuffer, d: VulkanBuffer, bytes: number | bigint, srcOffset: number | bigint, dstOffset: number | bigint) => void,
+  device: DeviceOwner,
+): boolean {
   switch (name) {
     case 'vkCmdCopyBuffer':
     case 'vkCmdCopyBuffer2': {
@@ -440,10 +544,10 @@ export function checkWalkedTransfer(st: WalkState, name: string, args: Decoded, 
       checkCopyImage(name, args.pCopyImageInfo as Decoded, objects, st);
       return true;
     case 'vkCmdBlitImage':
-      checkBlitImage(name, args, objects, st);
+      checkBlitImage(name, args, objects, st, device);
       return true;
     case 'vkCmdBlitImage2':
-      checkBlitImage(name, args.pBlitImageInfo as Decoded, objects, st);
+      checkBlitImage(name, args.pBlitImageInfo as Decoded, objects, st, device);
       return true;
     case 'vkCmdResolveImage':
       checkResolveImage(name, args, objects, st);
@@ -483,10 +587,28 @@ export function checkWalkedTransfer(st: WalkState, name: string, args: Decoded, 
       return true;
     }
     case 'vkCmdPipelineBarrier2':
+      checkSynchronization2(name, device);
+      checkDependencyInfo(name, 'pDependencyInfo', args.pDependencyInfo as Decoded, objects, st, false, false);
+      return true;
     case 'vkCmdSetEvent2':
+      checkSynchronization2(name, device);
+      checkDependencyInfo(name, 'pDependencyInfo', args.pDependencyInfo as Decoded, objects, st, true, true);
+      st.use(objects[args.event as number] as DeviceChild);
+      return true;
     case 'vkCmdWaitEvents2':
-      // VUID-vkCmdPipelineBarrier2-synchronization2-03848 and kin: the feature, which the typed API's createDevice does not enable.
-      throw new InvalidStateError(`${name}: needs the synchronization2 feature, which the typed API's devices do not enable (record the Vulkan 1.0 command)`);
+      // As vkCmdWaitEvents: outside rendering, one VkDependencyInfo per event (the native check has their count).
+      checkSynchronization2(name, device);
+      list(args.pDependencyInfos).forEach((d, i) => checkDependencyInfo(name, `pDependencyInfos[${i}]`, d as Decoded, objects, st, false, false));
+      for (const e of list(args.pEvents)) st.use(objects[e as number] as DeviceChild);
+      return true;
+    case 'vkCmdSetViewportWithCount':
+      checkWithCount(name, list(args.pViewports), true);
+      return true;
+    case 'vkCmdSetScissorWithCount':
+      checkWithCount(name, list(args.pScissors), false);
+      return true;
+    case 'vkCmdSetRenderingAttachmentLocations':
+      return checkAttachmentLocations(name, args.pLocationInfo as Decoded, st);
     case 'vkCmdBeginRenderPass':
       checkBeginRenderPass(name, args.pRenderPassBegin as Decoded, num(args.contents), objects, st);
       return true;
