@@ -475,11 +475,16 @@ export function pacedTargets(result: PacedBenchResult): string[] {
     );
   }
   const cCopy = row('c', "the delivery's copy alone");
-  if (cCopy !== undefined) {
+  const cEmpty = row('c', 'an empty bracket');
+  if (cCopy !== undefined && cEmpty !== undefined) {
+    // The C clock pair is not free (two clock reads): what the copy adds is above the C loop's own empty bracket.
+    const added = Math.max(0, cCopy.medianNs - cEmpty.medianNs);
     const reads = readHot ?? read;
+    const total = reads.medianNs + added;
     lines.push(
-      `the delivery's copy timed by itself (C, the same pacing, the floats written by another thread after xrWaitFrame): ${us(cCopy.medianNs)} µs median, p99 ${us(cCopy.p99Ns)} µs ` +
-        `(the JavaScript copy that bounds it: ${us(copy.medianNs)} µs); reads${reads === readHot ? ', optimized first,' : ''} + this copy: ${us(reads.medianNs + cCopy.medianNs)} µs median: ${reads.medianNs + cCopy.medianNs <= 1000 ? 'within' : 'above'} 1 µs`,
+      `the delivery's copy timed by itself (C, the same pacing, the floats written by another thread after xrWaitFrame): ${us(cCopy.medianNs)} µs median, p99 ${us(cCopy.p99Ns)} µs, ` +
+        `an empty bracket in the same C loop ${us(cEmpty.medianNs)} µs: the copy adds ${us(added)} µs (the JavaScript copy that bounded it: ${us(copy.medianNs)} µs); ` +
+        `reads${reads === readHot ? ', optimized first,' : ''} + the copy: ${us(total)} µs median: ${total <= 1000 ? 'within' : 'above'} 1 µs`,
     );
   }
   const cQuery = row('c', "the frame query's reads");
