@@ -16,7 +16,8 @@ import {
   runFrameLoop,
   simulatedRuntime,
   HAND_JOINT_COUNT,
-  HAND_JOINT_FLOATS,
+  HAND_JOINT_POSITION,
+  HAND_JOINT_STRIDE,
   HAND_JOINTS,
   type FrameState,
   type HandTracker,
@@ -71,7 +72,8 @@ export function createControllerApp(instance: Instance, session: Session, stage:
     ? [session.createHandTracker('left'), session.createHandTracker('right')]
     : [];
   // Made once, reused every frame.
-  const joints = [new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_FLOATS), new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_FLOATS)];
+  // The runtime writes its XrHandJointLocationEXT array straight into these (HAND_JOINT_STRIDE floats a joint).
+  const joints = [new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_STRIDE), new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_STRIDE)];
   const active = [set];
   const pulse = { amplitude: 0.8, frequency: 0, duration: 30_000_000n };
   const stats: ControllerAppStats = { frames: 0, position: new Float64Array(2), shots: 0, handFrames: [0, 0], closestPinch: [Infinity, Infinity] };
@@ -96,8 +98,8 @@ export function createControllerApp(instance: Instance, session: Session, stage:
       const out = joints[h] as Float32Array;
       if (tracker !== undefined && tracker.locate(stage, frame.predictedDisplayTime, out)) {
         stats.handFrames[h] = (stats.handFrames[h] as number) + 1;
-        const t = THUMB_TIP * HAND_JOINT_FLOATS;
-        const i = INDEX_TIP * HAND_JOINT_FLOATS;
+        const t = THUMB_TIP * HAND_JOINT_STRIDE + HAND_JOINT_POSITION;
+        const i = INDEX_TIP * HAND_JOINT_STRIDE + HAND_JOINT_POSITION;
         // Not Math.hypot: V8's optimised code does not always inline it, and a call boxes its
         // three arguments and result (~190 bytes a frame for two hands, seen on a loaded machine).
         const dx = (out[t] as number) - (out[i] as number);

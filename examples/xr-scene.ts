@@ -24,7 +24,11 @@ import {
   simulatedRuntime,
   OpenXrError,
   HAND_JOINT_COUNT,
-  HAND_JOINT_FLOATS,
+  HAND_JOINT_FLAGS,
+  HAND_JOINT_ORIENTATION,
+  HAND_JOINT_POSITION,
+  HAND_JOINT_RADIUS,
+  HAND_JOINT_STRIDE,
   SpaceLocationFlags,
   VIEW_FLOATS,
   type FrameState,
@@ -175,15 +179,18 @@ function multiply(out: Float32Array, a: Float32Array, b: Float32Array, outOffset
   }
 }
 
-/** out = the rigid transform of pose [px, py, pz, qx, qy, qz, qw] (at `at`), scaled by `scale`. */
-export function poseMatrix(out: Float32Array, pose: Float32Array, at = 0, scale = 1): void {
+/**
+ * out = the rigid transform of pose [px, py, pz, qx, qy, qz, qw] (at `at`), scaled by `scale`; the
+ * quaternion read at `orientationAt` where it is elsewhere (a hand joint: HAND_JOINT_ORIENTATION).
+ */
+export function poseMatrix(out: Float32Array, pose: Float32Array, at = 0, scale = 1, orientationAt = at + 3): void {
   const px = pose[at] as number;
   const py = pose[at + 1] as number;
   const pz = pose[at + 2] as number;
-  const x = pose[at + 3] as number;
-  const y = pose[at + 4] as number;
-  const z = pose[at + 5] as number;
-  const w = pose[at + 6] as number;
+  const x = pose[orientationAt] as number;
+  const y = pose[orientationAt + 1] as number;
+  const z = pose[orientationAt + 2] as number;
+  const w = pose[orientationAt + 3] as number;
   out[0] = (1 - 2 * (y * y + z * z)) * scale;
   out[1] = 2 * (x * y + z * w) * scale;
   out[2] = 2 * (x * z - y * w) * scale;
@@ -261,8 +268,8 @@ export interface XrScene {
   /** The grip poses of the last frame, STAGE space: 7 floats per hand (zeros when not located). */
   readonly grips: Float32Array;
   /**
-   * Each hand's joints of the last frame, as HandTracker.locate() wrote them (HAND_JOINT_FLOATS
-   * per joint, STAGE space); a joint's sphere was drawn when the hand was tracked (handsTracked)
+   * Each hand's joints of the last frame, as HandTracker.locate() wrote them (the runtime's
+   * XrHandJointLocationEXT array: HAND_JOINT_STRIDE floats a joint, STAGE space); a joint's sphere was drawn when the hand was tracked (handsTracked)
    * and the joint's position and orientation are valid.
    */
   readonly joints: readonly Float32Array[];
@@ -441,7 +448,9 @@ export function createXrScene(instance: Instance, session: Session, vulkan: Vulk
   const views = new Float32Array(2 * VIEW_FLOATS);
   const grips = new Float32Array(2 * 7);
   const gripOut = new Float32Array(7);
-  const joints = [new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_FLOATS), new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_FLOATS)];
+  const joints = [new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_STRIDE), new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_STRIDE)];
+  // The joints' XrSpaceLocationFlags (a uint64 each; the low 32 bits at HAND_JOINT_FLAGS): the same memory as integers.
+  const jointFlags = joints.map((j) => new Uint32Array(j.buffer, j.byteOffset, j.length));
   const handsTracked = [false, false];
   const gripValid = [false, false];
   const viewProjection = [new Float32Array(16), new Float32Array(16)];
@@ -493,10 +502,11 @@ export function createXrScene(instance: Instance, session: Session, vulkan: Vulk
       }
       if (handsTracked[h]) {
         const j = joints[h] as Float32Array;
+        const flags = jointFlags[h] as Uint32Array;
         for (let k = 0; k < HAND_JOINT_COUNT; k++) {
-          const at = k * HAND_JOINT_FLOATS;
-          if (((j[at + 8] as number) & located) !== located) continue;
-          poseMatrix(model, j, at, j[at + 7] as number);
+          const at = k * HAND_JOINT_STRIDE;
+          if (((flags[at + HAND_JOINT_FLAGS] as number) & located) !== located) continue;
+          poseMatrix(model, j, at + HAND_JOINT_POSITION, j[at + HAND_JOINT_RADIUS] as number, at + HAND_JOINT_ORIENTATION);
           drawMesh(cb, eye, JOINT_FIRST, SPHERE_COUNT, model);
         }
       }

@@ -4,6 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../lib/tools/cli/main.js';
 import { runtimeManifest } from '../openxr-native/helpers.js';
 import { khronosOpenXrLoaders } from '../helpers/khronos-openxr-loaders.js';
+import { PACED_SPACES, pacedQueryFloats } from '../../lib/tools/bench/paced-bench.js';
+import { createLoader } from '../../lib/openxr/loader.js';
+import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
+import { nativeRuntimeExtensions } from '../../lib/openxr/native/plan.js';
+import { nativeInstanceOf } from '../../lib/openxr/api/instance.js';
+import { loadToolsAddon } from '../../lib/tools/native/addon.js';
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -47,6 +53,7 @@ describe('bench openxr --command paced', () => {
         'C loop: an empty bracket (two clock reads)',
         'C loop: a read of a tiny buffer (4 floats)',
         "C loop: a read of the frame query's floats, written before the sleep",
+        "C loop: the delivery's copy alone: the frame query's floats, written by another thread after xrWaitFrame, copied back to front (memcpy)",
         'C loop: first xrLocateSpace of the frame',
         'C loop: 16 xrLocateSpace',
         "C loop: the frame query's reads (16 spaces, the views, 4 action states)",
@@ -70,6 +77,11 @@ describe('bench openxr --command paced', () => {
       expect(stdout).toMatch(new RegExp(`target: ${NUMBER}× below the koffi \\+ Khronos loader loop's reads \\(${NUMBER} µs\\): (met|missed) \\(≥ 10×\\)`));
       expect(stdout).toMatch(new RegExp(`target, the reading functions optimized first \\(as after minutes of frames\\): reads \\+ copy bound ${NUMBER} µs median: (met|missed) \\(≤ 1 µs on the test runtime\\); ${NUMBER}× below the query in onFrame, ${NUMBER}× below the koffi loop's reads`));
       expect(stdout).toMatch(new RegExp(`the reads alone, optimized first: ${NUMBER} µs median: (within|above) 1 µs \\(the copy bound, a JavaScript copy of all the query's floats, adds ${NUMBER} µs`));
+      expect(stdout).toMatch(
+        new RegExp(
+          `the delivery's copy timed by itself \\(C, the same pacing, the floats written by another thread after xrWaitFrame\\): ${NUMBER} µs median, p99 ${NUMBER} µs, an empty bracket in the same C loop ${NUMBER} µs: the copy adds ${NUMBER} µs \\(the JavaScript copy that bounded it: ${NUMBER} µs\\); reads, optimized first, \\+ the copy: ${NUMBER} µs median: (within|above) 1 µs`,
+        ),
+      );
       expect(stdout).toMatch(new RegExp(`beside the C loop: its reads of the same query cost ${NUMBER} µs median a frame, ${NUMBER}× the wait thread's JavaScript-thread time`));
     },
     120_000,
@@ -83,4 +95,32 @@ describe('bench openxr --command paced', () => {
     expect(stdout).toContain('target: ≥ 10× below the koffi + Khronos loader loop: not measured');
     expect(stdout).toMatch(/\| C loop: 16 xrLocateSpace \| \d+ \| [\d.]+ \| [\d.]+ \|/);
   }, 120_000);
+
+  it("BENCH: the C loop's delivery copy copies as many floats as the paced query's delivery (its createFrameQuery length), and needs that count", () => {
+    const env = { ...process.env, XR_RUNTIME_JSON: runtimeManifest(), XR_API_LAYER_PATH: '' };
+    const loader = createLoader({ platform: createLinuxPlatform({ env }), runtimeExtensions: nativeRuntimeExtensions });
+    const instance = loader.createInstance({ applicationName: 'paced floats', enabledExtensionNames: ['XR_MND_headless'] });
+    try {
+      const session = instance.createSession(instance.getSystem(), { headless: true });
+      const local = session.createReferenceSpace('local');
+      const spaces = Array.from({ length: PACED_SPACES }, () => [session.createReferenceSpace('view'), local] as const);
+      const set = instance.createActionSet({ name: 'paced', localizedName: 'Paced' });
+      const actions = ['a', 'b', 'c', 'd'].map((name) => ({ action: set.createAction({ name, localizedName: name, type: 'boolean' }) }));
+      const query = session.createFrameQuery({ spaces: spaces.map(([s, b]) => [s, b]), views: { space: local }, actions });
+      expect(pacedQueryFloats(actions.length)).toBe(query.length);
+      expect(pacedQueryFloats(0)).toBe(session.createFrameQuery({ spaces: spaces.map(([s, b]) => [s, b]), views: { space: local } }).length);
+      session.destroy();
+      const rig = new (loadToolsAddon().OpenXrPacedRig)({ instance: nativeInstanceOf(instance), spaces: 2 });
+      try {
+        expect(() => rig.run('delivery-copy', 50)).toThrow(/delivery-copy needs copyFloats/);
+        const samples = rig.run('delivery-copy', 60, pacedQueryFloats(4));
+        expect(samples.length).toBeGreaterThan(2);
+        expect(Math.min(...samples)).toBeGreaterThan(0);
+      } finally {
+        rig.destroy();
+      }
+    } finally {
+      instance.destroy();
+    }
+  });
 });

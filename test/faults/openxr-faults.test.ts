@@ -148,7 +148,7 @@ describe('OpenXR: counts that change between the two calls of the two-call idiom
     it(`XR-CI-4: xrEnumerateInstanceExtensionProperties ${kind} at instance creation — ${what}`, async () => {
       const trace = freshTrace();
       withFault({ in: 'runtime', command: 'xrEnumerateInstanceExtensionProperties', kind, nth: 2 }, () => create().destroy());
-      // The runtime's list is XR_MND_headless, XR_KHR_composition_layer_depth; shrunk, the first.
+      // The runtime's list is XR_MND_headless, XR_KHR_composition_layer_depth, XR_EXT_hand_tracking; shrunk, the first two.
       expect(trace()).toContain('runtime:xrCreateInstance:faults:XR_MND_headless');
       const calls = trace().filter((l) => l === 'runtime:xrEnumerateInstanceExtensionProperties:(null)').length;
       expect(calls).toBe(kind === 'count-grow' ? 4 : 2);

@@ -17,7 +17,7 @@ import type { Space } from '../../lib/openxr/api/space.js';
 import type { System } from '../../lib/openxr/api/system.js';
 import { badValue, everyPositionWithCodes as everyPosition, detachedFloat32Array, refusedCleanly, resizableBuffer, sharedView, shrunkResizableView, trackingResizableView } from './bad-values.js';
 import { until } from '../helpers/until.js';
-import { HAND_JOINT_COUNT, HAND_JOINT_FLOATS } from '../../lib/openxr/api/types.js';
+import { HAND_JOINT_COUNT, HAND_JOINT_STRIDE } from '../../lib/openxr/api/types.js';
 
 const loader = createLoader({ platform: createLinuxPlatform({ env: { ...process.env, XR_RUNTIME_JSON: simulatedRuntime(), XR_API_LAYER_PATH: '' } }), runtimeExtensions: nativeRuntimeExtensions });
 const newInstance = (): Instance => loader.createInstance({ applicationName: 'properties', enabledExtensionNames: ['XR_MND_headless'] });
@@ -91,7 +91,7 @@ describe('OpenXR public functions against bad arguments (fast-check)', () => {
       everyPosition([1, new Float32Array(query.length)], ([t, o]) => query.run(t as never, o as never));
       everyPosition(['left'], ([h]) => s.createHandTracker(h as never));
       const tracker = s.createHandTracker('left');
-      everyPosition([ownLocal, 1, new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_FLOATS)], ([b, t, o]) => tracker.locate(b as never, t as never, o as never));
+      everyPosition([ownLocal, 1, new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_STRIDE)], ([b, t, o]) => tracker.locate(b as never, t as never, o as never));
     } finally {
       own.destroy();
     }

@@ -5,7 +5,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Session } from '../../lib/openxr/api/session.js';
 import type { Space } from '../../lib/openxr/api/space.js';
-import { HAND_JOINT_COUNT, HAND_JOINT_FLOATS, HAND_JOINTS, SpaceLocationFlags, type HandJointName } from '../../lib/openxr/api/types.js';
+import {
+  HAND_JOINT_COUNT,
+  HAND_JOINT_FLAGS,
+  HAND_JOINT_ORIENTATION,
+  HAND_JOINT_POSITION,
+  HAND_JOINT_RADIUS,
+  HAND_JOINT_STRIDE,
+  HAND_JOINTS,
+  SpaceLocationFlags,
+  type HandJointName,
+} from '../../lib/openxr/api/types.js';
+import { openXrCommands } from '../../lib/openxr/commands.js';
 import { createTestInstance, runUntil, type TestInstance } from './helpers.js';
 import { openXrErrorFrom } from '../helpers/errors.js';
 
@@ -18,9 +29,14 @@ afterEach(() => {
   opened = undefined;
 });
 
+/** A joint as tracker.locate() leaves it: the runtime's XrHandJointLocationEXT (HAND_JOINT_STRIDE floats), its 64-bit flags read as integers. */
 function joint(out: Float32Array, name: HandJointName): { position: [number, number, number]; orientation: number[]; radius: number; flags: number } {
-  const o = HAND_JOINTS.indexOf(name) * HAND_JOINT_FLOATS;
-  return { position: [out[o]!, out[o + 1]!, out[o + 2]!], orientation: [out[o + 3]!, out[o + 4]!, out[o + 5]!, out[o + 6]!], radius: out[o + 7]!, flags: out[o + 8]! };
+  const o = HAND_JOINTS.indexOf(name) * HAND_JOINT_STRIDE;
+  const p = o + HAND_JOINT_POSITION;
+  const q = o + HAND_JOINT_ORIENTATION;
+  const flags = new Uint32Array(out.buffer, out.byteOffset, out.length);
+  expect(flags[o + HAND_JOINT_FLAGS + 1]).toBe(0); // the flags' high 32 bits: no such bits defined
+  return { position: [out[p]!, out[p + 1]!, out[p + 2]!], orientation: [out[q]!, out[q + 1]!, out[q + 2]!, out[q + 3]!], radius: out[o + HAND_JOINT_RADIUS]!, flags: flags[o + HAND_JOINT_FLAGS]! };
 }
 const distance = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
 
@@ -52,7 +68,7 @@ describe('hand tracking on the simulated runtime', () => {
   it('NODE-3: tracker.locate writes 26 joints (pose, radius, flags) held at the grip, curling with the squeeze', async () => {
     const { session, stage, grips, base } = await handsSession();
     const hands = [session.createHandTracker('left'), session.createHandTracker('right')];
-    const out = new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_FLOATS);
+    const out = new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_STRIDE);
     const grip = new Float32Array(7);
     for (const [h, tracker] of hands.entries()) {
       expect(tracker.hand).toBe(h === 0 ? 'left' : 'right');
@@ -86,10 +102,40 @@ describe('hand tracking on the simulated runtime', () => {
     expect(hands[1]!.locate(stage, base + 9n * SECOND + SECOND / 2n, out)).toBe(false);
   });
 
+  it('NODE-3: tracker.locate leaves the runtime\'s own XrHandJointLocationEXT array in out: every joint equal bit for bit to the same call through the generated xrLocateHandJointsEXT', async () => {
+    const { session, stage, base } = await handsSession();
+    const tracker = session.createHandTracker('right');
+    // Inside a larger buffer, 8 bytes in: the joints start where out starts, and nothing past them is touched.
+    const buffer = new ArrayBuffer(8 + 4 * (HAND_JOINT_COUNT * HAND_JOINT_STRIDE + 2));
+    const out = new Float32Array(buffer, 8, HAND_JOINT_COUNT * HAND_JOINT_STRIDE + 2);
+    const around = new Float32Array(buffer);
+    around.fill(-7);
+    const flags = new Uint32Array(buffer, 8);
+    const xr = openXrCommands(session.instance);
+    for (const time of [base, base + 2_000_000_000n]) {
+      expect(tracker.locate(stage, time, out)).toBe(true);
+      const { locations } = xr.xrLocateHandJointsEXT(tracker.handle, { baseSpace: stage.handle, time }, { jointLocations: HAND_JOINT_COUNT });
+      expect(locations.isActive).toBe(true);
+      expect(locations.jointLocations).toHaveLength(HAND_JOINT_COUNT);
+      for (const [j, location] of locations.jointLocations.entries()) {
+        const o = j * HAND_JOINT_STRIDE;
+        expect(BigInt(flags[o + HAND_JOINT_FLAGS]!) | (BigInt(flags[o + HAND_JOINT_FLAGS + 1]!) << 32n)).toBe(location.locationFlags);
+        const { orientation: q, position: p } = location.pose;
+        expect([...out.subarray(o + HAND_JOINT_ORIENTATION, o + HAND_JOINT_ORIENTATION + 4)]).toEqual([q.x, q.y, q.z, q.w]);
+        expect([...out.subarray(o + HAND_JOINT_POSITION, o + HAND_JOINT_POSITION + 3)]).toEqual([p.x, p.y, p.z]);
+        expect(out[o + HAND_JOINT_RADIUS]).toBe(location.radius);
+      }
+      expect([around[0], around[1], around.at(-2), around.at(-1)]).toEqual([-7, -7, -7, -7]);
+    }
+    // The runtime writes 64-bit flags: out must start at a multiple of 8 bytes.
+    const misaligned = new Float32Array(buffer, 4, HAND_JOINT_COUNT * HAND_JOINT_STRIDE);
+    expect(() => tracker.locate(stage, base, misaligned)).toThrow(/out must start at a multiple of 8 bytes .*got byteOffset 4/);
+  });
+
   it('NODE-3: locate allocates nothing per call once bound (100,000 calls)', async () => {
     const { session, stage, base } = await handsSession();
     const tracker = session.createHandTracker('right');
-    const out = new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_FLOATS);
+    const out = new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_STRIDE);
     const run = (n: number) => {
       let active = 0;
       for (let i = 0; i < n; i++) if (tracker.locate(stage, base, out)) active++;
@@ -112,10 +158,10 @@ describe('hand tracking on the simulated runtime', () => {
     expect(() => session.createHandTracker('middle' as never)).toThrow(TypeError);
     const tracker = session.createHandTracker('left');
     expect(typeof tracker.handle).toBe('bigint');
-    expect(() => tracker.locate(stage, base, new Float32Array(233))).toThrow(TypeError);
-    expect(() => tracker.locate(stage, base, new Float64Array(234) as never)).toThrow(TypeError);
-    expect(() => tracker.locate({} as Space, base, new Float32Array(234))).toThrow(TypeError);
-    const out = new Float32Array(234);
+    expect(() => tracker.locate(stage, base, new Float32Array(259))).toThrow(TypeError);
+    expect(() => tracker.locate(stage, base, new Float64Array(260) as never)).toThrow(TypeError);
+    expect(() => tracker.locate({} as Space, base, new Float32Array(260))).toThrow(TypeError);
+    const out = new Float32Array(260);
     expect(() => tracker.locate(stage, 'now' as never, out)).toThrow(TypeError);
     expect(openXrErrorFrom(() => tracker.locate(stage, 0n, out)).result).toBe('XR_ERROR_TIME_INVALID');
     tracker.destroy();

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
 import { drainSubmittedPixels, simulatedRuntime, type SubmittedPixel } from '../../lib/openxr/simulated-runtime.js';
-import { HAND_JOINT_COUNT, HAND_JOINT_FLOATS, SpaceLocationFlags, VIEW_FLOATS } from '../../lib/openxr/api/types.js';
+import { HAND_JOINT_COUNT, HAND_JOINT_FLAGS, HAND_JOINT_POSITION, HAND_JOINT_RADIUS, HAND_JOINT_STRIDE, SpaceLocationFlags, VIEW_FLOATS } from '../../lib/openxr/api/types.js';
 import { createLoader } from '../../lib/openxr/loader.js';
 import { nativeRuntimeExtensions } from '../../lib/openxr/native/plan.js';
 import { openXrCommands } from '../../lib/openxr/commands.js';
@@ -105,10 +105,11 @@ function shapesOf(scene: XrScene): Shape[] {
     shapes.push({ kind: h === 0 ? 'cube-left' : 'cube-right', hit: (scale, origin, dir) => hitCube(scene.grips, h * 7, CUBE_HALF * scale, origin, dir) });
     if (scene.handsTracked[h] !== true) continue;
     const joints = scene.joints[h] as Float32Array;
+    const flags = new Uint32Array(joints.buffer, joints.byteOffset, joints.length);
     for (let k = 0; k < HAND_JOINT_COUNT; k++) {
-      const at = k * HAND_JOINT_FLOATS;
-      if (((joints[at + 8] as number) & LOCATED) !== LOCATED) continue;
-      shapes.push({ kind: 'joint', hit: (scale, origin, dir) => hitSphere(joints, at, (joints[at + 7] as number) * scale, origin, dir) });
+      const at = k * HAND_JOINT_STRIDE;
+      if (((flags[at + HAND_JOINT_FLAGS] as number) & LOCATED) !== LOCATED) continue;
+      shapes.push({ kind: 'joint', hit: (scale, origin, dir) => hitSphere(joints, at + HAND_JOINT_POSITION, (joints[at + HAND_JOINT_RADIUS] as number) * scale, origin, dir) });
     }
   }
   return shapes;

@@ -8,6 +8,8 @@ import { createLoader } from '../../lib/openxr/loader.js';
 import { nativeRuntimeExtensions } from '../../lib/openxr/native/plan.js';
 import { runFrameLoop } from '../../lib/openxr/api/frame-loop.js';
 import type { Instance } from '../../lib/openxr/api/instance.js';
+import { HAND_JOINT_COUNT, HAND_JOINT_FLAGS, HAND_JOINT_ORIENTATION, HAND_JOINT_POSITION, HAND_JOINT_RADIUS, HAND_JOINT_STRIDE, SpaceLocationFlags } from '../../lib/openxr/api/types.js';
+import { openXrErrorFrom } from '../helpers/errors.js';
 import { runtimeManifest } from './helpers.js';
 
 let instance: Instance | undefined;
@@ -71,5 +73,40 @@ describe('the OpenXR test runtime runs a frame loop', () => {
     // select: true and active; trigger: 0.25 and active (synced on the wait thread while focused).
     expect(Array.from(out.subarray(query.actionOffset(0), query.actionOffset(0) + 4))).toEqual([1, 0, 0, 1]);
     expect(Array.from(out.subarray(query.actionOffset(1), query.actionOffset(1) + 4))).toEqual([0.25, 0, 0, 1]);
+  });
+
+  it('XRTESTRT: XR_EXT_hand_tracking on the test runtime: 26 tracked joints a centimetre apart at fixed poses relative to the base; a session without the extension gets no tracker', () => {
+    const env = { ...process.env, XR_RUNTIME_JSON: runtimeManifest(), XR_API_LAYER_PATH: '' };
+    const loader = createLoader({ platform: createLinuxPlatform({ env }), runtimeExtensions: nativeRuntimeExtensions });
+    expect(loader.enumerateInstanceExtensionProperties().map((e) => e.name)).toContain('XR_EXT_hand_tracking');
+    instance = loader.createInstance({ applicationName: 'test runtime hands', enabledExtensionNames: ['XR_MND_headless', 'XR_EXT_hand_tracking'] });
+    const session = instance.createSession(instance.getSystem(), { headless: true });
+    const local = session.createReferenceSpace('local');
+    const view = session.createReferenceSpace('view'); // 1.6 m up
+    const all = SpaceLocationFlags.ORIENTATION_VALID | SpaceLocationFlags.POSITION_VALID | SpaceLocationFlags.ORIENTATION_TRACKED | SpaceLocationFlags.POSITION_TRACKED;
+    const out = new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_STRIDE);
+    const flags = new Uint32Array(out.buffer);
+    for (const [hand, x] of [['left', -0.2], ['right', 0.2]] as const) {
+      const tracker = session.createHandTracker(hand);
+      const f = Math.fround;
+      // The runtime's float arithmetic: joint j at (x, 1.2 + 0.01 j, -0.3) minus the base's position (VIEW: 1.6 m up).
+      for (const [base, baseY] of [[local, 0], [view, f(1.6)]] as const) {
+        expect(tracker.locate(base, 1_000_000_000, out)).toBe(true);
+        for (let j = 0; j < HAND_JOINT_COUNT; j++) {
+          const o = j * HAND_JOINT_STRIDE;
+          expect(flags[o + HAND_JOINT_FLAGS]).toBe(all);
+          expect([...out.subarray(o + HAND_JOINT_ORIENTATION, o + HAND_JOINT_ORIENTATION + 4)]).toEqual([0, 0, 0, 1]);
+          const p = o + HAND_JOINT_POSITION;
+          expect([out[p], out[p + 1], out[p + 2]]).toEqual([f(x), f(f(f(1.2) + f(f(0.01) * j)) - baseY), f(-0.3)]);
+          expect(out[o + HAND_JOINT_RADIUS]).toBe(Math.fround(0.01));
+        }
+      }
+      expect(openXrErrorFrom(() => tracker.locate(local, 0, out)).result).toBe('XR_ERROR_TIME_INVALID');
+      tracker.destroy();
+    }
+    instance.destroy();
+    instance = loader.createInstance({ applicationName: 'test runtime no hands', enabledExtensionNames: ['XR_MND_headless'] });
+    const plain = instance.createSession(instance.getSystem(), { headless: true });
+    expect(openXrErrorFrom(() => plain.createHandTracker('left')).result).toBe('XR_ERROR_FUNCTION_UNSUPPORTED');
   });
 });

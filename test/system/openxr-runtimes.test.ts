@@ -11,7 +11,7 @@ import { createPassthroughLayers, type PassthroughLayerSet } from '../../lib/ope
 import { describeFrameLoopMode, runFrameLoop, type FrameLoopMode } from '../../lib/openxr/api/frame-loop.js';
 import type { Instance } from '../../lib/openxr/api/instance.js';
 import { nativeRuntimeExtensions } from '../../lib/openxr/native/plan.js';
-import { HAND_JOINT_COUNT, HAND_JOINT_FLOATS, SpaceLocationFlags, VIEW_FLOATS } from '../../lib/openxr/api/types.js';
+import { HAND_JOINT_COUNT, HAND_JOINT_STRIDE, SpaceLocationFlags, VIEW_FLOATS } from '../../lib/openxr/api/types.js';
 import type { Session } from '../../lib/openxr/api/session.js';
 import { createLoader } from '../../lib/openxr/loader.js';
 import { openXrCommands } from '../../lib/openxr/commands.js';
@@ -240,7 +240,7 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Open
     let tracker: ReturnType<Session['createHandTracker']> | undefined;
     if (runtime.expect.handTracking === 'scripted') tracker = session.createHandTracker('left');
     else expect(openXrErrorFrom(() => session.createHandTracker('left')).result).toBe(runtime.expect.handTracking);
-    const joints = new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_FLOATS);
+    const joints = new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_STRIDE);
     let checked = 0;
     await runFrameLoop(session, {
       durationMs: 400,

@@ -1,13 +1,14 @@
 // A HandTracker: an XrHandTrackerEXT (XR_EXT_hand_tracking) of a session. tracker.locate(base,
 // time, out) is the per-frame path: like space.locate() it keeps a native locator bound to
-// (base, out) (LocatorBinding), so a call is one N-API call with one XrTime and allocates nothing.
+// (base, out) (LocatorBinding), so a call is one N-API call with one XrTime and allocates nothing;
+// the runtime writes its XrHandJointLocationEXT array straight into `out` (nothing is copied).
 import { callNative } from './handles.js';
 import { LOCATE_RESULT, LocatorBinding } from './locator-binding.js';
 import { loadOpenXrAddon, type NativeBound, type NativeHandTracker, type NativeOpenXrAddon } from '../native/addon.js';
 import { rethrowNative } from '../errors.js';
 import type { Session } from './session.js';
 import { nativeSpaceOf, type Space } from './space.js';
-import { HAND_JOINT_COUNT, HAND_JOINT_FLOATS, type HandName, type XrTime } from './types.js';
+import { HAND_JOINT_COUNT, HAND_JOINT_STRIDE, type HandName, type XrTime } from './types.js';
 import { InvalidArgumentError, invalidArgument } from '../../core/errors.js';
 
 export class HandTracker {
@@ -36,11 +37,15 @@ export class HandTracker {
   }
 
   /**
-   * xrLocateHandJointsEXT: the 26 joints (HAND_JOINTS order) in `base` at `time`, written into
-   * `out` (at least HAND_JOINT_COUNT * HAND_JOINT_FLOATS = 234 floats), 9 per joint: pose px py pz
-   * qx qy qz qw, radius in metres, and the joint's XrSpaceLocationFlags (SpaceLocationFlags) as a
-   * float. Returns true when the hand is tracked (isActive); when it is not, every joint's flags
-   * and radius read 0. Allocates nothing once bound: keep passing the same `base` and `out`.
+   * xrLocateHandJointsEXT: the 26 joints (HAND_JOINTS order) in `base` at `time`, written by the
+   * runtime straight into `out` as its XrHandJointLocationEXT array: at least HAND_JOINT_COUNT *
+   * HAND_JOINT_STRIDE = 260 floats, starting at a multiple of 8 bytes (`byteOffset`), 10 floats a
+   * joint: the XrSpaceLocationFlags as a uint64 (HAND_JOINT_FLAGS, read through a Uint32Array over
+   * the same memory), orientation qx qy qz qw (HAND_JOINT_ORIENTATION), position px py pz
+   * (HAND_JOINT_POSITION), radius in metres (HAND_JOINT_RADIUS). Returns true when the hand is
+   * tracked (isActive); when it is not, no joint's flags have a valid bit. When the call throws,
+   * `out` holds whatever the runtime left there. Allocates nothing once bound: keep passing the
+   * same `base` and `out`.
    */
   locate(base: Space, time: XrTime | number, out: Float32Array): boolean {
     const locator = this.#locator.bound(base, out);
@@ -55,8 +60,10 @@ export class HandTracker {
   #bind(base: Space, out: Float32Array): NativeBound<'handJointLocator'> {
     const nativeBase = nativeSpaceOf(base, 'base');
     if (!(out instanceof Float32Array)) throw invalidArgument('out', 'a Float32Array', out);
-    const needed = HAND_JOINT_COUNT * HAND_JOINT_FLOATS;
-    if (out.length < needed) throw new InvalidArgumentError(`out must have at least ${needed} elements (${HAND_JOINT_FLOATS} per joint; a detached buffer has none), got ${out.length}`, 'out');
+    const needed = HAND_JOINT_COUNT * HAND_JOINT_STRIDE;
+    if (out.length < needed) throw new InvalidArgumentError(`out must have at least ${needed} elements (${HAND_JOINT_STRIDE} per joint; a detached buffer has none), got ${out.length}`, 'out');
+    // The runtime writes XrHandJointLocationEXT structures (a uint64 first) there.
+    if (out.byteOffset % 8 !== 0) throw new InvalidArgumentError(`out must start at a multiple of 8 bytes (the runtime writes 64-bit flags there), got byteOffset ${out.byteOffset}`, 'out');
     return callNative(() => this.#native.bindLocator(nativeBase, out, LOCATE_RESULT));
   }
 

@@ -100,10 +100,23 @@ export type HandJointName = (typeof HAND_JOINTS)[number];
 /** XR_HAND_JOINT_COUNT_EXT. */
 export const HAND_JOINT_COUNT = 26;
 /**
- * Floats per joint in tracker.locate()'s output: pose px py pz qx qy qz qw, radius (metres), then
- * the joint's XrSpaceLocationFlags (see SpaceLocationFlags) as a float.
+ * tracker.locate()'s output is the runtime's own XrHandJointLocationEXT array, written by the
+ * runtime straight into the caller's Float32Array (nothing copied): 40 bytes, 10 floats, a joint.
+ * Joint `j` starts at float `j * HAND_JOINT_STRIDE`; add HAND_JOINT_ORIENTATION (qx qy qz qw),
+ * HAND_JOINT_POSITION (px py pz) or HAND_JOINT_RADIUS (metres). Its XrSpaceLocationFlags are a
+ * uint64 at HAND_JOINT_FLAGS: read them through a Uint32Array over the same memory
+ * (`new Uint32Array(out.buffer, out.byteOffset, out.length)`, made once), low 32 bits at
+ * `j * HAND_JOINT_STRIDE + HAND_JOINT_FLAGS` (every SpaceLocationFlags bit is there).
  */
-export const HAND_JOINT_FLOATS = 9;
+export const HAND_JOINT_STRIDE = 10;
+/** Offset in a joint (HAND_JOINT_STRIDE) of its XrSpaceLocationFlags' low 32 bits, in a Uint32Array over the output. */
+export const HAND_JOINT_FLAGS = 0;
+/** Offset in a joint (HAND_JOINT_STRIDE) of its orientation quaternion qx qy qz qw. */
+export const HAND_JOINT_ORIENTATION = 2;
+/** Offset in a joint (HAND_JOINT_STRIDE) of its position px py pz. */
+export const HAND_JOINT_POSITION = 6;
+/** Offset in a joint (HAND_JOINT_STRIDE) of its radius in metres. */
+export const HAND_JOINT_RADIUS = 9;
 
 /** XrInputSourceLocalizedNameFlags, for session.inputSourceLocalizedName(). */
 export const INPUT_SOURCE_NAME_PARTS = { 'user-path': 0x1, 'interaction-profile': 0x2, component: 0x4 } as const;

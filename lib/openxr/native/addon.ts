@@ -129,7 +129,7 @@ export interface NativeHandTracker {
   destroy(): void;
   readonly isDestroyed: boolean;
   readonly handle: bigint;
-  /** A locator for openxrLocateHandJoints, writing 9 floats per joint into `out` and isActive (1 or 0) into result[0]. */
+  /** A locator for openxrLocateHandJoints: the runtime writes its XrHandJointLocationEXT array (10 floats a joint) into `out`, isActive (1 or 0) goes into result[0]. */
   bindLocator(base: NativeSpace, out: Float32Array, result: Uint32Array): NativeBound<'handJointLocator'>;
 }
 
@@ -322,7 +322,7 @@ export interface NativeOpenXrAddon {
   openxrRunFrameQuery(query: NativeBound<'frameQuery'>, time: bigint | number): void;
   /** The pose into the bound output, the XrSpaceLocationFlags into the bound result slot. */
   openxrLocateSpace(locator: NativeBound<'spaceLocator'>, time: bigint | number): void;
-  /** The joints into the bound output, 1 (tracked) or 0 into the bound result slot. */
+  /** The runtime writes the joints into the bound output; 1 (tracked) or 0 into the bound result slot. */
   openxrLocateHandJoints(locator: NativeBound<'handJointLocator'>, time: bigint | number): void;
   /** XrViewStateFlags; 11 floats a view in the bound output. */
   openxrLocateViews(locator: NativeBound<'viewLocator'>, time: bigint | number): number;

@@ -14,7 +14,7 @@
 import type { Action } from '../../openxr/api/action.js';
 import { nativeInstanceOf, type Instance } from '../../openxr/api/instance.js';
 import { loadToolsAddon, loadYardstickAddon, type NativeHandleArgument, type OpenXrRuntimeCallName } from '../native/addon.js';
-import { HAND_JOINT_COUNT, HAND_JOINT_FLOATS, POSE_FLOATS } from '../../openxr/api/types.js';
+import { HAND_JOINT_COUNT, HAND_JOINT_STRIDE, POSE_FLOATS } from '../../openxr/api/types.js';
 import { medianRoundRatio, timeInRounds, type TimedRun } from './rounds.js';
 import { summarize, type Summary } from './stats.js';
 
@@ -103,7 +103,7 @@ export function measurePerCall(instance: Instance, rounds = 21, warmup = 200_000
     ];
     if (instance.enabledExtensionNames.includes('XR_EXT_hand_tracking')) {
       const tracker = session.createHandTracker('left');
-      const joints = new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_FLOATS);
+      const joints = new Float32Array(HAND_JOINT_COUNT * HAND_JOINT_STRIDE);
       cells.push({
         name: 'handTracker.locate',
         read: sizedRun(warmup, () => tracker.locate(local, time, joints)),

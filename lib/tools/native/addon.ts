@@ -107,7 +107,7 @@ export interface NativeVulkanBenchScenario {
 }
 
 /** What one paced C frame times (native/tools/bench/openxr_paced_bench.cc). */
-export type NativePacedRead = 'empty' | 'tiny-read' | 'floats-read' | 'first-locate' | 'locates' | 'query' | 'views' | 'actions';
+export type NativePacedRead = 'empty' | 'tiny-read' | 'floats-read' | 'delivery-copy' | 'first-locate' | 'locates' | 'query' | 'views' | 'actions';
 
 /**
  * The paced bench's C side (native/tools/bench/openxr_paced_bench.cc): a headless session begun and
@@ -115,7 +115,8 @@ export type NativePacedRead = 'empty' | 'tiny-read' | 'floats-read' | 'first-loc
  * `run` is a paced C frame loop timing one read per frame (ns); `handles` let koffi drive the same session.
  */
 export interface NativeOpenXrPacedRig {
-  run(what: NativePacedRead, durationMs: number): Float64Array;
+  /** ns of `what` per paced frame; 'delivery-copy' copies `copyFloats` floats written by another thread after xrWaitFrame. */
+  run(what: NativePacedRead, durationMs: number, copyFloats?: number): Float64Array;
   readonly handles: {
     readonly instance: bigint;
     readonly session: bigint;

@@ -1,5 +1,8 @@
 #include "openxr/addon/openxr_hand_tracking.h"
 
+#include <cstdint>
+#include <string>
+
 #include "openxr/addon/openxr_session.h"
 #include "openxr/addon/openxr_space.h"
 
@@ -75,10 +78,9 @@ struct BoundJointLocator : BoundData {
   std::shared_ptr<HandTrackerCore> tracker;
   std::shared_ptr<SpaceCore> base;
   PFN_xrLocateHandJointsEXT locate = nullptr;
-  XrHandJointLocationEXT joints[kHandJointCount]{};
-  float* out = nullptr;
-  uint32_t* result = nullptr;  // isActive
-  Napi::Reference<Napi::Value> keep, keepResult;  // the Float32Array and the Uint32Array, so `out` and `result` stay valid
+  XrHandJointLocationEXT* joints = nullptr;  // the caller's Float32Array: the runtime writes there
+  uint32_t* result = nullptr;                // isActive
+  Napi::Reference<Napi::Value> keep, keepResult;  // the Float32Array and the Uint32Array, so `joints` and `result` stay valid
 };
 
 }  // namespace
@@ -96,12 +98,6 @@ napi_value CallBoundJointLocator(napi_env env, napi_callback_info info) {
   XrHandJointLocationsEXT locations{XR_TYPE_HAND_JOINT_LOCATIONS_EXT, nullptr, XR_FALSE, kHandJointCount, d->joints};
   const XrResult r = d->locate(d->tracker->handle, &locateInfo, &locations);
   if (XR_FAILED(r)) return ThrowFromCallback(XrErrorToJs(Napi::Env(env), r, "xrLocateHandJointsEXT failed"));
-  float* o = d->out;
-  for (uint32_t i = 0; i < kHandJointCount; ++i, o += kHandJointFloats) {
-    WritePose(o, d->joints[i].pose);
-    o[7] = d->joints[i].radius;
-    o[8] = static_cast<float>(d->joints[i].locationFlags);
-  }
   *d->result = locations.isActive == XR_TRUE ? 1 : 0;
   return nullptr;  // undefined: isActive is in the result slot
 }
@@ -113,14 +109,18 @@ Napi::Value OpenXrHandTracker::BindLocator(const Napi::CallbackInfo& info) {
   const auto& base = OpenXrSpace::From(env, info[0])->Live(env);
   if (base->session != core->session) throw XrErrorToJs(env, XR_ERROR_VALIDATION_FAILURE, "the base space belongs to another session");
   auto d = std::make_unique<BoundJointLocator>();
-  d->out = Float32Data(env, info[1], static_cast<std::size_t>(kHandJointCount) * kHandJointFloats, "out");
+  float* out = Float32Data(env, info[1], static_cast<std::size_t>(kHandJointCount) * kHandJointStride, "out");
+  // The runtime writes XrHandJointLocationEXT structures there (a uint64 first): their alignment.
+  if (reinterpret_cast<std::uintptr_t>(out) % alignof(XrHandJointLocationEXT) != 0) {
+    throw ArgumentError(env, "out must start at a multiple of " + std::to_string(alignof(XrHandJointLocationEXT)) + " bytes (its byteOffset)");
+  }
+  d->joints = reinterpret_cast<XrHandJointLocationEXT*>(out);
   d->keep = Napi::Persistent(info[1]);
   d->result = ResultSlot(env, info[2]);
   d->keepResult = Napi::Persistent(info[2]);
   d->tracker = core;
   d->base = base;
   d->locate = Need(env, core->session->instance->table.LocateHandJointsEXT, "xrLocateHandJointsEXT");
-  for (auto& joint : d->joints) joint.pose.orientation.w = 1;
   return MakeBoundData(env, std::move(d));
 }
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "addon/errors.h"
@@ -72,10 +73,10 @@ constexpr XrDuration kTimerPeriod = 1'000'000'000 / 90;  // the frame loop's def
 constexpr XrReferenceSpaceType kSpaceTypes[] = {XR_REFERENCE_SPACE_TYPE_VIEW, XR_REFERENCE_SPACE_TYPE_STAGE, XR_REFERENCE_SPACE_TYPE_LOCAL};
 
 // What one paced frame times (ns, the calling thread, from the moment the frame is its own).
-enum class What { Empty, TinyRead, FloatsRead, FirstLocate, Locates, Query, Views, Actions };
+enum class What { Empty, TinyRead, FloatsRead, DeliveryCopy, FirstLocate, Locates, Query, Views, Actions };
 constexpr std::pair<const char*, What> kWhats[] = {
-    {"empty", What::Empty}, {"tiny-read", What::TinyRead}, {"floats-read", What::FloatsRead}, {"first-locate", What::FirstLocate},
-    {"locates", What::Locates}, {"query", What::Query}, {"views", What::Views}, {"actions", What::Actions},
+    {"empty", What::Empty},   {"tiny-read", What::TinyRead}, {"floats-read", What::FloatsRead}, {"delivery-copy", What::DeliveryCopy},
+    {"first-locate", What::FirstLocate}, {"locates", What::Locates}, {"query", What::Query}, {"views", What::Views}, {"actions", What::Actions},
 };
 
 class Rig {
@@ -94,7 +95,10 @@ class Rig {
   Rig(const Rig&) = delete;
   Rig& operator=(const Rig&) = delete;
 
-  std::vector<double> Run(What what, double durationMs) {
+  // `copyFloats`: for DeliveryCopy, the floats the session's delivery copies (the frame query's length).
+  std::vector<double> Run(What what, double durationMs, uint32_t copyFloats = 0) {
+    back_.assign(copyFloats, 0.0f);
+    front_.assign(copyFloats, 0.0f);
     std::vector<double> samples;
     samples.reserve(static_cast<std::size_t>(durationMs / 1000.0 * 120) + 16);
     const std::int64_t end = MonotonicNs() + static_cast<std::int64_t>(durationMs * 1e6);
@@ -102,6 +106,9 @@ class Rig {
       const XrTime time = WaitFrame();
       const bool begun = waitTimes_;
       if (begun) Check(x_.BeginFrame(session_, &beginInfo_), "xrBeginFrame");
+      // As the session's wait thread does after xrWaitFrame: the query's reads written into the
+      // back buffer by another thread, while this one (JavaScript's, in the product) sleeps.
+      if (what == What::DeliveryCopy) WriteBackOnAnotherThread(time);
       samples.push_back(Measure(what, time));
       // What the next frame's "floats-read" reads, written before the sleep (as a frame query's
       // out is written before onFrame's thread wakes).
@@ -150,6 +157,17 @@ class Rig {
     acc |= static_cast<int32_t>(LocateViews(time));
     acc |= static_cast<int32_t>(ReadActions());
     return static_cast<XrResult>(acc);
+  }
+
+  // The frame's reads on a thread of their own, into back_ (out_'s floats repeated to its length).
+  void WriteBackOnAnotherThread(XrTime time) {
+    XrResult r = XR_SUCCESS;
+    std::thread writer([&] {
+      r = Query(time);
+      for (std::size_t i = 0; i < back_.size(); ++i) back_[i] = out_[i % out_.size()];
+    });
+    writer.join();
+    Check(r, "the frame's reads on the writing thread");
   }
 
   XrResult LocateInto(std::size_t i, XrTime time) {
@@ -210,6 +228,11 @@ class Rig {
         for (std::size_t i = 0; i < spaces_.size(); ++i) sum += out_[i * 8 + 1];
         sum += out_[spaces_.size() * 8];
         for (std::size_t i = 0; i < actions_.size(); ++i) sum += out_[spaces_.size() * 8 + kViews * 11 + i * 2];
+        break;
+      case What::DeliveryCopy:
+        // The delivery's copy by itself: back to front, as FrameWaiter::Deliver's memcpy.
+        std::memcpy(front_.data(), back_.data(), back_.size() * sizeof(float));
+        if (!front_.empty()) sum += front_[front_.size() - 1];
         break;
       case What::FirstLocate: r = LocateInto(0, time); break;
       case What::Locates:
@@ -320,6 +343,7 @@ class Rig {
   std::vector<std::pair<XrAction, XrPath>> actions_;
   std::string actionsSkipped_;
   std::vector<float> out_;
+  std::vector<float> back_, front_;  // DeliveryCopy: the wait thread's buffer and the application's
   std::array<float, 4> tiny_{1, 2, 3, 4};
   volatile float sink_ = 0;
   bool waitTimes_ = true;
@@ -419,7 +443,7 @@ class OpenXrPacedRig : public Napi::ObjectWrap<OpenXrPacedRig> {
     Rig& rig = Live(env);
     std::string names;
     for (const auto& [name, what] : kWhats) names += (names.empty() ? "" : ", ") + std::string(name);
-    const std::string usage = "run(what: " + names + ", durationMs: number)";
+    const std::string usage = "run(what: " + names + ", durationMs: number, copyFloats?: number (delivery-copy: 1 to 65536))";
     if (info.Length() < 2 || !info[0].IsString() || !info[1].IsNumber()) throw ArgumentError(env, usage);
     const std::string name = info[0].As<Napi::String>().Utf8Value();
     const double durationMs = info[1].As<Napi::Number>().DoubleValue();
@@ -429,9 +453,15 @@ class OpenXrPacedRig : public Napi::ObjectWrap<OpenXrPacedRig> {
     }
     if (what == nullptr || !(durationMs > 0 && durationMs <= 600'000)) throw ArgumentError(env, usage + ": got " + name);
     if (rig.actions().empty() && (*what == What::Actions)) throw ArgumentError(env, "run('actions'): " + rig.actionsSkipped());
+    uint32_t copyFloats = 0;
+    if (*what == What::DeliveryCopy) {
+      const double n = info.Length() > 2 && info[2].IsNumber() ? info[2].As<Napi::Number>().DoubleValue() : 0;
+      if (!(n >= 1 && n <= 65536 && n == static_cast<double>(static_cast<uint32_t>(n)))) throw ArgumentError(env, usage + ": delivery-copy needs copyFloats");
+      copyFloats = static_cast<uint32_t>(n);
+    }
     std::vector<double> samples;
     try {
-      samples = rig.Run(*what, durationMs);
+      samples = rig.Run(*what, durationMs, copyFloats);
     } catch (const StepError& e) {
       throw XrErrorToJs(env, e.result, std::string("paced bench: ") + e.what());
     }

@@ -5,7 +5,9 @@
 // STOPPING, IDLE, EXITING after xrRequestExitSession), xrWaitFrame blocking to the next 90 Hz
 // display period, xrBeginFrame/xrEndFrame, xrLocateViews (two eyes at fixed poses) and boolean
 // and float actions whose states are constants (docs/testing.md, "The OpenXR test runtime"), so
-// runFrameLoop and the paced bench run on it. With KL_RUNTIME_DEBUG_UTILS it also
+// runFrameLoop and the paced bench run on it; XR_EXT_hand_tracking with a locate as trivial (26
+// joints at fixed poses, so the per-call bench times handTracker.locate where the runtime does
+// almost nothing). With KL_RUNTIME_DEBUG_UTILS it also
 // implements XR_EXT_debug_utils. Every call it receives is traced (trace.h) as
 // "runtime:<command>", so tests can see what reached the bottom of the chain. With
 // KL_RUNTIME_FAULTS the environment chooses a fault to inject (../fault_injection/fault_injection.h).
@@ -62,6 +64,7 @@ constexpr std::uint64_t kSpaceMagic = 0x6b6c2d7370616331ULL;
 constexpr std::uint64_t kMessengerMagic = 0x6b6c2d6d65737331ULL;
 constexpr std::uint64_t kActionSetMagic = 0x6b6c2d6173657431ULL;
 constexpr std::uint64_t kActionMagic = 0x6b6c2d6163746e31ULL;
+constexpr std::uint64_t kHandTrackerMagic = 0x6b6c2d68616e6431ULL;
 // The display period xrWaitFrame paces at: 90 Hz.
 constexpr XrDuration kDisplayPeriod = 1'000'000'000 / 90;
 // PRIMARY_STEREO, the only view configuration: two eyes 64 mm apart, 1.6 m up.
@@ -105,12 +108,14 @@ struct Instance {
 };
 
 struct Space;
+struct HandTracker;
 
 struct Session {
   std::uint64_t magic = kSessionMagic;
   Instance* instance = nullptr;
   std::mutex mutex;
   std::set<Space*> spaces;  // live ones: xrDestroySession destroys them, as the spec has it
+  std::set<HandTracker*> handTrackers;  // the same
   // The lifecycle (Session Lifecycle in the OpenXR spec), guarded by `mutex`.
   XrSessionState state = XR_SESSION_STATE_IDLE;
   bool running = false;
@@ -145,6 +150,12 @@ struct Space {
   std::uint64_t locateCalls = 0;
 };
 
+struct HandTracker {
+  std::uint64_t magic = kHandTrackerMagic;
+  Session* session = nullptr;
+  XrHandEXT hand = XR_HAND_LEFT_EXT;
+};
+
 // A session and the spaces still alive in it (xrDestroySession and xrDestroyInstance destroy a
 // handle's children: without this, a session destroyed before its spaces leaked them).
 void DeleteSession(Session* s) {
@@ -156,6 +167,10 @@ void DeleteSession(Session* s) {
     kl_test::Trace("runtime:xrDestroySession:destroys a space");
     space->magic = 0;
     delete space;
+  }
+  for (HandTracker* tracker : s->handTrackers) {
+    tracker->magic = 0;
+    delete tracker;
   }
   delete s;
 }
@@ -180,6 +195,7 @@ struct ExtensionInfo {
 constexpr ExtensionInfo kExtensions[] = {
     {"XR_MND_headless", 2},
     {"XR_KHR_composition_layer_depth", 6},
+    {"XR_EXT_hand_tracking", 4},
 #if KL_RUNTIME_DEBUG_UTILS
     {"XR_EXT_debug_utils", 5},
 #endif
@@ -446,6 +462,66 @@ XRAPI_ATTR XrResult XRAPI_CALL RtLocateSpaces(XrSession session, const XrSpacesL
     out.pose.position.x = space->pose.position.x - b->pose.position.x;
     out.pose.position.y = space->pose.position.y - b->pose.position.y;
     out.pose.position.z = space->pose.position.z - b->pose.position.z;
+  }
+  return XR_SUCCESS;
+}
+
+// XR_EXT_hand_tracking: trackers of the default joint set, always tracked, each joint at a fixed
+// pose (a column of 26 joints a centimetre apart, left or right of the origin, 1.2 m up) relative
+// to the base space, as trivial as xrLocateSpace.
+XRAPI_ATTR XrResult XRAPI_CALL RtCreateHandTrackerEXT(XrSession session, const XrHandTrackerCreateInfoEXT* info, XrHandTrackerEXT* tracker) {
+  kl_test::Trace("runtime:xrCreateHandTrackerEXT");
+  Session* s = FromHandle<Session>(session, kSessionMagic);
+  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info == nullptr || tracker == nullptr || info->type != XR_TYPE_HAND_TRACKER_CREATE_INFO_EXT ||
+      (info->hand != XR_HAND_LEFT_EXT && info->hand != XR_HAND_RIGHT_EXT) || info->handJointSet != XR_HAND_JOINT_SET_DEFAULT_EXT) {
+    return XR_ERROR_VALIDATION_FAILURE;
+  }
+  if (s->instance->extensions.count("XR_EXT_hand_tracking") == 0) return XR_ERROR_FUNCTION_UNSUPPORTED;
+  auto* created = new HandTracker();
+  created->session = s;
+  created->hand = info->hand;
+  {
+    std::lock_guard lock(s->mutex);
+    s->handTrackers.insert(created);
+  }
+  *tracker = ToHandle<XrHandTrackerEXT>(created);
+  return XR_SUCCESS;
+}
+
+XRAPI_ATTR XrResult XRAPI_CALL RtDestroyHandTrackerEXT(XrHandTrackerEXT tracker) {
+  kl_test::Trace("runtime:xrDestroyHandTrackerEXT");
+  HandTracker* t = FromHandle<HandTracker>(tracker, kHandTrackerMagic);
+  if (t == nullptr) return XR_ERROR_HANDLE_INVALID;
+  {
+    std::lock_guard lock(t->session->mutex);
+    t->session->handTrackers.erase(t);
+  }
+  t->magic = 0;
+  delete t;
+  return XR_SUCCESS;
+}
+
+// Not traced call by call (the benchmark calls it millions of times).
+XRAPI_ATTR XrResult XRAPI_CALL RtLocateHandJointsEXT(XrHandTrackerEXT tracker, const XrHandJointsLocateInfoEXT* info, XrHandJointLocationsEXT* locations) {
+  HandTracker* t = FromHandle<HandTracker>(tracker, kHandTrackerMagic);
+  if (t == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info == nullptr || locations == nullptr || info->type != XR_TYPE_HAND_JOINTS_LOCATE_INFO_EXT || locations->type != XR_TYPE_HAND_JOINT_LOCATIONS_EXT ||
+      locations->jointCount != XR_HAND_JOINT_COUNT_EXT || locations->jointLocations == nullptr) {
+    return XR_ERROR_VALIDATION_FAILURE;
+  }
+  Space* b = FromHandle<Space>(info->baseSpace, kSpaceMagic);
+  if (b == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info->time <= 0) return XR_ERROR_TIME_INVALID;
+  const float x = t->hand == XR_HAND_LEFT_EXT ? -0.2f : 0.2f;
+  locations->isActive = XR_TRUE;
+  for (uint32_t j = 0; j < XR_HAND_JOINT_COUNT_EXT; ++j) {
+    XrHandJointLocationEXT& out = locations->jointLocations[j];
+    out.locationFlags = XR_SPACE_LOCATION_ORIENTATION_VALID_BIT | XR_SPACE_LOCATION_POSITION_VALID_BIT |
+                        XR_SPACE_LOCATION_ORIENTATION_TRACKED_BIT | XR_SPACE_LOCATION_POSITION_TRACKED_BIT;
+    out.pose.orientation = {0, 0, 0, 1};
+    out.pose.position = {x - b->pose.position.x, 1.2f + 0.01f * static_cast<float>(j) - b->pose.position.y, -0.3f - b->pose.position.z};
+    out.radius = 0.01f;
   }
   return XR_SUCCESS;
 }
@@ -913,6 +989,9 @@ const Entry kEntries[] = {
     KL_RT_ENTRY(xrSyncActions, RtSyncActions, false),
     KL_RT_ENTRY(xrGetActionStateBoolean, RtGetActionStateBoolean, false),
     KL_RT_ENTRY(xrGetActionStateFloat, RtGetActionStateFloat, false),
+    KL_RT_ENTRY(xrCreateHandTrackerEXT, RtCreateHandTrackerEXT, false),
+    KL_RT_ENTRY(xrDestroyHandTrackerEXT, RtDestroyHandTrackerEXT, false),
+    KL_RT_ENTRY(xrLocateHandJointsEXT, RtLocateHandJointsEXT, false),
 #if KL_RUNTIME_DEBUG_UTILS
     KL_RT_ENTRY(xrCreateDebugUtilsMessengerEXT, RtCreateDebugUtilsMessengerEXT, false),
     KL_RT_ENTRY(xrDestroyDebugUtilsMessengerEXT, RtDestroyDebugUtilsMessengerEXT, false),
