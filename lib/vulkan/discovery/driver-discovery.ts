@@ -95,8 +95,9 @@ function manifestEntries(ctx: VulkanDiscoveryContext, settings: VulkanLoaderSett
 export function discoverVulkanDrivers(ctx: VulkanDiscoveryContext, settings?: VulkanLoaderSettings, policy?: VulkanDriverPolicy): DriverDiscoveryResult {
   if (ctx.platform.os === 'android') return androidDriver(ctx);
   const { files, searched } = manifestEntries(ctx, settings);
-  // The settings file's device_configurations take the driver filter variables' place.
-  const useFilters = !settings || settings.deviceConfigurationCount === 0;
+  // The settings file's device_configurations (even an empty list) take the driver filter
+  // variables' place (1.4.359: loader_settings_should_use_driver_environment_variables).
+  const useFilters = settings?.deviceConfigurations === undefined;
   const select = parseNameFilter(useFilters ? ctx.secureEnv('VK_LOADER_DRIVERS_SELECT') : undefined);
   const disable = parseNameFilter(useFilters ? ctx.secureEnv('VK_LOADER_DRIVERS_DISABLE') : undefined);
   const p = pathOps(ctx.platform);

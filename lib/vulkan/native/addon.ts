@@ -38,6 +38,14 @@ export interface NativeVulkanPlan {
     readonly vendorIdRanges?: readonly (readonly [number, number])[];
     readonly driverIdRanges?: readonly (readonly [number, number])[];
     readonly disableSort?: true;
+    readonly deviceConfigurations?: readonly {
+      readonly index: number;
+      readonly deviceUUID: readonly number[];
+      readonly driverUUID: readonly number[];
+      readonly driverVersion: number;
+      readonly deviceName: string;
+      readonly driverName: string;
+    }[];
   };
   readonly disableInstanceExtensionFilter: boolean;
   /** VK_LOADER_DISABLE_DYNAMIC_LIBRARY_UNLOADING=1 (absent: libraries unload with their last owner). */

@@ -266,7 +266,7 @@ describe('settings file on Windows, and device configurations', () => {
     expect(user.drivers.map((d) => [d.libraryPath, d.selected])).toEqual([['a.dll', true], ['b.dll', false]]);
     const admin = run(true);
     expect(admin.settingsFile?.file).toBe('C:\\machine\\vk_loader_settings.json');
-    expect(admin.settingsFile?.deviceConfigurationCount).toBe(1);
+    expect(admin.settingsFile?.deviceConfigurations).toEqual([]); // a malformed entry is skipped; the selection is still on
     const machineOnly = registryFromMap({ 'HKLM\\SOFTWARE\\Khronos\\Vulkan\\LoaderSettings': [{ name: 'C:\\machine\\vk_loader_settings.json', type: 'REG_DWORD', data: 0 }] });
     const configured = discover({ platform: platform({ os: 'windows', registry: machineOnly, env, executablePath: 'C:\\app\\app.exe' }), ...quiet });
     expect(configured.drivers.map((d) => [d.libraryPath, d.selected])).toEqual([['a.dll', true], ['b.dll', true]]);
