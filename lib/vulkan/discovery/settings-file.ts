@@ -2,6 +2,7 @@
 // and the current Khronos loader (settings.c) read it. One settings object applies: the first whose
 // app_keys name this executable, else the first without app_keys. It can order layers and turn them
 // on or off, add drivers (or use only those), and choose what the loader logs to stderr.
+import type { VulkanDeviceConfiguration } from '../plan/plan.js';
 import type { VulkanDiagnostic } from './diagnostic.js';
 import { describeJson, isJsonObject, member, stringArray, type JsonObject, type JsonValue as Json } from './json-value.js';
 
@@ -36,19 +37,8 @@ export interface VulkanLoaderSettings {
   readonly deviceConfigurations?: readonly SettingsDeviceConfiguration[];
 }
 
-/** One device_configurations entry, with its numbers as the Khronos loader stores them. */
-export interface SettingsDeviceConfiguration {
-  /** Its index in the file's device_configurations. */
-  readonly index: number;
-  /** VkPhysicalDeviceIDProperties::deviceUUID and driverUUID, 16 bytes each. */
-  readonly deviceUUID: readonly number[];
-  readonly driverUUID: readonly number[];
-  /** Compared with VkPhysicalDeviceProperties::driverVersion (a uint32). */
-  readonly driverVersion: number;
-  /** For the warning when no device matches ('' when the file gives none or it does not fit). */
-  readonly deviceName: string;
-  readonly driverName: string;
-}
+/** One device_configurations entry, with its numbers as the Khronos loader stores them (the plan carries it as is). */
+export type SettingsDeviceConfiguration = VulkanDeviceConfiguration;
 
 export type SettingsFileParse =
   | { readonly ok: true; readonly settings: VulkanLoaderSettings; readonly diagnostics: readonly VulkanDiagnostic[] }

@@ -123,15 +123,16 @@ export interface VulkanDeviceFilters {
   readonly deviceConfigurations?: readonly VulkanDeviceConfiguration[];
 }
 
-/** One device_configurations entry of the loader settings file. */
+/** One device_configurations entry of the loader settings file, its numbers as the Khronos loader stores them. */
 export interface VulkanDeviceConfiguration {
   /** Its index in the file's device_configurations. */
   readonly index: number;
-  /** 16 bytes each. */
+  /** VkPhysicalDeviceIDProperties::deviceUUID and driverUUID, 16 bytes each. */
   readonly deviceUUID: readonly number[];
   readonly driverUUID: readonly number[];
+  /** Compared with VkPhysicalDeviceProperties::driverVersion (a uint32). */
   readonly driverVersion: number;
-  /** Named in the warning when no device matches ('' for none). */
+  /** Named in the warning when no device matches ('' when the file gives none or it does not fit). */
   readonly deviceName: string;
   readonly driverName: string;
 }
