@@ -11,6 +11,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loaderLog, type LogRecord } from '../../lib/core/log.js';
 import { addonBinaryPath, flushLoaderLog } from '../../lib/core/native/load.js';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
 import { createLoader } from '../../lib/vulkan/loader.js';
@@ -51,7 +52,14 @@ interface Seen {
 }
 
 const MARKERS = ['Reordering the output', 'pPhysicalDevices array index', 'did not appear in the settings file', 'loader_apply_settings_device_configurations', 'Raising the VkApplicationInfo'];
-const selectionLines = (text: string): string[] => text.split('\n').filter((l) => MARKERS.some((m) => l.includes(m)));
+/** 1.4.359's stderr lines about the selection as "LEVEL: message" (the header's level word, the message after its padding). */
+const selectionLines = (text: string): string[] =>
+  text
+    .split('\n')
+    .filter((l) => MARKERS.some((m) => l.includes(m)))
+    .map((l) => /^\[Vulkan Loader\] (\w+)(?: \| \w+)?:\s+(.*)$/s.exec(l))
+    .map((m) => `${m?.[1] ?? '?'}: ${m?.[2] ?? ''}`);
+const LEVEL_WORD: Record<LogRecord['level'], string> = { error: 'ERROR', warn: 'WARNING', info: 'INFO', debug: 'DEBUG' };
 
 let root = '';
 let cleanup = (): void => {};
@@ -71,13 +79,26 @@ function driver(lines: string[]): string {
   return manifest;
 }
 
-/** An environment with these drivers and this device_configurations value in the settings file. */
+/**
+ * An environment with these drivers and this device_configurations value in the settings file.
+ * The driver manifests go in ~/.config/vulkan/icd.d (named so that they sort in the given order):
+ * with device_configurations, VK_DRIVER_FILES and VK_ADD_DRIVER_FILES are off (VK-DC-1).
+ */
 function environment(drivers: string[], deviceConfigurations: unknown): Record<string, string> {
   const home = path.join(root, `home-${++n}`);
   const folder = path.join(home, '.config/vulkan/loader_settings.d');
   mkdirSync(folder, { recursive: true });
   writeFileSync(path.join(folder, 'vk_loader_settings.json'), JSON.stringify({ file_format_version: '1.0.0', settings: { device_configurations: deviceConfigurations } }));
-  return { HOME: home, XDG_CONFIG_DIRS: path.join(root, 'none'), XDG_DATA_DIRS: path.join(root, 'none'), VK_DRIVER_FILES: drivers.join(':'), VK_LOADER_DEBUG: 'all' };
+  const icd = path.join(home, '.config/vulkan/icd.d');
+  mkdirSync(icd, { recursive: true });
+  drivers.forEach((manifest, i) => copyFileSync(manifest, path.join(icd, `${i}_driver.json`)));
+  return {
+    HOME: home,
+    XDG_CONFIG_DIRS: path.join(root, 'none'),
+    XDG_DATA_DIRS: path.join(root, 'none'),
+    VK_DRIVER_FILES: path.join(root, 'ignored'),
+    VK_LOADER_DEBUG: 'all',
+  };
 }
 
 function khronos(env: Record<string, string>, apiVersion: number, capacity?: number): Seen {
@@ -103,15 +124,14 @@ function khronos(env: Record<string, string>, apiVersion: number, capacity?: num
 }
 
 async function ours(env: Record<string, string>, apiVersion: number, capacity?: number): Promise<Seen & { typed: string[] | number; typedGroups: string[][] | number }> {
-  let printed = '';
-  const loader = createLoader({
-    platform: createLinuxPlatform({ env, elevated: false }),
-    sysconfdir: '/etc',
-    extraSysconfdir: null,
-    logWriter: (text) => {
-      printed += text;
-    },
-  });
+  // The native core's records reach loaderLog (not the VK_LOADER_DEBUG printer): compared as "LEVEL: message".
+  const heard: string[] = [];
+  const listener = (r: LogRecord): void => {
+    if (MARKERS.some((m) => r.message.includes(m))) heard.push(`${LEVEL_WORD[r.level]}: ${r.message}`);
+  };
+  await flushLoaderLog(); // what earlier instances logged is not this one's
+  loaderLog.on('record', listener);
+  const loader = createLoader({ platform: createLinuxPlatform({ env, elevated: false }), sysconfdir: '/etc', extraSysconfdir: null, logWriter: () => {} });
   const instance = loader.createInstance({ applicationName: 'kl-devcfg', apiVersion, enabledLayerNames: [] });
   try {
     const koffi = koffiRequire('koffi') as Koffi;
@@ -119,6 +139,8 @@ async function ours(env: Record<string, string>, apiVersion: number, capacity?: 
     const buffer = Buffer.alloc(4096);
     expect(call(addonBinaryPath(), instance.handle, capacity ?? -1, buffer, buffer.length)).toBe(0);
     const report = buffer.toString('utf8', 0, buffer.indexOf(0));
+    await flushLoaderLog();
+    const lines = [...heard]; // creation and the exported function's calls, as vk_enumerate makes them
     const m = /^size=(-?\d+):(\d+) fill=(?:(-?\d+):([^ ]*))?(?: capped=(-?\d+):(\d+):(.*))?$/.exec(report);
     expect(m, report).not.toBeNull();
     const names = (s: string | undefined): string[] => (s ? s.split(',') : []);
@@ -132,17 +154,17 @@ async function ours(env: Record<string, string>, apiVersion: number, capacity?: 
     };
     const typed = typedOrResult(() => instance.enumeratePhysicalDevices().map((d) => d.properties.deviceName));
     const typedGroups = typedOrResult(() => instance.enumeratePhysicalDeviceGroups().map((g) => g.physicalDevices.map((d) => d.properties.deviceName)));
-    await flushLoaderLog();
     return {
       size: [Number(m?.[1]), Number(m?.[2])],
       fill: [Number(m?.[3] ?? m?.[1]), names(m?.[4])],
       ...(m?.[5] !== undefined ? { capped: [Number(m[5]), Number(m[6]), names(m[7])] as [number, number, string[]] } : {}),
-      lines: selectionLines(printed),
+      lines,
       typed,
       typedGroups,
     };
   } finally {
     instance.destroy();
+    loaderLog.off('record', listener);
   }
 }
 

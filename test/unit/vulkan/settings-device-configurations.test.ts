@@ -76,11 +76,12 @@ describe('device_configurations in the plan', () => {
   });
   afterEach(() => cleanup());
   const platform = (env: Record<string, string> = {}) =>
-    createFixturePlatform({ root, executablePath: '/usr/bin/app', env: { HOME: '/home/me', VK_DRIVER_FILES: '/icd', VK_LOADER_DRIVERS_DISABLE: 'b_*', ...env } });
+    createFixturePlatform({ root, executablePath: '/usr/bin/app', env: { HOME: '/home/me', VK_ADD_DRIVER_FILES: '/icd', VK_LOADER_DRIVERS_DISABLE: 'b_*', ...env } });
 
-  it('VK-DC-2: the plan\'s device filters carry the entries, its decisions name each entry and the file; the driver filter variables are off (even for an empty list)', () => {
-    put(root, '/icd/a_icd.json', vkDriverManifest('/lib/a.so'));
-    put(root, '/icd/b_icd.json', vkDriverManifest('/lib/b.so'));
+  it('VK-DC-1, VK-DC-2: the plan\'s device filters carry the entries, its decisions name each entry and the file; the driver variables are off (even for an empty list)', () => {
+    put(root, '/home/me/.config/vulkan/icd.d/a_icd.json', vkDriverManifest('/lib/a.so'));
+    put(root, '/home/me/.config/vulkan/icd.d/b_icd.json', vkDriverManifest('/lib/b.so'));
+    put(root, '/icd/c_icd.json', vkDriverManifest('/lib/c.so')); // VK_ADD_DRIVER_FILES, off with device_configurations
     put(root, FILE, JSON.stringify({ file_format_version: '1.0.0', settings: { device_configurations: [{}, entry(16, { deviceName: 'GPU' })] } }));
     const loader = createLoader({ platform: platform(), logWriter: () => {} });
     const plan = loader.planInstance();
@@ -95,7 +96,7 @@ describe('device_configurations in the plan', () => {
     expect(emptyPlan.drivers.map((d) => d.libraryPath)).toEqual(['/lib/a.so', '/lib/b.so']);
     put(root, FILE, JSON.stringify({ file_format_version: '1.0.0', settings: { stderr_log: ['error'] } }));
     const none = discover({ platform: platform(), logWriter: () => {} });
-    expect(none.drivers.map((d) => [d.libraryPath, d.selected])).toEqual([['/lib/a.so', true], ['/lib/b.so', false]]);
+    expect(none.drivers.map((d) => [d.libraryPath, d.selected])).toEqual([['/lib/c.so', true], ['/lib/a.so', true], ['/lib/b.so', false]]);
     expect(createLoader({ platform: platform(), logWriter: () => {} }).planInstance().deviceFilters.deviceConfigurations).toBeUndefined();
   });
 });
