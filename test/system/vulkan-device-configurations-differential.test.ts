@@ -19,10 +19,10 @@ import { VulkanError } from '../../lib/vulkan/errors.js';
 import { khronosVulkanLoaders } from '../helpers/khronos-vulkan-loaders.js';
 import { testNativeDir } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
-import { makeTempRoot, vkDriverManifest } from '../unit/vulkan/fixtures.js';
+import { topologyDriver, topologyDriverCopy } from '../helpers/vk-topology-driver.js';
+import { makeTempRoot } from '../unit/vulkan/fixtures.js';
 
 const enumerate = path.join(testNativeDir, 'vk_enumerate/vk_enumerate');
-const topologyDriver = path.join(testNativeDir, 'vulkan_test_driver/libkl_vk_driver_topology.so');
 const cAbi = path.join(testNativeDir, 'vulkan_c_abi/libkl_vk_c_abi.so');
 const k359 = khronosVulkanLoaders().find((l) => l.version === '1.4.359');
 const skip =
@@ -68,16 +68,8 @@ let n = 0;
 const hex = (first: number): string => Array.from({ length: 16 }, (_, i) => ((first + i) % 256).toString(16).padStart(2, '0')).join('');
 const bytes = (first: number): number[] => Array.from({ length: 16 }, (_, i) => (first + i) % 256);
 
-function driver(lines: string[]): string {
-  const dir = path.join(root, `driver-${++n}`);
-  mkdirSync(dir, { recursive: true });
-  const lib = path.join(dir, 'libkl_vk_driver_topology.so');
-  copyFileSync(topologyDriver, lib);
-  writeFileSync(`${lib}.topology`, `${lines.join('\n')}\n`);
-  const manifest = path.join(dir, 'driver.json');
-  writeFileSync(manifest, vkDriverManifest(lib));
-  return manifest;
-}
+/** A copy of the topology driver with these lines in its topology file; returns its manifest. */
+const driver = (lines: string[]): string => topologyDriverCopy(path.join(root, `driver-${++n}`), lines);
 
 /**
  * An environment with these drivers and this device_configurations value in the settings file.
