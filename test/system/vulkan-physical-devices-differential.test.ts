@@ -4,7 +4,7 @@
 // vkEnumeratePhysicalDeviceGroups, one without it); the Khronos side through
 // test/native/vk_enumerate --devices, ours through createLoader().createInstance().
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLinuxPlatform } from '../../lib/core/platform/linux.js';
@@ -12,10 +12,10 @@ import { createLoader } from '../../lib/vulkan/loader.js';
 import { khronosVulkanLoaders } from '../helpers/khronos-vulkan-loaders.js';
 import { testNativeDir } from '../helpers/paths.js';
 import { missingSystemComponent } from '../helpers/system.js';
-import { makeTempRoot, vkDriverManifest } from '../unit/vulkan/fixtures.js';
+import { topologyDriver, topologyDriverCopy } from '../helpers/vk-topology-driver.js';
+import { makeTempRoot } from '../unit/vulkan/fixtures.js';
 
 const enumerate = path.join(testNativeDir, 'vk_enumerate/vk_enumerate');
-const topologyDriver = path.join(testNativeDir, 'vulkan_test_driver/libkl_vk_driver_topology.so');
 const skip = missingSystemComponent({
   'test/native vk_enumerate (needs libvulkan-dev headers)': [enumerate],
   'test/native kl_vk_driver_topology': [topologyDriver],
@@ -32,16 +32,7 @@ let cleanup = (): void => {};
 let n = 0;
 
 /** A copy of the topology driver with these lines in its topology file; returns its manifest. */
-function driver(lines: string[]): string {
-  const dir = path.join(root, `driver-${++n}`);
-  mkdirSync(dir, { recursive: true });
-  const lib = path.join(dir, 'libkl_vk_driver_topology.so');
-  copyFileSync(topologyDriver, lib);
-  writeFileSync(`${lib}.topology`, `${lines.join('\n')}\n`);
-  const manifest = path.join(dir, 'driver.json');
-  writeFileSync(manifest, vkDriverManifest(lib));
-  return manifest;
-}
+const driver = (lines: string[]): string => topologyDriverCopy(path.join(root, `driver-${++n}`), lines);
 
 function environment(drivers: string[], extra: Record<string, string>): Record<string, string> {
   const home = path.join(root, 'home');

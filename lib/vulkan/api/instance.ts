@@ -179,10 +179,12 @@ export class Instance {
   readonly #devices = new Set<Device>();
   readonly #surfaces = new Set<Surface>();
   #surfaceBindings: NativeVulkanCommands | undefined;
+  readonly #deviceSelection: boolean;
 
-  /** @internal */
-  constructor(native: NativeVulkanInstance) {
+  /** @internal `deviceSelection`: the plan carries the settings file's device_configurations. */
+  constructor(native: NativeVulkanInstance, deviceSelection = false) {
     this.#native = native;
+    this.#deviceSelection = deviceSelection;
     this.enabledLayerNames = Object.freeze([...native.layerNames]);
   }
 
@@ -199,17 +201,26 @@ export class Instance {
     return withVulkanErrors(() => this.#native.enumeratePhysicalDevices()).map((d) => new PhysicalDevice(this, d));
   }
 
-  /** vkEnumeratePhysicalDeviceGroups: the groups in the loader's order, each of this instance's physical devices. */
+  /**
+   * vkEnumeratePhysicalDeviceGroups: the groups in the loader's order, each of this instance's
+   * physical devices. The loader settings file's device_configurations leave groups alone, so a
+   * device enumeratePhysicalDevices() does not report is left out of its group here (and a group
+   * with none of them left out altogether).
+   */
   enumeratePhysicalDeviceGroups(): PhysicalDeviceGroup[] {
     const devices = this.enumeratePhysicalDevices();
-    return withVulkanErrors(() => this.#native.enumeratePhysicalDeviceGroups()).map((g) => ({
-      physicalDevices: g.physicalDevices.map((h) => {
+    const selected = this.#deviceSelection;
+    const groups: PhysicalDeviceGroup[] = [];
+    for (const g of withVulkanErrors(() => this.#native.enumeratePhysicalDeviceGroups())) {
+      const physicalDevices: PhysicalDevice[] = [];
+      for (const h of g.physicalDevices) {
         const d = devices.find((x) => x.handle === h);
-        if (d === undefined) throw new VulkanError(-3, `vkEnumeratePhysicalDeviceGroups named a physical device (0x${h.toString(16)}) vkEnumeratePhysicalDevices did not`);
-        return d;
-      }),
-      subsetAllocation: g.subsetAllocation,
-    }));
+        if (d !== undefined) physicalDevices.push(d);
+        else if (!selected) throw new VulkanError(-3, `vkEnumeratePhysicalDeviceGroups named a physical device (0x${h.toString(16)}) vkEnumeratePhysicalDevices did not`);
+      }
+      if (physicalDevices.length > 0) groups.push({ physicalDevices, subsetAllocation: g.subsetAllocation });
+    }
+    return groups;
   }
 
   /** vkGetInstanceProcAddr for this instance: the function's address, 0n for NULL. */
@@ -399,5 +410,5 @@ export function createInstanceFromPlan(plan: VulkanInstancePlan, options: Create
         enabledExtensionNames: extensions,
       }),
   );
-  return new Instance(native);
+  return new Instance(native, plan.deviceFilters.deviceConfigurations !== undefined);
 }

@@ -78,7 +78,9 @@ function androidDriver(ctx: VulkanDiscoveryContext): DriverDiscoveryResult {
 }
 
 function manifestEntries(ctx: VulkanDiscoveryContext, settings: VulkanLoaderSettings | undefined): { files: ManifestFile[]; searched: string[] } {
-  const plan = searchPlan(ctx, 'icd');
+  // The settings file's device_configurations (even an empty list) turn VK_DRIVER_FILES,
+  // VK_ICD_FILENAMES and VK_ADD_DRIVER_FILES off, as they turn the driver filters off (1.4.359).
+  const plan = searchPlan(ctx, 'icd', undefined, settings?.deviceConfigurations !== undefined);
   const entries = [...plan.entries, ...(ctx.platform.os === 'windows' && !plan.replacedBy ? windowsLayerEntries(ctx, 'icd') : [])];
   if (plan.replacedBy) ctx.log('info', `Using ${plan.replacedBy} instead of the standard driver folders`, undefined, 'driver');
   let files = manifestFilesIn(ctx, entries);
@@ -95,8 +97,9 @@ function manifestEntries(ctx: VulkanDiscoveryContext, settings: VulkanLoaderSett
 export function discoverVulkanDrivers(ctx: VulkanDiscoveryContext, settings?: VulkanLoaderSettings, policy?: VulkanDriverPolicy): DriverDiscoveryResult {
   if (ctx.platform.os === 'android') return androidDriver(ctx);
   const { files, searched } = manifestEntries(ctx, settings);
-  // The settings file's device_configurations take the driver filter variables' place.
-  const useFilters = !settings || settings.deviceConfigurationCount === 0;
+  // VK-DC-1: the settings file's device_configurations (even an empty list) take the driver filter
+  // variables' place (1.4.359: loader_settings_should_use_driver_environment_variables).
+  const useFilters = settings?.deviceConfigurations === undefined;
   const select = parseNameFilter(useFilters ? ctx.secureEnv('VK_LOADER_DRIVERS_SELECT') : undefined);
   const disable = parseNameFilter(useFilters ? ctx.secureEnv('VK_LOADER_DRIVERS_DISABLE') : undefined);
   const p = pathOps(ctx.platform);

@@ -87,9 +87,10 @@ export interface SearchPlan {
 /**
  * The entries for one kind: a replacing variable's entries alone; else the adding variable's
  * entries, then the standard folders. `overridePaths` (the override layer's) replace the explicit
- * layer search, VK_LAYER_PATH included.
+ * layer search, VK_LAYER_PATH included. `ignoreVariables`: the standard folders only (drivers
+ * while the settings file's device_configurations are on, VK-DC-1).
  */
-export function searchPlan(ctx: VulkanDiscoveryContext, kind: VulkanManifestKind, overridePaths?: readonly string[]): SearchPlan {
+export function searchPlan(ctx: VulkanDiscoveryContext, kind: VulkanManifestKind, overridePaths?: readonly string[], ignoreVariables = false): SearchPlan {
   const sep = ctx.platform.pathSeparator;
   if (kind === 'explicit_layer' && overridePaths !== undefined && overridePaths.length > 0) {
     const layerPath = ctx.platform.env.get('VK_LAYER_PATH');
@@ -99,6 +100,9 @@ export function searchPlan(ctx: VulkanDiscoveryContext, kind: VulkanManifestKind
     return { entries: overridePaths.map((p) => ({ path: p, source: 'override_paths' as const })), replacedBy: 'override_paths' };
   }
   const vars = OVERRIDE_VARIABLES[kind];
+  if (ignoreVariables) {
+    return { entries: ctx.platform.os === 'windows' || ctx.platform.os === 'android' ? [] : standardFolders(ctx, kind) };
+  }
   for (const name of vars.replace) {
     const value = ctx.secureEnv(name);
     if (value) return { entries: foldersFromList(value, sep, undefined, name), replacedBy: name };

@@ -2,8 +2,9 @@
 // and the current Khronos loader (settings.c) read it. One settings object applies: the first whose
 // app_keys name this executable, else the first without app_keys. It can order layers and turn them
 // on or off, add drivers (or use only those), and choose what the loader logs to stderr.
+import type { VulkanDeviceConfiguration } from '../plan/plan.js';
 import type { VulkanDiagnostic } from './diagnostic.js';
-import { describeJson, isJsonObject, member, stringArray, type JsonObject } from './json-value.js';
+import { describeJson, isJsonObject, member, stringArray, type JsonObject, type JsonValue as Json } from './json-value.js';
 
 export type SettingsLayerControl = 'on' | 'off' | 'auto';
 
@@ -28,9 +29,16 @@ export interface VulkanLoaderSettings {
   readonly layers?: readonly SettingsLayerEntry[];
   readonly additionalDrivers: readonly string[];
   readonly additionalDriversUseExclusively: boolean;
-  /** device_configurations entries (ordering physical devices is the native core's). */
-  readonly deviceConfigurationCount: number;
+  /**
+   * device_configurations: the well-formed entries in the file's order (malformed ones are
+   * skipped). Undefined when the file has none; an empty list still turns the device selection on
+   * (then vkEnumeratePhysicalDevices finds no device).
+   */
+  readonly deviceConfigurations?: readonly SettingsDeviceConfiguration[];
 }
+
+/** One device_configurations entry, with its numbers as the Khronos loader stores them (the plan carries it as is). */
+export type SettingsDeviceConfiguration = VulkanDeviceConfiguration;
 
 export type SettingsFileParse =
   | { readonly ok: true; readonly settings: VulkanLoaderSettings; readonly diagnostics: readonly VulkanDiagnostic[] }
@@ -93,6 +101,91 @@ function parseDrivers(file: string, settings: JsonObject, diagnostics: VulkanDia
   return out;
 }
 
+/** cJSON's valueint: the number saturated to a C int, then truncated. */
+function cJsonInt(n: number): number {
+  if (n >= 2147483647) return 2147483647;
+  if (n <= -2147483648) return -2147483648;
+  return Math.trunc(n);
+}
+
+/** 16 numbers 0..255 (as valueint reads them); undefined when anything else. */
+function uuidOf(v: Json | undefined): number[] | undefined {
+  if (!Array.isArray(v) || v.length !== 16) return undefined;
+  const out: number[] = [];
+  for (const item of v) {
+    if (typeof item !== 'number') return undefined;
+    const b = cJsonInt(item);
+    if (b < 0 || b > 255) return undefined;
+    out.push(b);
+  }
+  return out;
+}
+
+/**
+ * A name as the Khronos loader copies it into its 256-byte field (its cJSON printer): control
+ * characters but \b \f \n \r \t become "uXXXX", and a name whose printed form does not fit is
+ * left empty.
+ */
+function loaderNameOf(v: Json | undefined): string {
+  if (typeof v !== 'string') return '';
+  const cut = v.includes('\0') ? v.slice(0, v.indexOf('\0')) : v;
+  let extra = 0;
+  let printed = '';
+  for (const ch of cut) {
+    const c = ch.codePointAt(0) ?? 0;
+    if ('"\\\b\f\n\r\t'.includes(ch)) {
+      extra += 1;
+      printed += ch;
+    } else if (c < 32) {
+      extra += 5;
+      printed += `u${c.toString(16).padStart(4, '0')}`;
+    } else printed += ch;
+  }
+  return new TextEncoder().encode(cut).length + extra + 2 <= 256 ? printed : '';
+}
+
+/**
+ * device_configurations as 1.4.359 reads them (settings.c, parse_device_configurations): the
+ * value's members in order (an array's elements; a non-container has none). A member that is not
+ * an object drops them all (the selection stays off); an object without 16-number deviceUUID and
+ * driverUUID and a numeric driverVersion is skipped, the others kept.
+ */
+function parseDeviceConfigurations(file: string, settings: JsonObject, diagnostics: VulkanDiagnostic[]): SettingsDeviceConfiguration[] | undefined {
+  const node = member(settings, 'device_configurations');
+  if (node === undefined) return undefined;
+  const members: Json[] = Array.isArray(node) ? node : isJsonObject(node) ? Object.values(node) : [];
+  if (!Array.isArray(node)) {
+    diagnostics.push({ severity: 'warning', file, field: 'device_configurations', reason: `should be an array, found ${describeJson(node)}; read as ${members.length} entries, as the Khronos loader reads it` });
+  }
+  const out: SettingsDeviceConfiguration[] = [];
+  for (const [index, entry] of members.entries()) {
+    const field = `device_configurations[${index}]`;
+    if (!isJsonObject(entry)) {
+      diagnostics.push({ severity: 'warning', file, field, reason: `should be an object, found ${describeJson(entry)}; the device configurations are ignored` });
+      return undefined;
+    }
+    const deviceUUID = uuidOf(member(entry, 'deviceUUID'));
+    const driverUUID = uuidOf(member(entry, 'driverUUID'));
+    const version = member(entry, 'driverVersion');
+    const missing = [deviceUUID ? undefined : 'deviceUUID (16 integers 0..255)', driverUUID ? undefined : 'driverUUID (16 integers 0..255)', typeof version === 'number' ? undefined : 'driverVersion (a number)'].filter(
+      (m): m is string => m !== undefined,
+    );
+    if (!deviceUUID || !driverUUID || typeof version !== 'number') {
+      diagnostics.push({ severity: 'warning', file, field, reason: `needs ${missing.join(', ')}; this entry is skipped` });
+      continue;
+    }
+    out.push({
+      index,
+      deviceUUID,
+      driverUUID,
+      driverVersion: cJsonInt(version) >>> 0,
+      deviceName: loaderNameOf(member(entry, 'deviceName')),
+      driverName: loaderNameOf(member(entry, 'driverName')),
+    });
+  }
+  return out;
+}
+
 /** `executablePath` decides which settings object applies (app_keys are executable paths). */
 export function parseSettingsFile(file: string, root: unknown, executablePath: string): SettingsFileParse {
   const diagnostics: VulkanDiagnostic[] = [];
@@ -134,9 +227,8 @@ export function parseSettingsFile(file: string, root: unknown, executablePath: s
   const stderrLog = stderr === undefined ? undefined : (stringArray(stderr)?.values ?? []);
   const layers = parseLayers(file, settings, diagnostics);
   const additionalDrivers = parseDrivers(file, settings, diagnostics);
-  const devices = member(settings, 'device_configurations');
-  const deviceConfigurationCount = Array.isArray(devices) ? devices.length : 0;
-  const active = (stderrLog !== undefined && stderrLog.length > 0) || layers !== undefined || additionalDrivers.length > 0 || deviceConfigurationCount > 0;
+  const deviceConfigurations = parseDeviceConfigurations(file, settings, diagnostics);
+  const active = (stderrLog !== undefined && stderrLog.length > 0) || layers !== undefined || additionalDrivers.length > 0 || deviceConfigurations !== undefined;
   if (!active) return fail(undefined, 'the file contains no valid settings');
   return {
     ok: true,
@@ -147,7 +239,7 @@ export function parseSettingsFile(file: string, root: unknown, executablePath: s
       ...(layers !== undefined ? { layers } : {}),
       additionalDrivers,
       additionalDriversUseExclusively: member(settings, 'additional_drivers_use_exclusively') === true,
-      deviceConfigurationCount,
+      ...(deviceConfigurations !== undefined ? { deviceConfigurations } : {}),
     },
     diagnostics,
   };

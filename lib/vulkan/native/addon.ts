@@ -4,6 +4,7 @@
 // (native/vulkan/addon/vulkan_command_stream.h). Internal: applications use lib/vulkan/api.
 import type { AndroidLayerIntrospection } from '../../core/platform/platform.js';
 import { loadNativeAddon } from '../../core/native/load.js';
+import type { VulkanDeviceConfiguration } from '../plan/plan.js';
 
 /** The plan as the native side takes it (flattened from a VulkanInstancePlan by lib/vulkan/native/plan.ts). */
 export interface NativeVulkanPlan {
@@ -38,6 +39,7 @@ export interface NativeVulkanPlan {
     readonly vendorIdRanges?: readonly (readonly [number, number])[];
     readonly driverIdRanges?: readonly (readonly [number, number])[];
     readonly disableSort?: true;
+    readonly deviceConfigurations?: readonly VulkanDeviceConfiguration[];
   };
   readonly disableInstanceExtensionFilter: boolean;
   /** VK_LOADER_DISABLE_DYNAMIC_LIBRARY_UNLOADING=1 (absent: libraries unload with their last owner). */

@@ -7,6 +7,7 @@ import { applyDevicePolicy } from '../discovery/loader-policy.js';
 import type { VulkanDiscoveryState } from '../discovery/discover.js';
 import { resolveLayerChain, type EnabledVulkanLayer } from '../discovery/layer-policy.js';
 import type { DiscoveredVulkanLayer } from '../discovery/layer-discovery.js';
+import type { VulkanDeviceConfiguration } from './plan.js';
 import type { PlannedVulkanDriver, PlannedVulkanLayer, VulkanInstanceExtensionListing, VulkanInstancePlan, VulkanLayerDeviceExtensions, VulkanPlannedExtension, VulkanPreInstanceFunctions } from './plan.js';
 
 export interface PlanInstanceOptions {
@@ -147,6 +148,7 @@ function buildPlan(state: VulkanDiscoveryState, env: PlatformEnv, options: PlanI
   // VK-PO-6: the policy's device fields replace the variables'.
   const device = { ...envDevice, ...applyDevicePolicy(envDevice.filters, state.policy.devices) };
   decisions.push(...device.decisions);
+  const deviceConfigurations = deviceConfigurationsOf(state, decisions);
   // VK-DR-4: read as the Khronos loader reads it (plain getenv, exactly "1").
   const keepLibrariesMapped = env.get('VK_LOADER_DISABLE_DYNAMIC_LIBRARY_UNLOADING') === '1';
   if (keepLibrariesMapped) decisions.push('VK_LOADER_DISABLE_DYNAMIC_LIBRARY_UNLOADING=1: libraries stay loaded after the instance is destroyed');
@@ -154,7 +156,7 @@ function buildPlan(state: VulkanDiscoveryState, env: PlatformEnv, options: PlanI
     drivers,
     layers,
     enabledExtensionNames: [...extensions],
-    deviceFilters: device.filters,
+    deviceFilters: deviceConfigurations ? { ...device.filters, deviceConfigurations } : device.filters,
     disableInstanceExtensionFilter: device.disableInstanceExtensionFilter,
     ...(keepLibrariesMapped ? { keepLibrariesMapped: true as const } : {}),
     instanceExtensionListing: instanceExtensionListing(state),
@@ -167,4 +169,24 @@ function buildPlan(state: VulkanDiscoveryState, env: PlatformEnv, options: PlanI
     },
     decisions,
   };
+}
+
+const uuidText = (b: readonly number[]): string => {
+  const h = b.map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+};
+
+// VK-DC-1, VK-DC-2: the settings file's device_configurations go to the native terminator of
+// vkEnumeratePhysicalDevices; the plan says which entry can decide which device.
+function deviceConfigurationsOf(state: VulkanDiscoveryState, decisions: string[]): VulkanDeviceConfiguration[] | undefined {
+  const settings = state.settings;
+  if (settings?.deviceConfigurations === undefined) return undefined;
+  const list = settings.deviceConfigurations;
+  if (list.length === 0) decisions.push(`devices: the settings file ${settings.file} has device_configurations but no usable entry, so vkEnumeratePhysicalDevices finds no device`);
+  for (const [position, c] of list.entries()) {
+    decisions.push(
+      `devices: position ${position} is the first Vulkan 1.1 device with deviceUUID ${uuidText(c.deviceUUID)}, driverUUID ${uuidText(c.driverUUID)} and driverVersion ${c.driverVersion} (device_configurations[${c.index}] of ${settings.file}); devices no entry names are left out`,
+    );
+  }
+  return list.map((c) => ({ ...c, deviceUUID: [...c.deviceUUID], driverUUID: [...c.driverUUID] }));
 }

@@ -114,6 +114,27 @@ export interface VulkanDeviceFilters {
   readonly driverIdRanges?: readonly (readonly [number, number])[];
   /** VK_LOADER_DISABLE_SELECT (a non-zero number): physical devices in the drivers' order, unsorted. */
   readonly disableSort?: true;
+  /**
+   * The settings file's device_configurations, in its order: vkEnumeratePhysicalDevices reports,
+   * for each entry, the first physical device (Vulkan 1.1 or later) whose deviceUUID, driverUUID
+   * and driverVersion match, and no other device; device groups are not filtered. Drivers that
+   * support Vulkan 1.1 get apiVersion 1.1 at least (to answer the IDs). Absent: no selection.
+   */
+  readonly deviceConfigurations?: readonly VulkanDeviceConfiguration[];
+}
+
+/** One device_configurations entry of the loader settings file, its numbers as the Khronos loader stores them. */
+export interface VulkanDeviceConfiguration {
+  /** Its index in the file's device_configurations. */
+  readonly index: number;
+  /** VkPhysicalDeviceIDProperties::deviceUUID and driverUUID, 16 bytes each. */
+  readonly deviceUUID: readonly number[];
+  readonly driverUUID: readonly number[];
+  /** Compared with VkPhysicalDeviceProperties::driverVersion (a uint32). */
+  readonly driverVersion: number;
+  /** Named in the warning when no device matches ('' when the file gives none or it does not fit). */
+  readonly deviceName: string;
+  readonly driverName: string;
 }
 
 export interface VulkanInstancePlan {

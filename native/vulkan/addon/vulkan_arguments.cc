@@ -2,6 +2,7 @@
 // KL_VULKAN_ERROR they throw.
 #include "vulkan/addon/vulkan_arguments.h"
 
+#include <array>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -41,6 +42,45 @@ std::vector<std::pair<uint32_t, uint32_t>> GetRanges(Napi::Env env, Napi::Object
     out.emplace_back(r.Get(0u).As<Napi::Number>().Uint32Value(), r.Get(1u).As<Napi::Number>().Uint32Value());
   }
   return out;
+}
+
+// 16 integers 0..255.
+std::array<uint8_t, VK_UUID_SIZE> GetUuid(Napi::Env env, Napi::Object o, const char* key) {
+  const std::string what = std::string("deviceFilters.deviceConfigurations[].") + key + " must be an array of 16 integers in [0, 255]";
+  Napi::Value v = o.Get(key);
+  if (!v.IsArray() || v.As<Napi::Array>().Length() != VK_UUID_SIZE) throw ArgumentError(env, what);
+  Napi::Array a = v.As<Napi::Array>();
+  std::array<uint8_t, VK_UUID_SIZE> out{};
+  for (uint32_t i = 0; i < VK_UUID_SIZE; ++i) {
+    Napi::Value b = a.Get(i);
+    if (!b.IsNumber()) throw ArgumentError(env, what);
+    const double d = b.As<Napi::Number>().DoubleValue();
+    if (!(d >= 0 && d <= 255) || d != static_cast<double>(static_cast<uint8_t>(d))) throw ArgumentError(env, what);
+    out[i] = static_cast<uint8_t>(d);
+  }
+  return out;
+}
+
+// deviceConfigurations: [{ index, deviceUUID, driverUUID, driverVersion, deviceName, driverName }]
+// (absent: no device selection; an empty list: the selection finds nothing).
+void GetDeviceConfigurations(Napi::Env env, Napi::Object f, vulkan::DeviceFilters& out) {
+  Napi::Value v = f.Get("deviceConfigurations");
+  if (v.IsUndefined() || v.IsNull()) return;
+  if (!v.IsArray()) throw ArgumentError(env, "deviceFilters.deviceConfigurations must be an array");
+  Napi::Array a = v.As<Napi::Array>();
+  out.configurationsActive = true;
+  for (uint32_t i = 0; i < a.Length(); ++i) {
+    if (!a.Get(i).IsObject()) throw ArgumentError(env, "deviceFilters.deviceConfigurations must be an array of objects");
+    Napi::Object c = a.Get(i).As<Napi::Object>();
+    vulkan::DeviceFilters::Configuration conf;
+    conf.index = GetUint(env, c, "index", i);
+    conf.deviceUUID = GetUuid(env, c, "deviceUUID");
+    conf.driverUUID = GetUuid(env, c, "driverUUID");
+    conf.driverVersion = GetUint(env, c, "driverVersion", 0);
+    conf.deviceName = GetString(env, c, "deviceName", "");
+    conf.driverName = GetString(env, c, "driverName", "");
+    out.configurations.push_back(std::move(conf));
+  }
 }
 
 // [{ extensionName, specVersion }] (absent: none).
@@ -139,6 +179,7 @@ vulkan::InstancePlan ReadPlan(Napi::Env env, Napi::Value v) {
     plan.deviceFilters.driverIdRanges = GetRanges(env, f, "driverIdRanges");
     const Napi::Value disableSort = f.Get("disableSort");
     plan.deviceFilters.disableSort = disableSort.IsBoolean() && disableSort.As<Napi::Boolean>().Value();
+    GetDeviceConfigurations(env, f, plan.deviceFilters);
   }
   Napi::Value disable = o.Get("disableInstanceExtensionFilter");
   plan.disableInstanceExtensionFilter = disable.IsBoolean() && disable.As<Napi::Boolean>().Value();

@@ -2,6 +2,7 @@
 // native side receives it, and the instance extensions a plan offers.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -19,6 +20,17 @@ struct DeviceFilters {
   // VK_LOADER_DISABLE_SELECT (a non-zero number): no Linux sorting, drivers' order as they report it.
   bool disableSort = false;
   std::vector<std::pair<uint32_t, uint32_t>> deviceIdRanges, vendorIdRanges, driverIdRanges;
+  // The loader settings file's device_configurations (docs/usage.md, "The loader settings file"):
+  // when active, vkEnumeratePhysicalDevices reports, in the entries' order, the first Vulkan 1.1
+  // device matching each entry's IDs, and nothing else (physical_devices.cc).
+  struct Configuration {
+    uint32_t index = 0;  // in the file's device_configurations
+    std::array<uint8_t, VK_UUID_SIZE> deviceUUID{}, driverUUID{};
+    uint32_t driverVersion = 0;
+    std::string deviceName, driverName;  // for the warning ("" for none)
+  };
+  bool configurationsActive = false;
+  std::vector<Configuration> configurations;
 };
 
 // The plan as the native side receives it (TypeScript builds it from discovery and policy).

@@ -53,6 +53,17 @@ VkResult LoaderInstance::TerminatorCreateInstance(const VkInstanceCreateInfo* in
       }
       driverInfo.pApplicationInfo = &appInfo;
     }
+    // VK-DC-3: with device_configurations, a driver that supports Vulkan 1.1 gets apiVersion 1.1
+    // at least, so that it answers the physical devices' IDs (as 1.4.359 does).
+    const uint32_t requested = info->pApplicationInfo == nullptr ? VK_API_VERSION_1_0 : info->pApplicationInfo->apiVersion;
+    if (plan_.deviceFilters.configurationsActive && !plan_.deviceFilters.configurations.empty() && d->instanceApiVersion >= VK_API_VERSION_1_1 &&
+        requested < VK_API_VERSION_1_1) {
+      if (info->pApplicationInfo == nullptr) appInfo.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
+      appInfo.apiVersion = VK_API_VERSION_1_1;
+      driverInfo.pApplicationInfo = &appInfo;
+      Report(LogLevel::Info, "terminator_CreateInstance: Raising the VkApplicationInfo::apiVersion from 1.0 to 1.1 on driver \"" + d->description.libraryPath +
+                                 "\" so that the loader settings file is able to use this driver in the device_configuration selection logic.");
+    }
     auto di = std::make_unique<DriverInstance>();
     di->driver = d.get();
     const VkResult res = d->createInstance(&driverInfo, allocator, &di->handle);

@@ -164,6 +164,8 @@ class LoaderInstance {
 
  private:
   void CollectTerminatorPhysicalDevices();
+  VkResult ApplyDeviceConfigurations(uint32_t* count, VkPhysicalDevice* devices);
+  VkPhysicalDevice TrampolinePhysicalDevice(VkPhysicalDevice chainHandle);
   bool UnknownPhysicalSlotFilled(std::size_t slot) const;
 
   HandleObject handleObject_{&table_, this};

@@ -1,5 +1,5 @@
 /* vk_enumerate [--loader PATH] [--out FILE] [--layer NAME]... [--extension NAME]... [--query-layer NAME]... [--create]
- *              [--devices] [--maps TEXT] [--device-query NAME]... [--device-extension NAME]...
+ *              [--devices] [--device-capacity N] [--maps TEXT] [--device-query NAME]... [--device-extension NAME]...
  *              [--app-name NAME] [--app-version N] [--engine-name NAME] [--engine-version N] [--api-version N]
  *
  * Loads the system Khronos Vulkan loader (default libvulkan.so.1) with dlopen and writes JSON:
@@ -12,8 +12,10 @@
  *                    --engine-version and --api-version (a packed number) fill its VkApplicationInfo
  *                    (default: no names, versions 0, apiVersion 1.0, or 1.1 with --devices)
  *   devices, groups: with --devices (implies --create, apiVersion 1.1), the physical devices'
- *                    names in vkEnumeratePhysicalDevices order, and vkEnumeratePhysicalDeviceGroups'
- *                    groups as lists of names
+ *                    names in vkEnumeratePhysicalDevices order (with the size query's result and
+ *                    count), and vkEnumeratePhysicalDeviceGroups' groups as lists of names
+ *   capped:          with --device-capacity N (implies --devices), one vkEnumeratePhysicalDevices
+ *                    fill call with room for N devices: its result, count and names
  *   deviceExtensions: with --device-query NAME (implies --devices; "-" stands for NULL), the first
  *                    physical device's vkEnumerateDeviceExtensionProperties(NAME), keyed by NAME
  *   deviceCreate:    with --device-query or --device-extension, vkCreateDevice on the first
@@ -142,19 +144,34 @@ static void device_json(FILE *f, VkInstance instance, const char *const *queries
     }
 }
 
-static void devices_json(FILE *f, VkInstance instance) {
+static void devices_json(FILE *f, VkInstance instance, long capacity) {
     PFN_vkEnumeratePhysicalDevices enumerate = (PFN_vkEnumeratePhysicalDevices)gipa(instance, "vkEnumeratePhysicalDevices");
     uint32_t count = 0;
     VkResult r = enumerate(instance, &count, NULL);
+    const VkResult size_result = r;
+    const uint32_t size_count = count;
     VkPhysicalDevice *list = calloc(count + 1, sizeof(*list));
     if (r == VK_SUCCESS) r = enumerate(instance, &count, list);
-    fprintf(f, ", \"devices\": {\"result\": %d, \"list\": [", (int)r);
+    fprintf(f, ", \"devices\": {\"sizeResult\": %d, \"sizeCount\": %u, \"result\": %d, \"list\": [", (int)size_result, size_count, (int)r);
     for (uint32_t i = 0; r == VK_SUCCESS && i < count; ++i) {
         fprintf(f, "%s", i ? ", " : "");
         device_name_json(f, instance, list[i]);
     }
     fprintf(f, "]}");
     free(list);
+    if (capacity >= 0) {
+        /* One fill call with room for `capacity` devices (no size query first). */
+        uint32_t n = (uint32_t)capacity;
+        list = calloc(n + 1, sizeof(*list));
+        r = enumerate(instance, &n, list);
+        fprintf(f, ", \"capped\": {\"result\": %d, \"count\": %u, \"list\": [", (int)r, n);
+        for (uint32_t i = 0; r >= 0 && i < n; ++i) {
+            fprintf(f, "%s", i ? ", " : "");
+            device_name_json(f, instance, list[i]);
+        }
+        fprintf(f, "]}");
+        free(list);
+    }
     PFN_vkEnumeratePhysicalDeviceGroups groups_of = (PFN_vkEnumeratePhysicalDeviceGroups)gipa(instance, "vkEnumeratePhysicalDeviceGroups");
     count = 0;
     r = groups_of(instance, &count, NULL);
@@ -189,6 +206,7 @@ int main(int argc, char **argv) {
     const char *app_name = NULL, *engine_name = NULL;
     uint32_t app_version = 0, engine_version = 0, api_version = 0;
     int api_version_set = 0;
+    long device_capacity = -1;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--loader") == 0 && i + 1 < argc) loader_path = argv[++i];
         else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) out_path = argv[++i];
@@ -197,6 +215,10 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--query-layer") == 0 && i + 1 < argc && query_count < MAX_ARGS) queries[query_count++] = argv[++i];
         else if (strcmp(argv[i], "--create") == 0) create = 1;
         else if (strcmp(argv[i], "--devices") == 0) create = devices = 1;
+        else if (strcmp(argv[i], "--device-capacity") == 0 && i + 1 < argc) {
+            device_capacity = strtol(argv[++i], NULL, 10);
+            create = devices = 1;
+        }
         else if (strcmp(argv[i], "--device-query") == 0 && i + 1 < argc && device_query_count < MAX_ARGS) {
             device_queries[device_query_count++] = argv[++i];
             create = devices = 1;
@@ -283,7 +305,7 @@ int main(int argc, char **argv) {
         VkInstance instance = VK_NULL_HANDLE;
         VkResult cr = create_instance(&info, NULL, &instance);
         fprintf(f, ", \"create\": {\"result\": %d}", (int)cr);
-        if (cr == VK_SUCCESS && devices) devices_json(f, instance);
+        if (cr == VK_SUCCESS && devices) devices_json(f, instance, device_capacity);
         if (cr == VK_SUCCESS && (device_query_count > 0 || device_ext_count > 0))
             device_json(f, instance, device_queries, device_query_count, device_exts, device_ext_count);
         if (cr == VK_SUCCESS) {

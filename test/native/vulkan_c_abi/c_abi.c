@@ -170,3 +170,47 @@ KL_EXPORT int kl_vk_c_abi_misuse(const char* addonPath, const char* what, char* 
   snprintf(report, size, "survived %s", what);
   return 1;
 }
+
+/* vkEnumeratePhysicalDevices through the exported functions on an instance the typed API made
+ * (`instance`, its handle): the size query, a fill of that size and, with capacity >= 0, one fill
+ * with room for `capacity` devices. Writes
+ *   "size=<VkResult>:<count> fill=<VkResult>:<name>,<name>... capped=<VkResult>:<count>:<name>,..."
+ * (names in the order returned; capped only with capacity >= 0). */
+static void AppendNames(char* report, size_t size, PFN_vkGetPhysicalDeviceProperties getProperties, const VkPhysicalDevice* list, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) {
+    VkPhysicalDeviceProperties props;
+    getProperties(list[i], &props);
+    size_t used = strlen(report);
+    snprintf(report + used, size - used, "%s%s", i ? "," : "", props.deviceName);
+  }
+}
+
+KL_EXPORT int kl_vk_c_abi_enumerate(const char* addonPath, uint64_t instanceHandle, int capacity, char* report, size_t size) {
+  void* addon = dlopen(addonPath, RTLD_NOW | RTLD_NOLOAD);
+  if (addon == NULL) FAIL("dlopen", 0);
+  PFN_vkGetInstanceProcAddr gipa = (PFN_vkGetInstanceProcAddr)dlsym(addon, "vkGetInstanceProcAddr");
+  dlclose(addon);
+  if (gipa == NULL) FAIL("dlsym vkGetInstanceProcAddr", 0);
+  VkInstance instance = (VkInstance)(uintptr_t)instanceHandle;
+  PFN_vkEnumeratePhysicalDevices enumerateDevices = (PFN_vkEnumeratePhysicalDevices)gipa(instance, "vkEnumeratePhysicalDevices");
+  PFN_vkGetPhysicalDeviceProperties getProperties = (PFN_vkGetPhysicalDeviceProperties)gipa(instance, "vkGetPhysicalDeviceProperties");
+  if (!enumerateDevices || !getProperties) FAIL("instance commands", 0);
+  VkPhysicalDevice list[64];
+  uint32_t count = 0;
+  VkResult res = enumerateDevices(instance, &count, NULL);
+  snprintf(report, size, "size=%d:%u fill=", (int)res, count);
+  if (res == VK_SUCCESS && count <= 64) {
+    res = enumerateDevices(instance, &count, list);
+    size_t used = strlen(report);
+    snprintf(report + used, size - used, "%d:", (int)res);
+    if (res == VK_SUCCESS) AppendNames(report, size, getProperties, list, count);
+  }
+  if (capacity >= 0 && capacity <= 64) {
+    uint32_t n = (uint32_t)capacity;
+    res = enumerateDevices(instance, &n, list);
+    size_t used = strlen(report);
+    snprintf(report + used, size - used, " capped=%d:%u:", (int)res, n);
+    if (res >= 0) AppendNames(report, size, getProperties, list, n);
+  }
+  return 0;
+}

@@ -21,8 +21,12 @@
 //                            file beside the library, so copies of one build differ): lines
 //                              groups                       the driver answers vkEnumeratePhysicalDeviceGroups
 //                              device NAME TYPE VENDOR ID [pci=DOMAIN:BUS:DEVICE.FUNCTION] [group=N]
-//                            (numbers in hex but TYPE; a device with pci= reports VK_EXT_pci_bus_info;
-//                            devices of one group= number form one group, the others a group each)
+//                                   [uuid=32 HEX DIGITS] [driveruuid=32 HEX DIGITS] [version=N] [api=1.0]
+//                            (numbers in hex but TYPE and version; a device with pci= reports VK_EXT_pci_bus_info;
+//                            devices of one group= number form one group, the others a group each;
+//                            uuid/driveruuid: VkPhysicalDeviceIDProperties (default zeros), version:
+//                            driverVersion (decimal, default the negotiated interface version),
+//                            api=1.0: the device reports apiVersion 1.0 instead of 1.1)
 //   KL_DRIVER_SURFACES       1: VK_KHR_surface and VK_EXT_headless_surface (instance), VK_KHR_swapchain
 //                            (device): its headless surfaces carry a magic word; from interface
 //                            version 3 a surface it is handed must be one it made, before 3 the
@@ -100,7 +104,22 @@ struct DeviceSpec {
   bool hasPci = false;
   uint32_t pciDomain = 0, pciBus = 0, pciDevice = 0, pciFunction = 0;
   int group = -1;
+  uint8_t deviceUUID[VK_UUID_SIZE] = {}, driverUUID[VK_UUID_SIZE] = {};
+  bool hasVersion = false;
+  uint32_t driverVersion = 0;
+  bool api10 = false;
 };
+
+// 32 hex digits into 16 bytes; false when it is not that.
+[[maybe_unused]] bool ReadUuid(const std::string& hex, uint8_t* out) {
+  if (hex.size() != 2 * VK_UUID_SIZE) return false;
+  for (uint32_t i = 0; i < VK_UUID_SIZE; ++i) {
+    unsigned byte = 0;
+    if (std::sscanf(hex.c_str() + 2 * i, "%2x", &byte) != 1) return false;
+    out[i] = static_cast<uint8_t>(byte);
+  }
+  return true;
+}
 struct PhysicalDevice {
   VK_LOADER_DATA loaderData;
   Instance* instance;
@@ -152,6 +171,15 @@ std::filesystem::path ThisLibrary() {
         d.hasPci = std::sscanf(option.c_str() + 4, "%x:%x:%x.%x", &d.pciDomain, &d.pciBus, &d.pciDevice, &d.pciFunction) == 4;
       } else if (option.rfind("group=", 0) == 0) {
         d.group = std::atoi(option.c_str() + 6);
+      } else if (option.rfind("uuid=", 0) == 0) {
+        if (!ReadUuid(option.substr(5), d.deviceUUID)) return false;
+      } else if (option.rfind("driveruuid=", 0) == 0) {
+        if (!ReadUuid(option.substr(11), d.driverUUID)) return false;
+      } else if (option.rfind("version=", 0) == 0) {
+        d.hasVersion = true;
+        d.driverVersion = static_cast<uint32_t>(std::strtoul(option.c_str() + 8, nullptr, 10));
+      } else if (option == "api=1.0") {
+        d.api10 = true;
       }
     }
     devices.push_back(std::move(d));
@@ -332,6 +360,8 @@ void VKAPI_CALL GetPhysicalDeviceProperties(VkPhysicalDevice physicalDevice, VkP
   p->apiVersion = VK_API_VERSION_1_1;
   p->driverVersion = State().negotiatedVersion;
 #if KL_DRIVER_TOPOLOGY
+  if (pd->spec.api10) p->apiVersion = VK_API_VERSION_1_0;
+  if (pd->spec.hasVersion) p->driverVersion = pd->spec.driverVersion;
   p->vendorID = pd->spec.vendor;
   p->deviceID = pd->spec.id;
   p->deviceType = pd->spec.type;
@@ -349,6 +379,11 @@ void VKAPI_CALL GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice, Vk
   GetPhysicalDeviceProperties(physicalDevice, &p->properties);
   const DeviceSpec& spec = reinterpret_cast<PhysicalDevice*>(physicalDevice)->spec;
   for (auto* s = static_cast<VkBaseOutStructure*>(p->pNext); s != nullptr; s = s->pNext) {
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES) {
+      auto* ids = reinterpret_cast<VkPhysicalDeviceIDProperties*>(s);
+      std::memcpy(ids->deviceUUID, spec.deviceUUID, VK_UUID_SIZE);
+      std::memcpy(ids->driverUUID, spec.driverUUID, VK_UUID_SIZE);
+    }
     if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT && spec.hasPci) {
       auto* pci = reinterpret_cast<VkPhysicalDevicePCIBusInfoPropertiesEXT*>(s);
       pci->pciDomain = spec.pciDomain;
