@@ -28,7 +28,7 @@ import { dynamicRenderingKey, Framebuffer, GraphicsPipeline, IMAGE_ASPECT, IMAGE
 import { ImageView } from './device-objects.js';
 import { checkBufferImageRegion, checkWalkedTransfer } from './encoder/encoded-checks.js';
 import { checkBeginQuery, checkCopyQueryPoolResults, checkEndQuery, checkEventCommand, checkNoActiveQuery, checkResetQueryPool, checkWriteTimestamp, QueryPool, VulkanEvent } from './queries.js';
-import { decodeWalked, ENCODED_COMMANDS, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, type DecodedValue, type EncodedNodeInfo } from '../../generated/vulkan-encoder.js';
+import { decodeWalked, ENCODED_COMMANDS, ENCODED_RUN_HEADER, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, type DecodedValue, type EncodedNodeInfo } from '../../generated/vulkan-encoder.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 const NO_HANDLE = 0n;
@@ -1027,10 +1027,13 @@ export class CommandBuffer extends DeviceChild {
    * walked up to its first malformed command (the native side refuses it whole). A walked command
    * (arrays, structures) is read back by its layout: from words the generated methods wrote
    * (`written`: they check each argument as the native check does) as they are, from words
-   * appended raw after the native check of the whole stream (`validate`). Nothing of the buffer's own state changes until
-   * encodedRecorded().
+   * appended raw after the native check of the whole stream (`validate`). With `starts` (its first
+   * `noted` words: where the commands start, all but the draws, as the encoder wrote them), the walk
+   * visits those and the first draw of each gap between them, and takes the rest of a gap for draws
+   * (the native check confirms it, or the encoder walks the stream again without `starts`). Nothing
+   * of the buffer's own state changes until encodedRecorded().
    */
-  checkEncoded(u: Uint32Array, words: number, objects: readonly unknown[], flags: number, validate: () => void, written: boolean): void {
+  checkEncoded(u: Uint32Array, words: number, objects: readonly unknown[], flags: number, validate: () => void, written: boolean, starts: Uint32Array | null = null, noted = 0): void {
     this.live();
     if (this.#lifecycle === Lifecycle.Recording) throw new InvalidStateError('CommandEncoder.end: the command buffer is recording through its own begin() (end() it first)');
     this.#notPending('CommandEncoder.end');
@@ -1052,18 +1055,24 @@ export class CommandBuffer extends DeviceChild {
     // against, and a draw's own words (counts) have no limit to check.
     let drawChecked = false;
     let validated = false;
+    let k = 0; // the next noted start (with `starts`)
     for (let w = 0, index = 0; w < words; index++) {
       const header = u[w]!;
       const op = header & 0xffff;
       const length = header >>> 16;
       if (header === DRAW_HEADER && drawChecked) {
-        // The run of draws after a checked one, in one tight loop: each reads the state the first was checked against.
-        let next = w + 5;
-        while (next < words && u[next] === DRAW_HEADER) next += 5;
+        // The run of draws after a checked one: each reads the state the first was checked against.
+        // With `starts`, the gap up to the next noted command is that run (not visited); else a tight loop.
+        let next = starts !== null ? (k < noted ? starts[k]! : words) : w;
+        if (next <= w || (next - w) % 5 !== 0) {
+          next = w + 5;
+          while (next < words && u[next] === DRAW_HEADER) next += 5;
+        }
         index += (next - w) / 5 - 1; // (the loop's index++ counts the last)
         w = next;
         continue;
       }
+      if (starts !== null && w === starts[k]) k++;
       drawChecked = false;
       if (length === 0 || w + length > words) return;
       try {
@@ -1219,9 +1228,10 @@ function slotHolds(mask: number, object: unknown): boolean {
   return false;
 }
 
-const DRAW_OPCODE = ENCODED_OPCODE_BASE + ENCODED_COMMANDS.findIndex((c) => c.name === 'vkCmdDraw');
-/** vkCmdDraw's whole header word (5 words: the header and its four counts). */
-const DRAW_HEADER = (DRAW_OPCODE | (5 << 16)) >>> 0;
+/** vkCmdDraw's whole header word (5 words: the header and its four counts): the encoder's run command, whose starts it does not note. */
+const DRAW_HEADER = ENCODED_RUN_HEADER;
+const DRAW_OPCODE = DRAW_HEADER & 0xffff;
+if (ENCODED_COMMANDS[DRAW_OPCODE - ENCODED_OPCODE_BASE]?.name !== 'vkCmdDraw' || DRAW_HEADER >>> 16 !== 5) throw new InvalidStateError('the generated encoder\'s run command is not vkCmdDraw of 5 words');
 
 /** The table slots a walked command's read-back arguments name, in `out`. */
 function collectSlots(nodes: readonly EncodedNodeInfo[], args: { readonly [name: string]: DecodedValue }, out: number[]): void {
