@@ -424,16 +424,15 @@ Verdict CheckNoted(const void* data, std::size_t bytes, const Table& table, Avai
       const uint32_t* const first = at;
       while (at < stop && *at == run) at += runLength;
       commands += static_cast<uint32_t>((at - first) / runLength);
-      if (at != stop) return notAsNoted();
     }
-    if (k >= starts.count) break;
+    if (at != stop) return notAsNoted();  // (past it: a noted start inside a command)
+    if (k >= starts.count) break;  // (stop was the stream's end)
     // A noted command.
     const uint32_t* next = step(at);
     if (next == nullptr) return refuse(*WhyRefused(at, end, table, scope), at, commands);
     ++commands;
     at = next;
   }
-  if (at != end) return notAsNoted();
   return Finish(begin, scope, available, commands);
 }
 
