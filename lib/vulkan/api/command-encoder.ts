@@ -162,10 +162,10 @@ export class CommandEncoder extends EncodedVulkanCommands {
   #i32!: Int32Array;
   #f32!: Float32Array;
   #at = 0; // words written
-  // Where each command written since begin() starts, but those of the run command (vkCmdDraw,
-  // ENCODED_RUN_HEADER): end()'s state walk visits these and the first command of each gap between
-  // them, never a whole run of draws; the native check confirms each gap is such a run. As long as
-  // the stream in words, so that a command with room in the stream has room here.
+  // Where each command the generated methods and #header() wrote since begin() starts, but those of
+  // the run command (vkCmdDraw, ENCODED_RUN_HEADER): end()'s state walk visits these and the first
+  // command of each gap between them, never a whole run of draws; the native check confirms each gap
+  // is such a run. As long as the stream in words, so that a command with room in the stream has room here.
   #starts!: Uint32Array;
   #noted = 0;
   // While recording, the last word where a command of FAST_WORDS words still fits (-1 otherwise):
@@ -277,7 +277,6 @@ export class CommandEncoder extends EncodedVulkanCommands {
     const u = this.#u32;
     u[w] = Header.BindPipeline;
     u[w + 1] = pipeline;
-    this.#starts[this.#noted++] = w;
     this.#at = w + 2;
     return this;
   }
@@ -301,7 +300,6 @@ export class CommandEncoder extends EncodedVulkanCommands {
     u[w + 1] = layout;
     u[w + 2] = set;
     u[w + 3] = firstSet;
-    this.#starts[this.#noted++] = w;
     this.#at = w + 4;
     return this;
   }
@@ -334,7 +332,6 @@ export class CommandEncoder extends EncodedVulkanCommands {
     u[w + 4] = words * 4;
     // Push constants are a few words: an element loop costs less than set().
     for (let i = 0; i < words; i++) u[d + i] = (data as Uint32Array)[i]!;
-    this.#starts[this.#noted++] = w;
     this.#at = d + words;
     return this;
   }
@@ -373,7 +370,6 @@ export class CommandEncoder extends EncodedVulkanCommands {
     u[w + 1] = groupCountX;
     u[w + 2] = groupCountY;
     u[w + 3] = groupCountZ;
-    this.#starts[this.#noted++] = w;
     this.#at = w + 4;
     return this;
   }
@@ -398,7 +394,6 @@ export class CommandEncoder extends EncodedVulkanCommands {
     u[w + 2] = dstStageMask;
     u[w + 3] = srcAccessMask;
     u[w + 4] = dstAccessMask;
-    this.#starts[this.#noted++] = w;
     this.#at = w + 5;
     return this;
   }
@@ -495,9 +490,10 @@ export class CommandEncoder extends EncodedVulkanCommands {
     // The commands' state (a pipeline bound before a dispatch, sets and push constants that cover
     // its shader, buffers backed and in range) is checked in JavaScript as CommandBuffer checks it:
     // the noted commands and the first draw of each run between them (words from writeWords: all).
-    const starts = this.#raw ? null : this.#starts;
-    cb.checkEncoded(this.#u32, this.#at, objects, this.#flags, this.#validateWhole, !this.#raw, starts, this.#noted);
-    let count = this.#record(starts);
+    // (The five per-frame compute methods note nothing, to stay inside V8's inlining budget: a stream
+    // with one of them is walked whole, as before, and checked natively without the noted starts.)
+    const asNoted = cb.checkEncoded(this.#u32, this.#at, objects, this.#flags, this.#validateWhole, !this.#raw, this.#raw ? null : this.#starts, this.#noted);
+    let count = this.#record(asNoted ? this.#starts : null);
     if (count < 0) {
       // The stream is not as its commands were written (its words changed through `stream`): every
       // command walked, the words checked whole before they are read back, and recorded so.

@@ -1033,7 +1033,7 @@ export class CommandBuffer extends DeviceChild {
    * (the native check confirms it, or the encoder walks the stream again without `starts`). Nothing
    * of the buffer's own state changes until encodedRecorded().
    */
-  checkEncoded(u: Uint32Array, words: number, objects: readonly unknown[], flags: number, validate: () => void, written: boolean, starts: Uint32Array | null = null, noted = 0): void {
+  checkEncoded(u: Uint32Array, words: number, objects: readonly unknown[], flags: number, validate: () => void, written: boolean, starts: Uint32Array | null = null, noted = 0): boolean {
     this.live();
     if (this.#lifecycle === Lifecycle.Recording) throw new InvalidStateError('CommandEncoder.end: the command buffer is recording through its own begin() (end() it first)');
     this.#notPending('CommandEncoder.end');
@@ -1072,13 +1072,18 @@ export class CommandBuffer extends DeviceChild {
         w = next;
         continue;
       }
-      if (starts !== null && w === starts[k]) k++;
+      if (starts !== null) {
+        // A command the encoder did not note, not a draw (one of the five compute methods', or words
+        // changed through `stream`): the stream is walked whole from here, and checked natively so.
+        if (w === starts[k]) k++;
+        else if (header !== DRAW_HEADER) starts = null;
+      }
       drawChecked = false;
-      if (length === 0 || w + length > words) return;
+      if (length === 0 || w + length > words) return false;
       try {
         if (op === 1 && length === 2) {
           const p = objects[u[w + 1]!];
-          if (!(p instanceof ComputePipeline)) return;
+          if (!(p instanceof ComputePipeline)) return false;
           if (p !== st.pipeline) {
             st.bindPipeline(p);
             dispatchChecked = false;
@@ -1086,7 +1091,7 @@ export class CommandBuffer extends DeviceChild {
         } else if (op === 2 && length === 4) {
           const l = objects[u[w + 1]!];
           const s = objects[u[w + 2]!];
-          if (!(l instanceof PipelineLayout) || !(s instanceof DescriptorSet)) return;
+          if (!(l instanceof PipelineLayout) || !(s instanceof DescriptorSet)) return false;
           const firstSet = u[w + 3]!;
           if (st.boundLayouts[firstSet] !== l || st.boundSets[firstSet] !== s) {
             RecordingState.checkBindSet(l, s, firstSet);
@@ -1095,11 +1100,11 @@ export class CommandBuffer extends DeviceChild {
           }
         } else if (op === 3 && length >= 5) {
           const l = objects[u[w + 1]!];
-          if (!(l instanceof PipelineLayout)) return;
+          if (!(l instanceof PipelineLayout)) return false;
           const stages = u[w + 2]!;
           const offset = u[w + 3]!;
           const bytes = u[w + 4]!;
-          if (bytes !== (length - 5) * 4) return;
+          if (bytes !== (length - 5) * 4) return false;
           if (l !== pushLayout || stages !== pushStages || offset !== pushOffset || bytes !== pushBytes) {
             l.checkPushConstants(stages, offset, bytes);
             st.push(l, offset, bytes);
@@ -1120,13 +1125,13 @@ export class CommandBuffer extends DeviceChild {
         } else if (op === 6 && length === 9) {
           const s = objects[u[w + 1]!];
           const d = objects[u[w + 2]!];
-          if (!(s instanceof VulkanBuffer) || !(d instanceof VulkanBuffer)) return;
+          if (!(s instanceof VulkanBuffer) || !(d instanceof VulkanBuffer)) return false;
           checkCopy(s, d, readU64(u, w + 7), readU64(u, w + 3), readU64(u, w + 5));
           st.use(s);
           st.use(d);
         } else if ((op === 7 || op === 8) && length >= 2) {
           const image = objects[u[w + 1]!];
-          if (!(image instanceof Image)) return;
+          if (!(image instanceof Image)) return false;
           if (op === 8 && length === 9) checkLayers(image, u[w + 7]!, u[w + 8]!, 'clearColorImage');
           // The stream's barrier names the colour aspect (native/vulkan/loader/command_stream.h).
           if (op === 7 && image.aspectMask !== 1) throw invalidArgument('imageBarrier: image', "an image of a colour format (a depth image's transitions are recorded per call: CommandBuffer.imageBarrier)", `an image of VkFormat ${image.format}`);
@@ -1134,8 +1139,8 @@ export class CommandBuffer extends DeviceChild {
         } else if (op >= ENCODED_OPCODE_BASE) {
           const c = ENCODED_COMMANDS[op - ENCODED_OPCODE_BASE];
           // A command the registry's checks refuse ends the walk: the native side refuses the stream there.
-          if (c === undefined || (c.words !== 0 && length !== c.words)) return;
-          if (c.renderPass === 'inside' ? st.rendering === 0 : c.renderPass === 'outside' && st.rendering !== 0) return;
+          if (c === undefined || (c.words !== 0 && length !== c.words)) return false;
+          if (c.renderPass === 'inside' ? st.rendering === 0 : c.renderPass === 'outside' && st.rendering !== 0) return false;
           if (c.walked) {
             if (!validated && !written) {
               validate(); // words from writeWords: the whole stream well-formed first, so that its words read back as the layout says
@@ -1154,9 +1159,9 @@ export class CommandBuffer extends DeviceChild {
           } else {
             for (const a of c.args) {
               const v = u[w + 1 + a.word]!;
-              if (a.kind === 'Bool32' && v > 1) return;
-              if (a.kind === 'Enum' && !ENCODED_ENUMS[a.enum!]!.includes(v | 0)) return;
-              if (a.slotMask !== undefined && !slotHolds(a.slotMask, objects[v])) return;
+              if (a.kind === 'Bool32' && v > 1) return false;
+              if (a.kind === 'Enum' && !ENCODED_ENUMS[a.enum!]!.includes(v | 0)) return false;
+              if (a.slotMask !== undefined && !slotHolds(a.slotMask, objects[v])) return false;
             }
             for (const a of c.args) if (a.slotMask !== undefined) st.use(objects[u[w + 1 + a.word]!] as DeviceChild | Image);
             checkGenerated(st, c.name, u, w + 1, objects, limits, this.device);
@@ -1164,7 +1169,7 @@ export class CommandBuffer extends DeviceChild {
           }
           dispatchChecked = false;
           pushLayout = null;
-        } else if (op !== 5) return;
+        } else if (op !== 5) return false;
       } catch (error) {
         if (error instanceof Error) error.message = `command ${index} of the stream: ${error.message}`;
         throw error;
@@ -1173,6 +1178,7 @@ export class CommandBuffer extends DeviceChild {
     }
     // VUID-vkEndCommandBuffer-commandBuffer-00061: every query begun was ended.
     checkNoActiveQuery(st, 'CommandEncoder.end');
+    return starts !== null;
   }
 
   /** @internal Whether `object` (an object of an encoder's table) belongs to this buffer's device. */
