@@ -7,6 +7,9 @@
 /** The first generated opcode (the hand-written ones are below it). */
 export const ENCODED_OPCODE_BASE = 0x100;
 
+/** vkCmdDraw's whole header word: the command the encoder's end() walk does not visit one by one (its method commits with encodeCommitRun). */
+export const ENCODED_RUN_HEADER = 0x50120;
+
 /** How an argument is stored (U64: two words, low first; Slot: a table index). */
 export type EncodedArgKind = 'U32' | 'I32' | 'F32' | 'U64' | 'Bool32' | 'Enum' | 'Slot';
 
@@ -224,13 +227,15 @@ const TWO_32 = 0x1_0000_0000;
 /**
  * The generated recording methods. A subclass provides the stream: `encodeRoom` checks that it
  * records and makes room for a command of `words` words and returns the stream's words (the
- * command goes at `encodeAt`), `encodeCommit` says it was written, `encodeSlot` refuses a table
+ * command goes at `encodeAt`), `encodeCommit` says it was written (`encodeCommitRun` for ENCODED_RUN_HEADER's
+ * command, which end() does not visit one by one), `encodeSlot` refuses a table
  * index that does not hold the kind of object a handle argument needs, `encodeRefuse` an argument.
  */
 export abstract class EncodedVulkanCommands {
   protected abstract encodeRoom(what: string, words: number): Uint32Array;
   protected abstract get encodeAt(): number;
   protected abstract encodeCommit(words: number): void;
+  protected abstract encodeCommitRun(words: number): void;
   protected abstract encodeSlot(what: string, name: string, index: number, mask: number): void;
   /** Copies `data`'s bytes (a whole number of words) to the stream at word `at`. */
   protected abstract encodeBytes(at: number, data: ArrayBufferView): void;
@@ -1167,7 +1172,7 @@ export abstract class EncodedVulkanCommands {
     u[w + 2] = instanceCount;
     u[w + 3] = firstVertex;
     u[w + 4] = firstInstance;
-    this.encodeCommit(5);
+    this.encodeCommitRun(5);
     return this;
   }
 

@@ -11,6 +11,13 @@ import type { Selection } from './select.js';
 
 /** Generated opcodes start here; the hand-written opcodes (1-8) stay below. */
 export const ENCODED_OPCODE_BASE = 0x100;
+/**
+ * The command that CommandEncoder.end()'s state walk does not visit one by one (docs/usage.md,
+ * 'CommandEncoder'): numbers only, it changes no state, and its check reads only the state, so a run
+ * of them is checked once. Its generated method commits with `encodeCommitRun`; every other
+ * command's `encodeCommit` notes where it starts, and the walk visits only those.
+ */
+const RUN_COMMAND = 'vkCmdDraw';
 
 /**
  * The handle types an encoder table slot can hold, with the slot kinds (HandleKind in
@@ -1369,6 +1376,11 @@ export function emitEncoderModule(banner: string, m: EncodedModel): string {
   out.push(`/** The first generated opcode (the hand-written ones are below it). */`);
   out.push(`export const ENCODED_OPCODE_BASE = 0x${ENCODED_OPCODE_BASE.toString(16)};`);
   out.push('');
+  const run = m.commands.find((c) => c.name === RUN_COMMAND);
+  if (run === undefined || run.walked || !run.args.every((a) => a.kind === 'U32')) throw new Error(`the run command ${RUN_COMMAND} must be a flat command of numbers`);
+  out.push(`/** ${RUN_COMMAND}'s whole header word: the command the encoder's end() walk does not visit one by one (its method commits with encodeCommitRun). */`);
+  out.push(`export const ENCODED_RUN_HEADER = 0x${(run.opcode | (run.words << 16)).toString(16)};`);
+  out.push('');
   out.push('/** How an argument is stored (U64: two words, low first; Slot: a table index). */');
   out.push("export type EncodedArgKind = 'U32' | 'I32' | 'F32' | 'U64' | 'Bool32' | 'Enum' | 'Slot';");
   out.push('');
@@ -1450,13 +1462,15 @@ export function emitEncoderModule(banner: string, m: EncodedModel): string {
   out.push('/**');
   out.push(' * The generated recording methods. A subclass provides the stream: `encodeRoom` checks that it');
   out.push(' * records and makes room for a command of `words` words and returns the stream\'s words (the');
-  out.push(' * command goes at `encodeAt`), `encodeCommit` says it was written, `encodeSlot` refuses a table');
+  out.push(' * command goes at `encodeAt`), `encodeCommit` says it was written (`encodeCommitRun` for ENCODED_RUN_HEADER\'s');
+  out.push(' * command, which end() does not visit one by one), `encodeSlot` refuses a table');
   out.push(' * index that does not hold the kind of object a handle argument needs, `encodeRefuse` an argument.');
   out.push(' */');
   out.push('export abstract class EncodedVulkanCommands {');
   out.push('  protected abstract encodeRoom(what: string, words: number): Uint32Array;');
   out.push('  protected abstract get encodeAt(): number;');
   out.push('  protected abstract encodeCommit(words: number): void;');
+  out.push('  protected abstract encodeCommitRun(words: number): void;');
   out.push('  protected abstract encodeSlot(what: string, name: string, index: number, mask: number): void;');
   out.push('  /** Copies `data`\'s bytes (a whole number of words) to the stream at word `at`. */');
   out.push('  protected abstract encodeBytes(at: number, data: ArrayBufferView): void;');
@@ -1525,7 +1539,7 @@ export function emitEncoderModule(banner: string, m: EncodedModel): string {
           out.push(`    u[${at}] = ${a.name};`);
       }
     }
-    out.push(`    this.encodeCommit(${c.words});`);
+    out.push(`    this.${c.name === RUN_COMMAND ? 'encodeCommitRun' : 'encodeCommit'}(${c.words});`);
     out.push('    return this;');
     out.push('  }');
     out.push('');

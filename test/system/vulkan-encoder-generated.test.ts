@@ -327,4 +327,68 @@ describe.skipIf(skip !== null)('the encoder\'s generated opcodes on the real dri
     const warnings = instance.takeDebugMessages().filter((m) => m.severity >= WARNING).map((m) => `${m.messageIdName}: ${m.message}`);
     expect(warnings).toEqual([]);
   });
+
+  it('(VK-CE-15) end() walks the commands the encoder noted and the first draw of each run of vkCmdDraw between them: counts and command indices take the runs in, a run after a change is checked, and a stream whose words were changed through `stream` (a draw turned into other commands) is walked again whole', () => {
+    const instance = realDriverLoader().createInstance({ applicationName: 'kl-encoder-runs-test', apiVersion: VK_API_VERSION_1_3 });
+    open.push(instance);
+    const pd = instance.enumeratePhysicalDevices()[0]!;
+    const dev = pd.createDevice({ queueCreateInfos: [{ queueFamilyIndex: 0, queuePriorities: [1] }], enabledFeatures: { dynamicRendering: true } });
+    const spirv = (name: string) => {
+      const bytes = readFileSync(path.join(repoRoot, 'examples/shaders', name));
+      return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+    };
+    const vb = dev.createBuffer({ size: 72, usage: 0x80 });
+    vb.bindMemory(dev.allocateMemory(vb.memoryRequirements.size, pd.findMemoryType(vb.memoryRequirements.memoryTypeBits, 0)));
+    const image = dev.createImage({ format: Format.R8G8B8A8_UNORM, extent: { width: 16, height: 16 }, usage: 0x10 });
+    image.bindMemory(dev.allocateMemory(image.memoryRequirements.size, pd.findMemoryType(image.memoryRequirements.memoryTypeBits, 0)));
+    const view = dev.createImageView(image);
+    const layout = dev.createPipelineLayout([], [{ stageFlags: 0x1, offset: 0, size: 64 }]);
+    const otherPush = dev.createPipelineLayout([], [{ stageFlags: 0x1, offset: 0, size: 16 }]);
+    const pipeline = dev.createGraphicsPipeline({
+      layout,
+      stages: { vertex: { module: dev.createShaderModule(spirv('colored.vert.spv')) }, fragment: { module: dev.createShaderModule(spirv('colored.frag.spv')) } },
+      vertexInput: { bindings: [{ binding: 0, stride: 24 }], attributes: [{ location: 0, binding: 0, format: Format.R32G32B32_SFLOAT, offset: 0 }, { location: 1, binding: 0, format: Format.R32G32B32_SFLOAT, offset: 12 }] },
+      topology: 'triangle-list',
+      rasterization: { cullMode: 'none', frontFace: 'counter-clockwise' },
+      rendering: { colorFormats: [Format.R8G8B8A8_UNORM] },
+    });
+    const [VIEW, PIPE, LAYOUT, VB, OTHER] = [0, 1, 2, 3, 4];
+    const encoder = new CommandEncoder(dev.createCommandPool(0).allocateCommandBuffer(), [view, pipeline, layout, vb, otherPush]);
+    const attachment = { imageView: VIEW, imageLayout: 2, resolveMode: 0, resolveImageView: null, resolveImageLayout: 0, loadOp: 1, storeOp: 0, clearValue: { color: { float32: [0, 0, 0, 1] } } };
+    const rendering = { flags: 0, renderArea: { offset: { x: 0, y: 0 }, extent: { width: 16, height: 16 } }, layerCount: 1, viewMask: 0, colorAttachmentCount: 1, pColorAttachments: [attachment], pDepthAttachment: null, pStencilAttachment: null };
+    const identity = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+    // Commands 0-5, then `draws` draws (commands 6 …).
+    const opening = (draws: number) => {
+      encoder.begin(1).vkCmdBeginRendering(rendering).vkCmdBindPipeline(BIND_POINT_GRAPHICS, PIPE);
+      encoder.vkCmdSetViewport(0, 1, [{ x: 0, y: 0, width: 16, height: 16, minDepth: 0, maxDepth: 1 }]).vkCmdSetScissor(0, 1, [{ offset: { x: 0, y: 0 }, extent: { width: 16, height: 16 } }]);
+      encoder.vkCmdPushConstants(LAYOUT, 0x1, 0, 64, identity).vkCmdBindVertexBuffers(0, 1, [VB], [0]);
+      for (let i = 0; i < draws; i++) encoder.vkCmdDraw(3, 1, 0, 0);
+      return encoder;
+    };
+    // Runs of draws between noted commands: every command counted.
+    const runs = opening(40);
+    runs.vkCmdSetScissor(0, 1, [{ offset: { x: 0, y: 0 }, extent: { width: 8, height: 8 } }]);
+    for (let i = 0; i < 25; i++) runs.vkCmdDraw(3, 1, 3, 0);
+    expect(runs.vkCmdEndRendering().end()).toBe(6 + 40 + 1 + 25 + 1);
+    // A state error after a run names its own index: the run's 3 draws counted (commands 6-8), the indexed draw is command 9.
+    expect(() => opening(3).vkCmdDrawIndexed(3, 1, 0, 0, 0).vkCmdEndRendering().end()).toThrow(/^command 9 of the stream: vkCmdDrawIndexed: no index buffer is bound/);
+    // The first draw of a run after a change is checked: push constants of another layout's ranges, then draws (command 9 the first of them).
+    const changed = opening(2).vkCmdPushConstants(OTHER, 0x1, 0, 16, new Float32Array(4));
+    for (let i = 0; i < 10; i++) changed.vkCmdDraw(3, 1, 0, 0);
+    expect(() => changed.vkCmdEndRendering().end()).toThrow(/^command 9 of the stream: vkCmdDraw: the push constants were pushed with a layout/);
+    // The stream's words changed after they were written: the third of five draws turned into vkCmdBindPipeline (3 words) and
+    // vkCmdSetLineWidth (2 words), which the walk of the noted commands alone would not see.
+    const bind = (point: number) => {
+      const e = opening(5).vkCmdEndRendering();
+      const u = new Uint32Array(e.stream);
+      const at = (e.byteLength / 4) - 1 - 3 * 5; // the third draw: 3 draws and the end after it
+      expect(u[at]).toBe(header('vkCmdDraw'));
+      u.set([header('vkCmdBindPipeline'), point, PIPE, header('vkCmdSetLineWidth'), 0x3f80_0000], at);
+      return e;
+    };
+    // Refused for what the changed words say (a GraphicsPipeline at the compute bind point, command 8), nothing recorded.
+    expect(() => bind(BIND_POINT_COMPUTE).end()).toThrow(/^command 8 of the stream: vkCmdBindPipeline: pipelineBindPoint must be VK_PIPELINE_BIND_POINT_GRAPHICS/);
+    // Changed into well-formed commands the walk accepts: recorded, each counted (one command more than written).
+    expect(bind(BIND_POINT_GRAPHICS).end()).toBe(6 + 5 + 1 + 1);
+  });
 });

@@ -15,7 +15,7 @@ import { toVulkanError } from '../errors.js';
 import { formatAspectMask, IMAGE_LAYOUTS, Image } from './image.js';
 import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
 import { describeValue, InvalidArgumentError, invalidArgument } from '../../core/errors.js';
-import { EncodedVulkanCommands } from '../../generated/vulkan-encoder.js';
+import { ENCODED_RUN_HEADER, EncodedVulkanCommands } from '../../generated/vulkan-encoder.js';
 import { QueryPool, VulkanEvent } from './queries.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
@@ -162,6 +162,12 @@ export class CommandEncoder extends EncodedVulkanCommands {
   #i32!: Int32Array;
   #f32!: Float32Array;
   #at = 0; // words written
+  // Where each command the generated methods and #header() wrote since begin() starts, but those of
+  // the run command (vkCmdDraw, ENCODED_RUN_HEADER): end()'s state walk visits these and the first
+  // command of each gap between them, never a whole run of draws; the native check confirms each gap
+  // is such a run. As long as the stream in words, so that a command with room in the stream has room here.
+  #starts!: Uint32Array;
+  #noted = 0;
   // While recording, the last word where a command of FAST_WORDS words still fits (-1 otherwise):
   // the recording methods' one compare `w > #lastStart` checks both that there is room and that a
   // recording is open (the cold #room() tells which failed).
@@ -247,6 +253,7 @@ export class CommandEncoder extends EncodedVulkanCommands {
     uint('flags', flags);
     this.#flags = flags;
     this.#at = 0;
+    this.#noted = 0;
     this.#raw = false;
     this.#recording = true;
     this.#lastStart = this.#u32.length - FAST_WORDS;
@@ -481,16 +488,29 @@ export class CommandEncoder extends EncodedVulkanCommands {
       if (objects[i]!.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, `CommandEncoder.end: table slot ${i} (${KIND_NAMES[this.#kinds[i]!]}) was destroyed`);
     }
     // The commands' state (a pipeline bound before a dispatch, sets and push constants that cover
-    // its shader, buffers backed and in range) is checked in JavaScript as CommandBuffer checks it.
-    cb.checkEncoded(this.#u32, this.#at, objects, this.#flags, this.#validateWhole, !this.#raw);
-    let count: number;
-    try {
-      count = this.#native.record(cb.handle, this.#flags, this.#buffer, this.#at * 4, this.#handles, this.#kinds);
-    } catch (error) {
-      throw toCommandStreamError(error);
+    // its shader, buffers backed and in range) is checked in JavaScript as CommandBuffer checks it:
+    // the noted commands and the first draw of each run between them (words from writeWords: all).
+    // (The five per-frame compute methods note nothing, to stay inside V8's inlining budget: a stream
+    // with one of them is walked whole, as before, and checked natively without the noted starts.)
+    const asNoted = cb.checkEncoded(this.#u32, this.#at, objects, this.#flags, this.#validateWhole, !this.#raw, this.#raw ? null : this.#starts, this.#noted);
+    let count = this.#record(asNoted ? this.#starts : null);
+    if (count < 0) {
+      // The stream is not as its commands were written (its words changed through `stream`): every
+      // command walked, the words checked whole before they are read back, and recorded so.
+      cb.checkEncoded(this.#u32, this.#at, objects, this.#flags, this.#validateWhole, false, null, 0);
+      count = this.#record(null);
     }
     cb.encodedRecorded(this.#flags);
     return count;
+  }
+
+  /** The native check and recording; -1 (nothing recorded) when `starts` is given and the stream is not as noted there. */
+  #record(starts: Uint32Array | null): number {
+    try {
+      return this.#native.record(this.commandBuffer.handle, this.#flags, this.#buffer, this.#at * 4, this.#handles, this.#kinds, starts, this.#noted, ENCODED_RUN_HEADER);
+    } catch (error) {
+      throw toCommandStreamError(error);
+    }
   }
 
   // The stream as the generated vkCmd* methods (EncodedVulkanCommands) write it.
@@ -506,6 +526,13 @@ export class CommandEncoder extends EncodedVulkanCommands {
   }
 
   protected encodeCommit(words: number): void {
+    const at = this.#at;
+    this.#starts[this.#noted++] = at;
+    this.#at = at + words;
+  }
+
+  // The run command (vkCmdDraw): its start is not noted (end() visits the first of a run only).
+  protected encodeCommitRun(words: number): void {
     this.#at += words;
   }
 
@@ -546,6 +573,7 @@ export class CommandEncoder extends EncodedVulkanCommands {
     this.#room(words, what);
     const at = this.#at;
     this.#u32[at] = (opcode | (words << 16)) >>> 0;
+    this.#starts[this.#noted++] = at;
     this.#at = at + words;
     return at + 1;
   }
@@ -556,8 +584,10 @@ export class CommandEncoder extends EncodedVulkanCommands {
     let size = this.#buffer.byteLength * 2;
     while (size < need) size *= 2;
     const old = this.#u32.subarray(0, this.#at);
+    const starts = this.#starts.subarray(0, this.#noted);
     this.#allocate(size);
     this.#u32.set(old);
+    this.#starts.set(starts);
   }
 
   #allocate(bytes: number): void {
@@ -566,6 +596,7 @@ export class CommandEncoder extends EncodedVulkanCommands {
     this.#u32 = new Uint32Array(this.#buffer);
     this.#i32 = new Int32Array(this.#buffer);
     this.#f32 = new Float32Array(this.#buffer);
+    this.#starts = new Uint32Array(bytes / 4);
     if (this.#recording) this.#lastStart = this.#u32.length - FAST_WORDS;
   }
 }

@@ -28,7 +28,7 @@ import { dynamicRenderingKey, Framebuffer, GraphicsPipeline, IMAGE_ASPECT, IMAGE
 import { ImageView } from './device-objects.js';
 import { checkBufferImageRegion, checkScissor, checkSynchronization2, checkViewport, checkWalkedTransfer } from './encoder/encoded-checks.js';
 import { checkBeginQuery, checkCopyQueryPoolResults, checkEndQuery, checkEventCommand, checkEventCommand2, checkNoActiveQuery, checkResetQueryPool, checkWriteTimestamp, QueryPool, VulkanEvent } from './queries.js';
-import { decodeWalked, ENCODED_COMMANDS, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, type DecodedValue, type EncodedNodeInfo } from '../../generated/vulkan-encoder.js';
+import { decodeWalked, ENCODED_COMMANDS, ENCODED_RUN_HEADER, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, type DecodedValue, type EncodedNodeInfo } from '../../generated/vulkan-encoder.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 const NO_HANDLE = 0n;
@@ -1034,10 +1034,13 @@ export class CommandBuffer extends DeviceChild {
    * walked up to its first malformed command (the native side refuses it whole). A walked command
    * (arrays, structures) is read back by its layout: from words the generated methods wrote
    * (`written`: they check each argument as the native check does) as they are, from words
-   * appended raw after the native check of the whole stream (`validate`). Nothing of the buffer's own state changes until
-   * encodedRecorded().
+   * appended raw after the native check of the whole stream (`validate`). With `starts` (its first
+   * `noted` words: where the commands start, all but the draws, as the encoder wrote them), the walk
+   * visits those and the first draw of each gap between them, and takes the rest of a gap for draws
+   * (the native check confirms it, or the encoder walks the stream again without `starts`). Nothing
+   * of the buffer's own state changes until encodedRecorded().
    */
-  checkEncoded(u: Uint32Array, words: number, objects: readonly unknown[], flags: number, validate: () => void, written: boolean): void {
+  checkEncoded(u: Uint32Array, words: number, objects: readonly unknown[], flags: number, validate: () => void, written: boolean, starts: Uint32Array | null = null, noted = 0): boolean {
     this.live();
     if (this.#lifecycle === Lifecycle.Recording) throw new InvalidStateError('CommandEncoder.end: the command buffer is recording through its own begin() (end() it first)');
     this.#notPending('CommandEncoder.end');
@@ -1059,24 +1062,35 @@ export class CommandBuffer extends DeviceChild {
     // against, and a draw's own words (counts) have no limit to check.
     let drawChecked = false;
     let validated = false;
+    let k = 0; // the next noted start (with `starts`)
     for (let w = 0, index = 0; w < words; index++) {
       const header = u[w]!;
       const op = header & 0xffff;
       const length = header >>> 16;
       if (header === DRAW_HEADER && drawChecked) {
-        // The run of draws after a checked one, in one tight loop: each reads the state the first was checked against.
-        let next = w + 5;
-        while (next < words && u[next] === DRAW_HEADER) next += 5;
+        // The run of draws after a checked one: each reads the state the first was checked against.
+        // With `starts`, the gap up to the next noted command is that run (not visited); else a tight loop.
+        let next = starts !== null ? (k < noted ? starts[k]! : words) : w;
+        if (next <= w || (next - w) % 5 !== 0) {
+          next = w + 5;
+          while (next < words && u[next] === DRAW_HEADER) next += 5;
+        }
         index += (next - w) / 5 - 1; // (the loop's index++ counts the last)
         w = next;
         continue;
       }
+      if (starts !== null) {
+        // A command the encoder did not note, not a draw (one of the five compute methods', or words
+        // changed through `stream`): the stream is walked whole from here, and checked natively so.
+        if (w === starts[k]) k++;
+        else if (header !== DRAW_HEADER) starts = null;
+      }
       drawChecked = false;
-      if (length === 0 || w + length > words) return;
+      if (length === 0 || w + length > words) return false;
       try {
         if (op === 1 && length === 2) {
           const p = objects[u[w + 1]!];
-          if (!(p instanceof ComputePipeline)) return;
+          if (!(p instanceof ComputePipeline)) return false;
           if (p !== st.pipeline) {
             st.bindPipeline(p);
             dispatchChecked = false;
@@ -1084,7 +1098,7 @@ export class CommandBuffer extends DeviceChild {
         } else if (op === 2 && length === 4) {
           const l = objects[u[w + 1]!];
           const s = objects[u[w + 2]!];
-          if (!(l instanceof PipelineLayout) || !(s instanceof DescriptorSet)) return;
+          if (!(l instanceof PipelineLayout) || !(s instanceof DescriptorSet)) return false;
           const firstSet = u[w + 3]!;
           if (st.boundLayouts[firstSet] !== l || st.boundSets[firstSet] !== s) {
             RecordingState.checkBindSet(l, s, firstSet);
@@ -1093,11 +1107,11 @@ export class CommandBuffer extends DeviceChild {
           }
         } else if (op === 3 && length >= 5) {
           const l = objects[u[w + 1]!];
-          if (!(l instanceof PipelineLayout)) return;
+          if (!(l instanceof PipelineLayout)) return false;
           const stages = u[w + 2]!;
           const offset = u[w + 3]!;
           const bytes = u[w + 4]!;
-          if (bytes !== (length - 5) * 4) return;
+          if (bytes !== (length - 5) * 4) return false;
           if (l !== pushLayout || stages !== pushStages || offset !== pushOffset || bytes !== pushBytes) {
             l.checkPushConstants(stages, offset, bytes);
             st.push(l, offset, bytes);
@@ -1118,13 +1132,13 @@ export class CommandBuffer extends DeviceChild {
         } else if (op === 6 && length === 9) {
           const s = objects[u[w + 1]!];
           const d = objects[u[w + 2]!];
-          if (!(s instanceof VulkanBuffer) || !(d instanceof VulkanBuffer)) return;
+          if (!(s instanceof VulkanBuffer) || !(d instanceof VulkanBuffer)) return false;
           checkCopy(s, d, readU64(u, w + 7), readU64(u, w + 3), readU64(u, w + 5));
           st.use(s);
           st.use(d);
         } else if ((op === 7 || op === 8) && length >= 2) {
           const image = objects[u[w + 1]!];
-          if (!(image instanceof Image)) return;
+          if (!(image instanceof Image)) return false;
           if (op === 8 && length === 9) checkLayers(image, u[w + 7]!, u[w + 8]!, 'clearColorImage');
           // The stream's barrier names the colour aspect (native/vulkan/loader/command_stream.h).
           if (op === 7 && image.aspectMask !== 1) throw invalidArgument('imageBarrier: image', "an image of a colour format (a depth image's transitions are recorded per call: CommandBuffer.imageBarrier)", `an image of VkFormat ${image.format}`);
@@ -1132,8 +1146,8 @@ export class CommandBuffer extends DeviceChild {
         } else if (op >= ENCODED_OPCODE_BASE) {
           const c = ENCODED_COMMANDS[op - ENCODED_OPCODE_BASE];
           // A command the registry's checks refuse ends the walk: the native side refuses the stream there.
-          if (c === undefined || (c.words !== 0 && length !== c.words)) return;
-          if (c.renderPass === 'inside' ? st.rendering === 0 : c.renderPass === 'outside' && st.rendering !== 0) return;
+          if (c === undefined || (c.words !== 0 && length !== c.words)) return false;
+          if (c.renderPass === 'inside' ? st.rendering === 0 : c.renderPass === 'outside' && st.rendering !== 0) return false;
           if (c.walked) {
             if (!validated && !written) {
               validate(); // words from writeWords: the whole stream well-formed first, so that its words read back as the layout says
@@ -1152,9 +1166,9 @@ export class CommandBuffer extends DeviceChild {
           } else {
             for (const a of c.args) {
               const v = u[w + 1 + a.word]!;
-              if (a.kind === 'Bool32' && v > 1) return;
-              if (a.kind === 'Enum' && !ENCODED_ENUMS[a.enum!]!.includes(v | 0)) return;
-              if (a.slotMask !== undefined && !slotHolds(a.slotMask, objects[v])) return;
+              if (a.kind === 'Bool32' && v > 1) return false;
+              if (a.kind === 'Enum' && !ENCODED_ENUMS[a.enum!]!.includes(v | 0)) return false;
+              if (a.slotMask !== undefined && !slotHolds(a.slotMask, objects[v])) return false;
             }
             for (const a of c.args) if (a.slotMask !== undefined) st.use(objects[u[w + 1 + a.word]!] as DeviceChild | Image);
             checkGenerated(st, c.name, u, w + 1, objects, limits, this.device);
@@ -1162,7 +1176,7 @@ export class CommandBuffer extends DeviceChild {
           }
           dispatchChecked = false;
           pushLayout = null;
-        } else if (op !== 5) return;
+        } else if (op !== 5) return false;
       } catch (error) {
         if (error instanceof Error) error.message = `command ${index} of the stream: ${error.message}`;
         throw error;
@@ -1171,6 +1185,7 @@ export class CommandBuffer extends DeviceChild {
     }
     // VUID-vkEndCommandBuffer-commandBuffer-00061: every query begun was ended.
     checkNoActiveQuery(st, 'CommandEncoder.end');
+    return starts !== null;
   }
 
   /** @internal Whether `object` (an object of an encoder's table) belongs to this buffer's device. */
@@ -1226,9 +1241,10 @@ function slotHolds(mask: number, object: unknown): boolean {
   return false;
 }
 
-const DRAW_OPCODE = ENCODED_OPCODE_BASE + ENCODED_COMMANDS.findIndex((c) => c.name === 'vkCmdDraw');
-/** vkCmdDraw's whole header word (5 words: the header and its four counts). */
-const DRAW_HEADER = (DRAW_OPCODE | (5 << 16)) >>> 0;
+/** vkCmdDraw's whole header word (5 words: the header and its four counts): the encoder's run command, whose starts it does not note. */
+const DRAW_HEADER = ENCODED_RUN_HEADER;
+const DRAW_OPCODE = DRAW_HEADER & 0xffff;
+if (ENCODED_COMMANDS[DRAW_OPCODE - ENCODED_OPCODE_BASE]?.name !== 'vkCmdDraw' || DRAW_HEADER >>> 16 !== 5) throw new InvalidStateError('the generated encoder\'s run command is not vkCmdDraw of 5 words');
 
 /** The table slots a walked command's read-back arguments name, in `out`. */
 function collectSlots(nodes: readonly EncodedNodeInfo[], args: { readonly [name: string]: DecodedValue }, out: number[]): void {

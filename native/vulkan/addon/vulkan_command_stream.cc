@@ -52,7 +52,8 @@ const T* TypedArrayData(Napi::Env env, const Napi::Value& v, napi_typedarray_typ
   napi_typedarray_type actual;
   void* data = nullptr;
   if (!v.IsTypedArray() || napi_get_typedarray_info(env, v, &actual, length, &data, nullptr, nullptr) != napi_ok || actual != type) {
-    throw ArgumentError(env, std::string(what) + (type == napi_uint8_array ? " must be a Uint8Array" : " must be a BigUint64Array"));
+    const char* name = type == napi_uint8_array ? " must be a Uint8Array" : type == napi_uint32_array ? " must be a Uint32Array" : " must be a BigUint64Array";
+    throw ArgumentError(env, std::string(what) + name);
   }
   return static_cast<const T*>(data);
 }
@@ -84,7 +85,9 @@ Napi::Value Validate(const Napi::CallbackInfo& info) {
   return Napi::Number::New(env, Check(env, stream, table).commands);
 }
 
-// record(commandBuffer, beginFlags, stream, byteLength, handles, kinds)
+// record(commandBuffer, beginFlags, stream, byteLength, handles, kinds[, starts, startCount, runHeader]):
+// with starts (a Uint32Array, its first startCount words the noted commands' word offsets, command_stream.h
+// Starts), -1 and no Vulkan call when the stream is not as noted.
 Napi::Value Record(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   auto* cb = reinterpret_cast<VkCommandBuffer>(static_cast<uintptr_t>(BigIntArg(env, info[0], "commandBuffer")));
@@ -102,7 +105,20 @@ Napi::Value Record(const Napi::CallbackInfo& info) {
   const auto* dispatch = *reinterpret_cast<const kl::vulkan::gen::VkDeviceDispatchTable* const*>(cb);
   if (dispatch == nullptr) throw VkErrorToJs(env, VK_ERROR_INITIALIZATION_FAILED, "the command buffer has no device dispatch table");
   // The whole stream checked, and every command of it in the device's table, before any Vulkan call.
-  const cs::Verdict v = cs::ValidateFor(*dispatch, stream.data, stream.bytes, table);
+  cs::Verdict v;
+  if (info.Length() > 6 && !info[6].IsUndefined() && !info[6].IsNull()) {
+    cs::Starts starts;
+    std::size_t capacity = 0;
+    starts.words = TypedArrayData<uint32_t>(env, info[6], napi_uint32_array, "starts", &capacity);
+    starts.count = U32Arg(env, info[7], "startCount");
+    starts.runHeader = U32Arg(env, info[8], "runHeader");
+    if (starts.count > capacity) throw ArgumentError(env, "startCount is past the end of starts");
+    if (!cs::IsPlainHeader(starts.runHeader)) throw ArgumentError(env, "runHeader must be a plain generated command's header word");
+    v = cs::ValidateFor(*dispatch, stream.data, stream.bytes, table, starts);
+    if (v.notAsNoted) return Napi::Number::New(env, -1);
+  } else {
+    v = cs::ValidateFor(*dispatch, stream.data, stream.bytes, table);
+  }
   if (!v.ok) throw StreamError(env, v);
   VkResult r = dispatch->BeginCommandBuffer(cb, &begin);
   if (r != VK_SUCCESS) throw VkErrorToJs(env, r, "vkBeginCommandBuffer failed");

@@ -313,6 +313,33 @@ inline const uint32_t* WellFormedEnd(const uint32_t* at, const uint32_t* end, co
 
 namespace {
 
+// The end of a walk over a stream with no malformed command: a render pass left open, or a command the
+// device's table lacks, refused; else the count of commands.
+Verdict Finish(const uint32_t* begin, const Scope& scope, const Availability& available, uint32_t commands) noexcept {
+  Verdict v;
+  auto refuse = [&](Reason reason, const uint32_t* at, uint32_t index) {
+    v.ok = false;
+    v.commands = index;
+    v.reason = reason;
+    v.byteOffset = static_cast<std::size_t>(at - begin) * 4;
+    v.opcode = static_cast<uint16_t>(*at & 0xffff);
+    return v;
+  };
+  if (scope.open != 0) {
+    // A render pass or dynamic rendering left open: vkEndCommandBuffer would be invalid
+    // (VUID-vkEndCommandBuffer-commandBuffer-00060); refused at the command that opened it.
+    uint32_t index = 0;
+    for (const uint32_t* w = begin; w < scope.openedAt; w += *w >> 16) ++index;
+    return refuse(Reason::RenderPassScope, scope.openedAt, index);
+  }
+  if (available.missingAt != nullptr) {
+    // Well formed, with a command the device's table lacks: refused at the first one.
+    return refuse(Reason::Unavailable, available.missingAt, available.missingIndex);
+  }
+  v.commands = commands;
+  return v;
+}
+
 Verdict Check(const void* data, std::size_t bytes, const Table& table, Availability& available) noexcept {
   const auto* const begin = static_cast<const uint32_t*>(data);
   Verdict v;
@@ -347,19 +374,66 @@ Verdict Check(const void* data, std::size_t bytes, const Table& table, Availabil
     }
     ++commands;
   }
-  if (scope.open != 0) {
-    // A render pass or dynamic rendering left open: vkEndCommandBuffer would be invalid
-    // (VUID-vkEndCommandBuffer-commandBuffer-00060); refused at the command that opened it.
-    uint32_t index = 0;
-    for (const uint32_t* w = begin; w < scope.openedAt; w += *w >> 16) ++index;
-    return refuse(Reason::RenderPassScope, scope.openedAt, index);
+  return Finish(begin, scope, available, commands);
+}
+
+// Check() of a stream whose writer noted where its commands start (Starts): the same verdicts, and
+// notAsNoted where the stream is not as noted before any refusal. A gap between noted commands is a
+// run of the run command: its first is checked as any command, the rest on their header words alone
+// (a plain command is well formed wherever another is, and a run changes no scope), in a loop that
+// stops at the next noted start without a compare of its own.
+Verdict CheckNoted(const void* data, std::size_t bytes, const Table& table, Availability& available, const Starts& starts) noexcept {
+  const auto* const begin = static_cast<const uint32_t*>(data);
+  Verdict v;
+  auto refuse = [&](Reason reason, const uint32_t* at, uint32_t commands) {
+    v.ok = false;
+    v.commands = commands;
+    v.reason = reason;
+    v.byteOffset = static_cast<std::size_t>(at - begin) * 4;
+    v.opcode = static_cast<uint16_t>(reason == Reason::Unaligned ? 0 : *at & 0xffff);
+    return v;
+  };
+  auto notAsNoted = [&] {
+    v.ok = false;
+    v.notAsNoted = true;
+    return v;
+  };
+  if (bytes % 4 != 0 || (bytes > 0 && reinterpret_cast<uintptr_t>(data) % 4 != 0)) return refuse(Reason::Unaligned, begin, 0);
+  const std::size_t words = bytes / 4;
+  const uint32_t* at = begin;
+  const uint32_t* const end = begin + words;
+  const uint32_t run = starts.runHeader;
+  const uint32_t runLength = run >> 16;
+  uint32_t commands = 0;
+  Scope scope;
+  auto step = [&](const uint32_t* here) -> const uint32_t* {  // one command checked as Check() does; nullptr when refused
+    if (const uint32_t* next = WellFormedEnd<false>(here, end, table, scope, available, commands)) [[likely]] return next;
+    return WhyRefused(here, end, table, scope) ? nullptr : here + (*here >> 16);
+  };
+  for (std::size_t k = 0;; ++k) {
+    const std::size_t noted = k < starts.count ? starts.words[k] : words;
+    if (noted > words || (k < starts.count && k > 0 && noted <= starts.words[k - 1])) return notAsNoted();
+    const uint32_t* const stop = begin + noted;
+    if (at < stop) {
+      // A gap: runs of the run command, up to the next noted start.
+      if (*at != run) return notAsNoted();
+      const uint32_t* next = step(at);
+      if (next == nullptr) return refuse(*WhyRefused(at, end, table, scope), at, commands);
+      ++commands;
+      at = next;
+      const uint32_t* const first = at;
+      while (at < stop && *at == run) at += runLength;
+      commands += static_cast<uint32_t>((at - first) / runLength);
+    }
+    if (at != stop) return notAsNoted();  // (past it: a noted start inside a command)
+    if (k >= starts.count) break;  // (stop was the stream's end)
+    // A noted command.
+    const uint32_t* next = step(at);
+    if (next == nullptr) return refuse(*WhyRefused(at, end, table, scope), at, commands);
+    ++commands;
+    at = next;
   }
-  if (available.missingAt != nullptr) {
-    // Well formed, with a command the device's table lacks: refused at the first one.
-    return refuse(Reason::Unavailable, available.missingAt, available.missingIndex);
-  }
-  v.commands = commands;
-  return v;
+  return Finish(begin, scope, available, commands);
 }
 
 }  // namespace
@@ -372,6 +446,16 @@ Verdict Validate(const void* data, std::size_t bytes, const Table& table) noexce
 Verdict ValidateFor(const gen::VkDeviceDispatchTable& dispatch, const void* data, std::size_t bytes, const Table& table) noexcept {
   Availability available = AvailableIn(dispatch);
   return Check(data, bytes, table, available);
+}
+
+Verdict ValidateFor(const gen::VkDeviceDispatchTable& dispatch, const void* data, std::size_t bytes, const Table& table, const Starts& starts) noexcept {
+  Availability available = AvailableIn(dispatch);
+  return CheckNoted(data, bytes, table, available, starts);
+}
+
+bool IsPlainHeader(uint32_t header) noexcept {
+  const uint32_t index = (header & 0xffff) - enc::kOpcodeBase;
+  return index < enc::kCommandCount && header != 0 && header == enc::kPlainHeader[index];
 }
 
 void Replay(const gen::VkDeviceDispatchTable& d, VkCommandBuffer cb, const void* data, std::size_t bytes, const Table& table) noexcept {

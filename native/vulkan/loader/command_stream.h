@@ -95,6 +95,10 @@ struct Verdict {
   std::size_t byteOffset = 0;  // where the command at fault starts
   uint16_t opcode = 0;
   Reason reason = Reason::Unaligned;
+  // With Starts: the stream is not what its writer noted (a command it did not note that is not its run
+  // command, or a noted start where no command starts), found before any refusal; ok is false and the
+  // rest says nothing. The caller then checks the stream without Starts.
+  bool notAsNoted = false;
 };
 
 // Checks every command of `bytes` bytes at `data` (4-byte aligned) against `table`. Makes no call.
@@ -104,6 +108,24 @@ Verdict Validate(const void* data, std::size_t bytes, const Table& table) noexce
 // it, in one walk: a malformed stream is refused as Validate() refuses it, a well-formed one with a
 // command the table lacks as Unavailable at the first such command.
 Verdict ValidateFor(const gen::VkDeviceDispatchTable& dispatch, const void* data, std::size_t bytes, const Table& table) noexcept;
+
+// Where a stream's writer (CommandEncoder, lib/vulkan/api/command-encoder.ts) says its commands start, all
+// but those of one plain command (`runHeader`, vkCmdDraw), which fill every gap between them: the writer's
+// own state walk visits the noted commands and the first of each run, and relies on the rest of each gap
+// being that command (ValidateFor confirms it, or says notAsNoted).
+struct Starts {
+  const uint32_t* words = nullptr;  // word offsets, ascending
+  std::size_t count = 0;
+  uint32_t runHeader = 0;
+};
+
+// Whether `header` is a plain generated command's whole header word (numbers only, no render pass of its
+// own: native/generated/vulkan_encoder.h kPlainHeader): one is well formed wherever another is.
+bool IsPlainHeader(uint32_t header) noexcept;
+
+// ValidateFor(), and that the stream is as `starts` says (else notAsNoted). `starts.runHeader` must be a
+// plain header. A run of the run command is checked on its first command and its header words.
+Verdict ValidateFor(const gen::VkDeviceDispatchTable& dispatch, const void* data, std::size_t bytes, const Table& table, const Starts& starts) noexcept;
 
 // Records a stream Validate() accepted into `commandBuffer` through `dispatch`, the device's
 // table (the one the command buffer's first word points at).

@@ -4,7 +4,8 @@
 // Each case is validated; an accepted one is replayed into a dispatch table of functions that
 // read every byte their pointers reach (walked commands' arrays and structures too). The stream and the kinds are heap copies of exactly their
 // length, so a read past either is reported. Prints one line per case: "ok <commands>" or
-// "refused <reason> <byteOffset>".
+// "refused <reason> <byteOffset>". Each case is also checked with the starts of its commands noted (as
+// CommandEncoder notes them): the same verdict, or the stream found not as noted.
 //
 // Input file: cases, each [u32 kind count][kinds, padded to 4 bytes][u32 byteLength][bytes, padded to 4].
 #include <cstdio>
@@ -100,6 +101,39 @@ uint32_t ReadU32(const std::vector<unsigned char>& in, std::size_t& at) {
   return v;
 }
 
+// ValidateFor with Starts (the encoder's noted commands) on this case, three ways: the starts its headers
+// give (every command but the run command's; a stream accepted must be accepted alike), those with one
+// start moved a word on, and every word noted. Unless a verdict is notAsNoted it must be Validate's;
+// a disagreement prints a line the test does not expect.
+void NotedAgrees(const gen::VkDeviceDispatchTable& dispatch, const std::vector<unsigned char>& stream, const cs::Table& t, const cs::Verdict& plain) {
+  const std::size_t words = stream.size() / 4;
+  std::vector<uint32_t> w(words);
+  if (words > 0) std::memcpy(w.data(), stream.data(), words * 4);
+  uint32_t run = 0;  // the first plain header of the stream, else any plain header
+  for (std::size_t i = 0; i < words && run == 0; ++i) run = cs::IsPlainHeader(w[i]) ? w[i] : 0;
+  for (uint32_t h = 0; run == 0 && h < 0x10000; ++h) run = cs::IsPlainHeader((5u << 16) | h) ? (5u << 16) | h : 0;
+  std::vector<uint32_t> noted;
+  for (std::size_t at = 0; at < words && (w[at] >> 16) != 0; at += w[at] >> 16) {
+    if (w[at] != run) noted.push_back(static_cast<uint32_t>(at));
+  }
+  std::vector<uint32_t> moved = noted;
+  if (!moved.empty()) moved[moved.size() / 2] += 1;
+  std::vector<uint32_t> every(words);
+  for (std::size_t i = 0; i < words; ++i) every[i] = static_cast<uint32_t>(i);
+  // One command that is not the run command left unnoted: in a stream the plain walk accepts, found.
+  std::vector<uint32_t> dropped = noted;
+  if (!dropped.empty()) dropped.erase(dropped.begin() + static_cast<std::ptrdiff_t>(dropped.size() / 2));
+  const std::vector<uint32_t>* const variants[] = {&noted, &moved, &every, &dropped};
+  const char* const names[] = {"headers", "moved", "every word", "dropped"};
+  for (std::size_t i = 0; i < 4; ++i) {
+    const std::vector<uint32_t> copy = *variants[i];  // exactly its length on the heap: a read past it is reported
+    const cs::Verdict n = cs::ValidateFor(dispatch, stream.data(), stream.size(), t, cs::Starts{copy.data(), copy.size(), run});
+    const bool same = n.ok == plain.ok && (n.ok ? n.commands == plain.commands : n.reason == plain.reason && n.byteOffset == plain.byteOffset && n.commands == plain.commands);
+    const bool mustNotMatch = variants[i] == &dropped && plain.ok && !noted.empty();
+    if (n.notAsNoted ? (variants[i] == &noted && plain.ok) : (!same || mustNotMatch)) std::printf("noted disagrees (%s)\n", names[i]);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -140,6 +174,7 @@ int main(int argc, char** argv) {
     for (uint32_t i = 0; i < kindCount; ++i) handles[i] = 0x1000 + i;
     const cs::Table t{handles.data(), kinds.data(), kinds.size()};
     const cs::Verdict v = cs::Validate(stream.data(), stream.size(), t);
+    NotedAgrees(table, stream, t, v);
     if (v.ok) {
       cs::Replay(table, reinterpret_cast<VkCommandBuffer>(&table), stream.data(), stream.size(), t);
       std::printf("ok %u\n", v.commands);

@@ -119,6 +119,9 @@ class Words extends EncodedVulkanCommands {
   protected encodeCommit(words: number): void {
     this.at += words;
   }
+  protected encodeCommitRun(words: number): void {
+    this.at += words;
+  }
   protected encodeSlot(): void {}
   protected encodeBytes(at: number, data: ArrayBufferView): void {
     new Uint8Array(this.u.buffer).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), at * 4);
