@@ -70,13 +70,13 @@ class Model {
       case 'copy': {
         if (this.rendering) return 'state';
         if (!inRange(o.first, o.count)) return 'argument';
+        // Vulkan spec, "Copying Query Pool Results": no query it copies may be active.
+        if (o.pool === 'occlusion' && this.active !== null && this.active.query >= o.first && this.active.query < o.first + o.count) return 'state';
         if ((o.flags & ~0xf) !== 0 || (o.pool === 'timestamp' && (o.flags & 0x8) !== 0)) return 'argument';
         const word = (o.flags & 0x1) !== 0 ? 8 : 4;
         if (o.offset % word !== 0 || o.stride % word !== 0) return 'argument';
         const one = word * ((o.flags & 0x4) !== 0 ? 2 : 1);
         if (o.offset + (o.count - 1) * o.stride + one > RESULT_BYTES) return 'argument';
-        // Vulkan spec, "Copying Query Pool Results": no query it copies may be active.
-        if (o.pool === 'occlusion' && this.active !== null && this.active.query >= o.first && this.active.query < o.first + o.count) return 'state';
         return 'ok';
       }
       case 'event':
