@@ -10,10 +10,15 @@
 # build-tsan/, over the threaded paths only (the waitFrame threads, several instances and workers
 # at once, exit and worker termination with threads alive, the log bridge's cross-thread delivery,
 # Vulkan messengers). Races inside Node and V8 (not instrumented) are not seen; races between the
-# threads of the loader, the runtime and the layers are. In CI after the ASan phase (.ci/run); its build is lean (below).
+# threads of the loader, the runtime and the layers are. In CI after the ASan phase (.ci/run) and
+# the second step of npm run test:all (scripts/test-all.sh); its build is lean (below). Under it the
+# threaded tests run fewer rounds and frames with the same assertions, and every time limit is 8
+# times as long (KHRONOS_LOADER_SANITIZER=thread: test/helpers/sanitizer-env.ts, vitest.config.ts).
+# Either variant prints its wall time at the end (build and tests apart).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+started=$SECONDS
 jobs=${KL_SANITIZE_JOBS:-2}
 mode=address
 if [ "${1:-}" = "--thread" ]; then mode=thread; shift; fi
@@ -105,6 +110,7 @@ thread_tests=(
 [ "$mode" = thread ] && default_tests=("${thread_tests[@]}")
 if [ "$#" -gt 0 ]; then tests=("$@"); elif [ -n "${KL_SANITIZE_TESTS:-}" ]; then read -r -a tests <<<"$KL_SANITIZE_TESTS"; else tests=("${default_tests[@]}"); fi
 
+built=$SECONDS
 reports=$out/reports
 rm -rf "$reports" && mkdir -p "$reports"
 set +e
@@ -112,14 +118,15 @@ if [ "$mode" = thread ]; then
   runtime=$(g++ -print-file-name=libtsan.so)
   echo "$name: running ${#tests[@]} test files with $runtime preloaded"
   # exitcode=0: processes end with their own codes (the shutdown tests check them); reports fail the run below.
-  env LD_PRELOAD="$runtime" \
+  # The runtime goes into the test workers and their children only (scripts/sanitize/preload-in-workers.mjs).
+  env KL_WORKER_PRELOAD="$runtime" KHRONOS_LOADER_SANITIZER=thread \
     TSAN_OPTIONS="log_path=$reports/tsan:halt_on_error=0:exitcode=0:second_deadlock_stack=1:suppressions=$root/scripts/sanitize/tsan.supp" \
     KHRONOS_LOADER_NATIVE_DIR="$out/addon/Release" KL_TEST_NATIVE_DIR="$out/test-native" KHRONOS_LOADER_PREBUILT=1 \
-    KL_PREBUILT_WITHOUT_TOOLS=1 node node_modules/vitest/vitest.mjs run --project main "${tests[@]}"
+    KL_PREBUILT_WITHOUT_TOOLS=1 node scripts/sanitize/preload-in-workers.mjs run --project main "${tests[@]}"
 else
   runtime=$(g++ -print-file-name=libasan.so)
   echo "$name: running ${#tests[@]} test files with $runtime preloaded"
-  env LD_PRELOAD="$runtime" \
+  env LD_PRELOAD="$runtime" KHRONOS_LOADER_SANITIZER=address \
     ASAN_OPTIONS="detect_leaks=1:log_path=$reports/asan:strict_string_checks=1:check_initialization_order=1:detect_stack_use_after_return=1" \
     LSAN_OPTIONS="suppressions=$root/scripts/sanitize/lsan.supp:print_suppressions=0" \
     UBSAN_OPTIONS="print_stacktrace=1:log_path=$reports/ubsan" \
@@ -129,6 +136,7 @@ else
 fi
 status=$?
 set -e
+echo "$name: wall time $((SECONDS - started)) s (build $((built - started)) s, ${#tests[@]} test files $((SECONDS - built)) s)"
 shopt -s nullglob
 found=("$reports"/*)
 if [ "${#found[@]}" -gt 0 ]; then

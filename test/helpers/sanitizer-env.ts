@@ -19,3 +19,31 @@ export function sanitizerEnv(options: { deliberateCrash?: boolean } = {}): Recor
   if (options.deliberateCrash && env.ASAN_OPTIONS !== undefined) env.ASAN_OPTIONS += ':handle_segv=0:handle_sigbus=0:handle_abort=0:detect_leaks=0:log_path=stderr';
   return env;
 }
+
+/**
+ * The sanitizer this run is under: scripts/test-sanitize.sh sets KHRONOS_LOADER_SANITIZER to
+ * 'address' (npm run test:sanitize) or 'thread' (npm run test:sanitize:thread); unset otherwise.
+ */
+export const sanitizer: 'address' | 'thread' | undefined = ((v) => (v === 'address' || v === 'thread' ? v : undefined))(process.env.KHRONOS_LOADER_SANITIZER);
+
+/**
+ * How many rounds, frames or workers a threaded test runs: `normal`, or `underThreadSanitizer`
+ * under ThreadSanitizer, where every instrumented memory access and every synchronisation costs
+ * 5–15 times as much (and the CI machine has two cores): fewer rounds of the same paths, with the
+ * same assertions (docs/testing.md, "Sanitizers").
+ */
+export function threadSanitizerCount(normal: number, underThreadSanitizer: number): number {
+  return sanitizer === 'thread' ? underThreadSanitizer : normal;
+}
+
+/**
+ * Under ThreadSanitizer the time limits of the threaded tests (and of the child processes and
+ * workers they wait for) are 8 times as long: a child that starts Node and tsx with the runtime
+ * preloaded took two minutes on a loaded 2-core machine.
+ */
+export const THREAD_SANITIZER_SLOWDOWN = 8;
+
+/** A time limit in milliseconds: `ms`, times THREAD_SANITIZER_SLOWDOWN under ThreadSanitizer. */
+export function threadSanitizerTimeout(ms: number): number {
+  return sanitizer === 'thread' ? ms * THREAD_SANITIZER_SLOWDOWN : ms;
+}

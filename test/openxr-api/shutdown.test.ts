@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/paths.js';
+import { threadSanitizerCount, threadSanitizerTimeout } from '../helpers/sanitizer-env.js';
 import { until } from '../helpers/until.js';
 import { tsWorker } from './fixtures/ts-worker.js';
 
@@ -38,7 +39,7 @@ function runFixture(fixture: string, args: string[], timeoutMs: number): Promise
       // live handles), so a leak check of that child would only list what exit() skips.
       ...(args[0] === 'exit' && process.env.ASAN_OPTIONS ? { ASAN_OPTIONS: `${process.env.ASAN_OPTIONS}:detect_leaks=0` } : {}),
     },
-    timeout: timeoutMs,
+    timeout: threadSanitizerTimeout(timeoutMs),
     killSignal: 'SIGKILL',
   });
   let stdout = '';
@@ -107,10 +108,12 @@ describe('workers', () => {
   });
 
   // The full size (bench/soak.ts's) is 8 workers × 1,000 rounds; CI runs 4 × 20 (two cores
-  // shared with the rest of the suite). KL_CONCURRENCY_WORKERS / KL_CONCURRENCY_ROUNDS give the full size.
-  const workers = Number(process.env.KL_CONCURRENCY_WORKERS ?? 4);
-  const rounds = Number(process.env.KL_CONCURRENCY_ROUNDS ?? 20);
-  it(`NODE-5: ${workers} workers each create and destroy ${rounds} instances (half through a pass-through layer) with a session, spaces and 3 frames, at once`, { timeout: Math.max(60_000, rounds * workers * 200) }, async () => {
+  // shared with the rest of the suite), and 3 × 4 under ThreadSanitizer (the same paths: several
+  // instances created and destroyed at once, each with frame threads). KL_CONCURRENCY_WORKERS /
+  // KL_CONCURRENCY_ROUNDS give the full size.
+  const workers = Number(process.env.KL_CONCURRENCY_WORKERS ?? threadSanitizerCount(4, 3));
+  const rounds = Number(process.env.KL_CONCURRENCY_ROUNDS ?? threadSanitizerCount(20, 4));
+  it(`NODE-5: ${workers} workers each create and destroy ${rounds} instances (half through a pass-through layer) with a session, spaces and 3 frames, at once`, { timeout: threadSanitizerTimeout(Math.max(60_000, rounds * workers * 200)) }, async () => {
     const results = await Promise.all(
       Array.from({ length: workers }, () => {
         const worker = tsWorker(new URL('./fixtures/worker-rounds.ts', import.meta.url), { workerData: { rounds, frames: 3 } });

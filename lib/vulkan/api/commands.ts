@@ -27,7 +27,7 @@ import { vulkanCompute, type NativeVulkanCompute } from '../native/addon.js';
 import { dynamicRenderingKey, Framebuffer, GraphicsPipeline, IMAGE_ASPECT, IMAGE_USAGE, LOAD_OPS, OwnedImage, RenderPass, STORE_OPS, type PipelineNeeds } from './graphics.js';
 import { ImageView } from './device-objects.js';
 import { checkBufferImageRegion, checkScissor, checkSynchronization2, checkViewport, checkWalkedTransfer } from './encoder/encoded-checks.js';
-import { checkBeginQuery, checkCopyQueryPoolResults, checkEndQuery, checkEventCommand, checkEventCommand2, checkNoActiveQuery, checkResetQueryPool, checkWriteTimestamp, QueryPool, VulkanEvent } from './queries.js';
+import { checkBeginQuery, checkCopyQueryPoolResults, checkEndQuery, checkEventCommand, checkEventCommand2, checkNoActiveQuery, checkNoQueryBegunInside, checkResetQueryPool, checkWriteTimestamp, QueryPool, VulkanEvent } from './queries.js';
 import { decodeWalked, ENCODED_COMMANDS, ENCODED_RUN_HEADER, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, type DecodedValue, type EncodedNodeInfo } from '../../generated/vulkan-encoder.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
@@ -756,6 +756,7 @@ export class CommandBuffer extends DeviceChild {
     this.#recording('endRendering');
     // VUID-vkCmdEndRendering-None-06161, -commandBuffer-06162
     if (this.#state.rendering !== 1) throw new InvalidStateError(`endRendering: ${this.#state.rendering === 2 ? 'a render pass is open (endRenderPass())' : 'no dynamic rendering is open (beginRendering() first)'}`);
+    checkNoQueryBegunInside(this.#state, 'endRendering');
     this.#n.cmdEndRendering(this.handle, 0);
     this.#state.rendering = 0;
     this.#state.renderingKey = '';
@@ -810,6 +811,7 @@ export class CommandBuffer extends DeviceChild {
     this.live();
     this.#recording('endRenderPass');
     if (this.#state.rendering !== 2) throw new InvalidStateError(`endRenderPass: ${this.#state.rendering === 1 ? 'dynamic rendering is open (endRendering())' : 'no render pass is open (beginRenderPass() first)'}`);
+    checkNoQueryBegunInside(this.#state, 'endRenderPass');
     this.#n.cmdEndRendering(this.handle, 1);
     this.#state.rendering = 0;
     this.#state.renderingKey = '';
@@ -1333,6 +1335,7 @@ function checkGenerated(st: RecordingState, name: string, u: Uint32Array, a: num
     case 'vkCmdEndRendering':
     case 'vkCmdEndRenderPass':
       // The native check pairs begin and end (VUID-vkCmdEndRendering-None-06161, VUID-vkCmdEndRenderPass-None-06170).
+      checkNoQueryBegunInside(st, name);
       st.rendering = 0;
       st.renderingKey = '';
       return;

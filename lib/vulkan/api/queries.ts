@@ -233,6 +233,8 @@ export function checkWriteTimestamp(st: QueryState, what: string, pool: QueryPoo
 export function checkCopyQueryPoolResults(st: QueryState, what: string, pool: QueryPool, first: number, count: number, buffer: { readonly size: number | bigint; checkBacked(what: string): void; checkUsage(what: string, usage: number, name: string): void }, offset: number | bigint, stride: number | bigint, flags: number): void {
   outside(st, what);
   pool.checkRange(what, first, count);
+  // VUID-vkCmdCopyQueryPoolResults-None-07429: no query it copies is active.
+  if (st.activeQueryPool === pool && st.activeQuery >= first && st.activeQuery < first + count) throw new InvalidStateError(`${what}: query ${st.activeQuery} of the pool is active (end it first)`);
   uint('flags', flags);
   if ((flags & ~KNOWN_RESULT_FLAGS) !== 0) throw new InvalidArgumentError(`${what}: flags must be VkQueryResultFlags (bits of 0xf), got 0x${flags.toString(16)}`, 'flags');
   if (pool.queryType === 'timestamp' && (flags & RESULT_PARTIAL) !== 0) throw new InvalidArgumentError(`${what}: VK_QUERY_RESULT_PARTIAL_BIT is not allowed with timestamp queries`, 'flags');
@@ -257,6 +259,11 @@ export function checkEventCommand(st: QueryState, what: string, stageMask: numbe
 export function checkEventCommand2(st: QueryState, what: string, name: string, stageMask: bigint): void {
   outside(st, what);
   if ((stageMask & ~KNOWN_STAGES2) !== 0n || (stageMask & BigInt(STAGE_HOST)) !== 0n) throw new InvalidArgumentError(`${what}: ${name} must name Vulkan 1.3 pipeline stages other than HOST, got 0x${stageMask.toString(16)}`, name);
+}
+
+/** At the end of a render pass or dynamic rendering: no query begun inside it still active (VUID-vkCmdEndRendering-None-06999, VUID-vkCmdEndRenderPass-None-07004). */
+export function checkNoQueryBegunInside(st: QueryState, what: string): void {
+  if (st.activeQueryPool !== null && st.activeQueryRendering !== 0) throw new InvalidStateError(`${what}: occlusion query ${st.activeQuery} began inside it and is still active (endQuery() first)`);
 }
 
 /** At the end of a recording: no query left active (VUID-vkEndCommandBuffer-commandBuffer-00061). */
