@@ -1,4 +1,5 @@
-// Differential on Monado: the Debian Khronos OpenXR loader (through test/native/xr_script) and this
+// Differential on Monado: each Khronos OpenXR loader (Debian's 1.0.20 and the current 1.1.61, through
+// test/native/xr_script, which links libopenxr_loader.so.1 by its soname) and this
 // package's loader (through its typed API) drive the same scripted sequence on Monado, a runtime
 // neither side wrote, and must agree on what the runtime answered: instance and system properties,
 // view configurations, reference space types, extensions, session states, locate results at the
@@ -19,6 +20,7 @@ import { openXrCommands } from '../../lib/openxr/commands.js';
 import { createLoader } from '../../lib/openxr/loader.js';
 import { applyProcessEnv, MONADO_PROCESS_ENV, monadoManifestPath } from '../helpers/openxr-runtimes.js';
 import { testNativeDir } from '../helpers/paths.js';
+import { khronosOpenXrLoaders, type KhronosOpenXrLoader } from '../helpers/khronos-openxr-loaders.js';
 import { missingSystemComponent } from '../helpers/system.js';
 
 const script = path.join(testNativeDir, 'xr_script/xr_script');
@@ -26,7 +28,6 @@ const LAYERS = '/usr/share/openxr/1/api_layers/explicit.d';
 const manifest = monadoManifestPath();
 const skip = missingSystemComponent({
   'Monado (scripts/build-monado.sh builds it into build/monado; or set KHRONOS_LOADER_MONADO_JSON)': [manifest],
-  'Debian libopenxr-loader1': ['/usr/lib/x86_64-linux-gnu/libopenxr_loader.so.1'],
   'test/native xr_script (needs libopenxr-dev)': [script],
   'openxr-layer-apidump': [path.join(LAYERS, 'XrApiLayer_api_dump.x86_64-linux-gnu.json')],
   'openxr-layer-corevalidation': [path.join(LAYERS, 'XrApiLayer_core_validation.x86_64-linux-gnu.json')],
@@ -63,10 +64,10 @@ interface Answer {
 
 let T = '';
 
-function runKhronos(extraEnv: Record<string, string>, args: string[] = []): Answer {
-  const out = path.join(T, `khronos-${Object.keys(extraEnv).join('-') || 'plain'}.json`);
+function runKhronos(loader: KhronosOpenXrLoader, extraEnv: Record<string, string>, args: string[] = []): Answer {
+  const out = path.join(T, `khronos-${loader.version}-${Object.keys(extraEnv).join('-') || 'plain'}.json`);
   execFileSync(script, ['--out', out, ...args], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: T, ...definedOnly(MONADO_PROCESS_ENV), XR_RUNTIME_JSON: manifest, ...extraEnv },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: T, ...definedOnly(MONADO_PROCESS_ENV), XR_RUNTIME_JSON: manifest, ...loader.env, ...extraEnv },
     stdio: 'ignore',
   });
   return JSON.parse(readFileSync(out, 'utf8')) as Answer;
@@ -225,7 +226,7 @@ function dumpedCommands(file: string): string[] {
   return [...new Set(names)];
 }
 
-describe.skipIf(skip !== null)(`OpenXR differential on Monado vs the Debian Khronos loader${skip ? ` (skipped: ${skip})` : ''}`, () => {
+for (const loader of khronosOpenXrLoaders()) describe.skipIf(skip !== null || loader.missing !== null)(`OpenXR differential on Monado vs the Khronos loader ${loader.version}${skip ? ` (skipped: ${skip})` : loader.missing ? ` (skipped: ${loader.missing})` : ''}`, () => {
   let restoreEnv = (): void => {};
   beforeAll(() => {
     T = mkdtempSync(path.join(tmpdir(), 'kl-monado-diff-'));
@@ -237,7 +238,7 @@ describe.skipIf(skip !== null)(`OpenXR differential on Monado vs the Debian Khro
   });
 
   it('XR-RD-1 XR-CI-2 XR-CI-5 XR-CI-9 NODE-3: the same sequence on Monado gives the same answers through both loaders', () => {
-    const k = runKhronos({});
+    const k = runKhronos(loader, {});
     // What Monado answered (so agreeing is not agreeing on nothing).
     expect(k.system.systemName).toBe('Monado: Simulated HMD');
     expect(k.states).toEqual(['idle', 'ready', 'synchronized', 'visible', 'focused']);
@@ -257,7 +258,7 @@ describe.skipIf(skip !== null)(`OpenXR differential on Monado vs the Debian Khro
       expect(lines.some((l) => l.includes('VUID-xrLocateSpace-space-parameter')), `${who}: the planted error is reported`).toBe(true);
       expect(lines.filter((l) => !/xrLocateSpace/.test(l)), who).toEqual([]);
     };
-    const k = runKhronos(layerEnv('khronos'), ['--invalid-handle']);
+    const k = runKhronos(loader, layerEnv('khronos'), ['--invalid-handle']);
     expect(k.invalidHandle).toBe(-12);
     onlyThePlanted('khronos');
     // The layer reads its settings from the process environment (it runs inside this one).
@@ -273,7 +274,7 @@ describe.skipIf(skip !== null)(`OpenXR differential on Monado vs the Debian Khro
 
   it('XR-CI-3 XR-CI-5: api_dump above Monado sees every command of the sequence through both loaders', () => {
     const dump = (who: string) => path.join(T, `api_dump-${who}.txt`);
-    const k = runKhronos({ XR_ENABLE_API_LAYERS: 'XR_APILAYER_LUNARG_api_dump', XR_API_LAYER_PATH: LAYERS, XR_API_DUMP_EXPORT_TYPE: 'text', XR_API_DUMP_FILE_NAME: dump('khronos') });
+    const k = runKhronos(loader, { XR_ENABLE_API_LAYERS: 'XR_APILAYER_LUNARG_api_dump', XR_API_LAYER_PATH: LAYERS, XR_API_DUMP_EXPORT_TYPE: 'text', XR_API_DUMP_FILE_NAME: dump('khronos') });
     const restore = applyProcessEnv({ XR_API_DUMP_EXPORT_TYPE: 'text', XR_API_DUMP_FILE_NAME: dump('ours') });
     let o: Answer;
     try {
