@@ -88,7 +88,7 @@ export interface SearchPlan {
  * The entries for one kind: a replacing variable's entries alone; else the adding variable's
  * entries, then the standard folders. `overridePaths` (the override layer's) replace the explicit
  * layer search, VK_LAYER_PATH included. `ignoreVariables`: the standard folders only (drivers
- * while the settings file's device_configurations are on, VK-DC-1).
+ * while the settings file's device_configurations are on: docs/conformance.md, "device_configurations").
  */
 export function searchPlan(ctx: VulkanDiscoveryContext, kind: VulkanManifestKind, overridePaths?: readonly string[], ignoreVariables = false): SearchPlan {
   const sep = ctx.platform.pathSeparator;
