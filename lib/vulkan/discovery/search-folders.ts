@@ -61,6 +61,10 @@ export function standardFolders(ctx: VulkanDiscoveryContext, kind: VulkanManifes
   if (platform.os === 'macos') {
     const bundle = macosBundle(platform.executablePath);
     if (bundle !== undefined) out.push({ path: `${bundle}/Contents/Resources/${rel}`, source: 'bundle' });
+    // VK_LOADER_SEARCH_ONLY_IN_BUNDLE (Khronos loader 1.4.360 and later): set to anything, no standard
+    // folder outside the bundle (none at all outside an app bundle); the replacing and adding
+    // variables still apply, and elevated processes do not read it (docs/conformance.md).
+    if (ctx.secureEnv('VK_LOADER_SEARCH_ONLY_IN_BUNDLE') !== undefined) return out;
   }
   const home = ctx.secureEnv('HOME');
   const configHome = ctx.secureEnv('XDG_CONFIG_HOME');

@@ -72,6 +72,23 @@ describe('other OS profiles', () => {
     expect(d.layers.map((l) => l.name)).toEqual(['VK_LAYER_T_bundle', 'VK_LAYER_T_system']);
   });
 
+  it('VK-LD-2: macOS with VK_LOADER_SEARCH_ONLY_IN_BUNDLE searches only the bundle (drivers too), VK_ADD_LAYER_PATH still adds, elevated ignores it', () => {
+    layer('/Applications/My.app/Contents/Resources/vulkan/implicit_layer.d/b.json', implicitSpec('VK_LAYER_T_bundle'));
+    layer('/usr/share/vulkan/implicit_layer.d/s.json', implicitSpec('VK_LAYER_T_system'));
+    layer('/opt/added/e.json', { name: 'VK_LAYER_T_added' });
+    layer('/usr/share/vulkan/explicit_layer.d/x.json', { name: 'VK_LAYER_T_system_explicit' });
+    const app = { os: 'macos' as const, executablePath: '/Applications/My.app/Contents/MacOS/My' };
+    const only = discover({ platform: platform({ ...app, env: { VK_LOADER_SEARCH_ONLY_IN_BUNDLE: '', VK_ADD_LAYER_PATH: '/opt/added' } }), ...quiet });
+    expect(only.searched.implicitLayers).toEqual(['/Applications/My.app/Contents/Resources/vulkan/implicit_layer.d']);
+    expect(only.searched.drivers).toEqual(['/Applications/My.app/Contents/Resources/vulkan/icd.d']);
+    expect(only.layers.map((l) => l.name).sort()).toEqual(['VK_LAYER_T_added', 'VK_LAYER_T_bundle']);
+    // Outside an app bundle it leaves no standard folder at all.
+    const bare = discover({ platform: platform({ os: 'macos', executablePath: '/usr/local/bin/tool', env: { VK_LOADER_SEARCH_ONLY_IN_BUNDLE: '1' } }), ...quiet });
+    expect(bare.searched.implicitLayers).toEqual([]);
+    const elevated = discover({ platform: platform({ ...app, elevated: true, env: { VK_LOADER_SEARCH_ONLY_IN_BUNDLE: '1' } }), ...quiet });
+    expect(elevated.layers.map((l) => l.name)).toEqual(['VK_LAYER_T_bundle', 'VK_LAYER_T_system', 'VK_LAYER_T_system_explicit']);
+  });
+
   it('VK-LD-2: Fuchsia has no fallback values for XDG_CONFIG_DIRS / XDG_DATA_DIRS', () => {
     layer('/usr/share/vulkan/explicit_layer.d/s.json', { name: 'VK_LAYER_T_fallback' });
     layer('/etc/xdg/vulkan/explicit_layer.d/s.json', { name: 'VK_LAYER_T_xdg' });
