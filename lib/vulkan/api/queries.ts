@@ -67,8 +67,10 @@ export class QueryPool extends DeviceChild {
    * passed; timestamp: ticks of timestampPeriod nanoseconds), or null when one is not available
    * yet (VK_NOT_READY). `wait`: block until they are.
    */
-  getResults(first = 0, count = this.queryCount - first, options: QueryResultOptions = {}): BigUint64Array | null {
+  getResults(first = 0, count?: number, options: QueryResultOptions = {}): BigUint64Array | null {
     this.live();
+    // The default count only from a number: a bigint or other value is refused by checkRange, not a TypeError here.
+    if (count === undefined) count = typeof first === 'number' ? this.queryCount - first : 0;
     this.checkRange('getResults', first, count);
     if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('getResults: options must be an object', 'options');
     const out = new BigUint64Array(count);
