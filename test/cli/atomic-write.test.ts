@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { keepPrevious, writeFileAtomic } from '../../lib/tools/cli/atomic-write.js';
+import { until } from '../helpers/until.js';
 
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,14 +26,6 @@ while (!fs.existsSync(stop)) {
 process.stdout.write(JSON.stringify({ reads, partial }));
 `;
 
-async function untilExists(p: string, deadlineMs: number): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!existsSync(p)) {
-    if (Date.now() > end) throw new Error(`${p} did not appear within ${deadlineMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe('atomic writes', () => {
   it('CLI: a file rewritten 150 times while another process reads it is never seen half written; the previous one is kept', async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'kl-atomic-'));
@@ -44,7 +37,7 @@ describe('atomic writes', () => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    await untilExists(ready, 20_000);
+    await until('the reader to start', () => existsSync(ready), 20_000);
     // Large enough that a plain write takes several reads' time.
     const pad = 'x'.repeat(1 << 20);
     for (let n = 0; n < 150; n++) writeFileAtomic(file, JSON.stringify({ n, pad }));
