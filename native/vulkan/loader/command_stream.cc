@@ -313,18 +313,22 @@ inline const uint32_t* WellFormedEnd(const uint32_t* at, const uint32_t* end, co
 
 namespace {
 
+// The verdict refusing the command at `at` (the `commands`-th) for `reason`.
+Verdict Refused(const uint32_t* begin, Reason reason, const uint32_t* at, uint32_t commands) noexcept {
+  Verdict v;
+  v.ok = false;
+  v.commands = commands;
+  v.reason = reason;
+  v.byteOffset = static_cast<std::size_t>(at - begin) * 4;
+  v.opcode = static_cast<uint16_t>(reason == Reason::Unaligned ? 0 : *at & 0xffff);
+  return v;
+}
+
 // The end of a walk over a stream with no malformed command: a render pass left open, or a command the
 // device's table lacks, refused; else the count of commands.
 Verdict Finish(const uint32_t* begin, const Scope& scope, const Availability& available, uint32_t commands) noexcept {
   Verdict v;
-  auto refuse = [&](Reason reason, const uint32_t* at, uint32_t index) {
-    v.ok = false;
-    v.commands = index;
-    v.reason = reason;
-    v.byteOffset = static_cast<std::size_t>(at - begin) * 4;
-    v.opcode = static_cast<uint16_t>(*at & 0xffff);
-    return v;
-  };
+  auto refuse = [&](Reason reason, const uint32_t* at, uint32_t index) { return Refused(begin, reason, at, index); };
   if (scope.open != 0) {
     // A render pass or dynamic rendering left open: vkEndCommandBuffer would be invalid
     // (VUID-vkEndCommandBuffer-commandBuffer-00060); refused at the command that opened it.
@@ -342,15 +346,7 @@ Verdict Finish(const uint32_t* begin, const Scope& scope, const Availability& av
 
 Verdict Check(const void* data, std::size_t bytes, const Table& table, Availability& available) noexcept {
   const auto* const begin = static_cast<const uint32_t*>(data);
-  Verdict v;
-  auto refuse = [&](Reason reason, const uint32_t* at, uint32_t commands) {
-    v.ok = false;
-    v.commands = commands;
-    v.reason = reason;
-    v.byteOffset = static_cast<std::size_t>(at - begin) * 4;
-    v.opcode = static_cast<uint16_t>(reason == Reason::Unaligned ? 0 : *at & 0xffff);
-    return v;
-  };
+  auto refuse = [&](Reason reason, const uint32_t* at, uint32_t commands) { return Refused(begin, reason, at, commands); };
   if (bytes % 4 != 0 || (bytes > 0 && reinterpret_cast<uintptr_t>(data) % 4 != 0)) return refuse(Reason::Unaligned, begin, 0);
   const uint32_t* at = begin;
   const uint32_t* const end = begin + bytes / 4;
@@ -385,14 +381,7 @@ Verdict Check(const void* data, std::size_t bytes, const Table& table, Availabil
 Verdict CheckNoted(const void* data, std::size_t bytes, const Table& table, Availability& available, const Starts& starts) noexcept {
   const auto* const begin = static_cast<const uint32_t*>(data);
   Verdict v;
-  auto refuse = [&](Reason reason, const uint32_t* at, uint32_t commands) {
-    v.ok = false;
-    v.commands = commands;
-    v.reason = reason;
-    v.byteOffset = static_cast<std::size_t>(at - begin) * 4;
-    v.opcode = static_cast<uint16_t>(reason == Reason::Unaligned ? 0 : *at & 0xffff);
-    return v;
-  };
+  auto refuse = [&](Reason reason, const uint32_t* at, uint32_t commands) { return Refused(begin, reason, at, commands); };
   auto notAsNoted = [&] {
     v.ok = false;
     v.notAsNoted = true;
