@@ -3,12 +3,15 @@
 # compiler and no npm needs to run the Vulkan system suites (vitest) against that driver:
 #   payload.tar.xz  the built addon (build/Release), the test/native build outputs (stripped),
 #                   the Khronos Vulkan loader 1.4.309 built by scripts/build-khronos-vulkan-loader.sh,
+#                   the OpenXR core_validation layer of Debian's openxr-layer-corevalidation (the XR
+#                   scene test loads it; its manifest rewritten to the library beside it),
 #                   lib/, test/, examples/, scripts/, package.json, vitest.config.ts, tsconfig.json, and the
 #                   node_modules vitest, tsx, koffi and node-gyp-build need (dependency closure,
 #                   linux-x64 native packages only);
 #   run.sh          .gpu-tests/run.sh NODE DRIVER_MANIFEST [vitest arguments...]: unpacks the payload
 #                   (into $KL_GPU_TESTS_DIR, default ${TMPDIR:-/tmp}/kl-gpu-tests) and runs the suites
-#                   with KHRONOS_LOADER_PREBUILT=1 (no build) and KHRONOS_LOADER_VK_DRIVER_JSON=DRIVER_MANIFEST.
+#                   with KHRONOS_LOADER_PREBUILT=1 (no build), KHRONOS_LOADER_VK_DRIVER_JSON=DRIVER_MANIFEST
+#                   and KHRONOS_LOADER_XR_LAYER_DIR at the packed core_validation layer.
 # Node itself is not in it: the device machine brings its own Node (>= 20) and Debian's libvulkan1
 # 1.3.239, which the differential suites compare with. Builds what is missing or stale first (npm run build, the
 # test/native CMake build, the Khronos loader), so run it here, on the machine with the compilers.
@@ -21,7 +24,9 @@ out="$root/.gpu-tests"
 jobs=${KHRONOS_LOADER_BUILD_JOBS:-2}
 
 # The suites: every Vulkan system test file (those that need a Debian component the machine lacks
-# skip with the reason).
+# skip with the reason), and the XR scene on the simulated runtime (built with the addon, in
+# build/Release) through the driver: both paths, the one-pass (multiview) path where the driver
+# keeps the two layers' depth apart (test/helpers/multiview-depth.ts measures it).
 suites=(
   test/system/vulkan-differential.test.ts
   test/system/vulkan-physical-devices-differential.test.ts
@@ -31,7 +36,16 @@ suites=(
   test/system/vulkan-info.test.ts
   test/vulkan-native/system-lavapipe.test.ts
   test/vulkan-native/khronos-differential.test.ts
+  test/openxr-api/xr-scene.test.ts
 )
+
+# The OpenXR core_validation layer the XR scene test runs under (Debian's openxr-layer-corevalidation
+# here; the device machine has no OpenXR packages). Its library needs only libstdc++ and libc.
+core_validation_manifest=/usr/share/openxr/1/api_layers/explicit.d/XrApiLayer_core_validation.x86_64-linux-gnu.json
+core_validation_library=/usr/lib/x86_64-linux-gnu/openxr/1/api_layers/libXrApiLayer_core_validation.so
+for f in "$core_validation_manifest" "$core_validation_library"; do
+  [ -f "$f" ] || { echo "gpu-system-tests: $f missing: install Debian's openxr-layer-corevalidation (the XR scene test needs the layer)" >&2; exit 1; }
+done
 
 echo "gpu-system-tests: building (addon, test/native, Khronos loader 1.4.309)" >&2
 npm run -s build >&2
@@ -58,6 +72,17 @@ cp -a build/Release/. "$stage/build/Release/"
     case "$f" in *.json) ;; *) strip --strip-debug "$stage/build/test-native/$f" ;; esac
   done
 cp -a "$(dirname "$khronos_current")"/libvulkan.so* "$stage/build/khronos-vulkan-loader-1.4.309/lib/"
+# The core_validation layer: its library and its manifest, library_path made relative (the OpenXR
+# loader resolves it against the manifest's folder: the OpenXR spec, 'API Layer Manifest File Format').
+mkdir -p "$stage/build/openxr-layers"
+install -m 644 "$core_validation_library" "$stage/build/openxr-layers/"
+node - "$core_validation_manifest" "$stage/build/openxr-layers/$(basename "$core_validation_manifest")" "./$(basename "$core_validation_library")" <<'MANIFEST'
+const fs = require('node:fs');
+const [from, to, library] = process.argv.slice(2);
+const manifest = JSON.parse(fs.readFileSync(from, 'utf8'));
+manifest.api_layer.library_path = library;
+fs.writeFileSync(to, `${JSON.stringify(manifest, null, 4)}\n`);
+MANIFEST
 
 # node_modules: the dependency closure (dependencies and optional dependencies present here,
 # resolved as Node resolves them) of what the test files import.
@@ -134,6 +159,7 @@ done
 export KHRONOS_LOADER_PREBUILT=1
 export KHRONOS_LOADER_VK_DRIVER_JSON="$driver"
 export KHRONOS_LOADER_VK_KHRONOS_CURRENT="$PWD/build/khronos-vulkan-loader-1.4.309/lib/libvulkan.so.1"
+export KHRONOS_LOADER_XR_LAYER_DIR="$PWD/build/openxr-layers"
 echo "run.sh: node $("$node" -v), driver $driver, in $PWD" >&2
 files=${KL_GPU_TESTS_FILES:-$(cat "$here/suites.txt")}
 # shellcheck disable=SC2086 # file names without spaces, one or more
