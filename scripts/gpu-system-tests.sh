@@ -32,6 +32,7 @@ suites=(
   test/system/vulkan-physical-devices-differential.test.ts
   test/system/vulkan-compute.test.ts
   test/system/vulkan-command-encoder.test.ts
+  test/system/vulkan-per-call-later.test.ts
   test/system/vulkan-loader-lavapipe.test.ts
   test/system/vulkan-info.test.ts
   test/vulkan-native/system-lavapipe.test.ts

@@ -279,8 +279,9 @@ describe.skipIf(skip !== null)('CommandEncoder on the real driver', () => {
       'beginRendering', 'endRendering', 'beginRenderPass', 'endRenderPass', 'bindVertexBuffers', 'bindIndexBuffer', 'setViewport', 'setScissor',
       'draw', 'drawIndexed', 'drawIndirect', 'drawIndexedIndirect', 'copyBufferToImage', 'copyImageToBuffer', 'clearDepthStencilImage',
       'beginQuery', 'endQuery', 'resetQueryPool', 'writeTimestamp', 'copyQueryPoolResults', 'setEvent', 'resetEvent',
+      'setViewportWithCount', 'setScissorWithCount', 'pushConstants2', 'setRenderingAttachmentLocations', 'blitImage',
     ];
-    const notCommands = ['constructor', 'begin', 'end', 'reset', 'release', 'isRecording', 'pending', 'uses', 'checkEncoded', 'encodedRecorded', 'checkSubmittable', 'submitted', 'ownsObject'];
+    const notCommands = ['constructor', 'begin', 'end', 'reset', 'release', 'isRecording', 'pending', 'uses', 'checkEncoded', 'encodedRecorded', 'checkSubmittable', 'submitted', 'ownsObject', 'simultaneousUse'];
     const recorded = Object.getOwnPropertyNames(CommandBuffer.prototype).filter((name) => ![...notCommands, ...generatedOnly].includes(name));
     const generated = new Set(ENCODED_COMMANDS.map((c) => c.name));
     for (const name of generatedOnly) {

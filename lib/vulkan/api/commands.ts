@@ -28,6 +28,9 @@ import { dynamicRenderingKey, Framebuffer, GraphicsPipeline, IMAGE_ASPECT, IMAGE
 import { ImageView } from './device-objects.js';
 import { checkBufferImageRegion, checkScissor, checkSynchronization2, checkViewport, checkWalkedTransfer } from './encoder/encoded-checks.js';
 import { checkBeginQuery, checkCopyQueryPoolResults, checkEndQuery, checkEventCommand, checkEventCommand2, checkNoActiveQuery, checkNoQueryBegunInside, checkResetQueryPool, checkWriteTimestamp, QueryPool, VulkanEvent } from './queries.js';
+import { readAttachmentLocations, readScissor, readViewport, requireCommand, type Rect2D, type Viewport } from './per-call/later-commands.js';
+import { readBlit, type ImageBlitRegion } from './per-call/blit.js';
+import { checkSubmit2, type Submit2Semaphores } from './per-call/submit2.js';
 import { decodeWalked, ENCODED_COMMANDS, ENCODED_RUN_HEADER, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, type DecodedValue, type EncodedNodeInfo } from '../../generated/vulkan-encoder.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
@@ -343,6 +346,11 @@ export class CommandBuffer extends DeviceChild {
   /** Whether begin() was called and end() not yet. */
   get isRecording(): boolean {
     return this.#lifecycle === Lifecycle.Recording;
+  }
+
+  /** @internal Whether the recording was begun with SIMULTANEOUS_USE. */
+  get simultaneousUse(): boolean {
+    return (this.#flags & SIMULTANEOUS_USE) !== 0;
   }
 
   /** @internal Whether the last submission of the buffer is not known to have completed. */
@@ -737,6 +745,7 @@ export class CommandBuffer extends DeviceChild {
       clears.buffer,
     );
     st.rendering = 1;
+    st.renderColors = colors.length;
     st.renderingKey = dynamicRenderingKey(
       colors.map((c) => c.view.format),
       depth !== null && (depth.view.aspect & IMAGE_ASPECT.depth) !== 0 ? depth.view.format : 0,
@@ -897,6 +906,61 @@ export class CommandBuffer extends DeviceChild {
     return this;
   }
 
+  // ---- Vulkan 1.3 and 1.4 commands (per-call/, docs/usage.md "Vulkan 1.3 and 1.4 commands per call") ----
+
+  /** vkCmdSetViewportWithCount (Vulkan 1.3) with one viewport: the VIEWPORT_WITH_COUNT state, which the typed API's pipelines do not read (draws still need setViewport). */
+  setViewportWithCount(viewports: readonly Viewport[]): this {
+    const v = readViewport('setViewportWithCount', viewports);
+    this.#open('setViewportWithCount', 'vkCmdSetViewportWithCount');
+    this.#n.cmdSetViewportWithCount(this.handle, v.x, v.y, v.width, v.height, v.minDepth, v.maxDepth);
+    return this;
+  }
+
+  /** vkCmdSetScissorWithCount (Vulkan 1.3) with one scissor (as setViewportWithCount: draws still need setScissor). */
+  setScissorWithCount(scissors: readonly Rect2D[]): this {
+    const r = readScissor('setScissorWithCount', scissors);
+    this.#open('setScissorWithCount', 'vkCmdSetScissorWithCount');
+    this.#n.cmdSetScissorWithCount(this.handle, r.x, r.y, r.width, r.height);
+    return this;
+  }
+
+  /** vkCmdPushConstants2 (Vulkan 1.4): pushConstants() with a VkPushConstantsInfo. */
+  pushConstants2(info: { readonly layout: PipelineLayout; readonly stageFlags: ShaderStageFlags; readonly offset: number; readonly values: ArrayBufferView }): this {
+    if (typeof info !== 'object' || info === null) throw new InvalidArgumentError(`pushConstants2: info must be { layout, stageFlags, offset, values }, got ${describeValue(info)}`, 'info');
+    const l = usable('info.layout', info.layout, PipelineLayout, this.device);
+    uint('info.stageFlags', info.stageFlags);
+    uint('info.offset', info.offset);
+    if (!ArrayBuffer.isView(info.values)) throw new InvalidArgumentError('pushConstants2: info.values must be a TypedArray or DataView', 'info.values');
+    l.checkPushConstants(info.stageFlags, info.offset, info.values.byteLength);
+    this.#open('pushConstants2', 'vkCmdPushConstants2');
+    this.#n.cmdPushConstants2(this.handle, l.handle, info.stageFlags, info.offset, info.values);
+    this.#state.push(l, info.offset, info.values.byteLength);
+    return this;
+  }
+
+  /** vkCmdSetRenderingAttachmentLocations (Vulkan 1.4, the dynamicRenderingLocalRead feature): one location per colour attachment of the open beginRendering(). */
+  setRenderingAttachmentLocations(locations: readonly number[]): this {
+    this.live();
+    this.#recording('setRenderingAttachmentLocations');
+    this.#n.cmdSetRenderingAttachmentLocations(this.handle, readAttachmentLocations('setRenderingAttachmentLocations', locations, this.#state, this.device));
+    return this;
+  }
+
+  /** vkCmdBlitImage: `regions` of `src` scaled onto `dst` (layouts 'transfer-src-optimal' / 'transfer-dst-optimal' or 'general'; filter 'nearest' or 'linear'). */
+  blitImage(src: Image, srcLayout: 'transfer-src-optimal' | 'general', dst: Image, dstLayout: 'transfer-dst-optimal' | 'general', regions: readonly ImageBlitRegion[], filter: 'nearest' | 'linear' = 'nearest'): this {
+    const s = this.#image('blitImage', src, 'src');
+    const d = this.#image('blitImage', dst, 'dst');
+    const b = readBlit(src, srcLayout, dst, dstLayout, regions, filter, this.#state, this.device);
+    this.#n.cmdBlitImage(this.handle, s, b.srcLayout, d, b.dstLayout, b.words, b.filter);
+    return this;
+  }
+
+  #open(what: string, command: Parameters<typeof requireCommand>[2]): void {
+    this.live();
+    this.#recording(what);
+    requireCommand(what, this.device, command);
+  }
+
   /** vkCmdDraw */
   draw(vertexCount: number, instanceCount = 1, firstVertex = 0, firstInstance = 0): this {
     uint('vertexCount', vertexCount);
@@ -1016,9 +1080,9 @@ export class CommandBuffer extends DeviceChild {
   // Clear values of beginRendering / beginRenderPass (16 bytes each), reused.
   readonly #clears = newClearValues(16);
 
-  #image(what: string, image: Image): bigint {
-    if (!(image instanceof Image)) throw new InvalidArgumentError(`${what}: image must be an Image (a swapchain's images)`);
-    if (!image.belongsTo(this.device)) throw new InvalidArgumentError(`${what}: the image belongs to another device`);
+  #image(what: string, image: Image, name = 'image'): bigint {
+    if (!(image instanceof Image)) throw new InvalidArgumentError(`${what}: ${name} must be an Image (a swapchain's images)`, name);
+    if (!image.belongsTo(this.device)) throw new InvalidArgumentError(`${what}: the ${name === 'image' ? 'image' : `${name} image`} belongs to another device`, name);
     this.live();
     this.#recording(what);
     this.#outsideRendering(what);
@@ -1583,6 +1647,35 @@ export class Queue {
     if (f !== undefined) f.submitted(this, serial);
     if (waitSemaphore !== undefined) waitSemaphore.used(this, serial, false);
     if (signalSemaphore !== undefined) signalSemaphore.used(this, serial, true);
+  }
+
+  /**
+   * vkQueueSubmit2 (Vulkan 1.3, the synchronization2 feature) of one batch: `commandBuffers` in
+   * order, after the `semaphores.wait` semaphores are signalled (each at its VkPipelineStageFlags2
+   * stageMask), signalling `semaphores.signal` and `fence` when done. Checked as submit() is.
+   */
+  submit2(commandBuffers: readonly CommandBuffer[], fence?: Fence, semaphores?: Submit2Semaphores): void {
+    const device = this.#device;
+    if (!Array.isArray(commandBuffers)) throw new InvalidArgumentError(`submit2: commandBuffers must be an array of CommandBuffer, got ${describeValue(commandBuffers)}`, 'commandBuffers');
+    const cbs = commandBuffers.map((cb, i) => usable(`commandBuffers[${i}]`, cb, CommandBuffer, device));
+    const f = fence === undefined ? undefined : usable('fence', fence, Fence, device);
+    const s = checkSubmit2(device, f, semaphores, (name, v) => usable(name, v, Semaphore, device));
+    this.#live();
+    cbs.forEach((cb, i) => {
+      cb.checkSubmittable(this.familyIndex);
+      // VUID-vkQueueSubmit2-commandBuffer-03875: twice in one batch only with SIMULTANEOUS_USE.
+      if (cbs.indexOf(cb) !== i && !cb.simultaneousUse) throw new InvalidStateError(`submit2: commandBuffers[${i}] is listed before it and was not recorded with SIMULTANEOUS_USE (0x4)`);
+    });
+    try {
+      this.#n.queueSubmit2(this.handle, cbs.map((cb) => cb.handle), f === undefined ? NO_HANDLE : f.handle, s.waits.map((w) => w.handle), s.waitStages, s.signals.map((w) => w.handle), s.signalStages);
+    } catch (error) {
+      throw toVulkanError(error);
+    }
+    const serial = ++this.#submitted;
+    for (const cb of cbs) cb.submitted(this, serial, f ?? null);
+    if (f !== undefined) f.submitted(this, serial);
+    for (const w of s.waits) w.used(this, serial, s.signals.includes(w));
+    for (const w of s.signals) w.used(this, serial, true);
   }
 
   /** vkQueueWaitIdle (blocks the calling thread: prefer a fence and `await fence.wait()`). */

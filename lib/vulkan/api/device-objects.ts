@@ -60,7 +60,9 @@ export interface DeviceOwner {
   /** @internal */
   readonly limits: DeviceLimits;
   /** @internal The graphics features the device was created with (null: not known). */
-  readonly graphicsFeatures: { readonly dynamicRendering: boolean | null; readonly multiview: boolean | null; readonly multiDrawIndirect: boolean | null; readonly synchronization2: boolean | null };
+  readonly graphicsFeatures: { readonly dynamicRendering: boolean | null; readonly multiview: boolean | null; readonly multiDrawIndirect: boolean | null; readonly synchronization2: boolean | null; readonly dynamicRenderingLocalRead: boolean | null };
+  /** @internal Whether the device's dispatch table has the later command of bit `bit` (commands/later-commands.ts COMMAND_BITS). */
+  hasCommand(bit: number): boolean;
   /** @internal timestampValidBits of queue family `family` (undefined: not known). */
   timestampValidBits(family: number): number | undefined;
   /** @internal VkFormatProperties.optimalTilingFeatures of `format`. */

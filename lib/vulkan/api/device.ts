@@ -47,9 +47,11 @@ export interface DeviceCreateOptions {
   /**
    * Features to enable: VkPhysicalDeviceFeatures members by name, and the graphics features of
    * later versions the typed API uses: dynamicRendering (Vulkan 1.3, beginRendering) and multiview
-   * (Vulkan 1.1, view masks), and synchronization2 (Vulkan 1.3, the encoder's vkCmdPipelineBarrier2 and kin).
+   * (Vulkan 1.1, view masks), synchronization2 (Vulkan 1.3, queue.submit2 and the encoder's
+   * vkCmdPipelineBarrier2 and kin) and dynamicRenderingLocalRead (Vulkan 1.4 devices only,
+   * setRenderingAttachmentLocations).
    */
-  readonly enabledFeatures?: Partial<Record<PhysicalDeviceFeatureName | 'dynamicRendering' | 'multiview' | 'synchronization2', boolean>>;
+  readonly enabledFeatures?: Partial<Record<PhysicalDeviceFeatureName | 'dynamicRendering' | 'multiview' | 'synchronization2' | 'dynamicRenderingLocalRead', boolean>>;
 }
 
 /** @internal What the typed API knows of the features a device was created with (null: not known, e.g. a device an OpenXR runtime created). */
@@ -58,6 +60,7 @@ export interface DeviceGraphicsFeatures {
   readonly multiview: boolean | null;
   readonly multiDrawIndirect: boolean | null;
   readonly synchronization2: boolean | null;
+  readonly dynamicRenderingLocalRead: boolean | null;
 }
 
 /**
@@ -65,21 +68,22 @@ export interface DeviceGraphicsFeatures {
  * the typed API does not enable, or a value that is not a boolean): pass it as `nativeFeatures` next
  * to queueCreateInfos to whatever creates the VkDevice natively (an OpenXR runtime's xrCreateVulkanDeviceKHR too).
  */
-export function nativeDeviceFeatures(enabled: DeviceCreateOptions['enabledFeatures']): { core: boolean[]; dynamicRendering: boolean; multiview: boolean; synchronization2: boolean } | undefined {
+export function nativeDeviceFeatures(enabled: DeviceCreateOptions['enabledFeatures']): { core: boolean[]; dynamicRendering: boolean; multiview: boolean; synchronization2: boolean; dynamicRenderingLocalRead: boolean } | undefined {
   if (enabled === undefined) return undefined;
   const f = enabled as Record<string, unknown>;
   if (typeof f !== 'object' || f === null) throw new InvalidArgumentError(`createDevice: options.enabledFeatures must be an object, got ${describeValue(f)}`, 'options.enabledFeatures');
-  const known = new Set<string>([...PHYSICAL_DEVICE_FEATURE_NAMES, 'dynamicRendering', 'multiview', 'synchronization2']);
+  const known = new Set<string>([...PHYSICAL_DEVICE_FEATURE_NAMES, 'dynamicRendering', 'multiview', 'synchronization2', 'dynamicRenderingLocalRead']);
   for (const [name, on] of Object.entries(f)) {
-    if (!known.has(name)) throw new InvalidArgumentError(`createDevice: options.enabledFeatures.${name} is not a feature the typed API enables (VkPhysicalDeviceFeatures members, dynamicRendering, multiview, synchronization2)`, `options.enabledFeatures.${name}`);
+    if (!known.has(name)) throw new InvalidArgumentError(`createDevice: options.enabledFeatures.${name} is not a feature the typed API enables (VkPhysicalDeviceFeatures members, dynamicRendering, multiview, synchronization2, dynamicRenderingLocalRead)`, `options.enabledFeatures.${name}`);
     if (typeof on !== 'boolean') throw new InvalidArgumentError(`createDevice: options.enabledFeatures.${name} must be a boolean, got ${describeValue(on)}`, `options.enabledFeatures.${name}`);
   }
-  return { core: PHYSICAL_DEVICE_FEATURE_NAMES.map((n) => f[n] === true), dynamicRendering: f.dynamicRendering === true, multiview: f.multiview === true, synchronization2: f.synchronization2 === true };
+  return { core: PHYSICAL_DEVICE_FEATURE_NAMES.map((n) => f[n] === true), dynamicRendering: f.dynamicRendering === true, multiview: f.multiview === true, synchronization2: f.synchronization2 === true, dynamicRenderingLocalRead: f.dynamicRenderingLocalRead === true };
 }
 
 interface PhysicalDeviceLike {
   readonly handle: bigint;
   readonly queueFamilies: readonly { readonly queueCount: number; readonly timestampValidBits?: number }[];
+  readonly properties?: { readonly apiVersion: { readonly major: number; readonly minor: number; readonly text: string } };
 }
 
 export class Device implements DeviceOwner {
@@ -109,6 +113,7 @@ export class Device implements DeviceOwner {
   // Each queue family's timestampValidBits (undefined: not known), and the optimal-tiling format features asked for so far.
   readonly #timestampBits: readonly (number | undefined)[];
   readonly #formatFeatures = new Map<number, number>();
+  #commands: number | undefined;
 
   private constructor(
     native: NativeVulkanDevice,
@@ -173,6 +178,12 @@ export class Device implements DeviceOwner {
       counts.set(q.queueFamilyIndex, q.queuePriorities.length);
     }
     const features = nativeDeviceFeatures(options.enabledFeatures);
+    // VUID-VkDeviceCreateInfo-pNext-pNext: the feature structure of a Vulkan 1.4 feature only where the device is of Vulkan 1.4
+    // (the typed API records vkCmdSetRenderingAttachmentLocations by its core name, not the extension's).
+    const version = physicalDevice.properties?.apiVersion;
+    if (features?.dynamicRenderingLocalRead === true && version !== undefined && version.major === 1 && version.minor < 4) {
+      throw new InvalidArgumentError(`createDevice: options.enabledFeatures.dynamicRenderingLocalRead needs a Vulkan 1.4 device, and this one is of Vulkan ${version.text}`, 'options.enabledFeatures.dynamicRenderingLocalRead');
+    }
     const addon = loadVulkanAddon();
     const native = withVulkanErrors(() => new addon.VulkanDevice(instance, physicalDevice.handle, features === undefined ? options : { ...options, nativeFeatures: features }));
     return new Device(
@@ -185,6 +196,7 @@ export class Device implements DeviceOwner {
         multiview: features?.multiview ?? false,
         multiDrawIndirect: options.enabledFeatures?.multiDrawIndirect === true,
         synchronization2: features?.synchronization2 ?? false,
+        dynamicRenderingLocalRead: features?.dynamicRenderingLocalRead ?? false,
       },
       options.enabledExtensionNames ?? [],
       physicalDevice.queueFamilies,
@@ -214,6 +226,7 @@ export class Device implements DeviceOwner {
         multiview: features?.multiview ?? null,
         multiDrawIndirect: features === undefined ? null : options.enabledFeatures?.multiDrawIndirect === true,
         synchronization2: features?.synchronization2 ?? null,
+        dynamicRenderingLocalRead: features?.dynamicRenderingLocalRead ?? null,
       },
       options.enabledExtensionNames ?? [],
       physicalDevice.queueFamilies,
@@ -223,6 +236,12 @@ export class Device implements DeviceOwner {
   /** @internal timestampValidBits of queue family `family` (undefined: not known). */
   timestampValidBits(family: number): number | undefined {
     return this.#timestampBits[family];
+  }
+
+  /** @internal Whether the device's dispatch table has the later command of bit `bit` (native deviceCommandAvailability; read once). */
+  hasCommand(bit: number): boolean {
+    this.#commands ??= vulkanCompute().deviceCommandAvailability(this.liveHandle);
+    return (this.#commands & bit) !== 0;
   }
 
   /** @internal VkFormatProperties.optimalTilingFeatures of `format` on the physical device (asked once per format). */

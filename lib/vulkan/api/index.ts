@@ -65,6 +65,10 @@ export {
   type RenderPassBeginInfo,
   type SubmitSemaphores,
 } from './commands.js';
+// The Vulkan 1.3 and 1.4 commands per call (docs/usage.md, 'Vulkan 1.3 and 1.4 commands per call').
+export type { Rect2D, Viewport } from './per-call/later-commands.js';
+export type { ImageBlitRegion, ImageSubresourceLayers, Offset3D } from './per-call/blit.js';
+export type { SemaphoreSubmit, Submit2Semaphores } from './per-call/submit2.js';
 // Encoded command buffers (docs/usage.md, 'CommandEncoder'): a frame's commands written into one ArrayBuffer, recorded in one native call.
 export {
   COMMAND_OPCODE,

@@ -137,7 +137,7 @@ export interface NativeVulkanDeviceCreateInfo {
   readonly queueCreateInfos: readonly { readonly queueFamilyIndex: number; readonly queuePriorities: readonly number[] }[];
   readonly enabledExtensionNames?: readonly string[];
   /** The features to enable (lib/vulkan/api/device.ts nativeDeviceFeatures); core: VkPhysicalDeviceFeatures in declaration order. */
-  readonly nativeFeatures?: { readonly core: readonly boolean[]; readonly dynamicRendering: boolean; readonly multiview: boolean; readonly synchronization2: boolean };
+  readonly nativeFeatures?: { readonly core: readonly boolean[]; readonly dynamicRendering: boolean; readonly multiview: boolean; readonly synchronization2: boolean; readonly dynamicRenderingLocalRead: boolean };
 }
 
 export interface NativeVulkanDevice {
@@ -334,6 +334,8 @@ export interface NativeVulkanCompute {
   waitFence(device: bigint, fence: bigint, timeout: Size): Promise<boolean>;
   createSemaphore(device: bigint): bigint;
   queueSubmit(queue: bigint, commandBuffer: bigint, fence: bigint, waitSemaphore: bigint, waitStage: number, signalSemaphore: bigint): void;
+  /** vkQueueSubmit2 of one VkSubmitInfo2 (stage masks: VkPipelineStageFlags2). */
+  queueSubmit2(queue: bigint, commandBuffers: readonly bigint[], fence: bigint, waits: readonly bigint[], waitStages: readonly bigint[], signals: readonly bigint[], signalStages: readonly bigint[]): void;
   queueWaitIdle(queue: bigint): void;
   deviceWaitIdle(device: bigint): void;
   // Query pools and events (native/vulkan/addon/compute_queries.cc)
@@ -383,6 +385,15 @@ export interface NativeVulkanCompute {
   cmdBindIndexBuffer(commandBuffer: bigint, buffer: bigint, offset: number, indexType: number): void;
   cmdSetViewport(commandBuffer: bigint, x: number, y: number, width: number, height: number, minDepth: number, maxDepth: number): void;
   cmdSetScissor(commandBuffer: bigint, x: number, y: number, width: number, height: number): void;
+  // Vulkan 1.3 / 1.4 commands (native/vulkan/addon/vulkan_record_calls.cc): call them only where deviceCommandAvailability says the device has them.
+  cmdSetViewportWithCount(commandBuffer: bigint, x: number, y: number, width: number, height: number, minDepth: number, maxDepth: number): void;
+  cmdSetScissorWithCount(commandBuffer: bigint, x: number, y: number, width: number, height: number): void;
+  cmdPushConstants2(commandBuffer: bigint, layout: bigint, stageFlags: number, offset: number, data: ArrayBufferView): void;
+  cmdSetRenderingAttachmentLocations(commandBuffer: bigint, locations: Uint32Array): void;
+  /** regions: 20 words per VkImageBlit (srcSubresource, srcOffsets, dstSubresource, dstOffsets). */
+  cmdBlitImage(commandBuffer: bigint, srcImage: bigint, srcLayout: number, dstImage: bigint, dstLayout: number, regions: Uint32Array, filter: number): void;
+  /** Bits of the later commands the device's dispatch table has: 1 SetViewportWithCount, 2 SetScissorWithCount, 4 PushConstants2, 8 SetRenderingAttachmentLocations, 16 QueueSubmit2. */
+  deviceCommandAvailability(device: bigint): number;
   cmdDraw(commandBuffer: bigint, vertexCount: number, instanceCount: number, firstVertex: number, firstInstance: number): void;
   cmdDrawIndexed(commandBuffer: bigint, indexCount: number, instanceCount: number, firstIndex: number, vertexOffset: number, firstInstance: number): void;
   cmdDrawIndirect(commandBuffer: bigint, indexed: 0 | 1, buffer: bigint, offset: number, drawCount: number, stride: number): void;

@@ -81,6 +81,7 @@ Napi::Value ResetFence(const Napi::CallbackInfo& info);
 Napi::Value WaitFence(const Napi::CallbackInfo& info);
 Napi::Value CreateSemaphore(const Napi::CallbackInfo& info);
 Napi::Value QueueSubmit(const Napi::CallbackInfo& info);
+Napi::Value QueueSubmit2(const Napi::CallbackInfo& info);
 Napi::Value QueueWaitIdle(const Napi::CallbackInfo& info);
 Napi::Value DeviceWaitIdle(const Napi::CallbackInfo& info);
 

@@ -2,6 +2,9 @@
 // semaphores, queue submission, queue and device idle waits.
 #include "vulkan/addon/compute_functions.h"
 
+#include <string>
+#include <vector>
+
 #include "vulkan/addon/compute_arguments.h"
 
 namespace kl::napi::compute {
@@ -93,6 +96,45 @@ Napi::Value QueueSubmit(const Napi::CallbackInfo& info) {
   si.signalSemaphoreCount = signal != VK_NULL_HANDLE ? 1 : 0;
   si.pSignalSemaphores = &signal;
   Check(env, vkQueueSubmit(Handle<VkQueue>(env, info[0], "queue"), 1, &si, Handle<VkFence>(env, info[2], "fence")), "vkQueueSubmit");
+  return env.Undefined();
+}
+
+// queueSubmit2(queue, commandBuffers: bigint[], fence (0n: none), waits: bigint[], waitStages: bigint[],
+// signals: bigint[], signalStages: bigint[]): one VkSubmitInfo2 (Vulkan 1.3, synchronization2); stage
+// masks are VkPipelineStageFlags2.
+Napi::Value QueueSubmit2(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const auto queue = Handle<VkQueue>(env, info[0], "queue");
+  const Napi::Array buffers = ArrayArg(env, info[1], "commandBuffers");
+  const auto fence = Handle<VkFence>(env, info[2], "fence");
+  const auto semaphores = [&](uint32_t at, const char* what, const char* stages) {
+    const Napi::Array handles = ArrayArg(env, info[at], what);
+    const Napi::Array masks = ArrayArg(env, info[at + 1], stages);
+    if (masks.Length() != handles.Length()) throw ArgumentError(env, std::string(stages) + " must hold one stage mask per semaphore");
+    std::vector<VkSemaphoreSubmitInfo> out(handles.Length());
+    for (uint32_t i = 0; i < handles.Length(); i++) {
+      out[i].sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO;
+      out[i].semaphore = Handle<VkSemaphore>(env, handles.Get(i), what);
+      out[i].stageMask = U64(env, masks.Get(i), stages);
+    }
+    return out;
+  };
+  std::vector<VkCommandBufferSubmitInfo> cbs(buffers.Length());
+  for (uint32_t i = 0; i < buffers.Length(); i++) {
+    cbs[i].sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO;
+    cbs[i].commandBuffer = Handle<VkCommandBuffer>(env, buffers.Get(i), "commandBuffers");
+  }
+  const std::vector<VkSemaphoreSubmitInfo> waits = semaphores(3, "waitSemaphores", "waitStages");
+  const std::vector<VkSemaphoreSubmitInfo> signals = semaphores(5, "signalSemaphores", "signalStages");
+  VkSubmitInfo2 si{};
+  si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2;
+  si.waitSemaphoreInfoCount = static_cast<uint32_t>(waits.size());
+  si.pWaitSemaphoreInfos = waits.data();
+  si.commandBufferInfoCount = static_cast<uint32_t>(cbs.size());
+  si.pCommandBufferInfos = cbs.data();
+  si.signalSemaphoreInfoCount = static_cast<uint32_t>(signals.size());
+  si.pSignalSemaphoreInfos = signals.data();
+  Check(env, vkQueueSubmit2(queue, 1, &si, fence), "vkQueueSubmit2");
   return env.Undefined();
 }
 

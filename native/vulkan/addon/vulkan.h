@@ -67,10 +67,11 @@ struct DeviceCreateInfoHolder {
   VkPhysicalDeviceMultiviewFeatures multiview{};
   VkPhysicalDeviceDynamicRenderingFeatures dynamicRendering{};
   VkPhysicalDeviceSynchronization2Features synchronization2{};
+  VkPhysicalDeviceDynamicRenderingLocalReadFeatures dynamicRenderingLocalRead{};
   VkDeviceCreateInfo create{};
 };
 // { queueCreateInfos: [{ queueFamilyIndex, queuePriorities }], enabledExtensionNames?,
-//   nativeFeatures?: { core: boolean[] (VkPhysicalDeviceFeatures order), multiview, dynamicRendering, synchronization2 } }
+//   nativeFeatures?: { core: boolean[] (VkPhysicalDeviceFeatures order), multiview, dynamicRendering, synchronization2, dynamicRenderingLocalRead } }
 void ReadDeviceCreateInfo(Napi::Env env, Napi::Object createInfo, DeviceCreateInfoHolder& out);
 
 class VulkanInstance : public Napi::ObjectWrap<VulkanInstance> {

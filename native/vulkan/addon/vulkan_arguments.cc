@@ -377,6 +377,12 @@ void ReadDeviceCreateInfo(Napi::Env env, Napi::Object ci, DeviceCreateInfoHolder
       out.synchronization2.pNext = const_cast<void*>(next);
       next = &out.synchronization2;
     }
+    if (f.Get("dynamicRenderingLocalRead").ToBoolean().Value()) {
+      out.dynamicRenderingLocalRead.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_LOCAL_READ_FEATURES;
+      out.dynamicRenderingLocalRead.dynamicRenderingLocalRead = VK_TRUE;
+      out.dynamicRenderingLocalRead.pNext = const_cast<void*>(next);
+      next = &out.dynamicRenderingLocalRead;
+    }
     out.create.pNext = next;
   }
   out.create.enabledExtensionCount = static_cast<uint32_t>(out.extensionPtrs.size());

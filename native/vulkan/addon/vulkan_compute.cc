@@ -101,6 +101,7 @@ Napi::Object VulkanComputeFunctions(Napi::Env env) {
   add("waitFence", WaitFence);
   add("createSemaphore", CreateSemaphore);
   add("queueSubmit", QueueSubmit);
+  add("queueSubmit2", QueueSubmit2);
   add("queueWaitIdle", QueueWaitIdle);
   add("deviceWaitIdle", DeviceWaitIdle);
   add("createQueryPool", CreateQueryPool);

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "addon/errors.h"
+#include "vulkan/loader/loader_device.h"
 #include "vulkan/loader/trampolines.h"
 
 #define KL_VK_DECLARE_EXPORTED(name, member, ret, params, args) KL_VK_EXPORT ret VKAPI_CALL name params;
@@ -235,23 +236,37 @@ napi_value CmdBindIndexBuffer(napi_env env, napi_callback_info info) {
   return nullptr;
 }
 
-// cmdSetViewport(commandBuffer, x, y, width, height, minDepth, maxDepth)
+// cmdSetViewport(commandBuffer, x, y, width, height, minDepth, maxDepth); cmdSetViewportWithCount the
+// same, one viewport through vkCmdSetViewportWithCount (Vulkan 1.3).
+template <bool WithCount>
 napi_value CmdSetViewport(napi_env env, napi_callback_info info) {
   Arguments a(env, info);
   const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
   const VkViewport viewport{a.F32(1, "x"), a.F32(2, "y"), a.F32(3, "width"), a.F32(4, "height"), a.F32(5, "minDepth"), a.F32(6, "maxDepth")};
-  if (a.Ok()) vkCmdSetViewport(cb, 0, 1, &viewport);
+  if (!a.Ok()) return nullptr;
+  if constexpr (WithCount) {
+    vkCmdSetViewportWithCount(cb, 1, &viewport);
+  } else {
+    vkCmdSetViewport(cb, 0, 1, &viewport);
+  }
   return nullptr;
 }
 
-// cmdSetScissor(commandBuffer, x, y, width, height)
+// cmdSetScissor(commandBuffer, x, y, width, height); cmdSetScissorWithCount the same through
+// vkCmdSetScissorWithCount (Vulkan 1.3).
+template <bool WithCount>
 napi_value CmdSetScissor(napi_env env, napi_callback_info info) {
   Arguments a(env, info);
   const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
   const int32_t x = a.I32(1, "x");
   const int32_t y = a.I32(2, "y");
   const VkRect2D scissor{{x, y}, {a.U32(3, "width"), a.U32(4, "height")}};
-  if (a.Ok()) vkCmdSetScissor(cb, 0, 1, &scissor);
+  if (!a.Ok()) return nullptr;
+  if constexpr (WithCount) {
+    vkCmdSetScissorWithCount(cb, 1, &scissor);
+  } else {
+    vkCmdSetScissor(cb, 0, 1, &scissor);
+  }
   return nullptr;
 }
 
@@ -306,6 +321,74 @@ napi_value CmdEndRendering(napi_env env, napi_callback_info info) {
   return nullptr;
 }
 
+// cmdPushConstants2(commandBuffer, layout, stageFlags, offset, data): a VkPushConstantsInfo (Vulkan 1.4).
+napi_value CmdPushConstants2(napi_env env, napi_callback_info info) {
+  Arguments a(env, info);
+  VkPushConstantsInfo push{};
+  push.sType = VK_STRUCTURE_TYPE_PUSH_CONSTANTS_INFO;
+  const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
+  push.layout = a.Handle<VkPipelineLayout>(1, "layout");
+  push.stageFlags = a.U32(2, "stageFlags");
+  push.offset = a.U32(3, "offset");
+  push.pValues = a.Bytes(4, "data", &push.size);
+  if (a.Ok()) vkCmdPushConstants2(cb, &push);
+  return nullptr;
+}
+
+// cmdSetRenderingAttachmentLocations(commandBuffer, locations: Uint32Array): one location per colour attachment (Vulkan 1.4).
+napi_value CmdSetRenderingAttachmentLocations(napi_env env, napi_callback_info info) {
+  Arguments a(env, info);
+  const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
+  uint32_t bytes = 0;
+  const void* locations = a.Bytes(1, "locations", &bytes);
+  if (!a.Ok()) return nullptr;
+  VkRenderingAttachmentLocationInfo where{};
+  where.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_LOCATION_INFO;
+  where.colorAttachmentCount = bytes / 4;
+  where.pColorAttachmentLocations = static_cast<const uint32_t*>(locations);
+  vkCmdSetRenderingAttachmentLocations(cb, &where);
+  return nullptr;
+}
+
+// cmdBlitImage(commandBuffer, srcImage, srcLayout, dstImage, dstLayout, regions: Uint32Array (20 words a VkImageBlit), filter)
+napi_value CmdBlitImage(napi_env env, napi_callback_info info) {
+  static_assert(sizeof(VkImageBlit) == 80 && alignof(VkImageBlit) == 4, "VkImageBlit is 20 32-bit words");
+  Arguments a(env, info);
+  const auto cb = a.Handle<VkCommandBuffer>(0, "commandBuffer");
+  const auto src = a.Handle<VkImage>(1, "srcImage");
+  const uint32_t srcLayout = a.U32(2, "srcImageLayout");
+  const auto dst = a.Handle<VkImage>(3, "dstImage");
+  const uint32_t dstLayout = a.U32(4, "dstImageLayout");
+  uint32_t bytes = 0;
+  const void* regions = a.Bytes(5, "regions", &bytes);
+  const uint32_t filter = a.U32(6, "filter");
+  if (!a.Ok()) return nullptr;
+  vkCmdBlitImage(cb, src, static_cast<VkImageLayout>(srcLayout), dst, static_cast<VkImageLayout>(dstLayout), bytes / sizeof(VkImageBlit),
+                 static_cast<const VkImageBlit*>(regions), static_cast<VkFilter>(filter));
+  return nullptr;
+}
+
+// deviceCommandAvailability(device): which of the later-version commands the per-call methods record
+// the device's dispatch table has (what the exported trampolines call through): bit 0
+// vkCmdSetViewportWithCount, 1 vkCmdSetScissorWithCount, 2 vkCmdPushConstants2,
+// 3 vkCmdSetRenderingAttachmentLocations, 4 vkQueueSubmit2. Reads the table; makes no Vulkan call.
+napi_value DeviceCommandAvailability(napi_env env, napi_callback_info info) {
+  Arguments a(env, info);
+  const auto device = a.Handle<VkDevice>(0, "device");
+  if (!a.Ok()) return nullptr;
+  const auto* table = kl::vulkan::CheckedDeviceTable(device);
+  if (table == nullptr) {
+    napi_throw_type_error(env, "KL_INVALID_ARGUMENT", "device is not a live VkDevice of this loader");
+    return nullptr;
+  }
+  const uint32_t bits = (table->CmdSetViewportWithCount != nullptr ? 1u : 0u) | (table->CmdSetScissorWithCount != nullptr ? 2u : 0u) |
+                        (table->CmdPushConstants2 != nullptr ? 4u : 0u) | (table->CmdSetRenderingAttachmentLocations != nullptr ? 8u : 0u) |
+                        (table->QueueSubmit2 != nullptr ? 16u : 0u);
+  napi_value out = nullptr;
+  napi_create_uint32(env, bits, &out);
+  return out;
+}
+
 }  // namespace
 
 void AddRecordCalls(Napi::Env env, Napi::Object functions) {
@@ -323,12 +406,18 @@ void AddRecordCalls(Napi::Env env, Napi::Object functions) {
   add("cmdBindGraphicsDescriptorSet", CmdBindGraphicsDescriptorSet);
   add("cmdBindVertexBuffer", CmdBindVertexBuffer);
   add("cmdBindIndexBuffer", CmdBindIndexBuffer);
-  add("cmdSetViewport", CmdSetViewport);
-  add("cmdSetScissor", CmdSetScissor);
+  add("cmdSetViewport", CmdSetViewport<false>);
+  add("cmdSetScissor", CmdSetScissor<false>);
   add("cmdDraw", CmdDraw);
   add("cmdDrawIndexed", CmdDrawIndexed);
   add("cmdDrawIndirect", CmdDrawIndirect);
   add("cmdEndRendering", CmdEndRendering);
+  add("cmdSetViewportWithCount", CmdSetViewport<true>);
+  add("cmdSetScissorWithCount", CmdSetScissor<true>);
+  add("cmdPushConstants2", CmdPushConstants2);
+  add("cmdSetRenderingAttachmentLocations", CmdSetRenderingAttachmentLocations);
+  add("cmdBlitImage", CmdBlitImage);
+  add("deviceCommandAvailability", DeviceCommandAvailability);
 }
 
 }  // namespace kl::napi

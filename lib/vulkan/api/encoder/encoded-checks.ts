@@ -18,6 +18,7 @@ const big = (v: DecodedValue | undefined): bigint => BigInt(v as number | bigint
 const WHOLE_SIZE = 0xffff_ffff_ffff_ffffn;
 const REMAINING = 0xffff_ffff;
 const QUEUE_FAMILY_IGNORED = 0xffff_ffff;
+const ATTACHMENT_UNUSED = 0xffff_ffff;
 // VkImageLayout values the checks name.
 const LAYOUT_UNDEFINED = 0;
 const LAYOUT_GENERAL = 1;
@@ -85,16 +86,18 @@ function checkWithCount(what: string, items: readonly DecodedValue[], viewports:
 }
 
 /**
- * vkCmdSetRenderingAttachmentLocations: inside a rendering vkCmdBeginRendering began
- * (VUID-vkCmdSetRenderingAttachmentLocations-commandBuffer-09511), one location per colour
- * attachment of it (-pLocationInfo-09510), and the dynamicRenderingLocalRead feature
- * (-dynamicRenderingLocalRead-09509), which the typed API's devices do not enable: refused.
+ * vkCmdSetRenderingAttachmentLocations, per call or walked: inside a rendering vkCmdBeginRendering began
+ * (VUID-vkCmdSetRenderingAttachmentLocations-commandBuffer-09511), one location per colour attachment
+ * of it (-pLocationInfo-09510), the dynamicRenderingLocalRead feature (-dynamicRenderingLocalRead-09509),
+ * each location VK_ATTACHMENT_UNUSED or used once (VUID-VkRenderingAttachmentLocationInfo-pColorAttachmentLocations-09513).
  */
-function checkAttachmentLocations(what: string, info: Decoded, st: WalkState): never {
+export function checkAttachmentLocations(what: string, locations: readonly number[], st: WalkState, device: DeviceOwner, name = 'pLocationInfo.pColorAttachmentLocations', countName = 'pLocationInfo.colorAttachmentCount'): void {
   if (st.rendering !== 1) throw new InvalidStateError(`${what}: not inside a rendering begun with vkCmdBeginRendering (a render pass's attachment locations are its subpass's)`);
-  const count = num(info.colorAttachmentCount);
-  if (count !== st.renderColors) throw new InvalidArgumentError(`${what}: pLocationInfo.colorAttachmentCount must be the rendering's ${st.renderColors} colour attachments, got ${count}`, 'pLocationInfo.colorAttachmentCount');
-  throw new InvalidStateError(`${what}: needs the dynamicRenderingLocalRead feature (Vulkan 1.4), which the typed API's devices do not enable`);
+  if (locations.length !== st.renderColors) throw new InvalidArgumentError(`${what}: ${countName} must be the rendering's ${st.renderColors} colour attachments, got ${locations.length}`, countName);
+  if (device.graphicsFeatures.dynamicRenderingLocalRead !== true) throw new InvalidStateError(`${what}: needs the dynamicRenderingLocalRead feature (Vulkan 1.4), and the device was created without it (createDevice({ enabledFeatures: { dynamicRenderingLocalRead: true } }) on a Vulkan 1.4 device)`);
+  locations.forEach((l, i) => {
+    if (l !== ATTACHMENT_UNUSED && locations.indexOf(l) !== i) throw new InvalidArgumentError(`${what}: ${name}[${i}] (${l}) is used twice (each location once, or VK_ATTACHMENT_UNUSED)`, `${name}[${i}]`);
+  });
 }
 
 /** InvalidStateError unless the device was created with the synchronization2 feature (VUID-vkCmdPipelineBarrier2-synchronization2-03848 and kin). */
@@ -255,18 +258,25 @@ function checkCopyImage(what: string, info: Decoded, objects: readonly unknown[]
   });
 }
 
-/** vkCmdBlitImage(2): VUID-vkCmdBlitImage-srcImage-00233/-dstImage-00234 (single-sampled), -srcImage-00231 (depth/stencil formats equal), -filter-00232 (NEAREST for them), -srcOffset-00243 and kin (offsets inside the levels), -layerCount-08800. */
+/** vkCmdBlitImage(2) of the stream: checkBlit over its decoded arguments. */
 function checkBlitImage(what: string, info: Decoded, objects: readonly unknown[], st: WalkState, device: DeviceOwner): void {
-  const src = imageAt(objects, info.srcImage);
-  const dst = imageAt(objects, info.dstImage);
-  checkImagePair(what, src, num(info.srcImageLayout), dst, num(info.dstImageLayout), st);
+  checkBlit(what, imageAt(objects, info.srcImage), num(info.srcImageLayout), imageAt(objects, info.dstImage), num(info.dstImageLayout), num(info.filter), list(info.pRegions) as Decoded[], st, device);
+}
+
+/**
+ * A blit, per call (CommandBuffer.blitImage) or walked: VUID-vkCmdBlitImage-srcImage-00233/-dstImage-00234
+ * (single-sampled), -srcImage-00231 (depth/stencil formats equal), -filter-00232 (NEAREST for them), the
+ * formats' blit features (checkBlitFormats), -srcOffset-00243 and kin (offsets inside the levels),
+ * -layerCount-08800; `regions` are VkImageBlit's members by name.
+ */
+export function checkBlit(what: string, src: Image, srcLayout: number, dst: Image, dstLayout: number, filter: number, regions: readonly Decoded[], st: WalkState, device: DeviceOwner): void {
+  checkImagePair(what, src, srcLayout, dst, dstLayout, st);
   if (src.samples !== 1 || dst.samples !== 1) throw new InvalidArgumentError(`${what}: both images must be single-sampled (${src.samples} and ${dst.samples} samples)`, 'srcImage');
   const depthStencil = src.aspectMask !== IMAGE_ASPECT.color || dst.aspectMask !== IMAGE_ASPECT.color;
   if (depthStencil && src.format !== dst.format) throw new InvalidArgumentError(`${what}: a depth/stencil blit needs equal formats, got ${src.format} and ${dst.format}`, 'dstImage');
-  const filter = num(info.filter);
   if (filter !== FILTER_NEAREST && (depthStencil || filter !== FILTER_LINEAR)) throw invalidArgument(`${what}: filter`, depthStencil ? 'VK_FILTER_NEAREST (0) for a depth/stencil image' : 'VK_FILTER_NEAREST (0) or VK_FILTER_LINEAR (1)', filter);
   checkBlitFormats(what, device, src, dst, filter);
-  list(info.pRegions).forEach((region, i) => {
+  regions.forEach((region, i) => {
     const r = region as Decoded;
     const s = r.srcSubresource as Decoded;
     const d = r.dstSubresource as Decoded;
@@ -608,7 +618,8 @@ export function checkWalkedTransfer(
       checkWithCount(name, list(args.pScissors), false);
       return true;
     case 'vkCmdSetRenderingAttachmentLocations':
-      return checkAttachmentLocations(name, args.pLocationInfo as Decoded, st);
+      checkAttachmentLocations(name, list((args.pLocationInfo as Decoded).pColorAttachmentLocations).map(num), st, device);
+      return true;
     case 'vkCmdBeginRenderPass':
       checkBeginRenderPass(name, args.pRenderPassBegin as Decoded, num(args.contents), objects, st);
       return true;
