@@ -4,7 +4,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AbortSignalLike } from '../../core/portable-types.js';
 import type { Instance } from './instance.js';
-import { callNative, instanceState } from './handles.js';
+import { instanceState } from './handles.js';
+import { rethrowNative } from '../errors.js';
 import type { NativeEvent } from '../native/addon.js';
 import { sessionByHandle, type Session } from './session.js';
 import { REFERENCE_SPACE_TYPES, SESSION_STATES, enumName, type ReferenceSpaceTypeName, type SessionStateName, type XrTime } from './types.js';
@@ -49,11 +50,27 @@ function typed(instance: Instance, e: NativeEvent): OpenXrEvent {
 /** xrPollEvent: the next event, or null. Session events also reach their Session's listeners. */
 export function pollEvent(instance: Instance): OpenXrEvent | null {
   const s = instanceState(instance);
-  const raw = callNative(() => s.api.openxrPollEvent(s.native));
+  let raw: NativeEvent | null;
+  try {
+    raw = s.api.openxrPollEvent(s.native); // not callNative(() => ...): no closure per poll
+  } catch (error) {
+    rethrowNative(error);
+  }
   if (raw === null) return null;
   const event = typed(instance, raw);
   if ('session' in event && event.session !== undefined) event.session._dispatch(event);
   return event;
+}
+
+/**
+ * @internal Polls every queued event (each reaches its Session as pollEvent() delivers it) and
+ * returns how many: the frame loop's poll, which builds no array (docs/performance.md, 'The frame
+ * loop's young generation').
+ */
+export function drainEvents(instance: Instance): number {
+  let count = 0;
+  while (pollEvent(instance) !== null) count++;
+  return count;
 }
 
 /** Every queued event, in order. */

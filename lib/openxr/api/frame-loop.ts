@@ -22,7 +22,6 @@
 // xrWaitFrame, at that frame's display time, so onFrame finds query.out written (docs/usage.md,
 // "Reads done before JavaScript wakes"); a frame the runtime gave no time runs it here, at the
 // time the loop gives the frame.
-import { setTimeout as delay } from 'node:timers/promises';
 import type { AbortSignalLike } from '../../core/portable-types.js';
 import { OpenXrError } from '../errors.js';
 import type { ActiveActionSet, EndFrameOptions, FrameState, ProjectionLayer, Session } from './session.js';
@@ -30,6 +29,7 @@ import type { ActionSet } from './action.js';
 import type { FrameQuery } from './frame-query.js';
 import type { ViewConfigurationTypeName, XrTime } from './types.js';
 import { UnavailableError, invalidArgument } from '../../core/errors.js';
+import { drainEvents } from './events.js';
 
 export interface FrameLoopOptions {
   /**
@@ -168,151 +168,268 @@ export async function runFrameLoop(session: Session, options: FrameLoopOptions):
   }
 }
 
-async function frameLoop(session: Session, options: FrameLoopOptions, query: FrameQuery | undefined): Promise<FrameLoopStats> {
-  const instance = session.instance;
-  let queryOnWaitThread = 0;
-  let queryOnJsThread = 0;
-  let frames = 0;
-  let rendered = 0;
-  let missed = 0;
-  let period = 0;
-  let lastDisplayTime = 0n;
-  let firstFrameAt: number | undefined;
-  let lastFrameAt = 0;
-  let exitRequested = false;
-  let beginMs = 0;
-  let endMs = 0;
-  let beginEndFrames = 0;
-  let mode: FrameLoopMode | undefined;
-  // Timer pacing: the next deadline (performance.now() ms) and the frame object handed to onFrame.
-  let nextDeadline = 0;
+function frameLoop(session: Session, options: FrameLoopOptions, query: FrameQuery | undefined): Promise<FrameLoopStats> {
+  return new Promise<FrameLoopStats>((resolve, reject) => new FrameLoop(session, options, query, resolve, reject).start());
+}
+
+/**
+ * One run of the loop, as a state machine rather than an async function: the wait is answered by a
+ * native callback (session._waitFrameCallback) and the pacing by setTimeout, so a runtime-paced
+ * frame allocates no promise, no await closure and no boxed number in a suspended function's
+ * frame (docs/performance.md, 'The frame loop's young generation'). The steps and their order are
+ * those of the loop written out: poll, lifecycle, wait, pace, begin, query, onFrame, end.
+ */
+class FrameLoop {
+  readonly #session: Session;
+  readonly #instance: Session['instance'];
+  readonly #options: FrameLoopOptions;
+  readonly #query: FrameQuery | undefined;
+  readonly #resolve: (stats: FrameLoopStats) => void;
+  readonly #reject: (error: unknown) => void;
+  readonly #timeCalls: boolean;
+  #settled = false;
+  #queryOnWaitThread = 0;
+  #queryOnJsThread = 0;
+  #frames = 0;
+  #rendered = 0;
+  #missed = 0;
+  #period = 0;
+  #periodMs = 0;
+  #lastDisplayTime = 0n;
+  #firstFrameAt = -1;
+  #lastFrameAt = 0;
+  #exitRequested = false;
+  #beginMs = 0;
+  #endMs = 0;
+  #beginEndFrames = 0;
+  #mode: FrameLoopMode | undefined;
+  // Timer pacing: the next deadline (performance.now() ms).
+  #nextDeadline = 0;
   // Runtime pacing: when the last xrWaitFrame returned (performance.now() ms; 0 before the first).
-  let lastWaitAt = 0;
-  let shortWaits = 0;
-  const timed: TimedFrame = { predictedDisplayTime: 0n, predictedDisplayPeriod: 0, shouldRender: false };
-  const timeCalls = options.timeCalls === true;
+  #lastWaitAt = 0;
+  #shortWaits = 0;
+  // The frame being run: what the wait answered, and whether the wait thread ran the query for it.
+  #waited: FrameState | undefined;
+  #queried = false;
+  // The frame state handed to onFrame when the loop paces itself (one object, updated in place).
+  readonly #timed: TimedFrame = { predictedDisplayTime: 0n, predictedDisplayPeriod: 0, shouldRender: false };
   // endFrame's options for frames with layers: one object, updated each frame.
-  const withLayers: { displayTime: XrTime | undefined; layers: readonly ProjectionLayer[] } = { displayTime: undefined, layers: [] };
-  for (;;) {
-    instance.pollEvents();
-    const state = session.state;
-    if (state === 'exiting' || state === 'loss-pending') break;
-    if (state === 'ready' && !session.isRunning) session.beginSession(options.viewConfigurationType ?? 'primary-stereo');
-    if (state === 'stopping' && session.isRunning) {
-      session.endSession();
-      continue;
+  readonly #withLayers: { displayTime: XrTime | undefined; layers: readonly ProjectionLayer[] } = { displayTime: undefined, layers: [] };
+  // The continuations, bound once: a closure per frame would allocate.
+  readonly #topStep = (): void => {
+    try {
+      this.#top();
+    } catch (error) {
+      this.#fail(error);
     }
-    if (!exitRequested && session.isRunning) {
-      const timeUp = options.durationMs !== undefined && firstFrameAt !== undefined && performance.now() - firstFrameAt >= options.durationMs;
-      if (timeUp || options.signal?.aborted === true) {
-        session.requestExit();
-        exitRequested = true;
+  };
+  readonly #waitedStep = (error: unknown, waited: FrameState | undefined): void => {
+    try {
+      if (error !== null) throw this.#session._waitFrameError(error);
+      this.#pace(waited as FrameState);
+    } catch (e) {
+      this.#fail(e);
+    }
+  };
+  readonly #pacedStep = (): void => {
+    try {
+      this.#run(-1);
+    } catch (error) {
+      this.#fail(error);
+    }
+  };
+
+  constructor(session: Session, options: FrameLoopOptions, query: FrameQuery | undefined, resolve: (stats: FrameLoopStats) => void, reject: (error: unknown) => void) {
+    this.#session = session;
+    this.#instance = session.instance;
+    this.#options = options;
+    this.#query = query;
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.#timeCalls = options.timeCalls === true;
+  }
+
+  start(): void {
+    this.#topStep();
+  }
+
+  #fail(error: unknown): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#reject(error);
+  }
+
+  // Events and the lifecycle, until a wait (or the idle timer) is under way or the loop is done.
+  #top(): void {
+    const session = this.#session;
+    const options = this.#options;
+    for (;;) {
+      drainEvents(this.#instance);
+      const state = session.state;
+      if (state === 'exiting' || state === 'loss-pending') {
+        this.#finish();
+        return;
+      }
+      if (state === 'ready' && !session.isRunning) session.beginSession(options.viewConfigurationType ?? 'primary-stereo');
+      if (state === 'stopping' && session.isRunning) {
+        session.endSession();
         continue;
       }
+      if (!this.#exitRequested && session.isRunning) {
+        const timeUp = options.durationMs !== undefined && this.#firstFrameAt >= 0 && performance.now() - this.#firstFrameAt >= options.durationMs;
+        if (timeUp || options.signal?.aborted === true) {
+          session.requestExit();
+          this.#exitRequested = true;
+          continue;
+        }
+      }
+      if (!session.isRunning) {
+        setTimeout(this.#topStep, 2); // idle, waiting for the runtime to say 'ready'
+        return;
+      }
+      session._waitFrameCallback(this.#waitedStep);
+      return;
     }
-    if (!session.isRunning) {
-      await delay(2); // idle, waiting for the runtime to say 'ready'
-      continue;
-    }
-    const waited = await session.waitFrame();
-    mode ??= chooseMode(session, waited, options);
+  }
+
+  // The frame's pacing, from what xrWaitFrame answered: on, or after a sleep to the next period.
+  #pace(waited: FrameState): void {
+    let now = -1;
+    const mode = (this.#mode ??= chooseMode(this.#session, waited, this.#options));
+    this.#waited = waited;
     // The wait thread ran the query when the runtime gave the frame a time (session.setWaitFrameQuery).
-    const queried = query !== undefined && waited.predictedDisplayTime !== 0n;
-    let frame: FrameState = waited;
+    this.#queried = this.#query !== undefined && waited.predictedDisplayTime !== 0n;
     if (mode.frameTimes !== 'wait-frame') {
       // Sleep to the next display period; when late, skip the periods that passed.
-      period = 1e9 / mode.displayRateHz;
-      const periodMs = period / 1e6;
+      this.#period = 1e9 / mode.displayRateHz;
+      const periodMs = (this.#periodMs = this.#period / 1e6);
       const now = performance.now();
-      if (nextDeadline === 0) nextDeadline = now;
-      else if (now > nextDeadline + periodMs) {
-        const late = Math.floor((now - nextDeadline) / periodMs);
-        missed += late;
-        nextDeadline += late * periodMs;
+      if (this.#nextDeadline === 0) this.#nextDeadline = now;
+      else if (now > this.#nextDeadline + periodMs) {
+        const late = Math.floor((now - this.#nextDeadline) / periodMs);
+        this.#missed += late;
+        this.#nextDeadline += late * periodMs;
       }
-      if (nextDeadline > now) await delay(nextDeadline - now);
-      nextDeadline += periodMs;
-      timed.predictedDisplayPeriod = period;
-      timed.predictedDisplayTime = instance.monotonicNowAsXrTime() + BigInt(Math.round(period));
+      if (this.#nextDeadline > now) {
+        setTimeout(this.#pacedStep, this.#nextDeadline - now);
+        return;
+      }
+    } else {
+      this.#period = waited.predictedDisplayPeriod;
+      const periodMs = (this.#periodMs = this.#period / 1e6);
+      if (periodMs > 0) {
+        now = performance.now();
+        // Waits coming back less than half a period after the last one, several in a row: xrWaitFrame
+        // does not block. (One alone is a late frame: a blocking runtime's next wait still ends at
+        // its next period, which may be soon.)
+        if (mode.pacing === 'runtime' && this.#lastWaitAt !== 0) {
+          this.#shortWaits = now - this.#lastWaitAt < periodMs / 2 ? this.#shortWaits + 1 : 0;
+          if (this.#shortWaits >= SHORT_WAITS_BEFORE_TIMER) this.#mode = { ...mode, pacing: 'timer' };
+        }
+        if (this.#mode.pacing === 'timer') {
+          if (this.#nextDeadline === 0 || now > this.#nextDeadline + periodMs) this.#nextDeadline = now;
+          if (this.#nextDeadline > now) {
+            setTimeout(this.#pacedStep, this.#nextDeadline - now);
+            return;
+          }
+        }
+      }
+    }
+    this.#run(now);
+  }
+
+  // The paced frame: its time, begin, the query on this thread when the wait thread could not, onFrame, end.
+  // `paceNow`: #pace's clock reading when no sleep came between (performance.now() ms), else -1.
+  // An argument, not a field: reading a number field boxes it anew until V8 optimizes the function.
+  #run(paceNow: number): void {
+    const session = this.#session;
+    const query = this.#query;
+    const waited = this.#waited as FrameState;
+    let mode = this.#mode as FrameLoopMode;
+    let frame: FrameState = waited;
+    if (mode.frameTimes !== 'wait-frame') {
+      this.#nextDeadline += this.#periodMs;
+      const timed = this.#timed;
+      timed.predictedDisplayPeriod = this.#period;
+      timed.predictedDisplayTime = this.#instance.monotonicNowAsXrTime() + BigInt(Math.round(this.#period));
       // No runtime frame state to say so: render while the session is visible or focused.
       timed.shouldRender = session.state === 'visible' || session.state === 'focused';
       frame = timed;
     } else {
-      period = waited.predictedDisplayPeriod;
-      const periodMs = period / 1e6;
-      if (periodMs > 0) {
-        const now = performance.now();
-        // Waits coming back less than half a period after the last one, several in a row: xrWaitFrame
-        // does not block. (One alone is a late frame: a blocking runtime's next wait still ends at
-        // its next period, which may be soon.)
-        if (mode.pacing === 'runtime' && lastWaitAt !== 0) {
-          shortWaits = now - lastWaitAt < periodMs / 2 ? shortWaits + 1 : 0;
-          if (shortWaits >= SHORT_WAITS_BEFORE_TIMER) mode = { ...mode, pacing: 'timer' };
-        }
-        if (mode.pacing === 'timer') {
-          if (nextDeadline === 0 || now > nextDeadline + periodMs) nextDeadline = now;
-          if (nextDeadline > now) await delay(nextDeadline - now);
-          nextDeadline += periodMs;
-        }
-        lastWaitAt = performance.now();
+      if (this.#periodMs > 0) {
+        if (mode.pacing === 'timer') this.#nextDeadline += this.#periodMs;
+        this.#lastWaitAt = paceNow < 0 ? performance.now() : paceNow;
       }
-      if (lastDisplayTime !== 0n && period > 0) missed += Math.max(0, Math.round(Number(waited.predictedDisplayTime - lastDisplayTime) / period) - 1);
-      lastDisplayTime = waited.predictedDisplayTime;
+      const period = this.#period;
+      if (this.#lastDisplayTime !== 0n && period > 0) this.#missed += Math.max(0, Math.round(Number(waited.predictedDisplayTime - this.#lastDisplayTime) / period) - 1);
+      this.#lastDisplayTime = waited.predictedDisplayTime;
     }
-    const now = performance.now();
-    firstFrameAt ??= now;
-    lastFrameAt = now;
+    // One clock reading a frame where no sleep came between (a boxed number each, until V8 optimizes).
+    const now = paceNow < 0 ? performance.now() : paceNow;
+    if (this.#firstFrameAt < 0) this.#firstFrameAt = now;
+    this.#lastFrameAt = now;
+    const timeCalls = this.#timeCalls;
     let began = false;
     if (mode.beginEndFrame) {
       try {
         const t0 = timeCalls ? performance.now() : 0;
         session.beginFrame();
-        if (timeCalls) beginMs += performance.now() - t0;
+        if (timeCalls) this.#beginMs += performance.now() - t0;
         began = true;
       } catch (error) {
         // A runtime that did not count a non-pacing wait refuses the frame: stop asking.
         if (mode.frameTimes === 'wait-frame' || !isCallOrderInvalid(error)) throw error;
-        mode = { ...mode, beginEndFrame: false, beginEndFrameSkipped: 'refused' };
+        mode = this.#mode = { ...mode, beginEndFrame: false, beginEndFrameSkipped: 'refused' };
       }
     }
     if (query !== undefined) {
-      if (queried) queryOnWaitThread++;
+      if (this.#queried) this.#queryOnWaitThread++;
       else if (frame.shouldRender) {
         // No time from the runtime, so none the wait thread could read at: here, at the frame's.
-        if (options.syncActions !== undefined) session.syncActions(options.syncActions);
+        if (this.#options.syncActions !== undefined) session.syncActions(this.#options.syncActions);
         query.run(frame.predictedDisplayTime);
-        queryOnJsThread++;
+        this.#queryOnJsThread++;
       }
     }
     let layers: void | readonly ProjectionLayer[] = undefined;
     if (frame.shouldRender) {
-      layers = options.onFrame(frame, session);
-      rendered++;
+      layers = this.#options.onFrame(frame, session);
+      this.#rendered++;
     }
     if (began) {
       const t0 = timeCalls ? performance.now() : 0;
       // Paced by the timer, the frame ends at the time the loop gave it (the runtime gave none).
       if (layers !== undefined && layers.length > 0) {
+        const withLayers = this.#withLayers;
         withLayers.displayTime = mode.frameTimes !== 'wait-frame' ? frame.predictedDisplayTime : undefined;
         withLayers.layers = layers;
         session.endFrame(withLayers as EndFrameOptions);
       } else if (mode.frameTimes !== 'wait-frame') session.endFrame({ displayTime: frame.predictedDisplayTime });
       else session.endFrame();
-      if (timeCalls) endMs += performance.now() - t0;
-      beginEndFrames++;
+      if (timeCalls) this.#endMs += performance.now() - t0;
+      this.#beginEndFrames++;
     }
-    frames++;
+    this.#frames++;
+    this.#top();
   }
-  return {
-    frames,
-    rendered,
-    missed,
-    displayPeriod: period,
-    elapsedMs: firstFrameAt === undefined ? 0 : lastFrameAt - firstFrameAt,
-    ...(timeCalls && beginEndFrames > 0 ? { nsPerBeginFrame: (beginMs * 1e6) / beginEndFrames, nsPerEndFrame: (endMs * 1e6) / beginEndFrames } : {}),
-    mode,
-    ...(query === undefined ? {} : { frameQueryRuns: { waitThread: queryOnWaitThread, javaScriptThread: queryOnJsThread } }),
-  };
+
+  #finish(): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    const timeCalls = this.#timeCalls;
+    const query = this.#query;
+    const beginEndFrames = this.#beginEndFrames;
+    this.#resolve({
+      frames: this.#frames,
+      rendered: this.#rendered,
+      missed: this.#missed,
+      displayPeriod: this.#period,
+      elapsedMs: this.#firstFrameAt < 0 ? 0 : this.#lastFrameAt - this.#firstFrameAt,
+      ...(timeCalls && beginEndFrames > 0 ? { nsPerBeginFrame: (this.#beginMs * 1e6) / beginEndFrames, nsPerEndFrame: (this.#endMs * 1e6) / beginEndFrames } : {}),
+      mode: this.#mode,
+      ...(query === undefined ? {} : { frameQueryRuns: { waitThread: this.#queryOnWaitThread, javaScriptThread: this.#queryOnJsThread } }),
+    });
+  }
 }
 
 /** The mode, from the first waited frame: does xrWaitFrame pace, and where do frame times come from. */

@@ -250,6 +250,24 @@ export class Session extends SessionEventEmitter {
     return promise.then(undefined, this.#waitFrameFailed);
   }
 
+  /**
+   * @internal The frame loop's wait (runFrameLoop): waitFrame() answered by calling `callback`
+   * (error null and the session's FrameState, or the native failure; turn it into the thrown
+   * error with _waitFrameError) instead of a promise, so a frame allocates no promise.
+   */
+  _waitFrameCallback(callback: (error: unknown, frame: FrameState | undefined) => void): void {
+    try {
+      this.#native.waitFrameCallback(callback);
+    } catch (error) {
+      throw withSessionState(error, this, 'xrWaitFrame');
+    }
+  }
+
+  /** @internal A failure _waitFrameCallback's callback was given, as waitFrame() would reject with it. */
+  _waitFrameError(error: unknown): unknown {
+    return withSessionState(error, this, 'xrWaitFrame');
+  }
+
   /** xrWaitFrame on this thread (blocks the event loop until the frame; for workers and scripts). */
   waitFrameSync(): FrameState {
     try {

@@ -92,6 +92,12 @@ export interface NativeSession {
   waitFrame(): Promise<NativeFrameState>;
   waitFrameSync(): NativeFrameState;
   /**
+   * waitFrame() answered by calling `callback` on the JavaScript thread instead of settling a
+   * promise: `error` is null and `frameState` the session's one frame-state object, or `error` the
+   * failure. The callback must not throw (its exception would be uncaught).
+   */
+  waitFrameCallback(callback: (error: unknown, frameState: NativeFrameState | undefined) => void): void;
+  /**
    * The frame query the wait thread runs after each xrWaitFrame (its own output the back buffer),
    * copied into `front` on delivery; after xrSyncActions of `syncSets` when not empty. undefined detaches.
    */

@@ -35,6 +35,8 @@ const WARM_CALLS = 100_000;
 /** The label suffix of the rows whose reading function was optimized before the loop. */
 export const OPTIMIZED = ', the reading function optimized first';
 const REFERENCE_TYPES = ['view', 'stage', 'local'] as const;
+/** The yardstick row of "onFrame reads its floats": the same reads from a plain Float32Array, not optimized. */
+export const PLAIN_READS_LABEL = "yardstick: the same reads from a plain Float32Array no loader touched (the wait thread's query delivered in the same loop), not optimized";
 
 export interface PacedBenchOptions {
   readonly runtime: { readonly manifestPath: string; readonly label: string };
@@ -380,6 +382,30 @@ export async function runPacedBench(options: PacedBenchOptions): Promise<PacedBe
         };
       }),
     );
+    if (!warm) {
+      // The yardstick: the same reads (the same offsets, as many floats) from a plain Float32Array no
+      // loader touched, in the same paced loop with the same query delivered, by a function of its own
+      // that V8 has not optimized. What "onFrame reads its floats" costs above this row is the
+      // loader's (its query.out getter, the floats its delivery copied); the rest is V8's interpreter.
+      add(
+        await timedLoop(options, PLAIN_READS_LABEL, (rig) => {
+          const query = queryOf(rig);
+          const offsets = [...rig.spaces.map((_, i) => query.spaceOffset(i) + 1), query.viewOffset(0), ...rig.actions.map((_, i) => query.actionOffset(i))];
+          const plain = new Float32Array(query.length).fill(0.5);
+          const sync = rig.set === undefined ? {} : { syncActions: [rig.set] };
+          return {
+            loop: { frameQuery: query, ...sync },
+            measure: () => {
+              const t0 = performance.now();
+              let sum = 0;
+              for (let i = 0; i < offsets.length; i++) sum += plain[offsets[i] as number] as number;
+              const dt = performance.now() - t0;
+              return Number.isNaN(sum) ? -dt : dt;
+            },
+          };
+        }),
+      );
+    }
     // The delivery's copy (native memcpy of layout.length floats before the promise resolves) is not
     // inside onFrame: a JavaScript copy of as many floats, cold at the same point of the frame, bounds it.
     add(
@@ -446,6 +472,14 @@ export function pacedTargets(result: PacedBenchResult): string[] {
         (readHot.medianNs * 2 <= read.medianNs
           ? 'Most of it is a reading function V8 has not optimized yet (called 90 times a second, it runs unoptimized for a long while), not the memory'
           : 'Optimizing the reading function does not remove it: it is what the first touches after the sleep cost'),
+    );
+  }
+  const plain = row('javascript', 'yardstick: the same reads from a plain Float32Array');
+  if (read !== undefined && plain !== undefined) {
+    const loaderPart = read.medianNs - plain.medianNs;
+    lines.push(
+      `the loader's part of "onFrame reads its floats", not optimized: ${us(read.medianNs)} µs median against ${us(plain.medianNs)} µs for the same reads from a plain Float32Array ` +
+        `(the yardstick): the loader adds ${us(loaderPart)} µs; ${plain.medianNs > 1000 ? `the reads alone, run by V8's interpreter, are above 1 µs, so ≤ 1 µs cannot hold before V8 optimizes the reading function` : 'the reads alone are within 1 µs'}`,
     );
   }
   if (inFrame === undefined || read === undefined || copy === undefined) return lines;

@@ -132,11 +132,24 @@ bool FrameWaiter::ResultWaiting() {
 
 bool FrameWaiter::Busy() {
   std::lock_guard lock(mutex_);
-  return requested_ || inFlight_ || pending_.has_value();
+  return requested_ || inFlight_ || pending_.has_value() || !pendingCallback_.IsEmpty();
 }
 
 Napi::Value FrameWaiter::Request(Napi::Env env) {
-  if (pending_) {
+  BeginRequest(env);
+  pending_.emplace(NewPendingPromise(env));
+  Wake(env);
+  return pending_->Promise();
+}
+
+void FrameWaiter::RequestCallback(Napi::Env env, Napi::Function callback) {
+  BeginRequest(env);
+  pendingCallback_ = Napi::Persistent(callback);
+  Wake(env);
+}
+
+void FrameWaiter::BeginRequest(Napi::Env env) {
+  if (pending_ || !pendingCallback_.IsEmpty()) {
     throw XrErrorToJs(env, XR_ERROR_CALL_ORDER_INVALID, "waitFrame() is already pending on this session: await it first");
   }
   if (tsfnReleased_) throw DestroyedError(env, "session");
@@ -150,14 +163,29 @@ Napi::Value FrameWaiter::Request(Napi::Env env) {
     }
     Pin(true);
   }
-  pending_.emplace(NewPendingPromise(env));
+}
+
+void FrameWaiter::Wake(Napi::Env env) {
   napi_ref_threadsafe_function(env, tsfn_);
   {
     std::lock_guard lock(mutex_);
     requested_ = true;
   }
   wake_.notify_one();
-  return pending_->Promise();
+}
+
+void FrameWaiter::Settle(Napi::Value error, Napi::Value frameState) {
+  if (pending_) {
+    Napi::Promise::Deferred deferred = *pending_;
+    pending_.reset();
+    if (error.IsNull()) deferred.Resolve(frameState);
+    else deferred.Reject(error);
+    return;
+  }
+  if (pendingCallback_.IsEmpty()) return;
+  Napi::Function callback = pendingCallback_.Value();
+  pendingCallback_.Reset();
+  callback.Call({error, frameState});
 }
 
 bool FrameWaiter::StopThread() {
@@ -175,11 +203,9 @@ void FrameWaiter::Join() {
 
 void FrameWaiter::Close(Napi::Env env, const char* why) {
   Pin(false);
-  if (pending_) {
-    Napi::Promise::Deferred deferred = *pending_;
-    pending_.reset();
+  if (pending_ || !pendingCallback_.IsEmpty()) {
     try {
-      deferred.Reject(XrErrorToJs(env, XR_ERROR_HANDLE_INVALID, why).Value());
+      Settle(XrErrorToJs(env, XR_ERROR_HANDLE_INVALID, why).Value(), env.Undefined());
     } catch (...) {
       // The environment is shutting down: nobody is left to be told.
     }
@@ -207,18 +233,16 @@ void FrameWaiter::Deliver(Napi::Env env) {
     if (XR_FAILED(queryResult)) queryMessage = queryMessage_;
   }
   Pin(false);
-  if (!pending_) return;
-  Napi::Promise::Deferred deferred = *pending_;
-  pending_.reset();
+  if (!pending_ && pendingCallback_.IsEmpty()) return;
   napi_unref_threadsafe_function(env, tsfn_);
   if (XR_FAILED(result)) {
-    deferred.Reject(XrErrorToJs(env, result, "xrWaitFrame failed").Value());
+    Settle(XrErrorToJs(env, result, "xrWaitFrame failed").Value(), env.Undefined());
     return;
   }
   core_->lastWaitedDisplayTime = state.predictedDisplayTime;
   if (queryRan) {
     if (XR_FAILED(queryResult)) {
-      deferred.Reject(XrErrorToJs(env, queryResult, queryMessage).Value());
+      Settle(XrErrorToJs(env, queryResult, queryMessage).Value(), env.Undefined());
       return;
     }
     // Back to front: the thread is done with the back buffer until the next request.
@@ -226,7 +250,7 @@ void FrameWaiter::Deliver(Napi::Env env) {
   }
   Napi::Object target = frameState_.Value();
   FillFrameState(env, target, state, core_->shownFrameState);
-  deferred.Resolve(target);
+  Settle(env.Null(), target);
 }
 
 void FrameWaiter::CallJs(napi_env env, napi_value, void* context, void*) {
@@ -262,6 +286,11 @@ void FrameWaiter::Finalize(napi_env, void* data, void*) {
     // At environment teardown the reference may already be gone.
   }
   (*context)->pending_.reset();
+  try {
+    (*context)->pendingCallback_.Reset();
+  } catch (...) {
+    // At environment teardown the reference may already be gone.
+  }
   delete context;
 }
 
@@ -272,6 +301,17 @@ Napi::Value OpenXrSession::WaitFrame(const Napi::CallbackInfo& info) {
   const auto& core = Live(env);
   if (!waiter_) waiter_ = FrameWaiter::Start(env, core, frameState_.Value());
   return waiter_->Request(env);
+}
+
+// waitFrameCallback(callback: (error: Error | null, frameState) => void): waitFrame() answered by a
+// call instead of a promise (the frame loop's wait; the callback must not throw).
+Napi::Value OpenXrSession::WaitFrameCallback(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsFunction()) throw ArgumentError(env, "waitFrameCallback(callback: function)");
+  const auto& core = Live(env);
+  if (!waiter_) waiter_ = FrameWaiter::Start(env, core, frameState_.Value());
+  waiter_->RequestCallback(env, info[0].As<Napi::Function>());
+  return env.Undefined();
 }
 
 // setWaitFrameQuery(query: bound frame query | undefined, front: Float32Array, syncSets: OpenXrActionSet[], syncPaths: (bigint | undefined)[])

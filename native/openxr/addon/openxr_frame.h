@@ -36,6 +36,10 @@ class FrameWaiter : public std::enable_shared_from_this<FrameWaiter> {
 
   // A promise for the next frame; throws XR_ERROR_CALL_ORDER_INVALID while one is pending.
   Napi::Value Request(Napi::Env env);
+  // The same wait answered by calling `callback(error, frameState)` on the JavaScript thread
+  // instead of settling a promise (error null on success): the frame loop's wait, which
+  // allocates no promise per frame (docs/performance.md, 'The frame loop's young generation').
+  void RequestCallback(Napi::Env env, Napi::Function callback);
   // True while a wait is requested or running (a synchronous wait must not run meanwhile).
   bool Busy();
   // True when the thread finished a wait whose result the JavaScript thread has not yet delivered.
@@ -58,6 +62,11 @@ class FrameWaiter : public std::enable_shared_from_this<FrameWaiter> {
   // The wait thread: xrSyncActions (when asked) and the attached query at `time`.
   void RunQuery(XrTime time);
   void Deliver(Napi::Env env);
+  // The checks and the wake-up shared by both kinds of request.
+  void BeginRequest(Napi::Env env);
+  void Wake(Napi::Env env);
+  // Settles the pending wait: the promise, or the callback (which must not throw).
+  void Settle(Napi::Value error, Napi::Value frameState);
   // JavaScript thread: pins / unpins the handles the attached query and sync use.
   void Pin(bool pin);
   static void CallJs(napi_env env, napi_value, void* context, void*);
@@ -84,6 +93,7 @@ class FrameWaiter : public std::enable_shared_from_this<FrameWaiter> {
   napi_threadsafe_function tsfn_ = nullptr;
   bool tsfnReleased_ = false;
   std::optional<Napi::Promise::Deferred> pending_;
+  Napi::FunctionReference pendingCallback_;  // a callback request's callback (empty otherwise)
   Napi::ObjectReference frameState_;
   Napi::Reference<Napi::Value> queryRef_, frontRef_;  // keep the bound query and the front buffer alive
   float* front_ = nullptr;

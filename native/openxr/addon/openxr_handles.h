@@ -250,6 +250,40 @@ inline std::string TimeProblem(napi_env env, napi_value value, const char* what)
   return need + ", got " + text;
 }
 
+// ReadTime for a per-frame call that remembers which kind of time it was given last: the same
+// two reads in the other order when that was a bigint, so a caller passing the frame's bigint
+// predictedDisplayTime every frame pays one N-API call for it, as a caller passing numbers does
+// (docs/performance.md, "The per-call path at the N-API minimum"). `bigintFirst` is updated.
+inline bool ReadTimeAdaptive(napi_env env, napi_value value, XrTime* time, bool& bigintFirst) noexcept {
+  if (value == nullptr) return false;
+  const auto asBigint = [&](napi_status& status) {
+    int64_t v = 0;
+    bool lossless = false;
+    status = napi_get_value_bigint_int64(env, value, &v, &lossless);
+    if (status != napi_ok || !lossless) return false;
+    *time = v;
+    return true;
+  };
+  const auto asNumber = [&](napi_status& status) {
+    double d = 0;
+    status = napi_get_value_double(env, value, &d);
+    if (status != napi_ok || !(d >= -kMaxSafeInteger && d <= kMaxSafeInteger) || d != static_cast<double>(static_cast<int64_t>(d))) return false;
+    *time = static_cast<XrTime>(d);
+    return true;
+  };
+  napi_status status = napi_ok;
+  if (bigintFirst) {
+    if (asBigint(status)) return true;
+    if (status != napi_bigint_expected || !asNumber(status)) return false;
+    bigintFirst = false;
+    return true;
+  }
+  if (asNumber(status)) return true;
+  if (status != napi_number_expected || !asBigint(status)) return false;
+  bigintFirst = true;
+  return true;
+}
+
 inline XrTime TimeArgument(Napi::Env env, Napi::Value value, const char* what) {
   XrTime time = 0;
   if (!ReadTime(env, value, &time)) throw ArgumentError(env, TimeProblem(env, value, what));
@@ -341,6 +375,8 @@ struct BoundData {
   BoundData(const BoundData&) = delete;
   BoundData& operator=(const BoundData&) = delete;
   const BoundKind kind;
+  // The last time argument was a bigint (ReadTimeAdaptive reads that kind first). JavaScript thread only.
+  bool bigintTime = false;
 };
 
 template <typename Data>
@@ -381,7 +417,8 @@ bool BoundTimeCall(napi_env env, napi_callback_info info, Data** data, XrTime* t
     ThrowFromCallback(ArgumentError(Napi::Env(env), dataUsage));
     return false;
   }
-  if (ReadTime(env, argument, time)) return true;
+  BoundData& base = **data;
+  if (ReadTimeAdaptive(env, argument, time, base.bigintTime)) return true;
   try {
     ThrowFromCallback(ArgumentError(Napi::Env(env), TimeProblem(env, argument, timeName)));
   } catch (...) {

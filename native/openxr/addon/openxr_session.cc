@@ -33,6 +33,7 @@ Napi::Function OpenXrSession::Define(Napi::Env env) {
                          InstanceMethod<&OpenXrSession::EnumerateReferenceSpaces>("enumerateReferenceSpaces"),
                          InstanceMethod<&OpenXrSession::WaitFrame>("waitFrame"),
                          InstanceMethod<&OpenXrSession::WaitFrameSync>("waitFrameSync"),
+                         InstanceMethod<&OpenXrSession::WaitFrameCallback>("waitFrameCallback"),
                          InstanceMethod<&OpenXrSession::SetWaitFrameQuery>("setWaitFrameQuery"),
                          InstanceAccessor<&OpenXrSession::WaitFrameResultWaiting>("waitFrameResultWaiting"),
                          InstanceMethod<&OpenXrSession::BeginFrame>("beginFrame"),

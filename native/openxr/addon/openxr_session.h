@@ -35,6 +35,7 @@ class OpenXrSession : public Napi::ObjectWrap<OpenXrSession> {
   // openxr_frame.cc
   Napi::Value WaitFrame(const Napi::CallbackInfo& info);
   Napi::Value WaitFrameSync(const Napi::CallbackInfo& info);
+  Napi::Value WaitFrameCallback(const Napi::CallbackInfo& info);
   Napi::Value SetWaitFrameQuery(const Napi::CallbackInfo& info);
   Napi::Value WaitFrameResultWaiting(const Napi::CallbackInfo& info);
   Napi::Value BeginFrame(const Napi::CallbackInfo& info);
