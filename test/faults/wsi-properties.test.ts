@@ -106,7 +106,8 @@ describe('Vulkan surfaces and swapchains against bad arguments (fast-check, head
               const got = outcome(() => (options === undefined ? swapchain.present(queue0, o.index as never) : swapchain.present(queue0, o.index as never, options as never)));
               let goodOptions: boolean;
               try {
-                goodOptions = options === undefined || (typeof options === 'object' && options !== null && !Array.isArray(options) && (options as { waitSemaphores?: unknown }).waitSemaphores === undefined);
+                // Any object is an options bag, as everywhere in the typed API: an array has no waitSemaphores.
+                goodOptions = options === undefined || (typeof options === 'object' && options !== null && (options as { waitSemaphores?: unknown }).waitSemaphores === undefined);
               } catch {
                 goodOptions = false; // a throwing proxy or getter
               }
@@ -133,7 +134,8 @@ describe('Vulkan surfaces and swapchains against bad arguments (fast-check, head
           expect(outcome(call)).toEqual({ code: 'KL_HANDLE_DESTROYED' });
         }
       }),
-      { numRuns: 60 },
+      // A random run's counterexample, first on every run: an array as present()'s options.
+      { numRuns: 60, examples: [[[{ kind: 'acquire', timeout: {} }, { kind: 'present', index: 0, options: [] }]]] },
     );
     expect(checked).toBeGreaterThan(0);
   });

@@ -3,8 +3,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { threadSanitizerTimeout } from './sanitizer-env.js';
 
-/** Polls `condition` every few milliseconds; throws naming `what` when it has not held within `timeoutMs` (by default 10 s, 80 s under ThreadSanitizer). */
-export async function until(what: string, condition: () => boolean, timeoutMs = threadSanitizerTimeout(10_000)): Promise<void> {
+/** Polls `condition` every few milliseconds; throws naming `what` when it has not held within `timeoutMs` (by default 30 s: a worker starting on a loaded 2-core machine took more than 10; 240 s under ThreadSanitizer). */
+export async function until(what: string, condition: () => boolean, timeoutMs = threadSanitizerTimeout(30_000)): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!condition()) {
     if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

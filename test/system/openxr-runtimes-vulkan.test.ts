@@ -79,7 +79,10 @@ describe.each(openXrRuntimesUnderTest().map((r) => [r.title, r] as const))('Vulk
         expect(stats.mode?.beginEndFrame).toBe(true);
         // Every frame the runtime wanted rendered was drawn and submitted: about 10 s of them.
         expect(renderer.framesDrawn).toBe(stats.rendered);
-        expect(stats.rendered).toBeGreaterThan((runtime.expect.vulkanFrameRateHz * 10) / 2);
+        // Frames throughout the 10 s, not a handful: a quarter of the runtime's rate (405 of 900
+        // seen at load 15 on 2 cores). The frame rate itself is the timing project's
+        // (vulkan-frame-loop-10s.test.ts), one file at a time.
+        expect(stats.rendered).toBeGreaterThan((runtime.expect.vulkanFrameRateHz * 10) / 4);
         graphics.device.waitIdle();
         if (runtime.expect.pixelReadback) {
           const check = renderer.check(drainSubmittedPixels(session));

@@ -206,7 +206,9 @@ describe.skipIf(skip !== null)('the typed Vulkan compute API on the real driver'
     clearInterval(timer);
     expect(signalled).toBe(false);
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-    expect(ticks).toBeGreaterThanOrEqual(10);
+    // A wait that blocked the JavaScript thread would let no tick run before it resolved (the
+    // await continues in a microtask); any tick proves the loop ran. How many depends on the load.
+    expect(ticks).toBeGreaterThan(0);
     // While a wait is pending, the fence (and its device) cannot be destroyed under it.
     const pending = fence.wait(100_000_000n);
     expect(() => fence.destroy()).toThrow(VulkanError);
