@@ -28,7 +28,7 @@ import { dynamicRenderingKey, Framebuffer, GraphicsPipeline, IMAGE_ASPECT, IMAGE
 import { ImageView } from './device-objects.js';
 import { checkBufferImageRegion, checkScissor, checkSynchronization2, checkViewport, checkWalkedTransfer } from './encoder/encoded-checks.js';
 import { checkBeginQuery, checkCopyQueryPoolResults, checkEndQuery, checkEventCommand, checkEventCommand2, checkNoActiveQuery, checkNoQueryBegunInside, checkResetQueryPool, checkWriteTimestamp, QueryPool, VulkanEvent } from './queries.js';
-import { decodeWalked, ENCODED_COMMANDS, ENCODED_RUN_HEADER, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, type DecodedValue, type EncodedNodeInfo } from '../../generated/vulkan-encoder.js';
+import { decodeWalked, ENCODED_COMMANDS, ENCODED_RUN_HEADERS, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, type DecodedValue, type EncodedNodeInfo } from '../../generated/vulkan-encoder.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 const NO_HANDLE = 0n;
@@ -1038,11 +1038,12 @@ export class CommandBuffer extends DeviceChild {
    * (`written`: they check each argument as the native check does) as they are, from words
    * appended raw after the native check of the whole stream (`validate`). With `starts` (its first
    * `noted` words: where the commands start, all but the draws, as the encoder wrote them), the walk
-   * visits those and the first draw of each gap between them, and takes the rest of a gap for draws
-   * (the native check confirms it, or the encoder walks the stream again without `starts`). Nothing
-   * of the buffer's own state changes until encodedRecorded().
+   * visits those and the first draw of each run in the gaps between them, and takes the rest of a run
+   * for draws of its header (the native check confirms it, or the encoder walks the stream again without
+   * `starts`); without `indexed` (no vkCmdDrawIndexed written) a gap is one run of vkCmdDraw, not visited.
+   * Nothing of the buffer's own state changes until encodedRecorded().
    */
-  checkEncoded(u: Uint32Array, words: number, objects: readonly unknown[], flags: number, validate: () => void, written: boolean, starts: Uint32Array | null = null, noted = 0): boolean {
+  checkEncoded(u: Uint32Array, words: number, objects: readonly unknown[], flags: number, validate: () => void, written: boolean, starts: Uint32Array | null = null, noted = 0, indexed = true): boolean {
     this.live();
     if (this.#lifecycle === Lifecycle.Recording) throw new InvalidStateError('CommandEncoder.end: the command buffer is recording through its own begin() (end() it first)');
     this.#notPending('CommandEncoder.end');
@@ -1060,34 +1061,46 @@ export class CommandBuffer extends DeviceChild {
     let pushStages = 0;
     let pushOffset = 0;
     let pushBytes = 0;
-    // Draw after draw with nothing bound or set between: each reads the state the first was checked
-    // against, and a draw's own words (counts) have no limit to check.
-    let drawChecked = false;
+    // Draw after draw of one header with nothing bound or set between: each reads the state the first
+    // was checked against; a vkCmdDraw's own words (counts) have no limit to check, a vkCmdDrawIndexed's
+    // indices must lie inside the bound index range. The header of the run command checked last, else 0.
+    let runChecked = 0;
     let validated = false;
     let k = 0; // the next noted start (with `starts`)
     for (let w = 0, index = 0; w < words; index++) {
       const header = u[w]!;
       const op = header & 0xffff;
       const length = header >>> 16;
-      if (header === DRAW_HEADER && drawChecked) {
-        // The run of draws after a checked one: each reads the state the first was checked against.
-        // With `starts`, the gap up to the next noted command is that run (not visited); else a tight loop.
-        let next = starts !== null ? (k < noted ? starts[k]! : words) : w;
-        if (next <= w || (next - w) % 5 !== 0) {
-          next = w + 5;
-          while (next < words && u[next] === DRAW_HEADER) next += 5;
+      if (header === runChecked) {
+        // The run of draws after a checked one of the same header: each reads the state the first was checked against.
+        let next = w;
+        if (header === DRAW_HEADER) {
+          // With `starts` and no vkCmdDrawIndexed written, the gap up to the next noted command is that run (not visited); else a tight loop.
+          if (starts !== null && !indexed) next = k < noted ? starts[k]! : words;
+          if (next <= w || (next - w) % 5 !== 0) {
+            next = w + 5;
+            while (next < words && u[next] === DRAW_HEADER) next += 5;
+          }
+        } else {
+          // vkCmdDrawIndexed: its indices [firstIndex, firstIndex + indexCount) inside the bound range, words 3 and 1
+          // read and nothing else; the first outside it ends the run and is checked below (its error, its index).
+          const room = st.indexEnd - st.indexOffset;
+          const bytes = st.indexBytes;
+          while (next + 6 <= words && u[next] === INDEXED_HEADER && (u[next + 3]! + u[next + 1]!) * bytes <= room) next += 6;
         }
-        index += (next - w) / 5 - 1; // (the loop's index++ counts the last)
-        w = next;
-        continue;
+        if (next > w) {
+          index += (next - w) / length - 1; // (the loop's index++ counts the last)
+          w = next;
+          continue;
+        }
       }
       if (starts !== null) {
-        // A command the encoder did not note, not a draw (one of the five compute methods', or words
+        // A command the encoder did not note, not a run command (one of the five compute methods', or words
         // changed through `stream`): the stream is walked whole from here, and checked natively so.
         if (w === starts[k]) k++;
-        else if (header !== DRAW_HEADER) starts = null;
+        else if (header !== DRAW_HEADER && header !== INDEXED_HEADER) starts = null;
       }
-      drawChecked = false;
+      runChecked = 0;
       if (length === 0 || w + length > words) return false;
       try {
         if (op === 1 && length === 2) {
@@ -1177,7 +1190,7 @@ export class CommandBuffer extends DeviceChild {
             }
             for (let i = 0; i < cargs.length; i++) if (cargs[i]!.slotMask !== undefined) st.use(objects[u[w + 1 + cargs[i]!.word]!] as DeviceChild | Image);
             checkGenerated(st, c.name, u, w + 1, objects, limits, this.device);
-            drawChecked = op === DRAW_OPCODE;
+            runChecked = header === DRAW_HEADER || header === INDEXED_HEADER ? header : 0;
           }
           dispatchChecked = false;
           pushLayout = null;
@@ -1246,10 +1259,11 @@ function slotHolds(mask: number, object: unknown): boolean {
   return false;
 }
 
-/** vkCmdDraw's whole header word (5 words: the header and its four counts): the encoder's run command, whose starts it does not note. */
-const DRAW_HEADER = ENCODED_RUN_HEADER;
-const DRAW_OPCODE = DRAW_HEADER & 0xffff;
-if (ENCODED_COMMANDS[DRAW_OPCODE - ENCODED_OPCODE_BASE]?.name !== 'vkCmdDraw' || DRAW_HEADER >>> 16 !== 5) throw new InvalidStateError('the generated encoder\'s run command is not vkCmdDraw of 5 words');
+/** vkCmdDraw's and vkCmdDrawIndexed's whole header words (5 and 6 words): the encoder's run commands, whose starts it does not note. */
+const [DRAW_HEADER, INDEXED_HEADER] = ENCODED_RUN_HEADERS;
+if (ENCODED_COMMANDS[(DRAW_HEADER & 0xffff) - ENCODED_OPCODE_BASE]?.name !== 'vkCmdDraw' || DRAW_HEADER >>> 16 !== 5 || ENCODED_COMMANDS[(INDEXED_HEADER & 0xffff) - ENCODED_OPCODE_BASE]?.name !== 'vkCmdDrawIndexed' || INDEXED_HEADER >>> 16 !== 6) {
+  throw new InvalidStateError('the generated encoder\'s run commands are not vkCmdDraw of 5 words and vkCmdDrawIndexed of 6');
+}
 
 /** The table slots a walked command's read-back arguments name, in `out`. */
 function collectSlots(nodes: readonly EncodedNodeInfo[], args: { readonly [name: string]: DecodedValue }, out: number[]): void {
