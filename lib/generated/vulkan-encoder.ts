@@ -7,8 +7,8 @@
 /** The first generated opcode (the hand-written ones are below it). */
 export const ENCODED_OPCODE_BASE = 0x100;
 
-/** vkCmdDraw's whole header word: the command the encoder's end() walk does not visit one by one (its method commits with encodeCommitRun). */
-export const ENCODED_RUN_HEADER = 0x50120;
+/** The whole header words of vkCmdDraw and vkCmdDrawIndexed: the run commands, which the encoder's end() walk does not visit one by one (their methods commit with encodeCommitRun and encodeCommitRunOf). */
+export const ENCODED_RUN_HEADERS = [0x50120, 0x60121] as const;
 
 /** How an argument is stored (U64: two words, low first; Slot: a table index). */
 export type EncodedArgKind = 'U32' | 'I32' | 'F32' | 'U64' | 'Bool32' | 'Enum' | 'Slot';
@@ -220,6 +220,20 @@ function writeU64(u: Uint32Array, at: number, v: number | bigint): number {
   return at + 2;
 }
 
+/** What encodeRefuse and encodeSlot throw for a null name: a walked method's checks then run again with names, to refuse with them. */
+export const ENCODED_UNNAMED: object = Object.freeze({ reason: 'an argument refused in the checks without names' });
+
+/** The one own enumerable key of `v` (a union's member), else undefined: no array, as Object.keys would make. */
+function soleKey(v: object): string | undefined {
+  let key: string | undefined;
+  for (const k in v) {
+    if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+    if (key !== undefined) return undefined;
+    key = k;
+  }
+  return key;
+}
+
 const F32 = new Float32Array(1);
 const F32_BITS = new Uint32Array(F32.buffer);
 const TWO_32 = 0x1_0000_0000;
@@ -227,8 +241,8 @@ const TWO_32 = 0x1_0000_0000;
 /**
  * The generated recording methods. A subclass provides the stream: `encodeRoom` checks that it
  * records and makes room for a command of `words` words and returns the stream's words (the
- * command goes at `encodeAt`), `encodeCommit` says it was written (`encodeCommitRun` for ENCODED_RUN_HEADER's
- * command, which end() does not visit one by one), `encodeSlot` refuses a table
+ * command goes at `encodeAt`), `encodeCommit` says it was written (`encodeCommitRun` and
+ * `encodeCommitRunOf` for the run commands of ENCODED_RUN_HEADERS, which end() does not visit one by one), `encodeSlot` refuses a table
  * index that does not hold the kind of object a handle argument needs, `encodeRefuse` an argument.
  */
 export abstract class EncodedVulkanCommands {
@@ -236,28 +250,40 @@ export abstract class EncodedVulkanCommands {
   protected abstract get encodeAt(): number;
   protected abstract encodeCommit(words: number): void;
   protected abstract encodeCommitRun(words: number): void;
-  protected abstract encodeSlot(what: string, name: string, index: number, mask: number): void;
+  /** A run command other than the first of ENCODED_RUN_HEADERS (`run`: its index there) was written. */
+  protected abstract encodeCommitRunOf(words: number, run: number): void;
+  /** Refuses a table index that does not hold a kind of `mask`: `name` names it, or is null (then it throws ENCODED_UNNAMED). */
+  protected abstract encodeSlot(what: string, name: string | null, index: number, mask: number): void;
   /** Copies `data`'s bytes (a whole number of words) to the stream at word `at`. */
   protected abstract encodeBytes(at: number, data: ArrayBufferView): void;
-  protected abstract encodeRefuse(what: string, name: string, needs: string, got: unknown): never;
+  /** Refuses argument `name` (null: throws ENCODED_UNNAMED, and the walked method checks again with names). */
+  protected abstract encodeRefuse(what: string, name: string | null, needs: string, got: unknown): never;
 
   /** vkCmdCopyBuffer (VK_VERSION_1_0; recorded outside a render pass; walked: arrays as long as their counts say). */
   vkCmdCopyBuffer(srcBuffer: number, dstBuffer: number, regionCount: number, pRegions: readonly EncodedVkBufferCopy[]): this {
     const what = 'vkCmdCopyBuffer';
     let n = 1;
-    this.encodeSlot(what, 'srcBuffer', srcBuffer, 0x10);
-    n += 1;
-    this.encodeSlot(what, 'dstBuffer', dstBuffer, 0x10);
-    n += 1;
-    if (typeof regionCount !== 'number' || regionCount !== regionCount >>> 0 || regionCount === 0) this.encodeRefuse(what, 'regionCount', 'an integer in [1, 2^32) (the registry: not optional)', regionCount);
-    n += 1;
-    if (pRegions == null) {
-      this.encodeRefuse(what, 'pRegions', `an array of regionCount (${regionCount}) elements`, pRegions);
-    } else {
-      if (!Array.isArray(pRegions) || pRegions.length !== regionCount) this.encodeRefuse(what, 'pRegions', `an array of regionCount (${regionCount}) elements`, pRegions);
-      for (let i = 0; i < pRegions.length; i++) {
-        const e = pRegions[i]!;
-        n += this.#zVkBufferCopy(what, `${'pRegions'}[${i}]`, e);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        this.encodeSlot(what, (named ? 'srcBuffer' : null), srcBuffer, 0x10);
+        n += 1;
+        this.encodeSlot(what, (named ? 'dstBuffer' : null), dstBuffer, 0x10);
+        n += 1;
+        if (typeof regionCount !== 'number' || regionCount !== regionCount >>> 0 || regionCount === 0) this.encodeRefuse(what, (named ? 'regionCount' : null), 'an integer in [1, 2^32) (the registry: not optional)', regionCount);
+        n += 1;
+        if (pRegions == null) {
+          this.encodeRefuse(what, (named ? 'pRegions' : null), `an array of regionCount (${regionCount}) elements`, pRegions);
+        } else {
+          if (!Array.isArray(pRegions) || pRegions.length !== regionCount) this.encodeRefuse(what, (named ? 'pRegions' : null), `an array of regionCount (${regionCount}) elements`, pRegions);
+          for (let i = 0; i < pRegions.length; i++) {
+            const e = pRegions[i]!;
+            n += this.#zVkBufferCopy(what, (named ? `${(named ? 'pRegions' : null)}[${i}]` : null), e);
+          }
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
       }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
@@ -281,23 +307,31 @@ export abstract class EncodedVulkanCommands {
   vkCmdCopyImage(srcImage: number, srcImageLayout: number, dstImage: number, dstImageLayout: number, regionCount: number, pRegions: readonly EncodedVkImageCopy[]): this {
     const what = 'vkCmdCopyImage';
     let n = 1;
-    this.encodeSlot(what, 'srcImage', srcImage, 0x20);
-    n += 1;
-    if (typeof srcImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(srcImageLayout)) this.encodeRefuse(what, 'srcImageLayout', 'a VkImageLayout value', srcImageLayout);
-    n += 1;
-    this.encodeSlot(what, 'dstImage', dstImage, 0x20);
-    n += 1;
-    if (typeof dstImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(dstImageLayout)) this.encodeRefuse(what, 'dstImageLayout', 'a VkImageLayout value', dstImageLayout);
-    n += 1;
-    if (typeof regionCount !== 'number' || regionCount !== regionCount >>> 0 || regionCount === 0) this.encodeRefuse(what, 'regionCount', 'an integer in [1, 2^32) (the registry: not optional)', regionCount);
-    n += 1;
-    if (pRegions == null) {
-      this.encodeRefuse(what, 'pRegions', `an array of regionCount (${regionCount}) elements`, pRegions);
-    } else {
-      if (!Array.isArray(pRegions) || pRegions.length !== regionCount) this.encodeRefuse(what, 'pRegions', `an array of regionCount (${regionCount}) elements`, pRegions);
-      for (let i = 0; i < pRegions.length; i++) {
-        const e = pRegions[i]!;
-        n += this.#zVkImageCopy(what, `${'pRegions'}[${i}]`, e);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        this.encodeSlot(what, (named ? 'srcImage' : null), srcImage, 0x20);
+        n += 1;
+        if (typeof srcImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(srcImageLayout)) this.encodeRefuse(what, (named ? 'srcImageLayout' : null), 'a VkImageLayout value', srcImageLayout);
+        n += 1;
+        this.encodeSlot(what, (named ? 'dstImage' : null), dstImage, 0x20);
+        n += 1;
+        if (typeof dstImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(dstImageLayout)) this.encodeRefuse(what, (named ? 'dstImageLayout' : null), 'a VkImageLayout value', dstImageLayout);
+        n += 1;
+        if (typeof regionCount !== 'number' || regionCount !== regionCount >>> 0 || regionCount === 0) this.encodeRefuse(what, (named ? 'regionCount' : null), 'an integer in [1, 2^32) (the registry: not optional)', regionCount);
+        n += 1;
+        if (pRegions == null) {
+          this.encodeRefuse(what, (named ? 'pRegions' : null), `an array of regionCount (${regionCount}) elements`, pRegions);
+        } else {
+          if (!Array.isArray(pRegions) || pRegions.length !== regionCount) this.encodeRefuse(what, (named ? 'pRegions' : null), `an array of regionCount (${regionCount}) elements`, pRegions);
+          for (let i = 0; i < pRegions.length; i++) {
+            const e = pRegions[i]!;
+            n += this.#zVkImageCopy(what, (named ? `${(named ? 'pRegions' : null)}[${i}]` : null), e);
+          }
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
       }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
@@ -323,21 +357,29 @@ export abstract class EncodedVulkanCommands {
   vkCmdCopyBufferToImage(srcBuffer: number, dstImage: number, dstImageLayout: number, regionCount: number, pRegions: readonly EncodedVkBufferImageCopy[]): this {
     const what = 'vkCmdCopyBufferToImage';
     let n = 1;
-    this.encodeSlot(what, 'srcBuffer', srcBuffer, 0x10);
-    n += 1;
-    this.encodeSlot(what, 'dstImage', dstImage, 0x20);
-    n += 1;
-    if (typeof dstImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(dstImageLayout)) this.encodeRefuse(what, 'dstImageLayout', 'a VkImageLayout value', dstImageLayout);
-    n += 1;
-    if (typeof regionCount !== 'number' || regionCount !== regionCount >>> 0 || regionCount === 0) this.encodeRefuse(what, 'regionCount', 'an integer in [1, 2^32) (the registry: not optional)', regionCount);
-    n += 1;
-    if (pRegions == null) {
-      this.encodeRefuse(what, 'pRegions', `an array of regionCount (${regionCount}) elements`, pRegions);
-    } else {
-      if (!Array.isArray(pRegions) || pRegions.length !== regionCount) this.encodeRefuse(what, 'pRegions', `an array of regionCount (${regionCount}) elements`, pRegions);
-      for (let i = 0; i < pRegions.length; i++) {
-        const e = pRegions[i]!;
-        n += this.#zVkBufferImageCopy(what, `${'pRegions'}[${i}]`, e);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        this.encodeSlot(what, (named ? 'srcBuffer' : null), srcBuffer, 0x10);
+        n += 1;
+        this.encodeSlot(what, (named ? 'dstImage' : null), dstImage, 0x20);
+        n += 1;
+        if (typeof dstImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(dstImageLayout)) this.encodeRefuse(what, (named ? 'dstImageLayout' : null), 'a VkImageLayout value', dstImageLayout);
+        n += 1;
+        if (typeof regionCount !== 'number' || regionCount !== regionCount >>> 0 || regionCount === 0) this.encodeRefuse(what, (named ? 'regionCount' : null), 'an integer in [1, 2^32) (the registry: not optional)', regionCount);
+        n += 1;
+        if (pRegions == null) {
+          this.encodeRefuse(what, (named ? 'pRegions' : null), `an array of regionCount (${regionCount}) elements`, pRegions);
+        } else {
+          if (!Array.isArray(pRegions) || pRegions.length !== regionCount) this.encodeRefuse(what, (named ? 'pRegions' : null), `an array of regionCount (${regionCount}) elements`, pRegions);
+          for (let i = 0; i < pRegions.length; i++) {
+            const e = pRegions[i]!;
+            n += this.#zVkBufferImageCopy(what, (named ? `${(named ? 'pRegions' : null)}[${i}]` : null), e);
+          }
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
       }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
@@ -362,21 +404,29 @@ export abstract class EncodedVulkanCommands {
   vkCmdCopyImageToBuffer(srcImage: number, srcImageLayout: number, dstBuffer: number, regionCount: number, pRegions: readonly EncodedVkBufferImageCopy[]): this {
     const what = 'vkCmdCopyImageToBuffer';
     let n = 1;
-    this.encodeSlot(what, 'srcImage', srcImage, 0x20);
-    n += 1;
-    if (typeof srcImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(srcImageLayout)) this.encodeRefuse(what, 'srcImageLayout', 'a VkImageLayout value', srcImageLayout);
-    n += 1;
-    this.encodeSlot(what, 'dstBuffer', dstBuffer, 0x10);
-    n += 1;
-    if (typeof regionCount !== 'number' || regionCount !== regionCount >>> 0 || regionCount === 0) this.encodeRefuse(what, 'regionCount', 'an integer in [1, 2^32) (the registry: not optional)', regionCount);
-    n += 1;
-    if (pRegions == null) {
-      this.encodeRefuse(what, 'pRegions', `an array of regionCount (${regionCount}) elements`, pRegions);
-    } else {
-      if (!Array.isArray(pRegions) || pRegions.length !== regionCount) this.encodeRefuse(what, 'pRegions', `an array of regionCount (${regionCount}) elements`, pRegions);
-      for (let i = 0; i < pRegions.length; i++) {
-        const e = pRegions[i]!;
-        n += this.#zVkBufferImageCopy(what, `${'pRegions'}[${i}]`, e);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        this.encodeSlot(what, (named ? 'srcImage' : null), srcImage, 0x20);
+        n += 1;
+        if (typeof srcImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(srcImageLayout)) this.encodeRefuse(what, (named ? 'srcImageLayout' : null), 'a VkImageLayout value', srcImageLayout);
+        n += 1;
+        this.encodeSlot(what, (named ? 'dstBuffer' : null), dstBuffer, 0x10);
+        n += 1;
+        if (typeof regionCount !== 'number' || regionCount !== regionCount >>> 0 || regionCount === 0) this.encodeRefuse(what, (named ? 'regionCount' : null), 'an integer in [1, 2^32) (the registry: not optional)', regionCount);
+        n += 1;
+        if (pRegions == null) {
+          this.encodeRefuse(what, (named ? 'pRegions' : null), `an array of regionCount (${regionCount}) elements`, pRegions);
+        } else {
+          if (!Array.isArray(pRegions) || pRegions.length !== regionCount) this.encodeRefuse(what, (named ? 'pRegions' : null), `an array of regionCount (${regionCount}) elements`, pRegions);
+          for (let i = 0; i < pRegions.length; i++) {
+            const e = pRegions[i]!;
+            n += this.#zVkBufferImageCopy(what, (named ? `${(named ? 'pRegions' : null)}[${i}]` : null), e);
+          }
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
       }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
@@ -401,17 +451,25 @@ export abstract class EncodedVulkanCommands {
   vkCmdUpdateBuffer(dstBuffer: number, dstOffset: number | bigint, dataSize: number | bigint, pData: ArrayBufferView): this {
     const what = 'vkCmdUpdateBuffer';
     let n = 1;
-    this.encodeSlot(what, 'dstBuffer', dstBuffer, 0x10);
-    n += 1;
-    if (!isU64(dstOffset)) this.encodeRefuse(what, 'dstOffset', 'a non-negative safe integer or a bigint below 2^64', dstOffset);
-    n += 2;
-    if (typeof dataSize !== 'number' || dataSize !== dataSize >>> 0 || dataSize === 0) this.encodeRefuse(what, 'dataSize', 'an integer in [1, 2^32) (the registry: not optional)', dataSize);
-    n += 2;
-    if (pData == null) {
-      this.encodeRefuse(what, 'pData', `an array of dataSize (${dataSize}) elements`, pData);
-    } else {
-      if (!ArrayBuffer.isView(pData) || pData.byteLength !== dataSize || dataSize % 4 !== 0) this.encodeRefuse(what, 'pData', `a TypedArray or DataView of dataSize (${dataSize}) bytes, a multiple of 4`, pData);
-      n += pData.byteLength / 4;
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        this.encodeSlot(what, (named ? 'dstBuffer' : null), dstBuffer, 0x10);
+        n += 1;
+        if (!isU64(dstOffset)) this.encodeRefuse(what, (named ? 'dstOffset' : null), 'a non-negative safe integer or a bigint below 2^64', dstOffset);
+        n += 2;
+        if (typeof dataSize !== 'number' || dataSize !== dataSize >>> 0 || dataSize === 0) this.encodeRefuse(what, (named ? 'dataSize' : null), 'an integer in [1, 2^32) (the registry: not optional)', dataSize);
+        n += 2;
+        if (pData == null) {
+          this.encodeRefuse(what, (named ? 'pData' : null), `an array of dataSize (${dataSize}) elements`, pData);
+        } else {
+          if (!ArrayBuffer.isView(pData) || pData.byteLength !== dataSize || dataSize % 4 !== 0) this.encodeRefuse(what, (named ? 'pData' : null), `a TypedArray or DataView of dataSize (${dataSize}) bytes, a multiple of 4`, pData);
+          n += pData.byteLength / 4;
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
+      }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
     const u = this.encodeRoom(what, n);
@@ -462,43 +520,51 @@ export abstract class EncodedVulkanCommands {
   vkCmdPipelineBarrier(srcStageMask: number, dstStageMask: number, dependencyFlags: number, memoryBarrierCount: number, pMemoryBarriers: readonly EncodedVkMemoryBarrier[] | null, bufferMemoryBarrierCount: number, pBufferMemoryBarriers: readonly EncodedVkBufferMemoryBarrier[] | null, imageMemoryBarrierCount: number, pImageMemoryBarriers: readonly EncodedVkImageMemoryBarrier[] | null): this {
     const what = 'vkCmdPipelineBarrier';
     let n = 1;
-    if (typeof srcStageMask !== 'number' || srcStageMask !== srcStageMask >>> 0) this.encodeRefuse(what, 'srcStageMask', 'an integer in [0, 2^32)', srcStageMask);
-    n += 1;
-    if (typeof dstStageMask !== 'number' || dstStageMask !== dstStageMask >>> 0) this.encodeRefuse(what, 'dstStageMask', 'an integer in [0, 2^32)', dstStageMask);
-    n += 1;
-    if (typeof dependencyFlags !== 'number' || dependencyFlags !== dependencyFlags >>> 0) this.encodeRefuse(what, 'dependencyFlags', 'an integer in [0, 2^32)', dependencyFlags);
-    n += 1;
-    if (typeof memoryBarrierCount !== 'number' || memoryBarrierCount !== memoryBarrierCount >>> 0) this.encodeRefuse(what, 'memoryBarrierCount', 'an integer in [0, 2^32)', memoryBarrierCount);
-    n += 1;
-    if (pMemoryBarriers == null) {
-      if (memoryBarrierCount !== 0) this.encodeRefuse(what, 'pMemoryBarriers', `an array of memoryBarrierCount (${memoryBarrierCount}) elements`, pMemoryBarriers);
-    } else {
-      if (!Array.isArray(pMemoryBarriers) || pMemoryBarriers.length !== memoryBarrierCount) this.encodeRefuse(what, 'pMemoryBarriers', `an array of memoryBarrierCount (${memoryBarrierCount}) elements`, pMemoryBarriers);
-      for (let i = 0; i < pMemoryBarriers.length; i++) {
-        const e = pMemoryBarriers[i]!;
-        n += this.#zVkMemoryBarrier(what, `${'pMemoryBarriers'}[${i}]`, e);
-      }
-    }
-    if (typeof bufferMemoryBarrierCount !== 'number' || bufferMemoryBarrierCount !== bufferMemoryBarrierCount >>> 0) this.encodeRefuse(what, 'bufferMemoryBarrierCount', 'an integer in [0, 2^32)', bufferMemoryBarrierCount);
-    n += 1;
-    if (pBufferMemoryBarriers == null) {
-      if (bufferMemoryBarrierCount !== 0) this.encodeRefuse(what, 'pBufferMemoryBarriers', `an array of bufferMemoryBarrierCount (${bufferMemoryBarrierCount}) elements`, pBufferMemoryBarriers);
-    } else {
-      if (!Array.isArray(pBufferMemoryBarriers) || pBufferMemoryBarriers.length !== bufferMemoryBarrierCount) this.encodeRefuse(what, 'pBufferMemoryBarriers', `an array of bufferMemoryBarrierCount (${bufferMemoryBarrierCount}) elements`, pBufferMemoryBarriers);
-      for (let i = 0; i < pBufferMemoryBarriers.length; i++) {
-        const e = pBufferMemoryBarriers[i]!;
-        n += this.#zVkBufferMemoryBarrier(what, `${'pBufferMemoryBarriers'}[${i}]`, e);
-      }
-    }
-    if (typeof imageMemoryBarrierCount !== 'number' || imageMemoryBarrierCount !== imageMemoryBarrierCount >>> 0) this.encodeRefuse(what, 'imageMemoryBarrierCount', 'an integer in [0, 2^32)', imageMemoryBarrierCount);
-    n += 1;
-    if (pImageMemoryBarriers == null) {
-      if (imageMemoryBarrierCount !== 0) this.encodeRefuse(what, 'pImageMemoryBarriers', `an array of imageMemoryBarrierCount (${imageMemoryBarrierCount}) elements`, pImageMemoryBarriers);
-    } else {
-      if (!Array.isArray(pImageMemoryBarriers) || pImageMemoryBarriers.length !== imageMemoryBarrierCount) this.encodeRefuse(what, 'pImageMemoryBarriers', `an array of imageMemoryBarrierCount (${imageMemoryBarrierCount}) elements`, pImageMemoryBarriers);
-      for (let i = 0; i < pImageMemoryBarriers.length; i++) {
-        const e = pImageMemoryBarriers[i]!;
-        n += this.#zVkImageMemoryBarrier(what, `${'pImageMemoryBarriers'}[${i}]`, e);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        if (typeof srcStageMask !== 'number' || srcStageMask !== srcStageMask >>> 0) this.encodeRefuse(what, (named ? 'srcStageMask' : null), 'an integer in [0, 2^32)', srcStageMask);
+        n += 1;
+        if (typeof dstStageMask !== 'number' || dstStageMask !== dstStageMask >>> 0) this.encodeRefuse(what, (named ? 'dstStageMask' : null), 'an integer in [0, 2^32)', dstStageMask);
+        n += 1;
+        if (typeof dependencyFlags !== 'number' || dependencyFlags !== dependencyFlags >>> 0) this.encodeRefuse(what, (named ? 'dependencyFlags' : null), 'an integer in [0, 2^32)', dependencyFlags);
+        n += 1;
+        if (typeof memoryBarrierCount !== 'number' || memoryBarrierCount !== memoryBarrierCount >>> 0) this.encodeRefuse(what, (named ? 'memoryBarrierCount' : null), 'an integer in [0, 2^32)', memoryBarrierCount);
+        n += 1;
+        if (pMemoryBarriers == null) {
+          if (memoryBarrierCount !== 0) this.encodeRefuse(what, (named ? 'pMemoryBarriers' : null), `an array of memoryBarrierCount (${memoryBarrierCount}) elements`, pMemoryBarriers);
+        } else {
+          if (!Array.isArray(pMemoryBarriers) || pMemoryBarriers.length !== memoryBarrierCount) this.encodeRefuse(what, (named ? 'pMemoryBarriers' : null), `an array of memoryBarrierCount (${memoryBarrierCount}) elements`, pMemoryBarriers);
+          for (let i = 0; i < pMemoryBarriers.length; i++) {
+            const e = pMemoryBarriers[i]!;
+            n += this.#zVkMemoryBarrier(what, (named ? `${(named ? 'pMemoryBarriers' : null)}[${i}]` : null), e);
+          }
+        }
+        if (typeof bufferMemoryBarrierCount !== 'number' || bufferMemoryBarrierCount !== bufferMemoryBarrierCount >>> 0) this.encodeRefuse(what, (named ? 'bufferMemoryBarrierCount' : null), 'an integer in [0, 2^32)', bufferMemoryBarrierCount);
+        n += 1;
+        if (pBufferMemoryBarriers == null) {
+          if (bufferMemoryBarrierCount !== 0) this.encodeRefuse(what, (named ? 'pBufferMemoryBarriers' : null), `an array of bufferMemoryBarrierCount (${bufferMemoryBarrierCount}) elements`, pBufferMemoryBarriers);
+        } else {
+          if (!Array.isArray(pBufferMemoryBarriers) || pBufferMemoryBarriers.length !== bufferMemoryBarrierCount) this.encodeRefuse(what, (named ? 'pBufferMemoryBarriers' : null), `an array of bufferMemoryBarrierCount (${bufferMemoryBarrierCount}) elements`, pBufferMemoryBarriers);
+          for (let i = 0; i < pBufferMemoryBarriers.length; i++) {
+            const e = pBufferMemoryBarriers[i]!;
+            n += this.#zVkBufferMemoryBarrier(what, (named ? `${(named ? 'pBufferMemoryBarriers' : null)}[${i}]` : null), e);
+          }
+        }
+        if (typeof imageMemoryBarrierCount !== 'number' || imageMemoryBarrierCount !== imageMemoryBarrierCount >>> 0) this.encodeRefuse(what, (named ? 'imageMemoryBarrierCount' : null), 'an integer in [0, 2^32)', imageMemoryBarrierCount);
+        n += 1;
+        if (pImageMemoryBarriers == null) {
+          if (imageMemoryBarrierCount !== 0) this.encodeRefuse(what, (named ? 'pImageMemoryBarriers' : null), `an array of imageMemoryBarrierCount (${imageMemoryBarrierCount}) elements`, pImageMemoryBarriers);
+        } else {
+          if (!Array.isArray(pImageMemoryBarriers) || pImageMemoryBarriers.length !== imageMemoryBarrierCount) this.encodeRefuse(what, (named ? 'pImageMemoryBarriers' : null), `an array of imageMemoryBarrierCount (${imageMemoryBarrierCount}) elements`, pImageMemoryBarriers);
+          for (let i = 0; i < pImageMemoryBarriers.length; i++) {
+            const e = pImageMemoryBarriers[i]!;
+            n += this.#zVkImageMemoryBarrier(what, (named ? `${(named ? 'pImageMemoryBarriers' : null)}[${i}]` : null), e);
+          }
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
       }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
@@ -641,34 +707,42 @@ export abstract class EncodedVulkanCommands {
   vkCmdBindDescriptorSets(pipelineBindPoint: number, layout: number, firstSet: number, descriptorSetCount: number, pDescriptorSets: readonly number[], dynamicOffsetCount: number, pDynamicOffsets: readonly number[] | null): this {
     const what = 'vkCmdBindDescriptorSets';
     let n = 1;
-    if (typeof pipelineBindPoint !== 'number' || !ENCODED_ENUMS.VkPipelineBindPoint!.includes(pipelineBindPoint)) this.encodeRefuse(what, 'pipelineBindPoint', 'a VkPipelineBindPoint value', pipelineBindPoint);
-    n += 1;
-    this.encodeSlot(what, 'layout', layout, 0x4);
-    n += 1;
-    if (typeof firstSet !== 'number' || firstSet !== firstSet >>> 0) this.encodeRefuse(what, 'firstSet', 'an integer in [0, 2^32)', firstSet);
-    n += 1;
-    if (typeof descriptorSetCount !== 'number' || descriptorSetCount !== descriptorSetCount >>> 0 || descriptorSetCount === 0) this.encodeRefuse(what, 'descriptorSetCount', 'an integer in [1, 2^32) (the registry: not optional)', descriptorSetCount);
-    n += 1;
-    if (pDescriptorSets == null) {
-      this.encodeRefuse(what, 'pDescriptorSets', `an array of descriptorSetCount (${descriptorSetCount}) elements`, pDescriptorSets);
-    } else {
-      if (!Array.isArray(pDescriptorSets) || pDescriptorSets.length !== descriptorSetCount) this.encodeRefuse(what, 'pDescriptorSets', `an array of descriptorSetCount (${descriptorSetCount}) elements`, pDescriptorSets);
-      for (let i = 0; i < pDescriptorSets.length; i++) {
-        const e = pDescriptorSets[i]!;
-        this.encodeSlot(what, `${'pDescriptorSets'}[${i}]`, e, 0x8);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        if (typeof pipelineBindPoint !== 'number' || !ENCODED_ENUMS.VkPipelineBindPoint!.includes(pipelineBindPoint)) this.encodeRefuse(what, (named ? 'pipelineBindPoint' : null), 'a VkPipelineBindPoint value', pipelineBindPoint);
         n += 1;
-      }
-    }
-    if (typeof dynamicOffsetCount !== 'number' || dynamicOffsetCount !== dynamicOffsetCount >>> 0) this.encodeRefuse(what, 'dynamicOffsetCount', 'an integer in [0, 2^32)', dynamicOffsetCount);
-    n += 1;
-    if (pDynamicOffsets == null) {
-      if (dynamicOffsetCount !== 0) this.encodeRefuse(what, 'pDynamicOffsets', `an array of dynamicOffsetCount (${dynamicOffsetCount}) elements`, pDynamicOffsets);
-    } else {
-      if (!Array.isArray(pDynamicOffsets) || pDynamicOffsets.length !== dynamicOffsetCount) this.encodeRefuse(what, 'pDynamicOffsets', `an array of dynamicOffsetCount (${dynamicOffsetCount}) elements`, pDynamicOffsets);
-      for (let i = 0; i < pDynamicOffsets.length; i++) {
-        const e = pDynamicOffsets[i]!;
-        if (typeof e !== 'number' || e !== e >>> 0) this.encodeRefuse(what, `${'pDynamicOffsets'}[${i}]`, 'an integer in [0, 2^32)', e);
+        this.encodeSlot(what, (named ? 'layout' : null), layout, 0x4);
         n += 1;
+        if (typeof firstSet !== 'number' || firstSet !== firstSet >>> 0) this.encodeRefuse(what, (named ? 'firstSet' : null), 'an integer in [0, 2^32)', firstSet);
+        n += 1;
+        if (typeof descriptorSetCount !== 'number' || descriptorSetCount !== descriptorSetCount >>> 0 || descriptorSetCount === 0) this.encodeRefuse(what, (named ? 'descriptorSetCount' : null), 'an integer in [1, 2^32) (the registry: not optional)', descriptorSetCount);
+        n += 1;
+        if (pDescriptorSets == null) {
+          this.encodeRefuse(what, (named ? 'pDescriptorSets' : null), `an array of descriptorSetCount (${descriptorSetCount}) elements`, pDescriptorSets);
+        } else {
+          if (!Array.isArray(pDescriptorSets) || pDescriptorSets.length !== descriptorSetCount) this.encodeRefuse(what, (named ? 'pDescriptorSets' : null), `an array of descriptorSetCount (${descriptorSetCount}) elements`, pDescriptorSets);
+          for (let i = 0; i < pDescriptorSets.length; i++) {
+            const e = pDescriptorSets[i]!;
+            this.encodeSlot(what, (named ? `${(named ? 'pDescriptorSets' : null)}[${i}]` : null), e, 0x8);
+            n += 1;
+          }
+        }
+        if (typeof dynamicOffsetCount !== 'number' || dynamicOffsetCount !== dynamicOffsetCount >>> 0) this.encodeRefuse(what, (named ? 'dynamicOffsetCount' : null), 'an integer in [0, 2^32)', dynamicOffsetCount);
+        n += 1;
+        if (pDynamicOffsets == null) {
+          if (dynamicOffsetCount !== 0) this.encodeRefuse(what, (named ? 'pDynamicOffsets' : null), `an array of dynamicOffsetCount (${dynamicOffsetCount}) elements`, pDynamicOffsets);
+        } else {
+          if (!Array.isArray(pDynamicOffsets) || pDynamicOffsets.length !== dynamicOffsetCount) this.encodeRefuse(what, (named ? 'pDynamicOffsets' : null), `an array of dynamicOffsetCount (${dynamicOffsetCount}) elements`, pDynamicOffsets);
+          for (let i = 0; i < pDynamicOffsets.length; i++) {
+            const e = pDynamicOffsets[i]!;
+            if (typeof e !== 'number' || e !== e >>> 0) this.encodeRefuse(what, (named ? `${(named ? 'pDynamicOffsets' : null)}[${i}]` : null), 'an integer in [0, 2^32)', e);
+            n += 1;
+          }
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
       }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
@@ -699,20 +773,28 @@ export abstract class EncodedVulkanCommands {
   vkCmdClearColorImage(image: number, imageLayout: number, pColor: EncodedVkClearColorValue, rangeCount: number, pRanges: readonly EncodedVkImageSubresourceRange[]): this {
     const what = 'vkCmdClearColorImage';
     let n = 1;
-    this.encodeSlot(what, 'image', image, 0x20);
-    n += 1;
-    if (typeof imageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(imageLayout)) this.encodeRefuse(what, 'imageLayout', 'a VkImageLayout value', imageLayout);
-    n += 1;
-    n += this.#zVkClearColorValue(what, 'pColor', pColor);
-    if (typeof rangeCount !== 'number' || rangeCount !== rangeCount >>> 0 || rangeCount === 0) this.encodeRefuse(what, 'rangeCount', 'an integer in [1, 2^32) (the registry: not optional)', rangeCount);
-    n += 1;
-    if (pRanges == null) {
-      this.encodeRefuse(what, 'pRanges', `an array of rangeCount (${rangeCount}) elements`, pRanges);
-    } else {
-      if (!Array.isArray(pRanges) || pRanges.length !== rangeCount) this.encodeRefuse(what, 'pRanges', `an array of rangeCount (${rangeCount}) elements`, pRanges);
-      for (let i = 0; i < pRanges.length; i++) {
-        const e = pRanges[i]!;
-        n += this.#zVkImageSubresourceRange(what, `${'pRanges'}[${i}]`, e);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        this.encodeSlot(what, (named ? 'image' : null), image, 0x20);
+        n += 1;
+        if (typeof imageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(imageLayout)) this.encodeRefuse(what, (named ? 'imageLayout' : null), 'a VkImageLayout value', imageLayout);
+        n += 1;
+        n += this.#zVkClearColorValue(what, (named ? 'pColor' : null), pColor);
+        if (typeof rangeCount !== 'number' || rangeCount !== rangeCount >>> 0 || rangeCount === 0) this.encodeRefuse(what, (named ? 'rangeCount' : null), 'an integer in [1, 2^32) (the registry: not optional)', rangeCount);
+        n += 1;
+        if (pRanges == null) {
+          this.encodeRefuse(what, (named ? 'pRanges' : null), `an array of rangeCount (${rangeCount}) elements`, pRanges);
+        } else {
+          if (!Array.isArray(pRanges) || pRanges.length !== rangeCount) this.encodeRefuse(what, (named ? 'pRanges' : null), `an array of rangeCount (${rangeCount}) elements`, pRanges);
+          for (let i = 0; i < pRanges.length; i++) {
+            const e = pRanges[i]!;
+            n += this.#zVkImageSubresourceRange(what, (named ? `${(named ? 'pRanges' : null)}[${i}]` : null), e);
+          }
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
       }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
@@ -797,53 +879,61 @@ export abstract class EncodedVulkanCommands {
   vkCmdWaitEvents(eventCount: number, pEvents: readonly number[], srcStageMask: number, dstStageMask: number, memoryBarrierCount: number, pMemoryBarriers: readonly EncodedVkMemoryBarrier[] | null, bufferMemoryBarrierCount: number, pBufferMemoryBarriers: readonly EncodedVkBufferMemoryBarrier[] | null, imageMemoryBarrierCount: number, pImageMemoryBarriers: readonly EncodedVkImageMemoryBarrier[] | null): this {
     const what = 'vkCmdWaitEvents';
     let n = 1;
-    if (typeof eventCount !== 'number' || eventCount !== eventCount >>> 0 || eventCount === 0) this.encodeRefuse(what, 'eventCount', 'an integer in [1, 2^32) (the registry: not optional)', eventCount);
-    n += 1;
-    if (pEvents == null) {
-      this.encodeRefuse(what, 'pEvents', `an array of eventCount (${eventCount}) elements`, pEvents);
-    } else {
-      if (!Array.isArray(pEvents) || pEvents.length !== eventCount) this.encodeRefuse(what, 'pEvents', `an array of eventCount (${eventCount}) elements`, pEvents);
-      for (let i = 0; i < pEvents.length; i++) {
-        const e = pEvents[i]!;
-        this.encodeSlot(what, `${'pEvents'}[${i}]`, e, 0x800);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        if (typeof eventCount !== 'number' || eventCount !== eventCount >>> 0 || eventCount === 0) this.encodeRefuse(what, (named ? 'eventCount' : null), 'an integer in [1, 2^32) (the registry: not optional)', eventCount);
         n += 1;
-      }
-    }
-    if (typeof srcStageMask !== 'number' || srcStageMask !== srcStageMask >>> 0) this.encodeRefuse(what, 'srcStageMask', 'an integer in [0, 2^32)', srcStageMask);
-    n += 1;
-    if (typeof dstStageMask !== 'number' || dstStageMask !== dstStageMask >>> 0) this.encodeRefuse(what, 'dstStageMask', 'an integer in [0, 2^32)', dstStageMask);
-    n += 1;
-    if (typeof memoryBarrierCount !== 'number' || memoryBarrierCount !== memoryBarrierCount >>> 0) this.encodeRefuse(what, 'memoryBarrierCount', 'an integer in [0, 2^32)', memoryBarrierCount);
-    n += 1;
-    if (pMemoryBarriers == null) {
-      if (memoryBarrierCount !== 0) this.encodeRefuse(what, 'pMemoryBarriers', `an array of memoryBarrierCount (${memoryBarrierCount}) elements`, pMemoryBarriers);
-    } else {
-      if (!Array.isArray(pMemoryBarriers) || pMemoryBarriers.length !== memoryBarrierCount) this.encodeRefuse(what, 'pMemoryBarriers', `an array of memoryBarrierCount (${memoryBarrierCount}) elements`, pMemoryBarriers);
-      for (let i = 0; i < pMemoryBarriers.length; i++) {
-        const e = pMemoryBarriers[i]!;
-        n += this.#zVkMemoryBarrier(what, `${'pMemoryBarriers'}[${i}]`, e);
-      }
-    }
-    if (typeof bufferMemoryBarrierCount !== 'number' || bufferMemoryBarrierCount !== bufferMemoryBarrierCount >>> 0) this.encodeRefuse(what, 'bufferMemoryBarrierCount', 'an integer in [0, 2^32)', bufferMemoryBarrierCount);
-    n += 1;
-    if (pBufferMemoryBarriers == null) {
-      if (bufferMemoryBarrierCount !== 0) this.encodeRefuse(what, 'pBufferMemoryBarriers', `an array of bufferMemoryBarrierCount (${bufferMemoryBarrierCount}) elements`, pBufferMemoryBarriers);
-    } else {
-      if (!Array.isArray(pBufferMemoryBarriers) || pBufferMemoryBarriers.length !== bufferMemoryBarrierCount) this.encodeRefuse(what, 'pBufferMemoryBarriers', `an array of bufferMemoryBarrierCount (${bufferMemoryBarrierCount}) elements`, pBufferMemoryBarriers);
-      for (let i = 0; i < pBufferMemoryBarriers.length; i++) {
-        const e = pBufferMemoryBarriers[i]!;
-        n += this.#zVkBufferMemoryBarrier(what, `${'pBufferMemoryBarriers'}[${i}]`, e);
-      }
-    }
-    if (typeof imageMemoryBarrierCount !== 'number' || imageMemoryBarrierCount !== imageMemoryBarrierCount >>> 0) this.encodeRefuse(what, 'imageMemoryBarrierCount', 'an integer in [0, 2^32)', imageMemoryBarrierCount);
-    n += 1;
-    if (pImageMemoryBarriers == null) {
-      if (imageMemoryBarrierCount !== 0) this.encodeRefuse(what, 'pImageMemoryBarriers', `an array of imageMemoryBarrierCount (${imageMemoryBarrierCount}) elements`, pImageMemoryBarriers);
-    } else {
-      if (!Array.isArray(pImageMemoryBarriers) || pImageMemoryBarriers.length !== imageMemoryBarrierCount) this.encodeRefuse(what, 'pImageMemoryBarriers', `an array of imageMemoryBarrierCount (${imageMemoryBarrierCount}) elements`, pImageMemoryBarriers);
-      for (let i = 0; i < pImageMemoryBarriers.length; i++) {
-        const e = pImageMemoryBarriers[i]!;
-        n += this.#zVkImageMemoryBarrier(what, `${'pImageMemoryBarriers'}[${i}]`, e);
+        if (pEvents == null) {
+          this.encodeRefuse(what, (named ? 'pEvents' : null), `an array of eventCount (${eventCount}) elements`, pEvents);
+        } else {
+          if (!Array.isArray(pEvents) || pEvents.length !== eventCount) this.encodeRefuse(what, (named ? 'pEvents' : null), `an array of eventCount (${eventCount}) elements`, pEvents);
+          for (let i = 0; i < pEvents.length; i++) {
+            const e = pEvents[i]!;
+            this.encodeSlot(what, (named ? `${(named ? 'pEvents' : null)}[${i}]` : null), e, 0x800);
+            n += 1;
+          }
+        }
+        if (typeof srcStageMask !== 'number' || srcStageMask !== srcStageMask >>> 0) this.encodeRefuse(what, (named ? 'srcStageMask' : null), 'an integer in [0, 2^32)', srcStageMask);
+        n += 1;
+        if (typeof dstStageMask !== 'number' || dstStageMask !== dstStageMask >>> 0) this.encodeRefuse(what, (named ? 'dstStageMask' : null), 'an integer in [0, 2^32)', dstStageMask);
+        n += 1;
+        if (typeof memoryBarrierCount !== 'number' || memoryBarrierCount !== memoryBarrierCount >>> 0) this.encodeRefuse(what, (named ? 'memoryBarrierCount' : null), 'an integer in [0, 2^32)', memoryBarrierCount);
+        n += 1;
+        if (pMemoryBarriers == null) {
+          if (memoryBarrierCount !== 0) this.encodeRefuse(what, (named ? 'pMemoryBarriers' : null), `an array of memoryBarrierCount (${memoryBarrierCount}) elements`, pMemoryBarriers);
+        } else {
+          if (!Array.isArray(pMemoryBarriers) || pMemoryBarriers.length !== memoryBarrierCount) this.encodeRefuse(what, (named ? 'pMemoryBarriers' : null), `an array of memoryBarrierCount (${memoryBarrierCount}) elements`, pMemoryBarriers);
+          for (let i = 0; i < pMemoryBarriers.length; i++) {
+            const e = pMemoryBarriers[i]!;
+            n += this.#zVkMemoryBarrier(what, (named ? `${(named ? 'pMemoryBarriers' : null)}[${i}]` : null), e);
+          }
+        }
+        if (typeof bufferMemoryBarrierCount !== 'number' || bufferMemoryBarrierCount !== bufferMemoryBarrierCount >>> 0) this.encodeRefuse(what, (named ? 'bufferMemoryBarrierCount' : null), 'an integer in [0, 2^32)', bufferMemoryBarrierCount);
+        n += 1;
+        if (pBufferMemoryBarriers == null) {
+          if (bufferMemoryBarrierCount !== 0) this.encodeRefuse(what, (named ? 'pBufferMemoryBarriers' : null), `an array of bufferMemoryBarrierCount (${bufferMemoryBarrierCount}) elements`, pBufferMemoryBarriers);
+        } else {
+          if (!Array.isArray(pBufferMemoryBarriers) || pBufferMemoryBarriers.length !== bufferMemoryBarrierCount) this.encodeRefuse(what, (named ? 'pBufferMemoryBarriers' : null), `an array of bufferMemoryBarrierCount (${bufferMemoryBarrierCount}) elements`, pBufferMemoryBarriers);
+          for (let i = 0; i < pBufferMemoryBarriers.length; i++) {
+            const e = pBufferMemoryBarriers[i]!;
+            n += this.#zVkBufferMemoryBarrier(what, (named ? `${(named ? 'pBufferMemoryBarriers' : null)}[${i}]` : null), e);
+          }
+        }
+        if (typeof imageMemoryBarrierCount !== 'number' || imageMemoryBarrierCount !== imageMemoryBarrierCount >>> 0) this.encodeRefuse(what, (named ? 'imageMemoryBarrierCount' : null), 'an integer in [0, 2^32)', imageMemoryBarrierCount);
+        n += 1;
+        if (pImageMemoryBarriers == null) {
+          if (imageMemoryBarrierCount !== 0) this.encodeRefuse(what, (named ? 'pImageMemoryBarriers' : null), `an array of imageMemoryBarrierCount (${imageMemoryBarrierCount}) elements`, pImageMemoryBarriers);
+        } else {
+          if (!Array.isArray(pImageMemoryBarriers) || pImageMemoryBarriers.length !== imageMemoryBarrierCount) this.encodeRefuse(what, (named ? 'pImageMemoryBarriers' : null), `an array of imageMemoryBarrierCount (${imageMemoryBarrierCount}) elements`, pImageMemoryBarriers);
+          for (let i = 0; i < pImageMemoryBarriers.length; i++) {
+            const e = pImageMemoryBarriers[i]!;
+            n += this.#zVkImageMemoryBarrier(what, (named ? `${(named ? 'pImageMemoryBarriers' : null)}[${i}]` : null), e);
+          }
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
       }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
@@ -885,19 +975,27 @@ export abstract class EncodedVulkanCommands {
   vkCmdPushConstants(layout: number, stageFlags: number, offset: number, size: number, pValues: ArrayBufferView): this {
     const what = 'vkCmdPushConstants';
     let n = 1;
-    this.encodeSlot(what, 'layout', layout, 0x4);
-    n += 1;
-    if (typeof stageFlags !== 'number' || stageFlags !== stageFlags >>> 0) this.encodeRefuse(what, 'stageFlags', 'an integer in [0, 2^32)', stageFlags);
-    n += 1;
-    if (typeof offset !== 'number' || offset !== offset >>> 0) this.encodeRefuse(what, 'offset', 'an integer in [0, 2^32)', offset);
-    n += 1;
-    if (typeof size !== 'number' || size !== size >>> 0 || size === 0) this.encodeRefuse(what, 'size', 'an integer in [1, 2^32) (the registry: not optional)', size);
-    n += 1;
-    if (pValues == null) {
-      this.encodeRefuse(what, 'pValues', `an array of size (${size}) elements`, pValues);
-    } else {
-      if (!ArrayBuffer.isView(pValues) || pValues.byteLength !== size || size % 4 !== 0) this.encodeRefuse(what, 'pValues', `a TypedArray or DataView of size (${size}) bytes, a multiple of 4`, pValues);
-      n += pValues.byteLength / 4;
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        this.encodeSlot(what, (named ? 'layout' : null), layout, 0x4);
+        n += 1;
+        if (typeof stageFlags !== 'number' || stageFlags !== stageFlags >>> 0) this.encodeRefuse(what, (named ? 'stageFlags' : null), 'an integer in [0, 2^32)', stageFlags);
+        n += 1;
+        if (typeof offset !== 'number' || offset !== offset >>> 0) this.encodeRefuse(what, (named ? 'offset' : null), 'an integer in [0, 2^32)', offset);
+        n += 1;
+        if (typeof size !== 'number' || size !== size >>> 0 || size === 0) this.encodeRefuse(what, (named ? 'size' : null), 'an integer in [1, 2^32) (the registry: not optional)', size);
+        n += 1;
+        if (pValues == null) {
+          this.encodeRefuse(what, (named ? 'pValues' : null), `an array of size (${size}) elements`, pValues);
+        } else {
+          if (!ArrayBuffer.isView(pValues) || pValues.byteLength !== size || size % 4 !== 0) this.encodeRefuse(what, (named ? 'pValues' : null), `a TypedArray or DataView of size (${size}) bytes, a multiple of 4`, pValues);
+          n += pValues.byteLength / 4;
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
+      }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
     const u = this.encodeRoom(what, n);
@@ -920,17 +1018,25 @@ export abstract class EncodedVulkanCommands {
   vkCmdSetViewport(firstViewport: number, viewportCount: number, pViewports: readonly EncodedVkViewport[]): this {
     const what = 'vkCmdSetViewport';
     let n = 1;
-    if (typeof firstViewport !== 'number' || firstViewport !== firstViewport >>> 0) this.encodeRefuse(what, 'firstViewport', 'an integer in [0, 2^32)', firstViewport);
-    n += 1;
-    if (typeof viewportCount !== 'number' || viewportCount !== viewportCount >>> 0 || viewportCount === 0) this.encodeRefuse(what, 'viewportCount', 'an integer in [1, 2^32) (the registry: not optional)', viewportCount);
-    n += 1;
-    if (pViewports == null) {
-      this.encodeRefuse(what, 'pViewports', `an array of viewportCount (${viewportCount}) elements`, pViewports);
-    } else {
-      if (!Array.isArray(pViewports) || pViewports.length !== viewportCount) this.encodeRefuse(what, 'pViewports', `an array of viewportCount (${viewportCount}) elements`, pViewports);
-      for (let i = 0; i < pViewports.length; i++) {
-        const e = pViewports[i]!;
-        n += this.#zVkViewport(what, `${'pViewports'}[${i}]`, e);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        if (typeof firstViewport !== 'number' || firstViewport !== firstViewport >>> 0) this.encodeRefuse(what, (named ? 'firstViewport' : null), 'an integer in [0, 2^32)', firstViewport);
+        n += 1;
+        if (typeof viewportCount !== 'number' || viewportCount !== viewportCount >>> 0 || viewportCount === 0) this.encodeRefuse(what, (named ? 'viewportCount' : null), 'an integer in [1, 2^32) (the registry: not optional)', viewportCount);
+        n += 1;
+        if (pViewports == null) {
+          this.encodeRefuse(what, (named ? 'pViewports' : null), `an array of viewportCount (${viewportCount}) elements`, pViewports);
+        } else {
+          if (!Array.isArray(pViewports) || pViewports.length !== viewportCount) this.encodeRefuse(what, (named ? 'pViewports' : null), `an array of viewportCount (${viewportCount}) elements`, pViewports);
+          for (let i = 0; i < pViewports.length; i++) {
+            const e = pViewports[i]!;
+            n += this.#zVkViewport(what, (named ? `${(named ? 'pViewports' : null)}[${i}]` : null), e);
+          }
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
       }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
@@ -953,17 +1059,25 @@ export abstract class EncodedVulkanCommands {
   vkCmdSetScissor(firstScissor: number, scissorCount: number, pScissors: readonly EncodedVkRect2D[]): this {
     const what = 'vkCmdSetScissor';
     let n = 1;
-    if (typeof firstScissor !== 'number' || firstScissor !== firstScissor >>> 0) this.encodeRefuse(what, 'firstScissor', 'an integer in [0, 2^32)', firstScissor);
-    n += 1;
-    if (typeof scissorCount !== 'number' || scissorCount !== scissorCount >>> 0 || scissorCount === 0) this.encodeRefuse(what, 'scissorCount', 'an integer in [1, 2^32) (the registry: not optional)', scissorCount);
-    n += 1;
-    if (pScissors == null) {
-      this.encodeRefuse(what, 'pScissors', `an array of scissorCount (${scissorCount}) elements`, pScissors);
-    } else {
-      if (!Array.isArray(pScissors) || pScissors.length !== scissorCount) this.encodeRefuse(what, 'pScissors', `an array of scissorCount (${scissorCount}) elements`, pScissors);
-      for (let i = 0; i < pScissors.length; i++) {
-        const e = pScissors[i]!;
-        n += this.#zVkRect2D(what, `${'pScissors'}[${i}]`, e);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        if (typeof firstScissor !== 'number' || firstScissor !== firstScissor >>> 0) this.encodeRefuse(what, (named ? 'firstScissor' : null), 'an integer in [0, 2^32)', firstScissor);
+        n += 1;
+        if (typeof scissorCount !== 'number' || scissorCount !== scissorCount >>> 0 || scissorCount === 0) this.encodeRefuse(what, (named ? 'scissorCount' : null), 'an integer in [1, 2^32) (the registry: not optional)', scissorCount);
+        n += 1;
+        if (pScissors == null) {
+          this.encodeRefuse(what, (named ? 'pScissors' : null), `an array of scissorCount (${scissorCount}) elements`, pScissors);
+        } else {
+          if (!Array.isArray(pScissors) || pScissors.length !== scissorCount) this.encodeRefuse(what, (named ? 'pScissors' : null), `an array of scissorCount (${scissorCount}) elements`, pScissors);
+          for (let i = 0; i < pScissors.length; i++) {
+            const e = pScissors[i]!;
+            n += this.#zVkRect2D(what, (named ? `${(named ? 'pScissors' : null)}[${i}]` : null), e);
+          }
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
       }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
@@ -1016,11 +1130,19 @@ export abstract class EncodedVulkanCommands {
   vkCmdSetBlendConstants(blendConstants: readonly number[]): this {
     const what = 'vkCmdSetBlendConstants';
     let n = 1;
-    if (!Array.isArray(blendConstants) || blendConstants.length !== 4) this.encodeRefuse(what, 'blendConstants', 'an array of 4', blendConstants);
-    for (let i = 0; i < 4; i++) {
-      const e = blendConstants[i]!;
-      if (typeof e !== 'number') this.encodeRefuse(what, `${'blendConstants'}[${i}]`, 'a number', e);
-      n += 1;
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        if (!Array.isArray(blendConstants) || blendConstants.length !== 4) this.encodeRefuse(what, (named ? 'blendConstants' : null), 'an array of 4', blendConstants);
+        for (let i = 0; i < 4; i++) {
+          const e = blendConstants[i]!;
+          if (typeof e !== 'number') this.encodeRefuse(what, (named ? `${(named ? 'blendConstants' : null)}[${i}]` : null), 'a number', e);
+          n += 1;
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
+      }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
     const u = this.encodeRoom(what, n);
@@ -1114,28 +1236,36 @@ export abstract class EncodedVulkanCommands {
   vkCmdBindVertexBuffers(firstBinding: number, bindingCount: number, pBuffers: readonly number[], pOffsets: readonly (number | bigint)[]): this {
     const what = 'vkCmdBindVertexBuffers';
     let n = 1;
-    if (typeof firstBinding !== 'number' || firstBinding !== firstBinding >>> 0) this.encodeRefuse(what, 'firstBinding', 'an integer in [0, 2^32)', firstBinding);
-    n += 1;
-    if (typeof bindingCount !== 'number' || bindingCount !== bindingCount >>> 0 || bindingCount === 0) this.encodeRefuse(what, 'bindingCount', 'an integer in [1, 2^32) (the registry: not optional)', bindingCount);
-    n += 1;
-    if (pBuffers == null) {
-      this.encodeRefuse(what, 'pBuffers', `an array of bindingCount (${bindingCount}) elements`, pBuffers);
-    } else {
-      if (!Array.isArray(pBuffers) || pBuffers.length !== bindingCount) this.encodeRefuse(what, 'pBuffers', `an array of bindingCount (${bindingCount}) elements`, pBuffers);
-      for (let i = 0; i < pBuffers.length; i++) {
-        const e = pBuffers[i]!;
-        this.encodeSlot(what, `${'pBuffers'}[${i}]`, e, 0x10);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        if (typeof firstBinding !== 'number' || firstBinding !== firstBinding >>> 0) this.encodeRefuse(what, (named ? 'firstBinding' : null), 'an integer in [0, 2^32)', firstBinding);
         n += 1;
-      }
-    }
-    if (pOffsets == null) {
-      this.encodeRefuse(what, 'pOffsets', `an array of bindingCount (${bindingCount}) elements`, pOffsets);
-    } else {
-      if (!Array.isArray(pOffsets) || pOffsets.length !== bindingCount) this.encodeRefuse(what, 'pOffsets', `an array of bindingCount (${bindingCount}) elements`, pOffsets);
-      for (let i = 0; i < pOffsets.length; i++) {
-        const e = pOffsets[i]!;
-        if (!isU64(e)) this.encodeRefuse(what, `${'pOffsets'}[${i}]`, 'a non-negative safe integer or a bigint below 2^64', e);
-        n += 2;
+        if (typeof bindingCount !== 'number' || bindingCount !== bindingCount >>> 0 || bindingCount === 0) this.encodeRefuse(what, (named ? 'bindingCount' : null), 'an integer in [1, 2^32) (the registry: not optional)', bindingCount);
+        n += 1;
+        if (pBuffers == null) {
+          this.encodeRefuse(what, (named ? 'pBuffers' : null), `an array of bindingCount (${bindingCount}) elements`, pBuffers);
+        } else {
+          if (!Array.isArray(pBuffers) || pBuffers.length !== bindingCount) this.encodeRefuse(what, (named ? 'pBuffers' : null), `an array of bindingCount (${bindingCount}) elements`, pBuffers);
+          for (let i = 0; i < pBuffers.length; i++) {
+            const e = pBuffers[i]!;
+            this.encodeSlot(what, (named ? `${(named ? 'pBuffers' : null)}[${i}]` : null), e, 0x10);
+            n += 1;
+          }
+        }
+        if (pOffsets == null) {
+          this.encodeRefuse(what, (named ? 'pOffsets' : null), `an array of bindingCount (${bindingCount}) elements`, pOffsets);
+        } else {
+          if (!Array.isArray(pOffsets) || pOffsets.length !== bindingCount) this.encodeRefuse(what, (named ? 'pOffsets' : null), `an array of bindingCount (${bindingCount}) elements`, pOffsets);
+          for (let i = 0; i < pOffsets.length; i++) {
+            const e = pOffsets[i]!;
+            if (!isU64(e)) this.encodeRefuse(what, (named ? `${(named ? 'pOffsets' : null)}[${i}]` : null), 'a non-negative safe integer or a bigint below 2^64', e);
+            n += 2;
+          }
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
       }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
@@ -1191,7 +1321,7 @@ export abstract class EncodedVulkanCommands {
     u[w + 3] = firstIndex;
     u[w + 4] = vertexOffset;
     u[w + 5] = firstInstance;
-    this.encodeCommit(6);
+    this.encodeCommitRunOf(6, 1);
     return this;
   }
 
@@ -1245,27 +1375,35 @@ export abstract class EncodedVulkanCommands {
   vkCmdBlitImage(srcImage: number, srcImageLayout: number, dstImage: number, dstImageLayout: number, regionCount: number, pRegions: readonly EncodedVkImageBlit[], filter: number): this {
     const what = 'vkCmdBlitImage';
     let n = 1;
-    this.encodeSlot(what, 'srcImage', srcImage, 0x20);
-    n += 1;
-    if (typeof srcImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(srcImageLayout)) this.encodeRefuse(what, 'srcImageLayout', 'a VkImageLayout value', srcImageLayout);
-    n += 1;
-    this.encodeSlot(what, 'dstImage', dstImage, 0x20);
-    n += 1;
-    if (typeof dstImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(dstImageLayout)) this.encodeRefuse(what, 'dstImageLayout', 'a VkImageLayout value', dstImageLayout);
-    n += 1;
-    if (typeof regionCount !== 'number' || regionCount !== regionCount >>> 0 || regionCount === 0) this.encodeRefuse(what, 'regionCount', 'an integer in [1, 2^32) (the registry: not optional)', regionCount);
-    n += 1;
-    if (pRegions == null) {
-      this.encodeRefuse(what, 'pRegions', `an array of regionCount (${regionCount}) elements`, pRegions);
-    } else {
-      if (!Array.isArray(pRegions) || pRegions.length !== regionCount) this.encodeRefuse(what, 'pRegions', `an array of regionCount (${regionCount}) elements`, pRegions);
-      for (let i = 0; i < pRegions.length; i++) {
-        const e = pRegions[i]!;
-        n += this.#zVkImageBlit(what, `${'pRegions'}[${i}]`, e);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        this.encodeSlot(what, (named ? 'srcImage' : null), srcImage, 0x20);
+        n += 1;
+        if (typeof srcImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(srcImageLayout)) this.encodeRefuse(what, (named ? 'srcImageLayout' : null), 'a VkImageLayout value', srcImageLayout);
+        n += 1;
+        this.encodeSlot(what, (named ? 'dstImage' : null), dstImage, 0x20);
+        n += 1;
+        if (typeof dstImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(dstImageLayout)) this.encodeRefuse(what, (named ? 'dstImageLayout' : null), 'a VkImageLayout value', dstImageLayout);
+        n += 1;
+        if (typeof regionCount !== 'number' || regionCount !== regionCount >>> 0 || regionCount === 0) this.encodeRefuse(what, (named ? 'regionCount' : null), 'an integer in [1, 2^32) (the registry: not optional)', regionCount);
+        n += 1;
+        if (pRegions == null) {
+          this.encodeRefuse(what, (named ? 'pRegions' : null), `an array of regionCount (${regionCount}) elements`, pRegions);
+        } else {
+          if (!Array.isArray(pRegions) || pRegions.length !== regionCount) this.encodeRefuse(what, (named ? 'pRegions' : null), `an array of regionCount (${regionCount}) elements`, pRegions);
+          for (let i = 0; i < pRegions.length; i++) {
+            const e = pRegions[i]!;
+            n += this.#zVkImageBlit(what, (named ? `${(named ? 'pRegions' : null)}[${i}]` : null), e);
+          }
+        }
+        if (typeof filter !== 'number' || !ENCODED_ENUMS.VkFilter!.includes(filter)) this.encodeRefuse(what, (named ? 'filter' : null), 'a VkFilter value', filter);
+        n += 1;
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
       }
     }
-    if (typeof filter !== 'number' || !ENCODED_ENUMS.VkFilter!.includes(filter)) this.encodeRefuse(what, 'filter', 'a VkFilter value', filter);
-    n += 1;
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
     const u = this.encodeRoom(what, n);
     const w = this.encodeAt;
@@ -1290,20 +1428,28 @@ export abstract class EncodedVulkanCommands {
   vkCmdClearDepthStencilImage(image: number, imageLayout: number, pDepthStencil: EncodedVkClearDepthStencilValue, rangeCount: number, pRanges: readonly EncodedVkImageSubresourceRange[]): this {
     const what = 'vkCmdClearDepthStencilImage';
     let n = 1;
-    this.encodeSlot(what, 'image', image, 0x20);
-    n += 1;
-    if (typeof imageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(imageLayout)) this.encodeRefuse(what, 'imageLayout', 'a VkImageLayout value', imageLayout);
-    n += 1;
-    n += this.#zVkClearDepthStencilValue(what, 'pDepthStencil', pDepthStencil);
-    if (typeof rangeCount !== 'number' || rangeCount !== rangeCount >>> 0 || rangeCount === 0) this.encodeRefuse(what, 'rangeCount', 'an integer in [1, 2^32) (the registry: not optional)', rangeCount);
-    n += 1;
-    if (pRanges == null) {
-      this.encodeRefuse(what, 'pRanges', `an array of rangeCount (${rangeCount}) elements`, pRanges);
-    } else {
-      if (!Array.isArray(pRanges) || pRanges.length !== rangeCount) this.encodeRefuse(what, 'pRanges', `an array of rangeCount (${rangeCount}) elements`, pRanges);
-      for (let i = 0; i < pRanges.length; i++) {
-        const e = pRanges[i]!;
-        n += this.#zVkImageSubresourceRange(what, `${'pRanges'}[${i}]`, e);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        this.encodeSlot(what, (named ? 'image' : null), image, 0x20);
+        n += 1;
+        if (typeof imageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(imageLayout)) this.encodeRefuse(what, (named ? 'imageLayout' : null), 'a VkImageLayout value', imageLayout);
+        n += 1;
+        n += this.#zVkClearDepthStencilValue(what, (named ? 'pDepthStencil' : null), pDepthStencil);
+        if (typeof rangeCount !== 'number' || rangeCount !== rangeCount >>> 0 || rangeCount === 0) this.encodeRefuse(what, (named ? 'rangeCount' : null), 'an integer in [1, 2^32) (the registry: not optional)', rangeCount);
+        n += 1;
+        if (pRanges == null) {
+          this.encodeRefuse(what, (named ? 'pRanges' : null), `an array of rangeCount (${rangeCount}) elements`, pRanges);
+        } else {
+          if (!Array.isArray(pRanges) || pRanges.length !== rangeCount) this.encodeRefuse(what, (named ? 'pRanges' : null), `an array of rangeCount (${rangeCount}) elements`, pRanges);
+          for (let i = 0; i < pRanges.length; i++) {
+            const e = pRanges[i]!;
+            n += this.#zVkImageSubresourceRange(what, (named ? `${(named ? 'pRanges' : null)}[${i}]` : null), e);
+          }
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
       }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
@@ -1328,26 +1474,34 @@ export abstract class EncodedVulkanCommands {
   vkCmdClearAttachments(attachmentCount: number, pAttachments: readonly EncodedVkClearAttachment[], rectCount: number, pRects: readonly EncodedVkClearRect[]): this {
     const what = 'vkCmdClearAttachments';
     let n = 1;
-    if (typeof attachmentCount !== 'number' || attachmentCount !== attachmentCount >>> 0 || attachmentCount === 0) this.encodeRefuse(what, 'attachmentCount', 'an integer in [1, 2^32) (the registry: not optional)', attachmentCount);
-    n += 1;
-    if (pAttachments == null) {
-      this.encodeRefuse(what, 'pAttachments', `an array of attachmentCount (${attachmentCount}) elements`, pAttachments);
-    } else {
-      if (!Array.isArray(pAttachments) || pAttachments.length !== attachmentCount) this.encodeRefuse(what, 'pAttachments', `an array of attachmentCount (${attachmentCount}) elements`, pAttachments);
-      for (let i = 0; i < pAttachments.length; i++) {
-        const e = pAttachments[i]!;
-        n += this.#zVkClearAttachment(what, `${'pAttachments'}[${i}]`, e);
-      }
-    }
-    if (typeof rectCount !== 'number' || rectCount !== rectCount >>> 0 || rectCount === 0) this.encodeRefuse(what, 'rectCount', 'an integer in [1, 2^32) (the registry: not optional)', rectCount);
-    n += 1;
-    if (pRects == null) {
-      this.encodeRefuse(what, 'pRects', `an array of rectCount (${rectCount}) elements`, pRects);
-    } else {
-      if (!Array.isArray(pRects) || pRects.length !== rectCount) this.encodeRefuse(what, 'pRects', `an array of rectCount (${rectCount}) elements`, pRects);
-      for (let i = 0; i < pRects.length; i++) {
-        const e = pRects[i]!;
-        n += this.#zVkClearRect(what, `${'pRects'}[${i}]`, e);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        if (typeof attachmentCount !== 'number' || attachmentCount !== attachmentCount >>> 0 || attachmentCount === 0) this.encodeRefuse(what, (named ? 'attachmentCount' : null), 'an integer in [1, 2^32) (the registry: not optional)', attachmentCount);
+        n += 1;
+        if (pAttachments == null) {
+          this.encodeRefuse(what, (named ? 'pAttachments' : null), `an array of attachmentCount (${attachmentCount}) elements`, pAttachments);
+        } else {
+          if (!Array.isArray(pAttachments) || pAttachments.length !== attachmentCount) this.encodeRefuse(what, (named ? 'pAttachments' : null), `an array of attachmentCount (${attachmentCount}) elements`, pAttachments);
+          for (let i = 0; i < pAttachments.length; i++) {
+            const e = pAttachments[i]!;
+            n += this.#zVkClearAttachment(what, (named ? `${(named ? 'pAttachments' : null)}[${i}]` : null), e);
+          }
+        }
+        if (typeof rectCount !== 'number' || rectCount !== rectCount >>> 0 || rectCount === 0) this.encodeRefuse(what, (named ? 'rectCount' : null), 'an integer in [1, 2^32) (the registry: not optional)', rectCount);
+        n += 1;
+        if (pRects == null) {
+          this.encodeRefuse(what, (named ? 'pRects' : null), `an array of rectCount (${rectCount}) elements`, pRects);
+        } else {
+          if (!Array.isArray(pRects) || pRects.length !== rectCount) this.encodeRefuse(what, (named ? 'pRects' : null), `an array of rectCount (${rectCount}) elements`, pRects);
+          for (let i = 0; i < pRects.length; i++) {
+            const e = pRects[i]!;
+            n += this.#zVkClearRect(what, (named ? `${(named ? 'pRects' : null)}[${i}]` : null), e);
+          }
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
       }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
@@ -1375,23 +1529,31 @@ export abstract class EncodedVulkanCommands {
   vkCmdResolveImage(srcImage: number, srcImageLayout: number, dstImage: number, dstImageLayout: number, regionCount: number, pRegions: readonly EncodedVkImageResolve[]): this {
     const what = 'vkCmdResolveImage';
     let n = 1;
-    this.encodeSlot(what, 'srcImage', srcImage, 0x20);
-    n += 1;
-    if (typeof srcImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(srcImageLayout)) this.encodeRefuse(what, 'srcImageLayout', 'a VkImageLayout value', srcImageLayout);
-    n += 1;
-    this.encodeSlot(what, 'dstImage', dstImage, 0x20);
-    n += 1;
-    if (typeof dstImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(dstImageLayout)) this.encodeRefuse(what, 'dstImageLayout', 'a VkImageLayout value', dstImageLayout);
-    n += 1;
-    if (typeof regionCount !== 'number' || regionCount !== regionCount >>> 0 || regionCount === 0) this.encodeRefuse(what, 'regionCount', 'an integer in [1, 2^32) (the registry: not optional)', regionCount);
-    n += 1;
-    if (pRegions == null) {
-      this.encodeRefuse(what, 'pRegions', `an array of regionCount (${regionCount}) elements`, pRegions);
-    } else {
-      if (!Array.isArray(pRegions) || pRegions.length !== regionCount) this.encodeRefuse(what, 'pRegions', `an array of regionCount (${regionCount}) elements`, pRegions);
-      for (let i = 0; i < pRegions.length; i++) {
-        const e = pRegions[i]!;
-        n += this.#zVkImageResolve(what, `${'pRegions'}[${i}]`, e);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        this.encodeSlot(what, (named ? 'srcImage' : null), srcImage, 0x20);
+        n += 1;
+        if (typeof srcImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(srcImageLayout)) this.encodeRefuse(what, (named ? 'srcImageLayout' : null), 'a VkImageLayout value', srcImageLayout);
+        n += 1;
+        this.encodeSlot(what, (named ? 'dstImage' : null), dstImage, 0x20);
+        n += 1;
+        if (typeof dstImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(dstImageLayout)) this.encodeRefuse(what, (named ? 'dstImageLayout' : null), 'a VkImageLayout value', dstImageLayout);
+        n += 1;
+        if (typeof regionCount !== 'number' || regionCount !== regionCount >>> 0 || regionCount === 0) this.encodeRefuse(what, (named ? 'regionCount' : null), 'an integer in [1, 2^32) (the registry: not optional)', regionCount);
+        n += 1;
+        if (pRegions == null) {
+          this.encodeRefuse(what, (named ? 'pRegions' : null), `an array of regionCount (${regionCount}) elements`, pRegions);
+        } else {
+          if (!Array.isArray(pRegions) || pRegions.length !== regionCount) this.encodeRefuse(what, (named ? 'pRegions' : null), `an array of regionCount (${regionCount}) elements`, pRegions);
+          for (let i = 0; i < pRegions.length; i++) {
+            const e = pRegions[i]!;
+            n += this.#zVkImageResolve(what, (named ? `${(named ? 'pRegions' : null)}[${i}]` : null), e);
+          }
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
       }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
@@ -1417,9 +1579,17 @@ export abstract class EncodedVulkanCommands {
   vkCmdBeginRenderPass(pRenderPassBegin: EncodedVkRenderPassBeginInfo, contents: number): this {
     const what = 'vkCmdBeginRenderPass';
     let n = 1;
-    n += this.#zVkRenderPassBeginInfo(what, 'pRenderPassBegin', pRenderPassBegin);
-    if (typeof contents !== 'number' || !ENCODED_ENUMS.VkSubpassContents!.includes(contents)) this.encodeRefuse(what, 'contents', 'a VkSubpassContents value', contents);
-    n += 1;
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        n += this.#zVkRenderPassBeginInfo(what, (named ? 'pRenderPassBegin' : null), pRenderPassBegin);
+        if (typeof contents !== 'number' || !ENCODED_ENUMS.VkSubpassContents!.includes(contents)) this.encodeRefuse(what, (named ? 'contents' : null), 'a VkSubpassContents value', contents);
+        n += 1;
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
+      }
+    }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
     const u = this.encodeRoom(what, n);
     const w = this.encodeAt;
@@ -1553,8 +1723,16 @@ export abstract class EncodedVulkanCommands {
   vkCmdBeginRenderPass2(pRenderPassBegin: EncodedVkRenderPassBeginInfo, pSubpassBeginInfo: EncodedVkSubpassBeginInfo): this {
     const what = 'vkCmdBeginRenderPass2';
     let n = 1;
-    n += this.#zVkRenderPassBeginInfo(what, 'pRenderPassBegin', pRenderPassBegin);
-    n += this.#zVkSubpassBeginInfo(what, 'pSubpassBeginInfo', pSubpassBeginInfo);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        n += this.#zVkRenderPassBeginInfo(what, (named ? 'pRenderPassBegin' : null), pRenderPassBegin);
+        n += this.#zVkSubpassBeginInfo(what, (named ? 'pSubpassBeginInfo' : null), pSubpassBeginInfo);
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
+      }
+    }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
     const u = this.encodeRoom(what, n);
     const w = this.encodeAt;
@@ -1570,8 +1748,16 @@ export abstract class EncodedVulkanCommands {
   vkCmdNextSubpass2(pSubpassBeginInfo: EncodedVkSubpassBeginInfo, pSubpassEndInfo: EncodedVkSubpassEndInfo): this {
     const what = 'vkCmdNextSubpass2';
     let n = 1;
-    n += this.#zVkSubpassBeginInfo(what, 'pSubpassBeginInfo', pSubpassBeginInfo);
-    n += this.#zVkSubpassEndInfo(what, 'pSubpassEndInfo', pSubpassEndInfo);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        n += this.#zVkSubpassBeginInfo(what, (named ? 'pSubpassBeginInfo' : null), pSubpassBeginInfo);
+        n += this.#zVkSubpassEndInfo(what, (named ? 'pSubpassEndInfo' : null), pSubpassEndInfo);
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
+      }
+    }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
     const u = this.encodeRoom(what, n);
     const w = this.encodeAt;
@@ -1587,7 +1773,15 @@ export abstract class EncodedVulkanCommands {
   vkCmdEndRenderPass2(pSubpassEndInfo: EncodedVkSubpassEndInfo): this {
     const what = 'vkCmdEndRenderPass2';
     let n = 1;
-    n += this.#zVkSubpassEndInfo(what, 'pSubpassEndInfo', pSubpassEndInfo);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        n += this.#zVkSubpassEndInfo(what, (named ? 'pSubpassEndInfo' : null), pSubpassEndInfo);
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
+      }
+    }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
     const u = this.encodeRoom(what, n);
     const w = this.encodeAt;
@@ -1602,7 +1796,15 @@ export abstract class EncodedVulkanCommands {
   vkCmdPipelineBarrier2(pDependencyInfo: EncodedVkDependencyInfo): this {
     const what = 'vkCmdPipelineBarrier2';
     let n = 1;
-    n += this.#zVkDependencyInfo(what, 'pDependencyInfo', pDependencyInfo);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        n += this.#zVkDependencyInfo(what, (named ? 'pDependencyInfo' : null), pDependencyInfo);
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
+      }
+    }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
     const u = this.encodeRoom(what, n);
     const w = this.encodeAt;
@@ -1638,7 +1840,15 @@ export abstract class EncodedVulkanCommands {
   vkCmdCopyBuffer2(pCopyBufferInfo: EncodedVkCopyBufferInfo2): this {
     const what = 'vkCmdCopyBuffer2';
     let n = 1;
-    n += this.#zVkCopyBufferInfo2(what, 'pCopyBufferInfo', pCopyBufferInfo);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        n += this.#zVkCopyBufferInfo2(what, (named ? 'pCopyBufferInfo' : null), pCopyBufferInfo);
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
+      }
+    }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
     const u = this.encodeRoom(what, n);
     const w = this.encodeAt;
@@ -1653,7 +1863,15 @@ export abstract class EncodedVulkanCommands {
   vkCmdCopyImage2(pCopyImageInfo: EncodedVkCopyImageInfo2): this {
     const what = 'vkCmdCopyImage2';
     let n = 1;
-    n += this.#zVkCopyImageInfo2(what, 'pCopyImageInfo', pCopyImageInfo);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        n += this.#zVkCopyImageInfo2(what, (named ? 'pCopyImageInfo' : null), pCopyImageInfo);
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
+      }
+    }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
     const u = this.encodeRoom(what, n);
     const w = this.encodeAt;
@@ -1668,7 +1886,15 @@ export abstract class EncodedVulkanCommands {
   vkCmdCopyBufferToImage2(pCopyBufferToImageInfo: EncodedVkCopyBufferToImageInfo2): this {
     const what = 'vkCmdCopyBufferToImage2';
     let n = 1;
-    n += this.#zVkCopyBufferToImageInfo2(what, 'pCopyBufferToImageInfo', pCopyBufferToImageInfo);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        n += this.#zVkCopyBufferToImageInfo2(what, (named ? 'pCopyBufferToImageInfo' : null), pCopyBufferToImageInfo);
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
+      }
+    }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
     const u = this.encodeRoom(what, n);
     const w = this.encodeAt;
@@ -1683,7 +1909,15 @@ export abstract class EncodedVulkanCommands {
   vkCmdCopyImageToBuffer2(pCopyImageToBufferInfo: EncodedVkCopyImageToBufferInfo2): this {
     const what = 'vkCmdCopyImageToBuffer2';
     let n = 1;
-    n += this.#zVkCopyImageToBufferInfo2(what, 'pCopyImageToBufferInfo', pCopyImageToBufferInfo);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        n += this.#zVkCopyImageToBufferInfo2(what, (named ? 'pCopyImageToBufferInfo' : null), pCopyImageToBufferInfo);
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
+      }
+    }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
     const u = this.encodeRoom(what, n);
     const w = this.encodeAt;
@@ -1698,9 +1932,17 @@ export abstract class EncodedVulkanCommands {
   vkCmdSetEvent2(event: number, pDependencyInfo: EncodedVkDependencyInfo): this {
     const what = 'vkCmdSetEvent2';
     let n = 1;
-    this.encodeSlot(what, 'event', event, 0x800);
-    n += 1;
-    n += this.#zVkDependencyInfo(what, 'pDependencyInfo', pDependencyInfo);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        this.encodeSlot(what, (named ? 'event' : null), event, 0x800);
+        n += 1;
+        n += this.#zVkDependencyInfo(what, (named ? 'pDependencyInfo' : null), pDependencyInfo);
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
+      }
+    }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
     const u = this.encodeRoom(what, n);
     const w = this.encodeAt;
@@ -1735,25 +1977,33 @@ export abstract class EncodedVulkanCommands {
   vkCmdWaitEvents2(eventCount: number, pEvents: readonly number[], pDependencyInfos: readonly EncodedVkDependencyInfo[]): this {
     const what = 'vkCmdWaitEvents2';
     let n = 1;
-    if (typeof eventCount !== 'number' || eventCount !== eventCount >>> 0 || eventCount === 0) this.encodeRefuse(what, 'eventCount', 'an integer in [1, 2^32) (the registry: not optional)', eventCount);
-    n += 1;
-    if (pEvents == null) {
-      this.encodeRefuse(what, 'pEvents', `an array of eventCount (${eventCount}) elements`, pEvents);
-    } else {
-      if (!Array.isArray(pEvents) || pEvents.length !== eventCount) this.encodeRefuse(what, 'pEvents', `an array of eventCount (${eventCount}) elements`, pEvents);
-      for (let i = 0; i < pEvents.length; i++) {
-        const e = pEvents[i]!;
-        this.encodeSlot(what, `${'pEvents'}[${i}]`, e, 0x800);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        if (typeof eventCount !== 'number' || eventCount !== eventCount >>> 0 || eventCount === 0) this.encodeRefuse(what, (named ? 'eventCount' : null), 'an integer in [1, 2^32) (the registry: not optional)', eventCount);
         n += 1;
-      }
-    }
-    if (pDependencyInfos == null) {
-      this.encodeRefuse(what, 'pDependencyInfos', `an array of eventCount (${eventCount}) elements`, pDependencyInfos);
-    } else {
-      if (!Array.isArray(pDependencyInfos) || pDependencyInfos.length !== eventCount) this.encodeRefuse(what, 'pDependencyInfos', `an array of eventCount (${eventCount}) elements`, pDependencyInfos);
-      for (let i = 0; i < pDependencyInfos.length; i++) {
-        const e = pDependencyInfos[i]!;
-        n += this.#zVkDependencyInfo(what, `${'pDependencyInfos'}[${i}]`, e);
+        if (pEvents == null) {
+          this.encodeRefuse(what, (named ? 'pEvents' : null), `an array of eventCount (${eventCount}) elements`, pEvents);
+        } else {
+          if (!Array.isArray(pEvents) || pEvents.length !== eventCount) this.encodeRefuse(what, (named ? 'pEvents' : null), `an array of eventCount (${eventCount}) elements`, pEvents);
+          for (let i = 0; i < pEvents.length; i++) {
+            const e = pEvents[i]!;
+            this.encodeSlot(what, (named ? `${(named ? 'pEvents' : null)}[${i}]` : null), e, 0x800);
+            n += 1;
+          }
+        }
+        if (pDependencyInfos == null) {
+          this.encodeRefuse(what, (named ? 'pDependencyInfos' : null), `an array of eventCount (${eventCount}) elements`, pDependencyInfos);
+        } else {
+          if (!Array.isArray(pDependencyInfos) || pDependencyInfos.length !== eventCount) this.encodeRefuse(what, (named ? 'pDependencyInfos' : null), `an array of eventCount (${eventCount}) elements`, pDependencyInfos);
+          for (let i = 0; i < pDependencyInfos.length; i++) {
+            const e = pDependencyInfos[i]!;
+            n += this.#zVkDependencyInfo(what, (named ? `${(named ? 'pDependencyInfos' : null)}[${i}]` : null), e);
+          }
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
       }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
@@ -1780,7 +2030,15 @@ export abstract class EncodedVulkanCommands {
   vkCmdBlitImage2(pBlitImageInfo: EncodedVkBlitImageInfo2): this {
     const what = 'vkCmdBlitImage2';
     let n = 1;
-    n += this.#zVkBlitImageInfo2(what, 'pBlitImageInfo', pBlitImageInfo);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        n += this.#zVkBlitImageInfo2(what, (named ? 'pBlitImageInfo' : null), pBlitImageInfo);
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
+      }
+    }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
     const u = this.encodeRoom(what, n);
     const w = this.encodeAt;
@@ -1795,7 +2053,15 @@ export abstract class EncodedVulkanCommands {
   vkCmdResolveImage2(pResolveImageInfo: EncodedVkResolveImageInfo2): this {
     const what = 'vkCmdResolveImage2';
     let n = 1;
-    n += this.#zVkResolveImageInfo2(what, 'pResolveImageInfo', pResolveImageInfo);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        n += this.#zVkResolveImageInfo2(what, (named ? 'pResolveImageInfo' : null), pResolveImageInfo);
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
+      }
+    }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
     const u = this.encodeRoom(what, n);
     const w = this.encodeAt;
@@ -1810,7 +2076,15 @@ export abstract class EncodedVulkanCommands {
   vkCmdBeginRendering(pRenderingInfo: EncodedVkRenderingInfo): this {
     const what = 'vkCmdBeginRendering';
     let n = 1;
-    n += this.#zVkRenderingInfo(what, 'pRenderingInfo', pRenderingInfo);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        n += this.#zVkRenderingInfo(what, (named ? 'pRenderingInfo' : null), pRenderingInfo);
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
+      }
+    }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
     const u = this.encodeRoom(what, n);
     const w = this.encodeAt;
@@ -1867,15 +2141,23 @@ export abstract class EncodedVulkanCommands {
   vkCmdSetViewportWithCount(viewportCount: number, pViewports: readonly EncodedVkViewport[]): this {
     const what = 'vkCmdSetViewportWithCount';
     let n = 1;
-    if (typeof viewportCount !== 'number' || viewportCount !== viewportCount >>> 0 || viewportCount === 0) this.encodeRefuse(what, 'viewportCount', 'an integer in [1, 2^32) (the registry: not optional)', viewportCount);
-    n += 1;
-    if (pViewports == null) {
-      this.encodeRefuse(what, 'pViewports', `an array of viewportCount (${viewportCount}) elements`, pViewports);
-    } else {
-      if (!Array.isArray(pViewports) || pViewports.length !== viewportCount) this.encodeRefuse(what, 'pViewports', `an array of viewportCount (${viewportCount}) elements`, pViewports);
-      for (let i = 0; i < pViewports.length; i++) {
-        const e = pViewports[i]!;
-        n += this.#zVkViewport(what, `${'pViewports'}[${i}]`, e);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        if (typeof viewportCount !== 'number' || viewportCount !== viewportCount >>> 0 || viewportCount === 0) this.encodeRefuse(what, (named ? 'viewportCount' : null), 'an integer in [1, 2^32) (the registry: not optional)', viewportCount);
+        n += 1;
+        if (pViewports == null) {
+          this.encodeRefuse(what, (named ? 'pViewports' : null), `an array of viewportCount (${viewportCount}) elements`, pViewports);
+        } else {
+          if (!Array.isArray(pViewports) || pViewports.length !== viewportCount) this.encodeRefuse(what, (named ? 'pViewports' : null), `an array of viewportCount (${viewportCount}) elements`, pViewports);
+          for (let i = 0; i < pViewports.length; i++) {
+            const e = pViewports[i]!;
+            n += this.#zVkViewport(what, (named ? `${(named ? 'pViewports' : null)}[${i}]` : null), e);
+          }
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
       }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
@@ -1897,15 +2179,23 @@ export abstract class EncodedVulkanCommands {
   vkCmdSetScissorWithCount(scissorCount: number, pScissors: readonly EncodedVkRect2D[]): this {
     const what = 'vkCmdSetScissorWithCount';
     let n = 1;
-    if (typeof scissorCount !== 'number' || scissorCount !== scissorCount >>> 0 || scissorCount === 0) this.encodeRefuse(what, 'scissorCount', 'an integer in [1, 2^32) (the registry: not optional)', scissorCount);
-    n += 1;
-    if (pScissors == null) {
-      this.encodeRefuse(what, 'pScissors', `an array of scissorCount (${scissorCount}) elements`, pScissors);
-    } else {
-      if (!Array.isArray(pScissors) || pScissors.length !== scissorCount) this.encodeRefuse(what, 'pScissors', `an array of scissorCount (${scissorCount}) elements`, pScissors);
-      for (let i = 0; i < pScissors.length; i++) {
-        const e = pScissors[i]!;
-        n += this.#zVkRect2D(what, `${'pScissors'}[${i}]`, e);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        if (typeof scissorCount !== 'number' || scissorCount !== scissorCount >>> 0 || scissorCount === 0) this.encodeRefuse(what, (named ? 'scissorCount' : null), 'an integer in [1, 2^32) (the registry: not optional)', scissorCount);
+        n += 1;
+        if (pScissors == null) {
+          this.encodeRefuse(what, (named ? 'pScissors' : null), `an array of scissorCount (${scissorCount}) elements`, pScissors);
+        } else {
+          if (!Array.isArray(pScissors) || pScissors.length !== scissorCount) this.encodeRefuse(what, (named ? 'pScissors' : null), `an array of scissorCount (${scissorCount}) elements`, pScissors);
+          for (let i = 0; i < pScissors.length; i++) {
+            const e = pScissors[i]!;
+            n += this.#zVkRect2D(what, (named ? `${(named ? 'pScissors' : null)}[${i}]` : null), e);
+          }
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
       }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
@@ -1927,48 +2217,56 @@ export abstract class EncodedVulkanCommands {
   vkCmdBindVertexBuffers2(firstBinding: number, bindingCount: number, pBuffers: readonly number[], pOffsets: readonly (number | bigint)[], pSizes: readonly (number | bigint)[] | null, pStrides: readonly (number | bigint)[] | null): this {
     const what = 'vkCmdBindVertexBuffers2';
     let n = 1;
-    if (typeof firstBinding !== 'number' || firstBinding !== firstBinding >>> 0) this.encodeRefuse(what, 'firstBinding', 'an integer in [0, 2^32)', firstBinding);
-    n += 1;
-    if (typeof bindingCount !== 'number' || bindingCount !== bindingCount >>> 0 || bindingCount === 0) this.encodeRefuse(what, 'bindingCount', 'an integer in [1, 2^32) (the registry: not optional)', bindingCount);
-    n += 1;
-    if (pBuffers == null) {
-      this.encodeRefuse(what, 'pBuffers', `an array of bindingCount (${bindingCount}) elements`, pBuffers);
-    } else {
-      if (!Array.isArray(pBuffers) || pBuffers.length !== bindingCount) this.encodeRefuse(what, 'pBuffers', `an array of bindingCount (${bindingCount}) elements`, pBuffers);
-      for (let i = 0; i < pBuffers.length; i++) {
-        const e = pBuffers[i]!;
-        this.encodeSlot(what, `${'pBuffers'}[${i}]`, e, 0x10);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        if (typeof firstBinding !== 'number' || firstBinding !== firstBinding >>> 0) this.encodeRefuse(what, (named ? 'firstBinding' : null), 'an integer in [0, 2^32)', firstBinding);
         n += 1;
-      }
-    }
-    if (pOffsets == null) {
-      this.encodeRefuse(what, 'pOffsets', `an array of bindingCount (${bindingCount}) elements`, pOffsets);
-    } else {
-      if (!Array.isArray(pOffsets) || pOffsets.length !== bindingCount) this.encodeRefuse(what, 'pOffsets', `an array of bindingCount (${bindingCount}) elements`, pOffsets);
-      for (let i = 0; i < pOffsets.length; i++) {
-        const e = pOffsets[i]!;
-        if (!isU64(e)) this.encodeRefuse(what, `${'pOffsets'}[${i}]`, 'a non-negative safe integer or a bigint below 2^64', e);
-        n += 2;
-      }
-    }
-    n += 1;
-    if (pSizes == null) {
-    } else {
-      if (!Array.isArray(pSizes) || pSizes.length !== bindingCount) this.encodeRefuse(what, 'pSizes', `an array of bindingCount (${bindingCount}) elements`, pSizes);
-      for (let i = 0; i < pSizes.length; i++) {
-        const e = pSizes[i]!;
-        if (!isU64(e)) this.encodeRefuse(what, `${'pSizes'}[${i}]`, 'a non-negative safe integer or a bigint below 2^64', e);
-        n += 2;
-      }
-    }
-    n += 1;
-    if (pStrides == null) {
-    } else {
-      if (!Array.isArray(pStrides) || pStrides.length !== bindingCount) this.encodeRefuse(what, 'pStrides', `an array of bindingCount (${bindingCount}) elements`, pStrides);
-      for (let i = 0; i < pStrides.length; i++) {
-        const e = pStrides[i]!;
-        if (!isU64(e)) this.encodeRefuse(what, `${'pStrides'}[${i}]`, 'a non-negative safe integer or a bigint below 2^64', e);
-        n += 2;
+        if (typeof bindingCount !== 'number' || bindingCount !== bindingCount >>> 0 || bindingCount === 0) this.encodeRefuse(what, (named ? 'bindingCount' : null), 'an integer in [1, 2^32) (the registry: not optional)', bindingCount);
+        n += 1;
+        if (pBuffers == null) {
+          this.encodeRefuse(what, (named ? 'pBuffers' : null), `an array of bindingCount (${bindingCount}) elements`, pBuffers);
+        } else {
+          if (!Array.isArray(pBuffers) || pBuffers.length !== bindingCount) this.encodeRefuse(what, (named ? 'pBuffers' : null), `an array of bindingCount (${bindingCount}) elements`, pBuffers);
+          for (let i = 0; i < pBuffers.length; i++) {
+            const e = pBuffers[i]!;
+            this.encodeSlot(what, (named ? `${(named ? 'pBuffers' : null)}[${i}]` : null), e, 0x10);
+            n += 1;
+          }
+        }
+        if (pOffsets == null) {
+          this.encodeRefuse(what, (named ? 'pOffsets' : null), `an array of bindingCount (${bindingCount}) elements`, pOffsets);
+        } else {
+          if (!Array.isArray(pOffsets) || pOffsets.length !== bindingCount) this.encodeRefuse(what, (named ? 'pOffsets' : null), `an array of bindingCount (${bindingCount}) elements`, pOffsets);
+          for (let i = 0; i < pOffsets.length; i++) {
+            const e = pOffsets[i]!;
+            if (!isU64(e)) this.encodeRefuse(what, (named ? `${(named ? 'pOffsets' : null)}[${i}]` : null), 'a non-negative safe integer or a bigint below 2^64', e);
+            n += 2;
+          }
+        }
+        n += 1;
+        if (pSizes == null) {
+        } else {
+          if (!Array.isArray(pSizes) || pSizes.length !== bindingCount) this.encodeRefuse(what, (named ? 'pSizes' : null), `an array of bindingCount (${bindingCount}) elements`, pSizes);
+          for (let i = 0; i < pSizes.length; i++) {
+            const e = pSizes[i]!;
+            if (!isU64(e)) this.encodeRefuse(what, (named ? `${(named ? 'pSizes' : null)}[${i}]` : null), 'a non-negative safe integer or a bigint below 2^64', e);
+            n += 2;
+          }
+        }
+        n += 1;
+        if (pStrides == null) {
+        } else {
+          if (!Array.isArray(pStrides) || pStrides.length !== bindingCount) this.encodeRefuse(what, (named ? 'pStrides' : null), `an array of bindingCount (${bindingCount}) elements`, pStrides);
+          for (let i = 0; i < pStrides.length; i++) {
+            const e = pStrides[i]!;
+            if (!isU64(e)) this.encodeRefuse(what, (named ? `${(named ? 'pStrides' : null)}[${i}]` : null), 'a non-negative safe integer or a bigint below 2^64', e);
+            n += 2;
+          }
+        }
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
       }
     }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
@@ -2115,7 +2413,15 @@ export abstract class EncodedVulkanCommands {
   vkCmdPushConstants2(pPushConstantsInfo: EncodedVkPushConstantsInfo): this {
     const what = 'vkCmdPushConstants2';
     let n = 1;
-    n += this.#zVkPushConstantsInfo(what, 'pPushConstantsInfo', pPushConstantsInfo);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        n += this.#zVkPushConstantsInfo(what, (named ? 'pPushConstantsInfo' : null), pPushConstantsInfo);
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
+      }
+    }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
     const u = this.encodeRoom(what, n);
     const w = this.encodeAt;
@@ -2172,7 +2478,15 @@ export abstract class EncodedVulkanCommands {
   vkCmdSetRenderingAttachmentLocations(pLocationInfo: EncodedVkRenderingAttachmentLocationInfo): this {
     const what = 'vkCmdSetRenderingAttachmentLocations';
     let n = 1;
-    n += this.#zVkRenderingAttachmentLocationInfo(what, 'pLocationInfo', pLocationInfo);
+    for (let named = false; ; named = true) {
+      try {
+        n = 1;
+        n += this.#zVkRenderingAttachmentLocationInfo(what, (named ? 'pLocationInfo' : null), pLocationInfo);
+        break;
+      } catch (error) {
+        if (named || error !== ENCODED_UNNAMED) throw error;
+      }
+    }
     if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);
     const u = this.encodeRoom(what, n);
     const w = this.encodeAt;
@@ -2183,14 +2497,15 @@ export abstract class EncodedVulkanCommands {
     return this;
   }
 
-  #zVkBufferCopy(what: string, path: string, v: EncodedVkBufferCopy): number {
+  #zVkBufferCopy(what: string, path: string | null, v: EncodedVkBufferCopy): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkBufferCopy object', v);
+    const named = path !== null;
     let n = 0;
-    if (!isU64(v.srcOffset)) this.encodeRefuse(what, `${path}.srcOffset`, 'a non-negative safe integer or a bigint below 2^64', v.srcOffset);
+    if (!isU64(v.srcOffset)) this.encodeRefuse(what, (named ? `${path}.srcOffset` : null), 'a non-negative safe integer or a bigint below 2^64', v.srcOffset);
     n += 2;
-    if (!isU64(v.dstOffset)) this.encodeRefuse(what, `${path}.dstOffset`, 'a non-negative safe integer or a bigint below 2^64', v.dstOffset);
+    if (!isU64(v.dstOffset)) this.encodeRefuse(what, (named ? `${path}.dstOffset` : null), 'a non-negative safe integer or a bigint below 2^64', v.dstOffset);
     n += 2;
-    if (!isU64(v.size)) this.encodeRefuse(what, `${path}.size`, 'a non-negative safe integer or a bigint below 2^64', v.size);
+    if (!isU64(v.size)) this.encodeRefuse(what, (named ? `${path}.size` : null), 'a non-negative safe integer or a bigint below 2^64', v.size);
     n += 2;
     return n;
   }
@@ -2202,16 +2517,17 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkImageSubresourceLayers(what: string, path: string, v: EncodedVkImageSubresourceLayers): number {
+  #zVkImageSubresourceLayers(what: string, path: string | null, v: EncodedVkImageSubresourceLayers): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkImageSubresourceLayers object', v);
+    const named = path !== null;
     let n = 0;
-    if (typeof v.aspectMask !== 'number' || v.aspectMask !== v.aspectMask >>> 0) this.encodeRefuse(what, `${path}.aspectMask`, 'an integer in [0, 2^32)', v.aspectMask);
+    if (typeof v.aspectMask !== 'number' || v.aspectMask !== v.aspectMask >>> 0) this.encodeRefuse(what, (named ? `${path}.aspectMask` : null), 'an integer in [0, 2^32)', v.aspectMask);
     n += 1;
-    if (typeof v.mipLevel !== 'number' || v.mipLevel !== v.mipLevel >>> 0) this.encodeRefuse(what, `${path}.mipLevel`, 'an integer in [0, 2^32)', v.mipLevel);
+    if (typeof v.mipLevel !== 'number' || v.mipLevel !== v.mipLevel >>> 0) this.encodeRefuse(what, (named ? `${path}.mipLevel` : null), 'an integer in [0, 2^32)', v.mipLevel);
     n += 1;
-    if (typeof v.baseArrayLayer !== 'number' || v.baseArrayLayer !== v.baseArrayLayer >>> 0) this.encodeRefuse(what, `${path}.baseArrayLayer`, 'an integer in [0, 2^32)', v.baseArrayLayer);
+    if (typeof v.baseArrayLayer !== 'number' || v.baseArrayLayer !== v.baseArrayLayer >>> 0) this.encodeRefuse(what, (named ? `${path}.baseArrayLayer` : null), 'an integer in [0, 2^32)', v.baseArrayLayer);
     n += 1;
-    if (typeof v.layerCount !== 'number' || v.layerCount !== v.layerCount >>> 0) this.encodeRefuse(what, `${path}.layerCount`, 'an integer in [0, 2^32)', v.layerCount);
+    if (typeof v.layerCount !== 'number' || v.layerCount !== v.layerCount >>> 0) this.encodeRefuse(what, (named ? `${path}.layerCount` : null), 'an integer in [0, 2^32)', v.layerCount);
     n += 1;
     return n;
   }
@@ -2224,14 +2540,15 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkOffset3D(what: string, path: string, v: EncodedVkOffset3D): number {
+  #zVkOffset3D(what: string, path: string | null, v: EncodedVkOffset3D): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkOffset3D object', v);
+    const named = path !== null;
     let n = 0;
-    if (typeof v.x !== 'number' || v.x !== (v.x | 0)) this.encodeRefuse(what, `${path}.x`, 'an integer in [-2^31, 2^31)', v.x);
+    if (typeof v.x !== 'number' || v.x !== (v.x | 0)) this.encodeRefuse(what, (named ? `${path}.x` : null), 'an integer in [-2^31, 2^31)', v.x);
     n += 1;
-    if (typeof v.y !== 'number' || v.y !== (v.y | 0)) this.encodeRefuse(what, `${path}.y`, 'an integer in [-2^31, 2^31)', v.y);
+    if (typeof v.y !== 'number' || v.y !== (v.y | 0)) this.encodeRefuse(what, (named ? `${path}.y` : null), 'an integer in [-2^31, 2^31)', v.y);
     n += 1;
-    if (typeof v.z !== 'number' || v.z !== (v.z | 0)) this.encodeRefuse(what, `${path}.z`, 'an integer in [-2^31, 2^31)', v.z);
+    if (typeof v.z !== 'number' || v.z !== (v.z | 0)) this.encodeRefuse(what, (named ? `${path}.z` : null), 'an integer in [-2^31, 2^31)', v.z);
     n += 1;
     return n;
   }
@@ -2243,14 +2560,15 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkExtent3D(what: string, path: string, v: EncodedVkExtent3D): number {
+  #zVkExtent3D(what: string, path: string | null, v: EncodedVkExtent3D): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkExtent3D object', v);
+    const named = path !== null;
     let n = 0;
-    if (typeof v.width !== 'number' || v.width !== v.width >>> 0) this.encodeRefuse(what, `${path}.width`, 'an integer in [0, 2^32)', v.width);
+    if (typeof v.width !== 'number' || v.width !== v.width >>> 0) this.encodeRefuse(what, (named ? `${path}.width` : null), 'an integer in [0, 2^32)', v.width);
     n += 1;
-    if (typeof v.height !== 'number' || v.height !== v.height >>> 0) this.encodeRefuse(what, `${path}.height`, 'an integer in [0, 2^32)', v.height);
+    if (typeof v.height !== 'number' || v.height !== v.height >>> 0) this.encodeRefuse(what, (named ? `${path}.height` : null), 'an integer in [0, 2^32)', v.height);
     n += 1;
-    if (typeof v.depth !== 'number' || v.depth !== v.depth >>> 0) this.encodeRefuse(what, `${path}.depth`, 'an integer in [0, 2^32)', v.depth);
+    if (typeof v.depth !== 'number' || v.depth !== v.depth >>> 0) this.encodeRefuse(what, (named ? `${path}.depth` : null), 'an integer in [0, 2^32)', v.depth);
     n += 1;
     return n;
   }
@@ -2262,14 +2580,15 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkImageCopy(what: string, path: string, v: EncodedVkImageCopy): number {
+  #zVkImageCopy(what: string, path: string | null, v: EncodedVkImageCopy): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkImageCopy object', v);
+    const named = path !== null;
     let n = 0;
-    n += this.#zVkImageSubresourceLayers(what, `${path}.srcSubresource`, v.srcSubresource);
-    n += this.#zVkOffset3D(what, `${path}.srcOffset`, v.srcOffset);
-    n += this.#zVkImageSubresourceLayers(what, `${path}.dstSubresource`, v.dstSubresource);
-    n += this.#zVkOffset3D(what, `${path}.dstOffset`, v.dstOffset);
-    n += this.#zVkExtent3D(what, `${path}.extent`, v.extent);
+    n += this.#zVkImageSubresourceLayers(what, (named ? `${path}.srcSubresource` : null), v.srcSubresource);
+    n += this.#zVkOffset3D(what, (named ? `${path}.srcOffset` : null), v.srcOffset);
+    n += this.#zVkImageSubresourceLayers(what, (named ? `${path}.dstSubresource` : null), v.dstSubresource);
+    n += this.#zVkOffset3D(what, (named ? `${path}.dstOffset` : null), v.dstOffset);
+    n += this.#zVkExtent3D(what, (named ? `${path}.extent` : null), v.extent);
     return n;
   }
 
@@ -2282,18 +2601,19 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkBufferImageCopy(what: string, path: string, v: EncodedVkBufferImageCopy): number {
+  #zVkBufferImageCopy(what: string, path: string | null, v: EncodedVkBufferImageCopy): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkBufferImageCopy object', v);
+    const named = path !== null;
     let n = 0;
-    if (!isU64(v.bufferOffset)) this.encodeRefuse(what, `${path}.bufferOffset`, 'a non-negative safe integer or a bigint below 2^64', v.bufferOffset);
+    if (!isU64(v.bufferOffset)) this.encodeRefuse(what, (named ? `${path}.bufferOffset` : null), 'a non-negative safe integer or a bigint below 2^64', v.bufferOffset);
     n += 2;
-    if (typeof v.bufferRowLength !== 'number' || v.bufferRowLength !== v.bufferRowLength >>> 0) this.encodeRefuse(what, `${path}.bufferRowLength`, 'an integer in [0, 2^32)', v.bufferRowLength);
+    if (typeof v.bufferRowLength !== 'number' || v.bufferRowLength !== v.bufferRowLength >>> 0) this.encodeRefuse(what, (named ? `${path}.bufferRowLength` : null), 'an integer in [0, 2^32)', v.bufferRowLength);
     n += 1;
-    if (typeof v.bufferImageHeight !== 'number' || v.bufferImageHeight !== v.bufferImageHeight >>> 0) this.encodeRefuse(what, `${path}.bufferImageHeight`, 'an integer in [0, 2^32)', v.bufferImageHeight);
+    if (typeof v.bufferImageHeight !== 'number' || v.bufferImageHeight !== v.bufferImageHeight >>> 0) this.encodeRefuse(what, (named ? `${path}.bufferImageHeight` : null), 'an integer in [0, 2^32)', v.bufferImageHeight);
     n += 1;
-    n += this.#zVkImageSubresourceLayers(what, `${path}.imageSubresource`, v.imageSubresource);
-    n += this.#zVkOffset3D(what, `${path}.imageOffset`, v.imageOffset);
-    n += this.#zVkExtent3D(what, `${path}.imageExtent`, v.imageExtent);
+    n += this.#zVkImageSubresourceLayers(what, (named ? `${path}.imageSubresource` : null), v.imageSubresource);
+    n += this.#zVkOffset3D(what, (named ? `${path}.imageOffset` : null), v.imageOffset);
+    n += this.#zVkExtent3D(what, (named ? `${path}.imageExtent` : null), v.imageExtent);
     return n;
   }
 
@@ -2307,12 +2627,13 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkMemoryBarrier(what: string, path: string, v: EncodedVkMemoryBarrier): number {
+  #zVkMemoryBarrier(what: string, path: string | null, v: EncodedVkMemoryBarrier): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkMemoryBarrier object', v);
+    const named = path !== null;
     let n = 0;
-    if (typeof v.srcAccessMask !== 'number' || v.srcAccessMask !== v.srcAccessMask >>> 0) this.encodeRefuse(what, `${path}.srcAccessMask`, 'an integer in [0, 2^32)', v.srcAccessMask);
+    if (typeof v.srcAccessMask !== 'number' || v.srcAccessMask !== v.srcAccessMask >>> 0) this.encodeRefuse(what, (named ? `${path}.srcAccessMask` : null), 'an integer in [0, 2^32)', v.srcAccessMask);
     n += 1;
-    if (typeof v.dstAccessMask !== 'number' || v.dstAccessMask !== v.dstAccessMask >>> 0) this.encodeRefuse(what, `${path}.dstAccessMask`, 'an integer in [0, 2^32)', v.dstAccessMask);
+    if (typeof v.dstAccessMask !== 'number' || v.dstAccessMask !== v.dstAccessMask >>> 0) this.encodeRefuse(what, (named ? `${path}.dstAccessMask` : null), 'an integer in [0, 2^32)', v.dstAccessMask);
     n += 1;
     return n;
   }
@@ -2323,22 +2644,23 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkBufferMemoryBarrier(what: string, path: string, v: EncodedVkBufferMemoryBarrier): number {
+  #zVkBufferMemoryBarrier(what: string, path: string | null, v: EncodedVkBufferMemoryBarrier): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkBufferMemoryBarrier object', v);
+    const named = path !== null;
     let n = 0;
-    if (typeof v.srcAccessMask !== 'number' || v.srcAccessMask !== v.srcAccessMask >>> 0) this.encodeRefuse(what, `${path}.srcAccessMask`, 'an integer in [0, 2^32)', v.srcAccessMask);
+    if (typeof v.srcAccessMask !== 'number' || v.srcAccessMask !== v.srcAccessMask >>> 0) this.encodeRefuse(what, (named ? `${path}.srcAccessMask` : null), 'an integer in [0, 2^32)', v.srcAccessMask);
     n += 1;
-    if (typeof v.dstAccessMask !== 'number' || v.dstAccessMask !== v.dstAccessMask >>> 0) this.encodeRefuse(what, `${path}.dstAccessMask`, 'an integer in [0, 2^32)', v.dstAccessMask);
+    if (typeof v.dstAccessMask !== 'number' || v.dstAccessMask !== v.dstAccessMask >>> 0) this.encodeRefuse(what, (named ? `${path}.dstAccessMask` : null), 'an integer in [0, 2^32)', v.dstAccessMask);
     n += 1;
-    if (typeof v.srcQueueFamilyIndex !== 'number' || v.srcQueueFamilyIndex !== v.srcQueueFamilyIndex >>> 0) this.encodeRefuse(what, `${path}.srcQueueFamilyIndex`, 'an integer in [0, 2^32)', v.srcQueueFamilyIndex);
+    if (typeof v.srcQueueFamilyIndex !== 'number' || v.srcQueueFamilyIndex !== v.srcQueueFamilyIndex >>> 0) this.encodeRefuse(what, (named ? `${path}.srcQueueFamilyIndex` : null), 'an integer in [0, 2^32)', v.srcQueueFamilyIndex);
     n += 1;
-    if (typeof v.dstQueueFamilyIndex !== 'number' || v.dstQueueFamilyIndex !== v.dstQueueFamilyIndex >>> 0) this.encodeRefuse(what, `${path}.dstQueueFamilyIndex`, 'an integer in [0, 2^32)', v.dstQueueFamilyIndex);
+    if (typeof v.dstQueueFamilyIndex !== 'number' || v.dstQueueFamilyIndex !== v.dstQueueFamilyIndex >>> 0) this.encodeRefuse(what, (named ? `${path}.dstQueueFamilyIndex` : null), 'an integer in [0, 2^32)', v.dstQueueFamilyIndex);
     n += 1;
-    this.encodeSlot(what, `${path}.buffer`, v.buffer, 0x10);
+    this.encodeSlot(what, (named ? `${path}.buffer` : null), v.buffer, 0x10);
     n += 1;
-    if (!isU64(v.offset)) this.encodeRefuse(what, `${path}.offset`, 'a non-negative safe integer or a bigint below 2^64', v.offset);
+    if (!isU64(v.offset)) this.encodeRefuse(what, (named ? `${path}.offset` : null), 'a non-negative safe integer or a bigint below 2^64', v.offset);
     n += 2;
-    if (!isU64(v.size)) this.encodeRefuse(what, `${path}.size`, 'a non-negative safe integer or a bigint below 2^64', v.size);
+    if (!isU64(v.size)) this.encodeRefuse(what, (named ? `${path}.size` : null), 'a non-negative safe integer or a bigint below 2^64', v.size);
     n += 2;
     return n;
   }
@@ -2354,18 +2676,19 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkImageSubresourceRange(what: string, path: string, v: EncodedVkImageSubresourceRange): number {
+  #zVkImageSubresourceRange(what: string, path: string | null, v: EncodedVkImageSubresourceRange): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkImageSubresourceRange object', v);
+    const named = path !== null;
     let n = 0;
-    if (typeof v.aspectMask !== 'number' || v.aspectMask !== v.aspectMask >>> 0) this.encodeRefuse(what, `${path}.aspectMask`, 'an integer in [0, 2^32)', v.aspectMask);
+    if (typeof v.aspectMask !== 'number' || v.aspectMask !== v.aspectMask >>> 0) this.encodeRefuse(what, (named ? `${path}.aspectMask` : null), 'an integer in [0, 2^32)', v.aspectMask);
     n += 1;
-    if (typeof v.baseMipLevel !== 'number' || v.baseMipLevel !== v.baseMipLevel >>> 0) this.encodeRefuse(what, `${path}.baseMipLevel`, 'an integer in [0, 2^32)', v.baseMipLevel);
+    if (typeof v.baseMipLevel !== 'number' || v.baseMipLevel !== v.baseMipLevel >>> 0) this.encodeRefuse(what, (named ? `${path}.baseMipLevel` : null), 'an integer in [0, 2^32)', v.baseMipLevel);
     n += 1;
-    if (typeof v.levelCount !== 'number' || v.levelCount !== v.levelCount >>> 0) this.encodeRefuse(what, `${path}.levelCount`, 'an integer in [0, 2^32)', v.levelCount);
+    if (typeof v.levelCount !== 'number' || v.levelCount !== v.levelCount >>> 0) this.encodeRefuse(what, (named ? `${path}.levelCount` : null), 'an integer in [0, 2^32)', v.levelCount);
     n += 1;
-    if (typeof v.baseArrayLayer !== 'number' || v.baseArrayLayer !== v.baseArrayLayer >>> 0) this.encodeRefuse(what, `${path}.baseArrayLayer`, 'an integer in [0, 2^32)', v.baseArrayLayer);
+    if (typeof v.baseArrayLayer !== 'number' || v.baseArrayLayer !== v.baseArrayLayer >>> 0) this.encodeRefuse(what, (named ? `${path}.baseArrayLayer` : null), 'an integer in [0, 2^32)', v.baseArrayLayer);
     n += 1;
-    if (typeof v.layerCount !== 'number' || v.layerCount !== v.layerCount >>> 0) this.encodeRefuse(what, `${path}.layerCount`, 'an integer in [0, 2^32)', v.layerCount);
+    if (typeof v.layerCount !== 'number' || v.layerCount !== v.layerCount >>> 0) this.encodeRefuse(what, (named ? `${path}.layerCount` : null), 'an integer in [0, 2^32)', v.layerCount);
     n += 1;
     return n;
   }
@@ -2379,24 +2702,25 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkImageMemoryBarrier(what: string, path: string, v: EncodedVkImageMemoryBarrier): number {
+  #zVkImageMemoryBarrier(what: string, path: string | null, v: EncodedVkImageMemoryBarrier): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkImageMemoryBarrier object', v);
+    const named = path !== null;
     let n = 0;
-    if (typeof v.srcAccessMask !== 'number' || v.srcAccessMask !== v.srcAccessMask >>> 0) this.encodeRefuse(what, `${path}.srcAccessMask`, 'an integer in [0, 2^32)', v.srcAccessMask);
+    if (typeof v.srcAccessMask !== 'number' || v.srcAccessMask !== v.srcAccessMask >>> 0) this.encodeRefuse(what, (named ? `${path}.srcAccessMask` : null), 'an integer in [0, 2^32)', v.srcAccessMask);
     n += 1;
-    if (typeof v.dstAccessMask !== 'number' || v.dstAccessMask !== v.dstAccessMask >>> 0) this.encodeRefuse(what, `${path}.dstAccessMask`, 'an integer in [0, 2^32)', v.dstAccessMask);
+    if (typeof v.dstAccessMask !== 'number' || v.dstAccessMask !== v.dstAccessMask >>> 0) this.encodeRefuse(what, (named ? `${path}.dstAccessMask` : null), 'an integer in [0, 2^32)', v.dstAccessMask);
     n += 1;
-    if (typeof v.oldLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.oldLayout)) this.encodeRefuse(what, `${path}.oldLayout`, 'a VkImageLayout value', v.oldLayout);
+    if (typeof v.oldLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.oldLayout)) this.encodeRefuse(what, (named ? `${path}.oldLayout` : null), 'a VkImageLayout value', v.oldLayout);
     n += 1;
-    if (typeof v.newLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.newLayout)) this.encodeRefuse(what, `${path}.newLayout`, 'a VkImageLayout value', v.newLayout);
+    if (typeof v.newLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.newLayout)) this.encodeRefuse(what, (named ? `${path}.newLayout` : null), 'a VkImageLayout value', v.newLayout);
     n += 1;
-    if (typeof v.srcQueueFamilyIndex !== 'number' || v.srcQueueFamilyIndex !== v.srcQueueFamilyIndex >>> 0) this.encodeRefuse(what, `${path}.srcQueueFamilyIndex`, 'an integer in [0, 2^32)', v.srcQueueFamilyIndex);
+    if (typeof v.srcQueueFamilyIndex !== 'number' || v.srcQueueFamilyIndex !== v.srcQueueFamilyIndex >>> 0) this.encodeRefuse(what, (named ? `${path}.srcQueueFamilyIndex` : null), 'an integer in [0, 2^32)', v.srcQueueFamilyIndex);
     n += 1;
-    if (typeof v.dstQueueFamilyIndex !== 'number' || v.dstQueueFamilyIndex !== v.dstQueueFamilyIndex >>> 0) this.encodeRefuse(what, `${path}.dstQueueFamilyIndex`, 'an integer in [0, 2^32)', v.dstQueueFamilyIndex);
+    if (typeof v.dstQueueFamilyIndex !== 'number' || v.dstQueueFamilyIndex !== v.dstQueueFamilyIndex >>> 0) this.encodeRefuse(what, (named ? `${path}.dstQueueFamilyIndex` : null), 'an integer in [0, 2^32)', v.dstQueueFamilyIndex);
     n += 1;
-    this.encodeSlot(what, `${path}.image`, v.image, 0x20);
+    this.encodeSlot(what, (named ? `${path}.image` : null), v.image, 0x20);
     n += 1;
-    n += this.#zVkImageSubresourceRange(what, `${path}.subresourceRange`, v.subresourceRange);
+    n += this.#zVkImageSubresourceRange(what, (named ? `${path}.subresourceRange` : null), v.subresourceRange);
     return n;
   }
 
@@ -2412,32 +2736,33 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkClearColorValue(what: string, path: string, v: EncodedVkClearColorValue): number {
+  #zVkClearColorValue(what: string, path: string | null, v: EncodedVkClearColorValue): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkClearColorValue object', v);
-    const keys = Object.keys(v);
-    if (keys.length !== 1 || !['float32','int32','uint32'].includes(keys[0]!)) this.encodeRefuse(what, path, 'one member of VkClearColorValue (float32, int32, uint32)', v);
+    const named = path !== null;
+    const key = soleKey(v);
+    if (key !== 'float32' && key !== 'int32' && key !== 'uint32') this.encodeRefuse(what, path, 'one member of VkClearColorValue (float32, int32, uint32)', v);
     let n = 0;
     if ('float32' in v) {
-      if (!Array.isArray(v.float32) || v.float32.length !== 4) this.encodeRefuse(what, `${path}.float32`, 'an array of 4', v.float32);
+      if (!Array.isArray(v.float32) || v.float32.length !== 4) this.encodeRefuse(what, (named ? `${path}.float32` : null), 'an array of 4', v.float32);
       for (let i = 0; i < 4; i++) {
         const e = v.float32[i]!;
-        if (typeof e !== 'number') this.encodeRefuse(what, `${`${path}.float32`}[${i}]`, 'a number', e);
+        if (typeof e !== 'number') this.encodeRefuse(what, (named ? `${(named ? `${path}.float32` : null)}[${i}]` : null), 'a number', e);
         n += 1;
       }
     }
     if ('int32' in v) {
-      if (!Array.isArray(v.int32) || v.int32.length !== 4) this.encodeRefuse(what, `${path}.int32`, 'an array of 4', v.int32);
+      if (!Array.isArray(v.int32) || v.int32.length !== 4) this.encodeRefuse(what, (named ? `${path}.int32` : null), 'an array of 4', v.int32);
       for (let i = 0; i < 4; i++) {
         const e = v.int32[i]!;
-        if (typeof e !== 'number' || e !== (e | 0)) this.encodeRefuse(what, `${`${path}.int32`}[${i}]`, 'an integer in [-2^31, 2^31)', e);
+        if (typeof e !== 'number' || e !== (e | 0)) this.encodeRefuse(what, (named ? `${(named ? `${path}.int32` : null)}[${i}]` : null), 'an integer in [-2^31, 2^31)', e);
         n += 1;
       }
     }
     if ('uint32' in v) {
-      if (!Array.isArray(v.uint32) || v.uint32.length !== 4) this.encodeRefuse(what, `${path}.uint32`, 'an array of 4', v.uint32);
+      if (!Array.isArray(v.uint32) || v.uint32.length !== 4) this.encodeRefuse(what, (named ? `${path}.uint32` : null), 'an array of 4', v.uint32);
       for (let i = 0; i < 4; i++) {
         const e = v.uint32[i]!;
-        if (typeof e !== 'number' || e !== e >>> 0) this.encodeRefuse(what, `${`${path}.uint32`}[${i}]`, 'an integer in [0, 2^32)', e);
+        if (typeof e !== 'number' || e !== e >>> 0) this.encodeRefuse(what, (named ? `${(named ? `${path}.uint32` : null)}[${i}]` : null), 'an integer in [0, 2^32)', e);
         n += 1;
       }
     }
@@ -2466,20 +2791,21 @@ export abstract class EncodedVulkanCommands {
     return start + 4;
   }
 
-  #zVkViewport(what: string, path: string, v: EncodedVkViewport): number {
+  #zVkViewport(what: string, path: string | null, v: EncodedVkViewport): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkViewport object', v);
+    const named = path !== null;
     let n = 0;
-    if (typeof v.x !== 'number') this.encodeRefuse(what, `${path}.x`, 'a number', v.x);
+    if (typeof v.x !== 'number') this.encodeRefuse(what, (named ? `${path}.x` : null), 'a number', v.x);
     n += 1;
-    if (typeof v.y !== 'number') this.encodeRefuse(what, `${path}.y`, 'a number', v.y);
+    if (typeof v.y !== 'number') this.encodeRefuse(what, (named ? `${path}.y` : null), 'a number', v.y);
     n += 1;
-    if (typeof v.width !== 'number') this.encodeRefuse(what, `${path}.width`, 'a number', v.width);
+    if (typeof v.width !== 'number') this.encodeRefuse(what, (named ? `${path}.width` : null), 'a number', v.width);
     n += 1;
-    if (typeof v.height !== 'number') this.encodeRefuse(what, `${path}.height`, 'a number', v.height);
+    if (typeof v.height !== 'number') this.encodeRefuse(what, (named ? `${path}.height` : null), 'a number', v.height);
     n += 1;
-    if (typeof v.minDepth !== 'number') this.encodeRefuse(what, `${path}.minDepth`, 'a number', v.minDepth);
+    if (typeof v.minDepth !== 'number') this.encodeRefuse(what, (named ? `${path}.minDepth` : null), 'a number', v.minDepth);
     n += 1;
-    if (typeof v.maxDepth !== 'number') this.encodeRefuse(what, `${path}.maxDepth`, 'a number', v.maxDepth);
+    if (typeof v.maxDepth !== 'number') this.encodeRefuse(what, (named ? `${path}.maxDepth` : null), 'a number', v.maxDepth);
     n += 1;
     return n;
   }
@@ -2500,12 +2826,13 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkOffset2D(what: string, path: string, v: EncodedVkOffset2D): number {
+  #zVkOffset2D(what: string, path: string | null, v: EncodedVkOffset2D): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkOffset2D object', v);
+    const named = path !== null;
     let n = 0;
-    if (typeof v.x !== 'number' || v.x !== (v.x | 0)) this.encodeRefuse(what, `${path}.x`, 'an integer in [-2^31, 2^31)', v.x);
+    if (typeof v.x !== 'number' || v.x !== (v.x | 0)) this.encodeRefuse(what, (named ? `${path}.x` : null), 'an integer in [-2^31, 2^31)', v.x);
     n += 1;
-    if (typeof v.y !== 'number' || v.y !== (v.y | 0)) this.encodeRefuse(what, `${path}.y`, 'an integer in [-2^31, 2^31)', v.y);
+    if (typeof v.y !== 'number' || v.y !== (v.y | 0)) this.encodeRefuse(what, (named ? `${path}.y` : null), 'an integer in [-2^31, 2^31)', v.y);
     n += 1;
     return n;
   }
@@ -2516,12 +2843,13 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkExtent2D(what: string, path: string, v: EncodedVkExtent2D): number {
+  #zVkExtent2D(what: string, path: string | null, v: EncodedVkExtent2D): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkExtent2D object', v);
+    const named = path !== null;
     let n = 0;
-    if (typeof v.width !== 'number' || v.width !== v.width >>> 0) this.encodeRefuse(what, `${path}.width`, 'an integer in [0, 2^32)', v.width);
+    if (typeof v.width !== 'number' || v.width !== v.width >>> 0) this.encodeRefuse(what, (named ? `${path}.width` : null), 'an integer in [0, 2^32)', v.width);
     n += 1;
-    if (typeof v.height !== 'number' || v.height !== v.height >>> 0) this.encodeRefuse(what, `${path}.height`, 'an integer in [0, 2^32)', v.height);
+    if (typeof v.height !== 'number' || v.height !== v.height >>> 0) this.encodeRefuse(what, (named ? `${path}.height` : null), 'an integer in [0, 2^32)', v.height);
     n += 1;
     return n;
   }
@@ -2532,11 +2860,12 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkRect2D(what: string, path: string, v: EncodedVkRect2D): number {
+  #zVkRect2D(what: string, path: string | null, v: EncodedVkRect2D): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkRect2D object', v);
+    const named = path !== null;
     let n = 0;
-    n += this.#zVkOffset2D(what, `${path}.offset`, v.offset);
-    n += this.#zVkExtent2D(what, `${path}.extent`, v.extent);
+    n += this.#zVkOffset2D(what, (named ? `${path}.offset` : null), v.offset);
+    n += this.#zVkExtent2D(what, (named ? `${path}.extent` : null), v.extent);
     return n;
   }
 
@@ -2546,20 +2875,21 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkImageBlit(what: string, path: string, v: EncodedVkImageBlit): number {
+  #zVkImageBlit(what: string, path: string | null, v: EncodedVkImageBlit): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkImageBlit object', v);
+    const named = path !== null;
     let n = 0;
-    n += this.#zVkImageSubresourceLayers(what, `${path}.srcSubresource`, v.srcSubresource);
-    if (!Array.isArray(v.srcOffsets) || v.srcOffsets.length !== 2) this.encodeRefuse(what, `${path}.srcOffsets`, 'an array of 2', v.srcOffsets);
+    n += this.#zVkImageSubresourceLayers(what, (named ? `${path}.srcSubresource` : null), v.srcSubresource);
+    if (!Array.isArray(v.srcOffsets) || v.srcOffsets.length !== 2) this.encodeRefuse(what, (named ? `${path}.srcOffsets` : null), 'an array of 2', v.srcOffsets);
     for (let i = 0; i < 2; i++) {
       const e = v.srcOffsets[i]!;
-      n += this.#zVkOffset3D(what, `${`${path}.srcOffsets`}[${i}]`, e);
+      n += this.#zVkOffset3D(what, (named ? `${(named ? `${path}.srcOffsets` : null)}[${i}]` : null), e);
     }
-    n += this.#zVkImageSubresourceLayers(what, `${path}.dstSubresource`, v.dstSubresource);
-    if (!Array.isArray(v.dstOffsets) || v.dstOffsets.length !== 2) this.encodeRefuse(what, `${path}.dstOffsets`, 'an array of 2', v.dstOffsets);
+    n += this.#zVkImageSubresourceLayers(what, (named ? `${path}.dstSubresource` : null), v.dstSubresource);
+    if (!Array.isArray(v.dstOffsets) || v.dstOffsets.length !== 2) this.encodeRefuse(what, (named ? `${path}.dstOffsets` : null), 'an array of 2', v.dstOffsets);
     for (let i = 0; i < 2; i++) {
       const e = v.dstOffsets[i]!;
-      n += this.#zVkOffset3D(what, `${`${path}.dstOffsets`}[${i}]`, e);
+      n += this.#zVkOffset3D(what, (named ? `${(named ? `${path}.dstOffsets` : null)}[${i}]` : null), e);
     }
     return n;
   }
@@ -2576,12 +2906,13 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkClearDepthStencilValue(what: string, path: string, v: EncodedVkClearDepthStencilValue): number {
+  #zVkClearDepthStencilValue(what: string, path: string | null, v: EncodedVkClearDepthStencilValue): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkClearDepthStencilValue object', v);
+    const named = path !== null;
     let n = 0;
-    if (typeof v.depth !== 'number') this.encodeRefuse(what, `${path}.depth`, 'a number', v.depth);
+    if (typeof v.depth !== 'number') this.encodeRefuse(what, (named ? `${path}.depth` : null), 'a number', v.depth);
     n += 1;
-    if (typeof v.stencil !== 'number' || v.stencil !== v.stencil >>> 0) this.encodeRefuse(what, `${path}.stencil`, 'an integer in [0, 2^32)', v.stencil);
+    if (typeof v.stencil !== 'number' || v.stencil !== v.stencil >>> 0) this.encodeRefuse(what, (named ? `${path}.stencil` : null), 'an integer in [0, 2^32)', v.stencil);
     n += 1;
     return n;
   }
@@ -2593,16 +2924,17 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkClearValue(what: string, path: string, v: EncodedVkClearValue): number {
+  #zVkClearValue(what: string, path: string | null, v: EncodedVkClearValue): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkClearValue object', v);
-    const keys = Object.keys(v);
-    if (keys.length !== 1 || !['color','depthStencil'].includes(keys[0]!)) this.encodeRefuse(what, path, 'one member of VkClearValue (color, depthStencil)', v);
+    const named = path !== null;
+    const key = soleKey(v);
+    if (key !== 'color' && key !== 'depthStencil') this.encodeRefuse(what, path, 'one member of VkClearValue (color, depthStencil)', v);
     let n = 0;
     if ('color' in v) {
-      n += this.#zVkClearColorValue(what, `${path}.color`, v.color);
+      n += this.#zVkClearColorValue(what, (named ? `${path}.color` : null), v.color);
     }
     if ('depthStencil' in v) {
-      n += this.#zVkClearDepthStencilValue(what, `${path}.depthStencil`, v.depthStencil);
+      n += this.#zVkClearDepthStencilValue(what, (named ? `${path}.depthStencil` : null), v.depthStencil);
     }
     return 4;
   }
@@ -2619,14 +2951,15 @@ export abstract class EncodedVulkanCommands {
     return start + 4;
   }
 
-  #zVkClearAttachment(what: string, path: string, v: EncodedVkClearAttachment): number {
+  #zVkClearAttachment(what: string, path: string | null, v: EncodedVkClearAttachment): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkClearAttachment object', v);
+    const named = path !== null;
     let n = 0;
-    if (typeof v.aspectMask !== 'number' || v.aspectMask !== v.aspectMask >>> 0) this.encodeRefuse(what, `${path}.aspectMask`, 'an integer in [0, 2^32)', v.aspectMask);
+    if (typeof v.aspectMask !== 'number' || v.aspectMask !== v.aspectMask >>> 0) this.encodeRefuse(what, (named ? `${path}.aspectMask` : null), 'an integer in [0, 2^32)', v.aspectMask);
     n += 1;
-    if (typeof v.colorAttachment !== 'number' || v.colorAttachment !== v.colorAttachment >>> 0) this.encodeRefuse(what, `${path}.colorAttachment`, 'an integer in [0, 2^32)', v.colorAttachment);
+    if (typeof v.colorAttachment !== 'number' || v.colorAttachment !== v.colorAttachment >>> 0) this.encodeRefuse(what, (named ? `${path}.colorAttachment` : null), 'an integer in [0, 2^32)', v.colorAttachment);
     n += 1;
-    n += this.#zVkClearValue(what, `${path}.clearValue`, v.clearValue);
+    n += this.#zVkClearValue(what, (named ? `${path}.clearValue` : null), v.clearValue);
     return n;
   }
 
@@ -2637,13 +2970,14 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkClearRect(what: string, path: string, v: EncodedVkClearRect): number {
+  #zVkClearRect(what: string, path: string | null, v: EncodedVkClearRect): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkClearRect object', v);
+    const named = path !== null;
     let n = 0;
-    n += this.#zVkRect2D(what, `${path}.rect`, v.rect);
-    if (typeof v.baseArrayLayer !== 'number' || v.baseArrayLayer !== v.baseArrayLayer >>> 0) this.encodeRefuse(what, `${path}.baseArrayLayer`, 'an integer in [0, 2^32)', v.baseArrayLayer);
+    n += this.#zVkRect2D(what, (named ? `${path}.rect` : null), v.rect);
+    if (typeof v.baseArrayLayer !== 'number' || v.baseArrayLayer !== v.baseArrayLayer >>> 0) this.encodeRefuse(what, (named ? `${path}.baseArrayLayer` : null), 'an integer in [0, 2^32)', v.baseArrayLayer);
     n += 1;
-    if (typeof v.layerCount !== 'number' || v.layerCount !== v.layerCount >>> 0) this.encodeRefuse(what, `${path}.layerCount`, 'an integer in [0, 2^32)', v.layerCount);
+    if (typeof v.layerCount !== 'number' || v.layerCount !== v.layerCount >>> 0) this.encodeRefuse(what, (named ? `${path}.layerCount` : null), 'an integer in [0, 2^32)', v.layerCount);
     n += 1;
     return n;
   }
@@ -2655,14 +2989,15 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkImageResolve(what: string, path: string, v: EncodedVkImageResolve): number {
+  #zVkImageResolve(what: string, path: string | null, v: EncodedVkImageResolve): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkImageResolve object', v);
+    const named = path !== null;
     let n = 0;
-    n += this.#zVkImageSubresourceLayers(what, `${path}.srcSubresource`, v.srcSubresource);
-    n += this.#zVkOffset3D(what, `${path}.srcOffset`, v.srcOffset);
-    n += this.#zVkImageSubresourceLayers(what, `${path}.dstSubresource`, v.dstSubresource);
-    n += this.#zVkOffset3D(what, `${path}.dstOffset`, v.dstOffset);
-    n += this.#zVkExtent3D(what, `${path}.extent`, v.extent);
+    n += this.#zVkImageSubresourceLayers(what, (named ? `${path}.srcSubresource` : null), v.srcSubresource);
+    n += this.#zVkOffset3D(what, (named ? `${path}.srcOffset` : null), v.srcOffset);
+    n += this.#zVkImageSubresourceLayers(what, (named ? `${path}.dstSubresource` : null), v.dstSubresource);
+    n += this.#zVkOffset3D(what, (named ? `${path}.dstOffset` : null), v.dstOffset);
+    n += this.#zVkExtent3D(what, (named ? `${path}.extent` : null), v.extent);
     return n;
   }
 
@@ -2675,23 +3010,24 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkRenderPassBeginInfo(what: string, path: string, v: EncodedVkRenderPassBeginInfo): number {
+  #zVkRenderPassBeginInfo(what: string, path: string | null, v: EncodedVkRenderPassBeginInfo): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkRenderPassBeginInfo object', v);
+    const named = path !== null;
     let n = 0;
-    this.encodeSlot(what, `${path}.renderPass`, v.renderPass, 0x100);
+    this.encodeSlot(what, (named ? `${path}.renderPass` : null), v.renderPass, 0x100);
     n += 1;
-    this.encodeSlot(what, `${path}.framebuffer`, v.framebuffer, 0x200);
+    this.encodeSlot(what, (named ? `${path}.framebuffer` : null), v.framebuffer, 0x200);
     n += 1;
-    n += this.#zVkRect2D(what, `${path}.renderArea`, v.renderArea);
-    if (typeof v.clearValueCount !== 'number' || v.clearValueCount !== v.clearValueCount >>> 0) this.encodeRefuse(what, `${path}.clearValueCount`, 'an integer in [0, 2^32)', v.clearValueCount);
+    n += this.#zVkRect2D(what, (named ? `${path}.renderArea` : null), v.renderArea);
+    if (typeof v.clearValueCount !== 'number' || v.clearValueCount !== v.clearValueCount >>> 0) this.encodeRefuse(what, (named ? `${path}.clearValueCount` : null), 'an integer in [0, 2^32)', v.clearValueCount);
     n += 1;
     if (v.pClearValues == null) {
-      if (v.clearValueCount !== 0) this.encodeRefuse(what, `${path}.pClearValues`, `an array of clearValueCount (${v.clearValueCount}) elements`, v.pClearValues);
+      if (v.clearValueCount !== 0) this.encodeRefuse(what, (named ? `${path}.pClearValues` : null), `an array of clearValueCount (${v.clearValueCount}) elements`, v.pClearValues);
     } else {
-      if (!Array.isArray(v.pClearValues) || v.pClearValues.length !== v.clearValueCount) this.encodeRefuse(what, `${path}.pClearValues`, `an array of clearValueCount (${v.clearValueCount}) elements`, v.pClearValues);
+      if (!Array.isArray(v.pClearValues) || v.pClearValues.length !== v.clearValueCount) this.encodeRefuse(what, (named ? `${path}.pClearValues` : null), `an array of clearValueCount (${v.clearValueCount}) elements`, v.pClearValues);
       for (let i = 0; i < v.pClearValues.length; i++) {
         const e = v.pClearValues[i]!;
-        n += this.#zVkClearValue(what, `${`${path}.pClearValues`}[${i}]`, e);
+        n += this.#zVkClearValue(what, (named ? `${(named ? `${path}.pClearValues` : null)}[${i}]` : null), e);
       }
     }
     return n;
@@ -2710,10 +3046,11 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkSubpassBeginInfo(what: string, path: string, v: EncodedVkSubpassBeginInfo): number {
+  #zVkSubpassBeginInfo(what: string, path: string | null, v: EncodedVkSubpassBeginInfo): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkSubpassBeginInfo object', v);
+    const named = path !== null;
     let n = 0;
-    if (typeof v.contents !== 'number' || !ENCODED_ENUMS.VkSubpassContents!.includes(v.contents)) this.encodeRefuse(what, `${path}.contents`, 'a VkSubpassContents value', v.contents);
+    if (typeof v.contents !== 'number' || !ENCODED_ENUMS.VkSubpassContents!.includes(v.contents)) this.encodeRefuse(what, (named ? `${path}.contents` : null), 'a VkSubpassContents value', v.contents);
     n += 1;
     return n;
   }
@@ -2723,7 +3060,7 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkSubpassEndInfo(what: string, path: string, v: EncodedVkSubpassEndInfo): number {
+  #zVkSubpassEndInfo(what: string, path: string | null, v: EncodedVkSubpassEndInfo): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkSubpassEndInfo object', v);
     let n = 0;
     return n;
@@ -2733,16 +3070,17 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkMemoryBarrier2(what: string, path: string, v: EncodedVkMemoryBarrier2): number {
+  #zVkMemoryBarrier2(what: string, path: string | null, v: EncodedVkMemoryBarrier2): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkMemoryBarrier2 object', v);
+    const named = path !== null;
     let n = 0;
-    if (!isU64(v.srcStageMask)) this.encodeRefuse(what, `${path}.srcStageMask`, 'a non-negative safe integer or a bigint below 2^64', v.srcStageMask);
+    if (!isU64(v.srcStageMask)) this.encodeRefuse(what, (named ? `${path}.srcStageMask` : null), 'a non-negative safe integer or a bigint below 2^64', v.srcStageMask);
     n += 2;
-    if (!isU64(v.srcAccessMask)) this.encodeRefuse(what, `${path}.srcAccessMask`, 'a non-negative safe integer or a bigint below 2^64', v.srcAccessMask);
+    if (!isU64(v.srcAccessMask)) this.encodeRefuse(what, (named ? `${path}.srcAccessMask` : null), 'a non-negative safe integer or a bigint below 2^64', v.srcAccessMask);
     n += 2;
-    if (!isU64(v.dstStageMask)) this.encodeRefuse(what, `${path}.dstStageMask`, 'a non-negative safe integer or a bigint below 2^64', v.dstStageMask);
+    if (!isU64(v.dstStageMask)) this.encodeRefuse(what, (named ? `${path}.dstStageMask` : null), 'a non-negative safe integer or a bigint below 2^64', v.dstStageMask);
     n += 2;
-    if (!isU64(v.dstAccessMask)) this.encodeRefuse(what, `${path}.dstAccessMask`, 'a non-negative safe integer or a bigint below 2^64', v.dstAccessMask);
+    if (!isU64(v.dstAccessMask)) this.encodeRefuse(what, (named ? `${path}.dstAccessMask` : null), 'a non-negative safe integer or a bigint below 2^64', v.dstAccessMask);
     n += 2;
     return n;
   }
@@ -2755,26 +3093,27 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkBufferMemoryBarrier2(what: string, path: string, v: EncodedVkBufferMemoryBarrier2): number {
+  #zVkBufferMemoryBarrier2(what: string, path: string | null, v: EncodedVkBufferMemoryBarrier2): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkBufferMemoryBarrier2 object', v);
+    const named = path !== null;
     let n = 0;
-    if (!isU64(v.srcStageMask)) this.encodeRefuse(what, `${path}.srcStageMask`, 'a non-negative safe integer or a bigint below 2^64', v.srcStageMask);
+    if (!isU64(v.srcStageMask)) this.encodeRefuse(what, (named ? `${path}.srcStageMask` : null), 'a non-negative safe integer or a bigint below 2^64', v.srcStageMask);
     n += 2;
-    if (!isU64(v.srcAccessMask)) this.encodeRefuse(what, `${path}.srcAccessMask`, 'a non-negative safe integer or a bigint below 2^64', v.srcAccessMask);
+    if (!isU64(v.srcAccessMask)) this.encodeRefuse(what, (named ? `${path}.srcAccessMask` : null), 'a non-negative safe integer or a bigint below 2^64', v.srcAccessMask);
     n += 2;
-    if (!isU64(v.dstStageMask)) this.encodeRefuse(what, `${path}.dstStageMask`, 'a non-negative safe integer or a bigint below 2^64', v.dstStageMask);
+    if (!isU64(v.dstStageMask)) this.encodeRefuse(what, (named ? `${path}.dstStageMask` : null), 'a non-negative safe integer or a bigint below 2^64', v.dstStageMask);
     n += 2;
-    if (!isU64(v.dstAccessMask)) this.encodeRefuse(what, `${path}.dstAccessMask`, 'a non-negative safe integer or a bigint below 2^64', v.dstAccessMask);
+    if (!isU64(v.dstAccessMask)) this.encodeRefuse(what, (named ? `${path}.dstAccessMask` : null), 'a non-negative safe integer or a bigint below 2^64', v.dstAccessMask);
     n += 2;
-    if (typeof v.srcQueueFamilyIndex !== 'number' || v.srcQueueFamilyIndex !== v.srcQueueFamilyIndex >>> 0) this.encodeRefuse(what, `${path}.srcQueueFamilyIndex`, 'an integer in [0, 2^32)', v.srcQueueFamilyIndex);
+    if (typeof v.srcQueueFamilyIndex !== 'number' || v.srcQueueFamilyIndex !== v.srcQueueFamilyIndex >>> 0) this.encodeRefuse(what, (named ? `${path}.srcQueueFamilyIndex` : null), 'an integer in [0, 2^32)', v.srcQueueFamilyIndex);
     n += 1;
-    if (typeof v.dstQueueFamilyIndex !== 'number' || v.dstQueueFamilyIndex !== v.dstQueueFamilyIndex >>> 0) this.encodeRefuse(what, `${path}.dstQueueFamilyIndex`, 'an integer in [0, 2^32)', v.dstQueueFamilyIndex);
+    if (typeof v.dstQueueFamilyIndex !== 'number' || v.dstQueueFamilyIndex !== v.dstQueueFamilyIndex >>> 0) this.encodeRefuse(what, (named ? `${path}.dstQueueFamilyIndex` : null), 'an integer in [0, 2^32)', v.dstQueueFamilyIndex);
     n += 1;
-    this.encodeSlot(what, `${path}.buffer`, v.buffer, 0x10);
+    this.encodeSlot(what, (named ? `${path}.buffer` : null), v.buffer, 0x10);
     n += 1;
-    if (!isU64(v.offset)) this.encodeRefuse(what, `${path}.offset`, 'a non-negative safe integer or a bigint below 2^64', v.offset);
+    if (!isU64(v.offset)) this.encodeRefuse(what, (named ? `${path}.offset` : null), 'a non-negative safe integer or a bigint below 2^64', v.offset);
     n += 2;
-    if (!isU64(v.size)) this.encodeRefuse(what, `${path}.size`, 'a non-negative safe integer or a bigint below 2^64', v.size);
+    if (!isU64(v.size)) this.encodeRefuse(what, (named ? `${path}.size` : null), 'a non-negative safe integer or a bigint below 2^64', v.size);
     n += 2;
     return n;
   }
@@ -2792,28 +3131,29 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkImageMemoryBarrier2(what: string, path: string, v: EncodedVkImageMemoryBarrier2): number {
+  #zVkImageMemoryBarrier2(what: string, path: string | null, v: EncodedVkImageMemoryBarrier2): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkImageMemoryBarrier2 object', v);
+    const named = path !== null;
     let n = 0;
-    if (!isU64(v.srcStageMask)) this.encodeRefuse(what, `${path}.srcStageMask`, 'a non-negative safe integer or a bigint below 2^64', v.srcStageMask);
+    if (!isU64(v.srcStageMask)) this.encodeRefuse(what, (named ? `${path}.srcStageMask` : null), 'a non-negative safe integer or a bigint below 2^64', v.srcStageMask);
     n += 2;
-    if (!isU64(v.srcAccessMask)) this.encodeRefuse(what, `${path}.srcAccessMask`, 'a non-negative safe integer or a bigint below 2^64', v.srcAccessMask);
+    if (!isU64(v.srcAccessMask)) this.encodeRefuse(what, (named ? `${path}.srcAccessMask` : null), 'a non-negative safe integer or a bigint below 2^64', v.srcAccessMask);
     n += 2;
-    if (!isU64(v.dstStageMask)) this.encodeRefuse(what, `${path}.dstStageMask`, 'a non-negative safe integer or a bigint below 2^64', v.dstStageMask);
+    if (!isU64(v.dstStageMask)) this.encodeRefuse(what, (named ? `${path}.dstStageMask` : null), 'a non-negative safe integer or a bigint below 2^64', v.dstStageMask);
     n += 2;
-    if (!isU64(v.dstAccessMask)) this.encodeRefuse(what, `${path}.dstAccessMask`, 'a non-negative safe integer or a bigint below 2^64', v.dstAccessMask);
+    if (!isU64(v.dstAccessMask)) this.encodeRefuse(what, (named ? `${path}.dstAccessMask` : null), 'a non-negative safe integer or a bigint below 2^64', v.dstAccessMask);
     n += 2;
-    if (typeof v.oldLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.oldLayout)) this.encodeRefuse(what, `${path}.oldLayout`, 'a VkImageLayout value', v.oldLayout);
+    if (typeof v.oldLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.oldLayout)) this.encodeRefuse(what, (named ? `${path}.oldLayout` : null), 'a VkImageLayout value', v.oldLayout);
     n += 1;
-    if (typeof v.newLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.newLayout)) this.encodeRefuse(what, `${path}.newLayout`, 'a VkImageLayout value', v.newLayout);
+    if (typeof v.newLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.newLayout)) this.encodeRefuse(what, (named ? `${path}.newLayout` : null), 'a VkImageLayout value', v.newLayout);
     n += 1;
-    if (typeof v.srcQueueFamilyIndex !== 'number' || v.srcQueueFamilyIndex !== v.srcQueueFamilyIndex >>> 0) this.encodeRefuse(what, `${path}.srcQueueFamilyIndex`, 'an integer in [0, 2^32)', v.srcQueueFamilyIndex);
+    if (typeof v.srcQueueFamilyIndex !== 'number' || v.srcQueueFamilyIndex !== v.srcQueueFamilyIndex >>> 0) this.encodeRefuse(what, (named ? `${path}.srcQueueFamilyIndex` : null), 'an integer in [0, 2^32)', v.srcQueueFamilyIndex);
     n += 1;
-    if (typeof v.dstQueueFamilyIndex !== 'number' || v.dstQueueFamilyIndex !== v.dstQueueFamilyIndex >>> 0) this.encodeRefuse(what, `${path}.dstQueueFamilyIndex`, 'an integer in [0, 2^32)', v.dstQueueFamilyIndex);
+    if (typeof v.dstQueueFamilyIndex !== 'number' || v.dstQueueFamilyIndex !== v.dstQueueFamilyIndex >>> 0) this.encodeRefuse(what, (named ? `${path}.dstQueueFamilyIndex` : null), 'an integer in [0, 2^32)', v.dstQueueFamilyIndex);
     n += 1;
-    this.encodeSlot(what, `${path}.image`, v.image, 0x20);
+    this.encodeSlot(what, (named ? `${path}.image` : null), v.image, 0x20);
     n += 1;
-    n += this.#zVkImageSubresourceRange(what, `${path}.subresourceRange`, v.subresourceRange);
+    n += this.#zVkImageSubresourceRange(what, (named ? `${path}.subresourceRange` : null), v.subresourceRange);
     return n;
   }
 
@@ -2831,42 +3171,43 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkDependencyInfo(what: string, path: string, v: EncodedVkDependencyInfo): number {
+  #zVkDependencyInfo(what: string, path: string | null, v: EncodedVkDependencyInfo): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkDependencyInfo object', v);
+    const named = path !== null;
     let n = 0;
-    if (typeof v.dependencyFlags !== 'number' || v.dependencyFlags !== v.dependencyFlags >>> 0) this.encodeRefuse(what, `${path}.dependencyFlags`, 'an integer in [0, 2^32)', v.dependencyFlags);
+    if (typeof v.dependencyFlags !== 'number' || v.dependencyFlags !== v.dependencyFlags >>> 0) this.encodeRefuse(what, (named ? `${path}.dependencyFlags` : null), 'an integer in [0, 2^32)', v.dependencyFlags);
     n += 1;
-    if (typeof v.memoryBarrierCount !== 'number' || v.memoryBarrierCount !== v.memoryBarrierCount >>> 0) this.encodeRefuse(what, `${path}.memoryBarrierCount`, 'an integer in [0, 2^32)', v.memoryBarrierCount);
+    if (typeof v.memoryBarrierCount !== 'number' || v.memoryBarrierCount !== v.memoryBarrierCount >>> 0) this.encodeRefuse(what, (named ? `${path}.memoryBarrierCount` : null), 'an integer in [0, 2^32)', v.memoryBarrierCount);
     n += 1;
     if (v.pMemoryBarriers == null) {
-      if (v.memoryBarrierCount !== 0) this.encodeRefuse(what, `${path}.pMemoryBarriers`, `an array of memoryBarrierCount (${v.memoryBarrierCount}) elements`, v.pMemoryBarriers);
+      if (v.memoryBarrierCount !== 0) this.encodeRefuse(what, (named ? `${path}.pMemoryBarriers` : null), `an array of memoryBarrierCount (${v.memoryBarrierCount}) elements`, v.pMemoryBarriers);
     } else {
-      if (!Array.isArray(v.pMemoryBarriers) || v.pMemoryBarriers.length !== v.memoryBarrierCount) this.encodeRefuse(what, `${path}.pMemoryBarriers`, `an array of memoryBarrierCount (${v.memoryBarrierCount}) elements`, v.pMemoryBarriers);
+      if (!Array.isArray(v.pMemoryBarriers) || v.pMemoryBarriers.length !== v.memoryBarrierCount) this.encodeRefuse(what, (named ? `${path}.pMemoryBarriers` : null), `an array of memoryBarrierCount (${v.memoryBarrierCount}) elements`, v.pMemoryBarriers);
       for (let i = 0; i < v.pMemoryBarriers.length; i++) {
         const e = v.pMemoryBarriers[i]!;
-        n += this.#zVkMemoryBarrier2(what, `${`${path}.pMemoryBarriers`}[${i}]`, e);
+        n += this.#zVkMemoryBarrier2(what, (named ? `${(named ? `${path}.pMemoryBarriers` : null)}[${i}]` : null), e);
       }
     }
-    if (typeof v.bufferMemoryBarrierCount !== 'number' || v.bufferMemoryBarrierCount !== v.bufferMemoryBarrierCount >>> 0) this.encodeRefuse(what, `${path}.bufferMemoryBarrierCount`, 'an integer in [0, 2^32)', v.bufferMemoryBarrierCount);
+    if (typeof v.bufferMemoryBarrierCount !== 'number' || v.bufferMemoryBarrierCount !== v.bufferMemoryBarrierCount >>> 0) this.encodeRefuse(what, (named ? `${path}.bufferMemoryBarrierCount` : null), 'an integer in [0, 2^32)', v.bufferMemoryBarrierCount);
     n += 1;
     if (v.pBufferMemoryBarriers == null) {
-      if (v.bufferMemoryBarrierCount !== 0) this.encodeRefuse(what, `${path}.pBufferMemoryBarriers`, `an array of bufferMemoryBarrierCount (${v.bufferMemoryBarrierCount}) elements`, v.pBufferMemoryBarriers);
+      if (v.bufferMemoryBarrierCount !== 0) this.encodeRefuse(what, (named ? `${path}.pBufferMemoryBarriers` : null), `an array of bufferMemoryBarrierCount (${v.bufferMemoryBarrierCount}) elements`, v.pBufferMemoryBarriers);
     } else {
-      if (!Array.isArray(v.pBufferMemoryBarriers) || v.pBufferMemoryBarriers.length !== v.bufferMemoryBarrierCount) this.encodeRefuse(what, `${path}.pBufferMemoryBarriers`, `an array of bufferMemoryBarrierCount (${v.bufferMemoryBarrierCount}) elements`, v.pBufferMemoryBarriers);
+      if (!Array.isArray(v.pBufferMemoryBarriers) || v.pBufferMemoryBarriers.length !== v.bufferMemoryBarrierCount) this.encodeRefuse(what, (named ? `${path}.pBufferMemoryBarriers` : null), `an array of bufferMemoryBarrierCount (${v.bufferMemoryBarrierCount}) elements`, v.pBufferMemoryBarriers);
       for (let i = 0; i < v.pBufferMemoryBarriers.length; i++) {
         const e = v.pBufferMemoryBarriers[i]!;
-        n += this.#zVkBufferMemoryBarrier2(what, `${`${path}.pBufferMemoryBarriers`}[${i}]`, e);
+        n += this.#zVkBufferMemoryBarrier2(what, (named ? `${(named ? `${path}.pBufferMemoryBarriers` : null)}[${i}]` : null), e);
       }
     }
-    if (typeof v.imageMemoryBarrierCount !== 'number' || v.imageMemoryBarrierCount !== v.imageMemoryBarrierCount >>> 0) this.encodeRefuse(what, `${path}.imageMemoryBarrierCount`, 'an integer in [0, 2^32)', v.imageMemoryBarrierCount);
+    if (typeof v.imageMemoryBarrierCount !== 'number' || v.imageMemoryBarrierCount !== v.imageMemoryBarrierCount >>> 0) this.encodeRefuse(what, (named ? `${path}.imageMemoryBarrierCount` : null), 'an integer in [0, 2^32)', v.imageMemoryBarrierCount);
     n += 1;
     if (v.pImageMemoryBarriers == null) {
-      if (v.imageMemoryBarrierCount !== 0) this.encodeRefuse(what, `${path}.pImageMemoryBarriers`, `an array of imageMemoryBarrierCount (${v.imageMemoryBarrierCount}) elements`, v.pImageMemoryBarriers);
+      if (v.imageMemoryBarrierCount !== 0) this.encodeRefuse(what, (named ? `${path}.pImageMemoryBarriers` : null), `an array of imageMemoryBarrierCount (${v.imageMemoryBarrierCount}) elements`, v.pImageMemoryBarriers);
     } else {
-      if (!Array.isArray(v.pImageMemoryBarriers) || v.pImageMemoryBarriers.length !== v.imageMemoryBarrierCount) this.encodeRefuse(what, `${path}.pImageMemoryBarriers`, `an array of imageMemoryBarrierCount (${v.imageMemoryBarrierCount}) elements`, v.pImageMemoryBarriers);
+      if (!Array.isArray(v.pImageMemoryBarriers) || v.pImageMemoryBarriers.length !== v.imageMemoryBarrierCount) this.encodeRefuse(what, (named ? `${path}.pImageMemoryBarriers` : null), `an array of imageMemoryBarrierCount (${v.imageMemoryBarrierCount}) elements`, v.pImageMemoryBarriers);
       for (let i = 0; i < v.pImageMemoryBarriers.length; i++) {
         const e = v.pImageMemoryBarriers[i]!;
-        n += this.#zVkImageMemoryBarrier2(what, `${`${path}.pImageMemoryBarriers`}[${i}]`, e);
+        n += this.#zVkImageMemoryBarrier2(what, (named ? `${(named ? `${path}.pImageMemoryBarriers` : null)}[${i}]` : null), e);
       }
     }
     return n;
@@ -2895,14 +3236,15 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkBufferCopy2(what: string, path: string, v: EncodedVkBufferCopy2): number {
+  #zVkBufferCopy2(what: string, path: string | null, v: EncodedVkBufferCopy2): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkBufferCopy2 object', v);
+    const named = path !== null;
     let n = 0;
-    if (!isU64(v.srcOffset)) this.encodeRefuse(what, `${path}.srcOffset`, 'a non-negative safe integer or a bigint below 2^64', v.srcOffset);
+    if (!isU64(v.srcOffset)) this.encodeRefuse(what, (named ? `${path}.srcOffset` : null), 'a non-negative safe integer or a bigint below 2^64', v.srcOffset);
     n += 2;
-    if (!isU64(v.dstOffset)) this.encodeRefuse(what, `${path}.dstOffset`, 'a non-negative safe integer or a bigint below 2^64', v.dstOffset);
+    if (!isU64(v.dstOffset)) this.encodeRefuse(what, (named ? `${path}.dstOffset` : null), 'a non-negative safe integer or a bigint below 2^64', v.dstOffset);
     n += 2;
-    if (!isU64(v.size)) this.encodeRefuse(what, `${path}.size`, 'a non-negative safe integer or a bigint below 2^64', v.size);
+    if (!isU64(v.size)) this.encodeRefuse(what, (named ? `${path}.size` : null), 'a non-negative safe integer or a bigint below 2^64', v.size);
     n += 2;
     return n;
   }
@@ -2914,22 +3256,23 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkCopyBufferInfo2(what: string, path: string, v: EncodedVkCopyBufferInfo2): number {
+  #zVkCopyBufferInfo2(what: string, path: string | null, v: EncodedVkCopyBufferInfo2): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkCopyBufferInfo2 object', v);
+    const named = path !== null;
     let n = 0;
-    this.encodeSlot(what, `${path}.srcBuffer`, v.srcBuffer, 0x10);
+    this.encodeSlot(what, (named ? `${path}.srcBuffer` : null), v.srcBuffer, 0x10);
     n += 1;
-    this.encodeSlot(what, `${path}.dstBuffer`, v.dstBuffer, 0x10);
+    this.encodeSlot(what, (named ? `${path}.dstBuffer` : null), v.dstBuffer, 0x10);
     n += 1;
-    if (typeof v.regionCount !== 'number' || v.regionCount !== v.regionCount >>> 0 || v.regionCount === 0) this.encodeRefuse(what, `${path}.regionCount`, 'an integer in [1, 2^32) (the registry: not optional)', v.regionCount);
+    if (typeof v.regionCount !== 'number' || v.regionCount !== v.regionCount >>> 0 || v.regionCount === 0) this.encodeRefuse(what, (named ? `${path}.regionCount` : null), 'an integer in [1, 2^32) (the registry: not optional)', v.regionCount);
     n += 1;
     if (v.pRegions == null) {
-      this.encodeRefuse(what, `${path}.pRegions`, `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
+      this.encodeRefuse(what, (named ? `${path}.pRegions` : null), `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
     } else {
-      if (!Array.isArray(v.pRegions) || v.pRegions.length !== v.regionCount) this.encodeRefuse(what, `${path}.pRegions`, `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
+      if (!Array.isArray(v.pRegions) || v.pRegions.length !== v.regionCount) this.encodeRefuse(what, (named ? `${path}.pRegions` : null), `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
       for (let i = 0; i < v.pRegions.length; i++) {
         const e = v.pRegions[i]!;
-        n += this.#zVkBufferCopy2(what, `${`${path}.pRegions`}[${i}]`, e);
+        n += this.#zVkBufferCopy2(what, (named ? `${(named ? `${path}.pRegions` : null)}[${i}]` : null), e);
       }
     }
     return n;
@@ -2947,14 +3290,15 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkImageCopy2(what: string, path: string, v: EncodedVkImageCopy2): number {
+  #zVkImageCopy2(what: string, path: string | null, v: EncodedVkImageCopy2): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkImageCopy2 object', v);
+    const named = path !== null;
     let n = 0;
-    n += this.#zVkImageSubresourceLayers(what, `${path}.srcSubresource`, v.srcSubresource);
-    n += this.#zVkOffset3D(what, `${path}.srcOffset`, v.srcOffset);
-    n += this.#zVkImageSubresourceLayers(what, `${path}.dstSubresource`, v.dstSubresource);
-    n += this.#zVkOffset3D(what, `${path}.dstOffset`, v.dstOffset);
-    n += this.#zVkExtent3D(what, `${path}.extent`, v.extent);
+    n += this.#zVkImageSubresourceLayers(what, (named ? `${path}.srcSubresource` : null), v.srcSubresource);
+    n += this.#zVkOffset3D(what, (named ? `${path}.srcOffset` : null), v.srcOffset);
+    n += this.#zVkImageSubresourceLayers(what, (named ? `${path}.dstSubresource` : null), v.dstSubresource);
+    n += this.#zVkOffset3D(what, (named ? `${path}.dstOffset` : null), v.dstOffset);
+    n += this.#zVkExtent3D(what, (named ? `${path}.extent` : null), v.extent);
     return n;
   }
 
@@ -2967,26 +3311,27 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkCopyImageInfo2(what: string, path: string, v: EncodedVkCopyImageInfo2): number {
+  #zVkCopyImageInfo2(what: string, path: string | null, v: EncodedVkCopyImageInfo2): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkCopyImageInfo2 object', v);
+    const named = path !== null;
     let n = 0;
-    this.encodeSlot(what, `${path}.srcImage`, v.srcImage, 0x20);
+    this.encodeSlot(what, (named ? `${path}.srcImage` : null), v.srcImage, 0x20);
     n += 1;
-    if (typeof v.srcImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.srcImageLayout)) this.encodeRefuse(what, `${path}.srcImageLayout`, 'a VkImageLayout value', v.srcImageLayout);
+    if (typeof v.srcImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.srcImageLayout)) this.encodeRefuse(what, (named ? `${path}.srcImageLayout` : null), 'a VkImageLayout value', v.srcImageLayout);
     n += 1;
-    this.encodeSlot(what, `${path}.dstImage`, v.dstImage, 0x20);
+    this.encodeSlot(what, (named ? `${path}.dstImage` : null), v.dstImage, 0x20);
     n += 1;
-    if (typeof v.dstImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.dstImageLayout)) this.encodeRefuse(what, `${path}.dstImageLayout`, 'a VkImageLayout value', v.dstImageLayout);
+    if (typeof v.dstImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.dstImageLayout)) this.encodeRefuse(what, (named ? `${path}.dstImageLayout` : null), 'a VkImageLayout value', v.dstImageLayout);
     n += 1;
-    if (typeof v.regionCount !== 'number' || v.regionCount !== v.regionCount >>> 0 || v.regionCount === 0) this.encodeRefuse(what, `${path}.regionCount`, 'an integer in [1, 2^32) (the registry: not optional)', v.regionCount);
+    if (typeof v.regionCount !== 'number' || v.regionCount !== v.regionCount >>> 0 || v.regionCount === 0) this.encodeRefuse(what, (named ? `${path}.regionCount` : null), 'an integer in [1, 2^32) (the registry: not optional)', v.regionCount);
     n += 1;
     if (v.pRegions == null) {
-      this.encodeRefuse(what, `${path}.pRegions`, `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
+      this.encodeRefuse(what, (named ? `${path}.pRegions` : null), `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
     } else {
-      if (!Array.isArray(v.pRegions) || v.pRegions.length !== v.regionCount) this.encodeRefuse(what, `${path}.pRegions`, `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
+      if (!Array.isArray(v.pRegions) || v.pRegions.length !== v.regionCount) this.encodeRefuse(what, (named ? `${path}.pRegions` : null), `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
       for (let i = 0; i < v.pRegions.length; i++) {
         const e = v.pRegions[i]!;
-        n += this.#zVkImageCopy2(what, `${`${path}.pRegions`}[${i}]`, e);
+        n += this.#zVkImageCopy2(what, (named ? `${(named ? `${path}.pRegions` : null)}[${i}]` : null), e);
       }
     }
     return n;
@@ -3006,18 +3351,19 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkBufferImageCopy2(what: string, path: string, v: EncodedVkBufferImageCopy2): number {
+  #zVkBufferImageCopy2(what: string, path: string | null, v: EncodedVkBufferImageCopy2): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkBufferImageCopy2 object', v);
+    const named = path !== null;
     let n = 0;
-    if (!isU64(v.bufferOffset)) this.encodeRefuse(what, `${path}.bufferOffset`, 'a non-negative safe integer or a bigint below 2^64', v.bufferOffset);
+    if (!isU64(v.bufferOffset)) this.encodeRefuse(what, (named ? `${path}.bufferOffset` : null), 'a non-negative safe integer or a bigint below 2^64', v.bufferOffset);
     n += 2;
-    if (typeof v.bufferRowLength !== 'number' || v.bufferRowLength !== v.bufferRowLength >>> 0) this.encodeRefuse(what, `${path}.bufferRowLength`, 'an integer in [0, 2^32)', v.bufferRowLength);
+    if (typeof v.bufferRowLength !== 'number' || v.bufferRowLength !== v.bufferRowLength >>> 0) this.encodeRefuse(what, (named ? `${path}.bufferRowLength` : null), 'an integer in [0, 2^32)', v.bufferRowLength);
     n += 1;
-    if (typeof v.bufferImageHeight !== 'number' || v.bufferImageHeight !== v.bufferImageHeight >>> 0) this.encodeRefuse(what, `${path}.bufferImageHeight`, 'an integer in [0, 2^32)', v.bufferImageHeight);
+    if (typeof v.bufferImageHeight !== 'number' || v.bufferImageHeight !== v.bufferImageHeight >>> 0) this.encodeRefuse(what, (named ? `${path}.bufferImageHeight` : null), 'an integer in [0, 2^32)', v.bufferImageHeight);
     n += 1;
-    n += this.#zVkImageSubresourceLayers(what, `${path}.imageSubresource`, v.imageSubresource);
-    n += this.#zVkOffset3D(what, `${path}.imageOffset`, v.imageOffset);
-    n += this.#zVkExtent3D(what, `${path}.imageExtent`, v.imageExtent);
+    n += this.#zVkImageSubresourceLayers(what, (named ? `${path}.imageSubresource` : null), v.imageSubresource);
+    n += this.#zVkOffset3D(what, (named ? `${path}.imageOffset` : null), v.imageOffset);
+    n += this.#zVkExtent3D(what, (named ? `${path}.imageExtent` : null), v.imageExtent);
     return n;
   }
 
@@ -3031,24 +3377,25 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkCopyBufferToImageInfo2(what: string, path: string, v: EncodedVkCopyBufferToImageInfo2): number {
+  #zVkCopyBufferToImageInfo2(what: string, path: string | null, v: EncodedVkCopyBufferToImageInfo2): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkCopyBufferToImageInfo2 object', v);
+    const named = path !== null;
     let n = 0;
-    this.encodeSlot(what, `${path}.srcBuffer`, v.srcBuffer, 0x10);
+    this.encodeSlot(what, (named ? `${path}.srcBuffer` : null), v.srcBuffer, 0x10);
     n += 1;
-    this.encodeSlot(what, `${path}.dstImage`, v.dstImage, 0x20);
+    this.encodeSlot(what, (named ? `${path}.dstImage` : null), v.dstImage, 0x20);
     n += 1;
-    if (typeof v.dstImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.dstImageLayout)) this.encodeRefuse(what, `${path}.dstImageLayout`, 'a VkImageLayout value', v.dstImageLayout);
+    if (typeof v.dstImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.dstImageLayout)) this.encodeRefuse(what, (named ? `${path}.dstImageLayout` : null), 'a VkImageLayout value', v.dstImageLayout);
     n += 1;
-    if (typeof v.regionCount !== 'number' || v.regionCount !== v.regionCount >>> 0 || v.regionCount === 0) this.encodeRefuse(what, `${path}.regionCount`, 'an integer in [1, 2^32) (the registry: not optional)', v.regionCount);
+    if (typeof v.regionCount !== 'number' || v.regionCount !== v.regionCount >>> 0 || v.regionCount === 0) this.encodeRefuse(what, (named ? `${path}.regionCount` : null), 'an integer in [1, 2^32) (the registry: not optional)', v.regionCount);
     n += 1;
     if (v.pRegions == null) {
-      this.encodeRefuse(what, `${path}.pRegions`, `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
+      this.encodeRefuse(what, (named ? `${path}.pRegions` : null), `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
     } else {
-      if (!Array.isArray(v.pRegions) || v.pRegions.length !== v.regionCount) this.encodeRefuse(what, `${path}.pRegions`, `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
+      if (!Array.isArray(v.pRegions) || v.pRegions.length !== v.regionCount) this.encodeRefuse(what, (named ? `${path}.pRegions` : null), `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
       for (let i = 0; i < v.pRegions.length; i++) {
         const e = v.pRegions[i]!;
-        n += this.#zVkBufferImageCopy2(what, `${`${path}.pRegions`}[${i}]`, e);
+        n += this.#zVkBufferImageCopy2(what, (named ? `${(named ? `${path}.pRegions` : null)}[${i}]` : null), e);
       }
     }
     return n;
@@ -3067,24 +3414,25 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkCopyImageToBufferInfo2(what: string, path: string, v: EncodedVkCopyImageToBufferInfo2): number {
+  #zVkCopyImageToBufferInfo2(what: string, path: string | null, v: EncodedVkCopyImageToBufferInfo2): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkCopyImageToBufferInfo2 object', v);
+    const named = path !== null;
     let n = 0;
-    this.encodeSlot(what, `${path}.srcImage`, v.srcImage, 0x20);
+    this.encodeSlot(what, (named ? `${path}.srcImage` : null), v.srcImage, 0x20);
     n += 1;
-    if (typeof v.srcImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.srcImageLayout)) this.encodeRefuse(what, `${path}.srcImageLayout`, 'a VkImageLayout value', v.srcImageLayout);
+    if (typeof v.srcImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.srcImageLayout)) this.encodeRefuse(what, (named ? `${path}.srcImageLayout` : null), 'a VkImageLayout value', v.srcImageLayout);
     n += 1;
-    this.encodeSlot(what, `${path}.dstBuffer`, v.dstBuffer, 0x10);
+    this.encodeSlot(what, (named ? `${path}.dstBuffer` : null), v.dstBuffer, 0x10);
     n += 1;
-    if (typeof v.regionCount !== 'number' || v.regionCount !== v.regionCount >>> 0 || v.regionCount === 0) this.encodeRefuse(what, `${path}.regionCount`, 'an integer in [1, 2^32) (the registry: not optional)', v.regionCount);
+    if (typeof v.regionCount !== 'number' || v.regionCount !== v.regionCount >>> 0 || v.regionCount === 0) this.encodeRefuse(what, (named ? `${path}.regionCount` : null), 'an integer in [1, 2^32) (the registry: not optional)', v.regionCount);
     n += 1;
     if (v.pRegions == null) {
-      this.encodeRefuse(what, `${path}.pRegions`, `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
+      this.encodeRefuse(what, (named ? `${path}.pRegions` : null), `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
     } else {
-      if (!Array.isArray(v.pRegions) || v.pRegions.length !== v.regionCount) this.encodeRefuse(what, `${path}.pRegions`, `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
+      if (!Array.isArray(v.pRegions) || v.pRegions.length !== v.regionCount) this.encodeRefuse(what, (named ? `${path}.pRegions` : null), `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
       for (let i = 0; i < v.pRegions.length; i++) {
         const e = v.pRegions[i]!;
-        n += this.#zVkBufferImageCopy2(what, `${`${path}.pRegions`}[${i}]`, e);
+        n += this.#zVkBufferImageCopy2(what, (named ? `${(named ? `${path}.pRegions` : null)}[${i}]` : null), e);
       }
     }
     return n;
@@ -3103,20 +3451,21 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkImageBlit2(what: string, path: string, v: EncodedVkImageBlit2): number {
+  #zVkImageBlit2(what: string, path: string | null, v: EncodedVkImageBlit2): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkImageBlit2 object', v);
+    const named = path !== null;
     let n = 0;
-    n += this.#zVkImageSubresourceLayers(what, `${path}.srcSubresource`, v.srcSubresource);
-    if (!Array.isArray(v.srcOffsets) || v.srcOffsets.length !== 2) this.encodeRefuse(what, `${path}.srcOffsets`, 'an array of 2', v.srcOffsets);
+    n += this.#zVkImageSubresourceLayers(what, (named ? `${path}.srcSubresource` : null), v.srcSubresource);
+    if (!Array.isArray(v.srcOffsets) || v.srcOffsets.length !== 2) this.encodeRefuse(what, (named ? `${path}.srcOffsets` : null), 'an array of 2', v.srcOffsets);
     for (let i = 0; i < 2; i++) {
       const e = v.srcOffsets[i]!;
-      n += this.#zVkOffset3D(what, `${`${path}.srcOffsets`}[${i}]`, e);
+      n += this.#zVkOffset3D(what, (named ? `${(named ? `${path}.srcOffsets` : null)}[${i}]` : null), e);
     }
-    n += this.#zVkImageSubresourceLayers(what, `${path}.dstSubresource`, v.dstSubresource);
-    if (!Array.isArray(v.dstOffsets) || v.dstOffsets.length !== 2) this.encodeRefuse(what, `${path}.dstOffsets`, 'an array of 2', v.dstOffsets);
+    n += this.#zVkImageSubresourceLayers(what, (named ? `${path}.dstSubresource` : null), v.dstSubresource);
+    if (!Array.isArray(v.dstOffsets) || v.dstOffsets.length !== 2) this.encodeRefuse(what, (named ? `${path}.dstOffsets` : null), 'an array of 2', v.dstOffsets);
     for (let i = 0; i < 2; i++) {
       const e = v.dstOffsets[i]!;
-      n += this.#zVkOffset3D(what, `${`${path}.dstOffsets`}[${i}]`, e);
+      n += this.#zVkOffset3D(what, (named ? `${(named ? `${path}.dstOffsets` : null)}[${i}]` : null), e);
     }
     return n;
   }
@@ -3133,29 +3482,30 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkBlitImageInfo2(what: string, path: string, v: EncodedVkBlitImageInfo2): number {
+  #zVkBlitImageInfo2(what: string, path: string | null, v: EncodedVkBlitImageInfo2): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkBlitImageInfo2 object', v);
+    const named = path !== null;
     let n = 0;
-    this.encodeSlot(what, `${path}.srcImage`, v.srcImage, 0x20);
+    this.encodeSlot(what, (named ? `${path}.srcImage` : null), v.srcImage, 0x20);
     n += 1;
-    if (typeof v.srcImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.srcImageLayout)) this.encodeRefuse(what, `${path}.srcImageLayout`, 'a VkImageLayout value', v.srcImageLayout);
+    if (typeof v.srcImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.srcImageLayout)) this.encodeRefuse(what, (named ? `${path}.srcImageLayout` : null), 'a VkImageLayout value', v.srcImageLayout);
     n += 1;
-    this.encodeSlot(what, `${path}.dstImage`, v.dstImage, 0x20);
+    this.encodeSlot(what, (named ? `${path}.dstImage` : null), v.dstImage, 0x20);
     n += 1;
-    if (typeof v.dstImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.dstImageLayout)) this.encodeRefuse(what, `${path}.dstImageLayout`, 'a VkImageLayout value', v.dstImageLayout);
+    if (typeof v.dstImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.dstImageLayout)) this.encodeRefuse(what, (named ? `${path}.dstImageLayout` : null), 'a VkImageLayout value', v.dstImageLayout);
     n += 1;
-    if (typeof v.regionCount !== 'number' || v.regionCount !== v.regionCount >>> 0 || v.regionCount === 0) this.encodeRefuse(what, `${path}.regionCount`, 'an integer in [1, 2^32) (the registry: not optional)', v.regionCount);
+    if (typeof v.regionCount !== 'number' || v.regionCount !== v.regionCount >>> 0 || v.regionCount === 0) this.encodeRefuse(what, (named ? `${path}.regionCount` : null), 'an integer in [1, 2^32) (the registry: not optional)', v.regionCount);
     n += 1;
     if (v.pRegions == null) {
-      this.encodeRefuse(what, `${path}.pRegions`, `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
+      this.encodeRefuse(what, (named ? `${path}.pRegions` : null), `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
     } else {
-      if (!Array.isArray(v.pRegions) || v.pRegions.length !== v.regionCount) this.encodeRefuse(what, `${path}.pRegions`, `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
+      if (!Array.isArray(v.pRegions) || v.pRegions.length !== v.regionCount) this.encodeRefuse(what, (named ? `${path}.pRegions` : null), `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
       for (let i = 0; i < v.pRegions.length; i++) {
         const e = v.pRegions[i]!;
-        n += this.#zVkImageBlit2(what, `${`${path}.pRegions`}[${i}]`, e);
+        n += this.#zVkImageBlit2(what, (named ? `${(named ? `${path}.pRegions` : null)}[${i}]` : null), e);
       }
     }
-    if (typeof v.filter !== 'number' || !ENCODED_ENUMS.VkFilter!.includes(v.filter)) this.encodeRefuse(what, `${path}.filter`, 'a VkFilter value', v.filter);
+    if (typeof v.filter !== 'number' || !ENCODED_ENUMS.VkFilter!.includes(v.filter)) this.encodeRefuse(what, (named ? `${path}.filter` : null), 'a VkFilter value', v.filter);
     n += 1;
     return n;
   }
@@ -3175,14 +3525,15 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkImageResolve2(what: string, path: string, v: EncodedVkImageResolve2): number {
+  #zVkImageResolve2(what: string, path: string | null, v: EncodedVkImageResolve2): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkImageResolve2 object', v);
+    const named = path !== null;
     let n = 0;
-    n += this.#zVkImageSubresourceLayers(what, `${path}.srcSubresource`, v.srcSubresource);
-    n += this.#zVkOffset3D(what, `${path}.srcOffset`, v.srcOffset);
-    n += this.#zVkImageSubresourceLayers(what, `${path}.dstSubresource`, v.dstSubresource);
-    n += this.#zVkOffset3D(what, `${path}.dstOffset`, v.dstOffset);
-    n += this.#zVkExtent3D(what, `${path}.extent`, v.extent);
+    n += this.#zVkImageSubresourceLayers(what, (named ? `${path}.srcSubresource` : null), v.srcSubresource);
+    n += this.#zVkOffset3D(what, (named ? `${path}.srcOffset` : null), v.srcOffset);
+    n += this.#zVkImageSubresourceLayers(what, (named ? `${path}.dstSubresource` : null), v.dstSubresource);
+    n += this.#zVkOffset3D(what, (named ? `${path}.dstOffset` : null), v.dstOffset);
+    n += this.#zVkExtent3D(what, (named ? `${path}.extent` : null), v.extent);
     return n;
   }
 
@@ -3195,26 +3546,27 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkResolveImageInfo2(what: string, path: string, v: EncodedVkResolveImageInfo2): number {
+  #zVkResolveImageInfo2(what: string, path: string | null, v: EncodedVkResolveImageInfo2): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkResolveImageInfo2 object', v);
+    const named = path !== null;
     let n = 0;
-    this.encodeSlot(what, `${path}.srcImage`, v.srcImage, 0x20);
+    this.encodeSlot(what, (named ? `${path}.srcImage` : null), v.srcImage, 0x20);
     n += 1;
-    if (typeof v.srcImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.srcImageLayout)) this.encodeRefuse(what, `${path}.srcImageLayout`, 'a VkImageLayout value', v.srcImageLayout);
+    if (typeof v.srcImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.srcImageLayout)) this.encodeRefuse(what, (named ? `${path}.srcImageLayout` : null), 'a VkImageLayout value', v.srcImageLayout);
     n += 1;
-    this.encodeSlot(what, `${path}.dstImage`, v.dstImage, 0x20);
+    this.encodeSlot(what, (named ? `${path}.dstImage` : null), v.dstImage, 0x20);
     n += 1;
-    if (typeof v.dstImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.dstImageLayout)) this.encodeRefuse(what, `${path}.dstImageLayout`, 'a VkImageLayout value', v.dstImageLayout);
+    if (typeof v.dstImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.dstImageLayout)) this.encodeRefuse(what, (named ? `${path}.dstImageLayout` : null), 'a VkImageLayout value', v.dstImageLayout);
     n += 1;
-    if (typeof v.regionCount !== 'number' || v.regionCount !== v.regionCount >>> 0 || v.regionCount === 0) this.encodeRefuse(what, `${path}.regionCount`, 'an integer in [1, 2^32) (the registry: not optional)', v.regionCount);
+    if (typeof v.regionCount !== 'number' || v.regionCount !== v.regionCount >>> 0 || v.regionCount === 0) this.encodeRefuse(what, (named ? `${path}.regionCount` : null), 'an integer in [1, 2^32) (the registry: not optional)', v.regionCount);
     n += 1;
     if (v.pRegions == null) {
-      this.encodeRefuse(what, `${path}.pRegions`, `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
+      this.encodeRefuse(what, (named ? `${path}.pRegions` : null), `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
     } else {
-      if (!Array.isArray(v.pRegions) || v.pRegions.length !== v.regionCount) this.encodeRefuse(what, `${path}.pRegions`, `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
+      if (!Array.isArray(v.pRegions) || v.pRegions.length !== v.regionCount) this.encodeRefuse(what, (named ? `${path}.pRegions` : null), `an array of regionCount (${v.regionCount}) elements`, v.pRegions);
       for (let i = 0; i < v.pRegions.length; i++) {
         const e = v.pRegions[i]!;
-        n += this.#zVkImageResolve2(what, `${`${path}.pRegions`}[${i}]`, e);
+        n += this.#zVkImageResolve2(what, (named ? `${(named ? `${path}.pRegions` : null)}[${i}]` : null), e);
       }
     }
     return n;
@@ -3234,24 +3586,25 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkRenderingAttachmentInfo(what: string, path: string, v: EncodedVkRenderingAttachmentInfo): number {
+  #zVkRenderingAttachmentInfo(what: string, path: string | null, v: EncodedVkRenderingAttachmentInfo): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkRenderingAttachmentInfo object', v);
+    const named = path !== null;
     let n = 0;
-    if (v.imageView !== null) this.encodeSlot(what, `${path}.imageView`, v.imageView, 0x80);
+    if (v.imageView !== null) this.encodeSlot(what, (named ? `${path}.imageView` : null), v.imageView, 0x80);
     n += 1;
-    if (typeof v.imageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.imageLayout)) this.encodeRefuse(what, `${path}.imageLayout`, 'a VkImageLayout value', v.imageLayout);
+    if (typeof v.imageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.imageLayout)) this.encodeRefuse(what, (named ? `${path}.imageLayout` : null), 'a VkImageLayout value', v.imageLayout);
     n += 1;
-    if (typeof v.resolveMode !== 'number' || !ENCODED_ENUMS.VkResolveModeFlagBits!.includes(v.resolveMode)) this.encodeRefuse(what, `${path}.resolveMode`, 'a VkResolveModeFlagBits value', v.resolveMode);
+    if (typeof v.resolveMode !== 'number' || !ENCODED_ENUMS.VkResolveModeFlagBits!.includes(v.resolveMode)) this.encodeRefuse(what, (named ? `${path}.resolveMode` : null), 'a VkResolveModeFlagBits value', v.resolveMode);
     n += 1;
-    if (v.resolveImageView !== null) this.encodeSlot(what, `${path}.resolveImageView`, v.resolveImageView, 0x80);
+    if (v.resolveImageView !== null) this.encodeSlot(what, (named ? `${path}.resolveImageView` : null), v.resolveImageView, 0x80);
     n += 1;
-    if (typeof v.resolveImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.resolveImageLayout)) this.encodeRefuse(what, `${path}.resolveImageLayout`, 'a VkImageLayout value', v.resolveImageLayout);
+    if (typeof v.resolveImageLayout !== 'number' || !ENCODED_ENUMS.VkImageLayout!.includes(v.resolveImageLayout)) this.encodeRefuse(what, (named ? `${path}.resolveImageLayout` : null), 'a VkImageLayout value', v.resolveImageLayout);
     n += 1;
-    if (typeof v.loadOp !== 'number' || !ENCODED_ENUMS.VkAttachmentLoadOp!.includes(v.loadOp)) this.encodeRefuse(what, `${path}.loadOp`, 'a VkAttachmentLoadOp value', v.loadOp);
+    if (typeof v.loadOp !== 'number' || !ENCODED_ENUMS.VkAttachmentLoadOp!.includes(v.loadOp)) this.encodeRefuse(what, (named ? `${path}.loadOp` : null), 'a VkAttachmentLoadOp value', v.loadOp);
     n += 1;
-    if (typeof v.storeOp !== 'number' || !ENCODED_ENUMS.VkAttachmentStoreOp!.includes(v.storeOp)) this.encodeRefuse(what, `${path}.storeOp`, 'a VkAttachmentStoreOp value', v.storeOp);
+    if (typeof v.storeOp !== 'number' || !ENCODED_ENUMS.VkAttachmentStoreOp!.includes(v.storeOp)) this.encodeRefuse(what, (named ? `${path}.storeOp` : null), 'a VkAttachmentStoreOp value', v.storeOp);
     n += 1;
-    n += this.#zVkClearValue(what, `${path}.clearValue`, v.clearValue);
+    n += this.#zVkClearValue(what, (named ? `${path}.clearValue` : null), v.clearValue);
     return n;
   }
 
@@ -3267,34 +3620,35 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkRenderingInfo(what: string, path: string, v: EncodedVkRenderingInfo): number {
+  #zVkRenderingInfo(what: string, path: string | null, v: EncodedVkRenderingInfo): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkRenderingInfo object', v);
+    const named = path !== null;
     let n = 0;
-    if (typeof v.flags !== 'number' || v.flags !== v.flags >>> 0) this.encodeRefuse(what, `${path}.flags`, 'an integer in [0, 2^32)', v.flags);
+    if (typeof v.flags !== 'number' || v.flags !== v.flags >>> 0) this.encodeRefuse(what, (named ? `${path}.flags` : null), 'an integer in [0, 2^32)', v.flags);
     n += 1;
-    n += this.#zVkRect2D(what, `${path}.renderArea`, v.renderArea);
-    if (typeof v.layerCount !== 'number' || v.layerCount !== v.layerCount >>> 0) this.encodeRefuse(what, `${path}.layerCount`, 'an integer in [0, 2^32)', v.layerCount);
+    n += this.#zVkRect2D(what, (named ? `${path}.renderArea` : null), v.renderArea);
+    if (typeof v.layerCount !== 'number' || v.layerCount !== v.layerCount >>> 0) this.encodeRefuse(what, (named ? `${path}.layerCount` : null), 'an integer in [0, 2^32)', v.layerCount);
     n += 1;
-    if (typeof v.viewMask !== 'number' || v.viewMask !== v.viewMask >>> 0) this.encodeRefuse(what, `${path}.viewMask`, 'an integer in [0, 2^32)', v.viewMask);
+    if (typeof v.viewMask !== 'number' || v.viewMask !== v.viewMask >>> 0) this.encodeRefuse(what, (named ? `${path}.viewMask` : null), 'an integer in [0, 2^32)', v.viewMask);
     n += 1;
-    if (typeof v.colorAttachmentCount !== 'number' || v.colorAttachmentCount !== v.colorAttachmentCount >>> 0) this.encodeRefuse(what, `${path}.colorAttachmentCount`, 'an integer in [0, 2^32)', v.colorAttachmentCount);
+    if (typeof v.colorAttachmentCount !== 'number' || v.colorAttachmentCount !== v.colorAttachmentCount >>> 0) this.encodeRefuse(what, (named ? `${path}.colorAttachmentCount` : null), 'an integer in [0, 2^32)', v.colorAttachmentCount);
     n += 1;
     if (v.pColorAttachments == null) {
-      if (v.colorAttachmentCount !== 0) this.encodeRefuse(what, `${path}.pColorAttachments`, `an array of colorAttachmentCount (${v.colorAttachmentCount}) elements`, v.pColorAttachments);
+      if (v.colorAttachmentCount !== 0) this.encodeRefuse(what, (named ? `${path}.pColorAttachments` : null), `an array of colorAttachmentCount (${v.colorAttachmentCount}) elements`, v.pColorAttachments);
     } else {
-      if (!Array.isArray(v.pColorAttachments) || v.pColorAttachments.length !== v.colorAttachmentCount) this.encodeRefuse(what, `${path}.pColorAttachments`, `an array of colorAttachmentCount (${v.colorAttachmentCount}) elements`, v.pColorAttachments);
+      if (!Array.isArray(v.pColorAttachments) || v.pColorAttachments.length !== v.colorAttachmentCount) this.encodeRefuse(what, (named ? `${path}.pColorAttachments` : null), `an array of colorAttachmentCount (${v.colorAttachmentCount}) elements`, v.pColorAttachments);
       for (let i = 0; i < v.pColorAttachments.length; i++) {
         const e = v.pColorAttachments[i]!;
-        n += this.#zVkRenderingAttachmentInfo(what, `${`${path}.pColorAttachments`}[${i}]`, e);
+        n += this.#zVkRenderingAttachmentInfo(what, (named ? `${(named ? `${path}.pColorAttachments` : null)}[${i}]` : null), e);
       }
     }
     n += 1;
     if (v.pDepthAttachment != null) {
-      n += this.#zVkRenderingAttachmentInfo(what, `${path}.pDepthAttachment`, v.pDepthAttachment);
+      n += this.#zVkRenderingAttachmentInfo(what, (named ? `${path}.pDepthAttachment` : null), v.pDepthAttachment);
     }
     n += 1;
     if (v.pStencilAttachment != null) {
-      n += this.#zVkRenderingAttachmentInfo(what, `${path}.pStencilAttachment`, v.pStencilAttachment);
+      n += this.#zVkRenderingAttachmentInfo(what, (named ? `${path}.pStencilAttachment` : null), v.pStencilAttachment);
     }
     return n;
   }
@@ -3321,21 +3675,22 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkPushConstantsInfo(what: string, path: string, v: EncodedVkPushConstantsInfo): number {
+  #zVkPushConstantsInfo(what: string, path: string | null, v: EncodedVkPushConstantsInfo): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkPushConstantsInfo object', v);
+    const named = path !== null;
     let n = 0;
-    if (v.layout !== null) this.encodeSlot(what, `${path}.layout`, v.layout, 0x4);
+    if (v.layout !== null) this.encodeSlot(what, (named ? `${path}.layout` : null), v.layout, 0x4);
     n += 1;
-    if (typeof v.stageFlags !== 'number' || v.stageFlags !== v.stageFlags >>> 0) this.encodeRefuse(what, `${path}.stageFlags`, 'an integer in [0, 2^32)', v.stageFlags);
+    if (typeof v.stageFlags !== 'number' || v.stageFlags !== v.stageFlags >>> 0) this.encodeRefuse(what, (named ? `${path}.stageFlags` : null), 'an integer in [0, 2^32)', v.stageFlags);
     n += 1;
-    if (typeof v.offset !== 'number' || v.offset !== v.offset >>> 0) this.encodeRefuse(what, `${path}.offset`, 'an integer in [0, 2^32)', v.offset);
+    if (typeof v.offset !== 'number' || v.offset !== v.offset >>> 0) this.encodeRefuse(what, (named ? `${path}.offset` : null), 'an integer in [0, 2^32)', v.offset);
     n += 1;
-    if (typeof v.size !== 'number' || v.size !== v.size >>> 0 || v.size === 0) this.encodeRefuse(what, `${path}.size`, 'an integer in [1, 2^32) (the registry: not optional)', v.size);
+    if (typeof v.size !== 'number' || v.size !== v.size >>> 0 || v.size === 0) this.encodeRefuse(what, (named ? `${path}.size` : null), 'an integer in [1, 2^32) (the registry: not optional)', v.size);
     n += 1;
     if (v.pValues == null) {
-      this.encodeRefuse(what, `${path}.pValues`, `an array of size (${v.size}) elements`, v.pValues);
+      this.encodeRefuse(what, (named ? `${path}.pValues` : null), `an array of size (${v.size}) elements`, v.pValues);
     } else {
-      if (!ArrayBuffer.isView(v.pValues) || v.pValues.byteLength !== v.size || v.size % 4 !== 0) this.encodeRefuse(what, `${path}.pValues`, `a TypedArray or DataView of size (${v.size}) bytes, a multiple of 4`, v.pValues);
+      if (!ArrayBuffer.isView(v.pValues) || v.pValues.byteLength !== v.size || v.size % 4 !== 0) this.encodeRefuse(what, (named ? `${path}.pValues` : null), `a TypedArray or DataView of size (${v.size}) bytes, a multiple of 4`, v.pValues);
       n += v.pValues.byteLength / 4;
     }
     return n;
@@ -3353,18 +3708,19 @@ export abstract class EncodedVulkanCommands {
     return p;
   }
 
-  #zVkRenderingAttachmentLocationInfo(what: string, path: string, v: EncodedVkRenderingAttachmentLocationInfo): number {
+  #zVkRenderingAttachmentLocationInfo(what: string, path: string | null, v: EncodedVkRenderingAttachmentLocationInfo): number {
     if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a VkRenderingAttachmentLocationInfo object', v);
+    const named = path !== null;
     let n = 0;
-    if (typeof v.colorAttachmentCount !== 'number' || v.colorAttachmentCount !== v.colorAttachmentCount >>> 0) this.encodeRefuse(what, `${path}.colorAttachmentCount`, 'an integer in [0, 2^32)', v.colorAttachmentCount);
+    if (typeof v.colorAttachmentCount !== 'number' || v.colorAttachmentCount !== v.colorAttachmentCount >>> 0) this.encodeRefuse(what, (named ? `${path}.colorAttachmentCount` : null), 'an integer in [0, 2^32)', v.colorAttachmentCount);
     n += 1;
     if (v.pColorAttachmentLocations == null) {
-      if (v.colorAttachmentCount !== 0) this.encodeRefuse(what, `${path}.pColorAttachmentLocations`, `an array of colorAttachmentCount (${v.colorAttachmentCount}) elements`, v.pColorAttachmentLocations);
+      if (v.colorAttachmentCount !== 0) this.encodeRefuse(what, (named ? `${path}.pColorAttachmentLocations` : null), `an array of colorAttachmentCount (${v.colorAttachmentCount}) elements`, v.pColorAttachmentLocations);
     } else {
-      if (!Array.isArray(v.pColorAttachmentLocations) || v.pColorAttachmentLocations.length !== v.colorAttachmentCount) this.encodeRefuse(what, `${path}.pColorAttachmentLocations`, `an array of colorAttachmentCount (${v.colorAttachmentCount}) elements`, v.pColorAttachmentLocations);
+      if (!Array.isArray(v.pColorAttachmentLocations) || v.pColorAttachmentLocations.length !== v.colorAttachmentCount) this.encodeRefuse(what, (named ? `${path}.pColorAttachmentLocations` : null), `an array of colorAttachmentCount (${v.colorAttachmentCount}) elements`, v.pColorAttachmentLocations);
       for (let i = 0; i < v.pColorAttachmentLocations.length; i++) {
         const e = v.pColorAttachmentLocations[i]!;
-        if (typeof e !== 'number' || e !== e >>> 0) this.encodeRefuse(what, `${`${path}.pColorAttachmentLocations`}[${i}]`, 'an integer in [0, 2^32)', e);
+        if (typeof e !== 'number' || e !== e >>> 0) this.encodeRefuse(what, (named ? `${(named ? `${path}.pColorAttachmentLocations` : null)}[${i}]` : null), 'an integer in [0, 2^32)', e);
         n += 1;
       }
     }

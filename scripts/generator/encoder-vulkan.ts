@@ -12,12 +12,13 @@ import type { Selection } from './select.js';
 /** Generated opcodes start here; the hand-written opcodes (1-8) stay below. */
 export const ENCODED_OPCODE_BASE = 0x100;
 /**
- * The command that CommandEncoder.end()'s state walk does not visit one by one (docs/usage.md,
- * 'CommandEncoder'): numbers only, it changes no state, and its check reads only the state, so a run
- * of them is checked once. Its generated method commits with `encodeCommitRun`; every other
- * command's `encodeCommit` notes where it starts, and the walk visits only those.
+ * The run commands, which CommandEncoder.end()'s state walk does not visit one by one (docs/usage.md,
+ * 'CommandEncoder'): numbers only, they change no state, and their checks read only the state (and a
+ * vkCmdDrawIndexed its own index range), so a run of one of them is checked on its first command. Their
+ * generated methods commit with `encodeCommitRun` (the first) and `encodeCommitRunOf` (the others, with
+ * their index here); every other command's `encodeCommit` notes where it starts, and the walk visits only those.
  */
-const RUN_COMMAND = 'vkCmdDraw';
+const RUN_COMMANDS = ['vkCmdDraw', 'vkCmdDrawIndexed'] as const;
 
 /**
  * The handle types an encoder table slot can hold, with the slot kinds (HandleKind in
@@ -1059,7 +1060,7 @@ function tsCheckNodes(m: EncodedModel, nodes: readonly EncodedNode[], val: (name
         out.push(`${ind}if (!Array.isArray(${x}) || ${x}.length !== ${n.fixed}) this.encodeRefuse(what, ${p}, 'an array of ${n.fixed}', ${x});`);
         out.push(`${ind}for (let i = 0; i < ${n.fixed}; i++) {`);
         out.push(`${ind}  const e = ${x}[i]!;`);
-        out.push(...tsCheckElem(m, n.elem, 'e', `\`\${${p}}[\${i}]\``, `${ind}  `));
+        out.push(...tsCheckElem(m, n.elem, 'e', `(named ? \`\${${p}}[\${i}]\` : null)`, `${ind}  `));
         out.push(`${ind}}`);
         break;
       case 'count': {
@@ -1086,7 +1087,7 @@ function tsCheckNodes(m: EncodedModel, nodes: readonly EncodedNode[], val: (name
           out.push(`${inner}if (!Array.isArray(${x}) || ${x}.length !== ${count}) this.encodeRefuse(what, ${p}, \`an array of ${n.count} (\${${count}}) elements\`, ${x});`);
           out.push(`${inner}for (let i = 0; i < ${x}.length; i++) {`);
           out.push(`${inner}  const e = ${x}[i]!;`);
-          out.push(...tsCheckElem(m, n.elem, 'e', `\`\${${p}}[\${i}]\``, `${inner}  `));
+          out.push(...tsCheckElem(m, n.elem, 'e', `(named ? \`\${${p}}[\${i}]\` : null)`, `${inner}  `));
           out.push(`${inner}}`);
         }
         out.push(`${ind}}`);
@@ -1177,7 +1178,17 @@ function walkedMethod(m: EncodedModel, c: EncodedCommand): string[] {
   out.push(`  ${c.name}(${params}): this {`);
   out.push(`    const what = '${c.name}';`);
   out.push('    let n = 1;');
-  out.push(...tsCheckNodes(m, c.nodes, (name) => name, (name) => `'${name}'`, '    '));
+  // The checks run first without names (null: no string built for a member or an element); where one refuses,
+  // again with them, which refuses with its name (ENCODED_UNNAMED: what encodeRefuse and encodeSlot throw for a null name).
+  out.push('    for (let named = false; ; named = true) {');
+  out.push('      try {');
+  out.push('        n = 1;');
+  out.push(...tsCheckNodes(m, c.nodes, (name) => name, (name) => `(named ? '${name}' : null)`, '        '));
+  out.push('        break;');
+  out.push('      } catch (error) {');
+  out.push('        if (named || error !== ENCODED_UNNAMED) throw error;');
+  out.push('      }');
+  out.push('    }');
   out.push(`    if (n > 0xffff) this.encodeRefuse(what, 'its arguments', 'at most 65,535 words with the header', n);`);
   out.push('    const u = this.encodeRoom(what, n);');
   out.push('    const w = this.encodeAt;');
@@ -1194,22 +1205,27 @@ function walkedMethod(m: EncodedModel, c: EncodedCommand): string[] {
 function structMethods(m: EncodedModel, st: EncodedStruct): string[] {
   const out: string[] = [];
   const t = `Encoded${st.name}`;
-  out.push(`  #z${st.name}(what: string, path: string, v: ${t}): number {`);
+  // `path`: the member's name for messages, or null (the first pass of a walked method's checks, which builds no name).
+  out.push(`  #z${st.name}(what: string, path: string | null, v: ${t}): number {`);
   out.push(`    if (typeof v !== 'object' || v === null) this.encodeRefuse(what, path, 'a ${st.name} object', v);`);
+  const usesNamed = st.nodes.some((n) => n.shape !== 'stype' && n.shape !== 'next');
+  if (usesNamed) out.push('    const named = path !== null;');
+  const memberPath = (name: string) => `(named ? \`\${path}.${name}\` : null)`;
   if (st.isUnion) {
     const members = st.nodes.map((n) => n.name);
-    out.push(`    const keys = Object.keys(v);`);
-    out.push(`    if (keys.length !== 1 || !${JSON.stringify(members).replace(/"/g, "'")}.includes(keys[0]!)) this.encodeRefuse(what, path, 'one member of ${st.name} (${members.join(', ')})', v);`);
+    // Its one own enumerable member, found without Object.keys (an array a call).
+    out.push(`    const key = soleKey(v);`);
+    out.push(`    if (${members.map((name) => `key !== '${name}'`).join(' && ')}) this.encodeRefuse(what, path, 'one member of ${st.name} (${members.join(', ')})', v);`);
     out.push('    let n = 0;');
     for (const node of st.nodes) {
       out.push(`    if ('${node.name}' in v) {`);
-      out.push(...tsCheckNodes(m, [node], (name) => `v.${name}`, (name) => `\`\${path}.${name}\``, '      '));
+      out.push(...tsCheckNodes(m, [node], (name) => `v.${name}`, memberPath, '      '));
       out.push('    }');
     }
     out.push(`    return ${st.words};`);
   } else {
     out.push('    let n = 0;');
-    out.push(...tsCheckNodes(m, st.nodes, (name) => `v.${name}`, (name) => `\`\${path}.${name}\``, '    '));
+    out.push(...tsCheckNodes(m, st.nodes, (name) => `v.${name}`, memberPath, '    '));
     out.push('    return n;');
   }
   out.push('  }');
@@ -1376,10 +1392,13 @@ export function emitEncoderModule(banner: string, m: EncodedModel): string {
   out.push(`/** The first generated opcode (the hand-written ones are below it). */`);
   out.push(`export const ENCODED_OPCODE_BASE = 0x${ENCODED_OPCODE_BASE.toString(16)};`);
   out.push('');
-  const run = m.commands.find((c) => c.name === RUN_COMMAND);
-  if (run === undefined || run.walked || !run.args.every((a) => a.kind === 'U32')) throw new Error(`the run command ${RUN_COMMAND} must be a flat command of numbers`);
-  out.push(`/** ${RUN_COMMAND}'s whole header word: the command the encoder's end() walk does not visit one by one (its method commits with encodeCommitRun). */`);
-  out.push(`export const ENCODED_RUN_HEADER = 0x${(run.opcode | (run.words << 16)).toString(16)};`);
+  const runs = RUN_COMMANDS.map((name) => {
+    const run = m.commands.find((c) => c.name === name);
+    if (run === undefined || run.walked || !run.args.every((a) => a.kind === 'U32' || a.kind === 'I32')) throw new Error(`the run command ${name} must be a flat command of numbers`);
+    return `0x${(run.opcode | (run.words << 16)).toString(16)}`;
+  });
+  out.push(`/** The whole header words of ${RUN_COMMANDS.join(' and ')}: the run commands, which the encoder's end() walk does not visit one by one (their methods commit with encodeCommitRun and encodeCommitRunOf). */`);
+  out.push(`export const ENCODED_RUN_HEADERS = [${runs.join(', ')}] as const;`);
   out.push('');
   out.push('/** How an argument is stored (U64: two words, low first; Slot: a table index). */');
   out.push("export type EncodedArgKind = 'U32' | 'I32' | 'F32' | 'U64' | 'Bool32' | 'Enum' | 'Slot';");
@@ -1455,6 +1474,20 @@ export function emitEncoderModule(banner: string, m: EncodedModel): string {
   out.push('  return at + 2;');
   out.push('}');
   out.push('');
+  out.push('/** What encodeRefuse and encodeSlot throw for a null name: a walked method\'s checks then run again with names, to refuse with them. */');
+  out.push("export const ENCODED_UNNAMED: object = Object.freeze({ reason: 'an argument refused in the checks without names' });");
+  out.push('');
+  out.push('/** The one own enumerable key of `v` (a union\'s member), else undefined: no array, as Object.keys would make. */');
+  out.push('function soleKey(v: object): string | undefined {');
+  out.push('  let key: string | undefined;');
+  out.push('  for (const k in v) {');
+  out.push('    if (!Object.prototype.hasOwnProperty.call(v, k)) continue;');
+  out.push('    if (key !== undefined) return undefined;');
+  out.push('    key = k;');
+  out.push('  }');
+  out.push('  return key;');
+  out.push('}');
+  out.push('');
   out.push('const F32 = new Float32Array(1);');
   out.push('const F32_BITS = new Uint32Array(F32.buffer);');
   out.push('const TWO_32 = 0x1_0000_0000;');
@@ -1462,8 +1495,8 @@ export function emitEncoderModule(banner: string, m: EncodedModel): string {
   out.push('/**');
   out.push(' * The generated recording methods. A subclass provides the stream: `encodeRoom` checks that it');
   out.push(' * records and makes room for a command of `words` words and returns the stream\'s words (the');
-  out.push(' * command goes at `encodeAt`), `encodeCommit` says it was written (`encodeCommitRun` for ENCODED_RUN_HEADER\'s');
-  out.push(' * command, which end() does not visit one by one), `encodeSlot` refuses a table');
+  out.push(' * command goes at `encodeAt`), `encodeCommit` says it was written (`encodeCommitRun` and');
+  out.push(' * `encodeCommitRunOf` for the run commands of ENCODED_RUN_HEADERS, which end() does not visit one by one), `encodeSlot` refuses a table');
   out.push(' * index that does not hold the kind of object a handle argument needs, `encodeRefuse` an argument.');
   out.push(' */');
   out.push('export abstract class EncodedVulkanCommands {');
@@ -1471,10 +1504,14 @@ export function emitEncoderModule(banner: string, m: EncodedModel): string {
   out.push('  protected abstract get encodeAt(): number;');
   out.push('  protected abstract encodeCommit(words: number): void;');
   out.push('  protected abstract encodeCommitRun(words: number): void;');
-  out.push('  protected abstract encodeSlot(what: string, name: string, index: number, mask: number): void;');
+  out.push('  /** A run command other than the first of ENCODED_RUN_HEADERS (`run`: its index there) was written. */');
+  out.push('  protected abstract encodeCommitRunOf(words: number, run: number): void;');
+  out.push('  /** Refuses a table index that does not hold a kind of `mask`: `name` names it, or is null (then it throws ENCODED_UNNAMED). */');
+  out.push('  protected abstract encodeSlot(what: string, name: string | null, index: number, mask: number): void;');
   out.push('  /** Copies `data`\'s bytes (a whole number of words) to the stream at word `at`. */');
   out.push('  protected abstract encodeBytes(at: number, data: ArrayBufferView): void;');
-  out.push('  protected abstract encodeRefuse(what: string, name: string, needs: string, got: unknown): never;');
+  out.push('  /** Refuses argument `name` (null: throws ENCODED_UNNAMED, and the walked method checks again with names). */');
+  out.push('  protected abstract encodeRefuse(what: string, name: string | null, needs: string, got: unknown): never;');
   out.push('');
   m.commands.forEach((c, i) => {
     if (c.walked) {
@@ -1539,7 +1576,8 @@ export function emitEncoderModule(banner: string, m: EncodedModel): string {
           out.push(`    u[${at}] = ${a.name};`);
       }
     }
-    out.push(`    this.${c.name === RUN_COMMAND ? 'encodeCommitRun' : 'encodeCommit'}(${c.words});`);
+    const run = (RUN_COMMANDS as readonly string[]).indexOf(c.name);
+    out.push(run === 0 ? `    this.encodeCommitRun(${c.words});` : run > 0 ? `    this.encodeCommitRunOf(${c.words}, ${run});` : `    this.encodeCommit(${c.words});`);
     out.push('    return this;');
     out.push('  }');
     out.push('');

@@ -328,7 +328,9 @@ describe.skipIf(skip !== null)('the encoder\'s generated opcodes on the real dri
     expect(warnings).toEqual([]);
   });
 
-  it('(VK-CE-15) end() walks the commands the encoder noted and the first draw of each run of vkCmdDraw between them: counts and command indices take the runs in, a run after a change is checked, and a stream whose words were changed through `stream` (a draw turned into other commands) is walked again whole', () => {
+  // The objects of the run tests (VK-CE-15): a graphics pipeline drawing into a 16x16 view, a vertex buffer of
+  // 3 vertices, an index buffer of 12 UINT16 indices, and `opening(draws)`: commands 0-5, then `draws` draws (commands 6 …).
+  const runsScene = () => {
     const instance = realDriverLoader().createInstance({ applicationName: 'kl-encoder-runs-test', apiVersion: VK_API_VERSION_1_3 });
     open.push(instance);
     const pd = instance.enumeratePhysicalDevices()[0]!;
@@ -352,8 +354,10 @@ describe.skipIf(skip !== null)('the encoder\'s generated opcodes on the real dri
       rasterization: { cullMode: 'none', frontFace: 'counter-clockwise' },
       rendering: { colorFormats: [Format.R8G8B8A8_UNORM] },
     });
-    const [VIEW, PIPE, LAYOUT, VB, OTHER] = [0, 1, 2, 3, 4];
-    const encoder = new CommandEncoder(dev.createCommandPool(0).allocateCommandBuffer(), [view, pipeline, layout, vb, otherPush]);
+    const ib = dev.createBuffer({ size: 24, usage: 0x40 });
+    ib.bindMemory(dev.allocateMemory(ib.memoryRequirements.size, pd.findMemoryType(ib.memoryRequirements.memoryTypeBits, 0)));
+    const [VIEW, PIPE, LAYOUT, VB, OTHER, IB] = [0, 1, 2, 3, 4, 5];
+    const encoder = new CommandEncoder(dev.createCommandPool(0).allocateCommandBuffer(), [view, pipeline, layout, vb, otherPush, ib]);
     const attachment = { imageView: VIEW, imageLayout: 2, resolveMode: 0, resolveImageView: null, resolveImageLayout: 0, loadOp: 1, storeOp: 0, clearValue: { color: { float32: [0, 0, 0, 1] } } };
     const rendering = { flags: 0, renderArea: { offset: { x: 0, y: 0 }, extent: { width: 16, height: 16 } }, layerCount: 1, viewMask: 0, colorAttachmentCount: 1, pColorAttachments: [attachment], pDepthAttachment: null, pStencilAttachment: null };
     const identity = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
@@ -365,6 +369,11 @@ describe.skipIf(skip !== null)('the encoder\'s generated opcodes on the real dri
       for (let i = 0; i < draws; i++) encoder.vkCmdDraw(3, 1, 0, 0);
       return encoder;
     };
+    return { opening, PIPE, OTHER, IB };
+  };
+
+  it('(VK-CE-15) end() walks the commands the encoder noted and the first draw of each run of vkCmdDraw between them: counts and command indices take the runs in, a run after a change is checked, and a stream whose words were changed through `stream` (a draw turned into other commands) is walked again whole', () => {
+    const { opening, PIPE, OTHER } = runsScene();
     // Runs of draws between noted commands: every command counted.
     const runs = opening(40);
     runs.vkCmdSetScissor(0, 1, [{ offset: { x: 0, y: 0 }, extent: { width: 8, height: 8 } }]);
@@ -390,5 +399,33 @@ describe.skipIf(skip !== null)('the encoder\'s generated opcodes on the real dri
     expect(() => bind(BIND_POINT_COMPUTE).end()).toThrow(/^command 8 of the stream: vkCmdBindPipeline: pipelineBindPoint must be VK_PIPELINE_BIND_POINT_GRAPHICS/);
     // Changed into well-formed commands the walk accepts: recorded, each counted (one command more than written).
     expect(bind(BIND_POINT_GRAPHICS).end()).toBe(6 + 5 + 1 + 1);
+  });
+
+  it('(VK-CE-15) runs of vkCmdDrawIndexed are walked on their first command and their index ranges alone: counts take them in, mixed with runs of vkCmdDraw; a draw whose indices leave the bound range inside a run is refused with its own index; a draw turned into vkCmdDrawIndexed through `stream` in a frame of draws only is walked again whole', () => {
+    const { opening, IB } = runsScene();
+    const UINT16 = 0;
+    // Commands 0-5, 2 draws (6-7), the index buffer bound (8): 12 indices of 2 bytes.
+    const indexed = () => opening(2).vkCmdBindIndexBuffer(IB, 0, UINT16);
+    // Runs of indexed draws, and runs of both kinds in one gap between noted commands: every command counted.
+    const mixed = indexed();
+    for (let i = 0; i < 30; i++) mixed.vkCmdDrawIndexed(3, 1, i % 10, 0, 0);
+    for (let i = 0; i < 5; i++) mixed.vkCmdDraw(3, 1, 0, 0);
+    for (let i = 0; i < 10; i++) mixed.vkCmdDrawIndexed(12, 1, 0, -1, 0);
+    expect(mixed.vkCmdEndRendering().end()).toBe(9 + 30 + 5 + 10 + 1);
+    // The fifth indexed draw of a run reads indices [10, 13) of 12: commands 9-12 pass, command 13 is refused; after draws of the other kind too.
+    const past = indexed();
+    for (let i = 0; i < 4; i++) past.vkCmdDrawIndexed(3, 1, 9, 0, 0);
+    past.vkCmdDrawIndexed(3, 1, 10, 0, 0).vkCmdDrawIndexed(3, 1, 0, 0, 0).vkCmdEndRendering();
+    expect(() => past.end()).toThrow(/^command 13 of the stream: vkCmdDrawIndexed: indices \[10, 13\) of 2 bytes from offset 0 go past/);
+    const after = indexed().vkCmdDrawIndexed(3, 1, 0, 0, 0).vkCmdDraw(3, 1, 0, 0).vkCmdDrawIndexed(12, 1, 0, 0, 0).vkCmdDrawIndexed(6, 1, 7, 0, 0).vkCmdEndRendering();
+    expect(() => after.end()).toThrow(/^command 12 of the stream: vkCmdDrawIndexed: indices \[7, 13\)/);
+    // A frame of draws only (no vkCmdDrawIndexed written: its gaps are skipped whole) whose words were changed after they
+    // were written: six draws (30 words) turned into five indexed draws, with no index buffer bound. Walked again whole: refused at the first.
+    const turned = opening(8).vkCmdEndRendering();
+    const u = new Uint32Array(turned.stream);
+    const at = turned.byteLength / 4 - 1 - 6 * 5; // the third draw (commands 6-7 before it): six draws and the end after it
+    expect(u[at]).toBe(header('vkCmdDraw'));
+    for (let i = 0; i < 5; i++) u.set([header('vkCmdDrawIndexed'), 3, 1, 0, 0, 0], at + 6 * i);
+    expect(() => turned.end()).toThrow(/^command 8 of the stream: vkCmdDrawIndexed: no index buffer is bound/);
   });
 });

@@ -15,7 +15,7 @@ import { toVulkanError } from '../errors.js';
 import { formatAspectMask, IMAGE_LAYOUTS, Image } from './image.js';
 import { checkMemoryBarrierMasks, IMAGE_BARRIER_WORDS, writeImageBarrier } from './image-barrier.js';
 import { describeValue, InvalidArgumentError, invalidArgument } from '../../core/errors.js';
-import { ENCODED_RUN_HEADER, EncodedVulkanCommands } from '../../generated/vulkan-encoder.js';
+import { ENCODED_RUN_HEADERS, ENCODED_UNNAMED, EncodedVulkanCommands } from '../../generated/vulkan-encoder.js';
 import { QueryPool, VulkanEvent } from './queries.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
@@ -163,11 +163,15 @@ export class CommandEncoder extends EncodedVulkanCommands {
   #f32!: Float32Array;
   #at = 0; // words written
   // Where each command the generated methods and #header() wrote since begin() starts, but those of
-  // the run command (vkCmdDraw, ENCODED_RUN_HEADER): end()'s state walk visits these and the first
-  // command of each gap between them, never a whole run of draws; the native check confirms each gap
-  // is such a run. As long as the stream in words, so that a command with room in the stream has room here.
+  // the run commands (vkCmdDraw, vkCmdDrawIndexed: ENCODED_RUN_HEADERS): end()'s state walk visits these
+  // and the first command of each run between them, never a whole run of draws; the native check confirms
+  // each gap holds only run commands. As long as the stream in words, so that a command with room in the
+  // stream has room here.
   #starts!: Uint32Array;
   #noted = 0;
+  // Bit i: a run command ENCODED_RUN_HEADERS[i] (i > 0) was written since begin(). Without a vkCmdDrawIndexed
+  // the walk skips each gap of draws whole, and the native check takes only vkCmdDraw in the gaps.
+  #runsOf = 0;
   // While recording, the last word where a command of FAST_WORDS words still fits (-1 otherwise):
   // the recording methods' one compare `w > #lastStart` checks both that there is room and that a
   // recording is open (the cold #room() tells which failed).
@@ -254,6 +258,7 @@ export class CommandEncoder extends EncodedVulkanCommands {
     this.#flags = flags;
     this.#at = 0;
     this.#noted = 0;
+    this.#runsOf = 0;
     this.#raw = false;
     this.#recording = true;
     this.#lastStart = this.#u32.length - FAST_WORDS;
@@ -492,7 +497,7 @@ export class CommandEncoder extends EncodedVulkanCommands {
     // the noted commands and the first draw of each run between them (words from writeWords: all).
     // (The five per-frame compute methods note nothing, to stay inside V8's inlining budget: a stream
     // with one of them is walked whole, as before, and checked natively without the noted starts.)
-    const asNoted = cb.checkEncoded(this.#u32, this.#at, objects, this.#flags, this.#validateWhole, !this.#raw, this.#raw ? null : this.#starts, this.#noted);
+    const asNoted = cb.checkEncoded(this.#u32, this.#at, objects, this.#flags, this.#validateWhole, !this.#raw, this.#raw ? null : this.#starts, this.#noted, this.#runsOf !== 0);
     let count = this.#record(asNoted ? this.#starts : null);
     if (count < 0) {
       // The stream is not as its commands were written (its words changed through `stream`): every
@@ -507,7 +512,9 @@ export class CommandEncoder extends EncodedVulkanCommands {
   /** The native check and recording; -1 (nothing recorded) when `starts` is given and the stream is not as noted there. */
   #record(starts: Uint32Array | null): number {
     try {
-      return this.#native.record(this.commandBuffer.handle, this.#flags, this.#buffer, this.#at * 4, this.#handles, this.#kinds, starts, this.#noted, ENCODED_RUN_HEADER);
+      // The run commands a gap may hold: vkCmdDrawIndexed only where one was written (else only vkCmdDraw, as the walk assumed).
+      const runs = ENCODED_RUN_HEADERS;
+      return this.#native.record(this.commandBuffer.handle, this.#flags, this.#buffer, this.#at * 4, this.#handles, this.#kinds, starts, this.#noted, runs[0], (this.#runsOf & 2) !== 0 ? runs[1] : runs[0]);
     } catch (error) {
       throw toCommandStreamError(error);
     }
@@ -531,24 +538,36 @@ export class CommandEncoder extends EncodedVulkanCommands {
     this.#at = at + words;
   }
 
-  // The run command (vkCmdDraw): its start is not noted (end() visits the first of a run only).
+  // The first run command (vkCmdDraw): its start is not noted (end() visits the first of a run only).
   protected encodeCommitRun(words: number): void {
     this.#at += words;
   }
 
-  protected encodeSlot(what: string, name: string, index: number, mask: number): void {
+  // The other run commands (vkCmdDrawIndexed): not noted either, and the stream now has one.
+  protected encodeCommitRunOf(words: number, run: number): void {
+    this.#runsOf |= 1 << run;
+    this.#at += words;
+  }
+
+  protected encodeSlot(what: string, name: string | null, index: number, mask: number): void {
     const kind = this.#kinds[index];
     if (kind === undefined || (mask & (1 << kind)) === 0 || !Number.isInteger(index)) {
+      if (name === null) throw ENCODED_UNNAMED; // (the walked method checks again with names)
       throw new InvalidArgumentError(`${what}: ${name} (table slot ${describeValue(index)}) is not ${maskNames(mask)} (the table has ${this.#kinds.length} slots)`, name);
     }
   }
 
   protected encodeBytes(at: number, data: ArrayBufferView): void {
-    // Bit for bit: a byte view of the data, whatever its element type (a float NaN's payload too).
-    this.#u8.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), at * 4);
+    // Bit for bit, whatever the element type (a float NaN's payload too): set() between arrays of one type
+    // copies bits, and makes no view (push constants are written each frame); other views through a byte view.
+    if (data instanceof Float32Array) this.#f32.set(data, at);
+    else if (data instanceof Uint32Array) this.#u32.set(data, at);
+    else if (data instanceof Int32Array) this.#i32.set(data, at);
+    else this.#u8.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), at * 4);
   }
 
-  protected encodeRefuse(what: string, name: string, needs: string, got: unknown): never {
+  protected encodeRefuse(what: string, name: string | null, needs: string, got: unknown): never {
+    if (name === null) throw ENCODED_UNNAMED; // (the walked method checks again with names)
     throw invalidArgument(`${what}: ${name}`, needs, got);
   }
 

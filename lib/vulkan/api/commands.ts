@@ -31,7 +31,7 @@ import { checkBeginQuery, checkCopyQueryPoolResults, checkEndQuery, checkEventCo
 import { readAttachmentLocations, readScissor, readViewport, requireCommand, type Rect2D, type Viewport } from './per-call/later-commands.js';
 import { readBlit, type ImageBlitRegion } from './per-call/blit.js';
 import { checkSubmit2, type Submit2Semaphores } from './per-call/submit2.js';
-import { decodeWalked, ENCODED_COMMANDS, ENCODED_RUN_HEADER, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, type DecodedValue, type EncodedNodeInfo } from '../../generated/vulkan-encoder.js';
+import { decodeWalked, ENCODED_COMMANDS, ENCODED_RUN_HEADERS, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, type DecodedValue, type EncodedNodeInfo } from '../../generated/vulkan-encoder.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
 const NO_HANDLE = 0n;
@@ -1102,11 +1102,12 @@ export class CommandBuffer extends DeviceChild {
    * (`written`: they check each argument as the native check does) as they are, from words
    * appended raw after the native check of the whole stream (`validate`). With `starts` (its first
    * `noted` words: where the commands start, all but the draws, as the encoder wrote them), the walk
-   * visits those and the first draw of each gap between them, and takes the rest of a gap for draws
-   * (the native check confirms it, or the encoder walks the stream again without `starts`). Nothing
-   * of the buffer's own state changes until encodedRecorded().
+   * visits those and the first draw of each run in the gaps between them, and takes the rest of a run
+   * for draws of its header (the native check confirms it, or the encoder walks the stream again without
+   * `starts`); without `indexed` (no vkCmdDrawIndexed written) a gap is one run of vkCmdDraw, not visited.
+   * Nothing of the buffer's own state changes until encodedRecorded().
    */
-  checkEncoded(u: Uint32Array, words: number, objects: readonly unknown[], flags: number, validate: () => void, written: boolean, starts: Uint32Array | null = null, noted = 0): boolean {
+  checkEncoded(u: Uint32Array, words: number, objects: readonly unknown[], flags: number, validate: () => void, written: boolean, starts: Uint32Array | null = null, noted = 0, indexed = true): boolean {
     this.live();
     if (this.#lifecycle === Lifecycle.Recording) throw new InvalidStateError('CommandEncoder.end: the command buffer is recording through its own begin() (end() it first)');
     this.#notPending('CommandEncoder.end');
@@ -1124,34 +1125,46 @@ export class CommandBuffer extends DeviceChild {
     let pushStages = 0;
     let pushOffset = 0;
     let pushBytes = 0;
-    // Draw after draw with nothing bound or set between: each reads the state the first was checked
-    // against, and a draw's own words (counts) have no limit to check.
-    let drawChecked = false;
+    // Draw after draw of one header with nothing bound or set between: each reads the state the first
+    // was checked against; a vkCmdDraw's own words (counts) have no limit to check, a vkCmdDrawIndexed's
+    // indices must lie inside the bound index range. The header of the run command checked last, else 0.
+    let runChecked = 0;
     let validated = false;
     let k = 0; // the next noted start (with `starts`)
     for (let w = 0, index = 0; w < words; index++) {
       const header = u[w]!;
       const op = header & 0xffff;
       const length = header >>> 16;
-      if (header === DRAW_HEADER && drawChecked) {
-        // The run of draws after a checked one: each reads the state the first was checked against.
-        // With `starts`, the gap up to the next noted command is that run (not visited); else a tight loop.
-        let next = starts !== null ? (k < noted ? starts[k]! : words) : w;
-        if (next <= w || (next - w) % 5 !== 0) {
-          next = w + 5;
-          while (next < words && u[next] === DRAW_HEADER) next += 5;
+      if (header === runChecked) {
+        // The run of draws after a checked one of the same header: each reads the state the first was checked against.
+        let next = w;
+        if (header === DRAW_HEADER) {
+          // With `starts` and no vkCmdDrawIndexed written, the gap up to the next noted command is that run (not visited); else a tight loop.
+          if (starts !== null && !indexed) next = k < noted ? starts[k]! : words;
+          if (next <= w || (next - w) % 5 !== 0) {
+            next = w + 5;
+            while (next < words && u[next] === DRAW_HEADER) next += 5;
+          }
+        } else {
+          // vkCmdDrawIndexed: its indices [firstIndex, firstIndex + indexCount) inside the bound range, words 3 and 1
+          // read and nothing else; the first outside it ends the run and is checked below (its error, its index).
+          const room = st.indexEnd - st.indexOffset;
+          const bytes = st.indexBytes;
+          while (next + 6 <= words && u[next] === INDEXED_HEADER && (u[next + 3]! + u[next + 1]!) * bytes <= room) next += 6;
         }
-        index += (next - w) / 5 - 1; // (the loop's index++ counts the last)
-        w = next;
-        continue;
+        if (next > w) {
+          index += (next - w) / length - 1; // (the loop's index++ counts the last)
+          w = next;
+          continue;
+        }
       }
       if (starts !== null) {
-        // A command the encoder did not note, not a draw (one of the five compute methods', or words
+        // A command the encoder did not note, not a run command (one of the five compute methods', or words
         // changed through `stream`): the stream is walked whole from here, and checked natively so.
         if (w === starts[k]) k++;
-        else if (header !== DRAW_HEADER) starts = null;
+        else if (header !== DRAW_HEADER && header !== INDEXED_HEADER) starts = null;
       }
-      drawChecked = false;
+      runChecked = 0;
       if (length === 0 || w + length > words) return false;
       try {
         if (op === 1 && length === 2) {
@@ -1230,15 +1243,18 @@ export class CommandBuffer extends DeviceChild {
               throw error;
             }
           } else {
-            for (const a of c.args) {
+            // (index loops: a for-of's iterator is an allocation each frame where V8 does not remove it)
+            const cargs = c.args;
+            for (let i = 0; i < cargs.length; i++) {
+              const a = cargs[i]!;
               const v = u[w + 1 + a.word]!;
               if (a.kind === 'Bool32' && v > 1) return false;
               if (a.kind === 'Enum' && !ENCODED_ENUMS[a.enum!]!.includes(v | 0)) return false;
               if (a.slotMask !== undefined && !slotHolds(a.slotMask, objects[v])) return false;
             }
-            for (const a of c.args) if (a.slotMask !== undefined) st.use(objects[u[w + 1 + a.word]!] as DeviceChild | Image);
+            for (let i = 0; i < cargs.length; i++) if (cargs[i]!.slotMask !== undefined) st.use(objects[u[w + 1 + cargs[i]!.word]!] as DeviceChild | Image);
             checkGenerated(st, c.name, u, w + 1, objects, limits, this.device);
-            drawChecked = op === DRAW_OPCODE;
+            runChecked = header === DRAW_HEADER || header === INDEXED_HEADER ? header : 0;
           }
           dispatchChecked = false;
           pushLayout = null;
@@ -1307,10 +1323,11 @@ function slotHolds(mask: number, object: unknown): boolean {
   return false;
 }
 
-/** vkCmdDraw's whole header word (5 words: the header and its four counts): the encoder's run command, whose starts it does not note. */
-const DRAW_HEADER = ENCODED_RUN_HEADER;
-const DRAW_OPCODE = DRAW_HEADER & 0xffff;
-if (ENCODED_COMMANDS[DRAW_OPCODE - ENCODED_OPCODE_BASE]?.name !== 'vkCmdDraw' || DRAW_HEADER >>> 16 !== 5) throw new InvalidStateError('the generated encoder\'s run command is not vkCmdDraw of 5 words');
+/** vkCmdDraw's and vkCmdDrawIndexed's whole header words (5 and 6 words): the encoder's run commands, whose starts it does not note. */
+const [DRAW_HEADER, INDEXED_HEADER] = ENCODED_RUN_HEADERS;
+if (ENCODED_COMMANDS[(DRAW_HEADER & 0xffff) - ENCODED_OPCODE_BASE]?.name !== 'vkCmdDraw' || DRAW_HEADER >>> 16 !== 5 || ENCODED_COMMANDS[(INDEXED_HEADER & 0xffff) - ENCODED_OPCODE_BASE]?.name !== 'vkCmdDrawIndexed' || INDEXED_HEADER >>> 16 !== 6) {
+  throw new InvalidStateError('the generated encoder\'s run commands are not vkCmdDraw of 5 words and vkCmdDrawIndexed of 6');
+}
 
 /** The table slots a walked command's read-back arguments name, in `out`. */
 function collectSlots(nodes: readonly EncodedNodeInfo[], args: { readonly [name: string]: DecodedValue }, out: number[]): void {
@@ -1839,7 +1856,17 @@ function subpassKey(passKey: string): string {
 }
 
 type Decoded = { readonly [name: string]: DecodedValue };
-const list = (v: DecodedValue | undefined): readonly DecodedValue[] => (v === null || v === undefined ? [] : (v as readonly DecodedValue[]));
+const NO_VALUES: readonly DecodedValue[] = Object.freeze([]);
+const list = (v: DecodedValue | undefined): readonly DecodedValue[] => (v === null || v === undefined ? NO_VALUES : (v as readonly DecodedValue[]));
+
+// The walk's argument names for messages, made once each (a frame's walk builds no string it does not throw).
+const INDEXED_NAMES = new Map<string, string[]>();
+/** `${head}[${i}]`, made once. */
+function nameAt(head: string, i: number): string {
+  let names = INDEXED_NAMES.get(head);
+  if (names === undefined) INDEXED_NAMES.set(head, (names = []));
+  return (names[i] ??= `${head}[${i}]`);
+}
 const num = (v: DecodedValue | undefined): number => Number(v as number | bigint);
 
 /**
@@ -1858,7 +1885,7 @@ function checkWalked(st: RecordingState, name: string, args: Decoded, objects: r
       const first = num(args.firstBinding);
       const buffers = list(args.pBuffers);
       const offsets = list(args.pOffsets);
-      const sizes = args.pSizes === undefined ? [] : list(args.pSizes);
+      const sizes = list(args.pSizes);
       // VUID-vkCmdBindVertexBuffers2-pStrides-03363: strides need a pipeline with dynamic vertex input binding stride, which the typed API does not make.
       if (args.pStrides !== undefined && args.pStrides !== null) throw invalidArgument(`${name}: pStrides`, 'null (the typed API makes no pipeline with dynamic vertex strides)', 'strides');
       // VUID-vkCmdBindVertexBuffers-firstBinding-00624 (inside the tracked bindings), -pOffsets-00626, -pBuffers-00627, -00628
@@ -1866,8 +1893,8 @@ function checkWalked(st: RecordingState, name: string, args: Decoded, objects: r
       for (let i = 0; i < buffers.length; i++) {
         const b = objects[buffers[i] as number] as VulkanBuffer;
         const offset = num(offsets[i]);
-        b.checkBacked(`${name}: pBuffers[${i}]`);
-        b.checkUsage(name, USAGE_VERTEX, `pBuffers[${i}]`);
+        b.checkBacked(nameAt(name === 'vkCmdBindVertexBuffers' ? 'vkCmdBindVertexBuffers: pBuffers' : 'vkCmdBindVertexBuffers2: pBuffers', i));
+        b.checkUsage(name, USAGE_VERTEX, nameAt('pBuffers', i));
         if (offset >= Number(b.size)) throw new InvalidArgumentError(`${name}: pOffsets[${i}] (${offset}) must be below the buffer's size ${b.size}`, `pOffsets[${i}]`);
         const whole = sizes[i] === undefined || sizes[i] === 0xffff_ffff_ffff_ffffn;
         if (!whole && offset + num(sizes[i]) > Number(b.size)) throw new InvalidArgumentError(`${name}: pOffsets[${i}] + pSizes[${i}] go past the buffer's size ${b.size}`, `pSizes[${i}]`);
@@ -1926,34 +1953,89 @@ function checkWalked(st: RecordingState, name: string, args: Decoded, objects: r
   }
 }
 
-/** vkCmdBeginRendering's state checks, as CommandBuffer.beginRendering() makes them. */
+/** The name of a vkCmdBeginRendering attachment (kind 0: colour attachment i, 1: depth, 2: stencil), for messages. */
+function renderingAttachmentName(kind: number, i: number): string {
+  return kind === 0 ? nameAt('pRenderingInfo.pColorAttachments', i) : kind === 1 ? 'pRenderingInfo.pDepthAttachment' : 'pRenderingInfo.pStencilAttachment';
+}
+
+/** One attachment of vkCmdBeginRendering (as CommandBuffer.beginRendering() checks it); its view. No string is built unless thrown. */
+function renderingAttachment(a: Decoded, kind: number, i: number, objects: readonly unknown[]): ImageView {
+  const what = 'vkCmdBeginRendering';
+  const depth = kind !== 0;
+  if (a.imageView === null) {
+    const where = renderingAttachmentName(kind, i);
+    throw new InvalidArgumentError(`${what}: ${where}.imageView must be an ImageView (VK_NULL_HANDLE attachments are recorded per call)`, `${where}.imageView`);
+  }
+  // The typed API resolves no attachments: VUID-VkRenderingAttachmentInfo-imageView-06129 and kin are not checked.
+  if (num(a.resolveMode) !== 0 || a.resolveImageView !== null) {
+    const where = renderingAttachmentName(kind, i);
+    throw new InvalidArgumentError(`${what}: ${where}: resolveMode must be VK_RESOLVE_MODE_NONE (0) and resolveImageView null`, `${where}.resolveMode`);
+  }
+  const view = objects[a.imageView as number] as ImageView;
+  const image = view.image;
+  try {
+    image.checkBacked(what);
+  } catch (error) {
+    // (the message names the attachment: made only when it throws)
+    image.checkBacked(`${what}: ${renderingAttachmentName(kind, i)}.imageView's image`);
+    throw error;
+  }
+  // VUID-VkRenderingInfo-colorAttachmentCount-06087 / -pDepthAttachment-06088 (usage), -06547 (aspect)
+  const usage = depth ? IMAGE_USAGE.DEPTH_STENCIL_ATTACHMENT : IMAGE_USAGE.COLOR_ATTACHMENT;
+  if (image.usage !== undefined && (image.usage & usage) === 0) {
+    const where = renderingAttachmentName(kind, i);
+    throw new InvalidArgumentError(`${what}: ${where}.imageView's image has no ${depth ? 'DEPTH_STENCIL_ATTACHMENT (0x20)' : 'COLOR_ATTACHMENT (0x10)'} usage`, `${where}.imageView`);
+  }
+  if (depth !== ((view.aspect & IMAGE_ASPECT.color) === 0)) {
+    const where = renderingAttachmentName(kind, i);
+    throw new InvalidArgumentError(`${what}: ${where}.imageView is ${depth ? 'a colour view where a depth view goes' : 'a depth/stencil view where a colour view goes'}`, `${where}.imageView`);
+  }
+  if (num(a.loadOp) > LOAD_OPS['dont-care'] || num(a.storeOp) > STORE_OPS['dont-care']) {
+    const where = renderingAttachmentName(kind, i);
+    throw new InvalidArgumentError(`${what}: ${where}: loadOp and storeOp must be of Vulkan 1.0 (the typed API enables no other)`, `${where}.loadOp`);
+  }
+  return view;
+}
+
+// The last rendering key the walk made, and what it was made of: a frame that begins the same rendering again builds no key string.
+const lastKeyFormats: number[] = [];
+let lastKeyCount = -1;
+let lastKeyDepth = 0;
+let lastKeyStencil = 0;
+let lastKeyViewMask = 0;
+let lastKey = '';
+
+/** dynamicRenderingKey of these colour attachments' formats, made again only when they differ from the last call's. */
+function encodedRenderingKey(colors: readonly DecodedValue[], objects: readonly unknown[], depthFormat: number, stencilFormat: number, viewMask: number): string {
+  let same = colors.length === lastKeyCount && depthFormat === lastKeyDepth && stencilFormat === lastKeyStencil && viewMask === lastKeyViewMask;
+  for (let i = 0; same && i < colors.length; i++) same = (objects[(colors[i] as Decoded).imageView as number] as ImageView).format === lastKeyFormats[i];
+  if (same) return lastKey;
+  lastKeyFormats.length = 0;
+  for (let i = 0; i < colors.length; i++) lastKeyFormats.push((objects[(colors[i] as Decoded).imageView as number] as ImageView).format);
+  lastKeyCount = colors.length;
+  lastKeyDepth = depthFormat;
+  lastKeyStencil = stencilFormat;
+  lastKeyViewMask = viewMask;
+  lastKey = dynamicRenderingKey(lastKeyFormats, depthFormat, stencilFormat, viewMask);
+  return lastKey;
+}
+
+/** vkCmdBeginRendering's state checks, as CommandBuffer.beginRendering() makes them (in its order). Allocates nothing: no closure, array or string unless it throws. */
 function beginRenderingEncoded(st: RecordingState, info: Decoded, objects: readonly unknown[], device: DeviceOwner): void {
   const what = 'vkCmdBeginRendering';
   // VUID-vkCmdBeginRendering-dynamicRendering-06446 (the feature); flags: the typed API records no suspended or secondary rendering
   if (device.graphicsFeatures.dynamicRendering === false) throw new InvalidStateError(`${what}: the device was created without the dynamicRendering feature (createDevice({ enabledFeatures: { dynamicRendering: true } }))`);
   if (num(info.flags) !== 0) throw invalidArgument(`${what}: pRenderingInfo.flags`, '0 (no suspending, resuming or secondary command buffer contents)', info.flags);
-  const attachment = (a: Decoded, where: string, depth: boolean): ImageView => {
-    if (a.imageView === null) throw new InvalidArgumentError(`${what}: ${where}.imageView must be an ImageView (VK_NULL_HANDLE attachments are recorded per call)`, `${where}.imageView`);
-    // The typed API resolves no attachments: VUID-VkRenderingAttachmentInfo-imageView-06129 and kin are not checked.
-    if (num(a.resolveMode) !== 0 || a.resolveImageView !== null) throw new InvalidArgumentError(`${what}: ${where}: resolveMode must be VK_RESOLVE_MODE_NONE (0) and resolveImageView null`, `${where}.resolveMode`);
-    const view = objects[a.imageView as number] as ImageView;
-    view.image.checkBacked(`${what}: ${where}.imageView's image`);
-    // VUID-VkRenderingInfo-colorAttachmentCount-06087 / -pDepthAttachment-06088 (usage), -06547 (aspect)
-    const usage = depth ? IMAGE_USAGE.DEPTH_STENCIL_ATTACHMENT : IMAGE_USAGE.COLOR_ATTACHMENT;
-    if (view.image.usage !== undefined && (view.image.usage & usage) === 0) throw new InvalidArgumentError(`${what}: ${where}.imageView's image has no ${depth ? 'DEPTH_STENCIL_ATTACHMENT (0x20)' : 'COLOR_ATTACHMENT (0x10)'} usage`, `${where}.imageView`);
-    if (depth !== ((view.aspect & IMAGE_ASPECT.color) === 0)) throw new InvalidArgumentError(`${what}: ${where}.imageView is ${depth ? 'a colour view where a depth view goes' : 'a depth/stencil view where a colour view goes'}`, `${where}.imageView`);
-    if (num(a.loadOp) > LOAD_OPS['dont-care'] || num(a.storeOp) > STORE_OPS['dont-care']) throw new InvalidArgumentError(`${what}: ${where}: loadOp and storeOp must be of Vulkan 1.0 (the typed API enables no other)`, `${where}.loadOp`);
-    return view;
-  };
-  const colors = list(info.pColorAttachments).map((a, i) => attachment(a as Decoded, `pRenderingInfo.pColorAttachments[${i}]`, false));
-  const depth = info.pDepthAttachment === null ? null : attachment(info.pDepthAttachment as Decoded, 'pRenderingInfo.pDepthAttachment', true);
+  const colors = list(info.pColorAttachments);
+  for (let i = 0; i < colors.length; i++) renderingAttachment(colors[i] as Decoded, 0, i, objects);
+  const depth = info.pDepthAttachment === null ? null : renderingAttachment(info.pDepthAttachment as Decoded, 1, 0, objects);
   if (info.pStencilAttachment !== null) {
-    const stencil = attachment(info.pStencilAttachment as Decoded, 'pRenderingInfo.pStencilAttachment', true);
+    const stencil = renderingAttachment(info.pStencilAttachment as Decoded, 2, 0, objects);
     // VUID-VkRenderingInfo-pDepthAttachment-06085: a depth and a stencil attachment are one view
     if (depth !== null && stencil !== depth) throw new InvalidArgumentError(`${what}: pDepthAttachment and pStencilAttachment must name the same view when both are given`, 'pRenderingInfo.pStencilAttachment');
   }
-  const views = depth === null ? colors : [...colors, depth];
-  if (views.length === 0) throw new InvalidArgumentError(`${what}: give at least one colour or depth attachment`, 'pRenderingInfo.pColorAttachments');
+  const viewCount = colors.length + (depth === null ? 0 : 1);
+  if (viewCount === 0) throw new InvalidArgumentError(`${what}: give at least one colour or depth attachment`, 'pRenderingInfo.pColorAttachments');
   const area = info.renderArea as Decoded;
   const x = (area.offset as Decoded).x as number;
   const y = (area.offset as Decoded).y as number;
@@ -1966,21 +2048,28 @@ function beginRenderingEncoded(st: RecordingState, info: Decoded, objects: reado
   if (viewMask === 0 && layerCount === 0) throw new InvalidArgumentError(`${what}: pRenderingInfo.layerCount must be above 0 when viewMask is 0`, 'pRenderingInfo.layerCount');
   if (viewMask !== 0 && device.graphicsFeatures.multiview === false) throw new InvalidStateError(`${what}: pRenderingInfo.viewMask needs the multiview feature, and the device was created without it`);
   const needLayers = viewMask !== 0 ? 32 - Math.clz32(viewMask) : layerCount;
-  views.forEach((v, i) => {
+  for (let i = 0; i < viewCount; i++) {
+    const v = i < colors.length ? (objects[(colors[i] as Decoded).imageView as number] as ImageView) : depth!;
     if (x + width > v.image.width || y + height > v.image.height) throw new InvalidArgumentError(`${what}: the render area [${x}, ${y}, ${width}x${height}] is not inside attachment ${i}'s ${v.image.width}x${v.image.height}`, 'pRenderingInfo.renderArea');
     if (v.layerCount < needLayers) throw new InvalidArgumentError(`${what}: attachment ${i}'s view has ${v.layerCount} layer(s), the rendering needs ${needLayers}`, 'pRenderingInfo.viewMask');
-  });
+  }
   st.rendering = 1;
   st.renderColors = colors.length;
   st.renderDepth = depth !== null && (depth.aspect & IMAGE_ASPECT.depth) !== 0;
   st.renderStencil = info.pStencilAttachment !== null || (depth !== null && (depth.aspect & IMAGE_ASPECT.stencil) !== 0);
-  st.renderArea.set([x, y, width, height]);
+  const renderArea = st.renderArea;
+  renderArea[0] = x;
+  renderArea[1] = y;
+  renderArea[2] = width;
+  renderArea[3] = height;
   st.renderLayers = viewMask !== 0 ? 1 : layerCount;
-  st.renderingKey = dynamicRenderingKey(
-    colors.map((c) => c.format),
+  st.renderingKey = encodedRenderingKey(
+    colors,
+    objects,
     depth !== null && (depth.aspect & IMAGE_ASPECT.depth) !== 0 ? depth.format : 0,
     depth !== null && (formatAspectMask(depth.format) & IMAGE_ASPECT.stencil) !== 0 && (depth.aspect & IMAGE_ASPECT.stencil) !== 0 ? depth.format : 0,
     viewMask,
   );
-  for (const v of views) st.use(v.image);
+  for (let i = 0; i < colors.length; i++) st.use((objects[(colors[i] as Decoded).imageView as number] as ImageView).image);
+  if (depth !== null) st.use(depth.image);
 }

@@ -484,10 +484,10 @@ export interface NativeCommandStream {
   validate(stream: ArrayBuffer, byteLength: number, kinds: Uint8Array): number;
   /**
    * Checks the stream whole, then records it; with `starts` (the word offsets of the commands its writer
-   * noted: all but the runs of the command of header `runHeader`), -1 and no Vulkan call when the stream
-   * is not as noted (native/vulkan/loader/command_stream.h, Starts).
+   * noted: all but the runs of the commands of headers `runHeader` and `runHeader2`, by default the same),
+   * -1 and no Vulkan call when the stream is not as noted (native/vulkan/loader/command_stream.h, Starts).
    */
-  record(commandBuffer: bigint, beginFlags: number, stream: ArrayBuffer, byteLength: number, handles: BigUint64Array, kinds: Uint8Array, starts?: Uint32Array | null, startCount?: number, runHeader?: number): number;
+  record(commandBuffer: bigint, beginFlags: number, stream: ArrayBuffer, byteLength: number, handles: BigUint64Array, kinds: Uint8Array, starts?: Uint32Array | null, startCount?: number, runHeader?: number, runHeader2?: number): number;
   cLoop(commandBuffer: bigint, pipeline: bigint, layout: bigint, set: bigint, commands: number, frames: number): number;
   /** The record bench's frame of draws through the exported vkCmd* (begin rendering, bind, viewport, scissor, push constants, `draws` vkCmdDraw(3), end): mean wall ns per frame. */
   drawLoop(commandBuffer: bigint, pipeline: bigint, layout: bigint, vertexBuffer: bigint, view: bigint, width: number, height: number, draws: number, frames: number): number;

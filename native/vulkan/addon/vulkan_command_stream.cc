@@ -85,7 +85,7 @@ Napi::Value Validate(const Napi::CallbackInfo& info) {
   return Napi::Number::New(env, Check(env, stream, table).commands);
 }
 
-// record(commandBuffer, beginFlags, stream, byteLength, handles, kinds[, starts, startCount, runHeader]):
+// record(commandBuffer, beginFlags, stream, byteLength, handles, kinds[, starts, startCount, runHeader[, runHeader2]]):
 // with starts (a Uint32Array, its first startCount words the noted commands' word offsets, command_stream.h
 // Starts), -1 and no Vulkan call when the stream is not as noted.
 Napi::Value Record(const Napi::CallbackInfo& info) {
@@ -111,9 +111,10 @@ Napi::Value Record(const Napi::CallbackInfo& info) {
     std::size_t capacity = 0;
     starts.words = TypedArrayData<uint32_t>(env, info[6], napi_uint32_array, "starts", &capacity);
     starts.count = U32Arg(env, info[7], "startCount");
-    starts.runHeader = U32Arg(env, info[8], "runHeader");
+    starts.runHeaders[0] = U32Arg(env, info[8], "runHeader");
+    starts.runHeaders[1] = info.Length() > 9 && !info[9].IsUndefined() ? U32Arg(env, info[9], "runHeader2") : starts.runHeaders[0];
     if (starts.count > capacity) throw ArgumentError(env, "startCount is past the end of starts");
-    if (!cs::IsPlainHeader(starts.runHeader)) throw ArgumentError(env, "runHeader must be a plain generated command's header word");
+    if (!cs::IsPlainHeader(starts.runHeaders[0]) || !cs::IsPlainHeader(starts.runHeaders[1])) throw ArgumentError(env, "runHeader and runHeader2 must be plain generated commands' header words");
     v = cs::ValidateFor(*dispatch, stream.data, stream.bytes, table, starts);
     if (v.notAsNoted) return Napi::Number::New(env, -1);
   } else {

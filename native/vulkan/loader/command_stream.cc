@@ -374,10 +374,10 @@ Verdict Check(const void* data, std::size_t bytes, const Table& table, Availabil
 }
 
 // Check() of a stream whose writer noted where its commands start (Starts): the same verdicts, and
-// notAsNoted where the stream is not as noted before any refusal. A gap between noted commands is a
-// run of the run command: its first is checked as any command, the rest on their header words alone
-// (a plain command is well formed wherever another is, and a run changes no scope), in a loop that
-// stops at the next noted start without a compare of its own.
+// notAsNoted where the stream is not as noted before any refusal. A gap between noted commands is runs of
+// the run commands: the first of each run is checked as any command, the rest on their header words alone
+// (a plain command is well formed wherever another is, and a run changes no scope), in a loop that stops
+// at the next noted start or another header.
 Verdict CheckNoted(const void* data, std::size_t bytes, const Table& table, Availability& available, const Starts& starts) noexcept {
   const auto* const begin = static_cast<const uint32_t*>(data);
   Verdict v;
@@ -391,8 +391,8 @@ Verdict CheckNoted(const void* data, std::size_t bytes, const Table& table, Avai
   const std::size_t words = bytes / 4;
   const uint32_t* at = begin;
   const uint32_t* const end = begin + words;
-  const uint32_t run = starts.runHeader;
-  const uint32_t runLength = run >> 16;
+  const uint32_t run0 = starts.runHeaders[0];
+  const uint32_t run1 = starts.runHeaders[1];
   uint32_t commands = 0;
   Scope scope;
   auto step = [&](const uint32_t* here) -> const uint32_t* {  // one command checked as Check() does; nullptr when refused
@@ -403,13 +403,15 @@ Verdict CheckNoted(const void* data, std::size_t bytes, const Table& table, Avai
     const std::size_t noted = k < starts.count ? starts.words[k] : words;
     if (noted > words || (k < starts.count && k > 0 && noted <= starts.words[k - 1])) return notAsNoted();
     const uint32_t* const stop = begin + noted;
-    if (at < stop) {
-      // A gap: runs of the run command, up to the next noted start.
-      if (*at != run) return notAsNoted();
+    while (at < stop) {
+      // A gap: runs of the run commands, up to the next noted start.
+      const uint32_t run = *at;
+      if (run != run0 && run != run1) return notAsNoted();
       const uint32_t* next = step(at);
       if (next == nullptr) return refuse(*WhyRefused(at, end, table, scope), at, commands);
       ++commands;
       at = next;
+      const uint32_t runLength = run >> 16;
       const uint32_t* const first = at;
       while (at < stop && *at == run) at += runLength;
       commands += static_cast<uint32_t>((at - first) / runLength);

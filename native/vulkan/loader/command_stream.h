@@ -110,21 +110,22 @@ Verdict Validate(const void* data, std::size_t bytes, const Table& table) noexce
 Verdict ValidateFor(const gen::VkDeviceDispatchTable& dispatch, const void* data, std::size_t bytes, const Table& table) noexcept;
 
 // Where a stream's writer (CommandEncoder, lib/vulkan/api/command-encoder.ts) says its commands start, all
-// but those of one plain command (`runHeader`, vkCmdDraw), which fill every gap between them: the writer's
-// own state walk visits the noted commands and the first of each run, and relies on the rest of each gap
-// being that command (ValidateFor confirms it, or says notAsNoted).
+// but those of its run commands (`runHeaders`: vkCmdDraw, vkCmdDrawIndexed), which fill every gap between
+// them: the writer's own state walk visits the noted commands and the first of each run, and relies on the
+// rest of each gap being run commands of these headers (ValidateFor confirms it, or says notAsNoted). Both
+// headers may be the same (a writer that wrote no command of the second).
 struct Starts {
   const uint32_t* words = nullptr;  // word offsets, ascending
   std::size_t count = 0;
-  uint32_t runHeader = 0;
+  uint32_t runHeaders[2] = {0, 0};
 };
 
 // Whether `header` is a plain generated command's whole header word (numbers only, no render pass of its
 // own: native/generated/vulkan_encoder.h kPlainHeader): one is well formed wherever another is.
 bool IsPlainHeader(uint32_t header) noexcept;
 
-// ValidateFor(), and that the stream is as `starts` says (else notAsNoted). `starts.runHeader` must be a
-// plain header. A run of the run command is checked on its first command and its header words.
+// ValidateFor(), and that the stream is as `starts` says (else notAsNoted). `starts.runHeaders` must be
+// plain headers. A run of one run command is checked on its first command and its header words.
 Verdict ValidateFor(const gen::VkDeviceDispatchTable& dispatch, const void* data, std::size_t bytes, const Table& table, const Starts& starts) noexcept;
 
 // Records a stream Validate() accepted into `commandBuffer` through `dispatch`, the device's

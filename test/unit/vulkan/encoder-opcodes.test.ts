@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultRegistryDir } from '../../../scripts/generate.js';
-import { decodeWalked, EncodedVulkanCommands, ENCODED_COMMANDS, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, ENCODER_LEFT_OUT } from '../../../lib/generated/vulkan-encoder.js';
+import { decodeWalked, EncodedVulkanCommands, ENCODED_COMMANDS, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, ENCODER_LEFT_OUT, ENCODED_UNNAMED } from '../../../lib/generated/vulkan-encoder.js';
 import { InvalidArgumentError } from '../../../lib/core/errors.js';
 
 const xml = readFileSync(path.join(defaultRegistryDir(), 'vk.xml'), 'utf8');
@@ -122,11 +122,15 @@ class Words extends EncodedVulkanCommands {
   protected encodeCommitRun(words: number): void {
     this.at += words;
   }
+  protected encodeCommitRunOf(words: number): void {
+    this.at += words;
+  }
   protected encodeSlot(): void {}
   protected encodeBytes(at: number, data: ArrayBufferView): void {
     new Uint8Array(this.u.buffer).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), at * 4);
   }
-  protected encodeRefuse(what: string, name: string): never {
+  protected encodeRefuse(what: string, name: string | null): never {
+    if (name === null) throw ENCODED_UNNAMED;
     throw new InvalidArgumentError(`${what}: ${name}`);
   }
 }
