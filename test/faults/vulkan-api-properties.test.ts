@@ -129,6 +129,7 @@ function build(pd: PhysicalDevice, device: Device) {
   const timestamps = device.createQueryPool({ queryType: 'timestamp', queryCount: 4 });
   const event = device.createEvent();
   const fence = device.createFence();
+  const signaled = device.createFence(true); // wait()'s receiver: a bad value may be a valid timeout of 2^64 - 1 ns, which must not wait forever
   const semaphore = device.createSemaphore();
   const commands = device.createCommandPool(0);
   const cb = commands.allocateCommandBuffer(); // the recording the command cases record into
@@ -136,7 +137,7 @@ function build(pd: PhysicalDevice, device: Device) {
   const encoder = new CommandEncoder(commands.allocateCommandBuffer(), [pipeline, layout, set, x, y, color]);
   return {
     pd, device, x, y, readback, geometry, spare, spareMemory, mapped, color, depth, unbound, unboundMemory, view, setLayout, imageSetLayout, descriptors, set, imageSet, sampler, layout, module,
-    pipeline, vert, frag, graphicsLayout, vertexInput, graphics, renderPass, framebuffer, occlusion, timestamps, event, fence, semaphore, commands, cb, submitted, encoder, queue: device.queue(0),
+    pipeline, vert, frag, graphicsLayout, vertexInput, graphics, renderPass, framebuffer, occlusion, timestamps, event, fence, signaled, semaphore, commands, cb, submitted, encoder, queue: device.queue(0),
   };
 }
 type World = ReturnType<typeof build>;
@@ -259,7 +260,7 @@ const cases: Record<string, Case> = {
   'DescriptorPool.allocateSet': { receiver: (w) => w.descriptors, args: (w) => [w.imageSetLayout] },
   'Fence.signaled': { receiver: (w) => w.fence },
   'Fence.reset': { receiver: (w) => w.fence },
-  'Fence.wait': { receiver: (w) => w.fence, args: () => [0] },
+  'Fence.wait': { receiver: (w) => w.signaled, args: () => [0] },
   'OwnedImage.memory': { receiver: (w) => w.color, answersDestroyed: 'the memory it was bound to (kept)' },
   'OwnedImage.bindMemory': { receiver: (w) => w.unbound, args: (w) => [w.unboundMemory, 0] },
   'CommandPool.allocateCommandBuffer': { receiver: (w) => w.commands },
