@@ -198,13 +198,15 @@ export class CommandEncoder extends EncodedVulkanCommands {
     if (this.#recording) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'CommandEncoder.bind: the table cannot change while recording (call end() first)');
     const kinds = new Uint8Array(objects.length);
     const handles = new BigUint64Array(objects.length);
-    objects.forEach((object, i) => {
+    // An index loop, not forEach: a hole in a sparse array is refused as an undefined slot.
+    for (let i = 0; i < objects.length; i++) {
+      const object = objects[i]!;
       kinds[i] = kindOf(object);
       if (object.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, `CommandEncoder: objects[${i}] was destroyed`);
       // A handle of another device in the stream would reach this device's driver (VUID-vkCmdBindPipeline-commonparent and kin).
       if (!this.commandBuffer.ownsObject(object)) throw new InvalidArgumentError(`CommandEncoder: objects[${i}] (${KIND_NAMES[kinds[i]!]}) belongs to another device than the command buffer's`, `objects[${i}]`);
       handles[i] = object.handle;
-    });
+    }
     this.#objects = [...objects];
     this.#kinds = kinds;
     this.#handles = handles;

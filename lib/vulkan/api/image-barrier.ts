@@ -14,7 +14,7 @@ export const IMAGE_BARRIER_WORDS = 8;
  * synchronization2 neither stage mask 0 (VUID-vkCmdPipelineBarrier-srcStageMask-03937,
  * -dstStageMask-03937); each Vulkan 1.0 access bit supported by a stage of its mask
  * (VUID-vkCmdPipelineBarrier-srcAccessMask-02815, -dstAccessMask-02816; Vulkan spec,
- * "Access Types", the table of supported access types). Bits of extensions are left to them.
+ * "Access Types", the table of supported access types); only Vulkan 1.0 bits.
  */
 export function checkMemoryBarrierMasks(srcStageMask: number, dstStageMask: number, srcAccessMask: number, dstAccessMask: number, synchronization2 = false): void {
   uint('srcStageMask', srcStageMask);
@@ -49,6 +49,8 @@ const ACCESS_STAGES: readonly number[] = [
 
 function checkStageAccess(stageName: string, stages: number, accessName: string, access: number, synchronization2: boolean): void {
   if (stages === 0 && !synchronization2) throw new InvalidArgumentError(`pipelineBarrier: ${stageName} must not be 0 without the synchronization2 feature`, stageName);
+  // Bits of extensions need their features, which a typed device does not enable (VUID-vkCmdPipelineBarrier-srcStageMask-parameter, VUID-VkMemoryBarrier-srcAccessMask-parameter and kin).
+  if ((stages & ~0x1ffff) !== 0 || (access & ~0x1ffff) !== 0) throw new InvalidArgumentError(`pipelineBarrier: ${stageName} and ${accessName} must name Vulkan 1.0 stages and accesses (bits of 0x1ffff), got 0x${stages.toString(16)} and 0x${access.toString(16)}`, stageName);
   if ((stages & 0x10000) !== 0) return; // ALL_COMMANDS: every access
   const expanded = (stages & 0x8000) !== 0 ? stages | GRAPHICS_STAGES : stages;
   for (let bit = 0; bit < ACCESS_STAGES.length; bit++) {
