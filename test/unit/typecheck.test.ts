@@ -11,5 +11,5 @@ describe('BUILD: TypeScript', () => {
     const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: repoRoot, encoding: 'utf8' });
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);
-  }, 120_000);
+  }, 300_000); // 81 s measured under a load average of 15 on 2 cores (30 s of CPU): room for the stress run's busy loops beside it
 });

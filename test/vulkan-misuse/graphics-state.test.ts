@@ -171,10 +171,14 @@ describe.skipIf(skip !== null)('the typed Vulkan graphics API refuses undefined 
     refuses(() => device.createImageView(s.color, { viewType: '2d', layerCount: 2 }), InvalidArgumentError, /the layers \[0, 2\) must lie inside the image's 1/);
     refuses(() => device.createImageView(s.color, { viewType: '3d' }), InvalidArgumentError, /a '3d' view cannot be made of a 2d image/);
     refuses(() => device.createImageView(s.color, { aspect: 'depth' }), InvalidArgumentError, /options.aspect 'depth' is not an aspect of the image's format/);
+    // A view needs its image bound to memory (VUID-VkImageViewCreateInfo-image-01020); one whose image's memory is destroyed since is refused at beginRendering.
     const unbound = device.createImage({ format: Format.R8G8B8A8_UNORM, extent: { width: 4, height: 4 }, usage: 0x10 });
-    const unboundView = device.createImageView(unbound);
+    refuses(() => device.createImageView(unbound), InvalidStateError, /createImageView: image: the image has no memory bound/);
+    const lost = s.image(Format.R8G8B8A8_UNORM, 0x10);
+    const lostView = device.createImageView(lost);
+    lost.memory!.destroy();
     s.cb.begin();
-    refuses(() => begin(s.cb, unboundView), InvalidStateError, /the image has no memory bound/);
+    refuses(() => begin(s.cb, lostView), InvalidStateError, /the image's memory was destroyed/);
     refuses(() => s.cb.beginRendering({ colorAttachments: [{ view: s.colorView, loadOp: 'clear', storeOp: 'store' }], renderArea: { width: 32, height: 16 } }), InvalidArgumentError, /render area \[0, 0, 32x16\] is not inside attachment 0's 16x16/);
     refuses(() => s.cb.beginRendering({ colorAttachments: [{ view: s.colorView, loadOp: 'clear', storeOp: 'store' }], viewMask: 0b11 }), InvalidArgumentError, /attachment 0's view has 1 layer\(s\), the rendering needs 2/);
     // A depth image: no colour clear; the encoder's barriers are of the colour aspect, so it refuses one (per call records it with the depth aspect).

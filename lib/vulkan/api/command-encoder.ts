@@ -202,13 +202,15 @@ export class CommandEncoder extends EncodedVulkanCommands {
     if (this.#recording) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, 'CommandEncoder.bind: the table cannot change while recording (call end() first)');
     const kinds = new Uint8Array(objects.length);
     const handles = new BigUint64Array(objects.length);
-    objects.forEach((object, i) => {
+    // An index loop, not forEach: a hole in a sparse array is refused as an undefined slot.
+    for (let i = 0; i < objects.length; i++) {
+      const object = objects[i]!;
       kinds[i] = kindOf(object);
       if (object.isDestroyed) throw new VulkanError(VK_ERROR_VALIDATION_FAILED, `CommandEncoder: objects[${i}] was destroyed`);
       // A handle of another device in the stream would reach this device's driver (VUID-vkCmdBindPipeline-commonparent and kin).
       if (!this.commandBuffer.ownsObject(object)) throw new InvalidArgumentError(`CommandEncoder: objects[${i}] (${KIND_NAMES[kinds[i]!]}) belongs to another device than the command buffer's`, `objects[${i}]`);
       handles[i] = object.handle;
-    });
+    }
     this.#objects = [...objects];
     this.#kinds = kinds;
     this.#handles = handles;
@@ -278,7 +280,7 @@ export class CommandEncoder extends EncodedVulkanCommands {
   /** vkCmdBindPipeline (compute) of table slot `pipeline`. */
   bindPipeline(pipeline: number): this {
     const w = this.#at;
-    if (w > this.#lastStart || this.#kinds[pipeline] !== Kind.Pipeline || typeof pipeline !== 'number') return this.#bindPipelineCold(pipeline);
+    if (w > this.#lastStart || typeof pipeline !== 'number' || this.#kinds[pipeline] !== Kind.Pipeline) return this.#bindPipelineCold(pipeline);
     const u = this.#u32;
     u[w] = Header.BindPipeline;
     u[w + 1] = pipeline;
@@ -297,7 +299,7 @@ export class CommandEncoder extends EncodedVulkanCommands {
     if (firstSet === undefined) firstSet = 0; // (less bytecode than a default parameter)
     const w = this.#at;
     const kinds = this.#kinds;
-    if (w > this.#lastStart || kinds[layout] !== Kind.PipelineLayout || kinds[set] !== Kind.DescriptorSet || typeof layout !== 'number' || typeof set !== 'number' || typeof firstSet !== 'number' || firstSet !== firstSet >>> 0) {
+    if (w > this.#lastStart || typeof layout !== 'number' || typeof set !== 'number' || kinds[layout] !== Kind.PipelineLayout || kinds[set] !== Kind.DescriptorSet || typeof firstSet !== 'number' || firstSet !== firstSet >>> 0) {
       return this.#bindDescriptorSetCold(layout, set, firstSet);
     }
     const u = this.#u32;
@@ -323,7 +325,7 @@ export class CommandEncoder extends EncodedVulkanCommands {
     const w = this.#at;
     const words = data instanceof Uint32Array ? data.length : 0;
     if (
-      words === 0 || w + words > this.#lastStart || this.#kinds[layout] !== Kind.PipelineLayout || typeof layout !== 'number' ||
+      words === 0 || w + words > this.#lastStart || typeof layout !== 'number' || this.#kinds[layout] !== Kind.PipelineLayout ||
       typeof stageFlags !== 'number' || stageFlags !== stageFlags >>> 0 || typeof offset !== 'number' || offset !== (offset & ~3) >>> 0 // a multiple of 4 too
     ) {
       return this.#pushConstantsOf(layout, stageFlags, offset, data);
@@ -404,7 +406,7 @@ export class CommandEncoder extends EncodedVulkanCommands {
   }
 
   #pipelineBarrierCold(srcStageMask: number, dstStageMask: number, srcAccessMask: number, dstAccessMask: number): this {
-    checkMemoryBarrierMasks(srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
+    checkMemoryBarrierMasks(srcStageMask, dstStageMask, srcAccessMask, dstAccessMask, true); // a stage mask 0 is refused by end(), which knows the device's features
     this.#room(FAST_WORDS, 'pipelineBarrier');
     return this.pipelineBarrier(srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
   }
@@ -576,7 +578,8 @@ export class CommandEncoder extends EncodedVulkanCommands {
   }
 
   #slot(what: string, index: number, kind: number): void {
-    if (this.#kinds[index] !== kind || !Number.isInteger(index)) {
+    // typeof first: indexing with an object converts it to a key (a null-prototype object throws an untyped TypeError).
+    if (typeof index !== 'number' || this.#kinds[index] !== kind || !Number.isInteger(index)) {
       throw new InvalidArgumentError(`${what}: table slot ${describeValue(index)} is not ${KIND_NAMES[kind]} (the table has ${this.#kinds.length} slots)`);
     }
   }

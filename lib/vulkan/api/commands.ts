@@ -514,7 +514,7 @@ export class CommandBuffer extends DeviceChild {
 
   /** vkCmdPipelineBarrier with one global VkMemoryBarrier (masks: PipelineStageFlags, AccessFlags). */
   pipelineBarrier(srcStageMask: PipelineStageFlags, dstStageMask: PipelineStageFlags, srcAccessMask: AccessFlags, dstAccessMask: AccessFlags): this {
-    checkMemoryBarrierMasks(srcStageMask, dstStageMask, srcAccessMask, dstAccessMask);
+    checkMemoryBarrierMasks(srcStageMask, dstStageMask, srcAccessMask, dstAccessMask, this.device.graphicsFeatures.synchronization2 === true);
     this.live();
     this.#recording('pipelineBarrier');
     this.#outsideRendering('pipelineBarrier');
@@ -884,6 +884,19 @@ export class CommandBuffer extends DeviceChild {
     }
     if (!(width > 0) || height === 0) throw new InvalidArgumentError(`setViewport: width must be above 0 and height not 0, got ${width} and ${height}`, 'width');
     if (minDepth < 0 || minDepth > 1 || maxDepth < 0 || maxDepth > 1) throw new InvalidArgumentError(`setViewport: minDepth and maxDepth must lie in [0, 1], got ${minDepth} and ${maxDepth}`, 'minDepth');
+    // VUID-VkViewport-width-01771, -height-01773 (maxViewportDimensions), -x-01774, -x-01232, -y-01775,
+    // -y-01776, -y-01777, -y-01233 (viewportBoundsRange), as the driver reads them: 32-bit floats.
+    const { maxViewportDimensions: dims, viewportBoundsRange: bounds } = this.device.limits;
+    const fx = Math.fround(x);
+    const fy = Math.fround(y);
+    const fw = Math.fround(width);
+    const fh = Math.fround(height);
+    if (fw > dims[0] || Math.abs(fh) > dims[1]) throw new InvalidArgumentError(`setViewport: width and |height| must be at most maxViewportDimensions ${dims[0]}x${dims[1]}, got ${width} and ${height}`, 'width');
+    const lo = bounds[0];
+    const hi = bounds[1];
+    if (fx < lo || fx + fw > hi || fy < lo || fy > hi || fy + fh < lo || fy + fh > hi) {
+      throw new InvalidArgumentError(`setViewport: x, x + width, y and y + height must lie in viewportBoundsRange [${lo}, ${hi}], got x ${x}, width ${width}, y ${y}, height ${height}`, 'x');
+    }
     this.live();
     this.#recording('setViewport');
     this.#n.cmdSetViewport(this.handle, x, y, width, height, minDepth, maxDepth);
@@ -1208,6 +1221,9 @@ export class CommandBuffer extends DeviceChild {
             st.checkDispatch(limits, x, y, z);
             dispatchChecked = true;
           }
+        } else if (op === 5 && length === 5) {
+          // CommandEncoder.pipelineBarrier's masks, as CommandBuffer.pipelineBarrier checks them.
+          checkMemoryBarrierMasks(u[w + 1]!, u[w + 2]!, u[w + 3]!, u[w + 4]!, this.device.graphicsFeatures.synchronization2 === true);
         } else if (op === 6 && length === 9) {
           const s = objects[u[w + 1]!];
           const d = objects[u[w + 2]!];

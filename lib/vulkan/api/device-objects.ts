@@ -43,6 +43,11 @@ export interface DeviceLimits {
   readonly maxBoundDescriptorSets: number;
   readonly minStorageBufferOffsetAlignment: number;
   readonly memoryTypeCount: number;
+  /** Per memory type: the size in bytes of its heap (VkMemoryHeap::size). */
+  readonly memoryTypeHeapSizes: readonly bigint[];
+  /** VkPhysicalDeviceLimits::maxViewportDimensions and viewportBoundsRange (setViewport's bounds). */
+  readonly maxViewportDimensions: readonly [number, number];
+  readonly viewportBoundsRange: readonly [number, number];
 }
 
 /** @internal What a fence and a command buffer know of the queue they were submitted to. */
@@ -159,6 +164,9 @@ export class DeviceMemory extends SimpleChild {
     checkUint('memoryTypeIndex', memoryTypeIndex);
     const types = device.limits.memoryTypeCount;
     if (memoryTypeIndex >= types) throw new InvalidArgumentError(`allocateMemory(size, memoryTypeIndex): memoryTypeIndex must be below the physical device's ${types} memory types, got ${memoryTypeIndex}`, 'memoryTypeIndex');
+    // VUID-vkAllocateMemory-pAllocateInfo-01713: no larger than the type's heap.
+    const heap = device.limits.memoryTypeHeapSizes[memoryTypeIndex]!;
+    if (BigInt(size) > heap) throw new InvalidArgumentError(`allocateMemory(size, memoryTypeIndex): size must be at most the ${heap} bytes of memory type ${memoryTypeIndex}'s heap, got ${size}`, 'size');
     super(device, withVulkanErrors(() => vulkanCompute().allocateMemory(device.liveHandle, size, memoryTypeIndex)));
     this.size = size;
     this.memoryTypeIndex = memoryTypeIndex;

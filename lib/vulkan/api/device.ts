@@ -133,12 +133,17 @@ export class Device implements DeviceOwner {
     // A driver reporting less than the specification's required limits ("Required Limits": 128,
     // 65535, 4; an alignment of at most 256) is taken at those limits.
     const wg = l.maxComputeWorkGroupCount;
+    const memory = compute.physicalDeviceMemoryProperties(physicalDevice);
     this.limits = Object.freeze({
       maxPushConstantsSize: Math.max(l.maxPushConstantsSize, 128),
       maxComputeWorkGroupCount: [Math.max(wg[0], 65535), Math.max(wg[1], 65535), Math.max(wg[2], 65535)] as const,
       maxBoundDescriptorSets: Math.max(l.maxBoundDescriptorSets, 4),
       minStorageBufferOffsetAlignment: l.minStorageBufferOffsetAlignment >= 1 && l.minStorageBufferOffsetAlignment <= 256 ? l.minStorageBufferOffsetAlignment : 256,
-      memoryTypeCount: compute.physicalDeviceMemoryProperties(physicalDevice).memoryTypes.length,
+      memoryTypeCount: memory.memoryTypes.length,
+      memoryTypeHeapSizes: Object.freeze(memory.memoryTypes.map((t) => memory.memoryHeaps[t.heapIndex]?.size ?? 0n)),
+      // "Required Limits": at least 4096 and [-8192, 8191] (a driver reporting less is taken at them).
+      maxViewportDimensions: [Math.max(l.maxViewportDimensions[0], 4096), Math.max(l.maxViewportDimensions[1], 4096)] as const,
+      viewportBoundsRange: [Math.min(l.viewportBoundsRange[0], -8192), Math.max(l.viewportBoundsRange[1], 8191)] as const,
     });
     this.#native = native;
     this.#queueCounts = queueCounts;
@@ -412,6 +417,7 @@ export class Device implements DeviceOwner {
     this.liveHandle;
     if (!(image instanceof Image)) throw new InvalidArgumentError('createImageView(image): image must be an Image');
     if (!image.belongsTo(this)) throw new InvalidArgumentError('createImageView: the image belongs to another device');
+    image.checkBacked('createImageView: image'); // VUID-VkImageViewCreateInfo-image-01020: bound to live memory
     if (typeof optionsOrBase === 'number') return new ImageView(this, image, optionsOrBase, layerCount);
     const info = imageViewInfo(image, optionsOrBase);
     image.liveHandle;

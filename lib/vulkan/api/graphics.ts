@@ -405,6 +405,8 @@ export class Framebuffer extends DeviceChild {
       if (!(v instanceof ImageView)) throw new InvalidArgumentError(`createFramebuffer: options.attachments[${i}] must be an ImageView, got ${describeValue(v)}`, `options.attachments[${i}]`);
       if (v.isDestroyed) throw destroyed('VkImageView');
       if (!v.ownedBy(device)) throw new InvalidArgumentError(`createFramebuffer: options.attachments[${i}] belongs to another device`, `options.attachments[${i}]`);
+      // The view's image still bound to live memory: its memory may have been destroyed since the view was made (Vulkan spec, "Resource Memory Association").
+      v.image.checkBacked(`createFramebuffer: options.attachments[${i}]'s image`);
       const a = pass.attachments[i]!;
       if (v.format !== a.format) throw new InvalidArgumentError(`createFramebuffer: options.attachments[${i}] has format ${v.format}, the render pass's attachment ${i} ${a.format}`, `options.attachments[${i}]`);
       if (v.image.samples !== a.samples) throw new InvalidArgumentError(`createFramebuffer: options.attachments[${i}] has ${v.image.samples} samples, the render pass's attachment ${i} ${a.samples}`, `options.attachments[${i}]`);

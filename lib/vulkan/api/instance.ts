@@ -118,7 +118,7 @@ export class PhysicalDevice {
     return this.handle;
   }
 
-  /** VkPhysicalDeviceLimits (the compute-related members). */
+  /** VkPhysicalDeviceLimits (the compute-related members and the viewport limits). */
   get limits(): PhysicalDeviceLimits {
     return vulkanCompute().physicalDeviceProperties(this.#live()).limits;
   }

@@ -236,6 +236,8 @@ export interface NativePhysicalDeviceLimits {
   readonly minStorageBufferOffsetAlignment: number;
   readonly nonCoherentAtomSize: number;
   readonly timestampPeriod: number;
+  readonly maxViewportDimensions: readonly [number, number];
+  readonly viewportBoundsRange: readonly [number, number];
 }
 
 export interface NativePhysicalDeviceProperties {

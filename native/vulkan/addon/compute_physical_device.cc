@@ -40,6 +40,14 @@ Napi::Value PhysicalDeviceProperties(const Napi::CallbackInfo& info) {
   l.Set("minStorageBufferOffsetAlignment", Napi::Number::New(env, static_cast<double>(lim.minStorageBufferOffsetAlignment)));
   l.Set("nonCoherentAtomSize", Napi::Number::New(env, static_cast<double>(lim.nonCoherentAtomSize)));
   l.Set("timestampPeriod", lim.timestampPeriod);
+  Napi::Array dims = Napi::Array::New(env, 2);
+  Napi::Array bounds = Napi::Array::New(env, 2);
+  for (uint32_t i = 0; i < 2; ++i) {
+    dims.Set(i, lim.maxViewportDimensions[i]);
+    bounds.Set(i, Napi::Number::New(env, static_cast<double>(lim.viewportBoundsRange[i])));
+  }
+  l.Set("maxViewportDimensions", dims);
+  l.Set("viewportBoundsRange", bounds);
   o.Set("limits", l);
   return o;
 }
