@@ -1,6 +1,6 @@
 // NODE-1: misuse throws typed errors and never crashes the process: destroyed parents under
 // bound fast paths, the addon's per-frame functions handed the wrong bound data, destroy during a pending or runtime-blocked waitFrame, garbage-collected
-// handles with live threads, a worker terminated mid-loop. Run in a child process so a crash
+// handles with live threads, a worker terminated mid-loop or inside its onFrame. Run in a child process so a crash
 // shows as a signal, not as a dead test runner. After each case the libraries the loader holds open
 // and the process's threads must be back to what they were ("released").
 import { spawnSync } from 'node:child_process';
@@ -25,6 +25,7 @@ it('NODE-1: misuse of destroyed handles and threads throws, never crashes, and r
     'handles dropped without destroy, then garbage collected: no error; released',
     "the addon's per-frame functions given another kind's bound data, an object, a number: no error; released",
     'a worker terminated in the middle of its frame loop: no error; released',
+    'a worker terminated inside its onFrame: no error; released',
     'survived',
   ]);
 });

@@ -185,7 +185,13 @@ void FrameWaiter::Settle(Napi::Value error, Napi::Value frameState) {
   if (pendingCallback_.IsEmpty()) return;
   Napi::Function callback = pendingCallback_.Value();
   pendingCallback_.Reset();
-  callback.Call({error, frameState});
+  // Not Napi::Function::Call: in a worker being terminated the call fails with no exception value,
+  // and node-addon-api aborts the process building an Error of it. Here the failure is left as it
+  // is: a terminating environment has nobody to tell, and an exception the callback threw stays
+  // pending, which Node reports as uncaught when this callback returns.
+  napi_value argv[] = {error, frameState};
+  napi_value ignored = nullptr;
+  (void)napi_call_function(error.Env(), error.Env().Undefined(), callback, 2, argv, &ignored);
 }
 
 bool FrameWaiter::StopThread() {
