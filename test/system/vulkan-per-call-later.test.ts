@@ -215,7 +215,8 @@ describe.skipIf(skip !== null)('the Vulkan 1.3 and 1.4 commands per call on the 
     const toSrc = { oldLayout: 'color-attachment-optimal', newLayout: 'transfer-src-optimal', srcStageMask: PS_COLOR, dstStageMask: PS_TRANSFER, srcAccessMask: COLOR_WRITE, dstAccessMask: TRANSFER_READ } as const;
     const perCall = pool.allocateCommandBuffer().begin(1).imageBarrier(target, toAttachment).beginRendering({ colorAttachments: [{ view, loadOp: 'clear', storeOp: 'store', clearValue: [0.25, 0.5, 0.75, 1] }] });
     const expected = await run(perCall.setRenderingAttachmentLocations([0]).endRendering().imageBarrier(target, toSrc).copyImageToBuffer(target, 'transfer-src-optimal', out).end());
-    expect([...expected.subarray(0, 4)]).toEqual([64, 128, 191, 255]);
+    // The clear colour in UNORM: 0.5 × 255 = 127.5 lands on 127 (NVIDIA) or 128; within one step.
+    [0.25, 0.5, 0.75, 1].forEach((v, i) => expect(Math.abs(expected[i]! - v * 255), `channel ${i}: ${expected[i]}`).toBeLessThanOrEqual(1));
     // The same through the encoder's generated opcodes. Table slots: 0 target, 1 view, 2 out.
     const encoder = new CommandEncoder(pool.allocateCommandBuffer(), [target, view, out]);
     const range = { aspectMask: 1, baseMipLevel: 0, levelCount: 1, baseArrayLayer: 0, layerCount: 1 };
