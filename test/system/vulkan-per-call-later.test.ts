@@ -172,6 +172,10 @@ describe.skipIf(skip !== null)('the Vulkan 1.3 and 1.4 commands per call on the 
     refused(() => cb.setViewportWithCount([{ ...viewport, height: 0 }]), InvalidArgumentError, /setViewportWithCount: width must be above 0 and height not 0/);
     refused(() => cb.setViewportWithCount([{ ...viewport, minDepth: -1 }]), InvalidArgumentError, /minDepth and maxDepth must lie in \[0, 1\]/);
     refused(() => cb.setViewportWithCount([{ ...viewport, x: Number.NaN }]), InvalidArgumentError, /the viewport's numbers must be finite/);
+    // The device's limits, as setViewport checks them (maxViewportDimensions, viewportBoundsRange).
+    const limits = dev.limits;
+    refused(() => cb.setViewportWithCount([{ ...viewport, width: limits.maxViewportDimensions[0] * 2 }]), InvalidArgumentError, /setViewportWithCount: viewports\[0\]\.width and \|viewports\[0\]\.height\| must be at most maxViewportDimensions/);
+    refused(() => cb.setViewportWithCount([{ ...viewport, x: limits.viewportBoundsRange[0] * 2 }]), InvalidArgumentError, /setViewportWithCount: viewports\[0\]\.x, x \+ width, y and y \+ height must lie in viewportBoundsRange/);
     refused(() => cb.setScissorWithCount([scissor, scissor]), InvalidArgumentError, /setScissorWithCount: scissors must hold 1 element/);
     refused(() => cb.setScissorWithCount([{ offset: { x: -1, y: 0 }, extent: { width: 4, height: 4 } }]), InvalidArgumentError, /setScissorWithCount: the offset must not be negative/);
     refused(() => cb.setScissorWithCount([{ offset: { x: 0.5, y: 0 }, extent: { width: 4, height: 4 } }]), InvalidArgumentError, /scissors\[0\]\.offset\.x must be an int32/);

@@ -34,6 +34,25 @@ import { checkSubmit2, type Submit2Semaphores } from './per-call/submit2.js';
 import { decodeWalked, ENCODED_COMMANDS, ENCODED_RUN_HEADERS, ENCODED_ENUMS, ENCODED_OPCODE_BASE, ENCODED_STRUCTS, type DecodedValue, type EncodedNodeInfo } from '../../generated/vulkan-encoder.js';
 
 const VK_ERROR_VALIDATION_FAILED = -1000011001;
+
+/**
+ * A viewport inside the device's limits, as the driver reads it (32-bit floats):
+ * VUID-VkViewport-width-01771, -height-01773 (maxViewportDimensions), -x-01774, -x-01232, -y-01775,
+ * -y-01776, -y-01777, -y-01233 (viewportBoundsRange). `prefix` names the members in the error.
+ */
+function checkViewportLimits(what: string, limits: { readonly maxViewportDimensions: readonly [number, number]; readonly viewportBoundsRange: readonly [number, number] }, x: number, y: number, width: number, height: number, prefix: string): void {
+  const dims = limits.maxViewportDimensions;
+  const fx = Math.fround(x);
+  const fy = Math.fround(y);
+  const fw = Math.fround(width);
+  const fh = Math.fround(height);
+  if (fw > dims[0] || Math.abs(fh) > dims[1]) throw new InvalidArgumentError(`${what}: ${prefix}width and |${prefix}height| must be at most maxViewportDimensions ${dims[0]}x${dims[1]}, got ${width} and ${height}`, `${prefix}width`);
+  const lo = limits.viewportBoundsRange[0];
+  const hi = limits.viewportBoundsRange[1];
+  if (fx < lo || fx + fw > hi || fy < lo || fy > hi || fy + fh < lo || fy + fh > hi) {
+    throw new InvalidArgumentError(`${what}: ${prefix}x, x + width, y and y + height must lie in viewportBoundsRange [${lo}, ${hi}], got x ${x}, width ${width}, y ${y}, height ${height}`, `${prefix}x`);
+  }
+}
 const NO_HANDLE = 0n;
 
 // `Function & { prototype: T }`: VulkanBuffer has a private constructor, which no `new (...) => T` type admits.
@@ -884,19 +903,7 @@ export class CommandBuffer extends DeviceChild {
     }
     if (!(width > 0) || height === 0) throw new InvalidArgumentError(`setViewport: width must be above 0 and height not 0, got ${width} and ${height}`, 'width');
     if (minDepth < 0 || minDepth > 1 || maxDepth < 0 || maxDepth > 1) throw new InvalidArgumentError(`setViewport: minDepth and maxDepth must lie in [0, 1], got ${minDepth} and ${maxDepth}`, 'minDepth');
-    // VUID-VkViewport-width-01771, -height-01773 (maxViewportDimensions), -x-01774, -x-01232, -y-01775,
-    // -y-01776, -y-01777, -y-01233 (viewportBoundsRange), as the driver reads them: 32-bit floats.
-    const { maxViewportDimensions: dims, viewportBoundsRange: bounds } = this.device.limits;
-    const fx = Math.fround(x);
-    const fy = Math.fround(y);
-    const fw = Math.fround(width);
-    const fh = Math.fround(height);
-    if (fw > dims[0] || Math.abs(fh) > dims[1]) throw new InvalidArgumentError(`setViewport: width and |height| must be at most maxViewportDimensions ${dims[0]}x${dims[1]}, got ${width} and ${height}`, 'width');
-    const lo = bounds[0];
-    const hi = bounds[1];
-    if (fx < lo || fx + fw > hi || fy < lo || fy > hi || fy + fh < lo || fy + fh > hi) {
-      throw new InvalidArgumentError(`setViewport: x, x + width, y and y + height must lie in viewportBoundsRange [${lo}, ${hi}], got x ${x}, width ${width}, y ${y}, height ${height}`, 'x');
-    }
+    checkViewportLimits('setViewport', this.device.limits, x, y, width, height, '');
     this.live();
     this.#recording('setViewport');
     this.#n.cmdSetViewport(this.handle, x, y, width, height, minDepth, maxDepth);
@@ -924,6 +931,7 @@ export class CommandBuffer extends DeviceChild {
   /** vkCmdSetViewportWithCount (Vulkan 1.3) with one viewport: the VIEWPORT_WITH_COUNT state, which the typed API's pipelines do not read (draws still need setViewport). */
   setViewportWithCount(viewports: readonly Viewport[]): this {
     const v = readViewport('setViewportWithCount', viewports);
+    checkViewportLimits('setViewportWithCount', this.device.limits, v.x, v.y, v.width, v.height, 'viewports[0].');
     this.#open('setViewportWithCount', 'vkCmdSetViewportWithCount');
     this.#n.cmdSetViewportWithCount(this.handle, v.x, v.y, v.width, v.height, v.minDepth, v.maxDepth);
     return this;
