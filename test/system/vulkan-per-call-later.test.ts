@@ -306,6 +306,9 @@ describe.skipIf(skip !== null)('the Vulkan 1.3 and 1.4 commands per call on the 
     refused(blit(a, b, [region], 'cubic'), InvalidArgumentError, /blitImage: filter must be 'nearest' or 'linear', got/);
     refused(blit(a, b, [region], 'nearest', 'transfer-dst-optimal'), InvalidArgumentError, /blitImage: srcImageLayout must be VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL \(6\) or VK_IMAGE_LAYOUT_GENERAL/);
     refused(blit(a, b, [region], 'nearest', 'sideways'), InvalidArgumentError, /blitImage: srcLayout must be an image layout name/);
+    // Found by the property test: a name that is an object without a prototype (no toString) threw an uncoded TypeError.
+    refused(blit(a, b, [region], 'nearest', Object.create(null) as string), InvalidArgumentError, /blitImage: srcLayout must be an image layout name/);
+    refused(blit(a, b, [region], Object.create(null) as string), InvalidArgumentError, /blitImage: filter must be 'nearest' or 'linear'/);
     refused(blit(a, noUsage), InvalidArgumentError, /blitImage: dstImage has no TRANSFER_DST \(0x2\) usage/);
     // VK_FORMAT_R8G8B8A8_UINT (41): blits, no linear filtering.
     refused(blit(uint(Format.R8G8B8A8_UINT), uint(Format.R8G8B8A8_UINT), [{ ...region, dstOffsets: region.srcOffsets }], 'linear'), InvalidArgumentError, /blitImage: VK_FILTER_LINEAR needs VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT, which srcImage's format 41 lacks/);

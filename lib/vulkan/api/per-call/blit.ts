@@ -61,12 +61,12 @@ function offsets(name: string, v: readonly Offset3D[]): Decoded[] {
  */
 export function readBlit(src: Image, srcLayout: string, dst: Image, dstLayout: string, regions: readonly ImageBlitRegion[], filter: string, st: WalkState, device: DeviceOwner): { srcLayout: number; dstLayout: number; filter: number; words: Uint32Array } {
   const layout = (name: string, v: string): number => {
-    if (!Object.hasOwn(IMAGE_LAYOUTS, v)) throw new InvalidArgumentError(`blitImage: ${name} must be an image layout name ('transfer-src-optimal', 'transfer-dst-optimal' or 'general'), got ${describeValue(v)}`, name);
+    if (typeof v !== 'string' || !Object.hasOwn(IMAGE_LAYOUTS, v)) throw new InvalidArgumentError(`blitImage: ${name} must be an image layout name ('transfer-src-optimal', 'transfer-dst-optimal' or 'general'), got ${describeValue(v)}`, name);
     return IMAGE_LAYOUTS[v as keyof typeof IMAGE_LAYOUTS];
   };
   const s = layout('srcLayout', srcLayout);
   const d = layout('dstLayout', dstLayout);
-  if (!Object.hasOwn(FILTERS, filter)) throw new InvalidArgumentError(`blitImage: filter must be 'nearest' or 'linear', got ${describeValue(filter)}`, 'filter');
+  if (typeof filter !== 'string' || !Object.hasOwn(FILTERS, filter)) throw new InvalidArgumentError(`blitImage: filter must be 'nearest' or 'linear', got ${describeValue(filter)}`, 'filter');
   const f = FILTERS[filter as keyof typeof FILTERS];
   // VUID-vkCmdBlitImage-regionCount-arraylength
   if (!Array.isArray(regions) || regions.length === 0) throw new InvalidArgumentError(`blitImage: regions must be a non-empty array of regions, got ${describeValue(regions)}`, 'regions');
